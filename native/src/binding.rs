@@ -1,0 +1,292 @@
+//! The N-API surface: one `NativeIndex` class in domain terms. Every call that touches the index
+//! files runs on the libuv thread pool (an `AsyncTask`), so the Pi UI never waits on Tantivy.
+//! Errors reach JavaScript as `Error` objects whose message starts with a `RECALL_*` code.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use napi::bindgen_prelude::{AbortSignal, AsyncTask, ToNapiValue, TypeName};
+use napi::{Env, Task};
+use napi_derive::napi;
+
+use crate::changes::ChangeSet;
+use crate::engine::Engine;
+use crate::error::RecallError;
+use crate::query::Filters;
+use crate::search::{search, Hit, SearchOptions, DEFAULT_SNIPPET_CHARS};
+use crate::session::SessionMeta;
+use crate::sessions::list;
+
+fn to_napi(error: RecallError) -> napi::Error {
+    napi::Error::from_reason(error.to_string())
+}
+
+/// A unit of work for the thread pool. A panic inside it becomes an `RECALL_INTERNAL` error
+/// instead of taking the host process down.
+pub struct Job<T: Send + 'static> {
+    work: Option<Box<dyn FnOnce() -> Result<T, RecallError> + Send>>,
+}
+
+fn job<T: Send + 'static>(work: impl FnOnce() -> Result<T, RecallError> + Send + 'static) -> Job<T> {
+    Job { work: Some(Box::new(work)) }
+}
+
+impl<T: ToNapiValue + TypeName + Send + 'static> Task for Job<T> {
+    type Output = T;
+    type JsValue = T;
+
+    fn compute(&mut self) -> napi::Result<T> {
+        let work = self.work.take().ok_or_else(|| napi::Error::from_reason("RECALL_INTERNAL: task ran twice"))?;
+        match catch_unwind(AssertUnwindSafe(work)) {
+            Ok(result) => result.map_err(to_napi),
+            Err(_) => Err(napi::Error::from_reason("RECALL_INTERNAL: the search core panicked")),
+        }
+    }
+
+    fn resolve(&mut self, _env: Env, output: T) -> napi::Result<T> {
+        Ok(output)
+    }
+}
+
+#[napi(object, js_name = "NativeSession")]
+pub struct JsSession {
+    pub id: String,
+    pub path: String,
+    pub cwd: String,
+    pub name: Option<String>,
+    pub created: f64,
+    pub modified: f64,
+    pub message_count: u32,
+    pub first_message: String,
+    pub parent: Option<String>,
+    pub tags: Vec<String>,
+}
+
+impl From<SessionMeta> for JsSession {
+    fn from(s: SessionMeta) -> Self {
+        JsSession {
+            id: s.id,
+            path: s.path,
+            cwd: s.cwd,
+            name: s.name,
+            created: s.created as f64,
+            modified: s.modified as f64,
+            message_count: u32::try_from(s.message_count).unwrap_or(u32::MAX),
+            first_message: s.first_message,
+            parent: s.parent,
+            tags: s.tags,
+        }
+    }
+}
+
+#[napi(object, js_name = "NativeMessageRef")]
+pub struct JsMessageRef {
+    pub index: u32,
+    pub role: String,
+    pub entry_id: String,
+    pub timestamp: f64,
+}
+
+#[napi(object, js_name = "NativeSpan")]
+pub struct JsSpan {
+    /// UTF-8 byte offset into the snippet.
+    pub start: u32,
+    pub end: u32,
+}
+
+#[napi(object, js_name = "NativeHit")]
+pub struct JsHit {
+    pub session: JsSession,
+    pub score: f64,
+    pub message: Option<JsMessageRef>,
+    pub snippet: String,
+    pub spans: Vec<JsSpan>,
+}
+
+impl From<Hit> for JsHit {
+    fn from(hit: Hit) -> Self {
+        JsHit {
+            session: hit.session.into(),
+            score: hit.score,
+            message: hit.message.map(|m| JsMessageRef {
+                index: u32::try_from(m.index).unwrap_or(u32::MAX),
+                role: m.role,
+                entry_id: m.entry_id,
+                timestamp: m.timestamp as f64,
+            }),
+            snippet: hit.snippet,
+            spans: hit.spans.into_iter().map(|(s, e)| JsSpan { start: s as u32, end: e as u32 }).collect(),
+        }
+    }
+}
+
+#[napi(object, js_name = "NativeFilters")]
+pub struct JsFilters {
+    pub cwds: Option<Vec<String>>,
+    pub session_ids: Option<Vec<String>>,
+    pub exclude_session_ids: Option<Vec<String>>,
+    /// ms since epoch, inclusive.
+    pub since: Option<f64>,
+    pub until: Option<f64>,
+}
+
+impl From<Option<JsFilters>> for Filters {
+    fn from(filters: Option<JsFilters>) -> Self {
+        let Some(f) = filters else { return Filters::default() };
+        Filters {
+            cwds: f.cwds,
+            session_ids: f.session_ids,
+            exclude_session_ids: f.exclude_session_ids.unwrap_or_default(),
+            since: f.since.map(|v| v as i64),
+            until: f.until.map(|v| v as i64),
+        }
+    }
+}
+
+#[napi(object, js_name = "NativeSearchRequest")]
+pub struct JsSearchRequest {
+    pub query: String,
+    pub limit: u32,
+    /// Match the unfinished last word as a prefix too.
+    pub prefix: Option<bool>,
+    pub filters: Option<JsFilters>,
+    /// The time recency is measured from, ms since epoch (default: now).
+    pub now: Option<f64>,
+    /// Weight of the 7-day recency factor (default 1; 0 turns it off).
+    pub recency_weight: Option<f64>,
+    pub snippet_chars: Option<u32>,
+}
+
+#[napi(object, js_name = "NativeListRequest")]
+pub struct JsListRequest {
+    pub limit: u32,
+    pub filters: Option<JsFilters>,
+}
+
+#[napi(object, js_name = "NativeStats")]
+pub struct JsStats {
+    pub documents: f64,
+    pub sessions: f64,
+    /// The stamp given to the last commit; empty for a new index.
+    pub stamp: String,
+}
+
+#[napi(object, js_name = "NativeApplyCounts")]
+pub struct JsApplyCounts {
+    pub removed_paths: u32,
+    pub sessions: u32,
+    pub messages: u32,
+    pub tag_updates: u32,
+}
+
+fn now_ms() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_millis() as f64)
+}
+
+/// The index of Pi sessions in one folder.
+#[napi]
+pub struct NativeIndex {
+    engine: Arc<Engine>,
+}
+
+#[napi]
+impl NativeIndex {
+    /// Opens (or creates) the index in `dir`. Fast: reads only the index's metadata.
+    #[napi(factory, catch_unwind)]
+    pub fn open(dir: String) -> napi::Result<NativeIndex> {
+        let engine = Engine::open(Path::new(&dir)).map_err(to_napi)?;
+        Ok(NativeIndex { engine: Arc::new(engine) })
+    }
+
+    #[napi(catch_unwind)]
+    pub fn stats(&self) -> napi::Result<JsStats> {
+        let stats = self.engine.stats().map_err(to_napi)?;
+        Ok(JsStats { documents: stats.documents as f64, sessions: stats.sessions as f64, stamp: stats.stamp })
+    }
+
+    /// Picks up commits made since the index was opened or last reloaded.
+    #[napi(catch_unwind)]
+    pub fn reload(&self) -> napi::Result<()> {
+        self.engine.reload().map_err(to_napi)
+    }
+
+    /// Takes the writer lock, waiting up to `timeoutMs`; fails with RECALL_LOCKED after that.
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn lock(&self, timeout_ms: u32) -> AsyncTask<Job<()>> {
+        let engine = self.engine.clone();
+        AsyncTask::new(job(move || engine.lock(Duration::from_millis(u64::from(timeout_ms)))))
+    }
+
+    /// Applies a JSON change set (see `changes.rs`) under the writer lock; nothing is visible
+    /// before `commit`.
+    #[napi(ts_return_type = "Promise<NativeApplyCounts>")]
+    pub fn apply(&self, changes_json: String) -> AsyncTask<Job<JsApplyCounts>> {
+        let engine = self.engine.clone();
+        AsyncTask::new(job(move || {
+            let changes: ChangeSet = serde_json::from_str(&changes_json)?;
+            let c = engine.apply(&changes)?;
+            Ok(JsApplyCounts {
+                removed_paths: c.removed_paths,
+                sessions: c.sessions,
+                messages: c.messages,
+                tag_updates: c.tag_updates,
+            })
+        }))
+    }
+
+    /// Deletes every document (for a rebuild); needs the writer lock.
+    #[napi(catch_unwind)]
+    pub fn clear(&self) -> napi::Result<()> {
+        self.engine.clear().map_err(to_napi)
+    }
+
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn commit(&self, stamp: String) -> AsyncTask<Job<()>> {
+        let engine = self.engine.clone();
+        AsyncTask::new(job(move || engine.commit(&stamp)))
+    }
+
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn unlock(&self) -> AsyncTask<Job<()>> {
+        let engine = self.engine.clone();
+        AsyncTask::new(job(move || engine.unlock()))
+    }
+
+    #[napi(ts_return_type = "Promise<NativeHit[]>")]
+    pub fn search(&self, request: JsSearchRequest, signal: Option<AbortSignal>) -> AsyncTask<Job<Vec<JsHit>>> {
+        let engine = self.engine.clone();
+        let options = SearchOptions {
+            query: request.query,
+            limit: request.limit as usize,
+            prefix: request.prefix.unwrap_or(false),
+            filters: request.filters.into(),
+            now: request.now.unwrap_or_else(now_ms) as i64,
+            recency_weight: request.recency_weight.unwrap_or(1.0),
+            snippet_chars: request.snippet_chars.map_or(DEFAULT_SNIPPET_CHARS, |c| c as usize),
+        };
+        AsyncTask::with_optional_signal(
+            job(move || {
+                let hits = search(&engine.searcher(), engine.fields(), &options)?;
+                Ok(hits.into_iter().map(JsHit::from).collect())
+            }),
+            signal,
+        )
+    }
+
+    /// Sessions matching the filters, most recently active first.
+    #[napi(ts_return_type = "Promise<NativeSession[]>")]
+    pub fn list(&self, request: JsListRequest) -> AsyncTask<Job<Vec<JsSession>>> {
+        let engine = self.engine.clone();
+        let filters: Filters = request.filters.into();
+        let limit = request.limit as usize;
+        AsyncTask::new(job(move || {
+            let sessions = list(&engine.searcher(), engine.fields(), &filters, limit)?;
+            Ok(sessions.into_iter().map(JsSession::from).collect())
+        }))
+    }
+}
+

@@ -1,0 +1,39 @@
+//! The change set the TypeScript sync sends after reading session files: whole sessions to
+//! replace, appended tails, removed files and tag edits, applied through one writer.
+
+use serde::Deserialize;
+
+use crate::session::{MessageDoc, SessionMeta};
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangeSet {
+    /// Files that no longer exist: every document of theirs goes.
+    #[serde(default)]
+    pub remove_paths: Vec<String>,
+    #[serde(default)]
+    pub sessions: Vec<SessionUpdate>,
+    #[serde(default)]
+    pub tag_updates: Vec<TagUpdate>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionUpdate {
+    pub session: SessionMeta,
+    pub messages: Vec<MessageDoc>,
+    /// `None`: replace every document of the session. `Some(k)`: an append; messages with an
+    /// index below `k` stay, those from `k` on are replaced by `messages` (the last message is
+    /// re-sent when the append continued it with the same role).
+    #[serde(default)]
+    pub replace_from: Option<u64>,
+}
+
+/// New merged tags for every indexed file of one session id. Only the session document is
+/// rewritten; message documents are untouched.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TagUpdate {
+    pub session_id: String,
+    pub tags: Vec<String>,
+}

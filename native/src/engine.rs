@@ -1,0 +1,261 @@
+//! The index on disk: opening it, reading from it, and writing to it under the writer lock.
+//!
+//! Readers never wait: Tantivy searches the last committed state while a writer works. Writing
+//! is a short session — `lock`, any number of `apply`, `commit`, `unlock` — so that the caller
+//! can record its own state (file signatures) while it still holds the lock. The writer is never
+//! kept between sessions: a long-lived Pi process must not block a `recall` command in a shell.
+
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use tantivy::collector::Count;
+use tantivy::directory::MmapDirectory;
+use tantivy::query::{BooleanQuery, Occur, Query, RangeQuery, TermQuery};
+use tantivy::schema::{IndexRecordOption, Schema};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, TantivyError, Term};
+
+use crate::changes::ChangeSet;
+use crate::error::{Code, RecallError, Result};
+use crate::schema::{build_schema, Fields, KIND_MESSAGE, KIND_SESSION, SCHEMA_VERSION};
+use crate::session::{message_document, session_document, session_from_document};
+use crate::sessions::documents_by_id;
+use crate::tokenizer;
+
+const WRITER_HEAP_BYTES: usize = 64 * 1024 * 1024;
+const LOCK_RETRY: Duration = Duration::from_millis(25);
+
+/// What a commit records next to the segments: the schema version, and the caller's stamp that
+/// ties the index to the caller's own state file.
+#[derive(Debug, Serialize, Deserialize)]
+struct Payload {
+    schema: u32,
+    stamp: String,
+}
+
+pub struct Engine {
+    index: Index,
+    reader: IndexReader,
+    fields: Fields,
+    writer: Mutex<Option<IndexWriter>>,
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct ApplyCounts {
+    pub removed_paths: u32,
+    pub sessions: u32,
+    pub messages: u32,
+    pub tag_updates: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stats {
+    pub documents: u64,
+    pub sessions: u64,
+    /// The stamp of the last commit; empty for a new index.
+    pub stamp: String,
+}
+
+impl Engine {
+    /// Opens the index in `dir`, creating it when the folder holds none.
+    pub fn open(dir: &Path) -> Result<Engine> {
+        std::fs::create_dir_all(dir).map_err(|e| RecallError::new(Code::Io, format!("{}: {e}", dir.display())))?;
+        let directory = MmapDirectory::open(dir).map_err(|e| RecallError::new(Code::Io, e.to_string()))?;
+        let exists = Index::exists(&directory).map_err(|e| RecallError::new(Code::Corrupt, e.to_string()))?;
+        let index = if exists {
+            Index::open(directory)?
+        } else {
+            Index::create(directory, build_schema(), tantivy::IndexSettings::default())?
+        };
+        Engine::from_index(index)
+    }
+
+    pub fn in_memory() -> Result<Engine> {
+        Engine::from_index(Index::create_in_ram(build_schema()))
+    }
+
+    fn from_index(index: Index) -> Result<Engine> {
+        check_compatible(&index)?;
+        tokenizer::register(&index);
+        let fields = Fields::from_schema(&index.schema())?;
+        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
+        Ok(Engine { index, reader, fields, writer: Mutex::new(None) })
+    }
+
+    pub fn fields(&self) -> &Fields {
+        &self.fields
+    }
+
+    pub fn searcher(&self) -> Searcher {
+        self.reader.searcher()
+    }
+
+    /// Picks up commits made since the last reload, by this or another process.
+    pub fn reload(&self) -> Result<()> {
+        Ok(self.reader.reload()?)
+    }
+
+    pub fn stats(&self) -> Result<Stats> {
+        let searcher = self.searcher();
+        let sessions = searcher.search(&kind_query(&self.fields, KIND_SESSION), &Count)? as u64;
+        let stamp = read_payload(&self.index)?.map(|p| p.stamp).unwrap_or_default();
+        Ok(Stats { documents: searcher.num_docs(), sessions, stamp })
+    }
+
+    /// Takes the writer lock, waiting up to `timeout` for another process to release it.
+    pub fn lock(&self, timeout: Duration) -> Result<()> {
+        let mut slot = self.writer.lock().map_err(|_| poisoned())?;
+        if slot.is_some() {
+            return Ok(());
+        }
+        let deadline = Instant::now() + timeout;
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 2);
+        loop {
+            match self.index.writer_with_num_threads::<TantivyDocument>(threads, WRITER_HEAP_BYTES * threads) {
+                Ok(writer) => {
+                    *slot = Some(writer);
+                    return Ok(());
+                }
+                Err(TantivyError::LockFailure(..)) if Instant::now() < deadline => std::thread::sleep(LOCK_RETRY),
+                Err(error) => return Err(error.into()),
+            }
+        }
+    }
+
+    pub fn apply(&self, changes: &ChangeSet) -> Result<ApplyCounts> {
+        let slot = self.writer.lock().map_err(|_| poisoned())?;
+        let writer = slot.as_ref().ok_or_else(not_locked)?;
+        let fields = &self.fields;
+        let mut counts = ApplyCounts::default();
+        for path in &changes.remove_paths {
+            writer.delete_term(Term::from_field_text(fields.path, path));
+            counts.removed_paths += 1;
+        }
+        for update in &changes.sessions {
+            let path = &update.session.path;
+            match update.replace_from {
+                None => {
+                    writer.delete_term(Term::from_field_text(fields.path, path));
+                }
+                Some(from) => {
+                    let tail = RangeQuery::new(
+                        std::ops::Bound::Included(Term::from_field_u64(fields.msg_index, from)),
+                        std::ops::Bound::Unbounded,
+                    );
+                    writer.delete_query(Box::new(BooleanQuery::new(vec![
+                        (Occur::Must, path_query(fields, path)),
+                        (Occur::Must, kind_query(fields, KIND_MESSAGE)),
+                        (Occur::Must, Box::new(tail)),
+                    ])))?;
+                    writer.delete_query(session_doc_query(fields, path))?;
+                }
+            }
+            for message in &update.messages {
+                writer.add_document(message_document(fields, &update.session, message))?;
+                counts.messages += 1;
+            }
+            writer.add_document(session_document(fields, &update.session))?;
+            counts.sessions += 1;
+        }
+        // Tag edits rewrite committed session documents only; a session sent in this same change
+        // set already carries its tags.
+        let searcher = self.searcher();
+        for update in &changes.tag_updates {
+            for doc in documents_by_id(&searcher, fields, &update.session_id)? {
+                let mut session = session_from_document(fields, &doc);
+                if changes.sessions.iter().any(|s| s.session.path == session.path) {
+                    continue;
+                }
+                session.tags = update.tags.clone();
+                writer.delete_query(session_doc_query(fields, &session.path))?;
+                writer.add_document(session_document(fields, &session))?;
+            }
+            counts.tag_updates += 1;
+        }
+        Ok(counts)
+    }
+
+    /// Drops every document (a rebuild), keeping the lock.
+    pub fn clear(&self) -> Result<()> {
+        let slot = self.writer.lock().map_err(|_| poisoned())?;
+        slot.as_ref().ok_or_else(not_locked)?.delete_all_documents()?;
+        Ok(())
+    }
+
+    pub fn commit(&self, stamp: &str) -> Result<()> {
+        let mut slot = self.writer.lock().map_err(|_| poisoned())?;
+        let writer = slot.as_mut().ok_or_else(not_locked)?;
+        let payload = serde_json::to_string(&Payload { schema: SCHEMA_VERSION, stamp: stamp.to_owned() })?;
+        let mut prepared = writer.prepare_commit()?;
+        prepared.set_payload(&payload);
+        prepared.commit()?;
+        drop(slot);
+        self.reload()
+    }
+
+    /// Releases the writer lock, after letting background merges finish. Uncommitted changes
+    /// are dropped.
+    pub fn unlock(&self) -> Result<()> {
+        let writer = self.writer.lock().map_err(|_| poisoned())?.take();
+        if let Some(writer) = writer {
+            writer.wait_merging_threads()?;
+        }
+        Ok(())
+    }
+
+    pub fn is_locked(&self) -> bool {
+        self.writer.lock().map(|slot| slot.is_some()).unwrap_or(false)
+    }
+}
+
+fn check_compatible(index: &Index) -> Result<()> {
+    let expected = build_schema();
+    if !same_fields(&index.schema(), &expected) {
+        return Err(RecallError::new(Code::Incompatible, "the index was written with another schema"));
+    }
+    if let Some(payload) = read_payload(index)? {
+        if payload.schema != SCHEMA_VERSION {
+            return Err(RecallError::new(
+                Code::Incompatible,
+                format!("the index has schema version {}, this recall uses {SCHEMA_VERSION}", payload.schema),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn same_fields(a: &Schema, b: &Schema) -> bool {
+    let names = |s: &Schema| s.fields().map(|(_, e)| (e.name().to_owned(), format!("{:?}", e.field_type()))).collect::<Vec<_>>();
+    names(a) == names(b)
+}
+
+fn read_payload(index: &Index) -> Result<Option<Payload>> {
+    let metas = index.load_metas()?;
+    match metas.payload {
+        None => Ok(None),
+        Some(text) => serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| RecallError::new(Code::Corrupt, format!("unreadable commit payload: {e}"))),
+    }
+}
+
+fn kind_query(fields: &Fields, kind: &str) -> Box<dyn Query> {
+    Box::new(TermQuery::new(Term::from_field_text(fields.kind, kind), IndexRecordOption::Basic))
+}
+
+fn path_query(fields: &Fields, path: &str) -> Box<dyn Query> {
+    Box::new(TermQuery::new(Term::from_field_text(fields.path, path), IndexRecordOption::Basic))
+}
+
+fn session_doc_query(fields: &Fields, path: &str) -> Box<dyn Query> {
+    Box::new(BooleanQuery::new(vec![(Occur::Must, path_query(fields, path)), (Occur::Must, kind_query(fields, KIND_SESSION))]))
+}
+
+fn poisoned() -> RecallError {
+    RecallError::new(Code::Internal, "a previous write panicked")
+}
+
+fn not_locked() -> RecallError {
+    RecallError::new(Code::NotLocked, "Assertion failed: write without holding the writer lock")
+}

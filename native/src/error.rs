@@ -1,0 +1,77 @@
+//! A small set of stable error codes. They cross the N-API boundary as the first word of the
+//! message (`RECALL_LOCKED: …`), because async tasks cannot carry a custom status; the TypeScript
+//! facade turns them back into typed errors.
+
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Code {
+    /// Another process holds the index writer.
+    Locked,
+    /// The index was written by another schema version.
+    Incompatible,
+    /// The index files cannot be read.
+    Corrupt,
+    /// A write was attempted without holding the writer.
+    NotLocked,
+    /// Bad input from the caller (a malformed change set).
+    BadInput,
+    Io,
+    Internal,
+}
+
+impl Code {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::Locked => "RECALL_LOCKED",
+            Code::Incompatible => "RECALL_INCOMPATIBLE",
+            Code::Corrupt => "RECALL_CORRUPT",
+            Code::NotLocked => "RECALL_NOT_LOCKED",
+            Code::BadInput => "RECALL_BAD_INPUT",
+            Code::Io => "RECALL_IO",
+            Code::Internal => "RECALL_INTERNAL",
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct RecallError {
+    pub code: Code,
+    pub message: String,
+}
+
+impl RecallError {
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
+        RecallError { code, message: message.into() }
+    }
+}
+
+impl fmt::Display for RecallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code.as_str(), self.message)
+    }
+}
+
+impl std::error::Error for RecallError {}
+
+impl From<tantivy::TantivyError> for RecallError {
+    fn from(error: tantivy::TantivyError) -> Self {
+        use tantivy::TantivyError as T;
+        let code = match &error {
+            T::LockFailure(..) => Code::Locked,
+            T::SchemaError(_) | T::IncompatibleIndex(_) => Code::Incompatible,
+            T::DataCorruption(_) | T::OpenReadError(_) | T::OpenDirectoryError(_) => Code::Corrupt,
+            T::IoError(_) | T::OpenWriteError(_) => Code::Io,
+            _ => Code::Internal,
+        };
+        RecallError::new(code, error.to_string())
+    }
+}
+
+impl From<serde_json::Error> for RecallError {
+    fn from(error: serde_json::Error) -> Self {
+        RecallError::new(Code::BadInput, error.to_string())
+    }
+}
+
+pub type Result<T> = std::result::Result<T, RecallError>;

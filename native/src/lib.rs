@@ -1,0 +1,18 @@
+//! recall's search core: a Tantivy index of Pi session messages.
+//!
+//! The crate owns which documents match and how they rank (schema, writer, query, grouping,
+//! recency, snippets). It is used from Node through the N-API `binding` module; everything else
+//! is plain Rust, tested with `cargo test --no-default-features`.
+
+pub mod changes;
+pub mod engine;
+pub mod error;
+pub mod query;
+pub mod schema;
+pub mod search;
+pub mod session;
+pub mod sessions;
+pub mod tokenizer;
+
+#[cfg(feature = "node")]
+mod binding;

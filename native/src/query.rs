@@ -1,0 +1,246 @@
+//! From what the user typed to a Tantivy query. Any string is accepted: the text is cut with the
+//! index's own analyzer, so `foo:bar (baz*` is just the words `foo bar baz`, never a syntax error.
+//!
+//! Rules (the seed's, kept): loose words are OR'ed; when there are two or more, the whole run of
+//! loose words is also an exact-phrase clause boosted 10×; every word also matches tag text with a
+//! 4× boost. Beyond the seed: a balanced `"quoted phrase"` is required, and with prefix matching
+//! on, an unfinished last word also matches as a prefix, weaker than whole words.
+
+use std::ops::Bound;
+
+use tantivy::query::{
+    BooleanQuery, BoostQuery, ConstScoreQuery, EmptyQuery, Occur, PhraseQuery, Query, RangeQuery,
+    TermQuery, TermSetQuery,
+};
+use tantivy::schema::IndexRecordOption;
+use tantivy::{Searcher, Term};
+
+use crate::schema::Fields;
+use crate::tokenizer::words;
+
+pub const PHRASE_BOOST: f32 = 10.0;
+pub const TAG_BOOST: f32 = 4.0;
+pub const PREFIX_BOOST: f32 = 0.5;
+/// A prefix shorter than this would expand to too much of the dictionary to mean anything.
+pub const MIN_PREFIX_CHARS: usize = 2;
+/// The prefix clause keeps the most frequent completions only.
+pub const MAX_PREFIX_EXPANSIONS: usize = 50;
+
+#[derive(Debug, Default, PartialEq)]
+pub struct ParsedQuery {
+    /// Unquoted words in query order, duplicates kept (for the phrase clause).
+    pub loose: Vec<String>,
+    /// Quoted parts, each required; one word is a required word, several a required phrase.
+    pub required: Vec<Vec<String>>,
+    /// The unfinished last word, when prefix matching applies.
+    pub prefix: Option<String>,
+}
+
+impl ParsedQuery {
+    pub fn is_empty(&self) -> bool {
+        self.loose.is_empty() && self.required.is_empty()
+    }
+
+    /// Every distinct word of the query, in first-seen order.
+    pub fn distinct_words(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for word in self.loose.iter().chain(self.required.iter().flatten()) {
+            if !out.contains(word) {
+                out.push(word.clone());
+            }
+        }
+        out
+    }
+}
+
+pub fn parse(text: &str, prefix: bool) -> ParsedQuery {
+    let mut parsed = ParsedQuery::default();
+    let mut unquoted = String::new();
+    let quote_count = text.matches('"').count();
+    // An odd quote count leaves the last quote unmatched: it is taken literally (and the
+    // analyzer drops it), so an unfinished `"staging dep` still searches its words.
+    let balanced_quotes = quote_count - quote_count % 2;
+    let mut seen_quotes = 0;
+    let mut in_quote = false;
+    let mut quoted = String::new();
+    for ch in text.chars() {
+        if ch == '"' && seen_quotes < balanced_quotes {
+            seen_quotes += 1;
+            if in_quote {
+                let phrase = words(&quoted);
+                if !phrase.is_empty() {
+                    parsed.required.push(phrase);
+                }
+                quoted.clear();
+                unquoted.push(' ');
+            }
+            in_quote = !in_quote;
+            continue;
+        }
+        if in_quote {
+            quoted.push(ch);
+        } else {
+            unquoted.push(ch);
+        }
+    }
+    parsed.loose = words(&unquoted);
+    if prefix {
+        parsed.prefix = unfinished_last_word(text, &parsed.loose);
+    }
+    parsed
+}
+
+/// The last loose word, if the text ends inside it (no trailing space or punctuation).
+fn unfinished_last_word(text: &str, loose: &[String]) -> Option<String> {
+    let last = loose.last()?;
+    let ends_in_word = text.chars().last().is_some_and(char::is_alphanumeric);
+    (ends_in_word && last.chars().count() >= MIN_PREFIX_CHARS).then(|| last.clone())
+}
+
+/// Restrictions applied inside the query, before the top documents are collected.
+#[derive(Debug, Default, Clone)]
+pub struct Filters {
+    /// Only sessions whose cwd is one of these.
+    pub cwds: Option<Vec<String>>,
+    /// Only these session ids (from tag filters).
+    pub session_ids: Option<Vec<String>>,
+    pub exclude_session_ids: Vec<String>,
+    /// Message time (or, on session documents, last activity) bounds, ms since epoch.
+    pub since: Option<i64>,
+    pub until: Option<i64>,
+}
+
+impl Filters {
+    pub fn clauses(&self, fields: &Fields) -> Vec<(Occur, Box<dyn Query>)> {
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        let set = |field, values: &[String]| -> Box<dyn Query> {
+            let terms = values.iter().map(|v| Term::from_field_text(field, v));
+            Box::new(ConstScoreQuery::new(Box::new(TermSetQuery::new(terms)), 0.0))
+        };
+        if let Some(cwds) = &self.cwds {
+            clauses.push((Occur::Must, set(fields.cwd, cwds)));
+        }
+        if let Some(ids) = &self.session_ids {
+            clauses.push((Occur::Must, set(fields.session_id, ids)));
+        }
+        if !self.exclude_session_ids.is_empty() {
+            clauses.push((Occur::MustNot, set(fields.session_id, &self.exclude_session_ids)));
+        }
+        if self.since.is_some() || self.until.is_some() {
+            let bound = |v: Option<i64>| match v {
+                Some(ms) => Bound::Included(Term::from_field_i64(fields.ts, ms)),
+                None => Bound::Unbounded,
+            };
+            let range = RangeQuery::new(bound(self.since), bound(self.until));
+            clauses.push((Occur::Must, Box::new(ConstScoreQuery::new(Box::new(range), 0.0))));
+        }
+        clauses
+    }
+}
+
+/// Completions of `prefix` in the message text dictionary, most frequent first.
+pub fn prefix_expansions(searcher: &Searcher, fields: &Fields, prefix: &str) -> tantivy::Result<Vec<String>> {
+    let mut upper = prefix.as_bytes().to_vec();
+    upper.push(0xff);
+    let mut found: std::collections::HashMap<Vec<u8>, u64> = std::collections::HashMap::new();
+    for segment in searcher.segment_readers() {
+        let inverted = segment.inverted_index(fields.content)?;
+        let mut stream = inverted.terms().range().ge(prefix.as_bytes()).lt(&upper).into_stream()?;
+        while stream.advance() {
+            if stream.key() != prefix.as_bytes() {
+                *found.entry(stream.key().to_vec()).or_default() += u64::from(stream.value().doc_freq);
+            }
+        }
+    }
+    let mut ranked: Vec<(Vec<u8>, u64)> = found.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    Ok(ranked
+        .into_iter()
+        .take(MAX_PREFIX_EXPANSIONS)
+        .filter_map(|(bytes, _)| String::from_utf8(bytes).ok())
+        .collect())
+}
+
+fn term_query(field: tantivy::schema::Field, word: &str) -> Box<dyn Query> {
+    Box::new(TermQuery::new(
+        Term::from_field_text(field, word),
+        IndexRecordOption::WithFreqs,
+    ))
+}
+
+fn phrase_or_term(field: tantivy::schema::Field, words: &[String]) -> Box<dyn Query> {
+    if words.len() == 1 {
+        return term_query(field, &words[0]);
+    }
+    let terms = words.iter().map(|w| Term::from_field_text(field, w)).collect();
+    Box::new(PhraseQuery::new(terms))
+}
+
+/// The text part of the query: which documents match and how they score before grouping.
+pub fn text_query(parsed: &ParsedQuery, expansions: &[String], fields: &Fields) -> Box<dyn Query> {
+    if parsed.is_empty() {
+        return Box::new(EmptyQuery);
+    }
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    for phrase in &parsed.required {
+        clauses.push((Occur::Must, phrase_or_term(fields.content, phrase)));
+    }
+    for word in parsed.distinct_words() {
+        clauses.push((Occur::Should, term_query(fields.content, &word)));
+        clauses.push((Occur::Should, Box::new(BoostQuery::new(term_query(fields.tag_text, &word), TAG_BOOST))));
+    }
+    if parsed.loose.len() >= 2 {
+        let phrase = phrase_or_term(fields.content, &parsed.loose);
+        clauses.push((Occur::Should, Box::new(BoostQuery::new(phrase, PHRASE_BOOST))));
+    }
+    if !expansions.is_empty() {
+        let completions = expansions.iter().map(|w| (Occur::Should, term_query(fields.content, w))).collect();
+        let union = Box::new(BooleanQuery::new(completions));
+        clauses.push((Occur::Should, Box::new(BoostQuery::new(union, PREFIX_BOOST))));
+    }
+    Box::new(BooleanQuery::new(clauses))
+}
+
+/// The text query intersected with the filters.
+pub fn filtered(text: Box<dyn Query>, filters: &Filters, fields: &Fields) -> Box<dyn Query> {
+    let filter_clauses = filters.clauses(fields);
+    if filter_clauses.is_empty() {
+        return text;
+    }
+    let mut clauses = vec![(Occur::Must, text)];
+    clauses.extend(filter_clauses);
+    Box::new(BooleanQuery::new(clauses))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn owned(words: &[&str]) -> Vec<String> {
+        words.iter().map(|w| w.to_string()).collect()
+    }
+
+    #[test]
+    fn loose_words_and_quoted_phrases() {
+        let parsed = parse(r#"deploy "staging cluster" nginx"#, false);
+        assert_eq!(parsed.loose, owned(&["deploy", "nginx"]));
+        assert_eq!(parsed.required, vec![owned(&["staging", "cluster"])]);
+    }
+
+    #[test]
+    fn odd_syntax_degrades_to_words() {
+        assert_eq!(parse(r#""unbalanced quote"#, false).loose, owned(&["unbalanced", "quote"]));
+        assert_eq!(parse("field:value (paren* OR", false).loose, owned(&["field", "value", "paren", "or"]));
+        assert!(parse("*** ( ) :", false).is_empty());
+        assert!(parse("", false).is_empty());
+    }
+
+    #[test]
+    fn prefix_only_for_an_unfinished_last_word() {
+        assert_eq!(parse("staging dep", true).prefix.as_deref(), Some("dep"));
+        assert_eq!(parse("staging dep ", true).prefix, None);
+        assert_eq!(parse("staging d", true).prefix, None);
+        assert_eq!(parse("staging dep", false).prefix, None);
+        assert_eq!(parse("\"staging dep\"", true).prefix, None);
+    }
+}

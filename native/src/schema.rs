@@ -1,0 +1,113 @@
+//! The index schema: one document per normalized message and one per session.
+//!
+//! Message documents carry the searchable text; session documents carry the session's metadata,
+//! its merged tags (exact filter values and boosted searchable text) and its recency. Both kinds
+//! repeat `path`, `session_id` and `cwd`, so a scope or tag filter applies to either kind and a
+//! whole session is deleted with one term.
+
+use tantivy::schema::{
+    Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, INDEXED, STORED, STRING,
+};
+
+use crate::tokenizer::ANALYZER;
+
+/// Bump when the schema, the analyzer or the meaning of a field changes; an index written with
+/// another version is rebuilt from the session files.
+pub const SCHEMA_VERSION: u32 = 1;
+
+pub const KIND_MESSAGE: &str = "message";
+pub const KIND_SESSION: &str = "session";
+
+#[derive(Clone, Copy)]
+pub struct Fields {
+    pub kind: Field,
+    pub path: Field,
+    /// Stable 64-bit hash of `path`: the fast column results are grouped by.
+    pub path_key: Field,
+    pub session_id: Field,
+    pub cwd: Field,
+    // Message documents.
+    pub content: Field,
+    pub role: Field,
+    pub msg_index: Field,
+    pub entry_id: Field,
+    /// Message time on message documents, last activity on session documents (ms since epoch).
+    pub ts: Field,
+    // Session documents.
+    pub tag_text: Field,
+    pub tags: Field,
+    pub name: Field,
+    pub created: Field,
+    pub message_count: Field,
+    pub first_message: Field,
+    pub parent: Field,
+}
+
+pub fn build_schema() -> Schema {
+    let mut builder = Schema::builder();
+    let searchable = |stored: bool| {
+        let indexing = TextFieldIndexing::default()
+            .set_tokenizer(ANALYZER)
+            .set_index_option(IndexRecordOption::WithFreqsAndPositions);
+        let options = TextOptions::default().set_indexing_options(indexing);
+        if stored {
+            options.set_stored()
+        } else {
+            options
+        }
+    };
+    builder.add_text_field("kind", STRING);
+    builder.add_text_field("path", STRING | STORED);
+    builder.add_u64_field("path_key", INDEXED | FAST);
+    builder.add_text_field("session_id", STRING | STORED);
+    builder.add_text_field("cwd", STRING | STORED);
+    builder.add_text_field("content", searchable(true));
+    // Role is indexed so that a later content scope (thinking, tool output) can filter on it.
+    builder.add_text_field("role", STRING | STORED);
+    builder.add_u64_field("msg_index", INDEXED | FAST | STORED);
+    builder.add_text_field("entry_id", STORED);
+    builder.add_i64_field("ts", INDEXED | FAST | STORED);
+    builder.add_text_field("tag_text", searchable(false));
+    builder.add_text_field("tags", STRING | STORED);
+    builder.add_text_field("name", STORED);
+    builder.add_i64_field("created", STORED);
+    builder.add_u64_field("message_count", STORED);
+    builder.add_text_field("first_message", STORED);
+    builder.add_text_field("parent", STORED);
+    builder.build()
+}
+
+impl Fields {
+    pub fn from_schema(schema: &Schema) -> tantivy::Result<Fields> {
+        let f = |name: &str| schema.get_field(name);
+        Ok(Fields {
+            kind: f("kind")?,
+            path: f("path")?,
+            path_key: f("path_key")?,
+            session_id: f("session_id")?,
+            cwd: f("cwd")?,
+            content: f("content")?,
+            role: f("role")?,
+            msg_index: f("msg_index")?,
+            entry_id: f("entry_id")?,
+            ts: f("ts")?,
+            tag_text: f("tag_text")?,
+            tags: f("tags")?,
+            name: f("name")?,
+            created: f("created")?,
+            message_count: f("message_count")?,
+            first_message: f("first_message")?,
+            parent: f("parent")?,
+        })
+    }
+}
+
+/// FNV-1a: a hash that never changes between builds, because it is stored in the index.
+pub fn path_key(path: &str) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in path.as_bytes() {
+        hash ^= u64::from(*byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}

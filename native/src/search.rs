@@ -1,0 +1,229 @@
+//! Ranking: which sessions a query finds and in what order.
+//!
+//! 1. The filtered query collects the best `limit × CANDIDATES_PER_RESULT` documents, scored by
+//!    BM25 plus `message_index × 0.01`, so that among near-tied messages the later one wins.
+//! 2. Candidates are grouped by session file; a session is represented by its best document.
+//! 3. A session's score is that document's BM25 score × `1 + w·exp(-age / 7 days)`, where age is
+//!    the time since the session's last message.
+//! 4. The top `limit` sessions get a ~200-character snippet of their best matching message, with
+//!    the matched words as byte ranges into the snippet.
+
+use std::collections::{BTreeMap, HashMap};
+
+use tantivy::collector::{DocSetCollector, TopDocs};
+use tantivy::query::{BooleanQuery, Occur, Query, TermQuery, TermSetQuery};
+use tantivy::schema::IndexRecordOption;
+use tantivy::snippet::SnippetGenerator;
+use tantivy::{DocAddress, Score, Searcher, TantivyDocument, Term};
+
+use crate::error::Result;
+use crate::query::{filtered, parse, prefix_expansions, text_query, Filters, ParsedQuery};
+use crate::schema::{Fields, KIND_SESSION};
+use crate::session::{message_from_document, session_from_document, MessageRef, SessionMeta};
+use crate::tokenizer::analyzer;
+
+pub const CANDIDATES_PER_RESULT: usize = 10;
+pub const MESSAGE_INDEX_TIE_BREAK: f32 = 0.01;
+pub const RECENCY_HALF_LIFE_MS: f64 = 7.0 * 24.0 * 3600.0 * 1000.0;
+pub const DEFAULT_SNIPPET_CHARS: usize = 200;
+
+#[derive(Debug, Clone)]
+pub struct SearchOptions {
+    pub query: String,
+    pub limit: usize,
+    pub prefix: bool,
+    pub filters: Filters,
+    /// The time recency is measured from (ms since epoch).
+    pub now: i64,
+    /// Weight `w` of the recency factor `1 + w·exp(-age / 7 days)`; 0 turns recency off.
+    pub recency_weight: f64,
+    pub snippet_chars: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct Hit {
+    pub session: SessionMeta,
+    pub score: f64,
+    /// The best matching message; `None` when only the session's tags matched.
+    pub message: Option<MessageRef>,
+    pub snippet: String,
+    /// Byte ranges of matched words inside `snippet`.
+    pub spans: Vec<(usize, usize)>,
+}
+
+#[derive(Clone, Copy)]
+struct Candidate {
+    address: DocAddress,
+    /// BM25 plus the message-index tie-break: what picks a session's representative.
+    tweaked: Score,
+    raw: Score,
+    is_message: bool,
+}
+
+/// The candidates of one session file: its best document, and its best message document (the
+/// two differ when the session's tags outscore every message).
+#[derive(Default)]
+struct Group {
+    best: Option<Candidate>,
+    best_message: Option<Candidate>,
+}
+
+impl Group {
+    fn offer(&mut self, candidate: Candidate) {
+        let beats = |slot: &Option<Candidate>| slot.is_none_or(|b| candidate.tweaked > b.tweaked);
+        if candidate.is_message && beats(&self.best_message) {
+            self.best_message = Some(candidate);
+        }
+        if beats(&self.best) {
+            self.best = Some(candidate);
+        }
+    }
+}
+
+pub fn search(searcher: &Searcher, fields: &Fields, options: &SearchOptions) -> Result<Vec<Hit>> {
+    let parsed = parse(&options.query, options.prefix);
+    if parsed.is_empty() || options.limit == 0 {
+        return Ok(Vec::new());
+    }
+    let expansions = match &parsed.prefix {
+        Some(prefix) => prefix_expansions(searcher, fields, prefix)?,
+        None => Vec::new(),
+    };
+    let query = filtered(text_query(&parsed, &expansions, fields), &options.filters, fields);
+    let groups = collect_groups(searcher, query.as_ref(), options.limit * CANDIDATES_PER_RESULT)?;
+    let modified = last_activity(searcher, fields, groups.keys().copied().collect())?;
+
+    let mut ranked: Vec<(f64, i64, u64, Group)> = groups
+        .into_iter()
+        .filter_map(|(key, group)| {
+            let best = group.best.as_ref()?;
+            let last = modified.get(&key).copied().unwrap_or(0);
+            let score = f64::from(best.raw) * recency_factor(options.now, last, options.recency_weight);
+            Some((score, last, key, group))
+        })
+        .collect();
+    // Ties (equal scores) fall to the more recent session, then to a fixed order.
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+    ranked.truncate(options.limit);
+
+    let snippets = snippet_generator(searcher, fields, &parsed, &expansions, options.snippet_chars)?;
+    let mut hits = Vec::with_capacity(ranked.len());
+    for (score, _, _, group) in ranked {
+        let Some(best) = group.best else { continue };
+        let session_doc = session_document(searcher, fields, &best, group.best_message.as_ref())?;
+        let Some(session) = session_doc else { continue };
+        let (message, snippet, spans) = match group.best_message {
+            Some(candidate) => {
+                let doc: TantivyDocument = searcher.doc(candidate.address)?;
+                let mut message = message_from_document(fields, &doc);
+                let (snippet, spans) = make_snippet(&snippets, &message.text, options.snippet_chars);
+                message.text = String::new();
+                (Some(message), snippet, spans)
+            }
+            None => (None, String::new(), Vec::new()),
+        };
+        hits.push(Hit { session, score, message, snippet, spans });
+    }
+    Ok(hits)
+}
+
+pub fn recency_factor(now: i64, last_activity: i64, weight: f64) -> f64 {
+    let age = (now - last_activity).max(0) as f64;
+    1.0 + weight * (-age / RECENCY_HALF_LIFE_MS).exp()
+}
+
+fn collect_groups(searcher: &Searcher, query: &dyn Query, window: usize) -> Result<HashMap<u64, Group>> {
+    let collector = TopDocs::with_limit(window.max(1)).tweak_score(move |segment: &tantivy::SegmentReader| {
+        let index_column = segment.fast_fields().u64("msg_index").ok();
+        move |doc, score: Score| {
+            let index = index_column.as_ref().and_then(|c| c.first(doc)).unwrap_or(0);
+            (score + index as Score * MESSAGE_INDEX_TIE_BREAK, score)
+        }
+    });
+    let top = searcher.search(query, &collector)?;
+    let mut columns = HashMap::new();
+    let mut groups: HashMap<u64, Group> = HashMap::new();
+    for ((tweaked, raw), address) in top {
+        let (key_column, index_column) = match columns.entry(address.segment_ord) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                let fast = searcher.segment_reader(address.segment_ord).fast_fields();
+                e.insert((fast.u64("path_key")?, fast.u64("msg_index")?))
+            }
+        };
+        let Some(key) = key_column.first(address.doc_id) else { continue };
+        let is_message = index_column.first(address.doc_id).is_some();
+        groups.entry(key).or_default().offer(Candidate { address, tweaked, raw, is_message });
+    }
+    Ok(groups)
+}
+
+/// Last activity of each session, read from the fast columns of its session document.
+fn last_activity(searcher: &Searcher, fields: &Fields, keys: Vec<u64>) -> Result<HashMap<u64, i64>> {
+    if keys.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let query = BooleanQuery::new(vec![
+        (Occur::Must, Box::new(TermQuery::new(Term::from_field_text(fields.kind, KIND_SESSION), IndexRecordOption::Basic)) as Box<dyn Query>),
+        (Occur::Must, Box::new(TermSetQuery::new(keys.iter().map(|k| Term::from_field_u64(fields.path_key, *k))))),
+    ]);
+    let docs = searcher.search(&query, &DocSetCollector)?;
+    let mut out = HashMap::with_capacity(docs.len());
+    for address in docs {
+        let fast = searcher.segment_reader(address.segment_ord).fast_fields();
+        let key = fast.u64("path_key")?.first(address.doc_id);
+        let ts = fast.i64("ts")?.first(address.doc_id);
+        if let (Some(key), Some(ts)) = (key, ts) {
+            out.insert(key, ts);
+        }
+    }
+    Ok(out)
+}
+
+/// The session document of a group: the best candidate itself when the tags matched, otherwise
+/// looked up by path.
+fn session_document(
+    searcher: &Searcher,
+    fields: &Fields,
+    best: &Candidate,
+    best_message: Option<&Candidate>,
+) -> Result<Option<SessionMeta>> {
+    if !best.is_message {
+        let doc: TantivyDocument = searcher.doc(best.address)?;
+        return Ok(Some(session_from_document(fields, &doc)));
+    }
+    let address = best_message.map_or(best.address, |c| c.address);
+    let doc: TantivyDocument = searcher.doc(address)?;
+    let Some(path) = doc.get_first(fields.path).and_then(|v| tantivy::schema::Value::as_str(&v).map(str::to_owned)) else {
+        return Ok(None);
+    };
+    crate::sessions::by_path(searcher, fields, &path)
+}
+
+fn snippet_generator(
+    searcher: &Searcher,
+    fields: &Fields,
+    parsed: &ParsedQuery,
+    expansions: &[String],
+    chars: usize,
+) -> Result<SnippetGenerator> {
+    let mut terms = BTreeMap::new();
+    for word in parsed.distinct_words().iter().chain(expansions) {
+        let doc_freq = searcher.doc_freq(&Term::from_field_text(fields.content, word))?;
+        if doc_freq > 0 {
+            terms.insert(word.clone(), 1.0 / (1.0 + doc_freq as Score));
+        }
+    }
+    Ok(SnippetGenerator::new(terms, analyzer(), fields.content, chars))
+}
+
+/// A snippet around the matched words, or the message's opening when none of them is in it.
+fn make_snippet(generator: &SnippetGenerator, text: &str, chars: usize) -> (String, Vec<(usize, usize)>) {
+    let snippet = generator.snippet(text);
+    if !snippet.fragment().is_empty() && !snippet.highlighted().is_empty() {
+        let spans = snippet.highlighted().iter().map(|r| (r.start, r.end)).collect();
+        return (snippet.fragment().to_owned(), spans);
+    }
+    let end = text.char_indices().nth(chars).map_or(text.len(), |(i, _)| i);
+    (text[..end].to_owned(), Vec::new())
+}

@@ -1,0 +1,135 @@
+//! Sessions and messages as the index stores them: building their documents and reading a
+//! session's metadata back from its stored document.
+
+use serde::{Deserialize, Serialize};
+use tantivy::schema::document::Value;
+use tantivy::TantivyDocument;
+
+use crate::schema::{path_key, Fields, KIND_MESSAGE, KIND_SESSION};
+
+/// A session's metadata: what list and search results show about it.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionMeta {
+    pub id: String,
+    /// Absolute path of the session file: the identity of a session in the index.
+    pub path: String,
+    pub cwd: String,
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Header time, ms since epoch.
+    pub created: i64,
+    /// Last message time, ms since epoch.
+    pub modified: i64,
+    pub message_count: u64,
+    #[serde(default)]
+    pub first_message: String,
+    /// Path of the session this one was forked from.
+    #[serde(default)]
+    pub parent: Option<String>,
+    /// Merged manual and automatic tags, normalized by the caller.
+    #[serde(default)]
+    pub tags: Vec<String>,
+}
+
+/// One normalized message: consecutive same-role text joined, ready to index.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct MessageDoc {
+    /// Position among the session's indexed messages, from 0.
+    pub index: u64,
+    pub role: String,
+    /// Pi entry id of the first joined entry (for v1 files, a line-based id).
+    pub entry_id: String,
+    /// ms since epoch.
+    pub timestamp: i64,
+    pub text: String,
+}
+
+pub fn session_document(fields: &Fields, session: &SessionMeta) -> TantivyDocument {
+    let mut doc = TantivyDocument::default();
+    doc.add_text(fields.kind, KIND_SESSION);
+    add_identity(&mut doc, fields, session);
+    doc.add_i64(fields.ts, session.modified);
+    doc.add_i64(fields.created, session.created);
+    doc.add_u64(fields.message_count, session.message_count);
+    doc.add_text(fields.first_message, &session.first_message);
+    if let Some(name) = &session.name {
+        doc.add_text(fields.name, name);
+    }
+    if let Some(parent) = &session.parent {
+        doc.add_text(fields.parent, parent);
+    }
+    for tag in &session.tags {
+        doc.add_text(fields.tags, tag);
+    }
+    if !session.tags.is_empty() {
+        doc.add_text(fields.tag_text, session.tags.join(" "));
+    }
+    doc
+}
+
+pub fn message_document(fields: &Fields, session: &SessionMeta, message: &MessageDoc) -> TantivyDocument {
+    let mut doc = TantivyDocument::default();
+    doc.add_text(fields.kind, KIND_MESSAGE);
+    add_identity(&mut doc, fields, session);
+    doc.add_text(fields.content, &message.text);
+    doc.add_text(fields.role, &message.role);
+    doc.add_u64(fields.msg_index, message.index);
+    doc.add_text(fields.entry_id, &message.entry_id);
+    doc.add_i64(fields.ts, message.timestamp);
+    doc
+}
+
+fn add_identity(doc: &mut TantivyDocument, fields: &Fields, session: &SessionMeta) {
+    doc.add_text(fields.path, &session.path);
+    doc.add_u64(fields.path_key, path_key(&session.path));
+    doc.add_text(fields.session_id, &session.id);
+    doc.add_text(fields.cwd, &session.cwd);
+}
+
+fn text(doc: &TantivyDocument, field: tantivy::schema::Field) -> Option<String> {
+    doc.get_first(field).and_then(|v| v.as_str().map(str::to_owned))
+}
+
+fn int(doc: &TantivyDocument, field: tantivy::schema::Field) -> i64 {
+    doc.get_first(field).and_then(|v| v.as_i64()).unwrap_or(0)
+}
+
+pub fn session_from_document(fields: &Fields, doc: &TantivyDocument) -> SessionMeta {
+    SessionMeta {
+        id: text(doc, fields.session_id).unwrap_or_default(),
+        path: text(doc, fields.path).unwrap_or_default(),
+        cwd: text(doc, fields.cwd).unwrap_or_default(),
+        name: text(doc, fields.name),
+        created: int(doc, fields.created),
+        modified: int(doc, fields.ts),
+        message_count: doc.get_first(fields.message_count).and_then(|v| v.as_u64()).unwrap_or(0),
+        first_message: text(doc, fields.first_message).unwrap_or_default(),
+        parent: text(doc, fields.parent),
+        tags: doc
+            .get_all(fields.tags)
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect(),
+    }
+}
+
+/// The stored fields of a matched message that a hit reports.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MessageRef {
+    pub index: u64,
+    pub role: String,
+    pub entry_id: String,
+    pub timestamp: i64,
+    pub text: String,
+}
+
+pub fn message_from_document(fields: &Fields, doc: &TantivyDocument) -> MessageRef {
+    MessageRef {
+        index: doc.get_first(fields.msg_index).and_then(|v| v.as_u64()).unwrap_or(0),
+        role: text(doc, fields.role).unwrap_or_default(),
+        entry_id: text(doc, fields.entry_id).unwrap_or_default(),
+        timestamp: int(doc, fields.ts),
+        text: text(doc, fields.content).unwrap_or_default(),
+    }
+}

@@ -1,0 +1,71 @@
+//! Session documents on their own: listing sessions newest first and looking one up.
+
+use tantivy::collector::TopDocs;
+use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
+use tantivy::schema::IndexRecordOption;
+use tantivy::{Order, Searcher, TantivyDocument, Term};
+
+use crate::error::Result;
+use crate::query::Filters;
+use crate::schema::{Fields, KIND_SESSION};
+use crate::session::{session_from_document, SessionMeta};
+
+fn is_session(fields: &Fields) -> Box<dyn Query> {
+    Box::new(TermQuery::new(
+        Term::from_field_text(fields.kind, KIND_SESSION),
+        IndexRecordOption::Basic,
+    ))
+}
+
+/// Sessions matching the filters, most recently active first.
+pub fn list(searcher: &Searcher, fields: &Fields, filters: &Filters, limit: usize) -> Result<Vec<SessionMeta>> {
+    if limit == 0 {
+        return Ok(Vec::new());
+    }
+    let mut clauses = vec![(Occur::Must, is_session(fields))];
+    clauses.extend(filters.clauses(fields));
+    let query = BooleanQuery::new(clauses);
+    let collector = TopDocs::with_limit(limit).order_by_fast_field::<i64>("ts", Order::Desc);
+    let top = searcher.search(&query, &collector)?;
+    let mut out = Vec::with_capacity(top.len());
+    for (_, address) in top {
+        let doc: TantivyDocument = searcher.doc(address)?;
+        out.push(session_from_document(fields, &doc));
+    }
+    Ok(out)
+}
+
+pub fn by_path(searcher: &Searcher, fields: &Fields, path: &str) -> Result<Option<SessionMeta>> {
+    let query = BooleanQuery::new(vec![
+        (Occur::Must, is_session(fields)),
+        (
+            Occur::Must,
+            Box::new(TermQuery::new(Term::from_field_text(fields.path, path), IndexRecordOption::Basic)),
+        ),
+    ]);
+    let top = searcher.search(&query, &TopDocs::with_limit(1).order_by_score())?;
+    match top.first() {
+        Some((_, address)) => {
+            let doc: TantivyDocument = searcher.doc(*address)?;
+            Ok(Some(session_from_document(fields, &doc)))
+        }
+        None => Ok(None),
+    }
+}
+
+/// Every indexed session document with this session id (a copied file can share one).
+pub fn documents_by_id(searcher: &Searcher, fields: &Fields, session_id: &str) -> Result<Vec<TantivyDocument>> {
+    let query = BooleanQuery::new(vec![
+        (Occur::Must, is_session(fields)),
+        (
+            Occur::Must,
+            Box::new(TermQuery::new(Term::from_field_text(fields.session_id, session_id), IndexRecordOption::Basic)),
+        ),
+    ]);
+    let addresses = searcher.search(&query, &tantivy::collector::DocSetCollector)?;
+    let mut docs = Vec::with_capacity(addresses.len());
+    for address in addresses {
+        docs.push(searcher.doc(address)?);
+    }
+    Ok(docs)
+}

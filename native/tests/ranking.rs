@@ -1,0 +1,233 @@
+//! Each ranking rule of `search.rs` and `query.rs`, pinned by a test that fails without it.
+
+use recall_native::changes::{ChangeSet, SessionUpdate, TagUpdate};
+use recall_native::engine::Engine;
+use recall_native::query::Filters;
+use recall_native::search::{search, Hit, SearchOptions};
+use recall_native::session::{MessageDoc, SessionMeta};
+
+const DAY: i64 = 24 * 3600 * 1000;
+const NOW: i64 = 1_800_000_000_000;
+
+fn session(name: &str, cwd: &str, modified: i64, texts: &[&str]) -> SessionUpdate {
+    let meta = SessionMeta {
+        id: format!("id-{name}"),
+        path: format!("/sessions/{name}.jsonl"),
+        cwd: cwd.to_owned(),
+        name: None,
+        created: modified - DAY,
+        modified,
+        message_count: texts.len() as u64,
+        first_message: texts.first().map_or(String::new(), |t| t.to_string()),
+        parent: None,
+        tags: Vec::new(),
+    };
+    let messages = texts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| MessageDoc {
+            index: i as u64,
+            role: if i % 2 == 0 { "user".into() } else { "assistant".into() },
+            entry_id: format!("e{i}"),
+            timestamp: modified - (texts.len() - i) as i64 * 1000,
+            text: text.to_string(),
+        })
+        .collect();
+    SessionUpdate { session: meta, messages, replace_from: None }
+}
+
+fn engine_with(sessions: Vec<SessionUpdate>) -> Engine {
+    let engine = Engine::in_memory().unwrap();
+    engine.lock(std::time::Duration::from_secs(1)).unwrap();
+    engine.apply(&ChangeSet { sessions, ..Default::default() }).unwrap();
+    engine.commit("test").unwrap();
+    engine
+}
+
+fn options(query: &str) -> SearchOptions {
+    SearchOptions {
+        query: query.to_owned(),
+        limit: 10,
+        prefix: false,
+        filters: Filters::default(),
+        now: NOW,
+        recency_weight: 1.0,
+        snippet_chars: 200,
+    }
+}
+
+fn run(engine: &Engine, options: &SearchOptions) -> Vec<Hit> {
+    search(&engine.searcher(), engine.fields(), options).unwrap()
+}
+
+fn names(hits: &[Hit]) -> Vec<String> {
+    hits.iter().map(|h| h.session.path.trim_start_matches("/sessions/").trim_end_matches(".jsonl").to_owned()).collect()
+}
+
+const OLD: i64 = NOW - 400 * DAY;
+
+#[test]
+fn plain_words_are_ored() {
+    let engine = engine_with(vec![
+        session("a", "/p", OLD, &["alpha only here"]),
+        session("b", "/p", OLD, &["bravo only here"]),
+        session("c", "/p", OLD, &["nothing relevant"]),
+    ]);
+    let mut found = names(&run(&engine, &options("alpha bravo")));
+    found.sort();
+    assert_eq!(found, vec!["a", "b"]);
+}
+
+#[test]
+fn exact_phrase_outranks_scattered_words() {
+    // "deploy" and "staging" occur more often in `scattered`, but only `phrase` has them in order.
+    let engine = engine_with(vec![
+        session("scattered", "/p", OLD, &["deploy deploy the thing, then later staging staging checks"]),
+        session("phrase", "/p", OLD, &["we fixed the staging deploy at last and went home early today"]),
+    ]);
+    assert_eq!(names(&run(&engine, &options("staging deploy")))[0], "phrase");
+}
+
+#[test]
+fn one_result_per_session_with_its_best_message() {
+    let engine = engine_with(vec![session("a", "/p", OLD, &["kubectl once", "kubectl kubectl twice", "other"])]);
+    let hits = run(&engine, &options("kubectl"));
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].message.as_ref().unwrap().index, 1);
+}
+
+#[test]
+fn later_message_wins_a_tie() {
+    let engine = engine_with(vec![session("a", "/p", OLD, &["rollback plan", "unrelated", "rollback plan"])]);
+    let hits = run(&engine, &options("rollback"));
+    assert_eq!(hits[0].message.as_ref().unwrap().index, 2);
+}
+
+#[test]
+fn recent_sessions_rank_higher_at_equal_relevance() {
+    let engine = engine_with(vec![
+        session("old", "/p", NOW - 60 * DAY, &["migrate the database schema"]),
+        session("new", "/p", NOW - DAY, &["migrate the database schema"]),
+    ]);
+    let hits = run(&engine, &options("database"));
+    assert_eq!(names(&hits), vec!["new", "old"]);
+    // 1 + exp(-1/7) for the new one, about 1 for the old: the factor is applied to the score.
+    let ratio = hits[0].score / hits[1].score;
+    assert!((ratio - (1.0 + (-1.0f64 / 7.0).exp()) / (1.0 + (-60.0f64 / 7.0).exp())).abs() < 1e-3, "{ratio}");
+    let mut flat = options("database");
+    flat.recency_weight = 0.0;
+    let flat_hits = run(&engine, &flat);
+    assert!((flat_hits[0].score - flat_hits[1].score).abs() < 1e-6);
+}
+
+#[test]
+fn tags_are_searchable_text_with_a_boost() {
+    let mut tagged = session("tagged", "/p", OLD, &["nothing about the word here"]);
+    tagged.session.tags = vec!["codebase".into()];
+    let engine = engine_with(vec![tagged, session("text", "/p", OLD, &["the codebase is large"])]);
+    let hits = run(&engine, &options("codebase"));
+    assert_eq!(names(&hits), vec!["tagged", "text"]);
+    assert!(hits[0].message.is_none(), "a tag-only match has no message");
+}
+
+#[test]
+fn tag_update_rewrites_only_the_session_document() {
+    let engine = engine_with(vec![session("a", "/p", OLD, &["first message", "second message"])]);
+    let before = engine.stats().unwrap().documents;
+    engine.lock(std::time::Duration::from_secs(1)).unwrap();
+    engine
+        .apply(&ChangeSet { tag_updates: vec![TagUpdate { session_id: "id-a".into(), tags: vec!["ready".into()] }], ..Default::default() })
+        .unwrap();
+    engine.commit("t2").unwrap();
+    assert_eq!(engine.stats().unwrap().documents, before);
+    let hits = run(&engine, &options("ready"));
+    assert_eq!(hits[0].session.tags, vec!["ready"]);
+    assert_eq!(run(&engine, &options("second")).len(), 1);
+}
+
+#[test]
+fn filters_apply_before_the_candidate_window() {
+    // 30 sessions elsewhere outscore the one in /mine; with limit 1 the window is 10 documents,
+    // so a post-filter would find nothing.
+    let mut sessions: Vec<SessionUpdate> = (0..30)
+        .map(|i| session(&format!("other{i}"), "/other", OLD, &["tantivy tantivy tantivy"]))
+        .collect();
+    sessions.push(session("mine", "/mine", OLD, &["tantivy once in a long sentence with many other words around it"]));
+    let engine = engine_with(sessions);
+    let mut scoped = options("tantivy");
+    scoped.limit = 1;
+    scoped.filters.cwds = Some(vec!["/mine".into()]);
+    assert_eq!(names(&run(&engine, &scoped)), vec!["mine"]);
+    scoped.filters = Filters { session_ids: Some(vec!["id-mine".into()]), ..Default::default() };
+    assert_eq!(names(&run(&engine, &scoped)), vec!["mine"]);
+    scoped.filters = Filters { exclude_session_ids: vec!["id-other0".into()], ..Default::default() };
+    scoped.limit = 40;
+    assert_eq!(run(&engine, &scoped).len(), 30);
+}
+
+#[test]
+fn time_filters_use_message_time() {
+    let engine = engine_with(vec![
+        session("old", "/p", NOW - 30 * DAY, &["invoice export"]),
+        session("new", "/p", NOW - DAY, &["invoice export"]),
+    ]);
+    let mut recent = options("invoice");
+    recent.filters.since = Some(NOW - 7 * DAY);
+    assert_eq!(names(&run(&engine, &recent)), vec!["new"]);
+    recent.filters = Filters { until: Some(NOW - 7 * DAY), ..Default::default() };
+    assert_eq!(names(&run(&engine, &recent)), vec!["old"]);
+}
+
+#[test]
+fn prefix_matches_unfinished_word_weaker_than_whole_words() {
+    let engine = engine_with(vec![
+        session("prefix", "/p", OLD, &["the deployment finished"]),
+        session("whole", "/p", OLD, &["one dep to add"]),
+    ]);
+    assert_eq!(names(&run(&engine, &options("dep"))), vec!["whole"]);
+    let mut typing = options("dep");
+    typing.prefix = true;
+    assert_eq!(names(&run(&engine, &typing)), vec!["whole", "prefix"]);
+}
+
+#[test]
+fn snippet_spans_are_byte_offsets() {
+    let engine = engine_with(vec![session("u", "/p", OLD, &["le café résumé mentions naïve deploys"])]);
+    let hit = &run(&engine, &options("naïve"))[0];
+    let (start, end) = hit.spans[0];
+    assert_eq!(&hit.snippet[start..end], "naïve");
+}
+
+#[test]
+fn odd_queries_never_fail() {
+    let engine = engine_with(vec![session("a", "/p", OLD, &["foo bar baz"])]);
+    for query in ["\"", ":", "(", "*", "foo:bar", "\"foo", "(baz OR", "日本語", "-", "\\", "AND OR NOT", ""] {
+        run(&engine, &options(query));
+    }
+    assert_eq!(names(&run(&engine, &options("foo:bar (baz"))), vec!["a"]);
+    assert!(run(&engine, &options("***")).is_empty());
+}
+
+#[test]
+fn quoted_phrase_is_required() {
+    let engine = engine_with(vec![
+        session("both", "/p", OLD, &["the blue green deploy"]),
+        session("apart", "/p", OLD, &["green is not blue"]),
+    ]);
+    assert_eq!(names(&run(&engine, &options("\"blue green\""))), vec!["both"]);
+}
+
+#[test]
+fn append_replaces_only_the_tail() {
+    let engine = engine_with(vec![session("a", "/p", OLD, &["first words", "second words"])]);
+    let mut tail = session("a", "/p", OLD + 1000, &["first words", "second words continued", "third words"]);
+    tail.messages.remove(0);
+    tail.replace_from = Some(1);
+    engine.lock(std::time::Duration::from_secs(1)).unwrap();
+    engine.apply(&ChangeSet { sessions: vec![tail], ..Default::default() }).unwrap();
+    engine.commit("t2").unwrap();
+    // 3 messages + 1 session document, the old second message gone.
+    assert_eq!(engine.stats().unwrap().documents, 4);
+    assert_eq!(run(&engine, &options("continued"))[0].message.as_ref().unwrap().index, 1);
+    assert_eq!(run(&engine, &options("first")).len(), 1);
+}
