@@ -1,0 +1,39 @@
+/** The session fields every result carries, in the shape of the documented JSON output. */
+import type { NativeSession } from "../native/binding.js";
+
+export interface SessionSummary {
+  id: string;
+  /** Absolute path of the session file: what `pi --session` takes. */
+  path: string;
+  cwd: string;
+  name: string | null;
+  /** ISO 8601 */
+  created: string;
+  /** ISO 8601: the last message. */
+  modified: string;
+  messageCount: number;
+  firstMessage: string;
+  /** The session this one was forked from (a path), if any. */
+  parent: string | null;
+  tags: string[];
+}
+
+export function iso(ms: number): string {
+  return new Date(Number.isFinite(ms) ? ms : 0).toISOString();
+}
+
+export function toSummary(session: NativeSession): SessionSummary {
+  return {
+    id: session.id,
+    path: session.path,
+    cwd: session.cwd,
+    name: session.name ?? null,
+    created: iso(session.created),
+    modified: iso(session.modified),
+    messageCount: session.messageCount,
+    firstMessage: session.firstMessage,
+    parent: session.parent ?? null,
+    tags: session.tags,
+  };
+}
+

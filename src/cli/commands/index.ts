@@ -1,0 +1,96 @@
+import { Command, Option } from "clipanion";
+import { syncIndex, type SyncProgress } from "../../sync/sync.js";
+import { BaseCommand } from "../base-command.js";
+import { Exit, type ExitCode } from "../exit.js";
+
+export class IndexCommand extends BaseCommand {
+  static paths = [["index"]];
+
+  static usage = Command.Usage({
+    description: "bring the search index up to date with Pi's session files",
+    details: `
+      Reads new and changed session files into the index and drops deleted ones. Searching does this by itself, so running it by hand is only needed to rebuild the index or to see what was read. Unreadable files are listed and skipped; what was indexed of them stays.
+
+      The index lives in \`~/.pi/agent/cache/recall/\` (\`RECALL_CACHE_DIR\` moves it) and can be deleted at any time; tags are kept elsewhere.
+    `,
+    examples: [
+      ["Update the index", "$0 index"],
+      ["Rebuild it from scratch", "$0 index --rebuild"],
+      ["Machine-readable report", "$0 index --json"],
+    ],
+  });
+
+  rebuild = Option.Boolean("--rebuild", false, { description: "Start from an empty index" });
+  json = Option.Boolean("--json", false, { description: "Report as JSON Lines (failed files, then a summary)" });
+  quiet = Option.Boolean("-q,--quiet", false, { description: "Print nothing but errors" });
+
+  async run(): Promise<ExitCode> {
+    const started = Date.now();
+    const store = this.openStore();
+    const progress = this.progressPrinter();
+    const report = await syncIndex(store, { rebuild: this.rebuild, lockTimeoutMs: 30_000, onProgress: progress?.update });
+    progress?.done();
+    if (report.busy) {
+      this.warn(`another recall process is writing to the index in ${store.locations.cacheDir}; try again when it is done`);
+      return Exit.Error;
+    }
+    const elapsedMs = Date.now() - started;
+    for (const failure of report.failed) {
+      if (this.json) this.out(JSON.stringify({ type: "failed", path: failure.path, reason: failure.reason }));
+      else this.warn(`cannot read ${failure.path}: ${failure.reason}`);
+    }
+    const summary = {
+      discovered: report.discovered,
+      indexed: report.indexed,
+      appended: report.appended,
+      removed: report.removed,
+      unchanged: report.unchanged,
+      failed: report.failed.length,
+      malformedLines: report.malformedLines,
+      rebuilt: report.rebuilt,
+      elapsedMs,
+      sessionsDir: store.locations.sessionsDir,
+      indexDir: store.locations.cacheDir,
+    };
+    if (this.json) {
+      this.out(JSON.stringify({ type: "summary", ...summary }));
+    } else if (!this.quiet) {
+      this.out(
+        `${report.discovered} session files: ${report.indexed} indexed, ${report.appended} appended, ${report.removed} removed, ` +
+          `${report.unchanged} unchanged, ${report.failed.length} failed (${(elapsedMs / 1000).toFixed(1)} s)`,
+      );
+      if (report.malformedLines > 0) this.warn(`skipped ${report.malformedLines} malformed lines`);
+    }
+    return Exit.Ok;
+  }
+
+  /** A one-line progress bar on stderr, only when stderr is a terminal and not --quiet/--json. */
+  private progressPrinter(): { update: (p: SyncProgress) => void; done: () => void } | undefined {
+    if (this.quiet || this.json || !this.context.stderrIsTTY) return undefined;
+    const stderr = this.context.stderr;
+    const started = Date.now();
+    let last = 0;
+    let shown = false;
+    return {
+      update: (p) => {
+        const now = Date.now();
+        if (now - last < 100 && p.filesDone < p.filesTotal) return;
+        last = now;
+        shown = true;
+        const fraction = p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 1;
+        const width = 24;
+        const filled = Math.round(fraction * width);
+        const seconds = (now - started) / 1000;
+        const rate = seconds > 0 ? p.bytesDone / 1e6 / seconds : 0;
+        const eta = rate > 0 ? (p.bytesTotal - p.bytesDone) / 1e6 / rate : 0;
+        stderr.write(
+          `\r[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${p.filesDone}/${p.filesTotal} files, ` +
+            `${(p.bytesDone / 1e6).toFixed(1)}/${(p.bytesTotal / 1e6).toFixed(1)} MB, ${rate.toFixed(1)} MB/s, ETA ${eta.toFixed(0)} s\x1b[K`,
+        );
+      },
+      done: () => {
+        if (shown) stderr.write("\r\x1b[K");
+      },
+    };
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Where Pi keeps its sessions and where recall keeps its index and its user data.
+ *
+ * Sessions, first that applies: an explicit directory; `PI_CODING_AGENT_SESSION_DIR`;
+ * `sessionDir` in `<agentDir>/settings.json`; `<agentDir>/sessions`. The agent directory is
+ * `PI_CODING_AGENT_DIR` or `~/.pi/agent`. Pi's own default layout has one folder per project
+ * (`--<cwd>--/`); any other session directory is flat.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+
+export interface Locations {
+  agentDir: string;
+  sessionsDir: string;
+  /** Pi's default layout (project folders) or a custom flat directory. */
+  layout: "projects" | "flat";
+  /** Rebuildable: the index and the file signatures. */
+  cacheDir: string;
+  /** User data that must survive a rebuild: tags. */
+  dataDir: string;
+}
+
+export interface LocationOverrides {
+  sessionsDir?: string;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+export function expandHome(path: string): string {
+  if (path === "~") return homedir();
+  if (path.startsWith("~/")) return join(homedir(), path.slice(2));
+  return path;
+}
+
+function absolute(path: string, cwd: string): string {
+  const expanded = expandHome(path);
+  return isAbsolute(expanded) ? expanded : resolve(cwd, expanded);
+}
+
+function settingsSessionDir(agentDir: string): string | undefined {
+  try {
+    const settings = JSON.parse(readFileSync(join(agentDir, "settings.json"), "utf8")) as { sessionDir?: unknown };
+    return typeof settings.sessionDir === "string" && settings.sessionDir.trim() ? settings.sessionDir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function resolveLocations(overrides: LocationOverrides = {}): Locations {
+  const env = overrides.env ?? process.env;
+  const cwd = overrides.cwd ?? process.cwd();
+  const agentDir = env.PI_CODING_AGENT_DIR ? absolute(env.PI_CODING_AGENT_DIR, cwd) : join(homedir(), ".pi", "agent");
+  const defaultSessions = join(agentDir, "sessions");
+  const custom = overrides.sessionsDir ?? env.PI_CODING_AGENT_SESSION_DIR ?? settingsSessionDir(agentDir);
+  // Pi resolves a relative `sessionDir` setting from the working directory; so does recall.
+  const sessionsDir = custom ? absolute(custom, cwd) : defaultSessions;
+  const layout = sessionsDir === defaultSessions ? "projects" : "flat";
+
+  const cacheRoot = env.RECALL_CACHE_DIR ? absolute(env.RECALL_CACHE_DIR, cwd) : join(agentDir, "cache", "recall");
+  // Each sessions directory gets an index of its own, so switching between them never
+  // thrashes one index.
+  const cacheDir =
+    layout === "projects" ? cacheRoot : join(cacheRoot, "dirs", createHash("sha256").update(sessionsDir).digest("hex").slice(0, 16));
+  const dataDir = env.RECALL_DATA_DIR ? absolute(env.RECALL_DATA_DIR, cwd) : join(agentDir, "recall");
+  return { agentDir, sessionsDir, layout, cacheDir, dataDir };
+}

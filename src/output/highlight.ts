@@ -1,0 +1,32 @@
+/**
+ * Snippets with their matched words marked. Spans from the index are UTF-8 byte offsets; they are
+ * mapped on the snippet's bytes, never on JavaScript string indexes, so text before a match may
+ * hold any characters.
+ */
+export interface Segment {
+  text: string;
+  match: boolean;
+}
+
+export function segments(snippet: string, spans: readonly [number, number][]): Segment[] {
+  const bytes = Buffer.from(snippet, "utf8");
+  const out: Segment[] = [];
+  let at = 0;
+  for (const [start, end] of [...spans].sort((a, b) => a[0] - b[0])) {
+    if (start < at || end > bytes.length || end <= start) continue;
+    if (start > at) out.push({ text: bytes.subarray(at, start).toString("utf8"), match: false });
+    out.push({ text: bytes.subarray(start, end).toString("utf8"), match: true });
+    at = end;
+  }
+  if (at < bytes.length) out.push({ text: bytes.subarray(at).toString("utf8"), match: false });
+  return out;
+}
+
+/** One line: whitespace runs (newlines included) folded to one space, then each match marked. */
+export function highlightLine(snippet: string, spans: readonly [number, number][], mark: (text: string) => string): string {
+  const parts = segments(snippet, spans).map((s) => ({ ...s, text: s.text.replace(/\s+/g, " ") }));
+  return parts
+    .map((s) => (s.match ? mark(s.text) : s.text))
+    .join("")
+    .trim();
+}

@@ -1,0 +1,161 @@
+/**
+ * Reads a JSONL file as parsed JSON objects with their byte positions, in bounded memory, from
+ * any byte offset. Tolerant the way a user's history needs: a malformed line is skipped and
+ * counted; a line holding several objects run together (`{…}{…}`, seen in real Pi files) yields
+ * each of them.
+ */
+import { closeSync, openSync, readSync } from "node:fs";
+
+export interface JsonLine {
+  value: Record<string, unknown>;
+  /** Byte offset where the line starts. */
+  start: number;
+  /** 1-based line number in the file. */
+  lineNo: number;
+}
+
+export interface LineStats {
+  malformed: number;
+  recovered: number;
+  /** Offset just past the last complete (newline-terminated) line. */
+  end: number;
+  /** Line number of the next line after `end`. */
+  nextLineNo: number;
+}
+
+const CHUNK_BYTES = 1 << 20;
+/** A line longer than this is not a message anyone wrote (it is an image or a dump): skipped. */
+export const MAX_LINE_BYTES = 64 << 20;
+const NEWLINE = 0x0a;
+
+/** Splits a line holding several top-level JSON objects; returns undefined if it is not one. */
+export function splitConcatenated(line: string): Record<string, unknown>[] | undefined {
+  const out: Record<string, unknown>[] = [];
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let start = -1;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line.charCodeAt(i);
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (ch === 0x5c) escaped = true;
+      else if (ch === 0x22) inString = false;
+      continue;
+    }
+    if (ch === 0x22) inString = true;
+    else if (ch === 0x7b) {
+      if (depth === 0) start = i;
+      depth++;
+    } else if (ch === 0x7d) {
+      depth--;
+      if (depth < 0) return undefined;
+      if (depth === 0) {
+        try {
+          const value: unknown = JSON.parse(line.slice(start, i + 1));
+          if (!isObject(value)) return undefined;
+          out.push(value);
+        } catch {
+          return undefined;
+        }
+      }
+    } else if (depth === 0 && ch !== 0x20 && ch !== 0x09 && ch !== 0x0d) {
+      return undefined;
+    }
+  }
+  return depth === 0 && out.length > 1 ? out : undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Calls `onLine` for each object from byte `from` on. `skip(prefix)` may reject a line from its
+ * first bytes without parsing it (large tool output the caller does not index). A final line
+ * without a newline is read too, but `end` stays before it: Pi may still be writing it.
+ */
+export function readJsonLines(
+  path: string,
+  from: number,
+  firstLineNo: number,
+  onLine: (line: JsonLine) => void,
+  skip?: (head: string) => boolean,
+): LineStats {
+  const stats: LineStats = { malformed: 0, recovered: 0, end: from, nextLineNo: firstLineNo };
+  const fd = openSync(path, "r");
+  try {
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let oversized = false;
+    let position = from;
+    let lineStart = from;
+    let lineNo = firstLineNo;
+
+    const finishLine = (parts: Buffer[], complete: boolean) => {
+      const thisStart = lineStart;
+      const thisLineNo = lineNo;
+      if (complete) {
+        lineNo++;
+        stats.nextLineNo = lineNo;
+      }
+      if (oversized) {
+        stats.malformed++;
+        return;
+      }
+      const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+      if (bytes.length === 0) return;
+      if (skip && skip(bytes.subarray(0, 256).toString("utf8"))) return;
+      const text = bytes.toString("utf8").trim();
+      if (!text) return;
+      try {
+        const value: unknown = JSON.parse(text);
+        if (isObject(value)) onLine({ value, start: thisStart, lineNo: thisLineNo });
+        else stats.malformed++;
+      } catch {
+        const parts = splitConcatenated(text);
+        if (!parts) {
+          stats.malformed++;
+          return;
+        }
+        stats.recovered++;
+        for (const value of parts) onLine({ value, start: thisStart, lineNo: thisLineNo });
+      }
+    };
+
+    for (;;) {
+      const read = readSync(fd, chunk, 0, CHUNK_BYTES, position);
+      if (read === 0) break;
+      let cursor = 0;
+      while (cursor < read) {
+        const newline = chunk.indexOf(NEWLINE, cursor);
+        const stop = newline === -1 || newline >= read ? read : newline;
+        const piece = chunk.subarray(cursor, stop);
+        if (!oversized) {
+          if (pendingBytes + piece.length > MAX_LINE_BYTES) {
+            oversized = true;
+            pending = [];
+          } else {
+            // The chunk buffer is reused: keep a copy of a piece that waits for its line end.
+            pending.push(stop === read ? Buffer.from(piece) : piece);
+          }
+        }
+        pendingBytes += piece.length;
+        if (stop === read) break;
+        finishLine(pending, true);
+        lineStart += pendingBytes + 1;
+        stats.end = lineStart;
+        pending = [];
+        pendingBytes = 0;
+        oversized = false;
+        cursor = newline + 1;
+      }
+      position += read;
+    }
+    if (pendingBytes > 0) finishLine(pending, false);
+  } finally {
+    closeSync(fd);
+  }
+  return stats;
+}

@@ -1,0 +1,78 @@
+/**
+ * What the last sync knew about each session file: its signature (to tell unchanged, appended
+ * and rewritten files apart with one stat) and where a resumed read continues. Kept in the cache
+ * folder beside the index and tied to it by a stamp that both record at each commit: if they
+ * differ (a crash between the two writes, a deleted index), the index is rebuilt.
+ */
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { dirname } from "node:path";
+import type { ReadCheckpoint, SessionHeaderInfo } from "../sessions/session-index-reader.js";
+
+export const STATE_VERSION = 1;
+
+export interface FileState {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+  /** Bytes of complete lines read. */
+  end: number;
+  /** Hash of the bytes just before `end`: an append leaves them as they were. */
+  tailHash: string;
+  header: SessionHeaderInfo;
+  checkpoint: ReadCheckpoint;
+  name: string | undefined;
+  firstMessage: string;
+  modified: number;
+  messageCount: number;
+  /** False for a file with no message (header only): nothing of it is in the index. */
+  indexed: boolean;
+}
+
+export interface SyncState {
+  version: number;
+  stamp: string;
+  files: Record<string, FileState>;
+}
+
+export function emptyState(): SyncState {
+  return { version: STATE_VERSION, stamp: "", files: {} };
+}
+
+export function loadState(path: string): SyncState {
+  try {
+    const state = JSON.parse(readFileSync(path, "utf8")) as SyncState;
+    if (state.version !== STATE_VERSION || typeof state.files !== "object" || state.files === null) return emptyState();
+    return state;
+  } catch {
+    return emptyState();
+  }
+}
+
+/** Written to a temporary file, flushed, then renamed over the old one: never half-written. */
+export function saveState(path: string, state: SyncState): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  const fd = openSync(temporary, "w");
+  try {
+    writeSync(fd, JSON.stringify(state));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temporary, path);
+}
+
+const TAIL_BYTES = 64;
+
+export function tailHash(path: string, end: number): string {
+  const length = Math.min(TAIL_BYTES, end);
+  const buffer = Buffer.alloc(length);
+  const fd = openSync(path, "r");
+  try {
+    readSync(fd, buffer, 0, length, end - length);
+  } finally {
+    closeSync(fd);
+  }
+  return createHash("sha1").update(buffer).digest("hex");
+}

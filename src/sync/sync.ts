@@ -1,0 +1,268 @@
+/**
+ * Brings the index up to date with the session files. Unchanged files cost one stat; a file
+ * that only grew (Pi appends) is read from the start of its last message; a new or rewritten
+ * file is read whole; a deleted one is removed. Writing happens under the index's writer lock,
+ * with the state re-read once the lock is held, so two processes syncing at once never lose or
+ * duplicate anything. A broken file is reported and skipped; what was indexed of it stays.
+ */
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { basename } from "node:path";
+import { RecallError, native } from "../errors.js";
+import { discoverSessionFiles, type SessionFile } from "../sessions/discover.js";
+import { readCopyKeys, readSessionForIndex, type SessionRead } from "../sessions/session-index-reader.js";
+import type { IndexStore } from "../store.js";
+import { emptyState, loadState, saveState, tailHash, type FileState, type SyncState } from "./state.js";
+
+export interface SyncFailure {
+  path: string;
+  reason: string;
+}
+
+export interface SyncProgress {
+  filesDone: number;
+  filesTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+}
+
+export interface SyncOptions {
+  /** Start from an empty index. */
+  rebuild?: boolean;
+  /** How long to wait for another process's write to finish (default 5 s). */
+  lockTimeoutMs?: number;
+  /** Tags of a session id, for its session document. */
+  tagsOf?: (sessionId: string) => string[];
+  onProgress?: (progress: SyncProgress) => void;
+}
+
+export interface SyncReport {
+  discovered: number;
+  /** Files read whole. */
+  indexed: number;
+  /** Files of which only the appended part was read. */
+  appended: number;
+  removed: number;
+  unchanged: number;
+  failed: SyncFailure[];
+  /** Lines that were not JSON, skipped. */
+  malformedLines: number;
+  /** True when the whole index was rebuilt. */
+  rebuilt: boolean;
+  /** True when another process held the writer lock too long: the index was left as it was. */
+  busy: boolean;
+}
+
+/** Text sent to the writer per batch: bounds memory on a first index of a large history. */
+const BATCH_TEXT_CHARS = 16 << 20;
+
+function sameSignature(file: SessionFile, known: FileState | undefined): boolean {
+  return known !== undefined && known.size === file.size && known.mtimeMs === file.mtimeMs && known.ino === file.ino;
+}
+
+function errorReason(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  if (e && typeof e.code === "string") return `${e.code}${e.syscall ? ` (${e.syscall})` : ""}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** True if the file only grew since it was read, so reading can resume. */
+function isAppend(file: SessionFile, known: FileState): boolean {
+  if (known.ino !== file.ino || file.size < known.end || !known.indexed) return false;
+  // v1 and v2 files are rewritten whole by Pi when it opens them.
+  if (known.header.version < 3) return false;
+  try {
+    return tailHash(file.path, known.end) === known.tailHash;
+  } catch {
+    return false;
+  }
+}
+
+interface Plan {
+  changed: SessionFile[];
+  removed: string[];
+  unchanged: number;
+}
+
+function plan(files: SessionFile[], state: SyncState): Plan {
+  const result: Plan = { changed: [], removed: [], unchanged: 0 };
+  const present = new Set<string>();
+  for (const file of files) {
+    present.add(file.path);
+    if (sameSignature(file, state.files[file.path])) result.unchanged++;
+    else result.changed.push(file);
+  }
+  for (const path of Object.keys(state.files)) if (!present.has(path)) result.removed.push(path);
+  // A fork's copied history is indexed only with its parent: when the parent goes, the fork is
+  // read again in full.
+  if (result.removed.length > 0) {
+    const gone = new Set(result.removed.map((p) => basename(p)));
+    for (const file of files) {
+      const parent = state.files[file.path]?.header.parent;
+      if (parent && gone.has(basename(parent)) && !result.changed.includes(file)) {
+        result.changed.push(file);
+        result.unchanged--;
+      }
+    }
+  }
+  return result;
+}
+
+/** The parent of a fork as a file we can read: its recorded path, or a file of that name here. */
+function parentFile(parent: string | undefined, files: Map<string, SessionFile>): string | undefined {
+  if (!parent) return undefined;
+  if (files.has(parent) || existsSync(parent)) return parent;
+  const name = basename(parent);
+  for (const path of files.keys()) if (basename(path) === name) return path;
+  return undefined;
+}
+
+export async function syncIndex(store: IndexStore, options: SyncOptions = {}): Promise<SyncReport> {
+  const discovery = discoverSessionFiles(store.locations);
+  const report: SyncReport = {
+    discovered: discovery.files.length,
+    indexed: 0,
+    appended: 0,
+    removed: 0,
+    unchanged: 0,
+    failed: [...discovery.failures],
+    malformedLines: 0,
+    rebuilt: false,
+    busy: false,
+  };
+  const quick = loadState(store.statePath);
+  const consistent = quick.stamp === store.native.stats().stamp;
+  if (!options.rebuild && consistent) {
+    const quickPlan = plan(discovery.files, quick);
+    if (quickPlan.changed.length === 0 && quickPlan.removed.length === 0) {
+      report.unchanged = quickPlan.unchanged;
+      return report;
+    }
+  }
+
+  try {
+    await native(() => store.native.lock(options.lockTimeoutMs ?? 5000));
+  } catch (error) {
+    if (error instanceof RecallError && error.code === "LOCKED") {
+      report.busy = true;
+      return report;
+    }
+    throw error;
+  }
+  try {
+    // Another process may have synced while this one waited for the lock.
+    store.native.reload();
+    let state = loadState(store.statePath);
+    if (options.rebuild || state.stamp !== store.native.stats().stamp) {
+      store.native.clear();
+      state = emptyState();
+      report.rebuilt = true;
+    }
+    const work = plan(discovery.files, state);
+    report.unchanged = work.unchanged;
+    const filesByPath = new Map(discovery.files.map((f) => [f.path, f]));
+
+    let batch = { removePaths: [] as string[], sessions: [] as unknown[] };
+    let batchChars = 0;
+    const flush = async () => {
+      if (batch.removePaths.length === 0 && batch.sessions.length === 0) return;
+      const payload = JSON.stringify(batch);
+      batch = { removePaths: [], sessions: [] };
+      batchChars = 0;
+      await native(() => store.native.apply(payload));
+    };
+
+    for (const path of work.removed) {
+      batch.removePaths.push(path);
+      delete state.files[path];
+      report.removed++;
+    }
+
+    const progress: SyncProgress = {
+      filesDone: 0,
+      filesTotal: work.changed.length,
+      bytesDone: 0,
+      bytesTotal: work.changed.reduce((sum, f) => sum + f.size, 0),
+    };
+    const parentKeys = new Map<string, Set<string>>();
+    for (const file of work.changed) {
+      const known = state.files[file.path];
+      const append = known !== undefined && isAppend(file, known);
+      let read: SessionRead;
+      try {
+        const parent = parentFile(append ? known.header.parent : undefined, filesByPath);
+        const skipCopies = (header?: string) => {
+          const source = parentFile(header, filesByPath);
+          if (!source || source === file.path) return undefined;
+          if (!parentKeys.has(source)) parentKeys.set(source, readCopyKeys(source));
+          return parentKeys.get(source);
+        };
+        if (append) {
+          read = readSessionForIndex(file.path, {
+            resume: { header: known.header, checkpoint: known.checkpoint },
+            skipCopies: skipCopies(parent),
+          });
+        } else {
+          // The header names the parent; read it first only if this is a fork.
+          const first = readSessionForIndex(file.path);
+          const copies = skipCopies(first.header.parent);
+          read = copies ? readSessionForIndex(file.path, { skipCopies: copies }) : first;
+        }
+      } catch (error) {
+        report.failed.push({ path: file.path, reason: errorReason(error) });
+        continue;
+      }
+      report.malformedLines += read.malformedLines;
+      const tags = options.tagsOf?.(read.header.id) ?? [];
+      const indexed = read.messageCount > 0 || read.messages.length > 0 || (append && known.indexed);
+      if (indexed) {
+        batch.sessions.push({
+          session: {
+            id: read.header.id,
+            path: file.path,
+            cwd: read.header.cwd,
+            name: read.name ?? null,
+            created: read.header.created,
+            modified: read.modified,
+            messageCount: read.messageCount,
+            firstMessage: read.firstMessage,
+            parent: read.header.parent ?? null,
+            tags,
+          },
+          messages: read.messages,
+          replaceFrom: append ? known.checkpoint.nextIndex : null,
+        });
+        batchChars += read.messages.reduce((sum, m) => sum + m.text.length, 0);
+      } else if (known?.indexed) {
+        batch.removePaths.push(file.path);
+      }
+      state.files[file.path] = {
+        size: file.size,
+        mtimeMs: file.mtimeMs,
+        ino: file.ino,
+        end: read.end,
+        tailHash: tailHash(file.path, read.end),
+        header: read.header,
+        checkpoint: read.checkpoint,
+        name: read.name,
+        firstMessage: read.firstMessage,
+        modified: read.modified,
+        messageCount: read.messageCount,
+        indexed,
+      };
+      if (append) report.appended++;
+      else report.indexed++;
+      progress.filesDone++;
+      progress.bytesDone += file.size;
+      options.onProgress?.(progress);
+      if (batchChars >= BATCH_TEXT_CHARS) await flush();
+    }
+    await flush();
+    state.stamp = randomUUID();
+    await native(() => store.native.commit(state.stamp));
+    saveState(store.statePath, state);
+  } finally {
+    await native(() => store.native.unlock());
+  }
+  return report;
+}
