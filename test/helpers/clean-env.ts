@@ -1,0 +1,6 @@
+/** Tests never see the developer's own color settings, Pi directories or recall overrides. */
+for (const name of Object.keys(process.env)) {
+  if (name.startsWith("RECALL_") || name.startsWith("PI_CODING_AGENT") || ["NO_COLOR", "FORCE_COLOR", "TERM"].includes(name)) {
+    delete process.env[name];
+  }
+}

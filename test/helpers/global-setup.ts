@@ -1,0 +1,12 @@
+/** Compiles the library once before the tests run, so end-to-end tests spawn the current CLI. */
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export default function setup(): void {
+  const root = fileURLToPath(new URL("../..", import.meta.url));
+  if (!existsSync(`${root}/native/recall.node`)) {
+    throw new Error("native/recall.node is missing: run `npm install` (it builds the search core)");
+  }
+  execFileSync(process.execPath, [`${root}/node_modules/typescript/bin/tsc`, "-p", `${root}/tsconfig.build.json`], { stdio: "inherit" });
+}
