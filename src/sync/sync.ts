@@ -80,28 +80,34 @@ function isAppend(file: SessionFile, known: FileState): boolean {
 
 interface Plan {
   changed: SessionFile[];
+  /** Changed files that must be read whole even if they only grew. */
+  rereadWhole: Set<string>;
   removed: string[];
   unchanged: number;
 }
 
-function plan(files: SessionFile[], state: SyncState): Plan {
-  const result: Plan = { changed: [], removed: [], unchanged: 0 };
+function plan(files: SessionFile[], state: SyncState, unreadable: ReadonlySet<string>): Plan {
+  const result: Plan = { changed: [], rereadWhole: new Set(), removed: [], unchanged: 0 };
   const present = new Set<string>();
   for (const file of files) {
     present.add(file.path);
     if (sameSignature(file, state.files[file.path])) result.unchanged++;
     else result.changed.push(file);
   }
-  for (const path of Object.keys(state.files)) if (!present.has(path)) result.removed.push(path);
+  // A file that exists but could not be looked at is not gone: what was indexed of it stays.
+  for (const path of Object.keys(state.files)) if (!present.has(path) && !unreadable.has(path)) result.removed.push(path);
   // A fork's copied history is indexed only with its parent: when the parent goes, the fork is
   // read again in full.
   if (result.removed.length > 0) {
     const gone = new Set(result.removed.map((p) => basename(p)));
     for (const file of files) {
       const parent = state.files[file.path]?.header.parent;
-      if (parent && gone.has(basename(parent)) && !result.changed.includes(file)) {
-        result.changed.push(file);
-        result.unchanged--;
+      if (parent && gone.has(basename(parent))) {
+        result.rereadWhole.add(file.path);
+        if (!result.changed.includes(file)) {
+          result.changed.push(file);
+          result.unchanged--;
+        }
       }
     }
   }
@@ -130,10 +136,11 @@ export async function syncIndex(store: IndexStore, options: SyncOptions = {}): P
     rebuilt: false,
     busy: false,
   };
+  const unreadable = new Set(discovery.failures.map((f) => f.path));
   const quick = loadState(store.statePath);
   const consistent = quick.stamp === store.native.stats().stamp;
   if (!options.rebuild && consistent) {
-    const quickPlan = plan(discovery.files, quick);
+    const quickPlan = plan(discovery.files, quick, unreadable);
     if (quickPlan.changed.length === 0 && quickPlan.removed.length === 0) {
       report.unchanged = quickPlan.unchanged;
       return report;
@@ -158,7 +165,7 @@ export async function syncIndex(store: IndexStore, options: SyncOptions = {}): P
       state = emptyState();
       report.rebuilt = true;
     }
-    const work = plan(discovery.files, state);
+    const work = plan(discovery.files, state, unreadable);
     report.unchanged = work.unchanged;
     const filesByPath = new Map(discovery.files.map((f) => [f.path, f]));
 
@@ -187,25 +194,23 @@ export async function syncIndex(store: IndexStore, options: SyncOptions = {}): P
     const parentKeys = new Map<string, Set<string>>();
     for (const file of work.changed) {
       const known = state.files[file.path];
-      const append = known !== undefined && isAppend(file, known);
+      const append = known !== undefined && !work.rereadWhole.has(file.path) && isAppend(file, known);
       let read: SessionRead;
       try {
-        const parent = parentFile(append ? known.header.parent : undefined, filesByPath);
-        const skipCopies = (header?: string) => {
-          const source = parentFile(header, filesByPath);
+        // Entries a fork copied from its parent are indexed with the parent only.
+        const copiesFromParent = (parent: string | undefined) => {
+          const source = parentFile(parent, filesByPath);
           if (!source || source === file.path) return undefined;
           if (!parentKeys.has(source)) parentKeys.set(source, readCopyKeys(source));
           return parentKeys.get(source);
         };
         if (append) {
-          read = readSessionForIndex(file.path, {
-            resume: { header: known.header, checkpoint: known.checkpoint },
-            skipCopies: skipCopies(parent),
-          });
+          const resume = { header: known.header, checkpoint: known.checkpoint };
+          read = readSessionForIndex(file.path, { resume, skipCopies: copiesFromParent(known.header.parent) });
         } else {
-          // The header names the parent; read it first only if this is a fork.
+          // Only the header says whether this is a fork; most files are read once.
           const first = readSessionForIndex(file.path);
-          const copies = skipCopies(first.header.parent);
+          const copies = copiesFromParent(first.header.parent);
           read = copies ? readSessionForIndex(file.path, { skipCopies: copies }) : first;
         }
       } catch (error) {

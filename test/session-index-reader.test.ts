@@ -1,0 +1,189 @@
+import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { idFromFileName, readCopyKeys, readSessionForIndex } from "../src/sessions/session-index-reader.js";
+import { splitConcatenated } from "../src/sessions/lines.js";
+import { FIXTURES } from "./helpers/agent-dir.js";
+
+const S = join(FIXTURES, "agent", "sessions");
+const f = {
+  s1: join(S, "--home-dev-shop-api--/2026-10-01T09-00-00-000Z_01a0f6b1-2680-79e3-a1fa-30b6f0582ef5.jsonl"),
+  s2: join(S, "--home-dev-shop-api--/2026-10-01T10-00-00-000Z_01a0f6e8-1500-7a6b-ad20-694247f75ec3.jsonl"),
+  s3: join(S, "--home-dev-shop-api--/2026-10-01T11-00-00-000Z_01a0f71f-0380-71ce-a5f6-9af2c7be0ad4.jsonl"),
+  s4: join(S, "--home-dev-blog--/2026-10-01T12-00-00-000Z_01a0f755-f200-7250-a372-48336bf4923d.jsonl"),
+  s5: join(S, "--home-dev-infra--/2026-10-01T13-00-00-000Z_01a0f78c-e080-7f28-af10-ffa76e6bae4c.jsonl"),
+  v1: join(S, "--home-dev-shop-api--/2026-09-01T09-00-00-000Z_421f595e-0a03-4c2f-9f1d-25f1dc156710.jsonl"),
+  v2: join(S, "--home-dev-blog--/2026-09-11T09-00-00-000Z_2d9abfc1-ce2a-46a6-a446-f9bb2819c0a3.jsonl"),
+  corrupt: join(S, "--home-dev-blog--/2026-10-01T16-00-00-000Z_01a0f831-ac00-74bc-a342-d9db8ae256fe.jsonl"),
+  noHeader: join(S, "--home-dev-infra--/2026-10-01T17-00-00-000Z_01a0f868-9a80-781f-b021-c1b2df97e78b.jsonl"),
+  unknownType: join(S, "--home-dev-infra--/2026-10-01T18-00-00-000Z_01a0f89f-8900-7c35-8cbf-ea1052d39058.jsonl"),
+  headerOnly: join(S, "--home-dev-infra--/2026-10-01T19-00-00-000Z_01a0f8d6-7780-7f34-83aa-43d63b541099.jsonl"),
+};
+
+const allText = (path: string) =>
+  readSessionForIndex(path)
+    .messages.map((m) => m.text)
+    .join("\n");
+
+describe("reading a v3 session for the index", () => {
+  const read = readSessionForIndex(f.s1);
+
+  it("takes id, cwd, name and times from the file", () => {
+    expect(read.header).toMatchObject({ id: "01a0f6b1-2680-79e3-a1fa-30b6f0582ef5", cwd: "/home/dev/shop-api", version: 3, hasHeader: true });
+    expect(read.name).toBe("Fix staging deploy: readiness probe and nginx ingress");
+    expect(read.header.created).toBe(Date.parse("2026-10-01T09:00:00.000Z"));
+    expect(read.modified).toBeGreaterThan(read.header.created);
+    expect(read.firstMessage).toMatch(/staging deploy/);
+    expect(read.messageCount).toBeGreaterThan(2);
+  });
+
+  it("indexes user and assistant text but not thinking, tool calls, tool output or system prompts", () => {
+    const text = allText(f.s1);
+    expect(text).toMatch(/kubectl rollout/);
+    expect(text).not.toMatch(/zephyrthought/);
+    expect(text).not.toMatch(/quuxtooloutput/);
+    expect(read.messages.map((m) => m.role)).not.toContain("system");
+  });
+
+  it("joins consecutive messages of the same role, across tool calls and results", () => {
+    const roles = read.messages.map((m) => m.role);
+    for (let i = 1; i < roles.length; i++) expect(roles[i]).not.toBe(roles[i - 1]);
+    expect(read.messages.map((m) => m.index)).toEqual(read.messages.map((_, i) => i));
+  });
+
+  it("keeps branch summaries, compaction summaries and custom messages", () => {
+    const roles = readSessionForIndex(f.s2).messages.map((m) => m.role);
+    expect(roles).toEqual(expect.arrayContaining(["branch_summary", "compaction", "custom"]));
+    const text = allText(f.s2);
+    for (const word of ["abandonedbranchword", "activebranchword", "compactedsummaryword", "custommessageword", "postcompactionword"]) {
+      expect(text).toContain(word);
+    }
+  });
+
+  it("reads unicode text unchanged", () => {
+    expect(allText(f.s4)).toContain("The café résumé page renders 日本語 titles");
+  });
+
+  it("survives images, tool errors and provider errors", () => {
+    const read5 = readSessionForIndex(f.s5);
+    expect(read5.messages.length).toBeGreaterThan(0);
+    expect(allText(f.s5)).not.toContain("iVBOR"); // no base64 image data
+  });
+});
+
+describe("older format versions", () => {
+  it("v1: no ids (stable line ids instead), branchedFrom as the parent, v1 compaction", () => {
+    const read = readSessionForIndex(f.v1);
+    expect(read.header.version).toBe(1);
+    expect(read.header.parent).toMatch(/\.jsonl$/);
+    expect(read.messages.every((m) => /^L\d+$/.test(m.entryId))).toBe(true);
+    expect(readSessionForIndex(f.v1).messages.map((m) => m.entryId)).toEqual(read.messages.map((m) => m.entryId));
+    const text = read.messages.map((m) => m.text).join("\n");
+    expect(text).toContain("legacyv1word");
+    expect(text).toContain("v1compactionword");
+    expect(read.messages.find((m) => m.role === "compaction")).toBeTruthy();
+  });
+
+  it("v2: hookMessage is read as a custom message", () => {
+    const read = readSessionForIndex(f.v2);
+    expect(read.header.version).toBe(2);
+    const custom = read.messages.find((m) => m.text.includes("hookmessageword"));
+    expect(custom?.role).toBe("custom");
+  });
+});
+
+describe("damaged and unusual files", () => {
+  it("recovers both objects of a concatenated line and skips a malformed one", () => {
+    const read = readSessionForIndex(f.corrupt);
+    expect(read.recoveredLines).toBe(1);
+    expect(read.malformedLines).toBe(1);
+    const text = read.messages.map((m) => m.text).join("\n");
+    for (const word of ["concatfirstword", "concatsecondword", "beforemalformedword", "aftermalformedword"]) expect(text).toContain(word);
+  });
+
+  it("splits concatenated objects only when every piece is an object", () => {
+    expect(splitConcatenated('{"a":1}{"b":"}{"}')).toEqual([{ a: 1 }, { b: "}{" }]);
+    expect(splitConcatenated('{"a":1} x {"b":2}')).toBeUndefined();
+    expect(splitConcatenated('{"a":1')).toBeUndefined();
+  });
+
+  it("takes the id of a file without a header from its name", () => {
+    const read = readSessionForIndex(f.noHeader);
+    expect(read.header).toMatchObject({ id: "01a0f868-9a80-781f-b021-c1b2df97e78b", hasHeader: false, cwd: "" });
+    expect(read.messages.map((m) => m.text).join("\n")).toContain("noheaderword");
+    expect(idFromFileName("/x/custom-name.jsonl")).toBe("custom-name");
+  });
+
+  it("skips unknown entry types without losing what follows", () => {
+    const text = allText(f.unknownType);
+    expect(text).toContain("beforemodechangeword");
+    expect(text).toContain("aftermodechangeword");
+  });
+
+  it("reads a header-only file as a session without messages", () => {
+    const read = readSessionForIndex(f.headerOnly);
+    expect(read.header.id).toBe("01a0f8d6-7780-7f34-83aa-43d63b541099");
+    expect(read.messages).toEqual([]);
+    expect(read.messageCount).toBe(0);
+  });
+});
+
+describe("forks", () => {
+  it("skips the history a fork copied from its parent", () => {
+    const fork = readSessionForIndex(f.s3, { skipCopies: readCopyKeys(f.s1) });
+    const text = fork.messages.map((m) => m.text).join("\n");
+    expect(text).toContain("forkonlyword");
+    expect(text).not.toContain("kubectl rollout");
+    expect(fork.messageCount).toBeGreaterThan(fork.messages.length);
+    expect(readSessionForIndex(f.s3).messages.map((m) => m.text).join("\n")).toContain("kubectl rollout");
+  });
+});
+
+describe("resuming a read after an append", () => {
+  const message = (id: string, parentId: string, role: string, text: string, ms: number) =>
+    JSON.stringify({
+      type: "message",
+      id,
+      parentId,
+      timestamp: new Date(ms).toISOString(),
+      message: { role, content: [{ type: "text", text }], timestamp: ms },
+    }) + "\n";
+
+  it("produces exactly what a full read of the grown file produces", () => {
+    const dir = mkdtempSync(join(tmpdir(), "recall-resume-"));
+    const path = join(dir, "s.jsonl");
+    copyFileSync(f.s1, path);
+    const first = readSessionForIndex(path);
+    const last = first.messages.at(-1)!;
+    // The appended assistant text continues the last (assistant) message: it must be joined.
+    expect(last.role).toBe("assistant");
+    const base = first.modified + 1000;
+    appendFileSync(path, message("aaaa0001", "x", "assistant", "appendedjoinword", base));
+    appendFileSync(path, message("aaaa0002", "aaaa0001", "user", "appendeduserword", base + 1000));
+    appendFileSync(path, '{"type":"message","id":"partial'); // Pi is still writing this line
+
+    const resumed = readSessionForIndex(path, { resume: { header: first.header, checkpoint: first.checkpoint } });
+    const full = readSessionForIndex(path);
+    expect(resumed.messages).toEqual(full.messages.slice(first.checkpoint.nextIndex));
+    expect(resumed.messages[0]!.index).toBe(last.index);
+    expect(resumed.messages[0]!.text).toContain("appendedjoinword");
+    expect(resumed.messageCount).toBe(full.messageCount);
+    expect(resumed.modified).toBe(full.modified);
+    expect(resumed.name).toBe(full.name);
+    expect(resumed.firstMessage).toBe(full.firstMessage);
+    expect(resumed.end).toBe(readFileSync(path).length - '{"type":"message","id":"partial'.length);
+  });
+
+  it("starts after the header of a file that had no message yet", () => {
+    const dir = mkdtempSync(join(tmpdir(), "recall-resume-"));
+    const path = join(dir, "s.jsonl");
+    copyFileSync(f.headerOnly, path);
+    const first = readSessionForIndex(path);
+    appendFileSync(path, message("bbbb0001", "x", "user", "firstrealword", first.header.created + 1000));
+    const resumed = readSessionForIndex(path, { resume: { header: first.header, checkpoint: first.checkpoint } });
+    expect(resumed.messages.map((m) => m.text)).toEqual(["firstrealword"]);
+    expect(resumed.messageCount).toBe(1);
+    writeFileSync(path, "");
+  });
+});

@@ -1,0 +1,176 @@
+import { appendFileSync, chmodSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { spawn } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import { openRecall } from "../src/api/open.js";
+import { searchSessions } from "../src/api/search.js";
+import { syncIndex } from "../src/sync/sync.js";
+import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
+
+let agent: AgentDir;
+afterEach(() => agent?.cleanup());
+
+const open = () => openRecall({ env: agent.env });
+const ids = async (query: string, store = open()) => (await searchSessions(store, { query, limit: 50 })).map((h) => h.id);
+const S1 = "--home-dev-shop-api--/2026-10-01T09-00-00-000Z_01a0f6b1-2680-79e3-a1fa-30b6f0582ef5.jsonl";
+const S1_ID = "01a0f6b1-2680-79e3-a1fa-30b6f0582ef5";
+const S3_ID = "01a0f71f-0380-71ce-a5f6-9af2c7be0ad4";
+
+function userMessage(id: string, text: string, ms: number): string {
+  return `${JSON.stringify({ type: "message", id, parentId: null, timestamp: new Date(ms).toISOString(), message: { role: "user", content: text, timestamp: ms } })}\n`;
+}
+
+describe("sync", () => {
+  it("indexes every session file, then costs nothing when nothing changed", async () => {
+    agent = makeAgentDir();
+    const first = await syncIndex(open());
+    expect(first).toMatchObject({ discovered: 11, indexed: 11, appended: 0, removed: 0, failed: [] });
+    expect(first.malformedLines).toBe(1);
+    const second = await syncIndex(open());
+    expect(second).toMatchObject({ discovered: 11, indexed: 0, unchanged: 11 });
+  });
+
+  it("picks up new, appended and deleted files", async () => {
+    agent = makeAgentDir();
+    await syncIndex(open());
+    const newDir = join(agent.sessionsDir, "--home-dev-new--");
+    mkdirSync(newDir);
+    writeFileSync(
+      join(newDir, "2026-11-01T00-00-00-000Z_new-session.jsonl"),
+      `${JSON.stringify({ type: "session", version: 3, id: "new-session", timestamp: "2026-11-01T00:00:00.000Z", cwd: "/home/dev/new" })}\n` +
+        userMessage("c0000001", "brandnewword appears", Date.parse("2026-11-01T00:00:01Z")),
+    );
+    appendFileSync(join(agent.sessionsDir, S1), userMessage("c0000002", "appendedlaterword", Date.parse("2026-11-02T00:00:00Z")));
+    rmSync(join(agent.sessionsDir, "--home-dev-blog--/2026-10-01T12-00-00-000Z_01a0f755-f200-7250-a372-48336bf4923d.jsonl"));
+
+    const report = await syncIndex(open());
+    expect(report).toMatchObject({ indexed: 1, appended: 1, removed: 1 });
+    expect(await ids("brandnewword")).toEqual(["new-session"]);
+    expect(await ids("appendedlaterword")).toEqual([S1_ID]);
+    expect(await ids("naive")).toEqual([]);
+    // The appended session kept its earlier messages and its metadata moved on.
+    expect(await ids("kubectl")).toContain(S1_ID);
+    const [hit] = await searchSessions(open(), { query: "appendedlaterword" });
+    expect(hit!.modified).toBe("2026-11-02T00:00:00.000Z");
+  });
+
+  it("an appended session reads the same as a fresh index of it", async () => {
+    agent = makeAgentDir();
+    await syncIndex(open());
+    appendFileSync(join(agent.sessionsDir, S1), userMessage("c0000003", "one more staging deploy question", Date.parse("2026-11-02T00:00:00Z")));
+    await syncIndex(open());
+    const incremental = await searchSessions(open(), { query: "staging deploy kubectl", now: 0 });
+    await syncIndex(open(), { rebuild: true });
+    const rebuilt = await searchSessions(open(), { query: "staging deploy kubectl", now: 0 });
+    expect(incremental.map((h) => [h.id, h.message?.index, h.snippet])).toEqual(rebuilt.map((h) => [h.id, h.message?.index, h.snippet]));
+  });
+
+  it("a fork's copied history is found once, in its parent, until the parent is deleted", async () => {
+    agent = makeAgentDir();
+    await syncIndex(open());
+    expect(await ids("kubectl rollout")).toContain(S1_ID);
+    const [forkHit] = await searchSessions(open(), { query: "forkonlyword" });
+    expect(forkHit!.id).toBe(S3_ID);
+    const copiedHits = (await searchSessions(open(), { query: "\"kubectl rollout restart\"" })).map((h) => h.id);
+    expect(copiedHits).toEqual([S1_ID]);
+    rmSync(join(agent.sessionsDir, S1));
+    await syncIndex(open());
+    expect(await ids("\"kubectl rollout restart\"")).toEqual([S3_ID]);
+  });
+
+  it("reports a session file it cannot look at, and keeps what was indexed of it", async () => {
+    agent = makeAgentDir();
+    await syncIndex(open());
+    const path = join(agent.sessionsDir, S1);
+    renameSync(path, `${path}.moved`);
+    symlinkSync(join(agent.root, "nowhere.jsonl"), path); // a dangling link: stat fails
+    const report = await syncIndex(open());
+    expect(report.failed).toEqual([{ path, reason: expect.stringMatching(/ENOENT/) }]);
+    expect(report.removed).toBe(0);
+    expect(await ids("kubectl")).toContain(S1_ID);
+  });
+
+  it.skipIf(process.getuid?.() === 0)("reports a file it may not read (not testable as root)", async () => {
+    agent = makeAgentDir();
+    await syncIndex(open());
+    const path = join(agent.sessionsDir, S1);
+    appendFileSync(path, userMessage("c0000005", "deniedword", Date.parse("2026-11-02T00:00:00Z")));
+    chmodSync(path, 0o000);
+    const report = await syncIndex(open());
+    chmodSync(path, 0o644);
+    expect(report.failed).toEqual([{ path, reason: expect.stringMatching(/EACCES/) }]);
+    expect(await ids("kubectl")).toContain(S1_ID);
+  });
+
+  it("rebuilds a corrupt index from the session files, with a notice", async () => {
+    agent = makeAgentDir();
+    const store = open();
+    await syncIndex(store);
+    const meta = join(store.locations.cacheDir, "index", "meta.json");
+    writeFileSync(meta, "{ not json");
+    const reopened = open();
+    expect(reopened.notices.join("\n")).toMatch(/rebuilding/);
+    const report = await syncIndex(reopened);
+    expect(report.indexed).toBe(11);
+    expect(await ids("forkonlyword", reopened)).toEqual([S3_ID]);
+  });
+
+  it("rebuilds when the index and the state disagree (a crash between the two writes)", async () => {
+    agent = makeAgentDir();
+    const store = open();
+    await syncIndex(store);
+    rmSync(store.statePath);
+    const report = await syncIndex(open());
+    expect(report.rebuilt).toBe(true);
+    expect(report.indexed).toBe(11);
+    expect(await ids("forkonlyword")).toEqual([S3_ID]);
+  });
+
+  it("waits for another writer, then says the index is busy; readers are not blocked", async () => {
+    agent = makeAgentDir();
+    await syncIndex(open());
+    appendFileSync(join(agent.sessionsDir, S1), userMessage("c0000004", "whilelockedword", Date.parse("2026-11-02T00:00:00Z")));
+    // Another process takes the writer lock and holds it until its stdin closes.
+    const holder = spawn(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `import { openRecall } from ${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)};
+         const store = openRecall({ env: { PI_CODING_AGENT_DIR: ${JSON.stringify(agent.agentDir)} } });
+         await store.native.lock(1000); process.stdout.write("locked\\n");
+         process.stdin.resume(); process.stdin.on("end", async () => { await store.native.unlock(); process.exit(0); });`,
+      ],
+      { stdio: ["pipe", "pipe", "inherit"] },
+    );
+    await new Promise<void>((resolve) => holder.stdout.once("data", () => resolve()));
+    const busy = await syncIndex(open(), { lockTimeoutMs: 200 });
+    expect(busy.busy).toBe(true);
+    expect(await ids("kubectl")).toContain(S1_ID); // searching still works
+    expect(await ids("whilelockedword")).toEqual([]);
+    holder.stdin.end();
+    await new Promise((resolve) => holder.on("close", resolve));
+    const after = await syncIndex(open(), { lockTimeoutMs: 200 });
+    expect(after).toMatchObject({ busy: false, appended: 1 });
+    expect(await ids("whilelockedword")).toEqual([S1_ID]);
+  });
+
+  it("two processes syncing at once both finish, and nothing is indexed twice", async () => {
+    agent = makeAgentDir();
+    const script = `import { openRecall, syncIndex } from ${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)};
+      const report = await syncIndex(openRecall({ env: { PI_CODING_AGENT_DIR: ${JSON.stringify(agent.agentDir)} } }), { lockTimeoutMs: 30000 });
+      process.stdout.write(JSON.stringify(report));`;
+    const run = () =>
+      new Promise<{ indexed: number; unchanged: number }>((resolve, reject) => {
+        const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+        let out = "";
+        child.stdout.on("data", (d) => (out += d));
+        child.on("close", (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`exit ${code}`))));
+      });
+    const [a, b] = await Promise.all([run(), run()]);
+    expect(a.indexed + b.indexed).toBe(11);
+    const store = open();
+    expect(store.native.stats().sessions).toBe(10); // the header-only file has nothing to index
+    expect(await ids("forkonlyword", store)).toEqual([S3_ID]);
+  });
+});
