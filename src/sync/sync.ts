@@ -96,18 +96,18 @@ function plan(files: SessionFile[], state: SyncState, unreadable: ReadonlySet<st
   }
   // A file that exists but could not be looked at is not gone: what was indexed of it stays.
   for (const path of Object.keys(state.files)) if (!present.has(path) && !unreadable.has(path)) result.removed.push(path);
-  // A fork's copied history is indexed only with its parent: when the parent goes, the fork is
-  // read again in full.
-  if (result.removed.length > 0) {
-    const gone = new Set(result.removed.map((p) => basename(p)));
+  // A fork's copied history is indexed only with its parent: when the parent appears or goes,
+  // the fork is read again in full.
+  const added = result.changed.filter((f) => !state.files[f.path]).map((f) => basename(f.path));
+  const appearedOrGone = new Set([...added, ...result.removed.map((p) => basename(p))]);
+  if (appearedOrGone.size > 0) {
     for (const file of files) {
       const parent = state.files[file.path]?.header.parent;
-      if (parent && gone.has(basename(parent))) {
-        result.rereadWhole.add(file.path);
-        if (!result.changed.includes(file)) {
-          result.changed.push(file);
-          result.unchanged--;
-        }
+      if (!parent || !appearedOrGone.has(basename(parent))) continue;
+      result.rereadWhole.add(file.path);
+      if (!result.changed.includes(file)) {
+        result.changed.push(file);
+        result.unchanged--;
       }
     }
   }
