@@ -1,4 +1,4 @@
-/** Compiles the library once before the tests run, so end-to-end tests spawn the current CLI. */
+/** Compiles the library and bundles the CLI before the tests run, so end-to-end tests spawn the current code. */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -9,4 +9,5 @@ export default function setup(): void {
     throw new Error("native/recall.node is missing: run `npm install` (it builds the search core)");
   }
   execFileSync(process.execPath, [`${root}/node_modules/typescript/bin/tsc`, "-p", `${root}/tsconfig.build.json`], { stdio: "inherit" });
+  execFileSync(process.execPath, [`${root}/scripts/bundle-cli.mjs`], { stdio: "inherit" });
 }
