@@ -14,8 +14,8 @@ use napi_derive::napi;
 use crate::changes::ChangeSet;
 use crate::engine::Engine;
 use crate::error::RecallError;
-use crate::query::Filters;
-use crate::search::{search, Hit, SearchOptions, DEFAULT_SNIPPET_CHARS};
+use crate::query::{Filters, DEFAULT_COORDINATION};
+use crate::search::{search, Hit, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS};
 use crate::session::SessionMeta;
 use crate::sessions::list;
 
@@ -154,8 +154,10 @@ pub struct JsSearchRequest {
     pub filters: Option<JsFilters>,
     /// The time recency is measured from, ms since epoch (default: now).
     pub now: Option<f64>,
-    /// Weight of the 7-day recency factor (default 1; 0 turns it off).
+    /// Weight of the 7-day recency factor (default 0.2; 0 turns it off).
     pub recency_weight: Option<f64>,
+    /// Score added per distinct query word a message contains (default 6; 0 turns it off).
+    pub coordination: Option<f64>,
     pub snippet_chars: Option<u32>,
 }
 
@@ -265,7 +267,8 @@ impl NativeIndex {
             prefix: request.prefix.unwrap_or(false),
             filters: request.filters.into(),
             now: request.now.unwrap_or_else(now_ms) as i64,
-            recency_weight: request.recency_weight.unwrap_or(1.0),
+            recency_weight: request.recency_weight.unwrap_or(DEFAULT_RECENCY_WEIGHT),
+            coordination: request.coordination.map_or(DEFAULT_COORDINATION, |c| c as f32),
             snippet_chars: request.snippet_chars.map_or(DEFAULT_SNIPPET_CHARS, |c| c as usize),
         };
         AsyncTask::with_optional_signal(

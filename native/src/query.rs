@@ -21,6 +21,10 @@ use crate::tokenizer::words;
 pub const PHRASE_BOOST: f32 = 10.0;
 pub const TAG_BOOST: f32 = 4.0;
 pub const PREFIX_BOOST: f32 = 0.5;
+/// Added to a document's score for each distinct query word it contains, on top of BM25: a
+/// message holding more of the words ranks above one holding fewer, while any single word still
+/// matches (OR recall is kept).
+pub const DEFAULT_COORDINATION: f32 = 6.0;
 /// A prefix shorter than this would expand to too much of the dictionary to mean anything.
 pub const MIN_PREFIX_CHARS: usize = 2;
 /// The prefix clause keeps the most frequent completions only.
@@ -177,7 +181,7 @@ fn phrase_or_term(field: tantivy::schema::Field, words: &[String]) -> Box<dyn Qu
 }
 
 /// The text part of the query: which documents match and how they score before grouping.
-pub fn text_query(parsed: &ParsedQuery, expansions: &[String], fields: &Fields) -> Box<dyn Query> {
+pub fn text_query(parsed: &ParsedQuery, expansions: &[String], coordination: f32, fields: &Fields) -> Box<dyn Query> {
     if parsed.is_empty() {
         return Box::new(EmptyQuery);
     }
@@ -188,6 +192,11 @@ pub fn text_query(parsed: &ParsedQuery, expansions: &[String], fields: &Fields) 
     for word in parsed.distinct_words() {
         clauses.push((Occur::Should, term_query(fields.content, &word)));
         clauses.push((Occur::Should, Box::new(BoostQuery::new(term_query(fields.tag_text, &word), TAG_BOOST))));
+        if coordination > 0.0 {
+            for field in [fields.content, fields.tag_text] {
+                clauses.push((Occur::Should, Box::new(ConstScoreQuery::new(term_query(field, &word), coordination))));
+            }
+        }
     }
     if parsed.loose.len() >= 2 {
         let phrase = phrase_or_term(fields.content, &parsed.loose);

@@ -52,6 +52,7 @@ fn options(query: &str) -> SearchOptions {
         filters: Filters::default(),
         now: NOW,
         recency_weight: 1.0,
+        coordination: recall_native::query::DEFAULT_COORDINATION,
         snippet_chars: 200,
     }
 }
@@ -206,6 +207,36 @@ fn odd_queries_never_fail() {
     }
     assert_eq!(names(&run(&engine, &options("foo:bar (baz"))), vec!["a"]);
     assert!(run(&engine, &options("***")).is_empty());
+}
+
+#[test]
+fn more_of_the_words_beats_higher_term_frequency() {
+    // `one` repeats one query word; `all` holds each of the three once, apart (no phrase). Other
+    // sessions mention "retry" or "budget" alone, so those words are common and weigh little.
+    let mut sessions = vec![
+        session("one", "/p", OLD, &["gateway gateway gateway gateway gateway timeout"]),
+        session("all", "/p", OLD, &["the gateway was slow so we raised the budget and set a retry limit in the config file today"]),
+    ];
+    for i in 0..8 {
+        let word = if i % 2 == 0 { "retry" } else { "budget" };
+        sessions.push(session(&format!("filler{i}"), "/p", OLD, &[&format!("a note that mentions {word} once")]));
+    }
+    let engine = engine_with(sessions);
+    let hits = names(&run(&engine, &options("gateway retry budget")));
+    assert_eq!(hits[0], "all");
+    assert!(hits.contains(&"one".to_owned()), "OR recall keeps the one-word match");
+    let mut without = options("gateway retry budget");
+    without.coordination = 0.0;
+    assert_eq!(names(&run(&engine, &without))[0], "one", "without coordination, term frequency would win");
+}
+
+#[test]
+fn exact_phrase_still_wins_over_the_same_words_apart() {
+    let engine = engine_with(vec![
+        session("apart", "/p", OLD, &["retry the budget of the gateway"]),
+        session("phrase", "/p", OLD, &["a gateway retry budget appears here in this somewhat longer message"]),
+    ]);
+    assert_eq!(names(&run(&engine, &options("gateway retry budget")))[0], "phrase");
 }
 
 #[test]

@@ -52,6 +52,7 @@ export interface NativeSearchRequest {
   filters?: NativeFilters;
   now?: number;
   recencyWeight?: number;
+  coordination?: number;
   snippetChars?: number;
 }
 
