@@ -7,9 +7,15 @@ import { resolve } from "node:path";
 import { native } from "../errors.js";
 import type { NativeFilters } from "../native/binding.js";
 import type { IndexStore } from "../store.js";
+import { tagsFor } from "../tags/open-tags.js";
+import { hasTags, hasText, parseTagQuery, tagFilters } from "../tags/query-tags.js";
 import { iso, toSummary, type SessionSummary } from "./session-summary.js";
 
 export interface SearchOptions {
+  /**
+   * Words to find. `#tag` keeps only sessions carrying that tag (several must all be there) and
+   * `-#tag` drops those carrying it; a query of tags alone lists their sessions, newest first.
+   */
   query: string;
   /** Sessions to return (default 20). */
   limit?: number;
@@ -55,13 +61,25 @@ export function scopeFilters(options: Pick<SearchOptions, "cwd" | "since" | "unt
 }
 
 export async function searchSessions(store: IndexStore, options: SearchOptions): Promise<SearchHit[]> {
+  const query = parseTagQuery(options.query);
+  const limit = options.limit ?? DEFAULT_LIMIT;
+  const filters = scopeFilters(options);
+  if (hasTags(query)) {
+    Object.assign(filters, tagFilters(tagsFor(store), query));
+    // No session carries every wanted tag: nothing can match.
+    if (filters.sessionIds?.length === 0) return [];
+    if (!hasText(query)) {
+      const sessions = await native(() => store.native.list({ limit, filters }));
+      return sessions.map((session) => ({ ...toSummary(session), score: 0, message: null, snippet: "", spans: [] }));
+    }
+  }
   const hits = await native(() =>
     store.native.search(
       {
-        query: options.query,
-        limit: options.limit ?? DEFAULT_LIMIT,
+        query: query.text,
+        limit,
         prefix: options.prefix ?? false,
-        filters: scopeFilters(options),
+        filters,
         now: options.now ?? Date.now(),
       },
       options.signal,

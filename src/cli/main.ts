@@ -5,6 +5,13 @@
 import { Builtins, Cli } from "clipanion";
 import { IndexCommand } from "./commands/index.js";
 import { SearchCommand } from "./commands/search.js";
+import { ListCommand } from "./commands/list.js";
+import { ReadCommand } from "./commands/read.js";
+import { ContextCommand } from "./commands/context.js";
+import { ResumeCommand } from "./commands/resume.js";
+import { TagCommand } from "./commands/tag.js";
+import { TagsCommand } from "./commands/tags.js";
+import { UntagCommand } from "./commands/untag.js";
 import type { RecallContext } from "./context.js";
 import { Exit } from "./exit.js";
 
@@ -16,6 +23,13 @@ export function buildCli(): Cli<RecallContext> {
   cli.register(Builtins.VersionCommand);
   cli.register(SearchCommand);
   cli.register(IndexCommand);
+  cli.register(ListCommand);
+  cli.register(ReadCommand);
+  cli.register(ContextCommand);
+  cli.register(ResumeCommand);
+  cli.register(TagCommand);
+  cli.register(UntagCommand);
+  cli.register(TagsCommand);
   return cli;
 }
 

@@ -2,7 +2,7 @@
 import type { SyncReport } from "../sync/sync.js";
 
 export function syncNotices(report: SyncReport): string[] {
-  const notices: string[] = [];
+  const notices: string[] = [...report.notices];
   if (report.busy) {
     notices.push("another recall process is updating the index; results may miss the newest sessions");
   }

@@ -33,6 +33,11 @@ export interface SyncState {
   version: number;
   stamp: string;
   files: Record<string, FileState>;
+  /**
+   * The tag store edits the index has applied: the store's id and its last revision (see
+   * tags/tag-store.ts). Absent after a rebuild, which read every session's tags from the store.
+   */
+  tags?: { store: string; seq: number };
 }
 
 export function emptyState(): SyncState {

@@ -5,14 +5,16 @@
  * with the state re-read once the lock is held, so two processes syncing at once never lose or
  * duplicate anything. A broken file is reported and skipped; what was indexed of it stays.
  */
-import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
-import { RecallError, native } from "../errors.js";
+import { native } from "../errors.js";
 import { discoverSessionFiles, type SessionFile } from "../sessions/discover.js";
 import { readCopyKeys, readSessionForIndex, type SessionRead } from "../sessions/session-index-reader.js";
 import type { IndexStore } from "../store.js";
-import { emptyState, loadState, saveState, tailHash, type FileState, type SyncState } from "./state.js";
+import { hasTagData, takeTagNotices, tagsFor } from "../tags/open-tags.js";
+import { syncTags } from "./apply-tags.js";
+import { commitIndex, lockIndex, unlockIndex } from "./index-writer.js";
+import { emptyState, loadState, tailHash, type FileState, type SyncState } from "./state.js";
 
 export interface SyncFailure {
   path: string;
@@ -31,7 +33,7 @@ export interface SyncOptions {
   rebuild?: boolean;
   /** How long to wait for another process's write to finish (default 5 s). */
   lockTimeoutMs?: number;
-  /** Tags of a session id, for its session document. */
+  /** Tags of a session id, for its session document (default: its merged tags in the tag store). */
   tagsOf?: (sessionId: string) => string[];
   onProgress?: (progress: SyncProgress) => void;
 }
@@ -51,6 +53,8 @@ export interface SyncReport {
   rebuilt: boolean;
   /** True when another process held the writer lock too long: the index was left as it was. */
   busy: boolean;
+  /** One-line notices for the user (tags imported from pi-recall, for example). */
+  notices: string[];
 }
 
 /** Text sent to the writer per batch: bounds memory on a first index of a large history. */
@@ -123,7 +127,15 @@ function parentFile(parent: string | undefined, files: Map<string, SessionFile>)
   return undefined;
 }
 
+/** Syncs the session files, then applies tag edits the index has not seen yet (see apply-tags.ts). */
 export async function syncIndex(store: IndexStore, options: SyncOptions = {}): Promise<SyncReport> {
+  const report = await syncFiles(store, options);
+  if (!report.busy) report.busy = (await syncTags(store, { lockTimeoutMs: options.lockTimeoutMs })).busy;
+  report.notices.push(...takeTagNotices(store));
+  return report;
+}
+
+async function syncFiles(store: IndexStore, options: SyncOptions): Promise<SyncReport> {
   const discovery = discoverSessionFiles(store.locations);
   const report: SyncReport = {
     discovered: discovery.files.length,
@@ -135,6 +147,7 @@ export async function syncIndex(store: IndexStore, options: SyncOptions = {}): P
     malformedLines: 0,
     rebuilt: false,
     busy: false,
+    notices: [],
   };
   const unreadable = new Set(discovery.failures.map((f) => f.path));
   const quick = loadState(store.statePath);
@@ -147,14 +160,9 @@ export async function syncIndex(store: IndexStore, options: SyncOptions = {}): P
     }
   }
 
-  try {
-    await native(() => store.native.lock(options.lockTimeoutMs ?? 5000));
-  } catch (error) {
-    if (error instanceof RecallError && error.code === "LOCKED") {
-      report.busy = true;
-      return report;
-    }
-    throw error;
+  if (!(await lockIndex(store, options.lockTimeoutMs ?? 5000))) {
+    report.busy = true;
+    return report;
   }
   try {
     // Another process may have synced while this one waited for the lock.
@@ -192,6 +200,8 @@ export async function syncIndex(store: IndexStore, options: SyncOptions = {}): P
       bytesTotal: work.changed.reduce((sum, f) => sum + f.size, 0),
     };
     const parentKeys = new Map<string, Set<string>>();
+    // Someone who never tagged anything gets no tag database created by a sync.
+    const tagsOf = options.tagsOf ?? (hasTagData(store) ? (id: string) => tagsFor(store).merged(id) : () => []);
     for (const file of work.changed) {
       const known = state.files[file.path];
       const append = known !== undefined && !work.rereadWhole.has(file.path) && isAppend(file, known);
@@ -218,7 +228,7 @@ export async function syncIndex(store: IndexStore, options: SyncOptions = {}): P
         continue;
       }
       report.malformedLines += read.malformedLines;
-      const tags = options.tagsOf?.(read.header.id) ?? [];
+      const tags = tagsOf(read.header.id);
       const indexed = read.messageCount > 0 || read.messages.length > 0 || (append && known.indexed);
       if (indexed) {
         batch.sessions.push({
@@ -263,11 +273,9 @@ export async function syncIndex(store: IndexStore, options: SyncOptions = {}): P
       if (batchChars >= BATCH_TEXT_CHARS) await flush();
     }
     await flush();
-    state.stamp = randomUUID();
-    await native(() => store.native.commit(state.stamp));
-    saveState(store.statePath, state);
+    await commitIndex(store, state);
   } finally {
-    await native(() => store.native.unlock());
+    await unlockIndex(store);
   }
   return report;
 }

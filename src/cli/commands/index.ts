@@ -35,6 +35,7 @@ export class IndexCommand extends BaseCommand {
       return Exit.Error;
     }
     const elapsedMs = Date.now() - started;
+    for (const notice of report.notices) this.warn(notice);
     for (const failure of report.failed) {
       if (this.json) this.out(JSON.stringify({ type: "failed", path: failure.path, reason: failure.reason }));
       else this.warn(`cannot read ${failure.path}: ${failure.reason}`);

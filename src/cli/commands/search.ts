@@ -3,6 +3,7 @@ import { Command, Option } from "clipanion";
 import { isNumber } from "typanion";
 import { DEFAULT_LIMIT, searchSessions, type SearchHit } from "../../api/search.js";
 import { syncIndex } from "../../sync/sync.js";
+import { takeTagNotices } from "../../tags/open-tags.js";
 import { formatAge } from "../../output/age.js";
 import { highlightLine } from "../../output/highlight.js";
 import { parseTime } from "../../output/time.js";
@@ -18,6 +19,8 @@ export class SearchCommand extends BaseCommand {
     details: `
       Searches the text of every Pi session (user and assistant messages, compaction and branch summaries, custom messages) and prints one result per session, best first. Words are matched whole and any of them may match; sessions matching more of them, or the exact phrase, rank higher, and recent sessions get a boost. A "quoted phrase" must appear as written.
 
+      \`#tag\` keeps only the sessions tagged with it (with several, sessions carrying all of them) and \`-#tag\` drops those tagged with it; a query of tags alone lists their sessions, newest first. Tag words are also searched as text, so \`codebase\` finds a session tagged \`#codebase\`. A shell takes an unquoted \`#\` for a comment: quote the query, and put \`-#tag\` inside the quotes or after \`--\`.
+
       The index is brought up to date first (only new and changed session files are read), unless \`--no-sync\` is given.
 
       Exit status: 0 if a session was found, 1 if none was, 2 on error.
@@ -25,6 +28,7 @@ export class SearchCommand extends BaseCommand {
     examples: [
       ["Find a session", "$0 search staging deploy"],
       ["Only sessions of the current folder, from the last week", "$0 search --here --since 7d flaky test"],
+      ["Sessions tagged #k8s, but not #wip, that mention helm", "$0 search 'helm #k8s -#wip'"],
       ["Resume the best match in Pi", `pi --session "$($0 search --json staging deploy | jq -r .path | head -1)"`],
     ],
   });
@@ -59,6 +63,8 @@ export class SearchCommand extends BaseCommand {
       for (const notice of syncNotices(await syncIndex(store))) this.warn(notice);
     }
     const hits = await searchSessions(store, { query, limit, prefix: this.prefix, cwd, since, until, now });
+    // With --no-sync, a `#tag` query may be what opened the tag store (and imported pi-recall's tags).
+    for (const notice of takeTagNotices(store)) this.warn(notice);
     if (hits.length === 0) {
       if (!this.json) this.warn(cwd ? `no session in ${cwd} matches "${query}"; drop --here/--cwd to search every project` : `no session matches "${query}"`);
       return Exit.NoMatch;

@@ -1,0 +1,183 @@
+/**
+ * The part of one session that bears on a question, within a character budget, with no model
+ * involved: the same session and question always give the same answer.
+ *
+ * Messages of the conversation (active branch by default) are scored against the question's
+ * words with BM25. First come the matching messages, best first (ties: the later message
+ * first), down to a quarter of the best score: each whole if it fits, else cut to the part
+ * around its rarest matched word. Then, with the budget left and in the same order, each
+ * match's neighbours, the message before and the one after, cut to at most 1,000 characters
+ * (the end of the one before, the start of the one after), so an answer comes with its
+ * question. The result is in conversation order.
+ */
+import { RecallError } from "../errors.js";
+import { readSessionTree } from "../sessions/session-tree.js";
+import { transcript, type TranscriptItem } from "../sessions/transcript.js";
+import { bm25, questionTerms, words } from "./lexical-score.js";
+import type { SessionRef } from "./resolve-session.js";
+import { iso } from "./session-summary.js";
+
+export interface ContextOptions {
+  /** Characters of message text in all (default 20,000). */
+  maxChars?: number;
+  /** Consider abandoned branches too. */
+  allBranches?: boolean;
+}
+
+export interface ContextMessage {
+  type: "message";
+  /** Position in the session's conversation listing (as `recall read` numbers it). */
+  index: number;
+  entryId: string;
+  role: string;
+  /** ISO 8601 */
+  timestamp: string;
+  text: string;
+  /** BM25 score against the question; 0 for a neighbour that does not match. */
+  score: number;
+  /** True when `text` is only part of the message (`…` marks the cuts). */
+  clipped: boolean;
+  /** Only with all branches. */
+  branch?: "active" | "abandoned";
+}
+
+export interface ContextSummary {
+  type: "context";
+  id: string;
+  path: string;
+  question: string;
+  /** The words looked for. */
+  terms: string[];
+  /** Messages that contain at least one of the words. */
+  matched: number;
+  /** Messages in the conversation. */
+  total: number;
+  /** Characters of message text given. */
+  chars: number;
+  maxChars: number;
+}
+
+export interface ContextResult {
+  messages: ContextMessage[];
+  summary: ContextSummary;
+}
+
+export const DEFAULT_CONTEXT_CHARS = 20_000;
+const NEIGHBOUR_CHARS = 1000;
+/** A match scoring under this fraction of the best one mentions the question only in passing: left out. */
+const WEAK_MATCH = 0.25;
+/** A piece shorter than this says too little to be worth giving. */
+const MIN_PIECE_CHARS = 80;
+
+export function sessionContext(session: SessionRef, question: string, options: ContextOptions = {}): ContextResult {
+  const maxChars = options.maxChars ?? DEFAULT_CONTEXT_CHARS;
+  if (!Number.isInteger(maxChars) || maxChars < MIN_PIECE_CHARS) {
+    throw new RecallError("BAD_INPUT", `--max-chars must be a whole number of at least ${MIN_PIECE_CHARS}, not ${maxChars}`);
+  }
+  const terms = questionTerms(question);
+  if (terms.length === 0) throw new RecallError("BAD_INPUT", "the question has no words to look for");
+  const allBranches = options.allBranches ?? false;
+  const items = transcript(readSessionTree(session.path), { mode: "conversation", allBranches });
+  const { picked, matched } = selectContext(items, terms, maxChars);
+  const messages = picked.map(({ item, text, clipped, score }) => ({
+    type: "message" as const,
+    index: item.index,
+    entryId: item.entryId,
+    role: item.role,
+    timestamp: iso(item.timestamp),
+    text,
+    score: Math.round(score * 1000) / 1000,
+    clipped,
+    ...(allBranches ? { branch: item.branch } : {}),
+  }));
+  const summary: ContextSummary = {
+    type: "context",
+    id: session.id,
+    path: session.path,
+    question,
+    terms,
+    matched,
+    total: items.length,
+    chars: messages.reduce((sum, m) => sum + m.text.length, 0),
+    maxChars,
+  };
+  return { messages, summary };
+}
+
+export interface PickedMessage {
+  item: TranscriptItem;
+  text: string;
+  clipped: boolean;
+  score: number;
+}
+
+/** The selection itself, on a listing already made: the messages picked, in conversation order, and how many matched. */
+export function selectContext(items: TranscriptItem[], terms: string[], maxChars: number): { picked: PickedMessage[]; matched: number } {
+  const { scores, idf } = bm25(
+    items.map((i) => i.text),
+    terms,
+  );
+  const ranked = items.filter((i) => scores[i.index]! > 0).sort((a, b) => scores[b.index]! - scores[a.index]! || b.index - a.index);
+  const picked = new Map<number, PickedMessage>();
+  let remaining = maxChars;
+  const take = (item: TranscriptItem, cap: number, focus: Focus) => {
+    const piece = clip(item.text, cap, focus);
+    picked.set(item.index, { item, ...piece, score: scores[item.index]! });
+    remaining -= piece.text.length;
+  };
+
+  const cutoff = (scores[ranked[0]?.index ?? 0] ?? 0) * WEAK_MATCH;
+  for (const hit of ranked) {
+    if (remaining < MIN_PIECE_CHARS || scores[hit.index]! < cutoff) break;
+    take(hit, remaining, rarestMatch(hit.text, idf));
+  }
+  for (const hit of [...picked.values()]) {
+    for (const n of [hit.item.index - 1, hit.item.index + 1]) {
+      const neighbour = items[n];
+      const cap = Math.min(NEIGHBOUR_CHARS, remaining);
+      if (neighbour && !picked.has(n) && cap >= MIN_PIECE_CHARS) take(neighbour, cap, n < hit.item.index ? "end" : "start");
+    }
+  }
+  return { picked: [...picked.values()].sort((a, b) => a.item.index - b.item.index), matched: ranked.length };
+}
+
+/** Which part of a long message to keep: its start, its end, or the text around an offset. */
+type Focus = "start" | "end" | number;
+
+/** Offset of the first occurrence of the rarest question word in `text`. */
+function rarestMatch(text: string, idf: Map<string, number>): number {
+  let best = 0;
+  let bestIdf = -1;
+  for (const word of words(text)) {
+    const weight = idf.get(word.text);
+    if (weight !== undefined && weight > bestIdf) {
+      best = word.start;
+      bestIdf = weight;
+    }
+  }
+  return best;
+}
+
+/** At most `cap` characters of `text`, `…` marking each cut (and counted). */
+function clip(text: string, cap: number, focus: Focus): { text: string; clipped: boolean } {
+  if (text.length <= cap) return { text, clipped: false };
+  if (focus === "start") return { text: `${text.slice(0, safeEnd(text, cap - 1))}…`, clipped: true };
+  if (focus === "end") return { text: `…${text.slice(safeStart(text, text.length - (cap - 1)))}`, clipped: true };
+  const room = cap - 2;
+  // Some text before the match, most of the room after it: the match is what the reader wants.
+  const start = safeStart(text, Math.min(Math.max(0, focus - Math.floor(room / 4)), text.length - room));
+  const end = safeEnd(text, start + room);
+  return { text: `${start > 0 ? "…" : ""}${text.slice(start, end)}${end < text.length ? "…" : ""}`, clipped: true };
+}
+
+/** Moves a cut forward off the second half of a surrogate pair. */
+function safeStart(text: string, at: number): number {
+  const code = text.charCodeAt(at);
+  return code >= 0xdc00 && code <= 0xdfff ? at + 1 : at;
+}
+
+/** Moves a cut back off the first half of a surrogate pair. */
+function safeEnd(text: string, at: number): number {
+  const code = text.charCodeAt(at - 1);
+  return code >= 0xd800 && code <= 0xdbff ? at - 1 : at;
+}

@@ -1,0 +1,25 @@
+/**
+ * Listing sessions newest first (by their last message), optionally only those of one folder or
+ * active in a time window. The bounds apply to a session's last activity, inside the index query.
+ */
+import { native } from "../errors.js";
+import type { IndexStore } from "../store.js";
+import { scopeFilters } from "./search.js";
+import { toSummary, type SessionSummary } from "./session-summary.js";
+
+export interface ListOptions {
+  /** Sessions to return (default 50). */
+  limit?: number;
+  /** Only sessions whose working directory is this folder. */
+  cwd?: string;
+  /** Only sessions whose last message is from this time on / up to this time (ms since epoch). */
+  since?: number;
+  until?: number;
+}
+
+export const DEFAULT_LIST_LIMIT = 50;
+
+export async function listSessions(store: IndexStore, options: ListOptions = {}): Promise<SessionSummary[]> {
+  const sessions = await native(() => store.native.list({ limit: options.limit ?? DEFAULT_LIST_LIMIT, filters: scopeFilters(options) }));
+  return sessions.map(toSummary);
+}

@@ -1,0 +1,200 @@
+/**
+ * Reading one session: its messages along the active branch (or all branches), in conversation
+ * or raw form, one page at a time. A page holds at most `maxChars` characters of message text;
+ * a message longer than a whole page is split across pages. Each page ends with a cursor for the
+ * next one, tied to the file's content (see read-cursor.ts).
+ */
+import { RecallError } from "../errors.js";
+import { readSessionTree, type SessionTree } from "../sessions/session-tree.js";
+import { transcript, type TranscriptItem, type TranscriptMode } from "../sessions/transcript.js";
+import { decodeCursor, encodeCursor, fingerprint, type ReadCursor } from "./read-cursor.js";
+import type { SessionRef } from "./resolve-session.js";
+import { iso } from "./session-summary.js";
+
+export interface ReadOptions {
+  /** Default `conversation`, or the cursor's mode. */
+  mode?: TranscriptMode;
+  /** Also list abandoned branches. Default false, or the cursor's choice. */
+  allBranches?: boolean;
+  /** Start with the latest N messages (ignored with a cursor, which knows where to go on). */
+  limit?: number;
+  /** Characters of message text per page (default 100,000). */
+  maxChars?: number;
+  /** Continue where the page that printed this cursor stopped. */
+  cursor?: string;
+}
+
+export interface ReadMessage {
+  type: "message";
+  /** Position in the session's listing (same mode and branches), from 0. */
+  index: number;
+  /** The entry's id in the file (`L<line>` for legacy v1 entries): what search hits name. */
+  entryId: string;
+  role: string;
+  /** ISO 8601 */
+  timestamp: string;
+  text: string;
+  /** Only with all branches. */
+  branch?: "active" | "abandoned";
+  toolName?: string;
+  isError?: boolean;
+  /** Only on a message split across pages: where this piece starts in its text… */
+  textOffset?: number;
+  /** …and the length of the whole text. */
+  textLength?: number;
+}
+
+export interface ReadPage {
+  type: "page";
+  id: string;
+  path: string;
+  cwd: string;
+  name: string | null;
+  mode: TranscriptMode;
+  allBranches: boolean;
+  /** Messages in the whole listing. */
+  total: number;
+  /** Index of the first message on this page; null for an empty page. */
+  from: number | null;
+  /** Messages (or pieces of one) on this page. */
+  count: number;
+  /** Characters of message text on this page. */
+  chars: number;
+  /** Pass to `--cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+export interface ReadResult {
+  messages: ReadMessage[];
+  page: ReadPage;
+}
+
+export const DEFAULT_PAGE_CHARS = 100_000;
+export const MIN_PAGE_CHARS = 100;
+
+interface Position {
+  item: number;
+  char: number;
+}
+
+interface Piece {
+  item: TranscriptItem;
+  start: number;
+  end: number;
+}
+
+export function readSession(session: SessionRef, options: ReadOptions = {}): ReadResult {
+  const maxChars = options.maxChars ?? DEFAULT_PAGE_CHARS;
+  if (!Number.isInteger(maxChars) || maxChars < MIN_PAGE_CHARS) {
+    throw new RecallError("BAD_INPUT", `--max-chars must be a whole number of at least ${MIN_PAGE_CHARS}, not ${maxChars}`);
+  }
+  // Taken before the file is parsed: if Pi appends in between, the cursor describes the older
+  // content and is refused next time, which is safe.
+  const file = fingerprint(session.path);
+  const cursor = options.cursor === undefined ? undefined : checkCursor(decodeCursor(options.cursor), session, file.size, file.sha1, options);
+  const mode = cursor?.mode ?? options.mode ?? "conversation";
+  const allBranches = cursor?.allBranches ?? options.allBranches ?? false;
+
+  const tree = readSessionTree(session.path);
+  const items = transcript(tree, { mode, allBranches });
+  const start: Position = cursor ?? { item: options.limit === undefined ? 0 : Math.max(0, items.length - options.limit), char: 0 };
+  if (start.item > items.length) throw stale();
+  const { pieces, next } = paginate(items, start, maxChars);
+
+  const messages = pieces.map((piece) => toMessage(piece, allBranches));
+  const page: ReadPage = {
+    type: "page",
+    id: session.id,
+    path: session.path,
+    cwd: session.cwd,
+    name: sessionName(tree),
+    mode,
+    allBranches,
+    total: items.length,
+    from: pieces[0]?.item.index ?? null,
+    count: pieces.length,
+    chars: pieces.reduce((sum, p) => sum + p.end - p.start, 0),
+    nextCursor: next ? encodeCursor({ sessionId: session.id, mode, allBranches, ...next, ...file }) : null,
+  };
+  return { messages, page };
+}
+
+function stale(): RecallError {
+  return new RecallError("BAD_INPUT", "session changed since this cursor was made; start again without --cursor");
+}
+
+function checkCursor(cursor: ReadCursor, session: SessionRef, size: number, sha1: string, options: ReadOptions): ReadCursor {
+  if (cursor.sessionId !== session.id) {
+    throw new RecallError("BAD_INPUT", `this cursor belongs to session ${cursor.sessionId}, not ${session.id}`);
+  }
+  if (cursor.size !== size || cursor.sha1 !== sha1) throw stale();
+  if (options.mode !== undefined && options.mode !== cursor.mode) {
+    throw new RecallError("BAD_INPUT", `this cursor continues a --mode ${cursor.mode} listing; drop --mode or start again without --cursor`);
+  }
+  if (options.allBranches !== undefined && options.allBranches !== cursor.allBranches) {
+    throw new RecallError("BAD_INPUT", `this cursor continues a listing ${cursor.allBranches ? "with" : "without"} --all-branches; drop that option or start again without --cursor`);
+  }
+  return cursor;
+}
+
+/** Fills a page from `start`; a message too long for a whole page is split across pages. */
+function paginate(items: TranscriptItem[], start: Position, maxChars: number): { pieces: Piece[]; next: Position | null } {
+  const pieces: Piece[] = [];
+  let budget = maxChars;
+  let { item, char } = start;
+  while (item < items.length) {
+    const current = items[item]!;
+    const rest = current.text.length - char;
+    if (rest <= budget) {
+      pieces.push({ item: current, start: char, end: current.text.length });
+      budget -= rest;
+      item++;
+      char = 0;
+      continue;
+    }
+    if (pieces.length > 0) break;
+    const end = splitPoint(current.text, char, budget);
+    pieces.push({ item: current, start: char, end });
+    char = end;
+    break;
+  }
+  return { pieces, next: item < items.length ? { item, char } : null };
+}
+
+/** Where to cut `text` after at most `max` characters from `from`: at a space if one is near, never inside a surrogate pair. */
+function splitPoint(text: string, from: number, max: number): number {
+  let end = from + max;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  const floor = Math.max(from + Math.floor(max / 2), end - 200);
+  for (let i = end; i > floor; i--) if (/\s/.test(text[i - 1]!)) return i;
+  return end;
+}
+
+function toMessage(piece: Piece, allBranches: boolean): ReadMessage {
+  const { item } = piece;
+  const split = piece.start > 0 || piece.end < item.text.length;
+  return {
+    type: "message",
+    index: item.index,
+    entryId: item.entryId,
+    role: item.role,
+    timestamp: iso(item.timestamp),
+    text: split ? item.text.slice(piece.start, piece.end) : item.text,
+    ...(allBranches ? { branch: item.branch } : {}),
+    ...(item.toolName === undefined ? {} : { toolName: item.toolName }),
+    ...(item.isError === undefined ? {} : { isError: item.isError }),
+    ...(split ? { textOffset: piece.start, textLength: item.text.length } : {}),
+  };
+}
+
+/** The display name: the last `session_info` entry's, where an empty name clears it. */
+function sessionName(tree: SessionTree): string | null {
+  let name: string | null = null;
+  for (const entry of tree.entries) {
+    if (entry.type !== "session_info") continue;
+    const value = entry.value.name;
+    name = typeof value === "string" && value.trim() ? value.trim() : null;
+  }
+  return name;
+}

@@ -1,0 +1,63 @@
+import { Command, Option } from "clipanion";
+import { isNumber } from "typanion";
+import { DEFAULT_CONTEXT_CHARS, sessionContext, type ContextResult } from "../../api/context.js";
+import { resolveSession } from "../../api/resolve-session.js";
+import { BaseCommand } from "../base-command.js";
+import { Exit, type ExitCode } from "../exit.js";
+import { messageLines } from "../message-printer.js";
+import { syncForIds } from "../session-args.js";
+
+export class ContextCommand extends BaseCommand {
+  static paths = [["context"]];
+
+  static usage = Command.Usage({
+    description: "the messages of a session that bear on a question",
+    details: `
+      Picks, without any model, the messages of one session most relevant to the question: each message of the conversation is scored on the question's words (BM25, as a search engine ranks), the best are taken with the message before and after each for context, and all of it is printed in conversation order within \`--max-chars\` characters of message text. A message too long for what is left of the budget is cut to the part around its match. The same session and question always give the same result.
+
+      Exit status: 0 if some message matched, 1 if none did, 2 on error.
+    `,
+    examples: [
+      ["What was decided about the helm chart", "$0 context 01a0f6e8 \"helm chart version decision\""],
+      ["Feed a budgeted excerpt to another tool", "$0 context 01a0f6e8 \"readiness probes\" --max-chars 4000 --json"],
+    ],
+  });
+
+  session = Option.String({ name: "session" });
+  question = Option.Rest({ name: "question", required: 1 });
+  maxChars = Option.String("--max-chars", String(DEFAULT_CONTEXT_CHARS), {
+    description: "Characters of message text to give at most",
+    validator: isNumber(),
+  });
+  allBranches = Option.Boolean("--all-branches", false, { description: "Also consider branches left behind" });
+  json = Option.Boolean("--json", false, { description: "Print one JSON object per message, then a summary (JSON Lines)" });
+
+  async run(): Promise<ExitCode> {
+    const store = this.openStore();
+    for (const notice of await syncForIds(store, [this.session])) this.warn(notice);
+    const session = resolveSession(store, this.session, this.context.cwd);
+    const question = this.question.join(" ");
+    const result = sessionContext(session, question, { maxChars: Number(this.maxChars), allBranches: this.allBranches });
+    if (this.json) {
+      for (const message of result.messages) this.out(JSON.stringify(message));
+      this.out(JSON.stringify(result.summary));
+    } else {
+      this.printText(result);
+    }
+    if (result.messages.length === 0) {
+      if (!this.json) this.warn(`no message of session ${session.id} mentions ${result.summary.terms.join(", ")}`);
+      return Exit.NoMatch;
+    }
+    return Exit.Ok;
+  }
+
+  private printText({ messages }: ContextResult): void {
+    let previous: number | undefined;
+    for (const message of messages) {
+      // A gap in the conversation between two picked messages.
+      if (previous !== undefined && message.index > previous + 1) this.out(`${this.paint.dim("⋯")}\n`);
+      previous = message.index;
+      for (const line of messageLines(this.paint, message, message.clipped ? ["cut"] : [])) this.out(line);
+    }
+  }
+}

@@ -1,0 +1,107 @@
+import { Command, Option } from "clipanion";
+import { isEnum, isNumber } from "typanion";
+import { DEFAULT_PAGE_CHARS, readSession, type ReadResult } from "../../api/read.js";
+import { resolveSession } from "../../api/resolve-session.js";
+import { RecallError } from "../../errors.js";
+import { TRANSCRIPT_MODES, type TranscriptMode } from "../../sessions/transcript.js";
+import { BaseCommand } from "../base-command.js";
+import { Exit, type ExitCode } from "../exit.js";
+import { messageLines } from "../message-printer.js";
+import { readSessionArgs, syncForIds } from "../session-args.js";
+
+export class ReadCommand extends BaseCommand {
+  static paths = [["read"]];
+
+  static usage = Command.Usage({
+    description: "print a session's conversation",
+    details: `
+      Names a session by id, unique id prefix or file path; \`-\` reads ids or paths from stdin, one per line. A prefix that matches several sessions is an error that lists them.
+
+      The default \`conversation\` mode shows user and assistant text, custom messages, and compaction and branch summaries where they happened, along the active branch: the one Pi continues, from the last entry back to the root. \`--mode raw\` adds thinking, tool calls, tool output and errors; \`--all-branches\` also shows the branches left behind, each right after the message it left from.
+
+      A page holds at most \`--max-chars\` characters of message text; a longer session ends the page with a cursor, and \`--cursor\` continues from it. A cursor is refused once the session file has changed.
+
+      Exit status: 0 if the sessions were read, 2 on error (an unknown or ambiguous session among them).
+    `,
+    examples: [
+      ["Read a session by id prefix", "$0 read 01a0f6e8"],
+      ["Only the last 10 messages, with tool calls and output", "$0 read 01a0f6e8 -n 10 --mode raw"],
+      ["Read the best search hits", "$0 search staging deploy --json | jq -r .id | $0 read -"],
+      ["Continue a long session where the last page stopped", "$0 read 01a0f6e8 --cursor <the cursor that page ended with>"],
+    ],
+  });
+
+  sessions = Option.Rest({ name: "session", required: 1 });
+  mode = Option.String("--mode", {
+    description: "What to show: conversation (default), or raw, which adds thinking, tool calls and tool output",
+    validator: isEnum(TRANSCRIPT_MODES),
+  });
+  allBranches = Option.Boolean("--all-branches", { description: "Also show branches left behind, not only the active one" });
+  limit = Option.String("-n,--limit", { description: "Start with the latest N messages (with --cursor, paging goes on from the cursor)", validator: isNumber() });
+  maxChars = Option.String("--max-chars", String(DEFAULT_PAGE_CHARS), {
+    description: "Characters of message text per page; a longer session ends with a cursor",
+    validator: isNumber(),
+  });
+  cursor = Option.String("--cursor", { description: "Continue from the cursor a previous page ended with" });
+  json = Option.Boolean("--json", false, { description: "Print one JSON object per message, then one for the page (JSON Lines)" });
+
+  async run(): Promise<ExitCode> {
+    const limit = this.limit === undefined ? undefined : Number(this.limit);
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+      throw new RecallError("BAD_INPUT", `--limit must be a whole number of at least 1, not ${this.limit}`);
+    }
+    const refs = await readSessionArgs(this.sessions, this.context.stdin);
+    if (this.cursor !== undefined && refs.length > 1) {
+      throw new RecallError("BAD_INPUT", "--cursor continues one session: give only the session it came from");
+    }
+    const store = this.openStore();
+    for (const notice of await syncForIds(store, refs)) this.warn(notice);
+
+    let failed = false;
+    for (const ref of refs) {
+      try {
+        const session = resolveSession(store, ref, this.context.cwd);
+        const result = readSession(session, {
+          mode: this.mode as TranscriptMode | undefined,
+          allBranches: this.allBranches,
+          limit,
+          maxChars: Number(this.maxChars),
+          cursor: this.cursor,
+        });
+        if (this.json) this.printJson(result);
+        else this.printText(result);
+      } catch (error) {
+        // With several sessions, one that cannot be read does not stop the others.
+        if (!(error instanceof RecallError) || refs.length === 1) throw error;
+        this.warn(`${ref}: ${error.message}`);
+        failed = true;
+      }
+    }
+    return failed ? Exit.Error : Exit.Ok;
+  }
+
+  private printJson({ messages, page }: ReadResult): void {
+    for (const message of messages) this.out(JSON.stringify(message));
+    this.out(JSON.stringify(page));
+  }
+
+  private printText({ messages, page }: ReadResult): void {
+    const paint = this.paint;
+    if (this.cursor === undefined) {
+      this.out(paint.bold(page.name ?? `session ${page.id}`));
+      this.out(`  ${[paint.cyan(page.cwd || "(unknown folder)"), paint.dim(page.id)].join(paint.dim(" · "))}`);
+      this.out(`  ${paint.dim(page.path)}`);
+      this.out("");
+    }
+    if (page.total === 0) this.warn(`session ${page.id} has no messages to show${page.mode === "raw" ? "" : " (--mode raw shows tool calls and output too)"}`);
+    for (const message of messages) {
+      const notes: string[] = [];
+      if (message.textOffset !== undefined && message.textLength !== undefined) {
+        if (message.textOffset > 0) notes.push("continued");
+        if (message.textOffset + message.text.length < message.textLength) notes.push("continues on the next page");
+      }
+      for (const line of messageLines(paint, message, notes)) this.out(line);
+    }
+    if (page.nextCursor) this.out(paint.dim(`More follows: recall read ${page.id} --cursor ${page.nextCursor}`));
+  }
+}

@@ -1,0 +1,42 @@
+import { Command, Option } from "clipanion";
+import { removeTags, sessionTags } from "../../api/tags.js";
+import { formatTags, parseTags } from "../../tags/normalize.js";
+import { Exit, type ExitCode } from "../exit.js";
+import { SessionTagsCommand } from "../session-tags-command.js";
+
+export class UntagCommand extends SessionTagsCommand {
+  static paths = [["untag"]];
+
+  static usage = Command.Usage({
+    description: "remove tags from a session",
+    details: `
+      Removes tags from the session named by id, unique id prefix or file path; \`-\` reads ids or paths from stdin, one per line. Tags are written as for \`recall tag\`, with the \`#\` optional.
+
+      A removed tag is also suppressed: automatic tagging will not add it to that session again. \`recall tag\` with the same tag lifts the suppression. Removing a tag the session does not have suppresses it all the same, with a warning.
+
+      Exit status: 0 if the tags were removed, 2 on error.
+    `,
+    examples: [
+      ["Remove a tag", "$0 untag 01a0f6e8 wip"],
+      ["Remove it from every session carrying it", "$0 search '#wip' --json | jq -r .id | $0 untag - wip"],
+    ],
+  });
+
+  session = Option.String({ name: "session" });
+  tags = Option.Rest({ name: "tag", required: 1 });
+
+  async run(): Promise<ExitCode> {
+    const unwanted = parseTags(this.tags);
+    const store = this.openStore();
+    const { sessions, failed } = await this.resolveSessions(store, [this.session]);
+    const absent = sessions.map((session) => unwanted.filter((tag) => !sessionTags(store, session).tags.includes(tag)));
+    const edit = await removeTags(store, sessions, unwanted);
+    edit.sessions.forEach((tags, i) => {
+      if (absent[i]!.length > 0) this.warn(`${tags.id} had no ${formatTags(absent[i]!)}; suppressed for automatic tagging all the same`);
+      this.printSessionTags(tags);
+    });
+    if (edit.indexBusy) this.warn("the change is saved; another recall process is writing the index, and the next search will show it");
+    this.warnTagNotices(store);
+    return failed ? Exit.Error : Exit.Ok;
+  }
+}

@@ -1,0 +1,30 @@
+/** How `read` and `context` print one message for a person: a header line, then the text. */
+import type { ChalkInstance } from "chalk";
+
+export interface PrintableMessage {
+  role: string;
+  /** ISO 8601 */
+  timestamp: string;
+  entryId: string;
+  text: string;
+  branch?: "active" | "abandoned";
+  toolName?: string;
+  isError?: boolean;
+}
+
+/** Local time to the minute: `2026-10-01 10:02`. */
+function localMinute(isoTime: string): string {
+  const d = new Date(isoTime);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** `notes` are shown after the header (for example that the text is cut). */
+export function messageLines(paint: ChalkInstance, message: PrintableMessage, notes: string[] = []): string[] {
+  const role = message.toolName ? `${message.role} ${message.toolName}` : message.role;
+  const marks = [...notes];
+  if (message.isError) marks.unshift(paint.red("error"));
+  if (message.branch === "abandoned") marks.unshift(paint.yellow("abandoned branch"));
+  const details = [localMinute(message.timestamp), message.entryId, ...marks].join(" · ");
+  return [`${paint.dim("──")} ${paint.bold(role)} ${paint.dim(`· ${details}`)}`, message.text.trimEnd(), ""];
+}

@@ -1,0 +1,36 @@
+/**
+ * Session arguments as commands take them: ids, id prefixes or paths, where `-` stands for
+ * those read from stdin, one per line, so `recall search x --json | jq -r .id | recall read -`
+ * works. Shared by every command that takes sessions.
+ */
+import type { Readable } from "node:stream";
+import { looksLikePath } from "../api/resolve-session.js";
+import { RecallError } from "../errors.js";
+import type { IndexStore } from "../store.js";
+import { syncIndex } from "../sync/sync.js";
+import { syncNotices } from "./sync-notices.js";
+
+/** `args` with `-` replaced by the non-empty lines of stdin. */
+export async function readSessionArgs(args: string[], stdin: Readable): Promise<string[]> {
+  const dashes = args.filter((a) => a === "-").length;
+  if (dashes === 0) return args;
+  if (dashes > 1) throw new RecallError("BAD_INPUT", "`-` (read sessions from stdin) can be given only once");
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  const lines = Buffer.concat(chunks)
+    .toString("utf8")
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+  if (lines.length === 0) throw new RecallError("BAD_INPUT", "`-` was given but stdin held no session ids or paths (one per line)");
+  return args.flatMap((a) => (a === "-" ? lines : [a]));
+}
+
+/**
+ * Brings the index up to date when a session is named by id, so every file's id is known;
+ * paths resolve without it. Returns the notices for the user.
+ */
+export async function syncForIds(store: IndexStore, refs: string[]): Promise<string[]> {
+  if (refs.every(looksLikePath)) return [];
+  return syncNotices(await syncIndex(store));
+}

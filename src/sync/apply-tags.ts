@@ -1,0 +1,76 @@
+/**
+ * Brings the tags in the index up to date with the tag store. Only session documents are
+ * rewritten (the change set's `tagUpdates`); message documents stay as they are.
+ *
+ * The sync state records which store and which revision the index last applied. Whatever the
+ * store holds beyond that is sent: the edit just made, and any edit whose index update never
+ * happened (a crash between the two writes, a writer lock held elsewhere for too long). A store
+ * the index has not seen before (the tag database was deleted or replaced) is applied whole,
+ * clearing the tags of every known session that no longer has any.
+ */
+import { native } from "../errors.js";
+import type { IndexStore } from "../store.js";
+import { hasTagData, tagsFor } from "../tags/open-tags.js";
+import type { TagChanges, TagStore } from "../tags/tag-store.js";
+import { commitIndex, lockIndex, unlockIndex } from "./index-writer.js";
+import { loadState, type SyncState } from "./state.js";
+
+export interface TagSyncOptions {
+  /** How long to wait for another process's write to finish (default 5 s). */
+  lockTimeoutMs?: number;
+}
+
+export interface TagSyncReport {
+  /** Sessions whose tags were rewritten in the index. */
+  updated: number;
+  /** True when another process held the writer lock too long: the update is left for later. */
+  busy: boolean;
+}
+
+/** What the index has not applied yet, or undefined when it is up to date. */
+function pending(state: SyncState, tags: TagStore): TagChanges | undefined {
+  if (state.tags && state.tags.store !== tags.id) {
+    const changes = tags.changesSince(0);
+    const tagged = new Set(changes.sessions.map((s) => s.sessionId));
+    for (const file of Object.values(state.files)) {
+      if (tagged.has(file.header.id)) continue;
+      tagged.add(file.header.id);
+      changes.sessions.push({ sessionId: file.header.id, tags: [] });
+    }
+    return changes;
+  }
+  // No record: the last rebuild read tags from this store, or there never were any.
+  const changes = tags.changesSince(state.tags?.seq ?? 0);
+  return changes.sessions.length > 0 ? changes : undefined;
+}
+
+export async function syncTags(store: IndexStore, options: TagSyncOptions = {}): Promise<TagSyncReport> {
+  const report: TagSyncReport = { updated: 0, busy: false };
+  const quick = loadState(store.statePath);
+  // Without tag data there is nothing to apply, unless the index holds tags of a database that was removed.
+  if (!quick.tags && !hasTagData(store)) return report;
+  // An index out of step with its state is rebuilt by the next sync, with the store's tags.
+  if (quick.stamp !== store.native.stats().stamp) return report;
+  const tags = tagsFor(store);
+  if (!pending(quick, tags)) return report;
+
+  if (!(await lockIndex(store, options.lockTimeoutMs ?? 5000))) {
+    report.busy = true;
+    return report;
+  }
+  try {
+    // Another process may have written while this one waited for the lock.
+    store.native.reload();
+    const state = loadState(store.statePath);
+    if (state.stamp !== store.native.stats().stamp) return report;
+    const changes = pending(state, tags);
+    if (!changes) return report;
+    await native(() => store.native.apply(JSON.stringify({ tagUpdates: changes.sessions })));
+    state.tags = { store: tags.id, seq: changes.seq };
+    await commitIndex(store, state);
+    report.updated = changes.sessions.length;
+  } finally {
+    await unlockIndex(store);
+  }
+  return report;
+}

@@ -1,0 +1,42 @@
+/**
+ * The tag store that goes with an opened index: `<dataDir>/tags.db`, opened on first use and
+ * then shared by everything that works on that index (sync, search, the tag commands). Opening
+ * it imports the earlier pi-recall extension's tags, once; the notice saying so waits for
+ * `takeTagNotices` (a sync hands it on in its report).
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { IndexStore } from "../store.js";
+import { importLegacyTags, legacyTagsFile } from "./legacy-import.js";
+import { TAGS_DB_FILE, TagStore } from "./tag-store.js";
+
+const opened = new WeakMap<IndexStore, TagStore>();
+const notices = new WeakMap<IndexStore, string[]>();
+
+export function tagsFor(store: IndexStore): TagStore {
+  let tags = opened.get(store);
+  if (!tags) {
+    tags = TagStore.open(join(store.locations.dataDir, TAGS_DB_FILE));
+    const notice = importLegacyTags(tags, legacyTagsFile(store.locations.agentDir));
+    opened.set(store, tags);
+    notices.set(store, notice ? [notice] : []);
+  }
+  return tags;
+}
+
+/**
+ * Whether there are tags to read: a tag database, or a pi-recall file to import into one. Lets a
+ * sync of someone who never tagged anything skip opening (and creating) the database.
+ */
+export function hasTagData(store: IndexStore): boolean {
+  return (
+    opened.has(store) ||
+    existsSync(join(store.locations.dataDir, TAGS_DB_FILE)) ||
+    existsSync(legacyTagsFile(store.locations.agentDir))
+  );
+}
+
+/** Notices from opening the store (a legacy import), each handed out once. */
+export function takeTagNotices(store: IndexStore): string[] {
+  return notices.get(store)?.splice(0) ?? [];
+}

@@ -1,0 +1,170 @@
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readSessionForIndex } from "../src/sessions/session-index-reader.js";
+import { activeBranch, depthFirst, readSessionTree } from "../src/sessions/session-tree.js";
+import { transcript } from "../src/sessions/transcript.js";
+import { FIXTURES, SHARED_FIXTURES } from "./helpers/agent-dir.js";
+
+const S = join(FIXTURES, "agent", "sessions");
+const f = {
+  s1: join(S, "--home-dev-shop-api--/2026-10-01T09-00-00-000Z_01a0f6b1-2680-79e3-a1fa-30b6f0582ef5.jsonl"),
+  s2: join(S, "--home-dev-shop-api--/2026-10-01T10-00-00-000Z_01a0f6e8-1500-7a6b-ad20-694247f75ec3.jsonl"),
+  s5: join(S, "--home-dev-infra--/2026-10-01T13-00-00-000Z_01a0f78c-e080-7f28-af10-ffa76e6bae4c.jsonl"),
+  v1: join(S, "--home-dev-shop-api--/2026-09-01T09-00-00-000Z_421f595e-0a03-4c2f-9f1d-25f1dc156710.jsonl"),
+  v2: join(S, "--home-dev-blog--/2026-09-11T09-00-00-000Z_2d9abfc1-ce2a-46a6-a446-f9bb2819c0a3.jsonl"),
+  corrupt: join(S, "--home-dev-blog--/2026-10-01T16-00-00-000Z_01a0f831-ac00-74bc-a342-d9db8ae256fe.jsonl"),
+  noHeader: join(S, "--home-dev-infra--/2026-10-01T17-00-00-000Z_01a0f868-9a80-781f-b021-c1b2df97e78b.jsonl"),
+  unknownType: join(S, "--home-dev-infra--/2026-10-01T18-00-00-000Z_01a0f89f-8900-7c35-8cbf-ea1052d39058.jsonl"),
+  headerOnly: join(S, "--home-dev-infra--/2026-10-01T19-00-00-000Z_01a0f8d6-7780-7f34-83aa-43d63b541099.jsonl"),
+};
+
+const ids = (entries: { id: string }[]) => entries.map((e) => e.id);
+const conversationText = (path: string, allBranches = false) =>
+  transcript(readSessionTree(path), { mode: "conversation", allBranches })
+    .map((i) => i.text)
+    .join("\n");
+
+describe("the session tree", () => {
+  it("follows parent links from the last entry for the active branch, leaving the abandoned one out", () => {
+    const tree = readSessionTree(f.s2);
+    expect(tree.header).toMatchObject({ id: "01a0f6e8-1500-7a6b-ad20-694247f75ec3", cwd: "/home/dev/shop-api", version: 3 });
+    expect(tree.leaf?.id).toBe("d64b4205");
+    const branch = ids(activeBranch(tree));
+    expect(branch[0]).toBe("163096d2");
+    expect(branch.at(-1)).toBe("d64b4205");
+    expect(branch).toEqual(expect.arrayContaining(["b15fb2c2", "ffebba18", "a6494009", "7044498a"]));
+    expect(branch).not.toContain("977993f5");
+    expect(branch).not.toContain("b27ebf86");
+    // Each entry's parent comes right before it.
+    const active = activeBranch(tree);
+    for (let i = 1; i < active.length; i++) expect(active[i]!.parentId).toBe(active[i - 1]!.id);
+  });
+
+  it("lists every entry once depth first, an abandoned branch right after the entry it left from", () => {
+    const tree = readSessionTree(f.s2);
+    const order = ids(depthFirst(tree));
+    expect([...order].sort()).toEqual(ids(tree.entries).sort());
+    const fork = order.indexOf("b15fb2c2");
+    expect(order.slice(fork + 1, fork + 4)).toEqual(["5e6d8b55", "977993f5", "b27ebf86"]);
+    expect(order[fork + 4]).toBe("ffebba18");
+  });
+
+  it("migrates v1: ids L<line> chained in file order, and the compaction's first kept entry by index", () => {
+    const tree = readSessionTree(f.v1);
+    expect(tree.header).toMatchObject({ id: "421f595e-0a03-4c2f-9f1d-25f1dc156710", version: 1, parent: expect.stringMatching(/8d1cec16/) });
+    expect(ids(tree.entries)).toEqual(["L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9", "L10"]);
+    expect(tree.entries.map((e) => e.parentId)).toEqual([null, "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9"]);
+    const compaction = tree.entries.find((e) => e.type === "compaction")!;
+    // firstKeptEntryIndex 5 counts the header as 0: the sixth object of the file, on line 6.
+    expect(compaction.value.firstKeptEntryId).toBe("L6");
+    expect(ids(activeBranch(tree))).toEqual(ids(tree.entries));
+  });
+
+  it("renames the v2 hookMessage role to custom", () => {
+    const items = transcript(readSessionTree(f.v2), { mode: "conversation", allBranches: false });
+    const custom = items.find((i) => i.text.includes("hookmessageword"));
+    expect(custom).toMatchObject({ role: "custom", entryId: "9e5e2fd2" });
+  });
+
+  it("keeps an unknown entry type in the tree, so what follows it stays on the branch, but never shows it", () => {
+    const tree = readSessionTree(f.unknownType);
+    expect(ids(activeBranch(tree))).toContain("19a97f8d");
+    const text = conversationText(f.unknownType);
+    expect(text).toContain("beforemodechangeword");
+    expect(text).toContain("aftermodechangeword");
+    expect(conversationText(f.unknownType, true)).not.toContain("unknownentryword");
+    expect(transcript(tree, { mode: "raw", allBranches: true }).map((i) => i.text).join("\n")).not.toContain("unknownentryword");
+  });
+
+  it("recovers concatenated lines, so the branch reaches back past them", () => {
+    const tree = readSessionTree(f.corrupt);
+    expect(tree.recoveredLines).toBe(1);
+    expect(tree.malformedLines).toBe(1);
+    const text = conversationText(f.corrupt);
+    for (const word of ["concatfirstword", "concatsecondword", "beforemalformedword", "aftermalformedword"]) expect(text).toContain(word);
+  });
+
+  it("takes the id from the file name when there is no header, and reads a header-only file as empty", () => {
+    const tree = readSessionTree(f.noHeader);
+    expect(tree.header).toMatchObject({ id: "01a0f868-9a80-781f-b021-c1b2df97e78b", cwd: "", hasHeader: false });
+    expect(conversationText(f.noHeader)).toContain("noheaderword");
+    const empty = readSessionTree(f.headerOnly);
+    expect(empty.entries).toEqual([]);
+    expect(empty.leaf).toBeUndefined();
+    expect(activeBranch(empty)).toEqual([]);
+  });
+
+  it("names every message the index names, by the same entry id, in every fixture", () => {
+    const files = [
+      ...readdirSync(S).flatMap((dir) => readdirSync(join(S, dir)).map((name) => join(S, dir, name))),
+      ...readdirSync(SHARED_FIXTURES)
+        .filter((name) => name.endsWith(".jsonl"))
+        .map((name) => join(SHARED_FIXTURES, name)),
+    ];
+    expect(files.length).toBeGreaterThan(15);
+    for (const path of files) {
+      if (!statSync(path).isFile()) continue;
+      const tree = readSessionTree(path);
+      for (const message of readSessionForIndex(path).messages) expect(tree.byId.has(message.entryId), `${path} ${message.entryId}`).toBe(true);
+    }
+  });
+
+  it("resolves real v1 compactions to entries of the file", () => {
+    const tree = readSessionTree(join(SHARED_FIXTURES, "v1-real-pimono-before-compaction.jsonl"));
+    const compactions = tree.entries.filter((e) => e.type === "compaction");
+    expect(compactions).toHaveLength(2);
+    for (const c of compactions) {
+      const kept = tree.byId.get(c.value.firstKeptEntryId as string);
+      expect(kept).toBeDefined();
+      // The index counts the header as 0.
+      expect(tree.entries.indexOf(kept!)).toBe((c.value.firstKeptEntryIndex as number) - 1);
+    }
+  });
+});
+
+describe("the transcript", () => {
+  it("shows conversation text only; raw adds thinking, tool calls and tool output", () => {
+    const tree = readSessionTree(f.s1);
+    const conversation = transcript(tree, { mode: "conversation", allBranches: false });
+    expect(new Set(conversation.map((i) => i.role))).toEqual(new Set(["user", "assistant"]));
+    const text = conversation.map((i) => i.text).join("\n");
+    expect(text).toContain("kubectl rollout");
+    expect(text).not.toContain("zephyrthought");
+    expect(text).not.toContain("quuxtooloutput");
+    expect(text).not.toContain("<cwd>");
+
+    const raw = transcript(tree, { mode: "raw", allBranches: false });
+    const rawText = raw.map((i) => i.text).join("\n");
+    expect(rawText).toContain("[thinking]\nzephyrthought");
+    expect(rawText).toContain('[tool call] read {"path":"deploy/staging.log"}');
+    expect(raw.find((i) => i.text.includes("quuxtooloutput"))).toMatchObject({ role: "toolResult", toolName: "read", isError: false });
+    expect(raw.map((i) => i.index)).toEqual(raw.map((_, n) => n));
+  });
+
+  it("marks tool errors and shows provider errors and images", () => {
+    const raw = transcript(readSessionTree(f.s5), { mode: "raw", allBranches: false });
+    expect(raw.find((i) => i.text.includes("lockedstatetoolerror"))).toMatchObject({ role: "toolResult", isError: true });
+    expect(raw.find((i) => i.entryId === "b54d08b8")?.text).toMatch(/^\[error\] .*providererrorword/);
+    const conversation = transcript(readSessionTree(f.s5), { mode: "conversation", allBranches: false });
+    expect(conversation.map((i) => i.entryId)).not.toContain("b54d08b8");
+    expect(conversation[0]!.text).toContain("[image image/png]");
+  });
+
+  it("puts compaction and branch summaries where they happened", () => {
+    const items = transcript(readSessionTree(f.s2), { mode: "conversation", allBranches: false });
+    const roles = items.map((i) => i.role);
+    expect(roles).toEqual(["user", "assistant", "branch_summary", "user", "assistant", "custom", "compaction", "user", "assistant"]);
+    expect(items[6]!.text).toContain("compactedsummaryword");
+    expect(items[8]!.text).toContain("postcompactionword");
+    expect(items.every((i) => i.branch === "active")).toBe(true);
+  });
+
+  it("with all branches, marks what is off the active branch", () => {
+    const items = transcript(readSessionTree(f.s2), { mode: "conversation", allBranches: true });
+    const abandoned = items.filter((i) => i.branch === "abandoned");
+    expect(abandoned.map((i) => i.entryId)).toEqual(["977993f5", "b27ebf86"]);
+    expect(abandoned.every((i) => i.text.includes("abandonedbranchword"))).toBe(true);
+    expect(items).toHaveLength(11);
+  });
+});
