@@ -1,6 +1,14 @@
+import { createRequire } from "node:module";
 import { defineConfig } from "vitest/config";
 
+const require = createRequire(import.meta.url);
+
 export default defineConfig({
+  resolve: {
+    // clipanion's "module" build imports a folder, which strict ESM refuses: use its CommonJS
+    // entry, as Node itself does.
+    alias: { clipanion: require.resolve("clipanion") },
+  },
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/helpers/global-setup.ts"],

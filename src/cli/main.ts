@@ -12,7 +12,11 @@ import { ResumeCommand } from "./commands/resume.js";
 import { TagCommand } from "./commands/tag.js";
 import { TagsCommand } from "./commands/tags.js";
 import { UntagCommand } from "./commands/untag.js";
+import { CompletionCommand } from "./commands/completion.js";
+import { PickCommand } from "./commands/pick.js";
 import type { RecallContext } from "./context.js";
+import { commandModel } from "./docs/command-model.js";
+import { parseErrorMessage } from "./parse-errors.js";
 import { Exit } from "./exit.js";
 
 export const VERSION = "0.1.0";
@@ -30,6 +34,8 @@ export function buildCli(): Cli<RecallContext> {
   cli.register(TagCommand);
   cli.register(UntagCommand);
   cli.register(TagsCommand);
+  cli.register(PickCommand);
+  cli.register(CompletionCommand);
   return cli;
 }
 
@@ -53,9 +59,7 @@ export async function runCli(argv: string[], context: RecallContext = defaultCon
   try {
     command = cli.process(argv, context);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    context.stderr.write(`recall: ${message.trim()}\n`);
-    context.stderr.write("Run `recall --help` for the commands and their options.\n");
+    context.stderr.write(`recall: ${parseErrorMessage(error, argv, commandModel(cli))}\n`);
     return Exit.Error;
   }
   return cli.run(command, context);

@@ -30,3 +30,15 @@ export function highlightLine(snippet: string, spans: readonly [number, number][
     .join("")
     .trim();
 }
+
+/**
+ * Marks every word of `text` that starts with one of the words of `query` (case-insensitive): the
+ * preview of a session while its query is still being typed.
+ */
+export function highlightWords(text: string, query: string, mark: (text: string) => string): string {
+  const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].filter((w) => w.length >= 2);
+  if (words.length === 0) return text;
+  const alternatives = words.sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives.join("|")})[\\p{L}\\p{N}]*`, "giu");
+  return text.replace(pattern, (match) => mark(match));
+}

@@ -1,17 +1,10 @@
-import { basename } from "node:path";
 import { Command, Option } from "clipanion";
 import { isNumber } from "typanion";
 import { DEFAULT_LIST_LIMIT, listSessions } from "../../api/list.js";
-import type { SessionSummary } from "../../api/session-summary.js";
-import { formatAge } from "../../output/age.js";
-import { parseTime } from "../../output/time.js";
-import { oneLine } from "../../sessions/text.js";
-import { syncIndex } from "../../sync/sync.js";
-import { BaseCommand } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
-import { syncNotices } from "../sync-notices.js";
+import { SessionsCommand } from "../sessions-command.js";
 
-export class ListCommand extends BaseCommand {
+export class ListCommand extends SessionsCommand {
   static paths = [["list"]];
 
   static usage = Command.Usage({
@@ -34,51 +27,23 @@ export class ListCommand extends BaseCommand {
     description: "Show at most this many sessions",
     validator: isNumber(),
   });
-  here = Option.Boolean("--here", false, { description: "Only sessions started in the current folder" });
-  cwd = Option.String("--cwd", { description: "Only sessions started in this folder" });
   since = Option.String("--since", { description: "Only sessions active from this time on: 7d, 24h, 2w, today, yesterday, 2026-11-01" });
   until = Option.String("--until", { description: "Only sessions last active up to this time (same forms as --since)" });
-  json = Option.Boolean("--json", false, { description: "Print one JSON object per session (JSON Lines)" });
-  sync = Option.Boolean("--sync", true, { description: "Update the index before listing (--no-sync skips it)" });
 
   async run(): Promise<ExitCode> {
-    const limit = Number(this.limit);
-    if (!Number.isInteger(limit) || limit < 1) {
-      this.warn(`--limit must be a whole number of at least 1, not ${this.limit}`);
-      return Exit.Error;
-    }
-    const now = Date.now();
-    const since = this.since === undefined ? undefined : parseTime(this.since, now);
-    const until = this.until === undefined ? undefined : parseTime(this.until, now);
-    const cwd = this.cwd ?? (this.here ? this.context.cwd : undefined);
-
-    const store = this.openStore();
-    if (this.sync) {
-      for (const notice of syncNotices(await syncIndex(store))) this.warn(notice);
-    }
+    const format = this.pipelineFormat();
+    const { limit, cwd, since, until, now } = this.scope();
+    const store = await this.openSynced();
     const sessions = await listSessions(store, { limit, cwd, since, until });
     if (sessions.length === 0) {
       const window = since !== undefined || until !== undefined ? " active in that time window" : "";
-      if (!this.json) this.warn(cwd ? `no session in ${cwd}${window}` : `no session${window}`);
+      if (!format) this.warn(cwd ? `no session in ${cwd}${window}` : `no session${window}`);
       return Exit.NoMatch;
     }
     for (const session of sessions) {
-      if (this.json) this.out(JSON.stringify(session));
-      else this.printSession(session, now);
+      if (format) this.printRecord(session, format, now);
+      else this.printBlock(session, now, { details: [`${session.messageCount} message${session.messageCount === 1 ? "" : "s"}`] });
     }
     return Exit.Ok;
-  }
-
-  private printSession(session: SessionSummary, now: number): void {
-    const paint = this.paint;
-    const title = session.name || session.firstMessage || "(no title)";
-    const project = session.cwd ? basename(session.cwd) : "(unknown folder)";
-    const count = `${session.messageCount} message${session.messageCount === 1 ? "" : "s"}`;
-    const details = [paint.cyan(project), formatAge(Date.parse(session.modified), now), count, paint.dim(session.id)];
-    if (session.tags.length > 0) details.push(paint.magenta(session.tags.map((t) => `#${t}`).join(" ")));
-    this.out(paint.bold(oneLine(title, 100)));
-    this.out(`  ${details.join(paint.dim(" · "))}`);
-    this.out(`  ${paint.dim(session.path)}`);
-    this.out("");
   }
 }

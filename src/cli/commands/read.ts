@@ -7,6 +7,7 @@ import { TRANSCRIPT_MODES, type TranscriptMode } from "../../sessions/transcript
 import { BaseCommand } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { messageLines } from "../message-printer.js";
+import { highlightWords } from "../../output/highlight.js";
 import { readSessionArgs, syncForIds } from "../session-args.js";
 
 export class ReadCommand extends BaseCommand {
@@ -44,6 +45,7 @@ export class ReadCommand extends BaseCommand {
   });
   cursor = Option.String("--cursor", { description: "Continue from the cursor a previous page ended with" });
   json = Option.Boolean("--json", false, { description: "Print one JSON object per message, then one for the page (JSON Lines)" });
+  highlight = Option.String("--highlight", { description: "Mark the words that start with these words (as the picker's preview does)" });
 
   async run(): Promise<ExitCode> {
     const limit = this.limit === undefined ? undefined : Number(this.limit);
@@ -100,7 +102,8 @@ export class ReadCommand extends BaseCommand {
         if (message.textOffset > 0) notes.push("continued");
         if (message.textOffset + message.text.length < message.textLength) notes.push("continues on the next page");
       }
-      for (const line of messageLines(paint, message, notes)) this.out(line);
+      const text = this.highlight ? highlightWords(message.text, this.highlight, (w) => paint.bold.red(w)) : message.text;
+      for (const line of messageLines(paint, { ...message, text }, notes)) this.out(line);
     }
     if (page.nextCursor) this.out(paint.dim(`More follows: recall read ${page.id} --cursor ${page.nextCursor}`));
   }

@@ -1,17 +1,11 @@
-import { basename } from "node:path";
 import { Command, Option } from "clipanion";
 import { isNumber } from "typanion";
-import { DEFAULT_LIMIT, searchSessions, type SearchHit } from "../../api/search.js";
-import { syncIndex } from "../../sync/sync.js";
+import { DEFAULT_LIMIT, searchSessions } from "../../api/search.js";
 import { takeTagNotices } from "../../tags/open-tags.js";
-import { formatAge } from "../../output/age.js";
-import { highlightLine } from "../../output/highlight.js";
-import { parseTime } from "../../output/time.js";
-import { BaseCommand } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
-import { syncNotices } from "../sync-notices.js";
+import { SessionsCommand } from "../sessions-command.js";
 
-export class SearchCommand extends BaseCommand {
+export class SearchCommand extends SessionsCommand {
   static paths = [["search"]];
 
   static usage = Command.Usage({
@@ -30,6 +24,7 @@ export class SearchCommand extends BaseCommand {
       ["Only sessions of the current folder, from the last week", "$0 search --here --since 7d flaky test"],
       ["Sessions tagged #k8s, but not #wip, that mention helm", "$0 search 'helm #k8s -#wip'"],
       ["Resume the best match in Pi", `pi --session "$($0 search --json staging deploy | jq -r .path | head -1)"`],
+      ["Pick among the matches with fzf", `$0 search --format tsv staging | fzf --delimiter '\\t' --with-nth 4,2,3 --preview '$0 read --limit 20 {1}' | cut -f1`],
     ],
   });
 
@@ -38,59 +33,26 @@ export class SearchCommand extends BaseCommand {
     description: "Show at most this many sessions",
     validator: isNumber(),
   });
-  here = Option.Boolean("--here", false, { description: "Only sessions started in the current folder" });
-  cwd = Option.String("--cwd", { description: "Only sessions started in this folder" });
   since = Option.String("--since", { description: "Only messages from this time on: 7d, 24h, 2w, today, yesterday, 2026-11-01" });
   until = Option.String("--until", { description: "Only messages up to this time (same forms as --since)" });
   prefix = Option.Boolean("--prefix", false, { description: "Also match the last word as a prefix (as the picker does while you type)" });
-  json = Option.Boolean("--json", false, { description: "Print one JSON object per session (JSON Lines)" });
-  sync = Option.Boolean("--sync", true, { description: "Update the index before searching (--no-sync skips it)" });
 
   async run(): Promise<ExitCode> {
-    const limit = Number(this.limit);
-    if (!Number.isInteger(limit) || limit < 1) {
-      this.warn(`--limit must be a whole number of at least 1, not ${this.limit}`);
-      return Exit.Error;
-    }
-    const now = Date.now();
-    const since = this.since === undefined ? undefined : parseTime(this.since, now);
-    const until = this.until === undefined ? undefined : parseTime(this.until, now);
-    const cwd = this.cwd ?? (this.here ? this.context.cwd : undefined);
+    const format = this.pipelineFormat();
+    const { limit, cwd, since, until, now } = this.scope();
     const query = this.query.join(" ");
-
-    const store = this.openStore();
-    if (this.sync) {
-      for (const notice of syncNotices(await syncIndex(store))) this.warn(notice);
-    }
+    const store = await this.openSynced();
     const hits = await searchSessions(store, { query, limit, prefix: this.prefix, cwd, since, until, now });
     // With --no-sync, a `#tag` query may be what opened the tag store (and imported pi-recall's tags).
     for (const notice of takeTagNotices(store)) this.warn(notice);
     if (hits.length === 0) {
-      if (!this.json) this.warn(cwd ? `no session in ${cwd} matches "${query}"; drop --here/--cwd to search every project` : `no session matches "${query}"`);
+      if (!format) this.warn(cwd ? `no session in ${cwd} matches "${query}"; drop --here/--cwd to search every project` : `no session matches "${query}"`);
       return Exit.NoMatch;
     }
     for (const hit of hits) {
-      if (this.json) this.out(JSON.stringify(hit));
-      else this.printHit(hit, now);
+      if (format) this.printRecord(hit, format, now);
+      else this.printBlock(hit, now, { snippet: hit.snippet, spans: hit.spans });
     }
     return Exit.Ok;
   }
-
-  private printHit(hit: SearchHit, now: number): void {
-    const paint = this.paint;
-    const title = hit.name || hit.firstMessage || "(no title)";
-    const project = hit.cwd ? basename(hit.cwd) : "(unknown folder)";
-    const details = [paint.cyan(project), formatAge(Date.parse(hit.modified), now), paint.dim(hit.id)];
-    if (hit.tags.length > 0) details.push(paint.magenta(hit.tags.map((t) => `#${t}`).join(" ")));
-    this.out(paint.bold(oneLineTitle(title)));
-    this.out(`  ${details.join(paint.dim(" · "))}`);
-    if (hit.snippet) this.out(`  ${highlightLine(hit.snippet, hit.spans, (t) => paint.bold.red(t))}`);
-    this.out(`  ${paint.dim(hit.path)}`);
-    this.out("");
-  }
-}
-
-function oneLineTitle(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > 100 ? `${flat.slice(0, 99)}…` : flat;
 }

@@ -1,0 +1,132 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { spawn, spawnSync } from "node:child_process";
+import { Command, Option } from "clipanion";
+import { listSessions } from "../../api/list.js";
+import { searchSessions } from "../../api/search.js";
+import { RecallError } from "../../errors.js";
+import { formatRecord } from "../../output/format.js";
+import { shellLine } from "../../output/shell.js";
+import { BaseCommand } from "../base-command.js";
+import { Exit, type ExitCode } from "../exit.js";
+import { syncIndex } from "../../sync/sync.js";
+import { syncNotices } from "../sync-notices.js";
+
+const PICK_LIMIT = 50;
+const TOGGLE_KEY = "ctrl-t";
+const PATH_KEY = "ctrl-o";
+
+export class PickCommand extends BaseCommand {
+  static paths = [["pick"]];
+
+  static usage = Command.Usage({
+    description: "pick a session interactively with fzf, and resume it",
+    details: `
+      Opens fzf over your sessions. Typing searches as you go (the last word also matches as a prefix); the preview shows the selected session's latest messages with the matches marked. Enter resumes the session in Pi (\`recall resume\`); ${TOGGLE_KEY} switches between this folder and all projects; ${PATH_KEY} prints the session's path instead and exits.
+
+      Needs fzf (0.38 or later). For your own bindings, the same picker is one line of plain fzf:
+
+      \`recall list --format tsv | fzf --disabled --delimiter '\\t' --with-nth 4,2,3,5 --bind 'change:reload(recall search --format tsv --prefix -- {q} || true)' --preview 'recall read --limit 20 --color always --highlight {q} {1}' --bind 'enter:become(recall resume {1})'\`
+    `,
+    examples: [
+      ["Pick among all sessions", "$0 pick"],
+      ["Start with a query", "$0 pick staging deploy"],
+      ["Only print the chosen session's path", `pi --session "$($0 pick --print)"`],
+    ],
+  });
+
+  query = Option.Rest({ name: "query" });
+  here = Option.Boolean("--here", false, { description: "Start with only the sessions of the current folder" });
+  print = Option.Boolean("--print", false, { description: "Print the chosen session's path instead of resuming it" });
+  // The picker's own reload source and scope toggle: not for people.
+  lines = Option.Boolean("--lines", false, { hidden: true });
+  scopeFile = Option.String("--scope-file", { hidden: true });
+  toggle = Option.Boolean("--toggle", false, { hidden: true });
+
+  async run(): Promise<ExitCode> {
+    if (this.toggle) return this.toggleScope();
+    if (this.lines) return this.printLines();
+    return this.openPicker();
+  }
+
+  private scopeIsHere(): boolean {
+    if (!this.scopeFile) return this.here;
+    try {
+      return readFileSync(this.scopeFile, "utf8").trim() === "here";
+    } catch {
+      return false;
+    }
+  }
+
+  private toggleScope(): ExitCode {
+    if (!this.scopeFile) throw new RecallError("BAD_INPUT", "--toggle needs --scope-file");
+    writeFileSync(this.scopeFile, this.scopeIsHere() ? "all\n" : "here\n");
+    return Exit.Ok;
+  }
+
+  /** The TSV lines fzf shows: a prefix search for the query, or the latest sessions. */
+  private async printLines(): Promise<ExitCode> {
+    const store = this.openStore();
+    const cwd = this.scopeIsHere() ? this.context.cwd : undefined;
+    const query = this.query.join(" ").trim();
+    const now = Date.now();
+    const sessions = query
+      ? await searchSessions(store, { query, prefix: true, limit: PICK_LIMIT, cwd, now })
+      : await listSessions(store, { limit: PICK_LIMIT, cwd });
+    for (const session of sessions) this.out(formatRecord(session, "tsv", now));
+    return Exit.Ok;
+  }
+
+  private async openPicker(): Promise<ExitCode> {
+    const fzf = spawnSync("fzf", ["--version"], { encoding: "utf8" });
+    if (fzf.error || fzf.status !== 0) {
+      throw new RecallError("NOT_FOUND", "recall pick needs fzf, which is not installed: install it (apt install fzf, brew install fzf, or see https://github.com/junegunn/fzf)");
+    }
+    const store = this.openStore();
+    for (const notice of syncNotices(await syncIndex(store))) this.warn(notice);
+
+    const dir = mkdtempSync(join(tmpdir(), "recall-pick-"));
+    const scopeFile = join(dir, "scope");
+    writeFileSync(scopeFile, this.here ? "here\n" : "all\n");
+    // fzf runs these through the shell: call this same recall, with the same sessions directory.
+    const sessionsDir = this.sessionsDir ? ["--sessions-dir", this.sessionsDir] : [];
+    const recallArgs = (command: string, ...args: string[]) => [process.argv[1]!, command, ...sessionsDir, ...args];
+    const recall = (command: string, ...args: string[]) => shellLine([process.execPath, ...recallArgs(command, ...args)]);
+    const lines = `${recall("pick", "--lines", "--scope-file", scopeFile, "--")} {q}`;
+    const printPath = "become(printf '%s\\n' {6})";
+    const args = [
+      "--disabled",
+      "--ansi",
+      "--delimiter", "\t",
+      "--with-nth", "4,2,3,5",
+      "--query", this.query.join(" "),
+      "--header", `enter: ${this.print ? "print path" : "resume in pi"} · ${TOGGLE_KEY}: this folder ↔ all projects · ${PATH_KEY}: print path`,
+      "--prompt", "recall> ",
+      "--bind", `change:reload(sleep 0.05; ${lines} || true)`,
+      "--bind", `${TOGGLE_KEY}:execute-silent(${recall("pick", "--toggle", "--scope-file", scopeFile)})+reload(${lines} || true)`,
+      "--bind", `${PATH_KEY}:${printPath}`,
+      "--bind", `enter:${this.print ? printPath : `become(${recall("resume", "--")} {6})`}`,
+      "--preview", `${recall("read", "--limit", "20", "--color", "always")} --highlight={q} -- {6}`,
+      "--preview-window", "right,50%,wrap",
+    ];
+    try {
+      const initial = spawnSync(process.execPath, recallArgs("pick", "--lines", "--scope-file", scopeFile, "--", ...this.query), {
+        encoding: "utf8",
+        env: this.context.env,
+        cwd: this.context.cwd,
+      });
+      const code = await new Promise<number>((resolve, reject) => {
+        const child = spawn("fzf", args, { stdio: ["pipe", "inherit", "inherit"], env: this.context.env, cwd: this.context.cwd });
+        child.on("error", reject);
+        child.on("close", (status) => resolve(status ?? 2));
+        child.stdin.end(initial.stdout);
+      });
+      // fzf: 1 = no match, 130 = cancelled (Esc, ctrl-c): nothing was picked.
+      if (code === 130 || code === 1) return Exit.NoMatch;
+      return code === 0 ? Exit.Ok : Exit.Error;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * `recall pick` in a real terminal: real fzf inside real tmux, driven with send-keys and read
+ * with capture-pane. Skipped (visibly) where fzf or tmux is not installed; CI installs both.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
+import { RECALL_BIN, runRecall } from "./helpers/run-cli.js";
+
+const has = (tool: string) => spawnSync(tool, ["-V"], { stdio: "ignore" }).status === 0 || spawnSync(tool, ["--version"], { stdio: "ignore" }).status === 0;
+const FORK_PATH_END = "2026-10-01T11-00-00-000Z_01a0f71f-0380-71ce-a5f6-9af2c7be0ad4.jsonl";
+
+describe("recall pick without fzf", () => {
+  it("says in one line that fzf is needed and how to get it", async () => {
+    const agent = makeAgentDir();
+    try {
+      const result = await runRecall(["pick"], { env: { ...agent.env, PATH: mkdtempSync(join(tmpdir(), "empty-path-")) } });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toMatch(/^recall: recall pick needs fzf, which is not installed: install it \(apt install fzf/);
+      expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    } finally {
+      agent.cleanup();
+    }
+  });
+});
+
+describe.skipIf(!has("tmux") || !has("fzf"))("recall pick in tmux with fzf", () => {
+  let agent: AgentDir;
+  const socket = `recall-test-${process.pid}`;
+  const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
+  const screen = () => tmux("capture-pane", "-p", "-t", "pick");
+  const waitFor = async (check: () => boolean, what: string) => {
+    for (let i = 0; i < 100; i++) {
+      if (check()) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`timed out waiting for ${what}; screen:\n${screen()}`);
+  };
+
+  beforeAll(() => {
+    agent = makeAgentDir();
+  });
+  afterAll(() => {
+    spawnSync("tmux", ["-L", socket, "kill-server"]);
+    agent.cleanup();
+  });
+
+  it("lists and previews matches as you type, toggles the folder scope, and prints the path", async () => {
+    const out = join(agent.root, "picked.txt");
+    const env = Object.entries({ ...agent.env, TERM: "xterm-256color" })
+      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+      .join(" ");
+    const command = `cd ${JSON.stringify(agent.root)} && env -i ${env} ${JSON.stringify(process.execPath)} ${JSON.stringify(RECALL_BIN)} pick > ${JSON.stringify(out)}; sleep 60`;
+    tmux("new-session", "-d", "-s", "pick", "-x", "160", "-y", "40", command);
+    await waitFor(() => screen().includes("recall>"), "the picker");
+    tmux("send-keys", "-t", "pick", "forkonly");
+    // The fork is listed, and the preview shows its own message with the typed word.
+    await waitFor(() => /1\/1/.test(screen()) && screen().includes("forkonlyword"), "the fork in the list and its preview");
+    expect(screen()).toContain("Fix staging deploy");
+    // ctrl-t: only sessions of this folder (the temp dir has none); ctrl-t again: all projects.
+    tmux("send-keys", "-t", "pick", "C-t");
+    await waitFor(() => /0\/0/.test(screen()), "the folder scope");
+    tmux("send-keys", "-t", "pick", "C-t");
+    await waitFor(() => /1\/1/.test(screen()), "all projects again");
+    tmux("send-keys", "-t", "pick", "C-o");
+    await waitFor(() => existsSync(out) && readFileSync(out, "utf8").includes(".jsonl"), "the printed path");
+    expect(readFileSync(out, "utf8").trim()).toBe(join(agent.sessionsDir, "--home-dev-shop-api--", FORK_PATH_END));
+  });
+});
