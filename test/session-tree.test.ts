@@ -1,23 +1,13 @@
-import { readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readSessionForIndex } from "../src/sessions/session-index-reader.js";
 import { activeBranch, depthFirst, readSessionTree } from "../src/sessions/session-tree.js";
 import { transcript } from "../src/sessions/transcript.js";
-import { FIXTURES, SHARED_FIXTURES } from "./helpers/agent-dir.js";
+import { SHARED_FIXTURES } from "./helpers/agent-dir.js";
+import { FIXTURE_FILES, FIXTURE_SESSIONS_DIR as S } from "./helpers/fixture-files.js";
 
-const S = join(FIXTURES, "agent", "sessions");
-const f = {
-  s1: join(S, "--home-dev-shop-api--/2026-10-01T09-00-00-000Z_01a0f6b1-2680-79e3-a1fa-30b6f0582ef5.jsonl"),
-  s2: join(S, "--home-dev-shop-api--/2026-10-01T10-00-00-000Z_01a0f6e8-1500-7a6b-ad20-694247f75ec3.jsonl"),
-  s5: join(S, "--home-dev-infra--/2026-10-01T13-00-00-000Z_01a0f78c-e080-7f28-af10-ffa76e6bae4c.jsonl"),
-  v1: join(S, "--home-dev-shop-api--/2026-09-01T09-00-00-000Z_421f595e-0a03-4c2f-9f1d-25f1dc156710.jsonl"),
-  v2: join(S, "--home-dev-blog--/2026-09-11T09-00-00-000Z_2d9abfc1-ce2a-46a6-a446-f9bb2819c0a3.jsonl"),
-  corrupt: join(S, "--home-dev-blog--/2026-10-01T16-00-00-000Z_01a0f831-ac00-74bc-a342-d9db8ae256fe.jsonl"),
-  noHeader: join(S, "--home-dev-infra--/2026-10-01T17-00-00-000Z_01a0f868-9a80-781f-b021-c1b2df97e78b.jsonl"),
-  unknownType: join(S, "--home-dev-infra--/2026-10-01T18-00-00-000Z_01a0f89f-8900-7c35-8cbf-ea1052d39058.jsonl"),
-  headerOnly: join(S, "--home-dev-infra--/2026-10-01T19-00-00-000Z_01a0f8d6-7780-7f34-83aa-43d63b541099.jsonl"),
-};
+const f = FIXTURE_FILES;
 
 const ids = (entries: { id: string }[]) => entries.map((e) => e.id);
 const conversationText = (path: string, allBranches = false) =>
@@ -98,11 +88,12 @@ describe("the session tree", () => {
   it("names every message the index names, by the same entry id, in every fixture", () => {
     const files = [
       ...readdirSync(S).flatMap((dir) => readdirSync(join(S, dir)).map((name) => join(S, dir, name))),
-      ...readdirSync(SHARED_FIXTURES)
+      // ../shared is not in a user's clone: its files are checked only where it exists.
+      ...(existsSync(SHARED_FIXTURES) ? readdirSync(SHARED_FIXTURES) : [])
         .filter((name) => name.endsWith(".jsonl"))
         .map((name) => join(SHARED_FIXTURES, name)),
     ];
-    expect(files.length).toBeGreaterThan(15);
+    expect(files.length).toBeGreaterThan(10);
     for (const path of files) {
       if (!statSync(path).isFile()) continue;
       const tree = readSessionTree(path);
@@ -110,7 +101,7 @@ describe("the session tree", () => {
     }
   });
 
-  it("resolves real v1 compactions to entries of the file", () => {
+  it.skipIf(!existsSync(SHARED_FIXTURES))("resolves real v1 compactions to entries of the file (../shared fixtures)", () => {
     const tree = readSessionTree(join(SHARED_FIXTURES, "v1-real-pimono-before-compaction.jsonl"));
     const compactions = tree.entries.filter((e) => e.type === "compaction");
     expect(compactions).toHaveLength(2);
