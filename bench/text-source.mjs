@@ -33,8 +33,10 @@ const MAX_CODE_PARTS = 8; // at most this many chunks of one file, so huge bundl
 const MIN_CODE_FILE = 300;
 const MAX_MD_FILE = 2 * 1024 * 1024;
 
-// Directories never worth reading: non-English TypeScript diagnostics, caches, VCS.
-const SKIP_DIRS = new Set([".git", ".cache", ".bin", "cs", "de", "es", "fr", "it", "ja", "ko", "pl", "pt-br", "ru", "tr", "zh-cn", "zh-tw"]);
+// Directories never worth reading: non-English TypeScript diagnostics, caches, VCS. Tool caches
+// inside node_modules (`.vite/vitest/…/results.json` is rewritten by every test run) must stay out:
+// they would change the pool, and so every corpus, after each `vitest run`.
+const SKIP_DIRS = new Set([".git", ".cache", ".bin", ".vite", ".vitest", "cs", "de", "es", "fr", "it", "ja", "ko", "pl", "pt-br", "ru", "tr", "zh-cn", "zh-tw"]);
 
 function classify(name) {
   const lower = name.toLowerCase();
