@@ -30,6 +30,17 @@ describe("sync", () => {
     expect(second).toMatchObject({ discovered: 11, indexed: 0, unchanged: 11 });
   });
 
+  it("with nothing changed, does not even read its state file (the fingerprint answers)", async () => {
+    agent = makeAgentDir();
+    const store = open();
+    await syncIndex(store);
+    writeFileSync(store.statePath, "{ not json"); // would force a rebuild if it were read
+    expect(await syncIndex(open())).toMatchObject({ unchanged: 11, rebuilt: false, indexed: 0 });
+    appendFileSync(join(agent.sessionsDir, S1), userMessage("c0000009", "afterfingerprintword", Date.parse("2026-11-02T00:00:00Z")));
+    expect(await syncIndex(open())).toMatchObject({ rebuilt: true, indexed: 11 });
+    expect(await ids("afterfingerprintword")).toEqual([S1_ID]);
+  });
+
   it("picks up new, appended and deleted files", async () => {
     agent = makeAgentDir();
     await syncIndex(open());

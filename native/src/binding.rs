@@ -217,10 +217,13 @@ impl NativeIndex {
     }
 
     /// Takes the writer lock, waiting up to `timeoutMs`; fails with RECALL_LOCKED after that.
+    /// A `heavy` write (a first index, a large batch) indexes with two threads, a light one with
+    /// one (fewer segments to write and flush per commit).
     #[napi(ts_return_type = "Promise<void>")]
-    pub fn lock(&self, timeout_ms: u32) -> AsyncTask<Job<()>> {
+    pub fn lock(&self, timeout_ms: u32, heavy: Option<bool>) -> AsyncTask<Job<()>> {
         let engine = self.engine.clone();
-        AsyncTask::new(job(move || engine.lock(Duration::from_millis(u64::from(timeout_ms)))))
+        let threads = if heavy.unwrap_or(false) { 2 } else { 1 };
+        AsyncTask::new(job(move || engine.lock(Duration::from_millis(u64::from(timeout_ms)), threads)))
     }
 
     /// Applies a JSON change set (see `changes.rs`) under the writer lock; nothing is visible

@@ -103,14 +103,15 @@ impl Engine {
         Ok(Stats { documents: searcher.num_docs(), sessions, stamp })
     }
 
-    /// Takes the writer lock, waiting up to `timeout` for another process to release it.
-    pub fn lock(&self, timeout: Duration) -> Result<()> {
+    /// Takes the writer lock, waiting up to `timeout` for another process to release it, with a
+    /// writer of `threads` indexing threads (at most the machine's cores).
+    pub fn lock(&self, timeout: Duration, threads: usize) -> Result<()> {
         let mut slot = self.writer.lock().map_err(|_| poisoned())?;
         if slot.is_some() {
             return Ok(());
         }
         let deadline = Instant::now() + timeout;
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 2);
+        let threads = threads.clamp(1, std::thread::available_parallelism().map_or(1, |n| n.get()));
         loop {
             match self.index.writer_with_num_threads::<TantivyDocument>(threads, WRITER_HEAP_BYTES * threads) {
                 Ok(writer) => {

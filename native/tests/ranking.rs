@@ -38,7 +38,7 @@ fn session(name: &str, cwd: &str, modified: i64, texts: &[&str]) -> SessionUpdat
 
 fn engine_with(sessions: Vec<SessionUpdate>) -> Engine {
     let engine = Engine::in_memory().unwrap();
-    engine.lock(std::time::Duration::from_secs(1)).unwrap();
+    engine.lock(std::time::Duration::from_secs(1), 1).unwrap();
     engine.apply(&ChangeSet { sessions, ..Default::default() }).unwrap();
     engine.commit("test").unwrap();
     engine
@@ -135,7 +135,7 @@ fn tags_are_searchable_text_with_a_boost() {
 fn tag_update_rewrites_only_the_session_document() {
     let engine = engine_with(vec![session("a", "/p", OLD, &["first message", "second message"])]);
     let before = engine.stats().unwrap().documents;
-    engine.lock(std::time::Duration::from_secs(1)).unwrap();
+    engine.lock(std::time::Duration::from_secs(1), 1).unwrap();
     engine
         .apply(&ChangeSet { tag_updates: vec![TagUpdate { session_id: "id-a".into(), tags: vec!["ready".into()] }], ..Default::default() })
         .unwrap();
@@ -254,7 +254,7 @@ fn append_replaces_only_the_tail() {
     let mut tail = session("a", "/p", OLD + 1000, &["first words", "second words continued", "third words"]);
     tail.messages.remove(0);
     tail.replace_from = Some(1);
-    engine.lock(std::time::Duration::from_secs(1)).unwrap();
+    engine.lock(std::time::Duration::from_secs(1), 1).unwrap();
     engine.apply(&ChangeSet { sessions: vec![tail], ..Default::default() }).unwrap();
     engine.commit("t2").unwrap();
     // 3 messages + 1 session document, the old second message gone.

@@ -72,7 +72,7 @@ export interface NativeApplyCounts {
 export interface NativeIndex {
   stats(): NativeStats;
   reload(): void;
-  lock(timeoutMs: number): Promise<void>;
+  lock(timeoutMs: number, heavy?: boolean): Promise<void>;
   apply(changesJson: string): Promise<NativeApplyCounts>;
   clear(): void;
   commit(stamp: string): Promise<void>;

@@ -18,6 +18,8 @@ import { loadState, type SyncState } from "./state.js";
 export interface TagSyncOptions {
   /** How long to wait for another process's write to finish (default 5 s). */
   lockTimeoutMs?: number;
+  /** The sync state, when the caller has just loaded or written it (saves reading it again). */
+  state?: SyncState;
 }
 
 export interface TagSyncReport {
@@ -46,7 +48,7 @@ function pending(state: SyncState, tags: TagStore): TagChanges | undefined {
 
 export async function syncTags(store: IndexStore, options: TagSyncOptions = {}): Promise<TagSyncReport> {
   const report: TagSyncReport = { updated: 0, busy: false };
-  const quick = loadState(store.statePath);
+  const quick = options.state ?? loadState(store.statePath);
   // Without tag data there is nothing to apply, unless the index holds tags of a database that was removed.
   if (!quick.tags && !hasTagData(store)) return report;
   // An index out of step with its state is rebuilt by the next sync, with the store's tags.

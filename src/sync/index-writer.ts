@@ -9,10 +9,13 @@ import { RecallError, native } from "../errors.js";
 import type { IndexStore } from "../store.js";
 import { saveState, type SyncState } from "./state.js";
 
-/** Takes the writer lock; false when another process held it for longer than `timeoutMs`. */
-export async function lockIndex(store: IndexStore, timeoutMs: number): Promise<boolean> {
+/**
+ * Takes the writer lock; false when another process held it for longer than `timeoutMs`. A
+ * `heavy` write (a first index, a large batch) gets more indexing threads.
+ */
+export async function lockIndex(store: IndexStore, timeoutMs: number, heavy = false): Promise<boolean> {
   try {
-    await native(() => store.native.lock(timeoutMs));
+    await native(() => store.native.lock(timeoutMs, heavy));
     return true;
   } catch (error) {
     if (error instanceof RecallError && error.code === "LOCKED") return false;

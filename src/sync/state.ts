@@ -4,7 +4,7 @@
  * folder beside the index and tied to it by a stamp that both record at each commit: if they
  * differ (a crash between the two writes, a deleted index), the index is rebuilt.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { dirname } from "node:path";
 import type { ReadCheckpoint, SessionHeaderInfo } from "../sessions/session-index-reader.js";
@@ -21,10 +21,6 @@ export interface FileState {
   tailHash: string;
   header: SessionHeaderInfo;
   checkpoint: ReadCheckpoint;
-  name: string | undefined;
-  firstMessage: string;
-  modified: number;
-  messageCount: number;
   /** False for a file with no message (header only): nothing of it is in the index. */
   indexed: boolean;
 }
@@ -54,17 +50,16 @@ export function loadState(path: string): SyncState {
   }
 }
 
-/** Written to a temporary file, flushed, then renamed over the old one: never half-written. */
+/**
+ * Written to a temporary file, then renamed over the old one: never half-written. Not flushed to
+ * disk: it is a cache, and a state lost in a crash no longer matches the index's stamp, which
+ * makes the next sync rebuild (flushing a multi-megabyte file cost more than the append it
+ * recorded).
+ */
 export function saveState(path: string, state: SyncState): void {
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
-  const fd = openSync(temporary, "w");
-  try {
-    writeSync(fd, JSON.stringify(state));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  writeFileSync(temporary, JSON.stringify(state));
   renameSync(temporary, path);
 }
 

@@ -8,11 +8,12 @@
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import { native } from "../errors.js";
-import { discoverSessionFiles, type SessionFile } from "../sessions/discover.js";
+import { discoverSessionFiles, type Discovery, type SessionFile } from "../sessions/discover.js";
 import { readCopyKeys, readSessionForIndex, type SessionRead } from "../sessions/session-index-reader.js";
 import type { IndexStore } from "../store.js";
 import { hasTagData, takeTagNotices, tagsFor } from "../tags/open-tags.js";
 import { syncTags } from "./apply-tags.js";
+import { discoveryDigest, loadFingerprint, saveFingerprint, tagDataSignature, type Fingerprint } from "./fingerprint.js";
 import { commitIndex, lockIndex, unlockIndex } from "./index-writer.js";
 import { emptyState, loadState, tailHash, type FileState, type SyncState } from "./state.js";
 
@@ -56,6 +57,9 @@ export interface SyncReport {
   /** One-line notices for the user (tags imported from pi-recall, for example). */
   notices: string[];
 }
+
+/** Changed bytes above which a sync writes with two threads. */
+const HEAVY_SYNC_BYTES = 16 << 20;
 
 /** Text sent to the writer per batch: bounds memory on a first index of a large history. */
 const BATCH_TEXT_CHARS = 16 << 20;
@@ -127,17 +131,31 @@ function parentFile(parent: string | undefined, files: Map<string, SessionFile>)
   return undefined;
 }
 
-/** Syncs the session files, then applies tag edits the index has not seen yet (see apply-tags.ts). */
+/**
+ * Syncs the session files, then applies tag edits the index has not seen yet (see apply-tags.ts).
+ * When nothing changed since the last sync (see fingerprint.ts) it costs one stat per file.
+ */
 export async function syncIndex(store: IndexStore, options: SyncOptions = {}): Promise<SyncReport> {
-  const report = await syncFiles(store, options);
-  if (!report.busy) report.busy = (await syncTags(store, { lockTimeoutMs: options.lockTimeoutMs })).busy;
+  const discovery = discoverSessionFiles(store.locations);
+  const seen: Fingerprint = { stamp: "", files: discoveryDigest(discovery), tags: tagDataSignature(store) };
+  if (!options.rebuild) {
+    const last = loadFingerprint(store);
+    const unchanged = last && last.files === seen.files && last.tags === seen.tags && last.stamp === store.native.stats().stamp;
+    // The state file is what names sessions by id: a deleted one is rebuilt now, not later.
+    if (unchanged && existsSync(store.statePath)) {
+      return { ...emptyReport(discovery), unchanged: discovery.files.length };
+    }
+  }
+  const { report, state, readFailures } = await syncFiles(store, discovery, options);
+  if (!report.busy) report.busy = (await syncTags(store, { lockTimeoutMs: options.lockTimeoutMs, state })).busy;
   report.notices.push(...takeTagNotices(store));
+  // A file that could not be read is tried again by the next sync, so it is not recorded as seen.
+  if (!report.busy && readFailures === 0) saveFingerprint(store, { ...seen, stamp: store.native.stats().stamp });
   return report;
 }
 
-async function syncFiles(store: IndexStore, options: SyncOptions): Promise<SyncReport> {
-  const discovery = discoverSessionFiles(store.locations);
-  const report: SyncReport = {
+function emptyReport(discovery: Discovery): SyncReport {
+  return {
     discovered: discovery.files.length,
     indexed: 0,
     appended: 0,
@@ -149,25 +167,39 @@ async function syncFiles(store: IndexStore, options: SyncOptions): Promise<SyncR
     busy: false,
     notices: [],
   };
+}
+
+interface FilesSynced {
+  report: SyncReport;
+  /** The sync state as this sync left it (or found it). */
+  state: SyncState;
+  readFailures: number;
+}
+
+async function syncFiles(store: IndexStore, discovery: Discovery, options: SyncOptions): Promise<FilesSynced> {
+  const report = emptyReport(discovery);
   const unreadable = new Set(discovery.failures.map((f) => f.path));
   const quick = loadState(store.statePath);
   const consistent = quick.stamp === store.native.stats().stamp;
-  if (!options.rebuild && consistent) {
-    const quickPlan = plan(discovery.files, quick, unreadable);
-    if (quickPlan.changed.length === 0 && quickPlan.removed.length === 0) {
-      report.unchanged = quickPlan.unchanged;
-      return report;
-    }
+  const quickPlan = plan(discovery.files, quick, unreadable);
+  if (!options.rebuild && consistent && quickPlan.changed.length === 0 && quickPlan.removed.length === 0) {
+    report.unchanged = quickPlan.unchanged;
+    return { report, state: quick, readFailures: 0 };
   }
 
-  if (!(await lockIndex(store, options.lockTimeoutMs ?? 5000))) {
+  // A first index or a large batch gets two writer threads; an append, one (fewer segments to
+  // write and flush per commit).
+  const heavy = !consistent || options.rebuild === true || quickPlan.changed.reduce((sum, f) => sum + f.size, 0) > HEAVY_SYNC_BYTES;
+  if (!(await lockIndex(store, options.lockTimeoutMs ?? 5000, heavy))) {
     report.busy = true;
-    return report;
+    return { report, state: quick, readFailures: 0 };
   }
+  let state: SyncState;
+  let readFailures = 0;
   try {
     // Another process may have synced while this one waited for the lock.
     store.native.reload();
-    let state = loadState(store.statePath);
+    state = loadState(store.statePath);
     if (options.rebuild || state.stamp !== store.native.stats().stamp) {
       store.native.clear();
       state = emptyState();
@@ -225,6 +257,7 @@ async function syncFiles(store: IndexStore, options: SyncOptions): Promise<SyncR
         }
       } catch (error) {
         report.failed.push({ path: file.path, reason: errorReason(error) });
+        readFailures++;
         continue;
       }
       report.malformedLines += read.malformedLines;
@@ -259,10 +292,6 @@ async function syncFiles(store: IndexStore, options: SyncOptions): Promise<SyncR
         tailHash: tailHash(file.path, read.end),
         header: read.header,
         checkpoint: read.checkpoint,
-        name: read.name,
-        firstMessage: read.firstMessage,
-        modified: read.modified,
-        messageCount: read.messageCount,
         indexed,
       };
       if (append) report.appended++;
@@ -277,5 +306,5 @@ async function syncFiles(store: IndexStore, options: SyncOptions): Promise<SyncR
   } finally {
     await unlockIndex(store);
   }
-  return report;
+  return { report, state, readFailures };
 }
