@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
-export const RECALL_BIN = join(REPO_ROOT, "bin", "recall.js");
+export const RECALL_BIN = join(REPO_ROOT, "bin", "recall.cjs");
 export const LIBRARY_URL = new URL("../dist/index.js", import.meta.url).href;
 
 export const now = () => performance.now();

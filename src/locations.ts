@@ -6,10 +6,10 @@
  * `PI_CODING_AGENT_DIR` or `~/.pi/agent`. Pi's own default layout has one folder per project
  * (`--<cwd>--/`); any other session directory is flat.
  */
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
+import { FastHash } from "./hash.js";
 
 export interface Locations {
   agentDir: string;
@@ -62,7 +62,7 @@ export function resolveLocations(overrides: LocationOverrides = {}): Locations {
   // Each sessions directory gets an index of its own, so switching between them never
   // thrashes one index.
   const cacheDir =
-    layout === "projects" ? cacheRoot : join(cacheRoot, "dirs", createHash("sha256").update(sessionsDir).digest("hex").slice(0, 16));
+    layout === "projects" ? cacheRoot : join(cacheRoot, "dirs", new FastHash().update(sessionsDir).digest());
   const dataDir = env.RECALL_DATA_DIR ? absolute(env.RECALL_DATA_DIR, cwd) : join(agentDir, "recall");
   return { agentDir, sessionsDir, layout, cacheDir, dataDir };
 }

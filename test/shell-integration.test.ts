@@ -60,7 +60,7 @@ describe("completions", () => {
 
   it.each(Object.entries(completionFiles))("%s: names every command, option and option value", (shell, file) => {
     const script = readFileSync(`${ROOT}/${file}`, "utf8");
-    expect(execFileSync(process.execPath, [`${ROOT}/bin/recall.js`, "completion", shell], { encoding: "utf8" })).toBe(script);
+    expect(execFileSync(process.execPath, [`${ROOT}/bin/recall.cjs`, "completion", shell], { encoding: "utf8" })).toBe(script);
     for (const command of commands) {
       expect(script, command.name).toContain(command.name);
       for (const option of command.options) {

@@ -6,9 +6,9 @@
  * appended a turn, which can also move the active branch, or rewrote a legacy file), the
  * position means nothing, so such a cursor is refused.
  */
-import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync } from "node:fs";
 import { RecallError } from "../errors.js";
+import { sha1, sha1Hasher } from "../hash.js";
 import { TRANSCRIPT_MODES, type TranscriptMode } from "../sessions/transcript.js";
 
 export interface FileFingerprint {
@@ -29,7 +29,7 @@ export interface ReadCursor extends FileFingerprint {
 const VERSION = 1;
 
 export function fingerprint(path: string): FileFingerprint {
-  const hash = createHash("sha1");
+  const hash = sha1Hasher();
   const chunk = Buffer.allocUnsafe(1 << 20);
   let size = 0;
   const fd = openSync(path, "r");
@@ -45,7 +45,7 @@ export function fingerprint(path: string): FileFingerprint {
 }
 
 function checksum(body: string): string {
-  return createHash("sha1").update(body).digest("hex").slice(0, 12);
+  return sha1(body).slice(0, 12);
 }
 
 export function encodeCursor(cursor: ReadCursor): string {

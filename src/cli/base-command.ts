@@ -3,12 +3,12 @@
  * and one place that turns errors into a one-line message on stderr and exit code 2 (clipanion
  * itself would print them on stdout and exit 1).
  */
-import { Chalk, type ChalkInstance } from "chalk";
 import { Command, Option } from "clipanion";
 import { isEnum } from "typanion";
 import { openRecall, type IndexStore } from "../api/open.js";
 import { RecallError } from "../errors.js";
 import { COLOR_MODES, resolveColor, type ColorMode } from "../output/color.js";
+import { createPaint, type Paint } from "../output/paint.js";
 import type { RecallContext } from "./context.js";
 import { Exit, type ExitCode } from "./exit.js";
 
@@ -24,14 +24,12 @@ export abstract class BaseCommand extends Command<RecallContext> {
 
   abstract run(): Promise<ExitCode>;
 
-  private chalkInstance: ChalkInstance | undefined;
+  private painter: Paint | undefined;
 
   /** Colors for stdout, decided once from --color, NO_COLOR, TERM and whether it is a terminal. */
-  get paint(): ChalkInstance {
-    this.chalkInstance ??= new Chalk({
-      level: resolveColor(this.color as ColorMode, this.context.env, this.context.stdoutIsTTY) ? 1 : 0,
-    });
-    return this.chalkInstance;
+  get paint(): Paint {
+    this.painter ??= createPaint(resolveColor(this.color as ColorMode, this.context.env, this.context.stdoutIsTTY));
+    return this.painter;
   }
 
   openStore(): IndexStore {

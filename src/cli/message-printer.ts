@@ -1,5 +1,5 @@
 /** How `read` and `context` print one message for a person: a header line, then the text. */
-import type { ChalkInstance } from "chalk";
+import type { Paint } from "../output/paint.js";
 
 export interface PrintableMessage {
   role: string;
@@ -20,7 +20,7 @@ function localMinute(isoTime: string): string {
 }
 
 /** `notes` are shown after the header (for example that the text is cut). */
-export function messageLines(paint: ChalkInstance, message: PrintableMessage, notes: string[] = []): string[] {
+export function messageLines(paint: Paint, message: PrintableMessage, notes: string[] = []): string[] {
   const role = message.toolName ? `${message.role} ${message.toolName}` : message.role;
   const marks = [...notes];
   if (message.isError) marks.unshift(paint.red("error"));

@@ -4,9 +4,9 @@
  * stamp they were synced at. When the digest, the tag signature and the stamp all match, a sync
  * has nothing to do and never reads its state file or opens the tag database.
  */
-import { createHash } from "node:crypto";
 import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { FastHash } from "../hash.js";
 import type { Discovery } from "../sessions/discover.js";
 import type { IndexStore } from "../store.js";
 import { legacyTagsFile } from "../tags/legacy-import.js";
@@ -20,10 +20,10 @@ export interface Fingerprint {
 }
 
 export function discoveryDigest(discovery: Discovery): string {
-  const hash = createHash("sha1");
+  const hash = new FastHash();
   for (const f of discovery.files) hash.update(`${f.path}\0${f.size}\0${f.mtimeMs}\0${f.ino}\n`);
   for (const f of discovery.failures) hash.update(`!${f.path}\0${f.reason}\n`);
-  return hash.digest("hex");
+  return hash.digest();
 }
 
 function signature(path: string): string {

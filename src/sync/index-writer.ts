@@ -4,8 +4,8 @@
  * The shared stamp is what ties the state to the index (see state.ts): a crash between the
  * commit and the save leaves them different, and the next sync rebuilds.
  */
-import { randomUUID } from "node:crypto";
 import { RecallError, native } from "../errors.js";
+import { randomId } from "../hash.js";
 import type { IndexStore } from "../store.js";
 import { saveState, type SyncState } from "./state.js";
 
@@ -25,7 +25,7 @@ export async function lockIndex(store: IndexStore, timeoutMs: number, heavy = fa
 
 /** Commits what was applied and records the commit's stamp in `state`, then saves it. */
 export async function commitIndex(store: IndexStore, state: SyncState): Promise<void> {
-  state.stamp = randomUUID();
+  state.stamp = randomId();
   await native(() => store.native.commit(state.stamp));
   saveState(store.statePath, state);
 }

@@ -5,8 +5,8 @@
  * differ (a crash between the two writes, a deleted index), the index is rebuilt.
  */
 import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from "node:fs";
-import { createHash } from "node:crypto";
 import { dirname } from "node:path";
+import { sha1 } from "../hash.js";
 import type { ReadCheckpoint, SessionHeaderInfo } from "../sessions/session-index-reader.js";
 
 export const STATE_VERSION = 1;
@@ -74,5 +74,5 @@ export function tailHash(path: string, end: number): string {
   } finally {
     closeSync(fd);
   }
-  return createHash("sha1").update(buffer).digest("hex");
+  return sha1(buffer);
 }

@@ -19,11 +19,11 @@
  */
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
-import { randomUUID } from "node:crypto";
 import { dirname } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { RecallError } from "../errors.js";
 import { normalizeTag } from "./normalize.js";
+import { randomId } from "../hash.js";
 
 export type TagKind = "manual" | "auto" | "suppressed";
 
@@ -102,7 +102,7 @@ function prepareSchema(db: Database, path: string): string {
     db.transaction(() => {
       db.exec(SCHEMA);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
-      db.prepare("INSERT INTO meta (key, value) VALUES ('id', ?) ON CONFLICT DO NOTHING").run(randomUUID());
+      db.prepare("INSERT INTO meta (key, value) VALUES ('id', ?) ON CONFLICT DO NOTHING").run(randomId());
     }).immediate();
   }
   return db.prepare("SELECT value FROM meta WHERE key = 'id'").pluck().get() as string;

@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-export const RECALL_BIN = fileURLToPath(new URL("../../bin/recall.js", import.meta.url));
+export const RECALL_BIN = fileURLToPath(new URL("../../bin/recall.cjs", import.meta.url));
 
 export interface CliResult {
   code: number | null;

@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawn, spawnSync } from "node:child_process";
 import { Command, Option } from "clipanion";
 import { listSessions } from "../../api/list.js";
 import { searchSessions } from "../../api/search.js";
@@ -79,6 +78,8 @@ export class PickCommand extends BaseCommand {
   }
 
   private async openPicker(): Promise<ExitCode> {
+    // Loaded here, not at the top: child_process (and net under it) would slow every recall start.
+    const { spawn, spawnSync } = await import("node:child_process");
     const fzf = spawnSync("fzf", ["--version"], { encoding: "utf8" });
     if (fzf.error || fzf.status !== 0) {
       throw new RecallError("NOT_FOUND", "recall pick needs fzf, which is not installed: install it (apt install fzf, brew install fzf, or see https://github.com/junegunn/fzf)");

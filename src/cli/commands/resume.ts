@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { closeSync, openSync } from "node:fs";
 import { constants } from "node:os";
 import { Command, Option } from "clipanion";
@@ -77,7 +76,9 @@ function openTerminal(): number {
 }
 
 /** Runs pi with recall's terminal and resolves with its exit status (128 + n if signal n ended it). */
-function runInForeground(plan: ResumePlan, stdin: "inherit" | number, env: NodeJS.ProcessEnv): Promise<number> {
+async function runInForeground(plan: ResumePlan, stdin: "inherit" | number, env: NodeJS.ProcessEnv): Promise<number> {
+  // Loaded here, not at the top: child_process (and net under it) would slow every recall start.
+  const { spawn } = await import("node:child_process");
   return new Promise((resolve, reject) => {
     // The terminal sends Ctrl-C and Ctrl-\ to every process in the foreground: they are pi's.
     const ignore = () => {};
