@@ -1,0 +1,285 @@
+/**
+ * recall inside Pi: the `/recall` picker and subcommands, `/recall-reindex`, and the model's
+ * `recall` tool, over the same library and index as the `recall` CLI, in process.
+ *
+ * Loading the extension only registers things: the index, the tag database and the background
+ * thread are opened on first use (see service.ts), so Pi starts as fast with recall as without.
+ */
+import { SessionManager, type ExtensionAPI, type ExtensionCommandContext, type ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { CURSOR_MARKER, renderFakeCursor, visibleWidth } from "@earendil-works/pi-tui";
+import { sessionTags, addTags, removeTags, tagCounts } from "../api/tags.js";
+import type { SearchHit } from "../api/search.js";
+import { normalizeTag } from "../tags/normalize.js";
+import { parseRecallArgs, completeRecallArgs } from "./commands.js";
+import { configPath, loadConfig } from "./config.js";
+import { formatSessions, tagList, title } from "./format.js";
+import { helpText } from "./help.js";
+import { RecallPicker, type PickerOutcome } from "./picker/component.js";
+import { initialState } from "./picker/state.js";
+import { RecallService } from "./service.js";
+import { currentSession, currentSessionRef } from "./session-ref.js";
+import { recallTool } from "./tool.js";
+
+/**
+ * Where command output goes: Pi's notifications in the TUI and RPC, the terminal in print mode.
+ * In print mode Pi keeps stdout for the model's answer and routes what extensions write to
+ * `process.stdout` to stderr; the output follows whatever Pi decides.
+ */
+interface Output {
+  info(text: string): void;
+  warn(text: string): void;
+  error(text: string): void;
+}
+
+function outputFor(ctx: ExtensionContext): Output {
+  if (ctx.mode === "print") {
+    return {
+      info: (text) => process.stdout.write(`${text}\n`),
+      warn: (text) => process.stderr.write(`recall: ${text}\n`),
+      error: (text) => process.stderr.write(`recall: ${text}\n`),
+    };
+  }
+  if (ctx.mode === "json") {
+    // stdout carries Pi's JSON events: never write to it.
+    const write = (text: string) => process.stderr.write(`recall: ${text}\n`);
+    return { info: write, warn: write, error: write };
+  }
+  return {
+    info: (text) => ctx.ui.notify(text, "info"),
+    warn: (text) => ctx.ui.notify(text, "warning"),
+    error: (text) => ctx.ui.notify(text, "error"),
+  };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Results shown as text where there is no picker (print, JSON and RPC modes). */
+const TEXT_RESULTS = 20;
+
+export default function recallExtension(pi: ExtensionAPI): void {
+  let service: RecallService | undefined;
+  /** The session Pi has open, and where it runs: what completions need, as they get no ctx. */
+  let session: { id?: string; path?: string } = {};
+  let where: Pick<ExtensionContext, "cwd" | "sessionManager"> | undefined;
+
+  const serviceFor = (ctx: Pick<ExtensionContext, "cwd" | "sessionManager">): RecallService => {
+    service ??= new RecallService({ cwd: ctx.cwd, piSessionDir: ctx.sessionManager.getSessionDir() });
+    return service;
+  };
+
+  pi.on("session_start", (_event, ctx) => {
+    session = currentSession(ctx);
+    where = { cwd: ctx.cwd, sessionManager: ctx.sessionManager };
+  });
+  pi.on("session_shutdown", () => {
+    service?.dispose();
+    service = undefined;
+    where = undefined;
+  });
+
+  // Completions are best effort: a tag database that cannot be opened just completes nothing.
+  const knownTags = (): string[] => {
+    try {
+      return where ? tagCounts(serviceFor(where).store()).map((c) => c.tag) : [];
+    } catch {
+      return [];
+    }
+  };
+  const openSessionTags = (): string[] => {
+    if (!session.id || !where) return knownTags();
+    try {
+      return sessionTags(serviceFor(where).store(), { id: session.id, path: session.path ?? "", cwd: where.cwd }).tags;
+    } catch {
+      return [];
+    }
+  };
+
+  pi.registerCommand("recall", {
+    description: "Search earlier sessions and resume one (/recall help for more)",
+    getArgumentCompletions: (prefix) => completeRecallArgs(prefix, knownTags, openSessionTags),
+    handler: async (args, ctx) => {
+      const out = outputFor(ctx);
+      const command = parseRecallArgs(args);
+      try {
+        const recall = serviceFor(ctx);
+        switch (command.type) {
+          case "help":
+            out.info(helpText(configPath(recall.locations().dataDir)));
+            return;
+          case "usage":
+            out.warn(command.message);
+            return;
+          case "tags":
+            showTags(recall, ctx, out);
+            return;
+          case "tag":
+          case "untag":
+            await editTags(recall, ctx, out, command.type, command.tags);
+            return;
+          case "pick":
+            if (ctx.mode === "tui") await pick(recall, ctx, command.query);
+            else await printResults(recall, ctx, out, command.query);
+            return;
+        }
+      } catch (error) {
+        out.error(errorText(error));
+      }
+    },
+  });
+
+  pi.registerCommand("recall-reindex", {
+    description: "Rebuild the recall search index from the session files (tags are kept)",
+    handler: async (_args, ctx) => {
+      const out = outputFor(ctx);
+      try {
+        await reindex(serviceFor(ctx), ctx, out);
+      } catch (error) {
+        out.error(errorText(error));
+      }
+    },
+  });
+
+  pi.registerTool(recallTool((ctx) => serviceFor(ctx)));
+}
+
+function showNotices(recall: RecallService, out: Output, extra: readonly string[] = []): void {
+  for (const notice of [...recall.takeNotices(), ...extra]) out.info(notice);
+}
+
+function showTags(recall: RecallService, ctx: ExtensionCommandContext, out: Output): void {
+  const ref = currentSessionRef(ctx);
+  const tags = sessionTags(recall.store(), ref);
+  if (tags.tags.length === 0) {
+    out.info("This session has no tags. Add some with /recall tag #name.");
+    return;
+  }
+  const auto = tags.auto.length > 0 ? ` (automatic: ${tagList(tags.auto)})` : "";
+  out.info(`This session's tags: ${tagList(tags.tags)}${auto}`);
+}
+
+async function editTags(recall: RecallService, ctx: ExtensionCommandContext, out: Output, kind: "tag" | "untag", raw: string[]): Promise<void> {
+  const ref = currentSessionRef(ctx);
+  const store = recall.store();
+  const before = sessionTags(store, ref).tags;
+  const edit = kind === "tag" ? await addTags(store, [ref], raw) : await removeTags(store, [ref], raw);
+  const wanted = raw.map(normalizeTag);
+  const now = edit.sessions[0]!.tags;
+  const list = now.length > 0 ? `Its tags: ${tagList(now)}.` : "It has no tags now.";
+  if (kind === "tag") {
+    out.info(`Tagged this session ${tagList(wanted)}. ${list}`);
+  } else {
+    const absent = wanted.filter((t) => !before.includes(t));
+    out.info(`Removed ${tagList(wanted)}. ${list}${absent.length > 0 ? ` (${tagList(absent)} was not on this session.)` : ""}`);
+  }
+  if (edit.indexBusy) out.warn("the tags are saved; another recall process was writing the index, so searches show them after its next update");
+  showNotices(recall, out);
+}
+
+async function printResults(recall: RecallService, ctx: ExtensionCommandContext, out: Output, query: string): Promise<void> {
+  const { report } = await recall.sync();
+  showNotices(recall, out, report.notices);
+  if (report.busy) out.warn("another recall process is writing the index; results may miss the newest sessions");
+  const scope = loadConfig(recall.locations().dataDir).config.picker.scope;
+  const cwd = scope === "current" ? ctx.cwd : undefined;
+  const hits = await recall.search({ query, limit: TEXT_RESULTS, prefix: false, ...(cwd ? { cwd } : {}) });
+  const where = cwd ? ` in ${cwd}` : "";
+  if (hits.length === 0) {
+    out.info(query.trim() ? `No session${where} matches "${query.trim()}".` : `No sessions${where} yet.`);
+    return;
+  }
+  const heading = query.trim() ? `Sessions${where} matching "${query.trim()}", best first:` : `Latest sessions${where}:`;
+  out.info([heading, ...formatSessions(hits, Date.now())].join("\n"));
+}
+
+async function pick(recall: RecallService, ctx: ExtensionCommandContext, query: string): Promise<void> {
+  const store = recall.store();
+  // Whatever another process (the CLI, another Pi) committed since this Pi last looked.
+  recall.reload();
+  const { config, warning } = loadConfig(store.locations.dataDir);
+  const state = initialState({ query, scope: config.picker.scope, cwd: ctx.cwd, currentSession: currentSession(ctx) });
+  if (warning) state.notice = { kind: "warning", text: warning };
+  const notices = recall.takeNotices();
+  if (notices.length > 0 && !warning) state.notice = { kind: "info", text: notices.join(" ") };
+
+  const outcome = await ctx.ui.custom<PickerOutcome>(
+    (tui, theme, keybindings, done) => {
+      const picker = new RecallPicker({
+        tui,
+        theme,
+        keybindings,
+        done,
+        service: recall,
+        state,
+        measure: visibleWidth,
+        // The TUI draws a fake cursor in reverse video, or puts the terminal's own cursor there.
+        cursor: (cell, focused) => (focused ? CURSOR_MARKER : "") + renderFakeCursor(cell),
+      });
+      picker.start();
+      return picker;
+    },
+    {
+      overlay: true,
+      overlayOptions: { anchor: "center", width: "96%", minWidth: 40, maxHeight: "100%" },
+      blocked: { kind: "question", message: "Pick a session to resume" },
+    },
+  );
+  if (!outcome) return;
+  if (outcome.type === "resume") await resume(ctx, outcome.hit);
+  else await fork(recall, ctx, outcome.hit);
+}
+
+async function resume(ctx: ExtensionCommandContext, hit: SearchHit): Promise<void> {
+  const name = title(hit);
+  try {
+    const { cancelled } = await ctx.switchSession(hit.path, {
+      withSession: async (next) => next.ui.notify(`Resumed "${name}"`, "info"),
+    });
+    if (cancelled) ctx.ui.notify("The switch was cancelled; staying in this session.", "info");
+  } catch (error) {
+    ctx.ui.notify(`Could not resume "${name}": ${errorText(error)}. Run /recall again and pick it to fork it into this folder.`, "error");
+  }
+}
+
+/** Pi will not open a session whose folder is gone; a fork of it into this folder it will. */
+async function fork(recall: RecallService, ctx: ExtensionCommandContext, hit: SearchHit): Promise<void> {
+  const name = title(hit);
+  const cwd = ctx.cwd;
+  try {
+    // Into Pi's folder for this project, or into the custom sessions folder if there is one.
+    const locations = recall.locations();
+    const forked = SessionManager.forkFrom(hit.path, cwd, locations.layout === "flat" ? locations.sessionsDir : undefined);
+    const file = forked.getSessionFile();
+    if (!file) throw new Error("Pi did not write the fork to a file");
+    const { cancelled } = await ctx.switchSession(file, {
+      withSession: async (next) => next.ui.notify(`Forked "${name}" into ${cwd}`, "info"),
+    });
+    if (cancelled) ctx.ui.notify("The switch was cancelled; staying in this session.", "info");
+  } catch (error) {
+    ctx.ui.notify(`Could not fork "${name}": ${errorText(error)}`, "error");
+  }
+}
+
+async function reindex(recall: RecallService, ctx: ExtensionCommandContext, out: Output): Promise<void> {
+  const tui = ctx.mode === "tui";
+  if (tui) ctx.ui.setStatus("recall", "recall: rebuilding the index…");
+  else out.info("Rebuilding the recall index…");
+  try {
+    const { report } = await recall.sync({
+      rebuild: true,
+      onProgress: (p) => {
+        if (tui) ctx.ui.setStatus("recall", `recall: rebuilding the index, ${p.filesDone}/${p.filesTotal} files`);
+      },
+    });
+    showNotices(recall, out, report.notices);
+    if (report.busy) {
+      out.warn("another recall process kept the index busy; nothing was rebuilt, try again in a moment");
+      return;
+    }
+    const failed = report.failed.length > 0 ? `; ${report.failed.length} could not be read (${report.failed[0]!.path}: ${report.failed[0]!.reason}${report.failed.length > 1 ? ", …" : ""})` : "";
+    out.info(`Rebuilt the recall index from ${report.discovered} session files${failed}. Tags are kept.`);
+  } finally {
+    if (tui) ctx.ui.setStatus("recall", undefined);
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The extension's background thread (see jobs.ts): brings the index up to date and reads session
+ * files, so that parsing JSONL never runs on Pi's UI thread. Plain JavaScript because Node starts
+ * it directly. It loads the recall library the way the extension itself was loaded: the
+ * TypeScript sources through jiti (the loader Pi uses for extensions) when jiti can be found, or
+ * else the compiled library in dist/. If neither loads, every job fails with `fatal`, and the
+ * extension runs jobs on its own thread instead.
+ *
+ * Protocol: the parent posts `{id, job}`; the worker answers `{id, ok: true, result}`,
+ * `{id, ok: false, error: {code, message, fatal}}`, and may post `{id, progress}` before that.
+ */
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import { parentPort, workerData } from "node:worker_threads";
+
+const { jitiPath, libraryTs, libraryJs } = workerData;
+
+async function loadLibrary() {
+  const reasons = [];
+  if (jitiPath && libraryTs) {
+    try {
+      const { createJiti } = createRequire(import.meta.url)(jitiPath);
+      const jiti = createJiti(import.meta.url, { moduleCache: true });
+      return await jiti.import(libraryTs);
+    } catch (error) {
+      reasons.push(`jiti: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  try {
+    return await import(pathToFileURL(libraryJs).href);
+  } catch (error) {
+    reasons.push(`dist: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  throw Object.assign(new Error(`cannot load the recall library in the background thread (${reasons.join("; ")})`), { fatal: true });
+}
+
+const library = loadLibrary();
+// Prevent an unhandled rejection before the first job asks for the library.
+library.catch(() => {});
+
+/** One open store per set of location overrides, kept for the life of the thread. */
+const stores = new Map();
+
+function storeFor(lib, overrides) {
+  const key = JSON.stringify(overrides);
+  let store = stores.get(key);
+  if (!store) {
+    store = lib.openRecall(overrides);
+    stores.set(key, store);
+  }
+  return store;
+}
+
+async function run(id, job) {
+  const lib = await library;
+  switch (job.type) {
+    case "sync": {
+      const store = storeFor(lib, job.overrides);
+      const notices = store.notices.splice(0);
+      let last = 0;
+      const report = await lib.syncIndex(store, {
+        ...job.options,
+        onProgress: (progress) => {
+          // A message per file would flood the parent on a first index: at most ten a second.
+          const now = Date.now();
+          if (now - last < 100 && progress.filesDone < progress.filesTotal) return;
+          last = now;
+          parentPort.postMessage({ id, progress: { ...progress } });
+        },
+      });
+      report.notices.unshift(...notices);
+      return report;
+    }
+    case "read":
+      return lib.readSession(job.ref, job.options);
+    default:
+      throw new Error(`Assertion failed: unknown job type ${job.type}`);
+  }
+}
+
+parentPort.on("message", ({ id, job }) => {
+  run(id, job).then(
+    (result) => parentPort.postMessage({ id, ok: true, result }),
+    (error) =>
+      parentPort.postMessage({
+        id,
+        ok: false,
+        error: {
+          code: typeof error?.code === "string" && error?.name === "RecallError" ? error.code : undefined,
+          message: error instanceof Error ? error.message : String(error),
+          fatal: error?.fatal === true,
+        },
+      }),
+  );
+});

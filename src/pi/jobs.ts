@@ -1,0 +1,182 @@
+/**
+ * Work the extension keeps off Pi's UI thread. Searching and listing are native calls that
+ * already run on libuv's pool; syncing the index and reading a session file are not, because they
+ * parse JSONL in JavaScript (a first index of a large history takes seconds). Those two run in a
+ * worker thread (jobs-worker.mjs), started on first use and stopped with the session.
+ *
+ * Where a worker cannot run the library (no jiti and no compiled dist/, or a runtime without
+ * worker threads), the same calls run inline: slower to the eye, never wrong.
+ */
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { RecallError, type RecallErrorCode } from "../errors.js";
+import type { ReadOptions, ReadResult } from "../api/read.js";
+import type { SessionRef } from "../api/resolve-session.js";
+import type { SyncProgress, SyncReport } from "../sync/sync.js";
+
+/** Location overrides that can cross to a thread: plain data only. */
+export interface PlainOverrides {
+  sessionsDir?: string;
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+}
+
+export type Job =
+  | { type: "sync"; overrides: PlainOverrides; options: { rebuild?: boolean; lockTimeoutMs?: number } }
+  | { type: "read"; ref: SessionRef; options: ReadOptions };
+
+export interface JobRunner {
+  sync(overrides: PlainOverrides, options: { rebuild?: boolean; lockTimeoutMs?: number }, onProgress?: (p: SyncProgress) => void): Promise<SyncReport>;
+  read(ref: SessionRef, options: ReadOptions): Promise<ReadResult>;
+  dispose(): void;
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+  onProgress?: (p: SyncProgress) => void;
+  job: Job;
+}
+
+interface WireError {
+  code?: RecallErrorCode;
+  message: string;
+  fatal: boolean;
+}
+
+/** Where the worker can find jiti: next to recall (a development install) or next to the running Pi. */
+function findJiti(): string | undefined {
+  const bases = [import.meta.url, process.argv[1]].filter((b): b is string => typeof b === "string" && b.length > 0);
+  for (const base of bases) {
+    try {
+      return createRequire(base).resolve("jiti");
+    } catch {
+      // not there; try the next place
+    }
+  }
+  return undefined;
+}
+
+function toError(wire: WireError): Error {
+  return wire.code ? new RecallError(wire.code, wire.message) : new Error(wire.message);
+}
+
+export class WorkerJobs implements JobRunner {
+  private worker: Worker | undefined;
+  /** A disposed worker still finishing its jobs. */
+  private closing: Worker | undefined;
+  private broken = false;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+
+  constructor(private readonly inline: JobRunner) {}
+
+  sync(overrides: PlainOverrides, options: { rebuild?: boolean; lockTimeoutMs?: number }, onProgress?: (p: SyncProgress) => void): Promise<SyncReport> {
+    return this.post({ type: "sync", overrides, options }, onProgress) as Promise<SyncReport>;
+  }
+
+  read(ref: SessionRef, options: ReadOptions): Promise<ReadResult> {
+    return this.post({ type: "read", ref, options }) as Promise<ReadResult>;
+  }
+
+  /**
+   * Stops the thread once the jobs it runs have finished: a sync stopped halfway would only be
+   * redone by the next one, but it would hold the index's writer lock until the thread is gone.
+   * Jobs asked for after this run inline.
+   */
+  dispose(): void {
+    this.broken = true;
+    const worker = this.worker;
+    if (!worker) return;
+    this.worker = undefined;
+    if (this.pending.size === 0) void worker.terminate();
+    else this.closing = worker;
+  }
+
+  /** Whether jobs go to a worker thread (false once it failed to load the library). */
+  get threaded(): boolean {
+    return !this.broken;
+  }
+
+  private runInline(pending: Pending): void {
+    const { job } = pending;
+    const run = job.type === "sync" ? this.inline.sync(job.overrides, job.options, pending.onProgress) : this.inline.read(job.ref, job.options);
+    run.then(pending.resolve, pending.reject);
+  }
+
+  private post(job: Job, onProgress?: (p: SyncProgress) => void): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const pending: Pending = { resolve, reject, onProgress, job };
+      const worker = this.broken ? undefined : this.start();
+      if (!worker) {
+        this.runInline(pending);
+        return;
+      }
+      const id = this.nextId++;
+      this.pending.set(id, pending);
+      // Keep Pi alive while a job runs (print mode exits when nothing else is pending), not after.
+      worker.ref();
+      worker.postMessage({ id, job });
+    });
+  }
+
+  private start(): Worker | undefined {
+    if (this.worker) return this.worker;
+    const here = fileURLToPath(import.meta.url);
+    const workerFile = fileURLToPath(new URL("./jobs-worker.mjs", import.meta.url));
+    if (!existsSync(workerFile)) {
+      this.broken = true;
+      return undefined;
+    }
+    const libraryTs = here.replace(/pi[\\/]jobs\.[cm]?[jt]s$/, "index.ts");
+    const libraryJs = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
+    let worker: Worker;
+    try {
+      worker = new Worker(workerFile, {
+        workerData: { jitiPath: existsSync(libraryTs) ? findJiti() : undefined, libraryTs, libraryJs },
+      });
+    } catch {
+      this.broken = true;
+      return undefined;
+    }
+    worker.unref();
+    worker.on("message", (message: { id: number; ok?: boolean; result?: unknown; error?: WireError; progress?: SyncProgress }) => {
+      const pending = this.pending.get(message.id);
+      if (!pending) return;
+      if (message.progress) {
+        pending.onProgress?.(message.progress);
+        return;
+      }
+      this.pending.delete(message.id);
+      if (this.pending.size === 0) {
+        worker.unref();
+        if (this.closing === worker) {
+          this.closing = undefined;
+          void worker.terminate();
+        }
+      }
+      if (message.ok) pending.resolve(message.result);
+      else if (message.error?.fatal) {
+        // The thread cannot run the library: from now on, everything runs inline.
+        this.broken = true;
+        this.runInline(pending);
+      } else pending.reject(toError(message.error ?? { message: "unknown error in the background thread", fatal: false }));
+    });
+    const fail = () => {
+      if (this.worker !== worker && this.closing !== worker) return;
+      if (this.worker === worker) this.worker = undefined;
+      if (this.closing === worker) this.closing = undefined;
+      this.broken = true;
+      for (const [id, pending] of this.pending) {
+        this.pending.delete(id);
+        this.runInline(pending);
+      }
+    };
+    worker.on("error", fail);
+    worker.on("exit", fail);
+    this.worker = worker;
+    return worker;
+  }
+}

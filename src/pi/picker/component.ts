@@ -1,0 +1,267 @@
+/**
+ * The picker as a Pi TUI component: it holds a `PickerState`, turns key presses into state
+ * changes with `handleKey`, draws with `renderPicker`, and carries out the effects: searching
+ * (debounced, stale answers dropped), loading the preview, and finishing with the session to
+ * resume. It never waits for the index to be complete: the first results come from the index as
+ * it is, and a background sync refreshes them when it changed something.
+ */
+import { existsSync, statSync } from "node:fs";
+import type { SearchHit } from "../../api/search.js";
+import type { ReadOptions, ReadResult } from "../../api/read.js";
+import type { SessionRef } from "../../api/resolve-session.js";
+import type { SyncOutcome } from "../service.js";
+import type { Measure } from "../text.js";
+import { PasteBuffer, toPickerKey } from "./keys.js";
+import { LatestOnly, SEARCH_DEBOUNCE_MS, type Timers } from "./latest.js";
+import { MIN_HEIGHT, PREVIEW_MIN_WIDTH, pageSize, renderPicker, type PickerTheme } from "./render.js";
+import {
+  handleKey,
+  searchRequest,
+  selectedHit,
+  withResults,
+  withSearchError,
+  type PickerEffect,
+  type PickerKey,
+  type PickerState,
+} from "./state.js";
+
+/** What the picker was closed with. */
+export type PickerOutcome = { type: "resume"; hit: SearchHit } | { type: "fork"; hit: SearchHit } | undefined;
+
+export interface PickerService {
+  search(request: { query: string; cwd?: string; limit: number; prefix?: boolean }): Promise<SearchHit[]>;
+  sync(): Promise<SyncOutcome>;
+  read(ref: SessionRef, options: ReadOptions): Promise<ReadResult>;
+}
+
+export interface PickerDeps {
+  tui: { requestRender(): void; terminal: { rows: number } };
+  theme: PickerTheme;
+  keybindings: Parameters<typeof toPickerKey>[1];
+  done: (outcome: PickerOutcome) => void;
+  service: PickerService;
+  state: PickerState;
+  measure: Measure;
+  /** Draws the query's cursor cell, knowing whether the picker has focus (see RenderOptions). */
+  cursor?: (cell: string, focused: boolean) => string;
+  folderExists?: (path: string) => boolean;
+  timers?: Timers;
+  /** Tallest box drawn (rows). */
+  maxHeight?: number;
+}
+
+/** How long the selection rests on a session before its preview is read. */
+export const PREVIEW_DELAY_MS = 60;
+/** Messages the preview pane reads. */
+export const PREVIEW_MESSAGES = 8;
+const PREVIEW_CACHE = 32;
+
+function isDirectory(path: string): boolean {
+  try {
+    return existsSync(path) && statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+interface SearchJob {
+  request: { query: string; cwd?: string; limit: number; prefix: boolean };
+  refresh: boolean;
+}
+
+export class RecallPicker {
+  /** Set by the TUI while the picker has keyboard focus. */
+  focused = false;
+  private state: PickerState;
+  private cache: { key: string; state: PickerState; lines: string[] } | undefined;
+  private readonly searches: LatestOnly<SearchJob, SearchHit[]>;
+  private readonly paste = new PasteBuffer();
+  private readonly previews = new Map<string, { modified: string; result: ReadResult }>();
+  private previewTimer: unknown;
+  private previewFor: string | undefined;
+  private lastWidth = 80;
+  private disposed = false;
+  private closed = false;
+  private readonly timers: Timers;
+
+  constructor(private readonly deps: PickerDeps) {
+    this.state = deps.state;
+    this.timers = deps.timers ?? {
+      setTimeout: (callback, ms) => setTimeout(callback, ms),
+      clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+    };
+    this.searches = new LatestOnly<SearchJob, SearchHit[]>(
+      (job) => deps.service.search(job.request),
+      (hits, job) => this.update(withResults(this.state, hits, { refresh: job.refresh, pageSize: this.pageSize(), now: Date.now() })),
+      (error) => this.update(withSearchError(this.state, message(error))),
+      this.timers,
+    );
+  }
+
+  /** Shows the index as it is right away, then brings it up to date in the background. */
+  start(): void {
+    this.runSearch(false, 0);
+    this.update({ ...this.state, syncing: true });
+    this.deps.service.sync().then(
+      (outcome) => {
+        const notices = outcome.report.notices;
+        this.update({
+          ...this.state,
+          syncing: false,
+          indexBusy: outcome.report.busy,
+          ...(notices.length > 0 && !this.state.notice ? { notice: { kind: "info" as const, text: notices.join(" ") } } : {}),
+        });
+        if (outcome.changed) this.runSearch(true, 0);
+      },
+      (error: unknown) => {
+        this.update({ ...this.state, syncing: false, notice: { kind: "error", text: `Could not update the index: ${message(error)}` } });
+      },
+    );
+  }
+
+  get current(): PickerState {
+    return this.state;
+  }
+
+  height(): number {
+    const rows = this.deps.tui.terminal.rows;
+    return Math.max(MIN_HEIGHT, Math.min(rows - 2, this.deps.maxHeight ?? 40));
+  }
+
+  render(width: number): string[] {
+    this.lastWidth = width;
+    const height = this.height();
+    const key = `${width}x${height}:${this.focused}`;
+    if (this.cache && this.cache.key === key && this.cache.state === this.state) return this.cache.lines;
+    const lines = renderPicker(this.state, width, height, this.deps.theme, {
+      measure: this.deps.measure,
+      ...(this.deps.cursor ? { cursor: (cell: string) => this.deps.cursor!(cell, this.focused) } : {}),
+    });
+    this.cache = { key, state: this.state, lines };
+    // The preview pane appears at this width: make sure it has something to show.
+    this.schedulePreview();
+    return lines;
+  }
+
+  invalidate(): void {
+    this.cache = undefined;
+  }
+
+  handleInput(data: string): void {
+    for (const part of this.paste.push(data)) {
+      if (this.closed) return;
+      if ("paste" in part) this.key({ type: "text", text: part.paste });
+      else {
+        const key = toPickerKey(part.data, this.deps.keybindings);
+        if (key) this.key(key);
+      }
+    }
+  }
+
+  /** Applies one key (exposed for tests). */
+  key(key: PickerKey): void {
+    const { state, effects } = handleKey(this.state, key, {
+      pageSize: this.pageSize(),
+      folderExists: this.deps.folderExists ?? isDirectory,
+    });
+    this.update(state);
+    for (const effect of effects) this.apply(effect);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.searches.dispose();
+    if (this.previewTimer !== undefined) this.timers.clearTimeout(this.previewTimer);
+  }
+
+  private pageSize(): number {
+    return pageSize(this.lastWidth, this.height());
+  }
+
+  private apply(effect: PickerEffect): void {
+    switch (effect.type) {
+      case "search":
+        this.runSearch(false, effect.debounce ? SEARCH_DEBOUNCE_MS : 0);
+        return;
+      case "close":
+        this.finish(undefined);
+        return;
+      case "resume":
+      case "fork":
+        this.finish({ type: effect.type, hit: effect.hit });
+        return;
+    }
+  }
+
+  private finish(outcome: PickerOutcome): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.dispose();
+    this.deps.done(outcome);
+  }
+
+  private runSearch(refresh: boolean, delayMs: number): void {
+    const request = { ...searchRequest(this.state), prefix: true };
+    this.searches.request({ request, refresh }, delayMs);
+  }
+
+  private update(state: PickerState): void {
+    if (this.disposed) return;
+    this.state = state;
+    this.schedulePreview();
+    this.deps.tui.requestRender();
+  }
+
+  /** Reads the selected session's latest messages once the selection rests, if the pane shows. */
+  private schedulePreview(): void {
+    if (this.disposed || this.lastWidth < PREVIEW_MIN_WIDTH) return;
+    const hit = selectedHit(this.state);
+    if (!hit) return;
+    if (this.state.preview?.path === hit.path) return;
+    const cached = this.previews.get(hit.path);
+    if (cached && cached.modified === hit.modified) {
+      this.state = { ...this.state, preview: this.toPreview(hit.path, cached.result) };
+      return;
+    }
+    if (this.previewFor === hit.path) return;
+    this.previewFor = hit.path;
+    this.state = { ...this.state, preview: { path: hit.path, status: "loading", messages: [], total: 0 } };
+    if (this.previewTimer !== undefined) this.timers.clearTimeout(this.previewTimer);
+    this.previewTimer = this.timers.setTimeout(() => {
+      this.previewTimer = undefined;
+      const ref = { id: hit.id, path: hit.path, cwd: hit.cwd };
+      this.deps.service.read(ref, { limit: PREVIEW_MESSAGES }).then(
+        (result) => {
+          this.remember(hit, result);
+          this.previewLoaded(hit.path, this.toPreview(hit.path, result));
+        },
+        (error: unknown) => this.previewLoaded(hit.path, { path: hit.path, status: "error", messages: [], total: 0, error: message(error) }),
+      );
+    }, PREVIEW_DELAY_MS);
+  }
+
+  private remember(hit: SearchHit, result: ReadResult): void {
+    this.previews.delete(hit.path);
+    this.previews.set(hit.path, { modified: hit.modified, result });
+    while (this.previews.size > PREVIEW_CACHE) this.previews.delete(this.previews.keys().next().value!);
+  }
+
+  private toPreview(path: string, result: ReadResult): NonNullable<PickerState["preview"]> {
+    return {
+      path,
+      status: "ready",
+      messages: result.messages.map((m) => ({ role: m.role, text: m.text })),
+      total: result.page.total,
+    };
+  }
+
+  private previewLoaded(path: string, preview: NonNullable<PickerState["preview"]>): void {
+    if (this.previewFor === path) this.previewFor = undefined;
+    if (this.disposed || this.state.preview?.path !== path) return;
+    this.update({ ...this.state, preview });
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * Running the real Pi 1.6.0 with the recall extension, for end-to-end tests.
+ *
+ * Pi needs Node >= 22.19, and vitest runs on the project's Node 20, so tests spawn the pinned
+ * runtime that `scripts/pi-runtime.sh` installs in .cache/pi-runtime (CI installs it; without
+ * it these tests are skipped, visibly). The extension runs from an installed copy of the package
+ * (`package.json`, `src/`, the native addon): the same files `npm pack` ships, loaded as Pi loads
+ * any package, with one difference from the checkout: its better-sqlite3 is the runtime's build
+ * for Node 22 (the checkout's is built for the Node 20 that ran `npm install`, and Node refuses
+ * a native addon built for another ABI).
+ *
+ * Sessions are the project's fixtures, with their folders (`/home/dev/…`) moved under the test's
+ * temporary root: `shop-api` and `blog` exist there, `infra` deliberately does not.
+ */
+import { spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const REPO = fileURLToPath(new URL("../..", import.meta.url));
+export const FAUX_EXTENSION = join(REPO, "test", "helpers", "pi-faux-provider.ts");
+
+export interface PiRuntime {
+  node: string;
+  cli: string;
+  /** better-sqlite3 built for the runtime's Node. */
+  sqlite: string;
+}
+
+/** The pinned runtime, if scripts/pi-runtime.sh installed it (PI_RUNTIME_DIR moves it). */
+export function piRuntime(): PiRuntime | undefined {
+  const dir = process.env.PI_RUNTIME_DIR ?? join(REPO, ".cache", "pi-runtime");
+  const runtime = {
+    node: join(dir, "node_modules", ".bin", "node"),
+    cli: join(dir, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js"),
+    sqlite: join(dir, "sqlite", "node_modules", "better-sqlite3"),
+  };
+  return [runtime.node, runtime.cli, join(runtime.sqlite, "package.json")].every((p) => existsSync(p)) ? runtime : undefined;
+}
+
+export const PI_RUNTIME = piRuntime();
+/** Why Pi tests are skipped, for the test title. */
+export const PI_SKIP_REASON = PI_RUNTIME ? "" : " (skipped: no Pi runtime; run scripts/pi-runtime.sh)";
+
+export interface PiHome {
+  root: string;
+  home: string;
+  agentDir: string;
+  sessionsDir: string;
+  /** The installed copy of the package: what `pi -e` and `pi install` are given. */
+  pkg: string;
+  /** Existing project folders, by fixture name (`shop-api`, `blog`); `infra` is missing. */
+  projects: Record<"shop-api" | "blog" | "infra", string>;
+  env: NodeJS.ProcessEnv;
+  /** The fixture session file whose name contains `id`. */
+  session(id: string): string;
+  cleanup(): void;
+}
+
+function rewriteTree(dir: string, from: string, to: string): void {
+  for (const entry of readdirSync(dir)) {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) rewriteTree(path, from, to);
+    else writeFileSync(path, readFileSync(path, "utf8").split(from).join(to));
+  }
+}
+
+/** The package as installed: the files `npm pack` ships that the extension needs. */
+export function installPackageCopy(into: string, runtime: PiRuntime): string {
+  const pkg = join(into, "recall-pi");
+  mkdirSync(join(pkg, "native"), { recursive: true });
+  cpSync(join(REPO, "package.json"), join(pkg, "package.json"));
+  cpSync(join(REPO, "src"), join(pkg, "src"), { recursive: true });
+  symlinkSync(join(REPO, "native", "recall.node"), join(pkg, "native", "recall.node"));
+  mkdirSync(join(pkg, "node_modules"));
+  symlinkSync(runtime.sqlite, join(pkg, "node_modules", "better-sqlite3"));
+  return pkg;
+}
+
+export function makePiHome(runtime: PiRuntime): PiHome {
+  const root = mkdtempSync(join(tmpdir(), "recall-pi-"));
+  const home = join(root, "home");
+  const agentDir = join(root, "agent");
+  const sessionsDir = join(agentDir, "sessions");
+  mkdirSync(sessionsDir, { recursive: true });
+  cpSync(join(REPO, "test", "fixtures", "agent", "sessions"), sessionsDir, { recursive: true });
+  const fakeHome = join(root, "home", "dev");
+  rewriteTree(sessionsDir, "/home/dev", fakeHome);
+  const projects = { "shop-api": join(fakeHome, "shop-api"), blog: join(fakeHome, "blog"), infra: join(fakeHome, "infra") };
+  mkdirSync(projects["shop-api"], { recursive: true });
+  mkdirSync(projects.blog, { recursive: true });
+  const pkg = installPackageCopy(root, runtime);
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    PI_CODING_AGENT_DIR: agentDir,
+    PI_OFFLINE: "1",
+    LANG: "C.UTF-8",
+  };
+  const session = (id: string) => {
+    for (const dir of readdirSync(sessionsDir)) {
+      for (const file of readdirSync(join(sessionsDir, dir))) if (file.includes(id)) return join(sessionsDir, dir, file);
+    }
+    throw new Error(`no fixture session ${id}`);
+  };
+  return { root, home, agentDir, sessionsDir, pkg, projects, env, session, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `pi <args>` under the pinned Node 22 and waits for it to exit. */
+export function runPi(runtime: PiRuntime, args: string[], options: { env: NodeJS.ProcessEnv; cwd: string; timeoutMs?: number }): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(runtime.node, [runtime.cli, ...args], { env: options.env, cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Every entry of a session file. */
+export function readEntries(file: string): Record<string, unknown>[] {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** Session files in a folder of the sessions directory, newest name last. */
+export function sessionFiles(dir: string): string[] {
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith(".jsonl"))
+        .sort()
+        .map((f) => join(dir, f))
+    : [];
+}
+
+/** Pi's folder name for a project's sessions (`--<cwd with / as ->--`). */
+export function projectSessionDir(sessionsDir: string, cwd: string): string {
+  return join(sessionsDir, `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`);
+}

@@ -1,0 +1,117 @@
+/**
+ * The picker in the real `pi` terminal UI, driven through tmux: type `/recall <query>`, read the
+ * overlay off the screen with `capture-pane`, press Enter, and check that Pi switched to the
+ * session that was picked. Needs tmux and the Pi runtime (scripts/pi-runtime.sh); skipped,
+ * visibly, without them.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jsonLines, runRecall } from "./helpers/run-cli.js";
+import { FAUX_EXTENSION, PI_RUNTIME, makePiHome, projectSessionDir, type PiHome, type PiRuntime } from "./helpers/pi-env.js";
+
+const HAS_TMUX = spawnSync("tmux", ["-V"], { stdio: "ignore" }).status === 0;
+const SKIP = !PI_RUNTIME ? " (skipped: no Pi runtime; run scripts/pi-runtime.sh)" : !HAS_TMUX ? " (skipped: tmux is not installed)" : "";
+
+const S3 = "01a0f71f-0380-71ce-a5f6-9af2c7be0ad4";
+const D5 = "01a0f89f-8900-7c35-8cbf-ea1052d39058";
+
+describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
+  const runtime = PI_RUNTIME as PiRuntime;
+  const socket = `recall-test-${process.pid}`;
+  let env: PiHome;
+  let tmuxEnv: NodeJS.ProcessEnv;
+
+  const tmux = (...args: string[]): string => execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], { env: tmuxEnv, encoding: "utf8" });
+  const screen = (): string => tmux("capture-pane", "-p", "-t", "pi");
+
+  async function waitFor(what: string, test: (text: string) => boolean, timeoutMs = 30_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    let last = "";
+    while (Date.now() < deadline) {
+      last = screen();
+      if (test(last)) return last;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    throw new Error(`timed out waiting for ${what}; the screen shows:\n${last}`);
+  }
+
+  /** Types a line into Pi's editor and submits it. */
+  async function submit(line: string): Promise<void> {
+    tmux("send-keys", "-t", "pi", "-l", line);
+    await waitFor(`"${line}" in the editor`, (s) => s.includes(line));
+    tmux("send-keys", "-t", "pi", "Enter");
+  }
+
+  beforeAll(async () => {
+    env = makePiHome(runtime);
+    tmuxEnv = { ...env.env, TERM: "xterm-256color", RECALL_FAUX_SCRIPT: "[]" };
+    const command = [runtime.node, runtime.cli, "-e", env.pkg, "-e", FAUX_EXTENSION, "--model", "recall-faux/scripted", "--api-key", "faux"]
+      .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
+      .join(" ");
+    tmux("new-session", "-d", "-s", "pi", "-x", "120", "-y", "40", "-c", env.projects["shop-api"], command);
+    // Pi is ready when its footer names the model.
+    await waitFor("Pi to start", (s) => s.includes("scripted"));
+  });
+
+  afterAll(() => {
+    try {
+      tmux("kill-server");
+    } catch {
+      // already gone
+    }
+    env?.cleanup();
+  });
+
+  it("opens the picker on /recall <query>, and Enter resumes the chosen session", async () => {
+    await submit("/recall staging forkonlyword");
+    const picker = await waitFor("the picker with results", (s) => s.includes("╭─ recall") && s.includes("▶ Fix staging deploy"));
+    expect(picker).toContain("> staging forkonlyword");
+    expect(picker).toContain("all projects");
+    expect(picker).toMatch(/shop-api · \d+mo ago/);
+    expect(picker).toMatch(/ 1\/\d+ │/);
+    // Every line of the box is as wide as its top border.
+    const box = picker.split("\n").filter((l) => /[│╭╰├]/.test(l));
+    const left = box[0]!.indexOf("╭");
+    const right = box[0]!.indexOf("╮");
+    for (const line of box) {
+      expect([...line][left] ?? "", line).toMatch(/[│╭╰├]/);
+    }
+    expect(right).toBeGreaterThan(left);
+
+    tmux("send-keys", "-t", "pi", "Enter");
+    const resumed = await waitFor("the resumed session", (s) => !s.includes("╭─ recall") && s.includes("• Fix staging deploy"));
+    // The fork's own last turn is on screen: Pi opened that session, not its parent.
+    expect(resumed).toContain("forkonlyword");
+
+    // Name the session Pi now has open, and check it from outside with the CLI.
+    await submit("/recall tag #picked");
+    await waitFor("the tag confirmation", (s) => s.includes("Tagged this session #picked"));
+    const found = await runRecall(["search", "--json", "--no-sync", "#picked"], { env: env.env });
+    expect(jsonLines<{ id: string }>(found.stdout).map((h) => h.id)).toEqual([S3]);
+  });
+
+  it("refuses to resume the session it is in, and forks a session whose folder is gone", async () => {
+    await submit("/recall forkonlyword");
+    await waitFor("the picker", (s) => s.includes("▶ Fix staging deploy") && s.includes("· current"));
+    tmux("send-keys", "-t", "pi", "Enter");
+    await waitFor("the refusal", (s) => s.includes("That is the session you are in already."));
+    tmux("send-keys", "-t", "pi", "Escape");
+    await waitFor("the picker to close", (s) => !s.includes("╭─ recall"));
+
+    await submit("/recall aftermodechangeword");
+    await waitFor("the picker", (s) => s.includes("▶ beforemodechangeword"));
+    tmux("send-keys", "-t", "pi", "Enter");
+    await waitFor("the missing folder notice", (s) => s.includes("no longer exists") && s.includes("Enter fork here"));
+    tmux("send-keys", "-t", "pi", "Enter");
+    await waitFor("the fork", (s) => !s.includes("╭─ recall") && s.includes("Rollback: drop the index"));
+
+    const dir = projectSessionDir(env.sessionsDir, env.projects["shop-api"]);
+    const forks = readdirSync(dir)
+      .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8").split("\n")[0]!) as { cwd: string; parentSession?: string })
+      .filter((h) => h.parentSession?.includes(D5));
+    expect(forks).toHaveLength(1);
+    expect(forks[0]!.cwd).toBe(env.projects["shop-api"]);
+  });
+});

@@ -1,0 +1,188 @@
+/**
+ * The `recall` tool's answers, the commands' words, and the output cap, against a real index of
+ * the fixture sessions, without Pi (the service runs its jobs inline on this thread).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { completeRecallArgs, parseRecallArgs } from "../src/pi/commands.js";
+import { loadConfig } from "../src/pi/config.js";
+import { capOutput, HISTORICAL_DATA_NOTE, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "../src/pi/format.js";
+import { locationOverrides, RecallService } from "../src/pi/service.js";
+import { runRecallTool } from "../src/pi/tool.js";
+import { WorkerJobs, type JobRunner } from "../src/pi/jobs.js";
+import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const S1 = "01a0f6b1-2680-79e3-a1fa-30b6f0582ef5";
+
+describe("the recall tool", () => {
+  let dir: AgentDir;
+  let service: RecallService;
+  const ctx = (id = "01ffffff-0000-7000-8000-000000000001") => ({
+    cwd: "/home/dev/shop-api",
+    sessionManager: {
+      getSessionId: () => id,
+      getSessionFile: () => `/tmp/none/${id}.jsonl`,
+      getCwd: () => "/home/dev/shop-api",
+    },
+  }) as never;
+
+  beforeAll(() => {
+    dir = makeAgentDir();
+    service = new RecallService({ cwd: "/home/dev/shop-api", env: dir.env, inline: true });
+  });
+  afterAll(() => {
+    service.dispose();
+    dir.cleanup();
+  });
+
+  it("searches exactly, marks matches, and starts with the historical-data note", async () => {
+    const result = await runRecallTool(service, { action: "search", query: "staging deploy" }, ctx());
+    const text = result.content[0]!.text;
+    expect(text.startsWith(HISTORICAL_DATA_NOTE)).toBe(true);
+    expect(text).toContain(S1);
+    expect(text).toContain("[[staging]] [[deploy]]");
+    expect(result.details).toMatchObject({ action: "search", truncated: false });
+    const prefix = await runRecallTool(service, { action: "search", query: "stagin" }, ctx());
+    expect(prefix.details.count).toBe(0);
+  });
+
+  it("lists this folder's sessions or everyone's", async () => {
+    const here = await runRecallTool(service, { action: "list", scope: "current", limit: 50 }, ctx());
+    expect(here.content[0]!.text).toContain(S1);
+    expect(here.content[0]!.text).not.toContain("/home/dev/blog");
+    const all = await runRecallTool(service, { action: "list", limit: 50 }, ctx());
+    expect(all.content[0]!.text).toContain("/home/dev/blog");
+  });
+
+  it("reads the latest messages of a session named by id prefix, and says when none matches", async () => {
+    const result = await runRecallTool(service, { action: "read", session: S1.slice(0, 8), limit: 3 }, ctx());
+    const text = result.content[0]!.text;
+    expect(text).toContain(`Session ${S1}`);
+    expect(result.details.count).toBe(3);
+    const missing = await runRecallTool(service, { action: "read", session: "ffffffff" }, ctx());
+    expect(missing.isError).toBe(true);
+    expect(missing.content[0]!.text).toContain('no session with id or id prefix "ffffffff"');
+  });
+
+  it("tags and untags the current session", async () => {
+    const added = await runRecallTool(service, { action: "tag", add: ["Ready for review", "#k8s"] }, ctx(S1));
+    expect(added.content[0]!.text).toContain("Added #ready-for-review #k8s.");
+    expect(added.content[0]!.text).toContain(`This session (${S1}) is now tagged #k8s #ready-for-review.`);
+    const found = await runRecallTool(service, { action: "search", query: "#ready-for-review" }, ctx());
+    expect(found.content[0]!.text).toContain(S1);
+    const removed = await runRecallTool(service, { action: "tag", remove: ["k8s"] }, ctx(S1));
+    expect(removed.content[0]!.text).toContain("is now tagged #ready-for-review.");
+    const empty = await runRecallTool(service, { action: "tag" }, ctx(S1));
+    expect(empty.isError).toBe(true);
+  });
+
+  it("asks for what an action needs", async () => {
+    expect((await runRecallTool(service, { action: "search" }, ctx())).isError).toBe(true);
+    expect((await runRecallTool(service, { action: "read" }, ctx())).isError).toBe(true);
+  });
+});
+
+describe("tool output cap", () => {
+  it("cuts at 800 lines with a note saying so", () => {
+    const lines = Array.from({ length: 2000 }, (_, i) => `line ${i}`);
+    const capped = capOutput(lines, "Lower `limit`.");
+    const out = capped.text.split("\n");
+    expect(capped.truncated).toBe(true);
+    expect(out).toHaveLength(MAX_OUTPUT_LINES);
+    expect(out.at(-1)).toMatch(/^\[Output truncated: 799 of 2000 lines shown, limit 800 lines \/ 40 KB\. Lower `limit`\.\]$/);
+  });
+
+  it("cuts at 40 KB, inside a long line if need be, on a character boundary", () => {
+    const capped = capOutput(["start", "日本語".repeat(20_000)], "hint");
+    expect(capped.truncated).toBe(true);
+    expect(Buffer.byteLength(capped.text, "utf8")).toBeLessThanOrEqual(MAX_OUTPUT_BYTES);
+    expect(capped.text).not.toContain("\uFFFD");
+    expect(capped.text).toContain("[Output truncated");
+  });
+
+  it("leaves short output alone", () => {
+    expect(capOutput(["a", "b"], "hint")).toEqual({ text: "a\nb", truncated: false });
+  });
+});
+
+describe("/recall arguments", () => {
+  it("parses subcommands, help aliases, and queries that start with a command word", () => {
+    expect(parseRecallArgs("")).toEqual({ type: "pick", query: "" });
+    expect(parseRecallArgs("  staging deploy ")).toEqual({ type: "pick", query: "staging deploy" });
+    expect(parseRecallArgs("search tag cloud")).toEqual({ type: "pick", query: "tag cloud" });
+    for (const word of ["help", "?", "manual", "-h", "--help"]) expect(parseRecallArgs(word)).toEqual({ type: "help" });
+    expect(parseRecallArgs("tag #a #b")).toEqual({ type: "tag", tags: ["#a", "#b"] });
+    expect(parseRecallArgs("untag #a")).toEqual({ type: "untag", tags: ["#a"] });
+    expect(parseRecallArgs("tags")).toEqual({ type: "tags" });
+    expect(parseRecallArgs("tag")).toMatchObject({ type: "usage" });
+    expect(parseRecallArgs("tags cloud")).toMatchObject({ type: "usage" });
+  });
+
+  it("completes subcommands and known tags", () => {
+    const known = () => ["k8s", "kubernetes", "review"];
+    const mine = () => ["review"];
+    expect(completeRecallArgs("ta", known, mine)?.map((i) => i.value)).toEqual(["tag ", "tags "]);
+    expect(completeRecallArgs("tag #k", known, mine)?.map((i) => i.value)).toEqual(["tag #k8s ", "tag #kubernetes "]);
+    expect(completeRecallArgs("tag #k8s #", known, mine)?.map((i) => i.value)).toEqual(["tag #k8s #kubernetes ", "tag #k8s #review "]);
+    expect(completeRecallArgs("untag ", known, mine)?.map((i) => i.value)).toEqual(["untag #review "]);
+    expect(completeRecallArgs("deploy -#re", known, mine)?.map((i) => i.value)).toEqual(["deploy -#review "]);
+    expect(completeRecallArgs("deploy stag", known, mine)).toBeNull();
+  });
+});
+
+describe("configuration and locations", () => {
+  it("opens the picker on all projects unless configured", () => {
+    const dir = makeAgentDir({ withFixtures: false });
+    try {
+      const data = join(dir.agentDir, "recall");
+      expect(loadConfig(data).config.picker.scope).toBe("all");
+      mkdirSync(data, { recursive: true });
+      writeFileSync(join(data, "config.json"), JSON.stringify({ picker: { scope: "current" } }));
+      expect(loadConfig(data).config.picker.scope).toBe("current");
+      writeFileSync(join(data, "config.json"), JSON.stringify({ picker: { scope: "here" } }));
+      expect(loadConfig(data)).toMatchObject({ config: { picker: { scope: "all" } }, warning: expect.stringContaining('"here"') });
+      writeFileSync(join(data, "config.json"), "{");
+      expect(loadConfig(data).warning).toContain("not valid JSON");
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it("follows pi --session-dir, and nothing else Pi already tells the library", () => {
+    const env = { PI_CODING_AGENT_DIR: "/a/agent" };
+    expect(locationOverrides({ cwd: "/w", env, piSessionDir: "/a/agent/sessions/--w--" }).sessionsDir).toBeUndefined();
+    expect(locationOverrides({ cwd: "/w", env, piSessionDir: "/elsewhere" }).sessionsDir).toBe("/elsewhere");
+  });
+});
+
+describe("the background thread", () => {
+  it("syncs the index and reads sessions off the JS thread", async () => {
+    const dir = makeAgentDir();
+    const refuse = async () => {
+      throw new Error("ran inline");
+    };
+    const inline: JobRunner = { sync: refuse, read: refuse, dispose: () => {} };
+    const jobs = new WorkerJobs(inline);
+    try {
+      const progress: number[] = [];
+      const report = await jobs.sync({ env: { ...dir.env }, cwd: dir.root }, {}, (p) => progress.push(p.filesDone));
+      expect(jobs.threaded).toBe(true);
+      expect(report.indexed).toBeGreaterThan(5);
+      expect(progress.at(-1)).toBe(report.indexed);
+      // The main thread sees what the worker committed once it reloads.
+      const service = new RecallService({ cwd: dir.root, env: dir.env, inline: true });
+      service.reload();
+      const hits = await service.search({ query: "staging deploy", limit: 5 });
+      const s1 = hits.find((h) => h.id === S1)!;
+      expect(s1).toBeDefined();
+      const ref = { id: S1, path: s1.path, cwd: s1.cwd };
+      const read = await jobs.read(ref, { limit: 2 });
+      expect(read.messages).toHaveLength(2);
+      service.dispose();
+    } finally {
+      jobs.dispose();
+      dir.cleanup();
+    }
+  });
+});
