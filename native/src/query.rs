@@ -189,10 +189,13 @@ pub fn text_query(parsed: &ParsedQuery, expansions: &[String], coordination: f32
     for phrase in &parsed.required {
         clauses.push((Occur::Must, phrase_or_term(fields.content, phrase)));
     }
-    for word in parsed.distinct_words() {
+    let words = parsed.distinct_words();
+    // With one word, coordination would add the same constant to every match: skip its cost.
+    let coordinate = coordination > 0.0 && words.len() > 1;
+    for word in words {
         clauses.push((Occur::Should, term_query(fields.content, &word)));
         clauses.push((Occur::Should, Box::new(BoostQuery::new(term_query(fields.tag_text, &word), TAG_BOOST))));
-        if coordination > 0.0 {
+        if coordinate {
             for field in [fields.content, fields.tag_text] {
                 clauses.push((Occur::Should, Box::new(ConstScoreQuery::new(term_query(field, &word), coordination))));
             }

@@ -99,13 +99,13 @@ pub fn search(searcher: &Searcher, fields: &Fields, options: &SearchOptions) -> 
     };
     let query = filtered(text_query(&parsed, &expansions, options.coordination, fields), &options.filters, fields);
     let groups = collect_groups(searcher, query.as_ref(), options.limit * CANDIDATES_PER_RESULT)?;
-    let modified = last_activity(searcher, fields, groups.keys().copied().collect())?;
+    let session_docs = session_documents(searcher, fields, groups.keys().copied().collect())?;
 
     let mut ranked: Vec<(f64, i64, u64, Group)> = groups
         .into_iter()
         .filter_map(|(key, group)| {
             let best = group.best.as_ref()?;
-            let last = modified.get(&key).copied().unwrap_or(0);
+            let last = session_docs.get(&key).map_or(0, |(ts, _)| *ts);
             let score = f64::from(best.raw) * recency_factor(options.now, last, options.recency_weight);
             Some((score, last, key, group))
         })
@@ -116,10 +116,10 @@ pub fn search(searcher: &Searcher, fields: &Fields, options: &SearchOptions) -> 
 
     let snippets = snippet_generator(searcher, fields, &parsed, &expansions, options.snippet_chars)?;
     let mut hits = Vec::with_capacity(ranked.len());
-    for (score, _, _, group) in ranked {
-        let Some(best) = group.best else { continue };
-        let session_doc = session_document(searcher, fields, &best, group.best_message.as_ref())?;
-        let Some(session) = session_doc else { continue };
+    for (score, _, key, group) in ranked {
+        // Every indexed session has its session document; one missing means a damaged index.
+        let Some((_, address)) = session_docs.get(&key) else { continue };
+        let session = session_from_document(fields, &searcher.doc(*address)?);
         let (message, snippet, spans) = match group.best_message {
             Some(candidate) => {
                 let doc: TantivyDocument = searcher.doc(candidate.address)?;
@@ -166,8 +166,9 @@ fn collect_groups(searcher: &Searcher, query: &dyn Query, window: usize) -> Resu
     Ok(groups)
 }
 
-/// Last activity of each session, read from the fast columns of its session document.
-fn last_activity(searcher: &Searcher, fields: &Fields, keys: Vec<u64>) -> Result<HashMap<u64, i64>> {
+/// The session document of each session file (by path key), with its last activity read from the
+/// fast columns: one query for all candidates, instead of one lookup per result.
+fn session_documents(searcher: &Searcher, fields: &Fields, keys: Vec<u64>) -> Result<HashMap<u64, (i64, DocAddress)>> {
     if keys.is_empty() {
         return Ok(HashMap::new());
     }
@@ -182,30 +183,10 @@ fn last_activity(searcher: &Searcher, fields: &Fields, keys: Vec<u64>) -> Result
         let key = fast.u64("path_key")?.first(address.doc_id);
         let ts = fast.i64("ts")?.first(address.doc_id);
         if let (Some(key), Some(ts)) = (key, ts) {
-            out.insert(key, ts);
+            out.insert(key, (ts, address));
         }
     }
     Ok(out)
-}
-
-/// The session document of a group: the best candidate itself when the tags matched, otherwise
-/// looked up by path.
-fn session_document(
-    searcher: &Searcher,
-    fields: &Fields,
-    best: &Candidate,
-    best_message: Option<&Candidate>,
-) -> Result<Option<SessionMeta>> {
-    if !best.is_message {
-        let doc: TantivyDocument = searcher.doc(best.address)?;
-        return Ok(Some(session_from_document(fields, &doc)));
-    }
-    let address = best_message.map_or(best.address, |c| c.address);
-    let doc: TantivyDocument = searcher.doc(address)?;
-    let Some(path) = doc.get_first(fields.path).and_then(|v| tantivy::schema::Value::as_str(&v).map(str::to_owned)) else {
-        return Ok(None);
-    };
-    crate::sessions::by_path(searcher, fields, &path)
 }
 
 fn snippet_generator(

@@ -1,4 +1,4 @@
-//! Session documents on their own: listing sessions newest first and looking one up.
+//! Session documents on their own: listing sessions newest first, finding a session id's files.
 
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
@@ -33,24 +33,6 @@ pub fn list(searcher: &Searcher, fields: &Fields, filters: &Filters, limit: usiz
         out.push(session_from_document(fields, &doc));
     }
     Ok(out)
-}
-
-pub fn by_path(searcher: &Searcher, fields: &Fields, path: &str) -> Result<Option<SessionMeta>> {
-    let query = BooleanQuery::new(vec![
-        (Occur::Must, is_session(fields)),
-        (
-            Occur::Must,
-            Box::new(TermQuery::new(Term::from_field_text(fields.path, path), IndexRecordOption::Basic)),
-        ),
-    ]);
-    let top = searcher.search(&query, &TopDocs::with_limit(1).order_by_score())?;
-    match top.first() {
-        Some((_, address)) => {
-            let doc: TantivyDocument = searcher.doc(*address)?;
-            Ok(Some(session_from_document(fields, &doc)))
-        }
-        None => Ok(None),
-    }
 }
 
 /// Every indexed session document with this session id (a copied file can share one).
