@@ -132,7 +132,7 @@ function libraryId() {
 export function buildInfo() {
   return {
     native: fileId(join(REPO_ROOT, "native", "recall.node")),
-    cliBundle: fileId(join(REPO_ROOT, "dist", "bundle", "cli.js")),
+    cliBundle: fileId(join(REPO_ROOT, "dist", "bundle", "cli.cjs")),
     library: libraryId(),
   };
 }

@@ -162,7 +162,7 @@ async function main() {
   const started = new Date();
   const machine = machineInfo();
   log(`machine: ${machine.nproc} cores, ${machine.memoryGiB} GiB, ${machine.cpuModel}; load ${load().join(" ")}`);
-  if (!existsSync(join(REPO_ROOT, "dist", "index.js")) || !existsSync(join(REPO_ROOT, "dist", "bundle", "cli.js"))) {
+  if (!existsSync(join(REPO_ROOT, "dist", "index.js")) || !existsSync(join(REPO_ROOT, "dist", "bundle", "cli.cjs"))) {
     throw new Error("dist/ is not built: run `npm run prepare` first");
   }
 

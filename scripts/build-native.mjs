@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-// Builds the Rust search core into native/recall.node. Runs on `npm install`; skips the build
-// when the addon is newer than every native source, unless --force is given.
+// Builds the Rust search core into native/recall.node. Runs on `npm install`. In a git checkout
+// it rebuilds when a native source is newer than the addon; in an installed package (npm or
+// `pi install npm:…`, whose files all get the install time) it keeps the shipped addon if it loads
+// on this machine. --force always builds.
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, readdirSync, renameSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -20,7 +23,17 @@ function newestSource(dir) {
   return newest;
 }
 
-if (!force && existsSync(addon) && statSync(addon).mtimeMs >= newestSource(nativeDir)) {
+function loads(path) {
+  try {
+    return typeof createRequire(import.meta.url)(path).NativeIndex === "function";
+  } catch {
+    return false;
+  }
+}
+
+const checkout = existsSync(join(nativeDir, "..", ".git"));
+const upToDate = checkout ? statSync(addon, { throwIfNoEntry: false })?.mtimeMs >= newestSource(nativeDir) : existsSync(addon) && loads(addon);
+if (!force && upToDate) {
   process.exit(0);
 }
 

@@ -3,10 +3,13 @@
 // `recall search` then loads one file instead of resolving ~60 modules, and never starts Node's
 // ES module loader: most of what a Node CLI pays before it does anything.
 import { build } from "esbuild";
+import { rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+// Nothing left over from an earlier layout of the bundle.
+rmSync(join(root, "dist", "bundle"), { recursive: true, force: true });
 
 // clipanion requires `tty` at load time only to guess a color depth, which recall always passes
 // in; loading tty also loads net. This stands in for it and loads the real one on first use.
