@@ -3,6 +3,7 @@ import { appendFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "n
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIXTURES, makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
+import { holdWriterLock } from "./helpers/lock-holder.js";
 import { jsonLines, RECALL_BIN, runRecall } from "./helpers/run-cli.js";
 
 let agent: AgentDir;
@@ -143,19 +144,7 @@ describe("recall search", () => {
     const path = join(agent.sessionsDir, "--home-dev-blog--/2026-10-01T12-00-00-000Z_01a0f755-f200-7250-a372-48336bf4923d.jsonl");
     const ms = Date.parse("2026-11-04T00:00:00Z");
     appendFileSync(path, `${JSON.stringify({ type: "message", id: "dddd0002", parentId: null, timestamp: new Date(ms).toISOString(), message: { role: "user", content: "lockedoutword", timestamp: ms } })}\n`);
-    const holder = spawn(
-      process.execPath,
-      [
-        "--input-type=module",
-        "-e",
-        `import { openRecall } from ${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)};
-         const store = openRecall({ env: { PI_CODING_AGENT_DIR: ${JSON.stringify(agent.agentDir)} } });
-         await store.native.lock(1000); process.stdout.write("locked\\n");
-         process.stdin.resume(); process.stdin.on("end", async () => { await store.native.unlock(); process.exit(0); });`,
-      ],
-      { stdio: ["pipe", "pipe", "inherit"] },
-    );
-    await new Promise<void>((resolve) => holder.stdout.once("data", () => resolve()));
+    const holder = await holdWriterLock(agent.agentDir);
     try {
       const result = await recall("search", "--json", "naive");
       expect(result.code).toBe(0);
@@ -163,8 +152,7 @@ describe("recall search", () => {
       expect(result.stderr).toMatch(/another recall process is updating the index; results may miss the newest sessions/);
       expect((await recall("search", "lockedoutword")).code).toBe(1);
     } finally {
-      holder.stdin.end();
-      await new Promise((resolve) => holder.on("close", resolve));
+      await holder.release();
     }
     expect((await recall("search", "lockedoutword")).code).toBe(0);
   });

@@ -6,6 +6,7 @@ import { openRecall } from "../src/api/open.js";
 import { searchSessions } from "../src/api/search.js";
 import { syncIndex } from "../src/sync/sync.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
+import { holdWriterLock } from "./helpers/lock-holder.js";
 
 let agent: AgentDir;
 afterEach(() => agent?.cleanup());
@@ -141,26 +142,12 @@ describe("sync", () => {
     agent = makeAgentDir();
     await syncIndex(open());
     appendFileSync(join(agent.sessionsDir, S1), userMessage("c0000004", "whilelockedword", Date.parse("2026-11-02T00:00:00Z")));
-    // Another process takes the writer lock and holds it until its stdin closes.
-    const holder = spawn(
-      process.execPath,
-      [
-        "--input-type=module",
-        "-e",
-        `import { openRecall } from ${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)};
-         const store = openRecall({ env: { PI_CODING_AGENT_DIR: ${JSON.stringify(agent.agentDir)} } });
-         await store.native.lock(1000); process.stdout.write("locked\\n");
-         process.stdin.resume(); process.stdin.on("end", async () => { await store.native.unlock(); process.exit(0); });`,
-      ],
-      { stdio: ["pipe", "pipe", "inherit"] },
-    );
-    await new Promise<void>((resolve) => holder.stdout.once("data", () => resolve()));
+    const holder = await holdWriterLock(agent.agentDir);
     const busy = await syncIndex(open(), { lockTimeoutMs: 200 });
     expect(busy.busy).toBe(true);
     expect(await ids("kubectl")).toContain(S1_ID); // searching still works
     expect(await ids("whilelockedword")).toEqual([]);
-    holder.stdin.end();
-    await new Promise((resolve) => holder.on("close", resolve));
+    await holder.release();
     const after = await syncIndex(open(), { lockTimeoutMs: 200 });
     expect(after).toMatchObject({ busy: false, appended: 1 });
     expect(await ids("whilelockedword")).toEqual([S1_ID]);

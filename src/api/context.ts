@@ -16,6 +16,7 @@ import { transcript, type TranscriptItem } from "../sessions/transcript.js";
 import { bm25, questionTerms, words } from "./lexical-score.js";
 import type { SessionRef } from "./resolve-session.js";
 import { iso } from "./session-summary.js";
+import type { ReadMessage } from "./read.js";
 
 export interface ContextOptions {
   /** Characters of message text in all (default 20,000). */
@@ -24,21 +25,12 @@ export interface ContextOptions {
   allBranches?: boolean;
 }
 
-export interface ContextMessage {
-  type: "message";
-  /** Position in the session's conversation listing (as `recall read` numbers it). */
-  index: number;
-  entryId: string;
-  role: string;
-  /** ISO 8601 */
-  timestamp: string;
-  text: string;
+/** A message as `recall read` lists it (same index and fields), with how it was chosen. */
+export interface ContextMessage extends Pick<ReadMessage, "type" | "index" | "entryId" | "role" | "timestamp" | "text" | "branch"> {
   /** BM25 score against the question; 0 for a neighbour that does not match. */
   score: number;
   /** True when `text` is only part of the message (`…` marks the cuts). */
   clipped: boolean;
-  /** Only with all branches. */
-  branch?: "active" | "abandoned";
 }
 
 export interface ContextSummary {
