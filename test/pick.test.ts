@@ -44,8 +44,10 @@ describe.skipIf(!has("tmux") || !has("fzf"))("recall pick in tmux with fzf", () 
   beforeAll(() => {
     agent = makeAgentDir();
   });
-  afterAll(() => {
+  afterAll(async () => {
     spawnSync("tmux", ["-L", socket, "kill-server"]);
+    // Let the picker's processes, killed with the server, finish exiting before the folder goes.
+    await new Promise((resolve) => setTimeout(resolve, 300));
     agent.cleanup();
   });
 

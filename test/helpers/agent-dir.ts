@@ -25,5 +25,7 @@ export function makeAgentDir(options: { withFixtures?: boolean } = {}): AgentDir
   mkdirSync(sessionsDir, { recursive: true });
   if (options.withFixtures ?? true) cpSync(join(FIXTURES, "agent", "sessions"), sessionsDir, { recursive: true });
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: root, PI_CODING_AGENT_DIR: agentDir };
-  return { root, agentDir, sessionsDir, env, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  // Retries: a process the test just stopped (tmux, a picker reload) may still be writing its cache.
+  const cleanup = () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  return { root, agentDir, sessionsDir, env, cleanup };
 }

@@ -104,7 +104,7 @@ export function makePiHome(runtime: PiRuntime): PiHome {
     }
     throw new Error(`no fixture session ${id}`);
   };
-  return { root, home, agentDir, sessionsDir, pkg, projects, env, session, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  return { root, home, agentDir, sessionsDir, pkg, projects, env, session, cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }) };
 }
 
 export interface RunResult {
