@@ -2,6 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openRecall } from "../src/api/open.js";
+import type { SessionTags } from "../src/api/tags.js";
 import type { NativeIndex } from "../src/native/binding.js";
 import type { IndexStore } from "../src/store.js";
 import { syncTags } from "../src/sync/apply-tags.js";
@@ -28,14 +29,6 @@ interface Hit {
   snippet: string;
   spans: unknown[];
 }
-interface Tagged {
-  id: string;
-  path: string;
-  tags: string[];
-  manual: string[];
-  auto: string[];
-  suppressed: string[];
-}
 
 let agent: AgentDir;
 const recall = (args: string[], input?: string) => runRecall(args, { env: agent.env, input });
@@ -54,7 +47,7 @@ describe("recall tag, untag and tags", () => {
   it("tags a session named by id prefix, normalizing the tags", async () => {
     const result = await recall(["tag", S1.slice(0, 8), "#Rust/Search!", "deploy", "--json"]);
     expect(result).toMatchObject({ code: 0, stderr: "" });
-    const [tagged] = jsonLines<Tagged>(result.stdout);
+    const [tagged] = jsonLines<SessionTags>(result.stdout);
     expect(tagged).toEqual({
       id: S1,
       path: join(agent.sessionsDir, S1_FILE),
@@ -99,7 +92,7 @@ describe("recall tag, untag and tags", () => {
   it("tags the sessions read from stdin with -", async () => {
     const result = await recall(["tag", "-", "piped", "--json"], `${S4}\n\n${S5}\n`);
     expect(result.code).toBe(0);
-    expect(jsonLines<Tagged>(result.stdout).map((t) => [t.id, t.tags])).toEqual([
+    expect(jsonLines<SessionTags>(result.stdout).map((t) => [t.id, t.tags])).toEqual([
       [S4, ["piped"]],
       [S5, ["piped"]],
     ]);
@@ -109,8 +102,8 @@ describe("recall tag, untag and tags", () => {
     const result = await recall(["untag", S1, "deploy", "never", "--json"]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(`recall: ${S1} had no #never; suppressed for automatic tagging all the same\n`);
-    expect(jsonLines<Tagged>(result.stdout)[0]).toMatchObject({ tags: ["rust-search", "viapath"], suppressed: ["deploy", "never"] });
-    const again = jsonLines<Tagged>((await recall(["tag", S1, "deploy", "--json"])).stdout)[0];
+    expect(jsonLines<SessionTags>(result.stdout)[0]).toMatchObject({ tags: ["rust-search", "viapath"], suppressed: ["deploy", "never"] });
+    const again = jsonLines<SessionTags>((await recall(["tag", S1, "deploy", "--json"])).stdout)[0];
     expect(again).toMatchObject({ tags: ["deploy", "rust-search", "viapath"], suppressed: ["never"] });
   });
 
