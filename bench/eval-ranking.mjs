@@ -62,9 +62,9 @@ export function knownItemQuery(text, rng, messageFrequency, sampling = "distinct
 }
 
 /** For each word, how many indexed messages of the corpus contain it. */
-function wordMessageFrequency(sessionsDir) {
+async function wordMessageFrequency(sessionsDir) {
   const frequency = new Map();
-  for (const file of discoverSessionFiles({ sessionsDir, layout: "projects" }).files) {
+  for (const file of (await discoverSessionFiles({ sessionsDir, layout: "projects" })).files) {
     for (const message of readSessionForIndex(file.path).messages) {
       for (const word of new Set(message.text.toLowerCase().match(/[a-z][a-z0-9]{3,}/g) ?? [])) {
         frequency.set(word, (frequency.get(word) ?? 0) + 1);
@@ -80,7 +80,7 @@ export async function evaluate({ sessions = 500, seed = 1, queries = 300, words 
   const store = openRecall({ env });
   await syncIndex(store);
   const items = readFileSync(corpus.knownItemsPath, "utf8").trim().split("\n").map((l) => JSON.parse(l));
-  const messageFrequency = wordMessageFrequency(corpus.sessionsDir);
+  const messageFrequency = await wordMessageFrequency(corpus.sessionsDir);
   const rng = Rng.from("eval", seed);
   const ranks = [];
   const now = Date.parse(REFERENCE_DATE);

@@ -1,6 +1,6 @@
 /**
- * The on-disk index of one sessions directory: the native Tantivy index plus the sync state
- * beside it, in the cache folder. Opening never fails on a bad cache: an index that is corrupt
+ * The on-disk index of one sessions directory, in the cache folder: the native Tantivy index,
+ * which also holds the sync's records of the session files (see sync/state.ts). Opening never fails on a bad cache: an index that is corrupt
  * or was written by another schema version is moved aside and rebuilt from the session files,
  * with a one-line notice.
  */
@@ -13,14 +13,12 @@ import { nativeModule, type NativeIndex } from "./native/binding.js";
 export interface IndexStore {
   locations: Locations;
   native: NativeIndex;
-  statePath: string;
   /** One-line notices for the user (a rebuilt cache, for example). */
   notices: string[];
 }
 
 export function openStore(locations: Locations): IndexStore {
   const indexDir = join(locations.cacheDir, "index");
-  const statePath = join(locations.cacheDir, "state.json");
   const notices: string[] = [];
   try {
     mkdirSync(locations.cacheDir, { recursive: true });
@@ -38,8 +36,9 @@ export function openStore(locations: Locations): IndexStore {
     const aside = `${indexDir}.unusable-${process.pid}`;
     renameSync(indexDir, aside);
     rmSync(aside, { recursive: true, force: true });
-    rmSync(statePath, { force: true });
+    // Where recall kept its sync state before the index held it.
+    for (const old of ["state.json", "fingerprint.json"]) rmSync(join(locations.cacheDir, old), { force: true });
     native = NativeIndex.open(indexDir);
   }
-  return { locations, native, statePath, notices };
+  return { locations, native, notices };
 }

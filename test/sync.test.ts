@@ -1,4 +1,4 @@
-import { appendFileSync, chmodSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
@@ -31,15 +31,18 @@ describe("sync", () => {
     expect(second).toMatchObject({ discovered: 11, indexed: 0, unchanged: 11 });
   });
 
-  it("with nothing changed, does not even read its state file (the fingerprint answers)", async () => {
+  it("with nothing changed, writes nothing: no commit, no tag database", async () => {
     agent = makeAgentDir();
     const store = open();
     await syncIndex(store);
-    writeFileSync(store.statePath, "{ not json"); // would force a rebuild if it were read
-    expect(await syncIndex(open())).toMatchObject({ unchanged: 11, rebuilt: false, indexed: 0 });
-    appendFileSync(join(agent.sessionsDir, S1), userMessage("c0000009", "afterfingerprintword", Date.parse("2026-11-02T00:00:00Z")));
-    expect(await syncIndex(open())).toMatchObject({ rebuilt: true, indexed: 11 });
-    expect(await ids("afterfingerprintword")).toEqual([S1_ID]);
+    const meta = join(store.locations.cacheDir, "index", "meta.json");
+    const committed = readFileSync(meta, "utf8");
+    expect(await syncIndex(open())).toMatchObject({ unchanged: 11, rebuilt: false, indexed: 0, appended: 0 });
+    expect(readFileSync(meta, "utf8")).toBe(committed);
+    expect(existsSync(join(store.locations.dataDir, "tags.db"))).toBe(false);
+    appendFileSync(join(agent.sessionsDir, S1), userMessage("c0000009", "afterquietword", Date.parse("2026-11-02T00:00:00Z")));
+    expect(await syncIndex(open())).toMatchObject({ appended: 1, indexed: 0, unchanged: 10, rebuilt: false });
+    expect(await ids("afterquietword")).toEqual([S1_ID]);
   });
 
   it("picks up new, appended and deleted files", async () => {
@@ -127,14 +130,13 @@ describe("sync", () => {
     expect(await ids("forkonlyword", reopened)).toEqual([S3_ID]);
   });
 
-  it("rebuilds when the index and the state disagree (a crash between the two writes)", async () => {
+  it("indexes everything again when the index folder was deleted", async () => {
     agent = makeAgentDir();
     const store = open();
     await syncIndex(store);
-    rmSync(store.statePath);
+    rmSync(join(store.locations.cacheDir, "index"), { recursive: true });
     const report = await syncIndex(open());
-    expect(report.rebuilt).toBe(true);
-    expect(report.indexed).toBe(11);
+    expect(report).toMatchObject({ indexed: 11, appended: 0, removed: 0 });
     expect(await ids("forkonlyword")).toEqual([S3_ID]);
   });
 

@@ -14,6 +14,8 @@ use napi_derive::napi;
 use crate::changes::ChangeSet;
 use crate::engine::Engine;
 use crate::error::RecallError;
+use crate::files::{FileRecord, Selector};
+use crate::scan::{session_files, Layout, Scan, SessionFile};
 use crate::query::{Filters, DEFAULT_COORDINATION};
 use crate::search::{search, Hit, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS};
 use crate::session::SessionMeta;
@@ -173,6 +175,8 @@ pub struct JsStats {
     pub sessions: f64,
     /// The stamp given to the last commit; empty for a new index.
     pub stamp: String,
+    /// The state given to the last commit; empty for a new index.
+    pub state: String,
 }
 
 #[napi(object, js_name = "NativeApplyCounts")]
@@ -181,6 +185,98 @@ pub struct JsApplyCounts {
     pub sessions: u32,
     pub messages: u32,
     pub tag_updates: u32,
+    pub files: u32,
+}
+
+#[napi(object, js_name = "NativeSessionFile")]
+pub struct JsSessionFile {
+    pub path: String,
+    pub size: f64,
+    pub mtime_ms: f64,
+    pub ino: f64,
+}
+
+impl From<SessionFile> for JsSessionFile {
+    fn from(f: SessionFile) -> Self {
+        JsSessionFile { path: f.path, size: f.size as f64, mtime_ms: f.mtime_ms, ino: f.ino as f64 }
+    }
+}
+
+#[napi(object, js_name = "NativeScanFailure")]
+pub struct JsScanFailure {
+    pub path: String,
+    pub reason: String,
+}
+
+#[napi(object, js_name = "NativeScan")]
+pub struct JsScan {
+    pub files_total: u32,
+    pub unchanged: u32,
+    pub changed: Vec<JsSessionFile>,
+    pub removed: Vec<String>,
+    pub failures: Vec<JsScanFailure>,
+}
+
+impl From<Scan> for JsScan {
+    fn from(s: Scan) -> Self {
+        JsScan {
+            files_total: s.files_total as u32,
+            unchanged: s.unchanged as u32,
+            changed: s.changed.into_iter().map(JsSessionFile::from).collect(),
+            removed: s.removed,
+            failures: s.failures.into_iter().map(|f| JsScanFailure { path: f.path, reason: f.reason }).collect(),
+        }
+    }
+}
+
+/// Which file records to read: exactly one of the fields, or none for all of them.
+#[napi(object, js_name = "NativeRecordSelector")]
+pub struct JsRecordSelector {
+    pub paths: Option<Vec<String>>,
+    /// Forks of these parent file names.
+    pub parent_names: Option<Vec<String>>,
+    pub session_id_prefix: Option<String>,
+}
+
+impl From<JsRecordSelector> for Selector {
+    fn from(s: JsRecordSelector) -> Self {
+        if let Some(paths) = s.paths {
+            Selector::Paths(paths)
+        } else if let Some(names) = s.parent_names {
+            Selector::ParentNames(names)
+        } else if let Some(prefix) = s.session_id_prefix {
+            Selector::SessionIdPrefix(prefix)
+        } else {
+            Selector::All
+        }
+    }
+}
+
+#[napi(object, js_name = "NativeFileRecord")]
+pub struct JsFileRecord {
+    pub path: String,
+    pub size: f64,
+    pub mtime_ms: f64,
+    pub ino: f64,
+    pub session_id: String,
+    /// The caller's own data, as it gave it.
+    pub state: String,
+}
+
+impl From<FileRecord> for JsFileRecord {
+    fn from(r: FileRecord) -> Self {
+        JsFileRecord { path: r.path, size: r.size as f64, mtime_ms: r.mtime_ms, ino: r.ino as f64, session_id: r.session_id, state: r.state }
+    }
+}
+
+/// Every session file in `sessionsDir` with its signature (as `changed`), without an index.
+#[napi(ts_return_type = "Promise<NativeScan>")]
+pub fn list_session_files(sessions_dir: String, flat: bool) -> AsyncTask<Job<JsScan>> {
+    let layout = if flat { Layout::Flat } else { Layout::Projects };
+    AsyncTask::new(job(move || {
+        let (files, failures) = session_files(&sessions_dir, layout);
+        Ok(Scan { files_total: files.len(), changed: files, failures, ..Scan::default() }.into())
+    }))
 }
 
 fn now_ms() -> f64 {
@@ -207,7 +303,7 @@ impl NativeIndex {
     #[napi(catch_unwind)]
     pub fn stats(&self) -> napi::Result<JsStats> {
         let stats = self.engine.stats().map_err(to_napi)?;
-        Ok(JsStats { documents: stats.documents as f64, sessions: stats.sessions as f64, stamp: stats.stamp })
+        Ok(JsStats { documents: stats.documents as f64, sessions: stats.sessions as f64, stamp: stats.stamp, state: stats.state })
     }
 
     /// Picks up commits made since the index was opened or last reloaded.
@@ -239,6 +335,7 @@ impl NativeIndex {
                 sessions: c.sessions,
                 messages: c.messages,
                 tag_updates: c.tag_updates,
+                files: c.files,
             })
         }))
     }
@@ -249,10 +346,29 @@ impl NativeIndex {
         self.engine.clear().map_err(to_napi)
     }
 
+    /// Commits under `stamp`, recording `state` (the caller's, returned by `stats`) with it.
     #[napi(ts_return_type = "Promise<void>")]
-    pub fn commit(&self, stamp: String) -> AsyncTask<Job<()>> {
+    pub fn commit(&self, stamp: String, state: String) -> AsyncTask<Job<()>> {
         let engine = self.engine.clone();
-        AsyncTask::new(job(move || engine.commit(&stamp)))
+        AsyncTask::new(job(move || engine.commit(&stamp, &state)))
+    }
+
+    /// Looks at the session files in `sessionsDir` (`flat`: directly in it; otherwise one project
+    /// folder down) and reports those that differ from their records, after picking up other
+    /// processes' commits. With `compare` false, every file is reported changed.
+    #[napi(ts_return_type = "Promise<NativeScan>")]
+    pub fn scan(&self, sessions_dir: String, flat: bool, compare: bool) -> AsyncTask<Job<JsScan>> {
+        let engine = self.engine.clone();
+        let layout = if flat { Layout::Flat } else { Layout::Projects };
+        AsyncTask::new(job(move || Ok(engine.scan(&sessions_dir, layout, compare)?.into())))
+    }
+
+    /// The records of the files the selector names, sorted by path.
+    #[napi(ts_return_type = "Promise<NativeFileRecord[]>")]
+    pub fn file_records(&self, selector: JsRecordSelector) -> AsyncTask<Job<Vec<JsFileRecord>>> {
+        let engine = self.engine.clone();
+        let selector: Selector = selector.into();
+        AsyncTask::new(job(move || Ok(engine.file_records(&selector)?.into_iter().map(JsFileRecord::from).collect())))
     }
 
     #[napi(ts_return_type = "Promise<void>")]

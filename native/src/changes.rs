@@ -1,8 +1,10 @@
 //! The change set the TypeScript sync sends after reading session files: whole sessions to
-//! replace, appended tails, removed files and tag edits, applied through one writer.
+//! replace, appended tails, removed files, the new records of the files read, and tag edits,
+//! applied through one writer.
 
 use serde::Deserialize;
 
+use crate::files::FileRecord;
 use crate::session::{MessageDoc, SessionMeta};
 
 #[derive(Debug, Default, Deserialize)]
@@ -13,6 +15,9 @@ pub struct ChangeSet {
     pub remove_paths: Vec<String>,
     #[serde(default)]
     pub sessions: Vec<SessionUpdate>,
+    /// New records of files, replacing their old ones.
+    #[serde(default)]
+    pub files: Vec<FileRecord>,
     #[serde(default)]
     pub tag_updates: Vec<TagUpdate>,
 }

@@ -18,6 +18,8 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDo
 
 use crate::changes::ChangeSet;
 use crate::error::{Code, RecallError, Result};
+use crate::files::{file_doc_query, file_document, read_records, FileRecord, Selector};
+use crate::scan::{scan, Layout, Scan};
 use crate::schema::{build_schema, Fields, KIND_MESSAGE, KIND_SESSION, SCHEMA_VERSION};
 use crate::session::{message_document, session_document, session_from_document};
 use crate::sessions::documents_by_id;
@@ -26,12 +28,14 @@ use crate::tokenizer;
 const WRITER_HEAP_BYTES: usize = 64 * 1024 * 1024;
 const LOCK_RETRY: Duration = Duration::from_millis(25);
 
-/// What a commit records next to the segments: the schema version, and the caller's stamp that
-/// ties the index to the caller's own state file.
+/// What a commit records next to the segments: the schema version, a stamp that names the
+/// commit, and the caller's own state (opaque JSON) as of that commit.
 #[derive(Debug, Serialize, Deserialize)]
 struct Payload {
     schema: u32,
     stamp: String,
+    #[serde(default)]
+    state: String,
 }
 
 pub struct Engine {
@@ -47,6 +51,7 @@ pub struct ApplyCounts {
     pub sessions: u32,
     pub messages: u32,
     pub tag_updates: u32,
+    pub files: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,6 +60,8 @@ pub struct Stats {
     pub sessions: u64,
     /// The stamp of the last commit; empty for a new index.
     pub stamp: String,
+    /// The caller's state given to the last commit; empty for a new index.
+    pub state: String,
 }
 
 impl Engine {
@@ -99,8 +106,19 @@ impl Engine {
     pub fn stats(&self) -> Result<Stats> {
         let searcher = self.searcher();
         let sessions = searcher.search(&kind_query(&self.fields, KIND_SESSION), &Count)? as u64;
-        let stamp = read_payload(&self.index)?.map(|p| p.stamp).unwrap_or_default();
-        Ok(Stats { documents: searcher.num_docs(), sessions, stamp })
+        let (stamp, state) = read_payload(&self.index)?.map(|p| (p.stamp, p.state)).unwrap_or_default();
+        Ok(Stats { documents: searcher.num_docs(), sessions, stamp, state })
+    }
+
+    /// The session files in `sessions_dir` that differ from their records, as of the last commit
+    /// of any process (see `scan.rs`).
+    pub fn scan(&self, sessions_dir: &str, layout: Layout, compare: bool) -> Result<Scan> {
+        self.reload()?;
+        scan(&self.searcher(), &self.fields, sessions_dir, layout, compare)
+    }
+
+    pub fn file_records(&self, selector: &Selector) -> Result<Vec<FileRecord>> {
+        read_records(&self.searcher(), &self.fields, selector)
     }
 
     /// Takes the writer lock, waiting up to `timeout` for another process to release it, with a
@@ -159,6 +177,13 @@ impl Engine {
             writer.add_document(session_document(fields, &update.session))?;
             counts.sessions += 1;
         }
+        // After the sessions: replacing a session deletes every document of its path, its
+        // record included.
+        for record in &changes.files {
+            writer.delete_query(file_doc_query(fields, &record.path))?;
+            writer.add_document(file_document(fields, record))?;
+            counts.files += 1;
+        }
         // Tag edits rewrite committed session documents only; a session sent in this same change
         // set already carries its tags.
         let searcher = self.searcher();
@@ -184,10 +209,10 @@ impl Engine {
         Ok(())
     }
 
-    pub fn commit(&self, stamp: &str) -> Result<()> {
+    pub fn commit(&self, stamp: &str, state: &str) -> Result<()> {
         let mut slot = self.writer.lock().map_err(|_| poisoned())?;
         let writer = slot.as_mut().ok_or_else(not_locked)?;
-        let payload = serde_json::to_string(&Payload { schema: SCHEMA_VERSION, stamp: stamp.to_owned() })?;
+        let payload = serde_json::to_string(&Payload { schema: SCHEMA_VERSION, stamp: stamp.to_owned(), state: state.to_owned() })?;
         let mut prepared = writer.prepare_commit()?;
         prepared.set_payload(&payload);
         prepared.commit()?;

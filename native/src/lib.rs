@@ -7,7 +7,9 @@
 pub mod changes;
 pub mod engine;
 pub mod error;
+pub mod files;
 pub mod query;
+pub mod scan;
 pub mod schema;
 pub mod search;
 pub mod session;

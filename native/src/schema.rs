@@ -1,9 +1,12 @@
-//! The index schema: one document per normalized message and one per session.
+//! The index schema: one document per normalized message, one per session, and one per session
+//! file the sync has seen.
 //!
 //! Message documents carry the searchable text; session documents carry the session's metadata,
 //! its merged tags (exact filter values and boosted searchable text) and its recency. Both kinds
 //! repeat `path`, `session_id` and `cwd`, so a scope or tag filter applies to either kind and a
-//! whole session is deleted with one term.
+//! whole session is deleted with one term. File documents are the sync's record of each file
+//! (its signature and where a resumed read continues): they hold no searchable text, and a file
+//! with no message (header only) has one too.
 
 use tantivy::schema::{
     Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, INDEXED, STORED, STRING,
@@ -13,10 +16,11 @@ use crate::tokenizer::ANALYZER;
 
 /// Bump when the schema, the analyzer or the meaning of a field changes; an index written with
 /// another version is rebuilt from the session files.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 pub const KIND_MESSAGE: &str = "message";
 pub const KIND_SESSION: &str = "session";
+pub const KIND_FILE: &str = "file";
 
 #[derive(Clone, Copy)]
 pub struct Fields {
@@ -41,6 +45,15 @@ pub struct Fields {
     pub message_count: Field,
     pub first_message: Field,
     pub parent: Field,
+    // File documents.
+    pub file_size: Field,
+    /// Modification time in ms since epoch, with the fraction the file system gives.
+    pub file_mtime: Field,
+    pub file_ino: Field,
+    /// File name of the session a fork was copied from: finds the forks of a file that came or went.
+    pub parent_name: Field,
+    /// The caller's own record of the file (opaque JSON).
+    pub file_state: Field,
 }
 
 pub fn build_schema() -> Schema {
@@ -74,6 +87,11 @@ pub fn build_schema() -> Schema {
     builder.add_u64_field("message_count", STORED);
     builder.add_text_field("first_message", STORED);
     builder.add_text_field("parent", STORED);
+    builder.add_u64_field("file_size", FAST | STORED);
+    builder.add_f64_field("file_mtime", FAST | STORED);
+    builder.add_u64_field("file_ino", FAST | STORED);
+    builder.add_text_field("parent_name", STRING);
+    builder.add_text_field("file_state", STORED);
     builder.build()
 }
 
@@ -98,6 +116,11 @@ impl Fields {
             message_count: f("message_count")?,
             first_message: f("first_message")?,
             parent: f("parent")?,
+            file_size: f("file_size")?,
+            file_mtime: f("file_mtime")?,
+            file_ino: f("file_ino")?,
+            parent_name: f("parent_name")?,
+            file_state: f("file_state")?,
         })
     }
 }

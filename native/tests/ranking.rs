@@ -40,7 +40,7 @@ fn engine_with(sessions: Vec<SessionUpdate>) -> Engine {
     let engine = Engine::in_memory().unwrap();
     engine.lock(std::time::Duration::from_secs(1), 1).unwrap();
     engine.apply(&ChangeSet { sessions, ..Default::default() }).unwrap();
-    engine.commit("test").unwrap();
+    engine.commit("test", "").unwrap();
     engine
 }
 
@@ -139,7 +139,7 @@ fn tag_update_rewrites_only_the_session_document() {
     engine
         .apply(&ChangeSet { tag_updates: vec![TagUpdate { session_id: "id-a".into(), tags: vec!["ready".into()] }], ..Default::default() })
         .unwrap();
-    engine.commit("t2").unwrap();
+    engine.commit("t2", "").unwrap();
     assert_eq!(engine.stats().unwrap().documents, before);
     let hits = run(&engine, &options("ready"));
     assert_eq!(hits[0].session.tags, vec!["ready"]);
@@ -256,7 +256,7 @@ fn append_replaces_only_the_tail() {
     tail.replace_from = Some(1);
     engine.lock(std::time::Duration::from_secs(1), 1).unwrap();
     engine.apply(&ChangeSet { sessions: vec![tail], ..Default::default() }).unwrap();
-    engine.commit("t2").unwrap();
+    engine.commit("t2", "").unwrap();
     // 3 messages + 1 session document, the old second message gone.
     assert_eq!(engine.stats().unwrap().documents, 4);
     assert_eq!(run(&engine, &options("continued"))[0].message.as_ref().unwrap().index, 1);

@@ -4,9 +4,9 @@
  */
 import { existsSync, realpathSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { RecallError } from "../errors.js";
+import { RecallError, native } from "../errors.js";
 import type { IndexStore } from "../store.js";
-import { loadState } from "../sync/state.js";
+import { knownFile } from "../sync/state.js";
 import { readSessionForIndex } from "../sessions/session-index-reader.js";
 
 export interface SessionRef {
@@ -23,24 +23,30 @@ export function looksLikePath(ref: string): boolean {
 
 const MAX_LISTED_CANDIDATES = 10;
 
-export function resolveSession(store: IndexStore, ref: string, cwd: string = process.cwd()): SessionRef {
+/** The sessions the index has recorded files of (header-only ones too), from their records. */
+async function recorded(store: IndexStore, selector: { paths: string[] } | { sessionIdPrefix: string }): Promise<SessionRef[]> {
+  const refs: SessionRef[] = [];
+  for (const record of await native(() => store.native.fileRecords(selector))) {
+    const header = knownFile(record)?.state.header;
+    if (header) refs.push({ id: header.id, path: record.path, cwd: header.cwd });
+  }
+  return refs;
+}
+
+export async function resolveSession(store: IndexStore, ref: string, cwd: string = process.cwd()): Promise<SessionRef> {
   const wanted = ref.trim();
   if (!wanted) throw new RecallError("BAD_INPUT", "no session given: name one by id, id prefix or path");
-  const state = loadState(store.statePath);
   if (looksLikePath(wanted)) {
     const path = isAbsolute(wanted) ? wanted : resolve(cwd, wanted);
     if (!existsSync(path)) throw new RecallError("NOT_FOUND", `no session file at ${path}`);
-    const real = realpathSync(path);
-    const known = state.files[path] ?? state.files[real];
-    if (known) return { id: known.header.id, path, cwd: known.header.cwd };
+    const [known] = await recorded(store, { paths: [...new Set([path, realpathSync(path)])] });
+    if (known) return { ...known, path };
     const read = readSessionForIndex(path);
     return { id: read.header.id, path, cwd: read.header.cwd };
   }
-  const matches: SessionRef[] = [];
-  for (const [path, file] of Object.entries(state.files)) {
-    if (file.header.id === wanted) return { id: file.header.id, path, cwd: file.header.cwd };
-    if (file.header.id.startsWith(wanted)) matches.push({ id: file.header.id, path, cwd: file.header.cwd });
-  }
+  const matches = await recorded(store, { sessionIdPrefix: wanted });
+  const exact = matches.find((m) => m.id === wanted);
+  if (exact) return exact;
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) throw new RecallError("NOT_FOUND", `no session with id or id prefix "${wanted}"`);
   const listed = matches

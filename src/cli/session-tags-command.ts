@@ -26,7 +26,7 @@ export abstract class SessionTagsCommand extends BaseCommand {
     let failed = false;
     for (const ref of refs) {
       try {
-        sessions.push(resolveSession(store, ref, this.context.cwd));
+        sessions.push(await resolveSession(store, ref, this.context.cwd));
       } catch (error) {
         if (!(error instanceof RecallError) || refs.length === 1) throw error;
         this.warn(`${ref}: ${error.message}`);

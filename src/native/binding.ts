@@ -60,6 +60,8 @@ export interface NativeStats {
   documents: number;
   sessions: number;
   stamp: string;
+  /** The state given to the last commit; empty for a new index. */
+  state: string;
 }
 
 export interface NativeApplyCounts {
@@ -67,6 +69,42 @@ export interface NativeApplyCounts {
   sessions: number;
   messages: number;
   tagUpdates: number;
+  files: number;
+}
+
+/** A session file on disk and its signature. */
+export interface NativeSessionFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  /** Inode: a replaced file gets a new one. */
+  ino: number;
+}
+
+export interface NativeScan {
+  filesTotal: number;
+  unchanged: number;
+  /** New files and files whose signature differs from their record, sorted by path. */
+  changed: NativeSessionFile[];
+  /** Recorded files that are gone. */
+  removed: string[];
+  /** Folders or files that could not be looked at (`EACCES (scandir)`). */
+  failures: { path: string; reason: string }[];
+}
+
+/** Which file records to read: one of the fields, or none for all of them. */
+export interface NativeRecordSelector {
+  paths?: string[];
+  /** Forks of these parent file names. */
+  parentNames?: string[];
+  sessionIdPrefix?: string;
+}
+
+/** What the last sync recorded of a file, in the index (native/src/files.rs). */
+export interface NativeFileRecord extends NativeSessionFile {
+  sessionId: string;
+  /** The sync's own data about the file, as it gave it. */
+  state: string;
 }
 
 export interface NativeIndex {
@@ -75,14 +113,18 @@ export interface NativeIndex {
   lock(timeoutMs: number, heavy?: boolean): Promise<void>;
   apply(changesJson: string): Promise<NativeApplyCounts>;
   clear(): void;
-  commit(stamp: string): Promise<void>;
+  commit(stamp: string, state: string): Promise<void>;
   unlock(): Promise<void>;
   search(request: NativeSearchRequest, signal?: AbortSignal): Promise<NativeHit[]>;
   list(request: { limit: number; filters?: NativeFilters }): Promise<NativeSession[]>;
+  scan(sessionsDir: string, flat: boolean, compare: boolean): Promise<NativeScan>;
+  fileRecords(selector: NativeRecordSelector): Promise<NativeFileRecord[]>;
 }
 
 interface NativeModule {
   NativeIndex: { open(dir: string): NativeIndex };
+  /** Every session file with its signature, as `changed`; needs no index. */
+  listSessionFiles(sessionsDir: string, flat: boolean): Promise<NativeScan>;
 }
 
 let loaded: NativeModule | undefined;

@@ -110,11 +110,11 @@ export async function runRecallTool(service: RecallService, params: RecallParams
         // An id that is new since the last sync is found after one.
         let session;
         try {
-          session = resolveSession(service.store(), ref, ctx.cwd);
+          session = await resolveSession(service.store(), ref, ctx.cwd);
         } catch (error) {
           if (!(error instanceof RecallError) || error.code !== "NOT_FOUND") throw error;
           await freshen(service);
-          session = resolveSession(service.store(), ref, ctx.cwd);
+          session = await resolveSession(service.store(), ref, ctx.cwd);
         }
         signal?.throwIfAborted();
         const limit = params.limit ?? DEFAULT_READ_LIMIT;

@@ -2,7 +2,7 @@
  * Brings the tags in the index up to date with the tag store. Only session documents are
  * rewritten (the change set's `tagUpdates`); message documents stay as they are.
  *
- * The sync state records which store and which revision the index last applied. Whatever the
+ * The index state (see state.ts) records which store and which revision the index last applied. Whatever the
  * store holds beyond that is sent: the edit just made, and any edit whose index update never
  * happened (a crash between the two writes, a writer lock held elsewhere for too long). A store
  * the index has not seen before (the tag database was deleted or replaced) is applied whole,
@@ -13,13 +13,11 @@ import type { IndexStore } from "../store.js";
 import { hasTagData, tagsFor } from "../tags/open-tags.js";
 import type { TagChanges, TagStore } from "../tags/tag-store.js";
 import { commitIndex, lockIndex, unlockIndex } from "./index-writer.js";
-import { loadState, type SyncState } from "./state.js";
+import { indexState, type IndexState } from "./state.js";
 
 export interface TagSyncOptions {
   /** How long to wait for another process's write to finish (default 5 s). */
   lockTimeoutMs?: number;
-  /** The sync state, when the caller has just loaded or written it (saves reading it again). */
-  state?: SyncState;
 }
 
 export interface TagSyncReport {
@@ -30,14 +28,14 @@ export interface TagSyncReport {
 }
 
 /** What the index has not applied yet, or undefined when it is up to date. */
-function pending(state: SyncState, tags: TagStore): TagChanges | undefined {
+async function pending(store: IndexStore, state: IndexState, tags: TagStore): Promise<TagChanges | undefined> {
   if (state.tags && state.tags.store !== tags.id) {
     const changes = tags.changesSince(0);
     const tagged = new Set(changes.sessions.map((s) => s.sessionId));
-    for (const file of Object.values(state.files)) {
-      if (tagged.has(file.header.id)) continue;
-      tagged.add(file.header.id);
-      changes.sessions.push({ sessionId: file.header.id, tags: [] });
+    for (const { sessionId } of await native(() => store.native.fileRecords({}))) {
+      if (tagged.has(sessionId)) continue;
+      tagged.add(sessionId);
+      changes.sessions.push({ sessionId, tags: [] });
     }
     return changes;
   }
@@ -48,13 +46,11 @@ function pending(state: SyncState, tags: TagStore): TagChanges | undefined {
 
 export async function syncTags(store: IndexStore, options: TagSyncOptions = {}): Promise<TagSyncReport> {
   const report: TagSyncReport = { updated: 0, busy: false };
-  const quick = options.state ?? loadState(store.statePath);
+  const quick = indexState(store);
   // Without tag data there is nothing to apply, unless the index holds tags of a database that was removed.
   if (!quick.tags && !hasTagData(store)) return report;
-  // An index out of step with its state is rebuilt by the next sync, with the store's tags.
-  if (quick.stamp !== store.native.stats().stamp) return report;
   const tags = tagsFor(store);
-  if (!pending(quick, tags)) return report;
+  if (!(await pending(store, quick, tags))) return report;
 
   if (!(await lockIndex(store, options.lockTimeoutMs ?? 5000))) {
     report.busy = true;
@@ -63,13 +59,11 @@ export async function syncTags(store: IndexStore, options: TagSyncOptions = {}):
   try {
     // Another process may have written while this one waited for the lock.
     store.native.reload();
-    const state = loadState(store.statePath);
-    if (state.stamp !== store.native.stats().stamp) return report;
-    const changes = pending(state, tags);
+    const state = indexState(store);
+    const changes = await pending(store, state, tags);
     if (!changes) return report;
     await native(() => store.native.apply(JSON.stringify({ tagUpdates: changes.sessions })));
-    state.tags = { store: tags.id, seq: changes.seq };
-    await commitIndex(store, state);
+    await commitIndex(store, { ...state, tags: { store: tags.id, seq: changes.seq } });
     report.updated = changes.sessions.length;
   } finally {
     await unlockIndex(store);

@@ -1,20 +1,19 @@
 /**
- * What the last sync knew about each session file: its signature (to tell unchanged, appended
- * and rewritten files apart with one stat) and where a resumed read continues. Kept in the cache
- * folder beside the index and tied to it by a stamp that both record at each commit: if they
- * differ (a crash between the two writes, a deleted index), the index is rebuilt.
+ * What the sync keeps, all of it inside the index so that it is committed together with the
+ * documents it describes (a crash can never leave the two out of step):
+ * - a record per session file (native/src/files.rs): its signature, which the native scan
+ *   compares with the disk, and the state below, which says where a resumed read continues;
+ * - with each commit, the index state: which tag store edits the index has applied.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { basename } from "node:path";
+import { closeSync, openSync, readSync } from "node:fs";
 import { sha1 } from "../hash.js";
+import type { NativeFileRecord, NativeSessionFile } from "../native/binding.js";
 import type { ReadCheckpoint, SessionHeaderInfo } from "../sessions/session-index-reader.js";
+import type { IndexStore } from "../store.js";
 
-export const STATE_VERSION = 1;
-
+/** The sync's own data about one file, stored in its record. */
 export interface FileState {
-  size: number;
-  mtimeMs: number;
-  ino: number;
   /** Bytes of complete lines read. */
   end: number;
   /** Hash of the bytes just before `end`: an append leaves them as they were. */
@@ -25,10 +24,18 @@ export interface FileState {
   indexed: boolean;
 }
 
-export interface SyncState {
-  version: number;
-  stamp: string;
-  files: Record<string, FileState>;
+export interface KnownFile extends NativeSessionFile {
+  state: FileState;
+}
+
+/** What a change set sends for a file just read (see `FileRecord` in native/src/files.rs). */
+export interface FileRecordUpdate extends NativeSessionFile {
+  sessionId: string;
+  parentName: string | null;
+  state: string;
+}
+
+export interface IndexState {
   /**
    * The tag store edits the index has applied: the store's id and its last revision (see
    * tags/tag-store.ts). Absent after a rebuild, which read every session's tags from the store.
@@ -36,31 +43,51 @@ export interface SyncState {
   tags?: { store: string; seq: number };
 }
 
-export function emptyState(): SyncState {
-  return { version: STATE_VERSION, stamp: "", files: {} };
+export function recordUpdate(file: NativeSessionFile, state: FileState): FileRecordUpdate {
+  return {
+    path: file.path,
+    size: file.size,
+    mtimeMs: file.mtimeMs,
+    ino: file.ino,
+    sessionId: state.header.id,
+    parentName: state.header.parent ? basename(state.header.parent) : null,
+    state: JSON.stringify(state),
+  };
 }
 
-export function loadState(path: string): SyncState {
+/** A record as the sync uses it; undefined when its state is unreadable (the file is read again). */
+export function knownFile(record: NativeFileRecord): KnownFile | undefined {
   try {
-    const state = JSON.parse(readFileSync(path, "utf8")) as SyncState;
-    if (state.version !== STATE_VERSION || typeof state.files !== "object" || state.files === null) return emptyState();
-    return state;
+    const state = JSON.parse(record.state) as FileState;
+    if (typeof state?.end !== "number" || typeof state.header?.id !== "string") return undefined;
+    return { path: record.path, size: record.size, mtimeMs: record.mtimeMs, ino: record.ino, state };
   } catch {
-    return emptyState();
+    return undefined;
   }
 }
 
-/**
- * Written to a temporary file, then renamed over the old one: never half-written. Not flushed to
- * disk: it is a cache, and a state lost in a crash no longer matches the index's stamp, which
- * makes the next sync rebuild (flushing a multi-megabyte file cost more than the append it
- * recorded).
- */
-export function saveState(path: string, state: SyncState): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify(state));
-  renameSync(temporary, path);
+export async function knownFiles(store: IndexStore, paths: string[]): Promise<Map<string, KnownFile>> {
+  const known = new Map<string, KnownFile>();
+  if (paths.length === 0) return known;
+  for (const record of await store.native.fileRecords({ paths })) {
+    const file = knownFile(record);
+    if (file) known.set(file.path, file);
+  }
+  return known;
+}
+
+export function sameSignature(file: NativeSessionFile, known: NativeSessionFile | undefined): boolean {
+  return known !== undefined && known.size === file.size && known.mtimeMs === file.mtimeMs && known.ino === file.ino;
+}
+
+/** The index state as of the last commit (read from disk, not from the reader's view). */
+export function indexState(store: IndexStore): IndexState {
+  try {
+    const state = JSON.parse(store.native.stats().state || "{}") as IndexState;
+    return typeof state === "object" && state !== null ? state : {};
+  } catch {
+    return {};
+  }
 }
 
 const TAIL_BYTES = 64;

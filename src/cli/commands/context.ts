@@ -35,7 +35,7 @@ export class ContextCommand extends BaseCommand {
   async run(): Promise<ExitCode> {
     const store = this.openStore();
     for (const notice of await syncForIds(store, [this.session])) this.warn(notice);
-    const session = resolveSession(store, this.session, this.context.cwd);
+    const session = await resolveSession(store, this.session, this.context.cwd);
     const question = this.question.join(" ");
     const result = sessionContext(session, question, { maxChars: Number(this.maxChars), allBranches: this.allBranches });
     if (this.json) {

@@ -62,7 +62,7 @@ export class ReadCommand extends BaseCommand {
     let failed = false;
     for (const ref of refs) {
       try {
-        const session = resolveSession(store, ref, this.context.cwd);
+        const session = await resolveSession(store, ref, this.context.cwd);
         const result = readSession(session, {
           mode: this.mode as TranscriptMode | undefined,
           allBranches: this.allBranches,

@@ -47,7 +47,7 @@ export class ResumeCommand extends BaseCommand {
     }
     const store = this.openStore();
     for (const notice of await syncForIds(store, refs)) this.warn(notice);
-    const plan = resumePlan(resolveSession(store, refs[0]!, this.context.cwd));
+    const plan = resumePlan(await resolveSession(store, refs[0]!, this.context.cwd));
     if (this.json) {
       this.out(JSON.stringify({ argv: plan.argv, cwd: plan.cwd }));
       return Exit.Ok;

@@ -1,0 +1,254 @@
+//! Finding the session files on disk and comparing them with the file records: the freshness
+//! check every search starts with, so it costs little more than one `stat` per file (done on two
+//! threads when there are many) and never reads a file.
+//!
+//! The rules are Pi's: in the default layout, `*.jsonl` files one folder below the sessions
+//! directory (symlinked folders included); in a custom directory, `*.jsonl` files directly in it.
+//! Nothing deeper: subagent artifacts nested further down are not sessions.
+
+use std::collections::{HashMap, HashSet};
+use std::fs::{self, DirEntry};
+use std::io;
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+
+use tantivy::collector::DocSetCollector;
+use tantivy::schema::document::Value;
+use tantivy::{DocAddress, Searcher, TantivyDocument};
+
+use crate::error::Result;
+use crate::files::is_file;
+use crate::schema::{path_key, Fields};
+
+/// Below this many files one thread stats them all; above, two share the work.
+const PARALLEL_FROM: usize = 256;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// `<sessions>/<project folder>/<file>.jsonl`
+    Projects,
+    /// `<sessions>/<file>.jsonl`
+    Flat,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionFile {
+    pub path: String,
+    pub size: u64,
+    pub mtime_ms: f64,
+    /// A replaced file gets a new inode.
+    pub ino: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScanFailure {
+    pub path: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Scan {
+    pub files_total: usize,
+    pub unchanged: usize,
+    /// New files and files whose signature differs from their record, sorted by path.
+    pub changed: Vec<SessionFile>,
+    /// Recorded files that are gone, sorted.
+    pub removed: Vec<String>,
+    /// Folders or files that could not be looked at. A recorded file there is not reported removed.
+    pub failures: Vec<ScanFailure>,
+}
+
+/// `EACCES (scandir)`, like Node's error codes, so messages read the same from every layer.
+fn reason(error: &io::Error, syscall: &str) -> String {
+    let code = match error.raw_os_error() {
+        Some(1) => "EPERM",
+        Some(2) => "ENOENT",
+        Some(5) => "EIO",
+        Some(13) => "EACCES",
+        Some(20) => "ENOTDIR",
+        Some(40) => "ELOOP",
+        Some(36) => "ENAMETOOLONG",
+        _ => return format!("{error} ({syscall})"),
+    };
+    format!("{code} ({syscall})")
+}
+
+struct Listing {
+    /// Paths of `*.jsonl` entries that are not folders, still to be looked at.
+    candidates: Vec<String>,
+    failures: Vec<ScanFailure>,
+}
+
+fn join(dir: &str, name: &str) -> String {
+    format!("{}/{name}", dir.trim_end_matches('/'))
+}
+
+/// A folder, or a symlink to one.
+fn is_folder(entry: &DirEntry) -> bool {
+    match entry.file_type() {
+        Ok(t) if t.is_dir() => true,
+        Ok(t) if t.is_symlink() => fs::metadata(entry.path()).map(|m| m.is_dir()).unwrap_or(false),
+        _ => false,
+    }
+}
+
+fn read_folder(dir: &str, top: bool, listing: &mut Listing) -> Vec<DirEntry> {
+    match fs::read_dir(dir) {
+        Ok(entries) => entries.filter_map(|e| e.ok()).collect(),
+        Err(error) => {
+            // A missing sessions directory just means Pi has not written a session yet.
+            if !(top && error.kind() == io::ErrorKind::NotFound) {
+                listing.failures.push(ScanFailure { path: dir.to_owned(), reason: reason(&error, "scandir") });
+            }
+            Vec::new()
+        }
+    }
+}
+
+fn add_candidates(dir: &str, entries: Vec<DirEntry>, listing: &mut Listing) {
+    for entry in entries {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else {
+            if name.to_string_lossy().ends_with(".jsonl") {
+                let path = join(dir, &name.to_string_lossy());
+                listing.failures.push(ScanFailure { path, reason: "file name is not UTF-8".to_owned() });
+            }
+            continue;
+        };
+        if name.ends_with(".jsonl") && !is_folder(&entry) {
+            listing.candidates.push(join(dir, name));
+        }
+    }
+}
+
+fn list(sessions_dir: &str, layout: Layout) -> Listing {
+    let mut listing = Listing { candidates: Vec::new(), failures: Vec::new() };
+    let top = read_folder(sessions_dir, true, &mut listing);
+    match layout {
+        Layout::Flat => add_candidates(sessions_dir, top, &mut listing),
+        Layout::Projects => {
+            for entry in top {
+                let Some(name) = entry.file_name().to_str().map(str::to_owned) else { continue };
+                if !is_folder(&entry) {
+                    continue;
+                }
+                let dir = join(sessions_dir, &name);
+                let entries = read_folder(&dir, false, &mut listing);
+                add_candidates(&dir, entries, &mut listing);
+            }
+        }
+    }
+    listing
+}
+
+fn stat(path: &str) -> std::result::Result<Option<SessionFile>, ScanFailure> {
+    match fs::metadata(path) {
+        Ok(meta) if meta.is_file() => Ok(Some(SessionFile {
+            path: path.to_owned(),
+            size: meta.len(),
+            mtime_ms: meta.mtime() as f64 * 1000.0 + meta.mtime_nsec() as f64 / 1e6,
+            ino: meta.ino(),
+        })),
+        Ok(_) => Ok(None),
+        Err(error) => Err(ScanFailure { path: path.to_owned(), reason: reason(&error, "stat") }),
+    }
+}
+
+fn stat_all(paths: &[String]) -> Vec<std::result::Result<Option<SessionFile>, ScanFailure>> {
+    if paths.len() < PARALLEL_FROM {
+        return paths.iter().map(|p| stat(p)).collect();
+    }
+    let (first, second) = paths.split_at(paths.len() / 2);
+    std::thread::scope(|scope| {
+        let other = scope.spawn(|| second.iter().map(|p| stat(p)).collect::<Vec<_>>());
+        let mut results: Vec<_> = first.iter().map(|p| stat(p)).collect();
+        // A panic there goes on here, where the task turns it into an error: a file left
+        // unlooked-at must not pass for a removed one.
+        results.extend(other.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        results
+    })
+}
+
+/// Every session file with its signature, sorted by path, and what could not be looked at.
+pub fn session_files(sessions_dir: &str, layout: Layout) -> (Vec<SessionFile>, Vec<ScanFailure>) {
+    let Listing { candidates, mut failures } = list(sessions_dir, layout);
+    let mut files = Vec::with_capacity(candidates.len());
+    for result in stat_all(&candidates) {
+        match result {
+            Ok(Some(file)) => files.push(file),
+            Ok(None) => {}
+            Err(failure) => failures.push(failure),
+        }
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    (files, failures)
+}
+
+struct Known {
+    size: u64,
+    mtime_ms: f64,
+    ino: u64,
+    address: DocAddress,
+}
+
+/// The signature of every recorded file, by path key, from the fast columns.
+fn known_files(searcher: &Searcher, fields: &Fields) -> Result<HashMap<u64, Known>> {
+    let addresses = searcher.search(&*is_file(fields), &DocSetCollector)?;
+    let mut known = HashMap::with_capacity(addresses.len());
+    let mut columns = HashMap::new();
+    for address in addresses {
+        let (keys, sizes, mtimes, inos) = match columns.entry(address.segment_ord) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                let fast = searcher.segment_reader(address.segment_ord).fast_fields();
+                e.insert((fast.u64("path_key")?, fast.u64("file_size")?, fast.f64("file_mtime")?, fast.u64("file_ino")?))
+            }
+        };
+        let doc = address.doc_id;
+        if let (Some(key), Some(size), Some(mtime_ms), Some(ino)) = (keys.first(doc), sizes.first(doc), mtimes.first(doc), inos.first(doc)) {
+            known.insert(key, Known { size, mtime_ms, ino, address });
+        }
+    }
+    Ok(known)
+}
+
+/// Whether a failure hides `path`: it could not be looked at, nor could its folder.
+fn hidden_by(failures: &[ScanFailure], path: &str) -> bool {
+    let parent = Path::new(path).parent().and_then(Path::to_str).unwrap_or("");
+    failures.iter().any(|f| f.path == path || f.path.trim_end_matches('/') == parent)
+}
+
+/// Looks at the session files and tells which differ from their records. With `compare` off,
+/// every file is reported changed (for a rebuild).
+pub fn scan(searcher: &Searcher, fields: &Fields, sessions_dir: &str, layout: Layout, compare: bool) -> Result<Scan> {
+    let (files, failures) = session_files(sessions_dir, layout);
+    let mut result = Scan { files_total: files.len(), ..Scan::default() };
+    if !compare {
+        result.changed = files;
+        result.failures = failures;
+        return Ok(result);
+    }
+    let known = known_files(searcher, fields)?;
+    let mut seen = HashSet::with_capacity(files.len());
+    for file in files {
+        let key = path_key(&file.path);
+        seen.insert(key);
+        match known.get(&key) {
+            Some(k) if k.size == file.size && k.mtime_ms == file.mtime_ms && k.ino == file.ino => result.unchanged += 1,
+            _ => result.changed.push(file),
+        }
+    }
+    for (key, k) in &known {
+        if seen.contains(key) {
+            continue;
+        }
+        let doc: TantivyDocument = searcher.doc(k.address)?;
+        let path = doc.get_first(fields.path).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
+        if !hidden_by(&failures, &path) {
+            result.removed.push(path);
+        }
+    }
+    result.removed.sort();
+    result.failures = failures;
+    Ok(result)
+}
