@@ -3,7 +3,7 @@
 // `recall search` then loads one file instead of resolving ~60 modules, and never starts Node's
 // ES module loader: most of what a Node CLI pays before it does anything.
 import { build } from "esbuild";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -24,6 +24,40 @@ const lazyTty = {
   },
 };
 
+// clipanion's default context reads process.stdin when it loads, and every run spreads that
+// context (reading it again): creating the stdin stream costs milliseconds, and most commands never
+// read stdin. recall always passes a full context of its own, so the defaults become lazy and
+// non-enumerable (a spread skips them). The build fails if clipanion's code no longer matches.
+const lazyClipanionDefaults = {
+  name: "lazy-clipanion-defaults",
+  setup(build) {
+    build.onLoad({ filter: /clipanion[\\/]lib[\\/]advanced[\\/]Cli\.js$/ }, (args) => {
+      const original = readFileSync(args.path, "utf8");
+      const literal = /Cli\.defaultContext = \{\s*env: process\.env,\s*stdin: process\.stdin,\s*stdout: process\.stdout,\s*stderr: process\.stderr,\s*colorDepth: platform\.getDefaultColorDepth\(\),\s*\};/;
+      if (!literal.test(original)) throw new Error(`${args.path}: Cli.defaultContext is not what scripts/bundle-cli.mjs expects`);
+      const lazy = `Cli.defaultContext = Object.defineProperties({}, {
+        env: { get: () => process.env },
+        stdin: { get: () => process.stdin },
+        stdout: { get: () => process.stdout },
+        stderr: { get: () => process.stderr },
+        colorDepth: { get: () => platform.getDefaultColorDepth() },
+      });`;
+      return { contents: original.replace(literal, lazy), loader: "js" };
+    });
+  },
+};
+
+// A lazy `await import("node:child_process")` stays a dynamic import in a CommonJS bundle, which
+// bin/recall.cjs's compiled script cannot run. Bundled as a tiny module that requires the built-in,
+// it becomes a lazy require instead.
+const lazyBuiltins = {
+  name: "lazy-builtins",
+  setup(build) {
+    build.onResolve({ filter: /^node:/ }, (args) => (args.kind === "dynamic-import" ? { path: args.path, namespace: "lazy-builtin" } : undefined));
+    build.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: "js" }));
+  },
+};
+
 await build({
   entryPoints: [join(root, "src", "cli", "main.ts")],
   outfile: join(root, "dist", "bundle", "cli.cjs"),
@@ -32,10 +66,10 @@ await build({
   format: "cjs",
   target: "node20",
   logLevel: "warning",
-  // Less for V8 to parse on every start; names are kept for readable stack traces.
-  minify: true,
-  keepNames: true,
-  plugins: [lazyTty],
+  // Less for V8 to parse on every start. Function names are not kept (esbuild's keepNames costs a
+  // call per function at load); RECALL_BUNDLE_READABLE=1 builds a readable bundle for profiling.
+  minify: !process.env.RECALL_BUNDLE_READABLE,
+  plugins: [lazyTty, lazyClipanionDefaults, lazyBuiltins],
   // The library finds its native addon and packages relative to its own module URL.
   define: { "import.meta.url": "__recallModuleUrl" },
   banner: { js: "const __recallModuleUrl = require('node:url').pathToFileURL(__filename).href;" },

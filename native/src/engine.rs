@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use tantivy::collector::Count;
 use tantivy::directory::MmapDirectory;
+use tantivy::merge_policy::LogMergePolicy;
 use tantivy::query::{BooleanQuery, Occur, Query, RangeQuery, TermQuery};
 use tantivy::schema::{IndexRecordOption, Schema};
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, TantivyError, Term};
@@ -25,8 +26,9 @@ use crate::session::{message_document, session_document, session_from_document};
 use crate::sessions::documents_by_id;
 use crate::tokenizer;
 
-const WRITER_HEAP_BYTES: usize = 64 * 1024 * 1024;
+const WRITER_HEAP_BYTES: usize = 32 * 1024 * 1024;
 const LOCK_RETRY: Duration = Duration::from_millis(25);
+const MAX_DOCS_BEFORE_MERGE: usize = 250_000;
 
 /// What a commit records next to the segments: the schema version, a stamp that names the
 /// commit, and the caller's own state (opaque JSON) as of that commit.
@@ -133,6 +135,7 @@ impl Engine {
         loop {
             match self.index.writer_with_num_threads::<TantivyDocument>(threads, WRITER_HEAP_BYTES * threads) {
                 Ok(writer) => {
+                    writer.set_merge_policy(Box::new(merge_policy()));
                     *slot = Some(writer);
                     return Ok(());
                 }
@@ -233,6 +236,15 @@ impl Engine {
     pub fn is_locked(&self) -> bool {
         self.writer.lock().map(|slot| slot.is_some()).unwrap_or(false)
     }
+}
+
+/// Tantivy's default policy, except that segments stop growing at `MAX_DOCS_BEFORE_MERGE`
+/// documents: merging ever larger segments is what made the memory of a first index grow with
+/// the size of the history.
+fn merge_policy() -> LogMergePolicy {
+    let mut policy = LogMergePolicy::default();
+    policy.set_max_docs_before_merge(MAX_DOCS_BEFORE_MERGE);
+    policy
 }
 
 fn check_compatible(index: &Index) -> Result<()> {

@@ -2,6 +2,7 @@
  * The `recall` command line. Parse errors and usage mistakes go to stderr with exit 2; a closed
  * pipe (`recall search x | head -1`) ends the process quietly with exit 0.
  */
+import type { Readable } from "node:stream";
 import { Builtins, Cli } from "clipanion";
 import { IndexCommand } from "./commands/index.js";
 import { SearchCommand } from "./commands/search.js";
@@ -18,6 +19,7 @@ import type { RecallContext } from "./context.js";
 import { commandModel } from "./docs/command-model.js";
 import { parseErrorMessage } from "./parse-errors.js";
 import { Exit } from "./exit.js";
+import { DirectOutput, isTerminal } from "./direct-output.js";
 
 export const VERSION = "0.1.0";
 
@@ -42,25 +44,35 @@ const COMMANDS = [
  */
 export function buildCli(only?: string): Cli<RecallContext> {
   const cli = new Cli<RecallContext>({ binaryName: "recall", binaryLabel: "recall", binaryVersion: VERSION, enableColors: false });
-  cli.register(Builtins.HelpCommand);
-  cli.register(Builtins.VersionCommand);
   const named = only === "completion" ? [] : COMMANDS.filter((command) => command.paths.some((path) => path[0] === only));
+  // `recall --help` and `--version`; a named command answers `-h`/`--help` itself.
+  if (named.length === 0) {
+    cli.register(Builtins.HelpCommand);
+    cli.register(Builtins.VersionCommand);
+  }
   for (const command of named.length > 0 ? named : COMMANDS) cli.register(command);
   return cli;
 }
 
+/**
+ * process.stdin, created when first read: creating it costs milliseconds (on a terminal it loads
+ * tty and net), and only `-` arguments read it. Not a getter: clipanion copies the context with a
+ * spread, which would call it. Only async iteration is offered, which is all recall uses.
+ */
+function lazyStdin(): Readable {
+  const iterable: AsyncIterable<Buffer | string> = { [Symbol.asyncIterator]: () => process.stdin[Symbol.asyncIterator]() };
+  return iterable as Readable;
+}
+
 export function defaultContext(): RecallContext {
   return {
-    // A getter: touching process.stdin loads the tty and net modules, which most commands never need.
-    get stdin() {
-      return process.stdin;
-    },
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdin: lazyStdin(),
+    stdout: new DirectOutput(1, () => process.stdout).asWritable(),
+    stderr: new DirectOutput(2, () => process.stderr).asWritable(),
     env: process.env,
     cwd: process.cwd(),
-    stdoutIsTTY: Boolean(process.stdout.isTTY),
-    stderrIsTTY: Boolean(process.stderr.isTTY),
+    stdoutIsTTY: isTerminal(1),
+    stderrIsTTY: isTerminal(2),
     colorDepth: 1,
   };
 }
@@ -79,10 +91,5 @@ export async function runCli(argv: string[], context: RecallContext = defaultCon
 }
 
 export async function main(): Promise<void> {
-  // A reader that stops early (`| head -1`) is not an error: stop writing and exit 0.
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE") process.exit(0);
-    throw error;
-  });
   process.exitCode = await runCli(process.argv.slice(2));
 }

@@ -3,7 +3,6 @@
  * those read from stdin, one per line, so `recall search x --json | jq -r .id | recall read -`
  * works. Shared by every command that takes sessions.
  */
-import type { Readable } from "node:stream";
 import { looksLikePath } from "../api/resolve-session.js";
 import { RecallError } from "../errors.js";
 import type { IndexStore } from "../store.js";
@@ -11,7 +10,7 @@ import { syncIndex } from "../sync/sync.js";
 import { syncNotices } from "./sync-notices.js";
 
 /** `args` with `-` replaced by the non-empty lines of stdin. */
-export async function readSessionArgs(args: string[], stdin: Readable): Promise<string[]> {
+export async function readSessionArgs(args: string[], stdin: AsyncIterable<Buffer | string>): Promise<string[]> {
   const dashes = args.filter((a) => a === "-").length;
   if (dashes === 0) return args;
   if (dashes > 1) throw new RecallError("BAD_INPUT", "`-` (read sessions from stdin) can be given only once");

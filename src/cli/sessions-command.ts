@@ -12,7 +12,7 @@ import { formatRecord, OUTPUT_FORMATS, projectFolder, sessionTitle, type OutputF
 import { highlightLine } from "../output/highlight.js";
 import { parseTime } from "../output/time.js";
 import type { IndexStore } from "../store.js";
-import { syncIndex } from "../sync/sync.js";
+import { readWhileSyncing } from "../sync/sync.js";
 import { BaseCommand } from "./base-command.js";
 import { syncNotices } from "./sync-notices.js";
 
@@ -59,12 +59,16 @@ export abstract class SessionsCommand extends BaseCommand {
     return this.json ? "json" : (this.format as OutputFormat | undefined);
   }
 
-  async openSynced(): Promise<IndexStore> {
+  /**
+   * Opens the index and reads from it: brought up to date first unless --no-sync, with the read
+   * overlapping the freshness check (see readWhileSyncing).
+   */
+  async readIndex<T>(read: (store: IndexStore) => Promise<T>): Promise<{ store: IndexStore; value: T }> {
     const store = this.openStore();
-    if (this.sync) {
-      for (const notice of syncNotices(await syncIndex(store))) this.warn(notice);
-    }
-    return store;
+    if (!this.sync) return { store, value: await read(store) };
+    const { value, report } = await readWhileSyncing(store, () => read(store));
+    for (const notice of syncNotices(report)) this.warn(notice);
+    return { store, value };
   }
 
   printRecord(session: PrintableSession, format: OutputFormat, now: number): void {

@@ -64,7 +64,7 @@ export interface SyncReport {
 const HEAVY_SYNC_BYTES = 16 << 20;
 
 /** Text sent to the writer per batch: bounds memory on a first index of a large history. */
-const BATCH_TEXT_CHARS = 16 << 20;
+const BATCH_TEXT_CHARS = 2 << 20;
 
 function errorReason(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
@@ -85,24 +85,51 @@ function isAppend(file: SessionFile, known: KnownFile): boolean {
   }
 }
 
+/** What the freshness check found: the scan, and whether anything is left to do. */
+export interface Freshness {
+  scan: NativeScan;
+  tagData: string;
+  upToDate: boolean;
+}
+
 /**
- * Syncs the session files, then applies tag edits the index has not seen yet (see apply-tags.ts).
- * When nothing changed since the last sync it costs one stat per file and one of the tag database.
+ * The freshness check alone: one stat per session file (native, see scan.rs) and one of the tag
+ * data. A sync with nothing to do is exactly this.
  */
-export async function syncIndex(store: IndexStore, options: SyncOptions = {}): Promise<SyncReport> {
+export async function checkFreshness(store: IndexStore, options: Pick<SyncOptions, "rebuild"> = {}): Promise<Freshness> {
   const rebuild = options.rebuild === true;
   const scan = await scanSessionFiles(store, !rebuild);
   const tagData = tagDataSignature(store);
   const seen = loadTagFingerprint(store);
   const filesChanged = rebuild || scan.changed.length > 0 || scan.removed.length > 0;
-  if (!filesChanged && seen?.tags === tagData && seen.stamp === store.native.stats().stamp) {
-    return { ...emptyReport(scan), unchanged: scan.unchanged };
-  }
+  return { scan, tagData, upToDate: !filesChanged && seen?.tags === tagData && seen.stamp === store.native.stats().stamp };
+}
+
+/**
+ * Syncs the session files, then applies tag edits the index has not seen yet (see apply-tags.ts).
+ * `checked` is a freshness check the caller has just made (see readWhileSyncing).
+ */
+export async function syncIndex(store: IndexStore, options: SyncOptions & { checked?: Freshness } = {}): Promise<SyncReport> {
+  const { scan, tagData, upToDate } = options.checked ?? (await checkFreshness(store, options));
+  if (upToDate) return { ...emptyReport(scan), unchanged: scan.unchanged };
+  const filesChanged = options.rebuild === true || scan.changed.length > 0 || scan.removed.length > 0;
   const report = filesChanged ? await syncFiles(store, scan, options) : { ...emptyReport(scan), unchanged: scan.unchanged };
   if (!report.busy) report.busy = (await syncTags(store, { lockTimeoutMs: options.lockTimeoutMs })).busy;
   report.notices.push(...takeTagNotices(store));
   if (!report.busy) saveTagFingerprint(store, { stamp: store.native.stats().stamp, tags: tagData });
   return report;
+}
+
+/**
+ * Reads the index while its freshness check runs, so that on two cores the check costs little
+ * more than the read; when the check finds something to do, syncs and reads again. The read sees
+ * every commit made before the call.
+ */
+export async function readWhileSyncing<T>(store: IndexStore, read: () => Promise<T>): Promise<{ value: T; report: SyncReport }> {
+  store.native.reload();
+  const [checked, first] = await Promise.all([checkFreshness(store), read()]);
+  const report = await syncIndex(store, { checked });
+  return { value: checked.upToDate ? first : await read(), report };
 }
 
 function emptyReport(scan: NativeScan): SyncReport {

@@ -41,8 +41,7 @@ export class SearchCommand extends SessionsCommand {
     const format = this.pipelineFormat();
     const { limit, cwd, since, until, now } = this.scope();
     const query = this.query.join(" ");
-    const store = await this.openSynced();
-    const hits = await searchSessions(store, { query, limit, prefix: this.prefix, cwd, since, until, now });
+    const { store, value: hits } = await this.readIndex((store) => searchSessions(store, { query, limit, prefix: this.prefix, cwd, since, until, now }));
     // With --no-sync, a `#tag` query may be what opened the tag store (and imported pi-recall's tags).
     for (const notice of takeTagNotices(store)) this.warn(notice);
     if (hits.length === 0) {

@@ -21,7 +21,7 @@ export const ENVIRONMENT: [string, string][] = [
 
 export const FILES: [string, string][] = [
   ["~/.pi/agent/sessions/", "Pi's sessions, read only. A sessionDir setting in ~/.pi/agent/settings.json is honoured too."],
-  ["~/.pi/agent/cache/recall/", "The index (index/) and file signatures (state.json). Safe to delete: it is rebuilt."],
+  ["~/.pi/agent/cache/recall/", "The index (index/), which also records what recall read of each session file. Safe to delete: it is rebuilt."],
   ["~/.pi/agent/recall/", "Tags: user data, kept across rebuilds."],
 ];
 
