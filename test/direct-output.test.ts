@@ -51,7 +51,7 @@ describe("DirectOutput", () => {
     const lines = Array.from({ length: 20_000 }, (_, i) => `line ${i} of a long answer\n`);
     for (const line of lines) output.write(line);
     expect(fellBack).toBe(true);
-    const closed = new Promise((resolve) => socket!.end(resolve));
+    const closed = new Promise<void>((resolve) => socket!.end(() => resolve()));
     const received = await drain(reader);
     await closed;
     closeSync(reader);

@@ -70,15 +70,11 @@ describe("manual, automatic and suppressed tags", () => {
     expect(store.sets("s1")).toEqual({ manual: ["wip"], auto: [], suppressed: [] });
   });
 
-  it("finds sessions carrying all or any of some tags, and counts tags; suppressed ones do not count", () => {
+  it("counts tags; suppressed ones do not count", () => {
     store.addManual("s1", ["a", "b"]);
     store.addManual("s2", ["a"]);
     store.setAuto("s3", ["b"]);
     store.suppress("s4", ["a", "b"]);
-    expect(store.sessionsWithAll(["a", "b"])).toEqual(["s1"]);
-    expect(store.sessionsWithAll(["a"])).toEqual(["s1", "s2"]);
-    expect(store.sessionsWithAll(["a", "nothing"])).toEqual([]);
-    expect(store.sessionsWithAny(["a", "b"])).toEqual(["s1", "s2", "s3"]);
     expect(store.counts()).toEqual([
       { tag: "a", sessions: 2 },
       { tag: "b", sessions: 2 },

@@ -132,6 +132,9 @@ pub struct JsFilters {
     /// ms since epoch, inclusive.
     pub since: Option<f64>,
     pub until: Option<f64>,
+    /// Tags a session must all carry / must carry none of (normalized), as the index holds them.
+    pub tags_all: Option<Vec<String>>,
+    pub tags_none: Option<Vec<String>>,
 }
 
 impl From<Option<JsFilters>> for Filters {
@@ -143,6 +146,8 @@ impl From<Option<JsFilters>> for Filters {
             exclude_session_ids: f.exclude_session_ids.unwrap_or_default(),
             since: f.since.map(|v| v as i64),
             until: f.until.map(|v| v as i64),
+            tags_all: f.tags_all.unwrap_or_default(),
+            tags_none: f.tags_none.unwrap_or_default(),
         }
     }
 }

@@ -12,10 +12,12 @@ use tantivy::query::{
     BooleanQuery, BoostQuery, ConstScoreQuery, EmptyQuery, Occur, PhraseQuery, Query, RangeQuery,
     TermQuery, TermSetQuery,
 };
+use tantivy::collector::DocSetCollector;
+use tantivy::schema::document::Value;
 use tantivy::schema::IndexRecordOption;
-use tantivy::{Searcher, Term};
+use tantivy::{Searcher, TantivyDocument, Term};
 
-use crate::schema::Fields;
+use crate::schema::{Fields, KIND_SESSION};
 use crate::tokenizer::words;
 
 pub const PHRASE_BOOST: f32 = 10.0;
@@ -112,9 +114,33 @@ pub struct Filters {
     /// Message time (or, on session documents, last activity) bounds, ms since epoch.
     pub since: Option<i64>,
     pub until: Option<i64>,
+    /// Tags a session must all carry, and tags it must carry none of (exact, normalized).
+    pub tags_all: Vec<String>,
+    pub tags_none: Vec<String>,
 }
 
 impl Filters {
+    /// The tag filters as session id filters, from the tags on the session documents; None when
+    /// no session carries every wanted tag (nothing can match).
+    pub fn with_tags_resolved(&self, searcher: &Searcher, fields: &Fields) -> tantivy::Result<Option<Filters>> {
+        let mut resolved = Filters { tags_all: Vec::new(), tags_none: Vec::new(), ..self.clone() };
+        if !self.tags_all.is_empty() {
+            let tagged = session_ids_tagged(searcher, fields, &self.tags_all, Occur::Must)?;
+            let ids: Vec<String> = match &self.session_ids {
+                Some(wanted) => tagged.into_iter().filter(|id| wanted.contains(id)).collect(),
+                None => tagged,
+            };
+            if ids.is_empty() {
+                return Ok(None);
+            }
+            resolved.session_ids = Some(ids);
+        }
+        if !self.tags_none.is_empty() {
+            resolved.exclude_session_ids.extend(session_ids_tagged(searcher, fields, &self.tags_none, Occur::Should)?);
+        }
+        Ok(Some(resolved))
+    }
+
     pub fn clauses(&self, fields: &Fields) -> Vec<(Occur, Box<dyn Query>)> {
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         let set = |field, values: &[String]| -> Box<dyn Query> {
@@ -140,6 +166,27 @@ impl Filters {
         }
         clauses
     }
+}
+
+/// Session ids of the session documents carrying every tag (`Occur::Must`) or any (`Occur::Should`).
+fn session_ids_tagged(searcher: &Searcher, fields: &Fields, tags: &[String], occur: Occur) -> tantivy::Result<Vec<String>> {
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> =
+        vec![(Occur::Must, Box::new(TermQuery::new(Term::from_field_text(fields.kind, KIND_SESSION), IndexRecordOption::Basic)))];
+    let tag_clauses: Vec<(Occur, Box<dyn Query>)> = tags
+        .iter()
+        .map(|tag| (occur, Box::new(TermQuery::new(Term::from_field_text(fields.tags, tag), IndexRecordOption::Basic)) as Box<dyn Query>))
+        .collect();
+    clauses.push((Occur::Must, Box::new(BooleanQuery::new(tag_clauses))));
+    let mut ids = Vec::new();
+    for address in searcher.search(&BooleanQuery::new(clauses), &DocSetCollector)? {
+        let doc: TantivyDocument = searcher.doc(address)?;
+        if let Some(id) = doc.get_first(fields.session_id).and_then(|v| v.as_str()) {
+            ids.push(id.to_owned());
+        }
+    }
+    ids.sort();
+    ids.dedup();
+    Ok(ids)
 }
 
 /// Completions of `prefix` in the message text dictionary, most frequent first.

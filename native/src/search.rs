@@ -97,7 +97,8 @@ pub fn search(searcher: &Searcher, fields: &Fields, options: &SearchOptions) -> 
         Some(prefix) => prefix_expansions(searcher, fields, prefix)?,
         None => Vec::new(),
     };
-    let query = filtered(text_query(&parsed, &expansions, options.coordination, fields), &options.filters, fields);
+    let Some(filters) = options.filters.with_tags_resolved(searcher, fields)? else { return Ok(Vec::new()) };
+    let query = filtered(text_query(&parsed, &expansions, options.coordination, fields), &filters, fields);
     let groups = collect_groups(searcher, query.as_ref(), options.limit * CANDIDATES_PER_RESULT)?;
     let session_docs = session_documents(searcher, fields, groups.keys().copied().collect())?;
 

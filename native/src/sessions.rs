@@ -22,6 +22,7 @@ pub fn list(searcher: &Searcher, fields: &Fields, filters: &Filters, limit: usiz
     if limit == 0 {
         return Ok(Vec::new());
     }
+    let Some(filters) = filters.with_tags_resolved(searcher, fields)? else { return Ok(Vec::new()) };
     let mut clauses = vec![(Occur::Must, is_session(fields))];
     clauses.extend(filters.clauses(fields));
     let query = BooleanQuery::new(clauses);

@@ -147,6 +147,36 @@ fn tag_update_rewrites_only_the_session_document() {
 }
 
 #[test]
+fn tag_filters_use_the_tags_of_session_documents() {
+    let tagged = |name: &str, tags: &[&str]| {
+        let mut update = session(name, "/p", OLD, &["shared word"]);
+        update.session.tags = tags.iter().map(|t| t.to_string()).collect();
+        update
+    };
+    let engine = engine_with(vec![tagged("both", &["x", "y"]), tagged("x-only", &["x"]), tagged("none", &[])]);
+    let found = |all: &[&str], none: &[&str]| {
+        let mut o = options("shared");
+        o.filters.tags_all = all.iter().map(|t| t.to_string()).collect();
+        o.filters.tags_none = none.iter().map(|t| t.to_string()).collect();
+        let mut names = names(&run(&engine, &o));
+        names.sort();
+        names
+    };
+    assert_eq!(found(&["x", "y"], &[]), vec!["both"]);
+    assert_eq!(found(&["x"], &[]), vec!["both", "x-only"]);
+    assert_eq!(found(&[], &["y"]), vec!["none", "x-only"]);
+    assert!(found(&["x", "absent"], &[]).is_empty());
+    let listed = recall_native::sessions::list(
+        &engine.searcher(),
+        engine.fields(),
+        &Filters { tags_all: vec!["x".into()], ..Filters::default() },
+        10,
+    )
+    .unwrap();
+    assert_eq!(listed.len(), 2);
+}
+
+#[test]
 fn filters_apply_before_the_candidate_window() {
     // 30 sessions elsewhere outscore the one in /mine; with limit 1 the window is 10 documents,
     // so a post-filter would find nothing.

@@ -7,8 +7,7 @@ import { resolve } from "node:path";
 import { native } from "../errors.js";
 import type { NativeFilters } from "../native/binding.js";
 import type { IndexStore } from "../store.js";
-import { tagsFor } from "../tags/open-tags.js";
-import { hasTags, hasText, parseTagQuery, tagFilters } from "../tags/query-tags.js";
+import { hasTags, hasText, parseTagQuery } from "../tags/query-tags.js";
 import { iso, toSummary, type SessionSummary } from "./session-summary.js";
 
 export interface SearchOptions {
@@ -65,9 +64,8 @@ export async function searchSessions(store: IndexStore, options: SearchOptions):
   const limit = options.limit ?? DEFAULT_LIMIT;
   const filters = scopeFilters(options);
   if (hasTags(query)) {
-    Object.assign(filters, tagFilters(tagsFor(store), query));
-    // No session carries every wanted tag: nothing can match.
-    if (filters.sessionIds?.length === 0) return [];
+    if (query.include.length > 0) filters.tagsAll = query.include;
+    if (query.exclude.length > 0) filters.tagsNone = query.exclude;
     if (!hasText(query)) {
       const sessions = await native(() => store.native.list({ limit, filters }));
       return sessions.map((session) => ({ ...toSummary(session), score: 0, message: null, snippet: "", spans: [] }));

@@ -63,12 +63,12 @@ export abstract class SessionsCommand extends BaseCommand {
    * Opens the index and reads from it: brought up to date first unless --no-sync, with the read
    * overlapping the freshness check (see readWhileSyncing).
    */
-  async readIndex<T>(read: (store: IndexStore) => Promise<T>): Promise<{ store: IndexStore; value: T }> {
+  async readIndex<T>(read: (store: IndexStore) => Promise<T>): Promise<T> {
     const store = this.openStore();
-    if (!this.sync) return { store, value: await read(store) };
+    if (!this.sync) return read(store);
     const { value, report } = await readWhileSyncing(store, () => read(store));
     for (const notice of syncNotices(report)) this.warn(notice);
-    return { store, value };
+    return value;
   }
 
   printRecord(session: PrintableSession, format: OutputFormat, now: number): void {

@@ -43,6 +43,9 @@ export interface NativeFilters {
   excludeSessionIds?: string[];
   since?: number;
   until?: number;
+  /** Tags a session must all carry / must carry none of (normalized), as the index holds them. */
+  tagsAll?: string[];
+  tagsNone?: string[];
 }
 
 export interface NativeSearchRequest {

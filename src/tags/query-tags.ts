@@ -1,12 +1,11 @@
 /**
  * Hashtags in a search query. `#tag` keeps only sessions carrying the tag (several AND
- * together) and `-#tag` drops them; both are exact, on normalized tags, and resolved here to
- * session ids that the index applies as a filter before it ranks anything. The rest of the query
- * is ordinary text, and a tag's words stay searchable there too (`codebase` finds `#codebase`).
+ * together) and `-#tag` drops them; both are exact, on normalized tags, and the index applies
+ * them (to the merged tags on its session documents) before it ranks anything. The rest of the
+ * query is ordinary text, and a tag's words stay searchable there too (`codebase` finds
+ * `#codebase`).
  */
-import type { NativeFilters } from "../native/binding.js";
 import { parseTags } from "./normalize.js";
-import type { TagStore } from "./tag-store.js";
 
 export interface TagQuery {
   /** The query without its tag tokens, spacing kept (it decides prefix matching). */
@@ -16,8 +15,6 @@ export interface TagQuery {
   /** Tags no result may carry. */
   exclude: string[];
 }
-
-export type TagFilters = Pick<NativeFilters, "sessionIds" | "excludeSessionIds">;
 
 /** A quoted phrase, or a run of non-space: `#tag` inside quotes is text, as written. */
 const TOKEN = /"[^"]*"|[^\s"]+|"/g;
@@ -44,15 +41,4 @@ export function hasTags(query: TagQuery): boolean {
 /** Whether any word is left to search for once the tags are taken out. */
 export function hasText(query: TagQuery): boolean {
   return /[\p{L}\p{N}]/u.test(query.text);
-}
-
-/**
- * The session filters for a query's tags: `sessionIds` are the sessions carrying every included
- * tag (empty when none does: nothing can match), `excludeSessionIds` those carrying any excluded one.
- */
-export function tagFilters(tags: TagStore, query: Pick<TagQuery, "include" | "exclude">): TagFilters {
-  const filters: TagFilters = {};
-  if (query.include.length > 0) filters.sessionIds = tags.sessionsWithAll(query.include);
-  if (query.exclude.length > 0) filters.excludeSessionIds = tags.sessionsWithAny(query.exclude);
-  return filters;
 }

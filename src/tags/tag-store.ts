@@ -192,30 +192,6 @@ export class TagStore {
     });
   }
 
-  /** Sessions that carry every one of `tags`. */
-  sessionsWithAll(tags: readonly string[]): string[] {
-    const wanted = [...new Set(tags)];
-    return this.read(() =>
-      this.db
-        .prepare(
-          `SELECT session_id FROM tags WHERE kind != 'suppressed' AND tag IN (SELECT value FROM json_each(?))
-           GROUP BY session_id HAVING COUNT(*) = ? ORDER BY session_id`,
-        )
-        .pluck()
-        .all(JSON.stringify(wanted), wanted.length),
-    ) as string[];
-  }
-
-  /** Sessions that carry at least one of `tags`. */
-  sessionsWithAny(tags: readonly string[]): string[] {
-    return this.read(() =>
-      this.db
-        .prepare("SELECT DISTINCT session_id FROM tags WHERE kind != 'suppressed' AND tag IN (SELECT value FROM json_each(?)) ORDER BY session_id")
-        .pluck()
-        .all(JSON.stringify(tags)),
-    ) as string[];
-  }
-
   /** Every tag in use with its number of sessions, most used first. */
   counts(): TagCount[] {
     return this.read(() =>

@@ -33,7 +33,7 @@ export class ListCommand extends SessionsCommand {
   async run(): Promise<ExitCode> {
     const format = this.pipelineFormat();
     const { limit, cwd, since, until, now } = this.scope();
-    const { value: sessions } = await this.readIndex((store) => listSessions(store, { limit, cwd, since, until }));
+    const sessions = await this.readIndex((store) => listSessions(store, { limit, cwd, since, until }));
     if (sessions.length === 0) {
       const window = since !== undefined || until !== undefined ? " active in that time window" : "";
       if (!format) this.warn(cwd ? `no session in ${cwd}${window}` : `no session${window}`);

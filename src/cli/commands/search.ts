@@ -1,7 +1,6 @@
 import { Command, Option } from "clipanion";
 import { isNumber } from "typanion";
 import { DEFAULT_LIMIT, searchSessions } from "../../api/search.js";
-import { takeTagNotices } from "../../tags/open-tags.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { SessionsCommand } from "../sessions-command.js";
 
@@ -41,9 +40,7 @@ export class SearchCommand extends SessionsCommand {
     const format = this.pipelineFormat();
     const { limit, cwd, since, until, now } = this.scope();
     const query = this.query.join(" ");
-    const { store, value: hits } = await this.readIndex((store) => searchSessions(store, { query, limit, prefix: this.prefix, cwd, since, until, now }));
-    // With --no-sync, a `#tag` query may be what opened the tag store (and imported pi-recall's tags).
-    for (const notice of takeTagNotices(store)) this.warn(notice);
+    const hits = await this.readIndex((store) => searchSessions(store, { query, limit, prefix: this.prefix, cwd, since, until, now }));
     if (hits.length === 0) {
       if (!format) this.warn(cwd ? `no session in ${cwd} matches "${query}"; drop --here/--cwd to search every project` : `no session matches "${query}"`);
       return Exit.NoMatch;
