@@ -2,7 +2,6 @@
  * The compiled search core (native/recall.node, built by scripts/build-native.mjs) and the types
  * of its N-API surface. Only src/ modules import this; adapters go through the library.
  */
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { RecallError } from "../errors.js";
 
@@ -136,7 +135,10 @@ export function nativeModule(): NativeModule {
   if (loaded) return loaded;
   const addonPath = fileURLToPath(new URL("../../native/recall.node", import.meta.url));
   try {
-    loaded = createRequire(import.meta.url)(addonPath) as NativeModule;
+    // process.dlopen, not require: no module resolution (package.json lookups) on every start.
+    const addon = { exports: {} as NativeModule };
+    process.dlopen(addon, addonPath);
+    loaded = addon.exports;
   } catch (error) {
     const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
     throw new RecallError("INTERNAL", `cannot load the search core ${addonPath} (${reason}); run \`npm install\` in the recall package to build it`);
