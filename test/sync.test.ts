@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { openRecall } from "../src/api/open.js";
 import { searchSessions } from "../src/api/search.js";
-import { syncIndex } from "../src/sync/sync.js";
+import { readWhileSyncing, syncIndex } from "../src/sync/sync.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { holdWriterLock } from "./helpers/lock-holder.js";
 
@@ -43,6 +43,22 @@ describe("sync", () => {
     appendFileSync(join(agent.sessionsDir, S1), userMessage("c0000009", "afterquietword", Date.parse("2026-11-02T00:00:00Z")));
     expect(await syncIndex(open())).toMatchObject({ appended: 1, indexed: 0, unchanged: 10, rebuilt: false });
     expect(await ids("afterquietword")).toEqual([S1_ID]);
+  });
+
+  it("reads while it checks freshness, and reads again only when the check found something to sync", async () => {
+    agent = makeAgentDir();
+    const store = open();
+    await syncIndex(store);
+    let reads = 0;
+    const read = () => {
+      reads++;
+      return ids("overlapword", store);
+    };
+    expect(await readWhileSyncing(store, read)).toMatchObject({ value: [], report: { unchanged: 11 } });
+    expect(reads).toBe(1);
+    appendFileSync(join(agent.sessionsDir, S1), userMessage("c0000010", "overlapword", Date.parse("2026-11-02T00:00:00Z")));
+    expect(await readWhileSyncing(store, read)).toMatchObject({ value: [S1_ID], report: { appended: 1 } });
+    expect(reads).toBe(3);
   });
 
   it("picks up new, appended and deleted files", async () => {
