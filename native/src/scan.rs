@@ -73,6 +73,22 @@ fn reason(error: &io::Error, syscall: &str) -> String {
     format!("{code} ({syscall})")
 }
 
+/// `f` applied to every item, on two threads once there are at least `from` items, results in
+/// order. A panic on the other thread goes on here, where the task turns it into an error: a file
+/// left unlooked-at must never pass for a removed one.
+fn on_two_threads<T: Sync, R: Send>(items: &[T], from: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    if items.len() < from.max(2) {
+        return items.iter().map(&f).collect();
+    }
+    let (first, second) = items.split_at(items.len() / 2);
+    std::thread::scope(|scope| {
+        let other = scope.spawn(|| second.iter().map(&f).collect::<Vec<_>>());
+        let mut results: Vec<R> = first.iter().map(&f).collect();
+        results.extend(other.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        results
+    })
+}
+
 struct Listing {
     /// Paths of `*.jsonl` entries that are not folders, still to be looked at.
     candidates: Vec<String>,
@@ -92,21 +108,20 @@ fn is_folder(entry: &DirEntry) -> bool {
     }
 }
 
-fn read_folder(dir: &str, top: bool, listing: &mut Listing) -> Vec<DirEntry> {
-    match fs::read_dir(dir) {
-        Ok(entries) => entries.filter_map(|e| e.ok()).collect(),
+/// The `*.jsonl` entries of a folder that are not folders.
+fn read_folder(dir: &str, top: bool) -> Listing {
+    let mut listing = Listing { candidates: Vec::new(), failures: Vec::new() };
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
         Err(error) => {
             // A missing sessions directory just means Pi has not written a session yet.
             if !(top && error.kind() == io::ErrorKind::NotFound) {
                 listing.failures.push(ScanFailure { path: dir.to_owned(), reason: reason(&error, "scandir") });
             }
-            Vec::new()
+            return listing;
         }
-    }
-}
-
-fn add_candidates(dir: &str, entries: Vec<DirEntry>, listing: &mut Listing) {
-    for entry in entries {
+    };
+    for entry in entries.filter_map(|e| e.ok()) {
         let name = entry.file_name();
         let Some(name) = name.to_str() else {
             if name.to_string_lossy().ends_with(".jsonl") {
@@ -119,62 +134,59 @@ fn add_candidates(dir: &str, entries: Vec<DirEntry>, listing: &mut Listing) {
             listing.candidates.push(join(dir, name));
         }
     }
+    listing
+}
+
+/// The project folders of the sessions directory (or, in a flat one, the directory itself).
+fn folders(sessions_dir: &str, layout: Layout) -> (Vec<String>, Vec<ScanFailure>) {
+    if layout == Layout::Flat {
+        return (vec![sessions_dir.to_owned()], Vec::new());
+    }
+    match fs::read_dir(sessions_dir) {
+        Ok(entries) => {
+            let folders = entries
+                .filter_map(|e| e.ok())
+                .filter(is_folder)
+                .filter_map(|e| e.file_name().to_str().map(|name| join(sessions_dir, name)))
+                .collect();
+            (folders, Vec::new())
+        }
+        Err(error) if error.kind() == io::ErrorKind::NotFound => (Vec::new(), Vec::new()),
+        Err(error) => (Vec::new(), vec![ScanFailure { path: sessions_dir.to_owned(), reason: reason(&error, "scandir") }]),
+    }
 }
 
 fn list(sessions_dir: &str, layout: Layout) -> Listing {
-    let mut listing = Listing { candidates: Vec::new(), failures: Vec::new() };
-    let top = read_folder(sessions_dir, true, &mut listing);
-    match layout {
-        Layout::Flat => add_candidates(sessions_dir, top, &mut listing),
-        Layout::Projects => {
-            for entry in top {
-                let Some(name) = entry.file_name().to_str().map(str::to_owned) else { continue };
-                if !is_folder(&entry) {
-                    continue;
-                }
-                let dir = join(sessions_dir, &name);
-                let entries = read_folder(&dir, false, &mut listing);
-                add_candidates(&dir, entries, &mut listing);
-            }
-        }
+    let (folders, failures) = folders(sessions_dir, layout);
+    let mut listing = Listing { candidates: Vec::new(), failures };
+    for part in on_two_threads(&folders, 2, |dir| read_folder(dir, layout == Layout::Flat)) {
+        listing.candidates.extend(part.candidates);
+        listing.failures.extend(part.failures);
     }
     listing
 }
 
-fn stat(path: &str) -> std::result::Result<Option<SessionFile>, ScanFailure> {
+type Looked = std::result::Result<Option<SessionFile>, ScanFailure>;
+
+fn stat(path: &String) -> Looked {
     match fs::metadata(path) {
         Ok(meta) if meta.is_file() => Ok(Some(SessionFile {
-            path: path.to_owned(),
+            path: path.clone(),
             size: meta.len(),
             mtime_ms: meta.mtime() as f64 * 1000.0 + meta.mtime_nsec() as f64 / 1e6,
             ino: meta.ino(),
         })),
         Ok(_) => Ok(None),
-        Err(error) => Err(ScanFailure { path: path.to_owned(), reason: reason(&error, "stat") }),
+        Err(error) => Err(ScanFailure { path: path.clone(), reason: reason(&error, "stat") }),
     }
-}
-
-fn stat_all(paths: &[String]) -> Vec<std::result::Result<Option<SessionFile>, ScanFailure>> {
-    if paths.len() < PARALLEL_FROM {
-        return paths.iter().map(|p| stat(p)).collect();
-    }
-    let (first, second) = paths.split_at(paths.len() / 2);
-    std::thread::scope(|scope| {
-        let other = scope.spawn(|| second.iter().map(|p| stat(p)).collect::<Vec<_>>());
-        let mut results: Vec<_> = first.iter().map(|p| stat(p)).collect();
-        // A panic there goes on here, where the task turns it into an error: a file left
-        // unlooked-at must not pass for a removed one.
-        results.extend(other.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-        results
-    })
 }
 
 /// Every session file with its signature, sorted by path, and what could not be looked at.
 pub fn session_files(sessions_dir: &str, layout: Layout) -> (Vec<SessionFile>, Vec<ScanFailure>) {
     let Listing { candidates, mut failures } = list(sessions_dir, layout);
     let mut files = Vec::with_capacity(candidates.len());
-    for result in stat_all(&candidates) {
-        match result {
+    for looked in on_two_threads(&candidates, PARALLEL_FROM, stat) {
+        match looked {
             Ok(Some(file)) => files.push(file),
             Ok(None) => {}
             Err(failure) => failures.push(failure),
@@ -219,25 +231,46 @@ fn hidden_by(failures: &[ScanFailure], path: &str) -> bool {
 }
 
 /// Looks at the session files and tells which differ from their records. With `compare` off,
-/// every file is reported changed (for a rebuild).
+/// every file is reported changed (for a rebuild). The records are read while the folders are
+/// listed, and each file is compared on the thread that looked at it.
 pub fn scan(searcher: &Searcher, fields: &Fields, sessions_dir: &str, layout: Layout, compare: bool) -> Result<Scan> {
-    let (files, failures) = session_files(sessions_dir, layout);
-    let mut result = Scan { files_total: files.len(), ..Scan::default() };
     if !compare {
-        result.changed = files;
-        result.failures = failures;
-        return Ok(result);
+        let (files, failures) = session_files(sessions_dir, layout);
+        return Ok(Scan { files_total: files.len(), changed: files, failures, ..Scan::default() });
     }
-    let known = known_files(searcher, fields)?;
-    let mut seen = HashSet::with_capacity(files.len());
-    for file in files {
-        let key = path_key(&file.path);
-        seen.insert(key);
-        match known.get(&key) {
-            Some(k) if k.size == file.size && k.mtime_ms == file.mtime_ms && k.ino == file.ino => result.unchanged += 1,
-            _ => result.changed.push(file),
+    let (known, Listing { candidates, mut failures }) = std::thread::scope(|scope| {
+        let known = scope.spawn(|| known_files(searcher, fields));
+        let listing = list(sessions_dir, layout);
+        (known.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), listing)
+    });
+    let known = known?;
+    let compared = on_two_threads(&candidates, PARALLEL_FROM, |path| {
+        stat(path).map(|found| {
+            found.map(|file| {
+                let key = path_key(&file.path);
+                let same = known.get(&key).is_some_and(|k| k.size == file.size && k.mtime_ms == file.mtime_ms && k.ino == file.ino);
+                (key, same, file)
+            })
+        })
+    });
+    let mut result = Scan::default();
+    let mut seen = HashSet::with_capacity(compared.len());
+    for looked in compared {
+        match looked {
+            Ok(Some((key, same, file))) => {
+                seen.insert(key);
+                result.files_total += 1;
+                if same {
+                    result.unchanged += 1;
+                } else {
+                    result.changed.push(file);
+                }
+            }
+            Ok(None) => {}
+            Err(failure) => failures.push(failure),
         }
     }
+    result.changed.sort_by(|a, b| a.path.cmp(&b.path));
     for (key, k) in &known {
         if seen.contains(key) {
             continue;
