@@ -146,6 +146,22 @@ describe("sync", () => {
     expect(await ids("forkonlyword", reopened)).toEqual([S3_ID]);
   });
 
+  it("rebuilds an index written by an older schema, and drops the files that older recall kept beside it", async () => {
+    agent = makeAgentDir();
+    const store = open();
+    await syncIndex(store);
+    const meta = join(store.locations.cacheDir, "index", "meta.json");
+    const metas = JSON.parse(readFileSync(meta, "utf8")) as { payload: string };
+    metas.payload = JSON.stringify({ ...JSON.parse(metas.payload), schema: 1 });
+    writeFileSync(meta, JSON.stringify(metas));
+    for (const old of ["state.json", "fingerprint.json"]) writeFileSync(join(store.locations.cacheDir, old), "{}");
+    const reopened = open();
+    expect(reopened.notices.join("\n")).toMatch(/schema version 1.*rebuilding/);
+    for (const old of ["state.json", "fingerprint.json"]) expect(existsSync(join(store.locations.cacheDir, old))).toBe(false);
+    expect(await syncIndex(reopened)).toMatchObject({ indexed: 11 });
+    expect(await ids("forkonlyword", reopened)).toEqual([S3_ID]);
+  });
+
   it("indexes everything again when the index folder was deleted", async () => {
     agent = makeAgentDir();
     const store = open();
