@@ -11,13 +11,13 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use tantivy::collector::Count;
-use tantivy::directory::MmapDirectory;
 use tantivy::merge_policy::LogMergePolicy;
 use tantivy::query::{BooleanQuery, Occur, Query, RangeQuery, TermQuery};
 use tantivy::schema::{IndexRecordOption, Schema};
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, TantivyError, Term};
 
 use crate::changes::ChangeSet;
+use crate::directory::IndexDirectory;
 use crate::error::{Code, RecallError, Result};
 use crate::files::{file_doc_query, file_document, read_records, FileRecord, Selector};
 use crate::scan::{scan, Layout, Scan};
@@ -70,7 +70,7 @@ impl Engine {
     /// Opens the index in `dir`, creating it when the folder holds none.
     pub fn open(dir: &Path) -> Result<Engine> {
         std::fs::create_dir_all(dir).map_err(|e| RecallError::new(Code::Io, format!("{}: {e}", dir.display())))?;
-        let directory = MmapDirectory::open(dir).map_err(|e| RecallError::new(Code::Io, e.to_string()))?;
+        let directory = IndexDirectory::open(dir).map_err(|e| RecallError::new(Code::Io, e.to_string()))?;
         let exists = Index::exists(&directory).map_err(|e| RecallError::new(Code::Corrupt, e.to_string()))?;
         let index = if exists {
             Index::open(directory)?
