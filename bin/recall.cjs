@@ -7,7 +7,9 @@
 // V8 code cache kept beside it, written after the first run: only where the bundle itself is
 // writable, since whoever can write the cache can change what runs. The file name carries the
 // bundle's size and mtime and the Node version, so a rebuilt bundle or another Node never meets a
-// stale cache; a cache V8 rejects anyway is written again.
+// stale cache; a cache V8 rejects anyway is written again. Each command gets a cache of its own:
+// a cache holds the functions its run compiled, and a `recall index` run compiles few of those a
+// `recall search` needs.
 const fs = require("node:fs");
 const path = require("node:path");
 const Module = require("node:module");
@@ -17,7 +19,9 @@ const bundle = path.join(__dirname, "..", "dist", "bundle", "cli.cjs");
 function loadWithCodeCache(vm) {
   const source = fs.readFileSync(bundle, "utf8");
   const stat = fs.statSync(bundle);
-  const cacheFile = `${bundle}.${stat.size}-${Math.trunc(stat.mtimeMs)}-${process.version}-${process.arch}.v8cache`;
+  const version = `${path.basename(bundle)}.${stat.size}-${Math.trunc(stat.mtimeMs)}-${process.version}-${process.arch}`;
+  const command = /^[a-z]+$/.test(process.argv[2] ?? "") ? process.argv[2] : "other";
+  const cacheFile = path.join(path.dirname(bundle), `${version}.${command}.v8cache`);
   let cachedData;
   try {
     cachedData = fs.readFileSync(cacheFile);
@@ -37,7 +41,10 @@ function loadWithCodeCache(vm) {
     if (cachedData && !script.cachedDataRejected) return;
     try {
       fs.accessSync(path.dirname(bundle), fs.constants.W_OK);
-      for (const old of fs.readdirSync(path.dirname(bundle))) if (old.endsWith(".v8cache")) fs.rmSync(path.join(path.dirname(bundle), old), { force: true });
+      // Caches of an earlier bundle or another Node.
+      for (const old of fs.readdirSync(path.dirname(bundle))) {
+        if (old.endsWith(".v8cache") && !old.startsWith(`${version}.`)) fs.rmSync(path.join(path.dirname(bundle), old), { force: true });
+      }
       const temporary = `${cacheFile}.${process.pid}.tmp`;
       fs.writeFileSync(temporary, script.createCachedData());
       fs.renameSync(temporary, cacheFile);

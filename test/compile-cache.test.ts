@@ -1,7 +1,7 @@
 // bin/recall.cjs compiles the CLI bundle through a V8 code cache kept beside it (Node < 22.1). The
 // cache is an optimisation only: a missing, stale or garbled one must never change what runs.
 import { execFileSync } from "node:child_process";
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import Module from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -39,12 +39,23 @@ describe.skipIf(!usesOwnCache)("the CLI's code cache", () => {
     const dir = install();
     expect(version(dir)).toBe("0.1.0");
     const [cache] = caches(dir);
-    expect(cache).toMatch(/^cli\.cjs\.\d+-\d+-v[\d.]+-\w+\.v8cache$/);
+    expect(cache).toMatch(/^cli\.cjs\.\d+-\d+-v[\d.]+-\w+\.other\.v8cache$/);
     expect(version(dir)).toBe("0.1.0");
     writeFileSync(join(dir, "dist", "bundle", cache!), "not a code cache");
     expect(version(dir)).toBe("0.1.0");
     expect(caches(dir)).toEqual([cache]);
     expect(readFileSync(join(dir, "dist", "bundle", cache!), "latin1")).not.toBe("not a code cache");
+  });
+
+  it("keeps one cache per command, and drops those of an earlier bundle", () => {
+    const dir = install();
+    expect(version(dir)).toBe("0.1.0");
+    execFileSync(process.execPath, [join(dir, "bin", "recall.cjs"), "search", "--help"], { encoding: "utf8" });
+    expect(caches(dir).map((f) => f.split(".").at(-2)).sort()).toEqual(["other", "search"]);
+    const bundle = join(dir, "dist", "bundle", "cli.cjs");
+    utimesSync(bundle, new Date(), new Date(Date.now() + 5000)); // as a rebuilt bundle would be
+    expect(version(dir)).toBe("0.1.0");
+    expect(caches(dir)).toHaveLength(1);
   });
 
   // Root can write into a read-only folder.
