@@ -15,7 +15,7 @@ use crate::changes::ChangeSet;
 use crate::engine::Engine;
 use crate::error::RecallError;
 use crate::files::{FileRecord, Selector};
-use crate::scan::{session_files, Layout, Scan, SessionFile};
+use crate::scan::{every_file, Layout, Scan, SessionFile};
 use crate::query::{Filters, DEFAULT_COORDINATION};
 use crate::search::{search, Hit, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS};
 use crate::session::SessionMeta;
@@ -278,10 +278,7 @@ impl From<FileRecord> for JsFileRecord {
 #[napi(ts_return_type = "Promise<NativeScan>")]
 pub fn list_session_files(sessions_dir: String, flat: bool) -> AsyncTask<Job<JsScan>> {
     let layout = if flat { Layout::Flat } else { Layout::Projects };
-    AsyncTask::new(job(move || {
-        let (files, failures) = session_files(&sessions_dir, layout);
-        Ok(Scan { files_total: files.len(), changed: files, failures, ..Scan::default() }.into())
-    }))
+    AsyncTask::new(job(move || Ok(every_file(&sessions_dir, layout).into())))
 }
 
 fn now_ms() -> f64 {

@@ -21,7 +21,7 @@ use crate::directory::IndexDirectory;
 use crate::error::{Code, RecallError, Result};
 use crate::files::{file_doc_query, file_document, read_records, FileRecord, Selector};
 use crate::scan::{scan, Layout, Scan};
-use crate::schema::{build_schema, Fields, KIND_MESSAGE, KIND_SESSION, SCHEMA_VERSION};
+use crate::schema::{build_schema, kind_is, Fields, KIND_MESSAGE, KIND_SESSION, SCHEMA_VERSION};
 use crate::session::{message_document, session_document, session_from_document};
 use crate::sessions::documents_by_id;
 use crate::tokenizer;
@@ -107,7 +107,7 @@ impl Engine {
 
     pub fn stats(&self) -> Result<Stats> {
         let searcher = self.searcher();
-        let sessions = searcher.search(&kind_query(&self.fields, KIND_SESSION), &Count)? as u64;
+        let sessions = searcher.search(&kind_is(&self.fields, KIND_SESSION), &Count)? as u64;
         let (stamp, state) = read_payload(&self.index)?.map(|p| (p.stamp, p.state)).unwrap_or_default();
         Ok(Stats { documents: searcher.num_docs(), sessions, stamp, state })
     }
@@ -167,7 +167,7 @@ impl Engine {
                     );
                     writer.delete_query(Box::new(BooleanQuery::new(vec![
                         (Occur::Must, path_query(fields, path)),
-                        (Occur::Must, kind_query(fields, KIND_MESSAGE)),
+                        (Occur::Must, kind_is(fields, KIND_MESSAGE)),
                         (Occur::Must, Box::new(tail)),
                     ])))?;
                     writer.delete_query(session_doc_query(fields, path))?;
@@ -278,16 +278,12 @@ fn read_payload(index: &Index) -> Result<Option<Payload>> {
     }
 }
 
-fn kind_query(fields: &Fields, kind: &str) -> Box<dyn Query> {
-    Box::new(TermQuery::new(Term::from_field_text(fields.kind, kind), IndexRecordOption::Basic))
-}
-
 fn path_query(fields: &Fields, path: &str) -> Box<dyn Query> {
     Box::new(TermQuery::new(Term::from_field_text(fields.path, path), IndexRecordOption::Basic))
 }
 
 fn session_doc_query(fields: &Fields, path: &str) -> Box<dyn Query> {
-    Box::new(BooleanQuery::new(vec![(Occur::Must, path_query(fields, path)), (Occur::Must, kind_query(fields, KIND_SESSION))]))
+    Box::new(BooleanQuery::new(vec![(Occur::Must, path_query(fields, path)), (Occur::Must, kind_is(fields, KIND_SESSION))]))
 }
 
 fn poisoned() -> RecallError {

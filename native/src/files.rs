@@ -10,7 +10,7 @@ use tantivy::schema::IndexRecordOption;
 use tantivy::{Searcher, TantivyDocument, Term};
 
 use crate::error::Result;
-use crate::schema::{path_key, Fields, KIND_FILE};
+use crate::schema::{kind_is, path_key, Fields, KIND_FILE};
 
 /// One file's record, as the caller sends it and reads it back.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -70,10 +70,6 @@ fn record_from_document(fields: &Fields, doc: &TantivyDocument) -> FileRecord {
     }
 }
 
-pub fn is_file(fields: &Fields) -> Box<dyn Query> {
-    Box::new(TermQuery::new(Term::from_field_text(fields.kind, KIND_FILE), IndexRecordOption::Basic))
-}
-
 fn any_of(field: tantivy::schema::Field, values: &[String]) -> Box<dyn Query> {
     Box::new(TermSetQuery::new(values.iter().map(|v| Term::from_field_text(field, v))))
 }
@@ -81,13 +77,13 @@ fn any_of(field: tantivy::schema::Field, values: &[String]) -> Box<dyn Query> {
 /// The file document of `path` (to replace it).
 pub fn file_doc_query(fields: &Fields, path: &str) -> Box<dyn Query> {
     Box::new(BooleanQuery::new(vec![
-        (Occur::Must, is_file(fields)),
+        (Occur::Must, kind_is(fields, KIND_FILE)),
         (Occur::Must, Box::new(TermQuery::new(Term::from_field_text(fields.path, path), IndexRecordOption::Basic))),
     ]))
 }
 
 pub fn read_records(searcher: &Searcher, fields: &Fields, selector: &Selector) -> Result<Vec<FileRecord>> {
-    let mut clauses = vec![(Occur::Must, is_file(fields))];
+    let mut clauses = vec![(Occur::Must, kind_is(fields, KIND_FILE))];
     match selector {
         Selector::All => {}
         Selector::Paths(paths) => clauses.push((Occur::Must, any_of(fields.path, paths))),

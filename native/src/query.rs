@@ -17,7 +17,7 @@ use tantivy::schema::document::Value;
 use tantivy::schema::IndexRecordOption;
 use tantivy::{Searcher, TantivyDocument, Term};
 
-use crate::schema::{Fields, KIND_SESSION};
+use crate::schema::{kind_is, Fields, KIND_SESSION};
 use crate::tokenizer::words;
 
 pub const PHRASE_BOOST: f32 = 10.0;
@@ -170,8 +170,7 @@ impl Filters {
 
 /// Session ids of the session documents carrying every tag (`Occur::Must`) or any (`Occur::Should`).
 fn session_ids_tagged(searcher: &Searcher, fields: &Fields, tags: &[String], occur: Occur) -> tantivy::Result<Vec<String>> {
-    let mut clauses: Vec<(Occur, Box<dyn Query>)> =
-        vec![(Occur::Must, Box::new(TermQuery::new(Term::from_field_text(fields.kind, KIND_SESSION), IndexRecordOption::Basic)))];
+    let mut clauses = vec![(Occur::Must, kind_is(fields, KIND_SESSION))];
     let tag_clauses: Vec<(Occur, Box<dyn Query>)> = tags
         .iter()
         .map(|tag| (occur, Box::new(TermQuery::new(Term::from_field_text(fields.tags, tag), IndexRecordOption::Basic)) as Box<dyn Query>))

@@ -17,8 +17,7 @@ use tantivy::schema::document::Value;
 use tantivy::{DocAddress, Searcher, TantivyDocument};
 
 use crate::error::Result;
-use crate::files::is_file;
-use crate::schema::{path_key, Fields};
+use crate::schema::{kind_is, path_key, Fields, KIND_FILE};
 
 /// Below this many files one thread stats them all; above, two share the work.
 const PARALLEL_FROM: usize = 256;
@@ -108,20 +107,21 @@ fn is_folder(entry: &DirEntry) -> bool {
     }
 }
 
+/// The entries of a folder, or why it could not be read. A missing sessions directory (`top`) is
+/// no failure: Pi has not written a session yet.
+fn entries(dir: &str, top: bool) -> (Vec<DirEntry>, Option<ScanFailure>) {
+    match fs::read_dir(dir) {
+        Ok(entries) => (entries.filter_map(|e| e.ok()).collect(), None),
+        Err(error) if top && error.kind() == io::ErrorKind::NotFound => (Vec::new(), None),
+        Err(error) => (Vec::new(), Some(ScanFailure { path: dir.to_owned(), reason: reason(&error, "scandir") })),
+    }
+}
+
 /// The `*.jsonl` entries of a folder that are not folders.
 fn read_folder(dir: &str, top: bool) -> Listing {
-    let mut listing = Listing { candidates: Vec::new(), failures: Vec::new() };
-    let entries = match fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(error) => {
-            // A missing sessions directory just means Pi has not written a session yet.
-            if !(top && error.kind() == io::ErrorKind::NotFound) {
-                listing.failures.push(ScanFailure { path: dir.to_owned(), reason: reason(&error, "scandir") });
-            }
-            return listing;
-        }
-    };
-    for entry in entries.filter_map(|e| e.ok()) {
+    let (entries, failure) = entries(dir, top);
+    let mut listing = Listing { candidates: Vec::new(), failures: failure.into_iter().collect() };
+    for entry in entries {
         let name = entry.file_name();
         let Some(name) = name.to_str() else {
             if name.to_string_lossy().ends_with(".jsonl") {
@@ -138,27 +138,22 @@ fn read_folder(dir: &str, top: bool) -> Listing {
 }
 
 /// The project folders of the sessions directory (or, in a flat one, the directory itself).
-fn folders(sessions_dir: &str, layout: Layout) -> (Vec<String>, Vec<ScanFailure>) {
+fn folders(sessions_dir: &str, layout: Layout) -> (Vec<String>, Option<ScanFailure>) {
     if layout == Layout::Flat {
-        return (vec![sessions_dir.to_owned()], Vec::new());
+        return (vec![sessions_dir.to_owned()], None);
     }
-    match fs::read_dir(sessions_dir) {
-        Ok(entries) => {
-            let folders = entries
-                .filter_map(|e| e.ok())
-                .filter(is_folder)
-                .filter_map(|e| e.file_name().to_str().map(|name| join(sessions_dir, name)))
-                .collect();
-            (folders, Vec::new())
-        }
-        Err(error) if error.kind() == io::ErrorKind::NotFound => (Vec::new(), Vec::new()),
-        Err(error) => (Vec::new(), vec![ScanFailure { path: sessions_dir.to_owned(), reason: reason(&error, "scandir") }]),
-    }
+    let (entries, failure) = entries(sessions_dir, true);
+    let folders = entries
+        .into_iter()
+        .filter(is_folder)
+        .filter_map(|e| e.file_name().to_str().map(|name| join(sessions_dir, name)))
+        .collect();
+    (folders, failure)
 }
 
 fn list(sessions_dir: &str, layout: Layout) -> Listing {
-    let (folders, failures) = folders(sessions_dir, layout);
-    let mut listing = Listing { candidates: Vec::new(), failures };
+    let (folders, failure) = folders(sessions_dir, layout);
+    let mut listing = Listing { candidates: Vec::new(), failures: failure.into_iter().collect() };
     for part in on_two_threads(&folders, 2, |dir| read_folder(dir, layout == Layout::Flat)) {
         listing.candidates.extend(part.candidates);
         listing.failures.extend(part.failures);
@@ -181,8 +176,14 @@ fn stat(path: &String) -> Looked {
     }
 }
 
+/// Every session file as changed (no records to compare with), sorted by path.
+pub fn every_file(sessions_dir: &str, layout: Layout) -> Scan {
+    let (files, failures) = session_files(sessions_dir, layout);
+    Scan { files_total: files.len(), changed: files, failures, ..Scan::default() }
+}
+
 /// Every session file with its signature, sorted by path, and what could not be looked at.
-pub fn session_files(sessions_dir: &str, layout: Layout) -> (Vec<SessionFile>, Vec<ScanFailure>) {
+fn session_files(sessions_dir: &str, layout: Layout) -> (Vec<SessionFile>, Vec<ScanFailure>) {
     let Listing { candidates, mut failures } = list(sessions_dir, layout);
     let mut files = Vec::with_capacity(candidates.len());
     for looked in on_two_threads(&candidates, PARALLEL_FROM, stat) {
@@ -205,7 +206,7 @@ struct Known {
 
 /// The signature of every recorded file, by path key, from the fast columns.
 fn known_files(searcher: &Searcher, fields: &Fields) -> Result<HashMap<u64, Known>> {
-    let addresses = searcher.search(&*is_file(fields), &DocSetCollector)?;
+    let addresses = searcher.search(&*kind_is(fields, KIND_FILE), &DocSetCollector)?;
     let mut known = HashMap::with_capacity(addresses.len());
     let mut columns = HashMap::new();
     for address in addresses {
@@ -235,8 +236,7 @@ fn hidden_by(failures: &[ScanFailure], path: &str) -> bool {
 /// listed, and each file is compared on the thread that looked at it.
 pub fn scan(searcher: &Searcher, fields: &Fields, sessions_dir: &str, layout: Layout, compare: bool) -> Result<Scan> {
     if !compare {
-        let (files, failures) = session_files(sessions_dir, layout);
-        return Ok(Scan { files_total: files.len(), changed: files, failures, ..Scan::default() });
+        return Ok(every_file(sessions_dir, layout));
     }
     let (known, Listing { candidates, mut failures }) = std::thread::scope(|scope| {
         let known = scope.spawn(|| known_files(searcher, fields));

@@ -8,9 +8,11 @@
 //! (its signature and where a resumed read continues): they hold no searchable text, and a file
 //! with no message (header only) has one too.
 
+use tantivy::query::{Query, TermQuery};
 use tantivy::schema::{
     Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, INDEXED, STORED, STRING,
 };
+use tantivy::Term;
 
 use crate::tokenizer::ANALYZER;
 
@@ -123,6 +125,11 @@ impl Fields {
             file_state: f("file_state")?,
         })
     }
+}
+
+/// The documents of one kind (`KIND_MESSAGE`, `KIND_SESSION` or `KIND_FILE`).
+pub fn kind_is(fields: &Fields, kind: &str) -> Box<dyn Query> {
+    Box::new(TermQuery::new(Term::from_field_text(fields.kind, kind), IndexRecordOption::Basic))
 }
 
 /// FNV-1a: a hash that never changes between builds, because it is stored in the index.

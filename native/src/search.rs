@@ -13,14 +13,13 @@
 use std::collections::{BTreeMap, HashMap};
 
 use tantivy::collector::{DocSetCollector, TopDocs};
-use tantivy::query::{BooleanQuery, Occur, Query, TermQuery, TermSetQuery};
-use tantivy::schema::IndexRecordOption;
+use tantivy::query::{BooleanQuery, Occur, Query, TermSetQuery};
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, Score, Searcher, TantivyDocument, Term};
 
 use crate::error::Result;
 use crate::query::{filtered, parse, prefix_expansions, text_query, Filters, ParsedQuery};
-use crate::schema::{Fields, KIND_SESSION};
+use crate::schema::{kind_is, Fields, KIND_SESSION};
 use crate::session::{message_from_document, session_from_document, MessageRef, SessionMeta};
 use crate::tokenizer::analyzer;
 
@@ -174,7 +173,7 @@ fn session_documents(searcher: &Searcher, fields: &Fields, keys: Vec<u64>) -> Re
         return Ok(HashMap::new());
     }
     let query = BooleanQuery::new(vec![
-        (Occur::Must, Box::new(TermQuery::new(Term::from_field_text(fields.kind, KIND_SESSION), IndexRecordOption::Basic)) as Box<dyn Query>),
+        (Occur::Must, kind_is(fields, KIND_SESSION)),
         (Occur::Must, Box::new(TermSetQuery::new(keys.iter().map(|k| Term::from_field_u64(fields.path_key, *k))))),
     ]);
     let docs = searcher.search(&query, &DocSetCollector)?;

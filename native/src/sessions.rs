@@ -1,21 +1,14 @@
 //! Session documents on their own: listing sessions newest first, finding a session id's files.
 
 use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
+use tantivy::query::{BooleanQuery, Occur, TermQuery};
 use tantivy::schema::IndexRecordOption;
 use tantivy::{Order, Searcher, TantivyDocument, Term};
 
 use crate::error::Result;
 use crate::query::Filters;
-use crate::schema::{Fields, KIND_SESSION};
+use crate::schema::{kind_is, Fields, KIND_SESSION};
 use crate::session::{session_from_document, SessionMeta};
-
-fn is_session(fields: &Fields) -> Box<dyn Query> {
-    Box::new(TermQuery::new(
-        Term::from_field_text(fields.kind, KIND_SESSION),
-        IndexRecordOption::Basic,
-    ))
-}
 
 /// Sessions matching the filters, most recently active first.
 pub fn list(searcher: &Searcher, fields: &Fields, filters: &Filters, limit: usize) -> Result<Vec<SessionMeta>> {
@@ -23,7 +16,7 @@ pub fn list(searcher: &Searcher, fields: &Fields, filters: &Filters, limit: usiz
         return Ok(Vec::new());
     }
     let Some(filters) = filters.with_tags_resolved(searcher, fields)? else { return Ok(Vec::new()) };
-    let mut clauses = vec![(Occur::Must, is_session(fields))];
+    let mut clauses = vec![(Occur::Must, kind_is(fields, KIND_SESSION))];
     clauses.extend(filters.clauses(fields));
     let query = BooleanQuery::new(clauses);
     let collector = TopDocs::with_limit(limit).order_by_fast_field::<i64>("ts", Order::Desc);
@@ -39,7 +32,7 @@ pub fn list(searcher: &Searcher, fields: &Fields, filters: &Filters, limit: usiz
 /// Every indexed session document with this session id (a copied file can share one).
 pub fn documents_by_id(searcher: &Searcher, fields: &Fields, session_id: &str) -> Result<Vec<TantivyDocument>> {
     let query = BooleanQuery::new(vec![
-        (Occur::Must, is_session(fields)),
+        (Occur::Must, kind_is(fields, KIND_SESSION)),
         (
             Occur::Must,
             Box::new(TermQuery::new(Term::from_field_text(fields.session_id, session_id), IndexRecordOption::Basic)),
