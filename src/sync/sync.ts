@@ -89,6 +89,8 @@ function isAppend(file: SessionFile, known: KnownFile): boolean {
 export interface Freshness {
   scan: NativeScan;
   tagData: string;
+  /** Session files to read or remove (all of them for a rebuild). */
+  filesChanged: boolean;
   upToDate: boolean;
 }
 
@@ -102,7 +104,7 @@ export async function checkFreshness(store: IndexStore, options: Pick<SyncOption
   const tagData = tagDataSignature(store);
   const seen = loadTagFingerprint(store);
   const filesChanged = rebuild || scan.changed.length > 0 || scan.removed.length > 0;
-  return { scan, tagData, upToDate: !filesChanged && seen?.tags === tagData && seen.stamp === store.native.stats().stamp };
+  return { scan, tagData, filesChanged, upToDate: !filesChanged && seen?.tags === tagData && seen.stamp === store.native.stats().stamp };
 }
 
 /**
@@ -110,9 +112,8 @@ export async function checkFreshness(store: IndexStore, options: Pick<SyncOption
  * `checked` is a freshness check the caller has just made (see readWhileSyncing).
  */
 export async function syncIndex(store: IndexStore, options: SyncOptions & { checked?: Freshness } = {}): Promise<SyncReport> {
-  const { scan, tagData, upToDate } = options.checked ?? (await checkFreshness(store, options));
+  const { scan, tagData, filesChanged, upToDate } = options.checked ?? (await checkFreshness(store, options));
   if (upToDate) return { ...emptyReport(scan), unchanged: scan.unchanged };
-  const filesChanged = options.rebuild === true || scan.changed.length > 0 || scan.removed.length > 0;
   const report = filesChanged ? await syncFiles(store, scan, options) : { ...emptyReport(scan), unchanged: scan.unchanged };
   if (!report.busy) report.busy = (await syncTags(store, { lockTimeoutMs: options.lockTimeoutMs })).busy;
   report.notices.push(...takeTagNotices(store));
