@@ -17,6 +17,7 @@ use crate::error::RecallError;
 use crate::files::{FileRecord, Selector};
 use crate::scan::{every_file, Layout, Scan, SessionFile};
 use crate::query::{Filters, DEFAULT_COORDINATION};
+use crate::replace::open_or_replace;
 use crate::search::{search, Hit, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS};
 use crate::session::SessionMeta;
 use crate::sessions::list;
@@ -291,15 +292,23 @@ fn now_ms() -> f64 {
 #[napi]
 pub struct NativeIndex {
     engine: Arc<Engine>,
+    replaced_because: Option<String>,
 }
 
 #[napi]
 impl NativeIndex {
-    /// Opens (or creates) the index in `dir`. Fast: reads only the index's metadata.
+    /// Opens (or creates) the index in `dir`. Fast: reads only the index's metadata. An index
+    /// that cannot be used is replaced with an empty one (see replace.rs).
     #[napi(factory, catch_unwind)]
     pub fn open(dir: String) -> napi::Result<NativeIndex> {
-        let engine = Engine::open(Path::new(&dir)).map_err(to_napi)?;
-        Ok(NativeIndex { engine: Arc::new(engine) })
+        let (engine, replaced_because) = open_or_replace(Path::new(&dir)).map_err(to_napi)?;
+        Ok(NativeIndex { engine: Arc::new(engine), replaced_because })
+    }
+
+    /// Why `open` replaced the index in the folder with an empty one, or null if it did not.
+    #[napi]
+    pub fn replaced_because(&self) -> Option<String> {
+        self.replaced_because.clone()
     }
 
     #[napi(catch_unwind)]

@@ -1,14 +1,23 @@
-//! The index folder as Tantivy sees it: its memory-mapped directory, except that the list of files
-//! Tantivy manages (`.managed.json`) is written without flushing it to disk. Tantivy rewrites that
-//! list for every file a commit creates, and each flush cost an append about a millisecond here.
+//! The index folder as Tantivy sees it: its memory-mapped directory, with its own way of writing
+//! the list of files Tantivy manages (`.managed.json`).
 //!
-//! The list only tells garbage collection which files it may delete once no segment uses them.
-//! After a crash an older list (or none) means some unused files are never deleted; a file in use
-//! is never lost, because segment names are never reused. `meta.json` and the segment files are
-//! flushed as before, and an unreadable list makes the index "corrupt", which is rebuilt.
+//! Tantivy keeps that list in memory from the moment the index is opened, and rewrites it whole
+//! for every file a commit creates. With writers in several processes over time (the Pi extension
+//! opened for hours, CLI syncs in between), the list of a process opened early would drop the
+//! files written since by others, and nothing would ever delete them. So the list written here
+//! also keeps every name of the list on disk whose file still exists. Only the holder of the writer
+//! lock (or the one process creating the index, see engine.rs) writes it.
+//!
+//! The list is not flushed to disk: each flush cost an append about a millisecond here. It only
+//! tells garbage collection which files it may delete once no segment uses them; after a crash an
+//! older list (or none) means some unused files are never deleted, and a file in use is never lost,
+//! because segment names are never reused. `meta.json` and the segment files are flushed as
+//! before, and an unreadable list makes the index "corrupt", which is rebuilt.
 
+use std::collections::BTreeSet;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use tantivy::directory::error::{DeleteError, LockError, OpenReadError, OpenWriteError};
@@ -29,6 +38,12 @@ impl IndexDirectory {
         let mmap = MmapDirectory::open(root)?;
         Ok(IndexDirectory { mmap, root: root.to_path_buf() })
     }
+}
+
+/// A name no other process or thread writes at the same time.
+fn temporary_name() -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    format!("{MANAGED_LIST}.{}-{}.tmp", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed))
 }
 
 impl Directory for IndexDirectory {
@@ -60,10 +75,16 @@ impl Directory for IndexDirectory {
         if path != Path::new(MANAGED_LIST) {
             return self.mmap.atomic_write(path, data);
         }
-        // Only the holder of the writer lock writes the list, so one temporary name is enough;
-        // the rename still makes the change all-or-nothing for readers.
-        let temporary = self.root.join(format!("{MANAGED_LIST}.tmp"));
-        std::fs::write(&temporary, data)?;
+        let mut names: BTreeSet<PathBuf> = serde_json::from_slice(data)?;
+        if let Ok(on_disk) = std::fs::read(self.root.join(MANAGED_LIST)) {
+            // An unreadable list on disk is replaced by this one, as Tantivy would.
+            let on_disk: BTreeSet<PathBuf> = serde_json::from_slice(&on_disk).unwrap_or_default();
+            names.extend(on_disk.into_iter().filter(|name| self.root.join(name).exists()));
+        }
+        let mut merged = serde_json::to_vec(&names)?;
+        merged.push(b'\n');
+        let temporary = self.root.join(temporary_name());
+        std::fs::write(&temporary, merged)?;
         std::fs::rename(&temporary, self.root.join(MANAGED_LIST))
     }
 

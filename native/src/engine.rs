@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use tantivy::collector::Count;
+use tantivy::directory::{Directory, META_LOCK};
 use tantivy::merge_policy::LogMergePolicy;
 use tantivy::query::{BooleanQuery, Occur, Query, RangeQuery, TermQuery};
 use tantivy::schema::{IndexRecordOption, Schema};
@@ -71,12 +72,7 @@ impl Engine {
     pub fn open(dir: &Path) -> Result<Engine> {
         std::fs::create_dir_all(dir).map_err(|e| RecallError::new(Code::Io, format!("{}: {e}", dir.display())))?;
         let directory = IndexDirectory::open(dir).map_err(|e| RecallError::new(Code::Io, e.to_string()))?;
-        let exists = Index::exists(&directory).map_err(|e| RecallError::new(Code::Corrupt, e.to_string()))?;
-        let index = if exists {
-            Index::open(directory)?
-        } else {
-            Index::create(directory, build_schema(), tantivy::IndexSettings::default())?
-        };
+        let index = if index_exists(&directory)? { Index::open(directory)? } else { create_once(directory)? };
         Engine::from_index(index)
     }
 
@@ -245,6 +241,22 @@ fn merge_policy() -> LogMergePolicy {
     let mut policy = LogMergePolicy::default();
     policy.set_max_docs_before_merge(MAX_DOCS_BEFORE_MERGE);
     policy
+}
+
+fn index_exists(directory: &IndexDirectory) -> Result<bool> {
+    Index::exists(directory).map_err(|e| RecallError::new(Code::Corrupt, e.to_string()))
+}
+
+/// Creates the index, unless another process did since `open` looked. Creating writes an empty
+/// `meta.json`, so two processes that both found none would otherwise race, and the slower one
+/// would wipe out what the faster one had committed in the meantime. The lock is the one readers
+/// hold while they open segments; it is released before this process opens its own reader.
+fn create_once(directory: IndexDirectory) -> Result<Index> {
+    let _creating = directory.acquire_lock(&META_LOCK).map_err(|e| RecallError::new(Code::Io, e.to_string()))?;
+    if index_exists(&directory)? {
+        return Ok(Index::open(directory)?);
+    }
+    Ok(Index::create(directory, build_schema(), tantivy::IndexSettings::default())?)
 }
 
 fn check_compatible(index: &Index) -> Result<()> {

@@ -10,6 +10,7 @@ pub mod engine;
 pub mod error;
 pub mod files;
 pub mod query;
+pub mod replace;
 pub mod scan;
 pub mod schema;
 pub mod search;

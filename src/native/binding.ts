@@ -110,6 +110,8 @@ export interface NativeFileRecord extends NativeSessionFile {
 }
 
 export interface NativeIndex {
+  /** Why opening replaced an unusable index (corrupt, another schema) with an empty one, or null. */
+  replacedBecause(): string | null;
   stats(): NativeStats;
   reload(): void;
   lock(timeoutMs: number, heavy?: boolean): Promise<void>;
