@@ -14,9 +14,10 @@ use crate::error::{Code, RecallError, Result};
 
 /// The open index, and why it was replaced if this call replaced it.
 pub fn open_or_replace(dir: &Path) -> Result<(Engine, Option<String>)> {
-    match Engine::open(dir) {
-        Err(error) if unusable(&error) => {}
-        opened => return opened.map(|engine| (engine, None)),
+    // Whatever the failure, look again under the lock: the folder may be missing for a moment
+    // because another process is replacing it right now.
+    if let Ok(engine) = Engine::open(dir) {
+        return Ok((engine, None));
     }
     let lock = File::create(sibling(dir, "lock")).map_err(|e| io_error(dir, e))?;
     lock.lock().map_err(|e| io_error(dir, e))?;
