@@ -28,6 +28,15 @@ export const TARGETS = [
     value: (r) => worst(Object.values(r.measurements.cliSearch).map((c) => c.median / r.measurements.nodeFloorMs.median), Math.max),
   },
   {
+    id: "cli-watched-vs-node",
+    text: "the same, with `recall watch` running (searches skip their freshness check)",
+    applies: ["M", "L"],
+    unit: "×",
+    threshold: 2,
+    better: "lower",
+    value: (r) => worst(Object.values(r.measurements.cliSearch).map((c) => c.watched.median / r.measurements.nodeFloorMs.median), Math.max),
+  },
+  {
     id: "inproc-p95",
     text: "in-process search p95 ≤ 10 ms (worst query)",
     applies: ["L"],
@@ -160,6 +169,7 @@ function measurementRows(list) {
   add("**`node -e 0`** (ms)", (r) => stat(r.measurements.nodeFloorMs, 1, 1));
   for (const q of queries) add(`\`recall search\`, ${q.label} (ms)`, (r) => stat(r.measurements.cliSearch[q.key], 1, 1));
   for (const q of queries) add(`\`recall search --no-sync\`, ${q.label} (ms)`, (r) => stat(r.measurements.cliSearch[q.key]?.noSync, 1, 1));
+  for (const q of queries) add(`\`recall search\` with \`recall watch\` running, ${q.label} (ms)`, (r) => stat(r.measurements.cliSearch[q.key]?.watched, 1, 1));
   for (const q of queries) add(`in-process \`searchSessions\`, ${q.label} (ms)`, (r) => stat(r.measurements.inProcess[q.key], 1, 2));
   for (const q of queries.filter((q) => q.rg)) add(`\`rg\`, ${q.label} (ms)`, (r) => stat(r.measurements.rg[q.key], 1, 1));
   add("**picker**: openRecall → results (ms)", (r) => stat(r.measurements.picker?.fromOpenMs, 1, 1));

@@ -28,7 +28,7 @@
  * The corpus is read only, except that the append measurement appends lines to one ~2 MB session
  * and then cuts the file back to its size and resets its times.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -128,6 +128,31 @@ function recall(args, env) {
   const child = timed(process.execPath, [RECALL_BIN, ...args], env);
   if (child.status === 2 || child.status === null) throw new Error(`recall ${args.join(" ")} failed (${child.status}): ${child.stderr.trim()}`);
   return child;
+}
+
+/**
+ * `recall watch` in the background, once it says the index is fresh (the word in its lock file,
+ * which `recall search` also reads). `stop` ends it with SIGTERM.
+ */
+async function startWatcher(env, cacheDir) {
+  const child = spawn(process.execPath, [RECALL_BIN, "watch", "--quiet"], { env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  const lockFile = join(cacheDir, "watch.lock");
+  const ready = () => existsSync(lockFile) && readFileSync(lockFile, "utf8").trim() === "ready";
+  const deadline = Date.now() + 120_000;
+  while (!ready()) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`recall watch did not get ready: ${stderr.trim()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return {
+    ready,
+    stop: async () => {
+      child.kill("SIGTERM");
+      if ((await exited) !== 0) throw new Error(`recall watch failed: ${stderr.trim()}`);
+    },
+  };
 }
 
 /** A session near 2 MB that is neither a fork nor forked from: its text lives in this file only. */
@@ -327,9 +352,31 @@ async function main() {
       }
     }
   }
+
+  // 3b. The same searches while `recall watch` says the index is fresh, so they skip their
+  // freshness check. `node -e 0` is sampled here too, into the same floor.
+  log(`processes with \`recall watch\` running: ${opts.runs} rounds × (node -e 0, ${queries.length} × recall search) …`);
+  results.load.watched = load();
+  samples.cliWatched = Object.fromEntries(queries.map((q) => [q.key, []]));
+  const watcher = await startWatcher(env, cacheDir);
+  for (let round = -1; round < opts.runs; round++) {
+    const keep = round >= 0;
+    const node = timed(process.execPath, ["-e", "0"], env);
+    if (keep) samples.node.push(node.wall);
+    for (const q of queries) {
+      if (!watcher.ready()) throw new Error("recall watch stopped saying the index is fresh during the run");
+      const watched = recall(["search", ...q.cli], env);
+      if (keep) samples.cliWatched[q.key].push(watched.wall);
+    }
+  }
+  await watcher.stop();
+
   m.nodeFloorMs = summarize(samples.node);
   m.cliSearch = Object.fromEntries(
-    queries.map((q) => [q.key, { ...summarize(samples.cli[q.key]), hits: hits.cli[q.key], noSync: summarize(samples.cliNoSync[q.key]) }]),
+    queries.map((q) => [
+      q.key,
+      { ...summarize(samples.cli[q.key]), hits: hits.cli[q.key], noSync: summarize(samples.cliNoSync[q.key]), watched: summarize(samples.cliWatched[q.key]) },
+    ]),
   );
   m.freshness.cliSyncOverheadMs = summarize(samples.syncOverhead);
   if (!machine.rg) results.notes.push("rg baseline: not measured (ripgrep is not installed: apt-get install ripgrep)");

@@ -4,7 +4,7 @@ _recall() {
   cur="${COMP_WORDS[COMP_CWORD]}"
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   if [[ $COMP_CWORD -eq 1 ]]; then
-    COMPREPLY=($(compgen -W "completion context index list pick read resume search tag tags untag --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "completion context index list pick read resume search tag tags untag watch --help --version" -- "$cur"))
     return
   fi
   case "${COMP_WORDS[1]}" in
@@ -91,6 +91,12 @@ _recall() {
       --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
       esac
       opts="--sessions-dir --color --json --help" ;;
+    watch)
+      case "$prev" in
+      --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+      esac
+      opts="--sessions-dir --color --json -q --quiet --help" ;;
     *) return ;;
   esac
   if [[ $cur == -* ]]; then

@@ -10,6 +10,8 @@ export type { SearchOptions, SearchHit, MatchedMessage } from "./api/search.js";
 export type { SessionSummary } from "./api/session-summary.js";
 export { checkFreshness, readWhileSyncing, syncIndex } from "./sync/sync.js";
 export type { Freshness, SyncOptions, SyncReport, SyncProgress, SyncFailure } from "./sync/sync.js";
+export { watchSessions } from "./sync/watch.js";
+export type { WatchOptions } from "./sync/watch.js";
 export { readSessionForIndex } from "./sessions/session-index-reader.js";
 export type { SessionRead, IndexedMessage, SessionHeaderInfo } from "./sessions/session-index-reader.js";
 export { discoverSessionFiles } from "./sessions/discover.js";

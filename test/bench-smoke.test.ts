@@ -58,6 +58,7 @@ describe("benchmark harness (smoke, corpus of 20 sessions)", () => {
     for (const key of QUERY_KEYS) {
       expectStat(m.cliSearch[key]);
       expectStat(m.cliSearch[key].noSync);
+      expectStat(m.cliSearch[key].watched);
       expectStat(m.inProcess[key]);
       if (r.machine.rg) expectStat(m.rg[key]);
     }
@@ -77,6 +78,7 @@ describe("benchmark harness (smoke, corpus of 20 sessions)", () => {
 
     expect(r.targets.map((t: { id: string }) => t.id)).toEqual([
       "cli-vs-node",
+      "cli-watched-vs-node",
       "inproc-p95",
       "inproc-vs-rg",
       "picker",

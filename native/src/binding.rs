@@ -13,8 +13,9 @@ use napi_derive::napi;
 
 use crate::changes::ChangeSet;
 use crate::engine::Engine;
-use crate::error::RecallError;
+use crate::error::{Code, RecallError};
 use crate::files::{FileRecord, Selector};
+use crate::lock_file::{text_if_held, HeldLock};
 use crate::scan::{every_file, Layout, Scan, SessionFile};
 use crate::query::{Filters, DEFAULT_COORDINATION};
 use crate::replace::open_or_replace;
@@ -423,3 +424,39 @@ impl NativeIndex {
     }
 }
 
+
+/// A lock file this process holds (see lock_file.rs); released by `release` or when the process ends.
+#[napi]
+pub struct LockFile {
+    held: Option<HeldLock>,
+}
+
+#[napi]
+impl LockFile {
+    /// Takes the lock at `path`; fails with RECALL_LOCKED when another process holds it.
+    #[napi(factory, catch_unwind)]
+    pub fn hold(path: String) -> napi::Result<LockFile> {
+        match HeldLock::hold(Path::new(&path)) {
+            Ok(Some(held)) => Ok(LockFile { held: Some(held) }),
+            Ok(None) => Err(to_napi(RecallError::new(Code::Locked, format!("{path} is held by another process")))),
+            Err(error) => Err(to_napi(RecallError::new(Code::Io, format!("{path}: {error}")))),
+        }
+    }
+
+    #[napi(catch_unwind)]
+    pub fn set_text(&mut self, text: String) -> napi::Result<()> {
+        let held = self.held.as_mut().ok_or_else(|| to_napi(RecallError::new(Code::NotLocked, "the lock file was released")))?;
+        held.set_text(&text).map_err(|e| to_napi(RecallError::new(Code::Io, e.to_string())))
+    }
+
+    #[napi]
+    pub fn release(&mut self) {
+        self.held = None;
+    }
+}
+
+/// The text of the lock file at `path` while another process holds it; null when none does.
+#[napi(catch_unwind)]
+pub fn text_of_held_lock(path: String) -> napi::Result<Option<String>> {
+    text_if_held(Path::new(&path)).map_err(|e| to_napi(RecallError::new(Code::Io, format!("{path}: {e}"))))
+}

@@ -79,7 +79,8 @@ impl Directory for IndexDirectory {
         if let Ok(on_disk) = std::fs::read(self.root.join(MANAGED_LIST)) {
             // An unreadable list on disk is replaced by this one, as Tantivy would.
             let on_disk: BTreeSet<PathBuf> = serde_json::from_slice(&on_disk).unwrap_or_default();
-            names.extend(on_disk.into_iter().filter(|name| self.root.join(name).exists()));
+            let others: Vec<PathBuf> = on_disk.into_iter().filter(|name| !names.contains(name) && self.root.join(name).exists()).collect();
+            names.extend(others);
         }
         let mut merged = serde_json::to_vec(&names)?;
         merged.push(b'\n');

@@ -15,6 +15,7 @@ import { TagsCommand } from "./commands/tags.js";
 import { UntagCommand } from "./commands/untag.js";
 import { CompletionCommand } from "./commands/completion.js";
 import { PickCommand } from "./commands/pick.js";
+import { WatchCommand } from "./commands/watch.js";
 import type { RecallContext } from "./context.js";
 import { commandModel } from "./docs/command-model.js";
 import { parseErrorMessage } from "./parse-errors.js";
@@ -34,6 +35,7 @@ const COMMANDS = [
   UntagCommand,
   TagsCommand,
   PickCommand,
+  WatchCommand,
   CompletionCommand,
 ];
 

@@ -67,7 +67,7 @@ export abstract class SessionsCommand extends BaseCommand {
     const store = this.openStore();
     if (!this.sync) return read(store);
     const { value, report } = await readWhileSyncing(store, () => read(store));
-    for (const notice of syncNotices(report)) this.warn(notice);
+    if (report) for (const notice of syncNotices(report)) this.warn(notice);
     return value;
   }
 

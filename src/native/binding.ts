@@ -125,8 +125,17 @@ export interface NativeIndex {
   fileRecords(selector: NativeRecordSelector): Promise<NativeFileRecord[]>;
 }
 
+/** A lock file this process holds (native/src/lock_file.rs). */
+export interface NativeLockFile {
+  setText(text: string): void;
+  release(): void;
+}
+
 interface NativeModule {
   NativeIndex: { open(dir: string): NativeIndex };
+  LockFile: { hold(path: string): NativeLockFile };
+  /** The text of a lock file while another process holds it; null when none does. */
+  textOfHeldLock(path: string): string | null;
   /** Every session file with its signature, as `changed`; needs no index. */
   listSessionFiles(sessionsDir: string, flat: boolean): Promise<NativeScan>;
 }

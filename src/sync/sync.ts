@@ -18,6 +18,7 @@ import { syncTags } from "./apply-tags.js";
 import { commitIndex, lockIndex, unlockIndex } from "./index-writer.js";
 import { indexState, knownFile, knownFiles, recordUpdate, sameSignature, tailHash, type FileRecordUpdate, type KnownFile } from "./state.js";
 import { loadTagFingerprint, saveTagFingerprint, tagDataSignature } from "./tag-fingerprint.js";
+import { watcherKeepsFresh } from "./watch-lock.js";
 
 export interface SyncFailure {
   path: string;
@@ -124,10 +125,12 @@ export async function syncIndex(store: IndexStore, options: SyncOptions & { chec
 /**
  * Reads the index while its freshness check runs, so that on two cores the check costs little
  * more than the read; when the check finds something to do, syncs and reads again. The read sees
- * every commit made before the call.
+ * every commit made before the call. While `recall watch` says the index is up to date (see
+ * watch.ts), there is no check and the report is null.
  */
-export async function readWhileSyncing<T>(store: IndexStore, read: () => Promise<T>): Promise<{ value: T; report: SyncReport }> {
+export async function readWhileSyncing<T>(store: IndexStore, read: () => Promise<T>): Promise<{ value: T; report: SyncReport | null }> {
   store.native.reload();
+  if (watcherKeepsFresh(store)) return { value: await read(), report: null };
   const [checked, first] = await Promise.all([checkFreshness(store), read()]);
   const report = await syncIndex(store, { checked });
   return { value: checked.upToDate ? first : await read(), report };

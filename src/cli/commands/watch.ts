@@ -1,0 +1,62 @@
+import { Command, Option } from "clipanion";
+import type { SyncReport } from "../../sync/sync.js";
+import { watchSessions } from "../../sync/watch.js";
+import { BaseCommand } from "../base-command.js";
+import { Exit, type ExitCode } from "../exit.js";
+import { syncNotices } from "../sync-notices.js";
+
+export class WatchCommand extends BaseCommand {
+  static paths = [["watch"]];
+
+  static usage = Command.Usage({
+    description: "keep the search index up to date as Pi writes sessions",
+    details: `
+      Watches Pi's session folders and indexes each change as it happens, until stopped (Ctrl-C, SIGTERM). While it runs, \`recall search\` and \`recall list\` skip their own check for changed files, which on a long history (thousands of sessions) is most of their time. Without it they check by themselves, so running it is never required.
+
+      One watcher runs per index; a second one exits with an error. Each sync that changed something prints a line (with \`--json\`, a JSON object).
+    `,
+    examples: [
+      ["Keep the index fresh in the background", "$0 watch --quiet &"],
+      ["Log every sync as JSON Lines", "$0 watch --json"],
+    ],
+  });
+
+  json = Option.Boolean("--json", false, { description: "Print each sync as a JSON object (JSON Lines)" });
+  quiet = Option.Boolean("-q,--quiet", false, { description: "Print nothing but errors" });
+
+  async run(): Promise<ExitCode> {
+    const store = this.openStore();
+    const stop = new AbortController();
+    const onSignal = () => stop.abort();
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+    let first = true;
+    try {
+      await watchSessions(store, {
+        signal: stop.signal,
+        onSync: (report) => {
+          this.printSync(report, first);
+          first = false;
+        },
+        onError: (error) => this.warn(error instanceof Error ? error.message.split("\n")[0]! : String(error)),
+      });
+    } finally {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    }
+    return Exit.Ok;
+  }
+
+  private printSync(report: SyncReport, first: boolean): void {
+    for (const notice of syncNotices(report)) this.warn(notice);
+    const changed = report.indexed + report.appended + report.removed;
+    if (this.quiet || (changed === 0 && !first)) return;
+    const at = new Date().toISOString();
+    if (this.json) {
+      const { discovered, indexed, appended, removed, unchanged, rebuilt } = report;
+      this.out(JSON.stringify({ type: "sync", at, discovered, indexed, appended, removed, unchanged, failed: report.failed.length, rebuilt }));
+    } else {
+      this.out(`${at}  ${report.indexed} indexed, ${report.appended} appended, ${report.removed} removed (${report.discovered} session files)`);
+    }
+  }
+}

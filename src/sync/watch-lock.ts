@@ -1,0 +1,49 @@
+/**
+ * The lock `recall watch` holds beside the index while it runs (native/src/lock_file.rs), and
+ * the word it writes in it once the index has caught up with the session files. A search that
+ * finds the lock held and ready skips its own freshness check.
+ */
+import { join } from "node:path";
+import { RecallError, fromNative } from "../errors.js";
+import { nativeModule, type NativeLockFile } from "../native/binding.js";
+import type { IndexStore } from "../store.js";
+
+const READY = "ready";
+
+function watchLockPath(store: IndexStore): string {
+  return join(store.locations.cacheDir, "watch.lock");
+}
+
+export interface WatchLock {
+  /** Says whether the index has caught up with every change the watcher was told of. */
+  setReady(ready: boolean): void;
+  release(): void;
+}
+
+/** Takes the watch lock; fails with LOCKED while another watcher runs. */
+export function holdWatchLock(store: IndexStore): WatchLock {
+  let lock: NativeLockFile;
+  try {
+    lock = nativeModule().LockFile.hold(watchLockPath(store));
+  } catch (raw) {
+    const error = fromNative(raw);
+    if (error instanceof RecallError && error.code === "LOCKED") {
+      throw new RecallError("LOCKED", `another \`recall watch\` is already keeping the index of ${store.locations.sessionsDir} up to date`);
+    }
+    throw error;
+  }
+  return {
+    setReady: (ready) => lock.setText(ready ? READY : ""),
+    release: () => lock.release(),
+  };
+}
+
+/** True while a running watcher says the index is up to date. */
+export function watcherKeepsFresh(store: IndexStore): boolean {
+  try {
+    return nativeModule().textOfHeldLock(watchLockPath(store)) === READY;
+  } catch {
+    // An unreadable lock file only means the search checks for itself.
+    return false;
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * Keeps the index up to date as Pi writes sessions (`recall watch`). The session folders are
+ * watched (inotify, through fs.watch: the sessions folder for project folders that come and go,
+ * each project folder for its files) and every change is synced at once; changes that arrive
+ * during a sync are picked up by one more sync after it.
+ *
+ * While it runs it holds the watch lock (watch-lock.ts), marked ready whenever no change it was
+ * told of is waiting: searches then skip their own freshness check, which on a long history is a
+ * stat of every session file. A full sync every minute catches anything the watches missed.
+ * Reading a changed file can update its access time, which the watches report too: that costs one
+ * more sync, which finds nothing.
+ */
+import { readdirSync, statSync, watch, type FSWatcher } from "node:fs";
+import { join } from "node:path";
+import { RecallError } from "../errors.js";
+import type { IndexStore } from "../store.js";
+import { syncIndex, type SyncReport } from "./sync.js";
+import { holdWatchLock } from "./watch-lock.js";
+
+export interface WatchOptions {
+  /** Stops the watcher; the promise `watchSessions` returned then resolves. */
+  signal: AbortSignal;
+  /** Each sync's report, the first one (the catch-up at the start) included. */
+  onSync?: (report: SyncReport) => void;
+  /** A sync that failed. The watcher goes on and tries again at the next change. */
+  onError?: (error: unknown) => void;
+  /** How often everything is synced regardless of what the watches said (default 60 s). */
+  rescanMs?: number;
+}
+
+/** After a sync that found the writer lock busy, when to try again. */
+const BUSY_RETRY_MS = 1000;
+
+export async function watchSessions(store: IndexStore, options: WatchOptions): Promise<void> {
+  const { sessionsDir, layout } = store.locations;
+  if (!isFolder(sessionsDir)) throw new RecallError("NOT_FOUND", `there is no sessions folder at ${sessionsDir} to watch`);
+  const lock = holdWatchLock(store);
+  const watchers = new Map<string, FSWatcher>();
+  let syncing: Promise<void> | undefined;
+  let again = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  const syncUntilCaughtUp = async (): Promise<void> => {
+    for (;;) {
+      again = false;
+      let report: SyncReport;
+      try {
+        report = await syncIndex(store);
+      } catch (error) {
+        // Not ready: searches check for themselves until a sync succeeds.
+        lock.setReady(false);
+        options.onError?.(error);
+        return;
+      }
+      if (report.busy) {
+        lock.setReady(false);
+        clearTimeout(retry);
+        retry = setTimeout(() => changed(false), BUSY_RETRY_MS);
+      } else if (!again && !options.signal.aborted) {
+        lock.setReady(true);
+      }
+      options.onSync?.(report);
+      if (report.busy || !again || options.signal.aborted) return;
+    }
+  };
+
+  /** A change was seen (`known`), or a sync is due anyway. */
+  const changed = (known: boolean): void => {
+    if (known) lock.setReady(false);
+    if (syncing) {
+      again = true;
+      return;
+    }
+    syncing = syncUntilCaughtUp().finally(() => (syncing = undefined));
+  };
+
+  const watchFolder = (folder: string, onEvent: () => void): void => {
+    if (watchers.has(folder)) return;
+    try {
+      const watcher = watch(folder, { persistent: true }, onEvent);
+      // A watched folder that is removed (or becomes unreadable) is dropped; the rescan of the
+      // sessions folder decides whether it is still there.
+      watcher.on("error", () => {
+        watcher.close();
+        watchers.delete(folder);
+        changed(true);
+      });
+      watchers.set(folder, watcher);
+    } catch (error) {
+      options.onError?.(error);
+    }
+  };
+
+  /** Watches each project folder there is, and stops watching those that are gone. */
+  const refreshFolders = (): void => {
+    if (layout === "flat") return;
+    const present = new Set(projectFolders(sessionsDir));
+    for (const [folder, watcher] of watchers) {
+      if (folder !== sessionsDir && !present.has(folder)) {
+        watcher.close();
+        watchers.delete(folder);
+      }
+    }
+    for (const folder of present) watchFolder(folder, () => changed(true));
+  };
+
+  watchFolder(sessionsDir, () => {
+    refreshFolders();
+    changed(true);
+  });
+  refreshFolders();
+  const rescan = setInterval(() => {
+    refreshFolders();
+    changed(false);
+  }, options.rescanMs ?? 60_000);
+
+  try {
+    changed(true);
+    await new Promise<void>((resolve) => {
+      if (options.signal.aborted) resolve();
+      else options.signal.addEventListener("abort", () => resolve(), { once: true });
+    });
+  } finally {
+    clearInterval(rescan);
+    clearTimeout(retry);
+    for (const watcher of watchers.values()) watcher.close();
+    await syncing;
+    lock.release();
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The project folders in the sessions folder, symlinked ones included (as discovery counts them). */
+function projectFolders(sessionsDir: string): string[] {
+  try {
+    return readdirSync(sessionsDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() || (entry.isSymbolicLink() && isFolder(join(sessionsDir, entry.name))))
+      .map((entry) => join(sessionsDir, entry.name));
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,129 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { openRecall } from "../src/api/open.js";
+import { readWhileSyncing } from "../src/sync/sync.js";
+import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
+import { RECALL_BIN, jsonLines, runRecall } from "./helpers/run-cli.js";
+
+const S1 = "--home-dev-shop-api--/2026-10-01T09-00-00-000Z_01a0f6b1-2680-79e3-a1fa-30b6f0582ef5.jsonl";
+const S1_ID = "01a0f6b1-2680-79e3-a1fa-30b6f0582ef5";
+const BLOG = "--home-dev-blog--/2026-10-01T12-00-00-000Z_01a0f755-f200-7250-a372-48336bf4923d.jsonl";
+
+let agent: AgentDir;
+let watcher: ChildProcessWithoutNullStreams | undefined;
+afterEach(() => {
+  watcher?.kill("SIGKILL");
+  watcher = undefined;
+  agent?.cleanup();
+});
+
+function userMessage(id: string, text: string): string {
+  const ms = Date.parse("2026-11-02T00:00:00Z");
+  return `${JSON.stringify({ type: "message", id, parentId: null, timestamp: new Date(ms).toISOString(), message: { role: "user", content: text, timestamp: ms } })}\n`;
+}
+
+/** `recall watch --json`, once it says the index is fresh. */
+async function startWatcher(): Promise<{ lines: () => Record<string, unknown>[]; stderr: () => string }> {
+  const child = spawn(process.execPath, [RECALL_BIN, "watch", "--json"], { env: agent.env });
+  watcher = child;
+  let stdout = "";
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      stdout += d;
+      if (stdout.includes("\n")) resolve();
+    });
+    child.on("exit", (code) => reject(new Error(`recall watch exited with ${code}: ${stderr}`)));
+  });
+  // Reading the files can change their access times, which the watcher also hears of: then ready
+  // comes after one more sync, which finds nothing.
+  await eventually(searchTrustsWatcher);
+  return { lines: () => jsonLines(stdout), stderr: () => stderr };
+}
+
+const searchIndexOnly = async (query: string) => jsonLines<{ id: string }>((await runRecall(["search", "--no-sync", "--json", query], { env: agent.env })).stdout).map((h) => h.id);
+
+/** Polls until `check` holds; the watcher works in the background. */
+async function eventually(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Whether a search now skips its own freshness check (a null report: a watcher says the index is fresh). */
+async function searchTrustsWatcher(): Promise<boolean> {
+  const { report } = await readWhileSyncing(openRecall({ env: agent.env }), async () => undefined);
+  return report === null;
+}
+
+describe("recall watch", () => {
+  it("indexes appended messages, new folders and files, and deletions as they happen", { timeout: 60_000 }, async () => {
+    agent = makeAgentDir();
+    const { lines } = await startWatcher();
+    expect(lines()[0]).toMatchObject({ type: "sync", discovered: 11, indexed: 11 });
+
+    // --no-sync: only the watcher can have put these in the index.
+    appendFileSync(join(agent.sessionsDir, S1), userMessage("c0000001", "watchedappendword"));
+    await eventually(async () => (await searchIndexOnly("watchedappendword")).includes(S1_ID));
+
+    const folder = join(agent.sessionsDir, "--home-dev-new--");
+    mkdirSync(folder);
+    writeFileSync(
+      join(folder, "2026-11-01T00-00-00-000Z_new-session.jsonl"),
+      `${JSON.stringify({ type: "session", version: 3, id: "new-session", timestamp: "2026-11-01T00:00:00.000Z", cwd: "/home/dev/new" })}\n` + userMessage("c0000002", "watchednewfolderword"),
+    );
+    await eventually(async () => (await searchIndexOnly("watchednewfolderword")).includes("new-session"));
+    // A file added later to that new folder: the folder is watched too.
+    writeFileSync(
+      join(folder, "2026-11-01T01-00-00-000Z_newer-session.jsonl"),
+      `${JSON.stringify({ type: "session", version: 3, id: "newer-session", timestamp: "2026-11-01T01:00:00.000Z", cwd: "/home/dev/new" })}\n` + userMessage("c0000003", "watchedsecondfileword"),
+    );
+    await eventually(async () => (await searchIndexOnly("watchedsecondfileword")).includes("newer-session"));
+
+    rmSync(join(agent.sessionsDir, BLOG));
+    await eventually(async () => (await searchIndexOnly("naive")).length === 0);
+    expect(lines().slice(1).every((line) => line.type === "sync")).toBe(true);
+  });
+
+  it("stops on SIGTERM with exit 0, after which searches check for themselves again", { timeout: 60_000 }, async () => {
+    agent = makeAgentDir();
+    await startWatcher();
+    const exited = new Promise<number | null>((resolve) => watcher!.on("exit", resolve));
+    watcher!.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(await searchTrustsWatcher()).toBe(false);
+  });
+
+  it("a killed watcher is not trusted: its lock goes with it", { timeout: 60_000 }, async () => {
+    agent = makeAgentDir();
+    await startWatcher();
+    const exited = new Promise((resolve) => watcher!.on("exit", resolve));
+    watcher!.kill("SIGKILL");
+    await exited;
+    expect(await searchTrustsWatcher()).toBe(false);
+    appendFileSync(join(agent.sessionsDir, S1), userMessage("c0000004", "afterkillword"));
+    const found = await runRecall(["search", "--json", "afterkillword"], { env: agent.env });
+    expect(jsonLines<{ id: string }>(found.stdout).map((h) => h.id)).toEqual([S1_ID]);
+  });
+
+  it("refuses to run twice on one index, and says why on one line", { timeout: 60_000 }, async () => {
+    agent = makeAgentDir();
+    await startWatcher();
+    const second = await runRecall(["watch"], { env: agent.env });
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(/^recall: another `recall watch` is already keeping the index of .* up to date\n$/);
+  });
+
+  it("says so when there is no sessions folder to watch", async () => {
+    agent = makeAgentDir();
+    rmSync(agent.sessionsDir, { recursive: true });
+    const result = await runRecall(["watch"], { env: agent.env });
+    expect(result).toMatchObject({ code: 2, stdout: "" });
+    expect(result.stderr).toMatch(/^recall: there is no sessions folder at .* to watch\n$/);
+  });
+});
