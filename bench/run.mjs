@@ -132,7 +132,8 @@ function recall(args, env) {
 
 /**
  * `recall watch` in the background, once it says the index is fresh (the word in its lock file,
- * which `recall search` also reads). `stop` ends it with SIGTERM.
+ * which `recall search` also reads). `untilReady` waits for that again (a sync it ran makes it
+ * unready for a moment); `stop` ends it with SIGTERM.
  */
 async function startWatcher(env, cacheDir) {
   const child = spawn(process.execPath, [RECALL_BIN, "watch", "--quiet"], { env, stdio: ["ignore", "ignore", "pipe"] });
@@ -141,13 +142,16 @@ async function startWatcher(env, cacheDir) {
   const exited = new Promise((resolve) => child.on("exit", resolve));
   const lockFile = join(cacheDir, "watch.lock");
   const ready = () => existsSync(lockFile) && readFileSync(lockFile, "utf8").trim() === "ready";
-  const deadline = Date.now() + 120_000;
-  while (!ready()) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`recall watch did not get ready: ${stderr.trim()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const untilReady = async () => {
+    const deadline = Date.now() + 120_000;
+    while (!ready()) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`recall watch did not get ready: ${stderr.trim()}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
+  await untilReady();
   return {
-    ready,
+    untilReady,
     stop: async () => {
       child.kill("SIGTERM");
       if ((await exited) !== 0) throw new Error(`recall watch failed: ${stderr.trim()}`);
@@ -321,20 +325,30 @@ async function main() {
     queries.map((q) => [q.key, { ...summarize(inproc.search[q.key].samples, 3), hits: inproc.search[q.key].hits }]),
   );
 
-  // 3. New processes: `recall search` (with and without the sync), `node -e 0`, `rg`, interleaved.
-  log(`processes: ${opts.runs} rounds × (node -e 0, ${queries.length} × recall search, --no-sync, rg) …`);
+  // 3. New processes: `recall search` (with and without the sync, and with `recall watch`
+  // running), `node -e 0`, `rg`, interleaved.
+  log(`processes: ${opts.runs} rounds × (node -e 0, ${queries.length} × recall search with recall watch running, recall search, --no-sync, rg) …`);
   results.load.cli = load();
-  const samples = { node: [], cli: {}, cliNoSync: {}, rg: {}, syncOverhead: [] };
+  const samples = { node: [], cli: {}, cliNoSync: {}, cliWatched: {}, rg: {}, syncOverhead: [] };
   const hits = { cli: {}, rg: {} };
   for (const q of queries) {
     samples.cli[q.key] = [];
     samples.cliNoSync[q.key] = [];
+    samples.cliWatched[q.key] = [];
     if (q.rg && machine.rg) samples.rg[q.key] = [];
   }
   for (let round = -1; round < opts.runs; round++) {
     const keep = round >= 0; // round -1 warms the page cache and the CPU
     const node = timed(process.execPath, ["-e", "0"], env);
     if (keep) samples.node.push(node.wall);
+    // The same searches while `recall watch` says the index is fresh, so they skip their freshness check.
+    const watcher = await startWatcher(env, cacheDir);
+    for (const q of queries) {
+      await watcher.untilReady();
+      const watched = recall(["search", ...q.cli], env);
+      if (keep) samples.cliWatched[q.key].push(watched.wall);
+    }
+    await watcher.stop();
     for (const q of queries) {
       const synced = recall(["search", ...q.cli], env);
       const unsynced = recall(["search", "--no-sync", ...q.cli], env);
@@ -352,24 +366,6 @@ async function main() {
       }
     }
   }
-
-  // 3b. The same searches while `recall watch` says the index is fresh, so they skip their
-  // freshness check. `node -e 0` is sampled here too, into the same floor.
-  log(`processes with \`recall watch\` running: ${opts.runs} rounds × (node -e 0, ${queries.length} × recall search) …`);
-  results.load.watched = load();
-  samples.cliWatched = Object.fromEntries(queries.map((q) => [q.key, []]));
-  const watcher = await startWatcher(env, cacheDir);
-  for (let round = -1; round < opts.runs; round++) {
-    const keep = round >= 0;
-    const node = timed(process.execPath, ["-e", "0"], env);
-    if (keep) samples.node.push(node.wall);
-    for (const q of queries) {
-      if (!watcher.ready()) throw new Error("recall watch stopped saying the index is fresh during the run");
-      const watched = recall(["search", ...q.cli], env);
-      if (keep) samples.cliWatched[q.key].push(watched.wall);
-    }
-  }
-  await watcher.stop();
 
   m.nodeFloorMs = summarize(samples.node);
   m.cliSearch = Object.fromEntries(

@@ -1,4 +1,4 @@
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
@@ -43,6 +43,17 @@ describe("sync", () => {
     appendFileSync(join(agent.sessionsDir, S1), userMessage("c0000009", "afterquietword", Date.parse("2026-11-02T00:00:00Z")));
     expect(await syncIndex(open())).toMatchObject({ appended: 1, indexed: 0, unchanged: 10, rebuilt: false });
     expect(await ids("afterquietword")).toEqual([S1_ID]);
+  });
+
+  it("reads session files without changing their access time, so `recall watch` does not hear of its own reads", async () => {
+    agent = makeAgentDir();
+    const file = join(agent.sessionsDir, S1);
+    // An access time before the last change: a plain read would move it (relatime).
+    const { mtime } = statSync(file);
+    utimesSync(file, new Date(mtime.getTime() - 60_000), mtime);
+    const before = statSync(file).atimeMs;
+    expect(await syncIndex(open())).toMatchObject({ indexed: 11 });
+    expect(statSync(file).atimeMs).toBe(before);
   });
 
   it("reads while it checks freshness, and reads again only when the check found something to sync", async () => {

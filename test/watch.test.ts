@@ -38,8 +38,8 @@ async function startWatcher(): Promise<{ lines: () => Record<string, unknown>[];
     });
     child.on("exit", (code) => reject(new Error(`recall watch exited with ${code}: ${stderr}`)));
   });
-  // Reading the files can change their access times, which the watcher also hears of: then ready
-  // comes after one more sync, which finds nothing.
+  // Ready comes once a sync finds nothing waiting: listing a folder can change its access time,
+  // which the watcher also hears of.
   await eventually(searchTrustsWatcher);
   return { lines: () => jsonLines(stdout), stderr: () => stderr };
 }

@@ -4,7 +4,7 @@
  * counted; a line holding several objects run together (`{…}{…}`, seen in real Pi files) yields
  * each of them.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, openSync, readSync } from "node:fs";
 
 export interface JsonLine {
   value: Record<string, unknown>;
@@ -71,6 +71,22 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * Opens a session file for reading without updating its access time where the system allows it
+ * (Linux, for the file's owner): `recall watch` hears of an access time change like of any other,
+ * and would sync once more after every file it read.
+ */
+export function openSessionFile(path: string): number {
+  if (constants.O_NOATIME) {
+    try {
+      return openSync(path, constants.O_RDONLY | constants.O_NOATIME);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EPERM") throw error;
+    }
+  }
+  return openSync(path, "r");
+}
+
+/**
  * Calls `onLine` for each object from byte `from` on. `skip(prefix)` may reject a line from its
  * first bytes without parsing it (large tool output the caller does not index). A final line
  * without a newline is read too, but `end` stays before it: Pi may still be writing it.
@@ -83,7 +99,7 @@ export function readJsonLines(
   skip?: (head: string) => boolean,
 ): LineStats {
   const stats: LineStats = { malformed: 0, recovered: 0, end: from, nextLineNo: firstLineNo };
-  const fd = openSync(path, "r");
+  const fd = openSessionFile(path);
   try {
     const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
     let pending: Buffer[] = [];

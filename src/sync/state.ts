@@ -6,8 +6,9 @@
  * - with each commit, the index state: which tag store edits the index has applied.
  */
 import { basename } from "node:path";
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import { sha1 } from "../hash.js";
+import { openSessionFile } from "../sessions/lines.js";
 import type { NativeFileRecord, NativeSessionFile } from "../native/binding.js";
 import type { ReadCheckpoint, SessionHeaderInfo } from "../sessions/session-index-reader.js";
 import type { IndexStore } from "../store.js";
@@ -95,7 +96,7 @@ const TAIL_BYTES = 64;
 export function tailHash(path: string, end: number): string {
   const length = Math.min(TAIL_BYTES, end);
   const buffer = Buffer.alloc(length);
-  const fd = openSync(path, "r");
+  const fd = openSessionFile(path);
   try {
     readSync(fd, buffer, 0, length, end - length);
   } finally {

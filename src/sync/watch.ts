@@ -7,8 +7,8 @@
  * While it runs it holds the watch lock (watch-lock.ts), marked ready whenever no change it was
  * told of is waiting: searches then skip their own freshness check, which on a long history is a
  * stat of every session file. A full sync every minute catches anything the watches missed.
- * Reading a changed file can update its access time, which the watches report too: that costs one
- * more sync, which finds nothing.
+ * Listing a folder can update its access time, which the watches report too (session files are
+ * read without touching theirs, see lines.ts): that costs one more sync, which finds nothing.
  */
 import { readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
