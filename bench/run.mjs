@@ -142,14 +142,22 @@ async function startWatcher(env, cacheDir) {
   const exited = new Promise((resolve) => child.on("exit", resolve));
   const lockFile = join(cacheDir, "watch.lock");
   const ready = () => existsSync(lockFile) && readFileSync(lockFile, "utf8").trim() === "ready";
+  // Ready, and still ready a moment later: a watcher that just synced may hear of its own
+  // folder listings once more (see src/sync/watch.ts), and would share the cores with the search.
   const untilReady = async () => {
     const deadline = Date.now() + 120_000;
-    while (!ready()) {
+    for (let quietSince = now(); now() - quietSince < 100; ) {
       if (child.exitCode !== null || Date.now() > deadline) throw new Error(`recall watch did not get ready: ${stderr.trim()}`);
+      if (!ready()) quietSince = now();
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   };
-  await untilReady();
+  try {
+    await untilReady();
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
+  }
   return {
     untilReady,
     stop: async () => {
@@ -343,12 +351,15 @@ async function main() {
     if (keep) samples.node.push(node.wall);
     // The same searches while `recall watch` says the index is fresh, so they skip their freshness check.
     const watcher = await startWatcher(env, cacheDir);
-    for (const q of queries) {
-      await watcher.untilReady();
-      const watched = recall(["search", ...q.cli], env);
-      if (keep) samples.cliWatched[q.key].push(watched.wall);
+    try {
+      for (const q of queries) {
+        await watcher.untilReady();
+        const watched = recall(["search", ...q.cli], env);
+        if (keep) samples.cliWatched[q.key].push(watched.wall);
+      }
+    } finally {
+      await watcher.stop();
     }
-    await watcher.stop();
     for (const q of queries) {
       const synced = recall(["search", ...q.cli], env);
       const unsynced = recall(["search", "--no-sync", ...q.cli], env);

@@ -25,8 +25,8 @@ function userMessage(id: string, text: string): string {
 }
 
 /** `recall watch --json`, once it says the index is fresh. */
-async function startWatcher(): Promise<{ lines: () => Record<string, unknown>[]; stderr: () => string }> {
-  const child = spawn(process.execPath, [RECALL_BIN, "watch", "--json"], { env: agent.env });
+async function startWatcher(...args: string[]): Promise<{ lines: () => Record<string, unknown>[]; stderr: () => string }> {
+  const child = spawn(process.execPath, [RECALL_BIN, "watch", "--json", ...args], { env: agent.env });
   watcher = child;
   let stdout = "";
   let stderr = "";
@@ -40,7 +40,7 @@ async function startWatcher(): Promise<{ lines: () => Record<string, unknown>[];
   });
   // Ready comes once a sync finds nothing waiting: listing a folder can change its access time,
   // which the watcher also hears of.
-  await eventually(searchTrustsWatcher);
+  await eventually(() => searchTrustsWatcher(...args));
   return { lines: () => jsonLines(stdout), stderr: () => stderr };
 }
 
@@ -56,8 +56,9 @@ async function eventually(check: () => Promise<boolean>, timeoutMs = 15_000): Pr
 }
 
 /** Whether a search now skips its own freshness check (a null report: a watcher says the index is fresh). */
-async function searchTrustsWatcher(): Promise<boolean> {
-  const { report } = await readWhileSyncing(openRecall({ env: agent.env }), async () => undefined);
+async function searchTrustsWatcher(...args: string[]): Promise<boolean> {
+  const sessionsDir = args[0] === "--sessions-dir" ? args[1] : undefined;
+  const { report } = await readWhileSyncing(openRecall({ env: agent.env, sessionsDir }), async () => undefined);
   return report === null;
 }
 
@@ -88,6 +89,20 @@ describe("recall watch", () => {
     rmSync(join(agent.sessionsDir, BLOG));
     await eventually(async () => (await searchIndexOnly("naive")).length === 0);
     expect(lines().slice(1).every((line) => line.type === "sync")).toBe(true);
+  });
+
+  it("watches a custom sessions folder (flat layout) too", { timeout: 60_000 }, async () => {
+    agent = makeAgentDir({ withFixtures: false });
+    const custom = join(agent.root, "custom-sessions");
+    mkdirSync(custom);
+    await startWatcher("--sessions-dir", custom);
+    writeFileSync(
+      join(custom, "2026-11-01T00-00-00-000Z_flat-session.jsonl"),
+      `${JSON.stringify({ type: "session", version: 3, id: "flat-session", timestamp: "2026-11-01T00:00:00.000Z", cwd: "/home/dev/flat" })}\n` + userMessage("c0000005", "watchedflatword"),
+    );
+    const search = async () =>
+      jsonLines<{ id: string }>((await runRecall(["search", "--no-sync", "--json", "--sessions-dir", custom, "watchedflatword"], { env: agent.env })).stdout).map((h) => h.id);
+    await eventually(async () => (await search()).includes("flat-session"));
   });
 
   it("stops on SIGTERM with exit 0, after which searches check for themselves again", { timeout: 60_000 }, async () => {
