@@ -66,6 +66,7 @@ export async function watchSessions(store: IndexStore, options: WatchOptions): P
 
   /** A change was seen (`known`), or a sync is due anyway. */
   const changed = (known: boolean): void => {
+    if (options.signal.aborted) return;
     if (known) lock.setReady(false);
     if (syncing) {
       again = true;
@@ -87,12 +88,20 @@ export async function watchSessions(store: IndexStore, options: WatchOptions): P
       });
       watchers.set(folder, watcher);
     } catch (error) {
-      options.onError?.(error);
+      // A folder gone since it was listed is not an error; the next rescan looks again.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") options.onError?.(error);
     }
   };
 
-  /** Watches each project folder there is, and stops watching those that are gone. */
+  /**
+   * Watches the sessions folder (its events say project folders came or went, or in a flat
+   * layout, files) and each project folder there is; stops watching those that are gone.
+   */
   const refreshFolders = (): void => {
+    watchFolder(sessionsDir, () => {
+      refreshFolders();
+      changed(true);
+    });
     if (layout === "flat") return;
     const present = new Set(projectFolders(sessionsDir));
     for (const [folder, watcher] of watchers) {
@@ -104,10 +113,6 @@ export async function watchSessions(store: IndexStore, options: WatchOptions): P
     for (const folder of present) watchFolder(folder, () => changed(true));
   };
 
-  watchFolder(sessionsDir, () => {
-    refreshFolders();
-    changed(true);
-  });
   refreshFolders();
   const rescan = setInterval(() => {
     refreshFolders();
@@ -122,9 +127,10 @@ export async function watchSessions(store: IndexStore, options: WatchOptions): P
     });
   } finally {
     clearInterval(rescan);
-    clearTimeout(retry);
     for (const watcher of watchers.values()) watcher.close();
     await syncing;
+    // After the last sync, which may have set it.
+    clearTimeout(retry);
     lock.release();
   }
 }
