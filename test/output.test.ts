@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formatAge } from "../src/output/age.js";
 import { resolveColor, type ColorMode } from "../src/output/color.js";
 import { highlightLine, segments } from "../src/output/highlight.js";
+import { createPaint } from "../src/output/paint.js";
 import { parseTime } from "../src/output/time.js";
 
 describe("resolveColor", () => {
@@ -16,6 +17,16 @@ describe("resolveColor", () => {
   ];
   it.each(table)("%s with env %j on a tty=%s → %s", (mode, env, tty, expected) => {
     expect(resolveColor(mode, env, tty)).toBe(expected);
+  });
+});
+
+describe("paint", () => {
+  it("chains styles outermost first, and makes each chain once", () => {
+    const paint = createPaint(true);
+    expect(paint.bold.red("x")).toBe("\x1b[1m\x1b[31mx\x1b[39m\x1b[22m");
+    expect(paint.dim("y")).toBe("\x1b[2my\x1b[22m");
+    expect(paint.bold.red).toBe(paint.bold.red);
+    expect(createPaint(false).bold.cyan("z")).toBe("z");
   });
 });
 

@@ -19,7 +19,15 @@ export function createPaint(enabled: boolean, applied: readonly Style[] = []): P
   const paint = ((text: string) =>
     enabled ? applied.reduceRight((inner, style) => `\x1b[${STYLES[style][0]}m${inner}\x1b[${STYLES[style][1]}m`, text) : text) as Paint;
   for (const style of Object.keys(STYLES) as Style[]) {
-    Object.defineProperty(paint, style, { get: () => createPaint(enabled, [...applied, style]) });
+    // Made on first use and kept: output code reaches for paint.dim and friends on every line.
+    Object.defineProperty(paint, style, {
+      configurable: true,
+      get: () => {
+        const chained = createPaint(enabled, [...applied, style]);
+        Object.defineProperty(paint, style, { value: chained });
+        return chained;
+      },
+    });
   }
   return paint;
 }
