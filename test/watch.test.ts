@@ -126,6 +126,30 @@ describe("recall watch", () => {
     expect(jsonLines<{ id: string }>(found.stdout).map((h) => h.id)).toEqual([S1_ID]);
   });
 
+  it("carries on when the cache folder is deleted under it, and gives way to a watcher started since", { timeout: 60_000 }, async () => {
+    agent = makeAgentDir();
+    await startWatcher();
+    const cacheDir = join(agent.agentDir, "cache", "recall");
+    rmSync(cacheDir, { recursive: true });
+    appendFileSync(join(agent.sessionsDir, S1), userMessage("c0000006", "afterdeletedcacheword"));
+    await eventually(async () => (await searchIndexOnly("afterdeletedcacheword")).includes(S1_ID));
+    await eventually(() => searchTrustsWatcher());
+
+    // Deleted again, and a second watcher starts before the first hears of any change.
+    const first = watcher!;
+    const firstExit = new Promise<number | null>((resolve) => first.on("exit", resolve));
+    let firstStderr = "";
+    first.stderr.on("data", (d: string) => (firstStderr += d));
+    rmSync(cacheDir, { recursive: true });
+    await startWatcher();
+    const second = watcher!;
+    appendFileSync(join(agent.sessionsDir, S1), userMessage("c0000007", "secondwatcherword"));
+    expect(await firstExit).toBe(2);
+    expect(firstStderr).toMatch(/^recall: another `recall watch` is already keeping the index of .* up to date\n$/);
+    await eventually(async () => (await searchIndexOnly("secondwatcherword")).includes(S1_ID));
+    second.kill("SIGKILL");
+  });
+
   it("refuses to run twice on one index, and says why on one line", { timeout: 60_000 }, async () => {
     agent = makeAgentDir();
     await startWatcher();

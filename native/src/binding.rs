@@ -449,6 +449,12 @@ impl LockFile {
         held.set_text(&text).map_err(|e| to_napi(RecallError::new(Code::Io, e.to_string())))
     }
 
+    /// Whether `path` still names the locked file (see lock_file.rs); false once released.
+    #[napi(catch_unwind)]
+    pub fn is_at(&self, path: String) -> bool {
+        self.held.as_ref().is_some_and(|held| held.is_at(Path::new(&path)))
+    }
+
     #[napi]
     pub fn release(&mut self) {
         self.held = None;

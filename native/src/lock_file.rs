@@ -6,7 +6,7 @@
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{self, Read};
-use std::os::unix::fs::FileExt;
+use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -33,6 +33,15 @@ impl HeldLock {
         let mut held = HeldLock { file };
         held.set_text("")?;
         Ok(Some(held))
+    }
+
+    /// Whether `path` still names the file this lock is on: it may have been deleted (the cache
+    /// folder removed by hand) and perhaps made again by another process.
+    pub fn is_at(&self, path: &Path) -> bool {
+        match (std::fs::metadata(path), self.file.metadata()) {
+            (Ok(named), Ok(held)) => named.dev() == held.dev() && named.ino() == held.ino(),
+            _ => false,
+        }
     }
 
     /// Replaces the text. A reader may catch it empty or partly written: readers must take

@@ -128,6 +128,8 @@ export interface NativeIndex {
 /** A lock file this process holds (native/src/lock_file.rs). */
 export interface NativeLockFile {
   setText(text: string): void;
+  /** Whether the path still names the locked file (it may have been deleted, or made again). */
+  isAt(path: string): boolean;
   release(): void;
 }
 

@@ -17,14 +17,17 @@ function watchLockPath(store: IndexStore): string {
 export interface WatchLock {
   /** Says whether the index has caught up with every change the watcher was told of. */
   setReady(ready: boolean): void;
+  /** False once the lock file was deleted (the cache folder removed by hand): searches no longer see it. */
+  stillInPlace(): boolean;
   release(): void;
 }
 
 /** Takes the watch lock; fails with LOCKED while another watcher runs. */
 export function holdWatchLock(store: IndexStore): WatchLock {
+  const path = watchLockPath(store);
   let lock: NativeLockFile;
   try {
-    lock = nativeModule().LockFile.hold(watchLockPath(store));
+    lock = nativeModule().LockFile.hold(path);
   } catch (raw) {
     const error = fromNative(raw);
     if (error instanceof RecallError && error.code === "LOCKED") {
@@ -34,6 +37,7 @@ export function holdWatchLock(store: IndexStore): WatchLock {
   }
   return {
     setReady: (ready) => lock.setText(ready ? READY : ""),
+    stillInPlace: () => lock.isAt(path),
     release: () => lock.release(),
   };
 }

@@ -9,16 +9,21 @@
  * stat of every session file. A full sync every minute catches anything the watches missed.
  * Listing a folder can update its access time, which the watches report too (session files are
  * read without touching theirs, see lines.ts): that costs one more sync, which finds nothing.
+ *
+ * The cache folder may be deleted by hand at any time. The watcher notices at its next sync (its
+ * lock file is gone), opens a new index there and takes the lock again; if another watcher has
+ * taken it meanwhile, this one stops with that error.
  */
 import { readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import { RecallError } from "../errors.js";
-import type { IndexStore } from "../store.js";
+import { openStore, type IndexStore } from "../store.js";
 import { syncIndex, type SyncReport } from "./sync.js";
 import { holdWatchLock } from "./watch-lock.js";
 
 export interface WatchOptions {
-  /** Stops the watcher; the promise `watchSessions` returned then resolves. */
+  /** Stops the watcher; the promise `watchSessions` returned then resolves. It rejects only when
+   * the watcher cannot go on (another watcher took its place). */
   signal: AbortSignal;
   /** Each sync's report, the first one (the catch-up at the start) included. */
   onSync?: (report: SyncReport) => void;
@@ -34,18 +39,40 @@ const BUSY_RETRY_MS = 1000;
 export async function watchSessions(store: IndexStore, options: WatchOptions): Promise<void> {
   const { sessionsDir, layout } = store.locations;
   if (!isFolder(sessionsDir)) throw new RecallError("NOT_FOUND", `there is no sessions folder at ${sessionsDir} to watch`);
-  const lock = holdWatchLock(store);
+  let current = store;
+  let lock = holdWatchLock(current);
+  // Aborted by the caller's signal, or by a failure this watcher cannot go on after.
+  const stop = new AbortController();
+  let failure: unknown;
+  const onAbort = () => stop.abort();
+  options.signal.addEventListener("abort", onAbort, { once: true });
+  if (options.signal.aborted) stop.abort();
   const watchers = new Map<string, FSWatcher>();
   let syncing: Promise<void> | undefined;
   let again = false;
   let retry: NodeJS.Timeout | undefined;
 
+  /** After the cache folder was deleted: a new index in its place, and the lock taken again. */
+  const reopenIfCacheDeleted = (): void => {
+    if (lock.stillInPlace()) return;
+    lock.release();
+    current = openStore(current.locations);
+    lock = holdWatchLock(current);
+  };
+
   const syncUntilCaughtUp = async (): Promise<void> => {
     for (;;) {
       again = false;
+      try {
+        reopenIfCacheDeleted();
+      } catch (error) {
+        failure = error;
+        stop.abort();
+        return;
+      }
       let report: SyncReport;
       try {
-        report = await syncIndex(store);
+        report = await syncIndex(current);
       } catch (error) {
         // Not ready: searches check for themselves until a sync succeeds.
         lock.setReady(false);
@@ -56,17 +83,17 @@ export async function watchSessions(store: IndexStore, options: WatchOptions): P
         lock.setReady(false);
         clearTimeout(retry);
         retry = setTimeout(() => changed(false), BUSY_RETRY_MS);
-      } else if (!again && !options.signal.aborted) {
+      } else if (!again && !stop.signal.aborted) {
         lock.setReady(true);
       }
       options.onSync?.(report);
-      if (report.busy || !again || options.signal.aborted) return;
+      if (report.busy || !again || stop.signal.aborted) return;
     }
   };
 
   /** A change was seen (`known`), or a sync is due anyway. */
   const changed = (known: boolean): void => {
-    if (options.signal.aborted) return;
+    if (stop.signal.aborted) return;
     if (known) lock.setReady(false);
     if (syncing) {
       again = true;
@@ -122,10 +149,11 @@ export async function watchSessions(store: IndexStore, options: WatchOptions): P
   try {
     changed(true);
     await new Promise<void>((resolve) => {
-      if (options.signal.aborted) resolve();
-      else options.signal.addEventListener("abort", () => resolve(), { once: true });
+      if (stop.signal.aborted) resolve();
+      else stop.signal.addEventListener("abort", () => resolve(), { once: true });
     });
   } finally {
+    options.signal.removeEventListener("abort", onAbort);
     clearInterval(rescan);
     for (const watcher of watchers.values()) watcher.close();
     await syncing;
@@ -133,6 +161,7 @@ export async function watchSessions(store: IndexStore, options: WatchOptions): P
     clearTimeout(retry);
     lock.release();
   }
+  if (failure) throw failure;
 }
 
 function isFolder(path: string): boolean {
