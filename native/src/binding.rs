@@ -16,7 +16,7 @@ use crate::engine::Engine;
 use crate::error::{Code, RecallError};
 use crate::files::{FileRecord, Selector};
 use crate::lock_file::{text_if_held, HeldLock};
-use crate::scan::{every_file, Layout, Scan, SessionFile};
+use crate::scan::{every_file, project_folders, Layout, Scan, SessionFile};
 use crate::query::{Filters, DEFAULT_COORDINATION};
 use crate::replace::open_or_replace;
 use crate::search::{search, Hit, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS};
@@ -283,6 +283,12 @@ pub fn list_session_files(sessions_dir: String, flat: bool) -> AsyncTask<Job<JsS
     AsyncTask::new(job(move || Ok(every_file(&sessions_dir, layout).into())))
 }
 
+/// The project folders of a sessions directory in Pi's layout, by the rules of the scan.
+#[napi(catch_unwind)]
+pub fn list_project_folders(sessions_dir: String) -> Vec<String> {
+    project_folders(&sessions_dir)
+}
+
 fn now_ms() -> f64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -449,10 +455,10 @@ impl LockFile {
         held.set_text(&text).map_err(|e| to_napi(RecallError::new(Code::Io, e.to_string())))
     }
 
-    /// Whether `path` still names the locked file (see lock_file.rs); false once released.
+    /// Whether its path still names the locked file (see lock_file.rs); false once released.
     #[napi(catch_unwind)]
-    pub fn is_at(&self, path: String) -> bool {
-        self.held.as_ref().is_some_and(|held| held.is_at(Path::new(&path)))
+    pub fn is_in_place(&self) -> bool {
+        self.held.as_ref().is_some_and(HeldLock::is_in_place)
     }
 
     #[napi]

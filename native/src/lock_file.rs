@@ -7,7 +7,7 @@
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{self, Read};
 use std::os::unix::fs::{FileExt, MetadataExt};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// How long `hold` keeps trying: a reader takes the lock shared for a moment to test it.
@@ -15,6 +15,7 @@ const HOLD_PATIENCE: Duration = Duration::from_millis(200);
 
 pub struct HeldLock {
     file: File,
+    path: PathBuf,
 }
 
 impl HeldLock {
@@ -30,15 +31,15 @@ impl HeldLock {
                 Err(TryLockError::Error(error)) => return Err(error),
             }
         }
-        let mut held = HeldLock { file };
+        let mut held = HeldLock { file, path: path.to_path_buf() };
         held.set_text("")?;
         Ok(Some(held))
     }
 
-    /// Whether `path` still names the file this lock is on: it may have been deleted (the cache
-    /// folder removed by hand) and perhaps made again by another process.
-    pub fn is_at(&self, path: &Path) -> bool {
-        match (std::fs::metadata(path), self.file.metadata()) {
+    /// Whether its path still names the file this lock is on: the file may have been deleted (the
+    /// cache folder removed by hand) and perhaps made again by another process.
+    pub fn is_in_place(&self) -> bool {
+        match (std::fs::metadata(&self.path), self.file.metadata()) {
             (Ok(named), Ok(held)) => named.dev() == held.dev() && named.ino() == held.ino(),
             _ => false,
         }

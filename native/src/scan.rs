@@ -151,6 +151,11 @@ fn folders(sessions_dir: &str, layout: Layout) -> (Vec<String>, Option<ScanFailu
     (folders, failure)
 }
 
+/// The project folders of a sessions directory in Pi's layout (none when it cannot be read).
+pub fn project_folders(sessions_dir: &str) -> Vec<String> {
+    folders(sessions_dir, Layout::Projects).0
+}
+
 fn list(sessions_dir: &str, layout: Layout) -> Listing {
     let (folders, failure) = folders(sessions_dir, layout);
     let mut listing = Listing { candidates: Vec::new(), failures: failure.into_iter().collect() };
@@ -178,23 +183,7 @@ fn stat(path: &String) -> Looked {
 
 /// Every session file as changed (no records to compare with), sorted by path.
 pub fn every_file(sessions_dir: &str, layout: Layout) -> Scan {
-    let (files, failures) = session_files(sessions_dir, layout);
-    Scan { files_total: files.len(), changed: files, failures, ..Scan::default() }
-}
-
-/// Every session file with its signature, sorted by path, and what could not be looked at.
-fn session_files(sessions_dir: &str, layout: Layout) -> (Vec<SessionFile>, Vec<ScanFailure>) {
-    let Listing { candidates, mut failures } = list(sessions_dir, layout);
-    let mut files = Vec::with_capacity(candidates.len());
-    for looked in on_two_threads(&candidates, PARALLEL_FROM, stat) {
-        match looked {
-            Ok(Some(file)) => files.push(file),
-            Ok(None) => {}
-            Err(failure) => failures.push(failure),
-        }
-    }
-    files.sort_by(|a, b| a.path.cmp(&b.path));
-    (files, failures)
+    look_at(list(sessions_dir, layout), &HashMap::new()).0
 }
 
 struct Known {
@@ -225,26 +214,11 @@ fn known_files(searcher: &Searcher, fields: &Fields) -> Result<HashMap<u64, Know
     Ok(known)
 }
 
-/// Whether a failure hides `path`: it could not be looked at, nor could its folder.
-fn hidden_by(failures: &[ScanFailure], path: &str) -> bool {
-    let parent = Path::new(path).parent().and_then(Path::to_str).unwrap_or("");
-    failures.iter().any(|f| f.path == path || f.path.trim_end_matches('/') == parent)
-}
-
-/// Looks at the session files and tells which differ from their records. With `compare` off,
-/// every file is reported changed (for a rebuild). The records are read while the folders are
-/// listed, and each file is compared on the thread that looked at it.
-pub fn scan(searcher: &Searcher, fields: &Fields, sessions_dir: &str, layout: Layout, compare: bool) -> Result<Scan> {
-    if !compare {
-        return Ok(every_file(sessions_dir, layout));
-    }
-    let (known, Listing { candidates, mut failures }) = std::thread::scope(|scope| {
-        let known = scope.spawn(|| known_files(searcher, fields));
-        let listing = list(sessions_dir, layout);
-        (known.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), listing)
-    });
-    let known = known?;
-    let compared = on_two_threads(&candidates, PARALLEL_FROM, |path| {
+/// Stats the listed files (on two threads once there are many) and sorts them into unchanged (the
+/// signature `known` has for them) and changed, by path; with the path keys of the files seen.
+fn look_at(listing: Listing, known: &HashMap<u64, Known>) -> (Scan, HashSet<u64>) {
+    let Listing { candidates, mut failures } = listing;
+    let looked = on_two_threads(&candidates, PARALLEL_FROM, |path| {
         stat(path).map(|found| {
             found.map(|file| {
                 let key = path_key(&file.path);
@@ -254,9 +228,9 @@ pub fn scan(searcher: &Searcher, fields: &Fields, sessions_dir: &str, layout: La
         })
     });
     let mut result = Scan::default();
-    let mut seen = HashSet::with_capacity(compared.len());
-    for looked in compared {
-        match looked {
+    let mut seen = HashSet::with_capacity(looked.len());
+    for file in looked {
+        match file {
             Ok(Some((key, same, file))) => {
                 seen.insert(key);
                 result.files_total += 1;
@@ -271,17 +245,40 @@ pub fn scan(searcher: &Searcher, fields: &Fields, sessions_dir: &str, layout: La
         }
     }
     result.changed.sort_by(|a, b| a.path.cmp(&b.path));
+    result.failures = failures;
+    (result, seen)
+}
+
+/// Whether a failure hides `path`: it could not be looked at, nor could its folder.
+fn hidden_by(failures: &[ScanFailure], path: &str) -> bool {
+    let parent = Path::new(path).parent().and_then(Path::to_str).unwrap_or("");
+    failures.iter().any(|f| f.path == path || f.path.trim_end_matches('/') == parent)
+}
+
+/// Looks at the session files and tells which differ from their records. With `compare` off,
+/// every file is reported changed (for a rebuild). The records are read while the folders are
+/// listed, and each file is compared on the thread that looked at it.
+pub fn scan(searcher: &Searcher, fields: &Fields, sessions_dir: &str, layout: Layout, compare: bool) -> Result<Scan> {
+    if !compare {
+        return Ok(every_file(sessions_dir, layout));
+    }
+    let (known, listing) = std::thread::scope(|scope| {
+        let known = scope.spawn(|| known_files(searcher, fields));
+        let listing = list(sessions_dir, layout);
+        (known.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), listing)
+    });
+    let known = known?;
+    let (mut result, seen) = look_at(listing, &known);
     for (key, k) in &known {
         if seen.contains(key) {
             continue;
         }
         let doc: TantivyDocument = searcher.doc(k.address)?;
         let path = doc.get_first(fields.path).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
-        if !hidden_by(&failures, &path) {
+        if !hidden_by(&result.failures, &path) {
             result.removed.push(path);
         }
     }
     result.removed.sort();
-    result.failures = failures;
     Ok(result)
 }

@@ -128,8 +128,8 @@ export interface NativeIndex {
 /** A lock file this process holds (native/src/lock_file.rs). */
 export interface NativeLockFile {
   setText(text: string): void;
-  /** Whether the path still names the locked file (it may have been deleted, or made again). */
-  isAt(path: string): boolean;
+  /** Whether its path still names the locked file (it may have been deleted, or made again). */
+  isInPlace(): boolean;
   release(): void;
 }
 
@@ -138,6 +138,8 @@ interface NativeModule {
   LockFile: { hold(path: string): NativeLockFile };
   /** The text of a lock file while another process holds it; null when none does. */
   textOfHeldLock(path: string): string | null;
+  /** The project folders of a sessions directory in Pi's layout (symlinked ones included). */
+  listProjectFolders(sessionsDir: string): string[];
   /** Every session file with its signature, as `changed`; needs no index. */
   listSessionFiles(sessionsDir: string, flat: boolean): Promise<NativeScan>;
 }

@@ -22,6 +22,11 @@ export async function discoverSessionFiles(locations: Pick<Locations, "sessionsD
   return { files: found.changed, failures: found.failures };
 }
 
+/** The project folders of a sessions directory in Pi's layout, by the same rules (for watching). */
+export function projectFolders(sessionsDir: string): string[] {
+  return nativeModule().listProjectFolders(sessionsDir);
+}
+
 /**
  * The session files that differ from what the index recorded of them (all of them when
  * `compare` is false), after picking up other processes' commits.

@@ -24,10 +24,9 @@ export interface WatchLock {
 
 /** Takes the watch lock; fails with LOCKED while another watcher runs. */
 export function holdWatchLock(store: IndexStore): WatchLock {
-  const path = watchLockPath(store);
   let lock: NativeLockFile;
   try {
-    lock = nativeModule().LockFile.hold(path);
+    lock = nativeModule().LockFile.hold(watchLockPath(store));
   } catch (raw) {
     const error = fromNative(raw);
     if (error instanceof RecallError && error.code === "LOCKED") {
@@ -37,7 +36,7 @@ export function holdWatchLock(store: IndexStore): WatchLock {
   }
   return {
     setReady: (ready) => lock.setText(ready ? READY : ""),
-    stillInPlace: () => lock.isAt(path),
+    stillInPlace: () => lock.isInPlace(),
     release: () => lock.release(),
   };
 }

@@ -14,9 +14,9 @@
  * lock file is gone), opens a new index there and takes the lock again; if another watcher has
  * taken it meanwhile, this one stops with that error.
  */
-import { readdirSync, statSync, watch, type FSWatcher } from "node:fs";
-import { join } from "node:path";
+import { statSync, watch, type FSWatcher } from "node:fs";
 import { RecallError } from "../errors.js";
+import { projectFolders } from "../sessions/discover.js";
 import { openStore, type IndexStore } from "../store.js";
 import { syncIndex, type SyncReport } from "./sync.js";
 import { holdWatchLock } from "./watch-lock.js";
@@ -169,16 +169,5 @@ function isFolder(path: string): boolean {
     return statSync(path).isDirectory();
   } catch {
     return false;
-  }
-}
-
-/** The project folders in the sessions folder, symlinked ones included (as discovery counts them). */
-function projectFolders(sessionsDir: string): string[] {
-  try {
-    return readdirSync(sessionsDir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() || (entry.isSymbolicLink() && isFolder(join(sessionsDir, entry.name))))
-      .map((entry) => join(sessionsDir, entry.name));
-  } catch {
-    return [];
   }
 }
