@@ -55,12 +55,17 @@ describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
     await waitFor("Pi to start", (s) => s.includes("scripted"));
   });
 
-  afterAll(() => {
+  afterAll(async () => {
+    let pi: number | undefined;
     try {
+      pi = Number(tmux("display-message", "-p", "-t", "pi", "#{pane_pid}"));
       tmux("kill-server");
     } catch {
       // already gone
     }
+    // Pi shuts down gracefully on the hangup, and may still be writing the index: wait for it
+    // before the folder is deleted under it.
+    if (pi) await exited(pi, 15_000);
     env?.cleanup();
   });
 
@@ -115,3 +120,18 @@ describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
     expect(forks[0]!.cwd).toBe(env.projects["shop-api"]);
   });
 });
+
+/** Resolves once process `pid` is gone; kills it if it outlives `timeoutMs`. */
+async function exited(pid: number, timeoutMs: number): Promise<void> {
+  const alive = (): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const deadline = Date.now() + timeoutMs;
+  while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  if (alive()) process.kill(pid, "SIGKILL");
+}
