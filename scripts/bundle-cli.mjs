@@ -3,7 +3,7 @@
 // `recall search` then loads one file instead of resolving ~60 modules, and never starts Node's
 // ES module loader: most of what a Node CLI pays before it does anything.
 import { build } from "esbuild";
-import { readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -31,16 +31,16 @@ const lazyTty = {
 const lazyClipanionDefaults = {
   name: "lazy-clipanion-defaults",
   setup(build) {
-    build.onLoad({ filter: /clipanion[\\/]lib[\\/]advanced[\\/]Cli\.js$/ }, (args) => {
+    build.onLoad({ filter: /clipanion[\\/]lib[\\/]advanced[\\/]Cli\.m?js$/ }, (args) => {
       const original = readFileSync(args.path, "utf8");
-      const literal = /Cli\.defaultContext = \{\s*env: process\.env,\s*stdin: process\.stdin,\s*stdout: process\.stdout,\s*stderr: process\.stderr,\s*colorDepth: platform\.getDefaultColorDepth\(\),\s*\};/;
+      const literal = /Cli\.defaultContext = \{\s*env: process\.env,\s*stdin: process\.stdin,\s*stdout: process\.stdout,\s*stderr: process\.stderr,\s*colorDepth: ((?:platform\.)?getDefaultColorDepth)\(\),\s*\};/;
       if (!literal.test(original)) throw new Error(`${args.path}: Cli.defaultContext is not what scripts/bundle-cli.mjs expects`);
       const lazy = `Cli.defaultContext = Object.defineProperties({}, {
         env: { get: () => process.env },
         stdin: { get: () => process.stdin },
         stdout: { get: () => process.stdout },
         stderr: { get: () => process.stderr },
-        colorDepth: { get: () => platform.getDefaultColorDepth() },
+        colorDepth: { get: () => $1() },
       });`;
       return { contents: original.replace(literal, lazy), loader: "js" };
     });
@@ -58,6 +58,22 @@ const lazyBuiltins = {
   },
 };
 
+// clipanion and typanion name their CommonJS build as `main`, and ship an ES module build beside
+// it (`.mjs`). Bundling the ES modules lets esbuild drop what recall never uses and refer to the
+// rest directly; the CommonJS builds are wrapped instead, and every module that imports them gets
+// a copy of all their exports made at load (~0.7 ms of a cold start).
+const esModuleBuilds = {
+  name: "es-module-builds",
+  setup(build) {
+    build.onResolve({ filter: /^(clipanion|typanion)$/ }, (args) => {
+      const folder = join(root, "node_modules", args.path);
+      const esModule = join(folder, `${JSON.parse(readFileSync(join(folder, "package.json"), "utf8")).main}.mjs`);
+      if (!existsSync(esModule)) throw new Error(`${args.path} has no ES module build at ${esModule}: update scripts/bundle-cli.mjs`);
+      return { path: esModule };
+    });
+  },
+};
+
 await build({
   entryPoints: [join(root, "src", "cli", "main.ts")],
   outfile: join(root, "dist", "bundle", "cli.cjs"),
@@ -69,7 +85,7 @@ await build({
   // Less for V8 to parse on every start. Function names are not kept (esbuild's keepNames costs a
   // call per function at load); RECALL_BUNDLE_READABLE=1 builds a readable bundle for profiling.
   minify: !process.env.RECALL_BUNDLE_READABLE,
-  plugins: [lazyTty, lazyClipanionDefaults, lazyBuiltins],
+  plugins: [esModuleBuilds, lazyTty, lazyClipanionDefaults, lazyBuiltins],
   // The library finds its native addon and packages relative to its own module URL.
   define: { "import.meta.url": "__recallModuleUrl" },
   banner: { js: "const __recallModuleUrl = require('node:url').pathToFileURL(__filename).href;" },

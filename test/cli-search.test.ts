@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { appendFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -56,6 +56,13 @@ describe("recall search", () => {
     expect(result.stdout).toContain("shop-api · ");
     expect(result.stdout).toContain(S1_ID);
     expect(result.stderr).toBe("");
+  });
+
+  it.skipIf(spawnSync("script", ["-V"], { stdio: "ignore" }).status !== 0)("colors its output on a terminal", () => {
+    // `script` runs the command with a pseudo-terminal for its stdout.
+    const terminal = spawnSync("script", ["-qec", `${process.execPath} ${RECALL_BIN} search staging deploy`, "/dev/null"], { env: agent.env, encoding: "utf8" });
+    expect(terminal.stdout).toContain("Fix staging deploy");
+    expect(terminal.stdout).toMatch(/\x1b\[[0-9;]*m/);
   });
 
   it("colors matches with --color always, and NO_COLOR does not override an explicit flag", async () => {

@@ -289,6 +289,16 @@ pub fn list_project_folders(sessions_dir: String) -> Vec<String> {
     project_folders(&sessions_dir)
 }
 
+/// Whether file descriptor `fd` is a terminal: what Node's `tty.isatty` says, without loading
+/// Node's tty module (it loads net and streams, milliseconds of a short command's start).
+#[napi(catch_unwind)]
+pub fn is_terminal(fd: i32) -> bool {
+    use std::io::IsTerminal;
+    // SAFETY: the descriptor is only asked about (isatty), not owned or closed; an fd that is not
+    // open answers false.
+    fd >= 0 && unsafe { std::os::fd::BorrowedFd::borrow_raw(fd) }.is_terminal()
+}
+
 fn now_ms() -> f64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -9,6 +9,7 @@
 import { fstatSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Writable } from "node:stream";
+import { nativeModule } from "../native/binding.js";
 
 export class DirectOutput {
   private stream: NodeJS.WritableStream | undefined;
@@ -46,8 +47,9 @@ export class DirectOutput {
 }
 
 /**
- * Whether the descriptor is a terminal, without creating Node's stream: only a character device
- * can be one, so the tty module is loaded only for those (a terminal, or /dev/null).
+ * Whether the descriptor is a terminal, without creating Node's stream or loading its tty module
+ * (which loads net and streams: ~4 ms): only a character device can be one (a terminal, or
+ * /dev/null), and for those the search core answers. Without a loadable search core, tty does.
  */
 export function isTerminal(fd: 1 | 2): boolean {
   try {
@@ -55,5 +57,9 @@ export function isTerminal(fd: 1 | 2): boolean {
   } catch {
     return false;
   }
-  return (createRequire(import.meta.url)("node:tty") as typeof import("node:tty")).isatty(fd);
+  try {
+    return nativeModule().isTerminal(fd);
+  } catch {
+    return (createRequire(import.meta.url)("node:tty") as typeof import("node:tty")).isatty(fd);
+  }
 }

@@ -142,6 +142,8 @@ interface NativeModule {
   listProjectFolders(sessionsDir: string): string[];
   /** Every session file with its signature, as `changed`; needs no index. */
   listSessionFiles(sessionsDir: string, flat: boolean): Promise<NativeScan>;
+  /** Whether a file descriptor is a terminal (isatty). */
+  isTerminal(fd: number): boolean;
 }
 
 let loaded: NativeModule | undefined;
