@@ -3,7 +3,8 @@
 // `recall search` then loads one file instead of resolving ~60 modules, and never starts Node's
 // ES module loader: most of what a Node CLI pays before it does anything.
 import { build } from "esbuild";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -47,6 +48,37 @@ const lazyClipanionDefaults = {
   },
 };
 
+// clipanion compiles its parser on every run; recall compiles it when the bundle is built (below)
+// and gives it to the builder as `precompiledMachine` (src/cli/precompiled-parser.ts). This teaches
+// CliBuilder.compile to use that machine. The build fails if clipanion's code no longer matches.
+const precompiledParser = {
+  name: "precompiled-parser",
+  setup(build) {
+    build.onLoad({ filter: /clipanion[\\/]lib[\\/]core\.m?js$/ }, (args) => {
+      const original = readFileSync(args.path, "utf8");
+      const literal =
+        /compile\(\) \{\s*const machines = \[\];\s*const contexts = \[\];\s*for \(const builder of this\.builders\) \{\s*const \{ machine, context \} = builder\.compile\(\);\s*machines\.push\(machine\);\s*contexts\.push\(context\);\s*\}\s*const machine = makeAnyOfMachine\(machines\);\s*simplifyMachine\(machine\);/;
+      if (!literal.test(original)) throw new Error(`${args.path}: CliBuilder.compile is not what scripts/bundle-cli.mjs expects`);
+      const patched = `compile() {
+        const machines = [];
+        const contexts = [];
+        const precompiled = this.precompiledMachine;
+        for (const builder of this.builders) {
+            if (precompiled) {
+                contexts.push(builder.context);
+                continue;
+            }
+            const { machine, context } = builder.compile();
+            machines.push(machine);
+            contexts.push(context);
+        }
+        const machine = precompiled ?? makeAnyOfMachine(machines);
+        if (!precompiled) simplifyMachine(machine);`;
+      return { contents: original.replace(literal, patched), loader: "js" };
+    });
+  },
+};
+
 // A lazy `await import("node:child_process")` stays a dynamic import in a CommonJS bundle, which
 // bin/recall.cjs's compiled script cannot run. Bundled as a tiny module that requires the built-in,
 // it becomes a lazy require instead.
@@ -74,9 +106,10 @@ const esModuleBuilds = {
   },
 };
 
+const bundle = join(root, "dist", "bundle", "cli.cjs");
 await build({
   entryPoints: [join(root, "src", "cli", "main.ts")],
-  outfile: join(root, "dist", "bundle", "cli.cjs"),
+  outfile: bundle,
   bundle: true,
   platform: "node",
   format: "cjs",
@@ -85,8 +118,15 @@ await build({
   // Less for V8 to parse on every start. Function names are not kept (esbuild's keepNames costs a
   // call per function at load); RECALL_BUNDLE_READABLE=1 builds a readable bundle for profiling.
   minify: !process.env.RECALL_BUNDLE_READABLE,
-  plugins: [esModuleBuilds, lazyTty, lazyClipanionDefaults, lazyBuiltins],
+  plugins: [esModuleBuilds, lazyTty, lazyClipanionDefaults, precompiledParser, lazyBuiltins],
   // The library finds its native addon and packages relative to its own module URL.
   define: { "import.meta.url": "__recallModuleUrl" },
   banner: { js: "const __recallModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+
+// The parser of each command, and of all of them, compiled by the bundle itself.
+const cli = createRequire(import.meta.url)(bundle);
+mkdirSync(join(dirname(bundle), "parsers"));
+for (const key of cli.parserKeys()) {
+  writeFileSync(join(dirname(bundle), "parsers", `${key}.json`), cli.compileParser(cli.buildCli(key === "all" ? undefined : key)));
+}

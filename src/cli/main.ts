@@ -21,6 +21,8 @@ import { commandModel } from "./docs/command-model.js";
 import { parseErrorMessage } from "./parse-errors.js";
 import { Exit } from "./exit.js";
 import { DirectOutput, isTerminal } from "./direct-output.js";
+import { usePrecompiledParser } from "./precompiled-parser.js";
+export { compileParser } from "./precompiled-parser.js";
 
 export const VERSION = "0.1.0";
 
@@ -40,19 +42,32 @@ const COMMANDS = [
 ];
 
 /**
- * The CLI with every command, or with `only` the command a command line names: clipanion then
- * builds a far smaller parser, a measurable part of a cold `recall search`. `completion` needs
- * every command's definition, so it always gets them all.
+ * Which commands a command line needs: the one it names, or all of them (for `recall --help`, a
+ * mistyped command, and `completion`, which needs every command's definition). A parser of one
+ * command is far smaller to build and to run, a measurable part of a cold `recall search`.
  */
+export function parserKey(only?: string): string {
+  return only !== "completion" && COMMANDS.some((command) => command.paths.some((path) => path[0] === only)) ? only! : "all";
+}
+
+/** Every parserKey there is: each command's, and "all". */
+export function parserKeys(): string[] {
+  return [...new Set(COMMANDS.map((command) => parserKey(command.paths[0]![0])))];
+}
+
+/** The CLI with the commands parserKey(only) names, and the parser compiled for them if there is one. */
 export function buildCli(only?: string): Cli<RecallContext> {
   const cli = new Cli<RecallContext>({ binaryName: "recall", binaryLabel: "recall", binaryVersion: VERSION, enableColors: false });
-  const named = only === "completion" ? [] : COMMANDS.filter((command) => command.paths.some((path) => path[0] === only));
-  // `recall --help` and `--version`; a named command answers `-h`/`--help` itself.
-  if (named.length === 0) {
+  const key = parserKey(only);
+  if (key === "all") {
+    // `recall --help` and `--version`; a named command answers `-h`/`--help` itself.
     cli.register(Builtins.HelpCommand);
     cli.register(Builtins.VersionCommand);
+    for (const command of COMMANDS) cli.register(command);
+  } else {
+    for (const command of COMMANDS) if (command.paths.some((path) => path[0] === key)) cli.register(command);
   }
-  for (const command of named.length > 0 ? named : COMMANDS) cli.register(command);
+  usePrecompiledParser(cli, new URL(`./parsers/${key}.json`, import.meta.url));
   return cli;
 }
 
