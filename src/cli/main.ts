@@ -82,13 +82,15 @@ function lazyStdin(): Readable {
 }
 
 export function defaultContext(): RecallContext {
+  const stdoutIsTTY = isTerminal(1);
   return {
     stdin: lazyStdin(),
-    stdout: new DirectOutput(1, () => process.stdout).asWritable(),
+    // A terminal shows each line as it is written; a pipe or a file gets a turn's lines at once.
+    stdout: new DirectOutput(1, () => process.stdout, !stdoutIsTTY).asWritable(),
     stderr: new DirectOutput(2, () => process.stderr).asWritable(),
     env: process.env,
     cwd: process.cwd(),
-    stdoutIsTTY: isTerminal(1),
+    stdoutIsTTY,
     stderrIsTTY: isTerminal(2),
     colorDepth: 1,
   };
