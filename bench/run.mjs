@@ -44,8 +44,8 @@ const PI_INDEX = join(PI_RUNTIME, "@earendil-works", "pi-coding-agent", "dist", 
 
 const DEFAULT_RUNS = {
   S: { runs: 10, indexRuns: 3, inprocRuns: 100, pickerRuns: 10, appendRuns: 15, piRuns: 3 },
-  M: { runs: 15, indexRuns: 3, inprocRuns: 100, pickerRuns: 15, appendRuns: 15, piRuns: 3 },
-  L: { runs: 11, indexRuns: 1, inprocRuns: 100, pickerRuns: 11, appendRuns: 15, piRuns: 1 },
+  M: { runs: 40, indexRuns: 3, inprocRuns: 100, pickerRuns: 15, appendRuns: 15, piRuns: 3 },
+  L: { runs: 25, indexRuns: 1, inprocRuns: 100, pickerRuns: 11, appendRuns: 15, piRuns: 1 },
   quick: { runs: 2, indexRuns: 1, inprocRuns: 5, pickerRuns: 2, appendRuns: 2, piRuns: 0 },
 };
 

@@ -14,7 +14,7 @@ import type { BaseContext, Cli } from "clipanion";
 /** What this module touches of clipanion's builder: not part of its typed API. */
 interface CommandBuilderShape {
   paths: string[][];
-  options: { names: string[]; arity: number }[];
+  options: unknown[];
   arity: unknown;
 }
 interface CliBuilderShape {
@@ -37,9 +37,9 @@ function builderOf<C extends BaseContext>(cli: Cli<C>): CliBuilderShape {
   return (cli as unknown as { builder: CliBuilderShape }).builder;
 }
 
-/** The registered commands' paths, option names and positional arguments, as one string. */
+/** The registered commands' paths, options and positional arguments, in order, as one string. */
 function commandsOf(builder: CliBuilderShape): string {
-  return JSON.stringify(builder.builders.map((command) => [command.paths, command.options.map((o) => [o.names, o.arity]), command.arity]));
+  return JSON.stringify(builder.builders.map((command) => [command.paths, command.options, command.arity]));
 }
 
 /** A reference to a shared array, in a test's arguments. */
