@@ -136,11 +136,13 @@ function recall(args, env) {
  * unready for a moment); `stop` ends it with SIGTERM.
  */
 async function startWatcher(env, cacheDir) {
+  const lockFile = join(cacheDir, "watch.lock");
+  // The word an earlier watcher left (a killed one cannot clear it) must not pass for this one's.
+  rmSync(lockFile, { force: true });
   const child = spawn(process.execPath, [RECALL_BIN, "watch", "--quiet"], { env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
   const exited = new Promise((resolve) => child.on("exit", resolve));
-  const lockFile = join(cacheDir, "watch.lock");
   const ready = () => existsSync(lockFile) && readFileSync(lockFile, "utf8").trim() === "ready";
   // Ready, and still ready a moment later: a watcher that just synced may hear of its own
   // folder listings once more (see src/sync/watch.ts), and would share the cores with the search.

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openRecall } from "../src/api/open.js";
@@ -108,10 +108,14 @@ describe("recall watch", () => {
   it("stops on SIGTERM with exit 0, after which searches check for themselves again", { timeout: 60_000 }, async () => {
     agent = makeAgentDir();
     await startWatcher();
+    const lockFile = join(agent.agentDir, "cache", "recall", "watch.lock");
+    expect(readFileSync(lockFile, "utf8").trim()).toBe("ready");
     const exited = new Promise<number | null>((resolve) => watcher!.on("exit", resolve));
     watcher!.kill("SIGTERM");
     expect(await exited).toBe(0);
     expect(await searchTrustsWatcher()).toBe(false);
+    // Nor does the file say ready to anyone who reads it without taking the lock.
+    expect(readFileSync(lockFile, "utf8").trim()).toBe("");
   });
 
   it("a killed watcher is not trusted: its lock goes with it", { timeout: 60_000 }, async () => {

@@ -37,7 +37,16 @@ export function holdWatchLock(store: IndexStore): WatchLock {
   return {
     setReady: (ready) => lock.setText(ready ? READY : ""),
     stillInPlace: () => lock.isInPlace(),
-    release: () => lock.release(),
+    release: () => {
+      // Not needed for searches, which trust the word only while the lock is held; but a file
+      // that still says ready after the watcher is gone misleads whoever reads it.
+      try {
+        lock.setText("");
+      } catch {
+        // The file is gone or unwritable: there is nothing to mislead.
+      }
+      lock.release();
+    },
   };
 }
 
