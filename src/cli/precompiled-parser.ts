@@ -23,14 +23,22 @@ interface CliBuilderShape {
   /** Read by the patched CliBuilder.compile (scripts/bundle-cli.mjs). */
   precompiledMachine?: Machine;
 }
-interface Machine {
-  nodes: { dynamics: [unknown, unknown][] }[];
+interface MachineNode {
+  dynamics: [unknown, unknown][];
 }
-/** A machine as written: the arrays that many transitions share are written once, in `shared`. */
+interface Machine {
+  nodes: MachineNode[];
+}
+/**
+ * A machine as written. Each node is a JSON text of its own, decoded when the parser first
+ * reaches it: a command line visits a handful of a machine's nodes, and decoding all of them
+ * would cost more than the run saves (and fill the young generation enough for a scavenge). The
+ * arrays that many option tests share are written once, in `shared`.
+ */
 interface StoredParser {
   commands: string;
   shared: unknown[];
-  machine: Machine;
+  nodes: string[];
 }
 
 function builderOf<C extends BaseContext>(cli: Cli<C>): CliBuilderShape {
@@ -59,15 +67,37 @@ export function compileParser<C extends BaseContext>(cli: Cli<C>): string {
     if (!ids.has(value)) ids.set(value, shared.push(value) - 1);
     return { "@": ids.get(value)! };
   };
-  const nodes = machine.nodes.map((node) => ({
-    ...node,
-    dynamics: node.dynamics.map(([test, transition]) => [
-      Array.isArray(test) ? test.map((arg: unknown) => (typeof arg === "object" && arg !== null ? share(arg) : arg)) : test,
-      transition,
-    ]),
-  }));
-  const stored: StoredParser = { commands: commandsOf(builder), shared, machine: { ...machine, nodes } as Machine };
+  const nodes = machine.nodes.map((node) =>
+    JSON.stringify({
+      ...node,
+      dynamics: node.dynamics.map(([test, transition]) => [
+        Array.isArray(test) ? test.map((arg: unknown) => (typeof arg === "object" && arg !== null ? share(arg) : arg)) : test,
+        transition,
+      ]),
+    }),
+  );
+  const stored: StoredParser = { commands: commandsOf(builder), shared, nodes };
   return JSON.stringify(stored);
+}
+
+/** The nodes of a stored machine, each decoded on first access and kept. */
+function lazyNodes(stored: StoredParser): MachineNode[] {
+  const nodes: MachineNode[] = [];
+  stored.nodes.forEach((text, index) => {
+    Object.defineProperty(nodes, index, {
+      configurable: true,
+      enumerable: true,
+      get: () => {
+        const node = JSON.parse(text) as MachineNode;
+        for (const dynamic of node.dynamics) {
+          if (Array.isArray(dynamic[0])) dynamic[0] = dynamic[0].map((arg: unknown) => (isSharedRef(arg) ? stored.shared[arg["@"]] : arg));
+        }
+        Object.defineProperty(nodes, index, { value: node, writable: true, enumerable: true, configurable: true });
+        return node;
+      },
+    });
+  });
+  return nodes;
 }
 
 /**
@@ -82,12 +112,7 @@ export function usePrecompiledParser<C extends BaseContext>(cli: Cli<C>, file: U
     return false;
   }
   const builder = builderOf(cli);
-  if (stored.commands !== commandsOf(builder)) return false;
-  for (const node of stored.machine.nodes) {
-    for (const dynamic of node.dynamics) {
-      if (Array.isArray(dynamic[0])) dynamic[0] = dynamic[0].map((arg: unknown) => (isSharedRef(arg) ? stored.shared[arg["@"]] : arg));
-    }
-  }
-  builder.precompiledMachine = stored.machine;
+  if (stored.commands !== commandsOf(builder) || !Array.isArray(stored.nodes)) return false;
+  builder.precompiledMachine = { nodes: lazyNodes(stored) };
   return true;
 }
