@@ -32,8 +32,7 @@ interface Machine {
 /**
  * A machine as written. Each node is a JSON text of its own, decoded when the parser first
  * reaches it: a command line visits a handful of a machine's nodes, and decoding all of them
- * would cost more than the run saves (and fill the young generation enough for a scavenge). The
- * arrays that many option tests share are written once, in `shared`.
+ * cost ~1 ms more. The arrays that many option tests share are written once, in `shared`.
  */
 interface StoredParser {
   commands: string;
