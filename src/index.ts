@@ -2,7 +2,7 @@
  * recall as a library: the same functions the `recall` CLI, the Pi extension and the MCP server
  * call. Node ≥ 20; never imports Pi.
  */
-export { openRecall } from "./api/open.js";
+export { openRecall, storeInPlace } from "./api/open.js";
 export type { IndexStore, Locations, LocationOverrides } from "./api/open.js";
 export { resolveLocations } from "./locations.js";
 export { searchSessions, DEFAULT_LIMIT } from "./api/search.js";

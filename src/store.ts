@@ -39,3 +39,13 @@ export function openStore(locations: Locations): IndexStore {
   }
   return { locations, native, notices };
 }
+
+/**
+ * `store`, or a store opened anew when its index folder was deleted or replaced since `store` was
+ * opened (the cache folder removed by hand while Pi runs, say). An index whose folder is gone can
+ * still be searched, but it no longer changes, and nothing written to it would be kept; the new
+ * one is rebuilt from the session files by the next sync.
+ */
+export function storeInPlace(store: IndexStore): IndexStore {
+  return store.native.isInPlace() ? store : openStore(store.locations);
+}

@@ -10,7 +10,7 @@ import { locationOverrides, RecallService } from "../src/pi/service.js";
 import { runRecallTool } from "../src/pi/tool.js";
 import { WorkerJobs, type JobRunner } from "../src/pi/jobs.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const S1 = "01a0f6b1-2680-79e3-a1fa-30b6f0582ef5";
@@ -182,6 +182,30 @@ describe("the background thread", () => {
       service.dispose();
     } finally {
       jobs.dispose();
+      dir.cleanup();
+    }
+  });
+
+  it("keeps the index when its cache folder is deleted while it runs: both threads open a new one", async () => {
+    const dir = makeAgentDir();
+    const service = new RecallService({ cwd: dir.root, env: dir.env });
+    try {
+      const first = await service.sync();
+      expect(first.report.indexed).toBeGreaterThan(5);
+      const opened = service.store();
+      rmSync(join(dir.agentDir, "cache", "recall"), { recursive: true });
+      expect(opened.native.isInPlace()).toBe(false);
+      // The next sync rebuilds the index in a new folder; searches read that one.
+      const again = await service.sync();
+      expect(again.report.indexed).toBe(first.report.indexed);
+      expect(service.store()).not.toBe(opened);
+      expect(existsSync(join(dir.agentDir, "cache", "recall", "index", "meta.json"))).toBe(true);
+      const hits = await service.search({ query: "staging deploy", limit: 5 });
+      expect(hits.map((h) => h.id)).toContain(S1);
+      // And the sync after that finds nothing to do: the worker's store is the new index too.
+      expect((await service.sync()).report.indexed).toBe(0);
+    } finally {
+      service.dispose();
       dir.cleanup();
     }
   });

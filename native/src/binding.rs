@@ -322,6 +322,12 @@ impl NativeIndex {
         Ok(NativeIndex { engine: Arc::new(engine), replaced_because })
     }
 
+    /// Whether the index's folder is still the one it was opened in (not deleted or replaced).
+    #[napi]
+    pub fn is_in_place(&self) -> bool {
+        self.engine.is_in_place()
+    }
+
     /// Why `open` replaced the index in the folder with an empty one, or null if it did not.
     #[napi]
     pub fn replaced_because(&self) -> Option<String> {

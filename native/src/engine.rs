@@ -5,7 +5,8 @@
 //! can record its own state (file signatures) while it still holds the lock. The writer is never
 //! kept between sessions: a long-lived Pi process must not block a `recall` command in a shell.
 
-use std::path::Path;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -46,6 +47,15 @@ pub struct Engine {
     reader: IndexReader,
     fields: Fields,
     writer: Mutex<Option<IndexWriter>>,
+    /// The folder the index was opened in; none for an index in memory.
+    folder: Option<OpenedFolder>,
+}
+
+/// A folder as it was when the index in it was opened: its path, device and inode.
+struct OpenedFolder {
+    path: PathBuf,
+    dev: u64,
+    ino: u64,
 }
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -70,22 +80,32 @@ pub struct Stats {
 impl Engine {
     /// Opens the index in `dir`, creating it when the folder holds none.
     pub fn open(dir: &Path) -> Result<Engine> {
-        std::fs::create_dir_all(dir).map_err(|e| RecallError::new(Code::Io, format!("{}: {e}", dir.display())))?;
+        let io_error = |e: std::io::Error| RecallError::new(Code::Io, format!("{}: {e}", dir.display()));
+        std::fs::create_dir_all(dir).map_err(io_error)?;
+        let meta = std::fs::metadata(dir).map_err(io_error)?;
+        let folder = OpenedFolder { path: dir.to_path_buf(), dev: meta.dev(), ino: meta.ino() };
         let directory = IndexDirectory::open(dir).map_err(|e| RecallError::new(Code::Io, e.to_string()))?;
         let index = if index_exists(&directory)? { Index::open(directory)? } else { create_once(directory)? };
-        Engine::from_index(index)
+        Engine::from_index(index, Some(folder))
     }
 
     pub fn in_memory() -> Result<Engine> {
-        Engine::from_index(Index::create_in_ram(build_schema()))
+        Engine::from_index(Index::create_in_ram(build_schema()), None)
     }
 
-    fn from_index(index: Index) -> Result<Engine> {
+    fn from_index(index: Index, folder: Option<OpenedFolder>) -> Result<Engine> {
         check_compatible(&index)?;
         tokenizer::register(&index);
         let fields = Fields::from_schema(&index.schema())?;
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
-        Ok(Engine { index, reader, fields, writer: Mutex::new(None) })
+        Ok(Engine { index, reader, fields, writer: Mutex::new(None), folder })
+    }
+
+    /// Whether the folder the index was opened in is still there, and still the same folder: the
+    /// cache may have been deleted by hand, or an unusable index replaced by another process.
+    /// An index whose folder is gone can still be read, but nothing written to it would be kept.
+    pub fn is_in_place(&self) -> bool {
+        self.folder.as_ref().is_none_or(|f| std::fs::metadata(&f.path).is_ok_and(|m| m.dev() == f.dev && m.ino() == f.ino))
     }
 
     pub fn fields(&self) -> &Fields {

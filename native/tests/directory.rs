@@ -1,6 +1,7 @@
 //! The index folder: `.managed.json` is written without a flush and merged with the list on disk
 //! (directory.rs), and the index must work the same with it up to date, lost, or older than the
-//! files; several processes may create the index at once (engine.rs).
+//! files; several processes may create the index at once (engine.rs); an open index knows when
+//! its folder was deleted or replaced under it.
 
 use std::time::Duration;
 
@@ -141,4 +142,26 @@ fn processes_finding_the_same_unusable_index_replace_it_once() {
         let names: Vec<String> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
         assert!(!names.iter().any(|n| n.contains("unusable")), "{names:?}");
     }
+}
+
+#[test]
+fn an_open_index_knows_when_its_folder_is_deleted_or_replaced() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("index");
+    let engine = Engine::open(&dir).unwrap();
+    commit_one(&engine, "/s/a.jsonl");
+    assert!(engine.is_in_place());
+
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(!engine.is_in_place());
+    // Opening again makes a new index there, which is in place; the old handle stays out of it.
+    let again = Engine::open(&dir).unwrap();
+    assert!(again.is_in_place());
+    assert_eq!(again.stats().unwrap().documents, 0);
+
+    // Moved aside and replaced by another folder (as replace.rs does with an unusable index).
+    std::fs::rename(&dir, root.path().join("aside")).unwrap();
+    std::fs::create_dir(&dir).unwrap();
+    assert!(!again.is_in_place());
+    assert!(Engine::in_memory().unwrap().is_in_place());
 }

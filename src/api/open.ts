@@ -6,4 +6,6 @@ export function openRecall(overrides: LocationOverrides = {}): IndexStore {
   return openStore(resolveLocations(overrides));
 }
 
+export { storeInPlace } from "../store.js";
+
 export type { IndexStore, Locations, LocationOverrides };

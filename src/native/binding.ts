@@ -111,6 +111,8 @@ export interface NativeFileRecord extends NativeSessionFile {
 
 export interface NativeIndex {
   /** Why opening replaced an unusable index (corrupt, another schema) with an empty one, or null. */
+  /** Whether the index's folder is still the one it was opened in (not deleted or replaced). */
+  isInPlace(): boolean;
   replacedBecause(): string | null;
   stats(): NativeStats;
   reload(): void;

@@ -38,16 +38,14 @@ const library = loadLibrary();
 // Prevent an unhandled rejection before the first job asks for the library.
 library.catch(() => {});
 
-/** One open store per set of location overrides, kept for the life of the thread. */
+/** One open store per set of location overrides, kept for the life of the thread (opened again if its folder was deleted). */
 const stores = new Map();
 
 function storeFor(lib, overrides) {
   const key = JSON.stringify(overrides);
-  let store = stores.get(key);
-  if (!store) {
-    store = lib.openRecall(overrides);
-    stores.set(key, store);
-  }
+  const known = stores.get(key);
+  const store = known ? lib.storeInPlace(known) : lib.openRecall(overrides);
+  stores.set(key, store);
   return store;
 }
 

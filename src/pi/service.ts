@@ -6,7 +6,7 @@
  */
 import { isAbsolute, relative, resolve } from "node:path";
 import { listSessions } from "../api/list.js";
-import { openRecall, type IndexStore } from "../api/open.js";
+import { openRecall, storeInPlace, type IndexStore } from "../api/open.js";
 import { readSession, type ReadOptions, type ReadResult } from "../api/read.js";
 import type { SessionRef } from "../api/resolve-session.js";
 import { searchSessions, type SearchHit } from "../api/search.js";
@@ -83,9 +83,9 @@ export class RecallService {
     return this.opened?.locations ?? resolveLocations(this.overrides as LocationOverrides);
   }
 
-  /** The index, opened on first call. */
+  /** The index, opened on first call, and again if its folder was deleted since (see storeInPlace). */
   store(): IndexStore {
-    this.opened ??= openRecall(this.overrides as LocationOverrides);
+    this.opened = this.opened ? storeInPlace(this.opened) : openRecall(this.overrides as LocationOverrides);
     return this.opened;
   }
 
