@@ -98,7 +98,7 @@ const esModuleBuilds = {
   name: "es-module-builds",
   setup(build) {
     build.onResolve({ filter: /^(clipanion|typanion)$/ }, (args) => {
-      const folder = join(root, "node_modules", args.path);
+      const folder = dirname(createRequire(args.importer).resolve(`${args.path}/package.json`));
       const esModule = join(folder, `${JSON.parse(readFileSync(join(folder, "package.json"), "utf8")).main}.mjs`);
       if (!existsSync(esModule)) throw new Error(`${args.path} has no ES module build at ${esModule}: update scripts/bundle-cli.mjs`);
       return { path: esModule };
