@@ -154,6 +154,17 @@ describe("recall watch", () => {
     second.kill("SIGKILL");
   });
 
+  it("opens a new index when only the index folder is deleted under it", { timeout: 60_000 }, async () => {
+    agent = makeAgentDir();
+    const { stderr } = await startWatcher();
+    rmSync(join(agent.agentDir, "cache", "recall", "index"), { recursive: true });
+    appendFileSync(join(agent.sessionsDir, S1), userMessage("c0000008", "afterdeletedindexword"));
+    await eventually(async () => (await searchIndexOnly("afterdeletedindexword")).includes(S1_ID));
+    // The lock file stayed where it was, and the watcher still holds it.
+    await eventually(() => searchTrustsWatcher());
+    expect(stderr()).toBe("");
+  });
+
   it("refuses to run twice on one index, and says why on one line", { timeout: 60_000 }, async () => {
     agent = makeAgentDir();
     await startWatcher();

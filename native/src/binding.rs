@@ -446,7 +446,6 @@ impl NativeIndex {
     }
 }
 
-
 /// A lock file this process holds (see lock_file.rs); released by `release` or when the process ends.
 #[napi]
 pub struct LockFile {

@@ -5,7 +5,6 @@
 //! can record its own state (file signatures) while it still holds the lock. The writer is never
 //! kept between sessions: a long-lived Pi process must not block a `recall` command in a shell.
 
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -22,6 +21,7 @@ use crate::changes::ChangeSet;
 use crate::directory::IndexDirectory;
 use crate::error::{Code, RecallError, Result};
 use crate::files::{file_doc_query, file_document, read_records, FileRecord, Selector};
+use crate::identity::Identity;
 use crate::scan::{scan, Layout, Scan};
 use crate::schema::{build_schema, kind_is, Fields, KIND_MESSAGE, KIND_SESSION, SCHEMA_VERSION};
 use crate::session::{message_document, session_document, session_from_document};
@@ -47,15 +47,8 @@ pub struct Engine {
     reader: IndexReader,
     fields: Fields,
     writer: Mutex<Option<IndexWriter>>,
-    /// The folder the index was opened in; none for an index in memory.
-    folder: Option<OpenedFolder>,
-}
-
-/// A folder as it was when the index in it was opened: its path, device and inode.
-struct OpenedFolder {
-    path: PathBuf,
-    dev: u64,
-    ino: u64,
+    /// The folder the index was opened in, and which folder it was; none for an index in memory.
+    folder: Option<(PathBuf, Identity)>,
 }
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -82,8 +75,7 @@ impl Engine {
     pub fn open(dir: &Path) -> Result<Engine> {
         let io_error = |e: std::io::Error| RecallError::new(Code::Io, format!("{}: {e}", dir.display()));
         std::fs::create_dir_all(dir).map_err(io_error)?;
-        let meta = std::fs::metadata(dir).map_err(io_error)?;
-        let folder = OpenedFolder { path: dir.to_path_buf(), dev: meta.dev(), ino: meta.ino() };
+        let folder = (dir.to_path_buf(), Identity::of(&std::fs::metadata(dir).map_err(io_error)?));
         let directory = IndexDirectory::open(dir).map_err(|e| RecallError::new(Code::Io, e.to_string()))?;
         let index = if index_exists(&directory)? { Index::open(directory)? } else { create_once(directory)? };
         Engine::from_index(index, Some(folder))
@@ -93,7 +85,7 @@ impl Engine {
         Engine::from_index(Index::create_in_ram(build_schema()), None)
     }
 
-    fn from_index(index: Index, folder: Option<OpenedFolder>) -> Result<Engine> {
+    fn from_index(index: Index, folder: Option<(PathBuf, Identity)>) -> Result<Engine> {
         check_compatible(&index)?;
         tokenizer::register(&index);
         let fields = Fields::from_schema(&index.schema())?;
@@ -105,7 +97,7 @@ impl Engine {
     /// cache may have been deleted by hand, or an unusable index replaced by another process.
     /// An index whose folder is gone can still be read, but nothing written to it would be kept.
     pub fn is_in_place(&self) -> bool {
-        self.folder.as_ref().is_none_or(|f| std::fs::metadata(&f.path).is_ok_and(|m| m.dev() == f.dev && m.ino() == f.ino))
+        self.folder.as_ref().is_none_or(|(path, identity)| identity.named_by(path))
     }
 
     pub fn fields(&self) -> &Fields {

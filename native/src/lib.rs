@@ -9,6 +9,7 @@ pub mod directory;
 pub mod engine;
 pub mod error;
 pub mod files;
+pub mod identity;
 pub mod lock_file;
 pub mod query;
 pub mod replace;

@@ -6,9 +6,11 @@
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{self, Read};
-use std::os::unix::fs::{FileExt, MetadataExt};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+use crate::identity::Identity;
 
 /// How long `hold` keeps trying: a reader takes the lock shared for a moment to test it.
 const HOLD_PATIENCE: Duration = Duration::from_millis(200);
@@ -39,10 +41,7 @@ impl HeldLock {
     /// Whether its path still names the file this lock is on: the file may have been deleted (the
     /// cache folder removed by hand) and perhaps made again by another process.
     pub fn is_in_place(&self) -> bool {
-        match (std::fs::metadata(&self.path), self.file.metadata()) {
-            (Ok(named), Ok(held)) => named.dev() == held.dev() && named.ino() == held.ino(),
-            _ => false,
-        }
+        self.file.metadata().is_ok_and(|held| Identity::of(&held).named_by(&self.path))
     }
 
     /// Replaces the text. A reader may catch it empty or partly written: readers must take

@@ -111,9 +111,9 @@ export interface NativeFileRecord extends NativeSessionFile {
 
 export interface NativeIndex {
   /** Why opening replaced an unusable index (corrupt, another schema) with an empty one, or null. */
+  replacedBecause(): string | null;
   /** Whether the index's folder is still the one it was opened in (not deleted or replaced). */
   isInPlace(): boolean;
-  replacedBecause(): string | null;
   stats(): NativeStats;
   reload(): void;
   lock(timeoutMs: number, heavy?: boolean): Promise<void>;

@@ -10,14 +10,14 @@
  * Listing a folder can update its access time, which the watches report too (session files are
  * read without touching theirs, see lines.ts): that costs one more sync, which finds nothing.
  *
- * The cache folder may be deleted by hand at any time. The watcher notices at its next sync (its
- * lock file is gone), opens a new index there and takes the lock again; if another watcher has
- * taken it meanwhile, this one stops with that error.
+ * The cache folder may be deleted by hand at any time. The watcher notices at its next sync (the
+ * index folder and its lock file are gone), opens a new index there and takes the lock again; if
+ * another watcher has taken it meanwhile, this one stops with that error.
  */
 import { statSync, watch, type FSWatcher } from "node:fs";
 import { RecallError } from "../errors.js";
 import { projectFolders } from "../sessions/discover.js";
-import { openStore, type IndexStore } from "../store.js";
+import { storeInPlace, type IndexStore } from "../store.js";
 import { syncIndex, type SyncReport } from "./sync.js";
 import { holdWatchLock } from "./watch-lock.js";
 
@@ -52,11 +52,14 @@ export async function watchSessions(store: IndexStore, options: WatchOptions): P
   let again = false;
   let retry: NodeJS.Timeout | undefined;
 
-  /** After the cache folder was deleted: a new index in its place, and the lock taken again. */
+  /**
+   * After the cache folder was deleted, or the index replaced by another process: a new index in
+   * its place (storeInPlace), and the lock taken again if its file went too.
+   */
   const reopenIfCacheDeleted = (): void => {
+    current = storeInPlace(current);
     if (lock.stillInPlace()) return;
     lock.release();
-    current = openStore(current.locations);
     lock = holdWatchLock(current);
   };
 

@@ -11,7 +11,7 @@ export class WatchCommand extends BaseCommand {
   static usage = Command.Usage({
     description: "keep the search index up to date as Pi writes sessions",
     details: `
-      Watches Pi's session folders and indexes each change as it happens, until stopped (Ctrl-C, SIGTERM). While it runs, \`recall search\` and \`recall list\` skip their own check for changed files, which on a long history (thousands of sessions) is most of their time. Without it they check by themselves, so running it is never required.
+      Watches Pi's session folders and indexes each change as it happens, until stopped (Ctrl-C, SIGTERM). While it runs, \`recall search\` and \`recall list\` skip their own check for changed files, a \`stat\` of every session file: on a long history (thousands of sessions) a good part of their time. Without it they check by themselves, so running it is never required.
 
       One watcher runs per index; a second one exits with an error. Each sync that changed something prints a line (with \`--json\`, a JSON object).
     `,
