@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { openRecall } from "../src/api/open.js";
 import { searchSessions } from "../src/api/search.js";
+import { startEarlyLook } from "../src/sessions/discover.js";
 import { readWhileSyncing, syncIndex } from "../src/sync/sync.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { holdWriterLock } from "./helpers/lock-holder.js";
@@ -70,6 +71,19 @@ describe("sync", () => {
     appendFileSync(join(agent.sessionsDir, S1), userMessage("c0000010", "overlapword", Date.parse("2026-11-02T00:00:00Z")));
     expect(await readWhileSyncing(store, read)).toMatchObject({ value: [S1_ID], report: { appended: 1 } });
     expect(reads).toBe(3);
+  });
+
+  it("takes a look at the files started early for its own freshness check, once", async () => {
+    agent = makeAgentDir();
+    const store = open();
+    await syncIndex(store);
+    const early = startEarlyLook(store.locations);
+    // The look has long finished (11 files) when the file grows: the check reports what it saw.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    appendFileSync(join(agent.sessionsDir, S1), userMessage("c0000011", "earlyword", Date.parse("2026-11-02T00:00:00Z")));
+    expect(await readWhileSyncing(store, () => ids("earlyword", store), early)).toMatchObject({ value: [], report: { unchanged: 11 } });
+    // Used up: the next check looks for itself.
+    expect(await readWhileSyncing(store, () => ids("earlyword", store), early)).toMatchObject({ value: [S1_ID], report: { appended: 1 } });
   });
 
   it("picks up new, appended and deleted files", async () => {

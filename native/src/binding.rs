@@ -3,7 +3,7 @@
 //! Errors reach JavaScript as `Error` objects whose message starts with a `RECALL_*` code.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,7 +16,7 @@ use crate::engine::Engine;
 use crate::error::{Code, RecallError};
 use crate::files::{FileRecord, Selector};
 use crate::lock_file::{text_if_held, HeldLock};
-use crate::scan::{every_file, project_folders, Layout, Scan, SessionFile};
+use crate::scan::{every_file, project_folders, EarlyLook, Layout, Scan, SessionFile};
 use crate::query::{Filters, DEFAULT_COORDINATION};
 use crate::replace::open_or_replace;
 use crate::search::{search, Hit, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS};
@@ -276,11 +276,19 @@ impl From<FileRecord> for JsFileRecord {
     }
 }
 
+/// `flat`: session files directly in the sessions directory; otherwise one project folder down.
+fn layout(flat: bool) -> Layout {
+    if flat {
+        Layout::Flat
+    } else {
+        Layout::Projects
+    }
+}
+
 /// Every session file in `sessionsDir` with its signature (as `changed`), without an index.
 #[napi(ts_return_type = "Promise<NativeScan>")]
 pub fn list_session_files(sessions_dir: String, flat: bool) -> AsyncTask<Job<JsScan>> {
-    let layout = if flat { Layout::Flat } else { Layout::Projects };
-    AsyncTask::new(job(move || Ok(every_file(&sessions_dir, layout).into())))
+    AsyncTask::new(job(move || Ok(every_file(&sessions_dir, layout(flat)).into())))
 }
 
 /// The project folders of a sessions directory in Pi's layout, by the rules of the scan.
@@ -389,12 +397,15 @@ impl NativeIndex {
 
     /// Looks at the session files in `sessionsDir` (`flat`: directly in it; otherwise one project
     /// folder down) and reports those that differ from their records, after picking up other
-    /// processes' commits. With `compare` false, every file is reported changed.
+    /// processes' commits. With `compare` false, every file is reported changed. Folder listings
+    /// are remembered in `listingsFile` (see listing.rs). `early`, a look started before, is taken
+    /// for this one if it was of the same folder (and used up either way).
     #[napi(ts_return_type = "Promise<NativeScan>")]
-    pub fn scan(&self, sessions_dir: String, flat: bool, compare: bool) -> AsyncTask<Job<JsScan>> {
+    pub fn scan(&self, sessions_dir: String, flat: bool, compare: bool, listings_file: Option<String>, early: Option<&mut JsEarlyLook>) -> AsyncTask<Job<JsScan>> {
         let engine = self.engine.clone();
-        let layout = if flat { Layout::Flat } else { Layout::Projects };
-        AsyncTask::new(job(move || Ok(engine.scan(&sessions_dir, layout, compare)?.into())))
+        let layout = layout(flat);
+        let early = early.and_then(|e| e.look.take());
+        AsyncTask::new(job(move || Ok(engine.scan(&sessions_dir, layout, compare, early, listings_file.as_deref().map(Path::new))?.into())))
     }
 
     /// The records of the files the selector names, sorted by path.
@@ -443,6 +454,21 @@ impl NativeIndex {
             let sessions = list(&engine.searcher(), engine.fields(), &filters, limit)?;
             Ok(sessions.into_iter().map(JsSession::from).collect())
         }))
+    }
+}
+
+/// A look at the session files under way on a thread of its own (see scan.rs), for a scan to take.
+#[napi(js_name = "EarlyLook")]
+pub struct JsEarlyLook {
+    look: Option<EarlyLook>,
+}
+
+#[napi]
+impl JsEarlyLook {
+    /// Starts looking at the session files in `sessionsDir` (`flat` and `listingsFile` as for `scan`).
+    #[napi(factory, catch_unwind)]
+    pub fn start(sessions_dir: String, flat: bool, listings_file: Option<String>) -> JsEarlyLook {
+        JsEarlyLook { look: Some(EarlyLook::start(&sessions_dir, layout(flat), listings_file.map(PathBuf::from))) }
     }
 }
 

@@ -22,7 +22,7 @@ use crate::directory::IndexDirectory;
 use crate::error::{Code, RecallError, Result};
 use crate::files::{file_doc_query, file_document, read_records, FileRecord, Selector};
 use crate::identity::Identity;
-use crate::scan::{scan, Layout, Scan};
+use crate::scan::{scan, EarlyLook, Layout, Scan};
 use crate::schema::{build_schema, kind_is, Fields, KIND_MESSAGE, KIND_SESSION, SCHEMA_VERSION};
 use crate::session::{message_document, session_document, session_from_document};
 use crate::sessions::documents_by_id;
@@ -121,10 +121,11 @@ impl Engine {
     }
 
     /// The session files in `sessions_dir` that differ from their records, as of the last commit
-    /// of any process (see `scan.rs`).
-    pub fn scan(&self, sessions_dir: &str, layout: Layout, compare: bool) -> Result<Scan> {
+    /// of any process; `early`, a look already under way; `listings_file`, where folder listings
+    /// are remembered (see `scan.rs`).
+    pub fn scan(&self, sessions_dir: &str, layout: Layout, compare: bool, early: Option<EarlyLook>, listings_file: Option<&Path>) -> Result<Scan> {
         self.reload()?;
-        scan(&self.searcher(), &self.fields, sessions_dir, layout, compare)
+        scan(&self.searcher(), &self.fields, sessions_dir, layout, compare, early, listings_file)
     }
 
     pub fn file_records(&self, selector: &Selector) -> Result<Vec<FileRecord>> {

@@ -10,6 +10,7 @@ pub mod engine;
 pub mod error;
 pub mod files;
 pub mod identity;
+pub mod listing;
 pub mod lock_file;
 pub mod query;
 pub mod replace;

@@ -1,26 +1,28 @@
 //! Finding the session files on disk and comparing them with the file records: the freshness
-//! check every search starts with, so it costs little more than one `stat` per file (done on two
-//! threads when there are many) and never reads a file.
+//! check every search starts with, so it costs little more than one `stat` per file (on two
+//! threads, relative to each open project folder) and never reads a file.
 //!
 //! The rules are Pi's: in the default layout, `*.jsonl` files one folder below the sessions
 //! directory (symlinked folders included); in a custom directory, `*.jsonl` files directly in it.
 //! Nothing deeper: subagent artifacts nested further down are not sessions.
 
-use std::collections::{HashMap, HashSet};
-use std::fs::{self, DirEntry};
+use std::collections::HashMap;
+use std::fs::{self, DirEntry, File};
 use std::io;
-use std::os::unix::fs::MetadataExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, SystemTime};
 
-use tantivy::collector::DocSetCollector;
+use rustix::fs::{AtFlags, FileType};
+
 use tantivy::schema::document::Value;
+use tantivy::query::EnableScoring;
 use tantivy::{DocAddress, Searcher, TantivyDocument};
 
 use crate::error::Result;
+use crate::listing::{fits_a_line, FolderState, Listing, Listings, SETTLE};
 use crate::schema::{kind_is, path_key, Fields, KIND_FILE};
-
-/// Below this many files one thread stats them all; above, two share the work.
-const PARALLEL_FROM: usize = 256;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Layout {
@@ -72,26 +74,38 @@ fn reason(error: &io::Error, syscall: &str) -> String {
     format!("{code} ({syscall})")
 }
 
-/// `f` applied to every item, on two threads once there are at least `from` items, results in
-/// order. A panic on the other thread goes on here, where the task turns it into an error: a file
-/// left unlooked-at must never pass for a removed one.
-fn on_two_threads<T: Sync, R: Send>(items: &[T], from: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    if items.len() < from.max(2) {
+/// `f` applied to every item, results in order. Two threads take the items one at a time, so a
+/// large project folder does not leave one of them idle. A panic on the other thread goes on here,
+/// where the task turns it into an error: a file left unlooked-at must never pass for a removed one.
+fn on_two_threads<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    if items.len() < 2 {
         return items.iter().map(&f).collect();
     }
-    let (first, second) = items.split_at(items.len() / 2);
-    std::thread::scope(|scope| {
-        let other = scope.spawn(|| second.iter().map(&f).collect::<Vec<_>>());
-        let mut results: Vec<R> = first.iter().map(&f).collect();
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(i) else { return done };
+            done.push((i, f(item)));
+        }
+    };
+    let mut results = std::thread::scope(|scope| {
+        let other = scope.spawn(work);
+        let mut results = work();
         results.extend(other.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
         results
-    })
+    });
+    results.sort_unstable_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, r)| r).collect()
 }
 
-struct Listing {
-    /// Paths of `*.jsonl` entries that are not folders, still to be looked at.
-    candidates: Vec<String>,
-    failures: Vec<ScanFailure>,
+/// What a look at the session files found, before any comparison with the index: each file with
+/// its path key (computed here, on the look's threads).
+#[derive(Debug, Default)]
+pub struct Look {
+    pub files: Vec<(u64, SessionFile)>,
+    pub failures: Vec<ScanFailure>,
 }
 
 fn join(dir: &str, name: &str) -> String {
@@ -117,24 +131,85 @@ fn entries(dir: &str, top: bool) -> (Vec<DirEntry>, Option<ScanFailure>) {
     }
 }
 
-/// The `*.jsonl` entries of a folder that are not folders.
-fn read_folder(dir: &str, top: bool) -> Listing {
-    let (entries, failure) = entries(dir, top);
-    let mut listing = Listing { candidates: Vec::new(), failures: failure.into_iter().collect() };
-    for entry in entries {
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else {
-            if name.to_string_lossy().ends_with(".jsonl") {
-                let path = join(dir, &name.to_string_lossy());
-                listing.failures.push(ScanFailure { path, reason: "file name is not UTF-8".to_owned() });
-            }
+/// The `*.jsonl` names in an open folder, and whether they may be remembered: a name that is not
+/// UTF-8 is reported as a failure instead, and its folder read again next time.
+fn read_names(folder: &File, dir: &str, failures: &mut Vec<ScanFailure>) -> io::Result<(Vec<String>, bool)> {
+    let mut names = Vec::new();
+    let mut rememberable = fits_a_line(dir);
+    for entry in rustix::fs::Dir::read_from(folder)? {
+        let entry = entry?;
+        let name = entry.file_name().to_bytes();
+        if !name.ends_with(b".jsonl") {
             continue;
-        };
-        if name.ends_with(".jsonl") && !is_folder(&entry) {
-            listing.candidates.push(join(dir, name));
+        }
+        match std::str::from_utf8(name) {
+            Ok(name) => {
+                rememberable &= fits_a_line(name);
+                names.push(name.to_owned());
+            }
+            Err(_) => {
+                rememberable = false;
+                let path = join(dir, &String::from_utf8_lossy(name));
+                failures.push(ScanFailure { path, reason: "file name is not UTF-8".to_owned() });
+            }
         }
     }
-    listing
+    Ok((names, rememberable))
+}
+
+/// How a folder's names were found.
+enum Listed {
+    /// From its remembered listing.
+    Remembered,
+    /// By reading it; with its listing, if that may be remembered.
+    Read(Option<Listing>),
+}
+
+/// The `*.jsonl` files of a folder, each with its signature, and how their names were found: from
+/// `remembered` if it is of the folder as it is, else by reading the folder. Each file is looked
+/// at relative to the open folder (`fstatat`), which spares the kernel a walk down the whole
+/// path; a symlink is followed. `settle`: see `look`.
+fn look_in_folder(dir: &str, top: bool, remembered: Option<&Listing>, settle: Option<Duration>) -> (Look, Listed) {
+    let mut look = Look::default();
+    let opened = File::open(dir).and_then(|folder| FolderState::of(&folder).map(|state| (folder, state)));
+    let (folder, state) = match opened {
+        Ok(opened) => opened,
+        Err(error) => {
+            // A missing sessions directory is no failure: Pi has not written a session yet.
+            if !(top && error.kind() == io::ErrorKind::NotFound) {
+                look.failures.push(ScanFailure { path: dir.to_owned(), reason: reason(&error, "scandir") });
+            }
+            return (look, Listed::Read(None));
+        }
+    };
+    let read: Vec<String>;
+    let (names, listed) = match remembered.filter(|listing| listing.state == state) {
+        Some(listing) => (&listing.names, Listed::Remembered),
+        None => match read_names(&folder, dir, &mut look.failures) {
+            Ok((names, rememberable)) => {
+                let keep = rememberable && settle.is_some_and(|settle| state.settled(SystemTime::now(), settle));
+                let listed = Listed::Read(keep.then(|| Listing { state, names: names.clone() }));
+                read = names;
+                (&read, listed)
+            }
+            Err(error) => {
+                look.failures.push(ScanFailure { path: dir.to_owned(), reason: reason(&error, "scandir") });
+                return (look, Listed::Read(None));
+            }
+        },
+    };
+    for name in names {
+        let path = join(dir, name);
+        match rustix::fs::statat(&folder, name.as_str(), AtFlags::empty()) {
+            Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile => {
+                let mtime_ms = stat.st_mtime as f64 * 1000.0 + stat.st_mtime_nsec as f64 / 1e6;
+                look.files.push((path_key(&path), SessionFile { path, size: stat.st_size as u64, mtime_ms, ino: stat.st_ino }));
+            }
+            Ok(_) => {} // a folder named *.jsonl, or a symlink to one
+            Err(error) => look.failures.push(ScanFailure { path, reason: reason(&error.into(), "stat") }),
+        }
+    }
+    (look, listed)
 }
 
 /// The project folders of the sessions directory (or, in a flat one, the directory itself).
@@ -156,34 +231,56 @@ pub fn project_folders(sessions_dir: &str) -> Vec<String> {
     folders(sessions_dir, Layout::Projects).0
 }
 
-fn list(sessions_dir: &str, layout: Layout) -> Listing {
+/// Every session file with its signature, the folders taken on two threads a folder at a time.
+/// A folder whose listing `remembered` holds as it is now is not read (see listing.rs); with
+/// `settle`, the listings to remember from now on come back when they differ from `remembered`:
+/// those of folders read that last changed at least `settle` ago, and those that were used.
+pub fn look(sessions_dir: &str, layout: Layout, mut remembered: Listings, settle: Option<Duration>) -> (Look, Option<Listings>) {
     let (folders, failure) = folders(sessions_dir, layout);
-    let mut listing = Listing { candidates: Vec::new(), failures: failure.into_iter().collect() };
-    for part in on_two_threads(&folders, 2, |dir| read_folder(dir, layout == Layout::Flat)) {
-        listing.candidates.extend(part.candidates);
-        listing.failures.extend(part.failures);
+    let mut look = Look { files: Vec::new(), failures: failure.into_iter().collect() };
+    let parts = on_two_threads(&folders, |dir| look_in_folder(dir, layout == Layout::Flat, remembered.folders.get(dir), settle));
+    let mut changed = false;
+    let mut listings = Listings::default();
+    for (dir, (part, listed)) in folders.into_iter().zip(parts) {
+        look.files.extend(part.files);
+        look.failures.extend(part.failures);
+        let before = remembered.folders.remove(&dir);
+        let listing = match listed {
+            Listed::Remembered => before,
+            Listed::Read(listing) => {
+                changed |= listing.is_some() || before.is_some();
+                listing
+            }
+        };
+        if let Some(listing) = listing {
+            listings.folders.insert(dir, listing);
+        }
     }
-    listing
+    // Folders that are gone drop out too.
+    changed |= !remembered.folders.is_empty();
+    (look, changed.then_some(listings))
 }
 
-type Looked = std::result::Result<Option<SessionFile>, ScanFailure>;
-
-fn stat(path: &String) -> Looked {
-    match fs::metadata(path) {
-        Ok(meta) if meta.is_file() => Ok(Some(SessionFile {
-            path: path.clone(),
-            size: meta.len(),
-            mtime_ms: meta.mtime() as f64 * 1000.0 + meta.mtime_nsec() as f64 / 1e6,
-            ino: meta.ino(),
-        })),
-        Ok(_) => Ok(None),
-        Err(error) => Err(ScanFailure { path: path.clone(), reason: reason(&error, "stat") }),
+/// `look`, with the listings remembered in `listings_file` (see listing.rs): read from it, and
+/// written back when they changed. Without one, every folder is read.
+pub fn look_remembering(sessions_dir: &str, layout: Layout, listings_file: Option<&Path>) -> Look {
+    let Some(file) = listings_file else {
+        return look(sessions_dir, layout, Listings::default(), None).0;
+    };
+    let (found, listings) = look(sessions_dir, layout, Listings::load(file), Some(SETTLE));
+    if let Some(listings) = listings {
+        // Only a cache: without it, the next look reads every folder.
+        let _ = listings.save(file);
     }
+    found
 }
 
 /// Every session file as changed (no records to compare with), sorted by path.
 pub fn every_file(sessions_dir: &str, layout: Layout) -> Scan {
-    look_at(list(sessions_dir, layout), &HashMap::new()).0
+    let Look { files, failures } = look(sessions_dir, layout, Listings::default(), None).0;
+    let mut files: Vec<SessionFile> = files.into_iter().map(|(_, file)| file).collect();
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Scan { files_total: files.len(), unchanged: 0, changed: files, removed: Vec::new(), failures }
 }
 
 struct Known {
@@ -195,58 +292,79 @@ struct Known {
 
 /// The signature of every recorded file, by path key, from the fast columns.
 fn known_files(searcher: &Searcher, fields: &Fields) -> Result<HashMap<u64, Known>> {
-    let addresses = searcher.search(&*kind_is(fields, KIND_FILE), &DocSetCollector)?;
-    let mut known = HashMap::with_capacity(addresses.len());
-    let mut columns = HashMap::new();
-    for address in addresses {
-        let (keys, sizes, mtimes, inos) = match columns.entry(address.segment_ord) {
-            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::hash_map::Entry::Vacant(e) => {
-                let fast = searcher.segment_reader(address.segment_ord).fast_fields();
-                e.insert((fast.u64("path_key")?, fast.u64("file_size")?, fast.f64("file_mtime")?, fast.u64("file_ino")?))
+    let files = kind_is(fields, KIND_FILE).weight(EnableScoring::disabled_from_searcher(searcher))?;
+    let mut known = HashMap::new();
+    for (segment_ord, segment) in searcher.segment_readers().iter().enumerate() {
+        let fast = segment.fast_fields();
+        let (keys, sizes, mtimes, inos) = (fast.u64("path_key")?, fast.u64("file_size")?, fast.f64("file_mtime")?, fast.u64("file_ino")?);
+        let alive = segment.alive_bitset();
+        files.for_each_no_score(segment, &mut |docs| {
+            for &doc in docs {
+                if alive.is_some_and(|alive| alive.is_deleted(doc)) {
+                    continue;
+                }
+                if let (Some(key), Some(size), Some(mtime_ms), Some(ino)) = (keys.first(doc), sizes.first(doc), mtimes.first(doc), inos.first(doc)) {
+                    known.insert(key, Known { size, mtime_ms, ino, address: DocAddress::new(segment_ord as u32, doc) });
+                }
             }
-        };
-        let doc = address.doc_id;
-        if let (Some(key), Some(size), Some(mtime_ms), Some(ino)) = (keys.first(doc), sizes.first(doc), mtimes.first(doc), inos.first(doc)) {
-            known.insert(key, Known { size, mtime_ms, ino, address });
-        }
+        })?;
     }
     Ok(known)
 }
 
-/// Stats the listed files (on two threads once there are many) and sorts them into unchanged (the
-/// signature `known` has for them) and changed, by path; with the path keys of the files seen.
-fn look_at(listing: Listing, known: &HashMap<u64, Known>) -> (Scan, HashSet<u64>) {
-    let Listing { candidates, mut failures } = listing;
-    let looked = on_two_threads(&candidates, PARALLEL_FROM, |path| {
-        stat(path).map(|found| {
-            found.map(|file| {
-                let key = path_key(&file.path);
-                let same = known.get(&key).is_some_and(|k| k.size == file.size && k.mtime_ms == file.mtime_ms && k.ino == file.ino);
-                (key, same, file)
-            })
-        })
-    });
-    let mut result = Scan::default();
-    let mut seen = HashSet::with_capacity(looked.len());
-    for file in looked {
-        match file {
-            Ok(Some((key, same, file))) => {
-                seen.insert(key);
-                result.files_total += 1;
-                if same {
-                    result.unchanged += 1;
-                } else {
-                    result.changed.push(file);
-                }
-            }
-            Ok(None) => {}
-            Err(failure) => failures.push(failure),
-        }
+/// A look at the session files running on a thread of its own, for the scan that follows to take
+/// instead of looking itself: the CLI starts one before it has parsed its command line, so the
+/// stats overlap the rest of its start.
+pub struct EarlyLook {
+    sessions_dir: String,
+    layout: Layout,
+    thread: JoinHandle<Look>,
+}
+
+impl EarlyLook {
+    /// Starts a `look_remembering`.
+    pub fn start(sessions_dir: &str, layout: Layout, listings_file: Option<PathBuf>) -> EarlyLook {
+        let dir = sessions_dir.to_owned();
+        let thread = std::thread::spawn(move || look_remembering(&dir, layout, listings_file.as_deref()));
+        EarlyLook { sessions_dir: sessions_dir.to_owned(), layout, thread }
     }
-    result.changed.sort_by(|a, b| a.path.cmp(&b.path));
-    result.failures = failures;
-    (result, seen)
+
+    pub fn is_finished(&self) -> bool {
+        self.thread.is_finished()
+    }
+
+    /// What it found. A panic on its thread goes on here (see `on_two_threads`).
+    fn finish(self) -> Look {
+        self.thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    }
+}
+
+/// Looks at the session files and tells which differ from their records. With `compare` off,
+/// every file is reported changed (for a rebuild). The records are read while the files are
+/// looked at (`look_remembering`, with `listings_file`); an early look of the same folder, if
+/// given, stands for the look (one of another folder is dropped).
+pub fn scan(
+    searcher: &Searcher,
+    fields: &Fields,
+    sessions_dir: &str,
+    layout: Layout,
+    compare: bool,
+    early: Option<EarlyLook>,
+    listings_file: Option<&Path>,
+) -> Result<Scan> {
+    let early = early.filter(|e| e.sessions_dir == sessions_dir && e.layout == layout);
+    if !compare {
+        return Ok(every_file(sessions_dir, layout));
+    }
+    let (known, look) = std::thread::scope(|scope| {
+        let known = scope.spawn(|| known_files(searcher, fields));
+        let look = match early {
+            Some(early) => early.finish(),
+            None => look_remembering(sessions_dir, layout, listings_file),
+        };
+        (known.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), look)
+    });
+    compare_with_records(searcher, fields, look, known?)
 }
 
 /// Whether a failure hides `path`: it could not be looked at, nor could its folder.
@@ -255,24 +373,19 @@ fn hidden_by(failures: &[ScanFailure], path: &str) -> bool {
     failures.iter().any(|f| f.path == path || f.path.trim_end_matches('/') == parent)
 }
 
-/// Looks at the session files and tells which differ from their records. With `compare` off,
-/// every file is reported changed (for a rebuild). The records are read while the folders are
-/// listed, and each file is compared on the thread that looked at it.
-pub fn scan(searcher: &Searcher, fields: &Fields, sessions_dir: &str, layout: Layout, compare: bool) -> Result<Scan> {
-    if !compare {
-        return Ok(every_file(sessions_dir, layout));
-    }
-    let (known, listing) = std::thread::scope(|scope| {
-        let known = scope.spawn(|| known_files(searcher, fields));
-        let listing = list(sessions_dir, layout);
-        (known.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), listing)
-    });
-    let known = known?;
-    let (mut result, seen) = look_at(listing, &known);
-    for (key, k) in &known {
-        if seen.contains(key) {
-            continue;
+/// Sorts the files looked at into unchanged (the signature their record has) and changed, and
+/// finds the recorded files that are gone: the records no file was matched with.
+fn compare_with_records(searcher: &Searcher, fields: &Fields, look: Look, mut known: HashMap<u64, Known>) -> Result<Scan> {
+    let Look { files, failures } = look;
+    let mut result = Scan { failures, files_total: files.len(), ..Scan::default() };
+    for (key, file) in files {
+        match known.remove(&key) {
+            Some(k) if k.size == file.size && k.mtime_ms == file.mtime_ms && k.ino == file.ino => result.unchanged += 1,
+            _ => result.changed.push(file),
         }
+    }
+    result.changed.sort_by(|a, b| a.path.cmp(&b.path));
+    for k in known.values() {
         let doc: TantivyDocument = searcher.doc(k.address)?;
         let path = doc.get_first(fields.path).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
         if !hidden_by(&result.failures, &path) {

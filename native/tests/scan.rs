@@ -9,7 +9,8 @@ use std::time::Duration;
 use recall_native::changes::ChangeSet;
 use recall_native::engine::Engine;
 use recall_native::files::{FileRecord, Selector};
-use recall_native::scan::{Layout, SessionFile};
+use recall_native::listing::Listings;
+use recall_native::scan::{look, look_remembering, EarlyLook, Layout, SessionFile};
 
 fn write(path: &Path, text: &str) {
     fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -43,23 +44,23 @@ fn reports_new_then_nothing_then_what_grew_or_went() {
     let engine = Engine::in_memory().unwrap();
     let dir = sessions.to_str().unwrap();
 
-    let first = engine.scan(dir, Layout::Projects, true).unwrap();
+    let first = engine.scan(dir, Layout::Projects, true, None, None).unwrap();
     let paths: Vec<&str> = first.changed.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(paths, vec![a.to_str().unwrap(), b.to_str().unwrap()]);
     record(&engine, &first.changed);
 
-    let second = engine.scan(dir, Layout::Projects, true).unwrap();
+    let second = engine.scan(dir, Layout::Projects, true, None, None).unwrap();
     assert_eq!((second.unchanged, second.changed.len(), second.removed.len()), (2, 0, 0));
 
     fs::OpenOptions::new().append(true).open(&a).unwrap().write_all(b"{}\n").unwrap();
     fs::remove_file(&b).unwrap();
-    let third = engine.scan(dir, Layout::Projects, true).unwrap();
+    let third = engine.scan(dir, Layout::Projects, true, None, None).unwrap();
     assert_eq!(third.changed.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), vec![a.to_str().unwrap()]);
     assert_eq!(third.removed, vec![b.to_str().unwrap().to_owned()]);
 
-    let everything = engine.scan(dir, Layout::Projects, false).unwrap();
+    let everything = engine.scan(dir, Layout::Projects, false, None, None).unwrap();
     assert_eq!(everything.changed.len(), 1);
-    assert_eq!(engine.scan(dir, Layout::Flat, true).unwrap().changed[0].path, sessions.join("top.jsonl").to_str().unwrap());
+    assert_eq!(engine.scan(dir, Layout::Flat, true, None, None).unwrap().changed[0].path, sessions.join("top.jsonl").to_str().unwrap());
 }
 
 #[test]
@@ -73,9 +74,9 @@ fn a_folder_it_cannot_read_hides_its_files_instead_of_removing_them() {
     write(&project.join("a.jsonl"), "{}\n");
     let engine = Engine::in_memory().unwrap();
     let dir = sessions.to_str().unwrap();
-    record(&engine, &engine.scan(dir, Layout::Projects, true).unwrap().changed);
+    record(&engine, &engine.scan(dir, Layout::Projects, true, None, None).unwrap().changed);
     fs::set_permissions(&project, fs::Permissions::from_mode(0o000)).unwrap();
-    let scan = engine.scan(dir, Layout::Projects, true).unwrap();
+    let scan = engine.scan(dir, Layout::Projects, true, None, None).unwrap();
     fs::set_permissions(&project, fs::Permissions::from_mode(0o755)).unwrap();
     assert!(scan.removed.is_empty());
     assert_eq!(scan.failures.len(), 1);
@@ -91,7 +92,7 @@ fn is_root() -> bool {
 #[test]
 fn a_missing_sessions_folder_is_no_failure() {
     let engine = Engine::in_memory().unwrap();
-    let scan = engine.scan("/nonexistent/recall/sessions", Layout::Projects, true).unwrap();
+    let scan = engine.scan("/nonexistent/recall/sessions", Layout::Projects, true, None, None).unwrap();
     assert_eq!((scan.files_total, scan.failures.len()), (0, 0));
 }
 
@@ -104,11 +105,11 @@ fn many_files_are_looked_at_on_two_threads_with_the_same_result() {
     }
     let engine = Engine::in_memory().unwrap();
     let dir = sessions.to_str().unwrap();
-    let first = engine.scan(dir, Layout::Projects, true).unwrap();
+    let first = engine.scan(dir, Layout::Projects, true, None, None).unwrap();
     assert_eq!(first.changed.len(), 600);
     assert!(first.changed.windows(2).all(|w| w[0].path < w[1].path));
     record(&engine, &first.changed);
-    let second = engine.scan(dir, Layout::Projects, true).unwrap();
+    let second = engine.scan(dir, Layout::Projects, true, None, None).unwrap();
     assert_eq!((second.unchanged, second.changed.len()), (600, 0));
 }
 
@@ -130,4 +131,127 @@ fn records_are_found_by_path_by_parent_name_and_by_session_id_prefix() {
     assert_eq!(paths(Selector::SessionIdPrefix("0199".into())).len(), 2);
     let one = &engine.file_records(&Selector::Paths(vec!["/s/p/one.jsonl".into()])).unwrap()[0];
     assert_eq!((one.size, one.mtime_ms, one.ino, one.state.as_str()), (1, 1.5, 1, "{\"n\":1}"));
+}
+
+#[test]
+fn an_early_look_stands_for_the_look_of_its_own_folder_only() {
+    let root = tempfile::tempdir().unwrap();
+    let sessions = root.path().join("sessions");
+    let a = sessions.join("--p--/a.jsonl");
+    write(&a, "{}\n");
+    let engine = Engine::in_memory().unwrap();
+    let dir = sessions.to_str().unwrap();
+    record(&engine, &engine.scan(dir, Layout::Projects, true, None, None).unwrap().changed);
+
+    let early = EarlyLook::start(dir, Layout::Projects, None);
+    while !early.is_finished() {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    fs::OpenOptions::new().append(true).open(&a).unwrap().write_all(b"{}\n").unwrap();
+    // The look was taken before the append: the scan reports what it saw.
+    let scan = engine.scan(dir, Layout::Projects, true, Some(early), None).unwrap();
+    assert_eq!((scan.unchanged, scan.changed.len()), (1, 0));
+    // One of another folder, or of another layout, is not used.
+    let other = EarlyLook::start(root.path().to_str().unwrap(), Layout::Projects, None);
+    assert_eq!(engine.scan(dir, Layout::Projects, true, Some(other), None).unwrap().changed.len(), 1);
+    let flat = EarlyLook::start(dir, Layout::Flat, None);
+    assert_eq!(engine.scan(dir, Layout::Projects, true, Some(flat), None).unwrap().changed.len(), 1);
+}
+
+#[test]
+fn a_symlinked_session_file_is_followed_and_a_folder_named_like_one_is_not_a_session() {
+    let root = tempfile::tempdir().unwrap();
+    let sessions = root.path().join("sessions");
+    let target = root.path().join("elsewhere.jsonl");
+    write(&target, "{}\n{}\n");
+    write(&sessions.join("--p--/real.jsonl"), "{}\n");
+    std::os::unix::fs::symlink(&target, sessions.join("--p--/linked.jsonl")).unwrap();
+    fs::create_dir_all(sessions.join("--p--/folder.jsonl")).unwrap();
+    std::os::unix::fs::symlink(root.path(), sessions.join("--p--/folder-link.jsonl")).unwrap();
+    let engine = Engine::in_memory().unwrap();
+    let scan = engine.scan(sessions.to_str().unwrap(), Layout::Projects, true, None, None).unwrap();
+    let found: Vec<(String, u64)> = scan.changed.iter().map(|f| (Path::new(&f.path).file_name().unwrap().to_string_lossy().into_owned(), f.size)).collect();
+    assert_eq!(found, vec![("linked.jsonl".to_owned(), 6), ("real.jsonl".to_owned(), 3)]);
+    assert!(scan.failures.is_empty(), "{:?}", scan.failures);
+}
+
+fn names_of(listings: &Listings, folder: &Path) -> Vec<String> {
+    let mut names = listings.folders[folder.to_str().unwrap()].names.clone();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_remembered_listing_stands_for_its_folder_until_the_folder_changes() {
+    let root = tempfile::tempdir().unwrap();
+    let sessions = root.path().join("sessions");
+    let project = sessions.join("--p--");
+    write(&project.join("a.jsonl"), "{}\n");
+    write(&project.join("notes.txt"), "not a session");
+    let dir = sessions.to_str().unwrap();
+
+    let (first, listings) = look(dir, Layout::Projects, Listings::default(), Some(Duration::ZERO));
+    assert_eq!(first.files.len(), 1);
+    let mut listings = listings.expect("a settled folder's listing is remembered");
+    assert_eq!(names_of(&listings, &project), vec!["a.jsonl"]);
+
+    // A name only the listing has: looked at means the listing was used instead of the folder.
+    listings.folders.get_mut(project.to_str().unwrap()).unwrap().names.push("ghost.jsonl".into());
+    let (second, unchanged) = look(dir, Layout::Projects, listings, Some(Duration::ZERO));
+    assert_eq!(second.files.len(), 1);
+    assert_eq!(second.failures.len(), 1);
+    assert!(second.failures[0].path.ends_with("ghost.jsonl") && second.failures[0].reason.starts_with("ENOENT"));
+    assert!(unchanged.is_none(), "nothing new to remember");
+
+    // A new file changes the folder: it is read again, and the stale listing replaced.
+    let (_, mut listings) = look(dir, Layout::Projects, Listings::default(), Some(Duration::ZERO));
+    listings.as_mut().unwrap().folders.get_mut(project.to_str().unwrap()).unwrap().names.push("ghost.jsonl".into());
+    std::thread::sleep(Duration::from_millis(50)); // past the file system's timestamp granularity
+    write(&project.join("b.jsonl"), "{}\n");
+    let (third, listings) = look(dir, Layout::Projects, listings.unwrap(), Some(Duration::ZERO));
+    assert_eq!((third.files.len(), third.failures.len()), (2, 0));
+    assert_eq!(names_of(&listings.unwrap(), &project), vec!["a.jsonl", "b.jsonl"]);
+}
+
+#[test]
+fn a_listing_is_remembered_only_once_its_folder_has_settled_and_can_be_written_down() {
+    let root = tempfile::tempdir().unwrap();
+    let sessions = root.path().join("sessions");
+    write(&sessions.join("--p--/a.jsonl"), "{}\n");
+    write(&sessions.join("--q--/line\nbreak.jsonl"), "{}\n");
+    let dir = sessions.to_str().unwrap();
+    // Just changed: a file made in the same clock tick could be missing from the listing.
+    let (found, listings) = look(dir, Layout::Projects, Listings::default(), Some(Duration::from_secs(3600)));
+    assert_eq!(found.files.len(), 2);
+    assert!(listings.is_none());
+    // A name with a line break cannot be written one to a line: that folder is always read.
+    let (_, listings) = look(dir, Layout::Projects, Listings::default(), Some(Duration::ZERO));
+    let listings = listings.unwrap();
+    assert_eq!(listings.folders.len(), 1);
+    assert!(listings.folders.contains_key(sessions.join("--p--").to_str().unwrap()));
+
+    // A folder that is gone is forgotten.
+    fs::remove_dir_all(sessions.join("--p--")).unwrap();
+    let (_, listings) = look(dir, Layout::Projects, listings, Some(Duration::ZERO));
+    assert!(listings.unwrap().folders.is_empty());
+}
+
+#[test]
+fn listings_are_kept_in_a_file_and_a_garbled_one_only_costs_a_read_of_every_folder() {
+    let root = tempfile::tempdir().unwrap();
+    let sessions = root.path().join("sessions");
+    write(&sessions.join("--p--/a b.jsonl"), "{}\n");
+    let dir = sessions.to_str().unwrap();
+    let file = root.path().join("folder-listings");
+    let (_, listings) = look(dir, Layout::Projects, Listings::default(), Some(Duration::ZERO));
+    let listings = listings.unwrap();
+    listings.save(&file).unwrap();
+    assert_eq!(Listings::load(&file), listings);
+
+    for garbled in ["", "recall folder listings 1\n1 2 3\n", "recall folder listings 1\n1 2 3 4 5 /p\nonly one\n", "something else\n"] {
+        fs::write(&file, garbled).unwrap();
+        assert_eq!(Listings::load(&file), Listings::default(), "{garbled:?}");
+        assert_eq!(look_remembering(dir, Layout::Projects, Some(&file)).files.len(), 1);
+    }
+    assert_eq!(look_remembering(dir, Layout::Projects, Some(&root.path().join("missing/folder-listings"))).files.len(), 1);
 }

@@ -1,4 +1,5 @@
 import type { BaseContext } from "clipanion";
+import type { EarlyLook } from "../sessions/discover.js";
 
 /** What every command gets besides its options: the streams, the environment and the clock. */
 export interface RecallContext extends BaseContext {
@@ -7,4 +8,6 @@ export interface RecallContext extends BaseContext {
   /** Whether stdout and stderr are terminals (colors, progress bars). */
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /** A look at the session files started before the command line was parsed (see early-look.ts). */
+  earlyLook?: EarlyLook;
 }

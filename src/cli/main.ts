@@ -22,6 +22,7 @@ import { parseErrorMessage } from "./parse-errors.js";
 import { Exit } from "./exit.js";
 import { DirectOutput, isTerminal } from "./direct-output.js";
 import { usePrecompiledParser } from "./precompiled-parser.js";
+import { lookAheadFor } from "./early-look.js";
 export { compileParser } from "./precompiled-parser.js";
 
 export const VERSION = "0.1.0";
@@ -110,5 +111,8 @@ export async function runCli(argv: string[], context: RecallContext = defaultCon
 }
 
 export async function main(): Promise<void> {
-  process.exitCode = await runCli(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  const context = defaultContext();
+  context.earlyLook = lookAheadFor(argv, context);
+  process.exitCode = await runCli(argv, context);
 }

@@ -61,12 +61,13 @@ export abstract class SessionsCommand extends BaseCommand {
 
   /**
    * Opens the index and reads from it: brought up to date first unless --no-sync, with the read
-   * overlapping the freshness check (see readWhileSyncing).
+   * overlapping the freshness check (see readWhileSyncing), itself perhaps under way since the
+   * process started (see early-look.ts).
    */
   async readIndex<T>(read: (store: IndexStore) => Promise<T>): Promise<T> {
     const store = this.openStore();
     if (!this.sync) return read(store);
-    const { value, report } = await readWhileSyncing(store, () => read(store));
+    const { value, report } = await readWhileSyncing(store, () => read(store), this.context.earlyLook);
     if (report) for (const notice of syncNotices(report)) this.warn(notice);
     return value;
   }

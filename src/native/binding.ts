@@ -123,7 +123,11 @@ export interface NativeIndex {
   unlock(): Promise<void>;
   search(request: NativeSearchRequest, signal?: AbortSignal): Promise<NativeHit[]>;
   list(request: { limit: number; filters?: NativeFilters }): Promise<NativeSession[]>;
-  scan(sessionsDir: string, flat: boolean, compare: boolean): Promise<NativeScan>;
+  /**
+   * Folder listings are remembered in `listingsFile` (none: every folder is read). `early` stands
+   * for the look at the files if it is of the same folder; it is used up either way.
+   */
+  scan(sessionsDir: string, flat: boolean, compare: boolean, listingsFile: string | null, early?: NativeEarlyLook): Promise<NativeScan>;
   fileRecords(selector: NativeRecordSelector): Promise<NativeFileRecord[]>;
 }
 
@@ -135,8 +139,16 @@ export interface NativeLockFile {
   release(): void;
 }
 
+declare const opaque: unique symbol;
+
+/** A look at the session files under way on a thread of its own, for a scan to take (scan.rs). */
+export interface NativeEarlyLook {
+  readonly [opaque]: "EarlyLook";
+}
+
 interface NativeModule {
   NativeIndex: { open(dir: string): NativeIndex };
+  EarlyLook: { start(sessionsDir: string, flat: boolean, listingsFile: string | null): NativeEarlyLook };
   LockFile: { hold(path: string): NativeLockFile };
   /** The text of a lock file while another process holds it; null when none does. */
   textOfHeldLock(path: string): string | null;

@@ -3,12 +3,14 @@
  * default layout, `*.jsonl` files one folder below the sessions directory (symlinked folders
  * included); in a custom directory, `*.jsonl` files directly inside it.
  */
+import { join } from "node:path";
 import { native } from "../errors.js";
 import type { Locations } from "../locations.js";
-import { nativeModule, type NativeScan, type NativeSessionFile } from "../native/binding.js";
+import { nativeModule, type NativeEarlyLook, type NativeScan, type NativeSessionFile } from "../native/binding.js";
 import type { IndexStore } from "../store.js";
 
 export type SessionFile = NativeSessionFile;
+export type EarlyLook = NativeEarlyLook;
 
 export interface Discovery {
   files: SessionFile[];
@@ -28,10 +30,28 @@ export function projectFolders(sessionsDir: string): string[] {
 }
 
 /**
- * The session files that differ from what the index recorded of them (all of them when
- * `compare` is false), after picking up other processes' commits.
+ * Where the scan remembers the listings of project folders, so that it reads again only those
+ * that changed (native/src/listing.rs).
  */
-export function scanSessionFiles(store: IndexStore, compare: boolean): Promise<NativeScan> {
+function listingsFile(locations: Pick<Locations, "cacheDir">): string {
+  return join(locations.cacheDir, "folder-listings");
+}
+
+/**
+ * Starts looking at the session files on threads of their own, for the scan that follows to take
+ * (see scanSessionFiles): `recall search` starts one before it has parsed its command line, so the
+ * stats overlap the rest of its start.
+ */
+export function startEarlyLook(locations: Pick<Locations, "sessionsDir" | "layout" | "cacheDir">): EarlyLook {
+  return nativeModule().EarlyLook.start(locations.sessionsDir, locations.layout === "flat", listingsFile(locations));
+}
+
+/**
+ * The session files that differ from what the index recorded of them (all of them when
+ * `compare` is false), after picking up other processes' commits. `early` stands for the look at
+ * the files if it was of the same folder; it is used up either way.
+ */
+export function scanSessionFiles(store: IndexStore, compare: boolean, early?: EarlyLook): Promise<NativeScan> {
   const { sessionsDir, layout } = store.locations;
-  return native(() => store.native.scan(sessionsDir, layout === "flat", compare));
+  return native(() => store.native.scan(sessionsDir, layout === "flat", compare, listingsFile(store.locations), early));
 }

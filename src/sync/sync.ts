@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import { native } from "../errors.js";
 import type { NativeScan } from "../native/binding.js";
-import { discoverSessionFiles, scanSessionFiles, type SessionFile } from "../sessions/discover.js";
+import { discoverSessionFiles, scanSessionFiles, type EarlyLook, type SessionFile } from "../sessions/discover.js";
 import { readCopyKeys, readSessionForIndex, type SessionRead } from "../sessions/session-index-reader.js";
 import type { IndexStore } from "../store.js";
 import { hasTagData, takeTagNotices, tagsFor } from "../tags/open-tags.js";
@@ -97,11 +97,11 @@ export interface Freshness {
 
 /**
  * The freshness check alone: one stat per session file (native, see scan.rs) and one of the tag
- * data. A sync with nothing to do is exactly this.
+ * data. A sync with nothing to do is exactly this. `early`: see startEarlyLook.
  */
-export async function checkFreshness(store: IndexStore, options: Pick<SyncOptions, "rebuild"> = {}): Promise<Freshness> {
+export async function checkFreshness(store: IndexStore, options: Pick<SyncOptions, "rebuild"> & { early?: EarlyLook } = {}): Promise<Freshness> {
   const rebuild = options.rebuild === true;
-  const scan = await scanSessionFiles(store, !rebuild);
+  const scan = await scanSessionFiles(store, !rebuild, options.early);
   const tagData = tagDataSignature(store);
   const seen = loadTagFingerprint(store);
   const filesChanged = rebuild || scan.changed.length > 0 || scan.removed.length > 0;
@@ -126,12 +126,12 @@ export async function syncIndex(store: IndexStore, options: SyncOptions & { chec
  * Reads the index while its freshness check runs, so that on two cores the check costs little
  * more than the read; when the check finds something to do, syncs and reads again. The read sees
  * every commit made before the call. While `recall watch` says the index is up to date (see
- * watch.ts), there is no check and the report is null.
+ * watch.ts), there is no check and the report is null. `early`: see startEarlyLook.
  */
-export async function readWhileSyncing<T>(store: IndexStore, read: () => Promise<T>): Promise<{ value: T; report: SyncReport | null }> {
+export async function readWhileSyncing<T>(store: IndexStore, read: () => Promise<T>, early?: EarlyLook): Promise<{ value: T; report: SyncReport | null }> {
   store.native.reload();
-  if (watcherKeepsFresh(store)) return { value: await read(), report: null };
-  const [checked, first] = await Promise.all([checkFreshness(store), read()]);
+  if (watcherKeepsFresh(store.locations)) return { value: await read(), report: null };
+  const [checked, first] = await Promise.all([checkFreshness(store, { early }), read()]);
   const report = await syncIndex(store, { checked });
   return { value: checked.upToDate ? first : await read(), report };
 }

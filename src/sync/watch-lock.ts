@@ -6,12 +6,13 @@
 import { join } from "node:path";
 import { RecallError, fromNative } from "../errors.js";
 import { nativeModule, type NativeLockFile } from "../native/binding.js";
+import type { Locations } from "../locations.js";
 import type { IndexStore } from "../store.js";
 
 const READY = "ready";
 
-function watchLockPath(store: IndexStore): string {
-  return join(store.locations.cacheDir, "watch.lock");
+function watchLockPath(locations: Pick<Locations, "cacheDir">): string {
+  return join(locations.cacheDir, "watch.lock");
 }
 
 export interface WatchLock {
@@ -26,7 +27,7 @@ export interface WatchLock {
 export function holdWatchLock(store: IndexStore): WatchLock {
   let lock: NativeLockFile;
   try {
-    lock = nativeModule().LockFile.hold(watchLockPath(store));
+    lock = nativeModule().LockFile.hold(watchLockPath(store.locations));
   } catch (raw) {
     const error = fromNative(raw);
     if (error instanceof RecallError && error.code === "LOCKED") {
@@ -50,10 +51,10 @@ export function holdWatchLock(store: IndexStore): WatchLock {
   };
 }
 
-/** True while a running watcher says the index is up to date. */
-export function watcherKeepsFresh(store: IndexStore): boolean {
+/** True while a running watcher says the index in `locations` is up to date. */
+export function watcherKeepsFresh(locations: Pick<Locations, "cacheDir">): boolean {
   try {
-    return nativeModule().textOfHeldLock(watchLockPath(store)) === READY;
+    return nativeModule().textOfHeldLock(watchLockPath(locations)) === READY;
   } catch {
     // An unreadable lock file only means the search checks for itself.
     return false;

@@ -1,0 +1,112 @@
+//! Remembered folder listings, so that the freshness check need not read every project folder
+//! again: only `stat` each session file in it. A folder's entries cannot change without its
+//! change time (ctime) changing, and nothing can set a ctime back, so a listing is used again
+//! while the folder's device, inode and ctime are the ones it was taken with.
+//!
+//! A listing taken within `SETTLE` of the folder's last change is not remembered: a file created
+//! right after the folder was read could carry the same coarse timestamp and go unseen (git's
+//! "racily clean" entries). A missing, unreadable or garbled file only means every folder is read.
+
+use std::collections::HashMap;
+use std::fs::{self, File};
+use std::io;
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+const HEADER: &str = "recall folder listings 1";
+
+/// How long after its last change a folder's listing may be remembered.
+pub const SETTLE: Duration = Duration::from_secs(2);
+
+/// What tells a folder, and its state, apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FolderState {
+    dev: u64,
+    ino: u64,
+    ctime_sec: i64,
+    ctime_nsec: i64,
+}
+
+impl FolderState {
+    pub fn of(folder: &File) -> io::Result<FolderState> {
+        let meta = folder.metadata()?;
+        Ok(FolderState { dev: meta.dev(), ino: meta.ino(), ctime_sec: meta.ctime(), ctime_nsec: meta.ctime_nsec() })
+    }
+
+    /// Whether the folder last changed at least `settle` before `now`.
+    pub fn settled(&self, now: SystemTime, settle: Duration) -> bool {
+        let Ok(since_epoch) = u64::try_from(self.ctime_sec) else { return false };
+        let changed = UNIX_EPOCH + Duration::new(since_epoch, self.ctime_nsec.clamp(0, 999_999_999) as u32);
+        now.duration_since(changed).is_ok_and(|age| age >= settle)
+    }
+}
+
+/// The `*.jsonl` names a folder held in a state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listing {
+    pub state: FolderState,
+    pub names: Vec<String>,
+}
+
+/// Listings by folder path.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Listings {
+    pub folders: HashMap<String, Listing>,
+}
+
+impl Listings {
+    /// The listings in `file`; none when it is missing or not one of ours.
+    pub fn load(file: &Path) -> Listings {
+        fs::read_to_string(file).ok().and_then(|text| parse(&text)).unwrap_or_default()
+    }
+
+    /// Writes the listings to `file` whole (a temporary file renamed over it), so that a reader
+    /// never sees half of it and two writers never mix theirs.
+    pub fn save(&self, file: &Path) -> io::Result<()> {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let mut text = format!("{HEADER}\n");
+        for (folder, Listing { state, names }) in &self.folders {
+            let FolderState { dev, ino, ctime_sec, ctime_nsec } = state;
+            text.push_str(&format!("{dev} {ino} {ctime_sec} {ctime_nsec} {} {folder}\n", names.len()));
+            for name in names {
+                text.push_str(name);
+                text.push('\n');
+            }
+        }
+        let temporary = file.with_extension(format!("{}-{}.tmp", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed)));
+        fs::write(&temporary, text)?;
+        fs::rename(&temporary, file).inspect_err(|_| {
+            let _ = fs::remove_file(&temporary);
+        })
+    }
+}
+
+/// Whether a folder path or file name can be written one to a line.
+pub fn fits_a_line(text: &str) -> bool {
+    !text.contains('\n')
+}
+
+fn parse(text: &str) -> Option<Listings> {
+    let mut lines = text.lines();
+    if lines.next()? != HEADER {
+        return None;
+    }
+    let mut listings = Listings::default();
+    while let Some(line) = lines.next() {
+        let mut fields = line.splitn(6, ' ');
+        let mut field = || fields.next();
+        let state = FolderState {
+            dev: field()?.parse().ok()?,
+            ino: field()?.parse().ok()?,
+            ctime_sec: field()?.parse().ok()?,
+            ctime_nsec: field()?.parse().ok()?,
+        };
+        let count: usize = field()?.parse().ok()?;
+        let folder = field()?.to_owned();
+        let names = (0..count).map(|_| lines.next().map(str::to_owned)).collect::<Option<Vec<_>>>()?;
+        listings.folders.insert(folder, Listing { state, names });
+    }
+    Some(listings)
+}

@@ -1,0 +1,30 @@
+/**
+ * The freshness check of `recall search` and `recall list`, started before the command line is
+ * even parsed. On a large history its one stat per session file is the longest part of a search;
+ * on threads of its own it overlaps loading the CLI, parsing and opening the index (see
+ * startEarlyLook). A guess from the raw arguments is enough: a look no command takes is only
+ * wasted work, and the scan drops one of another folder.
+ */
+import { resolveLocations } from "../locations.js";
+import { startEarlyLook, type EarlyLook } from "../sessions/discover.js";
+import { watcherKeepsFresh } from "../sync/watch-lock.js";
+import type { RecallContext } from "./context.js";
+
+/** The commands that check freshness before they answer (see SessionsCommand.readIndex). */
+const CHECKING_COMMANDS = new Set(["search", "list"]);
+
+/** Arguments after which the command will not check, or not of the default folder. */
+function skipsTheCheck(argument: string): boolean {
+  return argument === "--no-sync" || argument === "-h" || argument === "--help" || argument.startsWith("--sessions-dir");
+}
+
+export function lookAheadFor(argv: readonly string[], context: Pick<RecallContext, "env" | "cwd">): EarlyLook | undefined {
+  if (!CHECKING_COMMANDS.has(argv[0] ?? "") || argv.some(skipsTheCheck)) return undefined;
+  try {
+    const locations = resolveLocations({ env: context.env, cwd: context.cwd });
+    return watcherKeepsFresh(locations) ? undefined : startEarlyLook(locations);
+  } catch {
+    // The command meets the same trouble (no native addon, say) and reports it properly.
+    return undefined;
+  }
+}
