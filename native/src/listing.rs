@@ -106,6 +106,10 @@ fn parse(text: &str) -> Option<Listings> {
         let count: usize = field()?.parse().ok()?;
         let folder = field()?.to_owned();
         let names = (0..count).map(|_| lines.next().map(str::to_owned)).collect::<Option<Vec<_>>>()?;
+        // A name is looked at relative to its folder: one that leads elsewhere is no name of ours.
+        if names.iter().any(|name| name.is_empty() || name.contains('/')) {
+            return None;
+        }
         listings.folders.insert(folder, Listing { state, names });
     }
     Some(listings)

@@ -248,7 +248,7 @@ fn listings_are_kept_in_a_file_and_a_garbled_one_only_costs_a_read_of_every_fold
     listings.save(&file).unwrap();
     assert_eq!(Listings::load(&file), listings);
 
-    for garbled in ["", "recall folder listings 1\n1 2 3\n", "recall folder listings 1\n1 2 3 4 5 /p\nonly one\n", "something else\n"] {
+    for garbled in ["", "recall folder listings 1\n1 2 3\n", "recall folder listings 1\n1 2 3 4 5 /p\nonly one\n", "recall folder listings 1\n1 2 3 4 1 /p\n../elsewhere.jsonl\n", "something else\n"] {
         fs::write(&file, garbled).unwrap();
         assert_eq!(Listings::load(&file), Listings::default(), "{garbled:?}");
         assert_eq!(look_remembering(dir, Layout::Projects, Some(&file)).files.len(), 1);
