@@ -17,8 +17,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 const HEADER: &str = "recall folder listings 1";
 
-/// How long after its last change a folder's listing may be remembered.
-pub const SETTLE: Duration = Duration::from_secs(2);
+/// How long after its last change a folder's listing may be remembered: longer than the coarsest
+/// timestamps a folder may have (FAT's 2 s), so that a later change always gets a later one.
+pub const SETTLE: Duration = Duration::from_secs(3);
 
 /// What tells a folder, and its state, apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
