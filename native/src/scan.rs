@@ -261,17 +261,27 @@ pub fn look(sessions_dir: &str, layout: Layout, mut remembered: Listings, settle
     (look, changed.then_some(listings))
 }
 
-/// `look`, with the listings remembered in `listings_file` (see listing.rs): read from it, and
-/// written back when they changed. Without one, every folder is read.
-pub fn look_remembering(sessions_dir: &str, layout: Layout, listings_file: Option<&Path>) -> Look {
-    let Some(file) = listings_file else {
-        return look(sessions_dir, layout, Listings::default(), None).0;
-    };
-    let (found, listings) = look(sessions_dir, layout, Listings::load(file), Some(SETTLE));
-    if let Some(listings) = listings {
+/// `look`, with the listings remembered in `listings_file` (see listing.rs), and those to write
+/// back there if they changed. Without a file, every folder is read.
+fn look_with_listings(sessions_dir: &str, layout: Layout, listings_file: Option<&Path>) -> (Look, Option<Listings>) {
+    match listings_file {
+        Some(file) => look(sessions_dir, layout, Listings::load(file), Some(SETTLE)),
+        None => (look(sessions_dir, layout, Listings::default(), None).0, None),
+    }
+}
+
+fn remember(listings: Option<Listings>, listings_file: Option<&Path>) {
+    if let (Some(listings), Some(file)) = (listings, listings_file) {
         // Only a cache: without it, the next look reads every folder.
         let _ = listings.save(file);
     }
+}
+
+/// `look`, with the listings remembered in `listings_file`: read from it, and written back when
+/// they changed.
+pub fn look_remembering(sessions_dir: &str, layout: Layout, listings_file: Option<&Path>) -> Look {
+    let (found, listings) = look_with_listings(sessions_dir, layout, listings_file);
+    remember(listings, listings_file);
     found
 }
 
@@ -314,19 +324,21 @@ fn known_files(searcher: &Searcher, fields: &Fields) -> Result<HashMap<u64, Know
 
 /// A look at the session files running on a thread of its own, for the scan that follows to take
 /// instead of looking itself: the CLI starts one before it has parsed its command line, so the
-/// stats overlap the rest of its start.
+/// stats overlap the rest of its start. Its listings are written back only when a scan takes it,
+/// so that a process ending before then never leaves the file half written.
 pub struct EarlyLook {
     sessions_dir: String,
     layout: Layout,
-    thread: JoinHandle<Look>,
+    listings_file: Option<PathBuf>,
+    thread: JoinHandle<(Look, Option<Listings>)>,
 }
 
 impl EarlyLook {
     /// Starts a `look_remembering`.
     pub fn start(sessions_dir: &str, layout: Layout, listings_file: Option<PathBuf>) -> EarlyLook {
-        let dir = sessions_dir.to_owned();
-        let thread = std::thread::spawn(move || look_remembering(&dir, layout, listings_file.as_deref()));
-        EarlyLook { sessions_dir: sessions_dir.to_owned(), layout, thread }
+        let (dir, file) = (sessions_dir.to_owned(), listings_file.clone());
+        let thread = std::thread::spawn(move || look_with_listings(&dir, layout, file.as_deref()));
+        EarlyLook { sessions_dir: sessions_dir.to_owned(), layout, listings_file, thread }
     }
 
     pub fn is_finished(&self) -> bool {
@@ -335,7 +347,9 @@ impl EarlyLook {
 
     /// What it found. A panic on its thread goes on here (see `on_two_threads`).
     fn finish(self) -> Look {
-        self.thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        let (found, listings) = self.thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        remember(listings, self.listings_file.as_deref());
+        found
     }
 }
 

@@ -255,3 +255,25 @@ fn listings_are_kept_in_a_file_and_a_garbled_one_only_costs_a_read_of_every_fold
     }
     assert_eq!(look_remembering(dir, Layout::Projects, Some(&root.path().join("missing/folder-listings"))).files.len(), 1);
 }
+
+#[test]
+fn an_early_look_writes_its_listings_only_when_a_scan_takes_it() {
+    let root = tempfile::tempdir().unwrap();
+    let sessions = root.path().join("sessions");
+    write(&sessions.join("--p--/a.jsonl"), "{}\n");
+    let dir = sessions.to_str().unwrap();
+    let file = root.path().join("folder-listings");
+    std::thread::sleep(recall_native::listing::SETTLE + Duration::from_millis(200));
+
+    let left = EarlyLook::start(dir, Layout::Projects, Some(file.clone()));
+    while !left.is_finished() {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    drop(left);
+    assert!(!file.exists(), "a look no scan took wrote its listings");
+
+    let engine = Engine::in_memory().unwrap();
+    let taken = EarlyLook::start(dir, Layout::Projects, Some(file.clone()));
+    assert_eq!(engine.scan(dir, Layout::Projects, true, Some(taken), Some(&file)).unwrap().changed.len(), 1);
+    assert_eq!(Listings::load(&file).folders.len(), 1, "a settled folder is remembered");
+}
