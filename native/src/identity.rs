@@ -9,8 +9,8 @@ use std::path::Path;
 /// A file or folder as it was when opened: its device and inode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Identity {
-    dev: u64,
-    ino: u64,
+    pub(crate) dev: u64,
+    pub(crate) ino: u64,
 }
 
 impl Identity {

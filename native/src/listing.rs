@@ -15,17 +15,18 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use crate::identity::Identity;
+
 const HEADER: &str = "recall folder listings 1";
 
 /// How long after its last change a folder's listing may be remembered: longer than the coarsest
 /// timestamps a folder may have (FAT's 2 s), so that a later change always gets a later one.
 pub const SETTLE: Duration = Duration::from_secs(3);
 
-/// What tells a folder, and its state, apart.
+/// Which folder it is, and when its entries last changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FolderState {
-    dev: u64,
-    ino: u64,
+    identity: Identity,
     ctime_sec: i64,
     ctime_nsec: i64,
 }
@@ -33,7 +34,7 @@ pub struct FolderState {
 impl FolderState {
     pub fn of(folder: &File) -> io::Result<FolderState> {
         let meta = folder.metadata()?;
-        Ok(FolderState { dev: meta.dev(), ino: meta.ino(), ctime_sec: meta.ctime(), ctime_nsec: meta.ctime_nsec() })
+        Ok(FolderState { identity: Identity::of(&meta), ctime_sec: meta.ctime(), ctime_nsec: meta.ctime_nsec() })
     }
 
     /// Whether the folder last changed at least `settle` before `now`.
@@ -69,7 +70,7 @@ impl Listings {
         static COUNTER: AtomicUsize = AtomicUsize::new(0);
         let mut text = format!("{HEADER}\n");
         for (folder, Listing { state, names }) in &self.folders {
-            let FolderState { dev, ino, ctime_sec, ctime_nsec } = state;
+            let FolderState { identity: Identity { dev, ino }, ctime_sec, ctime_nsec } = state;
             text.push_str(&format!("{dev} {ino} {ctime_sec} {ctime_nsec} {} {folder}\n", names.len()));
             for name in names {
                 text.push_str(name);
@@ -99,8 +100,7 @@ fn parse(text: &str) -> Option<Listings> {
         let mut fields = line.splitn(6, ' ');
         let mut field = || fields.next();
         let state = FolderState {
-            dev: field()?.parse().ok()?,
-            ino: field()?.parse().ok()?,
+            identity: Identity { dev: field()?.parse().ok()?, ino: field()?.parse().ok()? },
             ctime_sec: field()?.parse().ok()?,
             ctime_nsec: field()?.parse().ok()?,
         };

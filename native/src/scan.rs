@@ -121,13 +121,18 @@ fn is_folder(entry: &DirEntry) -> bool {
     }
 }
 
-/// The entries of a folder, or why it could not be read. A missing sessions directory (`top`) is
-/// no failure: Pi has not written a session yet.
+/// Why a folder could not be read. A missing sessions directory (`top`) is no failure: Pi has not
+/// written a session yet.
+fn unreadable(dir: &str, top: bool, error: &io::Error) -> Option<ScanFailure> {
+    let missing = top && error.kind() == io::ErrorKind::NotFound;
+    (!missing).then(|| ScanFailure { path: dir.to_owned(), reason: reason(error, "scandir") })
+}
+
+/// The entries of a folder, or why it could not be read.
 fn entries(dir: &str, top: bool) -> (Vec<DirEntry>, Option<ScanFailure>) {
     match fs::read_dir(dir) {
         Ok(entries) => (entries.filter_map(|e| e.ok()).collect(), None),
-        Err(error) if top && error.kind() == io::ErrorKind::NotFound => (Vec::new(), None),
-        Err(error) => (Vec::new(), Some(ScanFailure { path: dir.to_owned(), reason: reason(&error, "scandir") })),
+        Err(error) => (Vec::new(), unreadable(dir, top, &error)),
     }
 }
 
@@ -166,41 +171,40 @@ enum Listed {
 }
 
 /// The `*.jsonl` files of a folder, each with its signature, and how their names were found: from
-/// `remembered` if it is of the folder as it is, else by reading the folder. Each file is looked
-/// at relative to the open folder (`fstatat`), which spares the kernel a walk down the whole
-/// path; a symlink is followed. `settle`: see `look`.
+/// `remembered` if it is of the folder as it is, else by reading the folder. `settle`: see `look`.
 fn look_in_folder(dir: &str, top: bool, remembered: Option<&Listing>, settle: Option<Duration>) -> (Look, Listed) {
     let mut look = Look::default();
     let opened = File::open(dir).and_then(|folder| FolderState::of(&folder).map(|state| (folder, state)));
     let (folder, state) = match opened {
         Ok(opened) => opened,
         Err(error) => {
-            // A missing sessions directory is no failure: Pi has not written a session yet.
-            if !(top && error.kind() == io::ErrorKind::NotFound) {
-                look.failures.push(ScanFailure { path: dir.to_owned(), reason: reason(&error, "scandir") });
-            }
+            look.failures.extend(unreadable(dir, top, &error));
             return (look, Listed::Read(None));
         }
     };
-    let read: Vec<String>;
-    let (names, listed) = match remembered.filter(|listing| listing.state == state) {
-        Some(listing) => (&listing.names, Listed::Remembered),
-        None => match read_names(&folder, dir, &mut look.failures) {
-            Ok((names, rememberable)) => {
-                let keep = rememberable && settle.is_some_and(|settle| state.settled(SystemTime::now(), settle));
-                let listed = Listed::Read(keep.then(|| Listing { state, names: names.clone() }));
-                read = names;
-                (&read, listed)
-            }
-            Err(error) => {
-                look.failures.push(ScanFailure { path: dir.to_owned(), reason: reason(&error, "scandir") });
-                return (look, Listed::Read(None));
-            }
-        },
-    };
+    if let Some(listing) = remembered.filter(|listing| listing.state == state) {
+        look_at_names(&folder, dir, &listing.names, &mut look);
+        return (look, Listed::Remembered);
+    }
+    match read_names(&folder, dir, &mut look.failures) {
+        Ok((names, rememberable)) => {
+            look_at_names(&folder, dir, &names, &mut look);
+            let keep = rememberable && settle.is_some_and(|settle| state.settled(SystemTime::now(), settle));
+            (look, Listed::Read(keep.then_some(Listing { state, names })))
+        }
+        Err(error) => {
+            look.failures.extend(unreadable(dir, false, &error));
+            (look, Listed::Read(None))
+        }
+    }
+}
+
+/// Looks at each named file relative to its open folder (`fstatat`), which spares the kernel a
+/// walk down the whole path; a symlink is followed.
+fn look_at_names(folder: &File, dir: &str, names: &[String], look: &mut Look) {
     for name in names {
         let path = join(dir, name);
-        match rustix::fs::statat(&folder, name.as_str(), AtFlags::empty()) {
+        match rustix::fs::statat(folder, name.as_str(), AtFlags::empty()) {
             Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile => {
                 let mtime_ms = stat.st_mtime as f64 * 1000.0 + stat.st_mtime_nsec as f64 / 1e6;
                 look.files.push((path_key(&path), SessionFile { path, size: stat.st_size as u64, mtime_ms, ino: stat.st_ino }));
@@ -209,7 +213,6 @@ fn look_in_folder(dir: &str, top: bool, remembered: Option<&Listing>, settle: Op
             Err(error) => look.failures.push(ScanFailure { path, reason: reason(&error.into(), "stat") }),
         }
     }
-    (look, listed)
 }
 
 /// The project folders of the sessions directory (or, in a flat one, the directory itself).

@@ -3,7 +3,7 @@
 use std::fs;
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use recall_native::changes::ChangeSet;
@@ -15,6 +15,16 @@ use recall_native::scan::{look, look_remembering, EarlyLook, Layout, SessionFile
 fn write(path: &Path, text: &str) {
     fs::create_dir_all(path.parent().unwrap()).unwrap();
     fs::write(path, text).unwrap();
+}
+
+/// A temporary folder holding a sessions folder with these session files (paths inside it).
+fn sessions_with(files: &[&str]) -> (tempfile::TempDir, PathBuf) {
+    let root = tempfile::tempdir().unwrap();
+    let sessions = root.path().join("sessions");
+    for file in files {
+        write(&sessions.join(file), "{}\n");
+    }
+    (root, sessions)
 }
 
 /// Records the files as a sync would, through JSON as the change set travels from Node.
@@ -135,10 +145,8 @@ fn records_are_found_by_path_by_parent_name_and_by_session_id_prefix() {
 
 #[test]
 fn an_early_look_stands_for_the_look_of_its_own_folder_only() {
-    let root = tempfile::tempdir().unwrap();
-    let sessions = root.path().join("sessions");
+    let (root, sessions) = sessions_with(&["--p--/a.jsonl"]);
     let a = sessions.join("--p--/a.jsonl");
-    write(&a, "{}\n");
     let engine = Engine::in_memory().unwrap();
     let dir = sessions.to_str().unwrap();
     record(&engine, &engine.scan(dir, Layout::Projects, true, None, None).unwrap().changed);
@@ -215,10 +223,7 @@ fn a_remembered_listing_stands_for_its_folder_until_the_folder_changes() {
 
 #[test]
 fn a_listing_is_remembered_only_once_its_folder_has_settled_and_can_be_written_down() {
-    let root = tempfile::tempdir().unwrap();
-    let sessions = root.path().join("sessions");
-    write(&sessions.join("--p--/a.jsonl"), "{}\n");
-    write(&sessions.join("--q--/line\nbreak.jsonl"), "{}\n");
+    let (_root, sessions) = sessions_with(&["--p--/a.jsonl", "--q--/line\nbreak.jsonl"]);
     let dir = sessions.to_str().unwrap();
     // Just changed: a file made in the same clock tick could be missing from the listing.
     let (found, listings) = look(dir, Layout::Projects, Listings::default(), Some(Duration::from_secs(3600)));
@@ -238,9 +243,7 @@ fn a_listing_is_remembered_only_once_its_folder_has_settled_and_can_be_written_d
 
 #[test]
 fn listings_are_kept_in_a_file_and_a_garbled_one_only_costs_a_read_of_every_folder() {
-    let root = tempfile::tempdir().unwrap();
-    let sessions = root.path().join("sessions");
-    write(&sessions.join("--p--/a b.jsonl"), "{}\n");
+    let (root, sessions) = sessions_with(&["--p--/a b.jsonl"]);
     let dir = sessions.to_str().unwrap();
     let file = root.path().join("folder-listings");
     let (_, listings) = look(dir, Layout::Projects, Listings::default(), Some(Duration::ZERO));
@@ -258,9 +261,7 @@ fn listings_are_kept_in_a_file_and_a_garbled_one_only_costs_a_read_of_every_fold
 
 #[test]
 fn an_early_look_writes_its_listings_only_when_a_scan_takes_it() {
-    let root = tempfile::tempdir().unwrap();
-    let sessions = root.path().join("sessions");
-    write(&sessions.join("--p--/a.jsonl"), "{}\n");
+    let (root, sessions) = sessions_with(&["--p--/a.jsonl"]);
     let dir = sessions.to_str().unwrap();
     let file = root.path().join("folder-listings");
     std::thread::sleep(recall_native::listing::SETTLE + Duration::from_millis(200));
