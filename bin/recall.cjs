@@ -16,6 +16,10 @@ const Module = require("node:module");
 
 const bundle = path.join(__dirname, "..", "dist", "bundle", "cli.cjs");
 
+// `recall search` and `recall list` start their freshness check before the CLI loads, from a
+// bundle of a few KB (src/cli/early-look.ts): its stats then overlap the loading.
+const earlyLook = require(path.join(path.dirname(bundle), "early-look.cjs")).lookAheadFor(process.argv.slice(2), { env: process.env, cwd: process.cwd() });
+
 function loadWithCodeCache(vm) {
   const source = fs.readFileSync(bundle, "utf8");
   const stat = fs.statSync(bundle);
@@ -55,14 +59,29 @@ function loadWithCodeCache(vm) {
   return { cli: bundleModule.exports, writeCache };
 }
 
+// A finished command whose output has all left the process ends it at once: Node's teardown of
+// the environment costs a short command a few milliseconds.
 if (typeof Module.enableCompileCache === "function") {
   Module.enableCompileCache();
-  require(bundle).main();
+  require(bundle)
+    .main(earlyLook)
+    .then((allWritten) => {
+      // Node writes its compile cache in that teardown; before 22.10 it cannot be asked to earlier.
+      if (!allWritten || typeof Module.flushCompileCache !== "function") return;
+      Module.flushCompileCache();
+      process.exit();
+    });
 } else {
   const { cli, writeCache } = loadWithCodeCache(require("node:vm"));
   // After the run, so that the cache holds the functions the run compiled too.
-  cli.main().then(writeCache, (error) => {
-    writeCache();
-    throw error;
-  });
+  cli.main(earlyLook).then(
+    (allWritten) => {
+      writeCache();
+      if (allWritten) process.exit();
+    },
+    (error) => {
+      writeCache();
+      throw error;
+    },
+  );
 }

@@ -106,10 +106,13 @@ const esModuleBuilds = {
   },
 };
 
+// Two bundles: the CLI, and the start of its freshness check, which bin/recall.cjs loads first
+// (src/cli/early-look.ts): a few KB, so the check's stats begin before the CLI is even loaded.
 const bundle = join(root, "dist", "bundle", "cli.cjs");
 await build({
-  entryPoints: [join(root, "src", "cli", "main.ts")],
-  outfile: bundle,
+  entryPoints: { cli: join(root, "src", "cli", "main.ts"), "early-look": join(root, "src", "cli", "early-look.ts") },
+  outdir: dirname(bundle),
+  outExtension: { ".js": ".cjs" },
   bundle: true,
   platform: "node",
   format: "cjs",

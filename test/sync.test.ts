@@ -7,6 +7,7 @@ import { searchSessions } from "../src/api/search.js";
 import { startEarlyLook } from "../src/sessions/discover.js";
 import { readWhileSyncing, syncIndex } from "../src/sync/sync.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
+import { userMessage } from "./helpers/fixture-files.js";
 import { holdWriterLock } from "./helpers/lock-holder.js";
 
 let agent: AgentDir;
@@ -17,10 +18,6 @@ const ids = async (query: string, store = open()) => (await searchSessions(store
 const S1 = "--home-dev-shop-api--/2026-10-01T09-00-00-000Z_01a0f6b1-2680-79e3-a1fa-30b6f0582ef5.jsonl";
 const S1_ID = "01a0f6b1-2680-79e3-a1fa-30b6f0582ef5";
 const S3_ID = "01a0f71f-0380-71ce-a5f6-9af2c7be0ad4";
-
-function userMessage(id: string, text: string, ms: number): string {
-  return `${JSON.stringify({ type: "message", id, parentId: null, timestamp: new Date(ms).toISOString(), message: { role: "user", content: text, timestamp: ms } })}\n`;
-}
 
 describe("sync", () => {
   it("indexes every session file, then costs nothing when nothing changed", async () => {

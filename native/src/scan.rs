@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::fs::{self, DirEntry, File};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -18,11 +19,11 @@ use rustix::fs::{AtFlags, FileType};
 
 use tantivy::schema::document::Value;
 use tantivy::query::EnableScoring;
-use tantivy::{DocAddress, Searcher, TantivyDocument};
+use tantivy::{DocAddress, Searcher, TantivyDocument, Term};
 
 use crate::error::Result;
 use crate::listing::{fits_a_line, FolderState, Listing, Listings, SETTLE};
-use crate::schema::{kind_is, path_key, Fields, KIND_FILE};
+use crate::schema::{kind_is, path_key, path_key_after, Fields, KIND_FILE};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Layout {
@@ -108,8 +109,15 @@ pub struct Look {
     pub failures: Vec<ScanFailure>,
 }
 
+/// A folder's path with a slash, for `join`.
+fn with_slash(dir: &str) -> String {
+    let mut folder = dir.trim_end_matches('/').to_owned();
+    folder.push('/');
+    folder
+}
+
 fn join(dir: &str, name: &str) -> String {
-    format!("{}/{name}", dir.trim_end_matches('/'))
+    with_slash(dir) + name
 }
 
 /// A folder, or a symlink to one.
@@ -201,13 +209,19 @@ fn look_in_folder(dir: &str, top: bool, remembered: Option<&Listing>, settle: Op
 
 /// Looks at each named file relative to its open folder (`fstatat`), which spares the kernel a
 /// walk down the whole path; a symlink is followed.
+/// The folder's path key is hashed once, not again for each file in it.
 fn look_at_names(folder: &File, dir: &str, names: &[String], look: &mut Look) {
+    let prefix = with_slash(dir);
+    let prefix_key = path_key(&prefix);
     for name in names {
-        let path = join(dir, name);
+        let mut path = String::with_capacity(prefix.len() + name.len());
+        path.push_str(&prefix);
+        path.push_str(name);
         match rustix::fs::statat(folder, name.as_str(), AtFlags::empty()) {
             Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile => {
                 let mtime_ms = stat.st_mtime as f64 * 1000.0 + stat.st_mtime_nsec as f64 / 1e6;
-                look.files.push((path_key(&path), SessionFile { path, size: stat.st_size as u64, mtime_ms, ino: stat.st_ino }));
+                let key = path_key_after(prefix_key, name);
+                look.files.push((key, SessionFile { path, size: stat.st_size as u64, mtime_ms, ino: stat.st_ino }));
             }
             Ok(_) => {} // a folder named *.jsonl, or a symlink to one
             Err(error) => look.failures.push(ScanFailure { path, reason: reason(&error.into(), "stat") }),
@@ -303,10 +317,33 @@ struct Known {
     address: DocAddress,
 }
 
+/// Path keys are hashes already (FNV-1a): a map of them uses each as its own hash.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+type ByPathKey<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
+
 /// The signature of every recorded file, by path key, from the fast columns.
-fn known_files(searcher: &Searcher, fields: &Fields) -> Result<HashMap<u64, Known>> {
+fn known_files(searcher: &Searcher, fields: &Fields) -> Result<ByPathKey<Known>> {
     let files = kind_is(fields, KIND_FILE).weight(EnableScoring::disabled_from_searcher(searcher))?;
-    let mut known = HashMap::new();
+    let recorded = searcher.doc_freq(&Term::from_field_text(fields.kind, KIND_FILE))?;
+    let mut known = ByPathKey::with_capacity_and_hasher(recorded as usize, Default::default());
     for (segment_ord, segment) in searcher.segment_readers().iter().enumerate() {
         let fast = segment.fast_fields();
         let (keys, sizes, mtimes, inos) = (fast.u64("path_key")?, fast.u64("file_size")?, fast.f64("file_mtime")?, fast.u64("file_ino")?);
@@ -392,7 +429,7 @@ fn hidden_by(failures: &[ScanFailure], path: &str) -> bool {
 
 /// Sorts the files looked at into unchanged (the signature their record has) and changed, and
 /// finds the recorded files that are gone: the records no file was matched with.
-fn compare_with_records(searcher: &Searcher, fields: &Fields, look: Look, mut known: HashMap<u64, Known>) -> Result<Scan> {
+fn compare_with_records(searcher: &Searcher, fields: &Fields, look: Look, mut known: ByPathKey<Known>) -> Result<Scan> {
     let Look { files, failures } = look;
     let mut result = Scan { failures, files_total: files.len(), ..Scan::default() };
     for (key, file) in files {

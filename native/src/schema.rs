@@ -134,8 +134,14 @@ pub fn kind_is(fields: &Fields, kind: &str) -> Box<dyn Query> {
 
 /// FNV-1a: a hash that never changes between builds, because it is stored in the index.
 pub fn path_key(path: &str) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in path.as_bytes() {
+    path_key_after(0xcbf2_9ce4_8422_2325, path)
+}
+
+/// The path key of `path_key`'s path followed by `more`: the key of a folder's path and a slash
+/// serves for each file in it.
+pub fn path_key_after(key: u64, more: &str) -> u64 {
+    let mut hash = key;
+    for byte in more.as_bytes() {
         hash ^= u64::from(*byte);
         hash = hash.wrapping_mul(0x0100_0000_01b3);
     }

@@ -20,7 +20,18 @@ import { nativeModule } from "../native/binding.js";
 const BATCH_BYTES = 1 << 16;
 
 export class DirectOutput {
-  private stream: NodeJS.WritableStream | undefined;
+  /** Every output made, for `allWritten`. */
+  private static readonly made: DirectOutput[] = [];
+
+  /**
+   * Writes what every output has gathered, and tells whether all that was written has left the
+   * process: false while a write waits in Node's stream for a slow reader.
+   */
+  static allWritten(): boolean {
+    return DirectOutput.made.every((output) => output.flush() && !output.stream?.writableLength);
+  }
+
+  private stream: (NodeJS.WritableStream & { writableLength?: number }) | undefined;
   private batch: Buffer[] = [];
   private batchBytes = 0;
   private flushScheduled = false;
@@ -31,7 +42,9 @@ export class DirectOutput {
     private readonly fd: number,
     private readonly nodeStream: () => NodeJS.WritableStream,
     private readonly batched = false,
-  ) {}
+  ) {
+    DirectOutput.made.push(this);
+  }
 
   write(chunk: string | Uint8Array): boolean {
     if (!this.batched) return this.writeNow(typeof chunk === "string" ? Buffer.from(chunk) : chunk);

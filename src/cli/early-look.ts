@@ -1,9 +1,10 @@
 /**
- * The freshness check of `recall search` and `recall list`, started before the command line is
- * even parsed. On a large history its one stat per session file is the longest part of a search;
- * on threads of its own it overlaps loading the CLI, parsing and opening the index (see
- * startEarlyLook). A guess from the raw arguments is enough: a look no command takes is only
- * wasted work, and the scan drops one of another folder.
+ * The freshness check of `recall search` and `recall list`, started before the CLI is even loaded:
+ * bin/recall.cjs runs this module first, from a small bundle of its own. On a large history the
+ * check's one stat per session file is the longest part of a search; on threads of its own it
+ * overlaps loading the CLI, parsing and opening the index (see startEarlyLook). A guess from the
+ * raw arguments is enough: a look no command takes is only wasted work, and the scan drops one of
+ * another folder.
  */
 import { resolveLocations } from "../locations.js";
 import { startEarlyLook, type EarlyLook } from "../sessions/discover.js";

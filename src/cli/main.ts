@@ -22,7 +22,7 @@ import { parseErrorMessage } from "./parse-errors.js";
 import { Exit } from "./exit.js";
 import { DirectOutput, isTerminal } from "./direct-output.js";
 import { usePrecompiledParser } from "./precompiled-parser.js";
-import { lookAheadFor } from "./early-look.js";
+import type { EarlyLook } from "../sessions/discover.js";
 export { compileParser } from "./precompiled-parser.js";
 
 export const VERSION = "0.1.0";
@@ -110,9 +110,14 @@ export async function runCli(argv: string[], context: RecallContext = defaultCon
   return cli.run(command, context);
 }
 
-export async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
+/**
+ * Runs the command line of this process (`earlyLook`: see bin/recall.cjs). Resolves with whether
+ * the process may end at once, without Node's teardown of a finished process (a few milliseconds
+ * of a short command): when all it wrote has left it.
+ */
+export async function main(earlyLook?: EarlyLook): Promise<boolean> {
   const context = defaultContext();
-  context.earlyLook = lookAheadFor(argv, context);
-  process.exitCode = await runCli(argv, context);
+  context.earlyLook = earlyLook;
+  process.exitCode = await runCli(process.argv.slice(2), context);
+  return DirectOutput.allWritten();
 }

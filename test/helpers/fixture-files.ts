@@ -18,3 +18,8 @@ export const FIXTURE_FILES = {
   unknownType: join(S, "--home-dev-infra--/2026-10-01T18-00-00-000Z_01a0f89f-8900-7c35-8cbf-ea1052d39058.jsonl"),
   headerOnly: join(S, "--home-dev-infra--/2026-10-01T19-00-00-000Z_01a0f8d6-7780-7f34-83aa-43d63b541099.jsonl"),
 };
+
+/** A user message entry as Pi appends it to a session file (parentless, at `ms`). */
+export function userMessage(id: string, text: string, ms: number): string {
+  return `${JSON.stringify({ type: "message", id, parentId: null, timestamp: new Date(ms).toISOString(), message: { role: "user", content: text, timestamp: ms } })}\n`;
+}
