@@ -18,12 +18,11 @@ use std::time::{Duration, SystemTime};
 use rustix::fs::{AtFlags, FileType};
 
 use tantivy::schema::document::Value;
-use tantivy::query::EnableScoring;
-use tantivy::{DocAddress, Searcher, TantivyDocument, Term};
+use tantivy::{DocAddress, Searcher, SegmentReader, TantivyDocument, Term};
 
 use crate::error::Result;
 use crate::listing::{fits_a_line, FolderState, Listing, Listings, SETTLE};
-use crate::schema::{kind_is, path_key, path_key_after, Fields, KIND_FILE};
+use crate::schema::{for_each_of_kind, path_key, path_key_after, Fields, KIND_FILE};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Layout {
@@ -341,24 +340,18 @@ type ByPathKey<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
 
 /// The signature of every recorded file, by path key, from the fast columns.
 fn known_files(searcher: &Searcher, fields: &Fields) -> Result<ByPathKey<Known>> {
-    let files = kind_is(fields, KIND_FILE).weight(EnableScoring::disabled_from_searcher(searcher))?;
     let recorded = searcher.doc_freq(&Term::from_field_text(fields.kind, KIND_FILE))?;
     let mut known = ByPathKey::with_capacity_and_hasher(recorded as usize, Default::default());
-    for (segment_ord, segment) in searcher.segment_readers().iter().enumerate() {
+    let columns = |segment: &SegmentReader| {
         let fast = segment.fast_fields();
-        let (keys, sizes, mtimes, inos) = (fast.u64("path_key")?, fast.u64("file_size")?, fast.f64("file_mtime")?, fast.u64("file_ino")?);
-        let alive = segment.alive_bitset();
-        files.for_each_no_score(segment, &mut |docs| {
-            for &doc in docs {
-                if alive.is_some_and(|alive| alive.is_deleted(doc)) {
-                    continue;
-                }
-                if let (Some(key), Some(size), Some(mtime_ms), Some(ino)) = (keys.first(doc), sizes.first(doc), mtimes.first(doc), inos.first(doc)) {
-                    known.insert(key, Known { size, mtime_ms, ino, address: DocAddress::new(segment_ord as u32, doc) });
-                }
-            }
-        })?;
-    }
+        Ok((fast.u64("path_key")?, fast.u64("file_size")?, fast.f64("file_mtime")?, fast.u64("file_ino")?))
+    };
+    for_each_of_kind(searcher, fields, KIND_FILE, columns, |(keys, sizes, mtimes, inos), address| {
+        let doc = address.doc_id;
+        if let (Some(key), Some(size), Some(mtime_ms), Some(ino)) = (keys.first(doc), sizes.first(doc), mtimes.first(doc), inos.first(doc)) {
+            known.insert(key, Known { size, mtime_ms, ino, address });
+        }
+    })?;
     Ok(known)
 }
 

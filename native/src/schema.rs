@@ -8,12 +8,13 @@
 //! (its signature and where a resumed read continues): they hold no searchable text, and a file
 //! with no message (header only) has one too.
 
-use tantivy::query::{Query, TermQuery};
+use tantivy::query::{EnableScoring, Query, TermQuery};
 use tantivy::schema::{
     Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, INDEXED, STORED, STRING,
 };
-use tantivy::Term;
+use tantivy::{DocAddress, Searcher, SegmentReader, Term};
 
+use crate::error::Result;
 use crate::tokenizer::ANALYZER;
 
 /// Bump when the schema, the analyzer or the meaning of a field changes; an index written with
@@ -130,6 +131,31 @@ impl Fields {
 /// The documents of one kind (`KIND_MESSAGE`, `KIND_SESSION` or `KIND_FILE`).
 pub fn kind_is(fields: &Fields, kind: &str) -> Box<dyn Query> {
     Box::new(TermQuery::new(Term::from_field_text(fields.kind, kind), IndexRecordOption::Basic))
+}
+
+/// Visits every live document of one kind, segment by segment: `open` gives what `visit` needs of
+/// a segment (its fast columns, opened once). Cheaper than a query collecting the documents'
+/// addresses when many of them are wanted.
+pub fn for_each_of_kind<S>(
+    searcher: &Searcher,
+    fields: &Fields,
+    kind: &str,
+    open: impl Fn(&SegmentReader) -> Result<S>,
+    mut visit: impl FnMut(&S, DocAddress),
+) -> Result<()> {
+    let documents = kind_is(fields, kind).weight(EnableScoring::disabled_from_searcher(searcher))?;
+    for (segment_ord, segment) in searcher.segment_readers().iter().enumerate() {
+        let opened = open(segment)?;
+        let alive = segment.alive_bitset();
+        documents.for_each_no_score(segment, &mut |docs| {
+            for &doc in docs {
+                if alive.is_none_or(|alive| alive.is_alive(doc)) {
+                    visit(&opened, DocAddress::new(segment_ord as u32, doc));
+                }
+            }
+        })?;
+    }
+    Ok(())
 }
 
 /// FNV-1a: a hash that never changes between builds, because it is stored in the index.

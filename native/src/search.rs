@@ -10,16 +10,16 @@
 //! 4. The top `limit` sessions get a ~200-character snippet of their best matching message, with
 //!    the matched words as byte ranges into the snippet.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
-use tantivy::collector::{DocSetCollector, TopDocs};
-use tantivy::query::{BooleanQuery, Occur, Query, TermSetQuery};
+use tantivy::collector::TopDocs;
+use tantivy::query::Query;
 use tantivy::snippet::SnippetGenerator;
-use tantivy::{DocAddress, Score, Searcher, TantivyDocument, Term};
+use tantivy::{DocAddress, Score, Searcher, SegmentReader, TantivyDocument, Term};
 
 use crate::error::Result;
 use crate::query::{filtered, parse, prefix_expansions, text_query, Filters, ParsedQuery};
-use crate::schema::{kind_is, Fields, KIND_SESSION};
+use crate::schema::{for_each_of_kind, Fields, KIND_SESSION};
 use crate::session::{message_from_document, session_from_document, MessageRef, SessionMeta};
 use crate::tokenizer::analyzer;
 
@@ -167,25 +167,24 @@ fn collect_groups(searcher: &Searcher, query: &dyn Query, window: usize) -> Resu
 }
 
 /// The session document of each session file (by path key), with its last activity read from the
-/// fast columns: one query for all candidates, instead of one lookup per result.
+/// fast columns: one pass over the session documents, instead of a lookup per result.
 fn session_documents(searcher: &Searcher, fields: &Fields, keys: Vec<u64>) -> Result<HashMap<u64, (i64, DocAddress)>> {
     if keys.is_empty() {
         return Ok(HashMap::new());
     }
-    let query = BooleanQuery::new(vec![
-        (Occur::Must, kind_is(fields, KIND_SESSION)),
-        (Occur::Must, Box::new(TermSetQuery::new(keys.iter().map(|k| Term::from_field_u64(fields.path_key, *k))))),
-    ]);
-    let docs = searcher.search(&query, &DocSetCollector)?;
-    let mut out = HashMap::with_capacity(docs.len());
-    for address in docs {
-        let fast = searcher.segment_reader(address.segment_ord).fast_fields();
-        let key = fast.u64("path_key")?.first(address.doc_id);
-        let ts = fast.i64("ts")?.first(address.doc_id);
-        if let (Some(key), Some(ts)) = (key, ts) {
-            out.insert(key, (ts, address));
+    let wanted: HashSet<u64> = keys.into_iter().collect();
+    let mut out = HashMap::with_capacity(wanted.len());
+    let columns = |segment: &SegmentReader| {
+        let fast = segment.fast_fields();
+        Ok((fast.u64("path_key")?, fast.i64("ts")?))
+    };
+    for_each_of_kind(searcher, fields, KIND_SESSION, columns, |(keys, timestamps), address| {
+        if let Some(key) = keys.first(address.doc_id).filter(|key| wanted.contains(key)) {
+            if let Some(ts) = timestamps.first(address.doc_id) {
+                out.insert(key, (ts, address));
+            }
         }
-    }
+    })?;
     Ok(out)
 }
 

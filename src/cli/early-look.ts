@@ -11,7 +11,7 @@ import { startEarlyLook, type EarlyLook } from "../sessions/discover.js";
 import { watcherKeepsFresh } from "../sync/watch-lock.js";
 import type { RecallContext } from "./context.js";
 
-/** The commands that check freshness before they answer (see SessionsCommand.readIndex). */
+/** The commands that check freshness before they answer (see SessionsCommand.readPage). */
 const CHECKING_COMMANDS = new Set(["search", "list"]);
 
 /** Arguments after which the command will not check, or not of the default folder. */

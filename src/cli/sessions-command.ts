@@ -64,7 +64,7 @@ export abstract class SessionsCommand extends BaseCommand {
    * overlapping the freshness check (see readWhileSyncing), itself perhaps under way since the
    * process started (see early-look.ts).
    */
-  async readIndex<T>(read: (store: IndexStore) => Promise<T>): Promise<T> {
+  private async readIndex<T>(read: (store: IndexStore) => Promise<T>): Promise<T> {
     const store = this.openStore();
     if (!this.sync) return read(store);
     const { value, report } = await readWhileSyncing(store, () => read(store), this.context.earlyLook);
@@ -72,20 +72,32 @@ export abstract class SessionsCommand extends BaseCommand {
     return value;
   }
 
-  printRecord(session: PrintableSession, format: OutputFormat, now: number): void {
-    this.context.stdout.write(formatRecord(session, format, now) + (this.null ? "\0" : "\n"));
+  /**
+   * The sessions `read` finds, and the text that prints them (`print`, for each). The text is made
+   * as soon as they are read: a freshness check that has not finished yet (a large history
+   * without `recall watch`) is waited for with the page already formatted.
+   */
+  async readPage<T>(read: (store: IndexStore) => Promise<T[]>, print: (session: T) => string): Promise<{ sessions: T[]; text: string }> {
+    return this.readIndex(async (store) => {
+      const sessions = await read(store);
+      return { sessions, text: sessions.map(print).join("") };
+    });
   }
 
-  /** One block per session: title, folder · age · details · id · tags, snippet, path. */
-  printBlock(session: SessionSummary, now: number, extra: { details?: string[]; snippet?: string; spans?: [number, number][] } = {}): void {
+  /** A session in a pipeline format, with its terminator. */
+  record(session: PrintableSession, format: OutputFormat, now: number): string {
+    return formatRecord(session, format, now) + (this.null ? "\0" : "\n");
+  }
+
+  /** A session for a person: title, folder · age · details · id · tags, snippet, path; a blank line. */
+  block(session: SessionSummary, now: number, extra: { details?: string[]; snippet?: string; spans?: [number, number][] } = {}): string {
     const paint = this.paint;
     const details = [paint.cyan(projectFolder(session.cwd)), formatAge(Date.parse(session.modified), now), ...(extra.details ?? []), paint.dim(session.id)];
     if (session.tags.length > 0) details.push(paint.magenta(session.tags.map((t) => `#${t}`).join(" ")));
     const title = sessionTitle(session);
-    this.out(paint.bold(title.length > 100 ? `${title.slice(0, 99)}…` : title));
-    this.out(`  ${details.join(paint.dim(" · "))}`);
-    if (extra.snippet) this.out(`  ${highlightLine(extra.snippet, extra.spans ?? [], (t) => paint.bold.red(t))}`);
-    this.out(`  ${paint.dim(session.path)}`);
-    this.out("");
+    const lines = [paint.bold(title.length > 100 ? `${title.slice(0, 99)}…` : title), `  ${details.join(paint.dim(" · "))}`];
+    if (extra.snippet) lines.push(`  ${highlightLine(extra.snippet, extra.spans ?? [], (t) => paint.bold.red(t))}`);
+    lines.push(`  ${paint.dim(session.path)}`, "", "");
+    return lines.join("\n");
   }
 }

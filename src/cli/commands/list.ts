@@ -33,16 +33,16 @@ export class ListCommand extends SessionsCommand {
   async run(): Promise<ExitCode> {
     const format = this.pipelineFormat();
     const { limit, cwd, since, until, now } = this.scope();
-    const sessions = await this.readIndex((store) => listSessions(store, { limit, cwd, since, until }));
-    if (sessions.length === 0) {
+    const page = await this.readPage(
+      (store) => listSessions(store, { limit, cwd, since, until }),
+      (session) => (format ? this.record(session, format, now) : this.block(session, now, { details: [`${session.messageCount} message${session.messageCount === 1 ? "" : "s"}`] })),
+    );
+    if (page.sessions.length === 0) {
       const window = since !== undefined || until !== undefined ? " active in that time window" : "";
       if (!format) this.warn(cwd ? `no session in ${cwd}${window}` : `no session${window}`);
       return Exit.NoMatch;
     }
-    for (const session of sessions) {
-      if (format) this.printRecord(session, format, now);
-      else this.printBlock(session, now, { details: [`${session.messageCount} message${session.messageCount === 1 ? "" : "s"}`] });
-    }
+    this.context.stdout.write(page.text);
     return Exit.Ok;
   }
 }

@@ -40,15 +40,15 @@ export class SearchCommand extends SessionsCommand {
     const format = this.pipelineFormat();
     const { limit, cwd, since, until, now } = this.scope();
     const query = this.query.join(" ");
-    const hits = await this.readIndex((store) => searchSessions(store, { query, limit, prefix: this.prefix, cwd, since, until, now }));
-    if (hits.length === 0) {
+    const page = await this.readPage(
+      (store) => searchSessions(store, { query, limit, prefix: this.prefix, cwd, since, until, now }),
+      (hit) => (format ? this.record(hit, format, now) : this.block(hit, now, { snippet: hit.snippet, spans: hit.spans })),
+    );
+    if (page.sessions.length === 0) {
       if (!format) this.warn(cwd ? `no session in ${cwd} matches "${query}"; drop --here/--cwd to search every project` : `no session matches "${query}"`);
       return Exit.NoMatch;
     }
-    for (const hit of hits) {
-      if (format) this.printRecord(hit, format, now);
-      else this.printBlock(hit, now, { snippet: hit.snippet, spans: hit.spans });
-    }
+    this.context.stdout.write(page.text);
     return Exit.Ok;
   }
 }
