@@ -207,8 +207,8 @@ fn look_in_folder(dir: &str, top: bool, remembered: Option<&Listing>, settle: Op
 }
 
 /// Looks at each named file relative to its open folder (`fstatat`), which spares the kernel a
-/// walk down the whole path; a symlink is followed.
-/// The folder's path key is hashed once, not again for each file in it.
+/// walk down the whole path; a symlink is followed. The folder's part of the path keys is hashed
+/// once, not again for each file.
 fn look_at_names(folder: &File, dir: &str, names: &[String], look: &mut Look) {
     let prefix = with_slash(dir);
     let prefix_key = path_key(&prefix);
