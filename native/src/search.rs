@@ -99,7 +99,7 @@ pub fn search(searcher: &Searcher, fields: &Fields, options: &SearchOptions) -> 
     let Some(filters) = options.filters.with_tags_resolved(searcher, fields)? else { return Ok(Vec::new()) };
     let query = filtered(text_query(&parsed, &expansions, options.coordination, fields), &filters, fields);
     let groups = collect_groups(searcher, query.as_ref(), options.limit * CANDIDATES_PER_RESULT)?;
-    let session_docs = session_documents(searcher, fields, groups.keys().copied().collect())?;
+    let session_docs = session_documents(searcher, fields, &groups.keys().copied().collect())?;
 
     let mut ranked: Vec<(f64, i64, u64, Group)> = groups
         .into_iter()
@@ -168,11 +168,10 @@ fn collect_groups(searcher: &Searcher, query: &dyn Query, window: usize) -> Resu
 
 /// The session document of each session file (by path key), with its last activity read from the
 /// fast columns: one pass over the session documents, instead of a lookup per result.
-fn session_documents(searcher: &Searcher, fields: &Fields, keys: Vec<u64>) -> Result<HashMap<u64, (i64, DocAddress)>> {
-    if keys.is_empty() {
+fn session_documents(searcher: &Searcher, fields: &Fields, wanted: &HashSet<u64>) -> Result<HashMap<u64, (i64, DocAddress)>> {
+    if wanted.is_empty() {
         return Ok(HashMap::new());
     }
-    let wanted: HashSet<u64> = keys.into_iter().collect();
     let mut out = HashMap::with_capacity(wanted.len());
     let columns = |segment: &SegmentReader| {
         let fast = segment.fast_fields();

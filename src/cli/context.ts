@@ -8,6 +8,6 @@ export interface RecallContext extends BaseContext {
   /** Whether stdout and stderr are terminals (colors, progress bars). */
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
-  /** A look at the session files started before the command line was parsed (see early-look.ts). */
+  /** A look at the session files started before the CLI was loaded (see early-look.ts). */
   earlyLook?: EarlyLook;
 }

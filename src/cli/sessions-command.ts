@@ -60,28 +60,22 @@ export abstract class SessionsCommand extends BaseCommand {
   }
 
   /**
-   * Opens the index and reads from it: brought up to date first unless --no-sync, with the read
-   * overlapping the freshness check (see readWhileSyncing), itself perhaps under way since the
-   * process started (see early-look.ts).
-   */
-  private async readIndex<T>(read: (store: IndexStore) => Promise<T>): Promise<T> {
-    const store = this.openStore();
-    if (!this.sync) return read(store);
-    const { value, report } = await readWhileSyncing(store, () => read(store), this.context.earlyLook);
-    if (report) for (const notice of syncNotices(report)) this.warn(notice);
-    return value;
-  }
-
-  /**
-   * The sessions `read` finds, and the text that prints them (`print`, for each). The text is made
-   * as soon as they are read: a freshness check that has not finished yet (a large history
-   * without `recall watch`) is waited for with the page already formatted.
+   * The sessions `read` finds in the index, and the text that prints them (`print`, for each).
+   * The index is brought up to date first unless --no-sync, with the read overlapping the
+   * freshness check (see readWhileSyncing), itself perhaps under way since the process started
+   * (see early-look.ts). The text is made as soon as the sessions are read: a check that has not
+   * finished yet (a large history without `recall watch`) is waited for with the page formatted.
    */
   async readPage<T>(read: (store: IndexStore) => Promise<T[]>, print: (session: T) => string): Promise<{ sessions: T[]; text: string }> {
-    return this.readIndex(async (store) => {
+    const store = this.openStore();
+    const page = async () => {
       const sessions = await read(store);
       return { sessions, text: sessions.map(print).join("") };
-    });
+    };
+    if (!this.sync) return page();
+    const { value, report } = await readWhileSyncing(store, page, this.context.earlyLook);
+    if (report) for (const notice of syncNotices(report)) this.warn(notice);
+    return value;
   }
 
   /** A session in a pipeline format, with its terminator. */
@@ -97,7 +91,7 @@ export abstract class SessionsCommand extends BaseCommand {
     const title = sessionTitle(session);
     const lines = [paint.bold(title.length > 100 ? `${title.slice(0, 99)}…` : title), `  ${details.join(paint.dim(" · "))}`];
     if (extra.snippet) lines.push(`  ${highlightLine(extra.snippet, extra.spans ?? [], (t) => paint.bold.red(t))}`);
-    lines.push(`  ${paint.dim(session.path)}`, "", "");
-    return lines.join("\n");
+    lines.push(`  ${paint.dim(session.path)}`);
+    return `${lines.join("\n")}\n\n`;
   }
 }

@@ -39,8 +39,8 @@ function listingsFile(locations: Pick<Locations, "cacheDir">): string {
 
 /**
  * Starts looking at the session files on threads of their own, for the scan that follows to take
- * (see scanSessionFiles): `recall search` starts one before it has parsed its command line, so the
- * stats overlap the rest of its start.
+ * (see scanSessionFiles): `recall search` starts one before its CLI is loaded (early-look.ts), so
+ * the stats overlap the rest of its start.
  */
 export function startEarlyLook(locations: Pick<Locations, "sessionsDir" | "layout" | "cacheDir">): EarlyLook {
   return nativeModule().EarlyLook.start(locations.sessionsDir, locations.layout === "flat", listingsFile(locations));
