@@ -13,6 +13,7 @@ use std::io;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::identity::Identity;
@@ -45,11 +46,36 @@ impl FolderState {
     }
 }
 
-/// The `*.jsonl` names a folder held in a state.
+/// File names, each followed by a NUL (the one byte no file name holds): a folder of thousands
+/// of names is one allocation, not one per name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Names {
+    text: String,
+    count: usize,
+}
+
+impl Names {
+    pub fn push(&mut self, name: &str) {
+        self.text.push_str(name);
+        self.text.push('\0');
+        self.count += 1;
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.count
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.text.split_terminator('\0')
+    }
+}
+
+/// The `*.jsonl` names a folder held in a state. The names are shared with the look that used
+/// them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Listing {
     pub state: FolderState,
-    pub names: Vec<String>,
+    pub names: Arc<Names>,
 }
 
 /// Listings by folder path.
@@ -72,10 +98,7 @@ impl Listings {
         for (folder, Listing { state, names }) in &self.folders {
             let FolderState { identity: Identity { dev, ino }, ctime_sec, ctime_nsec } = state;
             text.push_str(&format!("{dev} {ino} {ctime_sec} {ctime_nsec} {} {folder}\n", names.len()));
-            for name in names {
-                text.push_str(name);
-                text.push('\n');
-            }
+            text.push_str(&names.text.replace('\0', "\n"));
         }
         let temporary = file.with_extension(format!("{}-{}.tmp", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed)));
         fs::write(&temporary, text)?;
@@ -90,13 +113,19 @@ pub fn fits_a_line(text: &str) -> bool {
     !text.contains('\n')
 }
 
+/// The line `text` starts with, and what follows it.
+fn first_line(text: &str) -> Option<(&str, &str)> {
+    text.split_once('\n')
+}
+
 fn parse(text: &str) -> Option<Listings> {
-    let mut lines = text.lines();
-    if lines.next()? != HEADER {
+    let (header, mut rest) = first_line(text)?;
+    if header != HEADER {
         return None;
     }
     let mut listings = Listings::default();
-    while let Some(line) = lines.next() {
+    while !rest.is_empty() {
+        let (line, after) = first_line(rest)?;
         let mut fields = line.splitn(6, ' ');
         let mut field = || fields.next();
         let state = FolderState {
@@ -106,12 +135,19 @@ fn parse(text: &str) -> Option<Listings> {
         };
         let count: usize = field()?.parse().ok()?;
         let folder = field()?.to_owned();
-        let names = (0..count).map(|_| lines.next().map(str::to_owned)).collect::<Option<Vec<_>>>()?;
-        // A name is looked at relative to its folder: one that leads elsewhere is no name of ours.
-        if names.iter().any(|name| name.is_empty() || name.contains('/')) {
-            return None;
+        // The next `count` lines are the folder's names.
+        let names_start = after;
+        rest = after;
+        for _ in 0..count {
+            let (name, next) = first_line(rest)?;
+            // A name is looked at relative to its folder: one that leads elsewhere is no name of ours.
+            if name.is_empty() || name.contains('/') {
+                return None;
+            }
+            rest = next;
         }
-        listings.folders.insert(folder, Listing { state, names });
+        let text = names_start[..names_start.len() - rest.len()].replace('\n', "\0");
+        listings.folders.insert(folder, Listing { state, names: Arc::new(Names { text, count }) });
     }
     Some(listings)
 }

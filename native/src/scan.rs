@@ -12,6 +12,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime};
 
@@ -21,7 +22,7 @@ use tantivy::schema::document::Value;
 use tantivy::{DocAddress, Searcher, SegmentReader, TantivyDocument, Term};
 
 use crate::error::Result;
-use crate::listing::{fits_a_line, FolderState, Listing, Listings, SETTLE};
+use crate::listing::{fits_a_line, FolderState, Listing, Listings, Names, SETTLE};
 use crate::schema::{for_each_of_kind, path_key, path_key_after, Fields, KIND_FILE};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,12 +101,49 @@ fn on_two_threads<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> 
     results.into_iter().map(|(_, r)| r).collect()
 }
 
-/// What a look at the session files found, before any comparison with the index: each file with
-/// its path key (computed here, on the look's threads).
+/// What tells a file's records stale: they were taken of another size, mtime or inode.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Signature {
+    size: u64,
+    mtime_ms: f64,
+    ino: u64,
+}
+
+/// The session files of one folder as a look found them. A file's path is made only when it is
+/// needed (a changed file), not for each of the thousands a look finds unchanged.
+#[derive(Debug)]
+struct FolderLook {
+    /// The folder's path with a slash.
+    prefix: String,
+    names: Arc<Names>,
+    /// For each name in turn, its path key (computed here, on the look's threads) and signature;
+    /// nothing where the name is no regular file or could not be looked at.
+    found: Vec<Option<(u64, Signature)>>,
+}
+
+impl FolderLook {
+    fn files(&self) -> impl Iterator<Item = (&str, &(u64, Signature))> {
+        self.names.iter().zip(&self.found).filter_map(|(name, found)| Some((name, found.as_ref()?)))
+    }
+
+    fn session_file(&self, name: &str, signature: &Signature) -> SessionFile {
+        let Signature { size, mtime_ms, ino } = *signature;
+        SessionFile { path: self.prefix.clone() + name, size, mtime_ms, ino }
+    }
+}
+
+/// What a look at the session files found, before any comparison with the index.
 #[derive(Debug, Default)]
 pub struct Look {
-    pub files: Vec<(u64, SessionFile)>,
+    folders: Vec<FolderLook>,
     pub failures: Vec<ScanFailure>,
+}
+
+impl Look {
+    /// How many session files it found.
+    pub fn file_count(&self) -> usize {
+        self.folders.iter().map(|folder| folder.files().count()).sum()
+    }
 }
 
 /// A folder's path with a slash, for `join`.
@@ -145,8 +183,8 @@ fn entries(dir: &str, top: bool) -> (Vec<DirEntry>, Option<ScanFailure>) {
 
 /// The `*.jsonl` names in an open folder, and whether they may be remembered: a name that is not
 /// UTF-8 is reported as a failure instead, and its folder read again next time.
-fn read_names(folder: &File, dir: &str, failures: &mut Vec<ScanFailure>) -> io::Result<(Vec<String>, bool)> {
-    let mut names = Vec::new();
+fn read_names(folder: &File, dir: &str, failures: &mut Vec<ScanFailure>) -> io::Result<(Names, bool)> {
+    let mut names = Names::default();
     let mut rememberable = fits_a_line(dir);
     for entry in rustix::fs::Dir::read_from(folder)? {
         let entry = entry?;
@@ -157,7 +195,7 @@ fn read_names(folder: &File, dir: &str, failures: &mut Vec<ScanFailure>) -> io::
         match std::str::from_utf8(name) {
             Ok(name) => {
                 rememberable &= fits_a_line(name);
-                names.push(name.to_owned());
+                names.push(name);
             }
             Err(_) => {
                 rememberable = false;
@@ -190,12 +228,13 @@ fn look_in_folder(dir: &str, top: bool, remembered: Option<&Listing>, settle: Op
         }
     };
     if let Some(listing) = remembered.filter(|listing| listing.state == state) {
-        look_at_names(&folder, dir, &listing.names, &mut look);
+        look_at_names(&folder, dir, Arc::clone(&listing.names), &mut look);
         return (look, Listed::Remembered);
     }
     match read_names(&folder, dir, &mut look.failures) {
         Ok((names, rememberable)) => {
-            look_at_names(&folder, dir, &names, &mut look);
+            let names = Arc::new(names);
+            look_at_names(&folder, dir, Arc::clone(&names), &mut look);
             let keep = rememberable && settle.is_some_and(|settle| state.settled(SystemTime::now(), settle));
             (look, Listed::Read(keep.then_some(Listing { state, names })))
         }
@@ -209,23 +248,24 @@ fn look_in_folder(dir: &str, top: bool, remembered: Option<&Listing>, settle: Op
 /// Looks at each named file relative to its open folder (`fstatat`), which spares the kernel a
 /// walk down the whole path; a symlink is followed. The folder's part of the path keys is hashed
 /// once, not again for each file.
-fn look_at_names(folder: &File, dir: &str, names: &[String], look: &mut Look) {
+fn look_at_names(folder: &File, dir: &str, names: Arc<Names>, look: &mut Look) {
     let prefix = with_slash(dir);
     let prefix_key = path_key(&prefix);
-    for name in names {
-        let mut path = String::with_capacity(prefix.len() + name.len());
-        path.push_str(&prefix);
-        path.push_str(name);
-        match rustix::fs::statat(folder, name.as_str(), AtFlags::empty()) {
+    let mut found = Vec::with_capacity(names.len());
+    for name in names.iter() {
+        found.push(match rustix::fs::statat(folder, name, AtFlags::empty()) {
             Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile => {
                 let mtime_ms = stat.st_mtime as f64 * 1000.0 + stat.st_mtime_nsec as f64 / 1e6;
-                let key = path_key_after(prefix_key, name);
-                look.files.push((key, SessionFile { path, size: stat.st_size as u64, mtime_ms, ino: stat.st_ino }));
+                Some((path_key_after(prefix_key, name), Signature { size: stat.st_size as u64, mtime_ms, ino: stat.st_ino }))
             }
-            Ok(_) => {} // a folder named *.jsonl, or a symlink to one
-            Err(error) => look.failures.push(ScanFailure { path, reason: reason(&error.into(), "stat") }),
-        }
+            Ok(_) => None, // a folder named *.jsonl, or a symlink to one
+            Err(error) => {
+                look.failures.push(ScanFailure { path: prefix.clone() + name, reason: reason(&error.into(), "stat") });
+                None
+            }
+        });
     }
+    look.folders.push(FolderLook { prefix, names, found });
 }
 
 /// The project folders of the sessions directory (or, in a flat one, the directory itself).
@@ -253,12 +293,12 @@ pub fn project_folders(sessions_dir: &str) -> Vec<String> {
 /// those of folders read that last changed at least `settle` ago, and those that were used.
 pub fn look(sessions_dir: &str, layout: Layout, mut remembered: Listings, settle: Option<Duration>) -> (Look, Option<Listings>) {
     let (folders, failure) = folders(sessions_dir, layout);
-    let mut look = Look { files: Vec::new(), failures: failure.into_iter().collect() };
+    let mut look = Look { folders: Vec::new(), failures: failure.into_iter().collect() };
     let parts = on_two_threads(&folders, |dir| look_in_folder(dir, layout == Layout::Flat, remembered.folders.get(dir), settle));
     let mut changed = false;
     let mut listings = Listings::default();
     for (dir, (part, listed)) in folders.into_iter().zip(parts) {
-        look.files.extend(part.files);
+        look.folders.extend(part.folders);
         look.failures.extend(part.failures);
         let before = remembered.folders.remove(&dir);
         let listing = match listed {
@@ -303,16 +343,14 @@ pub fn look_remembering(sessions_dir: &str, layout: Layout, listings_file: Optio
 
 /// Every session file as changed (no records to compare with), sorted by path.
 pub fn every_file(sessions_dir: &str, layout: Layout) -> Scan {
-    let Look { files, failures } = look(sessions_dir, layout, Listings::default(), None).0;
-    let mut files: Vec<SessionFile> = files.into_iter().map(|(_, file)| file).collect();
+    let Look { folders, failures } = look(sessions_dir, layout, Listings::default(), None).0;
+    let mut files: Vec<SessionFile> = folders.iter().flat_map(|folder| folder.files().map(|(name, (_, signature))| folder.session_file(name, signature))).collect();
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Scan { files_total: files.len(), unchanged: 0, changed: files, removed: Vec::new(), failures }
 }
 
 struct Known {
-    size: u64,
-    mtime_ms: f64,
-    ino: u64,
+    signature: Signature,
     address: DocAddress,
 }
 
@@ -349,7 +387,7 @@ fn known_files(searcher: &Searcher, fields: &Fields) -> Result<ByPathKey<Known>>
     for_each_of_kind(searcher, fields, KIND_FILE, columns, |(keys, sizes, mtimes, inos), address| {
         let doc = address.doc_id;
         if let (Some(key), Some(size), Some(mtime_ms), Some(ino)) = (keys.first(doc), sizes.first(doc), mtimes.first(doc), inos.first(doc)) {
-            known.insert(key, Known { size, mtime_ms, ino, address });
+            known.insert(key, Known { signature: Signature { size, mtime_ms, ino }, address });
         }
     })?;
     Ok(known)
@@ -423,12 +461,15 @@ fn hidden_by(failures: &[ScanFailure], path: &str) -> bool {
 /// Sorts the files looked at into unchanged (the signature their record has) and changed, and
 /// finds the recorded files that are gone: the records no file was matched with.
 fn compare_with_records(searcher: &Searcher, fields: &Fields, look: Look, mut known: ByPathKey<Known>) -> Result<Scan> {
-    let Look { files, failures } = look;
-    let mut result = Scan { failures, files_total: files.len(), ..Scan::default() };
-    for (key, file) in files {
-        match known.remove(&key) {
-            Some(k) if k.size == file.size && k.mtime_ms == file.mtime_ms && k.ino == file.ino => result.unchanged += 1,
-            _ => result.changed.push(file),
+    let Look { folders, failures } = look;
+    let mut result = Scan { failures, ..Scan::default() };
+    for folder in &folders {
+        for (name, (key, signature)) in folder.files() {
+            result.files_total += 1;
+            match known.remove(key) {
+                Some(k) if k.signature == *signature => result.unchanged += 1,
+                _ => result.changed.push(folder.session_file(name, signature)),
+            }
         }
     }
     result.changed.sort_by(|a, b| a.path.cmp(&b.path));

@@ -4,6 +4,7 @@ use std::fs;
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use recall_native::changes::ChangeSet;
@@ -184,7 +185,7 @@ fn a_symlinked_session_file_is_followed_and_a_folder_named_like_one_is_not_a_ses
 }
 
 fn names_of(listings: &Listings, folder: &Path) -> Vec<String> {
-    let mut names = listings.folders[folder.to_str().unwrap()].names.clone();
+    let mut names: Vec<String> = listings.folders[folder.to_str().unwrap()].names.iter().map(str::to_owned).collect();
     names.sort();
     names
 }
@@ -199,25 +200,25 @@ fn a_remembered_listing_stands_for_its_folder_until_the_folder_changes() {
     let dir = sessions.to_str().unwrap();
 
     let (first, listings) = look(dir, Layout::Projects, Listings::default(), Some(Duration::ZERO));
-    assert_eq!(first.files.len(), 1);
+    assert_eq!(first.file_count(), 1);
     let mut listings = listings.expect("a settled folder's listing is remembered");
     assert_eq!(names_of(&listings, &project), vec!["a.jsonl"]);
 
     // A name only the listing has: looked at means the listing was used instead of the folder.
-    listings.folders.get_mut(project.to_str().unwrap()).unwrap().names.push("ghost.jsonl".into());
+    Arc::make_mut(&mut listings.folders.get_mut(project.to_str().unwrap()).unwrap().names).push("ghost.jsonl");
     let (second, unchanged) = look(dir, Layout::Projects, listings, Some(Duration::ZERO));
-    assert_eq!(second.files.len(), 1);
+    assert_eq!(second.file_count(), 1);
     assert_eq!(second.failures.len(), 1);
     assert!(second.failures[0].path.ends_with("ghost.jsonl") && second.failures[0].reason.starts_with("ENOENT"));
     assert!(unchanged.is_none(), "nothing new to remember");
 
     // A new file changes the folder: it is read again, and the stale listing replaced.
     let (_, mut listings) = look(dir, Layout::Projects, Listings::default(), Some(Duration::ZERO));
-    listings.as_mut().unwrap().folders.get_mut(project.to_str().unwrap()).unwrap().names.push("ghost.jsonl".into());
+    Arc::make_mut(&mut listings.as_mut().unwrap().folders.get_mut(project.to_str().unwrap()).unwrap().names).push("ghost.jsonl");
     std::thread::sleep(Duration::from_millis(50)); // past the file system's timestamp granularity
     write(&project.join("b.jsonl"), "{}\n");
     let (third, listings) = look(dir, Layout::Projects, listings.unwrap(), Some(Duration::ZERO));
-    assert_eq!((third.files.len(), third.failures.len()), (2, 0));
+    assert_eq!((third.file_count(), third.failures.len()), (2, 0));
     assert_eq!(names_of(&listings.unwrap(), &project), vec!["a.jsonl", "b.jsonl"]);
 }
 
@@ -227,7 +228,7 @@ fn a_listing_is_remembered_only_once_its_folder_has_settled_and_can_be_written_d
     let dir = sessions.to_str().unwrap();
     // Just changed: a file made in the same clock tick could be missing from the listing.
     let (found, listings) = look(dir, Layout::Projects, Listings::default(), Some(Duration::from_secs(3600)));
-    assert_eq!(found.files.len(), 2);
+    assert_eq!(found.file_count(), 2);
     assert!(listings.is_none());
     // A name with a line break cannot be written one to a line: that folder is always read.
     let (_, listings) = look(dir, Layout::Projects, Listings::default(), Some(Duration::ZERO));
@@ -254,9 +255,9 @@ fn listings_are_kept_in_a_file_and_a_garbled_one_only_costs_a_read_of_every_fold
     for garbled in ["", "recall folder listings 1\n1 2 3\n", "recall folder listings 1\n1 2 3 4 5 /p\nonly one\n", "recall folder listings 1\n1 2 3 4 1 /p\n../elsewhere.jsonl\n", "something else\n"] {
         fs::write(&file, garbled).unwrap();
         assert_eq!(Listings::load(&file), Listings::default(), "{garbled:?}");
-        assert_eq!(look_remembering(dir, Layout::Projects, Some(&file)).files.len(), 1);
+        assert_eq!(look_remembering(dir, Layout::Projects, Some(&file)).file_count(), 1);
     }
-    assert_eq!(look_remembering(dir, Layout::Projects, Some(&root.path().join("missing/folder-listings"))).files.len(), 1);
+    assert_eq!(look_remembering(dir, Layout::Projects, Some(&root.path().join("missing/folder-listings"))).file_count(), 1);
 }
 
 #[test]
