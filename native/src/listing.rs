@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 use std::fs::{self, File};
 use std::io;
+use std::ops::Range;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -47,17 +48,29 @@ impl FolderState {
 }
 
 /// File names, each followed by a NUL (the one byte no file name holds): a folder of thousands
-/// of names is one allocation, not one per name.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// of names is one slice of a text, not a string per name. The listings loaded from a file all
+/// share its text, and a look shares the names it used with their listing.
+#[derive(Debug, Clone, Default)]
 pub struct Names {
-    text: String,
+    text: Arc<String>,
+    span: Range<usize>,
     count: usize,
 }
 
 impl Names {
+    fn as_str(&self) -> &str {
+        &self.text[self.span.clone()]
+    }
+
+    /// Adds a name, after copying the names to a text of their own if they share one.
     pub fn push(&mut self, name: &str) {
-        self.text.push_str(name);
-        self.text.push('\0');
+        if self.span != (0..self.text.len()) || Arc::get_mut(&mut self.text).is_none() {
+            self.text = Arc::new(self.as_str().to_owned());
+        }
+        let text = Arc::make_mut(&mut self.text);
+        text.push_str(name);
+        text.push('\0');
+        self.span = 0..text.len();
         self.count += 1;
     }
 
@@ -66,16 +79,23 @@ impl Names {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &str> {
-        self.text.split_terminator('\0')
+        self.as_str().split_terminator('\0')
     }
 }
 
-/// The `*.jsonl` names a folder held in a state. The names are shared with the look that used
-/// them.
+impl PartialEq for Names {
+    fn eq(&self, other: &Names) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Names {}
+
+/// The `*.jsonl` names a folder held in a state.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Listing {
     pub state: FolderState,
-    pub names: Arc<Names>,
+    pub names: Names,
 }
 
 /// Listings by folder path.
@@ -87,7 +107,7 @@ pub struct Listings {
 impl Listings {
     /// The listings in `file`; none when it is missing or not one of ours.
     pub fn load(file: &Path) -> Listings {
-        fs::read_to_string(file).ok().and_then(|text| parse(&text)).unwrap_or_default()
+        fs::read(file).ok().and_then(parse).unwrap_or_default()
     }
 
     /// Writes the listings to `file` whole (a temporary file renamed over it), so that a reader
@@ -98,7 +118,7 @@ impl Listings {
         for (folder, Listing { state, names }) in &self.folders {
             let FolderState { identity: Identity { dev, ino }, ctime_sec, ctime_nsec } = state;
             text.push_str(&format!("{dev} {ino} {ctime_sec} {ctime_nsec} {} {folder}\n", names.len()));
-            text.push_str(&names.text.replace('\0', "\n"));
+            text.push_str(&names.as_str().replace('\0', "\n"));
         }
         let temporary = file.with_extension(format!("{}-{}.tmp", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed)));
         fs::write(&temporary, text)?;
@@ -113,19 +133,22 @@ pub fn fits_a_line(text: &str) -> bool {
     !text.contains('\n')
 }
 
-/// The line `text` starts with, and what follows it.
-fn first_line(text: &str) -> Option<(&str, &str)> {
-    text.split_once('\n')
-}
-
-fn parse(text: &str) -> Option<Listings> {
-    let (header, mut rest) = first_line(text)?;
+fn parse(mut bytes: Vec<u8>) -> Option<Listings> {
+    // Every line ends in a NUL from here on, as each name does in `Names`: the names of a folder
+    // are then a slice of this one text.
+    for byte in &mut bytes {
+        *byte = if *byte == b'\n' { 0 } else { *byte }; // a store either way, which vectorizes
+    }
+    let text = Arc::new(String::from_utf8(bytes).ok()?);
+    // The line at `at`, and where the next one starts.
+    let line_at = |at: usize| text[at..].find('\0').map(|length| (&text[at..at + length], at + length + 1));
+    let (header, mut at) = line_at(0)?;
     if header != HEADER {
         return None;
     }
     let mut listings = Listings::default();
-    while !rest.is_empty() {
-        let (line, after) = first_line(rest)?;
+    while at < text.len() {
+        let (line, names_at) = line_at(at)?;
         let mut fields = line.splitn(6, ' ');
         let mut field = || fields.next();
         let state = FolderState {
@@ -136,18 +159,17 @@ fn parse(text: &str) -> Option<Listings> {
         let count: usize = field()?.parse().ok()?;
         let folder = field()?.to_owned();
         // The next `count` lines are the folder's names.
-        let names_start = after;
-        rest = after;
+        at = names_at;
         for _ in 0..count {
-            let (name, next) = first_line(rest)?;
+            let (name, next) = line_at(at)?;
             // A name is looked at relative to its folder: one that leads elsewhere is no name of ours.
             if name.is_empty() || name.contains('/') {
                 return None;
             }
-            rest = next;
+            at = next;
         }
-        let text = names_start[..names_start.len() - rest.len()].replace('\n', "\0");
-        listings.folders.insert(folder, Listing { state, names: Arc::new(Names { text, count }) });
+        let names = Names { text: Arc::clone(&text), span: names_at..at, count };
+        listings.folders.insert(folder, Listing { state, names });
     }
     Some(listings)
 }

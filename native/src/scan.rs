@@ -12,7 +12,6 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime};
 
@@ -115,7 +114,7 @@ struct Signature {
 struct FolderLook {
     /// The folder's path with a slash.
     prefix: String,
-    names: Arc<Names>,
+    names: Names,
     /// For each name in turn, its path key (computed here, on the look's threads) and signature;
     /// nothing where the name is no regular file or could not be looked at.
     found: Vec<Option<(u64, Signature)>>,
@@ -228,13 +227,12 @@ fn look_in_folder(dir: &str, top: bool, remembered: Option<&Listing>, settle: Op
         }
     };
     if let Some(listing) = remembered.filter(|listing| listing.state == state) {
-        look_at_names(&folder, dir, Arc::clone(&listing.names), &mut look);
+        look_at_names(&folder, dir, listing.names.clone(), &mut look);
         return (look, Listed::Remembered);
     }
     match read_names(&folder, dir, &mut look.failures) {
         Ok((names, rememberable)) => {
-            let names = Arc::new(names);
-            look_at_names(&folder, dir, Arc::clone(&names), &mut look);
+            look_at_names(&folder, dir, names.clone(), &mut look);
             let keep = rememberable && settle.is_some_and(|settle| state.settled(SystemTime::now(), settle));
             (look, Listed::Read(keep.then_some(Listing { state, names })))
         }
@@ -248,7 +246,7 @@ fn look_in_folder(dir: &str, top: bool, remembered: Option<&Listing>, settle: Op
 /// Looks at each named file relative to its open folder (`fstatat`), which spares the kernel a
 /// walk down the whole path; a symlink is followed. The folder's part of the path keys is hashed
 /// once, not again for each file.
-fn look_at_names(folder: &File, dir: &str, names: Arc<Names>, look: &mut Look) {
+fn look_at_names(folder: &File, dir: &str, names: Names, look: &mut Look) {
     let prefix = with_slash(dir);
     let prefix_key = path_key(&prefix);
     let mut found = Vec::with_capacity(names.len());

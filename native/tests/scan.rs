@@ -4,7 +4,6 @@ use std::fs;
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
 use recall_native::changes::ChangeSet;
@@ -205,7 +204,7 @@ fn a_remembered_listing_stands_for_its_folder_until_the_folder_changes() {
     assert_eq!(names_of(&listings, &project), vec!["a.jsonl"]);
 
     // A name only the listing has: looked at means the listing was used instead of the folder.
-    Arc::make_mut(&mut listings.folders.get_mut(project.to_str().unwrap()).unwrap().names).push("ghost.jsonl");
+    listings.folders.get_mut(project.to_str().unwrap()).unwrap().names.push("ghost.jsonl");
     let (second, unchanged) = look(dir, Layout::Projects, listings, Some(Duration::ZERO));
     assert_eq!(second.file_count(), 1);
     assert_eq!(second.failures.len(), 1);
@@ -214,7 +213,7 @@ fn a_remembered_listing_stands_for_its_folder_until_the_folder_changes() {
 
     // A new file changes the folder: it is read again, and the stale listing replaced.
     let (_, mut listings) = look(dir, Layout::Projects, Listings::default(), Some(Duration::ZERO));
-    Arc::make_mut(&mut listings.as_mut().unwrap().folders.get_mut(project.to_str().unwrap()).unwrap().names).push("ghost.jsonl");
+    listings.as_mut().unwrap().folders.get_mut(project.to_str().unwrap()).unwrap().names.push("ghost.jsonl");
     std::thread::sleep(Duration::from_millis(50)); // past the file system's timestamp granularity
     write(&project.join("b.jsonl"), "{}\n");
     let (third, listings) = look(dir, Layout::Projects, listings.unwrap(), Some(Duration::ZERO));
@@ -240,6 +239,20 @@ fn a_listing_is_remembered_only_once_its_folder_has_settled_and_can_be_written_d
     fs::remove_dir_all(sessions.join("--p--")).unwrap();
     let (_, listings) = look(dir, Layout::Projects, listings, Some(Duration::ZERO));
     assert!(listings.unwrap().folders.is_empty());
+}
+
+#[test]
+fn loaded_listings_share_the_file_text_and_a_name_added_to_one_stays_there() {
+    let (root, sessions) = sessions_with(&["--p--/a.jsonl", "--p--/b.jsonl", "--q--/c.jsonl"]);
+    let file = root.path().join("folder-listings");
+    let (_, listings) = look(sessions.to_str().unwrap(), Layout::Projects, Listings::default(), Some(Duration::ZERO));
+    listings.unwrap().save(&file).unwrap();
+    let mut loaded = Listings::load(&file);
+    let (p, q) = (sessions.join("--p--"), sessions.join("--q--"));
+    assert_eq!((names_of(&loaded, &p), names_of(&loaded, &q)), (vec!["a.jsonl".to_owned(), "b.jsonl".to_owned()], vec!["c.jsonl".to_owned()]));
+    loaded.folders.get_mut(q.to_str().unwrap()).unwrap().names.push("d.jsonl");
+    assert_eq!(names_of(&loaded, &q), vec!["c.jsonl", "d.jsonl"]);
+    assert_eq!(names_of(&loaded, &p), vec!["a.jsonl", "b.jsonl"]);
 }
 
 #[test]
