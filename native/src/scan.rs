@@ -362,9 +362,7 @@ impl Hasher for KeyHasher {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
-        }
+        self.0 = path_key_after(self.0, bytes);
     }
 
     fn write_u64(&mut self, key: u64) {

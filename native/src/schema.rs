@@ -165,9 +165,9 @@ pub fn path_key(path: &str) -> u64 {
 
 /// The path key of `path_key`'s path followed by `more`: the key of a folder's path and a slash
 /// serves for each file in it.
-pub fn path_key_after(key: u64, more: &str) -> u64 {
+pub fn path_key_after(key: u64, more: impl AsRef<[u8]>) -> u64 {
     let mut hash = key;
-    for byte in more.as_bytes() {
+    for byte in more.as_ref() {
         hash ^= u64::from(*byte);
         hash = hash.wrapping_mul(0x0100_0000_01b3);
     }
