@@ -15,7 +15,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { generateCorpus, REFERENCE_DATE, Rng } from "./corpus.mjs";
-import { discoverSessionFiles, openRecall, readSessionForIndex, syncIndex } from "../dist/index.js";
+// The library's internals: the evaluation sets the native core's ranking knobs directly.
+import { resolveLocations } from "../dist/locations.js";
+import { discoverSessionFiles } from "../dist/sessions/discover.js";
+import { readSessionForIndex } from "../dist/sessions/session-index-reader.js";
+import { openStore } from "../dist/store.js";
+import { syncIndex } from "../dist/sync/sync.js";
 
 const STOPWORDS = new Set(
   ("the a an and or but if then else of to in on at by for with from as is are was were be been being it its this that these those " +
@@ -77,7 +82,7 @@ async function wordMessageFrequency(sessionsDir) {
 export async function evaluate({ sessions = 500, seed = 1, queries = 300, words = "distinctive", recencyWeight, coordination, log = () => {} } = {}) {
   const corpus = await generateCorpus({ size: sessions, seed, log });
   const env = { PI_CODING_AGENT_DIR: corpus.agentDir, RECALL_CACHE_DIR: join(corpus.outDir, "recall-cache") };
-  const store = openRecall({ env });
+  const store = openStore(resolveLocations({ env }));
   await syncIndex(store);
   const items = readFileSync(corpus.knownItemsPath, "utf8").trim().split("\n").map((l) => JSON.parse(l));
   const messageFrequency = await wordMessageFrequency(corpus.sessionsDir);

@@ -5,9 +5,9 @@
  *   node bench/inproc.mjs '<json: {runs, appendRuns, queries, append: {path, sessionId} | null}>'
  *
  * Prints one JSON object on stdout:
- *  - noChangeSync: `syncIndex` that finds nothing to do (ms samples);
- *  - search: per query key, `searchSessions` latency samples after one warm-up call, and hits;
- *  - append: one message appended to a ~2 MB session, then `syncIndex` + `searchSessions` for a
+ *  - noChangeSync: `recall.sync()` that finds nothing to do (ms samples);
+ *  - search: per query key, `recall.search` latency samples (no sync) after one warm-up call, and hits;
+ *  - append: one message appended to a ~2 MB session, then `recall.sync()` + `recall.search` for a
  *    word of it, until the session is found (ms samples). The file is restored afterwards: cut back
  *    to its size, its times reset, and the index synced again.
  */
@@ -16,32 +16,33 @@ import { randomBytes } from "node:crypto";
 import { LIBRARY_URL, now } from "./lib.mjs";
 
 const params = JSON.parse(process.argv[2]);
-const { openRecall, syncIndex, searchSessions } = await import(LIBRARY_URL);
+const { Recall } = await import(LIBRARY_URL);
 
-const store = openRecall({ env: process.env });
+const recall = Recall.open({ env: process.env });
+const search = async (options) => (await recall.search({ ...options, sync: false })).hits;
 const result = { noChangeSync: [], search: {}, append: null, firstSync: null };
 
 let t = now();
-const first = await syncIndex(store);
+const first = await recall.sync();
 result.firstSync = { ms: now() - t, indexed: first.indexed, appended: first.appended, removed: first.removed, unchanged: first.unchanged };
 
 // No-change freshness check.
 for (let i = 0; i < params.runs; i++) {
   t = now();
-  const report = await syncIndex(store);
+  const report = await recall.sync();
   result.noChangeSync.push(now() - t);
-  if (report.indexed + report.appended + report.removed !== 0) throw new Error(`syncIndex changed something on an unchanged corpus: ${JSON.stringify(report)}`);
+  if (report.indexed + report.appended + report.removed !== 0) throw new Error(`sync changed something on an unchanged corpus: ${JSON.stringify(report)}`);
 }
 
 // Search latency: one warm-up each, then rounds over all queries, so a noisy moment hits all alike.
 for (const q of params.queries) {
-  const hits = await searchSessions(store, { limit: 20, ...q.lib });
+  const hits = await search({ limit: 20, ...q.lib });
   result.search[q.key] = { samples: [], hits: hits.length };
 }
 for (let i = 0; i < params.runs; i++) {
   for (const q of params.queries) {
     t = now();
-    await searchSessions(store, { limit: 20, ...q.lib });
+    await search({ limit: 20, ...q.lib });
     result.search[q.key].samples.push(now() - t);
   }
 }
@@ -102,9 +103,9 @@ if (params.append && params.appendRuns > 0) {
       appendFileSync(path, `${JSON.stringify(entry)}\n`);
       parentId = id;
       const t0 = now();
-      const report = await syncIndex(store);
+      const report = await recall.sync();
       const t1 = now();
-      const hits = await searchSessions(store, { query: word, limit: 5 });
+      const hits = await search({ query: word, limit: 5 });
       const t2 = now();
       samples.syncMs.push(t1 - t0);
       samples.searchMs.push(t2 - t1);
@@ -114,7 +115,7 @@ if (params.append && params.appendRuns > 0) {
     }
   } finally {
     restore();
-    await syncIndex(store);
+    await recall.sync();
   }
   result.append = { path, sessionId, fileBytes: original.size, ...samples, found, appendedReports, runs: params.appendRuns };
 }

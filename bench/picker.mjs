@@ -6,20 +6,20 @@
  *   node bench/picker.mjs '<json: {query, prefix, limit}>'
  *
  * Prints `{importMs, openMs, syncMs, searchMs, fromOpenMs, fromImportMs, hits}` on stdout.
- * `fromOpenMs` (openRecall → results) is what the picker pays inside a running Pi, where the
+ * `fromOpenMs` (Recall.open → results) is what the picker pays inside a running Pi, where the
  * library is already imported; `fromImportMs` adds the import.
  */
 import { LIBRARY_URL, now } from "./lib.mjs";
 
 const request = JSON.parse(process.argv[2]);
 const t0 = now();
-const { openRecall, syncIndex, searchSessions } = await import(LIBRARY_URL);
+const { Recall } = await import(LIBRARY_URL);
 const t1 = now();
-const store = openRecall({ env: process.env });
+const recall = Recall.open({ env: process.env }).open();
 const t2 = now();
-const report = await syncIndex(store);
+const report = await recall.sync();
 const t3 = now();
-const hits = await searchSessions(store, request);
+const { hits } = await recall.search({ ...request, sync: false });
 const t4 = now();
 if (report.indexed + report.appended + report.removed !== 0) throw new Error(`the picker's sync found changes: ${JSON.stringify(report)}`);
 process.stdout.write(

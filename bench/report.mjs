@@ -56,7 +56,7 @@ export const TARGETS = [
   },
   {
     id: "picker",
-    text: "picker open → first results p50 ≤ 50 ms (openRecall + no-change sync + prefix search)",
+    text: "picker open → first results p50 ≤ 50 ms (Recall.open + no-change sync + prefix search)",
     applies: ["M"],
     unit: "ms",
     threshold: 50,
@@ -172,7 +172,7 @@ function measurementRows(list) {
   for (const q of queries) add(`\`recall search\` with \`recall watch\` running, ${q.label} (ms)`, (r) => stat(r.measurements.cliSearch[q.key]?.watched, 1, 1));
   for (const q of queries) add(`in-process \`searchSessions\`, ${q.label} (ms)`, (r) => stat(r.measurements.inProcess[q.key], 1, 2));
   for (const q of queries.filter((q) => q.rg)) add(`\`rg\`, ${q.label} (ms)`, (r) => stat(r.measurements.rg[q.key], 1, 1));
-  add("**picker**: openRecall → results (ms)", (r) => stat(r.measurements.picker?.fromOpenMs, 1, 1));
+  add("**picker**: Recall.open → results (ms)", (r) => stat(r.measurements.picker?.fromOpenMs, 1, 1));
   add("  import library + the above (ms)", (r) => stat(r.measurements.picker?.fromImportMs, 1, 1));
   add("  of which no-change `syncIndex` / first search (ms)", (r) =>
     r.measurements.picker ? [fmt(r.measurements.picker.syncMs.median), fmt(r.measurements.picker.searchMs.median)] : null,

@@ -1,6 +1,9 @@
 /**
- * Errors the library throws on purpose. `code` says what went wrong in a way callers can act on;
- * the message is one line for a person. The CLI prints `recall: <message>` and exits 2.
+ * Errors the library throws on purpose, in domain terms: `code` says what went wrong in a way
+ * callers can act on, `message` is one line for a person, `field` names the option it is about
+ * (as the library's options name it: `maxChars`, `cursor`, `mode`), and `hint` says what to do.
+ * Each adapter words them for its users: the CLI in flags (`--max-chars`), the Pi tool and the
+ * MCP server in their argument names. Nothing here names a CLI flag.
  */
 export type RecallErrorCode =
   | "LOCKED"
@@ -9,16 +12,41 @@ export type RecallErrorCode =
   | "NOT_FOUND"
   | "AMBIGUOUS"
   | "BAD_INPUT"
+  /** Something given as a cursor that is not one (cut short when copied, say). */
+  | "BAD_CURSOR"
+  /** A cursor that no longer fits: the session changed, or another version of recall made it. */
+  | "STALE_CURSOR"
+  /** A cursor that continues another listing than the one asked for. */
+  | "CURSOR_MISMATCH"
+  /** A session whose folder is gone (or unknown): it can be forked, not resumed; `value` is its file. */
+  | "FOLDER_GONE"
   | "IO"
   | "INTERNAL";
 
+export interface RecallErrorDetails {
+  /** The option the error is about, as the library names it. */
+  field?: string;
+  /** The value of that option the error is about, when the message alone does not carry it. */
+  value?: string;
+  /** What to do about it, in the library's terms. */
+  hint?: string;
+}
+
 export class RecallError extends Error {
+  readonly field: string | undefined;
+  readonly value: string | undefined;
+  readonly hint: string | undefined;
+
   constructor(
     readonly code: RecallErrorCode,
     message: string,
+    details: RecallErrorDetails = {},
   ) {
     super(message);
     this.name = "RecallError";
+    this.field = details.field;
+    this.value = details.value;
+    this.hint = details.hint;
   }
 }
 

@@ -1,7 +1,7 @@
 import { appendFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { afterEach, describe, expect, it } from "vitest";
-import { openRecall } from "../src/api/open.js";
+import { openRecall } from "./helpers/open-store.js";
 import { lookAheadFor } from "../src/cli/early-look.js";
 import type { RecallContext } from "../src/cli/context.js";
 import type { runCli } from "../src/cli/main.js";

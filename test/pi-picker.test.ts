@@ -12,7 +12,7 @@ import { PasteBuffer, toPickerKey } from "../src/pi/picker/keys.js";
 import { LatestOnly, SEARCH_DEBOUNCE_MS } from "../src/pi/picker/latest.js";
 import { pageSize, plainTheme, renderPicker, type PickerTheme } from "../src/pi/picker/render.js";
 import { handleKey, initialState, withResults, type KeyContext, type PickerState } from "../src/pi/picker/state.js";
-import { terminalWidth } from "../src/pi/text.js";
+import { terminalWidth } from "../src/output/plain-text.js";
 import { byteSpans, colorTheme, highlighted, hit, stripAnsi, unicodeHits } from "./helpers/pi-picker-fixtures.js";
 
 const NOW = Date.parse("2026-10-04T09:30:00.000Z");
@@ -296,10 +296,7 @@ describe("picker component", () => {
       sync: () =>
         new Promise((resolve) => {
           finishSync = (changed) =>
-            resolve({
-              changed,
-              report: { discovered: 1, indexed: changed ? 1 : 0, appended: 0, removed: 0, unchanged: 0, failed: [], malformedLines: 0, rebuilt: false, busy: false, notices: [] },
-            });
+            resolve({ discovered: 1, indexed: changed ? 1 : 0, appended: 0, removed: 0, unchanged: 0, failed: [], malformedLines: 0, rebuilt: false, changed, busy: false, notices: [] });
         }),
       read: vi.fn(async (ref) => ({ messages: [{ type: "message", index: 0, entryId: "e", role: "user", timestamp: "", text: `preview of ${ref.id}` }], page: { total: 1 } }) as unknown as ReadResult),
     };

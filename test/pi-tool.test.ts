@@ -1,14 +1,15 @@
 /**
  * The `recall` tool's answers, the commands' words, and the output cap, against a real index of
- * the fixture sessions, without Pi (the service runs its jobs inline on this thread).
+ * the fixture sessions, without Pi (the library runs its jobs on this thread).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { completeRecallArgs, parseRecallArgs } from "../src/pi/commands.js";
 import { loadConfig } from "../src/pi/config.js";
 import { capOutput, HISTORICAL_DATA_NOTE, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "../src/pi/format.js";
-import { locationOverrides, RecallService } from "../src/pi/service.js";
+import { recallOptionsFor } from "../src/pi/pi-locations.js";
 import { runRecallTool } from "../src/pi/tool.js";
-import { WorkerJobs, type JobRunner } from "../src/pi/jobs.js";
+import { WorkerJobs, type JobRunner } from "../src/api/background-jobs.js";
+import { Recall } from "../src/index.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,7 +18,7 @@ const S1 = "01a0f6b1-2680-79e3-a1fa-30b6f0582ef5";
 
 describe("the recall tool", () => {
   let dir: AgentDir;
-  let service: RecallService;
+  let service: Recall;
   const ctx = (id = "01ffffff-0000-7000-8000-000000000001") => ({
     cwd: "/home/dev/shop-api",
     sessionManager: {
@@ -29,10 +30,10 @@ describe("the recall tool", () => {
 
   beforeAll(() => {
     dir = makeAgentDir();
-    service = new RecallService({ cwd: "/home/dev/shop-api", env: dir.env, inline: true });
+    service = Recall.open({ cwd: "/home/dev/shop-api", env: dir.env });
   });
   afterAll(() => {
-    service.dispose();
+    service.close();
     dir.cleanup();
   });
 
@@ -151,8 +152,8 @@ describe("configuration and locations", () => {
 
   it("follows pi --session-dir, and nothing else Pi already tells the library", () => {
     const env = { PI_CODING_AGENT_DIR: "/a/agent" };
-    expect(locationOverrides({ cwd: "/w", env, piSessionDir: "/a/agent/sessions/--w--" }).sessionsDir).toBeUndefined();
-    expect(locationOverrides({ cwd: "/w", env, piSessionDir: "/elsewhere" }).sessionsDir).toBe("/elsewhere");
+    expect(recallOptionsFor({ cwd: "/w", env, piSessionDir: "/a/agent/sessions/--w--" }).sessionsDir).toBeUndefined();
+    expect(recallOptionsFor({ cwd: "/w", env, piSessionDir: "/elsewhere" }).sessionsDir).toBe("/elsewhere");
   });
 });
 
@@ -171,15 +172,15 @@ describe("the background thread", () => {
       expect(report.indexed).toBeGreaterThan(5);
       expect(progress.at(-1)).toBe(report.indexed);
       // The main thread sees what the worker committed once it reloads.
-      const service = new RecallService({ cwd: dir.root, env: dir.env, inline: true });
+      const service = Recall.open({ cwd: dir.root, env: dir.env });
       service.reload();
-      const hits = await service.search({ query: "staging deploy", limit: 5 });
+      const { hits } = await service.search({ query: "staging deploy", limit: 5, sync: false });
       const s1 = hits.find((h) => h.id === S1)!;
       expect(s1).toBeDefined();
       const ref = { id: S1, path: s1.path, cwd: s1.cwd };
       const read = await jobs.read(ref, { limit: 2 });
       expect(read.messages).toHaveLength(2);
-      service.dispose();
+      service.close();
     } finally {
       jobs.dispose();
       dir.cleanup();
@@ -188,24 +189,21 @@ describe("the background thread", () => {
 
   it("keeps the index when its cache folder is deleted while it runs: both threads open a new one", async () => {
     const dir = makeAgentDir();
-    const service = new RecallService({ cwd: dir.root, env: dir.env });
+    const service = Recall.open({ cwd: dir.root, env: dir.env, background: true });
     try {
       const first = await service.sync();
-      expect(first.report.indexed).toBeGreaterThan(5);
-      const opened = service.store();
+      expect(first.indexed).toBeGreaterThan(5);
       rmSync(join(dir.agentDir, "cache", "recall"), { recursive: true });
-      expect(opened.native.isInPlace()).toBe(false);
       // The next sync rebuilds the index in a new folder; searches read that one.
       const again = await service.sync();
-      expect(again.report.indexed).toBe(first.report.indexed);
-      expect(service.store()).not.toBe(opened);
+      expect(again.indexed).toBe(first.indexed);
       expect(existsSync(join(dir.agentDir, "cache", "recall", "index", "meta.json"))).toBe(true);
-      const hits = await service.search({ query: "staging deploy", limit: 5 });
+      const { hits } = await service.search({ query: "staging deploy", limit: 5, sync: false });
       expect(hits.map((h) => h.id)).toContain(S1);
       // And the sync after that finds nothing to do: the worker's store is the new index too.
-      expect((await service.sync()).report.indexed).toBe(0);
+      expect((await service.sync()).indexed).toBe(0);
     } finally {
-      service.dispose();
+      service.close();
       dir.cleanup();
     }
   });

@@ -5,7 +5,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openRecall } from "../src/api/open.js";
+import { openRecall } from "./helpers/open-store.js";
 import { searchSessions } from "../src/api/search.js";
 import { readSessionForIndex } from "../src/sessions/session-index-reader.js";
 import { syncIndex } from "../src/sync/sync.js";

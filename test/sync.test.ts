@@ -2,7 +2,7 @@ import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, renameS
 import { join } from "node:path";
 import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { openRecall } from "../src/api/open.js";
+import { openRecall } from "./helpers/open-store.js";
 import { searchSessions } from "../src/api/search.js";
 import { startEarlyLook } from "../src/sessions/discover.js";
 import { readWhileSyncing, syncIndex } from "../src/sync/sync.js";
@@ -211,8 +211,8 @@ describe("sync", () => {
 
   it("two processes syncing at once both finish, and nothing is indexed twice", async () => {
     agent = makeAgentDir();
-    const script = `import { openRecall, syncIndex } from ${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)};
-      const report = await syncIndex(openRecall({ env: { PI_CODING_AGENT_DIR: ${JSON.stringify(agent.agentDir)} } }), { lockTimeoutMs: 30000 });
+    const script = `import { Recall } from ${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)};
+      const report = await Recall.open({ env: { PI_CODING_AGENT_DIR: ${JSON.stringify(agent.agentDir)} } }).sync({ lockTimeoutMs: 30000 });
       process.stdout.write(JSON.stringify(report));`;
     const run = () =>
       new Promise<{ indexed: number; unchanged: number }>((resolve, reject) => {

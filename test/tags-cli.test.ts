@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { openRecall } from "../src/api/open.js";
+import { openRecall } from "./helpers/open-store.js";
 import type { SessionTags } from "../src/api/tags.js";
 import type { NativeIndex } from "../src/native/binding.js";
 import type { IndexStore } from "../src/store.js";

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseLegacyTags } from "../src/tags/legacy-import.js";
 import { TagStore } from "../src/tags/tag-store.js";
 
-const LIBRARY = new URL("../dist/index.js", import.meta.url).href;
+const LIBRARY = new URL("../dist/tags/tag-store.js", import.meta.url).href;
 
 let dir: string;
 let path: string;

@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { openRecall } from "../src/api/open.js";
+import { openRecall } from "./helpers/open-store.js";
 import { readWhileSyncing } from "../src/sync/sync.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { RECALL_BIN, jsonLines, runRecall } from "./helpers/run-cli.js";

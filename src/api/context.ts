@@ -64,7 +64,7 @@ const MIN_PIECE_CHARS = 80;
 export function sessionContext(session: SessionRef, question: string, options: ContextOptions = {}): ContextResult {
   const maxChars = options.maxChars ?? DEFAULT_CONTEXT_CHARS;
   if (!Number.isInteger(maxChars) || maxChars < MIN_PIECE_CHARS) {
-    throw new RecallError("BAD_INPUT", `--max-chars must be a whole number of at least ${MIN_PIECE_CHARS}, not ${maxChars}`);
+    throw new RecallError("BAD_INPUT", `maxChars must be a whole number of at least ${MIN_PIECE_CHARS}, not ${maxChars}`, { field: "maxChars" });
   }
   const terms = questionTerms(question);
   if (terms.length === 0) throw new RecallError("BAD_INPUT", "the question has no words to look for");

@@ -28,6 +28,9 @@ export interface ReadCursor extends FileFingerprint {
 
 const VERSION = 1;
 
+/** What to do about a cursor that cannot be used. */
+export const START_AGAIN = "start again without a cursor";
+
 export function fingerprint(path: string): FileFingerprint {
   const hash = sha1Hasher();
   const chunk = Buffer.allocUnsafe(1 << 20);
@@ -63,7 +66,7 @@ export function encodeCursor(cursor: ReadCursor): string {
 }
 
 export function decodeCursor(text: string): ReadCursor {
-  const invalid = new RecallError("BAD_INPUT", "this is not a cursor printed by `recall read` (was it cut short when copied?)");
+  const invalid = new RecallError("BAD_CURSOR", "this is not a read cursor (was it cut short when copied?)", { field: "cursor" });
   let outer: { b?: unknown; k?: unknown };
   try {
     outer = JSON.parse(Buffer.from(text.trim(), "base64url").toString("utf8")) as typeof outer;
@@ -72,7 +75,7 @@ export function decodeCursor(text: string): ReadCursor {
   }
   if (typeof outer?.b !== "string" || outer.k !== checksum(outer.b)) throw invalid;
   const c = JSON.parse(outer.b) as Record<string, unknown>;
-  if (c.v !== VERSION) throw new RecallError("BAD_INPUT", "this cursor was made by another version of recall; start again without --cursor");
+  if (c.v !== VERSION) throw new RecallError("STALE_CURSOR", "this cursor was made by another version of recall", { field: "cursor", hint: START_AGAIN });
   const valid =
     typeof c.s === "string" &&
     TRANSCRIPT_MODES.includes(c.m as TranscriptMode) &&

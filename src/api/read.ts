@@ -7,7 +7,7 @@
 import { RecallError } from "../errors.js";
 import { readSessionTree, type SessionTree } from "../sessions/session-tree.js";
 import { transcript, type TranscriptItem, type TranscriptMode } from "../sessions/transcript.js";
-import { decodeCursor, encodeCursor, fingerprint, type ReadCursor } from "./read-cursor.js";
+import { decodeCursor, encodeCursor, fingerprint, START_AGAIN, type ReadCursor } from "./read-cursor.js";
 import type { SessionRef } from "./resolve-session.js";
 import { iso } from "./session-summary.js";
 
@@ -86,7 +86,7 @@ interface Piece {
 export function readSession(session: SessionRef, options: ReadOptions = {}): ReadResult {
   const maxChars = options.maxChars ?? DEFAULT_PAGE_CHARS;
   if (!Number.isInteger(maxChars) || maxChars < MIN_PAGE_CHARS) {
-    throw new RecallError("BAD_INPUT", `--max-chars must be a whole number of at least ${MIN_PAGE_CHARS}, not ${maxChars}`);
+    throw new RecallError("BAD_INPUT", `maxChars must be a whole number of at least ${MIN_PAGE_CHARS}, not ${maxChars}`, { field: "maxChars" });
   }
   // Taken before the file is parsed: if Pi appends in between, the cursor describes the older
   // content and is refused next time, which is safe.
@@ -120,19 +120,19 @@ export function readSession(session: SessionRef, options: ReadOptions = {}): Rea
 }
 
 function stale(): RecallError {
-  return new RecallError("BAD_INPUT", "session changed since this cursor was made; start again without --cursor");
+  return new RecallError("STALE_CURSOR", "session changed since this cursor was made", { field: "cursor", hint: START_AGAIN });
 }
 
 function checkCursor(cursor: ReadCursor, session: SessionRef, size: number, sha1: string, options: ReadOptions): ReadCursor {
   if (cursor.sessionId !== session.id) {
-    throw new RecallError("BAD_INPUT", `this cursor belongs to session ${cursor.sessionId}, not ${session.id}`);
+    throw new RecallError("CURSOR_MISMATCH", `this cursor belongs to session ${cursor.sessionId}, not ${session.id}`, { field: "cursor" });
   }
   if (cursor.size !== size || cursor.sha1 !== sha1) throw stale();
   if (options.mode !== undefined && options.mode !== cursor.mode) {
-    throw new RecallError("BAD_INPUT", `this cursor continues a --mode ${cursor.mode} listing; drop --mode or start again without --cursor`);
+    throw new RecallError("CURSOR_MISMATCH", `this cursor continues a ${cursor.mode} listing`, { field: "mode", value: cursor.mode, hint: START_AGAIN });
   }
   if (options.allBranches !== undefined && options.allBranches !== cursor.allBranches) {
-    throw new RecallError("BAD_INPUT", `this cursor continues a listing ${cursor.allBranches ? "with" : "without"} --all-branches; drop that option or start again without --cursor`);
+    throw new RecallError("CURSOR_MISMATCH", `this cursor continues a listing ${cursor.allBranches ? "with" : "without"} abandoned branches`, { field: "allBranches", value: String(cursor.allBranches), hint: START_AGAIN });
   }
   return cursor;
 }

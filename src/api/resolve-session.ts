@@ -8,6 +8,8 @@ import { RecallError, native } from "../errors.js";
 import type { IndexStore } from "../store.js";
 import { knownFile } from "../sync/state.js";
 import { readSessionForIndex } from "../sessions/session-index-reader.js";
+import { hasTagData, tagsFor } from "../tags/open-tags.js";
+import { iso, toSummary, type SessionSummary } from "./session-summary.js";
 
 export interface SessionRef {
   id: string;
@@ -55,4 +57,27 @@ export async function resolveSession(store: IndexStore, ref: string, cwd: string
     .join(", ");
   const more = matches.length > MAX_LISTED_CANDIDATES ? `, and ${matches.length - MAX_LISTED_CANDIDATES} more` : "";
   throw new RecallError("AMBIGUOUS", `"${wanted}" matches ${matches.length} sessions: ${listed}${more}; give more of the id`);
+}
+
+/**
+ * A resolved session's summary as search and list give it: from the index, or, for a file the
+ * index holds no messages of (header-only, or not in the sessions folder), from the file itself.
+ */
+export async function sessionSummary(store: IndexStore, session: SessionRef): Promise<SessionSummary> {
+  const indexed = await native(() => store.native.list({ limit: 2, filters: { sessionIds: [session.id] } }));
+  const same = indexed.find((s) => s.path === session.path) ?? indexed[0];
+  if (same) return toSummary(same);
+  const read = readSessionForIndex(session.path);
+  return {
+    id: session.id,
+    path: session.path,
+    cwd: session.cwd,
+    name: read.name ?? null,
+    created: iso(read.header.created),
+    modified: iso(read.modified),
+    messageCount: read.messageCount,
+    firstMessage: read.firstMessage,
+    parent: read.header.parent ?? null,
+    tags: hasTagData(store) ? tagsFor(store).merged(session.id) : [],
+  };
 }

@@ -1,12 +1,12 @@
 /**
  * What resuming a session in Pi takes: `pi --session <absolute path>` run in the session's own
  * folder (an absolute path is always taken as a path by Pi, never as an id). A folder that is
- * gone is an error that says what Pi itself would offer: forking the session into another one.
+ * gone is a FOLDER_GONE error that says what Pi itself would offer: forking the session (`pi
+ * --fork <path>`) into another one.
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { RecallError } from "../errors.js";
-import { shellLine } from "../output/shell.js";
 import type { SessionRef } from "./resolve-session.js";
 
 export interface ResumePlan {
@@ -26,17 +26,18 @@ function isDirectory(path: string): boolean {
 
 export function resumePlan(session: SessionRef): ResumePlan {
   const path = resolve(session.path);
-  const fork = shellLine(["pi", "--fork", path]);
+  // `value`: the session file, which `pi --fork` takes.
   if (!session.cwd) {
-    throw new RecallError("NOT_FOUND", `session ${session.id} does not record its folder (the file has no header); to continue it, run \`${fork}\` from the folder you want`);
+    throw new RecallError("FOLDER_GONE", `session ${session.id} does not record its folder (the file has no header)`, {
+      value: path,
+      hint: "to continue it, fork it from the folder you want",
+    });
   }
   if (!isDirectory(session.cwd)) {
-    throw new RecallError("NOT_FOUND", `the folder of session ${session.id}, ${session.cwd}, no longer exists; to continue the session elsewhere, run \`${fork}\` from another folder`);
+    throw new RecallError("FOLDER_GONE", `the folder of session ${session.id}, ${session.cwd}, no longer exists`, {
+      value: path,
+      hint: "to continue the session elsewhere, fork it from another folder",
+    });
   }
   return { argv: ["pi", "--session", path], cwd: session.cwd };
-}
-
-/** The plan as one shell line: `cd <cwd> && pi --session <path>`. */
-export function resumeShellLine(plan: ResumePlan): string {
-  return `${shellLine(["cd", plan.cwd])} && ${shellLine(plan.argv)}`;
 }

@@ -1,13 +1,15 @@
 /**
  * Full-text search over the index: the one implementation the CLI, the Pi extension and the MCP
  * server share. The native core decides which messages match and how sessions rank; this layer
- * turns the caller's options into filters and the results into `SearchHit`s.
+ * turns the caller's options into filters, the results into `SearchHit`s, and pages into cursors.
+ * A query with neither words nor tags lists the latest sessions.
  */
 import { resolve } from "node:path";
-import { native } from "../errors.js";
+import { RecallError, native } from "../errors.js";
 import type { NativeFilters } from "../native/binding.js";
 import type { IndexStore } from "../store.js";
 import { hasTags, hasText, parseTagQuery } from "../tags/query-tags.js";
+import { decodeSearchCursor, encodeSearchCursor, searchDigest } from "./search-cursor.js";
 import { iso, toSummary, type SessionSummary } from "./session-summary.js";
 
 export interface SearchOptions {
@@ -27,7 +29,15 @@ export interface SearchOptions {
   until?: number;
   /** The time recency is measured from (default: now). */
   now?: number;
+  /** Continue after the page that gave this cursor (same query and options). */
+  cursor?: string;
   signal?: AbortSignal;
+}
+
+export interface SearchPage {
+  hits: SearchHit[];
+  /** Pass as `cursor` for the next page; null on the last one. */
+  nextCursor: string | null;
 }
 
 export interface MatchedMessage {
@@ -59,6 +69,23 @@ export function scopeFilters(options: Pick<SearchOptions, "cwd" | "since" | "unt
   return filters;
 }
 
+/** A page of results: the first, or the one after `options.cursor`. */
+export async function searchPage(store: IndexStore, options: SearchOptions): Promise<SearchPage> {
+  const limit = options.limit ?? DEFAULT_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1) throw new RecallError("BAD_INPUT", `limit must be a whole number of at least 1, not ${limit}`, { field: "limit" });
+  const digest = searchDigest([options.query, options.prefix ?? false, options.cwd ?? null, options.since ?? null, options.until ?? null, limit]);
+  const offset = options.cursor === undefined ? 0 : decodeSearchCursor(options.cursor, digest).offset;
+  // One more than the page shows says whether another page follows.
+  const found = await searchSessions(store, { ...options, limit: offset + limit + 1 });
+  const hits = found.slice(offset, offset + limit);
+  const more = found.length > offset + limit;
+  return { hits, nextCursor: more ? encodeSearchCursor({ offset: offset + limit, digest }) : null };
+}
+
+function unranked(session: SessionSummary): SearchHit {
+  return { ...session, score: 0, message: null, snippet: "", spans: [] };
+}
+
 export async function searchSessions(store: IndexStore, options: SearchOptions): Promise<SearchHit[]> {
   const query = parseTagQuery(options.query);
   const limit = options.limit ?? DEFAULT_LIMIT;
@@ -66,10 +93,11 @@ export async function searchSessions(store: IndexStore, options: SearchOptions):
   if (hasTags(query)) {
     if (query.include.length > 0) filters.tagsAll = query.include;
     if (query.exclude.length > 0) filters.tagsNone = query.exclude;
-    if (!hasText(query)) {
-      const sessions = await native(() => store.native.list({ limit, filters }));
-      return sessions.map((session) => ({ ...toSummary(session), score: 0, message: null, snippet: "", spans: [] }));
-    }
+  }
+  // Tags alone, or nothing at all: the sessions themselves, newest first.
+  if (!query.text.trim() || (hasTags(query) && !hasText(query))) {
+    const sessions = await native(() => store.native.list({ limit, filters }));
+    return sessions.map((session) => unranked(toSummary(session)));
   }
   const hits = await native(() =>
     store.native.search(

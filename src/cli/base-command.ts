@@ -5,12 +5,13 @@
  */
 import { Command, Option } from "clipanion";
 import { isEnum } from "typanion";
-import { openRecall, type IndexStore } from "../api/open.js";
-import { RecallError } from "../errors.js";
+import { Recall, RecallError, type Notice, type SessionRef } from "../index.js";
 import { COLOR_MODES, resolveColor, type ColorMode } from "../output/color.js";
 import { createPaint, type Paint } from "../output/paint.js";
 import type { RecallContext } from "./context.js";
+import { cliMessage } from "./error-words.js";
 import { Exit, type ExitCode } from "./exit.js";
+import { readSessionArgs } from "./session-args.js";
 
 export abstract class BaseCommand extends Command<RecallContext> {
   sessionsDir = Option.String("--sessions-dir", {
@@ -32,10 +33,43 @@ export abstract class BaseCommand extends Command<RecallContext> {
     return this.painter;
   }
 
-  openStore(): IndexStore {
-    const store = openRecall({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
-    for (const notice of store.notices) this.warn(notice);
-    return store;
+  private opened: Recall | undefined;
+
+  /** The library for the sessions folder this command line names, its index opened. */
+  recall(): Recall {
+    if (!this.opened) {
+      this.opened = Recall.open({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd }).open();
+      this.warnNotices();
+    }
+    return this.opened;
+  }
+
+  /** What the library has to tell the user, on stderr. */
+  warnNotices(): void {
+    for (const notice of this.opened?.takeNotices() ?? []) this.warn(noticeLine(notice));
+  }
+
+  /**
+   * The sessions `args` name (ids, id prefixes, paths; `-` for those on stdin). One that cannot
+   * be resolved is reported and skipped when there are several, so a list piped in is not stopped
+   * by one stale id; `failed` says it happened. A single one that cannot be is an error.
+   */
+  async resolveSessions(args: string[]): Promise<{ sessions: SessionRef[]; failed: boolean }> {
+    const refs = await readSessionArgs(args, this.context.stdin);
+    const resolved = await this.recall().resolveAll(refs);
+    this.warnNotices();
+    const sessions: SessionRef[] = [];
+    let failed = false;
+    for (const entry of resolved) {
+      if ("session" in entry) {
+        sessions.push(entry.session);
+        continue;
+      }
+      if (!(entry.error instanceof RecallError) || refs.length === 1) throw entry.error;
+      this.warn(`${entry.ref}: ${cliMessage(entry.error)}`);
+      failed = true;
+    }
+    return { sessions, failed };
   }
 
   /** A diagnostic line on stderr. */
@@ -50,10 +84,13 @@ export abstract class BaseCommand extends Command<RecallContext> {
 
   async execute(): Promise<number> {
     try {
-      return await this.run();
+      const code = await this.run();
+      this.warnNotices();
+      return code;
     } catch (error) {
+      this.warnNotices();
       if (error instanceof RecallError) {
-        this.warn(error.message);
+        this.warn(cliMessage(error));
       } else {
         const message = error instanceof Error ? error.message : String(error);
         this.warn(`internal error: ${message.split("\n")[0]}`);
@@ -62,4 +99,9 @@ export abstract class BaseCommand extends Command<RecallContext> {
       return Exit.Error;
     }
   }
+}
+
+/** A notice in the command line's words. */
+export function noticeLine(notice: Notice): string {
+  return notice.code === "FILES_SKIPPED" && notice.hint ? `${notice.message} (\`recall index\` lists them)` : notice.message;
 }

@@ -1,5 +1,5 @@
 import type { BaseContext } from "clipanion";
-import type { EarlyLook } from "../sessions/discover.js";
+import type { EarlyLook } from "../index.js";
 
 /** What every command gets besides its options: the streams, the environment and the clock. */
 export interface RecallContext extends BaseContext {

@@ -11,10 +11,8 @@
  * than one a line (~0.8 ms of a cold `recall search`), and still each event as it comes for
  * `recall watch`, which writes one a turn.
  */
-import { fstatSync, writeSync } from "node:fs";
-import { createRequire } from "node:module";
+import { writeSync } from "node:fs";
 import type { Writable } from "node:stream";
-import { nativeModule } from "../native/binding.js";
 
 /** A batch larger than this is written at once rather than at the end of the turn. */
 const BATCH_BYTES = 1 << 16;
@@ -97,23 +95,5 @@ export class DirectOutput {
   /** What clipanion's context asks for; only `write` is ever called. */
   asWritable(): Writable {
     return this as unknown as Writable;
-  }
-}
-
-/**
- * Whether the descriptor is a terminal, without creating Node's stream or loading its tty module
- * (which loads net and streams: ~4 ms): only a character device can be one (a terminal, or
- * /dev/null), and for those the search core answers. Without a loadable search core, tty does.
- */
-export function isTerminal(fd: 1 | 2): boolean {
-  try {
-    if (!fstatSync(fd).isCharacterDevice()) return false;
-  } catch {
-    return false;
-  }
-  try {
-    return nativeModule().isTerminal(fd);
-  } catch {
-    return (createRequire(import.meta.url)("node:tty") as typeof import("node:tty")).isatty(fd);
   }
 }

@@ -1,17 +1,13 @@
 /**
  * The freshness check of `recall search` and `recall list`, started before the CLI is even loaded:
- * bin/recall.cjs runs this module first, from a small bundle of its own. On a large history the
- * check's one stat per session file is the longest part of a search; on threads of its own it
- * overlaps loading the CLI, parsing and opening the index (see startEarlyLook). A guess from the
- * raw arguments is enough: a look no command takes is only wasted work, and the scan drops one of
- * another folder.
+ * bin/recall.cjs runs this module first, from a small bundle of its own, and the query takes the
+ * look (see the library's startEarlyLook). A guess from the raw arguments is enough: a look no
+ * command takes is only wasted work, and the scan drops one of another folder.
  */
-import { resolveLocations } from "../locations.js";
-import { startEarlyLook, type EarlyLook } from "../sessions/discover.js";
-import { watcherKeepsFresh } from "../sync/watch-lock.js";
+import { startEarlyLook, type EarlyLook } from "../index.js";
 import type { RecallContext } from "./context.js";
 
-/** The commands that check freshness before they answer (see SessionsCommand.readPage). */
+/** The commands that check freshness before they answer (see SessionsCommand.freshness). */
 const CHECKING_COMMANDS = new Set(["search", "list"]);
 
 /** Arguments after which the command will not check, or not of the default folder. */
@@ -22,8 +18,7 @@ function skipsTheCheck(argument: string): boolean {
 export function lookAheadFor(argv: readonly string[], context: Pick<RecallContext, "env" | "cwd">): EarlyLook | undefined {
   if (!CHECKING_COMMANDS.has(argv[0] ?? "") || argv.some(skipsTheCheck)) return undefined;
   try {
-    const locations = resolveLocations({ env: context.env, cwd: context.cwd });
-    return watcherKeepsFresh(locations) ? undefined : startEarlyLook(locations);
+    return startEarlyLook({ env: context.env, cwd: context.cwd });
   } catch {
     // The command meets the same trouble (no native addon, say) and reports it properly.
     return undefined;

@@ -20,9 +20,10 @@ import type { RecallContext } from "./context.js";
 import { commandModel } from "./docs/command-model.js";
 import { parseErrorMessage } from "./parse-errors.js";
 import { Exit } from "./exit.js";
-import { DirectOutput, isTerminal } from "./direct-output.js";
+import { DirectOutput } from "./direct-output.js";
+import { isTerminal } from "../output/terminal.js";
 import { usePrecompiledParser } from "./precompiled-parser.js";
-import type { EarlyLook } from "../sessions/discover.js";
+import type { EarlyLook } from "../index.js";
 export { compileParser } from "./precompiled-parser.js";
 
 export const VERSION = "0.1.0";

@@ -3,11 +3,7 @@
  * those read from stdin, one per line, so `recall search x --json | jq -r .id | recall read -`
  * works. Shared by every command that takes sessions.
  */
-import { looksLikePath } from "../api/resolve-session.js";
-import { RecallError } from "../errors.js";
-import type { IndexStore } from "../store.js";
-import { syncIndex } from "../sync/sync.js";
-import { syncNotices } from "./sync-notices.js";
+import { RecallError } from "../index.js";
 
 /** `args` with `-` replaced by the non-empty lines of stdin. */
 export async function readSessionArgs(args: string[], stdin: AsyncIterable<Buffer | string>): Promise<string[]> {
@@ -23,13 +19,4 @@ export async function readSessionArgs(args: string[], stdin: AsyncIterable<Buffe
     .filter(Boolean);
   if (lines.length === 0) throw new RecallError("BAD_INPUT", "`-` was given but stdin held no session ids or paths (one per line)");
   return args.flatMap((a) => (a === "-" ? lines : [a]));
-}
-
-/**
- * Brings the index up to date when a session is named by id, so every file's id is known;
- * paths resolve without it. Returns the notices for the user.
- */
-export async function syncForIds(store: IndexStore, refs: string[]): Promise<string[]> {
-  if (refs.every(looksLikePath)) return [];
-  return syncNotices(await syncIndex(store));
 }

@@ -5,16 +5,13 @@
  */
 import { Option } from "clipanion";
 import { isEnum } from "typanion";
-import type { SessionSummary } from "../api/session-summary.js";
-import { RecallError } from "../errors.js";
+import { RecallError, type Freshness, type SessionSummary } from "../index.js";
 import { formatAge } from "../output/age.js";
-import { formatRecord, OUTPUT_FORMATS, projectFolder, sessionTitle, type OutputFormat, type PrintableSession } from "../output/format.js";
+import { formatRecord, OUTPUT_FORMATS, type OutputFormat, type PrintableSession } from "../output/format.js";
+import { formatTags, projectFolder, sessionTitle } from "../output/session-text.js";
 import { highlightLine } from "../output/highlight.js";
 import { parseTime } from "../output/time.js";
-import type { IndexStore } from "../store.js";
-import { readWhileSyncing } from "../sync/sync.js";
 import { BaseCommand } from "./base-command.js";
-import { syncNotices } from "./sync-notices.js";
 
 export interface Scope {
   limit: number;
@@ -60,34 +57,28 @@ export abstract class SessionsCommand extends BaseCommand {
   }
 
   /**
-   * The sessions `read` finds in the index, and the text that prints them (`print`, for each).
-   * The index is brought up to date first unless --no-sync, with the read overlapping the
-   * freshness check (see readWhileSyncing), itself perhaps under way since the process started
-   * (see early-look.ts). The text is made as soon as the sessions are read: a check that has not
-   * finished yet (a large history without `recall watch`) is waited for with the page formatted.
+   * How the library treats the index before answering: brought up to date unless --no-sync, by
+   * a freshness check perhaps under way since the process started (see early-look.ts).
    */
-  async readPage<T>(read: (store: IndexStore) => Promise<T[]>, print: (session: T) => string): Promise<{ sessions: T[]; text: string }> {
-    const store = this.openStore();
-    const page = async () => {
-      const sessions = await read(store);
-      return { sessions, text: sessions.map(print).join("") };
-    };
-    if (!this.sync) return page();
-    const { value, report } = await readWhileSyncing(store, page, this.context.earlyLook);
-    if (report) for (const notice of syncNotices(report)) this.warn(notice);
-    return value;
+  freshness(): Freshness {
+    return { sync: this.sync, early: this.context.earlyLook };
   }
 
-  /** A session in a pipeline format, with its terminator. */
-  record(session: PrintableSession, format: OutputFormat, now: number): string {
-    return formatRecord(session, format, now) + (this.null ? "\0" : "\n");
+  /** The sessions and the text that prints them (`print`, for each), made as soon as they are read. */
+  page<T>(sessions: T[], print: (session: T) => string): { sessions: T[]; text: string } {
+    return { sessions, text: sessions.map(print).join("") };
+  }
+
+  /** A session in a pipeline format, with its terminator; `wire` is its JSON record (see wire.ts). */
+  record(session: PrintableSession, format: OutputFormat, now: number, wire: () => object): string {
+    return (format === "json" ? JSON.stringify(wire()) : formatRecord(session, format, now)) + (this.null ? "\0" : "\n");
   }
 
   /** A session for a person: title, folder · age · details · id · tags, snippet, path; a blank line. */
   block(session: SessionSummary, now: number, extra: { details?: string[]; snippet?: string; spans?: [number, number][] } = {}): string {
     const paint = this.paint;
     const details = [paint.cyan(projectFolder(session.cwd)), formatAge(Date.parse(session.modified), now), ...(extra.details ?? []), paint.dim(session.id)];
-    if (session.tags.length > 0) details.push(paint.magenta(session.tags.map((t) => `#${t}`).join(" ")));
+    if (session.tags.length > 0) details.push(paint.magenta(formatTags(session.tags)));
     const title = sessionTitle(session);
     const lines = [paint.bold(title.length > 100 ? `${title.slice(0, 99)}…` : title), `  ${details.join(paint.dim(" · "))}`];
     if (extra.snippet) lines.push(`  ${highlightLine(extra.snippet, extra.spans ?? [], (t) => paint.bold.red(t))}`);

@@ -9,3 +9,8 @@ export function shellQuote(word: string): string {
 export function shellLine(argv: string[]): string {
   return argv.map(shellQuote).join(" ");
 }
+
+/** How to resume a session, as one shell line: `cd <cwd> && pi --session <path>`. */
+export function resumeShellLine(plan: { argv: string[]; cwd: string }): string {
+  return `${shellLine(["cd", plan.cwd])} && ${shellLine(plan.argv)}`;
+}

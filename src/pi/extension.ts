@@ -3,20 +3,20 @@
  * `recall` tool, over the same library and index as the `recall` CLI, in process.
  *
  * Loading the extension only registers things: the index, the tag database and the background
- * thread are opened on first use (see service.ts), so Pi starts as fast with recall as without.
+ * thread are opened on first use (the library's Recall opens nothing before), so Pi starts as
+ * fast with recall as without.
  */
 import { SessionManager, type ExtensionAPI, type ExtensionCommandContext, type ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { CURSOR_MARKER, renderFakeCursor, visibleWidth } from "@earendil-works/pi-tui";
-import { sessionTags, addTags, removeTags, tagCounts } from "../api/tags.js";
-import type { SearchHit } from "../api/search.js";
-import { normalizeTag } from "../tags/normalize.js";
+import { Recall, type Notice, type SearchHit } from "../index.js";
+import { formatTags, sessionTitle } from "../output/session-text.js";
 import { parseRecallArgs, completeRecallArgs } from "./commands.js";
 import { configPath, loadConfig } from "./config.js";
-import { formatSessions, tagList, title } from "./format.js";
+import { formatSessions } from "./format.js";
 import { helpText } from "./help.js";
-import { RecallPicker, type PickerOutcome } from "./picker/component.js";
+import { RecallPicker, type PickerOutcome, type PickerService } from "./picker/component.js";
 import { initialState } from "./picker/state.js";
-import { RecallService } from "./service.js";
+import { recallOptionsFor } from "./pi-locations.js";
 import { currentSession, currentSessionRef } from "./session-ref.js";
 import { recallTool } from "./tool.js";
 
@@ -59,14 +59,14 @@ function errorText(error: unknown): string {
 const TEXT_RESULTS = 20;
 
 export default function recallExtension(pi: ExtensionAPI): void {
-  let service: RecallService | undefined;
+  let opened: Recall | undefined;
   /** The session Pi has open, and where it runs: what completions need, as they get no ctx. */
   let session: { id?: string; path?: string } = {};
   let where: Pick<ExtensionContext, "cwd" | "sessionManager"> | undefined;
 
-  const serviceFor = (ctx: Pick<ExtensionContext, "cwd" | "sessionManager">): RecallService => {
-    service ??= new RecallService({ cwd: ctx.cwd, piSessionDir: ctx.sessionManager.getSessionDir() });
-    return service;
+  const recallFor = (ctx: Pick<ExtensionContext, "cwd" | "sessionManager">): Recall => {
+    opened ??= Recall.open({ ...recallOptionsFor({ cwd: ctx.cwd, piSessionDir: ctx.sessionManager.getSessionDir() }), background: true });
+    return opened;
   };
 
   pi.on("session_start", (_event, ctx) => {
@@ -74,15 +74,15 @@ export default function recallExtension(pi: ExtensionAPI): void {
     where = { cwd: ctx.cwd, sessionManager: ctx.sessionManager };
   });
   pi.on("session_shutdown", () => {
-    service?.dispose();
-    service = undefined;
+    opened?.close();
+    opened = undefined;
     where = undefined;
   });
 
   // Completions are best effort: a tag database that cannot be opened just completes nothing.
   const knownTags = (): string[] => {
     try {
-      return where ? tagCounts(serviceFor(where).store()).map((c) => c.tag) : [];
+      return where ? recallFor(where).tagCounts().map((c) => c.tag) : [];
     } catch {
       return [];
     }
@@ -90,7 +90,7 @@ export default function recallExtension(pi: ExtensionAPI): void {
   const openSessionTags = (): string[] => {
     if (!session.id || !where) return knownTags();
     try {
-      return sessionTags(serviceFor(where).store(), { id: session.id, path: session.path ?? "", cwd: where.cwd }).tags;
+      return recallFor(where).tagsOf({ id: session.id, path: session.path ?? "", cwd: where.cwd }).tags;
     } catch {
       return [];
     }
@@ -103,10 +103,10 @@ export default function recallExtension(pi: ExtensionAPI): void {
       const out = outputFor(ctx);
       const command = parseRecallArgs(args);
       try {
-        const recall = serviceFor(ctx);
+        const recall = recallFor(ctx);
         switch (command.type) {
           case "help":
-            out.info(helpText(configPath(recall.locations().dataDir)));
+            out.info(helpText(configPath(recall.locations.dataDir)));
             return;
           case "usage":
             out.warn(command.message);
@@ -134,56 +134,56 @@ export default function recallExtension(pi: ExtensionAPI): void {
     handler: async (_args, ctx) => {
       const out = outputFor(ctx);
       try {
-        await reindex(serviceFor(ctx), ctx, out);
+        await reindex(recallFor(ctx), ctx, out);
       } catch (error) {
         out.error(errorText(error));
       }
     },
   });
 
-  pi.registerTool(recallTool((ctx) => serviceFor(ctx)));
+  pi.registerTool(recallTool((ctx) => recallFor(ctx)));
 }
 
-function showNotices(recall: RecallService, out: Output, extra: readonly string[] = []): void {
-  for (const notice of [...recall.takeNotices(), ...extra]) out.info(notice);
+function showNotices(recall: Recall, out: Output, extra: readonly string[] = []): void {
+  for (const notice of [...recall.takeNotices().map((n) => n.message), ...extra]) out.info(notice);
 }
 
-function showTags(recall: RecallService, ctx: ExtensionCommandContext, out: Output): void {
+function showTags(recall: Recall, ctx: ExtensionCommandContext, out: Output): void {
   const ref = currentSessionRef(ctx);
-  const tags = sessionTags(recall.store(), ref);
+  const tags = recall.tagsOf(ref);
   if (tags.tags.length === 0) {
     out.info("This session has no tags. Add some with /recall tag #name.");
     return;
   }
-  const auto = tags.auto.length > 0 ? ` (automatic: ${tagList(tags.auto)})` : "";
-  out.info(`This session's tags: ${tagList(tags.tags)}${auto}`);
+  const auto = tags.auto.length > 0 ? ` (automatic: ${formatTags(tags.auto)})` : "";
+  out.info(`This session's tags: ${formatTags(tags.tags)}${auto}`);
 }
 
-async function editTags(recall: RecallService, ctx: ExtensionCommandContext, out: Output, kind: "tag" | "untag", raw: string[]): Promise<void> {
+async function editTags(recall: Recall, ctx: ExtensionCommandContext, out: Output, kind: "tag" | "untag", raw: string[]): Promise<void> {
   const ref = currentSessionRef(ctx);
-  const store = recall.store();
-  const before = sessionTags(store, ref).tags;
-  const edit = kind === "tag" ? await addTags(store, [ref], raw) : await removeTags(store, [ref], raw);
-  const wanted = raw.map(normalizeTag);
+  const before = recall.tagsOf(ref).tags;
+  const edit = kind === "tag" ? await recall.addTags([ref], raw) : await recall.removeTags([ref], raw);
+  const wanted = raw.map(Recall.normalizeTag);
   const now = edit.sessions[0]!.tags;
-  const list = now.length > 0 ? `Its tags: ${tagList(now)}.` : "It has no tags now.";
+  const list = now.length > 0 ? `Its tags: ${formatTags(now)}.` : "It has no tags now.";
   if (kind === "tag") {
-    out.info(`Tagged this session ${tagList(wanted)}. ${list}`);
+    out.info(`Tagged this session ${formatTags(wanted)}. ${list}`);
   } else {
     const absent = wanted.filter((t) => !before.includes(t));
-    out.info(`Removed ${tagList(wanted)}. ${list}${absent.length > 0 ? ` (${tagList(absent)} was not on this session.)` : ""}`);
+    out.info(`Removed ${formatTags(wanted)}. ${list}${absent.length > 0 ? ` (${formatTags(absent)} was not on this session.)` : ""}`);
   }
   if (edit.indexBusy) out.warn("the tags are saved; another recall process was writing the index, so searches show them after its next update");
   showNotices(recall, out);
 }
 
-async function printResults(recall: RecallService, ctx: ExtensionCommandContext, out: Output, query: string): Promise<void> {
-  const { report } = await recall.sync();
-  showNotices(recall, out, report.notices);
-  if (report.busy) out.warn("another recall process is writing the index; results may miss the newest sessions");
-  const scope = loadConfig(recall.locations().dataDir).config.picker.scope;
+async function printResults(recall: Recall, ctx: ExtensionCommandContext, out: Output, query: string): Promise<void> {
+  const scope = loadConfig(recall.locations.dataDir).config.picker.scope;
   const cwd = scope === "current" ? ctx.cwd : undefined;
-  const hits = await recall.search({ query, limit: TEXT_RESULTS, prefix: false, ...(cwd ? { cwd } : {}) });
+  const { hits } = await recall.search({ query, limit: TEXT_RESULTS, prefix: false, ...(cwd ? { cwd } : {}) });
+  for (const notice of recall.takeNotices()) {
+    if (notice.code === "INDEX_BUSY") out.warn("another recall process is writing the index; results may miss the newest sessions");
+    else out.info(notice.message);
+  }
   const where = cwd ? ` in ${cwd}` : "";
   if (hits.length === 0) {
     out.info(query.trim() ? `No session${where} matches "${query.trim()}".` : `No sessions${where} yet.`);
@@ -193,15 +193,20 @@ async function printResults(recall: RecallService, ctx: ExtensionCommandContext,
   out.info([heading, ...formatSessions(hits, Date.now())].join("\n"));
 }
 
-async function pick(recall: RecallService, ctx: ExtensionCommandContext, query: string): Promise<void> {
-  const store = recall.store();
+async function pick(recall: Recall, ctx: ExtensionCommandContext, query: string): Promise<void> {
   // Whatever another process (the CLI, another Pi) committed since this Pi last looked.
   recall.reload();
-  const { config, warning } = loadConfig(store.locations.dataDir);
+  const { config, warning } = loadConfig(recall.locations.dataDir);
   const state = initialState({ query, scope: config.picker.scope, cwd: ctx.cwd, currentSession: currentSession(ctx) });
   if (warning) state.notice = { kind: "warning", text: warning };
   const notices = recall.takeNotices();
-  if (notices.length > 0 && !warning) state.notice = { kind: "info", text: notices.join(" ") };
+  if (notices.length > 0 && !warning) state.notice = { kind: "info", text: notices.map((n: Notice) => n.message).join(" ") };
+  // The picker shows the index as it is at once, and refreshes after its own background sync.
+  const service: PickerService = {
+    search: async (request) => (await recall.search({ ...request, sync: false })).hits,
+    sync: () => recall.sync(),
+    read: (ref, options) => recall.read(ref, options),
+  };
 
   const outcome = await ctx.ui.custom<PickerOutcome>(
     (tui, theme, keybindings, done) => {
@@ -210,7 +215,7 @@ async function pick(recall: RecallService, ctx: ExtensionCommandContext, query: 
         theme,
         keybindings,
         done,
-        service: recall,
+        service,
         state,
         measure: visibleWidth,
         // The TUI draws a fake cursor in reverse video, or puts the terminal's own cursor there.
@@ -231,7 +236,7 @@ async function pick(recall: RecallService, ctx: ExtensionCommandContext, query: 
 }
 
 async function resume(ctx: ExtensionCommandContext, hit: SearchHit): Promise<void> {
-  const name = title(hit);
+  const name = sessionTitle(hit);
   try {
     const { cancelled } = await ctx.switchSession(hit.path, {
       withSession: async (next) => next.ui.notify(`Resumed "${name}"`, "info"),
@@ -243,12 +248,12 @@ async function resume(ctx: ExtensionCommandContext, hit: SearchHit): Promise<voi
 }
 
 /** Pi will not open a session whose folder is gone; a fork of it into this folder it will. */
-async function fork(recall: RecallService, ctx: ExtensionCommandContext, hit: SearchHit): Promise<void> {
-  const name = title(hit);
+async function fork(recall: Recall, ctx: ExtensionCommandContext, hit: SearchHit): Promise<void> {
+  const name = sessionTitle(hit);
   const cwd = ctx.cwd;
   try {
     // Into Pi's folder for this project, or into the custom sessions folder if there is one.
-    const locations = recall.locations();
+    const locations = recall.locations;
     const forked = SessionManager.forkFrom(hit.path, cwd, locations.layout === "flat" ? locations.sessionsDir : undefined);
     const file = forked.getSessionFile();
     if (!file) throw new Error("Pi did not write the fork to a file");
@@ -261,12 +266,12 @@ async function fork(recall: RecallService, ctx: ExtensionCommandContext, hit: Se
   }
 }
 
-async function reindex(recall: RecallService, ctx: ExtensionCommandContext, out: Output): Promise<void> {
+async function reindex(recall: Recall, ctx: ExtensionCommandContext, out: Output): Promise<void> {
   const tui = ctx.mode === "tui";
   if (tui) ctx.ui.setStatus("recall", "recall: rebuilding the index…");
   else out.info("Rebuilding the recall index…");
   try {
-    const { report } = await recall.sync({
+    const report = await recall.sync({
       rebuild: true,
       onProgress: (p) => {
         if (tui) ctx.ui.setStatus("recall", `recall: rebuilding the index, ${p.filesDone}/${p.filesTotal} files`);

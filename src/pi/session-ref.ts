@@ -1,7 +1,6 @@
 /** The session Pi has open, as the library names sessions. */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import type { SessionRef } from "../api/resolve-session.js";
-import { RecallError } from "../errors.js";
+import { RecallError, type SessionRef } from "../index.js";
 
 type ReadonlySessionManager = ExtensionContext["sessionManager"];
 

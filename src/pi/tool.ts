@@ -6,12 +6,9 @@
  */
 import type { ExtensionToolContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import { Type, type Static } from "typebox";
-import { addTags, removeTags } from "../api/tags.js";
-import { resolveSession } from "../api/resolve-session.js";
-import { RecallError } from "../errors.js";
-import { normalizeTag } from "../tags/normalize.js";
-import { capOutput, formatMessages, formatSessions, HISTORICAL_DATA_NOTE, tagList } from "./format.js";
-import type { RecallService } from "./service.js";
+import { Recall, RecallError, type Notice } from "../index.js";
+import { formatTags } from "../output/session-text.js";
+import { capOutput, formatMessages, formatSessions, HISTORICAL_DATA_NOTE } from "./format.js";
 import { currentSessionRef } from "./session-ref.js";
 
 /** A string enum as plain JSON Schema (`enum`, no `anyOf`/`const`), which every provider accepts. */
@@ -56,17 +53,28 @@ function failure(action: string, text: string): ToolResult {
   return { content: [{ type: "text", text }], details: { action, count: 0, truncated: false }, isError: true };
 }
 
-/** Brings the index up to date before answering; a busy or failing sync leaves the index as it is. */
-async function freshen(service: RecallService): Promise<string[]> {
+/** What the library had to say about the answer, in the model's words: only what bears on it. */
+function notes(notices: readonly Notice[]): string[] {
+  const busy = notices.some((n) => n.code === "INDEX_BUSY");
+  return busy ? ["(The index is being written by another recall process; these results may miss the newest sessions.)", ""] : [];
+}
+
+/**
+ * The answer from the index brought up to date; a sync that fails leaves the index as it is, and
+ * the answer says so.
+ */
+async function fresh<T>(recall: Recall, query: (sync: boolean) => Promise<T>): Promise<{ value: T; lines: string[] }> {
   try {
-    const { report } = await service.sync();
-    return report.busy ? ["(The index is being written by another recall process; these results may miss the newest sessions.)", ""] : [];
+    const value = await query(true);
+    return { value, lines: notes(recall.takeNotices()) };
   } catch (error) {
-    return [`(Could not update the index: ${error instanceof Error ? error.message : String(error)}; results may be stale.)`, ""];
+    if (error instanceof RecallError && error.code !== "IO" && error.code !== "LOCKED" && error.code !== "INTERNAL") throw error;
+    const value = await query(false);
+    return { value, lines: [`(Could not update the index: ${error instanceof Error ? error.message : String(error)}; results may be stale.)`, ""] };
   }
 }
 
-export async function runRecallTool(service: RecallService, params: RecallParams, ctx: Pick<ExtensionToolContext, "cwd" | "sessionManager">, signal?: AbortSignal): Promise<ToolResult> {
+export async function runRecallTool(recall: Recall, params: RecallParams, ctx: Pick<ExtensionToolContext, "cwd" | "sessionManager">, signal?: AbortSignal): Promise<ToolResult> {
   const action = params.action;
   const now = Date.now();
   try {
@@ -74,14 +82,15 @@ export async function runRecallTool(service: RecallService, params: RecallParams
       case "search": {
         const query = params.query?.trim() ?? "";
         if (!query) return failure(action, 'recall search needs a query: {"action": "search", "query": "…"}');
-        const notes = await freshen(service);
-        signal?.throwIfAborted();
         const limit = params.limit ?? DEFAULT_SEARCH_LIMIT;
         const scope = params.scope ?? "all";
-        const hits = await service.search({ query, limit, prefix: false, ...(scope === "current" ? { cwd: ctx.cwd } : {}), ...(signal ? { signal } : {}) });
+        const { value: page, lines: said } = await fresh(recall, (sync) =>
+          recall.search({ query, limit, prefix: false, sync, ...(scope === "current" ? { cwd: ctx.cwd } : {}), ...(signal ? { signal } : {}) }),
+        );
+        const hits = page.hits;
         const where = scope === "current" ? `sessions of ${ctx.cwd}` : "sessions of all projects";
         const lines = [
-          ...notes,
+          ...said,
           hits.length === 0
             ? `No ${where} match ${JSON.stringify(query)}.${scope === "current" ? ' Try scope "all".' : ""}`
             : `${hits.length} ${where} matching ${JSON.stringify(query)}, best first. Matched words are in [[ ]]. Read one with {"action": "read", "session": "<id>"}.`,
@@ -91,13 +100,12 @@ export async function runRecallTool(service: RecallService, params: RecallParams
         return result(action, lines, hits.length, "Lower `limit` or use more specific words.");
       }
       case "list": {
-        const notes = await freshen(service);
         const limit = params.limit ?? DEFAULT_SEARCH_LIMIT;
         const scope = params.scope ?? "all";
-        const sessions = await service.search({ query: "", limit, ...(scope === "current" ? { cwd: ctx.cwd } : {}) });
+        const { value: sessions, lines: said } = await fresh(recall, (sync) => recall.list({ limit, sync, ...(scope === "current" ? { cwd: ctx.cwd } : {}) }));
         const where = scope === "current" ? `sessions of ${ctx.cwd}` : "sessions of all projects";
         const lines = [
-          ...notes,
+          ...said,
           sessions.length === 0 ? `No ${where} yet.` : `The ${sessions.length} latest ${where}, newest first:`,
           "",
           ...formatSessions(sessions, now),
@@ -107,18 +115,10 @@ export async function runRecallTool(service: RecallService, params: RecallParams
       case "read": {
         const ref = params.session?.trim();
         if (!ref) return failure(action, 'recall read needs a session: {"action": "read", "session": "<id, id prefix or path>"}');
-        // An id that is new since the last sync is found after one.
-        let session;
-        try {
-          session = await resolveSession(service.store(), ref, ctx.cwd);
-        } catch (error) {
-          if (!(error instanceof RecallError) || error.code !== "NOT_FOUND") throw error;
-          await freshen(service);
-          session = await resolveSession(service.store(), ref, ctx.cwd);
-        }
+        const session = await recall.resolve(ref);
         signal?.throwIfAborted();
         const limit = params.limit ?? DEFAULT_READ_LIMIT;
-        const read = await service.read(session, { limit, maxChars: READ_MAX_CHARS });
+        const read = await recall.read(session, { limit, maxChars: READ_MAX_CHARS });
         const lines = formatMessages(read.page, read.messages);
         return result(action, lines, read.messages.length, "Ask for fewer messages with a lower `limit`.");
       }
@@ -127,13 +127,12 @@ export async function runRecallTool(service: RecallService, params: RecallParams
         const remove = params.remove ?? [];
         if (add.length === 0 && remove.length === 0) return failure(action, 'recall tag needs tags: {"action": "tag", "add": ["name"]} or "remove"');
         const session = currentSessionRef(ctx);
-        const store = service.store();
-        let edit = add.length > 0 ? await addTags(store, [session], add) : undefined;
-        if (remove.length > 0) edit = await removeTags(store, [session], remove);
+        let edit = add.length > 0 ? await recall.addTags([session], add) : undefined;
+        if (remove.length > 0) edit = await recall.removeTags([session], remove);
         const tags = edit!.sessions[0]!.tags;
         const lines = [
-          `${add.length > 0 ? `Added ${tagList(add.map(normalizeTag))}` : ""}${add.length > 0 && remove.length > 0 ? "; " : ""}${remove.length > 0 ? `removed ${tagList(remove.map(normalizeTag))}` : ""}.`,
-          tags.length > 0 ? `This session (${session.id}) is now tagged ${tagList(tags)}.` : `This session (${session.id}) has no tags now.`,
+          `${add.length > 0 ? `Added ${formatTags(add.map(Recall.normalizeTag))}` : ""}${add.length > 0 && remove.length > 0 ? "; " : ""}${remove.length > 0 ? `removed ${formatTags(remove.map(Recall.normalizeTag))}` : ""}.`,
+          tags.length > 0 ? `This session (${session.id}) is now tagged ${formatTags(tags)}.` : `This session (${session.id}) has no tags now.`,
           ...(edit!.indexBusy ? ["The tags are saved; the index was busy and will show them after its next update."] : []),
         ];
         return { content: [{ type: "text", text: lines.join("\n") }], details: { action, count: tags.length, truncated: false } };
@@ -147,7 +146,7 @@ export async function runRecallTool(service: RecallService, params: RecallParams
   }
 }
 
-export function recallTool(service: (ctx: ExtensionToolContext) => RecallService): ToolDefinition<typeof recallParameters, RecallToolDetails> {
+export function recallTool(recallFor: (ctx: ExtensionToolContext) => Recall): ToolDefinition<typeof recallParameters, RecallToolDetails> {
   return {
     name: "recall",
     label: "Recall",
@@ -166,7 +165,7 @@ export function recallTool(service: (ctx: ExtensionToolContext) => RecallService
     ],
     parameters: recallParameters,
     async execute(_toolCallId, params, signal, _onUpdate, ctx) {
-      return runRecallTool(service(ctx), params, ctx, signal);
+      return runRecallTool(recallFor(ctx), params, ctx, signal);
     },
   };
 }

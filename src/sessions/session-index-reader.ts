@@ -10,7 +10,7 @@
  */
 import { basename } from "node:path";
 import { readJsonLines, type JsonLine } from "./lines.js";
-import { contentText, oneLine, toMillis } from "./text.js";
+import { clipLine, contentText, toMillis } from "./text.js";
 
 export interface IndexedMessage {
   index: number;
@@ -185,7 +185,7 @@ export function readSessionForIndex(path: string, options: ReadOptions = {}): Se
           state.modified = Math.max(state.modified, time);
         }
         const text = contentText(message.content);
-        if (role === "user" && !state.firstMessage && text.trim()) state.firstMessage = oneLine(text, FIRST_MESSAGE_CHARS);
+        if (role === "user" && !state.firstMessage && text.trim()) state.firstMessage = clipLine(text, FIRST_MESSAGE_CHARS);
         if (!copied && typeof role === "string" && JOINABLE_ROLES.has(role)) addText(line, role, entryId, time, text, true);
         return;
       }

@@ -12,8 +12,8 @@ export function contentText(content: unknown): string {
   return parts.join("\n");
 }
 
-/** One line of at most `max` characters, for titles and previews. */
-export function oneLine(text: string, max: number): string {
+/** Whitespace folded to one line of at most `max` characters: what a session's first message is kept as. */
+export function clipLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
 }

@@ -55,6 +55,8 @@ export interface SyncReport {
   malformedLines: number;
   /** True when the whole index was rebuilt. */
   rebuilt: boolean;
+  /** True when the index changed (sessions read, removed or rebuilt): an earlier answer may be out of date. */
+  changed: boolean;
   /** True when another process held the writer lock too long: the index was left as it was. */
   busy: boolean;
   /** One-line notices for the user (tags imported from pi-recall, for example). */
@@ -119,6 +121,7 @@ export async function syncIndex(store: IndexStore, options: SyncOptions & { chec
   if (!report.busy) report.busy = (await syncTags(store, { lockTimeoutMs: options.lockTimeoutMs })).busy;
   report.notices.push(...takeTagNotices(store));
   if (!report.busy) saveTagFingerprint(store, { stamp: store.native.stats().stamp, tags: tagData });
+  report.changed = report.rebuilt || report.indexed + report.appended + report.removed > 0;
   return report;
 }
 
@@ -146,6 +149,7 @@ function emptyReport(scan: NativeScan): SyncReport {
     failed: [...scan.failures],
     malformedLines: 0,
     rebuilt: false,
+    changed: false,
     busy: false,
     notices: [],
   };

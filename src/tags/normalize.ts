@@ -33,8 +33,3 @@ export function parseTags(raws: readonly string[]): string[] {
   }
   return tags;
 }
-
-/** `#a #b`, as tags are shown to people. */
-export function formatTags(tags: readonly string[]): string {
-  return tags.map((tag) => `#${tag}`).join(" ");
-}

@@ -1,7 +1,8 @@
 /** Another process that holds the index's writer lock until released: a concurrent writer. */
 import { spawn } from "node:child_process";
 
-const LIBRARY = new URL("../../dist/index.js", import.meta.url).href;
+const STORE = new URL("../../dist/store.js", import.meta.url).href;
+const LOCATIONS = new URL("../../dist/locations.js", import.meta.url).href;
 
 export async function holdWriterLock(agentDir: string): Promise<{ release(): Promise<void> }> {
   const holder = spawn(
@@ -9,8 +10,9 @@ export async function holdWriterLock(agentDir: string): Promise<{ release(): Pro
     [
       "--input-type=module",
       "-e",
-      `import { openRecall } from ${JSON.stringify(LIBRARY)};
-       const store = openRecall({ env: { PI_CODING_AGENT_DIR: ${JSON.stringify(agentDir)} } });
+      `import { openStore } from ${JSON.stringify(STORE)};
+       import { resolveLocations } from ${JSON.stringify(LOCATIONS)};
+       const store = openStore(resolveLocations({ env: { PI_CODING_AGENT_DIR: ${JSON.stringify(agentDir)} } }));
        await store.native.lock(1000); process.stdout.write("locked\\n");
        process.stdin.resume(); process.stdin.on("end", async () => { await store.native.unlock(); process.exit(0); });`,
     ],

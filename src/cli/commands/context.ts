@@ -1,11 +1,10 @@
 import { Command, Option } from "clipanion";
 import { isNumber } from "typanion";
-import { DEFAULT_CONTEXT_CHARS, sessionContext, type ContextResult } from "../../api/context.js";
-import { resolveSession } from "../../api/resolve-session.js";
+import { DEFAULT_CONTEXT_CHARS, type ContextResult } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { messageLines } from "../message-printer.js";
-import { syncForIds } from "../session-args.js";
+import { contextMessageRecord, contextRecord } from "../wire.js";
 
 export class ContextCommand extends BaseCommand {
   static paths = [["context"]];
@@ -33,14 +32,14 @@ export class ContextCommand extends BaseCommand {
   json = Option.Boolean("--json", false, { description: "Print one JSON object per message, then a summary (JSON Lines)" });
 
   async run(): Promise<ExitCode> {
-    const store = this.openStore();
-    for (const notice of await syncForIds(store, [this.session])) this.warn(notice);
-    const session = await resolveSession(store, this.session, this.context.cwd);
+    const recall = this.recall();
+    const session = await recall.resolve(this.session);
+    this.warnNotices();
     const question = this.question.join(" ");
-    const result = sessionContext(session, question, { maxChars: Number(this.maxChars), allBranches: this.allBranches });
+    const result = await recall.context(session, question, { maxChars: Number(this.maxChars), allBranches: this.allBranches });
     if (this.json) {
-      for (const message of result.messages) this.out(JSON.stringify(message));
-      this.out(JSON.stringify(result.summary));
+      for (const message of result.messages) this.out(JSON.stringify(contextMessageRecord(message)));
+      this.out(JSON.stringify(contextRecord(result.summary)));
     } else {
       this.printText(result);
     }

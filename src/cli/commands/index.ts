@@ -1,5 +1,5 @@
 import { Command, Option } from "clipanion";
-import { syncIndex, type SyncProgress } from "../../sync/sync.js";
+import type { SyncProgress } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
 
@@ -26,12 +26,13 @@ export class IndexCommand extends BaseCommand {
 
   async run(): Promise<ExitCode> {
     const started = Date.now();
-    const store = this.openStore();
+    const recall = this.recall();
+    const locations = recall.locations;
     const progress = this.progressPrinter();
-    const report = await syncIndex(store, { rebuild: this.rebuild, lockTimeoutMs: 30_000, onProgress: progress?.update });
+    const report = await recall.sync({ rebuild: this.rebuild, lockTimeoutMs: 30_000, onProgress: progress?.update });
     progress?.done();
     if (report.busy) {
-      this.warn(`another recall process is writing to the index in ${store.locations.cacheDir}; try again when it is done`);
+      this.warn(`another recall process is writing to the index in ${locations.cacheDir}; try again when it is done`);
       return Exit.Error;
     }
     const elapsedMs = Date.now() - started;
@@ -50,8 +51,8 @@ export class IndexCommand extends BaseCommand {
       malformedLines: report.malformedLines,
       rebuilt: report.rebuilt,
       elapsedMs,
-      sessionsDir: store.locations.sessionsDir,
-      indexDir: store.locations.cacheDir,
+      sessionsDir: locations.sessionsDir,
+      indexDir: locations.cacheDir,
     };
     if (this.json) {
       this.out(JSON.stringify({ type: "summary", ...summary }));

@@ -1,8 +1,9 @@
 import { Command, Option } from "clipanion";
 import { isNumber } from "typanion";
-import { DEFAULT_LIST_LIMIT, listSessions } from "../../api/list.js";
+import { DEFAULT_LIST_LIMIT } from "../../index.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { SessionsCommand } from "../sessions-command.js";
+import { sessionRecord } from "../wire.js";
 
 export class ListCommand extends SessionsCommand {
   static paths = [["list"]];
@@ -33,10 +34,12 @@ export class ListCommand extends SessionsCommand {
   async run(): Promise<ExitCode> {
     const format = this.pipelineFormat();
     const { limit, cwd, since, until, now } = this.scope();
-    const page = await this.readPage(
-      (store) => listSessions(store, { limit, cwd, since, until }),
-      (session) => (format ? this.record(session, format, now) : this.block(session, now, { details: [`${session.messageCount} message${session.messageCount === 1 ? "" : "s"}`] })),
+    const page = await this.recall().list({ limit, cwd, since, until, ...this.freshness() }, (sessions) =>
+      this.page(sessions, (session) =>
+        format ? this.record(session, format, now, () => sessionRecord(session)) : this.block(session, now, { details: [`${session.messageCount} message${session.messageCount === 1 ? "" : "s"}`] }),
+      ),
     );
+    this.warnNotices();
     if (page.sessions.length === 0) {
       const window = since !== undefined || until !== undefined ? " active in that time window" : "";
       if (!format) this.warn(cwd ? `no session in ${cwd}${window}` : `no session${window}`);

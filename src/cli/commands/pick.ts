@@ -2,15 +2,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Command, Option } from "clipanion";
-import { listSessions } from "../../api/list.js";
-import { searchSessions } from "../../api/search.js";
-import { RecallError } from "../../errors.js";
+import { RecallError } from "../../index.js";
 import { formatRecord } from "../../output/format.js";
 import { shellLine } from "../../output/shell.js";
 import { BaseCommand } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
-import { syncIndex } from "../../sync/sync.js";
-import { syncNotices } from "../sync-notices.js";
 
 const PICK_LIMIT = 50;
 const TOGGLE_KEY = "ctrl-t";
@@ -64,16 +60,16 @@ export class PickCommand extends BaseCommand {
     return Exit.Ok;
   }
 
-  /** The TSV lines fzf shows: a prefix search for the query, or the latest sessions. */
+  /**
+   * The TSV lines fzf shows: a prefix search for the query, or the latest sessions. The picker
+   * synced when it opened; each keystroke answers from the index as it is.
+   */
   private async printLines(): Promise<ExitCode> {
-    const store = this.openStore();
     const cwd = this.scopeIsHere() ? this.context.cwd : undefined;
     const query = this.query.join(" ").trim();
     const now = Date.now();
-    const sessions = query
-      ? await searchSessions(store, { query, prefix: true, limit: PICK_LIMIT, cwd, now })
-      : await listSessions(store, { limit: PICK_LIMIT, cwd });
-    for (const session of sessions) this.out(formatRecord(session, "tsv", now));
+    const { hits } = await this.recall().search({ query, prefix: true, limit: PICK_LIMIT, cwd, now, sync: false });
+    for (const hit of hits) this.out(formatRecord(hit, "tsv", now));
     return Exit.Ok;
   }
 
@@ -84,8 +80,8 @@ export class PickCommand extends BaseCommand {
     if (fzf.error || fzf.status !== 0) {
       throw new RecallError("NOT_FOUND", "recall pick needs fzf, which is not installed: install it (apt install fzf, brew install fzf, or see https://github.com/junegunn/fzf)");
     }
-    const store = this.openStore();
-    for (const notice of syncNotices(await syncIndex(store))) this.warn(notice);
+    await this.recall().refresh();
+    this.warnNotices();
 
     const dir = mkdtempSync(join(tmpdir(), "recall-pick-"));
     const scopeFile = join(dir, "scope");

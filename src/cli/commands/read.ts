@@ -1,14 +1,13 @@
 import { Command, Option } from "clipanion";
 import { isEnum, isNumber } from "typanion";
-import { DEFAULT_PAGE_CHARS, readSession, type ReadResult } from "../../api/read.js";
-import { resolveSession } from "../../api/resolve-session.js";
-import { RecallError } from "../../errors.js";
-import { TRANSCRIPT_MODES, type TranscriptMode } from "../../sessions/transcript.js";
+import { DEFAULT_PAGE_CHARS, RecallError, TRANSCRIPT_MODES, type ReadResult, type TranscriptMode } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
+import { cliMessage } from "../error-words.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { messageLines } from "../message-printer.js";
 import { highlightWords } from "../../output/highlight.js";
-import { readSessionArgs, syncForIds } from "../session-args.js";
+import { readSessionArgs } from "../session-args.js";
+import { messageRecord, pageRecord } from "../wire.js";
 
 export class ReadCommand extends BaseCommand {
   static paths = [["read"]];
@@ -56,14 +55,15 @@ export class ReadCommand extends BaseCommand {
     if (this.cursor !== undefined && refs.length > 1) {
       throw new RecallError("BAD_INPUT", "--cursor continues one session: give only the session it came from");
     }
-    const store = this.openStore();
-    for (const notice of await syncForIds(store, refs)) this.warn(notice);
+    const recall = this.recall();
+    const resolved = await recall.resolveAll(refs);
+    this.warnNotices();
 
     let failed = false;
-    for (const ref of refs) {
+    for (const entry of resolved) {
       try {
-        const session = await resolveSession(store, ref, this.context.cwd);
-        const result = readSession(session, {
+        if ("error" in entry) throw entry.error;
+        const result = await recall.read(entry.session, {
           mode: this.mode as TranscriptMode | undefined,
           allBranches: this.allBranches,
           limit,
@@ -75,7 +75,7 @@ export class ReadCommand extends BaseCommand {
       } catch (error) {
         // With several sessions, one that cannot be read does not stop the others.
         if (!(error instanceof RecallError) || refs.length === 1) throw error;
-        this.warn(`${ref}: ${error.message}`);
+        this.warn(`${entry.ref}: ${cliMessage(error)}`);
         failed = true;
       }
     }
@@ -83,8 +83,8 @@ export class ReadCommand extends BaseCommand {
   }
 
   private printJson({ messages, page }: ReadResult): void {
-    for (const message of messages) this.out(JSON.stringify(message));
-    this.out(JSON.stringify(page));
+    for (const message of messages) this.out(JSON.stringify(messageRecord(message)));
+    this.out(JSON.stringify(pageRecord(page)));
   }
 
   private printText({ messages, page }: ReadResult): void {

@@ -1,12 +1,11 @@
 import { closeSync, openSync } from "node:fs";
 import { constants } from "node:os";
 import { Command, Option } from "clipanion";
-import { resolveSession } from "../../api/resolve-session.js";
-import { resumePlan, resumeShellLine, type ResumePlan } from "../../api/resume.js";
-import { RecallError } from "../../errors.js";
+import { RecallError, type ResumePlan } from "../../index.js";
+import { resumeShellLine } from "../../output/shell.js";
 import { BaseCommand } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
-import { readSessionArgs, syncForIds } from "../session-args.js";
+import { readSessionArgs } from "../session-args.js";
 
 export class ResumeCommand extends BaseCommand {
   static paths = [["resume"]];
@@ -45,9 +44,10 @@ export class ResumeCommand extends BaseCommand {
     if (refs.length !== 1) {
       throw new RecallError("BAD_INPUT", `resume takes one session, but stdin held ${refs.length}; pick one (for example with \`head -1\`)`);
     }
-    const store = this.openStore();
-    for (const notice of await syncForIds(store, refs)) this.warn(notice);
-    const plan = resumePlan(await resolveSession(store, refs[0]!, this.context.cwd));
+    const recall = this.recall();
+    const session = await recall.resolve(refs[0]!);
+    this.warnNotices();
+    const plan = await recall.resumePlan(session);
     if (this.json) {
       this.out(JSON.stringify({ argv: plan.argv, cwd: plan.cwd }));
       return Exit.Ok;

@@ -1,8 +1,9 @@
 import { Command, Option } from "clipanion";
 import { isNumber } from "typanion";
-import { DEFAULT_LIMIT, searchSessions } from "../../api/search.js";
+import { DEFAULT_LIMIT } from "../../index.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { SessionsCommand } from "../sessions-command.js";
+import { searchHitRecord } from "../wire.js";
 
 export class SearchCommand extends SessionsCommand {
   static paths = [["search"]];
@@ -40,10 +41,11 @@ export class SearchCommand extends SessionsCommand {
     const format = this.pipelineFormat();
     const { limit, cwd, since, until, now } = this.scope();
     const query = this.query.join(" ");
-    const page = await this.readPage(
-      (store) => searchSessions(store, { query, limit, prefix: this.prefix, cwd, since, until, now }),
-      (hit) => (format ? this.record(hit, format, now) : this.block(hit, now, { snippet: hit.snippet, spans: hit.spans })),
+    // The page is formatted while the freshness check finishes (see Recall.search).
+    const page = await this.recall().search({ query, limit, prefix: this.prefix, cwd, since, until, now, ...this.freshness() }, ({ hits }) =>
+      this.page(hits, (hit) => (format ? this.record(hit, format, now, () => searchHitRecord(hit)) : this.block(hit, now, { snippet: hit.snippet, spans: hit.spans }))),
     );
+    this.warnNotices();
     if (page.sessions.length === 0) {
       if (!format) this.warn(cwd ? `no session in ${cwd} matches "${query}"; drop --here/--cwd to search every project` : `no session matches "${query}"`);
       return Exit.NoMatch;

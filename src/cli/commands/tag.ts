@@ -1,6 +1,5 @@
 import { Command, Option } from "clipanion";
-import { addTags } from "../../api/tags.js";
-import { parseTags } from "../../tags/normalize.js";
+import { Recall } from "../../index.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { SessionTagsCommand } from "../session-tags-command.js";
 
@@ -29,13 +28,11 @@ export class TagCommand extends SessionTagsCommand {
   tags = Option.Rest({ name: "tag", required: 1 });
 
   async run(): Promise<ExitCode> {
-    const wanted = parseTags(this.tags);
-    const store = this.openStore();
-    const { sessions, failed } = await this.resolveSessions(store, [this.session]);
-    const edit = await addTags(store, sessions, wanted);
+    const wanted = Recall.parseTags(this.tags);
+    const { sessions, failed } = await this.resolveSessions([this.session]);
+    const edit = await this.recall().addTags(sessions, wanted);
     for (const tags of edit.sessions) this.printSessionTags(tags);
     if (edit.indexBusy) this.warn("the tags are saved; another recall process is writing the index, and the next search will show them");
-    this.warnTagNotices(store);
     return failed ? Exit.Error : Exit.Ok;
   }
 }

@@ -1,8 +1,7 @@
 import { Command, Option } from "clipanion";
-import { sessionTags, tagCounts } from "../../api/tags.js";
-import type { IndexStore } from "../../store.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { SessionTagsCommand } from "../session-tags-command.js";
+import { tagCountRecord } from "../wire.js";
 
 export class TagsCommand extends SessionTagsCommand {
   static paths = [["tags"]];
@@ -24,30 +23,28 @@ export class TagsCommand extends SessionTagsCommand {
   sessions = Option.Rest({ name: "session" });
 
   async run(): Promise<ExitCode> {
-    const store = this.openStore();
-    if (this.sessions.length === 0) return this.printCounts(store);
-    const { sessions, failed } = await this.resolveSessions(store, this.sessions);
+    if (this.sessions.length === 0) return this.printCounts();
+    const { sessions, failed } = await this.resolveSessions(this.sessions);
     let tagged = false;
     for (const session of sessions) {
-      const tags = sessionTags(store, session);
+      const tags = this.recall().tagsOf(session);
       tagged ||= tags.tags.length > 0;
       this.printSessionTags(tags);
     }
-    this.warnTagNotices(store);
     if (failed) return Exit.Error;
     return tagged ? Exit.Ok : Exit.NoMatch;
   }
 
-  private printCounts(store: IndexStore): ExitCode {
-    const counts = tagCounts(store);
-    this.warnTagNotices(store);
+  private printCounts(): ExitCode {
+    const counts = this.recall().tagCounts();
+    this.warnNotices();
     if (counts.length === 0) {
       if (!this.json) this.warn("no session is tagged yet; add tags with `recall tag <session> <tag>`");
       return Exit.NoMatch;
     }
     const width = Math.max(...counts.map((c) => c.tag.length + 1));
     for (const { tag, sessions } of counts) {
-      if (this.json) this.out(JSON.stringify({ tag, sessions }));
+      if (this.json) this.out(JSON.stringify(tagCountRecord({ tag, sessions })));
       else this.out(`${this.paint.magenta(`#${tag}`.padEnd(width))}  ${sessions}`);
     }
     return Exit.Ok;

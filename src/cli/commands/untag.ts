@@ -1,6 +1,6 @@
 import { Command, Option } from "clipanion";
-import { removeTags, sessionTags } from "../../api/tags.js";
-import { formatTags, parseTags } from "../../tags/normalize.js";
+import { Recall } from "../../index.js";
+import { formatTags } from "../../output/session-text.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { SessionTagsCommand } from "../session-tags-command.js";
 
@@ -26,17 +26,16 @@ export class UntagCommand extends SessionTagsCommand {
   tags = Option.Rest({ name: "tag", required: 1 });
 
   async run(): Promise<ExitCode> {
-    const unwanted = parseTags(this.tags);
-    const store = this.openStore();
-    const { sessions, failed } = await this.resolveSessions(store, [this.session]);
-    const absent = sessions.map((session) => unwanted.filter((tag) => !sessionTags(store, session).tags.includes(tag)));
-    const edit = await removeTags(store, sessions, unwanted);
+    const unwanted = Recall.parseTags(this.tags);
+    const recall = this.recall();
+    const { sessions, failed } = await this.resolveSessions([this.session]);
+    const absent = sessions.map((session) => unwanted.filter((tag) => !recall.tagsOf(session).tags.includes(tag)));
+    const edit = await recall.removeTags(sessions, unwanted);
     edit.sessions.forEach((tags, i) => {
       if (absent[i]!.length > 0) this.warn(`${tags.id} had no ${formatTags(absent[i]!)}; suppressed for automatic tagging all the same`);
       this.printSessionTags(tags);
     });
     if (edit.indexBusy) this.warn("the change is saved; another recall process is writing the index, and the next search will show it");
-    this.warnTagNotices(store);
     return failed ? Exit.Error : Exit.Ok;
   }
 }

@@ -1,9 +1,7 @@
 import { Command, Option } from "clipanion";
-import type { SyncReport } from "../../sync/sync.js";
-import { watchSessions } from "../../sync/watch.js";
-import { BaseCommand } from "../base-command.js";
+import type { Notice, SyncReport } from "../../index.js";
+import { BaseCommand, noticeLine } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
-import { syncNotices } from "../sync-notices.js";
 
 export class WatchCommand extends BaseCommand {
   static paths = [["watch"]];
@@ -25,17 +23,17 @@ export class WatchCommand extends BaseCommand {
   quiet = Option.Boolean("-q,--quiet", false, { description: "Print nothing but errors" });
 
   async run(): Promise<ExitCode> {
-    const store = this.openStore();
+    const recall = this.recall();
     const stop = new AbortController();
     const onSignal = () => stop.abort();
     process.once("SIGINT", onSignal);
     process.once("SIGTERM", onSignal);
     let first = true;
     try {
-      await watchSessions(store, {
+      await recall.watch({
         signal: stop.signal,
-        onSync: (report) => {
-          this.printSync(report, first);
+        onSync: (report, notices) => {
+          this.printSync(report, notices, first);
           first = false;
         },
         onError: (error) => this.warn(error instanceof Error ? error.message.split("\n")[0]! : String(error)),
@@ -47,8 +45,8 @@ export class WatchCommand extends BaseCommand {
     return Exit.Ok;
   }
 
-  private printSync(report: SyncReport, first: boolean): void {
-    for (const notice of syncNotices(report)) this.warn(notice);
+  private printSync(report: SyncReport, notices: Notice[], first: boolean): void {
+    for (const notice of notices) this.warn(noticeLine(notice));
     const changed = report.indexed + report.appended + report.removed;
     if (this.quiet || (changed === 0 && !first)) return;
     const at = new Date().toISOString();

@@ -6,11 +6,8 @@
  * it is, and a background sync refreshes them when it changed something.
  */
 import { existsSync, statSync } from "node:fs";
-import type { SearchHit } from "../../api/search.js";
-import type { ReadOptions, ReadResult } from "../../api/read.js";
-import type { SessionRef } from "../../api/resolve-session.js";
-import type { SyncOutcome } from "../service.js";
-import type { Measure } from "../text.js";
+import type { ReadOptions, ReadResult, SearchHit, SessionRef, SyncReport } from "../../index.js";
+import type { Measure } from "../../output/plain-text.js";
 import { PasteBuffer, toPickerKey } from "./keys.js";
 import { LatestOnly, SEARCH_DEBOUNCE_MS, type Timers } from "./latest.js";
 import { MIN_HEIGHT, PREVIEW_MIN_WIDTH, pageSize, renderPicker, type PickerTheme } from "./render.js";
@@ -30,7 +27,7 @@ export type PickerOutcome = { type: "resume"; hit: SearchHit } | { type: "fork";
 
 export interface PickerService {
   search(request: { query: string; cwd?: string; limit: number; prefix?: boolean }): Promise<SearchHit[]>;
-  sync(): Promise<SyncOutcome>;
+  sync(): Promise<SyncReport>;
   read(ref: SessionRef, options: ReadOptions): Promise<ReadResult>;
 }
 
@@ -107,15 +104,15 @@ export class RecallPicker {
     this.runSearch(false, 0);
     this.update({ ...this.state, syncing: true });
     this.deps.service.sync().then(
-      (outcome) => {
-        const notices = outcome.report.notices;
+      (report) => {
+        const notices = report.notices;
         this.update({
           ...this.state,
           syncing: false,
-          indexBusy: outcome.report.busy,
+          indexBusy: report.busy,
           ...(notices.length > 0 && !this.state.notice ? { notice: { kind: "info" as const, text: notices.join(" ") } } : {}),
         });
-        if (outcome.changed) this.runSearch(true, 0);
+        if (report.changed) this.runSearch(true, 0);
       },
       (error: unknown) => {
         this.update({ ...this.state, syncing: false, notice: { kind: "error", text: `Could not update the index: ${message(error)}` } });

@@ -18,11 +18,11 @@
  * With room (see PREVIEW_MIN_WIDTH), the body is split and the right part shows the selected
  * session's latest messages.
  */
-import { basename } from "node:path";
-import type { SearchHit } from "../../api/search.js";
+import type { SearchHit } from "../../index.js";
 import { formatAge } from "../../output/age.js";
 import { segments } from "../../output/highlight.js";
-import { fit, oneLine, printableLines, sliceToWidth, truncate, wrap, type Measure, terminalWidth } from "../text.js";
+import { projectFolder, sessionTitle } from "../../output/session-text.js";
+import { fit, oneLine, printableLines, sliceToWidth, truncate, wrap, type Measure, terminalWidth } from "../../output/plain-text.js";
 import { isCurrentSession, type PickerState, type Preview } from "./state.js";
 
 /** The theme colours the picker uses; Pi's `Theme` provides them all. */
@@ -152,15 +152,6 @@ class Painter {
   }
 }
 
-function title(hit: SearchHit): string {
-  const text = oneLine(hit.name ?? "").trim() || oneLine(hit.firstMessage).trim();
-  return text || "(no messages)";
-}
-
-function folder(cwd: string): string {
-  return cwd ? basename(cwd) || cwd : "(no folder)";
-}
-
 /**
  * The snippet as spans, matches marked. When the first match sits further right than a third of
  * the room, the text before it is cut (behind an `…`) so the match is on screen.
@@ -202,11 +193,11 @@ function resultLines(state: PickerState, hit: SearchHit, index: number, width: n
   const withBg = (span: Span): Span => (bg && !span.bg ? { ...span, bg } : span);
   const marker: Span = { text: selected ? "▶ " : "  ", fg: "accent" };
   const current = isCurrentSession(state, hit);
-  const meta = `${folder(hit.cwd)} · ${formatAge(Date.parse(hit.modified), state.now)}${current ? " · current" : ""}`;
+  const meta = `${projectFolder(hit.cwd)} · ${formatAge(Date.parse(hit.modified), state.now)}${current ? " · current" : ""}`;
   const metaWidth = Math.min(paint.measure(meta), Math.max(0, Math.floor((width - 2) / 2)));
   const metaText = truncate(meta, metaWidth, paint.measure);
   const titleRoom = Math.max(0, width - 2 - metaWidth - (metaWidth > 0 ? 1 : 0));
-  const titleText = fit(title(hit), titleRoom, paint.measure);
+  const titleText = fit(sessionTitle(hit), titleRoom, paint.measure);
   const first = [
     marker,
     { text: titleText, fg: "text" as const, bold: selected },
@@ -336,7 +327,7 @@ export function renderPicker(state: PickerState, width: number, height: number, 
 
   const lines: string[] = [];
   // ╭─ recall ──── all projects ─╮
-  const scopeLabel = state.scope === "all" ? "all projects" : `this folder: ${folder(state.cwd)}`;
+  const scopeLabel = state.scope === "all" ? "all projects" : `this folder: ${projectFolder(state.cwd)}`;
   const label = truncate(` ${scopeLabel} `, Math.max(0, lay.inner - 12), measure);
   const fill = Math.max(0, lay.inner - 10 - measure(label));
   lines.push(border("╭─") + theme.fg("accent", theme.bold(" recall ")) + border("─".repeat(fill)) + theme.fg("accent", label) + border("─╮"));

@@ -4,7 +4,7 @@
  * terminal input into `PickerKey`s and carries the effects out (searching, resuming, closing), so
  * every behaviour here is testable without a terminal or Pi.
  */
-import type { SearchHit } from "../../api/search.js";
+import type { SearchHit } from "../../index.js";
 
 /** `current`: sessions started in this folder (as Pi's /resume scopes it); `all`: every project. */
 export type Scope = "current" | "all";

@@ -1,8 +1,9 @@
 /**
- * Work the extension keeps off Pi's UI thread. Searching and listing are native calls that
- * already run on libuv's pool; syncing the index and reading a session file are not, because they
- * parse JSONL in JavaScript (a first index of a large history takes seconds). Those two run in a
- * worker thread (jobs-worker.mjs), started on first use and stopped with the session.
+ * Work a long-lived host (Pi, the MCP server) keeps off its main thread: `Recall.open({
+ * background: true })`. Searching and listing are native calls that already run on libuv's pool;
+ * syncing the index and reading a session file are not, because they parse JSONL in JavaScript (a
+ * first index of a large history takes seconds). Those two run in a worker thread
+ * (background-worker.mjs), started on first use and stopped by `Recall.close()`.
  *
  * Where a worker cannot run the library (no jiti and no compiled dist/, or a runtime without
  * worker threads), the same calls run inline: slower to the eye, never wrong.
@@ -12,8 +13,8 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { RecallError, type RecallErrorCode } from "../errors.js";
-import type { ReadOptions, ReadResult } from "../api/read.js";
-import type { SessionRef } from "../api/resolve-session.js";
+import type { ReadOptions, ReadResult } from "./read.js";
+import type { SessionRef } from "./resolve-session.js";
 import type { SyncProgress, SyncReport } from "../sync/sync.js";
 
 /** Location overrides that can cross to a thread: plain data only. */
@@ -43,6 +44,9 @@ interface Pending {
 interface WireError {
   code?: RecallErrorCode;
   message: string;
+  field?: string;
+  value?: string;
+  hint?: string;
   fatal: boolean;
 }
 
@@ -60,7 +64,7 @@ function findJiti(): string | undefined {
 }
 
 function toError(wire: WireError): Error {
-  return wire.code ? new RecallError(wire.code, wire.message) : new Error(wire.message);
+  return wire.code ? new RecallError(wire.code, wire.message, { field: wire.field, value: wire.value, hint: wire.hint }) : new Error(wire.message);
 }
 
 export class WorkerJobs implements JobRunner {
@@ -125,13 +129,14 @@ export class WorkerJobs implements JobRunner {
   private start(): Worker | undefined {
     if (this.worker) return this.worker;
     const here = fileURLToPath(import.meta.url);
-    const workerFile = fileURLToPath(new URL("./jobs-worker.mjs", import.meta.url));
+    const workerFile = fileURLToPath(new URL("./background-worker.mjs", import.meta.url));
     if (!existsSync(workerFile)) {
       this.broken = true;
       return undefined;
     }
-    const libraryTs = here.replace(/pi[\\/]jobs\.[cm]?[jt]s$/, "index.ts");
-    const libraryJs = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
+    // What the worker runs, next to this file: the TypeScript source (through jiti) or its build.
+    const libraryTs = here.replace(/background-jobs\.[cm]?[jt]s$/, "background-library.ts");
+    const libraryJs = fileURLToPath(new URL("../../dist/api/background-library.js", import.meta.url));
     let worker: Worker;
     try {
       worker = new Worker(workerFile, {

@@ -1,10 +1,10 @@
 /**
- * The extension's background thread (see jobs.ts): brings the index up to date and reads session
- * files, so that parsing JSONL never runs on Pi's UI thread. Plain JavaScript because Node starts
- * it directly. It loads the recall library the way the extension itself was loaded: the
- * TypeScript sources through jiti (the loader Pi uses for extensions) when jiti can be found, or
- * else the compiled library in dist/. If neither loads, every job fails with `fatal`, and the
- * extension runs jobs on its own thread instead.
+ * The facade's background thread (see background-jobs.ts): brings the index up to date and reads
+ * session files, so that parsing JSONL never runs on the host's main thread (Pi's UI). Plain
+ * JavaScript because Node starts it directly. It loads background-library the way the host loaded
+ * recall: the TypeScript sources through jiti (the loader Pi uses for extensions) when jiti can be
+ * found, or else the compiled library in dist/. If neither loads, every job fails with `fatal`,
+ * and the facade runs jobs on its own thread instead.
  *
  * Protocol: the parent posts `{id, job}`; the worker answers `{id, ok: true, result}`,
  * `{id, ok: false, error: {code, message, fatal}}`, and may post `{id, progress}` before that.
@@ -44,7 +44,7 @@ const stores = new Map();
 function storeFor(lib, overrides) {
   const key = JSON.stringify(overrides);
   const known = stores.get(key);
-  const store = known ? lib.storeInPlace(known) : lib.openRecall(overrides);
+  const store = known ? lib.storeInPlace(known) : lib.openStore(lib.resolveLocations(overrides));
   stores.set(key, store);
   return store;
 }
@@ -84,7 +84,7 @@ parentPort.on("message", ({ id, job }) => {
         id,
         ok: false,
         error: {
-          code: typeof error?.code === "string" && error?.name === "RecallError" ? error.code : undefined,
+          ...(error?.name === "RecallError" ? { code: error.code, field: error.field, value: error.value, hint: error.hint } : {}),
           message: error instanceof Error ? error.message : String(error),
           fatal: error?.fatal === true,
         },

@@ -1,0 +1,292 @@
+/**
+ * The recall library as one object: `Recall.open()` for a sessions folder, then search, list,
+ * read, ask for context, tag, sync and watch. The CLI, the Pi extension and the MCP server all
+ * stand on this class (through src/index.ts) and on nothing else of the library.
+ *
+ * It owns, once for everyone:
+ * - the index handle and the tag store, opened on first use (never by `open`), and opened again
+ *   when the cache folder was deleted or replaced under a long-lived process (storeInPlace);
+ * - the freshness policy: a query brings the index up to date before it answers unless asked not
+ *   to (`sync: false`), and a session named by id is looked for after a sync; what a sync had to
+ *   say comes back as notices (`takeNotices`), never printed;
+ * - the offload of long work: with `background: true` (hosts with a UI thread), syncs and session
+ *   reads run on a worker thread; otherwise on this one, overlapped with the read that needs them.
+ */
+import { resolveLocations, type LocationOverrides, type Locations } from "../locations.js";
+import { openStore, storeInPlace, type IndexStore } from "../store.js";
+import { readWhileSyncing, syncIndex, type SyncProgress, type SyncReport } from "../sync/sync.js";
+import { watchSessions, type WatchOptions } from "../sync/watch.js";
+import { normalizeTag, parseTags } from "../tags/normalize.js";
+import { takeTagNotices } from "../tags/open-tags.js";
+import type { EarlyLook } from "../sessions/discover.js";
+import type { JobRunner, PlainOverrides } from "./background-jobs.js";
+import { sessionContext, type ContextOptions, type ContextResult } from "./context.js";
+import { listSessions, type ListOptions } from "./list.js";
+import { syncNotices, type Notice } from "./notices.js";
+import { readSession, type ReadOptions, type ReadResult } from "./read.js";
+import { looksLikePath, resolveSession, sessionSummary, type SessionRef } from "./resolve-session.js";
+import { resumePlan, type ResumePlan } from "./resume.js";
+import { searchPage, type SearchOptions, type SearchPage } from "./search.js";
+import type { SessionSummary } from "./session-summary.js";
+import { addTags, removeTags, sessionTags, tagCounts, type SessionTags, type TagEdit } from "./tags.js";
+import type { TagCount } from "../tags/tag-store.js";
+
+export interface RecallOptions extends LocationOverrides {
+  /** Run syncs and session reads on a worker thread, so a host's main thread never parses JSONL. */
+  background?: boolean;
+}
+
+/** How a query treats the index before it answers. */
+export interface Freshness {
+  /** Bring the index up to date first (default true); false answers from the index as it is. */
+  sync?: boolean;
+  /** A look at the session files already under way (`startEarlyLook`), for the sync to take. */
+  early?: EarlyLook;
+}
+
+export interface SyncRequest {
+  /** Start from an empty index (tags are kept). */
+  rebuild?: boolean;
+  /** How long to wait for another process's write (default 5 s; 30 s for a rebuild). */
+  lockTimeoutMs?: number;
+  onProgress?: (progress: SyncProgress) => void;
+}
+
+/** A session as commands name it, resolved; or why it could not be. */
+export type Resolved = { ref: string; session: SessionRef } | { ref: string; error: unknown };
+
+export class Recall {
+  private opened: IndexStore | undefined;
+  private jobs: Promise<JobRunner> | undefined;
+  private running: Promise<SyncReport> | undefined;
+  private readonly notices: Notice[] = [];
+  private readonly overrides: PlainOverrides;
+
+  private constructor(private readonly options: RecallOptions) {
+    this.overrides = { sessionsDir: options.sessionsDir, env: { ...(options.env ?? process.env) }, cwd: options.cwd ?? process.cwd() };
+  }
+
+  /** recall for the sessions folder these overrides name (Pi's default without any). Opens nothing yet. */
+  static open(options: RecallOptions = {}): Recall {
+    return new Recall(options);
+  }
+
+  /** A tag as recall keeps it: lowercase letters, digits, `_` and `-` (`#Rust/Search!` → `rust-search`). */
+  static normalizeTag(raw: string): string {
+    return normalizeTag(raw);
+  }
+
+  /** Tags as a user gives them (`#` optional), normalized; one that normalizes to nothing is an error. */
+  static parseTags(raws: readonly string[]): string[] {
+    return parseTags(raws);
+  }
+
+  /** Where the sessions, the index and the user data of these overrides are, without opening anything. */
+  static locate(overrides: LocationOverrides = {}): Locations {
+    return resolveLocations(overrides);
+  }
+
+  get locations(): Locations {
+    return this.opened?.locations ?? resolveLocations(this.overrides);
+  }
+
+  /** Opens the index (the first call does it anyway); its notices (a rebuilt cache) are then waiting. */
+  open(): this {
+    this.store();
+    return this;
+  }
+
+  /**
+   * One-line notices for the user, each handed out once: a cache that had to be rebuilt, tags
+   * imported from pi-recall, what a query's sync skipped or could not do.
+   */
+  takeNotices(): Notice[] {
+    const fromStore = this.opened ? this.opened.notices.splice(0).map((message): Notice => ({ code: "INDEX_REPLACED", message })) : [];
+    const fromTags = this.opened ? takeTagNotices(this.opened).map((message): Notice => ({ code: "TAGS_IMPORTED", message })) : [];
+    return [...fromStore, ...this.notices.splice(0), ...fromTags];
+  }
+
+  /**
+   * Sessions ranked for a query, a page at a time. An empty query (no words, no tags) lists the
+   * latest sessions instead.
+   *
+   * `present`, if given, turns the page into what the caller shows, as soon as it is read: while
+   * a freshness check is still under way (a large history), the presenting overlaps it.
+   */
+  search(options: SearchOptions & Freshness): Promise<SearchPage>;
+  search<T>(options: SearchOptions & Freshness, present: (page: SearchPage) => T): Promise<T>;
+  async search<T>(options: SearchOptions & Freshness, present?: (page: SearchPage) => T): Promise<T | SearchPage> {
+    return this.fresh(options, async (store) => {
+      const page = await searchPage(store, options);
+      return present ? present(page) : page;
+    });
+  }
+
+  /** Sessions, most recently active first; `present` as for `search`. */
+  list(options?: ListOptions & Freshness): Promise<SessionSummary[]>;
+  list<T>(options: ListOptions & Freshness, present: (sessions: SessionSummary[]) => T): Promise<T>;
+  async list<T>(options: ListOptions & Freshness = {}, present?: (sessions: SessionSummary[]) => T): Promise<T | SessionSummary[]> {
+    return this.fresh(options, async (store) => {
+      const sessions = await listSessions(store, options);
+      return present ? present(sessions) : sessions;
+    });
+  }
+
+  /** A session named by full id, unique id prefix or file path. */
+  async resolve(ref: string): Promise<SessionRef> {
+    const [resolved] = await this.resolveAll([ref]);
+    if ("error" in resolved!) throw resolved.error;
+    return resolved!.session;
+  }
+
+  /**
+   * Several sessions at once, each resolved or failed on its own (one stale id in a piped list
+   * does not stop the others). Ids are looked up after one sync, so a session Pi has just
+   * started is found; paths need none.
+   */
+  async resolveAll(refs: readonly string[]): Promise<Resolved[]> {
+    if (refs.some((ref) => !looksLikePath(ref))) await this.refresh();
+    const store = this.store();
+    const resolved: Resolved[] = [];
+    for (const ref of refs) {
+      try {
+        resolved.push({ ref, session: await resolveSession(store, ref, this.overrides.cwd) });
+      } catch (error) {
+        resolved.push({ ref, error });
+      }
+    }
+    return resolved;
+  }
+
+  /** A session's summary, as search and list give it, by id, id prefix or path. */
+  async get(ref: string | SessionRef): Promise<SessionSummary> {
+    const session = typeof ref === "string" ? await this.resolve(ref) : ref;
+    return sessionSummary(this.store(), session);
+  }
+
+  /** A session's messages, a page at a time. */
+  async read(ref: string | SessionRef, options: ReadOptions = {}): Promise<ReadResult> {
+    const session = typeof ref === "string" ? await this.resolve(ref) : ref;
+    if (!this.options.background) return readSession(session, options);
+    return (await this.runner()).read(session, options);
+  }
+
+  /** The messages of one session that bear on a question, within a budget; no model involved. */
+  async context(ref: string | SessionRef, question: string, options: ContextOptions = {}): Promise<ContextResult> {
+    const session = typeof ref === "string" ? await this.resolve(ref) : ref;
+    return sessionContext(session, question, options);
+  }
+
+  /** How to continue a session in Pi: the command and the folder to run it in. */
+  async resumePlan(ref: string | SessionRef): Promise<ResumePlan> {
+    return resumePlan(typeof ref === "string" ? await this.resolve(ref) : ref);
+  }
+
+  /** A session's manual, automatic and suppressed tags. */
+  tagsOf(session: SessionRef): SessionTags {
+    return sessionTags(this.store(), session);
+  }
+
+  /** Adds manual tags (`#` optional, normalized); the index shows them at once. */
+  addTags(sessions: SessionRef[], tags: readonly string[]): Promise<TagEdit> {
+    return addTags(this.store(), sessions, tags);
+  }
+
+  /** Removes tags and keeps automatic tagging from adding them back. */
+  removeTags(sessions: SessionRef[], tags: readonly string[]): Promise<TagEdit> {
+    return removeTags(this.store(), sessions, tags);
+  }
+
+  /** Every tag in use with its number of sessions, most used first. */
+  tagCounts(): TagCount[] {
+    return tagCounts(this.store());
+  }
+
+  /**
+   * Brings the index up to date. Callers asking while a sync runs share it; a rebuild always
+   * starts its own. The report says what was read, skipped and left to do.
+   */
+  sync(request: SyncRequest = {}): Promise<SyncReport> {
+    if (this.running && !request.rebuild) return this.running;
+    const previous = this.running ?? Promise.resolve(undefined);
+    const options = { rebuild: request.rebuild, lockTimeoutMs: request.lockTimeoutMs ?? (request.rebuild ? 30_000 : undefined) };
+    const run = previous
+      .catch(() => undefined)
+      .then(() => this.runSync(options, request.onProgress))
+      .finally(() => {
+        if (this.running === run) this.running = undefined;
+      });
+    this.running = run;
+    return run;
+  }
+
+  /**
+   * Brings the index up to date as a query does before it answers: what the sync had to say
+   * comes back as notices (`takeNotices`) rather than as a report.
+   */
+  async refresh(): Promise<void> {
+    this.notices.push(...syncNotices(await this.sync()));
+  }
+
+  /**
+   * Keeps the index up to date as Pi writes, until the signal aborts (see sync/watch.ts). Each
+   * sync's report comes with what it has to tell the user.
+   */
+  watch(options: Omit<WatchOptions, "onSync"> & { onSync?: (report: SyncReport, notices: Notice[]) => void }): Promise<void> {
+    const { onSync } = options;
+    return watchSessions(this.store(), { ...options, onSync: onSync && ((report) => onSync(report, syncNotices(report))) });
+  }
+
+  /** Sees what other processes committed since this one last looked. Cheap. */
+  reload(): void {
+    this.store().native.reload();
+  }
+
+  /** Stops the background thread once its jobs are done. The index needs no closing. */
+  close(): void {
+    void this.jobs?.then((jobs) => jobs.dispose());
+    this.jobs = undefined;
+  }
+
+  /** The index, opened on first call, and again if its folder was deleted since (see storeInPlace). */
+  private store(): IndexStore {
+    this.opened = this.opened ? storeInPlace(this.opened) : openStore(resolveLocations(this.overrides));
+    return this.opened;
+  }
+
+  /** The query, after bringing the index up to date unless `sync: false`. */
+  private async fresh<T>(freshness: Freshness, read: (store: IndexStore) => Promise<T>): Promise<T> {
+    const store = this.store();
+    if (freshness.sync === false) return read(store);
+    if (this.options.background) {
+      await this.refresh();
+      return read(this.store());
+    }
+    const { value, report } = await readWhileSyncing(store, () => read(store), freshness.early);
+    if (report) this.notices.push(...syncNotices(report));
+    return value;
+  }
+
+
+  private async runSync(options: { rebuild?: boolean; lockTimeoutMs?: number }, onProgress?: (p: SyncProgress) => void): Promise<SyncReport> {
+    const store = this.store();
+    if (!this.options.background) return syncIndex(store, { ...options, onProgress });
+    const report = await (await this.runner()).sync(this.overrides, options, onProgress);
+    // The sync ran on another thread, with its own reader: look at what it committed.
+    store.native.reload();
+    return report;
+  }
+
+  /** The background thread, started on first use; loaded lazily, so a CLI start never pays for it. */
+  private runner(): Promise<JobRunner> {
+    this.jobs ??= import("./background-jobs.js").then(({ WorkerJobs }) => {
+      const inline: JobRunner = {
+        sync: (_overrides, options, onProgress) => syncIndex(this.store(), { ...options, onProgress }),
+        read: async (session, options) => readSession(session, options),
+        dispose: () => {},
+      };
+      return new WorkerJobs(inline);
+    });
+    return this.jobs;
+  }
+}

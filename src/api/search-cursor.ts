@@ -1,0 +1,46 @@
+/**
+ * Cursors for the next page of a search: base64url of a small JSON object with a checksum,
+ * holding how many results came before and a digest of the search they belong to (its words,
+ * filters and page size), so a cursor is never applied to another search.
+ */
+import { RecallError } from "../errors.js";
+import { sha1 } from "../hash.js";
+
+const VERSION = 1;
+
+export interface SearchCursor {
+  /** Results on the pages before. */
+  offset: number;
+  /** What the search was (see searchDigest). */
+  digest: string;
+}
+
+/** The search options a cursor is tied to, as one short string. */
+export function searchDigest(parts: readonly unknown[]): string {
+  return sha1(JSON.stringify(parts)).slice(0, 16);
+}
+
+function checksum(body: string): string {
+  return sha1(`search:${body}`).slice(0, 12);
+}
+
+export function encodeSearchCursor(cursor: SearchCursor): string {
+  const body = JSON.stringify({ v: VERSION, o: cursor.offset, d: cursor.digest });
+  return Buffer.from(JSON.stringify({ b: body, k: checksum(body) })).toString("base64url");
+}
+
+export function decodeSearchCursor(text: string, digest: string): SearchCursor {
+  const invalid = new RecallError("BAD_CURSOR", "this is not a search cursor (was it cut short when copied?)", { field: "cursor" });
+  let body: Record<string, unknown>;
+  try {
+    const outer = JSON.parse(Buffer.from(text.trim(), "base64url").toString("utf8")) as { b?: unknown; k?: unknown };
+    if (typeof outer?.b !== "string" || outer.k !== checksum(outer.b)) throw invalid;
+    body = JSON.parse(outer.b) as Record<string, unknown>;
+  } catch {
+    throw invalid;
+  }
+  if (body.v !== VERSION) throw new RecallError("STALE_CURSOR", "this cursor was made by another version of recall", { field: "cursor", hint: "start again without a cursor" });
+  if (!Number.isInteger(body.o) || (body.o as number) < 0 || typeof body.d !== "string") throw invalid;
+  if (body.d !== digest) throw new RecallError("CURSOR_MISMATCH", "this cursor continues another search", { field: "cursor", hint: "start again without a cursor" });
+  return { offset: body.o as number, digest };
+}
