@@ -1,17 +1,20 @@
-/** The ranking evaluation on a tiny corpus, so the harness cannot rot (no thresholds here). */
+/**
+ * The ranking evaluation on a tiny corpus, so the harness cannot rot: on 30 sessions a known item
+ * is found first almost always (the real thresholds are for `npm run eval`, on 500 sessions).
+ */
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: a plain ES module of the benchmark harness, without type declarations.
 import { evaluate, knownItemQuery } from "../bench/eval-ranking.mjs";
 
 describe("known-item evaluation (bench/eval-ranking.mjs)", () => {
-  it("runs on a small corpus and reports R@1, R@5 and MRR", async () => {
-    const result = await evaluate({ sessions: 30, seed: 3, queries: 20 });
-    expect(result.queries).toBeGreaterThan(5);
-    for (const key of ["r1", "r5", "mrr"]) {
-      expect(result[key]).toBeGreaterThanOrEqual(0);
-      expect(result[key]).toBeLessThanOrEqual(1);
+  it("finds the right session first on a small corpus, for distinctive and for any words", async () => {
+    for (const words of ["distinctive", "any"]) {
+      const result = await evaluate({ sessions: 30, seed: 3, queries: 20, words });
+      expect(result.queries).toBe(20);
+      expect(result.r1).toBeGreaterThanOrEqual(0.9);
+      expect(result.r5).toBeGreaterThanOrEqual(result.r1);
+      expect(result.ranks.every((r: { rank: number | null }) => r.rank !== null)).toBe(true);
     }
-    expect(result.r5).toBeGreaterThanOrEqual(result.r1);
   });
 
   it("builds 3–4 word queries from two sentences of a message", () => {

@@ -8,9 +8,11 @@
  * Consecutive messages of the same role are joined into one (tool calls and results in between
  * do not separate them). Thinking, tool calls, tool output, images and system prompts are not.
  */
-import { basename } from "node:path";
+import { readEntries, type SessionHeader } from "./entries.js";
 import { readJsonLines, type JsonLine } from "./lines.js";
 import { clipLine, contentText, toMillis } from "./text.js";
+
+export { idFromFileName } from "./entries.js";
 
 export interface IndexedMessage {
   index: number;
@@ -18,19 +20,6 @@ export interface IndexedMessage {
   entryId: string;
   timestamp: number;
   text: string;
-}
-
-export interface SessionHeaderInfo {
-  id: string;
-  cwd: string;
-  /** ms since epoch. */
-  created: number;
-  /** 1 for legacy files without a version field. */
-  version: number;
-  /** `parentSession`, or the pre-0.31 `branchedFrom`. */
-  parent?: string;
-  /** False when the file has no header line and the id comes from the file name. */
-  hasHeader: boolean;
 }
 
 /** Everything a resumed read needs to continue exactly as a full read would. */
@@ -45,7 +34,7 @@ export interface ReadCheckpoint {
 }
 
 export interface SessionRead {
-  header: SessionHeaderInfo;
+  header: SessionHeader;
   name: string | undefined;
   firstMessage: string;
   /** Last message time, or the header time for a session without messages. */
@@ -64,7 +53,7 @@ export interface SessionRead {
 
 export interface ReadOptions {
   /** Continue from an earlier read of the same file. */
-  resume?: { header: SessionHeaderInfo; checkpoint: ReadCheckpoint };
+  resume?: { header: SessionHeader; checkpoint: ReadCheckpoint };
   /** `copyKey`s of entries copied from a fork's parent: their text is indexed with the parent. */
   skipCopies?: ReadonlySet<string>;
 }
@@ -73,18 +62,6 @@ const FIRST_MESSAGE_CHARS = 300;
 const JOINABLE_ROLES = new Set(["user", "assistant", "custom"]);
 /** Tool output dominates session bytes and is not indexed: skip such lines without parsing. */
 const TOOL_RESULT_LINE = /"role"\s*:\s*"toolResult"/;
-
-/** `2026-11-30T05-54-44-201Z_<id>.jsonl` → `<id>`; any other name → the name without `.jsonl`. */
-export function idFromFileName(path: string): string {
-  const name = basename(path, ".jsonl");
-  const underscore = name.indexOf("_");
-  return underscore > 0 && /^\d{4}-\d{2}-\d{2}T/.test(name) ? name.slice(underscore + 1) : name;
-}
-
-function fileNameTime(path: string): number | undefined {
-  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z_/.exec(basename(path));
-  return match ? toMillis(`${match[1]}T${match[2]}:${match[3]}:${match[4]}.${match[5]}Z`) : undefined;
-}
 
 /**
  * What identifies an entry copied into a fork: a fork copies entries verbatim, timestamps
@@ -108,7 +85,6 @@ interface OpenMessage extends IndexedMessage {
 
 export function readSessionForIndex(path: string, options: ReadOptions = {}): SessionRead {
   const resume = options.resume;
-  let header: SessionHeaderInfo | undefined = resume?.header;
   const state: ReadCheckpoint = resume
     ? { ...resume.checkpoint }
     : { offset: 0, lineNo: 1, nextIndex: 0, messageCount: 0, name: undefined, firstMessage: "", modified: 0 };
@@ -117,7 +93,6 @@ export function readSessionForIndex(path: string, options: ReadOptions = {}): Se
   let beforeLine: ReadCheckpoint = { ...state };
   const messages: IndexedMessage[] = [];
   let open: OpenMessage | undefined;
-  let entryOrdinalOnLine = 0;
   let lastLineNo = -1;
 
   const close = () => {
@@ -140,87 +115,64 @@ export function readSessionForIndex(path: string, options: ReadOptions = {}): Se
     else messages.push({ ...message, text });
   };
 
-  const onLine = (line: JsonLine) => {
-    const value = line.value;
-    if (line.lineNo === lastLineNo) {
-      entryOrdinalOnLine++;
-    } else {
-      entryOrdinalOnLine = 0;
-      lastLineNo = line.lineNo;
-      beforeLine = { ...state };
-    }
-    if (value.type === "session" && !header) {
-      header = {
-        id: typeof value.id === "string" && value.id ? value.id : idFromFileName(path),
-        cwd: typeof value.cwd === "string" ? value.cwd : "",
-        created: toMillis(value.timestamp) ?? fileNameTime(path) ?? 0,
-        version: typeof value.version === "number" ? value.version : 1,
-        parent: typeof value.parentSession === "string" ? value.parentSession : typeof value.branchedFrom === "string" ? value.branchedFrom : undefined,
-        hasHeader: true,
-      };
-      return;
-    }
-    if (value.type === "session") return;
-    if (!header) {
-      header = { id: idFromFileName(path), cwd: "", created: fileNameTime(path) ?? toMillis(value.timestamp) ?? 0, version: 3, hasHeader: false };
-    }
-    // v1 entries carry no ids: give them stable ones from their position (Pi's migration makes
-    // random ids, which would change on every read).
-    const entryId =
-      header.version < 2 || typeof value.id !== "string"
-        ? `L${line.lineNo}${entryOrdinalOnLine ? `.${entryOrdinalOnLine}` : ""}`
-        : value.id;
-    const entryTime = toMillis(value.timestamp) ?? header.created;
-    const copied = options.skipCopies?.has(copyKey(value)) ?? false;
-
-    switch (value.type) {
-      case "message": {
-        const message = value.message as Record<string, unknown> | undefined;
-        if (!message || typeof message !== "object") return;
-        let role = message.role;
-        if (role === "hookMessage") role = "custom"; // v2 → v3 rename
-        const time = toMillis(message.timestamp) ?? entryTime;
-        if (role === "user" || role === "assistant") {
-          state.messageCount++;
-          state.modified = Math.max(state.modified, time);
-        }
-        const text = contentText(message.content);
-        if (role === "user" && !state.firstMessage && text.trim()) state.firstMessage = clipLine(text, FIRST_MESSAGE_CHARS);
-        if (!copied && typeof role === "string" && JOINABLE_ROLES.has(role)) addText(line, role, entryId, time, text, true);
-        return;
+  const stats = readEntries(
+    path,
+    ({ id: entryId, value, line }, header) => {
+      if (line.lineNo !== lastLineNo) {
+        lastLineNo = line.lineNo;
+        beforeLine = { ...state };
       }
-      case "custom_message":
-        if (!copied) addText(line, "custom", entryId, entryTime, contentText(value.content), true);
-        return;
-      case "compaction":
-      case "branch_summary":
-        if (!copied && typeof value.summary === "string") addText(line, value.type, entryId, entryTime, value.summary, false);
-        return;
-      case "session_info":
-        // The last one wins; an empty or missing name clears it.
-        state.name = typeof value.name === "string" && value.name.trim() ? value.name.trim() : undefined;
-        return;
-      default:
-        // Other entry types (model changes, labels, extension state, unknown ones) hold no
-        // conversation text.
-        return;
-    }
-  };
+      const entryTime = toMillis(value.timestamp) ?? header.created;
+      // As the file has it (copy keys of a parent are read unmigrated, see readCopyKeys).
+      const copied = options.skipCopies?.has(copyKey(line.value)) ?? false;
 
-  const stats = readJsonLines(path, state.offset, state.lineNo, onLine, (head) => TOOL_RESULT_LINE.test(head));
+      switch (value.type) {
+        case "message": {
+          const message = value.message as Record<string, unknown> | undefined;
+          if (!message || typeof message !== "object") return;
+          const role = message.role;
+          const time = toMillis(message.timestamp) ?? entryTime;
+          if (role === "user" || role === "assistant") {
+            state.messageCount++;
+            state.modified = Math.max(state.modified, time);
+          }
+          const text = contentText(message.content);
+          if (role === "user" && !state.firstMessage && text.trim()) state.firstMessage = clipLine(text, FIRST_MESSAGE_CHARS);
+          if (!copied && typeof role === "string" && JOINABLE_ROLES.has(role)) addText(line, role, entryId, time, text, true);
+          return;
+        }
+        case "custom_message":
+          if (!copied) addText(line, "custom", entryId, entryTime, contentText(value.content), true);
+          return;
+        case "compaction":
+        case "branch_summary":
+          if (!copied && typeof value.summary === "string") addText(line, value.type, entryId, entryTime, value.summary, false);
+          return;
+        case "session_info":
+          // The last one wins; an empty or missing name clears it.
+          state.name = typeof value.name === "string" && value.name.trim() ? value.name.trim() : undefined;
+          return;
+        default:
+          // Other entry types (model changes, labels, extension state, unknown ones) hold no
+          // conversation text.
+          return;
+      }
+    },
+    {
+      ...(resume ? { from: { offset: state.offset, lineNo: state.lineNo, header: resume.header } } : {}),
+      skip: (head) => TOOL_RESULT_LINE.test(head),
+    },
+  );
   close();
-  if (!header) {
-    header = { id: idFromFileName(path), cwd: "", created: fileNameTime(path) ?? 0, version: 3, hasHeader: false };
-  }
   if (!open && messages.length === 0 && !resume) {
     // No message yet: a later read starts after what was read, not from byte 0 again.
     checkpoint = { ...state, offset: stats.end, lineNo: stats.nextLineNo };
   }
   return {
-    header,
+    header: stats.header,
     name: state.name,
     firstMessage: state.firstMessage,
-    modified: state.modified || header.created,
+    modified: state.modified || stats.header.created,
     messageCount: state.messageCount,
     messages,
     malformedLines: stats.malformed,

@@ -3,14 +3,13 @@
  * leaf (the last entry, Pi's current position) and the active branch from the root to it.
  *
  * Older formats are migrated the way Pi migrates them when it opens a file, without rewriting
- * it: v1 entries, which have no ids, are chained in file order and get the stable ids
- * `L<lineNo>` (`L<lineNo>.<n>` for the n-th object of a line holding several) that the index
- * reader gives them, so a search hit's `entryId` names the same entry here; a v1 compaction's
- * `firstKeptEntryIndex` becomes `firstKeptEntryId`; the v2 message role `hookMessage` becomes
- * `custom`. Entries of unknown types stay in the tree, so the entries after them stay connected.
+ * it, by the same rules as the index reader (entries.ts: the header, `L<lineNo>` ids for v1
+ * entries, `hookMessage` → `custom`), so a search hit's `entryId` names the same entry here. On
+ * top of that, v1 entries are chained in file order, and a v1 compaction's `firstKeptEntryIndex`
+ * becomes `firstKeptEntryId`. Entries of unknown types stay in the tree, so the entries after
+ * them stay connected.
  */
-import { readJsonLines } from "./lines.js";
-import { idFromFileName } from "./session-index-reader.js";
+import { readEntries, type SessionHeader } from "./entries.js";
 import { toMillis } from "./text.js";
 
 export interface TreeEntry {
@@ -24,19 +23,8 @@ export interface TreeEntry {
   value: Record<string, unknown>;
 }
 
-export interface TreeHeader {
-  id: string;
-  cwd: string;
-  /** 1 for legacy files without a version field. */
-  version: number;
-  /** `parentSession`, or the pre-0.31 `branchedFrom`. */
-  parent?: string;
-  /** False when the file has no header line and the id comes from the file name. */
-  hasHeader: boolean;
-}
-
 export interface SessionTree {
-  header: TreeHeader;
+  header: SessionHeader;
   /** In file order. */
   entries: TreeEntry[];
   /** Entries by id; when an id repeats, the later entry wins, as in Pi. */
@@ -47,51 +35,32 @@ export interface SessionTree {
   recoveredLines: number;
 }
 
-function parseHeader(value: Record<string, unknown>, path: string): TreeHeader {
-  return {
-    id: typeof value.id === "string" && value.id ? value.id : idFromFileName(path),
-    cwd: typeof value.cwd === "string" ? value.cwd : "",
-    version: typeof value.version === "number" ? value.version : 1,
-    parent: typeof value.parentSession === "string" ? value.parentSession : typeof value.branchedFrom === "string" ? value.branchedFrom : undefined,
-    hasHeader: true,
-  };
-}
-
 export function readSessionTree(path: string): SessionTree {
-  let header: TreeHeader | undefined;
   const entries: TreeEntry[] = [];
   // Every object of the file, header included: what a v1 `firstKeptEntryIndex` counts.
   const fileObjects: Array<TreeEntry | "header"> = [];
   const v1Compactions: TreeEntry[] = [];
-  let lastLineNo = -1;
-  let ordinalOnLine = 0;
 
-  const stats = readJsonLines(path, 0, 1, ({ value, lineNo }) => {
-    ordinalOnLine = lineNo === lastLineNo ? ordinalOnLine + 1 : 0;
-    lastLineNo = lineNo;
-    if (value.type === "session") {
-      if (!header) header = parseHeader(value, path);
-      fileObjects.push("header");
-      return;
-    }
-    header ??= { id: idFromFileName(path), cwd: "", version: 3, hasHeader: false };
-    const legacy = header.version < 2;
-    const id = legacy || typeof value.id !== "string" ? `L${lineNo}${ordinalOnLine ? `.${ordinalOnLine}` : ""}` : value.id;
-    const previous = entries[entries.length - 1];
-    const parentId = legacy ? (previous?.id ?? null) : typeof value.parentId === "string" ? value.parentId : null;
-    const migrated = migrateEntry(value);
-    const message = migrated.message as { timestamp?: unknown } | undefined;
-    const entry: TreeEntry = {
-      id,
-      parentId,
-      type: typeof value.type === "string" ? value.type : "",
-      timestamp: toMillis(message?.timestamp) ?? toMillis(value.timestamp) ?? 0,
-      value: migrated,
-    };
-    entries.push(entry);
-    fileObjects.push(entry);
-    if (legacy && entry.type === "compaction" && typeof value.firstKeptEntryIndex === "number") v1Compactions.push(entry);
-  });
+  const stats = readEntries(
+    path,
+    ({ id, value }, header) => {
+      const legacy = header.version < 2;
+      const previous = entries[entries.length - 1];
+      const parentId = legacy ? (previous?.id ?? null) : typeof value.parentId === "string" ? value.parentId : null;
+      const message = value.message as { timestamp?: unknown } | undefined;
+      const entry: TreeEntry = {
+        id,
+        parentId,
+        type: typeof value.type === "string" ? value.type : "",
+        timestamp: toMillis(message?.timestamp) ?? toMillis(value.timestamp) ?? 0,
+        value,
+      };
+      entries.push(entry);
+      fileObjects.push(entry);
+      if (legacy && entry.type === "compaction" && typeof value.firstKeptEntryIndex === "number") v1Compactions.push(entry);
+    },
+    { onHeaderLine: () => fileObjects.push("header") },
+  );
 
   for (const compaction of v1Compactions) {
     const target = fileObjects[compaction.value.firstKeptEntryIndex as number];
@@ -100,22 +69,13 @@ export function readSessionTree(path: string): SessionTree {
   const byId = new Map<string, TreeEntry>();
   for (const entry of entries) byId.set(entry.id, entry);
   return {
-    header: header ?? { id: idFromFileName(path), cwd: "", version: 3, hasHeader: false },
+    header: stats.header,
     entries,
     byId,
     leaf: entries[entries.length - 1],
     malformedLines: stats.malformed,
     recoveredLines: stats.recovered,
   };
-}
-
-/** The v2 → v3 rename; the file's own object is left as it was. */
-function migrateEntry(value: Record<string, unknown>): Record<string, unknown> {
-  const message = value.message as Record<string, unknown> | undefined;
-  if (value.type === "message" && message && typeof message === "object" && message.role === "hookMessage") {
-    return { ...value, message: { ...message, role: "custom" } };
-  }
-  return value;
 }
 
 /**

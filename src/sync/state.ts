@@ -10,7 +10,8 @@ import { closeSync, readSync } from "node:fs";
 import { sha1 } from "../hash.js";
 import { openSessionFile } from "../sessions/lines.js";
 import type { NativeFileRecord, NativeSessionFile } from "../native/binding.js";
-import type { ReadCheckpoint, SessionHeaderInfo } from "../sessions/session-index-reader.js";
+import type { SessionHeader } from "../sessions/entries.js";
+import type { ReadCheckpoint } from "../sessions/session-index-reader.js";
 import type { IndexStore } from "../store.js";
 
 /** The sync's own data about one file, stored in its record. */
@@ -19,7 +20,7 @@ export interface FileState {
   end: number;
   /** Hash of the bytes just before `end`: an append leaves them as they were. */
   tailHash: string;
-  header: SessionHeaderInfo;
+  header: SessionHeader;
   checkpoint: ReadCheckpoint;
   /** False for a file with no message (header only): nothing of it is in the index. */
   indexed: boolean;

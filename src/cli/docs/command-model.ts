@@ -5,7 +5,7 @@
 import type { Cli } from "clipanion";
 import { COLOR_MODES } from "../../output/color.js";
 import { OUTPUT_FORMATS } from "../../output/format.js";
-import { TRANSCRIPT_MODES } from "../../sessions/transcript.js";
+import { TRANSCRIPT_MODES } from "../../index.js";
 
 export interface OptionModel {
   /** Every spelling, e.g. `["-n", "--limit"]`. */
