@@ -4,10 +4,29 @@ _recall() {
   cur="${COMP_WORDS[COMP_CWORD]}"
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   if [[ $COMP_CWORD -eq 1 ]]; then
-    COMPREPLY=($(compgen -W "completion context index list pick read resume search tag tags untag watch --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "ask autotag completion context index list pick read resume search tag tags untag watch --help --version" -- "$cur"))
     return
   fi
   case "${COMP_WORDS[1]}" in
+    ask)
+      case "$prev" in
+      --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+      --model) return ;;
+      --max-chars) return ;;
+      esac
+      opts="--sessions-dir --color --model --max-chars --json --help" ;;
+    autotag)
+      case "$prev" in
+      --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+      --cwd) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      --since) return ;;
+      --until) return ;;
+      -n|--limit) return ;;
+      --model) return ;;
+      esac
+      opts="--sessions-dir --color --all-untagged --here --cwd --since --until -n --limit --model --dry-run -y --yes --json --help" ;;
     completion)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;

@@ -20,6 +20,12 @@ export type RecallErrorCode =
   | "CURSOR_MISMATCH"
   /** A session whose folder is gone (or unknown): it can be forked, not resumed; `value` is its file. */
   | "FOLDER_GONE"
+  /** No model can be asked: no `pi` to run, an unknown model, no credentials. */
+  | "MODEL_UNAVAILABLE"
+  /** The model was asked and failed (an HTTP error, no answer). */
+  | "MODEL_FAILED"
+  /** Stopped by the caller's signal. */
+  | "ABORTED"
   | "IO"
   | "INTERNAL";
 

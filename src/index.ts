@@ -27,4 +27,7 @@ export type { ResumePlan } from "./api/resume.js";
 export type { SessionTags, TagEdit } from "./api/tags.js";
 export type { TagCount } from "./tags/tag-store.js";
 export type { SyncReport, SyncProgress, SyncFailure } from "./sync/sync.js";
+export type { AskOptions, AskResult } from "./api/ask.js";
+export type { AutoTagOptions, AutoTagResult } from "./api/autotag.js";
+export type { AutoTagConfig, LoadedConfig, PickerScope, RecallConfig } from "./api/config.js";
 export type { WatchOptions } from "./sync/watch.js";

@@ -4,7 +4,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { completeRecallArgs, parseRecallArgs } from "../src/pi/commands.js";
-import { loadConfig } from "../src/pi/config.js";
 import { capOutput, HISTORICAL_DATA_NOTE, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "../src/pi/format.js";
 import { recallOptionsFor } from "../src/pi/pi-locations.js";
 import { runRecallTool } from "../src/pi/tool.js";
@@ -137,14 +136,15 @@ describe("configuration and locations", () => {
     const dir = makeAgentDir({ withFixtures: false });
     try {
       const data = join(dir.agentDir, "recall");
-      expect(loadConfig(data).config.picker.scope).toBe("all");
+      const loadConfig = () => Recall.open({ env: dir.env }).config();
+      expect(loadConfig().config.picker.scope).toBe("all");
       mkdirSync(data, { recursive: true });
       writeFileSync(join(data, "config.json"), JSON.stringify({ picker: { scope: "current" } }));
-      expect(loadConfig(data).config.picker.scope).toBe("current");
+      expect(loadConfig().config.picker.scope).toBe("current");
       writeFileSync(join(data, "config.json"), JSON.stringify({ picker: { scope: "here" } }));
-      expect(loadConfig(data)).toMatchObject({ config: { picker: { scope: "all" } }, warning: expect.stringContaining('"here"') });
+      expect(loadConfig()).toMatchObject({ config: { picker: { scope: "all" } }, problems: [expect.stringContaining('"here"')] });
       writeFileSync(join(data, "config.json"), "{");
-      expect(loadConfig(data).warning).toContain("not valid JSON");
+      expect(loadConfig().problems[0]).toContain("not valid JSON");
     } finally {
       dir.cleanup();
     }

@@ -189,7 +189,7 @@ function toMessage(piece: Piece, allBranches: boolean): ReadMessage {
 }
 
 /** The display name: the last `session_info` entry's, where an empty name clears it. */
-function sessionName(tree: SessionTree): string | null {
+export function sessionName(tree: SessionTree): string | null {
   let name: string | null = null;
   for (const entry of tree.entries) {
     if (entry.type !== "session_info") continue;

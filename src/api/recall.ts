@@ -19,10 +19,14 @@ import { watchSessions, type WatchOptions } from "../sync/watch.js";
 import { normalizeTag, parseTags } from "../tags/normalize.js";
 import { takeTagNotices } from "../tags/open-tags.js";
 import type { EarlyLook } from "../sessions/discover.js";
+import { askAboutSession, type AskOptions, type AskResult } from "./ask.js";
+import { autoTagSessions, autoTagSystemPrompt, type AutoTagOptions, type AutoTagResult } from "./autotag.js";
 import type { JobRunner, PlainOverrides } from "./background-jobs.js";
+import { loadConfig, strictConfig, type LoadedConfig } from "./config.js";
 import { sessionContext, type ContextOptions, type ContextResult } from "./context.js";
 import { listSessions, type ListOptions } from "./list.js";
 import { syncNotices, type Notice } from "./notices.js";
+import { PiConversation, printModeCaller } from "./pi-model.js";
 import { readSession, type ReadOptions, type ReadResult } from "./read.js";
 import { looksLikePath, resolveSession, sessionSummary, type SessionRef } from "./resolve-session.js";
 import { resumePlan, type ResumePlan } from "./resume.js";
@@ -52,6 +56,9 @@ export interface SyncRequest {
   onProgress?: (progress: SyncProgress) => void;
 }
 
+/** A list limit that lets every session through. */
+const UNBOUNDED = 1_000_000;
+
 /** A session as commands name it, resolved; or why it could not be. */
 export type Resolved = { ref: string; session: SessionRef } | { ref: string; error: unknown };
 
@@ -61,9 +68,11 @@ export class Recall {
   private running: Promise<SyncReport> | undefined;
   private readonly notices: Notice[] = [];
   private readonly overrides: PlainOverrides;
+  private readonly env: NodeJS.ProcessEnv;
 
   private constructor(private readonly options: RecallOptions) {
-    this.overrides = { sessionsDir: options.sessionsDir, env: { ...(options.env ?? process.env) }, cwd: options.cwd ?? process.cwd() };
+    this.env = options.env ?? process.env;
+    this.overrides = { sessionsDir: options.sessionsDir, env: { ...this.env }, cwd: options.cwd ?? process.cwd() };
   }
 
   /** recall for the sessions folder these overrides name (Pi's default without any). Opens nothing yet. */
@@ -175,6 +184,48 @@ export class Recall {
   async context(ref: string | SessionRef, question: string, options: ContextOptions = {}): Promise<ContextResult> {
     const session = typeof ref === "string" ? await this.resolve(ref) : ref;
     return sessionContext(session, question, options);
+  }
+
+  /**
+   * Asks a model about one session: the messages `context` picks for the question go to the
+   * model (`model`, else the configured one, else Pi's default), through the user's `pi`.
+   */
+  async ask(ref: string | SessionRef, question: string, options: AskOptions & { model?: string } = {}): Promise<AskResult> {
+    const session = typeof ref === "string" ? await this.resolve(ref) : ref;
+    const model = options.model ?? strictConfig(this.config()).ask.model;
+    return askAboutSession(session, question, printModeCaller(this.env, model), options);
+  }
+
+  /**
+   * Tags sessions with a model (`model`, else the configured one, else Pi's default); see
+   * autotag.ts. A batch keeps one `pi` process for all its sessions.
+   */
+  async autoTag(sessions: readonly SessionRef[], options: AutoTagOptions & { model?: string } = {}): Promise<AutoTagResult[]> {
+    const config = strictConfig(this.config()).autoTags;
+    const model = options.model ?? config.model;
+    const caller = sessions.length > 1 ? new PiConversation(this.env, model, autoTagSystemPrompt(config)) : printModeCaller(this.env, model);
+    try {
+      return await autoTagSessions(this.store(), sessions, caller, config, options);
+    } finally {
+      await caller.close();
+    }
+  }
+
+  /** The model a feature would ask: `provider/id` from the configuration, or undefined for Pi's default. */
+  modelFor(feature: "autoTags" | "ask"): string | undefined {
+    return strictConfig(this.config())[feature].model;
+  }
+
+  /** recall's settings (config.json and the earlier tools' files), read now, with what could not be used. */
+  config(): LoadedConfig {
+    return loadConfig(this.locations, this.env, this.overrides.cwd);
+  }
+
+  /** Sessions without any tag, most recently active first (what `autotag --all-untagged` takes). */
+  async untagged(options: ListOptions & Freshness = {}): Promise<SessionSummary[]> {
+    const all = await this.list({ ...options, limit: UNBOUNDED });
+    const untagged = all.filter((s) => s.tags.length === 0);
+    return options.limit === undefined ? untagged : untagged.slice(0, options.limit);
   }
 
   /** How to continue a session in Pi: the command and the folder to run it in. */

@@ -32,7 +32,8 @@ export function cliMessage(error: RecallError): string {
       return `${error.message}; ${(error.hint ?? "").replace("fork it", `run \`${shellLine(["pi", "--fork", error.value ?? ""])}\``)}`;
     default: {
       const flag = error.field === undefined ? undefined : FLAGS[error.field];
-      return flag && error.message.startsWith(`${error.field} `) ? `${flag}${error.message.slice(error.field!.length)}` : error.message;
+      const message = flag && error.message.startsWith(`${error.field} `) ? `${flag}${error.message.slice(error.field!.length)}` : error.message;
+      return error.hint ? `${message}; ${error.hint}` : message;
     }
   }
 }

@@ -16,6 +16,8 @@ import { UntagCommand } from "./commands/untag.js";
 import { CompletionCommand } from "./commands/completion.js";
 import { PickCommand } from "./commands/pick.js";
 import { WatchCommand } from "./commands/watch.js";
+import { AutotagCommand } from "./commands/autotag.js";
+import { AskCommand } from "./commands/ask.js";
 import type { RecallContext } from "./context.js";
 import { commandModel } from "./docs/command-model.js";
 import { parseErrorMessage } from "./parse-errors.js";
@@ -38,6 +40,8 @@ const COMMANDS = [
   TagCommand,
   UntagCommand,
   TagsCommand,
+  AutotagCommand,
+  AskCommand,
   PickCommand,
   WatchCommand,
   CompletionCommand,

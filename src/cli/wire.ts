@@ -5,7 +5,7 @@
  * by accident, and a field here is a promise: fields may be added, none removed or changed in
  * meaning.
  */
-import type { ContextMessage, ContextSummary, ReadMessage, ReadPage, SearchHit, SessionSummary, SessionTags, TagCount } from "../index.js";
+import type { AskResult, AutoTagResult, ContextMessage, ContextSummary, ReadMessage, ReadPage, SearchHit, SessionSummary, SessionTags, TagCount } from "../index.js";
 
 /** A session, as `list` prints it (and the first fields of a search hit). */
 export interface SessionRecord {
@@ -172,4 +172,24 @@ export function sessionTagsRecord(t: SessionTags): SessionTagsRecord {
 
 export function tagCountRecord(c: TagCount): TagCountRecord {
   return { tag: c.tag, sessions: c.sessions };
+}
+
+/** `recall autotag --json`: one per session. */
+export type AutoTagRecord =
+  | { type: "tagged"; id: string; path: string; tags: string[]; saved: boolean }
+  | { type: "failed" | "skipped"; id: string; path: string; reason: string };
+
+export function autoTagRecord(r: AutoTagResult): AutoTagRecord {
+  return r.type === "tagged" ? { type: "tagged", id: r.id, path: r.path, tags: [...r.tags], saved: r.saved } : { type: r.type, id: r.id, path: r.path, reason: r.reason };
+}
+
+/** `recall ask --json`. */
+export interface AskRecord {
+  answer: string;
+  model: string | null;
+  messages: { index: number; entryId: string; role: string; timestamp: string }[];
+}
+
+export function askRecord(r: AskResult): AskRecord {
+  return { answer: r.answer, model: r.model, messages: r.messages.map((m) => ({ index: m.index, entryId: m.entryId, role: m.role, timestamp: m.timestamp })) };
 }

@@ -11,7 +11,6 @@ import { CURSOR_MARKER, renderFakeCursor, visibleWidth } from "@earendil-works/p
 import { Recall, type Notice, type SearchHit } from "../index.js";
 import { formatTags, sessionTitle } from "../output/session-text.js";
 import { parseRecallArgs, completeRecallArgs } from "./commands.js";
-import { configPath, loadConfig } from "./config.js";
 import { formatSessions } from "./format.js";
 import { helpText } from "./help.js";
 import { RecallPicker, type PickerOutcome, type PickerService } from "./picker/component.js";
@@ -106,7 +105,7 @@ export default function recallExtension(pi: ExtensionAPI): void {
         const recall = recallFor(ctx);
         switch (command.type) {
           case "help":
-            out.info(helpText(configPath(recall.locations.dataDir)));
+            out.info(helpText(recall.config().path));
             return;
           case "usage":
             out.warn(command.message);
@@ -177,7 +176,7 @@ async function editTags(recall: Recall, ctx: ExtensionCommandContext, out: Outpu
 }
 
 async function printResults(recall: Recall, ctx: ExtensionCommandContext, out: Output, query: string): Promise<void> {
-  const scope = loadConfig(recall.locations.dataDir).config.picker.scope;
+  const scope = recall.config().config.picker.scope;
   const cwd = scope === "current" ? ctx.cwd : undefined;
   const { hits } = await recall.search({ query, limit: TEXT_RESULTS, prefix: false, ...(cwd ? { cwd } : {}) });
   for (const notice of recall.takeNotices()) {
@@ -196,7 +195,9 @@ async function printResults(recall: Recall, ctx: ExtensionCommandContext, out: O
 async function pick(recall: Recall, ctx: ExtensionCommandContext, query: string): Promise<void> {
   // Whatever another process (the CLI, another Pi) committed since this Pi last looked.
   recall.reload();
-  const { config, warning } = loadConfig(recall.locations.dataDir);
+  // Read each time the picker opens, so an edit applies without /reload; what cannot be used is shown.
+  const { config, problems } = recall.config();
+  const warning = problems.length > 0 ? `${problems.join("; ")}; using the defaults` : undefined;
   const state = initialState({ query, scope: config.picker.scope, cwd: ctx.cwd, currentSession: currentSession(ctx) });
   if (warning) state.notice = { kind: "warning", text: warning };
   const notices = recall.takeNotices();

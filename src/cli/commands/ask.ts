@@ -1,0 +1,52 @@
+import { Command, Option } from "clipanion";
+import { isNumber } from "typanion";
+import { DEFAULT_CONTEXT_CHARS } from "../../index.js";
+import { BaseCommand } from "../base-command.js";
+import { Exit, type ExitCode } from "../exit.js";
+import { askRecord } from "../wire.js";
+
+export class AskCommand extends BaseCommand {
+  static paths = [["ask"]];
+
+  static usage = Command.Usage({
+    description: "ask one of your Pi models a question about a session",
+    details: `
+      Picks the messages of the session that bear on the question, exactly as \`recall context\` does (no model involved in choosing), and sends them with the question to a language model, framed as untrusted historical data. Prints the answer, then the messages it drew on.
+
+      The model is one you configured in Pi, asked through your \`pi\` (on PATH, or \`RECALL_PI\`): \`--model provider/id\`, else \`ask.model\` in \`~/.pi/agent/recall/config.json\`, else Pi's default model. The provider may charge for the request.
+
+      Exit status: 0 if the model answered, 1 if no message of the session bears on the question (nothing is sent), 2 on error.
+    `,
+    examples: [
+      ["What was decided", "$0 ask 01a0f6e8 which helm chart version did we settle on"],
+      ["As JSON, with another model", "$0 ask 01a0f6e8 why did the readiness probe fail --model openai/gpt-5-mini --json"],
+    ],
+  });
+
+  session = Option.String({ name: "session" });
+  question = Option.Rest({ name: "question", required: 1 });
+  model = Option.String("--model", { description: "The model to ask, as provider/id (default: ask.model in the config, else Pi's default)" });
+  maxChars = Option.String("--max-chars", String(DEFAULT_CONTEXT_CHARS), { description: "Characters of session text to send at most", validator: isNumber() });
+  json = Option.Boolean("--json", false, { description: 'Print {"answer", "model", "messages"} as one JSON object' });
+
+  async run(): Promise<ExitCode> {
+    const recall = this.recall();
+    const session = await recall.resolve(this.session);
+    this.warnNotices();
+    const question = this.question.join(" ");
+    const result = await recall.ask(session, question, { maxChars: Number(this.maxChars), ...(this.model ? { model: this.model } : {}) });
+    if (result.sent === 0) {
+      if (this.json) this.out(JSON.stringify(askRecord(result)));
+      else this.warn(`no message of session ${session.id} mentions ${result.terms.join(", ")}; nothing was sent to the model`);
+      return Exit.NoMatch;
+    }
+    if (this.json) {
+      this.out(JSON.stringify(askRecord(result)));
+      return Exit.Ok;
+    }
+    this.out(result.answer);
+    this.out("");
+    this.out(this.paint.dim(`from message${result.messages.length === 1 ? "" : "s"} ${result.messages.map((m) => m.index).join(", ")} of session ${session.id} · ${result.model ?? "Pi's default model"}`));
+    return Exit.Ok;
+  }
+}
