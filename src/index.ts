@@ -4,7 +4,8 @@
  * test checks it). Node ≥ 20; never imports Pi.
  */
 export { Recall } from "./api/recall.js";
-export type { RecallOptions, Freshness, SyncRequest, Resolved } from "./api/recall.js";
+export type { RecallOptions, Freshness, SyncRequest, Resolved, ModelChoice } from "./api/recall.js";
+export type { ModelCaller, ModelQuestion } from "./api/pi-model.js";
 export { startEarlyLook } from "./api/early-look.js";
 export type { EarlyLook } from "./sessions/discover.js";
 export { RecallError } from "./errors.js";

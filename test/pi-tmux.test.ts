@@ -5,11 +5,12 @@
  * visibly, without them.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonLines, runRecall } from "./helpers/run-cli.js";
 import { FAUX_EXTENSION, PI_RUNTIME, makePiHome, projectSessionDir, type PiHome, type PiRuntime } from "./helpers/pi-env.js";
+import { startModelServer, type ModelServer } from "./helpers/model-server.js";
 
 const HAS_TMUX = spawnSync("tmux", ["-V"], { stdio: "ignore" }).status === 0;
 const SKIP = !PI_RUNTIME ? " (skipped: no Pi runtime; run scripts/pi-runtime.sh)" : !HAS_TMUX ? " (skipped: tmux is not installed)" : "";
@@ -22,6 +23,7 @@ describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
   const socket = `recall-test-${process.pid}`;
   let env: PiHome;
   let tmuxEnv: NodeJS.ProcessEnv;
+  let model: ModelServer;
 
   const tmux = (...args: string[]): string => execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], { env: tmuxEnv, encoding: "utf8" });
   const screen = (): string => tmux("capture-pane", "-p", "-t", "pi");
@@ -46,6 +48,11 @@ describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
 
   beforeAll(async () => {
     env = makePiHome(runtime);
+    // Auto-tagging asks a local model server, chosen in recall's config.
+    model = await startModelServer();
+    model.register(env.agentDir);
+    mkdirSync(join(env.agentDir, "recall"), { recursive: true });
+    writeFileSync(join(env.agentDir, "recall", "config.json"), JSON.stringify({ autoTags: { model: "local/tagger" } }));
     tmuxEnv = { ...env.env, TERM: "xterm-256color", RECALL_FAUX_SCRIPT: "[]" };
     const command = [runtime.node, runtime.cli, "-e", env.pkg, "-e", FAUX_EXTENSION, "--model", "recall-faux/scripted", "--api-key", "faux"]
       .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
@@ -66,6 +73,7 @@ describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
     // Pi shuts down gracefully on the hangup, and may still be writing the index: wait for it
     // before the folder is deleted under it.
     if (pi) await exited(pi, 15_000);
+    await model?.close();
     env?.cleanup();
   });
 
@@ -118,6 +126,25 @@ describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
       .filter((h) => h.parentSession?.includes(D5));
     expect(forks).toHaveLength(1);
     expect(forks[0]!.cwd).toBe(env.projects["shop-api"]);
+  });
+
+  it("/recall autotag --all-untagged asks first, shows its progress, and Esc stops it keeping what was tagged", async () => {
+    model.script({ text: '{"tags": ["alpha", "beta", "gamma"]}', delayMs: 1500 });
+    await submit("/recall autotag --all-untagged");
+    const asked = await waitFor("the confirmation", (s) => /Auto-tag \d+ untagged sessions\?/.test(s));
+    expect(asked).toMatch(/one request each, to local\/tagger\. The provider may charge for them\./);
+    expect(model.requests).toHaveLength(0);
+    tmux("send-keys", "-t", "pi", "Enter");
+    await waitFor("the progress overlay", (s) => s.includes("Auto-tagging") && s.includes("with local/tagger") && s.includes("Esc stops"));
+    await waitFor("the first session tagged", (s) => /\[#+-*\] 1\/\d+/.test(s));
+    tmux("send-keys", "-t", "pi", "Escape");
+    const stopped = await waitFor("the summary", (s) => /Auto-tagged \d+ of \d+ sessions with local\/tagger.*stopped/.test(s));
+    const [, tagged, total] = /Auto-tagged (\d+) of (\d+) sessions/.exec(stopped)!;
+    expect(Number(tagged)).toBeGreaterThanOrEqual(1);
+    expect(Number(tagged)).toBeLessThan(Number(total));
+    const all = await runRecall(["list", "--json", "--no-sync", "-n", "100"], { env: env.env });
+    const autoTagged = jsonLines<{ tags: string[] }>(all.stdout).filter((s) => s.tags.includes("alpha"));
+    expect(autoTagged).toHaveLength(Number(tagged));
   });
 });
 

@@ -18,8 +18,8 @@
  * reported as a problem naming the file: the picker shows it and goes on with the defaults; a
  * model feature stops on it.
  */
-import { readFileSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { RecallError } from "../errors.js";
 import { expandHome, type Locations } from "../locations.js";
 
@@ -144,4 +144,20 @@ export function loadConfig(locations: Pick<Locations, "agentDir" | "dataDir">, e
 export function strictConfig(loaded: LoadedConfig): RecallConfig {
   if (loaded.problems.length > 0) throw new RecallError("BAD_INPUT", loaded.problems[0]!, { field: "config" });
   return loaded.config;
+}
+
+/**
+ * Sets `autoTags.model` and `ask.model` in recall's config file, keeping everything else in it.
+ * Written to a temporary file and renamed, so a reader never sees half a file.
+ */
+export function saveModel(path: string, model: string): void {
+  if (!/^[^/\s]+\/\S+$/.test(model)) throw new RecallError("BAD_INPUT", `a model is "provider/model-id", not ${JSON.stringify(model)}`, { field: "model" });
+  const problems: string[] = [];
+  const settings = readSettings(path, problems) ?? {};
+  if (problems.length > 0) throw new RecallError("BAD_INPUT", `${problems[0]}; fix or remove it to save the model`, { field: "config" });
+  const updated = { ...settings, autoTags: { ...section(settings, "autoTags"), model }, ask: { ...section(settings, "ask"), model } };
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(updated, null, 2)}\n`);
+  renameSync(temporary, path);
 }

@@ -22,11 +22,11 @@ import type { EarlyLook } from "../sessions/discover.js";
 import { askAboutSession, type AskOptions, type AskResult } from "./ask.js";
 import { autoTagSessions, autoTagSystemPrompt, type AutoTagOptions, type AutoTagResult } from "./autotag.js";
 import type { JobRunner, PlainOverrides } from "./background-jobs.js";
-import { loadConfig, strictConfig, type LoadedConfig } from "./config.js";
+import { loadConfig, saveModel, strictConfig, type LoadedConfig } from "./config.js";
 import { sessionContext, type ContextOptions, type ContextResult } from "./context.js";
 import { listSessions, type ListOptions } from "./list.js";
 import { syncNotices, type Notice } from "./notices.js";
-import { PiConversation, printModeCaller } from "./pi-model.js";
+import { PiConversation, printModeCaller, type ModelCaller } from "./pi-model.js";
 import { readSession, type ReadOptions, type ReadResult } from "./read.js";
 import { looksLikePath, resolveSession, sessionSummary, type SessionRef } from "./resolve-session.js";
 import { resumePlan, type ResumePlan } from "./resume.js";
@@ -54,6 +54,16 @@ export interface SyncRequest {
   /** How long to wait for another process's write (default 5 s; 30 s for a rebuild). */
   lockTimeoutMs?: number;
   onProgress?: (progress: SyncProgress) => void;
+}
+
+/** Which model answers: `model` (`provider/id`; default the configured one, else Pi's default), asked through `caller`. */
+export interface ModelChoice {
+  model?: string;
+  /**
+   * How to ask the model chosen (undefined: Pi's default): inside Pi, Pi's own API. Without it,
+   * the user's `pi` is run (see pi-model.ts).
+   */
+  caller?: (model: string | undefined) => ModelCaller;
 }
 
 /** A list limit that lets every session through. */
@@ -190,20 +200,20 @@ export class Recall {
    * Asks a model about one session: the messages `context` picks for the question go to the
    * model (`model`, else the configured one, else Pi's default), through the user's `pi`.
    */
-  async ask(ref: string | SessionRef, question: string, options: AskOptions & { model?: string } = {}): Promise<AskResult> {
+  async ask(ref: string | SessionRef, question: string, options: AskOptions & ModelChoice = {}): Promise<AskResult> {
     const session = typeof ref === "string" ? await this.resolve(ref) : ref;
     const model = options.model ?? strictConfig(this.config()).ask.model;
-    return askAboutSession(session, question, printModeCaller(this.env, model), options);
+    return askAboutSession(session, question, options.caller?.(model) ?? printModeCaller(this.env, model), options);
   }
 
   /**
    * Tags sessions with a model (`model`, else the configured one, else Pi's default); see
    * autotag.ts. A batch keeps one `pi` process for all its sessions.
    */
-  async autoTag(sessions: readonly SessionRef[], options: AutoTagOptions & { model?: string } = {}): Promise<AutoTagResult[]> {
+  async autoTag(sessions: readonly SessionRef[], options: AutoTagOptions & ModelChoice = {}): Promise<AutoTagResult[]> {
     const config = strictConfig(this.config()).autoTags;
     const model = options.model ?? config.model;
-    const caller = sessions.length > 1 ? new PiConversation(this.env, model, autoTagSystemPrompt(config)) : printModeCaller(this.env, model);
+    const caller = options.caller?.(model) ?? (sessions.length > 1 ? new PiConversation(this.env, model, autoTagSystemPrompt(config)) : printModeCaller(this.env, model));
     try {
       return await autoTagSessions(this.store(), sessions, caller, config, options);
     } finally {
@@ -214,6 +224,11 @@ export class Recall {
   /** The model a feature would ask: `provider/id` from the configuration, or undefined for Pi's default. */
   modelFor(feature: "autoTags" | "ask"): string | undefined {
     return strictConfig(this.config())[feature].model;
+  }
+
+  /** Makes `model` (`provider/id`) the one asking and auto-tagging use, in recall's config.json. */
+  chooseModel(model: string): void {
+    saveModel(this.config().path, model);
   }
 
   /** recall's settings (config.json and the earlier tools' files), read now, with what could not be used. */

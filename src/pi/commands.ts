@@ -5,6 +5,7 @@
  *   /recall [query]          picker            /recall tag #a #b    tag the current session
  *   /recall search <query>   picker            /recall untag #a     untag it
  *   /recall help | ? | manual | -h | --help    /recall tags         show its tags
+ *   /recall autotag [--all-untagged [--yes]]   tags from a model    /recall model  choose that model
  *
  * A query that starts with a command word needs `search`: `/recall search tag cloud`.
  */
@@ -17,6 +18,8 @@ export type RecallCommand =
   | { type: "tag"; tags: string[] }
   | { type: "untag"; tags: string[] }
   | { type: "tags" }
+  | { type: "autotag"; all: boolean; yes: boolean }
+  | { type: "model" }
   | { type: "usage"; message: string };
 
 export const SUBCOMMANDS: { name: string; description: string }[] = [
@@ -24,6 +27,8 @@ export const SUBCOMMANDS: { name: string; description: string }[] = [
   { name: "tag", description: "tag the current session: tag #a #b" },
   { name: "untag", description: "remove tags from the current session" },
   { name: "tags", description: "show the current session's tags" },
+  { name: "autotag", description: "tag the current session with a model (--all-untagged: every untagged session)" },
+  { name: "model", description: "choose the model autotag and asking use" },
   { name: "help", description: "the recall manual" },
 ];
 
@@ -47,6 +52,15 @@ export function parseRecallArgs(args: string): RecallCommand {
     case "tags":
       if (rest) return { type: "usage", message: `/recall tags takes no arguments; to search for "${text}", use /recall search ${text}` };
       return { type: "tags" };
+    case "autotag": {
+      const flags = rest.split(/\s+/).filter(Boolean);
+      const unknown = flags.find((f) => f !== "--all-untagged" && f !== "--yes");
+      if (unknown) return { type: "usage", message: `usage: /recall autotag [--all-untagged [--yes]] (not ${unknown}); to search for "${text}", use /recall search ${text}` };
+      return { type: "autotag", all: flags.includes("--all-untagged"), yes: flags.includes("--yes") };
+    }
+    case "model":
+      if (rest) return { type: "usage", message: `/recall model takes no arguments; to search for "${text}", use /recall search ${text}` };
+      return { type: "model" };
     default:
       return { type: "pick", query: text };
   }

@@ -8,14 +8,17 @@
  */
 import { SessionManager, type ExtensionAPI, type ExtensionCommandContext, type ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { CURSOR_MARKER, renderFakeCursor, visibleWidth } from "@earendil-works/pi-tui";
-import { Recall, type Notice, type SearchHit } from "../index.js";
+import { Recall, RecallError, type AutoTagResult, type Notice, type SearchHit } from "../index.js";
 import { formatTags, sessionTitle } from "../output/session-text.js";
 import { parseRecallArgs, completeRecallArgs } from "./commands.js";
 import { formatSessions } from "./format.js";
 import { helpText } from "./help.js";
 import { RecallPicker, type PickerOutcome, type PickerService } from "./picker/component.js";
 import { initialState } from "./picker/state.js";
+import { AutotagProgress } from "./autotag-progress.js";
+import { modelName, piModelCaller } from "./model-caller.js";
 import { recallOptionsFor } from "./pi-locations.js";
+import { queryTool } from "./query-tool.js";
 import { currentSession, currentSessionRef } from "./session-ref.js";
 import { recallTool } from "./tool.js";
 
@@ -121,6 +124,13 @@ export default function recallExtension(pi: ExtensionAPI): void {
             if (ctx.mode === "tui") await pick(recall, ctx, command.query);
             else await printResults(recall, ctx, out, command.query);
             return;
+          case "autotag":
+            if (command.all) await autotagUntagged(recall, ctx, out, command.yes);
+            else await autotagThisSession(recall, ctx, out);
+            return;
+          case "model":
+            await chooseModel(recall, ctx, out);
+            return;
         }
       } catch (error) {
         out.error(errorText(error));
@@ -141,6 +151,7 @@ export default function recallExtension(pi: ExtensionAPI): void {
   });
 
   pi.registerTool(recallTool((ctx) => recallFor(ctx)));
+  pi.registerTool(queryTool((ctx) => recallFor(ctx)));
 }
 
 function showNotices(recall: Recall, out: Output, extra: readonly string[] = []): void {
@@ -288,4 +299,111 @@ async function reindex(recall: Recall, ctx: ExtensionCommandContext, out: Output
   } finally {
     if (tui) ctx.ui.setStatus("recall", undefined);
   }
+}
+
+/** How the model features ask inside Pi: Pi's own registry, with the model chosen (or this session's). */
+function callerIn(ctx: ExtensionCommandContext) {
+  return (model: string | undefined) => piModelCaller(ctx, model);
+}
+
+/** A result as one line: the session and its tags, or why it has none. */
+function resultLine(result: AutoTagResult): string {
+  return result.type === "tagged" ? `${result.id.slice(0, 8)}: ${formatTags(result.tags)}` : `${result.id.slice(0, 8)}: ${result.type}, ${result.reason}`;
+}
+
+async function autotagThisSession(recall: Recall, ctx: ExtensionCommandContext, out: Output): Promise<void> {
+  const ref = currentSessionRef(ctx);
+  if (ctx.mode === "tui") ctx.ui.setStatus("recall", "recall: asking the model for tags…");
+  try {
+    const [result] = await recall.autoTag([ref], { caller: callerIn(ctx), ...(ctx.signal ? { signal: ctx.signal } : {}) });
+    if (!result) return;
+    if (result.type === "tagged") out.info(`Tagged this session ${formatTags(result.tags)} (automatic). Its tags: ${formatTags(recall.tagsOf(ref).tags)}.`);
+    else out.warn(`no tags for this session: ${result.reason}`);
+  } finally {
+    if (ctx.mode === "tui") ctx.ui.setStatus("recall", undefined);
+  }
+}
+
+async function autotagUntagged(recall: Recall, ctx: ExtensionCommandContext, out: Output, yes: boolean): Promise<void> {
+  const model = recall.modelFor("autoTags");
+  // Which model will answer, by name, before anything is sent.
+  const caller = callerIn(ctx)(model);
+  const sessions = await recall.untagged();
+  if (sessions.length === 0) {
+    out.info("Every session already has tags.");
+    return;
+  }
+  const question = `${sessions.length} session${sessions.length === 1 ? "" : "s"} will be sent, one request each, to ${caller.model}. The provider may charge for them.`;
+  if (!yes) {
+    if (!ctx.hasUI) {
+      out.warn(`${question} Run /recall autotag --all-untagged --yes to go ahead.`);
+      return;
+    }
+    if (!(await ctx.ui.confirm(`Auto-tag ${sessions.length} untagged sessions?`, question))) return;
+  }
+  const refs = sessions.map((s) => ({ id: s.id, path: s.path, cwd: s.cwd }));
+  const stop = new AbortController();
+  let tagged = 0;
+  let failed = 0;
+  const run = (onResult: (result: AutoTagResult, done: number) => void) =>
+    recall.autoTag(refs, { caller: () => caller, signal: stop.signal, onResult: (result, done) => onResult(result, done) });
+
+  if (ctx.mode !== "tui") {
+    const results = await run((result) => (result.type === "tagged" ? tagged++ : result.type === "failed" && failed++));
+    out.info(`Auto-tagged ${tagged} of ${sessions.length} sessions with ${caller.model}${failed ? `; ${failed} failed (${resultLine(results.find((r) => r.type === "failed")!)})` : ""}.`);
+    return;
+  }
+  ctx.ui.setStatus("recall", `recall: auto-tagging 0/${sessions.length}`);
+  try {
+    await ctx.ui.custom<void>(
+      (tui, _theme, keybindings, done) => {
+        const view = new AutotagProgress(
+          { total: sessions.length, done: 0, tagged: 0, failed: 0, model: caller.model ?? "Pi's model", stopping: false },
+          { keybindings, onCancel: () => stop.abort(), requestRender: () => tui.requestRender(), measure: visibleWidth },
+        );
+        run((result, count) => {
+          if (result.type === "tagged") tagged++;
+          else if (result.type === "failed") failed++;
+          view.update({ done: count, tagged, failed, last: resultLine(result) });
+          ctx.ui.setStatus("recall", `recall: auto-tagging ${count}/${sessions.length}`);
+        }).then(
+          () => done(),
+          (error: unknown) => {
+            out.error(error instanceof Error ? error.message : String(error));
+            done();
+          },
+        );
+        return view;
+      },
+      { overlay: true, overlayOptions: { anchor: "center", width: "70%", minWidth: 40 } },
+    );
+  } finally {
+    ctx.ui.setStatus("recall", undefined);
+  }
+  const stopped = stop.signal.aborted ? ", stopped" : "";
+  out.info(`Auto-tagged ${tagged} of ${sessions.length} sessions with ${caller.model}${failed ? `, ${failed} failed` : ""}${stopped}. #tag searches find them now.`);
+}
+
+/** `/recall model`: a pick among the models Pi can use, saved in recall's config. */
+async function chooseModel(recall: Recall, ctx: ExtensionCommandContext, out: Output): Promise<void> {
+  const current = recall.modelFor("autoTags") ?? recall.modelFor("ask");
+  const names = ctx.modelRegistry.getAvailable().map(modelName);
+  if (names.length === 0) {
+    out.warn("Pi has no model with credentials; log in with /login first");
+    return;
+  }
+  if (!ctx.hasUI) {
+    out.info(`Models: ${names.join(", ")}. Auto-tagging and asking use ${current ?? "this session's model"}.`);
+    return;
+  }
+  const choice = await ctx.ui.select(`Model for auto-tagging and asking (now: ${current ?? "this session's model"})`, names);
+  if (!choice) return;
+  try {
+    recall.chooseModel(choice);
+  } catch (error) {
+    if (error instanceof RecallError) out.error(error.message);
+    else throw error;
+    return;
+  }
+  out.info(`Auto-tagging and asking now use ${choice} (saved in ${recall.config().path}).`);
 }

@@ -9,6 +9,10 @@ export function helpText(configFile: string): string {
 /recall tag #a #b        tag the current session (the # is optional)
 /recall untag #a         remove tags from the current session
 /recall tags             show the current session's tags
+/recall autotag          tag the current session with a model
+/recall autotag --all-untagged
+                         tag every session without tags (asks first; Esc stops)
+/recall model            choose the model auto-tagging and asking use
 /recall help             this manual (also ?, manual, -h, --help)
 /recall-reindex          rebuild the search index from the session files (tags are kept)
 
@@ -22,8 +26,12 @@ Queries: words match whole, case- and accent-insensitively, and any word may mat
 with more of the words, or the exact phrase, rank first, and recent ones get a boost. A "quoted
 phrase" must appear as written. #tag keeps only sessions with that tag, -#tag drops them.
 
-The model has a \`recall\` tool too (search, list, read, tag); what it reads back is marked as
-historical data, not instructions.
+Auto-tagging sends a bounded excerpt of each session (at most 12,000 characters) to the chosen
+model (or the one this session uses), whose provider may charge for it; the tags it gives are
+saved as automatic tags. Manual tags always win, and a tag you removed is never added back.
+
+The model has a \`recall\` tool too (search, list, read, tag, ask), and pi_session_query to ask
+a model about one session; what they read back is marked as historical data, not instructions.
 
 The picker opens on all projects; to open it on this folder, put
   { "picker": { "scope": "current" } }

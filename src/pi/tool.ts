@@ -8,7 +8,9 @@ import type { ExtensionToolContext, ToolDefinition } from "@earendil-works/pi-co
 import { Type, type Static } from "typebox";
 import { Recall, RecallError, type Notice } from "../index.js";
 import { formatTags } from "../output/session-text.js";
+import { printableLines } from "../output/plain-text.js";
 import { capOutput, formatMessages, formatSessions, HISTORICAL_DATA_NOTE } from "./format.js";
+import { piModelCaller } from "./model-caller.js";
 import { currentSessionRef } from "./session-ref.js";
 
 /** A string enum as plain JSON Schema (`enum`, no `anyOf`/`const`), which every provider accepts. */
@@ -16,14 +18,15 @@ function stringEnum<const T extends readonly string[]>(values: T, description: s
   return Type.Unsafe<T[number]>({ type: "string", enum: [...values], description });
 }
 
-export const TOOL_ACTIONS = ["search", "list", "read", "tag"] as const;
+export const TOOL_ACTIONS = ["search", "list", "read", "tag", "ask"] as const;
 
 export const recallParameters = Type.Object({
-  action: stringEnum(TOOL_ACTIONS, "search: find sessions by words; list: latest sessions; read: a session's latest messages; tag: add or remove tags on the current session"),
+  action: stringEnum(TOOL_ACTIONS, "search: find sessions by words; list: latest sessions; read: a session's latest messages; tag: add or remove tags on the current session; ask: ask a model a question about one session"),
   query: Type.Optional(Type.String({ description: 'search: the words to find. Words match whole; any may match; "quoted phrase" must appear as written; #tag keeps only sessions with that tag' })),
   scope: Type.Optional(stringEnum(["current", "all"] as const, "search, list: current = sessions started in this folder; all = every project (default)")),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: "search, list: sessions to return (default 10); read: latest messages to return (default 20)" })),
-  session: Type.Optional(Type.String({ description: "read: the session, by id, unique id prefix, or session file path" })),
+  session: Type.Optional(Type.String({ description: "read, ask: the session, by id, unique id prefix, or session file path" })),
+  question: Type.Optional(Type.String({ description: "ask: the question about that session" })),
   add: Type.Optional(Type.Array(Type.String(), { description: 'tag: tags to add to the current session, e.g. ["ready-for-review"]' })),
   remove: Type.Optional(Type.Array(Type.String(), { description: "tag: tags to remove from the current session" })),
 });
@@ -74,7 +77,24 @@ async function fresh<T>(recall: Recall, query: (sync: boolean) => Promise<T>): P
   }
 }
 
-export async function runRecallTool(recall: Recall, params: RecallParams, ctx: Pick<ExtensionToolContext, "cwd" | "sessionManager">, signal?: AbortSignal): Promise<ToolResult> {
+/** A model's answer about one session, and the messages it drew on, as tool text. */
+export async function askAbout(recall: Recall, ref: string, question: string, ctx: ToolContext, signal?: AbortSignal): Promise<{ lines: string[]; count: number }> {
+  const session = await recall.resolve(ref);
+  const asked = await recall.ask(session, question, { caller: (model) => piModelCaller(ctx, model), ...(signal ? { signal } : {}) });
+  if (asked.sent === 0) return { lines: [`No message of session ${session.id} mentions ${asked.terms.join(", ")}; nothing was asked. Try other words, or read the session.`], count: 0 };
+  return {
+    count: asked.messages.length,
+    lines: [
+      `${asked.model ?? "The model"} answered from ${asked.sent} message${asked.sent === 1 ? "" : "s"} of session ${session.id} (drawing on ${asked.messages.map((m) => `[${m.index}]`).join(" ")}):`,
+      "",
+      ...printableLines(asked.answer),
+    ],
+  };
+}
+
+type ToolContext = Pick<ExtensionToolContext, "cwd" | "sessionManager" | "modelRegistry" | "model">;
+
+export async function runRecallTool(recall: Recall, params: RecallParams, ctx: ToolContext, signal?: AbortSignal): Promise<ToolResult> {
   const action = params.action;
   const now = Date.now();
   try {
@@ -137,8 +157,15 @@ export async function runRecallTool(recall: Recall, params: RecallParams, ctx: P
         ];
         return { content: [{ type: "text", text: lines.join("\n") }], details: { action, count: tags.length, truncated: false } };
       }
+      case "ask": {
+        const ref = params.session?.trim();
+        const question = params.question?.trim();
+        if (!ref || !question) return failure(action, 'recall ask needs a session and a question: {"action": "ask", "session": "<id>", "question": "…"}');
+        const asked = await askAbout(recall, ref, question, ctx, signal);
+        return result(action, asked.lines, asked.count, "Ask a narrower question.");
+      }
       default:
-        return failure(String(action), `unknown action ${JSON.stringify(action)}: use search, list, read or tag`);
+        return failure(String(action), `unknown action ${JSON.stringify(action)}: use search, list, read, tag or ask`);
     }
   } catch (error) {
     if (error instanceof RecallError) return failure(action, `recall: ${error.message}`);
@@ -154,6 +181,7 @@ export function recallTool(recallFor: (ctx: ExtensionToolContext) => Recall): To
       "Search and read the user's earlier Pi sessions on this machine, and tag the current session. " +
       "Actions: search (query; scope current|all, default all; limit), list (latest sessions; scope; limit), " +
       "read (session by id, id prefix or file path; limit = latest N messages), " +
+      "ask (session and question: a model answers from the messages of that session that bear on the question), " +
       'tag (add/remove tags on the current session, e.g. {"action":"tag","add":["ready-for-review"]}). ' +
       "Search is lexical: words match whole (no prefixes, stemming or synonyms), any word may match, " +
       'sessions with more of the words or the exact phrase rank first; "quoted phrase" must appear; #tag filters by tag. ' +
