@@ -20,6 +20,8 @@ export interface Locations {
   cacheDir: string;
   /** User data that must survive a rebuild: tags. */
   dataDir: string;
+  /** Where the earlier pi-recall extension kept its tags and config (`PI_RECALL_DATA_DIR`), read once. */
+  piRecallDir: string;
 }
 
 export interface LocationOverrides {
@@ -64,5 +66,6 @@ export function resolveLocations(overrides: LocationOverrides = {}): Locations {
   const cacheDir =
     layout === "projects" ? cacheRoot : join(cacheRoot, "dirs", new FastHash().update(sessionsDir).digest());
   const dataDir = env.RECALL_DATA_DIR ? absolute(env.RECALL_DATA_DIR, cwd) : join(agentDir, "recall");
-  return { agentDir, sessionsDir, layout, cacheDir, dataDir };
+  const piRecallDir = env.PI_RECALL_DATA_DIR ? absolute(env.PI_RECALL_DATA_DIR, cwd) : join(agentDir, "pi-recall");
+  return { agentDir, sessionsDir, layout, cacheDir, dataDir, piRecallDir };
 }

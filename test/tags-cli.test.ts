@@ -314,4 +314,14 @@ describe("the pi-recall import", () => {
     expect(fixed.stderr).toMatch(/imported the pi-recall tags of 1 session from/);
     expect(jsonLines(fixed.stdout)).toEqual([{ tag: "fixed", sessions: 1 }]);
   });
+
+  it("finds pi-recall's tags where PI_RECALL_DATA_DIR put them", async () => {
+    agent = makeAgentDir();
+    const moved = join(agent.root, "elsewhere");
+    mkdirSync(moved);
+    writeFileSync(join(moved, "tags-v1.json"), JSON.stringify({ version: 1, sessions: { [S1]: { manualTags: ["moved"], autoTags: [], suppressedTags: [], updatedAt: 1 } } }));
+    const result = await runRecall(["tags", "--json"], { env: { ...agent.env, PI_RECALL_DATA_DIR: moved } });
+    expect(result.stderr).toContain(`from ${join(moved, "tags-v1.json")}`);
+    expect(jsonLines(result.stdout)).toEqual([{ tag: "moved", sessions: 1 }]);
+  });
 });

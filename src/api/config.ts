@@ -99,7 +99,7 @@ function count(value: unknown, fallback: number, low: number, where: string, pro
   return fallback;
 }
 
-export function loadConfig(locations: Pick<Locations, "agentDir" | "dataDir">, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): LoadedConfig {
+export function loadConfig(locations: Pick<Locations, "agentDir" | "dataDir" | "piRecallDir">, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): LoadedConfig {
   const problems: string[] = [];
   const path = env.RECALL_CONFIG_FILE ? absolute(env.RECALL_CONFIG_FILE, cwd) : join(locations.dataDir, "config.json");
   const own = readSettings(path, problems);
@@ -111,8 +111,7 @@ export function loadConfig(locations: Pick<Locations, "agentDir" | "dataDir">, e
   let autoTags = section(own, "autoTags");
   let autoTagsFile = path;
   if (!autoTags) {
-    const seedDir = env.PI_RECALL_DATA_DIR ? absolute(env.PI_RECALL_DATA_DIR, cwd) : join(locations.agentDir, "pi-recall");
-    autoTagsFile = env.PI_RECALL_CONFIG_FILE ? absolute(env.PI_RECALL_CONFIG_FILE, cwd) : join(seedDir, "config.json");
+    autoTagsFile = env.PI_RECALL_CONFIG_FILE ? absolute(env.PI_RECALL_CONFIG_FILE, cwd) : join(locations.piRecallDir, "config.json");
     autoTags = section(readSettings(autoTagsFile, problems), "autoTags");
   }
   const minimum = count(autoTags?.minimum, DEFAULT_MINIMUM_TAGS, DEFAULT_MINIMUM_TAGS, `${autoTagsFile}: autoTags.minimum`, problems);

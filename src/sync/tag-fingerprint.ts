@@ -27,7 +27,7 @@ function signature(path: string): string {
 
 /** The tag database and the pi-recall file it imports from, as they are on disk. */
 export function tagDataSignature(store: IndexStore): string {
-  return `${signature(join(store.locations.dataDir, TAGS_DB_FILE))}|${signature(legacyTagsFile(store.locations.agentDir))}`;
+  return `${signature(join(store.locations.dataDir, TAGS_DB_FILE))}|${signature(legacyTagsFile(store.locations.piRecallDir))}`;
 }
 
 function fingerprintPath(store: IndexStore): string {

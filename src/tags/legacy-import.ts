@@ -12,8 +12,8 @@ import { join } from "node:path";
 import { normalizeTag } from "./normalize.js";
 import type { TagSets, TagStore } from "./tag-store.js";
 
-export function legacyTagsFile(agentDir: string): string {
-  return join(agentDir, "pi-recall", "tags-v1.json");
+export function legacyTagsFile(piRecallDir: string): string {
+  return join(piRecallDir, "tags-v1.json");
 }
 
 function tagList(value: unknown): string[] {

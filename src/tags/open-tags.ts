@@ -17,7 +17,7 @@ export function tagsFor(store: IndexStore): TagStore {
   let tags = opened.get(store);
   if (!tags) {
     tags = TagStore.open(join(store.locations.dataDir, TAGS_DB_FILE));
-    const notice = importLegacyTags(tags, legacyTagsFile(store.locations.agentDir));
+    const notice = importLegacyTags(tags, legacyTagsFile(store.locations.piRecallDir));
     opened.set(store, tags);
     notices.set(store, notice ? [notice] : []);
   }
@@ -32,7 +32,7 @@ export function hasTagData(store: IndexStore): boolean {
   return (
     opened.has(store) ||
     existsSync(join(store.locations.dataDir, TAGS_DB_FILE)) ||
-    existsSync(legacyTagsFile(store.locations.agentDir))
+    existsSync(legacyTagsFile(store.locations.piRecallDir))
   );
 }
 
