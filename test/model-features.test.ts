@@ -138,6 +138,17 @@ describe.skipIf(!PI_RUNTIME)(`model features with the real Pi and a local model$
     const missing = await runRecall(["autotag", STAGING], { env: { ...env, RECALL_PI: join(agent.root, "no-such-pi") }, cwd: agent.root });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^recall: cannot run RECALL_PI \(.*no-such-pi\): not found; install Pi .* or set RECALL_PI to the pi to use\n$/);
+    const { RECALL_PI: _, ...withoutPi } = env;
+    const notOnPath = await runRecall(["autotag", STAGING], { env: { ...withoutPi, PATH: join(agent.root, "empty-bin") }, cwd: agent.root });
+    expect(notOnPath.stderr).toMatch(/^recall: cannot run pi on PATH: not found; install Pi/);
+
+    // Pi started by this Node (20), older than Pi needs.
+    const oldNode = join(agent.root, "pi-on-old-node");
+    writeFileSync(oldNode, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(PI_RUNTIME!.cli)} "$@"\n`);
+    chmodSync(oldNode, 0o755);
+    const tooOld = await runRecall(["autotag", STAGING], { env: { ...env, RECALL_PI: oldNode }, cwd: agent.root });
+    expect(tooOld.code).toBe(2);
+    expect(tooOld.stderr).toMatch(/^recall: .*pi cannot run on Node 20\.\d+: it needs Node 22\.19 or later; give pi a newer Node/);
   });
 
   it("Ctrl-C stops after the request under way and keeps what was done (exit 130)", async () => {
@@ -174,6 +185,14 @@ describe.skipIf(!PI_RUNTIME)(`model features with the real Pi and a local model$
 
     await recall(["autotag", STAGING, "--model", "local/other"]);
     expect(server.requests.at(-1)!.model).toBe("other");
+
+    // ask: recall's ask.model, else pi-session-recall's file.
+    writeFileSync(join(agent.agentDir, "pi-session-recall.json"), JSON.stringify({ model: "local/other" }));
+    await recall(["ask", STAGING, "readiness", "probe"]);
+    expect(server.requests.at(-1)!.model).toBe("other");
+    writeFileSync(ownConfig, JSON.stringify({ autoTags: { model: "local/tagger" }, ask: { model: "local/tagger" } }));
+    await recall(["ask", STAGING, "readiness", "probe"]);
+    expect(server.requests.at(-1)!.model).toBe("tagger");
 
     writeFileSync(ownConfig, "{ not json");
     const broken = await recall(["autotag", STAGING]);

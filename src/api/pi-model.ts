@@ -50,6 +50,13 @@ function notStarted(error: NodeJS.ErrnoException, env: NodeJS.ProcessEnv): Recal
 
 /** What Pi said when it failed: its last line of stderr that says something. */
 function failure(stderr: string, status: number | null): RecallError {
+  // Pi on a Node older than it needs does not get as far as saying so: its first import fails.
+  const node = /^Node\.js v(\d+)\.(\d+)/m.exec(stderr);
+  if (node && /SyntaxError|ERR_REQUIRE|does not provide an export/.test(stderr) && (Number(node[1]) < 22 || (Number(node[1]) === 22 && Number(node[2]) < 19))) {
+    return new RecallError("MODEL_UNAVAILABLE", `pi cannot run on Node ${node[1]}.${node[2]}: it needs Node 22.19 or later`, {
+      hint: "give pi a newer Node, or set RECALL_PI to a pi that has one",
+    });
+  }
   const lines = stderr.split("\n").map((l) => l.trim()).filter(Boolean);
   const said = lines.find((l) => /^error\b/i.test(l)) ?? lines.at(-1);
   return new RecallError("MODEL_FAILED", said ? `pi: ${said.replace(/^error:?\s*/i, "").slice(0, 300)}` : `pi exited with status ${status}`);
