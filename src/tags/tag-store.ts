@@ -17,7 +17,7 @@
  * revision it has applied (see sync/apply-tags.ts), so edits it has not seen yet, because a
  * process crashed between the two writes or the index was busy, are caught up later.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
@@ -108,6 +108,35 @@ function prepareSchema(db: Database, path: string): string {
   return db.prepare("SELECT value FROM meta WHERE key = 'id'").pluck().get() as string;
 }
 
+/** The folder that holds the database; a file in its place (or in place of a parent) is a user's mistake to name. */
+function makeDataFolder(folder: string): void {
+  try {
+    mkdirSync(folder, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EEXIST" && code !== "ENOTDIR") throw error;
+    const file = firstFileOnTheWay(folder);
+    throw new RecallError("BAD_INPUT", `${file} is a file, not a folder; recall keeps its tags in ${folder} (move the file aside, or set RECALL_DATA_DIR to a folder)`);
+  }
+}
+
+/** The first ancestor of `folder` (or `folder` itself) that exists and is not a folder. */
+function firstFileOnTheWay(folder: string): string {
+  for (let path = folder; ; path = dirname(path)) {
+    if (dirname(path) === path) return folder;
+    const parent = dirname(path);
+    if (isFolder(parent) && !isFolder(path)) return path;
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function storeError(path: string, error: unknown): unknown {
   const code = (error as { code?: unknown }).code;
   if (typeof code !== "string" || !code.startsWith("SQLITE_")) return error;
@@ -132,7 +161,7 @@ export class TagStore {
   static open(path: string): TagStore {
     let db: Database | undefined;
     try {
-      mkdirSync(dirname(path), { recursive: true });
+      makeDataFolder(dirname(path));
       db = openDatabase(path);
       return new TagStore(path, prepareSchema(db, path), db);
     } catch (error) {
