@@ -7,6 +7,7 @@ import { Command, Option } from "clipanion";
 import { isEnum } from "typanion";
 import { openRecall, type IndexStore } from "../api/open.js";
 import { RecallError } from "../errors.js";
+import { resolveLocations, sessionsFolderProblem, type SessionsFolderProblem } from "../locations.js";
 import { COLOR_MODES, resolveColor, type ColorMode } from "../output/color.js";
 import { createPaint, type Paint } from "../output/paint.js";
 import type { RecallContext } from "./context.js";
@@ -36,6 +37,11 @@ export abstract class BaseCommand extends Command<RecallContext> {
     const store = openRecall({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
     for (const notice of store.notices) this.warn(notice);
     return store;
+  }
+
+  /** What is wrong with the sessions folder, if anything (see sessionsFolderProblem). */
+  sessionsFolderProblem(): SessionsFolderProblem | undefined {
+    return sessionsFolderProblem(resolveLocations({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd }));
   }
 
   /** A diagnostic line on stderr. */

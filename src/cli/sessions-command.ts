@@ -14,6 +14,7 @@ import { parseTime } from "../output/time.js";
 import type { IndexStore } from "../store.js";
 import { readWhileSyncing } from "../sync/sync.js";
 import { BaseCommand } from "./base-command.js";
+import { Exit, type ExitCode } from "./exit.js";
 import { syncNotices } from "./sync-notices.js";
 
 export interface Scope {
@@ -50,6 +51,17 @@ export abstract class SessionsCommand extends BaseCommand {
       since: this.since === undefined ? undefined : parseTime(this.since, now),
       until: this.until === undefined ? undefined : parseTime(this.until, now),
     };
+  }
+
+  /**
+   * The exit code when there are no sessions to look at, with the line that says why: a missing
+   * sessions folder that a setting names is an error, Pi's default one not there yet is nothing found.
+   */
+  noSessionsFolder(): ExitCode | undefined {
+    const problem = this.sessionsFolderProblem();
+    if (!problem) return undefined;
+    this.warn(problem.message);
+    return problem.fatal ? Exit.Error : Exit.NoMatch;
   }
 
   /** `json`, `tsv` or `path` for a pipeline; undefined for human output. */

@@ -26,6 +26,9 @@ export class IndexCommand extends BaseCommand {
 
   async run(): Promise<ExitCode> {
     const started = Date.now();
+    const problem = this.sessionsFolderProblem();
+    if (problem) this.warn(problem.message);
+    if (problem?.fatal) return Exit.Error;
     const store = this.openStore();
     const progress = this.progressPrinter();
     const report = await syncIndex(store, { rebuild: this.rebuild, lockTimeoutMs: 30_000, onProgress: progress?.update });

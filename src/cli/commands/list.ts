@@ -33,6 +33,8 @@ export class ListCommand extends SessionsCommand {
   async run(): Promise<ExitCode> {
     const format = this.pipelineFormat();
     const { limit, cwd, since, until, now } = this.scope();
+    const missing = this.noSessionsFolder();
+    if (missing !== undefined) return missing;
     const page = await this.readPage(
       (store) => listSessions(store, { limit, cwd, since, until }),
       (session) => (format ? this.record(session, format, now) : this.block(session, now, { details: [`${session.messageCount} message${session.messageCount === 1 ? "" : "s"}`] })),

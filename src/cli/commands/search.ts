@@ -40,6 +40,8 @@ export class SearchCommand extends SessionsCommand {
     const format = this.pipelineFormat();
     const { limit, cwd, since, until, now } = this.scope();
     const query = this.query.join(" ");
+    const missing = this.noSessionsFolder();
+    if (missing !== undefined) return missing;
     const page = await this.readPage(
       (store) => searchSessions(store, { query, limit, prefix: this.prefix, cwd, since, until, now }),
       (hit) => (format ? this.record(hit, format, now) : this.block(hit, now, { snippet: hit.snippet, spans: hit.spans })),
