@@ -49,7 +49,7 @@ export abstract class SessionsCommand extends BaseCommand {
       now,
       cwd: this.cwd ?? (this.here ? this.context.cwd : undefined),
       since: this.since === undefined ? undefined : parseTime(this.since, now),
-      until: this.until === undefined ? undefined : parseTime(this.until, now),
+      until: this.until === undefined ? undefined : parseTime(this.until, now, "end"),
     };
   }
 
