@@ -5,6 +5,7 @@
  * is the whole day D. A date that is not in the calendar (`2026-11-31`) is refused.
  */
 import { RecallError } from "../errors.js";
+import { quote } from "./quote.js";
 
 const RELATIVE = /^(\d+)\s*(m|min|h|d|w|mo|y)$/i;
 const UNIT_MS: Record<string, number> = {
@@ -57,5 +58,5 @@ export function parseTime(text: string, now: number = Date.now(), bound: TimeBou
     const ms = Date.parse(value);
     if (Number.isFinite(ms)) return ms;
   }
-  throw new RecallError("BAD_INPUT", `cannot read the time "${text}": use 7d, 24h, 2w, today, yesterday, or a date like 2026-11-01`);
+  throw new RecallError("BAD_INPUT", `cannot read the time ${quote(text)}: use 7d, 24h, 2w, today, yesterday, or a date like 2026-11-01`);
 }

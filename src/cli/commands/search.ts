@@ -3,6 +3,7 @@ import { isNumber } from "typanion";
 import { DEFAULT_LIMIT, searchSessions } from "../../api/search.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { SessionsCommand } from "../sessions-command.js";
+import { quote } from "../../output/quote.js";
 
 export class SearchCommand extends SessionsCommand {
   static paths = [["search"]];
@@ -47,7 +48,7 @@ export class SearchCommand extends SessionsCommand {
       (hit) => (format ? this.record(hit, format, now) : this.block(hit, now, { snippet: hit.snippet, spans: hit.spans })),
     );
     if (page.sessions.length === 0) {
-      if (!format) this.warn(cwd ? `no session in ${cwd} matches "${query}"; drop --here/--cwd to search every project` : `no session matches "${query}"`);
+      if (!format) this.warn(cwd ? `no session in ${cwd} matches ${quote(query)}; drop --here/--cwd to search every project` : `no session matches ${quote(query)}`);
       return Exit.NoMatch;
     }
     this.context.stdout.write(page.text);
