@@ -37,7 +37,7 @@ export abstract class SessionsCommand extends BaseCommand {
     validator: isEnum(OUTPUT_FORMATS),
   });
   null = Option.Boolean("-0,--null", false, { description: "End each record with a NUL byte instead of a newline (with --format)" });
-  sync = Option.Boolean("--sync", true, { description: "Update the index first (--no-sync skips it)" });
+  noSync = Option.Boolean("--no-sync", false, { description: "Answer from the index as it is, without bringing it up to date first" });
 
   /** The options that narrow the sessions, checked and parsed. */
   scope(): Scope {
@@ -84,7 +84,7 @@ export abstract class SessionsCommand extends BaseCommand {
       const sessions = await read(store);
       return { sessions, text: sessions.map(print).join("") };
     };
-    if (!this.sync) return page();
+    if (this.noSync) return page();
     const { value, report } = await readWhileSyncing(store, page, this.context.earlyLook);
     if (report) for (const notice of syncNotices(report)) this.warn(notice);
     return value;
