@@ -12,6 +12,7 @@ import { COLOR_MODES, resolveColor, type ColorMode } from "../output/color.js";
 import { createPaint, type Paint } from "../output/paint.js";
 import type { RecallContext } from "./context.js";
 import { Exit, type ExitCode } from "./exit.js";
+import { terminalText } from "../output/terminal-text.js";
 
 export abstract class BaseCommand extends Command<RecallContext> {
   sessionsDir = Option.String("--sessions-dir", {
@@ -44,9 +45,9 @@ export abstract class BaseCommand extends Command<RecallContext> {
     return sessionsFolderProblem(resolveLocations({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd }));
   }
 
-  /** A diagnostic line on stderr. */
+  /** A diagnostic line on stderr; what it quotes of a session (a folder, a name) is shown safely. */
   warn(message: string): void {
-    this.context.stderr.write(`recall: ${message}\n`);
+    this.context.stderr.write(`recall: ${terminalText(message)}\n`);
   }
 
   /** A line of data on stdout. */

@@ -16,6 +16,7 @@ import { readWhileSyncing } from "../sync/sync.js";
 import { BaseCommand } from "./base-command.js";
 import { Exit, type ExitCode } from "./exit.js";
 import { syncNotices } from "./sync-notices.js";
+import { terminalText } from "../output/terminal-text.js";
 
 export interface Scope {
   limit: number;
@@ -98,12 +99,12 @@ export abstract class SessionsCommand extends BaseCommand {
   /** A session for a person: title, folder · age · details · id · tags, snippet, path; a blank line. */
   block(session: SessionSummary, now: number, extra: { details?: string[]; snippet?: string; spans?: [number, number][] } = {}): string {
     const paint = this.paint;
-    const details = [paint.cyan(projectFolder(session.cwd)), formatAge(Date.parse(session.modified), now), ...(extra.details ?? []), paint.dim(session.id)];
+    const details = [paint.cyan(terminalText(projectFolder(session.cwd))), formatAge(Date.parse(session.modified), now), ...(extra.details ?? []), paint.dim(terminalText(session.id))];
     if (session.tags.length > 0) details.push(paint.magenta(session.tags.map((t) => `#${t}`).join(" ")));
-    const title = sessionTitle(session);
+    const title = terminalText(sessionTitle(session));
     const lines = [paint.bold(title.length > 100 ? `${title.slice(0, 99)}…` : title), `  ${details.join(paint.dim(" · "))}`];
     if (extra.snippet) lines.push(`  ${highlightLine(extra.snippet, extra.spans ?? [], (t) => paint.bold.red(t))}`);
-    lines.push(`  ${paint.dim(session.path)}`);
+    lines.push(`  ${paint.dim(terminalText(session.path))}`);
     return `${lines.join("\n")}\n\n`;
   }
 }
