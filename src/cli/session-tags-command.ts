@@ -8,7 +8,7 @@ import type { SessionTags } from "../api/tags.js";
 import { RecallError } from "../errors.js";
 import type { IndexStore } from "../store.js";
 import { formatTags } from "../tags/normalize.js";
-import { takeTagNotices } from "../tags/open-tags.js";
+import { damagedTagStore, takeTagNotices } from "../tags/open-tags.js";
 import { BaseCommand } from "./base-command.js";
 import { readSessionArgs, syncForIds } from "./session-args.js";
 
@@ -20,6 +20,9 @@ export abstract class SessionTagsCommand extends BaseCommand {
    * several, so a list piped in is not stopped by one stale id; `failed` says it happened.
    */
   protected async resolveSessions(store: IndexStore, args: string[]): Promise<{ sessions: SessionRef[]; failed: boolean }> {
+    // Tag commands need the tag database: a damaged one stops them before a sync says so too.
+    const damaged = damagedTagStore(store);
+    if (damaged) throw damaged;
     const refs = await readSessionArgs(args, this.context.stdin);
     for (const notice of await syncForIds(store, refs)) this.warn(notice);
     const sessions: SessionRef[] = [];

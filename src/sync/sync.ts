@@ -13,7 +13,7 @@ import type { NativeScan } from "../native/binding.js";
 import { discoverSessionFiles, scanSessionFiles, type EarlyLook, type SessionFile } from "../sessions/discover.js";
 import { readCopyKeys, readSessionForIndex, type SessionRead } from "../sessions/session-index-reader.js";
 import type { IndexStore } from "../store.js";
-import { hasTagData, takeTagNotices, tagsFor } from "../tags/open-tags.js";
+import { damagedTagStore, hasTagData, takeTagNotices, tagsFor } from "../tags/open-tags.js";
 import { syncTags } from "./apply-tags.js";
 import { commitIndex, lockIndex, unlockIndex } from "./index-writer.js";
 import { indexState, knownFile, knownFiles, recordUpdate, sameSignature, tailHash, type FileRecordUpdate, type KnownFile } from "./state.js";
@@ -115,6 +115,9 @@ export async function checkFreshness(store: IndexStore, options: Pick<SyncOption
 export async function syncIndex(store: IndexStore, options: SyncOptions & { checked?: Freshness } = {}): Promise<SyncReport> {
   const { scan, tagData, filesChanged, upToDate } = options.checked ?? (await checkFreshness(store, options));
   if (upToDate) return { ...emptyReport(scan), unchanged: scan.unchanged };
+  // Files synced now would be indexed without their tags: the index waits, as it is, for a repair.
+  const damaged = damagedTagStore(store);
+  if (damaged) return { ...emptyReport(scan), unchanged: scan.unchanged, notices: [`${damaged.message}; the index is not updated until then`] };
   const report = filesChanged ? await syncFiles(store, scan, options) : { ...emptyReport(scan), unchanged: scan.unchanged };
   if (!report.busy) report.busy = (await syncTags(store, { lockTimeoutMs: options.lockTimeoutMs })).busy;
   report.notices.push(...takeTagNotices(store));

@@ -3,6 +3,7 @@ import { sessionTags, tagCounts } from "../../api/tags.js";
 import type { IndexStore } from "../../store.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { SessionTagsCommand } from "../session-tags-command.js";
+import { restoreEmptiedTags } from "../../tags/restore-tags.js";
 
 export class TagsCommand extends SessionTagsCommand {
   static paths = [["tags"]];
@@ -25,6 +26,7 @@ export class TagsCommand extends SessionTagsCommand {
 
   async run(): Promise<ExitCode> {
     const store = this.openStore();
+    await restoreEmptiedTags(store);
     if (this.sessions.length === 0) return this.printCounts(store);
     const { sessions, failed } = await this.resolveSessions(store, this.sessions);
     let tagged = false;
