@@ -187,9 +187,13 @@ async function planWork(store: IndexStore, scan: NativeScan, rebuild: boolean): 
   return work;
 }
 
+/** The session id at the end of a Pi session file name: `<time>_<id>.jsonl`. */
+const SESSION_ID_IN_NAME = /_([0-9a-f-]+)\.jsonl$/i;
+
 /**
  * The parent of a fork as a file we can read: its recorded path, or a file of that name in the
- * sessions folder (the folder moved). The folder is listed only when the path is gone.
+ * sessions folder (the folder moved), or else a file of the same session id under another name
+ * (sessions copied elsewhere, a renamed file). The folder is listed only when the path is gone.
  */
 function parentFinder(store: IndexStore): (parent: string | undefined) => Promise<string | undefined> {
   let listing: Promise<SessionFile[]> | undefined;
@@ -197,8 +201,12 @@ function parentFinder(store: IndexStore): (parent: string | undefined) => Promis
     if (!parent) return undefined;
     if (existsSync(parent)) return parent;
     listing ??= discoverSessionFiles(store.locations).then((d) => d.files);
+    const files = await listing;
     const name = basename(parent);
-    return (await listing).find((f) => basename(f.path) === name)?.path;
+    const byName = files.find((f) => basename(f.path) === name);
+    if (byName) return byName.path;
+    const id = SESSION_ID_IN_NAME.exec(name)?.[1];
+    return id === undefined ? undefined : files.find((f) => basename(f.path).endsWith(`_${id}.jsonl`))?.path;
   };
 }
 
