@@ -57,7 +57,7 @@ _recall() {
       --since) return ;;
       --until) return ;;
       esac
-      opts="--sessions-dir --color --here --cwd --json --format -0 --null --sync --no-sync -n --limit --since --until --help" ;;
+      opts="--sessions-dir --color --here --cwd --json --format -0 --null --no-sync -n --limit --since --until --help" ;;
     pick)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -91,7 +91,7 @@ _recall() {
       --since) return ;;
       --until) return ;;
       esac
-      opts="--sessions-dir --color --here --cwd --json --format -0 --null --sync --no-sync -n --limit --since --until --prefix --help" ;;
+      opts="--sessions-dir --color --here --cwd --json --format -0 --null --no-sync -n --limit --since --until --prefix --help" ;;
     tag)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;

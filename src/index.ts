@@ -11,7 +11,7 @@ export type { EarlyLook } from "./sessions/discover.js";
 export { RecallError } from "./errors.js";
 export type { RecallErrorCode, RecallErrorDetails } from "./errors.js";
 export type { Notice, NoticeCode } from "./api/notices.js";
-export type { Locations, LocationOverrides } from "./locations.js";
+export type { Locations, LocationOverrides, SessionsFolderProblem, SessionsSource } from "./locations.js";
 export { DEFAULT_LIMIT } from "./api/search.js";
 export type { SearchOptions, SearchPage, SearchHit, MatchedMessage } from "./api/search.js";
 export type { SessionSummary } from "./api/session-summary.js";

@@ -6,7 +6,7 @@
  * `PI_CODING_AGENT_DIR` or `~/.pi/agent`. Pi's own default layout has one folder per project
  * (`--<cwd>--/`); any other session directory is flat.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { FastHash } from "./hash.js";
@@ -14,6 +14,8 @@ import { FastHash } from "./hash.js";
 export interface Locations {
   agentDir: string;
   sessionsDir: string;
+  /** Which setting named `sessionsDir`, as a person would look for it (`--sessions-dir`, …). */
+  sessionsFrom: SessionsSource;
   /** Pi's default layout (project folders) or a custom flat directory. */
   layout: "projects" | "flat";
   /** Rebuildable: the index and the file signatures. */
@@ -23,6 +25,9 @@ export interface Locations {
   /** Where the earlier pi-recall extension kept its tags and config (`PI_RECALL_DATA_DIR`), read once. */
   piRecallDir: string;
 }
+
+/** `default` is Pi's own `~/.pi/agent/sessions`, chosen by no setting. */
+export type SessionsSource = "--sessions-dir" | "PI_CODING_AGENT_SESSION_DIR" | `sessionDir in ${string}` | "PI_CODING_AGENT_DIR" | "default";
 
 export interface LocationOverrides {
   sessionsDir?: string;
@@ -55,7 +60,12 @@ export function resolveLocations(overrides: LocationOverrides = {}): Locations {
   const cwd = overrides.cwd ?? process.cwd();
   const agentDir = env.PI_CODING_AGENT_DIR ? absolute(env.PI_CODING_AGENT_DIR, cwd) : join(homedir(), ".pi", "agent");
   const defaultSessions = join(agentDir, "sessions");
-  const custom = overrides.sessionsDir ?? env.PI_CODING_AGENT_SESSION_DIR ?? settingsSessionDir(agentDir);
+  const fromSettings = settingsSessionDir(agentDir);
+  const [custom, sessionsFrom]: [string | undefined, SessionsSource] =
+    overrides.sessionsDir !== undefined ? [overrides.sessionsDir, "--sessions-dir"]
+    : env.PI_CODING_AGENT_SESSION_DIR ? [env.PI_CODING_AGENT_SESSION_DIR, "PI_CODING_AGENT_SESSION_DIR"]
+    : fromSettings ? [fromSettings, `sessionDir in ${join(agentDir, "settings.json")}`]
+    : [undefined, env.PI_CODING_AGENT_DIR ? "PI_CODING_AGENT_DIR" : "default"];
   // Pi resolves a relative `sessionDir` setting from the working directory; so does recall.
   const sessionsDir = custom ? absolute(custom, cwd) : defaultSessions;
   const layout = sessionsDir === defaultSessions ? "projects" : "flat";
@@ -67,5 +77,31 @@ export function resolveLocations(overrides: LocationOverrides = {}): Locations {
     layout === "projects" ? cacheRoot : join(cacheRoot, "dirs", new FastHash().update(sessionsDir).digest());
   const dataDir = env.RECALL_DATA_DIR ? absolute(env.RECALL_DATA_DIR, cwd) : join(agentDir, "recall");
   const piRecallDir = env.PI_RECALL_DATA_DIR ? absolute(env.PI_RECALL_DATA_DIR, cwd) : join(agentDir, "pi-recall");
-  return { agentDir, sessionsDir, layout, cacheDir, dataDir, piRecallDir };
+  return { agentDir, sessionsDir, sessionsFrom, layout, cacheDir, dataDir, piRecallDir };
 }
+
+export interface SessionsFolderProblem {
+  /** One line for a person. */
+  message: string;
+  /** An error (exit 2), or only a notice that there is nothing to find. */
+  fatal: boolean;
+}
+
+/**
+ * What is wrong with the sessions folder, if anything: a folder a setting names must exist (a
+ * typo there would otherwise read as "no session matches"); Pi's default folder may be missing,
+ * for someone who has not run Pi yet, which is only worth saying (`fatal: false`).
+ */
+export function sessionsFolderProblem(locations: Locations): SessionsFolderProblem | undefined {
+  const { sessionsDir, sessionsFrom } = locations;
+  let stat;
+  try {
+    stat = statSync(sessionsDir);
+  } catch {
+    if (sessionsFrom === "default") return { message: `no Pi sessions yet at ${sessionsDir} (Pi writes them there)`, fatal: false };
+    return { message: `there is no sessions folder at ${sessionsDir} (set by ${sessionsFrom})`, fatal: true };
+  }
+  if (!stat.isDirectory()) return { message: `the sessions folder ${sessionsDir} (set by ${sessionsFrom}) is a file, not a folder`, fatal: true };
+  return undefined;
+}
+

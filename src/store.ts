@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { RecallError, fromNative } from "./errors.js";
 import type { Locations } from "./locations.js";
 import { nativeModule, type NativeIndex } from "./native/binding.js";
+import { shorten } from "./output/quote.js";
 
 export interface IndexStore {
   locations: Locations;
@@ -16,6 +17,9 @@ export interface IndexStore {
   /** One-line notices for the user (a rebuilt cache, for example). */
   notices: string[];
 }
+
+/** Enough of the reason an index could not be used to say what it was (Tantivy's may quote a whole file). */
+const NOTICE_REASON_CHARS = 160;
 
 export function openStore(locations: Locations): IndexStore {
   const indexDir = join(locations.cacheDir, "index");
@@ -33,7 +37,7 @@ export function openStore(locations: Locations): IndexStore {
   }
   const replacedBecause = native.replacedBecause();
   if (replacedBecause !== null) {
-    notices.push(`the index in ${indexDir} could not be used (${replacedBecause}); rebuilding it from the session files`);
+    notices.push(`the index in ${indexDir} could not be used (${shorten(replacedBecause, NOTICE_REASON_CHARS)}); rebuilding it from the session files`);
     // Where recall kept its sync state before the index held it.
     for (const old of ["state.json", "fingerprint.json"]) rmSync(join(locations.cacheDir, old), { force: true });
   }

@@ -20,7 +20,7 @@ describe("recall pick without fzf", () => {
       const result = await runRecall(["pick"], { env: { ...agent.env, PATH: mkdtempSync(join(tmpdir(), "empty-path-")) } });
       expect(result.code).toBe(2);
       expect(result.stdout).toBe("");
-      expect(result.stderr).toMatch(/^recall: recall pick needs fzf, which is not installed: install it \(apt install fzf/);
+      expect(result.stderr).toMatch(/^recall: pick needs fzf 0\.38 or later, and none is on PATH: install it \(apt install fzf/);
       expect(result.stderr.trim().split("\n")).toHaveLength(1);
     } finally {
       agent.cleanup();

@@ -204,12 +204,29 @@ fn snippet_generator(
     Ok(SnippetGenerator::new(terms, analyzer(), fields.content, chars))
 }
 
+/// Punctuation kept after a fragment's last word: enough for `!`, `?!` or `.)`, never a run of it.
+const CLOSING_PUNCTUATION_CHARS: usize = 3;
+
+/// `fragment`, found in `text`, with the punctuation that follows its last word there (`Thanks!`,
+/// not `Thanks`): Tantivy ends a fragment where its last word ends.
+fn with_closing_punctuation(text: &str, fragment: &str) -> String {
+    let Some(start) = text.find(fragment) else { return fragment.to_owned() };
+    let end = start + fragment.len();
+    let closing: usize = text[end..]
+        .chars()
+        .take_while(|c| !c.is_whitespace() && !c.is_alphanumeric())
+        .take(CLOSING_PUNCTUATION_CHARS)
+        .map(char::len_utf8)
+        .sum();
+    text[start..end + closing].to_owned()
+}
+
 /// A snippet around the matched words, or the message's opening when none of them is in it.
 fn make_snippet(generator: &SnippetGenerator, text: &str, chars: usize) -> (String, Vec<(usize, usize)>) {
     let snippet = generator.snippet(text);
     if !snippet.fragment().is_empty() && !snippet.highlighted().is_empty() {
         let spans = snippet.highlighted().iter().map(|r| (r.start, r.end)).collect();
-        return (snippet.fragment().to_owned(), spans);
+        return (with_closing_punctuation(text, snippet.fragment()), spans);
     }
     let end = text.char_indices().nth(chars).map_or(text.len(), |(i, _)| i);
     (text[..end].to_owned(), Vec::new())

@@ -6,9 +6,10 @@
  * appended a turn, which can also move the active branch, or rewrote a legacy file), the
  * position means nothing, so such a cursor is refused.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import { RecallError } from "../errors.js";
 import { sha1, sha1Hasher } from "../hash.js";
+import { openSessionFile } from "../sessions/lines.js";
 import { TRANSCRIPT_MODES, type TranscriptMode } from "../sessions/transcript.js";
 
 export interface FileFingerprint {
@@ -35,7 +36,7 @@ export function fingerprint(path: string): FileFingerprint {
   const hash = sha1Hasher();
   const chunk = Buffer.allocUnsafe(1 << 20);
   let size = 0;
-  const fd = openSync(path, "r");
+  const fd = openSessionFile(path);
   try {
     for (let read = readSync(fd, chunk, 0, chunk.length, size); read > 0; read = readSync(fd, chunk, 0, chunk.length, size)) {
       hash.update(chunk.subarray(0, read));

@@ -12,12 +12,12 @@
  * - the offload of long work: with `background: true` (hosts with a UI thread), syncs and session
  *   reads run on a worker thread; otherwise on this one, overlapped with the read that needs them.
  */
-import { resolveLocations, type LocationOverrides, type Locations } from "../locations.js";
+import { resolveLocations, sessionsFolderProblem, type LocationOverrides, type Locations, type SessionsFolderProblem } from "../locations.js";
 import { openStore, storeInPlace, type IndexStore } from "../store.js";
 import { readWhileSyncing, syncIndex, type SyncProgress, type SyncReport } from "../sync/sync.js";
 import { watchSessions, type WatchOptions } from "../sync/watch.js";
 import { normalizeTag, parseTags } from "../tags/normalize.js";
-import { takeTagNotices } from "../tags/open-tags.js";
+import { damagedTagStore, takeTagNotices } from "../tags/open-tags.js";
 import type { EarlyLook } from "../sessions/discover.js";
 import { askAboutSession, type AskOptions, type AskResult } from "./ask.js";
 import { autoTagSessions, autoTagSystemPrompt, type AutoTagOptions, type AutoTagResult } from "./autotag.js";
@@ -103,6 +103,14 @@ export class Recall {
   /** Where the sessions, the index and the user data of these overrides are, without opening anything. */
   static locate(overrides: LocationOverrides = {}): Locations {
     return resolveLocations(overrides);
+  }
+
+  /**
+   * What is wrong with the sessions folder these overrides name, without opening anything: a
+   * folder a setting names that does not exist is fatal; Pi's default one not there yet is not.
+   */
+  static sessionsFolderProblem(overrides: LocationOverrides = {}): SessionsFolderProblem | undefined {
+    return sessionsFolderProblem(resolveLocations(overrides));
   }
 
   get locations(): Locations {
@@ -246,6 +254,12 @@ export class Recall {
   /** How to continue a session in Pi: the command and the folder to run it in. */
   async resumePlan(ref: string | SessionRef): Promise<ResumePlan> {
     return resumePlan(typeof ref === "string" ? await this.resolve(ref) : ref);
+  }
+
+  /** Throws the error a damaged tag database gives: tag operations and `#tag` filters stop on it. */
+  checkTags(): void {
+    const damaged = damagedTagStore(this.store());
+    if (damaged) throw damaged;
   }
 
   /** A session's manual, automatic and suppressed tags. */

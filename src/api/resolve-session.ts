@@ -8,6 +8,7 @@ import { RecallError, native } from "../errors.js";
 import type { IndexStore } from "../store.js";
 import { knownFile } from "../sync/state.js";
 import { readSessionForIndex } from "../sessions/session-index-reader.js";
+import { quote } from "../output/quote.js";
 import { hasTagData, tagsFor } from "../tags/open-tags.js";
 import { iso, toSummary, type SessionSummary } from "./session-summary.js";
 
@@ -50,13 +51,13 @@ export async function resolveSession(store: IndexStore, ref: string, cwd: string
   const exact = matches.find((m) => m.id === wanted);
   if (exact) return exact;
   if (matches.length === 1) return matches[0]!;
-  if (matches.length === 0) throw new RecallError("NOT_FOUND", `no session with id or id prefix "${wanted}"`);
+  if (matches.length === 0) throw new RecallError("NOT_FOUND", `no session with id or id prefix ${quote(wanted)}`);
   const listed = matches
     .slice(0, MAX_LISTED_CANDIDATES)
     .map((m) => `${m.id} (${m.path})`)
     .join(", ");
   const more = matches.length > MAX_LISTED_CANDIDATES ? `, and ${matches.length - MAX_LISTED_CANDIDATES} more` : "";
-  throw new RecallError("AMBIGUOUS", `"${wanted}" matches ${matches.length} sessions: ${listed}${more}; give more of the id`);
+  throw new RecallError("AMBIGUOUS", `${quote(wanted)} matches ${matches.length} sessions: ${listed}${more}; give more of the id`);
 }
 
 /**

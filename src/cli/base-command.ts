@@ -5,13 +5,14 @@
  */
 import { Command, Option } from "clipanion";
 import { isEnum } from "typanion";
-import { Recall, RecallError, type Notice, type SessionRef } from "../index.js";
+import { Recall, RecallError, type Notice, type SessionRef, type SessionsFolderProblem } from "../index.js";
 import { COLOR_MODES, resolveColor, type ColorMode } from "../output/color.js";
 import { createPaint, type Paint } from "../output/paint.js";
 import type { RecallContext } from "./context.js";
 import { cliMessage } from "./error-words.js";
 import { Exit, type ExitCode } from "./exit.js";
 import { readSessionArgs } from "./session-args.js";
+import { terminalText } from "../output/terminal-text.js";
 
 export abstract class BaseCommand extends Command<RecallContext> {
   sessionsDir = Option.String("--sessions-dir", {
@@ -72,9 +73,14 @@ export abstract class BaseCommand extends Command<RecallContext> {
     return { sessions, failed };
   }
 
-  /** A diagnostic line on stderr. */
+  /** What is wrong with the sessions folder, if anything, without opening the index. */
+  sessionsFolderProblem(): SessionsFolderProblem | undefined {
+    return Recall.sessionsFolderProblem({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
+  }
+
+  /** A diagnostic line on stderr; what it quotes of a session (a folder, a name) is shown safely. */
   warn(message: string): void {
-    this.context.stderr.write(`recall: ${message}\n`);
+    this.context.stderr.write(`recall: ${terminalText(message)}\n`);
   }
 
   /** A line of data on stdout. */

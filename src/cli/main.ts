@@ -3,7 +3,7 @@
  * pipe (`recall search x | head -1`) ends the process quietly with exit 0.
  */
 import type { Readable } from "node:stream";
-import { Builtins, Cli } from "clipanion";
+import { Builtins, type Cli } from "clipanion";
 import { IndexCommand } from "./commands/index.js";
 import { SearchCommand } from "./commands/search.js";
 import { ListCommand } from "./commands/list.js";
@@ -21,6 +21,7 @@ import { AskCommand } from "./commands/ask.js";
 import type { RecallContext } from "./context.js";
 import { commandModel } from "./docs/command-model.js";
 import { parseErrorMessage } from "./parse-errors.js";
+import { RecallCli } from "./recall-cli.js";
 import { Exit } from "./exit.js";
 import { DirectOutput } from "./direct-output.js";
 import { isTerminal } from "../output/terminal.js";
@@ -63,7 +64,7 @@ export function parserKeys(): string[] {
 
 /** The CLI with the commands parserKey(only) names, and the parser compiled for them if there is one. */
 export function buildCli(only?: string): Cli<RecallContext> {
-  const cli = new Cli<RecallContext>({ binaryName: "recall", binaryLabel: "recall", binaryVersion: VERSION, enableColors: false });
+  const cli = new RecallCli({ binaryName: "recall", binaryLabel: "recall", binaryVersion: VERSION, enableColors: false });
   const key = parserKey(only);
   if (key === "all") {
     // `recall --help` and `--version`; a named command answers `-h`/`--help` itself.

@@ -2,6 +2,7 @@
  * One-line messages for command lines clipanion cannot parse, with the closest valid command or
  * option suggested ("did you mean"), instead of clipanion's multi-line candidate lists.
  */
+import { quote } from "../output/quote.js";
 import type { CommandModel } from "./docs/command-model.js";
 
 export function editDistance(a: string, b: string): number {
@@ -39,13 +40,13 @@ export function parseErrorMessage(error: unknown, argv: readonly string[], comma
   if (/^Command not found/.test(raw)) {
     if (!commandName) return "unknown option; `recall --help` lists the commands";
     const suggestion = closest(commandName, commands.map((c) => c.name));
-    return `unknown command "${commandName}"${suggestion ? `; did you mean "${suggestion}"?` : ""} (\`recall --help\` lists the commands)`;
+    return `unknown command ${quote(commandName)}${suggestion ? `; did you mean "${suggestion}"?` : ""} (\`recall --help\` lists the commands)`;
   }
   const unsupported = /Unsupported option name \("([^"]+)"\)/.exec(raw);
   if (unsupported && command) {
     const option = unsupported[1]!;
     const suggestion = closest(option, command.options.flatMap((o) => o.names).concat("--help"));
-    return `unknown option "${option}" for recall ${command.name}${suggestion ? `; did you mean "${suggestion}"?` : ""} (\`recall ${command.name} --help\` lists its options)`;
+    return `unknown option ${quote(option)} for recall ${command.name}${suggestion ? `; did you mean "${suggestion}"?` : ""} (\`recall ${command.name} --help\` lists its options)`;
   }
   const firstLine = raw.split("\n")[0]!.trim().replace(/\.$/, "");
   const help = command ? `recall ${command.name} --help` : "recall --help";

@@ -3,13 +3,19 @@
  * session's tags.
  */
 import { Option } from "clipanion";
-import type { SessionTags } from "../index.js";
+import type { SessionRef, SessionTags } from "../index.js";
 import { formatTags } from "../output/session-text.js";
 import { BaseCommand } from "./base-command.js";
 import { sessionTagsRecord } from "./wire.js";
 
 export abstract class SessionTagsCommand extends BaseCommand {
   json = Option.Boolean("--json", false, { description: "Print one JSON object per session (JSON Lines)" });
+
+  /** Tag commands need the tag database: a damaged one stops them before a sync says so too. */
+  override async resolveSessions(args: string[]): Promise<{ sessions: SessionRef[]; failed: boolean }> {
+    this.recall().checkTags();
+    return super.resolveSessions(args);
+  }
 
   /** `<id>  #a #b`, then which of those are automatic and which tags are suppressed. */
   protected printSessionTags(tags: SessionTags): void {

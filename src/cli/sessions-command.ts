@@ -12,6 +12,8 @@ import { formatTags, projectFolder, sessionTitle } from "../output/session-text.
 import { highlightLine } from "../output/highlight.js";
 import { parseTime } from "../output/time.js";
 import { BaseCommand } from "./base-command.js";
+import { Exit, type ExitCode } from "./exit.js";
+import { terminalText } from "../output/terminal-text.js";
 
 export interface Scope {
   limit: number;
@@ -33,7 +35,7 @@ export abstract class SessionsCommand extends BaseCommand {
     validator: isEnum(OUTPUT_FORMATS),
   });
   null = Option.Boolean("-0,--null", false, { description: "End each record with a NUL byte instead of a newline (with --format)" });
-  sync = Option.Boolean("--sync", true, { description: "Update the index first (--no-sync skips it)" });
+  noSync = Option.Boolean("--no-sync", false, { description: "Answer from the index as it is, without bringing it up to date first" });
 
   /** The options that narrow the sessions, checked and parsed. */
   scope(): Scope {
@@ -45,8 +47,19 @@ export abstract class SessionsCommand extends BaseCommand {
       now,
       cwd: this.cwd ?? (this.here ? this.context.cwd : undefined),
       since: this.since === undefined ? undefined : parseTime(this.since, now),
-      until: this.until === undefined ? undefined : parseTime(this.until, now),
+      until: this.until === undefined ? undefined : parseTime(this.until, now, "end"),
     };
+  }
+
+  /**
+   * The exit code when there are no sessions to look at, with the line that says why: a missing
+   * sessions folder that a setting names is an error, Pi's default one not there yet is nothing found.
+   */
+  noSessionsFolder(): ExitCode | undefined {
+    const problem = this.sessionsFolderProblem();
+    if (!problem) return undefined;
+    this.warn(problem.message);
+    return problem.fatal ? Exit.Error : Exit.NoMatch;
   }
 
   /** `json`, `tsv` or `path` for a pipeline; undefined for human output. */
@@ -61,7 +74,7 @@ export abstract class SessionsCommand extends BaseCommand {
    * a freshness check perhaps under way since the process started (see early-look.ts).
    */
   freshness(): Freshness {
-    return { sync: this.sync, early: this.context.earlyLook };
+    return { sync: !this.noSync, early: this.context.earlyLook };
   }
 
   /** The sessions and the text that prints them (`print`, for each), made as soon as they are read. */
@@ -77,12 +90,12 @@ export abstract class SessionsCommand extends BaseCommand {
   /** A session for a person: title, folder · age · details · id · tags, snippet, path; a blank line. */
   block(session: SessionSummary, now: number, extra: { details?: string[]; snippet?: string; spans?: [number, number][] } = {}): string {
     const paint = this.paint;
-    const details = [paint.cyan(projectFolder(session.cwd)), formatAge(Date.parse(session.modified), now), ...(extra.details ?? []), paint.dim(session.id)];
+    const details = [paint.cyan(terminalText(projectFolder(session.cwd))), formatAge(Date.parse(session.modified), now), ...(extra.details ?? []), paint.dim(terminalText(session.id))];
     if (session.tags.length > 0) details.push(paint.magenta(formatTags(session.tags)));
-    const title = sessionTitle(session);
+    const title = terminalText(sessionTitle(session));
     const lines = [paint.bold(title.length > 100 ? `${title.slice(0, 99)}…` : title), `  ${details.join(paint.dim(" · "))}`];
     if (extra.snippet) lines.push(`  ${highlightLine(extra.snippet, extra.spans ?? [], (t) => paint.bold.red(t))}`);
-    lines.push(`  ${paint.dim(session.path)}`);
+    lines.push(`  ${paint.dim(terminalText(session.path))}`);
     return `${lines.join("\n")}\n\n`;
   }
 }

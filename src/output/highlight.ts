@@ -3,6 +3,8 @@
  * mapped on the snippet's bytes, never on JavaScript string indexes, so text before a match may
  * hold any characters.
  */
+import { terminalText } from "./terminal-text.js";
+
 export interface Segment {
   text: string;
   match: boolean;
@@ -22,9 +24,9 @@ export function segments(snippet: string, spans: readonly [number, number][]): S
   return out;
 }
 
-/** One line: whitespace runs (newlines included) folded to one space, then each match marked. */
+/** One line for a terminal: whitespace runs (newlines included) folded to one space, controls shown safely, then each match marked. */
 export function highlightLine(snippet: string, spans: readonly [number, number][], mark: (text: string) => string): string {
-  const parts = segments(snippet, spans).map((s) => ({ ...s, text: s.text.replace(/\s+/g, " ") }));
+  const parts = segments(snippet, spans).map((s) => ({ ...s, text: terminalText(s.text.replace(/\s+/g, " ")) }));
   return parts
     .map((s) => (s.match ? mark(s.text) : s.text))
     .join("")

@@ -4,7 +4,8 @@
  * counted; a line holding several objects run together (`{…}{…}`, seen in real Pi files) yields
  * each of them.
  */
-import { closeSync, constants, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { RecallError } from "../errors.js";
 
 export interface JsonLine {
   value: Record<string, unknown>;
@@ -73,17 +74,37 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /**
  * Opens a session file for reading without updating its access time where the system allows it
  * (Linux, for the file's owner): `recall watch` hears of an access time change like of any other,
- * and would sync once more after every file it read.
+ * and would sync once more after every file it read. Anything but a regular file is refused at
+ * once: opened without blocking (a FIFO would wait for a writer) and never read (a FIFO or
+ * /dev/zero would be read forever).
  */
 export function openSessionFile(path: string): number {
+  const fd = openNoAtime(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw notASessionFile(path, stat);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  return fd;
+}
+
+function openNoAtime(path: string, flags: number): number {
   if (constants.O_NOATIME) {
     try {
-      return openSync(path, constants.O_RDONLY | constants.O_NOATIME);
+      return openSync(path, flags | constants.O_NOATIME);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EPERM") throw error;
     }
   }
-  return openSync(path, "r");
+  return openSync(path, flags);
+}
+
+function notASessionFile(path: string, stat: Stats): RecallError {
+  if (stat.isDirectory()) return new RecallError("BAD_INPUT", `${path} is a folder, not a session file`);
+  const kind = stat.isFIFO() ? "a FIFO" : stat.isCharacterDevice() ? "a character device" : stat.isBlockDevice() ? "a block device" : stat.isSocket() ? "a socket" : "not a plain file";
+  return new RecallError("BAD_INPUT", `${path} is not a regular file (${kind}); a session is a .jsonl file`);
 }
 
 /**

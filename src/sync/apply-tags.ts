@@ -11,6 +11,7 @@
 import { native } from "../errors.js";
 import type { IndexStore } from "../store.js";
 import { hasTagData, tagsFor } from "../tags/open-tags.js";
+import { restoreEmptiedTags } from "../tags/restore-tags.js";
 import type { TagChanges, TagStore } from "../tags/tag-store.js";
 import { commitIndex, lockIndex, unlockIndex } from "./index-writer.js";
 import { indexState, type IndexState } from "./state.js";
@@ -50,6 +51,8 @@ export async function syncTags(store: IndexStore, options: TagSyncOptions = {}):
   // Without tag data there is nothing to apply, unless the index holds tags of a database that was removed.
   if (!quick.tags && !hasTagData(store)) return report;
   const tags = tagsFor(store);
+  // Before an emptied database is taken for a replaced one, which would clear the index's copy.
+  await restoreEmptiedTags(store);
   if (!(await pending(store, quick, tags))) return report;
 
   if (!(await lockIndex(store, options.lockTimeoutMs ?? 5000))) {

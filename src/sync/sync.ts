@@ -13,7 +13,7 @@ import type { NativeScan } from "../native/binding.js";
 import { discoverSessionFiles, scanSessionFiles, type EarlyLook, type SessionFile } from "../sessions/discover.js";
 import { readCopyKeys, readSessionForIndex, type SessionRead } from "../sessions/session-index-reader.js";
 import type { IndexStore } from "../store.js";
-import { hasTagData, takeTagNotices, tagsFor } from "../tags/open-tags.js";
+import { damagedTagStore, hasTagData, takeTagNotices, tagsFor } from "../tags/open-tags.js";
 import { syncTags } from "./apply-tags.js";
 import { commitIndex, lockIndex, unlockIndex } from "./index-writer.js";
 import { indexState, knownFile, knownFiles, recordUpdate, sameSignature, tailHash, type FileRecordUpdate, type KnownFile } from "./state.js";
@@ -117,6 +117,9 @@ export async function checkFreshness(store: IndexStore, options: Pick<SyncOption
 export async function syncIndex(store: IndexStore, options: SyncOptions & { checked?: Freshness } = {}): Promise<SyncReport> {
   const { scan, tagData, filesChanged, upToDate } = options.checked ?? (await checkFreshness(store, options));
   if (upToDate) return { ...emptyReport(scan), unchanged: scan.unchanged };
+  // Files synced now would be indexed without their tags: the index waits, as it is, for a repair.
+  const damaged = damagedTagStore(store);
+  if (damaged) return { ...emptyReport(scan), unchanged: scan.unchanged, notices: [`${damaged.message}; the index is not updated until then`] };
   const report = filesChanged ? await syncFiles(store, scan, options) : { ...emptyReport(scan), unchanged: scan.unchanged };
   if (!report.busy) report.busy = (await syncTags(store, { lockTimeoutMs: options.lockTimeoutMs })).busy;
   report.notices.push(...takeTagNotices(store));
@@ -188,9 +191,13 @@ async function planWork(store: IndexStore, scan: NativeScan, rebuild: boolean): 
   return work;
 }
 
+/** The session id at the end of a Pi session file name: `<time>_<id>.jsonl`. */
+const SESSION_ID_IN_NAME = /_([0-9a-f-]+)\.jsonl$/i;
+
 /**
  * The parent of a fork as a file we can read: its recorded path, or a file of that name in the
- * sessions folder (the folder moved). The folder is listed only when the path is gone.
+ * sessions folder (the folder moved), or else a file of the same session id under another name
+ * (sessions copied elsewhere, a renamed file). The folder is listed only when the path is gone.
  */
 function parentFinder(store: IndexStore): (parent: string | undefined) => Promise<string | undefined> {
   let listing: Promise<SessionFile[]> | undefined;
@@ -198,8 +205,12 @@ function parentFinder(store: IndexStore): (parent: string | undefined) => Promis
     if (!parent) return undefined;
     if (existsSync(parent)) return parent;
     listing ??= discoverSessionFiles(store.locations).then((d) => d.files);
+    const files = await listing;
     const name = basename(parent);
-    return (await listing).find((f) => basename(f.path) === name)?.path;
+    const byName = files.find((f) => basename(f.path) === name);
+    if (byName) return byName.path;
+    const id = SESSION_ID_IN_NAME.exec(name)?.[1];
+    return id === undefined ? undefined : files.find((f) => basename(f.path).endsWith(`_${id}.jsonl`))?.path;
   };
 }
 

@@ -5,6 +5,7 @@
  * the set it turns into a `-`, which is then trimmed.
  */
 import { RecallError } from "../errors.js";
+import { quote } from "../output/quote.js";
 
 /** Longer than any word a person tags with; stops a pasted paragraph from becoming a tag. */
 export const MAX_TAG_CHARS = 64;
@@ -27,8 +28,8 @@ export function parseTags(raws: readonly string[]): string[] {
   const tags: string[] = [];
   for (const raw of raws) {
     const tag = normalizeTag(raw);
-    if (!tag) throw new RecallError("BAD_INPUT", `"${raw}" is not a tag: a tag needs at least one letter, digit or _`);
-    if ([...tag].length > MAX_TAG_CHARS) throw new RecallError("BAD_INPUT", `"${raw}" is too long for a tag (at most ${MAX_TAG_CHARS} characters)`);
+    if (!tag) throw new RecallError("BAD_INPUT", `${quote(raw)} is not a tag: a tag needs at least one letter, digit or _`);
+    if ([...tag].length > MAX_TAG_CHARS) throw new RecallError("BAD_INPUT", `${quote(raw)} is too long for a tag (at most ${MAX_TAG_CHARS} characters)`);
     if (!tags.includes(tag)) tags.push(tag);
   }
   return tags;

@@ -6,6 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { RecallError } from "../errors.js";
 import type { IndexStore } from "../store.js";
 import { importLegacyTags, legacyTagsFile } from "./legacy-import.js";
 import { TAGS_DB_FILE, TagStore } from "./tag-store.js";
@@ -25,6 +26,21 @@ export function tagsFor(store: IndexStore): TagStore {
 }
 
 /**
+ * The error a damaged tag database gives, if it is damaged; none when there is no tag data. Tag
+ * edits and `#tag` filters stop on it; plain word searches answer from the index as it is.
+ */
+export function damagedTagStore(store: IndexStore): RecallError | undefined {
+  if (!hasTagData(store)) return undefined;
+  try {
+    tagsFor(store);
+    return undefined;
+  } catch (error) {
+    if (error instanceof RecallError && error.code === "CORRUPT") return error;
+    throw error;
+  }
+}
+
+/**
  * Whether there are tags to read: a tag database, or a pi-recall file to import into one. Lets a
  * sync of someone who never tagged anything skip opening (and creating) the database.
  */
@@ -34,6 +50,11 @@ export function hasTagData(store: IndexStore): boolean {
     existsSync(join(store.locations.dataDir, TAGS_DB_FILE)) ||
     existsSync(legacyTagsFile(store.locations.piRecallDir))
   );
+}
+
+/** A notice for the user about the tag store (tags restored, say), handed out with the others. */
+export function addTagNotice(store: IndexStore, notice: string): void {
+  notices.set(store, [...(notices.get(store) ?? []), notice]);
 }
 
 /** Notices from opening the store (a legacy import), each handed out once. */

@@ -3,9 +3,10 @@
  * together) and `-#tag` drops them; both are exact, on normalized tags, and the index applies
  * them (to the merged tags on its session documents) before it ranks anything. The rest of the
  * query is ordinary text, and a tag's words stay searchable there too (`codebase` finds
- * `#codebase`).
+ * `#codebase`). A `#` or `-#` followed by nothing a tag is made of (`##`, `#-`, `-#!`) is no tag,
+ * only text, which holds no word to search for.
  */
-import { parseTags } from "./normalize.js";
+import { normalizeTag, parseTags } from "./normalize.js";
 
 export interface TagQuery {
   /** The query without its tag tokens, spacing kept (it decides prefix matching). */
@@ -25,7 +26,7 @@ export function parseTagQuery(query: string): TagQuery {
   const exclude: string[] = [];
   const text = query.replace(TOKEN, (token) => {
     const match = TAG_TOKEN.exec(token);
-    if (!match) return token;
+    if (!match || !normalizeTag(match[2]!)) return token;
     const [tag] = parseTags([token]);
     const list = match[1] ? exclude : include;
     if (!list.includes(tag!)) list.push(tag!);

@@ -17,7 +17,7 @@
  * revision it has applied (see sync/apply-tags.ts), so edits it has not seen yet, because a
  * process crashed between the two writes or the index was busy, are caught up later.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
@@ -89,8 +89,23 @@ function openDatabase(path: string): Database {
   return new sqlite(path, { timeout: BUSY_TIMEOUT_MS });
 }
 
+/**
+ * The meta key a database made in place of an empty (0-byte) file carries until the tags the index
+ * still holds are copied back into it (see restore-tags.ts).
+ */
+const RESTORE_KEY = "restore-from-index";
+
+/** Whether `path` is there but holds nothing: a file a crash, a full disk or a bad copy emptied. */
+function isEmptyFile(path: string): boolean {
+  try {
+    return statSync(path).size === 0;
+  } catch {
+    return false;
+  }
+}
+
 /** Sets the database up (creating it if new) and returns its id. */
-function prepareSchema(db: Database, path: string): string {
+function prepareSchema(db: Database, path: string, emptied: boolean): string {
   db.pragma("synchronous = FULL");
   const version = db.pragma("user_version", { simple: true }) as number;
   if (version > SCHEMA_VERSION) {
@@ -103,9 +118,39 @@ function prepareSchema(db: Database, path: string): string {
       db.exec(SCHEMA);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
       db.prepare("INSERT INTO meta (key, value) VALUES ('id', ?) ON CONFLICT DO NOTHING").run(randomId());
+      if (emptied) db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING").run(RESTORE_KEY, new Date().toISOString());
     }).immediate();
   }
   return db.prepare("SELECT value FROM meta WHERE key = 'id'").pluck().get() as string;
+}
+
+/** The folder that holds the database; a file in its place (or in place of a parent) is a user's mistake to name. */
+function makeDataFolder(folder: string): void {
+  try {
+    mkdirSync(folder, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EEXIST" && code !== "ENOTDIR") throw error;
+    const file = firstFileOnTheWay(folder);
+    throw new RecallError("BAD_INPUT", `${file} is a file, not a folder; recall keeps its tags in ${folder} (move the file aside, or set RECALL_DATA_DIR to a folder)`);
+  }
+}
+
+/** The first ancestor of `folder` (or `folder` itself) that exists and is not a folder. */
+function firstFileOnTheWay(folder: string): string {
+  for (let path = folder; ; path = dirname(path)) {
+    if (dirname(path) === path) return folder;
+    const parent = dirname(path);
+    if (isFolder(parent) && !isFolder(path)) return path;
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function storeError(path: string, error: unknown): unknown {
@@ -132,9 +177,10 @@ export class TagStore {
   static open(path: string): TagStore {
     let db: Database | undefined;
     try {
-      mkdirSync(dirname(path), { recursive: true });
+      makeDataFolder(dirname(path));
+      const emptied = isEmptyFile(path);
       db = openDatabase(path);
-      return new TagStore(path, prepareSchema(db, path), db);
+      return new TagStore(path, prepareSchema(db, path, emptied), db);
     } catch (error) {
       db?.close();
       throw storeError(path, error);
@@ -238,6 +284,32 @@ export class TagStore {
       }
       this.db.prepare("INSERT INTO meta (key, value) VALUES (?, ?)").run(marker, new Date().toISOString());
       return changed;
+    });
+  }
+
+  /** Whether this database was made in place of an empty file and still waits for the index's tags. */
+  needsRestore(): boolean {
+    return this.read(() => this.db.prepare("SELECT 1 FROM meta WHERE key = ?").get(RESTORE_KEY)) !== undefined;
+  }
+
+  /**
+   * Takes the tags the index held as manual tags (the index does not know which were automatic),
+   * once: returns how many sessions got tags back, or undefined if another process already did it.
+   */
+  restore(sessions: ReadonlyMap<string, readonly string[]>): number | undefined {
+    return this.write(() => {
+      if (this.db.prepare("DELETE FROM meta WHERE key = ?").run(RESTORE_KEY).changes === 0) return undefined;
+      const insert = this.db.prepare("INSERT INTO tags (session_id, tag, kind) VALUES (?, ?, 'manual') ON CONFLICT DO NOTHING");
+      let restored = 0;
+      for (const [sessionId, tags] of sessions) {
+        let added = 0;
+        for (const tag of tags) added += insert.run(sessionId, tag).changes;
+        if (added > 0) {
+          this.bump(sessionId);
+          restored++;
+        }
+      }
+      return restored;
     });
   }
 

@@ -8,17 +8,24 @@ export interface CliResult {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** Set when the process was still running after `timeoutMs` and was killed. */
+  timedOut?: boolean;
 }
 
-export function runRecall(args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string; input?: string }): Promise<CliResult> {
+export function runRecall(args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [RECALL_BIN, ...args], { env: options.env, cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
+    let timedOut = false;
+    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => ((timedOut = true), child.kill("SIGKILL")), options.timeoutMs);
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ...(timedOut ? { timedOut } : {}) });
+    });
     child.stdin.end(options.input ?? "");
   });
 }

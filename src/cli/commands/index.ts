@@ -26,6 +26,9 @@ export class IndexCommand extends BaseCommand {
 
   async run(): Promise<ExitCode> {
     const started = Date.now();
+    const problem = this.sessionsFolderProblem();
+    if (problem) this.warn(problem.message);
+    if (problem?.fatal) return Exit.Error;
     const recall = this.recall();
     const locations = recall.locations;
     const progress = this.progressPrinter();

@@ -34,6 +34,8 @@ export class ListCommand extends SessionsCommand {
   async run(): Promise<ExitCode> {
     const format = this.pipelineFormat();
     const { limit, cwd, since, until, now } = this.scope();
+    const missing = this.noSessionsFolder();
+    if (missing !== undefined) return missing;
     const page = await this.recall().list({ limit, cwd, since, until, ...this.freshness() }, (sessions) =>
       this.page(sessions, (session) =>
         format ? this.record(session, format, now, () => sessionRecord(session)) : this.block(session, now, { details: [`${session.messageCount} message${session.messageCount === 1 ? "" : "s"}`] }),

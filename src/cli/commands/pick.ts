@@ -11,6 +11,8 @@ import { Exit, type ExitCode } from "../exit.js";
 const PICK_LIMIT = 50;
 const TOGGLE_KEY = "ctrl-t";
 const PATH_KEY = "ctrl-o";
+/** The first fzf with `become`, which enter and ctrl-o use. */
+const MIN_FZF = [0, 38] as const;
 
 export class PickCommand extends BaseCommand {
   static paths = [["pick"]];
@@ -76,9 +78,11 @@ export class PickCommand extends BaseCommand {
   private async openPicker(): Promise<ExitCode> {
     // Loaded here, not at the top: child_process (and net under it) would slow every recall start.
     const { spawn, spawnSync } = await import("node:child_process");
-    const fzf = spawnSync("fzf", ["--version"], { encoding: "utf8" });
-    if (fzf.error || fzf.status !== 0) {
-      throw new RecallError("NOT_FOUND", "recall pick needs fzf, which is not installed: install it (apt install fzf, brew install fzf, or see https://github.com/junegunn/fzf)");
+    const fzf = spawnSync("fzf", ["--version"], { encoding: "utf8", env: this.context.env });
+    const version = fzf.error || fzf.status !== 0 ? undefined : /^(\d+)\.(\d+)/.exec(fzf.stdout);
+    if (!version || Number(version[1]) * 1000 + Number(version[2]) < MIN_FZF[0] * 1000 + MIN_FZF[1]) {
+      const found = version ? `the fzf on PATH is ${version[0]}` : "none is on PATH";
+      throw new RecallError("NOT_FOUND", `pick needs fzf ${MIN_FZF.join(".")} or later, and ${found}: install it (apt install fzf, brew install fzf, or see https://github.com/junegunn/fzf)`);
     }
     await this.recall().refresh();
     this.warnNotices();
@@ -104,7 +108,8 @@ export class PickCommand extends BaseCommand {
       "--bind", `${TOGGLE_KEY}:execute-silent(${recall("pick", "--toggle", "--scope-file", scopeFile)})+reload(${lines} || true)`,
       "--bind", `${PATH_KEY}:${printPath}`,
       "--bind", `enter:${this.print ? printPath : `become(${recall("resume", "--")} {6})`}`,
-      "--preview", `${recall("read", "--limit", "20", "--color", "always")} --highlight={q} -- {6}`,
+      // No preview (rather than read's error about a missing session) while nothing matches.
+      "--preview", `[ -z {6} ] || ${recall("read", "--limit", "20", "--color", "always")} --highlight={q} -- {6}`,
       "--preview-window", "right,50%,wrap",
     ];
     try {

@@ -8,6 +8,7 @@ import { messageLines } from "../message-printer.js";
 import { highlightWords } from "../../output/highlight.js";
 import { readSessionArgs } from "../session-args.js";
 import { messageRecord, pageRecord } from "../wire.js";
+import { terminalText } from "../../output/terminal-text.js";
 
 export class ReadCommand extends BaseCommand {
   static paths = [["read"]];
@@ -90,9 +91,9 @@ export class ReadCommand extends BaseCommand {
   private printText({ messages, page }: ReadResult): void {
     const paint = this.paint;
     if (this.cursor === undefined) {
-      this.out(paint.bold(page.name ?? `session ${page.id}`));
-      this.out(`  ${[paint.cyan(page.cwd || "(unknown folder)"), paint.dim(page.id)].join(paint.dim(" · "))}`);
-      this.out(`  ${paint.dim(page.path)}`);
+      this.out(paint.bold(terminalText(page.name ?? `session ${page.id}`)));
+      this.out(`  ${[paint.cyan(terminalText(page.cwd || "(unknown folder)")), paint.dim(terminalText(page.id))].join(paint.dim(" · "))}`);
+      this.out(`  ${paint.dim(terminalText(page.path))}`);
       this.out("");
     }
     if (page.total === 0) this.warn(`session ${page.id} has no messages to show${page.mode === "raw" ? "" : " (--mode raw shows tool calls and output too)"}`);
@@ -102,8 +103,9 @@ export class ReadCommand extends BaseCommand {
         if (message.textOffset > 0) notes.push("continued");
         if (message.textOffset + message.text.length < message.textLength) notes.push("continues on the next page");
       }
-      const text = this.highlight ? highlightWords(message.text, this.highlight, (w) => paint.bold.red(w)) : message.text;
-      for (const line of messageLines(paint, { ...message, text }, notes)) this.out(line);
+      const highlight = this.highlight;
+      const mark = highlight ? (text: string) => highlightWords(text, highlight, (w) => paint.bold.red(w)) : undefined;
+      for (const line of messageLines(paint, message, notes, mark)) this.out(line);
     }
     if (page.nextCursor) this.out(paint.dim(`More follows: recall read ${page.id} --cursor ${page.nextCursor}`));
   }

@@ -4,6 +4,7 @@ import { DEFAULT_LIMIT } from "../../index.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { SessionsCommand } from "../sessions-command.js";
 import { searchHitRecord } from "../wire.js";
+import { quote } from "../../output/quote.js";
 
 export class SearchCommand extends SessionsCommand {
   static paths = [["search"]];
@@ -41,13 +42,15 @@ export class SearchCommand extends SessionsCommand {
     const format = this.pipelineFormat();
     const { limit, cwd, since, until, now } = this.scope();
     const query = this.query.join(" ");
+    const missing = this.noSessionsFolder();
+    if (missing !== undefined) return missing;
     // The page is formatted while the freshness check finishes (see Recall.search).
     const page = await this.recall().search({ query, limit, prefix: this.prefix, cwd, since, until, now, ...this.freshness() }, ({ hits }) =>
       this.page(hits, (hit) => (format ? this.record(hit, format, now, () => searchHitRecord(hit)) : this.block(hit, now, { snippet: hit.snippet, spans: hit.spans }))),
     );
     this.warnNotices();
     if (page.sessions.length === 0) {
-      if (!format) this.warn(cwd ? `no session in ${cwd} matches "${query}"; drop --here/--cwd to search every project` : `no session matches "${query}"`);
+      if (!format) this.warn(cwd ? `no session in ${cwd} matches ${quote(query)}; drop --here/--cwd to search every project` : `no session matches ${quote(query)}`);
       return Exit.NoMatch;
     }
     this.context.stdout.write(page.text);

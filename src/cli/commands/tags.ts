@@ -23,6 +23,9 @@ export class TagsCommand extends SessionTagsCommand {
   sessions = Option.Rest({ name: "session" });
 
   async run(): Promise<ExitCode> {
+    // A sync first: it restores the tags of a tag database found emptied (see restore-tags.ts).
+    this.recall().checkTags();
+    await this.recall().refresh();
     if (this.sessions.length === 0) return this.printCounts();
     const { sessions, failed } = await this.resolveSessions(this.sessions);
     let tagged = false;

@@ -61,11 +61,6 @@ export function commandModel(cli: Cli<never> | Cli<any>): CommandModel[] {
       if (OPTION_VALUES[long]) model.values = OPTION_VALUES[long];
       if (DIRECTORY_OPTIONS.has(long)) model.directory = true;
       options.push(model);
-      // A boolean that is on by default is turned off with --no-<name>.
-      if (!model.takesValue && description.includes(`--no-${long.slice(2)}`)) {
-        const positive = description.replace(/\s*\(--no-[^)]*\)/, "");
-        options.push({ names: [`--no-${long.slice(2)}`], takesValue: false, description: `Do not ${positive.charAt(0).toLowerCase()}${positive.slice(1)}` });
-      }
     }
     const command: CommandModel = {
       name,
