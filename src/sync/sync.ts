@@ -11,6 +11,7 @@ import { basename } from "node:path";
 import { RecallError, native } from "../errors.js";
 import type { NativeScan } from "../native/binding.js";
 import { discoverSessionFiles, scanSessionFiles, type EarlyLook, type SessionFile } from "../sessions/discover.js";
+import type { MalformedLine } from "../sessions/lines.js";
 import { readCopyKeys, readSessionForIndex, type SessionRead } from "../sessions/session-index-reader.js";
 import type { IndexStore } from "../store.js";
 import { hasTagData, takeTagNotices, tagsFor } from "../tags/open-tags.js";
@@ -23,6 +24,13 @@ import { watcherKeepsFresh } from "./watch-lock.js";
 export interface SyncFailure {
   path: string;
   reason: string;
+}
+
+export interface MalformedFile {
+  path: string;
+  /** How many lines of the file were skipped in this sync (more than `lines` may hold). */
+  count: number;
+  lines: MalformedLine[];
 }
 
 export interface SyncProgress {
@@ -53,6 +61,8 @@ export interface SyncReport {
   failed: SyncFailure[];
   /** Lines that were not JSON, skipped. */
   malformedLines: number;
+  /** Where they are: the files, each with its first skipped lines (see MAX_MALFORMED_DETAILS). */
+  malformed: MalformedFile[];
   /** True when the whole index was rebuilt. */
   rebuilt: boolean;
   /** True when another process held the writer lock too long: the index was left as it was. */
@@ -145,6 +155,7 @@ function emptyReport(scan: NativeScan): SyncReport {
     unchanged: 0,
     failed: [...scan.failures],
     malformedLines: 0,
+    malformed: [],
     rebuilt: false,
     busy: false,
     notices: [],
@@ -275,6 +286,7 @@ async function syncFiles(store: IndexStore, scan: NativeScan, options: SyncOptio
         continue;
       }
       report.malformedLines += read.malformedLines;
+      if (read.malformedLines > 0) report.malformed.push({ path: file.path, count: read.malformedLines, lines: read.malformedAt });
       const indexed = read.messageCount > 0 || read.messages.length > 0 || (append && known.state.indexed);
       let session: SessionUpdate | undefined;
       if (indexed) {
