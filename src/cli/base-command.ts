@@ -5,12 +5,16 @@
  */
 import { Command, Option } from "clipanion";
 import { isEnum } from "typanion";
-import { openRecall, type IndexStore } from "../api/open.js";
+import type { IndexStore, Locations } from "../api/open.js";
+import { resolveLocations } from "../locations.js";
+import { openStore, type OpenOptions } from "../store.js";
 import { RecallError } from "../errors.js";
+import { mayComeFromDamage, repairIfDamaged } from "../sync/repair.js";
 import { COLOR_MODES, resolveColor, type ColorMode } from "../output/color.js";
 import { createPaint, type Paint } from "../output/paint.js";
 import type { RecallContext } from "./context.js";
 import { Exit, type ExitCode } from "./exit.js";
+import { syncNotices } from "./sync-notices.js";
 
 export abstract class BaseCommand extends Command<RecallContext> {
   sessionsDir = Option.String("--sessions-dir", {
@@ -32,8 +36,13 @@ export abstract class BaseCommand extends Command<RecallContext> {
     return this.painter;
   }
 
-  openStore(): IndexStore {
-    const store = openRecall({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
+  /** The index this command opened, if it opened one: a failure then may be its damage. */
+  private locations: Locations | undefined;
+
+  openStore(options: OpenOptions = {}): IndexStore {
+    // Known before opening: opening may be what fails on a damaged index.
+    this.locations = resolveLocations({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
+    const store = openStore(this.locations, options);
     for (const notice of store.notices) this.warn(notice);
     return store;
   }
@@ -50,7 +59,15 @@ export abstract class BaseCommand extends Command<RecallContext> {
 
   async execute(): Promise<number> {
     try {
-      return await this.run();
+      try {
+        return await this.run();
+      } catch (error) {
+        // A damaged index is rebuilt (see repair.ts), and the command runs once more.
+        const repair = this.locations && mayComeFromDamage(error) ? await repairIfDamaged(this.locations) : undefined;
+        if (!repair) throw error;
+        for (const notice of [...repair.notices, ...syncNotices(repair.report)]) this.warn(notice);
+        return await this.run();
+      }
     } catch (error) {
       if (error instanceof RecallError) {
         this.warn(error.message);

@@ -72,7 +72,8 @@ export abstract class SessionsCommand extends BaseCommand {
       const sessions = await read(store);
       return { sessions, text: sessions.map(print).join("") };
     };
-    if (!this.sync) return page();
+    // An index just rebuilt empty is filled even with --no-sync: it would answer nothing.
+    if (!this.sync && !store.replaced) return page();
     const { value, report } = await readWhileSyncing(store, page, this.context.earlyLook);
     if (report) for (const notice of syncNotices(report)) this.warn(notice);
     return value;

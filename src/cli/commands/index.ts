@@ -26,7 +26,8 @@ export class IndexCommand extends BaseCommand {
 
   async run(): Promise<ExitCode> {
     const started = Date.now();
-    const store = this.openStore();
+    // The one command that reads the whole index to check it: damage found is rebuilt now.
+    const store = this.openStore({ verify: true });
     const progress = this.progressPrinter();
     const report = await syncIndex(store, { rebuild: this.rebuild, lockTimeoutMs: 30_000, onProgress: progress?.update });
     progress?.done();
