@@ -27,7 +27,8 @@ export type { ContextOptions, ContextMessage, ContextSummary, ContextResult } fr
 export type { ResumePlan } from "./api/resume.js";
 export type { SessionTags, TagEdit } from "./api/tags.js";
 export type { TagCount } from "./tags/tag-store.js";
-export type { SyncReport, SyncProgress, SyncFailure } from "./sync/sync.js";
+export type { SyncReport, SyncProgress, SyncFailure, MalformedFile } from "./sync/sync.js";
+export type { MalformedLine } from "./sessions/lines.js";
 export type { AskOptions, AskResult } from "./api/ask.js";
 export type { AutoTagOptions, AutoTagResult } from "./api/autotag.js";
 export type { AutoTagConfig, LoadedConfig, PickerScope, RecallConfig } from "./api/config.js";

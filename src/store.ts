@@ -1,8 +1,9 @@
 /**
  * The on-disk index of one sessions directory, in the cache folder: the native Tantivy index,
  * which also holds the sync's records of the session files (see sync/state.ts). Opening never
- * fails on a bad cache: an index that is corrupt or was written by another schema version is
- * replaced (native/src/replace.rs) and rebuilt from the session files, with a one-line notice.
+ * fails on a bad cache: an index that is corrupt, has damaged files or was written by another
+ * schema version is replaced (native/src/replace.rs) and rebuilt from the session files, with a
+ * one-line notice.
  */
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -16,12 +17,22 @@ export interface IndexStore {
   native: NativeIndex;
   /** One-line notices for the user (a rebuilt cache, for example). */
   notices: string[];
+  /** True when opening found the index unusable and put an empty one in its place. */
+  replaced: boolean;
 }
 
 /** Enough of the reason an index could not be used to say what it was (Tantivy's may quote a whole file). */
 const NOTICE_REASON_CHARS = 160;
 
-export function openStore(locations: Locations): IndexStore {
+export interface OpenOptions {
+  /**
+   * Check every segment file's checksum, not only those changed since the last commit (see
+   * native/src/integrity.rs): this reads the whole index.
+   */
+  verify?: boolean;
+}
+
+export function openStore(locations: Locations, options: OpenOptions = {}): IndexStore {
   const indexDir = join(locations.cacheDir, "index");
   const notices: string[] = [];
   try {
@@ -31,17 +42,20 @@ export function openStore(locations: Locations): IndexStore {
   }
   let native: NativeIndex;
   try {
-    native = nativeModule().NativeIndex.open(indexDir);
+    const { NativeIndex } = nativeModule();
+    native = options.verify ? NativeIndex.openVerified(indexDir) : NativeIndex.open(indexDir);
   } catch (error) {
     throw fromNative(error);
   }
   const replacedBecause = native.replacedBecause();
+  let replaced = false;
   if (replacedBecause !== null) {
+    replaced = true;
     notices.push(`the index in ${indexDir} could not be used (${shorten(replacedBecause, NOTICE_REASON_CHARS)}); rebuilding it from the session files`);
     // Where recall kept its sync state before the index held it.
     for (const old of ["state.json", "fingerprint.json"]) rmSync(join(locations.cacheDir, old), { force: true });
   }
-  return { locations, native, notices };
+  return { locations, native, notices, replaced };
 }
 
 /**

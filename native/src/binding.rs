@@ -16,9 +16,10 @@ use crate::engine::Engine;
 use crate::error::{Code, RecallError};
 use crate::files::{FileRecord, Selector};
 use crate::lock_file::{text_if_held, HeldLock};
+use crate::panics;
 use crate::scan::{every_file, project_folders, EarlyLook, Layout, Scan, SessionFile};
 use crate::query::{Filters, DEFAULT_COORDINATION};
-use crate::replace::open_or_replace;
+use crate::replace::{open_or_replace, open_verified};
 use crate::search::{search, Hit, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS};
 use crate::session::SessionMeta;
 use crate::sessions::list;
@@ -45,7 +46,7 @@ impl<T: ToNapiValue + TypeName + Send + 'static> Task for Job<T> {
         let work = self.work.take().ok_or_else(|| napi::Error::from_reason("RECALL_INTERNAL: task ran twice"))?;
         match catch_unwind(AssertUnwindSafe(work)) {
             Ok(result) => result.map_err(to_napi),
-            Err(_) => Err(napi::Error::from_reason("RECALL_INTERNAL: the search core panicked")),
+            Err(panic) => Err(napi::Error::from_reason(format!("RECALL_INTERNAL: the search core panicked ({})", panics::message(&*panic)))),
         }
     }
 
@@ -326,8 +327,25 @@ impl NativeIndex {
     /// that cannot be used is replaced with an empty one (see replace.rs).
     #[napi(factory, catch_unwind)]
     pub fn open(dir: String) -> napi::Result<NativeIndex> {
+        panics::quiet();
         let (engine, replaced_because) = open_or_replace(Path::new(&dir)).map_err(to_napi)?;
         Ok(NativeIndex { engine: Arc::new(engine), replaced_because })
+    }
+
+    /// Like `open`, checking every segment file's checksum first: after a failure, and in
+    /// `recall index`.
+    #[napi(factory, catch_unwind)]
+    pub fn open_verified(dir: String) -> napi::Result<NativeIndex> {
+        panics::quiet();
+        let (engine, replaced_because) = open_verified(Path::new(&dir)).map_err(to_napi)?;
+        Ok(NativeIndex { engine: Arc::new(engine), replaced_because })
+    }
+
+    /// The names of the index's segment files that fail their checksum (for `recall doctor`).
+    #[napi(ts_return_type = "Promise<string[]>")]
+    pub fn damaged_files(&self) -> AsyncTask<Job<Vec<String>>> {
+        let engine = self.engine.clone();
+        AsyncTask::new(job(move || engine.damaged_files(false)))
     }
 
     /// Whether the index's folder is still the one it was opened in (not deleted or replaced).

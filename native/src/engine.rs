@@ -22,6 +22,7 @@ use crate::directory::IndexDirectory;
 use crate::error::{Code, RecallError, Result};
 use crate::files::{file_doc_query, file_document, read_records, FileRecord, Selector};
 use crate::identity::Identity;
+use crate::integrity;
 use crate::scan::{scan, EarlyLook, Layout, Scan};
 use crate::schema::{build_schema, kind_is, Fields, KIND_MESSAGE, KIND_SESSION, SCHEMA_VERSION};
 use crate::session::{message_document, session_document, session_from_document};
@@ -98,6 +99,15 @@ impl Engine {
     /// An index whose folder is gone can still be read, but nothing written to it would be kept.
     pub fn is_in_place(&self) -> bool {
         self.folder.as_ref().is_none_or(|(path, identity)| identity.named_by(path))
+    }
+
+    /// The active segment files that fail their checksum: all of them, or (`only_changed`) only
+    /// those changed since the last commit (see integrity.rs). An index in memory has no files.
+    pub fn damaged_files(&self, only_changed: bool) -> Result<Vec<String>> {
+        match &self.folder {
+            Some((dir, _)) => integrity::damaged_files(&self.index, dir, only_changed),
+            None => Ok(Vec::new()),
+        }
     }
 
     pub fn fields(&self) -> &Fields {

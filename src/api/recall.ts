@@ -14,6 +14,7 @@
  */
 import { resolveLocations, sessionsFolderProblem, type LocationOverrides, type Locations, type SessionsFolderProblem } from "../locations.js";
 import { openStore, storeInPlace, type IndexStore } from "../store.js";
+import { mayComeFromDamage, repairIfDamaged } from "../sync/repair.js";
 import { readWhileSyncing, syncIndex, type SyncProgress, type SyncReport } from "../sync/sync.js";
 import { watchSessions, type WatchOptions } from "../sync/watch.js";
 import { normalizeTag, parseTags } from "../tags/normalize.js";
@@ -38,6 +39,11 @@ import type { TagCount } from "../tags/tag-store.js";
 export interface RecallOptions extends LocationOverrides {
   /** Run syncs and session reads on a worker thread, so a host's main thread never parses JSONL. */
   background?: boolean;
+  /**
+   * Check the checksum of every index file when opening, not only of those changed since the last
+   * commit (it reads the whole index); a damaged index is rebuilt.
+   */
+  verify?: boolean;
 }
 
 /** How a query treats the index before it answers. */
@@ -173,6 +179,10 @@ export class Recall {
    */
   async resolveAll(refs: readonly string[]): Promise<Resolved[]> {
     if (refs.some((ref) => !looksLikePath(ref))) await this.refresh();
+    return this.repairing(() => this.resolveEach(refs));
+  }
+
+  private async resolveEach(refs: readonly string[]): Promise<Resolved[]> {
     const store = this.store();
     const resolved: Resolved[] = [];
     for (const ref of refs) {
@@ -269,12 +279,12 @@ export class Recall {
 
   /** Adds manual tags (`#` optional, normalized); the index shows them at once. */
   addTags(sessions: SessionRef[], tags: readonly string[]): Promise<TagEdit> {
-    return addTags(this.store(), sessions, tags);
+    return this.repairing(() => addTags(this.store(), sessions, tags));
   }
 
   /** Removes tags and keeps automatic tagging from adding them back. */
   removeTags(sessions: SessionRef[], tags: readonly string[]): Promise<TagEdit> {
-    return removeTags(this.store(), sessions, tags);
+    return this.repairing(() => removeTags(this.store(), sessions, tags));
   }
 
   /** Every tag in use with its number of sessions, most used first. */
@@ -292,7 +302,7 @@ export class Recall {
     const options = { rebuild: request.rebuild, lockTimeoutMs: request.lockTimeoutMs ?? (request.rebuild ? 30_000 : undefined) };
     const run = previous
       .catch(() => undefined)
-      .then(() => this.runSync(options, request.onProgress))
+      .then(() => this.repairing(() => this.runSync(options, request.onProgress)))
       .finally(() => {
         if (this.running === run) this.running = undefined;
       });
@@ -330,14 +340,37 @@ export class Recall {
 
   /** The index, opened on first call, and again if its folder was deleted since (see storeInPlace). */
   private store(): IndexStore {
-    this.opened = this.opened ? storeInPlace(this.opened) : openStore(resolveLocations(this.overrides));
+    this.opened = this.opened ? storeInPlace(this.opened) : openStore(resolveLocations(this.overrides), { verify: this.options.verify ?? false });
     return this.opened;
   }
 
+  /**
+   * `operation`, and once more after a repair if it failed in a way damaged index files could
+   * explain (see sync/repair.ts): every file's checksum is checked then, and a damaged index is
+   * replaced and rebuilt from the session files, tags kept, with a notice.
+   */
+  private async repairing<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      if (!mayComeFromDamage(error)) throw error;
+      const repair = await repairIfDamaged(this.locations);
+      if (!repair) throw error;
+      this.opened = undefined;
+      this.notices.push(...repair.notices.map((message): Notice => ({ code: "INDEX_REPLACED", message })), ...syncNotices(repair.report));
+      return operation();
+    }
+  }
+
   /** The query, after bringing the index up to date unless `sync: false`. */
-  private async fresh<T>(freshness: Freshness, read: (store: IndexStore) => Promise<T>): Promise<T> {
+  private fresh<T>(freshness: Freshness, read: (store: IndexStore) => Promise<T>): Promise<T> {
+    return this.repairing(() => this.freshOnce(freshness, read));
+  }
+
+  private async freshOnce<T>(freshness: Freshness, read: (store: IndexStore) => Promise<T>): Promise<T> {
     const store = this.store();
-    if (freshness.sync === false) return read(store);
+    // An index just rebuilt empty is filled even so: it would answer nothing.
+    if (freshness.sync === false && !store.replaced) return read(store);
     if (this.options.background) {
       await this.refresh();
       return read(this.store());

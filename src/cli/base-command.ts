@@ -36,10 +36,13 @@ export abstract class BaseCommand extends Command<RecallContext> {
 
   private opened: Recall | undefined;
 
+  /** Whether opening checks every file of the index (it reads the whole index): `recall index` does. */
+  protected readonly verifyIndex: boolean = false;
+
   /** The library for the sessions folder this command line names, its index opened. */
   recall(): Recall {
     if (!this.opened) {
-      this.opened = Recall.open({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd }).open();
+      this.opened = Recall.open({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd, verify: this.verifyIndex }).open();
       this.warnNotices();
     }
     return this.opened;

@@ -129,6 +129,8 @@ export interface NativeIndex {
    */
   scan(sessionsDir: string, flat: boolean, compare: boolean, listingsFile: string | null, early?: NativeEarlyLook): Promise<NativeScan>;
   fileRecords(selector: NativeRecordSelector): Promise<NativeFileRecord[]>;
+  /** The segment files that fail their checksum (native/src/integrity.rs). */
+  damagedFiles(): Promise<string[]>;
 }
 
 /** A lock file this process holds (native/src/lock_file.rs). */
@@ -147,7 +149,8 @@ export interface NativeEarlyLook {
 }
 
 interface NativeModule {
-  NativeIndex: { open(dir: string): NativeIndex };
+  /** `openVerified` checks every segment file's checksum; `open`, those changed since the last commit. */
+  NativeIndex: { open(dir: string): NativeIndex; openVerified(dir: string): NativeIndex };
   EarlyLook: { start(sessionsDir: string, flat: boolean, listingsFile: string | null): NativeEarlyLook };
   LockFile: { hold(path: string): NativeLockFile };
   /** The text of a lock file while another process holds it; null when none does. */

@@ -15,8 +15,17 @@ export interface JsonLine {
   lineNo: number;
 }
 
+/** A line that was skipped, and why. */
+export interface MalformedLine {
+  /** 1-based line number in the file. */
+  line: number;
+  reason: string;
+}
+
 export interface LineStats {
   malformed: number;
+  /** The first MAX_MALFORMED_DETAILS of the malformed lines (a garbage file has millions). */
+  malformedAt: MalformedLine[];
   recovered: number;
   /** Offset just past the last complete (newline-terminated) line. */
   end: number;
@@ -28,6 +37,7 @@ const CHUNK_BYTES = 1 << 20;
 /** A line longer than this is not a message anyone wrote (it is an image or a dump): skipped. */
 export const MAX_LINE_BYTES = 64 << 20;
 const NEWLINE = 0x0a;
+export const MAX_MALFORMED_DETAILS = 100;
 
 /** Splits a line holding several top-level JSON objects; returns undefined if it is not one. */
 export function splitConcatenated(line: string): Record<string, unknown>[] | undefined {
@@ -119,7 +129,11 @@ export function readJsonLines(
   onLine: (line: JsonLine) => void,
   skip?: (head: string) => boolean,
 ): LineStats {
-  const stats: LineStats = { malformed: 0, recovered: 0, end: from, nextLineNo: firstLineNo };
+  const stats: LineStats = { malformed: 0, malformedAt: [], recovered: 0, end: from, nextLineNo: firstLineNo };
+  const skipMalformed = (line: number, reason: string) => {
+      stats.malformed++;
+      if (stats.malformedAt.length < MAX_MALFORMED_DETAILS) stats.malformedAt.push({ line, reason });
+    };
   const fd = openSessionFile(path);
   try {
     const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -138,7 +152,7 @@ export function readJsonLines(
         stats.nextLineNo = lineNo;
       }
       if (oversized) {
-        stats.malformed++;
+        skipMalformed(thisLineNo, `longer than ${MAX_LINE_BYTES >> 20} MiB`);
         return;
       }
       const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
@@ -149,11 +163,11 @@ export function readJsonLines(
       try {
         const value: unknown = JSON.parse(text);
         if (isObject(value)) onLine({ value, start: thisStart, lineNo: thisLineNo });
-        else stats.malformed++;
+        else skipMalformed(thisLineNo, "not a JSON object");
       } catch {
         const parts = splitConcatenated(text);
         if (!parts) {
-          stats.malformed++;
+          skipMalformed(thisLineNo, "not JSON");
           return;
         }
         stats.recovered++;

@@ -9,7 +9,7 @@
  * do not separate them). Thinking, tool calls, tool output, images and system prompts are not.
  */
 import { readEntries, type SessionHeader } from "./entries.js";
-import { readJsonLines, type JsonLine } from "./lines.js";
+import { readJsonLines, type JsonLine, type MalformedLine } from "./lines.js";
 import { clipLine, contentText, toMillis } from "./text.js";
 
 export { idFromFileName } from "./entries.js";
@@ -44,6 +44,8 @@ export interface SessionRead {
   /** Normalized messages read in this pass (from the checkpoint on, when resuming). */
   messages: IndexedMessage[];
   malformedLines: number;
+  /** Which lines were skipped, the first ones (see MAX_MALFORMED_DETAILS). */
+  malformedAt: MalformedLine[];
   recoveredLines: number;
   /** Where the next read should resume: the start of the last message, so it can be extended. */
   checkpoint: ReadCheckpoint;
@@ -176,6 +178,7 @@ export function readSessionForIndex(path: string, options: ReadOptions = {}): Se
     messageCount: state.messageCount,
     messages,
     malformedLines: stats.malformed,
+    malformedAt: stats.malformedAt,
     recoveredLines: stats.recovered,
     checkpoint,
     end: stats.end,

@@ -18,9 +18,16 @@ export function clipLine(text: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
 }
 
-/** ms since epoch from a Pi timestamp: a number of ms, or an ISO string. */
+/** The largest distance from the epoch a JavaScript Date can hold, in ms (±273,790 years). */
+const MAX_DATE_MS = 8.64e15;
+
+/**
+ * Whole ms since epoch from a Pi timestamp: a number of ms, or an ISO string. Anything else, or a
+ * number no Date can hold (`1e20`, `NaN`), is no usable time: undefined, so the caller falls back.
+ * A fractional number is cut to its millisecond (the index stores whole ms).
+ */
 export function toMillis(value: unknown): number | undefined {
-  if (typeof value === "number" && Number.isFinite(value)) return value;
+  if (typeof value === "number") return Math.abs(value) <= MAX_DATE_MS ? Math.floor(value) : undefined;
   if (typeof value === "string") {
     const ms = Date.parse(value);
     if (Number.isFinite(ms)) return ms;

@@ -8,9 +8,10 @@
  */
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
-import { native } from "../errors.js";
+import { RecallError, native } from "../errors.js";
 import type { NativeScan } from "../native/binding.js";
 import { discoverSessionFiles, scanSessionFiles, type EarlyLook, type SessionFile } from "../sessions/discover.js";
+import type { MalformedLine } from "../sessions/lines.js";
 import { readCopyKeys, readSessionForIndex, type SessionRead } from "../sessions/session-index-reader.js";
 import type { IndexStore } from "../store.js";
 import { damagedTagStore, hasTagData, takeTagNotices, tagsFor } from "../tags/open-tags.js";
@@ -23,6 +24,13 @@ import { watcherKeepsFresh } from "./watch-lock.js";
 export interface SyncFailure {
   path: string;
   reason: string;
+}
+
+export interface MalformedFile {
+  path: string;
+  /** How many lines of the file were skipped in this sync (more than `lines` may hold). */
+  count: number;
+  lines: MalformedLine[];
 }
 
 export interface SyncProgress {
@@ -53,6 +61,8 @@ export interface SyncReport {
   failed: SyncFailure[];
   /** Lines that were not JSON, skipped. */
   malformedLines: number;
+  /** Where they are: the files, each with its first skipped lines (see MAX_MALFORMED_DETAILS). */
+  malformed: MalformedFile[];
   /** True when the whole index was rebuilt. */
   rebuilt: boolean;
   /** True when the index changed (sessions read, removed or rebuilt): an earlier answer may be out of date. */
@@ -151,6 +161,7 @@ function emptyReport(scan: NativeScan): SyncReport {
     unchanged: 0,
     failed: [...scan.failures],
     malformedLines: 0,
+    malformed: [],
     rebuilt: false,
     changed: false,
     busy: false,
@@ -234,16 +245,20 @@ async function syncFiles(store: IndexStore, scan: NativeScan, options: SyncOptio
     const work = await planWork(store, scan, rebuild);
     report.unchanged = scan.filesTotal - work.files.length;
 
-    let batch = { removePaths: [] as string[], sessions: [] as unknown[], files: [] as FileRecordUpdate[] };
+    let batch = emptyBatch();
     let batchChars = 0;
     let applied = rebuild;
     const flush = async () => {
-      if (batch.removePaths.length === 0 && batch.sessions.length === 0 && batch.files.length === 0) return;
-      const payload = JSON.stringify(batch);
-      batch = { removePaths: [], sessions: [], files: [] };
+      if (batch.removePaths.length === 0 && batch.files.length === 0) return;
+      const full = batch;
+      batch = emptyBatch();
       batchChars = 0;
       applied = true;
-      await native(() => store.native.apply(payload));
+      for (const { failure, appended } of await applyBatch(store, full)) {
+        report.failed.push(failure);
+        if (appended) report.appended--;
+        else report.indexed--;
+      }
     };
 
     for (const path of work.removed) {
@@ -286,9 +301,11 @@ async function syncFiles(store: IndexStore, scan: NativeScan, options: SyncOptio
         continue;
       }
       report.malformedLines += read.malformedLines;
+      if (read.malformedLines > 0) report.malformed.push({ path: file.path, count: read.malformedLines, lines: read.malformedAt });
       const indexed = read.messageCount > 0 || read.messages.length > 0 || (append && known.state.indexed);
+      let session: SessionUpdate | undefined;
       if (indexed) {
-        batch.sessions.push({
+        session = {
           session: {
             id: read.header.id,
             path: file.path,
@@ -303,20 +320,19 @@ async function syncFiles(store: IndexStore, scan: NativeScan, options: SyncOptio
           },
           messages: read.messages,
           replaceFrom: append ? known.state.checkpoint.nextIndex : null,
-        });
+        };
         batchChars += read.messages.reduce((sum, m) => sum + m.text.length, 0);
       } else if (known?.state.indexed) {
         batch.removePaths.push(file.path);
       }
-      batch.files.push(
-        recordUpdate(file, {
-          end: read.end,
-          tailHash: tailHash(file.path, read.end),
-          header: read.header,
-          checkpoint: read.checkpoint,
-          indexed,
-        }),
-      );
+      const record = recordUpdate(file, {
+        end: read.end,
+        tailHash: tailHash(file.path, read.end),
+        header: read.header,
+        checkpoint: read.checkpoint,
+        indexed,
+      });
+      batch.files.push({ path: file.path, session, record, appended: append });
       if (append) report.appended++;
       else report.indexed++;
       progress.filesDone++;
@@ -331,4 +347,62 @@ async function syncFiles(store: IndexStore, scan: NativeScan, options: SyncOptio
     await unlockIndex(store);
   }
   return report;
+}
+
+/** One file's part of a change set: its session (none when it holds no message) and its record. */
+interface FileChange {
+  path: string;
+  session: SessionUpdate | undefined;
+  record: FileRecordUpdate;
+  appended: boolean;
+}
+
+interface SessionUpdate {
+  session: Record<string, unknown>;
+  messages: unknown[];
+  replaceFrom: number | null;
+}
+
+interface Batch {
+  removePaths: string[];
+  files: FileChange[];
+}
+
+function emptyBatch(): Batch {
+  return { removePaths: [], files: [] };
+}
+
+function changeSet(removePaths: string[], files: FileChange[]): string {
+  return JSON.stringify({
+    removePaths,
+    sessions: files.flatMap((f) => (f.session ? [f.session] : [])),
+    files: files.map((f) => f.record),
+  });
+}
+
+/**
+ * Applies a batch. The index checks a change set whole before it applies any of it, so when it
+ * refuses one, nothing was applied: each file is then sent alone, and those it still refuses are
+ * returned as failures (not recorded, so the next sync tries them again) while the rest go in.
+ */
+async function applyBatch(store: IndexStore, batch: Batch): Promise<{ failure: SyncFailure; appended: boolean }[]> {
+  try {
+    await native(() => store.native.apply(changeSet(batch.removePaths, batch.files)));
+    return [];
+  } catch (error) {
+    if (!(error instanceof RecallError && error.code === "BAD_INPUT")) throw error;
+  }
+  await native(() => store.native.apply(changeSet(batch.removePaths, [])));
+  const refused: { failure: SyncFailure; appended: boolean }[] = [];
+  for (const file of batch.files) {
+    try {
+      await native(() => store.native.apply(changeSet([], [file])));
+    } catch (error) {
+      if (!(error instanceof RecallError && error.code === "BAD_INPUT")) throw error;
+      // The position is in the change set, not in the file: of no use to the user.
+      const why = error.message.replace(/ at line \d+ column \d+$/, "");
+      refused.push({ failure: { path: file.path, reason: `its text cannot be indexed (${why})` }, appended: file.appended });
+    }
+  }
+  return refused;
 }

@@ -1,5 +1,5 @@
 import { Command, Option } from "clipanion";
-import type { SyncProgress } from "../../index.js";
+import type { MalformedFile, SyncProgress } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
 
@@ -21,8 +21,11 @@ export class IndexCommand extends BaseCommand {
   });
 
   rebuild = Option.Boolean("--rebuild", false, { description: "Start from an empty index" });
-  json = Option.Boolean("--json", false, { description: "Report as JSON Lines (failed files, then a summary)" });
+  json = Option.Boolean("--json", false, { description: "Report as JSON Lines (failed files, malformed lines, then a summary)" });
   quiet = Option.Boolean("-q,--quiet", false, { description: "Print nothing but errors" });
+
+  // The one command that reads the whole index to check it: damage found is rebuilt now.
+  protected override readonly verifyIndex = true;
 
   async run(): Promise<ExitCode> {
     const started = Date.now();
@@ -43,6 +46,13 @@ export class IndexCommand extends BaseCommand {
     for (const failure of report.failed) {
       if (this.json) this.out(JSON.stringify({ type: "failed", path: failure.path, reason: failure.reason }));
       else this.warn(`cannot read ${failure.path}: ${failure.reason}`);
+    }
+    for (const file of report.malformed) {
+      if (this.json) {
+        for (const { line, reason } of file.lines) this.out(JSON.stringify({ type: "malformed", path: file.path, line, reason }));
+      } else if (!this.quiet) {
+        this.warn(malformedSummary(file));
+      }
     }
     const summary = {
       discovered: report.discovered,
@@ -98,4 +108,14 @@ export class IndexCommand extends BaseCommand {
       },
     };
   }
+}
+
+/** Lines listed by name in a file's one line on stderr; `--json` lists more (see lines.ts). */
+const LINES_NAMED = 5;
+
+/** `<path>: skipped malformed lines 3 (not JSON), 9 (not a JSON object) and 4 more`. */
+function malformedSummary(file: MalformedFile): string {
+  const named = file.lines.slice(0, LINES_NAMED).map(({ line, reason }) => `${line} (${reason})`);
+  const more = file.count - named.length;
+  return `${file.path}: skipped malformed line${file.count === 1 ? "" : "s"} ${named.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 }

@@ -1,0 +1,45 @@
+/**
+ * Damage to a file as a failing disk or a stray write does it: bytes overwritten in place, the
+ * size unchanged, from a fixed seed so that a failure can be replayed.
+ */
+import { closeSync, openSync, readdirSync, statSync, utimesSync, writeSync } from "node:fs";
+import { join } from "node:path";
+
+/** A small deterministic generator (mulberry32): the same seed gives the same damage. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+/**
+ * Overwrites `runs` runs of 8 random bytes at random places in `path`. `keepTime`: the file's
+ * modification time is set back, as for damage that no write made (a failing disk).
+ */
+export function damageFile(path: string, seed: number, options: { runs?: number; keepTime?: boolean } = {}): void {
+  const random = seededRandom(seed);
+  const { size, atime, mtime } = statSync(path);
+  const fd = openSync(path, "r+");
+  try {
+    for (let run = 0; run < (options.runs ?? 4); run++) {
+      const bytes = Buffer.from(Array.from({ length: 8 }, () => Math.floor(random() * 256)));
+      writeSync(fd, bytes, 0, Math.min(8, size), Math.floor(random() * Math.max(1, size - 8)));
+    }
+  } finally {
+    closeSync(fd);
+  }
+  if (options.keepTime) utimesSync(path, atime, mtime);
+}
+
+/** The index's segment files with this extension (`idx`, `term`…), largest first. */
+export function segmentFiles(indexDir: string, extension: string): string[] {
+  return readdirSync(indexDir)
+    .filter((name) => name.endsWith(`.${extension}`))
+    .map((name) => join(indexDir, name))
+    .sort((a, b) => statSync(b).size - statSync(a).size);
+}
