@@ -6,13 +6,13 @@
  */
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { RecallError, fromNative } from "./errors.js";
+import { RecallError } from "./errors.js";
 import type { Locations } from "./locations.js";
-import { nativeModule, type NativeIndex } from "./native/binding.js";
+import { IndexHandle } from "./native/index-handle.js";
 
 export interface IndexStore {
   locations: Locations;
-  native: NativeIndex;
+  native: IndexHandle;
   /** One-line notices for the user (a rebuilt cache, for example). */
   notices: string[];
 }
@@ -25,12 +25,7 @@ export function openStore(locations: Locations): IndexStore {
   } catch (error) {
     throw new RecallError("IO", `cannot create the cache folder ${locations.cacheDir}: ${(error as NodeJS.ErrnoException).code ?? error}`);
   }
-  let native: NativeIndex;
-  try {
-    native = nativeModule().NativeIndex.open(indexDir);
-  } catch (error) {
-    throw fromNative(error);
-  }
+  const native = IndexHandle.open(indexDir);
   const replacedBecause = native.replacedBecause();
   if (replacedBecause !== null) {
     notices.push(`the index in ${indexDir} could not be used (${replacedBecause}); rebuilding it from the session files`);

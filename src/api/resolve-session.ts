@@ -4,7 +4,7 @@
  */
 import { existsSync, realpathSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { RecallError, native } from "../errors.js";
+import { RecallError } from "../errors.js";
 import type { IndexStore } from "../store.js";
 import { knownFile } from "../sync/state.js";
 import { readSessionForIndex } from "../sessions/session-index-reader.js";
@@ -26,7 +26,7 @@ const MAX_LISTED_CANDIDATES = 10;
 /** The sessions the index has recorded files of (header-only ones too), from their records. */
 async function recorded(store: IndexStore, selector: { paths: string[] } | { sessionIdPrefix: string }): Promise<SessionRef[]> {
   const refs: SessionRef[] = [];
-  for (const record of await native(() => store.native.fileRecords(selector))) {
+  for (const record of await store.native.fileRecords(selector)) {
     const header = knownFile(record)?.state.header;
     if (header) refs.push({ id: header.id, path: record.path, cwd: header.cwd });
   }

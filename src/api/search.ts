@@ -4,8 +4,7 @@
  * turns the caller's options into filters and the results into `SearchHit`s.
  */
 import { resolve } from "node:path";
-import { native } from "../errors.js";
-import type { NativeFilters } from "../native/binding.js";
+import type { NativeFilters } from "../native/addon.js";
 import type { IndexStore } from "../store.js";
 import { hasTags, hasText, parseTagQuery } from "../tags/query-tags.js";
 import { iso, toSummary, type SessionSummary } from "./session-summary.js";
@@ -67,21 +66,19 @@ export async function searchSessions(store: IndexStore, options: SearchOptions):
     if (query.include.length > 0) filters.tagsAll = query.include;
     if (query.exclude.length > 0) filters.tagsNone = query.exclude;
     if (!hasText(query)) {
-      const sessions = await native(() => store.native.list({ limit, filters }));
+      const sessions = await store.native.list({ limit, filters });
       return sessions.map((session) => ({ ...toSummary(session), score: 0, message: null, snippet: "", spans: [] }));
     }
   }
-  const hits = await native(() =>
-    store.native.search(
-      {
-        query: query.text,
-        limit,
-        prefix: options.prefix ?? false,
-        filters,
-        now: options.now ?? Date.now(),
-      },
-      options.signal,
-    ),
+  const hits = await store.native.search(
+    {
+      query: query.text,
+      limit,
+      prefix: options.prefix ?? false,
+      filters,
+      now: options.now ?? Date.now(),
+    },
+    options.signal,
   );
   return hits.map((hit) => ({
     ...toSummary(hit.session),

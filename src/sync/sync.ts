@@ -8,15 +8,14 @@
  */
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
-import { native } from "../errors.js";
-import type { NativeScan } from "../native/binding.js";
+import type { NativeChangeSet, NativeScan } from "../native/addon.js";
 import { discoverSessionFiles, scanSessionFiles, type EarlyLook, type SessionFile } from "../sessions/discover.js";
 import { readCopyKeys, readSessionForIndex, type SessionRead } from "../sessions/session-index-reader.js";
 import type { IndexStore } from "../store.js";
 import { hasTagData, takeTagNotices, tagsFor } from "../tags/open-tags.js";
 import { syncTags } from "./apply-tags.js";
 import { commitIndex, lockIndex, unlockIndex } from "./index-writer.js";
-import { indexState, knownFile, knownFiles, recordUpdate, sameSignature, tailHash, type FileRecordUpdate, type KnownFile } from "./state.js";
+import { indexState, knownFile, knownFiles, recordUpdate, sameSignature, tailHash, type KnownFile } from "./state.js";
 import { loadTagFingerprint, saveTagFingerprint, tagDataSignature } from "./tag-fingerprint.js";
 import { watcherKeepsFresh } from "./watch-lock.js";
 
@@ -173,7 +172,7 @@ async function planWork(store: IndexStore, scan: NativeScan, rebuild: boolean): 
   if (rebuild || appearedOrGone.length === 0) return work;
   const reading = new Map(work.files.map((f) => [f.file.path, f]));
   const removed = new Set(scan.removed);
-  for (const record of await native(() => store.native.fileRecords({ parentNames: [...new Set(appearedOrGone)] }))) {
+  for (const record of await store.native.fileRecords({ parentNames: [...new Set(appearedOrGone)] })) {
     const fork = knownFile(record);
     if (!fork || removed.has(fork.path)) continue;
     const listed = reading.get(fork.path);
@@ -219,16 +218,16 @@ async function syncFiles(store: IndexStore, scan: NativeScan, options: SyncOptio
     const work = await planWork(store, scan, rebuild);
     report.unchanged = scan.filesTotal - work.files.length;
 
-    let batch = { removePaths: [] as string[], sessions: [] as unknown[], files: [] as FileRecordUpdate[] };
+    let batch: Required<NativeChangeSet> = { removePaths: [], sessions: [], files: [], tagUpdates: [] };
     let batchChars = 0;
     let applied = rebuild;
     const flush = async () => {
       if (batch.removePaths.length === 0 && batch.sessions.length === 0 && batch.files.length === 0) return;
-      const payload = JSON.stringify(batch);
-      batch = { removePaths: [], sessions: [], files: [] };
+      const changes = batch;
+      batch = { removePaths: [], sessions: [], files: [], tagUpdates: [] };
       batchChars = 0;
       applied = true;
-      await native(() => store.native.apply(payload));
+      await store.native.apply(changes);
     };
 
     for (const path of work.removed) {
@@ -278,16 +277,16 @@ async function syncFiles(store: IndexStore, scan: NativeScan, options: SyncOptio
             id: read.header.id,
             path: file.path,
             cwd: read.header.cwd,
-            name: read.name ?? null,
+            name: read.name,
             created: read.header.created,
             modified: read.modified,
             messageCount: read.messageCount,
             firstMessage: read.firstMessage,
-            parent: read.header.parent ?? null,
+            parent: read.header.parent,
             tags: tagsOf(read.header.id),
           },
           messages: read.messages,
-          replaceFrom: append ? known.state.checkpoint.nextIndex : null,
+          replaceFrom: append ? known.state.checkpoint.nextIndex : undefined,
         });
         batchChars += read.messages.reduce((sum, m) => sum + m.text.length, 0);
       } else if (known?.state.indexed) {
