@@ -96,14 +96,15 @@ export class ReadCommand extends BaseCommand {
       this.out("");
     }
     if (page.total === 0) this.warn(`session ${page.id} has no messages to show${page.mode === "raw" ? "" : " (--mode raw shows tool calls and output too)"}`);
-    for (const message of messages) {
+    const texts = messages.map((m) => m.text);
+    const shown = this.highlight ? highlightWords(texts, this.highlight, (w) => paint.bold.red(w)) : texts;
+    for (const [i, message] of messages.entries()) {
       const notes: string[] = [];
       if (message.textOffset !== undefined && message.textLength !== undefined) {
         if (message.textOffset > 0) notes.push("continued");
         if (message.textOffset + message.text.length < message.textLength) notes.push("continues on the next page");
       }
-      const text = this.highlight ? highlightWords(message.text, this.highlight, (w) => paint.bold.red(w)) : message.text;
-      for (const line of messageLines(paint, { ...message, text }, notes)) this.out(line);
+      for (const line of messageLines(paint, { ...message, text: shown[i]! }, notes)) this.out(line);
     }
     if (page.nextCursor) this.out(paint.dim(`More follows: recall read ${page.id} --cursor ${page.nextCursor}`));
   }
