@@ -74,6 +74,15 @@ export function fromNative(error: unknown): unknown {
   return new RecallError(NATIVE_CODES[match[1]!] ?? "INTERNAL", match[2]!);
 }
 
+/** Runs a synchronous native call and rethrows its error as a RecallError. */
+export function nativeSync<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    throw fromNative(error);
+  }
+}
+
 /** Runs a native call and rethrows its error as a RecallError. */
 export async function native<T>(call: () => Promise<T> | T): Promise<T> {
   try {

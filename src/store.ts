@@ -7,14 +7,14 @@
  */
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { RecallError, fromNative } from "./errors.js";
+import { RecallError } from "./errors.js";
 import type { Locations } from "./locations.js";
-import { nativeModule, type NativeIndex } from "./native/binding.js";
+import { IndexHandle } from "./native/index-handle.js";
 import { shorten } from "./output/quote.js";
 
 export interface IndexStore {
   locations: Locations;
-  native: NativeIndex;
+  native: IndexHandle;
   /** One-line notices for the user (a rebuilt cache, for example). */
   notices: string[];
   /** True when opening found the index unusable and put an empty one in its place. */
@@ -40,13 +40,7 @@ export function openStore(locations: Locations, options: OpenOptions = {}): Inde
   } catch (error) {
     throw new RecallError("IO", `cannot create the cache folder ${locations.cacheDir}: ${(error as NodeJS.ErrnoException).code ?? error}`);
   }
-  let native: NativeIndex;
-  try {
-    const { NativeIndex } = nativeModule();
-    native = options.verify ? NativeIndex.openVerified(indexDir) : NativeIndex.open(indexDir);
-  } catch (error) {
-    throw fromNative(error);
-  }
+  const native = IndexHandle.open(indexDir, { verify: options.verify ?? false });
   const replacedBecause = native.replacedBecause();
   let replaced = false;
   if (replacedBecause !== null) {

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { selectContext, sessionContext, type ContextMessage, type ContextSummary } from "../src/api/context.js";
-import { bm25, questionTerms } from "../src/api/lexical-score.js";
+import { questionTerms, scoreTexts } from "../src/native/words.js";
 import type { TranscriptItem } from "../src/sessions/transcript.js";
 import { FIXTURES, makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { jsonLines, runRecall } from "./helpers/run-cli.js";
@@ -24,7 +24,7 @@ describe("question words", () => {
   });
 
   it("score rarer and denser matches higher", () => {
-    const { scores } = bm25(["zebra zebra", "zebra and a lot of other words here", "nothing", "horse"], ["zebra", "horse"]);
+    const scores = scoreTexts(["zebra zebra", "zebra and a lot of other words here", "nothing", "horse"], ["zebra", "horse"]).map((s) => s.score);
     expect(scores[0]).toBeGreaterThan(scores[1]!);
     expect(scores[2]).toBe(0);
     expect(scores[3]).toBeGreaterThan(scores[1]!); // "horse" is in one text, "zebra" in two

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openRecall } from "./helpers/open-store.js";
 import type { SessionTags } from "../src/api/tags.js";
-import type { NativeIndex } from "../src/native/binding.js";
+import type { NativeChangeSet } from "../src/native/addon.js";
+import type { IndexHandle } from "../src/native/index-handle.js";
 import type { IndexStore } from "../src/store.js";
 import { syncTags } from "../src/sync/apply-tags.js";
 import { syncIndex } from "../src/sync/sync.js";
@@ -244,15 +245,15 @@ describe("tags are user data", () => {
       native: new Proxy(base.native, {
         get(target, key) {
           if (key === "apply") {
-            return (json: string) => {
-              payloads.push(JSON.parse(json));
-              return target.apply(json);
+            return (changes: NativeChangeSet) => {
+              payloads.push(changes);
+              return target.apply(changes);
             };
           }
           const value = Reflect.get(target, key) as unknown;
           return typeof value === "function" ? value.bind(target) : value;
         },
-      }) as NativeIndex,
+      }) as IndexHandle,
     };
     const before = store.native.stats();
     tagsFor(store).addManual(S1, ["one"]);

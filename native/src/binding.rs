@@ -11,17 +11,19 @@ use napi::bindgen_prelude::{AbortSignal, AsyncTask, ToNapiValue, TypeName};
 use napi::{Env, Task};
 use napi_derive::napi;
 
-use crate::changes::ChangeSet;
+use crate::changes::{ChangeSet, SessionUpdate, TagUpdate};
 use crate::engine::Engine;
 use crate::error::{Code, RecallError};
 use crate::files::{FileRecord, Selector};
 use crate::lock_file::{text_if_held, HeldLock};
+use crate::marks::prefix_marks;
 use crate::panics;
 use crate::scan::{every_file, project_folders, EarlyLook, Layout, Scan, SessionFile};
 use crate::query::{Filters, DEFAULT_COORDINATION};
+use crate::relevance::{question_terms, score_texts};
 use crate::replace::{open_or_replace, open_verified};
 use crate::search::{search, Hit, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS};
-use crate::session::SessionMeta;
+use crate::session::{MessageDoc, SessionMeta};
 use crate::sessions::list;
 
 fn to_napi(error: RecallError) -> napi::Error {
@@ -86,6 +88,23 @@ impl From<SessionMeta> for JsSession {
     }
 }
 
+impl From<JsSession> for SessionMeta {
+    fn from(s: JsSession) -> Self {
+        SessionMeta {
+            id: s.id,
+            path: s.path,
+            cwd: s.cwd,
+            name: s.name,
+            created: s.created as i64,
+            modified: s.modified as i64,
+            message_count: u64::from(s.message_count),
+            first_message: s.first_message,
+            parent: s.parent,
+            tags: s.tags,
+        }
+    }
+}
+
 #[napi(object, js_name = "NativeMessageRef")]
 pub struct JsMessageRef {
     pub index: u32,
@@ -96,7 +115,7 @@ pub struct JsMessageRef {
 
 #[napi(object, js_name = "NativeSpan")]
 pub struct JsSpan {
-    /// UTF-8 byte offset into the snippet.
+    /// UTF-8 byte offset into the text it marks.
     pub start: u32,
     pub end: u32,
 }
@@ -130,8 +149,8 @@ impl From<Hit> for JsHit {
 #[napi(object, js_name = "NativeFilters")]
 pub struct JsFilters {
     pub cwds: Option<Vec<String>>,
+    /// Only these sessions (by id): a session's summary by its id.
     pub session_ids: Option<Vec<String>>,
-    pub exclude_session_ids: Option<Vec<String>>,
     /// ms since epoch, inclusive.
     pub since: Option<f64>,
     pub until: Option<f64>,
@@ -146,7 +165,7 @@ impl From<Option<JsFilters>> for Filters {
         Filters {
             cwds: f.cwds,
             session_ids: f.session_ids,
-            exclude_session_ids: f.exclude_session_ids.unwrap_or_default(),
+            exclude_session_ids: Vec::new(),
             since: f.since.map(|v| v as i64),
             until: f.until.map(|v| v as i64),
             tags_all: f.tags_all.unwrap_or_default(),
@@ -194,6 +213,98 @@ pub struct JsApplyCounts {
     pub messages: u32,
     pub tag_updates: u32,
     pub files: u32,
+}
+
+/// One message to index: consecutive same-role text joined.
+#[napi(object, js_name = "NativeMessageDoc")]
+pub struct JsMessageDoc {
+    /// Position among the session's indexed messages, from 0.
+    pub index: u32,
+    pub role: String,
+    pub entry_id: String,
+    /// ms since epoch.
+    pub timestamp: f64,
+    pub text: String,
+}
+
+#[napi(object, js_name = "NativeSessionUpdate")]
+pub struct JsSessionUpdate {
+    pub session: JsSession,
+    pub messages: Vec<JsMessageDoc>,
+    /// Absent: replace every document of the session. A number k: an append; messages from
+    /// index k on are replaced by `messages`.
+    pub replace_from: Option<u32>,
+}
+
+/// A file's new record; `state` is the caller's own data about it, stored as given.
+#[napi(object, js_name = "NativeFileRecordUpdate")]
+pub struct JsFileRecordUpdate {
+    pub path: String,
+    pub size: f64,
+    pub mtime_ms: f64,
+    pub ino: f64,
+    /// The session id in the file's header (empty when it has none).
+    pub session_id: String,
+    /// File name of the fork's parent session, if the file is a fork.
+    pub parent_name: Option<String>,
+    pub state: String,
+}
+
+/// New merged tags for every indexed file of one session id.
+#[napi(object, js_name = "NativeTagUpdate")]
+pub struct JsTagUpdate {
+    pub session_id: String,
+    pub tags: Vec<String>,
+}
+
+/// What one `apply` changes (see changes.rs); an absent list changes nothing.
+#[napi(object, js_name = "NativeChangeSet")]
+pub struct JsChangeSet {
+    /// Files that no longer exist: every document of theirs goes.
+    pub remove_paths: Option<Vec<String>>,
+    pub sessions: Option<Vec<JsSessionUpdate>>,
+    /// New records of files, replacing their old ones.
+    pub files: Option<Vec<JsFileRecordUpdate>>,
+    pub tag_updates: Option<Vec<JsTagUpdate>>,
+}
+
+impl From<JsChangeSet> for ChangeSet {
+    fn from(c: JsChangeSet) -> Self {
+        ChangeSet {
+            remove_paths: c.remove_paths.unwrap_or_default(),
+            sessions: c.sessions.unwrap_or_default().into_iter().map(SessionUpdate::from).collect(),
+            files: c.files.unwrap_or_default().into_iter().map(FileRecord::from).collect(),
+            tag_updates: c.tag_updates.unwrap_or_default().into_iter().map(|t| TagUpdate { session_id: t.session_id, tags: t.tags }).collect(),
+        }
+    }
+}
+
+impl From<JsSessionUpdate> for SessionUpdate {
+    fn from(u: JsSessionUpdate) -> Self {
+        SessionUpdate {
+            session: u.session.into(),
+            messages: u
+                .messages
+                .into_iter()
+                .map(|m| MessageDoc { index: u64::from(m.index), role: m.role, entry_id: m.entry_id, timestamp: m.timestamp as i64, text: m.text })
+                .collect(),
+            replace_from: u.replace_from.map(u64::from),
+        }
+    }
+}
+
+impl From<JsFileRecordUpdate> for FileRecord {
+    fn from(r: JsFileRecordUpdate) -> Self {
+        FileRecord {
+            path: r.path,
+            size: r.size as u64,
+            mtime_ms: r.mtime_ms,
+            ino: r.ino as u64,
+            session_id: r.session_id,
+            parent_name: r.parent_name,
+            state: r.state,
+        }
+    }
 }
 
 #[napi(object, js_name = "NativeSessionFile")]
@@ -292,6 +403,35 @@ pub fn list_session_files(sessions_dir: String, flat: bool) -> AsyncTask<Job<JsS
     AsyncTask::new(job(move || Ok(every_file(&sessions_dir, layout(flat)).into())))
 }
 
+/// The distinct words of a question worth looking for, as the index cuts and folds them (relevance.rs).
+#[napi(js_name = "questionTerms", catch_unwind)]
+pub fn js_question_terms(question: String) -> Vec<String> {
+    question_terms(&question)
+}
+
+#[napi(object, js_name = "NativeTextScore")]
+pub struct JsTextScore {
+    /// BM25 against the terms; 0 when the text holds none of them.
+    pub score: f64,
+    /// Where the text first holds its rarest term, as a JavaScript string index; 0 when none.
+    pub focus: u32,
+}
+
+/// How each of `texts` (one session's messages) scores against `terms` with BM25 (relevance.rs).
+#[napi(js_name = "scoreTexts", catch_unwind)]
+pub fn js_score_texts(texts: Vec<String>, terms: Vec<String>) -> Vec<JsTextScore> {
+    score_texts(&texts, &terms).into_iter().map(|s| JsTextScore { score: s.score, focus: u32::try_from(s.focus).unwrap_or(u32::MAX) }).collect()
+}
+
+/// For each of `texts`, the spans of its words that start with a word of `query` (marks.rs).
+#[napi(js_name = "prefixMarks", catch_unwind)]
+pub fn js_prefix_marks(texts: Vec<String>, query: String) -> Vec<Vec<JsSpan>> {
+    texts
+        .iter()
+        .map(|text| prefix_marks(text, &query).into_iter().map(|(s, e)| JsSpan { start: s as u32, end: e as u32 }).collect())
+        .collect()
+}
+
 /// The project folders of a sessions directory in Pi's layout, by the rules of the scan.
 #[napi(catch_unwind)]
 pub fn list_project_folders(sessions_dir: String) -> Vec<String> {
@@ -312,6 +452,21 @@ fn now_ms() -> f64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0.0, |d| d.as_millis() as f64)
+}
+
+/// A look at the session files under way on a thread of its own (see scan.rs), for a scan to take.
+#[napi(js_name = "EarlyLook")]
+pub struct JsEarlyLook {
+    look: Option<EarlyLook>,
+}
+
+#[napi]
+impl JsEarlyLook {
+    /// Starts looking at the session files in `sessionsDir` (`flat` and `listingsFile` as for `scan`).
+    #[napi(factory, catch_unwind)]
+    pub fn start(sessions_dir: String, flat: bool, listings_file: Option<String>) -> JsEarlyLook {
+        JsEarlyLook { look: Some(EarlyLook::start(&sessions_dir, layout(flat), listings_file.map(PathBuf::from))) }
+    }
 }
 
 /// The index of Pi sessions in one folder.
@@ -382,13 +537,12 @@ impl NativeIndex {
         AsyncTask::new(job(move || engine.lock(Duration::from_millis(u64::from(timeout_ms)), threads)))
     }
 
-    /// Applies a JSON change set (see `changes.rs`) under the writer lock; nothing is visible
-    /// before `commit`.
+    /// Applies a change set under the writer lock; nothing is visible before `commit`.
     #[napi(ts_return_type = "Promise<NativeApplyCounts>")]
-    pub fn apply(&self, changes_json: String) -> AsyncTask<Job<JsApplyCounts>> {
+    pub fn apply(&self, changes: JsChangeSet) -> AsyncTask<Job<JsApplyCounts>> {
         let engine = self.engine.clone();
+        let changes = ChangeSet::from(changes);
         AsyncTask::new(job(move || {
-            let changes: ChangeSet = serde_json::from_str(&changes_json)?;
             let c = engine.apply(&changes)?;
             Ok(JsApplyCounts {
                 removed_paths: c.removed_paths,
@@ -472,21 +626,6 @@ impl NativeIndex {
             let sessions = list(&engine.searcher(), engine.fields(), &filters, limit)?;
             Ok(sessions.into_iter().map(JsSession::from).collect())
         }))
-    }
-}
-
-/// A look at the session files under way on a thread of its own (see scan.rs), for a scan to take.
-#[napi(js_name = "EarlyLook")]
-pub struct JsEarlyLook {
-    look: Option<EarlyLook>,
-}
-
-#[napi]
-impl JsEarlyLook {
-    /// Starts looking at the session files in `sessionsDir` (`flat` and `listingsFile` as for `scan`).
-    #[napi(factory, catch_unwind)]
-    pub fn start(sessions_dir: String, flat: bool, listings_file: Option<String>) -> JsEarlyLook {
-        JsEarlyLook { look: Some(EarlyLook::start(&sessions_dir, layout(flat), listings_file.map(PathBuf::from))) }
     }
 }
 

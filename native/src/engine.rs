@@ -251,10 +251,6 @@ impl Engine {
         }
         Ok(())
     }
-
-    pub fn is_locked(&self) -> bool {
-        self.writer.lock().map(|slot| slot.is_some()).unwrap_or(false)
-    }
 }
 
 /// Tantivy's default policy, except that segments stop growing at `MAX_DOCS_BEFORE_MERGE`

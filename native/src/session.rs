@@ -1,14 +1,14 @@
 //! Sessions and messages as the index stores them: building their documents and reading a
 //! session's metadata back from its stored document.
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use tantivy::schema::document::Value;
 use tantivy::TantivyDocument;
 
 use crate::schema::{path_key, Fields, KIND_MESSAGE, KIND_SESSION};
 
 /// A session's metadata: what list and search results show about it.
-#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionMeta {
     pub id: String,
@@ -33,7 +33,7 @@ pub struct SessionMeta {
 }
 
 /// One normalized message: consecutive same-role text joined, ready to index.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct MessageDoc {
     /// Position among the session's indexed messages, from 0.

@@ -24,20 +24,35 @@ pub fn register(index: &Index) {
     index.tokenizers().register(ANALYZER, analyzer());
 }
 
-/// The analyzed words of `text`, in order, duplicates kept.
-pub fn words(text: &str) -> Vec<String> {
+/// A word of a text as the index sees it: its folded form and where it stands in the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Word {
+    pub text: String,
+    /// UTF-8 byte range of the word in the text it was cut from.
+    pub start: usize,
+    pub end: usize,
+}
+
+/// The analyzed words of `text` with their places, in order, duplicates kept.
+pub fn words_at(text: &str) -> Vec<Word> {
     let mut analyzer = analyzer();
     let mut stream = analyzer.token_stream(text);
     let mut out = Vec::new();
     while stream.advance() {
-        out.push(stream.token().text.clone());
+        let token = stream.token();
+        out.push(Word { text: token.text.clone(), start: token.offset_from, end: token.offset_to });
     }
     out
 }
 
+/// The analyzed words of `text`, in order, duplicates kept.
+pub fn words(text: &str) -> Vec<String> {
+    words_at(text).into_iter().map(|w| w.text).collect()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::words;
+    use super::{words, words_at, Word};
 
     #[test]
     fn splits_lowercases_and_folds() {
@@ -45,5 +60,18 @@ mod tests {
         assert_eq!(words("foo:bar (baz) \"qux\" *star*"), vec!["foo", "bar", "baz", "qux", "star"]);
         assert!(words("***").is_empty());
         assert_eq!(words(&"x".repeat(200)).len(), 0);
+    }
+
+    #[test]
+    fn folds_letters_that_are_not_accented_ascii() {
+        assert_eq!(words("Ørsted Straße Łódź"), vec!["orsted", "strasse", "lodz"]);
+    }
+
+    #[test]
+    fn places_are_byte_ranges_of_the_original_text() {
+        let text = "Łódź, café";
+        let places = words_at(text);
+        assert_eq!(places[0], Word { text: "lodz".into(), start: 0, end: "Łódź".len() });
+        assert_eq!(&text[places[1].start..places[1].end], "café");
     }
 }

@@ -3,7 +3,8 @@
  * involved: the same session and question always give the same answer.
  *
  * Messages of the conversation (active branch by default) are scored against the question's
- * words with BM25. First come the matching messages, best first (ties: the later message
+ * words with BM25, in the native core, whose words are the index's (native/src/relevance.rs): a
+ * question finds here what it finds in a search. First come the matching messages, best first (ties: the later message
  * first), down to a quarter of the best score: each whole if it fits, else cut to the part
  * around its rarest matched word. Then, with the budget left and in the same order, each
  * match's neighbours, the message before and the one after, cut to at most 1,000 characters
@@ -13,7 +14,7 @@
 import { RecallError } from "../errors.js";
 import { readSessionTree } from "../sessions/session-tree.js";
 import { transcript, type TranscriptItem } from "../sessions/transcript.js";
-import { bm25, questionTerms, words } from "./lexical-score.js";
+import { questionTerms, scoreTexts } from "../native/words.js";
 import type { SessionRef } from "./resolve-session.js";
 import { iso } from "./session-summary.js";
 import type { ReadMessage } from "./read.js";
@@ -105,10 +106,11 @@ export interface PickedMessage {
 
 /** The selection itself, on a listing already made: the messages picked, in conversation order, and how many matched. */
 export function selectContext(items: TranscriptItem[], terms: string[], maxChars: number): { picked: PickedMessage[]; matched: number } {
-  const { scores, idf } = bm25(
+  const scored = scoreTexts(
     items.map((i) => i.text),
     terms,
   );
+  const scores = scored.map((s) => s.score);
   const ranked = items.filter((i) => scores[i.index]! > 0).sort((a, b) => scores[b.index]! - scores[a.index]! || b.index - a.index);
   const picked = new Map<number, PickedMessage>();
   let remaining = maxChars;
@@ -121,7 +123,7 @@ export function selectContext(items: TranscriptItem[], terms: string[], maxChars
   const cutoff = (scores[ranked[0]?.index ?? 0] ?? 0) * WEAK_MATCH;
   for (const hit of ranked) {
     if (remaining < MIN_PIECE_CHARS || scores[hit.index]! < cutoff) break;
-    take(hit, remaining, rarestMatch(hit.text, idf));
+    take(hit, remaining, scored[hit.index]!.focus);
   }
   for (const hit of [...picked.values()]) {
     for (const n of [hit.item.index - 1, hit.item.index + 1]) {
@@ -135,20 +137,6 @@ export function selectContext(items: TranscriptItem[], terms: string[], maxChars
 
 /** Which part of a long message to keep: its start, its end, or the text around an offset. */
 type Focus = "start" | "end" | number;
-
-/** Offset of the first occurrence of the rarest question word in `text`. */
-function rarestMatch(text: string, idf: Map<string, number>): number {
-  let best = 0;
-  let bestIdf = -1;
-  for (const word of words(text)) {
-    const weight = idf.get(word.text);
-    if (weight !== undefined && weight > bestIdf) {
-      best = word.start;
-      bestIdf = weight;
-    }
-  }
-  return best;
-}
 
 /** At most `cap` characters of `text`, `…` marking each cut (and counted). */
 function clip(text: string, cap: number, focus: Focus): { text: string; clipped: boolean } {

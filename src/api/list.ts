@@ -2,7 +2,6 @@
  * Listing sessions newest first (by their last message), optionally only those of one folder or
  * active in a time window. The bounds apply to a session's last activity, inside the index query.
  */
-import { native } from "../errors.js";
 import type { IndexStore } from "../store.js";
 import { scopeFilters } from "./search.js";
 import { toSummary, type SessionSummary } from "./session-summary.js";
@@ -20,6 +19,6 @@ export interface ListOptions {
 export const DEFAULT_LIST_LIMIT = 50;
 
 export async function listSessions(store: IndexStore, options: ListOptions = {}): Promise<SessionSummary[]> {
-  const sessions = await native(() => store.native.list({ limit: options.limit ?? DEFAULT_LIST_LIMIT, filters: scopeFilters(options) }));
+  const sessions = await store.native.list({ limit: options.limit ?? DEFAULT_LIST_LIMIT, filters: scopeFilters(options) });
   return sessions.map(toSummary);
 }

@@ -4,7 +4,7 @@
  */
 import { existsSync, realpathSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { RecallError, native } from "../errors.js";
+import { RecallError } from "../errors.js";
 import type { IndexStore } from "../store.js";
 import { knownFile } from "../sync/state.js";
 import { readSessionForIndex } from "../sessions/session-index-reader.js";
@@ -29,7 +29,7 @@ const MAX_LISTED_CANDIDATES = 10;
 /** The sessions the index has recorded files of (header-only ones too), from their records. */
 async function recorded(store: IndexStore, selector: { paths: string[] } | { sessionIdPrefix: string }): Promise<SessionRef[]> {
   const refs: SessionRef[] = [];
-  for (const record of await native(() => store.native.fileRecords(selector))) {
+  for (const record of await store.native.fileRecords(selector)) {
     const header = knownFile(record)?.state.header;
     if (header) refs.push({ id: header.id, path: record.path, cwd: header.cwd });
   }
@@ -65,7 +65,7 @@ export async function resolveSession(store: IndexStore, ref: string, cwd: string
  * index holds no messages of (header-only, or not in the sessions folder), from the file itself.
  */
 export async function sessionSummary(store: IndexStore, session: SessionRef): Promise<SessionSummary> {
-  const indexed = await native(() => store.native.list({ limit: 2, filters: { sessionIds: [session.id] } }));
+  const indexed = await store.native.list({ limit: 2, filters: { sessionIds: [session.id] } });
   const same = indexed.find((s) => s.path === session.path) ?? indexed[0];
   if (same) return toSummary(same);
   const read = readSessionForIndex(session.path);

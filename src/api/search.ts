@@ -5,8 +5,8 @@
  * A query with neither words nor tags lists the latest sessions.
  */
 import { resolve } from "node:path";
-import { RecallError, native } from "../errors.js";
-import type { NativeFilters } from "../native/binding.js";
+import { RecallError } from "../errors.js";
+import type { NativeFilters } from "../native/addon.js";
 import type { IndexStore } from "../store.js";
 import { hasTags, hasText, parseTagQuery } from "../tags/query-tags.js";
 import { decodeSearchCursor, encodeSearchCursor, searchDigest } from "./search-cursor.js";
@@ -99,20 +99,18 @@ export async function searchSessions(store: IndexStore, options: SearchOptions):
   }
   // Tags alone, or nothing at all: the sessions themselves, newest first.
   if (!query.text.trim() || (hasTags(query) && !hasText(query))) {
-    const sessions = await native(() => store.native.list({ limit, filters }));
+    const sessions = await store.native.list({ limit, filters });
     return sessions.map((session) => unranked(toSummary(session)));
   }
-  const hits = await native(() =>
-    store.native.search(
-      {
-        query: query.text,
-        limit,
-        prefix: options.prefix ?? false,
-        filters,
-        now: options.now ?? Date.now(),
-      },
-      options.signal,
-    ),
+  const hits = await store.native.search(
+    {
+      query: query.text,
+      limit,
+      prefix: options.prefix ?? false,
+      filters,
+      now: options.now ?? Date.now(),
+    },
+    options.signal,
   );
   return hits.map((hit) => ({
     ...toSummary(hit.session),

@@ -1,5 +1,5 @@
 /** The session fields every result carries, in the shape of the documented JSON output. */
-import type { NativeSession } from "../native/binding.js";
+import type { NativeSession } from "../native/addon.js";
 
 export interface SessionSummary {
   id: string;

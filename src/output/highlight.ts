@@ -3,6 +3,7 @@
  * mapped on the snippet's bytes, never on JavaScript string indexes, so text before a match may
  * hold any characters.
  */
+import { prefixMarks } from "../native/words.js";
 import { terminalText } from "./terminal-text.js";
 
 export interface Segment {
@@ -34,13 +35,15 @@ export function highlightLine(snippet: string, spans: readonly [number, number][
 }
 
 /**
- * Marks every word of `text` that starts with one of the words of `query` (case-insensitive): the
- * preview of a session while its query is still being typed.
+ * Marks, in each of `texts`, every word that starts with one of the words of `query`, by the
+ * index's words (case and accents folded: `orst` marks `Ørsted`): the preview of a session while
+ * its query is still being typed. One native call for all the texts.
  */
-export function highlightWords(text: string, query: string, mark: (text: string) => string): string {
-  const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].filter((w) => w.length >= 2);
-  if (words.length === 0) return text;
-  const alternatives = words.sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives.join("|")})[\\p{L}\\p{N}]*`, "giu");
-  return text.replace(pattern, (match) => mark(match));
+export function highlightWords(texts: string[], query: string, mark: (text: string) => string): string[] {
+  const marks = prefixMarks(texts, query);
+  return texts.map((text, i) =>
+    segments(text, marks[i]!)
+      .map((s) => (s.match ? mark(s.text) : s.text))
+      .join(""),
+  );
 }

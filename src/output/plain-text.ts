@@ -2,13 +2,14 @@
  * Terminal text for the picker and the command output: one line of plain text per call, measured
  * in terminal columns. Session text is untrusted: it may hold newlines, tabs and escape sequences
  * (a pasted `ls --color` output, say), so everything shown is first folded onto one line with
- * control characters removed; styling is applied afterwards, by the caller, to text that already
- * fits.
+ * control characters shown visibly, as the CLI shows them (terminal-text.ts); styling is applied
+ * afterwards, by the caller, to text that already fits.
  *
  * Widths come from a `Measure`. Inside Pi the picker passes pi-tui's `visibleWidth`, so a line is
  * measured exactly as Pi's overlay compositor measures it and the box stays rectangular; without
  * Pi (tests, the library) `terminalWidth` below is a close approximation.
  */
+import { terminalText } from "./terminal-text.js";
 
 /** Columns a string takes on a terminal (no escape sequences in it). */
 export type Measure = (text: string) => number;
@@ -20,16 +21,9 @@ export function splitGraphemes(text: string): string[] {
   return Array.from(graphemes.segment(text), (s) => s.segment);
 }
 
-// C0 and C1 controls (ESC included) and DEL: never printed as they are.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-// Zero-width spaces and bidirectional controls: they can reorder or hide what follows. Joiners
-// (U+200C, U+200D) stay: emoji sequences such as 👨‍👩‍👧 are built with them.
-const INVISIBLE = /[\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
-
-/** One line of printable text: whitespace runs (newlines included) become one space; control and bidi characters go. */
+/** One line of printable text: whitespace runs (newlines included) become one space; control and bidi characters are shown visibly (terminal-text.ts). */
 export function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").replace(CONTROL, "").replace(INVISIBLE, "");
+  return terminalText(text.replace(/\s+/g, " "));
 }
 
 /** Printable text keeping its line breaks: each line cleaned as `oneLine` does, tabs as spaces. */

@@ -6,7 +6,8 @@
 import { join } from "node:path";
 import { native } from "../errors.js";
 import type { Locations } from "../locations.js";
-import { nativeModule, type NativeEarlyLook, type NativeScan, type NativeSessionFile } from "../native/binding.js";
+import type { EarlyLook as NativeEarlyLook, NativeScan, NativeSessionFile } from "../native/addon.js";
+import { nativeModule } from "../native/binding.js";
 import type { IndexStore } from "../store.js";
 
 export type SessionFile = NativeSessionFile;
@@ -53,5 +54,5 @@ export function startEarlyLook(locations: Pick<Locations, "sessionsDir" | "layou
  */
 export function scanSessionFiles(store: IndexStore, compare: boolean, early?: EarlyLook): Promise<NativeScan> {
   const { sessionsDir, layout } = store.locations;
-  return native(() => store.native.scan(sessionsDir, layout === "flat", compare, listingsFile(store.locations), early));
+  return store.native.scan(sessionsDir, layout === "flat", compare, listingsFile(store.locations), early);
 }

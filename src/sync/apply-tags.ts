@@ -8,7 +8,6 @@
  * the index has not seen before (the tag database was deleted or replaced) is applied whole,
  * clearing the tags of every known session that no longer has any.
  */
-import { native } from "../errors.js";
 import type { IndexStore } from "../store.js";
 import { hasTagData, tagsFor } from "../tags/open-tags.js";
 import { restoreEmptiedTags } from "../tags/restore-tags.js";
@@ -33,7 +32,7 @@ async function pending(store: IndexStore, state: IndexState, tags: TagStore): Pr
   if (state.tags && state.tags.store !== tags.id) {
     const changes = tags.changesSince(0);
     const tagged = new Set(changes.sessions.map((s) => s.sessionId));
-    for (const { sessionId } of await native(() => store.native.fileRecords({}))) {
+    for (const { sessionId } of await store.native.fileRecords({})) {
       if (tagged.has(sessionId)) continue;
       tagged.add(sessionId);
       changes.sessions.push({ sessionId, tags: [] });
@@ -65,7 +64,7 @@ export async function syncTags(store: IndexStore, options: TagSyncOptions = {}):
     const state = indexState(store);
     const changes = await pending(store, state, tags);
     if (!changes) return report;
-    await native(() => store.native.apply(JSON.stringify({ tagUpdates: changes.sessions })));
+    await store.native.apply({ tagUpdates: changes.sessions });
     await commitIndex(store, { ...state, tags: { store: tags.id, seq: changes.seq } });
     report.updated = changes.sessions.length;
   } finally {

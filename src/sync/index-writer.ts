@@ -2,7 +2,7 @@
  * The steps every write to the index shares (a sync of session files, a tag update): take the
  * writer lock, commit under a new stamp with the index state (see state.ts), release.
  */
-import { RecallError, native } from "../errors.js";
+import { RecallError } from "../errors.js";
 import { randomId } from "../hash.js";
 import type { IndexStore } from "../store.js";
 import type { IndexState } from "./state.js";
@@ -13,7 +13,7 @@ import type { IndexState } from "./state.js";
  */
 export async function lockIndex(store: IndexStore, timeoutMs: number, heavy = false): Promise<boolean> {
   try {
-    await native(() => store.native.lock(timeoutMs, heavy));
+    await store.native.lock(timeoutMs, heavy);
     return true;
   } catch (error) {
     if (error instanceof RecallError && error.code === "LOCKED") return false;
@@ -23,10 +23,10 @@ export async function lockIndex(store: IndexStore, timeoutMs: number, heavy = fa
 
 /** Commits what was applied, recording `state` with it. */
 export async function commitIndex(store: IndexStore, state: IndexState): Promise<void> {
-  await native(() => store.native.commit(randomId(), JSON.stringify(state)));
+  await store.native.commit(randomId(), JSON.stringify(state));
 }
 
 /** Releases the writer lock; anything applied but not committed is dropped. */
 export async function unlockIndex(store: IndexStore): Promise<void> {
-  await native(() => store.native.unlock());
+  await store.native.unlock();
 }

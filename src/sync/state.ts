@@ -9,7 +9,7 @@ import { basename } from "node:path";
 import { closeSync, readSync } from "node:fs";
 import { sha1 } from "../hash.js";
 import { openSessionFile } from "../sessions/lines.js";
-import type { NativeFileRecord, NativeSessionFile } from "../native/binding.js";
+import type { NativeFileRecord, NativeFileRecordUpdate, NativeSessionFile } from "../native/addon.js";
 import type { SessionHeader } from "../sessions/entries.js";
 import type { ReadCheckpoint } from "../sessions/session-index-reader.js";
 import type { IndexStore } from "../store.js";
@@ -30,13 +30,6 @@ export interface KnownFile extends NativeSessionFile {
   state: FileState;
 }
 
-/** What a change set sends for a file just read (see `FileRecord` in native/src/files.rs). */
-export interface FileRecordUpdate extends NativeSessionFile {
-  sessionId: string;
-  parentName: string | null;
-  state: string;
-}
-
 export interface IndexState {
   /**
    * The tag store edits the index has applied: the store's id and its last revision (see
@@ -45,14 +38,15 @@ export interface IndexState {
   tags?: { store: string; seq: number };
 }
 
-export function recordUpdate(file: NativeSessionFile, state: FileState): FileRecordUpdate {
+/** What a change set sends for a file just read. */
+export function recordUpdate(file: NativeSessionFile, state: FileState): NativeFileRecordUpdate {
   return {
     path: file.path,
     size: file.size,
     mtimeMs: file.mtimeMs,
     ino: file.ino,
     sessionId: state.header.id,
-    parentName: state.header.parent ? basename(state.header.parent) : null,
+    parentName: state.header.parent ? basename(state.header.parent) : undefined,
     state: JSON.stringify(state),
   };
 }

@@ -8,8 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
-import { RecallError, native } from "../errors.js";
-import type { NativeScan } from "../native/binding.js";
+import type { NativeChangeSet, NativeScan } from "../native/addon.js";
 import { discoverSessionFiles, scanSessionFiles, type EarlyLook, type SessionFile } from "../sessions/discover.js";
 import type { MalformedLine } from "../sessions/lines.js";
 import { readCopyKeys, readSessionForIndex, type SessionRead } from "../sessions/session-index-reader.js";
@@ -17,7 +16,7 @@ import type { IndexStore } from "../store.js";
 import { damagedTagStore, hasTagData, takeTagNotices, tagsFor } from "../tags/open-tags.js";
 import { syncTags } from "./apply-tags.js";
 import { commitIndex, lockIndex, unlockIndex } from "./index-writer.js";
-import { indexState, knownFile, knownFiles, recordUpdate, sameSignature, tailHash, type FileRecordUpdate, type KnownFile } from "./state.js";
+import { indexState, knownFile, knownFiles, recordUpdate, sameSignature, tailHash, type KnownFile } from "./state.js";
 import { loadTagFingerprint, saveTagFingerprint, tagDataSignature } from "./tag-fingerprint.js";
 import { watcherKeepsFresh } from "./watch-lock.js";
 
@@ -191,7 +190,7 @@ async function planWork(store: IndexStore, scan: NativeScan, rebuild: boolean): 
   if (rebuild || appearedOrGone.length === 0) return work;
   const reading = new Map(work.files.map((f) => [f.file.path, f]));
   const removed = new Set(scan.removed);
-  for (const record of await native(() => store.native.fileRecords({ parentNames: [...new Set(appearedOrGone)] }))) {
+  for (const record of await store.native.fileRecords({ parentNames: [...new Set(appearedOrGone)] })) {
     const fork = knownFile(record);
     if (!fork || removed.has(fork.path)) continue;
     const listed = reading.get(fork.path);
@@ -245,20 +244,16 @@ async function syncFiles(store: IndexStore, scan: NativeScan, options: SyncOptio
     const work = await planWork(store, scan, rebuild);
     report.unchanged = scan.filesTotal - work.files.length;
 
-    let batch = emptyBatch();
+    let batch: Required<NativeChangeSet> = { removePaths: [], sessions: [], files: [], tagUpdates: [] };
     let batchChars = 0;
     let applied = rebuild;
     const flush = async () => {
-      if (batch.removePaths.length === 0 && batch.files.length === 0) return;
-      const full = batch;
-      batch = emptyBatch();
+      if (batch.removePaths.length === 0 && batch.sessions.length === 0 && batch.files.length === 0) return;
+      const changes = batch;
+      batch = { removePaths: [], sessions: [], files: [], tagUpdates: [] };
       batchChars = 0;
       applied = true;
-      for (const { failure, appended } of await applyBatch(store, full)) {
-        report.failed.push(failure);
-        if (appended) report.appended--;
-        else report.indexed--;
-      }
+      await store.native.apply(changes);
     };
 
     for (const path of work.removed) {
@@ -303,36 +298,36 @@ async function syncFiles(store: IndexStore, scan: NativeScan, options: SyncOptio
       report.malformedLines += read.malformedLines;
       if (read.malformedLines > 0) report.malformed.push({ path: file.path, count: read.malformedLines, lines: read.malformedAt });
       const indexed = read.messageCount > 0 || read.messages.length > 0 || (append && known.state.indexed);
-      let session: SessionUpdate | undefined;
       if (indexed) {
-        session = {
+        batch.sessions.push({
           session: {
             id: read.header.id,
             path: file.path,
             cwd: read.header.cwd,
-            name: read.name ?? null,
+            name: read.name,
             created: read.header.created,
             modified: read.modified,
             messageCount: read.messageCount,
             firstMessage: read.firstMessage,
-            parent: read.header.parent ?? null,
+            parent: read.header.parent,
             tags: tagsOf(read.header.id),
           },
           messages: read.messages,
-          replaceFrom: append ? known.state.checkpoint.nextIndex : null,
-        };
+          replaceFrom: append ? known.state.checkpoint.nextIndex : undefined,
+        });
         batchChars += read.messages.reduce((sum, m) => sum + m.text.length, 0);
       } else if (known?.state.indexed) {
         batch.removePaths.push(file.path);
       }
-      const record = recordUpdate(file, {
-        end: read.end,
-        tailHash: tailHash(file.path, read.end),
-        header: read.header,
-        checkpoint: read.checkpoint,
-        indexed,
-      });
-      batch.files.push({ path: file.path, session, record, appended: append });
+      batch.files.push(
+        recordUpdate(file, {
+          end: read.end,
+          tailHash: tailHash(file.path, read.end),
+          header: read.header,
+          checkpoint: read.checkpoint,
+          indexed,
+        }),
+      );
       if (append) report.appended++;
       else report.indexed++;
       progress.filesDone++;
@@ -347,62 +342,4 @@ async function syncFiles(store: IndexStore, scan: NativeScan, options: SyncOptio
     await unlockIndex(store);
   }
   return report;
-}
-
-/** One file's part of a change set: its session (none when it holds no message) and its record. */
-interface FileChange {
-  path: string;
-  session: SessionUpdate | undefined;
-  record: FileRecordUpdate;
-  appended: boolean;
-}
-
-interface SessionUpdate {
-  session: Record<string, unknown>;
-  messages: unknown[];
-  replaceFrom: number | null;
-}
-
-interface Batch {
-  removePaths: string[];
-  files: FileChange[];
-}
-
-function emptyBatch(): Batch {
-  return { removePaths: [], files: [] };
-}
-
-function changeSet(removePaths: string[], files: FileChange[]): string {
-  return JSON.stringify({
-    removePaths,
-    sessions: files.flatMap((f) => (f.session ? [f.session] : [])),
-    files: files.map((f) => f.record),
-  });
-}
-
-/**
- * Applies a batch. The index checks a change set whole before it applies any of it, so when it
- * refuses one, nothing was applied: each file is then sent alone, and those it still refuses are
- * returned as failures (not recorded, so the next sync tries them again) while the rest go in.
- */
-async function applyBatch(store: IndexStore, batch: Batch): Promise<{ failure: SyncFailure; appended: boolean }[]> {
-  try {
-    await native(() => store.native.apply(changeSet(batch.removePaths, batch.files)));
-    return [];
-  } catch (error) {
-    if (!(error instanceof RecallError && error.code === "BAD_INPUT")) throw error;
-  }
-  await native(() => store.native.apply(changeSet(batch.removePaths, [])));
-  const refused: { failure: SyncFailure; appended: boolean }[] = [];
-  for (const file of batch.files) {
-    try {
-      await native(() => store.native.apply(changeSet([], [file])));
-    } catch (error) {
-      if (!(error instanceof RecallError && error.code === "BAD_INPUT")) throw error;
-      // The position is in the change set, not in the file: of no use to the user.
-      const why = error.message.replace(/ at line \d+ column \d+$/, "");
-      refused.push({ failure: { path: file.path, reason: `its text cannot be indexed (${why})` }, appended: file.appended });
-    }
-  }
-  return refused;
 }

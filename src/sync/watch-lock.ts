@@ -5,7 +5,8 @@
  */
 import { join } from "node:path";
 import { RecallError, fromNative } from "../errors.js";
-import { nativeModule, type NativeLockFile } from "../native/binding.js";
+import type { LockFile } from "../native/addon.js";
+import { nativeModule } from "../native/binding.js";
 import type { Locations } from "../locations.js";
 import type { IndexStore } from "../store.js";
 
@@ -25,7 +26,7 @@ export interface WatchLock {
 
 /** Takes the watch lock; fails with LOCKED while another watcher runs. */
 export function holdWatchLock(store: IndexStore): WatchLock {
-  let lock: NativeLockFile;
+  let lock: LockFile;
   try {
     lock = nativeModule().LockFile.hold(watchLockPath(store.locations));
   } catch (raw) {

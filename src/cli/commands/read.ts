@@ -97,15 +97,16 @@ export class ReadCommand extends BaseCommand {
       this.out("");
     }
     if (page.total === 0) this.warn(`session ${page.id} has no messages to show${page.mode === "raw" ? "" : " (--mode raw shows tool calls and output too)"}`);
-    for (const message of messages) {
+    // Marked after the text is made safe for the terminal (a mark is an escape sequence itself).
+    const safe = messages.map((m) => terminalText(m.text, { lines: true }).trimEnd());
+    const marked = this.highlight ? highlightWords(safe, this.highlight, (w) => paint.bold.red(w)) : safe;
+    for (const [i, message] of messages.entries()) {
       const notes: string[] = [];
       if (message.textOffset !== undefined && message.textLength !== undefined) {
         if (message.textOffset > 0) notes.push("continued");
         if (message.textOffset + message.text.length < message.textLength) notes.push("continues on the next page");
       }
-      const highlight = this.highlight;
-      const mark = highlight ? (text: string) => highlightWords(text, highlight, (w) => paint.bold.red(w)) : undefined;
-      for (const line of messageLines(paint, message, notes, mark)) this.out(line);
+      for (const line of messageLines(paint, message, notes, () => marked[i]!)) this.out(line);
     }
     if (page.nextCursor) this.out(paint.dim(`More follows: recall read ${page.id} --cursor ${page.nextCursor}`));
   }

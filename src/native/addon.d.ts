@@ -1,0 +1,269 @@
+// Generated from native/src by scripts/native-typings.mjs (napi-rs); do not edit.
+
+/** A look at the session files under way on a thread of its own (see scan.rs), for a scan to take. */
+export declare class EarlyLook {
+  /** Starts looking at the session files in `sessionsDir` (`flat` and `listingsFile` as for `scan`). */
+  static start(sessionsDir: string, flat: boolean, listingsFile?: string | undefined | null): EarlyLook
+}
+export type JsEarlyLook = EarlyLook
+
+/** A lock file this process holds (see lock_file.rs); released by `release` or when the process ends. */
+export declare class LockFile {
+  /** Takes the lock at `path`; fails with RECALL_LOCKED when another process holds it. */
+  static hold(path: string): LockFile
+  setText(text: string): void
+  /** Whether its path still names the locked file (see lock_file.rs); false once released. */
+  isInPlace(): boolean
+  release(): void
+}
+
+/** The index of Pi sessions in one folder. */
+export declare class NativeIndex {
+  /**
+   * Opens (or creates) the index in `dir`. Fast: reads only the index's metadata. An index
+   * that cannot be used is replaced with an empty one (see replace.rs).
+   */
+  static open(dir: string): NativeIndex
+  /**
+   * Like `open`, checking every segment file's checksum first: after a failure, and in
+   * `recall index`.
+   */
+  static openVerified(dir: string): NativeIndex
+  /** The names of the index's segment files that fail their checksum (for `recall doctor`). */
+  damagedFiles(): Promise<string[]>
+  /** Whether the index's folder is still the one it was opened in (not deleted or replaced). */
+  isInPlace(): boolean
+  /** Why `open` replaced the index in the folder with an empty one, or null if it did not. */
+  replacedBecause(): string | null
+  stats(): NativeStats
+  /** Picks up commits made since the index was opened or last reloaded. */
+  reload(): void
+  /**
+   * Takes the writer lock, waiting up to `timeoutMs`; fails with RECALL_LOCKED after that.
+   * A `heavy` write (a first index, a large batch) indexes with two threads, a light one with
+   * one (fewer segments to write and flush per commit).
+   */
+  lock(timeoutMs: number, heavy?: boolean | undefined | null): Promise<void>
+  /** Applies a change set under the writer lock; nothing is visible before `commit`. */
+  apply(changes: NativeChangeSet): Promise<NativeApplyCounts>
+  /** Deletes every document (for a rebuild); needs the writer lock. */
+  clear(): void
+  /** Commits under `stamp`, recording `state` (the caller's, returned by `stats`) with it. */
+  commit(stamp: string, state: string): Promise<void>
+  /**
+   * Looks at the session files in `sessionsDir` (`flat`: directly in it; otherwise one project
+   * folder down) and reports those that differ from their records, after picking up other
+   * processes' commits. With `compare` false, every file is reported changed. Folder listings
+   * are remembered in `listingsFile` (see listing.rs). `early`, a look started before, is taken
+   * for this one if it was of the same folder (and used up either way).
+   */
+  scan(sessionsDir: string, flat: boolean, compare: boolean, listingsFile?: string | undefined | null, early?: EarlyLook | undefined | null): Promise<NativeScan>
+  /** The records of the files the selector names, sorted by path. */
+  fileRecords(selector: NativeRecordSelector): Promise<NativeFileRecord[]>
+  unlock(): Promise<void>
+  search(request: NativeSearchRequest, signal?: AbortSignal | undefined | null): Promise<NativeHit[]>
+  /** Sessions matching the filters, most recently active first. */
+  list(request: NativeListRequest): Promise<NativeSession[]>
+}
+
+/**
+ * Whether file descriptor `fd` is a terminal: what Node's `tty.isatty` says, without loading
+ * Node's tty module (it loads net and streams, milliseconds of a short command's start).
+ */
+export declare function isTerminal(fd: number): boolean
+
+/** The project folders of a sessions directory in Pi's layout, by the rules of the scan. */
+export declare function listProjectFolders(sessionsDir: string): Array<string>
+
+/** Every session file in `sessionsDir` with its signature (as `changed`), without an index. */
+export declare function listSessionFiles(sessionsDir: string, flat: boolean): Promise<NativeScan>
+
+export interface NativeApplyCounts {
+  removedPaths: number
+  sessions: number
+  messages: number
+  tagUpdates: number
+  files: number
+}
+
+/** What one `apply` changes (see changes.rs); an absent list changes nothing. */
+export interface NativeChangeSet {
+  /** Files that no longer exist: every document of theirs goes. */
+  removePaths?: Array<string>
+  sessions?: Array<NativeSessionUpdate>
+  /** New records of files, replacing their old ones. */
+  files?: Array<NativeFileRecordUpdate>
+  tagUpdates?: Array<NativeTagUpdate>
+}
+
+export interface NativeFileRecord {
+  path: string
+  size: number
+  mtimeMs: number
+  ino: number
+  sessionId: string
+  /** The caller's own data, as it gave it. */
+  state: string
+}
+
+/** A file's new record; `state` is the caller's own data about it, stored as given. */
+export interface NativeFileRecordUpdate {
+  path: string
+  size: number
+  mtimeMs: number
+  ino: number
+  /** The session id in the file's header (empty when it has none). */
+  sessionId: string
+  /** File name of the fork's parent session, if the file is a fork. */
+  parentName?: string
+  state: string
+}
+
+export interface NativeFilters {
+  cwds?: Array<string>
+  /** Only these sessions (by id): a session's summary by its id. */
+  sessionIds?: Array<string>
+  /** ms since epoch, inclusive. */
+  since?: number
+  until?: number
+  /** Tags a session must all carry / must carry none of (normalized), as the index holds them. */
+  tagsAll?: Array<string>
+  tagsNone?: Array<string>
+}
+
+export interface NativeHit {
+  session: NativeSession
+  score: number
+  message?: NativeMessageRef
+  snippet: string
+  spans: Array<NativeSpan>
+}
+
+export interface NativeListRequest {
+  limit: number
+  filters?: NativeFilters
+}
+
+/** One message to index: consecutive same-role text joined. */
+export interface NativeMessageDoc {
+  /** Position among the session's indexed messages, from 0. */
+  index: number
+  role: string
+  entryId: string
+  /** ms since epoch. */
+  timestamp: number
+  text: string
+}
+
+export interface NativeMessageRef {
+  index: number
+  role: string
+  entryId: string
+  timestamp: number
+}
+
+/** Which file records to read: exactly one of the fields, or none for all of them. */
+export interface NativeRecordSelector {
+  paths?: Array<string>
+  /** Forks of these parent file names. */
+  parentNames?: Array<string>
+  sessionIdPrefix?: string
+}
+
+export interface NativeScan {
+  filesTotal: number
+  unchanged: number
+  changed: Array<NativeSessionFile>
+  removed: Array<string>
+  failures: Array<NativeScanFailure>
+}
+
+export interface NativeScanFailure {
+  path: string
+  reason: string
+}
+
+export interface NativeSearchRequest {
+  query: string
+  limit: number
+  /** Match the unfinished last word as a prefix too. */
+  prefix?: boolean
+  filters?: NativeFilters
+  /** The time recency is measured from, ms since epoch (default: now). */
+  now?: number
+  /** Weight of the 7-day recency factor (default 0.2; 0 turns it off). */
+  recencyWeight?: number
+  /** Score added per distinct query word a message contains (default 6; 0 turns it off). */
+  coordination?: number
+  snippetChars?: number
+}
+
+export interface NativeSession {
+  id: string
+  path: string
+  cwd: string
+  name?: string
+  created: number
+  modified: number
+  messageCount: number
+  firstMessage: string
+  parent?: string
+  tags: Array<string>
+}
+
+export interface NativeSessionFile {
+  path: string
+  size: number
+  mtimeMs: number
+  ino: number
+}
+
+export interface NativeSessionUpdate {
+  session: NativeSession
+  messages: Array<NativeMessageDoc>
+  /**
+   * Absent: replace every document of the session. A number k: an append; messages from
+   * index k on are replaced by `messages`.
+   */
+  replaceFrom?: number
+}
+
+export interface NativeSpan {
+  /** UTF-8 byte offset into the text it marks. */
+  start: number
+  end: number
+}
+
+export interface NativeStats {
+  documents: number
+  sessions: number
+  /** The stamp given to the last commit; empty for a new index. */
+  stamp: string
+  /** The state given to the last commit; empty for a new index. */
+  state: string
+}
+
+/** New merged tags for every indexed file of one session id. */
+export interface NativeTagUpdate {
+  sessionId: string
+  tags: Array<string>
+}
+
+export interface NativeTextScore {
+  /** BM25 against the terms; 0 when the text holds none of them. */
+  score: number
+  /** Where the text first holds its rarest term, as a JavaScript string index; 0 when none. */
+  focus: number
+}
+
+/** For each of `texts`, the spans of its words that start with a word of `query` (marks.rs). */
+export declare function prefixMarks(texts: Array<string>, query: string): Array<Array<NativeSpan>>
+
+/** The distinct words of a question worth looking for, as the index cuts and folds them (relevance.rs). */
+export declare function questionTerms(question: string): Array<string>
+
+/** How each of `texts` (one session's messages) scores against `terms` with BM25 (relevance.rs). */
+export declare function scoreTexts(texts: Array<string>, terms: Array<string>): Array<NativeTextScore>
+
+/** The text of the lock file at `path` while another process holds it; null when none does. */
+export declare function textOfHeldLock(path: string): string | null

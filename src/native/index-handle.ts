@@ -1,0 +1,106 @@
+/**
+ * The one owner of a native index handle (NativeIndex in addon.d.ts): the rest of src/ reaches
+ * the index through this class, whose methods are the handle's with every native error turned
+ * into a RecallError here, once.
+ */
+import { native, nativeSync } from "../errors.js";
+import type {
+  EarlyLook,
+  NativeApplyCounts,
+  NativeChangeSet,
+  NativeFileRecord,
+  NativeHit,
+  NativeIndex,
+  NativeListRequest,
+  NativeRecordSelector,
+  NativeScan,
+  NativeSearchRequest,
+  NativeSession,
+  NativeStats,
+} from "./addon.js";
+import { nativeModule } from "./binding.js";
+
+export class IndexHandle {
+  private constructor(private readonly inner: NativeIndex) {}
+
+  /**
+   * Opens (or creates) the index in `dir`; an index that cannot be used is replaced with an empty
+   * one. `verify` checks every file's checksum, not only those changed since the last commit.
+   */
+  static open(dir: string, options: { verify: boolean } = { verify: false }): IndexHandle {
+    const { NativeIndex } = nativeModule();
+    return new IndexHandle(nativeSync(() => (options.verify ? NativeIndex.openVerified(dir) : NativeIndex.open(dir))));
+  }
+
+  /** Why opening replaced an unusable index (corrupt, another schema) with an empty one, or null. */
+  replacedBecause(): string | null {
+    return this.inner.replacedBecause();
+  }
+
+  /** Whether the index's folder is still the one it was opened in (not deleted or replaced). */
+  isInPlace(): boolean {
+    return this.inner.isInPlace();
+  }
+
+  stats(): NativeStats {
+    return nativeSync(() => this.inner.stats());
+  }
+
+  /** Picks up commits made since the index was opened or last reloaded. */
+  reload(): void {
+    nativeSync(() => this.inner.reload());
+  }
+
+  /** Takes the writer lock, waiting up to `timeoutMs` (then LOCKED); `heavy` indexes with more threads. */
+  lock(timeoutMs: number, heavy?: boolean): Promise<void> {
+    return native(() => this.inner.lock(timeoutMs, heavy));
+  }
+
+  /** Applies a change set under the writer lock; nothing is visible before `commit`. */
+  apply(changes: NativeChangeSet): Promise<NativeApplyCounts> {
+    return native(() => this.inner.apply(changes));
+  }
+
+  /** Deletes every document (for a rebuild); needs the writer lock. */
+  clear(): void {
+    nativeSync(() => this.inner.clear());
+  }
+
+  /** Commits under `stamp`, recording `state` with it (read back by `stats`). */
+  commit(stamp: string, state: string): Promise<void> {
+    return native(() => this.inner.commit(stamp, state));
+  }
+
+  /** Releases the writer lock; anything applied but not committed is dropped. */
+  unlock(): Promise<void> {
+    return native(() => this.inner.unlock());
+  }
+
+  search(request: NativeSearchRequest, signal?: AbortSignal): Promise<NativeHit[]> {
+    return native(() => this.inner.search(request, signal));
+  }
+
+  /** Sessions matching the filters, most recently active first. */
+  list(request: NativeListRequest): Promise<NativeSession[]> {
+    return native(() => this.inner.list(request));
+  }
+
+  /**
+   * The session files that differ from their records (all of them when `compare` is false), after
+   * picking up other processes' commits. Folder listings are remembered in `listingsFile`; `early`
+   * stands for the look at the files if it is of the same folder, and is used up either way.
+   */
+  scan(sessionsDir: string, flat: boolean, compare: boolean, listingsFile: string | null, early?: EarlyLook): Promise<NativeScan> {
+    return native(() => this.inner.scan(sessionsDir, flat, compare, listingsFile, early));
+  }
+
+  /** The records of the files the selector names (one of its fields, or none for all), sorted by path. */
+  fileRecords(selector: NativeRecordSelector): Promise<NativeFileRecord[]> {
+    return native(() => this.inner.fileRecords(selector));
+  }
+
+  /** The segment files that fail their checksum (native/src/integrity.rs). */
+  damagedFiles(): Promise<string[]> {
+    return native(() => this.inner.damagedFiles());
+  }
+}
