@@ -2,13 +2,14 @@
  * `recall pick` in a real terminal: real fzf inside real tmux, driven with send-keys and read
  * with capture-pane. Skipped (visibly) where fzf or tmux is not installed; CI installs both.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { RECALL_BIN, runRecall } from "./helpers/run-cli.js";
+import { tmuxDriver } from "./helpers/tmux.js";
 
 const has = (tool: string) => spawnSync(tool, ["-V"], { stdio: "ignore" }).status === 0 || spawnSync(tool, ["--version"], { stdio: "ignore" }).status === 0;
 const FORK_PATH_END = "2026-10-01T11-00-00-000Z_01a0f71f-0380-71ce-a5f6-9af2c7be0ad4.jsonl";
@@ -31,15 +32,7 @@ describe("recall pick without fzf", () => {
 describe.skipIf(!has("tmux") || !has("fzf"))("recall pick in tmux with fzf", () => {
   let agent: AgentDir;
   const socket = `recall-test-${process.pid}`;
-  const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
-  const screen = () => tmux("capture-pane", "-p", "-t", "pick");
-  const waitFor = async (check: () => boolean, what: string) => {
-    for (let i = 0; i < 100; i++) {
-      if (check()) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`timed out waiting for ${what}; screen:\n${screen()}`);
-  };
+  const { tmux, screen, waitFor } = tmuxDriver(socket);
 
   beforeAll(() => {
     agent = makeAgentDir();

@@ -68,8 +68,9 @@ describe("parseTagQuery", () => {
     expect(parseTagQuery("#k8s deploy").text).toBe(" deploy");
   });
 
-  it("rejects a hashtag with nothing to make a tag of", () => {
-    expect(() => parseTagQuery("deploy #!!")).toThrow(/not a tag/);
+  // Issue 20: odd queries never error; a hashtag with nothing to make a tag of is text.
+  it("takes a hashtag with nothing to make a tag of as text", () => {
+    expect(parseTagQuery("deploy #!!")).toEqual({ text: "deploy #!!", include: [], exclude: [] });
   });
 
   it("tells a tag-only query from one with words left", () => {

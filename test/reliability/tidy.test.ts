@@ -3,12 +3,13 @@
  * `pick` with no (or too old an) fzf; the picker's preview showing an error while nothing
  * matches; snippets that dropped the punctuation after their last word.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeAgentDir, type AgentDir } from "../helpers/agent-dir.js";
 import { jsonLines, RECALL_BIN, runRecall } from "../helpers/run-cli.js";
+import { tmuxDriver } from "../helpers/tmux.js";
 
 const has = (tool: string) => spawnSync(tool, ["--version"], { stdio: "ignore" }).status === 0 || spawnSync(tool, ["-V"], { stdio: "ignore" }).status === 0;
 
@@ -52,15 +53,7 @@ describe("pick and its fzf", () => {
 
   describe.skipIf(!has("tmux") || !has("fzf"))("the preview in tmux with fzf", () => {
     const socket = `recall-tidy-${process.pid}`;
-    const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
-    const screen = () => tmux("capture-pane", "-p", "-t", "pick");
-    const waitFor = async (check: () => boolean, what: string) => {
-      for (let i = 0; i < 100; i++) {
-        if (check()) return;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error(`timed out waiting for ${what}; screen:\n${screen()}`);
-    };
+    const { tmux, screen, waitFor } = tmuxDriver(socket);
     afterAll(async () => {
       spawnSync("tmux", ["-L", socket, "kill-server"]);
       await new Promise((resolve) => setTimeout(resolve, 300));
