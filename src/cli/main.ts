@@ -21,9 +21,7 @@ import { commandModel } from "./docs/command-model.js";
 import { parseErrorMessage } from "./parse-errors.js";
 import { Exit } from "./exit.js";
 import { DirectOutput, isTerminal } from "./direct-output.js";
-import { usePrecompiledParser } from "./precompiled-parser.js";
 import type { EarlyLook } from "../sessions/discover.js";
-export { compileParser } from "./precompiled-parser.js";
 
 export const VERSION = "0.1.0";
 
@@ -47,16 +45,11 @@ const COMMANDS = [
  * mistyped command, and `completion`, which needs every command's definition). A parser of one
  * command is far smaller to build and to run, a measurable part of a cold `recall search`.
  */
-export function parserKey(only?: string): string {
+function parserKey(only?: string): string {
   return only !== "completion" && COMMANDS.some((command) => command.paths.some((path) => path[0] === only)) ? only! : "all";
 }
 
-/** Every parserKey there is: each command's, and "all". */
-export function parserKeys(): string[] {
-  return [...new Set(COMMANDS.map((command) => parserKey(command.paths[0]![0])))];
-}
-
-/** The CLI with the commands parserKey(only) names, and the parser compiled for them if there is one. */
+/** The CLI with the commands parserKey(only) names. */
 export function buildCli(only?: string): Cli<RecallContext> {
   const cli = new Cli<RecallContext>({ binaryName: "recall", binaryLabel: "recall", binaryVersion: VERSION, enableColors: false });
   const key = parserKey(only);
@@ -68,7 +61,6 @@ export function buildCli(only?: string): Cli<RecallContext> {
   } else {
     for (const command of COMMANDS) if (command.paths.some((path) => path[0] === key)) cli.register(command);
   }
-  usePrecompiledParser(cli, new URL(`./parsers/${key}.json`, import.meta.url));
   return cli;
 }
 
