@@ -8,7 +8,7 @@ import { isEnum } from "typanion";
 import { openRecall, type IndexStore } from "../api/open.js";
 import { RecallError } from "../errors.js";
 import { COLOR_MODES, resolveColor, type ColorMode } from "../output/color.js";
-import { createPaint, type Paint } from "../output/paint.js";
+import { loadPaint, type Paint } from "../output/load-paint.js";
 import type { RecallContext } from "./context.js";
 import { Exit, type ExitCode } from "./exit.js";
 
@@ -26,9 +26,9 @@ export abstract class BaseCommand extends Command<RecallContext> {
 
   private painter: Paint | undefined;
 
-  /** Colors for stdout, decided once from --color, NO_COLOR, TERM and whether it is a terminal. */
+  /** Colors for stdout, decided once (as the command starts) from --color, NO_COLOR, TERM and whether it is a terminal. */
   get paint(): Paint {
-    this.painter ??= createPaint(resolveColor(this.color as ColorMode, this.context.env, this.context.stdoutIsTTY));
+    if (!this.painter) throw new Error("paint is used before the command runs");
     return this.painter;
   }
 
@@ -50,6 +50,7 @@ export abstract class BaseCommand extends Command<RecallContext> {
 
   async execute(): Promise<number> {
     try {
+      this.painter = await loadPaint(resolveColor(this.color as ColorMode, this.context.env, this.context.stdoutIsTTY));
       return await this.run();
     } catch (error) {
       if (error instanceof RecallError) {
