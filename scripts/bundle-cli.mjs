@@ -39,10 +39,16 @@ const esModuleBuilds = {
   },
 };
 
-// Two bundles: the CLI, and the start of its freshness check, which bin/recall.cjs loads first
-// (src/cli/early-look.ts): a few KB, so the check's stats begin before the CLI is even loaded.
+// Three bundles, each loaded by bin/recall.cjs: the start of the freshness check, loaded first
+// (src/cli/early-look.ts): a few KB, so the check's stats begin before the CLI is even loaded;
+// `search` and `list` with recall's own parser and without clipanion's Cli (src/cli/quick.ts),
+// tried next for those two; and the whole CLI.
 await build({
-  entryPoints: { cli: join(root, "src", "cli", "main.ts"), "early-look": join(root, "src", "cli", "early-look.ts") },
+  entryPoints: {
+    cli: join(root, "src", "cli", "main.ts"),
+    quick: join(root, "src", "cli", "quick.ts"),
+    "early-look": join(root, "src", "cli", "early-look.ts"),
+  },
   outdir: join(root, "dist", "bundle"),
   outExtension: { ".js": ".cjs" },
   bundle: true,

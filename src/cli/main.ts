@@ -2,7 +2,6 @@
  * The `recall` command line. Parse errors and usage mistakes go to stderr with exit 2; a closed
  * pipe (`recall search x | head -1`) ends the process quietly with exit 0.
  */
-import type { Readable } from "node:stream";
 import { Builtins, Cli } from "clipanion";
 import { IndexCommand } from "./commands/index.js";
 import { SearchCommand } from "./commands/search.js";
@@ -20,7 +19,8 @@ import type { RecallContext } from "./context.js";
 import { commandModel } from "./docs/command-model.js";
 import { parseErrorMessage } from "./parse-errors.js";
 import { Exit } from "./exit.js";
-import { DirectOutput, isTerminal } from "./direct-output.js";
+import { defaultContext } from "./default-context.js";
+import { DirectOutput } from "./direct-output.js";
 import type { EarlyLook } from "../sessions/discover.js";
 
 export const VERSION = "0.1.0";
@@ -62,31 +62,6 @@ export function buildCli(only?: string): Cli<RecallContext> {
     for (const command of COMMANDS) if (command.paths.some((path) => path[0] === key)) cli.register(command);
   }
   return cli;
-}
-
-/**
- * process.stdin, created when first read: creating it costs milliseconds (on a terminal it loads
- * tty and net), and only `-` arguments read it. Not a getter: clipanion copies the context with a
- * spread, which would call it. Only async iteration is offered, which is all recall uses.
- */
-function lazyStdin(): Readable {
-  const iterable: AsyncIterable<Buffer | string> = { [Symbol.asyncIterator]: () => process.stdin[Symbol.asyncIterator]() };
-  return iterable as Readable;
-}
-
-export function defaultContext(): RecallContext {
-  const stdoutIsTTY = isTerminal(1);
-  return {
-    stdin: lazyStdin(),
-    // A terminal shows each line as it is written; a pipe or a file gets a turn's lines at once.
-    stdout: new DirectOutput(1, () => process.stdout, !stdoutIsTTY).asWritable(),
-    stderr: new DirectOutput(2, () => process.stderr).asWritable(),
-    env: process.env,
-    cwd: process.cwd(),
-    stdoutIsTTY,
-    stderrIsTTY: isTerminal(2),
-    colorDepth: 1,
-  };
 }
 
 /** Runs one command line and returns its exit code. */
