@@ -42,18 +42,19 @@ const isOption = (value: unknown): value is AnyOption => typeof value === "objec
  * this parser does not handle.
  */
 function definitionsOf(command: Command<RecallContext>): Definitions | undefined {
-  let key = "";
-  let option: AnyOption;
+  let current: { key: string; option: AnyOption } | undefined;
   const notes = {
     addOption: ({ names, arity = 0, allowBinding = true, required = false }: { names: string[]; arity?: number; allowBinding?: boolean; required?: boolean }) => {
-      definitions.options.push({ key, option, names, arity, allowBinding, required });
+      definitions.options.push({ ...current!, names, arity, allowBinding, required });
     },
     addRest: ({ required = 0 }: { required?: number }) => {
-      definitions.rest = { key, required };
+      definitions.rest = { key: current!.key, required };
     },
   };
   const definitions: Definitions = { options: [], builder: notes as unknown as Builder };
-  for ([key, option] of Object.entries(command).filter((entry): entry is [string, AnyOption] => isOption(entry[1]))) {
+  for (const [key, option] of Object.entries(command)) {
+    if (!isOption(option)) continue;
+    current = { key, option };
     try {
       option.definition(definitions.builder, key);
     } catch {
