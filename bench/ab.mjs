@@ -18,7 +18,11 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { REPO_ROOT, now } from "./lib.mjs";
 
+// What follows `--` is the command line, split off first: parseArgs would drop the `--`.
+const argv = process.argv.slice(2);
+const separator = argv.indexOf("--");
 const { values, positionals } = parseArgs({
+  args: separator < 0 ? argv : argv.slice(0, separator),
   allowPositionals: true,
   options: {
     corpus: { type: "string", default: "L" },
@@ -26,9 +30,8 @@ const { values, positionals } = parseArgs({
     runs: { type: "string", default: "120" },
   },
 });
-const separator = positionals.indexOf("--");
-const builds = (separator < 0 ? positionals : positionals.slice(0, separator)).map((folder) => resolve(folder));
-const args = separator < 0 ? ["search", "websocket", "reconnect"] : positionals.slice(separator + 1);
+const builds = positionals.map((folder) => resolve(folder));
+const args = separator < 0 ? ["search", "websocket", "reconnect"] : argv.slice(separator + 1);
 if (builds.length !== 2) throw new Error("usage: node bench/ab.mjs [--corpus L] [--runs N] <folder A> <folder B> [-- recall arguments]");
 for (const build of builds) if (!existsSync(join(build, "bin", "recall.cjs"))) throw new Error(`${build} has no bin/recall.cjs`);
 
