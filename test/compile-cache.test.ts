@@ -25,7 +25,7 @@ function install(): string {
   copy = mkdtempSync(join(tmpdir(), "recall-cache-"));
   cpSync(join(ROOT, "bin"), join(copy, "bin"), { recursive: true });
   mkdirSync(join(copy, "dist", "bundle"), { recursive: true });
-  for (const bundle of ["cli.cjs", "early-look.cjs"]) cpSync(join(ROOT, "dist", "bundle", bundle), join(copy, "dist", "bundle", bundle));
+  for (const bundle of ["cli.cjs", "quick.cjs", "early-look.cjs"]) cpSync(join(ROOT, "dist", "bundle", bundle), join(copy, "dist", "bundle", bundle));
   mkdirSync(join(copy, "native"));
   symlinkSync(join(ROOT, "native", "recall.node"), join(copy, "native", "recall.node"));
   return copy;

@@ -10,8 +10,9 @@
  * - `PiConversation`: one `pi --mode rpc` process for a batch, a new session per question, which
  *   saves Pi's start (seconds) for every question after the first.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RecallError } from "../errors.js";
@@ -28,6 +29,12 @@ export interface ModelCaller {
   readonly model: string | undefined;
   answer(question: ModelQuestion, signal?: AbortSignal): Promise<string>;
   close(): Promise<void>;
+}
+
+/** Loaded on first use: child_process loads net, which a `recall search` never needs. */
+function spawn(...args: Parameters<typeof import("node:child_process").spawn>): ChildProcessWithoutNullStreams {
+  const childProcess = createRequire(import.meta.url)("node:child_process") as typeof import("node:child_process");
+  return childProcess.spawn(...args) as ChildProcessWithoutNullStreams;
 }
 
 const QUIET = ["--no-session", "--no-tools", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-context-files", "--no-mcp", "--no-themes"];

@@ -7,7 +7,7 @@ import { Command, Option } from "clipanion";
 import { isEnum } from "typanion";
 import { Recall, RecallError, type Notice, type SessionRef, type SessionsFolderProblem } from "../index.js";
 import { COLOR_MODES, resolveColor, type ColorMode } from "../output/color.js";
-import { createPaint, type Paint } from "../output/paint.js";
+import { loadPaint, type Paint } from "../output/load-paint.js";
 import type { RecallContext } from "./context.js";
 import { cliMessage } from "./error-words.js";
 import { Exit, type ExitCode } from "./exit.js";
@@ -28,9 +28,9 @@ export abstract class BaseCommand extends Command<RecallContext> {
 
   private painter: Paint | undefined;
 
-  /** Colors for stdout, decided once from --color, NO_COLOR, TERM and whether it is a terminal. */
+  /** Colors for stdout, decided once (as the command starts) from --color, NO_COLOR, TERM and whether it is a terminal. */
   get paint(): Paint {
-    this.painter ??= createPaint(resolveColor(this.color as ColorMode, this.context.env, this.context.stdoutIsTTY));
+    if (!this.painter) throw new Error("paint is used before the command runs");
     return this.painter;
   }
 
@@ -93,6 +93,7 @@ export abstract class BaseCommand extends Command<RecallContext> {
 
   async execute(): Promise<number> {
     try {
+      this.painter = await loadPaint(resolveColor(this.color as ColorMode, this.context.env, this.context.stdoutIsTTY));
       const code = await this.run();
       this.warnNotices();
       return code;

@@ -2,7 +2,6 @@
  * The `recall` command line. Parse errors and usage mistakes go to stderr with exit 2; a closed
  * pipe (`recall search x | head -1`) ends the process quietly with exit 0.
  */
-import type { Readable } from "node:stream";
 import { Builtins, type Cli } from "clipanion";
 import { IndexCommand } from "./commands/index.js";
 import { SearchCommand } from "./commands/search.js";
@@ -23,11 +22,9 @@ import { commandModel } from "./docs/command-model.js";
 import { parseErrorMessage } from "./parse-errors.js";
 import { RecallCli } from "./recall-cli.js";
 import { Exit } from "./exit.js";
+import { defaultContext } from "./default-context.js";
 import { DirectOutput } from "./direct-output.js";
-import { isTerminal } from "../output/terminal.js";
-import { usePrecompiledParser } from "./precompiled-parser.js";
 import type { EarlyLook } from "../index.js";
-export { compileParser } from "./precompiled-parser.js";
 
 export const VERSION = "0.1.0";
 
@@ -53,16 +50,11 @@ const COMMANDS = [
  * mistyped command, and `completion`, which needs every command's definition). A parser of one
  * command is far smaller to build and to run, a measurable part of a cold `recall search`.
  */
-export function parserKey(only?: string): string {
+function parserKey(only?: string): string {
   return only !== "completion" && COMMANDS.some((command) => command.paths.some((path) => path[0] === only)) ? only! : "all";
 }
 
-/** Every parserKey there is: each command's, and "all". */
-export function parserKeys(): string[] {
-  return [...new Set(COMMANDS.map((command) => parserKey(command.paths[0]![0])))];
-}
-
-/** The CLI with the commands parserKey(only) names, and the parser compiled for them if there is one. */
+/** The CLI with the commands parserKey(only) names. */
 export function buildCli(only?: string): Cli<RecallContext> {
   const cli = new RecallCli({ binaryName: "recall", binaryLabel: "recall", binaryVersion: VERSION, enableColors: false });
   const key = parserKey(only);
@@ -74,33 +66,7 @@ export function buildCli(only?: string): Cli<RecallContext> {
   } else {
     for (const command of COMMANDS) if (command.paths.some((path) => path[0] === key)) cli.register(command);
   }
-  usePrecompiledParser(cli, new URL(`./parsers/${key}.json`, import.meta.url));
   return cli;
-}
-
-/**
- * process.stdin, created when first read: creating it costs milliseconds (on a terminal it loads
- * tty and net), and only `-` arguments read it. Not a getter: clipanion copies the context with a
- * spread, which would call it. Only async iteration is offered, which is all recall uses.
- */
-function lazyStdin(): Readable {
-  const iterable: AsyncIterable<Buffer | string> = { [Symbol.asyncIterator]: () => process.stdin[Symbol.asyncIterator]() };
-  return iterable as Readable;
-}
-
-export function defaultContext(): RecallContext {
-  const stdoutIsTTY = isTerminal(1);
-  return {
-    stdin: lazyStdin(),
-    // A terminal shows each line as it is written; a pipe or a file gets a turn's lines at once.
-    stdout: new DirectOutput(1, () => process.stdout, !stdoutIsTTY).asWritable(),
-    stderr: new DirectOutput(2, () => process.stderr).asWritable(),
-    env: process.env,
-    cwd: process.cwd(),
-    stdoutIsTTY,
-    stderrIsTTY: isTerminal(2),
-    colorDepth: 1,
-  };
 }
 
 /** Runs one command line and returns its exit code. */

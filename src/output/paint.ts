@@ -1,33 +1,14 @@
 /**
- * ANSI styles for terminal output, chainable as `paint.bold.red(text)`. Whether to color at all is
- * decided once, by the caller (see color.ts), so unlike chalk nothing here probes the terminal.
+ * Styles for terminal output, chainable as `paint.bold.red(text)`: chalk, at the level recall
+ * decided (see color.ts), so chalk never looks at the terminal, the environment or argv itself.
+ * Basic colors only (level 1): the 16 colors every terminal has. Commands get theirs through
+ * load-paint.ts, which loads this module only when there are colors to make.
  */
-const STYLES = {
-  bold: [1, 22],
-  dim: [2, 22],
-  red: [31, 39],
-  yellow: [33, 39],
-  magenta: [35, 39],
-  cyan: [36, 39],
-} as const;
+import { Chalk } from "chalk";
+import type { Paint } from "./load-paint.js";
 
-export type Style = keyof typeof STYLES;
-export type Paint = ((text: string) => string) & { readonly [S in Style]: Paint };
+export type { Paint, Style } from "./load-paint.js";
 
-export function createPaint(enabled: boolean, applied: readonly Style[] = []): Paint {
-  // The first style named is the outermost: bold.red(t) is bold(red(t)).
-  const paint = ((text: string) =>
-    enabled ? applied.reduceRight((inner, style) => `\x1b[${STYLES[style][0]}m${inner}\x1b[${STYLES[style][1]}m`, text) : text) as Paint;
-  for (const style of Object.keys(STYLES) as Style[]) {
-    // Made on first use and kept: output code reaches for paint.dim and friends on every line.
-    Object.defineProperty(paint, style, {
-      configurable: true,
-      get: () => {
-        const chained = createPaint(enabled, [...applied, style]);
-        Object.defineProperty(paint, style, { value: chained });
-        return chained;
-      },
-    });
-  }
-  return paint;
+export function createPaint(enabled: boolean): Paint {
+  return new Chalk({ level: enabled ? 1 : 0 });
 }

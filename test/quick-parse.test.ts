@@ -1,0 +1,147 @@
+// recall's own parser for `search` and `list` (src/cli/quick-parse.ts) must make exactly the
+// command clipanion makes of a command line, or decline it; and the quick bundle that uses it must
+// keep clipanion's Cli, tty and net out of a piped search (src/cli/quick.ts, bin/recall.cjs).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Command } from "clipanion";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ListCommand } from "../src/cli/commands/list.js";
+import { SearchCommand } from "../src/cli/commands/search.js";
+import type { RecallContext } from "../src/cli/context.js";
+import { buildCli } from "../src/cli/main.js";
+import { quickCommand } from "../src/cli/quick-parse.js";
+import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
+import { RECALL_BIN } from "./helpers/run-cli.js";
+
+const CLASSES = { search: SearchCommand, list: ListCommand } as const;
+
+const context = (env: NodeJS.ProcessEnv = {}): RecallContext =>
+  ({ env, cwd: "/home/dev/recall", stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, colorDepth: 1, stdoutIsTTY: false, stderrIsTTY: false }) as RecallContext;
+
+/** A command's fields as its options set them: what the command runs with. */
+function fields(command: Command<RecallContext>): Record<string, unknown> {
+  const { context: _context, cli: _cli, ...rest } = command as unknown as Record<string, unknown>;
+  return rest;
+}
+
+function quick(argv: string[], env?: NodeJS.ProcessEnv) {
+  return quickCommand(CLASSES[argv[0] as keyof typeof CLASSES], argv, context(env));
+}
+
+function byClipanion(argv: string[], env?: NodeJS.ProcessEnv): Command<RecallContext> {
+  return buildCli(argv[0]).process(argv, context(env)) as Command<RecallContext>;
+}
+
+// Lines the quick parser takes: each must come out as clipanion makes it.
+const TAKEN = [
+  ["search", "websocket"],
+  ["search", "websocket", "reconnect"],
+  ["search", "--limit", "5", "deploy"],
+  ["search", "-n", "3", "deploy", "--json"],
+  ["search", "--limit=7", "deploy"],
+  ["search", "deploy", "--here", "--since", "7d", "--until", "today"],
+  ["search", "--no-sync", "--prefix", "dep"],
+  ["search", "--no-sync", "--no-sync", "x"],
+  ["search", "-n", "2", "-n", "4", "x"],
+  ["search", "--format", "tsv", "-0", "x"],
+  ["search", "--color", "always", "x"],
+  ["search", "--cwd", "/tmp/a b", "--sessions-dir", "/tmp/s", "x"],
+  ["search", "--", "helm", "-#wip"],
+  ["search", "helm #k8s -#wip"],
+  ["search", "x", "--", "--json"],
+  ["search", "", "x"],
+  ["list"],
+  ["list", "-n", "3"],
+  ["list", "--json", "--here"],
+  ["list", "--format=path", "--null"],
+  ["list", "--since", "2026-11-01", "--no-sync"],
+  ["list", "--"],
+];
+
+// Lines it leaves to clipanion: help, mistakes, and forms it does not read.
+const DECLINED = [
+  ["search"],
+  ["search", "--sync", "x"],
+  ["search", "--json"],
+  ["search", "-h"],
+  ["search", "--help"],
+  ["search", "x", "--help"],
+  ["search", "--limit"],
+  ["search", "x", "--limit"],
+  ["search", "--limit", "--json", "x"],
+  ["search", "--limit", "zero", "x"],
+  ["search", "--limit", "-5", "x"],
+  ["search", "--limit=", "x"],
+  ["search", "--color", "bogus", "x"],
+  ["search", "--format", "xml", "x"],
+  ["search", "--bogus", "x"],
+  ["search", "-j", "x"],
+  ["search", "-0n", "5", "x"],
+  ["search", "-n5", "x"],
+  ["search", "--json=yes", "x"],
+  ["search", "--no-limit", "x"],
+  ["search", "-", "x"],
+  ["list", "word"],
+  ["list", "--", "word"],
+  ["list", "--help"],
+];
+
+describe("the quick parser", () => {
+  it.each(TAKEN.map((argv) => [argv.join(" "), argv]))("takes `%s` as clipanion does", (_, argv) => {
+    const command = quick(argv);
+    expect(command).toBeDefined();
+    expect(command).toBeInstanceOf(CLASSES[argv[0] as keyof typeof CLASSES]);
+    expect(fields(command!)).toEqual(fields(byClipanion(argv)));
+  });
+
+  it.each(DECLINED.map((argv) => [argv.join(" "), argv]))("leaves `%s` to clipanion", (_, argv) => {
+    expect(quick(argv)).toBeUndefined();
+  });
+
+  it("sets the options clipanion sets, each from its own definition", () => {
+    const command = quick(["search", "-n", "3", "--no-sync", "--format=tsv", "a", "--", "-b"]) as SearchCommand;
+    expect([command.limit, command.noSync, command.format, command.query, command.json, command.color, command.path]).toEqual([3, true, "tsv", ["a", "-b"], false, "auto", ["search"]]);
+  });
+});
+
+describe("the quick bundle", () => {
+  let agent: AgentDir;
+  let dir: string;
+  beforeAll(() => {
+    agent = makeAgentDir();
+    dir = mkdtempSync(join(tmpdir(), "recall-quick-"));
+    // Which of Node's own modules the process loaded, on stderr as it ends.
+    writeFileSync(join(dir, "modules.cjs"), `process.on("exit", () => require("node:fs").writeSync(2, "\\nmodules: " + process.moduleLoadList.join(",")));`);
+  });
+  afterAll(() => {
+    agent.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const run = (...args: string[]) => {
+    const child = spawnSync(process.execPath, ["--require", join(dir, "modules.cjs"), RECALL_BIN, ...args], { env: agent.env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    const modules = child.stderr.split("\nmodules: ").at(-1)!.split(",");
+    return { code: child.status, stdout: child.stdout, modules };
+  };
+
+  it("answers a piped search and list without loading tty or net", () => {
+    for (const args of [["search", "deploy", "--limit", "2"], ["list", "-n", "2"]]) {
+      const { code, stdout, modules } = run(...args);
+      expect(code, args.join(" ")).toBe(0);
+      expect(stdout).not.toBe("");
+      expect(modules).not.toContain("NativeModule tty");
+      expect(modules).not.toContain("NativeModule net");
+    }
+  });
+
+  it("leaves what it declines to the whole CLI, which answers as before", () => {
+    const help = run("search", "--help");
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/Find the Pi sessions that talked about something/);
+    expect(help.modules).toContain("NativeModule tty");
+    const mistake = spawnSync(process.execPath, [RECALL_BIN, "search", "--limit", "zero", "x"], { env: agent.env, encoding: "utf8" });
+    expect([mistake.status, mistake.stdout, mistake.stderr]).toEqual([2, "", 'recall: invalid value for --limit: expected a number (got "zero") (`recall search --help` shows the usage)\n']);
+  });
+});
