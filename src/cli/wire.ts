@@ -7,87 +7,32 @@
  */
 import type { AskResult, AutoTagResult, ContextMessage, ContextSummary, ReadMessage, ReadPage, SearchHit, SessionSummary, SessionTags, TagCount } from "../index.js";
 
+// Each record names its fields: a type picks them from the library's, and the function below it
+// copies exactly those. A field the library adds reaches the output only once it is named here.
+
 /** A session, as `list` prints it (and the first fields of a search hit). */
-export interface SessionRecord {
-  id: string;
-  path: string;
-  cwd: string;
-  name: string | null;
-  created: string;
-  modified: string;
-  messageCount: number;
-  firstMessage: string;
-  parent: string | null;
-  tags: string[];
-}
+export type SessionRecord = Pick<SessionSummary, "id" | "path" | "cwd" | "name" | "created" | "modified" | "messageCount" | "firstMessage" | "parent" | "tags">;
 
 /** A search hit: the session, then how it matched. */
-export interface SearchHitRecord extends SessionRecord {
-  score: number;
-  message: { role: string; index: number; entryId: string; timestamp: string } | null;
-  snippet: string;
-  spans: [number, number][];
-}
+export type SearchHitRecord = SessionRecord & Pick<SearchHit, "score" | "message" | "snippet" | "spans">;
 
-export interface MessageRecord {
-  type: "message";
-  index: number;
-  entryId: string;
-  role: string;
-  timestamp: string;
-  text: string;
-  branch?: "active" | "abandoned";
-  toolName?: string;
-  isError?: boolean;
-  textOffset?: number;
-  textLength?: number;
-}
+/** A message, as `read --json` prints it. */
+export type MessageRecord = Pick<ReadMessage, "type" | "index" | "entryId" | "role" | "timestamp" | "text" | "branch" | "toolName" | "isError" | "textOffset" | "textLength">;
 
-export interface PageRecord {
-  type: "page";
-  id: string;
-  path: string;
-  cwd: string;
-  name: string | null;
-  mode: string;
-  allBranches: boolean;
-  total: number;
-  from: number | null;
-  count: number;
-  chars: number;
-  nextCursor: string | null;
-}
+/** The line that ends a page of `read --json`. */
+export type PageRecord = Pick<ReadPage, "type" | "id" | "path" | "cwd" | "name" | "mode" | "allBranches" | "total" | "from" | "count" | "chars" | "nextCursor">;
 
-export interface ContextMessageRecord extends MessageRecord {
-  score: number;
-  clipped: boolean;
-}
+/** A message, as `context --json` prints it. */
+export type ContextMessageRecord = MessageRecord & Pick<ContextMessage, "score" | "clipped">;
 
-export interface ContextRecord {
-  type: "context";
-  id: string;
-  path: string;
-  question: string;
-  terms: string[];
-  matched: number;
-  total: number;
-  chars: number;
-  maxChars: number;
-}
+/** The line that ends `context --json`. */
+export type ContextRecord = Pick<ContextSummary, "type" | "id" | "path" | "question" | "terms" | "matched" | "total" | "chars" | "maxChars">;
 
-export interface SessionTagsRecord {
-  id: string;
-  path: string;
-  tags: string[];
-  manual: string[];
-  auto: string[];
-  suppressed: string[];
-}
+/** `tag`, `untag` and `tags <session>` with `--json`. */
+export type SessionTagsRecord = Pick<SessionTags, "id" | "path" | "tags" | "manual" | "auto" | "suppressed">;
 
-export interface TagCountRecord {
-  tag: string;
-  sessions: number;
-}
+/** `tags --json` without sessions. */
+export type TagCountRecord = Pick<TagCount, "tag" | "sessions">;
 
 export function sessionRecord(s: SessionSummary): SessionRecord {
   return {
