@@ -23,7 +23,7 @@ use crate::query::{Filters, DEFAULT_COORDINATION};
 use crate::relevance::{question_terms, score_texts};
 use crate::replace::{open_or_replace, open_verified};
 use crate::search::{search, Hit, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS};
-use crate::session::{MessageDoc, SessionMeta};
+use crate::session::SessionMeta;
 use crate::sessions::list;
 
 fn to_napi(error: RecallError) -> napi::Error {
@@ -57,54 +57,6 @@ impl<T: ToNapiValue + TypeName + Send + 'static> Task for Job<T> {
     }
 }
 
-#[napi(object, js_name = "NativeSession")]
-pub struct JsSession {
-    pub id: String,
-    pub path: String,
-    pub cwd: String,
-    pub name: Option<String>,
-    pub created: f64,
-    pub modified: f64,
-    pub message_count: u32,
-    pub first_message: String,
-    pub parent: Option<String>,
-    pub tags: Vec<String>,
-}
-
-impl From<SessionMeta> for JsSession {
-    fn from(s: SessionMeta) -> Self {
-        JsSession {
-            id: s.id,
-            path: s.path,
-            cwd: s.cwd,
-            name: s.name,
-            created: s.created as f64,
-            modified: s.modified as f64,
-            message_count: u32::try_from(s.message_count).unwrap_or(u32::MAX),
-            first_message: s.first_message,
-            parent: s.parent,
-            tags: s.tags,
-        }
-    }
-}
-
-impl From<JsSession> for SessionMeta {
-    fn from(s: JsSession) -> Self {
-        SessionMeta {
-            id: s.id,
-            path: s.path,
-            cwd: s.cwd,
-            name: s.name,
-            created: s.created as i64,
-            modified: s.modified as i64,
-            message_count: u64::from(s.message_count),
-            first_message: s.first_message,
-            parent: s.parent,
-            tags: s.tags,
-        }
-    }
-}
-
 #[napi(object, js_name = "NativeMessageRef")]
 pub struct JsMessageRef {
     pub index: u32,
@@ -122,7 +74,7 @@ pub struct JsSpan {
 
 #[napi(object, js_name = "NativeHit")]
 pub struct JsHit {
-    pub session: JsSession,
+    pub session: SessionMeta,
     pub score: f64,
     pub message: Option<JsMessageRef>,
     pub snippet: String,
@@ -132,7 +84,7 @@ pub struct JsHit {
 impl From<Hit> for JsHit {
     fn from(hit: Hit) -> Self {
         JsHit {
-            session: hit.session.into(),
+            session: hit.session,
             score: hit.score,
             message: hit.message.map(|m| JsMessageRef {
                 index: u32::try_from(m.index).unwrap_or(u32::MAX),
@@ -215,27 +167,6 @@ pub struct JsApplyCounts {
     pub files: u32,
 }
 
-/// One message to index: consecutive same-role text joined.
-#[napi(object, js_name = "NativeMessageDoc")]
-pub struct JsMessageDoc {
-    /// Position among the session's indexed messages, from 0.
-    pub index: u32,
-    pub role: String,
-    pub entry_id: String,
-    /// ms since epoch.
-    pub timestamp: f64,
-    pub text: String,
-}
-
-#[napi(object, js_name = "NativeSessionUpdate")]
-pub struct JsSessionUpdate {
-    pub session: JsSession,
-    pub messages: Vec<JsMessageDoc>,
-    /// Absent: replace every document of the session. A number k: an append; messages from
-    /// index k on are replaced by `messages`.
-    pub replace_from: Option<u32>,
-}
-
 /// A file's new record; `state` is the caller's own data about it, stored as given.
 #[napi(object, js_name = "NativeFileRecordUpdate")]
 pub struct JsFileRecordUpdate {
@@ -250,45 +181,24 @@ pub struct JsFileRecordUpdate {
     pub state: String,
 }
 
-/// New merged tags for every indexed file of one session id.
-#[napi(object, js_name = "NativeTagUpdate")]
-pub struct JsTagUpdate {
-    pub session_id: String,
-    pub tags: Vec<String>,
-}
-
 /// What one `apply` changes (see changes.rs); an absent list changes nothing.
 #[napi(object, js_name = "NativeChangeSet")]
 pub struct JsChangeSet {
     /// Files that no longer exist: every document of theirs goes.
     pub remove_paths: Option<Vec<String>>,
-    pub sessions: Option<Vec<JsSessionUpdate>>,
+    pub sessions: Option<Vec<SessionUpdate>>,
     /// New records of files, replacing their old ones.
     pub files: Option<Vec<JsFileRecordUpdate>>,
-    pub tag_updates: Option<Vec<JsTagUpdate>>,
+    pub tag_updates: Option<Vec<TagUpdate>>,
 }
 
 impl From<JsChangeSet> for ChangeSet {
     fn from(c: JsChangeSet) -> Self {
         ChangeSet {
             remove_paths: c.remove_paths.unwrap_or_default(),
-            sessions: c.sessions.unwrap_or_default().into_iter().map(SessionUpdate::from).collect(),
+            sessions: c.sessions.unwrap_or_default(),
             files: c.files.unwrap_or_default().into_iter().map(FileRecord::from).collect(),
-            tag_updates: c.tag_updates.unwrap_or_default().into_iter().map(|t| TagUpdate { session_id: t.session_id, tags: t.tags }).collect(),
-        }
-    }
-}
-
-impl From<JsSessionUpdate> for SessionUpdate {
-    fn from(u: JsSessionUpdate) -> Self {
-        SessionUpdate {
-            session: u.session.into(),
-            messages: u
-                .messages
-                .into_iter()
-                .map(|m| MessageDoc { index: u64::from(m.index), role: m.role, entry_id: m.entry_id, timestamp: m.timestamp as i64, text: m.text })
-                .collect(),
-            replace_from: u.replace_from.map(u64::from),
+            tag_updates: c.tag_updates.unwrap_or_default(),
         }
     }
 }
@@ -618,13 +528,13 @@ impl NativeIndex {
 
     /// Sessions matching the filters, most recently active first.
     #[napi(ts_return_type = "Promise<NativeSession[]>")]
-    pub fn list(&self, request: JsListRequest) -> AsyncTask<Job<Vec<JsSession>>> {
+    pub fn list(&self, request: JsListRequest) -> AsyncTask<Job<Vec<SessionMeta>>> {
         let engine = self.engine.clone();
         let filters: Filters = request.filters.into();
         let limit = request.limit as usize;
         AsyncTask::new(job(move || {
             let sessions = list(&engine.searcher(), engine.fields(), &filters, limit)?;
-            Ok(sessions.into_iter().map(JsSession::from).collect())
+            Ok(sessions)
         }))
     }
 }

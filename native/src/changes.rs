@@ -24,20 +24,26 @@ pub struct ChangeSet {
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "node", napi_derive::napi(object, js_name = "NativeSessionUpdate"))]
 pub struct SessionUpdate {
+    // Named for the typings: napi-derive knows the JavaScript names only of types it expanded
+    // before this one (session.rs comes after this module).
+    #[cfg_attr(feature = "node", napi(ts_type = "NativeSession"))]
     pub session: SessionMeta,
+    #[cfg_attr(feature = "node", napi(ts_type = "Array<NativeMessageDoc>"))]
     pub messages: Vec<MessageDoc>,
-    /// `None`: replace every document of the session. `Some(k)`: an append; messages with an
-    /// index below `k` stay, those from `k` on are replaced by `messages` (the last message is
+    /// Absent: replace every document of the session. A number k: an append; messages with an
+    /// index below k stay, those from k on are replaced by `messages` (the last message is
     /// re-sent when the append continued it with the same role).
     #[serde(default)]
-    pub replace_from: Option<u64>,
+    pub replace_from: Option<u32>,
 }
 
 /// New merged tags for every indexed file of one session id. Only the session document is
 /// rewritten; message documents are untouched.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "node", napi_derive::napi(object, js_name = "NativeTagUpdate"))]
 pub struct TagUpdate {
     pub session_id: String,
     pub tags: Vec<String>,

@@ -181,7 +181,7 @@ impl Engine {
                 }
                 Some(from) => {
                     let tail = RangeQuery::new(
-                        std::ops::Bound::Included(Term::from_field_u64(fields.msg_index, from)),
+                        std::ops::Bound::Included(Term::from_field_u64(fields.msg_index, u64::from(from))),
                         std::ops::Bound::Unbounded,
                     );
                     writer.delete_query(Box::new(BooleanQuery::new(vec![

@@ -101,10 +101,6 @@ pub fn score_texts(texts: &[String], terms: &[String]) -> Vec<TextScore> {
 mod tests {
     use super::{question_terms, score_texts};
 
-    fn owned(texts: &[&str]) -> Vec<String> {
-        texts.iter().map(|t| t.to_string()).collect()
-    }
-
     #[test]
     fn question_words_drop_stopwords_and_fold() {
         assert_eq!(question_terms("What did we decide about the Helm chart, the helm CHART?"), vec!["decide", "helm", "chart"]);
@@ -115,7 +111,8 @@ mod tests {
 
     #[test]
     fn rarer_and_denser_matches_score_higher() {
-        let scores = score_texts(&owned(&["zebra zebra", "zebra and other words here", "nothing", "horse"]), &owned(&["zebra", "horse"]));
+        let texts = ["zebra zebra", "zebra and other words here", "nothing", "horse"].map(String::from);
+        let scores = score_texts(&texts, &["zebra", "horse"].map(String::from));
         assert!(scores[0].score > scores[1].score);
         assert_eq!(scores[2].score, 0.0);
         assert!(scores[3].score > scores[1].score);
@@ -123,8 +120,8 @@ mod tests {
 
     #[test]
     fn focus_is_the_first_place_of_the_rarest_term_in_utf16_units() {
-        let texts = owned(&["common common", "Łódź common 😀 rare common rare"]);
-        let scores = score_texts(&texts, &owned(&["common", "rare"]));
+        let texts = ["common common", "Łódź common 😀 rare common rare"].map(String::from);
+        let scores = score_texts(&texts, &["common", "rare"].map(String::from));
         let at = texts[1].find("rare").unwrap();
         assert_eq!(scores[1].focus, texts[1][..at].encode_utf16().count());
         assert_eq!(scores[0].focus, 0);

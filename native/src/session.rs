@@ -7,9 +7,10 @@ use tantivy::TantivyDocument;
 
 use crate::schema::{path_key, Fields, KIND_MESSAGE, KIND_SESSION};
 
-/// A session's metadata: what list and search results show about it.
+/// A session's metadata: what list and search results show about it, and what a change set sends.
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "node", napi_derive::napi(object, js_name = "NativeSession"))]
 pub struct SessionMeta {
     pub id: String,
     /// Absolute path of the session file: the identity of a session in the index.
@@ -21,7 +22,7 @@ pub struct SessionMeta {
     pub created: i64,
     /// Last message time, ms since epoch.
     pub modified: i64,
-    pub message_count: u64,
+    pub message_count: u32,
     #[serde(default)]
     pub first_message: String,
     /// Path of the session this one was forked from.
@@ -35,9 +36,10 @@ pub struct SessionMeta {
 /// One normalized message: consecutive same-role text joined, ready to index.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "node", napi_derive::napi(object, js_name = "NativeMessageDoc"))]
 pub struct MessageDoc {
     /// Position among the session's indexed messages, from 0.
-    pub index: u64,
+    pub index: u32,
     pub role: String,
     /// Pi entry id of the first joined entry (for v1 files, a line-based id).
     pub entry_id: String,
@@ -52,7 +54,7 @@ pub fn session_document(fields: &Fields, session: &SessionMeta) -> TantivyDocume
     add_identity(&mut doc, fields, session);
     doc.add_i64(fields.ts, session.modified);
     doc.add_i64(fields.created, session.created);
-    doc.add_u64(fields.message_count, session.message_count);
+    doc.add_u64(fields.message_count, u64::from(session.message_count));
     doc.add_text(fields.first_message, &session.first_message);
     if let Some(name) = &session.name {
         doc.add_text(fields.name, name);
@@ -75,7 +77,7 @@ pub fn message_document(fields: &Fields, session: &SessionMeta, message: &Messag
     add_identity(&mut doc, fields, session);
     doc.add_text(fields.content, &message.text);
     doc.add_text(fields.role, &message.role);
-    doc.add_u64(fields.msg_index, message.index);
+    doc.add_u64(fields.msg_index, u64::from(message.index));
     doc.add_text(fields.entry_id, &message.entry_id);
     doc.add_i64(fields.ts, message.timestamp);
     doc
@@ -104,7 +106,7 @@ pub fn session_from_document(fields: &Fields, doc: &TantivyDocument) -> SessionM
         name: text(doc, fields.name),
         created: int(doc, fields.created),
         modified: int(doc, fields.ts),
-        message_count: doc.get_first(fields.message_count).and_then(|v| v.as_u64()).unwrap_or(0),
+        message_count: doc.get_first(fields.message_count).and_then(|v| v.as_u64()).map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX)),
         first_message: text(doc, fields.first_message).unwrap_or_default(),
         parent: text(doc, fields.parent),
         tags: doc

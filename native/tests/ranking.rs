@@ -17,7 +17,7 @@ fn session(name: &str, cwd: &str, modified: i64, texts: &[&str]) -> SessionUpdat
         name: None,
         created: modified - DAY,
         modified,
-        message_count: texts.len() as u64,
+        message_count: texts.len() as u32,
         first_message: texts.first().map_or(String::new(), |t| t.to_string()),
         parent: None,
         tags: Vec::new(),
@@ -26,7 +26,7 @@ fn session(name: &str, cwd: &str, modified: i64, texts: &[&str]) -> SessionUpdat
         .iter()
         .enumerate()
         .map(|(i, text)| MessageDoc {
-            index: i as u64,
+            index: i as u32,
             role: if i % 2 == 0 { "user".into() } else { "assistant".into() },
             entry_id: format!("e{i}"),
             timestamp: modified - (texts.len() - i) as i64 * 1000,

@@ -144,11 +144,12 @@ export interface NativeListRequest {
   filters?: NativeFilters
 }
 
-/** One message to index: consecutive same-role text joined. */
+/** One normalized message: consecutive same-role text joined, ready to index. */
 export interface NativeMessageDoc {
   /** Position among the session's indexed messages, from 0. */
   index: number
   role: string
+  /** Pi entry id of the first joined entry (for v1 files, a line-based id). */
   entryId: string
   /** ms since epoch. */
   timestamp: number
@@ -198,16 +199,22 @@ export interface NativeSearchRequest {
   snippetChars?: number
 }
 
+/** A session's metadata: what list and search results show about it, and what a change set sends. */
 export interface NativeSession {
   id: string
+  /** Absolute path of the session file: the identity of a session in the index. */
   path: string
   cwd: string
   name?: string
+  /** Header time, ms since epoch. */
   created: number
+  /** Last message time, ms since epoch. */
   modified: number
   messageCount: number
   firstMessage: string
+  /** Path of the session this one was forked from. */
   parent?: string
+  /** Merged manual and automatic tags, normalized by the caller. */
   tags: Array<string>
 }
 
@@ -222,8 +229,9 @@ export interface NativeSessionUpdate {
   session: NativeSession
   messages: Array<NativeMessageDoc>
   /**
-   * Absent: replace every document of the session. A number k: an append; messages from
-   * index k on are replaced by `messages`.
+   * Absent: replace every document of the session. A number k: an append; messages with an
+   * index below k stay, those from k on are replaced by `messages` (the last message is
+   * re-sent when the append continued it with the same role).
    */
   replaceFrom?: number
 }
@@ -243,7 +251,10 @@ export interface NativeStats {
   state: string
 }
 
-/** New merged tags for every indexed file of one session id. */
+/**
+ * New merged tags for every indexed file of one session id. Only the session document is
+ * rewritten; message documents are untouched.
+ */
 export interface NativeTagUpdate {
   sessionId: string
   tags: Array<string>
