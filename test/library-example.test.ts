@@ -35,6 +35,17 @@ describe("the library, from open to read", () => {
     expect((await recall.sync()).changed).toBe(false);
   });
 
+  it("stops a sync when asked, keeping what it read, and the next one goes on from there", async () => {
+    const fresh = Recall.open({ env: { ...agent.env, RECALL_CACHE_DIR: `${agent.root}/other-cache` }, cwd: agent.root });
+    const stop = new AbortController();
+    const first = await fresh.sync({ signal: stop.signal, onProgress: (p) => p.filesDone === 2 && stop.abort() });
+    expect(first).toMatchObject({ stopped: true, indexed: 2 });
+    const rest = await fresh.sync();
+    expect(rest.stopped).toBe(false);
+    expect(rest.indexed + first.indexed).toBe((await recall.sync({ rebuild: true })).indexed);
+    fresh.close();
+  });
+
   it("searches: the best session first, with the message that matched", async () => {
     const page = await recall.search({ query: "staging deploy", limit: 3 });
     const [best] = page.hits;

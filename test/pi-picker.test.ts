@@ -296,7 +296,7 @@ describe("picker component", () => {
       sync: () =>
         new Promise((resolve) => {
           finishSync = (changed) =>
-            resolve({ discovered: 1, indexed: changed ? 1 : 0, appended: 0, removed: 0, unchanged: 0, failed: [], malformedLines: 0, malformed: [], rebuilt: false, changed, busy: false, notices: [] });
+            resolve({ discovered: 1, indexed: changed ? 1 : 0, appended: 0, removed: 0, unchanged: 0, failed: [], malformedLines: 0, malformed: [], rebuilt: false, stopped: false, changed, busy: false, notices: [] });
         }),
       read: vi.fn(async (ref) => ({ messages: [{ type: "message", index: 0, entryId: "e", role: "user", timestamp: "", text: `preview of ${ref.id}` }], page: { total: 1 } }) as unknown as ReadResult),
     };

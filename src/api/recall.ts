@@ -60,6 +60,11 @@ export interface SyncRequest {
   /** How long to wait for another process's write (default 5 s; 30 s for a rebuild). */
   lockTimeoutMs?: number;
   onProgress?: (progress: SyncProgress) => void;
+  /**
+   * Stops the sync between two files: what was read is committed, the rest is left for the next
+   * one (`stopped` in the report). A sync on the background thread runs to its end.
+   */
+  signal?: AbortSignal;
 }
 
 /** Which model answers: `model` (`provider/id`; default the configured one, else Pi's default), asked through `caller`. */
@@ -302,7 +307,7 @@ export class Recall {
     const options = { rebuild: request.rebuild, lockTimeoutMs: request.lockTimeoutMs ?? (request.rebuild ? 30_000 : undefined) };
     const run = previous
       .catch(() => undefined)
-      .then(() => this.repairing(() => this.runSync(options, request.onProgress)))
+      .then(() => this.repairing(() => this.runSync(options, request.onProgress, request.signal)))
       .finally(() => {
         if (this.running === run) this.running = undefined;
       });
@@ -381,9 +386,9 @@ export class Recall {
   }
 
 
-  private async runSync(options: { rebuild?: boolean; lockTimeoutMs?: number }, onProgress?: (p: SyncProgress) => void): Promise<SyncReport> {
+  private async runSync(options: { rebuild?: boolean; lockTimeoutMs?: number }, onProgress?: (p: SyncProgress) => void, signal?: AbortSignal): Promise<SyncReport> {
     const store = this.store();
-    if (!this.options.background) return syncIndex(store, { ...options, onProgress });
+    if (!this.options.background) return syncIndex(store, { ...options, onProgress, signal });
     const report = await (await this.runner()).sync(this.overrides, options, onProgress);
     // The sync ran on another thread, with its own reader: look at what it committed.
     store.native.reload();

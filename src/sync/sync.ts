@@ -47,6 +47,8 @@ export interface SyncOptions {
   /** Tags of a session id, for its session document (default: its merged tags in the tag store). */
   tagsOf?: (sessionId: string) => string[];
   onProgress?: (progress: SyncProgress) => void;
+  /** Stops reading files: what was read so far is committed, the rest is left for the next sync. */
+  signal?: AbortSignal;
 }
 
 export interface SyncReport {
@@ -64,6 +66,8 @@ export interface SyncReport {
   malformed: MalformedFile[];
   /** True when the whole index was rebuilt. */
   rebuilt: boolean;
+  /** True when the caller's signal stopped the sync before every file was read. */
+  stopped: boolean;
   /** True when the index changed (sessions read, removed or rebuilt): an earlier answer may be out of date. */
   changed: boolean;
   /** True when another process held the writer lock too long: the index was left as it was. */
@@ -162,6 +166,7 @@ function emptyReport(scan: NativeScan): SyncReport {
     malformedLines: 0,
     malformed: [],
     rebuilt: false,
+    stopped: false,
     changed: false,
     busy: false,
     notices: [],
@@ -279,6 +284,10 @@ async function syncFiles(store: IndexStore, scan: NativeScan, options: SyncOptio
     // Someone who never tagged anything gets no tag database created by a sync.
     const tagsOf = options.tagsOf ?? (hasTagData(store) ? (id: string) => tagsFor(store).merged(id) : () => []);
     for (const { file, known, whole } of work.files) {
+      if (options.signal?.aborted) {
+        report.stopped = true;
+        break;
+      }
       const append = known !== undefined && !whole && isAppend(file, known);
       let read: SessionRead;
       try {
