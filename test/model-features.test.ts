@@ -142,6 +142,11 @@ describe.skipIf(!PI_RUNTIME)(`model features with the real Pi and a local model$
     const notOnPath = await runRecall(["autotag", STAGING], { env: { ...withoutPi, PATH: join(agent.root, "empty-bin") }, cwd: agent.root });
     expect(notOnPath.stderr).toMatch(/^recall: cannot run pi on PATH: not found; install Pi/);
 
+    // A model Pi does not know: one line, and a batch stops at it instead of failing every session.
+    const unknown = await recall(["autotag", "--all-untagged", "--yes", "--model", "nosuch/model"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^recall: pi: Model "nosuch\/model" not found\b.*\n$/);
+
     // Pi started by this Node (20), older than Pi needs.
     const oldNode = join(agent.root, "pi-on-old-node");
     writeFileSync(oldNode, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(PI_RUNTIME!.cli)} "$@"\n`);

@@ -128,6 +128,23 @@ describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
     expect(forks[0]!.cwd).toBe(env.projects["shop-api"]);
   });
 
+  it("/recall model picks among Pi's models and saves the choice in recall's config", async () => {
+    // A space after the word closes the completion menu, whose Enter would only complete the word.
+    tmux("send-keys", "-t", "pi", "-l", "/recall model");
+    await waitFor("the command in the editor", (s) => s.includes("/recall model"));
+    tmux("send-keys", "-t", "pi", "-l", " ");
+    tmux("send-keys", "-t", "pi", "Enter");
+    const dialog = await waitFor("the model picker", (s) => s.includes("Model for auto-tagging and asking") && s.includes("local/tagger"));
+    const rows = dialog.split("\n").filter((l) => /^\s*(→\s+)?(local\/tagger|recall-faux\/scripted)\s*$/.test(l));
+    // Down to local/tagger from the first row, then Enter.
+    const target = rows.findIndex((l) => l.includes("local/tagger"));
+    for (let i = 0; i < target; i++) tmux("send-keys", "-t", "pi", "Down");
+    tmux("send-keys", "-t", "pi", "Enter");
+    await waitFor("the confirmation", (s) => s.includes("Auto-tagging and asking now use local/tagger"));
+    const config = JSON.parse(readFileSync(join(env.agentDir, "recall", "config.json"), "utf8"));
+    expect(config).toEqual({ autoTags: { model: "local/tagger" }, ask: { model: "local/tagger" } });
+  });
+
   it("/recall autotag --all-untagged asks first, shows its progress, and Esc stops it keeping what was tagged", async () => {
     model.script({ text: '{"tags": ["alpha", "beta", "gamma"]}', delayMs: 1500 });
     await submit("/recall autotag --all-untagged");

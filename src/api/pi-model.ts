@@ -55,6 +55,9 @@ function notStarted(error: NodeJS.ErrnoException, env: NodeJS.ProcessEnv): Recal
   return new RecallError("MODEL_UNAVAILABLE", `cannot run ${where}: ${error.code ?? error.message}`);
 }
 
+/** What Pi says when the model named is unknown, or it has no credentials for it. */
+const UNAVAILABLE = /\bmodel\b.*\bnot found\b|\bno api key\b|\bcredentials?\b|\bnot (logged in|authenticated)\b/i;
+
 /** What Pi said when it failed: its last line of stderr that says something. */
 function failure(stderr: string, status: number | null): RecallError {
   // Pi on a Node older than it needs does not get as far as saying so: its first import fails.
@@ -65,8 +68,11 @@ function failure(stderr: string, status: number | null): RecallError {
     });
   }
   const lines = stderr.split("\n").map((l) => l.trim()).filter(Boolean);
-  const said = lines.find((l) => /^error\b/i.test(l)) ?? lines.at(-1);
-  return new RecallError("MODEL_FAILED", said ? `pi: ${said.replace(/^error:?\s*/i, "").slice(0, 300)}` : `pi exited with status ${status}`);
+  const said = (lines.find((l) => /^error\b/i.test(l)) ?? lines.at(-1))?.replace(/^error:?\s*/i, "").slice(0, 300);
+  if (!said) return new RecallError("MODEL_FAILED", `pi exited with status ${status}`);
+  // No model to ask at all, rather than one request that failed: every other one would fail alike.
+  if (UNAVAILABLE.test(said)) return new RecallError("MODEL_UNAVAILABLE", `pi: ${said}`);
+  return new RecallError("MODEL_FAILED", `pi: ${said}`);
 }
 
 function aborted(): RecallError {
