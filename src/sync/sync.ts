@@ -142,8 +142,21 @@ export async function readWhileSyncing<T>(store: IndexStore, read: () => Promise
   store.native.reload();
   if (watcherKeepsFresh(store.locations)) return { value: await read(), report: null };
   const [checked, first] = await Promise.all([checkFreshness(store, { early }), read()]);
-  const report = await syncIndex(store, { checked });
+  let report: SyncReport;
+  try {
+    report = await syncIndex(store, { checked });
+  } catch (error) {
+    if (!cannotWrite(error)) throw error;
+    // A read-only cache: the index answers as it is.
+    const notice = `the index in ${store.locations.cacheDir} could not be updated (${(error as Error).message}); answering from it as it is`;
+    return { value: first, report: { ...emptyReport(checked.scan), notices: [notice] } };
+  }
   return { value: checked.upToDate ? first : await read(), report };
+}
+
+/** Whether `error` says the cache folder cannot be written to (read-only, no permission). */
+function cannotWrite(error: unknown): boolean {
+  return error instanceof RecallError && error.code === "IO" && /Read-only file system|Permission denied|EROFS|EACCES/.test(error.message);
 }
 
 function emptyReport(scan: NativeScan): SyncReport {
