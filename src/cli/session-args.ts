@@ -6,7 +6,7 @@
 import { looksLikePath } from "../api/resolve-session.js";
 import { RecallError } from "../errors.js";
 import type { IndexStore } from "../store.js";
-import { syncIndex } from "../sync/sync.js";
+import { syncIndexIfWritable } from "../sync/sync.js";
 import { syncNotices } from "./sync-notices.js";
 
 /** `args` with `-` replaced by the non-empty lines of stdin. */
@@ -31,5 +31,5 @@ export async function readSessionArgs(args: string[], stdin: AsyncIterable<Buffe
  */
 export async function syncForIds(store: IndexStore, refs: string[]): Promise<string[]> {
   if (refs.every(looksLikePath)) return [];
-  return syncNotices(await syncIndex(store));
+  return syncNotices(await syncIndexIfWritable(store));
 }
