@@ -5,20 +5,18 @@
  * skipped, and says so.
  */
 import { execFileSync } from "node:child_process";
-import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeAgentDir, type AgentDir } from "../helpers/agent-dir.js";
 import { seededRandom } from "../helpers/damage.js";
 import { FIXTURE_FILES, userMessage } from "../helpers/fixture-files.js";
-import { jsonLines, runRecall } from "../helpers/run-cli.js";
+import { jsonLines } from "../helpers/run-cli.js";
+import { isRoot, makeTmpfsCache, type TmpfsCache } from "../helpers/tmpfs-cache.js";
 
-const isRoot = process.getuid?.() === 0;
 if (!isRoot) console.warn("full-disk.test.ts: skipped, needs root to mount a small tmpfs");
 
-let agent: AgentDir;
-let mountPoint: string;
-const recall = (args: string[]) => runRecall(args, { env: { ...agent.env, RECALL_CACHE_DIR: join(mountPoint, "cache") } });
+let cache: TmpfsCache;
+const recall = (args: string[]) => cache.recall(args);
 const FULL = /the disk is full: no space left on device for .*\/cache/;
 
 /** Text that does not compress: random words. */
@@ -29,24 +27,18 @@ function bulkyText(words: number): string {
 
 describe.skipIf(!isRoot)("a full disk under the cache", () => {
   beforeAll(async () => {
-    agent = makeAgentDir();
-    mountPoint = join(agent.root, "small-cache");
-    mkdirSync(mountPoint);
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint]);
+    cache = makeTmpfsCache("1m");
     expect((await recall(["index"])).code).toBe(0);
     // Fill what is left.
     try {
-      writeFileSync(join(mountPoint, "filler"), Buffer.alloc(1 << 20));
+      writeFileSync(join(cache.mountPoint, "filler"), Buffer.alloc(1 << 20));
     } catch {
       // ENOSPC: the disk is full now, which is the point.
     }
-    const file = FIXTURE_FILES.s1.replace(/^.*\/sessions\//, `${agent.sessionsDir}/`);
+    const file = FIXTURE_FILES.s1.replace(/^.*\/sessions\//, `${cache.agent.sessionsDir}/`);
     appendFileSync(file, userMessage("c0000full", `diskfullword ${bulkyText(30_000)}`, Date.parse("2026-11-02T00:00:00Z")));
   });
-  afterAll(() => {
-    if (mountPoint) execFileSync("umount", [mountPoint]);
-    agent?.cleanup();
-  });
+  afterAll(() => cache?.cleanup());
 
   it("index fails saying so; search and list answer from the last commit; tag and tags work", async () => {
     const index = await recall(["index"]);
@@ -67,8 +59,8 @@ describe.skipIf(!isRoot)("a full disk under the cache", () => {
     expect(tags.stdout).toContain("fulldisk");
 
     // With room again, the next search takes everything in, the tag included.
-    rmSync(join(mountPoint, "filler"));
-    execFileSync("mount", ["-o", "remount,size=16m", mountPoint]);
+    rmSync(join(cache.mountPoint, "filler"));
+    execFileSync("mount", ["-o", "remount,size=16m", cache.mountPoint]);
     const after = await recall(["search", "diskfullword", "--json"]);
     expect(after.stderr).toBe("");
     expect(jsonLines<{ id: string; tags: string[] }>(after.stdout)[0]).toMatchObject({ id: expect.stringMatching(/^01a0f6b1/), tags: ["fulldisk"] });

@@ -5,33 +5,24 @@
  * the test is skipped, and says so.
  */
 import { execFileSync } from "node:child_process";
-import { appendFileSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { appendFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeAgentDir, type AgentDir } from "../helpers/agent-dir.js";
 import { FIXTURE_FILES, userMessage } from "../helpers/fixture-files.js";
-import { jsonLines, runRecall } from "../helpers/run-cli.js";
+import { jsonLines } from "../helpers/run-cli.js";
+import { isRoot, makeTmpfsCache, type TmpfsCache } from "../helpers/tmpfs-cache.js";
 
-const isRoot = process.getuid?.() === 0;
 if (!isRoot) console.warn("read-only-cache.test.ts: skipped, needs root to mount a read-only tmpfs");
 
-let agent: AgentDir;
-let mountPoint: string;
-const recall = (args: string[]) => runRecall(args, { env: { ...agent.env, RECALL_CACHE_DIR: join(mountPoint, "cache") } });
+let cache: TmpfsCache;
+const recall = (args: string[]) => cache.recall(args);
 
 describe.skipIf(!isRoot)("a read-only cache", () => {
   beforeAll(async () => {
-    agent = makeAgentDir();
-    mountPoint = join(agent.root, "ro-cache");
-    mkdirSync(mountPoint);
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=16m", "tmpfs", mountPoint]);
+    cache = makeTmpfsCache("16m");
     expect((await recall(["index"])).code).toBe(0);
-    execFileSync("mount", ["-o", "remount,ro", mountPoint]);
+    execFileSync("mount", ["-o", "remount,ro", cache.mountPoint]);
   });
-  afterAll(() => {
-    if (mountPoint) execFileSync("umount", [mountPoint]);
-    agent?.cleanup();
-  });
+  afterAll(() => cache?.cleanup());
 
   it("search --no-sync, list and read answer from the index as it is, with nothing on stderr", async () => {
     const search = await recall(["search", "the", "--no-sync", "--json"]);
@@ -47,7 +38,7 @@ describe.skipIf(!isRoot)("a read-only cache", () => {
   });
 
   it("a search that would update the index answers from it as it is, with one notice", async () => {
-    const file = FIXTURE_FILES.s1.replace(/^.*\/sessions\//, `${agent.sessionsDir}/`);
+    const file = FIXTURE_FILES.s1.replace(/^.*\/sessions\//, `${cache.agent.sessionsDir}/`);
     appendFileSync(file, userMessage("c00000ro", "readonlyappendedword", Date.parse("2026-11-02T00:00:00Z")));
     const search = await recall(["search", "the", "--json"]);
     expect(search.code).toBe(0);
