@@ -4,7 +4,7 @@ _recall() {
   cur="${COMP_WORDS[COMP_CWORD]}"
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   if [[ $COMP_CWORD -eq 1 ]]; then
-    COMPREPLY=($(compgen -W "ask autotag completion context index list pick read resume search tag tags untag watch --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "ask autotag completion context doctor index list pick read resume search tag tags untag watch --help --version" -- "$cur"))
     return
   fi
   case "${COMP_WORDS[1]}" in
@@ -41,6 +41,12 @@ _recall() {
       --max-chars) return ;;
       esac
       opts="--sessions-dir --color --max-chars --all-branches --json --help" ;;
+    doctor)
+      case "$prev" in
+      --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+      esac
+      opts="--sessions-dir --color --json --help" ;;
     index)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;

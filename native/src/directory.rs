@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use tantivy::directory::error::{DeleteError, LockError, OpenReadError, OpenWriteError};
 use tantivy::directory::{
-    Directory, DirectoryLock, FileHandle, FileSlice, Lock, MmapDirectory, WatchCallback, WatchHandle, WritePtr,
+    Directory, DirectoryLock, FileHandle, FileSlice, Lock, MmapDirectory, WatchCallback, WatchHandle, WritePtr, META_LOCK,
 };
 
 const MANAGED_LIST: &str = ".managed.json";
@@ -38,6 +38,10 @@ impl IndexDirectory {
         let mmap = MmapDirectory::open(root)?;
         Ok(IndexDirectory { mmap, root: root.to_path_buf() })
     }
+}
+
+fn cannot_write(error: &io::Error) -> bool {
+    matches!(error.kind(), io::ErrorKind::ReadOnlyFilesystem | io::ErrorKind::PermissionDenied)
 }
 
 /// A name no other process or thread writes at the same time.
@@ -94,7 +98,15 @@ impl Directory for IndexDirectory {
     }
 
     fn acquire_lock(&self, lock: &Lock) -> Result<DirectoryLock, LockError> {
-        self.mmap.acquire_lock(lock)
+        match self.mmap.acquire_lock(lock) {
+            // Readers hold this lock while they open segments, against a writer deleting them.
+            // In a folder nobody can write to, there is no such writer, and the lock file cannot
+            // be made or opened for writing: reading goes on without it.
+            Err(LockError::IoError(error)) if lock.filepath == META_LOCK.filepath && cannot_write(&error) => {
+                Ok(DirectoryLock::from(Box::new(())))
+            }
+            other => other,
+        }
     }
 
     fn watch(&self, watch_callback: WatchCallback) -> tantivy::Result<WatchHandle> {

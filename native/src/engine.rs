@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use tantivy::collector::Count;
+use tantivy::directory::error::LockError;
 use tantivy::directory::{Directory, META_LOCK};
 use tantivy::merge_policy::LogMergePolicy;
 use tantivy::query::{BooleanQuery, Occur, Query, RangeQuery, TermQuery};
@@ -158,7 +159,7 @@ impl Engine {
                     *slot = Some(writer);
                     return Ok(());
                 }
-                Err(TantivyError::LockFailure(..)) if Instant::now() < deadline => std::thread::sleep(LOCK_RETRY),
+                Err(TantivyError::LockFailure(LockError::LockBusy, _)) if Instant::now() < deadline => std::thread::sleep(LOCK_RETRY),
                 Err(error) => return Err(error.into()),
             }
         }

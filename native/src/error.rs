@@ -58,7 +58,11 @@ impl From<tantivy::TantivyError> for RecallError {
     fn from(error: tantivy::TantivyError) -> Self {
         use tantivy::TantivyError as T;
         let code = match &error {
-            T::LockFailure(..) => Code::Locked,
+            T::LockFailure(tantivy::directory::error::LockError::LockBusy, _) => Code::Locked,
+            // The lock file cannot be made: a read-only file system, a folder without write access.
+            T::LockFailure(tantivy::directory::error::LockError::IoError(io), _) => {
+                return RecallError::new(Code::Io, format!("cannot write to the index: {io}"));
+            }
             T::SchemaError(_) | T::IncompatibleIndex(_) => Code::Incompatible,
             T::DataCorruption(_) | T::OpenReadError(_) | T::OpenDirectoryError(_) => Code::Corrupt,
             T::IoError(_) | T::OpenWriteError(_) => Code::Io,

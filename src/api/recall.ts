@@ -14,12 +14,14 @@
  */
 import { resolveLocations, sessionsFolderProblem, type LocationOverrides, type Locations, type SessionsFolderProblem } from "../locations.js";
 import { openStore, storeInPlace, type IndexStore } from "../store.js";
+import { cannotWrite } from "../sync/index-writer.js";
 import { mayComeFromDamage, repairIfDamaged } from "../sync/repair.js";
 import { readWhileSyncing, syncIndex, type SyncProgress, type SyncReport } from "../sync/sync.js";
 import { watchSessions, type WatchOptions } from "../sync/watch.js";
 import { normalizeTag, parseTags } from "../tags/normalize.js";
 import { damagedTagStore, takeTagNotices } from "../tags/open-tags.js";
 import type { EarlyLook } from "../sessions/discover.js";
+import { runDoctor, type DoctorCheck } from "./doctor.js";
 import { askAboutSession, type AskOptions, type AskResult } from "./ask.js";
 import { autoTagSessions, autoTagSystemPrompt, type AutoTagOptions, type AutoTagResult } from "./autotag.js";
 import type { JobRunner, PlainOverrides } from "./background-jobs.js";
@@ -320,7 +322,13 @@ export class Recall {
    * comes back as notices (`takeNotices`) rather than as a report.
    */
   async refresh(): Promise<void> {
-    this.notices.push(...syncNotices(await this.sync()));
+    try {
+      this.notices.push(...syncNotices(await this.sync()));
+    } catch (error) {
+      // A read-only or full cache: the query answers from the index as it is, and says so.
+      if (!cannotWrite(error)) throw error;
+      this.notices.push({ code: "SYNC", message: `the index in ${this.locations.cacheDir} could not be updated (${(error as Error).message}); answering from it as it is` });
+    }
   }
 
   /**
@@ -330,6 +338,14 @@ export class Recall {
   watch(options: Omit<WatchOptions, "onSync"> & { onSync?: (report: SyncReport, notices: Notice[]) => void }): Promise<void> {
     const { onSync } = options;
     return watchSessions(this.store(), { ...options, onSync: onSync && ((report) => onSync(report, syncNotices(report))) });
+  }
+
+  /**
+   * Checks Pi's sessions folder, the index (checksums, every session file indexed), the tag
+   * database, the config file and the watcher lock, each with what fixes it. Opens nothing first.
+   */
+  doctor(): Promise<DoctorCheck[]> {
+    return runDoctor(this.locations, this.env, this.overrides.cwd!);
   }
 
   /** Sees what other processes committed since this one last looked. Cheap. */

@@ -17,6 +17,7 @@ import { PickCommand } from "./commands/pick.js";
 import { WatchCommand } from "./commands/watch.js";
 import { AutotagCommand } from "./commands/autotag.js";
 import { AskCommand } from "./commands/ask.js";
+import { DoctorCommand } from "./commands/doctor.js";
 import type { RecallContext } from "./context.js";
 import { commandModel } from "./docs/command-model.js";
 import { parseErrorMessage } from "./parse-errors.js";
@@ -42,6 +43,7 @@ const COMMANDS = [
   AskCommand,
   PickCommand,
   WatchCommand,
+  DoctorCommand,
   CompletionCommand,
 ];
 

@@ -5,7 +5,7 @@
  * by accident, and a field here is a promise: fields may be added, none removed or changed in
  * meaning.
  */
-import type { AskResult, AutoTagResult, ContextMessage, ContextSummary, ReadMessage, ReadPage, SearchHit, SessionSummary, SessionTags, TagCount } from "../index.js";
+import type { AskResult, AutoTagResult, DoctorCheck, ContextMessage, ContextSummary, ReadMessage, ReadPage, SearchHit, SessionSummary, SessionTags, TagCount } from "../index.js";
 
 // Each record names its fields: a type picks them from the library's, and the function below it
 // copies exactly those. A field the library adds reaches the output only once it is named here.
@@ -137,4 +137,11 @@ export interface AskRecord {
 
 export function askRecord(r: AskResult): AskRecord {
   return { answer: r.answer, model: r.model, messages: r.messages.map((m) => ({ index: m.index, entryId: m.entryId, role: m.role, timestamp: m.timestamp })) };
+}
+
+/** `recall doctor --json`: one per check (then a summary the command writes). */
+export type DoctorCheckRecord = { type: "check" } & Pick<DoctorCheck, "name" | "ok" | "message" | "fix">;
+
+export function doctorCheckRecord(c: DoctorCheck): DoctorCheckRecord {
+  return { type: "check", name: c.name, ok: c.ok, message: c.message, fix: c.fix };
 }

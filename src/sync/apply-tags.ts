@@ -12,7 +12,7 @@ import type { IndexStore } from "../store.js";
 import { hasTagData, tagsFor } from "../tags/open-tags.js";
 import { restoreEmptiedTags } from "../tags/restore-tags.js";
 import type { TagChanges, TagStore } from "../tags/tag-store.js";
-import { commitIndex, lockIndex, unlockIndex } from "./index-writer.js";
+import { cannotWrite, commitIndex, diskFull, lockIndex, unlockIndex } from "./index-writer.js";
 import { indexState, type IndexState } from "./state.js";
 
 export interface TagSyncOptions {
@@ -54,6 +54,17 @@ export async function syncTags(store: IndexStore, options: TagSyncOptions = {}):
   await restoreEmptiedTags(store);
   if (!(await pending(store, quick, tags))) return report;
 
+  try {
+    return await applyLocked(store, tags, options, report);
+  } catch (error) {
+    // A cache that cannot be written to (read-only, full): the edit is in the tag store, and
+    // the index takes it at its next update.
+    if (!cannotWrite(diskFull(store, error))) throw error;
+    return { updated: 0, busy: true };
+  }
+}
+
+async function applyLocked(store: IndexStore, tags: TagStore, options: TagSyncOptions, report: TagSyncReport): Promise<TagSyncReport> {
   if (!(await lockIndex(store, options.lockTimeoutMs ?? 5000))) {
     report.busy = true;
     return report;

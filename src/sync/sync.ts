@@ -15,7 +15,7 @@ import { readCopyKeys, readSessionForIndex, type SessionRead } from "../sessions
 import type { IndexStore } from "../store.js";
 import { damagedTagStore, hasTagData, takeTagNotices, tagsFor } from "../tags/open-tags.js";
 import { syncTags } from "./apply-tags.js";
-import { commitIndex, lockIndex, unlockIndex } from "./index-writer.js";
+import { cannotWrite, commitIndex, diskFull, lockIndex, unlockIndex } from "./index-writer.js";
 import { indexState, knownFile, knownFiles, recordUpdate, sameSignature, tailHash, type KnownFile } from "./state.js";
 import { loadTagFingerprint, saveTagFingerprint, tagDataSignature } from "./tag-fingerprint.js";
 import { watcherKeepsFresh } from "./watch-lock.js";
@@ -74,6 +74,8 @@ export interface SyncReport {
   busy: boolean;
   /** One-line notices for the user (tags imported from pi-recall, for example). */
   notices: string[];
+  /** True when the cache could not be written to: nothing was synced (see syncIndexIfWritable). */
+  unwritable?: boolean;
 }
 
 /** Changed bytes above which a sync writes with two threads. */
@@ -128,6 +130,14 @@ export async function checkFreshness(store: IndexStore, options: Pick<SyncOption
  * `checked` is a freshness check the caller has just made (see readWhileSyncing).
  */
 export async function syncIndex(store: IndexStore, options: SyncOptions & { checked?: Freshness } = {}): Promise<SyncReport> {
+  try {
+    return await syncChanges(store, options);
+  } catch (error) {
+    throw diskFull(store, error);
+  }
+}
+
+async function syncChanges(store: IndexStore, options: SyncOptions & { checked?: Freshness }): Promise<SyncReport> {
   const { scan, tagData, filesChanged, upToDate } = options.checked ?? (await checkFreshness(store, options));
   if (upToDate) return { ...emptyReport(scan), unchanged: scan.unchanged };
   // Files synced now would be indexed without their tags: the index waits, as it is, for a repair.
@@ -151,9 +161,26 @@ export async function readWhileSyncing<T>(store: IndexStore, read: () => Promise
   store.native.reload();
   if (watcherKeepsFresh(store.locations)) return { value: await read(), report: null };
   const [checked, first] = await Promise.all([checkFreshness(store, { early }), read()]);
-  const report = await syncIndex(store, { checked });
-  return { value: checked.upToDate ? first : await read(), report };
+  const report = await syncIndexIfWritable(store, { checked });
+  return { value: checked.upToDate || report.unwritable ? first : await read(), report };
 }
+
+/**
+ * `syncIndex`, for a command that answers from the index: when the cache cannot be written to
+ * (read-only, no permission, a full disk), the index answers as it is, and the report carries
+ * one notice saying so (and `unwritable`).
+ */
+export async function syncIndexIfWritable(store: IndexStore, options: SyncOptions & { checked?: Freshness } = {}): Promise<SyncReport> {
+  try {
+    return await syncIndex(store, options);
+  } catch (error) {
+    if (!cannotWrite(error)) throw error;
+    const notice = `the index in ${store.locations.cacheDir} could not be updated (${(error as Error).message}); answering from it as it is`;
+    const scan = options.checked?.scan ?? { filesTotal: 0, unchanged: 0, changed: [], removed: [], failures: [] };
+    return { ...emptyReport(scan), notices: [notice], unwritable: true };
+  }
+}
+
 
 function emptyReport(scan: NativeScan): SyncReport {
   return {

@@ -12,7 +12,7 @@ import type { IndexStore } from "../store.js";
 
 const READY = "ready";
 
-function watchLockPath(locations: Pick<Locations, "cacheDir">): string {
+export function watchLockPath(locations: Pick<Locations, "cacheDir">): string {
   return join(locations.cacheDir, "watch.lock");
 }
 

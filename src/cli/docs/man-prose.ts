@@ -38,4 +38,5 @@ export const JSON_OUTPUT: Record<string, string> = {
   tag: `One object per session: id, path, and its manual, auto, suppressed and merged tags.`,
   untag: `One object per session: id, path, and its manual, auto, suppressed and merged tags.`,
   tags: `With a session: its manual, auto, suppressed and merged tags. Without: one {"tag","sessions"} object per tag.`,
+  doctor: `One {"type":"check","name","ok","message","fix"} object per check (name: sessions, index, tags, config, watcher; fix: the command that fixes it, or null), then one {"type":"summary","ok","checks","failed"} object.`,
 };

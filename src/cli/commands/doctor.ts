@@ -1,0 +1,41 @@
+import { Command, Option } from "clipanion";
+import { Recall } from "../../index.js";
+import { BaseCommand } from "../base-command.js";
+import { doctorCheckRecord } from "../wire.js";
+import { Exit, type ExitCode } from "../exit.js";
+
+export class DoctorCommand extends BaseCommand {
+  static paths = [["doctor"]];
+
+  static usage = Command.Usage({
+    description: "check the index, the tag database, the config, the watcher and Pi's sessions folder",
+    details: `
+      Checks that Pi's sessions folder can be read; that every file of the index matches its checksum and that the index holds every session file; that the tag database passes SQLite's integrity check; that the config file (if any) parses; and whether \`recall watch\` runs. Prints each check, and for each that fails, the command that fixes it.
+
+      Exit status: 0 if everything is healthy, 2 if not.
+    `,
+    examples: [
+      ["Check everything", "$0 doctor"],
+      ["Machine-readable checks", "$0 doctor --json"],
+    ],
+  });
+
+  json = Option.Boolean("--json", false, { description: "Print one JSON object per check, then a summary (JSON Lines)" });
+
+  async run(): Promise<ExitCode> {
+    // Not this.recall(): opening the index is one of the things checked.
+    const checks = await Recall.open({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd }).doctor();
+    const failed = checks.filter((c) => !c.ok).length;
+    for (const check of checks) {
+      if (this.json) {
+        this.out(JSON.stringify(doctorCheckRecord(check)));
+        continue;
+      }
+      this.out(`${check.ok ? "ok  " : this.paint.bold.red("FAIL")}  ${check.name}: ${check.message}`);
+      if (check.fix) this.out(`      fix: ${check.fix}`);
+    }
+    if (this.json) this.out(JSON.stringify({ type: "summary", ok: failed === 0, checks: checks.length, failed }));
+    else if (failed > 0) this.warn(`${failed} of ${checks.length} checks failed`);
+    return failed === 0 ? Exit.Ok : Exit.Error;
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * A cache folder that cannot be written to (a read-only mount): `search --no-sync`, `list` and
+ * `read` answer from the index as it is; a search that would sync answers too, with one notice.
+ * As root, chmod does not stop writes, so the cache is a tmpfs remounted read-only; without root
+ * the test is skipped, and says so.
+ */
+import { execFileSync } from "node:child_process";
+import { appendFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FIXTURE_FILES, userMessage } from "../helpers/fixture-files.js";
+import { jsonLines } from "../helpers/run-cli.js";
+import { isRoot, makeTmpfsCache, type TmpfsCache } from "../helpers/tmpfs-cache.js";
+
+if (!isRoot) console.warn("read-only-cache.test.ts: skipped, needs root to mount a read-only tmpfs");
+
+let cache: TmpfsCache;
+const recall = (args: string[]) => cache.recall(args);
+
+describe.skipIf(!isRoot)("a read-only cache", () => {
+  beforeAll(async () => {
+    cache = makeTmpfsCache("16m");
+    expect((await recall(["index"])).code).toBe(0);
+    execFileSync("mount", ["-o", "remount,ro", cache.mountPoint]);
+  });
+  afterAll(() => cache?.cleanup());
+
+  it("search --no-sync, list and read answer from the index as it is, with nothing on stderr", async () => {
+    const search = await recall(["search", "the", "--no-sync", "--json"]);
+    expect(search.stderr).toBe("");
+    expect(search.code).toBe(0);
+    expect(jsonLines(search.stdout).length).toBeGreaterThan(0);
+    const list = await recall(["list", "--json", "--no-sync"]);
+    expect(list.stderr).toBe("");
+    expect(jsonLines(list.stdout)).toHaveLength(10);
+    const read = await recall(["read", "01a0f6b1", "--json"]);
+    expect(read.stderr).toBe("");
+    expect(read.code).toBe(0);
+  });
+
+  it("a search that would update the index answers from it as it is, with one notice", async () => {
+    const file = FIXTURE_FILES.s1.replace(/^.*\/sessions\//, `${cache.agent.sessionsDir}/`);
+    appendFileSync(file, userMessage("c00000ro", "readonlyappendedword", Date.parse("2026-11-02T00:00:00Z")));
+    const search = await recall(["search", "the", "--json"]);
+    expect(search.code).toBe(0);
+    expect(jsonLines(search.stdout).length).toBeGreaterThan(0);
+    expect(search.stderr.split("\n").filter(Boolean)).toEqual([expect.stringMatching(/^recall: the index in .* could not be updated \(.*Read-only file system.*\); answering from it as it is$/)]);
+    const index = await recall(["index"]);
+    expect(index.code).toBe(2);
+    expect(index.stderr).toMatch(/^recall: cannot write to the index: Read-only file system/);
+  });
+});
