@@ -21,6 +21,12 @@ export type RecallErrorCode =
   /** A session whose folder is gone (or unknown): it can be forked, not resumed; `value` is its file. */
   | "FOLDER_GONE"
   | "IO"
+  /** A session file a guarded read refuses: outside the sessions folder, a link, not a regular file. */
+  | "UNSAFE_FILE"
+  /** A session file over the size a guarded read accepts. */
+  | "FILE_TOO_LARGE"
+  /** A session file that is no longer the file it was when it was named (replaced, not appended to). */
+  | "SESSION_REPLACED"
   | "INTERNAL";
 
 export interface RecallErrorDetails {
