@@ -110,7 +110,7 @@ const esModuleBuilds = {
 // (src/cli/early-look.ts): a few KB, so the check's stats begin before the CLI is even loaded.
 const bundle = join(root, "dist", "bundle", "cli.cjs");
 await build({
-  entryPoints: { cli: join(root, "src", "cli", "main.ts"), "early-look": join(root, "src", "cli", "early-look.ts") },
+  entryPoints: { cli: join(root, "src", "cli", "main.ts"), "early-look": join(root, "src", "cli", "early-look.ts"), mcp: join(root, "src", "mcp", "main.ts") },
   outdir: dirname(bundle),
   outExtension: { ".js": ".cjs" },
   bundle: true,

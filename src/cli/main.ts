@@ -16,6 +16,7 @@ import { UntagCommand } from "./commands/untag.js";
 import { CompletionCommand } from "./commands/completion.js";
 import { PickCommand } from "./commands/pick.js";
 import { WatchCommand } from "./commands/watch.js";
+import { McpCommand } from "./commands/mcp.js";
 import type { RecallContext } from "./context.js";
 import { commandModel } from "./docs/command-model.js";
 import { parseErrorMessage } from "./parse-errors.js";
@@ -40,6 +41,7 @@ const COMMANDS = [
   TagsCommand,
   PickCommand,
   WatchCommand,
+  McpCommand,
   CompletionCommand,
 ];
 
