@@ -4,7 +4,7 @@ _recall() {
   cur="${COMP_WORDS[COMP_CWORD]}"
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   if [[ $COMP_CWORD -eq 1 ]]; then
-    COMPREPLY=($(compgen -W "ask autotag completion context doctor index list pick read resume search tag tags untag watch --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "ask autotag completion context doctor index list mcp pick read resume search tag tags untag watch --help --version" -- "$cur"))
     return
   fi
   case "${COMP_WORDS[1]}" in
@@ -64,6 +64,14 @@ _recall() {
       --until) return ;;
       esac
       opts="--sessions-dir --color --here --cwd --json --format -0 --null --no-sync -n --limit --since --until --help" ;;
+    mcp)
+      case "$prev" in
+      --agent-dir) return ;;
+      --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      --project-dir) return ;;
+      --default-scope) return ;;
+      esac
+      opts="--agent-dir --sessions-dir --project-dir --default-scope --allow-tagging --help" ;;
     pick)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;

@@ -39,15 +39,17 @@ const esModuleBuilds = {
   },
 };
 
-// Three bundles, each loaded by bin/recall.cjs: the start of the freshness check, loaded first
+// Three bundles loaded by bin/recall.cjs: the start of the freshness check, loaded first
 // (src/cli/early-look.ts): a few KB, so the check's stats begin before the CLI is even loaded;
 // `search` and `list` with recall's own parser and without clipanion's Cli (src/cli/quick.ts),
-// tried next for those two; and the whole CLI.
+// tried next for those two; and the whole CLI. A fourth, the MCP server (src/mcp/main.ts), is
+// what `recall mcp` and bin/recall-mcp.cjs load, so no other command loads the MCP SDK.
 await build({
   entryPoints: {
     cli: join(root, "src", "cli", "main.ts"),
     quick: join(root, "src", "cli", "quick.ts"),
     "early-look": join(root, "src", "cli", "early-look.ts"),
+    mcp: join(root, "src", "mcp", "main.ts"),
   },
   outdir: join(root, "dist", "bundle"),
   outExtension: { ".js": ".cjs" },

@@ -27,6 +27,12 @@ export type RecallErrorCode =
   /** Stopped by the caller's signal. */
   | "ABORTED"
   | "IO"
+  /** A session file a guarded read refuses: outside the sessions folder, a link, not a regular file. */
+  | "UNSAFE_FILE"
+  /** A session file over the size a guarded read accepts. */
+  | "FILE_TOO_LARGE"
+  /** A session file that is no longer the file it was when it was named (replaced, not appended to). */
+  | "SESSION_REPLACED"
   | "INTERNAL";
 
 export interface RecallErrorDetails {

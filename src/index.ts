@@ -16,6 +16,8 @@ export { DEFAULT_LIMIT } from "./api/search.js";
 export type { SearchOptions, SearchPage, SearchHit, MatchedMessage } from "./api/search.js";
 export type { SessionSummary } from "./api/session-summary.js";
 export type { SessionRef } from "./api/resolve-session.js";
+export { MAX_SESSION_BYTES } from "./api/session-file-guard.js";
+export type { FileIdentity } from "./api/session-file-guard.js";
 export { DEFAULT_LIST_LIMIT } from "./api/list.js";
 export type { ListOptions } from "./api/list.js";
 export { DEFAULT_PAGE_CHARS } from "./api/read.js";

@@ -22,3 +22,10 @@ export async function listSessions(store: IndexStore, options: ListOptions = {})
   const sessions = await store.native.list({ limit: options.limit ?? DEFAULT_LIST_LIMIT, filters: scopeFilters(options) });
   return sessions.map(toSummary);
 }
+
+/** How many sessions the index holds, or holds of one folder: what a search looked through. */
+export async function countSessions(store: IndexStore, options: Pick<ListOptions, "cwd"> = {}): Promise<number> {
+  const all = store.native.stats().sessions;
+  if (options.cwd === undefined || all === 0) return all;
+  return (await store.native.list({ limit: all, filters: scopeFilters(options) })).length;
+}

@@ -27,13 +27,14 @@ import { autoTagSessions, autoTagSystemPrompt, type AutoTagOptions, type AutoTag
 import type { JobRunner, PlainOverrides } from "./background-jobs.js";
 import { loadConfig, saveModel, strictConfig, type LoadedConfig } from "./config.js";
 import { sessionContext, type ContextOptions, type ContextResult } from "./context.js";
-import { listSessions, type ListOptions } from "./list.js";
+import { countSessions, listSessions, type ListOptions } from "./list.js";
 import { syncNotices, type Notice } from "./notices.js";
 import { PiConversation, printModeCaller, type ModelCaller } from "./pi-model.js";
 import { readSession, type ReadOptions, type ReadResult } from "./read.js";
 import { looksLikePath, resolveSession, sessionSummary, type SessionRef } from "./resolve-session.js";
 import { resumePlan, type ResumePlan } from "./resume.js";
 import { searchPage, type SearchOptions, type SearchPage } from "./search.js";
+import { checkSessionFile, guardedRead, type FileIdentity } from "./session-file-guard.js";
 import type { SessionSummary } from "./session-summary.js";
 import { addTags, removeTags, sessionTags, tagCounts, type SessionTags, type TagEdit } from "./tags.js";
 import type { TagCount } from "../tags/tag-store.js";
@@ -170,6 +171,30 @@ export class Recall {
       const sessions = await listSessions(store, options);
       return present ? present(sessions) : sessions;
     });
+  }
+
+  /** How many sessions the index holds (of one folder, with `cwd`), as it is: what a search looked through. */
+  count(options: Pick<ListOptions, "cwd"> = {}): Promise<number> {
+    return countSessions(this.store(), options);
+  }
+
+  /**
+   * The identity of a session's file (device and inode, hashed) if it is a file a guarded read
+   * accepts (see session-file-guard.ts): inside the sessions folder, regular, one link, at most
+   * 64 MiB. A RecallError (UNSAFE_FILE, FILE_TOO_LARGE, NOT_FOUND) otherwise.
+   */
+  checkFile(session: SessionRef): FileIdentity {
+    return checkSessionFile(this.locations.sessionsDir, session.path);
+  }
+
+  /** `read`, of a file checked before and after as `checkFile` does and still the one `expected` names (SESSION_REPLACED otherwise). */
+  readGuarded(session: SessionRef, options: ReadOptions = {}, expected?: FileIdentity): Promise<ReadResult> {
+    return guardedRead(this.locations.sessionsDir, session.path, expected, () => this.read(session, options));
+  }
+
+  /** `context`, guarded as `readGuarded` is. */
+  contextGuarded(session: SessionRef, question: string, options: ContextOptions = {}, expected?: FileIdentity): Promise<ContextResult> {
+    return guardedRead(this.locations.sessionsDir, session.path, expected, () => this.context(session, question, options));
   }
 
   /** A session named by full id, unique id prefix or file path. */

@@ -13,6 +13,8 @@ export interface SearchCursor {
   offset: number;
   /** What the search was (see searchDigest). */
   digest: string;
+  /** For a snapshot cursor, which results came before (see searchPage). */
+  results?: string;
 }
 
 /** The search options a cursor is tied to, as one short string. */
@@ -25,7 +27,7 @@ function checksum(body: string): string {
 }
 
 export function encodeSearchCursor(cursor: SearchCursor): string {
-  const body = JSON.stringify({ v: VERSION, o: cursor.offset, d: cursor.digest });
+  const body = JSON.stringify({ v: VERSION, o: cursor.offset, d: cursor.digest, ...(cursor.results === undefined ? {} : { r: cursor.results }) });
   return Buffer.from(JSON.stringify({ b: body, k: checksum(body) })).toString("base64url");
 }
 
@@ -40,7 +42,7 @@ export function decodeSearchCursor(text: string, digest: string): SearchCursor {
     throw invalid;
   }
   if (body.v !== VERSION) throw new RecallError("STALE_CURSOR", "this cursor was made by another version of recall", { field: "cursor", hint: "start again without a cursor" });
-  if (!Number.isInteger(body.o) || (body.o as number) < 0 || typeof body.d !== "string") throw invalid;
+  if (!Number.isInteger(body.o) || (body.o as number) < 0 || typeof body.d !== "string" || (body.r !== undefined && typeof body.r !== "string")) throw invalid;
   if (body.d !== digest) throw new RecallError("CURSOR_MISMATCH", "this cursor continues another search", { field: "cursor", hint: "start again without a cursor" });
-  return { offset: body.o as number, digest };
+  return { offset: body.o as number, digest, results: body.r as string | undefined };
 }

@@ -30,8 +30,16 @@ export interface SearchOptions {
   until?: number;
   /** The time recency is measured from (default: now). */
   now?: number;
+  /** Only these sessions (by id). */
+  sessionIds?: string[];
   /** Continue after the page that gave this cursor (same query and options). */
   cursor?: string;
+  /**
+   * Tie the cursor to the results before it, not only to the search: if they changed (a session
+   * now ranks higher, or is gone), the next page is refused as STALE_CURSOR instead of skipping
+   * or repeating a session.
+   */
+  snapshot?: boolean;
   signal?: AbortSignal;
 }
 
@@ -62,9 +70,10 @@ export interface SearchHit extends SessionSummary {
 
 export const DEFAULT_LIMIT = 20;
 
-export function scopeFilters(options: Pick<SearchOptions, "cwd" | "since" | "until">): NativeFilters {
+export function scopeFilters(options: Pick<SearchOptions, "cwd" | "since" | "until" | "sessionIds">): NativeFilters {
   const filters: NativeFilters = {};
   if (options.cwd !== undefined) filters.cwds = [resolve(options.cwd)];
+  if (options.sessionIds !== undefined) filters.sessionIds = options.sessionIds;
   if (options.since !== undefined) filters.since = options.since;
   if (options.until !== undefined) filters.until = options.until;
   return filters;
@@ -74,13 +83,24 @@ export function scopeFilters(options: Pick<SearchOptions, "cwd" | "since" | "unt
 export async function searchPage(store: IndexStore, options: SearchOptions): Promise<SearchPage> {
   const limit = options.limit ?? DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) throw new RecallError("BAD_INPUT", `limit must be a whole number of at least 1, not ${limit}`, { field: "limit" });
-  const digest = searchDigest([options.query, options.prefix ?? false, options.cwd ?? null, options.since ?? null, options.until ?? null, limit]);
-  const offset = options.cursor === undefined ? 0 : decodeSearchCursor(options.cursor, digest).offset;
+  const searched = [options.query, options.prefix ?? false, options.cwd ?? null, options.since ?? null, options.until ?? null, limit];
+  const digest = searchDigest(options.sessionIds === undefined ? searched : [...searched, options.sessionIds]);
+  const cursor = options.cursor === undefined ? undefined : decodeSearchCursor(options.cursor, digest);
+  const offset = cursor?.offset ?? 0;
   // One more than the page shows says whether another page follows.
   const found = await searchSessions(store, { ...options, limit: offset + limit + 1 });
+  if (cursor?.results !== undefined && cursor.results !== resultsDigest(found.slice(0, offset))) {
+    throw new RecallError("STALE_CURSOR", "the results changed since this cursor was made", { field: "cursor", hint: "start again without a cursor" });
+  }
   const hits = found.slice(offset, offset + limit);
   const more = found.length > offset + limit;
-  return { hits, nextCursor: more ? encodeSearchCursor({ offset: offset + limit, digest }) : null };
+  const results = options.snapshot ? resultsDigest(found.slice(0, offset + limit)) : undefined;
+  return { hits, nextCursor: more ? encodeSearchCursor({ offset: offset + limit, digest, results }) : null };
+}
+
+/** Which sessions came first, in order: what a snapshot cursor is tied to. */
+function resultsDigest(hits: readonly SearchHit[]): string {
+  return searchDigest(hits.map((hit) => hit.path));
 }
 
 function unranked(session: SessionSummary): SearchHit {

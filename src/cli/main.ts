@@ -18,6 +18,7 @@ import { WatchCommand } from "./commands/watch.js";
 import { AutotagCommand } from "./commands/autotag.js";
 import { AskCommand } from "./commands/ask.js";
 import { DoctorCommand } from "./commands/doctor.js";
+import { McpCommand } from "./commands/mcp.js";
 import type { RecallContext } from "./context.js";
 import { commandModel } from "./docs/command-model.js";
 import { parseErrorMessage } from "./parse-errors.js";
@@ -44,6 +45,7 @@ const COMMANDS = [
   PickCommand,
   WatchCommand,
   DoctorCommand,
+  McpCommand,
   CompletionCommand,
 ];
 

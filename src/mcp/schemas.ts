@@ -1,0 +1,100 @@
+/** Argument limits and the output shapes the tools declare (outputSchema) and return (structuredContent). */
+import * as z from "zod";
+import { ERROR_CODES } from "./tool-error.js";
+import { SCOPES } from "./config.js";
+
+export const MAX_QUERY_CHARS = 4000;
+export const MAX_RESULTS = 25;
+export const DEFAULT_RESULTS = 10;
+export const MAX_PAGE_CHARS = 100_000;
+export const MIN_PAGE_CHARS = 100;
+export const DEFAULT_READ_CHARS = 24_000;
+export const DEFAULT_CONTEXT_CHARS = 20_000;
+/** What the conversation resource shows before it sends the reader on to pi_session_read. */
+export const RESOURCE_CHARS = 24_000;
+
+export const MODES = ["conversation", "raw"] as const;
+
+export const limitArg = z.number().int().min(1).max(MAX_RESULTS).optional().describe(`Results per page, 1 to ${MAX_RESULTS} (default ${DEFAULT_RESULTS})`);
+export const cursorArg = z.string().max(4096).optional().describe('The exact next_cursor of the previous page; omit (or "start") for the first page');
+export const scopeArg = z.enum(SCOPES).optional().describe('"project" (the configured project folder) or "all" (every project); default: the server\'s');
+export const modeArg = z.enum(MODES).optional().describe('"conversation" (default): user and assistant text; "raw": also thinking, tool calls and tool output');
+export const sessionRefArg = z.string().max(2048).describe("The exact session_ref (sref_…) a search, find or list returned");
+export const pageCharsArg = (fallback: number) =>
+  z.number().int().min(MIN_PAGE_CHARS).max(MAX_PAGE_CHARS).optional().describe(`Characters of message text, ${MIN_PAGE_CHARS} to ${MAX_PAGE_CHARS} (default ${fallback})`);
+
+const errorShape = z.object({ code: z.enum(ERROR_CODES), message: z.string(), recovery: z.string() });
+
+export const sessionResult = z.object({
+  session_ref: z.string(),
+  session_id: z.string(),
+  session_date: z.string().describe("When the session started (ISO 8601)"),
+  last_activity: z.string(),
+  project_id: z.string().describe("An opaque hash of the session's project folder"),
+  title: z.string().describe("The session's name, or its first message"),
+  message_count: z.number(),
+  tags: z.array(z.string()),
+  snippet: z.string(),
+  matched_words: z.array(z.string()),
+  message_index: z.number().nullable(),
+  message_role: z.string().nullable(),
+  message_timestamp: z.string().nullable(),
+  resource_uri: z.string(),
+});
+
+export const sessionsOutput = z.object({
+  results: z.array(sessionResult),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+  scope: z.enum(SCOPES),
+  scanned_sessions: z.number(),
+  skipped_sessions: z.number().describe("Matches left out: files over 64 MiB or failing the safety checks"),
+  next_action: z.string(),
+  note: z.string().optional(),
+  error: errorShape.optional(),
+});
+
+const messageShape = z.object({
+  index: z.number(),
+  role: z.string(),
+  timestamp: z.string(),
+  text: z.string(),
+});
+
+export const contextOutput = z.object({
+  session_ref: z.string(),
+  question: z.string(),
+  terms: z.array(z.string()),
+  matched_messages: z.number(),
+  total_messages: z.number(),
+  chars: z.number(),
+  max_chars: z.number(),
+  messages: z.array(messageShape.extend({ score: z.number(), clipped: z.boolean() })),
+  next_action: z.string(),
+  note: z.string().optional(),
+  error: errorShape.optional(),
+});
+
+export const readOutput = z.object({
+  session_ref: z.string(),
+  mode: z.enum(MODES),
+  total_messages: z.number(),
+  from: z.number().nullable(),
+  count: z.number(),
+  chars: z.number(),
+  messages: z.array(messageShape.extend({ text_offset: z.number().optional(), text_length: z.number().optional() })),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+  next_call: z.object({ tool: z.literal("pi_session_read"), arguments: z.record(z.string(), z.unknown()) }).nullable(),
+  next_action: z.string(),
+  error: errorShape.optional(),
+});
+
+export const tagOutput = z.object({
+  session_ref: z.string(),
+  tags: z.array(z.string()),
+  index_busy: z.boolean(),
+  error: errorShape.optional(),
+});
+
+export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;

@@ -1,0 +1,43 @@
+/**
+ * `recall mcp`: the read-only MCP server over stdio. stdout carries only JSON-RPC; diagnostics go
+ * to stderr and never hold session text or paths. The library stays open for the life of the
+ * process; every query brings the index up to date before it answers.
+ */
+import { McpServer } from "@modelcontextprotocol/server";
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { Recall } from "../index.js";
+import type { McpConfig } from "./config.js";
+import { serverInstructions } from "./instructions.js";
+import { registerPriorDecisionPrompt } from "./prompt.js";
+import { registerConversationResource } from "./resource.js";
+import { SessionPages } from "./session-pages.js";
+import { SessionReader } from "./session-reader.js";
+import { McpSessions } from "./sessions.js";
+import { Tokens } from "./tokens.js";
+import { registerTools } from "./tools.js";
+
+export function createMcpServer(config: McpConfig, version: string): { server: McpServer; recall: Recall } {
+  const recall = Recall.open(config.recall);
+  // Tokens are keyed by the sessions folder: the same after a restart, refused by a server of another folder.
+  const key = `recall-mcp:${recall.locations.sessionsDir}`;
+  const tokens = new Tokens(key);
+  const sessions = new McpSessions(recall, tokens, key);
+  const reader = new SessionReader(sessions, tokens);
+  const pages = new SessionPages(config, sessions, tokens);
+  const server = new McpServer({ name: "recall", version }, { instructions: serverInstructions(config) });
+  registerTools(server, { config, pages, reader, sessions });
+  registerConversationResource(server, reader);
+  registerPriorDecisionPrompt(server);
+  return { server, recall };
+}
+
+/** Serves on stdin/stdout until the client closes stdin. */
+export async function serveMcp(config: McpConfig, version: string): Promise<void> {
+  const { server, recall } = createMcpServer(config, version);
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  await new Promise<void>((resolve) => {
+    server.server.onclose = resolve;
+  });
+  recall.close();
+}

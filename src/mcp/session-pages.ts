@@ -1,0 +1,130 @@
+/**
+ * The three tools that answer with sessions, a page at a time: search (ranked by the index),
+ * find (an exact id) and list (latest first). Each is one library search; this file maps the
+ * arguments, the scope and the cursor, and words the page.
+ */
+import type { CallToolResult, ServerContext } from "@modelcontextprotocol/server";
+import type { SearchHit, SearchOptions } from "../index.js";
+import type { McpConfig, Scope } from "./config.js";
+import { DEFAULT_RESULTS } from "./schemas.js";
+import { HISTORICAL, toolResult } from "./results.js";
+import type { McpSessions } from "./sessions.js";
+import { conversationUri } from "./resource.js";
+import { invalidCursor, ToolError } from "./tool-error.js";
+import type { Tokens } from "./tokens.js";
+
+export interface PageRequest {
+  tool: string;
+  /** What the search is, apart from scope, page size and cursor. */
+  search: Pick<SearchOptions, "query" | "sessionIds" | "since">;
+  /** The call's arguments a cursor is tied to. */
+  call: Record<string, unknown>;
+  scope: Scope | undefined;
+  limit: number | undefined;
+  cursor: string | undefined;
+  note?: string;
+}
+
+export class SessionPages {
+  constructor(
+    private readonly config: McpConfig,
+    private readonly sessions: McpSessions,
+    private readonly tokens: Tokens,
+  ) {}
+
+  async page(request: PageRequest, ctx: ServerContext): Promise<CallToolResult> {
+    const scope = request.scope ?? this.config.defaultScope;
+    if (scope === "project" && this.config.projectDir === undefined) {
+      throw new ToolError(
+        "PROJECT_SCOPE_UNAVAILABLE",
+        "no project folder is configured, so project scope is unavailable",
+        'retry with scope: "all", or ask the operator to start the server with --project-dir (or PI_SESSION_RECALL_PROJECT_DIR)',
+      );
+    }
+    const limit = request.limit ?? DEFAULT_RESULTS;
+    const call = { ...request.call, scope, limit };
+    const inner = this.tokens.readCursor(request.tool, call, request.cursor);
+    if (inner === "invalid") throw invalidCursor();
+    const recall = this.sessions.recall;
+    const cwd = scope === "project" ? this.config.projectDir : undefined;
+    const synced = await this.syncWithProgress(ctx);
+    const page = await recall.search({ ...request.search, limit, cwd, cursor: inner, snapshot: true, signal: ctx.mcpReq.signal, sync: !synced });
+    const scanned = await recall.count({ cwd });
+    const results = [];
+    let skipped = 0;
+    for (const hit of page.hits) {
+      const ref = this.sessions.refFor(hit);
+      if (typeof ref === "string") results.push(this.result(hit, ref));
+      else skipped++;
+    }
+    const nextCursor = page.nextCursor === null ? null : this.tokens.cursor(request.tool, call, page.nextCursor);
+    const structured = {
+      results,
+      has_more: nextCursor !== null,
+      next_cursor: nextCursor,
+      scope,
+      scanned_sessions: scanned,
+      skipped_sessions: skipped,
+      next_action: nextAction(request.tool, scope, results.length, nextCursor),
+      ...(request.note ? { note: request.note } : {}),
+    };
+    return toolResult(structured, pageText(structured), results.map((r) => ({ type: "resource_link" as const, uri: r.resource_uri, name: r.title.slice(0, 80) || r.session_id, mimeType: "text/plain" })));
+  }
+
+  /** With a client progress token: the sync first, reported as it goes (the search then needs none). */
+  private async syncWithProgress(ctx: ServerContext): Promise<boolean> {
+    const progressToken = ctx.mcpReq._meta?.progressToken;
+    if (progressToken === undefined) return false;
+    await this.sessions.recall.sync({
+      onProgress: (progress) => {
+        void ctx.mcpReq.notify({
+          method: "notifications/progress",
+          params: { progressToken, progress: progress.filesDone, total: progress.filesTotal, message: `indexing session files: ${progress.filesDone} of ${progress.filesTotal}` },
+        });
+      },
+    });
+    ctx.mcpReq.signal.throwIfAborted();
+    return true;
+  }
+
+  private result(hit: SearchHit, ref: string) {
+    const snippet = Buffer.from(hit.snippet, "utf8");
+    return {
+      session_ref: ref,
+      session_id: hit.id,
+      session_date: hit.created,
+      last_activity: hit.modified,
+      project_id: this.sessions.projectId(hit.cwd),
+      title: hit.name ?? hit.firstMessage,
+      message_count: hit.messageCount,
+      tags: hit.tags,
+      snippet: hit.snippet,
+      matched_words: [...new Set(hit.spans.map(([start, end]) => snippet.subarray(start, end).toString("utf8")))],
+      message_index: hit.message?.index ?? null,
+      message_role: hit.message?.role ?? null,
+      message_timestamp: hit.message?.timestamp ?? null,
+      resource_uri: conversationUri(ref),
+    };
+  }
+}
+
+function nextAction(tool: string, scope: Scope, found: number, nextCursor: string | null): string {
+  if (found === 0 && scope === "project") {
+    return 'nothing in this project; if the session may belong to another project, retry explicitly with scope: "all"';
+  }
+  if (found === 0) return tool === "pi_session_search" ? "nothing matched; try other words, or fewer" : "nothing found";
+  const read = "use pi_session_context (a focused question) or pi_session_read (full reading) with a session_ref, unchanged";
+  return nextCursor ? `${read}; for more results call ${tool} again with the same arguments and cursor: next_cursor` : read;
+}
+
+function pageText(page: { results: ReturnType<SessionPages["result"]>[]; scope: Scope; scanned_sessions: number; skipped_sessions: number; has_more: boolean; next_cursor: string | null; next_action: string; note?: string }): string {
+  const lines = [`${page.results.length} result${page.results.length === 1 ? "" : "s"} (scope: ${page.scope}, scanned_sessions: ${page.scanned_sessions}, skipped_sessions: ${page.skipped_sessions})`];
+  if (page.note) lines.push(`note: ${page.note}`);
+  for (const [i, r] of page.results.entries()) {
+    lines.push("", `${i + 1}. ${r.title.replace(/\s+/g, " ").slice(0, 200)}`, `   session_ref: ${r.session_ref}`, `   session_date: ${r.session_date}  project_id: ${r.project_id}  messages: ${r.message_count}`);
+    if (r.snippet) lines.push(`   match (message ${r.message_index}, ${r.message_timestamp}): ${r.snippet.replace(/\s+/g, " ")}`);
+  }
+  lines.push("", `has_more: ${page.has_more}`, `next_cursor: ${page.next_cursor ?? "null"}`, `next_action: ${page.next_action}`);
+  if (page.results.length > 0) lines.push(HISTORICAL);
+  return lines.join("\n");
+}
