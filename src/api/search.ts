@@ -11,7 +11,7 @@ import type { IndexStore } from "../store.js";
 import { hasTags, hasText, parseTagQuery } from "../tags/query-tags.js";
 import { decodeSearchCursor, encodeSearchCursor, searchDigest } from "./search-cursor.js";
 import { iso, toSummary, type SessionSummary } from "./session-summary.js";
-import { damagedTagStore } from "../tags/open-tags.js";
+import { garbledTagStore } from "../tags/open-tags.js";
 
 export interface SearchOptions {
   /**
@@ -112,7 +112,7 @@ export async function searchSessions(store: IndexStore, options: SearchOptions):
   const limit = options.limit ?? DEFAULT_LIMIT;
   const filters = scopeFilters(options);
   if (hasTags(query)) {
-    const damaged = damagedTagStore(store);
+    const damaged = garbledTagStore(store);
     if (damaged) throw damaged;
     if (query.include.length > 0) filters.tagsAll = query.include;
     if (query.exclude.length > 0) filters.tagsNone = query.exclude;

@@ -4,7 +4,7 @@
  * it imports the earlier pi-recall extension's tags, once; the notice saying so waits for
  * `takeTagNotices` (a sync hands it on in its report).
  */
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { RecallError } from "../errors.js";
 import type { IndexStore } from "../store.js";
@@ -38,6 +38,35 @@ export function damagedTagStore(store: IndexStore): RecallError | undefined {
     if (error instanceof RecallError && error.code === "CORRUPT") return error;
     throw error;
   }
+}
+
+/** What every SQLite database file starts with. */
+const SQLITE_HEADER = Buffer.from("SQLite format 3\0", "latin1");
+
+/**
+ * `damagedTagStore` for a `#tag` search, without opening the database when this process has not:
+ * loading SQLite would cost the search several milliseconds, and the index holds the tags it
+ * filters by. A file that does not even start as a database is damaged; one that does is left to
+ * the tag operations and syncs, which open it.
+ */
+export function garbledTagStore(store: IndexStore): RecallError | undefined {
+  if (opened.has(store)) return damagedTagStore(store);
+  const path = join(store.locations.dataDir, TAGS_DB_FILE);
+  const head = Buffer.alloc(SQLITE_HEADER.length);
+  let read: number;
+  try {
+    const fd = openSync(path, "r");
+    try {
+      read = readSync(fd, head, 0, head.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  // An empty file is a database emptied by a crash: the next sync restores it (restore-tags.ts).
+  if (read === 0 || head.equals(SQLITE_HEADER)) return undefined;
+  return new RecallError("CORRUPT", `the tag database ${path} is damaged (file is not a database); restore it from a backup or move it aside`);
 }
 
 /**
