@@ -17,19 +17,21 @@ import { openStore, storeInPlace, type IndexStore } from "../store.js";
 import { cannotWrite } from "../sync/index-writer.js";
 import { mayComeFromDamage, repairIfDamaged } from "../sync/repair.js";
 import { readWhileSyncing, syncIndex, type SyncProgress, type SyncReport } from "../sync/sync.js";
-import { watchSessions, type WatchOptions } from "../sync/watch.js";
+import type { WatchOptions } from "../sync/watch.js";
 import { normalizeTag, parseTags } from "../tags/normalize.js";
 import { damagedTagStore, takeTagNotices } from "../tags/open-tags.js";
 import type { EarlyLook } from "../sessions/discover.js";
-import { runDoctor, type DoctorCheck } from "./doctor.js";
-import { askAboutSession, type AskOptions, type AskResult } from "./ask.js";
-import { autoTagSessions, autoTagSystemPrompt, type AutoTagOptions, type AutoTagResult } from "./autotag.js";
+// What `recall search` never does (watch, doctor, the model features) is imported when first used:
+// a cold search then evaluates none of it (see BENCHMARKS.md).
+import type { DoctorCheck } from "./doctor.js";
+import type { AskOptions, AskResult } from "./ask.js";
+import type { AutoTagOptions, AutoTagResult } from "./autotag.js";
 import type { JobRunner, PlainOverrides } from "./background-jobs.js";
 import { loadConfig, saveModel, strictConfig, type LoadedConfig } from "./config.js";
 import { sessionContext, type ContextOptions, type ContextResult } from "./context.js";
 import { countSessions, listSessions, type ListOptions } from "./list.js";
 import { syncNotices, type Notice } from "./notices.js";
-import { PiConversation, printModeCaller, type ModelCaller } from "./pi-model.js";
+import type { ModelCaller } from "./pi-model.js";
 import { readSession, type ReadOptions, type ReadResult } from "./read.js";
 import { looksLikePath, resolveSession, sessionSummary, type SessionRef } from "./resolve-session.js";
 import { resumePlan, type ResumePlan } from "./resume.js";
@@ -253,6 +255,7 @@ export class Recall {
   async ask(ref: string | SessionRef, question: string, options: AskOptions & ModelChoice = {}): Promise<AskResult> {
     const session = typeof ref === "string" ? await this.resolve(ref) : ref;
     const model = options.model ?? strictConfig(this.config()).ask.model;
+    const [{ askAboutSession }, { printModeCaller }] = await Promise.all([import("./ask.js"), import("./pi-model.js")]);
     return askAboutSession(session, question, options.caller?.(model) ?? printModeCaller(this.env, model), options);
   }
 
@@ -263,6 +266,7 @@ export class Recall {
   async autoTag(sessions: readonly SessionRef[], options: AutoTagOptions & ModelChoice = {}): Promise<AutoTagResult[]> {
     const config = strictConfig(this.config()).autoTags;
     const model = options.model ?? config.model;
+    const [{ autoTagSessions, autoTagSystemPrompt }, { PiConversation, printModeCaller }] = await Promise.all([import("./autotag.js"), import("./pi-model.js")]);
     const caller = options.caller?.(model) ?? (sessions.length > 1 ? new PiConversation(this.env, model, autoTagSystemPrompt(config)) : printModeCaller(this.env, model));
     try {
       return await autoTagSessions(this.store(), sessions, caller, config, options);
@@ -360,8 +364,9 @@ export class Recall {
    * Keeps the index up to date as Pi writes, until the signal aborts (see sync/watch.ts). Each
    * sync's report comes with what it has to tell the user.
    */
-  watch(options: Omit<WatchOptions, "onSync"> & { onSync?: (report: SyncReport, notices: Notice[]) => void }): Promise<void> {
+  async watch(options: Omit<WatchOptions, "onSync"> & { onSync?: (report: SyncReport, notices: Notice[]) => void }): Promise<void> {
     const { onSync } = options;
+    const { watchSessions } = await import("../sync/watch.js");
     return watchSessions(this.store(), { ...options, onSync: onSync && ((report) => onSync(report, syncNotices(report))) });
   }
 
@@ -369,7 +374,8 @@ export class Recall {
    * Checks Pi's sessions folder, the index (checksums, every session file indexed), the tag
    * database, the config file and the watcher lock, each with what fixes it. Opens nothing first.
    */
-  doctor(): Promise<DoctorCheck[]> {
+  async doctor(): Promise<DoctorCheck[]> {
+    const { runDoctor } = await import("./doctor.js");
     return runDoctor(this.locations, this.env, this.overrides.cwd!);
   }
 
