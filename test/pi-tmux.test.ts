@@ -121,9 +121,16 @@ describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
     await waitFor("the fork", (s) => !s.includes("╭─ recall") && s.includes("Rollback: drop the index"));
 
     const dir = projectSessionDir(env.sessionsDir, env.projects["shop-api"]);
-    const forks = readdirSync(dir)
-      .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8").split("\n")[0]!) as { cwd: string; parentSession?: string })
-      .filter((h) => h.parentSession?.includes(D5));
+    const forksOfD5 = () =>
+      readdirSync(dir)
+        .map((f) => readFileSync(join(dir, f), "utf8").split("\n")[0]!)
+        .filter((line) => line.trim())
+        .map((line) => JSON.parse(line) as { cwd: string; parentSession?: string })
+        .filter((h) => h.parentSession?.includes(D5));
+    // The screen can show the fork before Pi has written its file.
+    const deadline = Date.now() + 10_000;
+    while (forksOfD5().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const forks = forksOfD5();
     expect(forks).toHaveLength(1);
     expect(forks[0]!.cwd).toBe(env.projects["shop-api"]);
   });
