@@ -9,7 +9,6 @@ import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
-import { native } from "../errors.js";
 import type { Locations } from "../locations.js";
 import { nativeModule } from "../native/binding.js";
 import { loadConfig } from "./config.js";
@@ -54,7 +53,7 @@ async function checkIndex(locations: Locations, sessionsReadable: boolean): Prom
   try {
     const store = openStore(locations);
     if (store.replaced) return fail("index", `${indexDir} could not be used and was replaced by an empty one (${store.native.replacedBecause()})`, "recall index");
-    const damaged = await native(() => store.native.damagedFiles());
+    const damaged = await store.native.damagedFiles();
     if (damaged.length > 0) return fail("index", `${damaged.length} file(s) of ${indexDir} fail their checksum (${damaged.slice(0, 3).join(", ")})`, "recall index");
     const { sessions } = store.native.stats();
     if (!sessionsReadable) return pass("index", `${indexDir}: checksums match; ${sessions} sessions`);
