@@ -1,10 +1,13 @@
 /**
  * Cursors for the next page of a search: base64url of a small JSON object with a checksum,
  * holding how many results came before and a digest of the search they belong to (its words,
- * filters and page size), so a cursor is never applied to another search.
+ * filters and page size), so a cursor is never applied to another search. The hashes guard against
+ * mistakes (a cursor cut short, or pasted into another search), not an adversary: a cursor only ever
+ * moves within the caller's own search. So they are FastHash, not SHA-1, which would load node:crypto
+ * into every cold `recall search` (a few milliseconds).
  */
 import { RecallError } from "../errors.js";
-import { sha1 } from "../hash.js";
+import { FastHash } from "../hash.js";
 
 const VERSION = 1;
 
@@ -19,11 +22,11 @@ export interface SearchCursor {
 
 /** The search options a cursor is tied to, as one short string. */
 export function searchDigest(parts: readonly unknown[]): string {
-  return sha1(JSON.stringify(parts)).slice(0, 16);
+  return new FastHash().update(JSON.stringify(parts)).digest();
 }
 
 function checksum(body: string): string {
-  return sha1(`search:${body}`).slice(0, 12);
+  return new FastHash().update(`search:${body}`).digest().slice(0, 12);
 }
 
 export function encodeSearchCursor(cursor: SearchCursor): string {
