@@ -95,6 +95,7 @@ export class Recall {
   private readonly notices: Notice[] = [];
   private readonly overrides: PlainOverrides;
   private readonly env: NodeJS.ProcessEnv;
+  private located: Locations | undefined;
 
   private constructor(private readonly options: RecallOptions) {
     this.env = options.env ?? process.env;
@@ -121,16 +122,18 @@ export class Recall {
     return resolveLocations(overrides);
   }
 
-  /**
-   * What is wrong with the sessions folder these overrides name, without opening anything: a
-   * folder a setting names that does not exist is fatal; Pi's default one not there yet is not.
-   */
-  static sessionsFolderProblem(overrides: LocationOverrides = {}): SessionsFolderProblem | undefined {
-    return sessionsFolderProblem(resolveLocations(overrides));
+  /** Where this recall's sessions, index and user data are; worked out once (it reads Pi's settings). */
+  get locations(): Locations {
+    this.located ??= resolveLocations(this.overrides);
+    return this.located;
   }
 
-  get locations(): Locations {
-    return this.opened?.locations ?? resolveLocations(this.overrides);
+  /**
+   * What is wrong with the sessions folder, if anything, without opening the index: a folder a
+   * setting names that does not exist is fatal; Pi's default one not there yet is not.
+   */
+  sessionsFolderProblem(): SessionsFolderProblem | undefined {
+    return sessionsFolderProblem(this.locations);
   }
 
   /** Opens the index (the first call does it anyway); its notices (a rebuilt cache) are then waiting. */
@@ -392,7 +395,7 @@ export class Recall {
 
   /** The index, opened on first call, and again if its folder was deleted since (see storeInPlace). */
   private store(): IndexStore {
-    this.opened = this.opened ? storeInPlace(this.opened) : openStore(resolveLocations(this.overrides), { verify: this.options.verify ?? false });
+    this.opened = this.opened ? storeInPlace(this.opened) : openStore(this.locations, { verify: this.options.verify ?? false });
     return this.opened;
   }
 

@@ -34,23 +34,31 @@ export abstract class BaseCommand extends Command<RecallContext> {
     return this.painter;
   }
 
-  private opened: Recall | undefined;
+  private library: Recall | undefined;
+  private opened = false;
 
   /** Whether opening checks every file of the index (it reads the whole index): `recall index` does. */
   protected readonly verifyIndex: boolean = false;
 
+  /** The library for the sessions folder this command line names; nothing opened yet. */
+  private unopened(): Recall {
+    this.library ??= Recall.open({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd, verify: this.verifyIndex });
+    return this.library;
+  }
+
   /** The library for the sessions folder this command line names, its index opened. */
   recall(): Recall {
     if (!this.opened) {
-      this.opened = Recall.open({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd, verify: this.verifyIndex }).open();
+      this.unopened().open();
+      this.opened = true;
       this.warnNotices();
     }
-    return this.opened;
+    return this.unopened();
   }
 
   /** What the library has to tell the user, on stderr. */
   warnNotices(): void {
-    for (const notice of this.opened?.takeNotices() ?? []) this.warn(noticeLine(notice));
+    for (const notice of this.library?.takeNotices() ?? []) this.warn(noticeLine(notice));
   }
 
   /**
@@ -78,7 +86,7 @@ export abstract class BaseCommand extends Command<RecallContext> {
 
   /** What is wrong with the sessions folder, if anything, without opening the index. */
   sessionsFolderProblem(): SessionsFolderProblem | undefined {
-    return Recall.sessionsFolderProblem({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
+    return this.unopened().sessionsFolderProblem();
   }
 
   /** A diagnostic line on stderr; what it quotes of a session (a folder, a name) is shown safely. */
