@@ -13,6 +13,8 @@ export type NoticeCode =
   | "TAGS_IMPORTED"
   /** Another process was writing the index: the answer may miss the newest sessions. */
   | "INDEX_BUSY"
+  /** The index could not be updated (a read-only or full cache): the answer comes from it as it is. */
+  | "INDEX_STALE"
   /** Session files that could not be read were skipped. */
   | "FILES_SKIPPED"
   /** Anything else a sync reported. */
@@ -27,7 +29,8 @@ export interface Notice {
 
 /** What a sync that ran before an answer has to say: only what the user should know. */
 export function syncNotices(report: SyncReport): Notice[] {
-  const notices: Notice[] = report.notices.map((message) => ({ code: "SYNC", message }));
+  // An unwritable cache's report carries only the notice that says so.
+  const notices: Notice[] = report.notices.map((message) => ({ code: report.unwritable ? "INDEX_STALE" : "SYNC", message }));
   if (report.busy) {
     notices.push({ code: "INDEX_BUSY", message: "another recall process is updating the index; results may miss the newest sessions" });
   }

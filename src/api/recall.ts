@@ -359,7 +359,7 @@ export class Recall {
     } catch (error) {
       // A read-only or full cache: the query answers from the index as it is, and says so.
       if (!cannotWrite(error)) throw error;
-      this.notices.push({ code: "SYNC", message: `the index in ${this.locations.cacheDir} could not be updated (${(error as Error).message}); answering from it as it is` });
+      this.notices.push({ code: "INDEX_STALE", message: `the index in ${this.locations.cacheDir} could not be updated (${(error as Error).message}); answering from it as it is` });
     }
   }
 

@@ -56,25 +56,21 @@ function failure(action: string, text: string): ToolResult {
   return { content: [{ type: "text", text }], details: { action, count: 0, truncated: false }, isError: true };
 }
 
-/** What the library had to say about the answer, in the model's words: only what bears on it. */
+/**
+ * What the library had to say about the answer, in the model's words: only what bears on it (an
+ * index another process is writing, or one that could not be updated and answered as it was).
+ */
 function notes(notices: readonly Notice[]): string[] {
-  const busy = notices.some((n) => n.code === "INDEX_BUSY");
-  return busy ? ["(The index is being written by another recall process; these results may miss the newest sessions.)", ""] : [];
+  const lines: string[] = [];
+  if (notices.some((n) => n.code === "INDEX_BUSY")) lines.push("(The index is being written by another recall process; these results may miss the newest sessions.)");
+  for (const notice of notices.filter((n) => n.code === "INDEX_STALE")) lines.push(`(${notice.message}; results may miss the newest sessions.)`);
+  return lines.length > 0 ? [...lines, ""] : [];
 }
 
-/**
- * The answer from the index brought up to date; a sync that fails leaves the index as it is, and
- * the answer says so.
- */
-async function fresh<T>(recall: Recall, query: (sync: boolean) => Promise<T>): Promise<{ value: T; lines: string[] }> {
-  try {
-    const value = await query(true);
-    return { value, lines: notes(recall.takeNotices()) };
-  } catch (error) {
-    if (error instanceof RecallError && error.code !== "IO" && error.code !== "LOCKED" && error.code !== "INTERNAL") throw error;
-    const value = await query(false);
-    return { value, lines: [`(Could not update the index: ${error instanceof Error ? error.message : String(error)}; results may be stale.)`, ""] };
-  }
+/** The answer from the library (which brings the index up to date first), and what it had to say. */
+async function fresh<T>(recall: Recall, query: () => Promise<T>): Promise<{ value: T; lines: string[] }> {
+  const value = await query();
+  return { value, lines: notes(recall.takeNotices()) };
 }
 
 /** A model's answer about one session, and the messages it drew on, as tool text. */
@@ -104,8 +100,8 @@ export async function runRecallTool(recall: Recall, params: RecallParams, ctx: T
         if (!query) return failure(action, 'recall search needs a query: {"action": "search", "query": "…"}');
         const limit = params.limit ?? DEFAULT_SEARCH_LIMIT;
         const scope = params.scope ?? "all";
-        const { value: page, lines: said } = await fresh(recall, (sync) =>
-          recall.search({ query, limit, prefix: false, sync, ...(scope === "current" ? { cwd: ctx.cwd } : {}), ...(signal ? { signal } : {}) }),
+        const { value: page, lines: said } = await fresh(recall, () =>
+          recall.search({ query, limit, prefix: false, ...(scope === "current" ? { cwd: ctx.cwd } : {}), ...(signal ? { signal } : {}) }),
         );
         const hits = page.hits;
         const where = scope === "current" ? `sessions of ${ctx.cwd}` : "sessions of all projects";
@@ -122,7 +118,7 @@ export async function runRecallTool(recall: Recall, params: RecallParams, ctx: T
       case "list": {
         const limit = params.limit ?? DEFAULT_SEARCH_LIMIT;
         const scope = params.scope ?? "all";
-        const { value: sessions, lines: said } = await fresh(recall, (sync) => recall.list({ limit, sync, ...(scope === "current" ? { cwd: ctx.cwd } : {}) }));
+        const { value: sessions, lines: said } = await fresh(recall, () => recall.list({ limit, ...(scope === "current" ? { cwd: ctx.cwd } : {}) }));
         const where = scope === "current" ? `sessions of ${ctx.cwd}` : "sessions of all projects";
         const lines = [
           ...said,

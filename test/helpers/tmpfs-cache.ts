@@ -28,7 +28,8 @@ export function makeTmpfsCache(size: string): TmpfsCache {
     mountPoint,
     recall: (args) => runRecall(args, { env: { ...agent.env, RECALL_CACHE_DIR: join(mountPoint, "cache") } }),
     cleanup: () => {
-      execFileSync("umount", [mountPoint]);
+      // Lazily: a Recall opened in this process keeps the index's files mapped until it is collected.
+      execFileSync("umount", ["--lazy", mountPoint]);
       agent.cleanup();
     },
   };

@@ -6,7 +6,10 @@
  */
 import { execFileSync } from "node:child_process";
 import { appendFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Recall } from "../../src/index.js";
+import { runRecallTool } from "../../src/pi/tool.js";
 import { FIXTURE_FILES, userMessage } from "../helpers/fixture-files.js";
 import { jsonLines } from "../helpers/run-cli.js";
 import { isRoot, makeTmpfsCache, type TmpfsCache } from "../helpers/tmpfs-cache.js";
@@ -47,5 +50,21 @@ describe.skipIf(!isRoot)("a read-only cache", () => {
     const index = await recall(["index"]);
     expect(index.code).toBe(2);
     expect(index.stderr).toMatch(/^recall: cannot write to the index: Read-only file system/);
+  });
+
+  it("the Pi tool answers too, and tells the model its results may miss the newest sessions", async () => {
+    const recallOnCache = Recall.open({ env: { ...cache.agent.env, RECALL_CACHE_DIR: join(cache.mountPoint, "cache") } });
+    const context = { cwd: "/home/dev/shop-api", sessionManager: { getSessionId: () => "01ffffff-0000-7000-8000-000000000001" } } as never;
+    try {
+      const file = FIXTURE_FILES.s1.replace(/^.*\/sessions\//, `${cache.agent.sessionsDir}/`);
+      appendFileSync(file, userMessage("c00001ro", "readonlytoolword", Date.parse("2026-11-03T00:00:00Z")));
+      const result = await runRecallTool(recallOnCache, { action: "search", query: "staging deploy" }, context);
+      const text = result.content[0]!.text;
+      expect(result.isError).toBeFalsy();
+      expect(text).toMatch(/\(the index in .* could not be updated \(.*Read-only file system.*\); answering from it as it is; results may miss the newest sessions\.\)/);
+      expect(text).toContain("01a0f6b1-2680-79e3-a1fa-30b6f0582ef5");
+    } finally {
+      recallOnCache.close();
+    }
   });
 });
