@@ -22,7 +22,7 @@ import { sessionName } from "./read.js";
 import type { SessionRef } from "./resolve-session.js";
 
 /** The whole sample a model sees of one session. */
-export const SAMPLE_CHARS = 12_000;
+const SAMPLE_CHARS = 12_000;
 const FIRST_USER_MESSAGES = 3;
 const FIRST_MESSAGE_CHARS = 1_500;
 const LATEST_MESSAGES = 6;
@@ -67,7 +67,7 @@ function sampled(items: readonly TranscriptItem[]): { item: TranscriptItem; max:
 }
 
 /** The user message for one session: what is known of it, then the sampled messages. */
-export function autoTagPrompt(session: SessionRef & { name: string | null }, tags: { manual: string[]; auto: string[] }, items: readonly TranscriptItem[]): string {
+function autoTagPrompt(session: SessionRef & { name: string | null }, tags: { manual: string[]; auto: string[] }, items: readonly TranscriptItem[]): string {
   const head = [
     `Session name: ${session.name ? cut(session.name, 200) : "(none)"}`,
     `Project folder: ${session.cwd || "(unknown)"}`,
@@ -92,7 +92,7 @@ export function autoTagPrompt(session: SessionRef & { name: string | null }, tag
 }
 
 /** The tags in an answer: a JSON array, or an object with `tags`, possibly in a code fence. */
-export function parseTagAnswer(answer: string): string[] | undefined {
+function parseTagAnswer(answer: string): string[] | undefined {
   const unfenced = answer.replace(/```(?:json)?\s*([\s\S]*?)```/i, "$1").trim();
   const candidates = [unfenced, /\{[\s\S]*\}/.exec(unfenced)?.[0], /\[[\s\S]*\]/.exec(unfenced)?.[0]].filter((c): c is string => !!c);
   for (const candidate of candidates) {
@@ -109,7 +109,7 @@ export function parseTagAnswer(answer: string): string[] | undefined {
 }
 
 /** What an answer gives a session: normalized, new, allowed tags, at most `maximum`; or why not. */
-export function tagsFromAnswer(answer: string, existing: { manual: string[]; suppressed: string[] }, config: Pick<AutoTagConfig, "minimum" | "maximum">): { tags: string[] } | { reason: string } {
+function tagsFromAnswer(answer: string, existing: { manual: string[]; suppressed: string[] }, config: Pick<AutoTagConfig, "minimum" | "maximum">): { tags: string[] } | { reason: string } {
   const proposed = parseTagAnswer(answer);
   if (!proposed) return { reason: "the model's answer held no JSON list of tags" };
   const refused = new Set([...existing.manual, ...existing.suppressed]);

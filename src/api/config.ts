@@ -48,8 +48,8 @@ export interface LoadedConfig {
   problems: string[];
 }
 
-export const DEFAULT_MINIMUM_TAGS = 3;
-export const DEFAULT_MAXIMUM_TAGS = 7;
+const DEFAULT_MINIMUM_TAGS = 3;
+const DEFAULT_MAXIMUM_TAGS = 7;
 const MOST_TAGS = 10;
 
 type Json = Record<string, unknown>;
