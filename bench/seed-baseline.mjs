@@ -67,17 +67,20 @@ function sourceHash(dir) {
 async function buildSeed(source) {
   const folder = join(REPO_ROOT, ".cache", "bench", "seed-engine", sourceHash(source));
   const module = join(folder, "src", "recall-index.bundle.mjs");
-  if (existsSync(module)) return module;
-  log(`building the seed's engine from ${source} in ${folder} (cargo build --release) …`);
-  rmSync(folder, { recursive: true, force: true });
-  mkdirSync(folder, { recursive: true });
-  // A cargo target folder the checkout has comes along: its dependencies need not compile again.
-  for (const part of ["native", "src", "scripts"]) cpSync(join(source, part), join(folder, part), { recursive: true });
-  // Its own build script: cargo build --release, then the addon copied to where its loader looks.
-  const built = spawnSync(process.execPath, [join(folder, "scripts", "build-native.mjs")], { cwd: folder, stdio: ["ignore", "inherit", "inherit"] });
-  if (built.status !== 0) throw new Error(`building the seed's engine failed (exit ${built.status})`);
-  // One ES module beside its sources, so its loader's `../native/…` still resolves.
-  await build({ entryPoints: [join(folder, "src", "recall-index.ts")], outfile: module, bundle: true, platform: "node", format: "esm", target: "node22", logLevel: "warning" });
+  if (!existsSync(join(folder, "native", "pi-recall-native-v2.node"))) {
+    log(`building the seed's engine from ${source} in ${folder} (cargo build --release) …`);
+    rmSync(folder, { recursive: true, force: true });
+    mkdirSync(folder, { recursive: true });
+    // A cargo target folder the checkout has comes along: its dependencies need not compile again.
+    for (const part of ["native", "src", "scripts"]) cpSync(join(source, part), join(folder, part), { recursive: true });
+    // Its own build script: cargo build --release, then the addon copied to where its loader looks.
+    const built = spawnSync(process.execPath, [join(folder, "scripts", "build-native.mjs")], { cwd: folder, stdio: ["ignore", "inherit", "inherit"] });
+    if (built.status !== 0) throw new Error(`building the seed's engine failed (exit ${built.status})`);
+  }
+  // One ES module beside its sources, so its loader's `../native/…` still resolves. It parses
+  // session files with Pi's own parser: Pi stays a package of its own (this repository's pinned
+  // dev copy, found up the folder tree), as it is for the seed inside Pi.
+  await build({ entryPoints: [join(folder, "src", "recall-index.ts")], outfile: module, bundle: true, platform: "node", format: "esm", target: "node22", external: ["@earendil-works/*"], logLevel: "warning" });
   return module;
 }
 
