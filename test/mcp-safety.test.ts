@@ -4,7 +4,7 @@
  * (seen with strace, on the real server process), an index that cannot be opened
  * (STORAGE_UNAVAILABLE), and the opt-in tag tool (--allow-tagging), which never writes a session.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
