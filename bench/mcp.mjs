@@ -101,12 +101,18 @@ const connect = async () => {
 
 // Ready: spawn → initialize answered (the client's connect resolves on the answer).
 log(`server ready, ${readyRuns} starts…`);
+// Beside it, interleaved, `node -e 0`: what starting Node costs on the machine right now, the
+// yardstick of how loaded it is (about 21 ms on a quiet one, see the table above).
 const ready = [];
+const nodeStart = [];
 for (let i = 0; i < readyRuns; i++) {
-  const t = now();
+  let t = now();
   const client = await connect();
   ready.push(now() - t);
   await client.close();
+  t = now();
+  spawnSync(process.execPath, ["-e", "0"], { env, stdio: "ignore" });
+  nodeStart.push(now() - t);
 }
 
 // Round trips and in-process searches, interleaved.
@@ -187,6 +193,7 @@ const rows = MCP_QUERIES.map((q) => {
   return { key: q.key, label: q.label, hits: mcp[q.key].hits, scanFiles: scan[q.key].files, mcp: call, mcpWatched: withWatcher, inproc: lib, scan: literal, speedupP50: Number((literal.median / call.median).toFixed(0)), speedupP95: Number((literal.median / call.p95).toFixed(0)) };
 });
 results.ready = summarize(ready, 0);
+results.nodeStart = summarize(nodeStart, 1);
 results.queries = rows;
 const worstP95 = Math.max(...rows.map((r) => r.mcp.p95));
 const worstWatchedP95 = Math.max(...rows.map((r) => r.mcpWatched.p95));
@@ -208,7 +215,7 @@ const table = [
       `| ${r.label} | ${r.hits} | ${r.mcp.median} ms | ${r.mcp.p95} ms | ${r.mcpWatched.median} ms | ${r.mcpWatched.p95} ms | ${r.inproc.median} ms | ${r.inproc.p95} ms | ${r.scan.median} ms | ${r.speedupP95} × |`,
   ),
   "",
-  `server ready (spawn → initialize answered): p50 ${results.ready.median} ms, p95 ${results.ready.p95} ms`,
+  `server ready (spawn → initialize answered): p50 ${results.ready.median} ms, p95 ${results.ready.p95} ms; \`node -e 0\` p50 ${results.nodeStart.median} ms`,
   "",
   ...Object.values(results.targets).map((t) => `${t.met ? "MET" : "NOT MET"}: ${t.target}`),
 ];

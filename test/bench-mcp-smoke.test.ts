@@ -25,6 +25,7 @@ describe("MCP benchmark (smoke, corpus of 20 sessions)", () => {
     const r = JSON.parse(readFileSync(resultsFile, "utf8"));
     expect(r.corpus).toMatchObject({ label: "n20", files: 20 });
     expect(r.ready.n).toBe(1);
+    expect(r.nodeStart.n).toBe(1);
     expect(r.queries.map((q: { key: string }) => q.key)).toEqual(["word", "words", "phrase", "nohits"]);
     for (const q of r.queries) {
       for (const stat of [q.mcp, q.mcpWatched, q.inproc]) expect(stat.n).toBe(2);
