@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openRecall } from "./helpers/open-store.js";
 import { readWhileSyncing } from "../src/sync/sync.js";
+import { Recall } from "../src/index.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { RECALL_BIN, jsonLines, runRecall } from "./helpers/run-cli.js";
 
@@ -163,6 +164,24 @@ describe("recall watch", () => {
     // The lock file stayed where it was, and the watcher still holds it.
     await eventually(() => searchTrustsWatcher());
     expect(stderr()).toBe("");
+  });
+
+  it("is trusted by a library with a background thread (the Pi extension, the MCP server) as by the CLI", { timeout: 60_000 }, async () => {
+    agent = makeAgentDir();
+    await startWatcher();
+    const recall = Recall.open({ env: agent.env, background: true });
+    try {
+      // Frozen, the watcher still says the index is fresh, but hears of nothing: what a search
+      // finds then shows whether it checked for itself.
+      watcher!.kill("SIGSTOP");
+      appendFileSync(join(agent.sessionsDir, S1), userMessage("c0000009", "frozenwatcherword"));
+      expect((await recall.search({ query: "frozenwatcherword" })).hits).toEqual([]);
+      watcher!.kill("SIGCONT");
+      await eventually(async () => (await recall.search({ query: "frozenwatcherword" })).hits.length === 1);
+    } finally {
+      watcher!.kill("SIGCONT");
+      recall.close();
+    }
   });
 
   it("refuses to run twice on one index, and says why on one line", { timeout: 60_000 }, async () => {

@@ -18,6 +18,7 @@ import { cannotWrite } from "../sync/index-writer.js";
 import { mayComeFromDamage, repairIfDamaged } from "../sync/repair.js";
 import { readWhileSyncing, syncIndex, type SyncProgress, type SyncReport } from "../sync/sync.js";
 import type { WatchOptions } from "../sync/watch.js";
+import { watcherKeepsFresh } from "../sync/watch-lock.js";
 import { normalizeTag, parseTags } from "../tags/normalize.js";
 import { damagedTagStore, takeTagNotices } from "../tags/open-tags.js";
 import type { EarlyLook } from "../sessions/discover.js";
@@ -427,7 +428,10 @@ export class Recall {
     // An index just rebuilt empty is filled even so: it would answer nothing.
     if (freshness.sync === false && !store.replaced) return read(store);
     if (this.options.background) {
-      await this.refresh();
+      // While `recall watch` keeps the index fresh there is nothing to check, as readWhileSyncing
+      // finds on this thread: only what the watcher committed to see.
+      if (watcherKeepsFresh(store.locations)) store.native.reload();
+      else await this.refresh();
       return read(this.store());
     }
     const { value, report } = await readWhileSyncing(store, () => read(store), freshness.early);

@@ -23,7 +23,20 @@ export const sessionRefArg = z.string().max(2048).describe("The exact session_re
 export const pageCharsArg = (fallback: number) =>
   z.number().int().min(MIN_PAGE_CHARS).max(MAX_PAGE_CHARS).optional().describe(`Characters of message text, ${MIN_PAGE_CHARS} to ${MAX_PAGE_CHARS} (default ${fallback})`);
 
+/**
+ * A value or null, published as `anyOf` single-type branches: zod spells .nullable() as a `type`
+ * array (`["number","null"]`), which the Inspector's --strict check flags as less portable. A
+ * described branch is one zod does not merge into such an array.
+ */
+const orNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.null().describe("none")]);
+
 const errorShape = z.object({ code: z.enum(ERROR_CODES), message: z.string(), recovery: z.string() });
+
+/**
+ * A tool's output: its answer, or an error result (`isError`, only `error`). The error is a branch
+ * of the schema because some clients (the MCP Inspector) validate error results against it too.
+ */
+const orError = <T extends z.ZodObject>(answer: T) => z.union([answer, z.object({ error: errorShape })]);
 
 export const sessionResult = z.object({
   session_ref: z.string(),
@@ -36,23 +49,24 @@ export const sessionResult = z.object({
   tags: z.array(z.string()),
   snippet: z.string(),
   matched_words: z.array(z.string()),
-  message_index: z.number().nullable(),
-  message_role: z.string().nullable(),
-  message_timestamp: z.string().nullable(),
+  message_index: orNull(z.number()),
+  message_role: orNull(z.string()),
+  message_timestamp: orNull(z.string()),
   resource_uri: z.string(),
 });
 
-export const sessionsOutput = z.object({
-  results: z.array(sessionResult),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-  scope: z.enum(SCOPES),
-  scanned_sessions: z.number(),
-  skipped_sessions: z.number().describe("Matches left out: files over 64 MiB or failing the safety checks"),
-  next_action: z.string(),
-  note: z.string().optional(),
-  error: errorShape.optional(),
-});
+export const sessionsOutput = orError(
+  z.object({
+    results: z.array(sessionResult),
+    has_more: z.boolean(),
+    next_cursor: orNull(z.string()),
+    scope: z.enum(SCOPES),
+    scanned_sessions: z.number(),
+    skipped_sessions: z.number().describe("Matches left out: files over 64 MiB or failing the safety checks"),
+    next_action: z.string(),
+    note: z.string().optional(),
+  }),
+);
 
 const messageShape = z.object({
   index: z.number(),
@@ -61,40 +75,48 @@ const messageShape = z.object({
   text: z.string(),
 });
 
-export const contextOutput = z.object({
-  session_ref: z.string(),
-  question: z.string(),
-  terms: z.array(z.string()),
-  matched_messages: z.number(),
-  total_messages: z.number(),
-  chars: z.number(),
-  max_chars: z.number(),
-  messages: z.array(messageShape.extend({ score: z.number(), clipped: z.boolean() })),
-  next_action: z.string(),
-  note: z.string().optional(),
-  error: errorShape.optional(),
-});
+export const contextOutput = orError(
+  z.object({
+    session_ref: z.string(),
+    question: z.string(),
+    terms: z.array(z.string()),
+    matched_messages: z.number(),
+    total_messages: z.number(),
+    chars: z.number(),
+    max_chars: z.number(),
+    messages: z.array(messageShape.extend({ score: z.number(), clipped: z.boolean() })),
+    next_action: z.string(),
+    note: z.string().optional(),
+  }),
+);
 
-export const readOutput = z.object({
-  session_ref: z.string(),
-  mode: z.enum(MODES),
-  total_messages: z.number(),
-  from: z.number().nullable(),
-  count: z.number(),
-  chars: z.number(),
-  messages: z.array(messageShape.extend({ text_offset: z.number().optional(), text_length: z.number().optional() })),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-  next_call: z.object({ tool: z.literal("pi_session_read"), arguments: z.record(z.string(), z.unknown()) }).nullable(),
-  next_action: z.string(),
-  error: errorShape.optional(),
-});
+export const readOutput = orError(
+  z.object({
+    session_ref: z.string(),
+    mode: z.enum(MODES),
+    total_messages: z.number(),
+    from: orNull(z.number()),
+    count: z.number(),
+    chars: z.number(),
+    messages: z.array(messageShape.extend({ text_offset: z.number().optional(), text_length: z.number().optional() })),
+    has_more: z.boolean(),
+    next_cursor: orNull(z.string()),
+    next_call: orNull(
+      z.object({
+        tool: z.literal("pi_session_read"),
+        arguments: z.object({ session_ref: z.string(), cursor: z.string(), mode: z.enum(MODES), max_chars: z.number() }),
+      }),
+    ),
+    next_action: z.string(),
+  }),
+);
 
-export const tagOutput = z.object({
-  session_ref: z.string(),
-  tags: z.array(z.string()),
-  index_busy: z.boolean(),
-  error: errorShape.optional(),
-});
+export const tagOutput = orError(
+  z.object({
+    session_ref: z.string(),
+    tags: z.array(z.string()),
+    index_busy: z.boolean(),
+  }),
+);
 
 export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;

@@ -1,6 +1,6 @@
 /**
  * recall inside Pi: the `/recall` picker and subcommands, `/recall-reindex`, and the model's
- * `recall` tool, over the same library and index as the `recall` CLI, in process.
+ * `recall` tool (with pi-session-recall's `pi_session_*` tools beside it), over the same library and index as the `recall` CLI, in process.
  *
  * Loading the extension only registers things: the index, the tag database and the background
  * thread are opened on first use (the library's Recall opens nothing before), so Pi starts as
@@ -20,6 +20,7 @@ import { modelName, piModelCaller } from "./model-caller.js";
 import { recallOptionsFor } from "./pi-locations.js";
 import { queryTool } from "./query-tool.js";
 import { currentSession, currentSessionRef } from "./session-ref.js";
+import { sessionTools } from "./session-tools.js";
 import { recallTool } from "./tool.js";
 
 /**
@@ -152,6 +153,11 @@ export default function recallExtension(pi: ExtensionAPI): void {
 
   pi.registerTool(recallTool((ctx) => recallFor(ctx)));
   pi.registerTool(queryTool((ctx) => recallFor(ctx)));
+  const [search, find, context, read] = sessionTools((ctx) => recallFor(ctx));
+  pi.registerTool(search);
+  pi.registerTool(find);
+  pi.registerTool(context);
+  pi.registerTool(read);
 }
 
 function showNotices(recall: Recall, out: Output, extra: readonly string[] = []): void {
