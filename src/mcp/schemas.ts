@@ -48,9 +48,9 @@ export const sessionResult = z.object({
   message_kind: z.enum(["conversation", "thinking", "call", "output"]).nullable().describe("Which kind of text matched"),
   message_tool: z.string().nullable().describe("The tool of a matched call or output"),
   file_calls: z
-    .array(z.object({ tool: z.string(), path: z.string(), entry_id: z.string() }))
+    .array(z.object({ tool: z.string(), entry_id: z.string() }))
     .optional()
-    .describe("With file: the tool calls that touched it"),
+    .describe("With file: the tool calls that touched it (tool, and the entry it is in)"),
   resource_uri: z.string(),
 });
 

@@ -105,7 +105,7 @@ export class SessionPages {
       message_timestamp: hit.message?.timestamp ?? null,
       message_kind: hit.message?.kind ?? null,
       message_tool: hit.message?.tool ?? null,
-      ...(hit.calls === undefined ? {} : { file_calls: hit.calls.map((c) => ({ tool: c.tool, path: c.path, entry_id: c.entryId })) }),
+      ...(hit.calls === undefined ? {} : { file_calls: hit.calls.map((c) => ({ tool: c.tool, entry_id: c.entryId })) }),
       resource_uri: conversationUri(ref),
     };
   }
