@@ -8,8 +8,8 @@ import { isAbsolute, normalize, resolve } from "node:path";
 export type OtherKind = "thinking" | "call" | "output";
 
 /** What is indexed of one tool output: its first and its last characters. */
-export const OUTPUT_HEAD_CHARS = 3000;
-export const OUTPUT_TAIL_CHARS = 1000;
+export const OUTPUT_HEAD_CHARS = 1500;
+export const OUTPUT_TAIL_CHARS = 500;
 /** What is indexed of each argument of a tool call (a `write` carries a whole file). */
 export const CALL_ARGUMENT_CHARS = 500;
 /** Tools whose `path` argument is a file they touch. */

@@ -28,7 +28,7 @@ export class SearchCommand extends SessionsCommand {
 
       \`#tag\` keeps only the sessions tagged with it (with several, sessions carrying all of them) and \`-#tag\` drops those tagged with it; a query of tags alone lists their sessions, newest first. Tag words are also searched as text, so \`codebase\` finds a session tagged \`#codebase\`. A shell takes an unquoted \`#\` for a comment: quote the query, and put \`-#tag\` inside the quotes or after \`--\`.
 
-      \`--content\` widens what is searched: \`calls\` (tool calls: the tool's name and arguments, such as a bash command or the path a read, edit or write took), \`outputs\` (what tools printed, the first 3,000 and last 1,000 characters of each), \`thinking\`, \`conversation\`, or \`all\`; give it more than once or comma-separated. A hit says which kind of text matched. \`--file PATH\` keeps the sessions whose tool calls read, edited or wrote that file, or whose bash commands named it (a relative PATH is taken from the current folder); with no words it lists them, newest first.
+      \`--content\` widens what is searched: \`calls\` (tool calls: the tool's name and arguments, such as a bash command or the path a read, edit or write took), \`outputs\` (what tools printed, the first 1,500 and last 500 characters of each), \`thinking\`, \`conversation\`, or \`all\`; give it more than once or comma-separated. A hit says which kind of text matched. \`--file PATH\` keeps the sessions whose tool calls read, edited or wrote that file, or whose bash commands named it (a relative PATH is taken from the current folder); with no words it lists them, newest first.
 
       The index is brought up to date first (only new and changed session files are read), unless \`--no-sync\` is given.
 
