@@ -62,8 +62,9 @@ _recall() {
       -n|--limit) return ;;
       --since) return ;;
       --until) return ;;
+      --file) return ;;
       esac
-      opts="--sessions-dir --color --here --cwd --json --format -0 --null --no-sync -n --limit --since --until --help" ;;
+      opts="--sessions-dir --color --here --cwd --json --format -0 --null --no-sync -n --limit --since --until --file --help" ;;
     mcp)
       case "$prev" in
       --agent-dir) return ;;
@@ -104,8 +105,10 @@ _recall() {
       -n|--limit) return ;;
       --since) return ;;
       --until) return ;;
+      --content) return ;;
+      --file) return ;;
       esac
-      opts="--sessions-dir --color --here --cwd --json --format -0 --null --no-sync -n --limit --since --until --prefix --help" ;;
+      opts="--sessions-dir --color --here --cwd --json --format -0 --null --no-sync -n --limit --since --until --prefix --content --file --help" ;;
     tag)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;

@@ -84,6 +84,19 @@ describe("recall mcp", () => {
     expect(everything).not.toContain("/home/dev");
   });
 
+  it('mode "raw" searches thinking, tool calls and tool output too; file finds the sessions that touched a file', async () => {
+    expect((await call("pi_session_search", { query: "quuxtooloutput" })).s.results).toEqual([]);
+    const raw = await call("pi_session_search", { query: "quuxtooloutput", mode: "raw" });
+    expect(raw.s.results).toHaveLength(1);
+    expect(raw.s.results[0]).toMatchObject({ message_kind: "output", message_tool: "read", matched_words: ["quuxtooloutput"] });
+    expect(raw.text).not.toMatch(/searched the conversation/);
+    const touched = await call("pi_session_search", { query: "readiness", file: "/home/dev/shop-api/deploy/staging.log" });
+    expect(touched.s.results).toHaveLength(1);
+    expect(touched.s.results[0].file_calls).toEqual([{ tool: "read", entry_id: "8eb91481" }]);
+    expect(JSON.stringify(touched.s)).not.toContain("/home/dev");
+    expect((await call("pi_session_search", { query: "readiness", file: "/home/dev/shop-api/nothing.txt" })).s.results).toEqual([]);
+  });
+
   it("gives the same refs after a restart", async () => {
     const before = await call("pi_session_search", { query: "deploy" });
     await client.close();

@@ -11,7 +11,7 @@ import { RecallPicker, type PickerOutcome, type PickerService } from "../src/pi/
 import { PasteBuffer, toPickerKey } from "../src/pi/picker/keys.js";
 import { LatestOnly, SEARCH_DEBOUNCE_MS } from "../src/pi/picker/latest.js";
 import { pageSize, plainTheme, renderPicker, type PickerTheme } from "../src/pi/picker/render.js";
-import { handleKey, initialState, withResults, type KeyContext, type PickerState } from "../src/pi/picker/state.js";
+import { handleKey, initialState, searchRequest, withResults, type KeyContext, type PickerState } from "../src/pi/picker/state.js";
 import { terminalWidth } from "../src/output/plain-text.js";
 import { byteSpans, colorTheme, highlighted, hit, stripAnsi, unicodeHits } from "./helpers/pi-picker-fixtures.js";
 
@@ -197,6 +197,17 @@ describe("picker keys", () => {
     expect(handleKey(update.state, { type: "toggleScope" }, ctx).state.scope).toBe("all");
   });
 
+  it("widens the search to tool calls, output and thinking with Shift+Tab, says so in the help line, and narrows it back", () => {
+    const narrow = stateWith(hits);
+    expect(searchRequest(narrow).content).toBeUndefined();
+    expect(renderPicker(narrow, 120, 20, plainTheme).join("\n")).toContain("Shift+Tab +tools, thinking");
+    const update = handleKey(narrow, { type: "toggleContent" }, ctx);
+    expect(update.effects).toEqual([{ type: "search", debounce: false }]);
+    expect(searchRequest(update.state).content).toEqual(["all"]);
+    expect(renderPicker(update.state, 120, 20, plainTheme).join("\n")).toContain("Shift+Tab conversation only");
+    expect(searchRequest(handleKey(update.state, { type: "toggleContent" }, ctx).state).content).toBeUndefined();
+  });
+
   it("resumes the selected session with Enter and closes with Esc", () => {
     const state = handleKey(stateWith(hits), { type: "down" }, ctx).state;
     expect(handleKey(state, { type: "confirm" }, ctx).effects).toEqual([{ type: "resume", hit: hits[1] }]);
@@ -227,6 +238,8 @@ describe("picker keys", () => {
   it("maps terminal input through Pi's key bindings", () => {
     const kb = getKeybindings();
     expect(toPickerKey("\x1b[A", kb)).toEqual({ type: "up" });
+    expect(toPickerKey("\x1b[Z", kb)).toEqual({ type: "toggleContent" });
+    expect(toPickerKey("\t", kb)).toEqual({ type: "toggleScope" });
     expect(toPickerKey("\x1b[B", kb)).toEqual({ type: "down" });
     expect(toPickerKey("\x1b[5~", kb)).toEqual({ type: "pageUp" });
     expect(toPickerKey("\x1b[6~", kb)).toEqual({ type: "pageDown" });

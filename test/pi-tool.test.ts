@@ -47,6 +47,19 @@ describe("the recall tool", () => {
     expect(prefix.details.count).toBe(0);
   });
 
+  it("searches tool calls, output and thinking only when content asks for them, and sessions that touched a file", async () => {
+    const byDefault = await runRecallTool(service, { action: "search", query: "quuxtooloutput" }, ctx());
+    expect(byDefault.details.count).toBe(0);
+    const wide = await runRecallTool(service, { action: "search", query: "quuxtooloutput", content: ["outputs"] }, ctx());
+    expect(wide.details.count).toBe(1);
+    expect(wide.content[0]!.text).toContain("[read output, entry 53422857] ");
+    // Relative to the folder Pi runs in (/home/dev/shop-api).
+    const touched = await runRecallTool(service, { action: "search", file: "deploy/staging.log" }, ctx());
+    expect(touched.details.count).toBe(1);
+    expect(touched.content[0]!.text).toContain(S1);
+    expect(touched.content[0]!.text).toContain("touched by: read (entry 8eb91481)");
+  });
+
   it("lists this folder's sessions or everyone's", async () => {
     const here = await runRecallTool(service, { action: "list", scope: "current", limit: 50 }, ctx());
     expect(here.content[0]!.text).toContain(S1);

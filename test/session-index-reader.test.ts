@@ -2,15 +2,17 @@ import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { idFromFileName, readCopyKeys, readSessionForIndex } from "../src/sessions/session-index-reader.js";
+import { idFromFileName, readCopyKeys, readSessionForIndex, type IndexedMessage } from "../src/sessions/session-index-reader.js";
+import { cappedOutput, commandPaths, OUTPUT_HEAD_CHARS, OUTPUT_TAIL_CHARS } from "../src/sessions/other-text.js";
 import { splitConcatenated } from "../src/sessions/lines.js";
 import { FIXTURE_FILES } from "./helpers/fixture-files.js";
 
 const f = FIXTURE_FILES;
 
+const conversation = (messages: IndexedMessage[]) => messages.filter((m) => m.kind === undefined);
 const allText = (path: string) =>
-  readSessionForIndex(path)
-    .messages.map((m) => m.text)
+  conversation(readSessionForIndex(path).messages)
+    .map((m) => m.text)
     .join("\n");
 
 describe("reading a v3 session for the index", () => {
@@ -25,18 +27,56 @@ describe("reading a v3 session for the index", () => {
     expect(read.messageCount).toBeGreaterThan(2);
   });
 
-  it("indexes user and assistant text but not thinking, tool calls, tool output or system prompts", () => {
+  it("keeps thinking, tool calls and tool output out of the conversation, and system prompts out of everything", () => {
     const text = allText(f.s1);
     expect(text).toMatch(/kubectl rollout/);
     expect(text).not.toMatch(/zephyrthought/);
     expect(text).not.toMatch(/quuxtooloutput/);
+    expect(text).not.toMatch(/staging\.log/);
     expect(read.messages.map((m) => m.role)).not.toContain("system");
   });
 
-  it("joins consecutive messages of the same role, across tool calls and results", () => {
-    const roles = read.messages.map((m) => m.role);
+  it("indexes thinking, each tool call and each tool output as their own kinds, from their own entries", () => {
+    const of = (kind: string) => read.messages.filter((m) => m.kind === kind);
+    expect(of("thinking").find((m) => m.text.includes("zephyrthought"))).toMatchObject({ entryId: "8eb91481", role: "assistant" });
+    expect(of("call")).toContainEqual(expect.objectContaining({ entryId: "8eb91481", tool: "read", text: "read deploy/staging.log", files: ["/home/dev/shop-api/deploy/staging.log"] }));
+    expect(of("call")).toContainEqual(expect.objectContaining({ entryId: "26555f6d", tool: "bash", files: ["/home/dev/shop-api/k8s/ingress.yaml"] }));
+    expect(of("output").find((m) => m.text.includes("quuxtooloutput"))).toMatchObject({ entryId: "53422857", tool: "read", role: "toolResult" });
+    // Each sits at the position of the conversation message it came during or after.
+    const user = conversation(read.messages)[0]!;
+    expect(of("output").find((m) => m.entryId === "53422857")!.index).toBe(user.index + 1);
+  });
+
+  it("joins consecutive messages of the same role, across tool calls and results, with the last entry's id and time", () => {
+    const said = conversation(read.messages);
+    const roles = said.map((m) => m.role);
     for (let i = 1; i < roles.length; i++) expect(roles[i]).not.toBe(roles[i - 1]);
-    expect(read.messages.map((m) => m.index)).toEqual(read.messages.map((_, i) => i));
+    expect(said.map((m) => m.index)).toEqual(said.map((_, i) => i));
+    const joined = said.find((m) => m.text.includes("Let me read the staging deploy log"))!;
+    expect(joined.text).toContain("The new pods never become ready");
+    expect(joined.entryId).toBe("b5fe19bd");
+    expect(joined.timestamp).toBe(Date.parse("2026-10-01T09:00:54.189Z"));
+  });
+
+  it("caps a long tool output at its first and last parts", () => {
+    const long = `${"a".repeat(OUTPUT_HEAD_CHARS)}middlepart${"z".repeat(OUTPUT_TAIL_CHARS)}`;
+    const capped = cappedOutput(long);
+    expect(capped.startsWith("a".repeat(OUTPUT_HEAD_CHARS))).toBe(true);
+    expect(capped.endsWith("z".repeat(OUTPUT_TAIL_CHARS))).toBe(true);
+    expect(capped).not.toContain("middlepart");
+    expect(cappedOutput("short")).toBe("short");
+  });
+
+  it("takes the words of a bash command that look like paths, against the session's folder", () => {
+    expect(commandPaths("cd /srv && cat src/app.ts README.md | grep -n x > out.log; ls -la ./lib/", "/home/dev/p")).toEqual([
+      "/srv",
+      "/home/dev/p/src/app.ts",
+      "/home/dev/p/README.md",
+      "/home/dev/p/out.log",
+      "/home/dev/p/lib",
+    ]);
+    expect(commandPaths("curl https://example.com/a.json --output=x.json", "/p")).toEqual(["/p/x.json"]);
+    expect(commandPaths("cat notes.txt", "")).toEqual([]);
   });
 
   it("keeps branch summaries, compaction summaries and custom messages", () => {
@@ -142,7 +182,7 @@ describe("resuming a read after an append", () => {
     const path = join(dir, "s.jsonl");
     copyFileSync(f.s1, path);
     const first = readSessionForIndex(path);
-    const last = first.messages.at(-1)!;
+    const last = conversation(first.messages).at(-1)!;
     // The appended assistant text continues the last (assistant) message: it must be joined.
     expect(last.role).toBe("assistant");
     const base = first.modified + 1000;
@@ -152,7 +192,7 @@ describe("resuming a read after an append", () => {
 
     const resumed = readSessionForIndex(path, { resume: { header: first.header, checkpoint: first.checkpoint } });
     const full = readSessionForIndex(path);
-    expect(resumed.messages).toEqual(full.messages.slice(first.checkpoint.nextIndex));
+    expect(resumed.messages).toEqual(full.messages.filter((m) => m.index >= first.checkpoint.nextIndex));
     expect(resumed.messages[0]!.index).toBe(last.index);
     expect(resumed.messages[0]!.text).toContain("appendedjoinword");
     expect(resumed.messageCount).toBe(full.messageCount);

@@ -44,10 +44,12 @@ describe.skipIf(!present)("shared fixtures (../shared/fixtures/pi-sessions)", ()
     expect(read.header.hasHeader).toBe(true);
   });
 
-  it("Pi 1.6.0 files: system prompts, thinking and tool output are not indexed", () => {
+  it("Pi 1.6.0 files: system prompts are not indexed; thinking and tool output only as their own kinds", () => {
     const read = readSessionForIndex(file("v3-pi1.6.0-cli-extension-tool-resumed.jsonl"));
     expect(read.messages.map((m) => m.role)).not.toContain("system");
-    expect(read.messages.every((m) => ["user", "assistant", "custom", "compaction", "branch_summary"].includes(m.role))).toBe(true);
+    const said = read.messages.filter((m) => m.kind === undefined);
+    expect(said.every((m) => ["user", "assistant", "custom", "compaction", "branch_summary"].includes(m.role))).toBe(true);
+    expect(read.messages.some((m) => m.kind === "output")).toBe(true);
   });
 
   describe("indexed together in one sessions folder", () => {

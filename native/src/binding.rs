@@ -25,6 +25,8 @@ use crate::replace::{open_or_replace, open_verified};
 use crate::search::{search, Hit, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS};
 use crate::session::SessionMeta;
 use crate::sessions::list;
+use crate::text_kind::TextKind;
+use crate::touched::{calls_touching, FileCall};
 
 fn to_napi(error: RecallError) -> napi::Error {
     napi::Error::from_reason(error.to_string())
@@ -63,6 +65,24 @@ pub struct JsMessageRef {
     pub role: String,
     pub entry_id: String,
     pub timestamp: f64,
+    /// `conversation`, `thinking`, `call` or `output`.
+    pub kind: String,
+    /// The tool of a call or output.
+    pub tool: Option<String>,
+}
+
+#[napi(object, js_name = "NativeFileCall")]
+pub struct JsFileCall {
+    pub session_path: String,
+    pub tool: String,
+    pub entry_id: String,
+    pub timestamp: f64,
+}
+
+impl From<FileCall> for JsFileCall {
+    fn from(call: FileCall) -> Self {
+        JsFileCall { session_path: call.session_path, tool: call.tool, entry_id: call.entry_id, timestamp: call.timestamp as f64 }
+    }
 }
 
 #[napi(object, js_name = "NativeSpan")]
@@ -91,6 +111,8 @@ impl From<Hit> for JsHit {
                 role: m.role,
                 entry_id: m.entry_id,
                 timestamp: m.timestamp as f64,
+                kind: m.kind.name().to_owned(),
+                tool: m.tool,
             }),
             snippet: hit.snippet,
             spans: hit.spans.into_iter().map(|(s, e)| JsSpan { start: s as u32, end: e as u32 }).collect(),
@@ -109,6 +131,8 @@ pub struct JsFilters {
     /// Tags a session must all carry / must carry none of (normalized), as the index holds them.
     pub tags_all: Option<Vec<String>>,
     pub tags_none: Option<Vec<String>>,
+    /// Only these session files (by path).
+    pub paths: Option<Vec<String>>,
 }
 
 impl From<Option<JsFilters>> for Filters {
@@ -122,6 +146,7 @@ impl From<Option<JsFilters>> for Filters {
             until: f.until.map(|v| v as i64),
             tags_all: f.tags_all.unwrap_or_default(),
             tags_none: f.tags_none.unwrap_or_default(),
+            paths: f.paths,
         }
     }
 }
@@ -133,6 +158,8 @@ pub struct JsSearchRequest {
     /// Match the unfinished last word as a prefix too.
     pub prefix: Option<bool>,
     pub filters: Option<JsFilters>,
+    /// The kinds of text to search: `conversation` (the default), `thinking`, `call`, `output`.
+    pub content: Option<Vec<String>>,
     /// The time recency is measured from, ms since epoch (default: now).
     pub now: Option<f64>,
     /// Weight of the 7-day recency factor (default 0.2; 0 turns it off).
@@ -507,7 +534,13 @@ impl NativeIndex {
     #[napi(ts_return_type = "Promise<NativeHit[]>")]
     pub fn search(&self, request: JsSearchRequest, signal: Option<AbortSignal>) -> AsyncTask<Job<Vec<JsHit>>> {
         let engine = self.engine.clone();
+        let content = request.content.unwrap_or_default();
+        if let Some(unknown) = content.iter().find(|name| TextKind::parse(name).is_none()) {
+            let error = RecallError::new(Code::BadInput, format!("unknown kind of text: {unknown}"));
+            return AsyncTask::with_optional_signal(job(move || Err(error)), signal);
+        }
         let options = SearchOptions {
+            content: content.iter().filter_map(|name| TextKind::parse(name)).collect(),
             query: request.query,
             limit: request.limit as usize,
             prefix: request.prefix.unwrap_or(false),
@@ -524,6 +557,13 @@ impl NativeIndex {
             }),
             signal,
         )
+    }
+
+    /// The indexed tool calls that touched `file` (an absolute path), by session file.
+    #[napi(ts_return_type = "Promise<NativeFileCall[]>")]
+    pub fn calls_touching(&self, file: String) -> AsyncTask<Job<Vec<JsFileCall>>> {
+        let engine = self.engine.clone();
+        AsyncTask::new(job(move || Ok(calls_touching(&engine.searcher(), engine.fields(), &file)?.into_iter().map(JsFileCall::from).collect())))
     }
 
     /// Sessions matching the filters, most recently active first.

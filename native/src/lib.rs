@@ -23,7 +23,10 @@ pub mod schema;
 pub mod search;
 pub mod session;
 pub mod sessions;
+pub mod statistics;
+pub mod text_kind;
 pub mod tokenizer;
+pub mod touched;
 
 #[cfg(feature = "node")]
 mod binding;

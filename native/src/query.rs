@@ -14,10 +14,11 @@ use tantivy::query::{
 };
 use tantivy::collector::DocSetCollector;
 use tantivy::schema::document::Value;
-use tantivy::schema::IndexRecordOption;
+use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Searcher, TantivyDocument, Term};
 
 use crate::schema::{kind_is, Fields, KIND_SESSION};
+use crate::text_kind::TextKind;
 use crate::tokenizer::words;
 
 pub const PHRASE_BOOST: f32 = 10.0;
@@ -117,6 +118,8 @@ pub struct Filters {
     /// Tags a session must all carry, and tags it must carry none of (exact, normalized).
     pub tags_all: Vec<String>,
     pub tags_none: Vec<String>,
+    /// Only these session files (by path).
+    pub paths: Option<Vec<String>>,
 }
 
 impl Filters {
@@ -153,6 +156,9 @@ impl Filters {
         if let Some(ids) = &self.session_ids {
             clauses.push((Occur::Must, set(fields.session_id, ids)));
         }
+        if let Some(paths) = &self.paths {
+            clauses.push((Occur::Must, set(fields.path, paths)));
+        }
         if !self.exclude_session_ids.is_empty() {
             clauses.push((Occur::MustNot, set(fields.session_id, &self.exclude_session_ids)));
         }
@@ -188,13 +194,13 @@ fn session_ids_tagged(searcher: &Searcher, fields: &Fields, tags: &[String], occ
     Ok(ids)
 }
 
-/// Completions of `prefix` in the message text dictionary, most frequent first.
-pub fn prefix_expansions(searcher: &Searcher, fields: &Fields, prefix: &str) -> tantivy::Result<Vec<String>> {
+/// Completions of `prefix` in the dictionary of a text field, most frequent first.
+pub fn prefix_expansions(searcher: &Searcher, field: Field, prefix: &str) -> tantivy::Result<Vec<String>> {
     let mut upper = prefix.as_bytes().to_vec();
     upper.push(0xff);
     let mut found: std::collections::HashMap<Vec<u8>, u64> = std::collections::HashMap::new();
     for segment in searcher.segment_readers() {
-        let inverted = segment.inverted_index(fields.content)?;
+        let inverted = segment.inverted_index(field)?;
         let mut stream = inverted.terms().range().ge(prefix.as_bytes()).lt(&upper).into_stream()?;
         while stream.advance() {
             if stream.key() != prefix.as_bytes() {
@@ -211,14 +217,14 @@ pub fn prefix_expansions(searcher: &Searcher, fields: &Fields, prefix: &str) -> 
         .collect())
 }
 
-fn term_query(field: tantivy::schema::Field, word: &str) -> Box<dyn Query> {
+fn term_query(field: Field, word: &str) -> Box<dyn Query> {
     Box::new(TermQuery::new(
         Term::from_field_text(field, word),
         IndexRecordOption::WithFreqs,
     ))
 }
 
-fn phrase_or_term(field: tantivy::schema::Field, words: &[String]) -> Box<dyn Query> {
+fn phrase_or_term(field: Field, words: &[String]) -> Box<dyn Query> {
     if words.len() == 1 {
         return term_query(field, &words[0]);
     }
@@ -226,35 +232,66 @@ fn phrase_or_term(field: tantivy::schema::Field, words: &[String]) -> Box<dyn Qu
     Box::new(PhraseQuery::new(terms))
 }
 
-/// The text part of the query: which documents match and how they score before grouping.
-pub fn text_query(parsed: &ParsedQuery, expansions: &[String], coordination: f32, fields: &Fields) -> Box<dyn Query> {
-    if parsed.is_empty() {
+/// `query` with the weight of its kind of text (conversation, at 1, as it is).
+fn weighted(kind: TextKind, boost: f32, query: Box<dyn Query>) -> Box<dyn Query> {
+    let boost = boost * kind.weight();
+    if boost == 1.0 {
+        query
+    } else {
+        Box::new(BoostQuery::new(query, boost))
+    }
+}
+
+/// The same query on the field of each kind, weighted: one clause for one kind, else any of them.
+fn in_any_kind(kinds: &[TextKind], fields: &Fields, make: impl Fn(Field) -> Box<dyn Query>) -> Box<dyn Query> {
+    if let [kind] = kinds {
+        return weighted(*kind, 1.0, make(kind.field(fields)));
+    }
+    let clauses = kinds.iter().map(|kind| (Occur::Should, weighted(*kind, 1.0, make(kind.field(fields))))).collect();
+    Box::new(BooleanQuery::new(clauses))
+}
+
+/// The text part of the query: which documents match and how they score before grouping. Each
+/// document holds one kind of text, so a kind's weight scales everything its document scores by
+/// its text. `expansions` holds the completions of the unfinished word in each kind's field, in
+/// the order of `kinds`.
+pub fn text_query(parsed: &ParsedQuery, kinds: &[TextKind], expansions: &[Vec<String>], coordination: f32, fields: &Fields) -> Box<dyn Query> {
+    if parsed.is_empty() || kinds.is_empty() {
         return Box::new(EmptyQuery);
     }
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
     for phrase in &parsed.required {
-        clauses.push((Occur::Must, phrase_or_term(fields.content, phrase)));
+        clauses.push((Occur::Must, in_any_kind(kinds, fields, |field| phrase_or_term(field, phrase))));
     }
     let words = parsed.distinct_words();
     // With one word, coordination would add the same constant to every match: skip its cost.
     let coordinate = coordination > 0.0 && words.len() > 1;
     for word in words {
-        clauses.push((Occur::Should, term_query(fields.content, &word)));
+        for kind in kinds {
+            clauses.push((Occur::Should, weighted(*kind, 1.0, term_query(kind.field(fields), &word))));
+        }
         clauses.push((Occur::Should, Box::new(BoostQuery::new(term_query(fields.tag_text, &word), TAG_BOOST))));
         if coordinate {
-            for field in [fields.content, fields.tag_text] {
-                clauses.push((Occur::Should, Box::new(ConstScoreQuery::new(term_query(field, &word), coordination))));
+            for kind in kinds {
+                let coordinated = ConstScoreQuery::new(term_query(kind.field(fields), &word), coordination * kind.weight());
+                clauses.push((Occur::Should, Box::new(coordinated)));
             }
+            clauses.push((Occur::Should, Box::new(ConstScoreQuery::new(term_query(fields.tag_text, &word), coordination))));
         }
     }
     if parsed.loose.len() >= 2 {
-        let phrase = phrase_or_term(fields.content, &parsed.loose);
-        clauses.push((Occur::Should, Box::new(BoostQuery::new(phrase, PHRASE_BOOST))));
+        for kind in kinds {
+            let phrase = phrase_or_term(kind.field(fields), &parsed.loose);
+            clauses.push((Occur::Should, Box::new(BoostQuery::new(phrase, PHRASE_BOOST * kind.weight()))));
+        }
     }
-    if !expansions.is_empty() {
-        let completions = expansions.iter().map(|w| (Occur::Should, term_query(fields.content, w))).collect();
-        let union = Box::new(BooleanQuery::new(completions));
-        clauses.push((Occur::Should, Box::new(BoostQuery::new(union, PREFIX_BOOST))));
+    for (kind, completions) in kinds.iter().zip(expansions) {
+        if completions.is_empty() {
+            continue;
+        }
+        let field = kind.field(fields);
+        let union = Box::new(BooleanQuery::new(completions.iter().map(|w| (Occur::Should, term_query(field, w))).collect()));
+        clauses.push((Occur::Should, Box::new(BoostQuery::new(union, PREFIX_BOOST * kind.weight()))));
     }
     Box::new(BooleanQuery::new(clauses))
 }

@@ -1,7 +1,7 @@
 //! The index schema: one document per normalized message, one per session, and one per session
 //! file the sync has seen.
 //!
-//! Message documents carry the searchable text; session documents carry the session's metadata,
+//! Message documents carry the searchable text, one kind of it each (text_kind.rs); session documents carry the session's metadata,
 //! its merged tags (exact filter values and boosted searchable text) and its recency. Both kinds
 //! repeat `path`, `session_id` and `cwd`, so a scope or tag filter applies to either kind and a
 //! whole session is deleted with one term. File documents are the sync's record of each file
@@ -19,7 +19,7 @@ use crate::tokenizer::ANALYZER;
 
 /// Bump when the schema, the analyzer or the meaning of a field changes; an index written with
 /// another version is rebuilt from the session files.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 pub const KIND_MESSAGE: &str = "message";
 pub const KIND_SESSION: &str = "session";
@@ -40,6 +40,16 @@ pub struct Fields {
     pub entry_id: Field,
     /// Message time on message documents, last activity on session documents (ms since epoch).
     pub ts: Field,
+    /// The text of message documents of the other kinds (see text_kind.rs), one field each.
+    pub thinking: Field,
+    pub call: Field,
+    pub output: Field,
+    /// `thinking`, `call` or `output`; absent on conversation documents.
+    pub text_kind: Field,
+    /// The tool a call or output document belongs to.
+    pub tool: Field,
+    /// Absolute paths of the files a call read, edited or wrote, or its bash command named.
+    pub touched: Field,
     // Session documents.
     pub tag_text: Field,
     pub tags: Field,
@@ -83,6 +93,12 @@ pub fn build_schema() -> Schema {
     builder.add_u64_field("msg_index", INDEXED | FAST | STORED);
     builder.add_text_field("entry_id", STORED);
     builder.add_i64_field("ts", INDEXED | FAST | STORED);
+    builder.add_text_field("thinking", searchable(true));
+    builder.add_text_field("call", searchable(true));
+    builder.add_text_field("output", searchable(true));
+    builder.add_text_field("text_kind", STRING | STORED);
+    builder.add_text_field("tool", STORED);
+    builder.add_text_field("touched", STRING | STORED);
     builder.add_text_field("tag_text", searchable(false));
     builder.add_text_field("tags", STRING | STORED);
     builder.add_text_field("name", STORED);
@@ -112,6 +128,12 @@ impl Fields {
             msg_index: f("msg_index")?,
             entry_id: f("entry_id")?,
             ts: f("ts")?,
+            thinking: f("thinking")?,
+            call: f("call")?,
+            output: f("output")?,
+            text_kind: f("text_kind")?,
+            tool: f("tool")?,
+            touched: f("touched")?,
             tag_text: f("tag_text")?,
             tags: f("tags")?,
             name: f("name")?,

@@ -7,6 +7,9 @@
 //! 2. Candidates are grouped by session file; a session is represented by its best document.
 //! 3. A session's score is that document's score × `1 + w·exp(-age / 7 days)`, where age is the
 //!    time since the session's last message (w = 0.2 by default).
+//!    Documents of other kinds of text than the conversation (text_kind.rs) are searched only when
+//!    asked for, their scores weighted by kind; a conversation-only search counts none of them in
+//!    its BM25 statistics (statistics.rs), so indexing them changes nothing of its ranking.
 //! 4. The top `limit` sessions get a ~200-character snippet of their best matching message, with
 //!    the matched words as byte ranges into the snippet.
 
@@ -21,6 +24,8 @@ use crate::error::Result;
 use crate::query::{filtered, parse, prefix_expansions, text_query, Filters, ParsedQuery};
 use crate::schema::{for_each_of_kind, Fields, KIND_SESSION};
 use crate::session::{message_from_document, session_from_document, MessageRef, SessionMeta};
+use crate::statistics::ConversationStatistics;
+use crate::text_kind::TextKind;
 use crate::tokenizer::analyzer;
 
 pub const CANDIDATES_PER_RESULT: usize = 10;
@@ -38,6 +43,8 @@ pub struct SearchOptions {
     pub limit: usize,
     pub prefix: bool,
     pub filters: Filters,
+    /// The kinds of text to search (empty: the conversation).
+    pub content: Vec<TextKind>,
     /// The time recency is measured from (ms since epoch).
     pub now: i64,
     /// Weight `w` of the recency factor `1 + w·exp(-age / 7 days)`; 0 turns recency off.
@@ -92,13 +99,22 @@ pub fn search(searcher: &Searcher, fields: &Fields, options: &SearchOptions) -> 
     if parsed.is_empty() || options.limit == 0 {
         return Ok(Vec::new());
     }
-    let expansions = match &parsed.prefix {
-        Some(prefix) => prefix_expansions(searcher, fields, prefix)?,
-        None => Vec::new(),
-    };
+    let kinds = if options.content.is_empty() { vec![TextKind::Conversation] } else { options.content.clone() };
+    let mut expansions = Vec::with_capacity(kinds.len());
+    for kind in &kinds {
+        expansions.push(match &parsed.prefix {
+            Some(prefix) => prefix_expansions(searcher, kind.field(fields), prefix)?,
+            None => Vec::new(),
+        });
+    }
     let Some(filters) = options.filters.with_tags_resolved(searcher, fields)? else { return Ok(Vec::new()) };
-    let query = filtered(text_query(&parsed, &expansions, options.coordination, fields), &filters, fields);
-    let groups = collect_groups(searcher, query.as_ref(), options.limit * CANDIDATES_PER_RESULT)?;
+    let query = filtered(text_query(&parsed, &kinds, &expansions, options.coordination, fields), &filters, fields);
+    let window = options.limit * CANDIDATES_PER_RESULT;
+    let groups = if TextKind::conversation_only(&kinds) {
+        collect_groups(searcher, query.as_ref(), window, Some(&ConversationStatistics::new(searcher, fields)?))?
+    } else {
+        collect_groups(searcher, query.as_ref(), window, None)?
+    };
     let session_docs = session_documents(searcher, fields, &groups.keys().copied().collect())?;
 
     let mut ranked: Vec<(f64, i64, u64, Group)> = groups
@@ -114,7 +130,7 @@ pub fn search(searcher: &Searcher, fields: &Fields, options: &SearchOptions) -> 
     ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
     ranked.truncate(options.limit);
 
-    let snippets = snippet_generator(searcher, fields, &parsed, &expansions, options.snippet_chars)?;
+    let mut snippets: HashMap<&'static str, SnippetGenerator> = HashMap::new();
     let mut hits = Vec::with_capacity(ranked.len());
     for (score, _, key, group) in ranked {
         // Every indexed session has its session document; one missing means a damaged index.
@@ -124,7 +140,15 @@ pub fn search(searcher: &Searcher, fields: &Fields, options: &SearchOptions) -> 
             Some(candidate) => {
                 let doc: TantivyDocument = searcher.doc(candidate.address)?;
                 let mut message = message_from_document(fields, &doc);
-                let (snippet, spans) = make_snippet(&snippets, &message.text, options.snippet_chars);
+                let kind = message.kind;
+                let generator = match snippets.entry(kind.name()) {
+                    std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        let completions = kinds.iter().position(|k| *k == kind).map_or(&[][..], |i| &expansions[i][..]);
+                        e.insert(snippet_generator(searcher, kind.field(fields), &parsed, completions, options.snippet_chars)?)
+                    }
+                };
+                let (snippet, spans) = make_snippet(generator, &message.text, options.snippet_chars);
                 message.text = String::new();
                 (Some(message), snippet, spans)
             }
@@ -140,7 +164,8 @@ pub fn recency_factor(now: i64, last_activity: i64, weight: f64) -> f64 {
     1.0 + weight * (-age / RECENCY_HALF_LIFE_MS).exp()
 }
 
-fn collect_groups(searcher: &Searcher, query: &dyn Query, window: usize) -> Result<HashMap<u64, Group>> {
+/// The best `window` documents, grouped by session file; scored with `statistics` when given.
+fn collect_groups(searcher: &Searcher, query: &dyn Query, window: usize, statistics: Option<&ConversationStatistics>) -> Result<HashMap<u64, Group>> {
     let collector = TopDocs::with_limit(window.max(1)).tweak_score(move |segment: &tantivy::SegmentReader| {
         let index_column = segment.fast_fields().u64("msg_index").ok();
         move |doc, score: Score| {
@@ -148,7 +173,10 @@ fn collect_groups(searcher: &Searcher, query: &dyn Query, window: usize) -> Resu
             (score + index as Score * MESSAGE_INDEX_TIE_BREAK, score)
         }
     });
-    let top = searcher.search(query, &collector)?;
+    let top = match statistics {
+        Some(statistics) => searcher.search_with_statistics_provider(query, &collector, statistics)?,
+        None => searcher.search(query, &collector)?,
+    };
     let mut columns = HashMap::new();
     let mut groups: HashMap<u64, Group> = HashMap::new();
     for ((tweaked, raw), address) in top {
@@ -189,19 +217,19 @@ fn session_documents(searcher: &Searcher, fields: &Fields, wanted: &HashSet<u64>
 
 fn snippet_generator(
     searcher: &Searcher,
-    fields: &Fields,
+    field: tantivy::schema::Field,
     parsed: &ParsedQuery,
     expansions: &[String],
     chars: usize,
 ) -> Result<SnippetGenerator> {
     let mut terms = BTreeMap::new();
     for word in parsed.distinct_words().iter().chain(expansions) {
-        let doc_freq = searcher.doc_freq(&Term::from_field_text(fields.content, word))?;
+        let doc_freq = searcher.doc_freq(&Term::from_field_text(field, word))?;
         if doc_freq > 0 {
             terms.insert(word.clone(), 1.0 / (1.0 + doc_freq as Score));
         }
     }
-    Ok(SnippetGenerator::new(terms, analyzer(), fields.content, chars))
+    Ok(SnippetGenerator::new(terms, analyzer(), field, chars))
 }
 
 /// Punctuation kept after a fragment's last word: enough for `!`, `?!` or `.)`, never a run of it.

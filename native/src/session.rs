@@ -6,6 +6,7 @@ use tantivy::schema::document::Value;
 use tantivy::TantivyDocument;
 
 use crate::schema::{path_key, Fields, KIND_MESSAGE, KIND_SESSION};
+use crate::text_kind::TextKind;
 
 /// A session's metadata: what list and search results show about it, and what a change set sends.
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
@@ -33,19 +34,30 @@ pub struct SessionMeta {
     pub tags: Vec<String>,
 }
 
-/// One normalized message: consecutive same-role text joined, ready to index.
+/// One normalized message, ready to index: consecutive same-role conversation text joined, or one
+/// piece of another kind of text (a thinking block, a tool call, a tool's output).
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "node", napi_derive::napi(object, js_name = "NativeMessageDoc"))]
 pub struct MessageDoc {
-    /// Position among the session's indexed messages, from 0.
+    /// Position among the session's indexed conversation messages, from 0; text of another kind
+    /// has the position of the conversation message it came after (or during).
     pub index: u32,
     pub role: String,
-    /// Pi entry id of the first joined entry (for v1 files, a line-based id).
+    /// Pi entry id of the last joined entry (for v1 files, a line-based id).
     pub entry_id: String,
     /// ms since epoch.
     pub timestamp: i64,
     pub text: String,
+    /// `thinking`, `call` or `output`; absent for conversation.
+    #[serde(default)]
+    pub kind: Option<String>,
+    /// The tool of a call or output.
+    #[serde(default)]
+    pub tool: Option<String>,
+    /// Absolute paths of the files a call touched.
+    #[serde(default)]
+    pub files: Option<Vec<String>>,
 }
 
 pub fn session_document(fields: &Fields, session: &SessionMeta) -> TantivyDocument {
@@ -75,7 +87,17 @@ pub fn message_document(fields: &Fields, session: &SessionMeta, message: &Messag
     let mut doc = TantivyDocument::default();
     doc.add_text(fields.kind, KIND_MESSAGE);
     add_identity(&mut doc, fields, session);
-    doc.add_text(fields.content, &message.text);
+    let kind = message.kind.as_deref().and_then(TextKind::parse).unwrap_or(TextKind::Conversation);
+    doc.add_text(kind.field(fields), &message.text);
+    if kind != TextKind::Conversation {
+        doc.add_text(fields.text_kind, kind.name());
+    }
+    if let Some(tool) = &message.tool {
+        doc.add_text(fields.tool, tool);
+    }
+    for file in message.files.iter().flatten() {
+        doc.add_text(fields.touched, file);
+    }
     doc.add_text(fields.role, &message.role);
     doc.add_u64(fields.msg_index, u64::from(message.index));
     doc.add_text(fields.entry_id, &message.entry_id);
@@ -124,14 +146,19 @@ pub struct MessageRef {
     pub entry_id: String,
     pub timestamp: i64,
     pub text: String,
+    pub kind: TextKind,
+    pub tool: Option<String>,
 }
 
 pub fn message_from_document(fields: &Fields, doc: &TantivyDocument) -> MessageRef {
+    let kind = text(doc, fields.text_kind).as_deref().and_then(TextKind::parse).unwrap_or(TextKind::Conversation);
     MessageRef {
+        kind,
+        tool: text(doc, fields.tool),
         index: doc.get_first(fields.msg_index).and_then(|v| v.as_u64()).unwrap_or(0),
         role: text(doc, fields.role).unwrap_or_default(),
         entry_id: text(doc, fields.entry_id).unwrap_or_default(),
         timestamp: int(doc, fields.ts),
-        text: text(doc, fields.content).unwrap_or_default(),
+        text: text(doc, kind.field(fields)).unwrap_or_default(),
     }
 }

@@ -31,6 +31,9 @@ fn session(name: &str, cwd: &str, modified: i64, texts: &[&str]) -> SessionUpdat
             entry_id: format!("e{i}"),
             timestamp: modified - (texts.len() - i) as i64 * 1000,
             text: text.to_string(),
+            kind: None,
+            tool: None,
+            files: None,
         })
         .collect();
     SessionUpdate { session: meta, messages, replace_from: None }
@@ -50,6 +53,7 @@ fn options(query: &str) -> SearchOptions {
         limit: 10,
         prefix: false,
         filters: Filters::default(),
+        content: Vec::new(),
         now: NOW,
         recency_weight: 1.0,
         coordination: recall_native::query::DEFAULT_COORDINATION,
@@ -291,4 +295,75 @@ fn append_replaces_only_the_tail() {
     assert_eq!(engine.stats().unwrap().documents, 4);
     assert_eq!(run(&engine, &options("continued"))[0].message.as_ref().unwrap().index, 1);
     assert_eq!(run(&engine, &options("first")).len(), 1);
+}
+
+/// `session` with one document of each other kind of text after its messages, each holding `text`.
+fn with_other_kinds(mut update: SessionUpdate, text: &str) -> SessionUpdate {
+    let last = update.messages.len().saturating_sub(1) as u32;
+    for (kind, tool) in [("thinking", None), ("call", Some("bash")), ("output", Some("bash"))] {
+        update.messages.push(MessageDoc {
+            index: last,
+            role: if kind == "output" { "toolResult".into() } else { "assistant".into() },
+            entry_id: format!("{kind}-entry"),
+            timestamp: update.session.modified,
+            text: text.to_owned(),
+            kind: Some(kind.to_owned()),
+            tool: tool.map(str::to_owned),
+            files: None,
+        });
+    }
+    update
+}
+
+fn corpus() -> Vec<SessionUpdate> {
+    vec![
+        session("deploy", "/p", NOW - DAY, &["the staging deploy failed", "a readiness probe, then deploy again"]),
+        session("probe", "/p", NOW - 3 * DAY, &["why does the readiness probe fail", "the port is wrong"]),
+        session("quiet", "/q", NOW - 9 * DAY, &["nothing to see here", "deploy notes, deploy plans and deploy"]),
+    ]
+}
+
+#[test]
+fn other_kinds_of_text_change_nothing_of_a_conversation_search() {
+    let plain = engine_with(corpus());
+    let noisy = corpus().into_iter().map(|s| with_other_kinds(s, "deploy staging probe zanzibar deploy deploy")).collect();
+    let noisy = engine_with(noisy);
+    for query in ["deploy", "readiness probe", "staging deploy zanzibar", "zanzibar"] {
+        let before = run(&plain, &options(query));
+        let after = run(&noisy, &options(query));
+        let scored = |hits: &[Hit]| hits.iter().map(|h| (h.session.path.clone(), h.score, h.message.as_ref().map(|m| m.entry_id.clone()))).collect::<Vec<_>>();
+        assert_eq!(scored(&before), scored(&after), "{query}");
+    }
+    assert!(run(&noisy, &options("zanzibar")).is_empty());
+}
+
+#[test]
+fn each_kind_is_searched_when_asked_for_and_says_so() {
+    use recall_native::text_kind::TextKind;
+    let mut sessions = corpus();
+    let quiet = sessions.pop().unwrap();
+    sessions.push(with_other_kinds(quiet, "zanzibar"));
+    let engine = engine_with(sessions);
+    for kind in [TextKind::Thinking, TextKind::Call, TextKind::Output] {
+        let hits = run(&engine, &SearchOptions { content: vec![kind], ..options("zanzibar") });
+        assert_eq!(names(&hits), vec!["quiet"]);
+        let message = hits[0].message.as_ref().unwrap();
+        assert_eq!((message.kind, message.entry_id.as_str()), (kind, format!("{}-entry", kind.name()).as_str()));
+        assert!(hits[0].snippet.contains("zanzibar"));
+    }
+    let all = run(&engine, &SearchOptions { content: TextKind::ALL.to_vec(), ..options("zanzibar") });
+    assert_eq!(all[0].message.as_ref().unwrap().kind, TextKind::Thinking);
+}
+
+#[test]
+fn a_match_in_the_conversation_outranks_a_call_which_outranks_an_output() {
+    use recall_native::text_kind::TextKind;
+    let said = session("said", "/p", OLD, &["zanzibar plan"]);
+    let mut called = with_other_kinds(session("called", "/p", OLD, &["x"]), "zanzibar plan");
+    called.messages.retain(|m| m.kind.as_deref() != Some("thinking") && m.kind.as_deref() != Some("output"));
+    let mut printed = with_other_kinds(session("printed", "/p", OLD, &["y"]), "zanzibar plan");
+    printed.messages.retain(|m| m.kind.as_deref() != Some("thinking") && m.kind.as_deref() != Some("call"));
+    let engine = engine_with(vec![printed, called, said]);
+    let hits = run(&engine, &SearchOptions { content: TextKind::ALL.to_vec(), recency_weight: 0.0, ..options("zanzibar") });
+    assert_eq!(names(&hits), vec!["said", "called", "printed"]);
 }

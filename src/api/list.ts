@@ -5,6 +5,7 @@
 import type { IndexStore } from "../store.js";
 import { scopeFilters } from "./search.js";
 import { toSummary, type SessionSummary } from "./session-summary.js";
+import { callsTouching, onlyTouching } from "./touched-file.js";
 
 export interface ListOptions {
   /** Sessions to return (default 50). */
@@ -14,12 +15,20 @@ export interface ListOptions {
   /** Only sessions whose last message is from this time on / up to this time (ms since epoch). */
   since?: number;
   until?: number;
+  /** Only sessions that touched this file (see `SearchOptions.file`). */
+  file?: string;
 }
 
 export const DEFAULT_LIST_LIMIT = 50;
 
 export async function listSessions(store: IndexStore, options: ListOptions = {}): Promise<SessionSummary[]> {
-  const sessions = await store.native.list({ limit: options.limit ?? DEFAULT_LIST_LIMIT, filters: scopeFilters(options) });
+  let filters = scopeFilters(options);
+  if (options.file !== undefined) {
+    const touching = await callsTouching(store, options.file);
+    if (touching.size === 0) return [];
+    filters = onlyTouching(filters, touching);
+  }
+  const sessions = await store.native.list({ limit: options.limit ?? DEFAULT_LIST_LIMIT, filters });
   return sessions.map(toSummary);
 }
 

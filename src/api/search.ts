@@ -12,6 +12,8 @@ import { hasTags, hasText, parseTagQuery } from "../tags/query-tags.js";
 import { decodeSearchCursor, encodeSearchCursor, searchDigest } from "./search-cursor.js";
 import { iso, toSummary, type SessionSummary } from "./session-summary.js";
 import { garbledTagStore } from "../tags/open-tags.js";
+import { textKinds, type ContentScope, type TextKind } from "./content-scope.js";
+import { callsTouching, onlyTouching, type FileCall } from "./touched-file.js";
 
 export interface SearchOptions {
   /**
@@ -25,6 +27,16 @@ export interface SearchOptions {
   prefix?: boolean;
   /** Only sessions whose working directory is this folder. */
   cwd?: string;
+  /**
+   * The kinds of text to search (default: `conversation`, what user and assistant said); `all`,
+   * or any of `calls`, `outputs`, `thinking` with or without `conversation`.
+   */
+  content?: ContentScope[];
+  /**
+   * Only sessions that touched this file: a tool call read, edited or wrote it, or a bash
+   * command named it. A relative path is taken from the current folder.
+   */
+  file?: string;
   /** Only messages from this time on / up to this time (ms since epoch). */
   since?: number;
   until?: number;
@@ -50,6 +62,10 @@ export interface SearchPage {
 }
 
 export interface MatchedMessage {
+  /** The kind of text that matched: what was said, or thinking, a tool call, a tool's output. */
+  kind: TextKind;
+  /** The tool of a `call` or `output`; null otherwise. */
+  tool: string | null;
   role: string;
   /** Position among the session's indexed messages, from 0. */
   index: number;
@@ -66,6 +82,8 @@ export interface SearchHit extends SessionSummary {
   snippet: string;
   /** Matched words in `snippet` as [start, end) UTF-8 byte offsets. */
   spans: [number, number][];
+  /** With `file`: the calls that touched it, in session order. */
+  calls?: FileCall[];
 }
 
 export const DEFAULT_LIMIT = 20;
@@ -84,6 +102,7 @@ export async function searchPage(store: IndexStore, options: SearchOptions): Pro
   const limit = options.limit ?? DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) throw new RecallError("BAD_INPUT", `limit must be a whole number of at least 1, not ${limit}`, { field: "limit" });
   const searched = [options.query, options.prefix ?? false, options.cwd ?? null, options.since ?? null, options.until ?? null, limit];
+  if (options.content !== undefined || options.file !== undefined) searched.push(options.content?.join(",") ?? null, options.file ?? null);
   const digest = searchDigest(options.sessionIds === undefined ? searched : [...searched, options.sessionIds]);
   const cursor = options.cursor === undefined ? undefined : decodeSearchCursor(options.cursor, digest);
   const offset = cursor?.offset ?? 0;
@@ -110,7 +129,11 @@ function unranked(session: SessionSummary): SearchHit {
 export async function searchSessions(store: IndexStore, options: SearchOptions): Promise<SearchHit[]> {
   const query = parseTagQuery(options.query);
   const limit = options.limit ?? DEFAULT_LIMIT;
-  const filters = scopeFilters(options);
+  const content = textKinds(options.content);
+  const touching = options.file === undefined ? undefined : await callsTouching(store, options.file);
+  if (touching?.size === 0) return [];
+  const withCalls = (hit: SearchHit): SearchHit => (touching ? { ...hit, calls: touching.get(hit.path) ?? [] } : hit);
+  const filters = touching ? onlyTouching(scopeFilters(options), touching) : scopeFilters(options);
   if (hasTags(query)) {
     const damaged = garbledTagStore(store);
     if (damaged) throw damaged;
@@ -120,7 +143,7 @@ export async function searchSessions(store: IndexStore, options: SearchOptions):
   // Tags alone, or nothing at all: the sessions themselves, newest first.
   if (!query.text.trim() || (hasTags(query) && !hasText(query))) {
     const sessions = await store.native.list({ limit, filters });
-    return sessions.map((session) => unranked(toSummary(session)));
+    return sessions.map((session) => withCalls(unranked(toSummary(session))));
   }
   const hits = await store.native.search(
     {
@@ -128,15 +151,23 @@ export async function searchSessions(store: IndexStore, options: SearchOptions):
       limit,
       prefix: options.prefix ?? false,
       filters,
+      ...(content ? { content } : {}),
       now: options.now ?? Date.now(),
     },
     options.signal,
   );
-  return hits.map((hit) => ({
+  return hits.map((hit) => withCalls({
     ...toSummary(hit.session),
     score: hit.score,
     message: hit.message
-      ? { role: hit.message.role, index: hit.message.index, entryId: hit.message.entryId, timestamp: iso(hit.message.timestamp) }
+      ? {
+          kind: hit.message.kind as TextKind,
+          tool: hit.message.tool ?? null,
+          role: hit.message.role,
+          index: hit.message.index,
+          entryId: hit.message.entryId,
+          timestamp: iso(hit.message.timestamp),
+        }
       : null,
     snippet: hit.snippet,
     spans: hit.spans.map((s) => [s.start, s.end] as [number, number]),

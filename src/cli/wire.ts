@@ -14,7 +14,9 @@ import type { AskResult, AutoTagResult, DoctorCheck, ContextMessage, ContextSumm
 export type SessionRecord = Pick<SessionSummary, "id" | "path" | "cwd" | "name" | "created" | "modified" | "messageCount" | "firstMessage" | "parent" | "tags">;
 
 /** A search hit: the session, then how it matched. */
-export type SearchHitRecord = SessionRecord & Pick<SearchHit, "score" | "message" | "snippet" | "spans">;
+export type SearchHitRecord = SessionRecord & Pick<SearchHit, "score" | "snippet" | "spans" | "calls"> & {
+  message: { kind: string; tool?: string; role: string; index: number; entryId: string; timestamp: string } | null;
+};
 
 /** A message, as `read --json` prints it. */
 export type MessageRecord = Pick<ReadMessage, "type" | "index" | "entryId" | "role" | "timestamp" | "text" | "branch" | "toolName" | "isError" | "textOffset" | "textLength">;
@@ -54,9 +56,12 @@ export function searchHitRecord(hit: SearchHit): SearchHitRecord {
   return {
     ...sessionRecord(hit),
     score: hit.score,
-    message: m ? { role: m.role, index: m.index, entryId: m.entryId, timestamp: m.timestamp } : null,
+    message: m
+      ? { kind: m.kind, ...(m.tool === null ? {} : { tool: m.tool }), role: m.role, index: m.index, entryId: m.entryId, timestamp: m.timestamp }
+      : null,
     snippet: hit.snippet,
     spans: hit.spans.map(([start, end]) => [start, end]),
+    ...(hit.calls === undefined ? {} : { calls: hit.calls.map((c) => ({ tool: c.tool, path: c.path, entryId: c.entryId })) }),
   };
 }
 

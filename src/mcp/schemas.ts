@@ -18,6 +18,12 @@ export const MODES = ["conversation", "raw"] as const;
 export const limitArg = z.number().int().min(1).max(MAX_RESULTS).optional().describe(`Results per page, 1 to ${MAX_RESULTS} (default ${DEFAULT_RESULTS})`);
 export const cursorArg = z.string().max(4096).optional().describe('The exact next_cursor of the previous page; omit (or "start") for the first page');
 export const scopeArg = z.enum(SCOPES).optional().describe('"project" (the configured project folder) or "all" (every project); default: the server\'s');
+export const fileArg = z
+  .string()
+  .min(1)
+  .max(4096)
+  .optional()
+  .describe("Only sessions whose tool calls read, edited or wrote this file, or whose bash commands named it (an absolute path; a relative one is taken from the server's folder)");
 export const modeArg = z.enum(MODES).optional().describe('"conversation" (default): user and assistant text; "raw": also thinking, tool calls and tool output');
 export const sessionRefArg = z.string().max(2048).describe("The exact session_ref (sref_…) a search, find or list returned");
 export const pageCharsArg = (fallback: number) =>
@@ -52,6 +58,12 @@ export const sessionResult = z.object({
   message_index: orNull(z.number()),
   message_role: orNull(z.string()),
   message_timestamp: orNull(z.string()),
+  message_kind: orNull(z.enum(["conversation", "thinking", "call", "output"])).describe("Which kind of text matched"),
+  message_tool: orNull(z.string()).describe("The tool of a matched call or output"),
+  file_calls: z
+    .array(z.object({ tool: z.string(), entry_id: z.string() }))
+    .optional()
+    .describe("With file: the tool calls that touched it (tool, and the entry it is in)"),
   resource_uri: z.string(),
 });
 

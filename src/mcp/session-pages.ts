@@ -16,7 +16,7 @@ import type { Tokens } from "./tokens.js";
 export interface PageRequest {
   tool: string;
   /** What the search is, apart from scope, page size and cursor. */
-  search: Pick<SearchOptions, "query" | "sessionIds" | "since">;
+  search: Pick<SearchOptions, "query" | "sessionIds" | "since" | "content" | "file">;
   /** The call's arguments a cursor is tied to. */
   call: Record<string, unknown>;
   scope: Scope | undefined;
@@ -103,6 +103,9 @@ export class SessionPages {
       message_index: hit.message?.index ?? null,
       message_role: hit.message?.role ?? null,
       message_timestamp: hit.message?.timestamp ?? null,
+      message_kind: hit.message?.kind ?? null,
+      message_tool: hit.message?.tool ?? null,
+      ...(hit.calls === undefined ? {} : { file_calls: hit.calls.map((c) => ({ tool: c.tool, entry_id: c.entryId })) }),
       resource_uri: conversationUri(ref),
     };
   }

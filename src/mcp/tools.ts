@@ -10,6 +10,7 @@ import {
   cursorArg,
   DEFAULT_CONTEXT_CHARS,
   DEFAULT_READ_CHARS,
+  fileArg,
   limitArg,
   MAX_QUERY_CHARS,
   modeArg,
@@ -27,7 +28,6 @@ import type { McpSessions } from "./sessions.js";
 import { ToolError } from "./tool-error.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const RAW_SEARCH_NOTE = 'mode "raw" searched the conversation: the index holds user and assistant text, not tool output or thinking yet';
 
 export interface Tools {
   config: McpConfig;
@@ -49,6 +49,7 @@ export function registerTools(server: McpServer, { config, pages, reader, sessio
         cursor: cursorArg,
         mode: modeArg,
         scope: scopeArg,
+        file: fileArg,
       }),
       outputSchema: sessionsOutput,
       annotations: { title: "Search Pi sessions", ...READ_ONLY },
@@ -57,15 +58,17 @@ export function registerTools(server: McpServer, { config, pages, reader, sessio
       const query = args.query.trim();
       const byId = UUID.test(query);
       const mode = args.mode ?? "conversation";
+      // "raw" searches every kind of text: thinking, tool calls and tool output too.
+      const widened = { ...(mode === "raw" ? { content: ["all" as const] } : {}), ...(args.file === undefined ? {} : { file: args.file }) };
       return pages.page(
         {
           tool: "pi_session_search",
-          search: byId ? { query: "", sessionIds: [query.toLowerCase()] } : { query },
-          call: { query, mode },
+          search: byId ? { query: "", sessionIds: [query.toLowerCase()], ...widened } : { query, ...widened },
+          call: args.file === undefined ? { query, mode } : { query, mode, file: args.file },
           scope: args.scope,
           limit: args.limit,
           cursor: args.cursor,
-          note: byId ? "the query is a complete session id: looked up as pi_session_find does" : mode === "raw" ? RAW_SEARCH_NOTE : undefined,
+          note: byId ? "the query is a complete session id: looked up as pi_session_find does" : undefined,
         },
         ctx,
       );

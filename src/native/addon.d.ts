@@ -62,6 +62,8 @@ export declare class NativeIndex {
   fileRecords(selector: NativeRecordSelector): Promise<NativeFileRecord[]>
   unlock(): Promise<void>
   search(request: NativeSearchRequest, signal?: AbortSignal | undefined | null): Promise<NativeHit[]>
+  /** The indexed tool calls that touched `file` (an absolute path), by session file. */
+  callsTouching(file: string): Promise<NativeFileCall[]>
   /** Sessions matching the filters, most recently active first. */
   list(request: NativeListRequest): Promise<NativeSession[]>
 }
@@ -94,6 +96,13 @@ export interface NativeChangeSet {
   /** New records of files, replacing their old ones. */
   files?: Array<NativeFileRecordUpdate>
   tagUpdates?: Array<NativeTagUpdate>
+}
+
+export interface NativeFileCall {
+  sessionPath: string
+  tool: string
+  entryId: string
+  timestamp: number
 }
 
 export interface NativeFileRecord {
@@ -129,6 +138,8 @@ export interface NativeFilters {
   /** Tags a session must all carry / must carry none of (normalized), as the index holds them. */
   tagsAll?: Array<string>
   tagsNone?: Array<string>
+  /** Only these session files (by path). */
+  paths?: Array<string>
 }
 
 export interface NativeHit {
@@ -144,16 +155,28 @@ export interface NativeListRequest {
   filters?: NativeFilters
 }
 
-/** One normalized message: consecutive same-role text joined, ready to index. */
+/**
+ * One normalized message, ready to index: consecutive same-role conversation text joined, or one
+ * piece of another kind of text (a thinking block, a tool call, a tool's output).
+ */
 export interface NativeMessageDoc {
-  /** Position among the session's indexed messages, from 0. */
+  /**
+   * Position among the session's indexed conversation messages, from 0; text of another kind
+   * has the position of the conversation message it came after (or during).
+   */
   index: number
   role: string
-  /** Pi entry id of the first joined entry (for v1 files, a line-based id). */
+  /** Pi entry id of the last joined entry (for v1 files, a line-based id). */
   entryId: string
   /** ms since epoch. */
   timestamp: number
   text: string
+  /** `thinking`, `call` or `output`; absent for conversation. */
+  kind?: string
+  /** The tool of a call or output. */
+  tool?: string
+  /** Absolute paths of the files a call touched. */
+  files?: Array<string>
 }
 
 export interface NativeMessageRef {
@@ -161,6 +184,10 @@ export interface NativeMessageRef {
   role: string
   entryId: string
   timestamp: number
+  /** `conversation`, `thinking`, `call` or `output`. */
+  kind: string
+  /** The tool of a call or output. */
+  tool?: string
 }
 
 /** Which file records to read: exactly one of the fields, or none for all of them. */
@@ -190,6 +217,8 @@ export interface NativeSearchRequest {
   /** Match the unfinished last word as a prefix too. */
   prefix?: boolean
   filters?: NativeFilters
+  /** The kinds of text to search: `conversation` (the default), `thinking`, `call`, `output`. */
+  content?: Array<string>
   /** The time recency is measured from, ms since epoch (default: now). */
   now?: number
   /** Weight of the 7-day recency factor (default 0.2; 0 turns it off). */

@@ -12,6 +12,7 @@ import type {
   NativeHit,
   NativeIndex,
   NativeListRequest,
+  NativeFileCall,
   NativeRecordSelector,
   NativeScan,
   NativeSearchRequest,
@@ -83,6 +84,11 @@ export class IndexHandle {
   /** Sessions matching the filters, most recently active first. */
   list(request: NativeListRequest): Promise<NativeSession[]> {
     return native(() => this.inner.list(request));
+  }
+
+  /** The indexed tool calls that touched `file` (absolute), by session file. */
+  callsTouching(file: string): Promise<NativeFileCall[]> {
+    return native(() => this.inner.callsTouching(file));
   }
 
   /**

@@ -40,7 +40,12 @@ export function formatSessions(sessions: readonly (SessionSummary | SearchHit)[]
     lines.push(`${n + 1}. ${sessionTitle(session)}`);
     lines.push(`   ${meta}`);
     const snippet = "snippet" in session && session.snippet ? snippetLine(session, options.marks) : "";
-    if (snippet) lines.push(`   ${snippet}`);
+    const kind = "message" in session && session.message && session.message.kind !== "conversation" ? session.message : undefined;
+    const where = kind ? `[${kind.tool ? `${oneLine(kind.tool)} ` : ""}${kind.kind}, entry ${oneLine(kind.entryId)}] ` : "";
+    if (snippet) lines.push(`   ${where}${snippet}`);
+    if ("calls" in session && session.calls?.length) {
+      lines.push(`   touched by: ${session.calls.map((c) => `${oneLine(c.tool)} (entry ${oneLine(c.entryId)})`).join(", ")}`);
+    }
     lines.push(`   cwd: ${oneLine(session.cwd)}`);
     lines.push(`   path: ${oneLine(session.path)}`);
   });

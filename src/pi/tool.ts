@@ -6,7 +6,8 @@
  */
 import type { ExtensionToolContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import { Type, type Static } from "typebox";
-import { Recall, RecallError, type Notice } from "../index.js";
+import { resolve } from "node:path";
+import { CONTENT_SCOPES, Recall, RecallError, type Notice } from "../index.js";
 import { formatTags } from "../output/session-text.js";
 import { printableLines } from "../output/plain-text.js";
 import { capOutput, formatMessages, formatSessions, HISTORICAL_DATA_NOTE } from "./format.js";
@@ -23,6 +24,12 @@ export const TOOL_ACTIONS = ["search", "list", "read", "tag", "ask"] as const;
 export const recallParameters = Type.Object({
   action: stringEnum(TOOL_ACTIONS, "search: find sessions by words; list: latest sessions; read: a session's latest messages; tag: add or remove tags on the current session; ask: ask a model a question about one session"),
   query: Type.Optional(Type.String({ description: 'search: the words to find. Words match whole; any may match; "quoted phrase" must appear as written; #tag keeps only sessions with that tag' })),
+  content: Type.Optional(
+    Type.Array(stringEnum(CONTENT_SCOPES, "one kind of text"), {
+      description: 'search: what to search, default ["conversation"]; "calls" = tool calls (bash commands, file paths), "outputs" = tool output, "thinking", or "all"',
+    }),
+  ),
+  file: Type.Optional(Type.String({ description: "search: only sessions whose tool calls read, edited or wrote this file, or whose bash commands named it (relative to the current folder)" })),
   scope: Type.Optional(stringEnum(["current", "all"] as const, "search, list: current = sessions started in this folder; all = every project (default)")),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: "search, list: sessions to return (default 10); read: latest messages to return (default 20)" })),
   session: Type.Optional(Type.String({ description: "read, ask: the session, by id, unique id prefix, or session file path" })),
@@ -97,11 +104,15 @@ export async function runRecallTool(recall: Recall, params: RecallParams, ctx: T
     switch (action) {
       case "search": {
         const query = params.query?.trim() ?? "";
-        if (!query) return failure(action, 'recall search needs a query: {"action": "search", "query": "…"}');
+        if (!query && !params.file) return failure(action, 'recall search needs a query: {"action": "search", "query": "…"}');
+        const widened = {
+          ...(params.content?.length ? { content: params.content } : {}),
+          ...(params.file ? { file: resolve(ctx.cwd, params.file) } : {}),
+        };
         const limit = params.limit ?? DEFAULT_SEARCH_LIMIT;
         const scope = params.scope ?? "all";
         const { value: page, lines: said } = await fresh(recall, () =>
-          recall.search({ query, limit, prefix: false, ...(scope === "current" ? { cwd: ctx.cwd } : {}), ...(signal ? { signal } : {}) }),
+          recall.search({ query, limit, prefix: false, ...widened, ...(scope === "current" ? { cwd: ctx.cwd } : {}), ...(signal ? { signal } : {}) }),
         );
         const hits = page.hits;
         const where = scope === "current" ? `sessions of ${ctx.cwd}` : "sessions of all projects";
@@ -175,7 +186,7 @@ export function recallTool(recallFor: (ctx: ExtensionToolContext) => Recall): To
     label: "Recall",
     description:
       "Search and read the user's earlier Pi sessions on this machine, and tag the current session. " +
-      "Actions: search (query; scope current|all, default all; limit), list (latest sessions; scope; limit), " +
+      "Actions: search (query; scope current|all, default all; limit; content: also tool calls, outputs, thinking; file: sessions that touched a file), list (latest sessions; scope; limit), " +
       "read (session by id, id prefix or file path; limit = latest N messages), " +
       "ask (session and question: a model answers from the messages of that session that bear on the question), " +
       'tag (add/remove tags on the current session, e.g. {"action":"tag","add":["ready-for-review"]}). ' +

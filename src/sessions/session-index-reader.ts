@@ -4,12 +4,16 @@
  * entry types added since) with Pi's migration semantics, and can resume from the start of the
  * last message of an earlier read, so an appended session costs only its new lines.
  *
- * Indexed by default: user and assistant text, custom messages, compaction and branch summaries.
+ * The conversation: user and assistant text, custom messages, compaction and branch summaries.
  * Consecutive messages of the same role are joined into one (tool calls and results in between
- * do not separate them). Thinking, tool calls, tool output, images and system prompts are not.
+ * do not separate them), which carries the last joined entry's id and time. Apart from it, as
+ * their own kinds of text (other-text.ts): thinking, tool calls and tool output, each from the
+ * entry it is in, at the position of the conversation message it came after. Images and system
+ * prompts are not indexed.
  */
 import { readEntries, type SessionHeader } from "./entries.js";
 import { readJsonLines, type JsonLine, type MalformedLine } from "./lines.js";
+import { callsIn, cappedOutput, commandPaths, thinkingText, type OtherKind } from "./other-text.js";
 import { clipLine, contentText, toMillis } from "./text.js";
 
 export { idFromFileName } from "./entries.js";
@@ -20,6 +24,12 @@ export interface IndexedMessage {
   entryId: string;
   timestamp: number;
   text: string;
+  /** Absent for the conversation. */
+  kind?: OtherKind;
+  /** The tool of a call or output. */
+  tool?: string;
+  /** Absolute paths of the files a call touched. */
+  files?: string[];
 }
 
 /** Everything a resumed read needs to continue exactly as a full read would. */
@@ -62,8 +72,6 @@ export interface ReadOptions {
 
 const FIRST_MESSAGE_CHARS = 300;
 const JOINABLE_ROLES = new Set(["user", "assistant", "custom"]);
-/** Tool output dominates session bytes and is not indexed: skip such lines without parsing. */
-const TOOL_RESULT_LINE = /"role"\s*:\s*"toolResult"/;
 
 /**
  * What identifies an entry copied into a fork: a fork copies entries verbatim, timestamps
@@ -77,7 +85,7 @@ export function copyKey(entry: Record<string, unknown>): string {
 /** The copy keys of every entry of a session file, for skipping them in its forks. */
 export function readCopyKeys(path: string): Set<string> {
   const keys = new Set<string>();
-  readJsonLines(path, 0, 1, (line) => keys.add(copyKey(line.value)), (head) => TOOL_RESULT_LINE.test(head));
+  readJsonLines(path, 0, 1, (line) => keys.add(copyKey(line.value)));
   return keys;
 }
 
@@ -107,6 +115,8 @@ export function readSessionForIndex(path: string, options: ReadOptions = {}): Se
     if (!text.trim()) return;
     if (joinable && open && open.role === role) {
       open.parts.push(text);
+      open.entryId = entryId;
+      open.timestamp = timestamp;
       return;
     }
     close();
@@ -115,6 +125,34 @@ export function readSessionForIndex(path: string, options: ReadOptions = {}): Se
     const message: OpenMessage = { index: state.nextIndex++, role, entryId, timestamp, text: "", parts: [text] };
     if (joinable) open = message;
     else messages.push({ ...message, text });
+  };
+
+  /** Text of another kind: it neither joins nor ends the open message, and sits at its position. */
+  const addOther = (kind: OtherKind, entryId: string, timestamp: number, text: string, tool?: string, files?: string[]) => {
+    if (!text.trim()) return;
+    const message: IndexedMessage = { index: Math.max(state.nextIndex - 1, 0), role: kind === "output" ? "toolResult" : "assistant", entryId, timestamp, text, kind };
+    if (tool !== undefined) message.tool = tool;
+    if (files?.length) message.files = files;
+    messages.push(message);
+  };
+
+  const addOtherKinds = (message: Record<string, unknown>, entryId: string, time: number, cwd: string) => {
+    switch (message.role) {
+      case "assistant":
+        addOther("thinking", entryId, time, thinkingText(message.content));
+        for (const call of callsIn(message.content, cwd)) addOther("call", entryId, time, call.text, call.tool, call.files);
+        return;
+      case "toolResult":
+        addOther("output", entryId, time, cappedOutput(contentText(message.content)), typeof message.toolName === "string" ? message.toolName : undefined);
+        return;
+      case "bashExecution": {
+        // A command the user ran with `!`: a bash call and its output.
+        const command = typeof message.command === "string" ? message.command : "";
+        addOther("call", entryId, time, command && `bash ${command}`, "bash", commandPaths(command, cwd));
+        addOther("output", entryId, time, cappedOutput(typeof message.output === "string" ? message.output : ""), "bash");
+        return;
+      }
+    }
   };
 
   const stats = readEntries(
@@ -141,6 +179,7 @@ export function readSessionForIndex(path: string, options: ReadOptions = {}): Se
           const text = contentText(message.content);
           if (role === "user" && !state.firstMessage && text.trim()) state.firstMessage = clipLine(text, FIRST_MESSAGE_CHARS);
           if (!copied && typeof role === "string" && JOINABLE_ROLES.has(role)) addText(line, role, entryId, time, text, true);
+          if (!copied) addOtherKinds(message, entryId, time, header.cwd);
           return;
         }
         case "custom_message":
@@ -160,10 +199,7 @@ export function readSessionForIndex(path: string, options: ReadOptions = {}): Se
           return;
       }
     },
-    {
-      ...(resume ? { from: { offset: state.offset, lineNo: state.lineNo, header: resume.header } } : {}),
-      skip: (head) => TOOL_RESULT_LINE.test(head),
-    },
+    resume ? { from: { offset: state.offset, lineNo: state.lineNo, header: resume.header } } : {},
   );
   close();
   if (!open && messages.length === 0 && !resume) {

@@ -36,7 +36,7 @@ export function hit(overrides: Partial<SearchHit> & { words?: string[] } = {}): 
     parent: null,
     tags: ["k8s"],
     score: 1,
-    message: { role: "assistant", index: 3, entryId: "abcd1234", timestamp: "2026-10-01T09:30:00.000Z" },
+    message: { kind: "conversation", tool: null, role: "assistant", index: 3, entryId: "abcd1234", timestamp: "2026-10-01T09:30:00.000Z" },
     snippet,
     spans: byteSpans(snippet, words ?? ["staging", "deploy"]),
     ...rest,

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { Command, Option } from "clipanion";
 import { isNumber } from "typanion";
 import { DEFAULT_LIST_LIMIT } from "../../index.js";
@@ -20,6 +21,7 @@ export class ListCommand extends SessionsCommand {
     examples: [
       ["The latest sessions", "$0 list"],
       ["Sessions of this folder from the last two weeks", "$0 list --here --since 2w"],
+      ["Sessions that read, edited or wrote a file", "$0 list --file src/app.ts"],
       ["Read the latest session", "$0 list -n 1 --json | jq -r .id | $0 read -"],
     ],
   });
@@ -30,20 +32,22 @@ export class ListCommand extends SessionsCommand {
   });
   since = Option.String("--since", { description: "Only sessions active from this time on: 7d, 24h, 2w, today, yesterday, 2026-11-01" });
   until = Option.String("--until", { description: "Only sessions last active up to this time (same forms as --since)" });
+  file = Option.String("--file", { description: "Only sessions whose tool calls read, edited or wrote this file, or whose bash commands named it" });
 
   async run(): Promise<ExitCode> {
     const format = this.pipelineFormat();
     const { limit, cwd, since, until, now } = this.scope();
     const missing = this.noSessionsFolder();
     if (missing !== undefined) return missing;
-    const page = await this.recall().list({ limit, cwd, since, until, ...this.freshness() }, (sessions) =>
+    const file = this.file === undefined ? undefined : resolve(this.context.cwd, this.file);
+    const page = await this.recall().list({ limit, cwd, since, until, file, ...this.freshness() }, (sessions) =>
       this.page(sessions, (session) =>
         format ? this.record(session, format, now, () => sessionRecord(session)) : this.block(session, now, { details: [`${session.messageCount} message${session.messageCount === 1 ? "" : "s"}`] }),
       ),
     );
     this.warnNotices();
     if (page.sessions.length === 0) {
-      const window = since !== undefined || until !== undefined ? " active in that time window" : "";
+      const window = (since !== undefined || until !== undefined ? " active in that time window" : "") + (file === undefined ? "" : ` that touched ${file}`);
       if (!format) this.warn(cwd ? `no session in ${cwd}${window}` : `no session${window}`);
       return Exit.NoMatch;
     }

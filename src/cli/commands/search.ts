@@ -1,10 +1,22 @@
+import { resolve } from "node:path";
 import { Command, Option } from "clipanion";
 import { isNumber } from "typanion";
-import { DEFAULT_LIMIT } from "../../index.js";
+import { CONTENT_SCOPES, DEFAULT_LIMIT, RecallError, type ContentScope } from "../../index.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { SessionsCommand } from "../sessions-command.js";
 import { searchHitRecord } from "../wire.js";
 import { quote } from "../../output/quote.js";
+import { terminalText } from "../../output/terminal-text.js";
+import type { SearchHit } from "../../index.js";
+
+/** Where a hit outside the conversation matched (`bash output`), and what touched `--file`. */
+function matchedIn(hit: SearchHit): string[] {
+  const details: string[] = [];
+  const m = hit.message;
+  if (m && m.kind !== "conversation") details.push(terminalText(`${m.tool ? `${m.tool} ` : ""}${m.kind}`));
+  if (hit.calls?.length) details.push(terminalText(`touched by ${[...new Set(hit.calls.map((c) => c.tool))].join(", ")}`));
+  return details;
+}
 
 export class SearchCommand extends SessionsCommand {
   static paths = [["search"]];
@@ -16,6 +28,8 @@ export class SearchCommand extends SessionsCommand {
 
       \`#tag\` keeps only the sessions tagged with it (with several, sessions carrying all of them) and \`-#tag\` drops those tagged with it; a query of tags alone lists their sessions, newest first. Tag words are also searched as text, so \`codebase\` finds a session tagged \`#codebase\`. A shell takes an unquoted \`#\` for a comment: quote the query, and put \`-#tag\` inside the quotes or after \`--\`.
 
+      \`--content\` widens what is searched: \`calls\` (tool calls: the tool's name and arguments, such as a bash command or the path a read, edit or write took), \`outputs\` (what tools printed, the first 1,500 and last 500 characters of each), \`thinking\`, \`conversation\`, or \`all\`; give it more than once or comma-separated. A hit says which kind of text matched. \`--file PATH\` keeps the sessions whose tool calls read, edited or wrote that file, or whose bash commands named it (a relative PATH is taken from the current folder); with no words it lists them, newest first.
+
       The index is brought up to date first (only new and changed session files are read), unless \`--no-sync\` is given.
 
       Exit status: 0 if a session was found, 1 if none was, 2 on error.
@@ -24,12 +38,14 @@ export class SearchCommand extends SessionsCommand {
       ["Find a session", "$0 search staging deploy"],
       ["Only sessions of the current folder, from the last week", "$0 search --here --since 7d flaky test"],
       ["Sessions tagged #k8s, but not #wip, that mention helm", "$0 search 'helm #k8s -#wip'"],
+      ["The command that printed an error, searched in tool calls and output too", "$0 search --content all ECONNREFUSED"],
+      ["Sessions that edited a file, and what they said about a bug there", "$0 search --file src/app.ts race condition"],
       ["Resume the best match in Pi", `pi --session "$($0 search --json staging deploy | jq -r .path | head -1)"`],
       ["Pick among the matches with fzf", `$0 search --format tsv staging | fzf --delimiter '\\t' --with-nth 4,2,3 --preview '$0 read --limit 20 {1}' | cut -f1`],
     ],
   });
 
-  query = Option.Rest({ name: "query", required: 1 });
+  query = Option.Rest({ name: "query" });
   limit = Option.String("-n,--limit", String(DEFAULT_LIMIT), {
     description: "Show at most this many sessions",
     validator: isNumber(),
@@ -37,20 +53,28 @@ export class SearchCommand extends SessionsCommand {
   since = Option.String("--since", { description: "Only messages from this time on: 7d, 24h, 2w, today, yesterday, 2026-11-01" });
   until = Option.String("--until", { description: "Only messages up to this time (same forms as --since)" });
   prefix = Option.Boolean("--prefix", false, { description: "Also match the last word as a prefix (as the picker does while you type)" });
+  content = Option.Array("--content", {
+    description: `What to search: ${CONTENT_SCOPES.join(", ")} (default conversation; repeatable or comma-separated)`,
+  });
+  file = Option.String("--file", { description: "Only sessions whose tool calls read, edited or wrote this file, or whose bash commands named it" });
 
   async run(): Promise<ExitCode> {
     const format = this.pipelineFormat();
     const { limit, cwd, since, until, now } = this.scope();
     const query = this.query.join(" ");
+    if (!query.trim() && this.file === undefined) throw new RecallError("BAD_INPUT", "search needs words, #tags or --file (`recall search --help` shows the usage)");
+    const content = this.content?.flatMap((scope) => scope.split(",")).map((scope) => scope.trim()) as ContentScope[] | undefined;
+    const file = this.file === undefined ? undefined : resolve(this.context.cwd, this.file);
     const missing = this.noSessionsFolder();
     if (missing !== undefined) return missing;
     // The page is formatted while the freshness check finishes (see Recall.search).
-    const page = await this.recall().search({ query, limit, prefix: this.prefix, cwd, since, until, now, ...this.freshness() }, ({ hits }) =>
-      this.page(hits, (hit) => (format ? this.record(hit, format, now, () => searchHitRecord(hit)) : this.block(hit, now, { snippet: hit.snippet, spans: hit.spans }))),
+    const page = await this.recall().search({ query, limit, prefix: this.prefix, cwd, since, until, now, content, file, ...this.freshness() }, ({ hits }) =>
+      this.page(hits, (hit) => (format ? this.record(hit, format, now, () => searchHitRecord(hit)) : this.block(hit, now, { snippet: hit.snippet, spans: hit.spans, details: matchedIn(hit) }))),
     );
     this.warnNotices();
     if (page.sessions.length === 0) {
-      if (!format) this.warn(cwd ? `no session in ${cwd} matches ${quote(query)}; drop --here/--cwd to search every project` : `no session matches ${quote(query)}`);
+      const what = file === undefined ? quote(query) : query.trim() ? `${quote(query)} and touched ${file}` : `touched ${file}`;
+      if (!format) this.warn(cwd ? `no session in ${cwd} ${file !== undefined && !query.trim() ? what : `matches ${what}`}; drop --here/--cwd to search every project` : `no session ${file !== undefined && !query.trim() ? what : `matches ${what}`}`);
       return Exit.NoMatch;
     }
     this.context.stdout.write(page.text);

@@ -1,6 +1,7 @@
 /**
  * Raw terminal input to picker keys, through Pi's configurable key bindings: whatever the user
- * bound to "select up", "confirm" or "delete word" in Pi works in the picker too. Tab is fixed.
+ * bound to "select up", "confirm" or "delete word" in Pi works in the picker too. Tab and Shift+Tab
+ * are fixed.
  */
 import { decodeKittyPrintable, matchesKey, type KeybindingsManager } from "@earendil-works/pi-tui";
 import type { PickerKey } from "./state.js";
@@ -34,6 +35,7 @@ function hasControl(text: string): boolean {
 
 /** The picker key for one chunk of terminal input, or undefined to ignore it. */
 export function toPickerKey(data: string, keybindings: Pick<KeybindingsManager, "matches">): PickerKey | undefined {
+  if (matchesKey(data, "shift+tab")) return { type: "toggleContent" };
   if (matchesKey(data, "tab")) return { type: "toggleScope" };
   for (const [binding, key] of BINDINGS) if (keybindings.matches(data, binding)) return key;
   const kitty = decodeKittyPrintable(data);

@@ -380,7 +380,7 @@ export function renderPicker(state: PickerState, width: number, height: number, 
     const otherScope = state.scope === "all" ? "this folder" : "all projects";
     const help = state.confirmFork
       ? "Enter fork here · Esc back"
-      : `↑↓ move · Enter resume · Tab ${otherScope} · Esc close`;
+      : `↑↓ move · Enter resume · Tab ${otherScope} · Shift+Tab ${state.everyKind ? "conversation only" : "+tools, thinking"} · Esc close`;
     lines.push(framed(paint.line([{ text: " " }, { text: help, fg: "dim" }], lay.inner)));
   }
   lines.push(border("╰" + "─".repeat(lay.inner) + "╯"));

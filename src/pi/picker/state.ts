@@ -4,7 +4,7 @@
  * terminal input into `PickerKey`s and carries the effects out (searching, resuming, closing), so
  * every behaviour here is testable without a terminal or Pi.
  */
-import type { SearchHit } from "../../index.js";
+import type { ContentScope, SearchHit } from "../../index.js";
 
 /** `current`: sessions started in this folder (as Pi's /resume scopes it); `all`: every project. */
 export type Scope = "current" | "all";
@@ -34,6 +34,8 @@ export interface PickerState {
   /** Cursor position in `query`, in UTF-16 units, always between graphemes. */
   cursor: number;
   scope: Scope;
+  /** Also search thinking, tool calls and tool output (Shift+Tab), not only the conversation. */
+  everyKind: boolean;
   /** The folder Pi runs in: what `current` scope means. */
   cwd: string;
   /** The session Pi has open, which cannot be resumed from the picker. */
@@ -62,7 +64,7 @@ export interface PickerState {
 
 export type PickerKey =
   | { type: "up" | "down" | "pageUp" | "pageDown" | "first" | "last" }
-  | { type: "confirm" | "cancel" | "toggleScope" }
+  | { type: "confirm" | "cancel" | "toggleScope" | "toggleContent" }
   | { type: "left" | "right" | "lineStart" | "lineEnd" }
   | { type: "backspace" | "delete" | "deleteWordBackward" | "clearLine" }
   | { type: "text"; text: string };
@@ -101,6 +103,7 @@ export function initialState(options: {
     query,
     cursor: query.length,
     scope: options.scope,
+    everyKind: false,
     cwd: options.cwd,
     currentSession: options.currentSession ?? {},
     results: [],
@@ -116,9 +119,10 @@ export function initialState(options: {
 }
 
 /** What the index is asked for the current state: a search, or (no words yet) the latest sessions. */
-export function searchRequest(state: PickerState): { query: string; cwd?: string; limit: number } {
+export function searchRequest(state: PickerState): { query: string; cwd?: string; limit: number; content?: ContentScope[] } {
   return {
     query: state.query,
+    ...(state.everyKind ? { content: ["all" as const] } : {}),
     ...(state.scope === "current" ? { cwd: state.cwd } : {}),
     limit: state.limit,
   };
@@ -232,6 +236,11 @@ export function handleKey(state: PickerState, key: PickerKey, ctx: KeyContext): 
           searching: true,
           notice: undefined,
         },
+        effects: [{ type: "search", debounce: false }],
+      };
+    case "toggleContent":
+      return {
+        state: { ...state, everyKind: !state.everyKind, selected: 0, scroll: 0, loaded: false, searching: true, notice: undefined },
         effects: [{ type: "search", debounce: false }],
       };
     case "left":
