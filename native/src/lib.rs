@@ -23,7 +23,9 @@ pub mod schema;
 pub mod search;
 pub mod session;
 pub mod sessions;
+pub mod statistics;
 pub mod tokenizer;
+pub mod word_tokenizer;
 
 #[cfg(feature = "node")]
 mod binding;

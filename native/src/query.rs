@@ -3,8 +3,10 @@
 //!
 //! Rules (the seed's, kept): loose words are OR'ed; when there are two or more, the whole run of
 //! loose words is also an exact-phrase clause boosted 10×; every word also matches tag text with a
-//! 4× boost. Beyond the seed: a balanced `"quoted phrase"` is required, and with prefix matching
-//! on, an unfinished last word also matches as a prefix, weaker than whole words.
+//! 4× boost. Beyond the seed: a balanced `"quoted phrase"` is required; session names are
+//! searchable with tags (the session document's tag text holds both); and with prefix matching
+//! on, an unfinished last word also matches as a prefix, in messages and in tags and names,
+//! weaker than whole words.
 
 use std::ops::Bound;
 
@@ -14,7 +16,7 @@ use tantivy::query::{
 };
 use tantivy::collector::DocSetCollector;
 use tantivy::schema::document::Value;
-use tantivy::schema::IndexRecordOption;
+use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Searcher, TantivyDocument, Term};
 
 use crate::schema::{kind_is, Fields, KIND_SESSION};
@@ -188,13 +190,20 @@ fn session_ids_tagged(searcher: &Searcher, fields: &Fields, tags: &[String], occ
     Ok(ids)
 }
 
-/// Completions of `prefix` in the message text dictionary, most frequent first.
-pub fn prefix_expansions(searcher: &Searcher, fields: &Fields, prefix: &str) -> tantivy::Result<Vec<String>> {
+/// Completions of the unfinished last word, in message text and in session text (tags, names).
+#[derive(Debug, Default)]
+pub struct Expansions {
+    pub content: Vec<String>,
+    pub tag_text: Vec<String>,
+}
+
+/// Completions of `prefix` in one field's dictionary, most frequent first.
+pub fn prefix_expansions(searcher: &Searcher, field: Field, prefix: &str) -> tantivy::Result<Vec<String>> {
     let mut upper = prefix.as_bytes().to_vec();
     upper.push(0xff);
     let mut found: std::collections::HashMap<Vec<u8>, u64> = std::collections::HashMap::new();
     for segment in searcher.segment_readers() {
-        let inverted = segment.inverted_index(fields.content)?;
+        let inverted = segment.inverted_index(field)?;
         let mut stream = inverted.terms().range().ge(prefix.as_bytes()).lt(&upper).into_stream()?;
         while stream.advance() {
             if stream.key() != prefix.as_bytes() {
@@ -227,7 +236,7 @@ fn phrase_or_term(field: tantivy::schema::Field, words: &[String]) -> Box<dyn Qu
 }
 
 /// The text part of the query: which documents match and how they score before grouping.
-pub fn text_query(parsed: &ParsedQuery, expansions: &[String], coordination: f32, fields: &Fields) -> Box<dyn Query> {
+pub fn text_query(parsed: &ParsedQuery, expansions: &Expansions, coordination: f32, fields: &Fields) -> Box<dyn Query> {
     if parsed.is_empty() {
         return Box::new(EmptyQuery);
     }
@@ -251,10 +260,14 @@ pub fn text_query(parsed: &ParsedQuery, expansions: &[String], coordination: f32
         let phrase = phrase_or_term(fields.content, &parsed.loose);
         clauses.push((Occur::Should, Box::new(BoostQuery::new(phrase, PHRASE_BOOST))));
     }
-    if !expansions.is_empty() {
-        let completions = expansions.iter().map(|w| (Occur::Should, term_query(fields.content, w))).collect();
-        let union = Box::new(BooleanQuery::new(completions));
-        clauses.push((Occur::Should, Box::new(BoostQuery::new(union, PREFIX_BOOST))));
+    for (field, completions, boost) in [
+        (fields.content, &expansions.content, PREFIX_BOOST),
+        (fields.tag_text, &expansions.tag_text, PREFIX_BOOST * TAG_BOOST),
+    ] {
+        if !completions.is_empty() {
+            let union = completions.iter().map(|w| (Occur::Should, term_query(field, w))).collect();
+            clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(BooleanQuery::new(union)), boost))));
+        }
     }
     Box::new(BooleanQuery::new(clauses))
 }

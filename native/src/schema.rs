@@ -19,7 +19,7 @@ use crate::tokenizer::ANALYZER;
 
 /// Bump when the schema, the analyzer or the meaning of a field changes; an index written with
 /// another version is rebuilt from the session files.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 pub const KIND_MESSAGE: &str = "message";
 pub const KIND_SESSION: &str = "session";
@@ -41,6 +41,7 @@ pub struct Fields {
     /// Message time on message documents, last activity on session documents (ms since epoch).
     pub ts: Field,
     // Session documents.
+    /// The session's tags and its name, searchable.
     pub tag_text: Field,
     pub tags: Field,
     pub name: Field,
