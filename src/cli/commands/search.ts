@@ -14,7 +14,9 @@ export class SearchCommand extends SessionsCommand {
     details: `
       Searches the text of every Pi session (user and assistant messages, compaction and branch summaries, custom messages) and prints one result per session, best first. Words are matched whole and any of them may match; sessions matching more of them, or the exact phrase, rank higher, and recent sessions get a boost. A "quoted phrase" must appear as written.
 
-      \`#tag\` keeps only the sessions tagged with it (with several, sessions carrying all of them) and \`-#tag\` drops those tagged with it; a query of tags alone lists their sessions, newest first. Tag words are also searched as text, so \`codebase\` finds a session tagged \`#codebase\`. A shell takes an unquoted \`#\` for a comment: quote the query, and put \`-#tag\` inside the quotes or after \`--\`.
+      \`#tag\` keeps only the sessions tagged with it (with several, sessions carrying all of them) and \`-#tag\` drops those tagged with it; a query of tags alone lists their sessions, newest first. Tag words and session names are also searched as text, so \`codebase\` finds a session tagged \`#codebase\`. A shell takes an unquoted \`#\` that begins a word for a comment: quote the query. A word that starts with a dash and is no option (\`-#wip\`, \`-x\`) is part of the query; \`--\` ends the options.
+
+      Chinese, Japanese and Korean text is matched by pairs of characters: two or more characters in a row find text that holds them so (\`日本\` finds \`日本語\`).
 
       The index is brought up to date first (only new and changed session files are read), unless \`--no-sync\` is given.
 
