@@ -16,7 +16,7 @@ export class SearchCommand extends SessionsCommand {
 
       \`#tag\` keeps only the sessions tagged with it (with several, sessions carrying all of them) and \`-#tag\` drops those tagged with it; a query of tags alone lists their sessions, newest first. Tag words and session names are also searched as text, so \`codebase\` finds a session tagged \`#codebase\`. A shell takes an unquoted \`#\` that begins a word for a comment: quote the query. A word that starts with a dash and is no option (\`-#wip\`, \`-x\`) is part of the query; \`--\` ends the options.
 
-      Chinese, Japanese and Korean text is matched by pairs of characters: two or more characters in a row find text that holds them so (\`日本\` finds \`日本語\`).
+      Chinese, Japanese and Korean text is matched by pairs of characters: a query of two or more such characters finds text that holds them in a row.
 
       The index is brought up to date first (only new and changed session files are read), unless \`--no-sync\` is given.
 
