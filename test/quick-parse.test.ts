@@ -9,9 +9,12 @@ import type { Command } from "clipanion";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ListCommand } from "../src/cli/commands/list.js";
 import { SearchCommand } from "../src/cli/commands/search.js";
+import { PickCommand } from "../src/cli/commands/pick.js";
+import { ReadCommand } from "../src/cli/commands/read.js";
 import type { RecallContext } from "../src/cli/context.js";
 import { buildCli } from "../src/cli/main.js";
 import { quickCommand } from "../src/cli/quick-parse.js";
+import { withDashWordsLast } from "../src/cli/query-words.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { RECALL_BIN } from "./helpers/run-cli.js";
 
@@ -102,6 +105,36 @@ describe("the quick parser", () => {
   it("sets the options clipanion sets, each from its own definition", () => {
     const command = quick(["search", "-n", "3", "--no-sync", "--format=tsv", "a", "--", "-b"]) as SearchCommand;
     expect([command.limit, command.noSync, command.format, command.query, command.json, command.color, command.path]).toEqual([3, true, "tsv", ["a", "-b"], false, "auto", ["search"]]);
+  });
+});
+
+// Query words that start with a dash, as both parsers get them (src/cli/query-words.ts).
+const DASH_WORDS: [string[], string[]][] = [
+  [["search", "-#wip", "deploy"], ["-#wip", "deploy"]],
+  [["search", "-x"], ["-x"]],
+  [["search", "deploy", "-#wip", "--limit", "3"], ["deploy", "-#wip"]],
+  [["search", "-n", "3", "-#wip", "--json", "x"], ["-#wip", "x"]],
+  [["search", "-0", "--format", "tsv", "-#wip"], ["-#wip"]],
+  [["search", "--limit=4", "-#wip", "--", "--json"], ["-#wip", "--json"]],
+  [["pick", "-#wip", "--here"], ["-#wip"]],
+];
+
+describe("query words that start with a dash", () => {
+  it.each(DASH_WORDS.map(([argv, query]) => [argv.join(" "), argv, query]))("`%s` is a query, options kept", (_, argv, query) => {
+    const command = buildCli(argv[0]).process([...withDashWordsLast(CLASSES[argv[0] as keyof typeof CLASSES] ?? PickCommand, argv)], context()) as SearchCommand;
+    expect(command.query).toEqual(query);
+    if (argv[0] === "search") {
+      const quickly = quick([...withDashWordsLast(SearchCommand, argv)]);
+      if (quickly) expect(fields(quickly)).toEqual(fields(command));
+    }
+  });
+
+  it("leaves lines without such words, and other commands' lines, as they are", () => {
+    const line = ["search", "--limit", "3", "deploy"];
+    expect(withDashWordsLast(SearchCommand, line)).toBe(line);
+    const read = ["read", "-x"];
+    expect(withDashWordsLast(ReadCommand, read)).toBe(read);
+    expect(withDashWordsLast(SearchCommand, ["search", "--bogus", "x"])).toEqual(["search", "--bogus", "x"]);
   });
 });
 

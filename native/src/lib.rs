@@ -27,6 +27,7 @@ pub mod statistics;
 pub mod text_kind;
 pub mod tokenizer;
 pub mod touched;
+pub mod word_tokenizer;
 
 #[cfg(feature = "node")]
 mod binding;

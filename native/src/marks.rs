@@ -1,6 +1,7 @@
 //! Which words of a text to mark for a query being typed (`recall read --highlight`, the picker's
 //! preview): every word that starts with one of the query's words, by the index's words
-//! (tokenizer.rs), so `orst` marks `Ørsted`.
+//! (tokenizer.rs), so `orst` marks `Ørsted`. Pairs of CJK characters overlap (`日本`, `本語`):
+//! marked pairs that overlap are one mark.
 
 use crate::tokenizer::{words, words_at};
 
@@ -13,11 +14,14 @@ pub fn prefix_marks(text: &str, query: &str) -> Vec<(usize, usize)> {
     if wanted.is_empty() {
         return Vec::new();
     }
-    words_at(text)
-        .into_iter()
-        .filter(|word| wanted.iter().any(|w| word.text.starts_with(w.as_str())))
-        .map(|word| (word.start, word.end))
-        .collect()
+    let mut marks: Vec<(usize, usize)> = Vec::new();
+    for word in words_at(text).into_iter().filter(|word| wanted.iter().any(|w| word.text.starts_with(w.as_str()))) {
+        match marks.last_mut() {
+            Some(last) if word.start < last.1 => last.1 = last.1.max(word.end),
+            _ => marks.push((word.start, word.end)),
+        }
+    }
+    marks
 }
 
 #[cfg(test)]
@@ -38,5 +42,12 @@ mod tests {
     fn folded_words_mark_their_original_spelling() {
         assert_eq!(marked("Ørsted in Łódź, near the Straße café", "orsted lodz strasse cafe"), vec!["Ørsted", "Łódź", "Straße", "café"]);
         assert_eq!(marked("Ørsted", "ØRST"), vec!["Ørsted"]);
+    }
+
+    #[test]
+    fn overlapping_cjk_pairs_are_one_mark() {
+        assert_eq!(marked("日本語を話す日本人", "日本語"), vec!["日本語", "日本"]);
+        assert_eq!(marked("我在北京工作", "北京"), vec!["北京"]);
+        assert_eq!(marked("서울에서 만나요", "서울"), vec!["서울"]);
     }
 }

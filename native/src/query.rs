@@ -3,8 +3,10 @@
 //!
 //! Rules (the seed's, kept): loose words are OR'ed; when there are two or more, the whole run of
 //! loose words is also an exact-phrase clause boosted 10×; every word also matches tag text with a
-//! 4× boost. Beyond the seed: a balanced `"quoted phrase"` is required, and with prefix matching
-//! on, an unfinished last word also matches as a prefix, weaker than whole words.
+//! 4× boost. Beyond the seed: a balanced `"quoted phrase"` is required; session names are
+//! searchable with tags (the session document's tag text holds both); and with prefix matching
+//! on, an unfinished last word also matches as a prefix, in messages and in tags and names,
+//! weaker than whole words.
 
 use std::ops::Bound;
 
@@ -194,7 +196,7 @@ fn session_ids_tagged(searcher: &Searcher, fields: &Fields, tags: &[String], occ
     Ok(ids)
 }
 
-/// Completions of `prefix` in the dictionary of a text field, most frequent first.
+/// Completions of `prefix` in one field's dictionary, most frequent first.
 pub fn prefix_expansions(searcher: &Searcher, field: Field, prefix: &str) -> tantivy::Result<Vec<String>> {
     let mut upper = prefix.as_bytes().to_vec();
     upper.push(0xff);
@@ -254,8 +256,8 @@ fn in_any_kind(kinds: &[TextKind], fields: &Fields, make: impl Fn(Field) -> Box<
 /// The text part of the query: which documents match and how they score before grouping. Each
 /// document holds one kind of text, so a kind's weight scales everything its document scores by
 /// its text. `expansions` holds the completions of the unfinished word in each kind's field, in
-/// the order of `kinds`.
-pub fn text_query(parsed: &ParsedQuery, kinds: &[TextKind], expansions: &[Vec<String>], coordination: f32, fields: &Fields) -> Box<dyn Query> {
+/// the order of `kinds`; `tag_expansions` those in session text (tags, names).
+pub fn text_query(parsed: &ParsedQuery, kinds: &[TextKind], expansions: &[Vec<String>], tag_expansions: &[String], coordination: f32, fields: &Fields) -> Box<dyn Query> {
     if parsed.is_empty() || kinds.is_empty() {
         return Box::new(EmptyQuery);
     }
@@ -292,6 +294,10 @@ pub fn text_query(parsed: &ParsedQuery, kinds: &[TextKind], expansions: &[Vec<St
         let field = kind.field(fields);
         let union = Box::new(BooleanQuery::new(completions.iter().map(|w| (Occur::Should, term_query(field, w))).collect()));
         clauses.push((Occur::Should, Box::new(BoostQuery::new(union, PREFIX_BOOST * kind.weight()))));
+    }
+    if !tag_expansions.is_empty() {
+        let union = tag_expansions.iter().map(|w| (Occur::Should, term_query(fields.tag_text, w))).collect();
+        clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(BooleanQuery::new(union)), PREFIX_BOOST * TAG_BOOST))));
     }
     Box::new(BooleanQuery::new(clauses))
 }

@@ -51,6 +51,7 @@ pub struct Fields {
     /// Absolute paths of the files a call read, edited or wrote, or its bash command named.
     pub touched: Field,
     // Session documents.
+    /// The session's tags and its name, searchable.
     pub tag_text: Field,
     pub tags: Field,
     pub name: Field,

@@ -1,7 +1,8 @@
 //! Ranking: which sessions a query finds and in what order.
 //!
 //! 1. The filtered query collects the best `limit × CANDIDATES_PER_RESULT` documents, scored by
-//!    BM25, plus a constant for each distinct query word the document holds (coordination: more of
+//!    BM25 over the live documents (statistics.rs: the same files score the same whatever the
+//!    history of the index), plus a constant for each distinct query word the document holds (coordination: more of
 //!    the words beats fewer), plus `message_index × 0.01`, so that among near-tied messages the
 //!    later one wins.
 //! 2. Candidates are grouped by session file; a session is represented by its best document.
@@ -16,15 +17,15 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use tantivy::collector::TopDocs;
-use tantivy::query::Query;
-use tantivy::snippet::SnippetGenerator;
+use tantivy::query::{Bm25StatisticsProvider, Query};
+use tantivy::snippet::{collapse_overlapped_ranges, SnippetGenerator};
 use tantivy::{DocAddress, Score, Searcher, SegmentReader, TantivyDocument, Term};
 
 use crate::error::Result;
 use crate::query::{filtered, parse, prefix_expansions, text_query, Filters, ParsedQuery};
 use crate::schema::{for_each_of_kind, Fields, KIND_SESSION};
 use crate::session::{message_from_document, session_from_document, MessageRef, SessionMeta};
-use crate::statistics::ConversationStatistics;
+use crate::statistics::LiveStatistics;
 use crate::text_kind::TextKind;
 use crate::tokenizer::analyzer;
 
@@ -107,14 +108,15 @@ pub fn search(searcher: &Searcher, fields: &Fields, options: &SearchOptions) -> 
             None => Vec::new(),
         });
     }
-    let Some(filters) = options.filters.with_tags_resolved(searcher, fields)? else { return Ok(Vec::new()) };
-    let query = filtered(text_query(&parsed, &kinds, &expansions, options.coordination, fields), &filters, fields);
-    let window = options.limit * CANDIDATES_PER_RESULT;
-    let groups = if TextKind::conversation_only(&kinds) {
-        collect_groups(searcher, query.as_ref(), window, Some(&ConversationStatistics::new(searcher, fields)?))?
-    } else {
-        collect_groups(searcher, query.as_ref(), window, None)?
+    // The unfinished word also completes to tags and session names.
+    let tag_expansions = match &parsed.prefix {
+        Some(prefix) => prefix_expansions(searcher, fields.tag_text, prefix)?,
+        None => Vec::new(),
     };
+    let Some(filters) = options.filters.with_tags_resolved(searcher, fields)? else { return Ok(Vec::new()) };
+    let query = filtered(text_query(&parsed, &kinds, &expansions, &tag_expansions, options.coordination, fields), &filters, fields);
+    let statistics = if TextKind::conversation_only(&kinds) { LiveStatistics::of_conversation(searcher, fields)? } else { LiveStatistics::new(searcher) };
+    let groups = collect_groups(searcher, &statistics, query.as_ref(), options.limit * CANDIDATES_PER_RESULT)?;
     let session_docs = session_documents(searcher, fields, &groups.keys().copied().collect())?;
 
     let mut ranked: Vec<(f64, i64, u64, Group)> = groups
@@ -145,7 +147,7 @@ pub fn search(searcher: &Searcher, fields: &Fields, options: &SearchOptions) -> 
                     std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                     std::collections::hash_map::Entry::Vacant(e) => {
                         let completions = kinds.iter().position(|k| *k == kind).map_or(&[][..], |i| &expansions[i][..]);
-                        e.insert(snippet_generator(searcher, kind.field(fields), &parsed, completions, options.snippet_chars)?)
+                        e.insert(snippet_generator(&statistics, kind.field(fields), &parsed, completions, options.snippet_chars)?)
                     }
                 };
                 let (snippet, spans) = make_snippet(generator, &message.text, options.snippet_chars);
@@ -164,8 +166,8 @@ pub fn recency_factor(now: i64, last_activity: i64, weight: f64) -> f64 {
     1.0 + weight * (-age / RECENCY_HALF_LIFE_MS).exp()
 }
 
-/// The best `window` documents, grouped by session file; scored with `statistics` when given.
-fn collect_groups(searcher: &Searcher, query: &dyn Query, window: usize, statistics: Option<&ConversationStatistics>) -> Result<HashMap<u64, Group>> {
+/// The best `window` documents, grouped by session file.
+fn collect_groups(searcher: &Searcher, statistics: &LiveStatistics, query: &dyn Query, window: usize) -> Result<HashMap<u64, Group>> {
     let collector = TopDocs::with_limit(window.max(1)).tweak_score(move |segment: &tantivy::SegmentReader| {
         let index_column = segment.fast_fields().u64("msg_index").ok();
         move |doc, score: Score| {
@@ -173,10 +175,7 @@ fn collect_groups(searcher: &Searcher, query: &dyn Query, window: usize, statist
             (score + index as Score * MESSAGE_INDEX_TIE_BREAK, score)
         }
     });
-    let top = match statistics {
-        Some(statistics) => searcher.search_with_statistics_provider(query, &collector, statistics)?,
-        None => searcher.search(query, &collector)?,
-    };
+    let top = searcher.search_with_statistics_provider(query, &collector, statistics)?;
     let mut columns = HashMap::new();
     let mut groups: HashMap<u64, Group> = HashMap::new();
     for ((tweaked, raw), address) in top {
@@ -216,7 +215,7 @@ fn session_documents(searcher: &Searcher, fields: &Fields, wanted: &HashSet<u64>
 }
 
 fn snippet_generator(
-    searcher: &Searcher,
+    statistics: &LiveStatistics,
     field: tantivy::schema::Field,
     parsed: &ParsedQuery,
     expansions: &[String],
@@ -224,7 +223,7 @@ fn snippet_generator(
 ) -> Result<SnippetGenerator> {
     let mut terms = BTreeMap::new();
     for word in parsed.distinct_words().iter().chain(expansions) {
-        let doc_freq = searcher.doc_freq(&Term::from_field_text(field, word))?;
+        let doc_freq = statistics.doc_freq(&Term::from_field_text(field, word))?;
         if doc_freq > 0 {
             terms.insert(word.clone(), 1.0 / (1.0 + doc_freq as Score));
         }
@@ -253,7 +252,8 @@ fn with_closing_punctuation(text: &str, fragment: &str) -> String {
 fn make_snippet(generator: &SnippetGenerator, text: &str, chars: usize) -> (String, Vec<(usize, usize)>) {
     let snippet = generator.snippet(text);
     if !snippet.fragment().is_empty() && !snippet.highlighted().is_empty() {
-        let spans = snippet.highlighted().iter().map(|r| (r.start, r.end)).collect();
+        // Pairs of CJK characters overlap (`日本`, `本語`): overlapping marks are one.
+        let spans = collapse_overlapped_ranges(snippet.highlighted()).into_iter().map(|r| (r.start, r.end)).collect();
         return (with_closing_punctuation(text, snippet.fragment()), spans);
     }
     let end = text.char_indices().nth(chars).map_or(text.len(), |(i, _)| i);

@@ -77,8 +77,11 @@ pub fn session_document(fields: &Fields, session: &SessionMeta) -> TantivyDocume
     for tag in &session.tags {
         doc.add_text(fields.tags, tag);
     }
-    if !session.tags.is_empty() {
-        doc.add_text(fields.tag_text, session.tags.join(" "));
+    // The name is searchable with the tags, weighted like them: the seed kept names out of
+    // search, but a user looks a session up by the name `/resume` shows.
+    let tag_text: Vec<&str> = session.tags.iter().map(String::as_str).chain(session.name.as_deref()).collect();
+    if !tag_text.is_empty() {
+        doc.add_text(fields.tag_text, tag_text.join(" "));
     }
     doc
 }

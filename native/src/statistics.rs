@@ -1,41 +1,169 @@
-//! BM25 statistics for a search of the conversation alone: the documents of the other kinds of
-//! text (thinking, tool calls, tool output) are left out of the document count, so indexing them
-//! changes neither the idf nor the average length a conversation search scores with. A search
-//! that reads those kinds uses the searcher's own statistics.
+//! The BM25 statistics of the live documents only, so that the same session files rank the same
+//! whatever the history of the index.
+//!
+//! Tantivy's own statistics count what a segment holds, deleted documents included, and a merge
+//! of segments with deletions estimates the merged segment's token count. An index kept up to
+//! date file by file (appends, rewrites, deletions) would then score a word differently from a
+//! clean rebuild of the same files. Here every number is one a rebuild would give: documents are
+//! the live ones, a term's document frequency leaves out the deleted documents that held it, and
+//! a field's token count is the sum of the live documents' field norms (the lengths BM25 reads
+//! per document anyway). What depends only on a segment and its deletions is cached by segment
+//! id and delete opstamp, so a search after the first one on a reader pays only for its terms.
+//!
+//! A search of the conversation alone also leaves the documents of the other kinds of text
+//! (thinking, tool calls, tool output) out of the document count, so indexing them changes
+//! neither the idf nor the average length a conversation search scores with.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use tantivy::fieldnorm::FieldNormReader;
 use tantivy::query::Bm25StatisticsProvider;
-use tantivy::schema::Field;
-use tantivy::{Searcher, Term};
+use tantivy::schema::{Field, IndexRecordOption};
+use tantivy::index::SegmentId;
+use tantivy::{DocId, DocSet, Opstamp, Searcher, SegmentReader, Term, TERMINATED};
 
 use crate::schema::Fields;
 use crate::text_kind::TextKind;
 
-pub struct ConversationStatistics<'a> {
-    searcher: &'a Searcher,
-    /// Documents of the other kinds, deleted ones included, as the searcher counts documents.
-    other_kinds: u64,
+/// What the statistics need of one segment as it stands (its deletions included).
+#[derive(Default)]
+struct SegmentFacts {
+    /// The deleted documents, in order.
+    deleted: Vec<DocId>,
+    /// Sum of the live documents' field norms, by field.
+    tokens: HashMap<Field, u64>,
 }
 
-impl<'a> ConversationStatistics<'a> {
-    pub fn new(searcher: &'a Searcher, fields: &Fields) -> tantivy::Result<ConversationStatistics<'a>> {
-        let mut other_kinds = 0;
-        for kind in TextKind::ALL.into_iter().filter(|kind| *kind != TextKind::Conversation) {
-            other_kinds += searcher.doc_freq(&Term::from_field_text(fields.text_kind, kind.name()))?;
+type SegmentKey = (SegmentId, Option<Opstamp>);
+
+/// Facts of the segments seen lately; segments come and go with merges, so the cache is emptied
+/// when it grows past what a few indexes' worth of segments need.
+const MAX_CACHED_SEGMENTS: usize = 512;
+
+fn cache() -> &'static Mutex<HashMap<SegmentKey, Arc<Mutex<SegmentFacts>>>> {
+    static CACHE: OnceLock<Mutex<HashMap<SegmentKey, Arc<Mutex<SegmentFacts>>>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+fn facts_of(segment: &SegmentReader) -> Arc<Mutex<SegmentFacts>> {
+    let key = (segment.segment_id(), segment.delete_opstamp());
+    let mut cached = cache().lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(facts) = cached.get(&key) {
+        return facts.clone();
+    }
+    if cached.len() >= MAX_CACHED_SEGMENTS {
+        cached.clear();
+    }
+    let deleted = match segment.alive_bitset() {
+        Some(alive) => (0..segment.max_doc()).filter(|&doc| !alive.is_alive(doc)).collect(),
+        None => Vec::new(),
+    };
+    let facts = Arc::new(Mutex::new(SegmentFacts { deleted, tokens: HashMap::new() }));
+    cached.insert(key, facts.clone());
+    facts
+}
+
+fn live_tokens(segment: &SegmentReader, field: Field) -> tantivy::Result<u64> {
+    let facts = facts_of(segment);
+    let mut facts = facts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(&tokens) = facts.tokens.get(&field) {
+        return Ok(tokens);
+    }
+    let norms = segment.get_fieldnorms_reader(field)?;
+    // Counting each norm id first leaves one lookup per distinct length, not per document.
+    let mut per_id = [0u64; 256];
+    for doc in 0..segment.max_doc() {
+        per_id[usize::from(norms.fieldnorm_id(doc))] += 1;
+    }
+    for &doc in &facts.deleted {
+        per_id[usize::from(norms.fieldnorm_id(doc))] -= 1;
+    }
+    let tokens = per_id
+        .iter()
+        .enumerate()
+        .map(|(id, count)| count * u64::from(FieldNormReader::id_to_fieldnorm(id as u8)))
+        .sum();
+    facts.tokens.insert(field, tokens);
+    Ok(tokens)
+}
+
+/// How many of `segment`'s documents that hold `term` are deleted.
+fn deleted_holding(segment: &SegmentReader, term: &Term, doc_freq: u32) -> tantivy::Result<u64> {
+    let facts = facts_of(segment);
+    let facts = facts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if facts.deleted.is_empty() || doc_freq == 0 {
+        return Ok(0);
+    }
+    let Some(mut postings) = segment.inverted_index(term.field())?.read_postings(term, IndexRecordOption::Basic)? else {
+        return Ok(0);
+    };
+    let mut count = 0;
+    // Few deletions against a long posting list: jump to each deleted document; otherwise walk
+    // the list.
+    if facts.deleted.len() * 8 < doc_freq as usize {
+        for &doc in &facts.deleted {
+            if postings.doc() > doc {
+                continue;
+            }
+            let found = postings.seek(doc);
+            if found == TERMINATED {
+                break;
+            }
+            if found == doc {
+                count += 1;
+            }
         }
-        Ok(ConversationStatistics { searcher, other_kinds })
+    } else {
+        let mut doc = postings.doc();
+        while doc != TERMINATED {
+            if facts.deleted.binary_search(&doc).is_ok() {
+                count += 1;
+            }
+            doc = postings.advance();
+        }
+    }
+    Ok(count)
+}
+
+/// BM25 statistics over the live documents of a searcher's segments.
+pub struct LiveStatistics<'a> {
+    searcher: &'a Searcher,
+    /// Live documents left out of the count: those of the other kinds, for a conversation search.
+    left_out: u64,
+}
+
+impl<'a> LiveStatistics<'a> {
+    pub fn new(searcher: &'a Searcher) -> LiveStatistics<'a> {
+        LiveStatistics { searcher, left_out: 0 }
+    }
+
+    /// The statistics of a search of the conversation alone (see the module's comment).
+    pub fn of_conversation(searcher: &'a Searcher, fields: &Fields) -> tantivy::Result<LiveStatistics<'a>> {
+        let all = LiveStatistics::new(searcher);
+        let mut left_out = 0;
+        for kind in TextKind::ALL.into_iter().filter(|kind| *kind != TextKind::Conversation) {
+            left_out += all.doc_freq(&Term::from_field_text(fields.text_kind, kind.name()))?;
+        }
+        Ok(LiveStatistics { searcher, left_out })
     }
 }
 
-impl Bm25StatisticsProvider for ConversationStatistics<'_> {
+impl Bm25StatisticsProvider for LiveStatistics<'_> {
     fn total_num_tokens(&self, field: Field) -> tantivy::Result<u64> {
-        Bm25StatisticsProvider::total_num_tokens(self.searcher, field)
+        self.searcher.segment_readers().iter().map(|segment| live_tokens(segment, field)).sum()
     }
 
     fn total_num_docs(&self) -> tantivy::Result<u64> {
-        Ok(Bm25StatisticsProvider::total_num_docs(self.searcher)?.saturating_sub(self.other_kinds))
+        Ok(self.searcher.num_docs().saturating_sub(self.left_out))
     }
 
     fn doc_freq(&self, term: &Term) -> tantivy::Result<u64> {
-        self.searcher.doc_freq(term)
+        let mut total = 0;
+        for segment in self.searcher.segment_readers() {
+            let doc_freq = segment.inverted_index(term.field())?.doc_freq(term)?;
+            total += u64::from(doc_freq) - deleted_holding(segment, term, doc_freq)?;
+        }
+        Ok(total)
     }
 }

@@ -1,18 +1,19 @@
 //! The one analyzer used for message text, tag text and query words, so that both sides of a
 //! match are cut and folded the same way: split on anything that is not a letter or digit,
-//! lowercase, fold accents to ASCII (`café` finds `cafe`), and drop tokens too long to be words
-//! (base64 and hashes). No stemming: recall is exact lexical search by design.
+//! cut Chinese, Japanese and Korean text into overlapping pairs of characters
+//! (word_tokenizer.rs), lowercase, fold accents to ASCII (`café` finds `cafe`), and drop tokens
+//! too long to be words (base64 and hashes). No stemming: recall is exact lexical search by design.
 
-use tantivy::tokenizer::{
-    AsciiFoldingFilter, LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer, TokenStream,
-};
+use tantivy::tokenizer::{AsciiFoldingFilter, LowerCaser, RemoveLongFilter, TextAnalyzer, TokenStream};
 use tantivy::Index;
+
+use crate::word_tokenizer::WordTokenizer;
 
 pub const ANALYZER: &str = "recall";
 const MAX_TOKEN_BYTES: usize = 64;
 
 pub fn analyzer() -> TextAnalyzer {
-    TextAnalyzer::builder(SimpleTokenizer::default())
+    TextAnalyzer::builder(WordTokenizer::default())
         .filter(RemoveLongFilter::limit(MAX_TOKEN_BYTES))
         .filter(LowerCaser)
         .filter(AsciiFoldingFilter)
@@ -73,5 +74,11 @@ mod tests {
         let places = words_at(text);
         assert_eq!(places[0], Word { text: "lodz".into(), start: 0, end: "Łódź".len() });
         assert_eq!(&text[places[1].start..places[1].end], "café");
+    }
+
+    #[test]
+    fn cjk_text_is_cut_into_pairs_and_latin_beside_it_is_folded() {
+        assert_eq!(words("東京タワーとCafé"), vec!["東京", "京タ", "タワ", "ワー", "ーと", "cafe"]);
+        assert_eq!(words("한국어 검색"), vec!["한국", "국어", "검색"]);
     }
 }

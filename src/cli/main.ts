@@ -22,6 +22,7 @@ import { McpCommand } from "./commands/mcp.js";
 import type { RecallContext } from "./context.js";
 import { commandModel } from "./docs/command-model.js";
 import { parseErrorMessage } from "./parse-errors.js";
+import { withDashWordsLast } from "./query-words.js";
 import { RecallCli } from "./recall-cli.js";
 import { Exit } from "./exit.js";
 import { defaultContext } from "./default-context.js";
@@ -76,9 +77,10 @@ export function buildCli(only?: string): Cli<RecallContext> {
 /** Runs one command line and returns its exit code. */
 export async function runCli(argv: string[], context: RecallContext = defaultContext()): Promise<number> {
   const cli = buildCli(argv[0]);
+  const commandClass = COMMANDS.find((command) => command.paths.some((path) => path.length === 1 && path[0] === argv[0]));
   let command;
   try {
-    command = cli.process(argv, context);
+    command = cli.process(commandClass ? [...withDashWordsLast(commandClass, argv)] : argv, context);
   } catch (error) {
     context.stderr.write(`recall: ${parseErrorMessage(error, argv, commandModel(cli))}\n`);
     return Exit.Error;

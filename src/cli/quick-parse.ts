@@ -41,7 +41,7 @@ const isOption = (value: unknown): value is AnyOption => typeof value === "objec
  * for more than options and a rest of words (positional arguments, a proxy) makes the command one
  * this parser does not handle.
  */
-function definitionsOf(command: Command<RecallContext>): Definitions | undefined {
+export function definitionsOf(command: Command<RecallContext>): Definitions | undefined {
   let current: { key: string; option: AnyOption } | undefined;
   const notes = {
     addOption: ({ names, arity = 0, allowBinding = true, required = false }: { names: string[]; arity?: number; allowBinding?: boolean; required?: boolean }) => {

@@ -13,6 +13,7 @@ import type { RecallContext } from "./context.js";
 import { defaultContext } from "./default-context.js";
 import { DirectOutput } from "./direct-output.js";
 import { quickCommand } from "./quick-parse.js";
+import { withDashWordsLast } from "./query-words.js";
 
 const QUICK_COMMANDS: Record<string, new () => Command<RecallContext>> = { search: SearchCommand, list: ListCommand };
 
@@ -26,7 +27,7 @@ export async function main(earlyLook?: EarlyLook): Promise<boolean | undefined> 
   if (!commandClass) return undefined;
   const context = defaultContext();
   context.earlyLook = earlyLook;
-  const command = quickCommand(commandClass, argv, context);
+  const command = quickCommand(commandClass, withDashWordsLast(commandClass, argv), context);
   if (!command) return undefined;
   process.exitCode = await command.validateAndExecute();
   return DirectOutput.allWritten();

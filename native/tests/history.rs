@@ -1,0 +1,144 @@
+//! The same session files rank the same whatever the history of the index: an index kept up to
+//! date through appends, rewrites and deletions (so with deleted documents in its segments, and
+//! segments merged from them) scores exactly like a clean rebuild of the same files.
+
+use std::time::Duration;
+
+use recall_native::changes::{ChangeSet, SessionUpdate};
+use recall_native::engine::Engine;
+use recall_native::query::Filters;
+use recall_native::search::{search, SearchOptions};
+use recall_native::session::{MessageDoc, SessionMeta};
+
+const NOW: i64 = 1_800_000_000_000;
+const WORDS: &[&str] = &[
+    "deploy", "staging", "nginx", "cluster", "helm", "chart", "probe", "readiness", "timeout", "retry", "cache", "index", "query",
+    "token", "merge", "segment", "tantivy", "rust", "node", "socket", "error", "panic", "thread", "lock", "commit", "branch",
+];
+
+/// A small deterministic generator (xorshift), so the corpus is the same on every run.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self, bound: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % bound as u64) as usize
+    }
+}
+
+fn text(rng: &mut Rng) -> String {
+    // Lengths vary a lot: field norms above ~40 tokens are the ones a merge would estimate.
+    let length = 3 + rng.next(80);
+    // Skewed: early words are common, later ones rare.
+    (0..length)
+        .map(|_| {
+            let bound = rng.next(WORDS.len()) + 1;
+            WORDS[rng.next(bound)]
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn meta(n: usize, messages: usize) -> SessionMeta {
+    SessionMeta {
+        id: format!("id-{n}"),
+        path: format!("/sessions/{n}.jsonl"),
+        cwd: "/p".into(),
+        created: NOW - 1000,
+        modified: NOW - 1000,
+        message_count: messages as u32,
+        tags: if n % 5 == 0 { vec!["deploy".into()] } else { Vec::new() },
+        ..Default::default()
+    }
+}
+
+fn message(index: usize, text: &str) -> MessageDoc {
+    MessageDoc { index: index as u32, role: "user".into(), entry_id: format!("e{index}"), timestamp: NOW - 1000, text: text.to_owned() }
+}
+
+fn whole(n: usize, texts: &[String]) -> SessionUpdate {
+    SessionUpdate { session: meta(n, texts.len()), messages: texts.iter().enumerate().map(|(i, t)| message(i, t)).collect(), replace_from: None }
+}
+
+fn write(engine: &Engine, changes: ChangeSet) {
+    engine.lock(Duration::from_secs(1), 1).unwrap();
+    engine.apply(&changes).unwrap();
+    engine.commit("t", "").unwrap();
+    engine.unlock().unwrap();
+}
+
+fn ranking(engine: &Engine, query: &str) -> Vec<(String, f64, String)> {
+    let options = SearchOptions {
+        query: query.to_owned(),
+        limit: 20,
+        prefix: true,
+        filters: Filters::default(),
+        now: NOW,
+        recency_weight: 0.2,
+        coordination: recall_native::query::DEFAULT_COORDINATION,
+        snippet_chars: 200,
+    };
+    search(&engine.searcher(), engine.fields(), &options)
+        .unwrap()
+        .into_iter()
+        .map(|hit| (hit.session.path, hit.score, hit.snippet))
+        .collect()
+}
+
+#[test]
+fn incremental_index_ranks_like_a_rebuild() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut sessions: Vec<Option<Vec<String>>> = Vec::new();
+    let incremental = Engine::in_memory().unwrap();
+    for round in 0..12 {
+        let mut changes = ChangeSet::default();
+        // New sessions.
+        for _ in 0..6 {
+            let texts: Vec<String> = (0..1 + rng.next(6)).map(|_| text(&mut rng)).collect();
+            changes.sessions.push(whole(sessions.len(), &texts));
+            sessions.push(Some(texts));
+        }
+        if round > 0 {
+            for _ in 0..4 {
+                let n = rng.next(sessions.len() - 6);
+                let Some(texts) = sessions[n].as_mut() else { continue };
+                if changes.sessions.iter().any(|s| s.session.path == meta(n, 0).path) {
+                    continue;
+                }
+                match rng.next(3) {
+                    // An append that continues the last message and adds one.
+                    0 => {
+                        let from = texts.len() - 1;
+                        texts[from].push_str(&format!(" {}", text(&mut rng)));
+                        texts.push(text(&mut rng));
+                        let messages = texts.iter().enumerate().skip(from).map(|(i, t)| message(i, t)).collect();
+                        changes.sessions.push(SessionUpdate { session: meta(n, texts.len()), messages, replace_from: Some(from as u32) });
+                    }
+                    // A rewrite.
+                    1 => {
+                        *texts = (0..1 + rng.next(6)).map(|_| text(&mut rng)).collect();
+                        changes.sessions.push(whole(n, texts));
+                    }
+                    // A deletion.
+                    _ => {
+                        changes.remove_paths.push(meta(n, 0).path);
+                        sessions[n] = None;
+                    }
+                }
+            }
+        }
+        write(&incremental, changes);
+    }
+    let segments_with_deletes = incremental.searcher().segment_readers().iter().filter(|s| s.has_deletes()).count();
+    assert!(segments_with_deletes > 0, "the history left deleted documents in the segments");
+
+    let rebuilt = Engine::in_memory().unwrap();
+    let all = sessions.iter().enumerate().filter_map(|(n, texts)| texts.as_ref().map(|t| whole(n, t))).collect();
+    write(&rebuilt, ChangeSet { sessions: all, ..Default::default() });
+    assert_eq!(incremental.stats().unwrap().documents, rebuilt.stats().unwrap().documents);
+
+    for query in ["deploy", "staging nginx", "helm chart probe", "readiness timeout retry", "tantivy seg", "\"merge segment\" lock"] {
+        assert_eq!(ranking(&incremental, query), ranking(&rebuilt, query), "{query}");
+    }
+}

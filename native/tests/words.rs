@@ -1,0 +1,119 @@
+//! What a word is, end to end through the index: CJK text, session names, prefixes of tags.
+
+use recall_native::changes::{ChangeSet, SessionUpdate};
+use recall_native::engine::Engine;
+use recall_native::query::Filters;
+use recall_native::search::{search, Hit, SearchOptions};
+use recall_native::session::{MessageDoc, SessionMeta};
+
+const NOW: i64 = 1_800_000_000_000;
+const OLD: i64 = NOW - 400 * 24 * 3600 * 1000;
+
+fn session(name: &str, texts: &[&str]) -> SessionUpdate {
+    let meta = SessionMeta {
+        id: format!("id-{name}"),
+        path: format!("/sessions/{name}.jsonl"),
+        cwd: "/p".into(),
+        created: OLD,
+        modified: OLD,
+        message_count: texts.len() as u32,
+        first_message: texts.first().map_or(String::new(), |t| t.to_string()),
+        ..Default::default()
+    };
+    let messages = texts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| MessageDoc { index: i as u32, role: "user".into(), entry_id: format!("e{i}"), timestamp: OLD, text: text.to_string() })
+        .collect();
+    SessionUpdate { session: meta, messages, replace_from: None }
+}
+
+fn engine_with(sessions: Vec<SessionUpdate>) -> Engine {
+    let engine = Engine::in_memory().unwrap();
+    engine.lock(std::time::Duration::from_secs(1), 1).unwrap();
+    engine.apply(&ChangeSet { sessions, ..Default::default() }).unwrap();
+    engine.commit("test", "").unwrap();
+    engine
+}
+
+fn find(engine: &Engine, query: &str, prefix: bool) -> Vec<Hit> {
+    let options = SearchOptions {
+        query: query.to_owned(),
+        limit: 10,
+        prefix,
+        filters: Filters::default(),
+        now: NOW,
+        recency_weight: 0.0,
+        coordination: recall_native::query::DEFAULT_COORDINATION,
+        snippet_chars: 200,
+    };
+    search(&engine.searcher(), engine.fields(), &options).unwrap()
+}
+
+fn names(hits: &[Hit]) -> Vec<String> {
+    hits.iter().map(|h| h.session.path.trim_start_matches("/sessions/").trim_end_matches(".jsonl").to_owned()).collect()
+}
+
+fn marked(hit: &Hit) -> Vec<&str> {
+    hit.spans.iter().map(|&(s, e)| &hit.snippet[s..e]).collect()
+}
+
+#[test]
+fn two_or_more_cjk_characters_find_text_holding_them_in_a_row() {
+    let engine = engine_with(vec![
+        session("japanese", &["日本語の設定ファイルを直しました"]),
+        session("chinese", &["我们在北京部署了服务器"]),
+        session("korean", &["서울에서 배포를 확인했습니다"]),
+        session("latin", &["the staging deploy of nginx"]),
+    ]);
+    for (query, expected, mark) in [
+        ("日本", "japanese", "日本"),
+        ("設定ファイル", "japanese", "設定ファイル"),
+        ("北京", "chinese", "北京"),
+        ("部署了", "chinese", "部署了"),
+        ("서울", "korean", "서울"),
+        ("배포", "korean", "배포"),
+    ] {
+        let hits = find(&engine, query, false);
+        assert_eq!(names(&hits), vec![expected], "{query}");
+        assert_eq!(marked(&hits[0]), vec![mark], "{query}");
+    }
+    assert_eq!(names(&find(&engine, "staging deploy", false)), vec!["latin"]);
+    assert!(find(&engine, "京北", false).is_empty(), "characters out of order are not the word");
+}
+
+#[test]
+fn cjk_characters_in_a_row_outrank_the_same_characters_apart() {
+    let engine = engine_with(vec![
+        session("apart", &["東京の天気と京都の都市"]),
+        session("together", &["東京都の予算"]),
+    ]);
+    assert_eq!(names(&find(&engine, "東京都", false))[0], "together");
+}
+
+#[test]
+fn session_names_are_searchable_like_tags() {
+    let mut named = session("named", &["we looked at the numbers"]);
+    named.session.name = Some("Quarterly zebra audit".into());
+    let mut deploy = session("deploy", &["check the logs"]);
+    deploy.session.name = Some("Fix staging deploy".into());
+    let engine = engine_with(vec![
+        named,
+        deploy,
+        session("chatty", &["fix the staging deploy, staging deploy fix, deploy staging fix again"]),
+    ]);
+    assert_eq!(names(&find(&engine, "zebra", false)), vec!["named"]);
+    assert_eq!(names(&find(&engine, "Fix staging deploy", false))[0], "deploy");
+}
+
+#[test]
+fn a_prefix_reaches_tags_and_names() {
+    let mut tagged = session("tagged", &["nothing about it here"]);
+    tagged.session.tags = vec!["codebase".into()];
+    let mut named = session("named", &["more of nothing"]);
+    named.session.name = Some("Kubernetes upgrade".into());
+    let engine = engine_with(vec![tagged, named, session("other", &["unrelated words"])]);
+    assert_eq!(names(&find(&engine, "codeba", true)), vec!["tagged"]);
+    assert_eq!(names(&find(&engine, "kuber", true)), vec!["named"]);
+    assert!(find(&engine, "codeba", false).is_empty(), "without prefix matching a word is whole");
+}
