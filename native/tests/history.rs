@@ -54,7 +54,7 @@ fn meta(n: usize, messages: usize) -> SessionMeta {
 }
 
 fn message(index: usize, text: &str) -> MessageDoc {
-    MessageDoc { index: index as u32, role: "user".into(), entry_id: format!("e{index}"), timestamp: NOW - 1000, text: text.to_owned() }
+    MessageDoc { index: index as u32, role: "user".into(), entry_id: format!("e{index}"), timestamp: NOW - 1000, text: text.to_owned(), kind: None, tool: None, files: None }
 }
 
 fn whole(n: usize, texts: &[String]) -> SessionUpdate {
@@ -74,6 +74,7 @@ fn ranking(engine: &Engine, query: &str) -> Vec<(String, f64, String)> {
         limit: 20,
         prefix: true,
         filters: Filters::default(),
+        content: Vec::new(),
         now: NOW,
         recency_weight: 0.2,
         coordination: recall_native::query::DEFAULT_COORDINATION,

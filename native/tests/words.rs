@@ -23,7 +23,7 @@ fn session(name: &str, texts: &[&str]) -> SessionUpdate {
     let messages = texts
         .iter()
         .enumerate()
-        .map(|(i, text)| MessageDoc { index: i as u32, role: "user".into(), entry_id: format!("e{i}"), timestamp: OLD, text: text.to_string() })
+        .map(|(i, text)| MessageDoc { index: i as u32, role: "user".into(), entry_id: format!("e{i}"), timestamp: OLD, text: text.to_string(), kind: None, tool: None, files: None })
         .collect();
     SessionUpdate { session: meta, messages, replace_from: None }
 }
@@ -42,6 +42,7 @@ fn find(engine: &Engine, query: &str, prefix: bool) -> Vec<Hit> {
         limit: 10,
         prefix,
         filters: Filters::default(),
+        content: Vec::new(),
         now: NOW,
         recency_weight: 0.0,
         coordination: recall_native::query::DEFAULT_COORDINATION,
