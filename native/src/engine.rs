@@ -168,7 +168,16 @@ impl Engine {
             match self.index.writer_with_num_threads::<TantivyDocument>(threads, WRITER_HEAP_BYTES * threads) {
                 Ok(writer) => {
                     writer.set_merge_policy(Box::new(merge_policy()));
-                    *slot = Some(Writer { inner: writer, updater_panics: panics::updater_panics() });
+                    let updater_panics = panics::updater_panics();
+                    // A writer killed before its commit leaves files no commit uses; this commit
+                    // would make some of the same names (a segment's `.del` of the same opstamp)
+                    // and fail on them with FileAlreadyExists, every time. Remove them first.
+                    let (writer, collected) = beside_updater(updater_panics, move || {
+                        let collected = writer.garbage_collect_files().wait();
+                        (writer, collected)
+                    })?;
+                    collected?;
+                    *slot = Some(Writer { inner: writer, updater_panics });
                     return Ok(());
                 }
                 Err(TantivyError::LockFailure(LockError::LockBusy, _)) if Instant::now() < deadline => std::thread::sleep(LOCK_RETRY),
