@@ -5,8 +5,9 @@
 //! can record its own state (file signatures) while it still holds the lock. The writer is never
 //! kept between sessions: a long-lived Pi process must not block a `recall` command in a shell.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -24,6 +25,7 @@ use crate::error::{Code, RecallError, Result};
 use crate::files::{file_doc_query, file_document, read_records, FileRecord, Selector};
 use crate::identity::Identity;
 use crate::integrity;
+use crate::panics;
 use crate::scan::{scan, EarlyLook, Layout, Scan};
 use crate::schema::{build_schema, kind_is, Fields, KIND_MESSAGE, KIND_SESSION, SCHEMA_VERSION};
 use crate::session::{message_document, session_document, session_from_document};
@@ -33,6 +35,8 @@ use crate::tokenizer;
 const WRITER_HEAP_BYTES: usize = 32 * 1024 * 1024;
 const LOCK_RETRY: Duration = Duration::from_millis(25);
 const MAX_DOCS_BEFORE_MERGE: usize = 250_000;
+/// How often a wait for the segment updater looks whether it has stopped (see panics.rs).
+const UPDATER_CHECK: Duration = Duration::from_millis(20);
 
 /// What a commit records next to the segments: the schema version, a stamp that names the
 /// commit, and the caller's own state (opaque JSON) as of that commit.
@@ -48,9 +52,16 @@ pub struct Engine {
     index: Index,
     reader: IndexReader,
     fields: Fields,
-    writer: Mutex<Option<IndexWriter>>,
+    writer: Mutex<Option<Writer>>,
     /// The folder the index was opened in, and which folder it was; none for an index in memory.
     folder: Option<(PathBuf, Identity)>,
+}
+
+/// The writer, and the count of segment updater panics when it was made: any later one may be
+/// its own updater's, whose tasks then never finish.
+struct Writer {
+    inner: IndexWriter,
+    updater_panics: u64,
 }
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -146,6 +157,7 @@ impl Engine {
     /// Takes the writer lock, waiting up to `timeout` for another process to release it, with a
     /// writer of `threads` indexing threads (at most the machine's cores).
     pub fn lock(&self, timeout: Duration, threads: usize) -> Result<()> {
+        panics::quiet();
         let mut slot = self.writer.lock().map_err(|_| poisoned())?;
         if slot.is_some() {
             return Ok(());
@@ -156,7 +168,16 @@ impl Engine {
             match self.index.writer_with_num_threads::<TantivyDocument>(threads, WRITER_HEAP_BYTES * threads) {
                 Ok(writer) => {
                     writer.set_merge_policy(Box::new(merge_policy()));
-                    *slot = Some(writer);
+                    let updater_panics = panics::updater_panics();
+                    // A writer killed before its commit leaves files no commit uses; this commit
+                    // would make some of the same names (a segment's `.del` of the same opstamp)
+                    // and fail on them with FileAlreadyExists, every time. Remove them first.
+                    let (writer, collected) = beside_updater(updater_panics, move || {
+                        let collected = writer.garbage_collect_files().wait();
+                        (writer, collected)
+                    })?;
+                    collected?;
+                    *slot = Some(Writer { inner: writer, updater_panics });
                     return Ok(());
                 }
                 Err(TantivyError::LockFailure(LockError::LockBusy, _)) if Instant::now() < deadline => std::thread::sleep(LOCK_RETRY),
@@ -167,7 +188,7 @@ impl Engine {
 
     pub fn apply(&self, changes: &ChangeSet) -> Result<ApplyCounts> {
         let slot = self.writer.lock().map_err(|_| poisoned())?;
-        let writer = slot.as_ref().ok_or_else(not_locked)?;
+        let writer = &slot.as_ref().ok_or_else(not_locked)?.inner;
         let fields = &self.fields;
         let mut counts = ApplyCounts::default();
         for path in &changes.remove_paths {
@@ -228,17 +249,26 @@ impl Engine {
     /// Drops every document (a rebuild), keeping the lock.
     pub fn clear(&self) -> Result<()> {
         let slot = self.writer.lock().map_err(|_| poisoned())?;
-        slot.as_ref().ok_or_else(not_locked)?.delete_all_documents()?;
+        slot.as_ref().ok_or_else(not_locked)?.inner.delete_all_documents()?;
         Ok(())
     }
 
+    /// Commits what was applied. A commit that Tantivy's segment updater could not finish (it
+    /// panicked: a damaged file read while applying deletes) is an error, and the writer is left
+    /// behind, stopped; `unlock` then has nothing to release.
     pub fn commit(&self, stamp: &str, state: &str) -> Result<()> {
         let mut slot = self.writer.lock().map_err(|_| poisoned())?;
-        let writer = slot.as_mut().ok_or_else(not_locked)?;
+        let Writer { mut inner, updater_panics } = slot.take().ok_or_else(not_locked)?;
         let payload = serde_json::to_string(&Payload { schema: SCHEMA_VERSION, stamp: stamp.to_owned(), state: state.to_owned() })?;
-        let mut prepared = writer.prepare_commit()?;
-        prepared.set_payload(&payload);
-        prepared.commit()?;
+        let (inner, committed) = beside_updater(updater_panics, move || {
+            let committed = inner.prepare_commit().and_then(|mut prepared| {
+                prepared.set_payload(&payload);
+                prepared.commit()
+            });
+            (inner, committed)
+        })?;
+        *slot = Some(Writer { inner, updater_panics });
+        committed?;
         drop(slot);
         self.reload()
     }
@@ -247,10 +277,37 @@ impl Engine {
     /// are dropped.
     pub fn unlock(&self) -> Result<()> {
         let writer = self.writer.lock().map_err(|_| poisoned())?.take();
-        if let Some(writer) = writer {
-            writer.wait_merging_threads()?;
+        if let Some(Writer { inner, updater_panics }) = writer {
+            beside_updater(updater_panics, move || inner.wait_merging_threads())??;
         }
         Ok(())
+    }
+}
+
+/// Runs `work` (a writer call that waits for Tantivy's segment updater) on a thread of its own,
+/// and waits for it unless the updater stops meanwhile (a panic since `updater_panics`, see
+/// panics.rs): then the wait is an error, and `work` and what it holds are left to that thread.
+fn beside_updater<T: Send + 'static>(updater_panics: u64, work: impl FnOnce() -> T + Send + 'static) -> Result<T> {
+    let (send, receive) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("recall-writer".to_owned())
+        .spawn(move || {
+            let _ = send.send(catch_unwind(AssertUnwindSafe(work)));
+        })
+        .map_err(|e| RecallError::new(Code::Io, format!("cannot start a thread: {e}")))?;
+    loop {
+        match receive.recv_timeout(UPDATER_CHECK) {
+            Ok(Ok(value)) => return Ok(value),
+            Ok(Err(panic)) => return Err(RecallError::new(Code::Internal, format!("writing the index panicked ({})", panics::message(&*panic)))),
+            Err(mpsc::RecvTimeoutError::Timeout) if panics::updater_panics() > updater_panics => {
+                return Err(RecallError::new(
+                    Code::Corrupt,
+                    format!("Tantivy's segment updater panicked ({}); the index may be damaged", panics::last_updater_panic()),
+                ));
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => return Err(RecallError::new(Code::Internal, "the writer thread ended without an answer")),
+        }
     }
 }
 

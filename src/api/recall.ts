@@ -14,9 +14,9 @@
  */
 import { resolveLocations, sessionsFolderProblem, type LocationOverrides, type Locations, type SessionsFolderProblem } from "../locations.js";
 import { openStore, storeInPlace, type IndexStore } from "../store.js";
-import { cannotWrite } from "../sync/index-writer.js";
+import { cannotWrite, refusal } from "../sync/index-writer.js";
 import { mayComeFromDamage, repairIfDamaged } from "../sync/repair.js";
-import { readWhileSyncing, syncIndex, type SyncProgress, type SyncReport } from "../sync/sync.js";
+import { readWhileSyncing, RETRY_LOCK_MS, untilFirstCommit, syncIndex, type SyncProgress, type SyncReport } from "../sync/sync.js";
 import type { WatchOptions } from "../sync/watch.js";
 import { watcherKeepsFresh } from "../sync/watch-lock.js";
 import { normalizeTag, parseTags } from "../tags/normalize.js";
@@ -356,11 +356,12 @@ export class Recall {
    */
   async refresh(): Promise<void> {
     try {
-      this.notices.push(...syncNotices(await this.sync()));
+      const report = await untilFirstCommit(this.store(), await this.sync(), () => this.sync({ lockTimeoutMs: RETRY_LOCK_MS }));
+      this.notices.push(...syncNotices(report));
     } catch (error) {
       // A read-only or full cache: the query answers from the index as it is, and says so.
       if (!cannotWrite(error)) throw error;
-      this.notices.push({ code: "INDEX_STALE", message: `the index in ${this.locations.cacheDir} could not be updated (${(error as Error).message}); answering from it as it is` });
+      this.notices.push({ code: "INDEX_STALE", message: `the index in ${this.locations.cacheDir} could not be updated (${refusal(this.store(), error)}); answering from it as it is` });
     }
   }
 

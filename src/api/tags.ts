@@ -26,6 +26,8 @@ export interface TagEdit {
   sessions: SessionTags[];
   /** The tags are saved, but another process held the index for too long; the next sync applies them. */
   indexBusy: boolean;
+  /** The tags are saved, but the cache cannot be written (read-only, full): why, naming the folder. */
+  indexUnwritable?: string;
 }
 
 /** How long an edit waits for another process's index write before leaving the update for later. */
@@ -58,6 +60,8 @@ export function tagCounts(store: IndexStore): TagCount[] {
 }
 
 async function applied(store: IndexStore, sessions: SessionRef[]): Promise<TagEdit> {
-  const { busy } = await syncTags(store, { lockTimeoutMs: INDEX_LOCK_TIMEOUT_MS });
-  return { sessions: sessions.map((session) => sessionTags(store, session)), indexBusy: busy };
+  const { busy, unwritable } = await syncTags(store, { lockTimeoutMs: INDEX_LOCK_TIMEOUT_MS });
+  const edit: TagEdit = { sessions: sessions.map((session) => sessionTags(store, session)), indexBusy: busy };
+  if (unwritable) edit.indexUnwritable = unwritable.message;
+  return edit;
 }

@@ -189,6 +189,7 @@ async function editTags(recall: Recall, ctx: ExtensionCommandContext, out: Outpu
     out.info(`Removed ${formatTags(wanted)}. ${list}${absent.length > 0 ? ` (${formatTags(absent)} was not on this session.)` : ""}`);
   }
   if (edit.indexBusy) out.warn("the tags are saved; another recall process was writing the index, so searches show them after its next update");
+  if (edit.indexUnwritable) out.warn(`the tags are saved, not yet in the index: ${edit.indexUnwritable}`);
   showNotices(recall, out);
 }
 

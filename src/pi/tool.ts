@@ -161,6 +161,7 @@ export async function runRecallTool(recall: Recall, params: RecallParams, ctx: T
           `${add.length > 0 ? `Added ${formatTags(add.map(Recall.normalizeTag))}` : ""}${add.length > 0 && remove.length > 0 ? "; " : ""}${remove.length > 0 ? `removed ${formatTags(remove.map(Recall.normalizeTag))}` : ""}.`,
           tags.length > 0 ? `This session (${session.id}) is now tagged ${formatTags(tags)}.` : `This session (${session.id}) has no tags now.`,
           ...(edit!.indexBusy ? ["The tags are saved; the index was busy and will show them after its next update."] : []),
+          ...(edit!.indexUnwritable ? [`The tags are saved, not yet in the index: ${edit!.indexUnwritable}.`] : []),
         ];
         return { content: [{ type: "text", text: lines.join("\n") }], details: { action, count: tags.length, truncated: false } };
       }

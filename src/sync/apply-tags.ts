@@ -8,11 +8,12 @@
  * the index has not seen before (the tag database was deleted or replaced) is applied whole,
  * clearing the tags of every known session that no longer has any.
  */
+import type { RecallError } from "../errors.js";
 import type { IndexStore } from "../store.js";
 import { hasTagData, tagsFor } from "../tags/open-tags.js";
 import { restoreEmptiedTags } from "../tags/restore-tags.js";
 import type { TagChanges, TagStore } from "../tags/tag-store.js";
-import { cannotWrite, commitIndex, diskFull, lockIndex, unlockIndex } from "./index-writer.js";
+import { cannotWrite, cannotWriteIn, commitIndex, diskFull, lockIndex, unlockIndex } from "./index-writer.js";
 import { indexState, type IndexState } from "./state.js";
 
 export interface TagSyncOptions {
@@ -25,6 +26,8 @@ export interface TagSyncReport {
   updated: number;
   /** True when another process held the writer lock too long: the update is left for later. */
   busy: boolean;
+  /** Why the cache refused the write (read-only, full), naming it: the update is left for later. */
+  unwritable?: RecallError;
 }
 
 /** What the index has not applied yet, or undefined when it is up to date. */
@@ -59,8 +62,9 @@ export async function syncTags(store: IndexStore, options: TagSyncOptions = {}):
   } catch (error) {
     // A cache that cannot be written to (read-only, full): the edit is in the tag store, and
     // the index takes it at its next update.
-    if (!cannotWrite(diskFull(store, error))) throw error;
-    return { updated: 0, busy: true };
+    const refused = cannotWriteIn(store, diskFull(store, error));
+    if (!cannotWrite(refused)) throw error;
+    return { updated: 0, busy: false, unwritable: refused as RecallError };
   }
 }
 

@@ -50,6 +50,24 @@ export function cannotWrite(error: unknown): boolean {
 }
 
 /**
+ * Why the cache refused a write (`Read-only file system (os error 30)`), without the words
+ * around it, for a line that says which folder itself.
+ */
+export function refusal(store: IndexStore, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  for (const prefix of [`cannot write to the index in ${store.locations.cacheDir}: `, "cannot write to the index: "]) {
+    if (message.startsWith(prefix)) return message.slice(prefix.length);
+  }
+  return message;
+}
+
+/** A refused write as the error of a command that writes the index: one line that names the folder. */
+export function cannotWriteIn(store: IndexStore, error: unknown): unknown {
+  if (!cannotWrite(error) || (error as Error).message.includes(store.locations.cacheDir)) return error;
+  return new RecallError("IO", `cannot write to the index in ${store.locations.cacheDir}: ${refusal(store, error)}`);
+}
+
+/**
  * A write that failed because the disk is full, as one line that says so and where. Nothing of
  * the sync was committed: the index stays as its last commit left it.
  */

@@ -8,6 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
+import { RecallError } from "../errors.js";
 import type { NativeChangeSet, NativeScan } from "../native/addon.js";
 import { discoverSessionFiles, scanSessionFiles, type EarlyLook, type SessionFile } from "../sessions/discover.js";
 import type { MalformedLine } from "../sessions/lines.js";
@@ -15,7 +16,7 @@ import { readCopyKeys, readSessionForIndex, type SessionRead } from "../sessions
 import type { IndexStore } from "../store.js";
 import { damagedTagStore, hasTagData, takeTagNotices, tagsFor } from "../tags/open-tags.js";
 import { syncTags } from "./apply-tags.js";
-import { cannotWrite, commitIndex, diskFull, lockIndex, unlockIndex } from "./index-writer.js";
+import { cannotWrite, cannotWriteIn, commitIndex, diskFull, lockIndex, refusal, unlockIndex } from "./index-writer.js";
 import { indexState, knownFile, knownFiles, recordUpdate, sameSignature, tailHash, type KnownFile } from "./state.js";
 import { loadTagFingerprint, saveTagFingerprint, tagDataSignature } from "./tag-fingerprint.js";
 import { watcherKeepsFresh } from "./watch-lock.js";
@@ -84,6 +85,13 @@ const HEAVY_SYNC_BYTES = 16 << 20;
 /** Text sent to the writer per batch: bounds memory on a first index of a large history. */
 const BATCH_TEXT_CHARS = 2 << 20;
 
+/**
+ * How often a first index (of an empty index) commits what it has: a query meanwhile answers
+ * from that, rather than from nothing (see awaitFirstCommit). A rebuild commits once, so that
+ * queries keep the old answers until the new index is whole.
+ */
+const FIRST_INDEX_COMMIT_MS = 3_000;
+
 function errorReason(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
   if (e && typeof e.code === "string") return `${e.code}${e.syscall ? ` (${e.syscall})` : ""}`;
@@ -133,7 +141,7 @@ export async function syncIndex(store: IndexStore, options: SyncOptions & { chec
   try {
     return await syncChanges(store, options);
   } catch (error) {
-    throw diskFull(store, error);
+    throw cannotWriteIn(store, diskFull(store, error));
   }
 }
 
@@ -144,7 +152,11 @@ async function syncChanges(store: IndexStore, options: SyncOptions & { checked?:
   const damaged = damagedTagStore(store);
   if (damaged) return { ...emptyReport(scan), unchanged: scan.unchanged, notices: [`${damaged.message}; the index is not updated until then`] };
   const report = filesChanged ? await syncFiles(store, scan, options) : { ...emptyReport(scan), unchanged: scan.unchanged };
-  if (!report.busy) report.busy = (await syncTags(store, { lockTimeoutMs: options.lockTimeoutMs })).busy;
+  if (!report.busy) {
+    const tagged = await syncTags(store, { lockTimeoutMs: options.lockTimeoutMs });
+    if (tagged.unwritable) throw tagged.unwritable;
+    report.busy = tagged.busy;
+  }
   report.notices.push(...takeTagNotices(store));
   if (!report.busy) saveTagFingerprint(store, { stamp: store.native.stats().stamp, tags: tagData });
   report.changed = report.rebuilt || report.indexed + report.appended + report.removed > 0;
@@ -161,8 +173,32 @@ export async function readWhileSyncing<T>(store: IndexStore, read: () => Promise
   store.native.reload();
   if (watcherKeepsFresh(store.locations)) return { value: await read(), report: null };
   const [checked, first] = await Promise.all([checkFreshness(store, { early }), read()]);
-  const report = await syncIndexIfWritable(store, { checked });
+  const report = await untilFirstCommit(store, await syncIndexIfWritable(store, { checked }), () => syncIndexIfWritable(store, { lockTimeoutMs: RETRY_LOCK_MS }));
   return { value: checked.upToDate || report.unwritable ? first : await read(), report };
+}
+
+/** How long a query waits for another process building the index from scratch to commit first. */
+const FIRST_COMMIT_WAIT_MS = 15_000;
+/** How long each retry of the sync waits for the writer lock meanwhile. */
+export const RETRY_LOCK_MS = 1_000;
+
+/**
+ * After a sync that found the writer busy: when the index has never been committed to, another
+ * process is building it from scratch, and an answer now would be "nothing" only because of that.
+ * Retries the sync (`retry`, with a short lock wait) until that process has committed (a first
+ * index commits every FIRST_INDEX_COMMIT_MS, see syncFiles), or has let go of the lock, for up to
+ * FIRST_COMMIT_WAIT_MS; then LOCKED, saying so.
+ */
+export async function untilFirstCommit(store: IndexStore, report: SyncReport, retry: () => Promise<SyncReport>): Promise<SyncReport> {
+  const deadline = Date.now() + FIRST_COMMIT_WAIT_MS;
+  for (;;) {
+    if (!report.busy) return report;
+    store.native.reload();
+    if (store.native.stats().stamp !== "") return report;
+    if (Date.now() >= deadline) break;
+    report = await retry();
+  }
+  throw new RecallError("LOCKED", `another recall process is building the index in ${store.locations.cacheDir} and has not committed any session yet; try again in a moment`);
 }
 
 /**
@@ -175,7 +211,7 @@ export async function syncIndexIfWritable(store: IndexStore, options: SyncOption
     return await syncIndex(store, options);
   } catch (error) {
     if (!cannotWrite(error)) throw error;
-    const notice = `the index in ${store.locations.cacheDir} could not be updated (${(error as Error).message}); answering from it as it is`;
+    const notice = `the index in ${store.locations.cacheDir} could not be updated (${refusal(store, error)}); answering from it as it is`;
     const scan = options.checked?.scan ?? { filesTotal: 0, unchanged: 0, changed: [], removed: [], failures: [] };
     return { ...emptyReport(scan), notices: [notice], unwritable: true };
   }
@@ -273,6 +309,9 @@ async function syncFiles(store: IndexStore, scan: NativeScan, options: SyncOptio
       store.native.clear();
       report.rebuilt = true;
     }
+    // Nothing committed yet, or a replaced index: what is read is worth showing at once.
+    const first = !rebuild && store.native.stats().documents === 0;
+    let committedAt = Date.now();
     const work = await planWork(store, scan, rebuild);
     report.unchanged = scan.filesTotal - work.files.length;
 
@@ -369,7 +408,12 @@ async function syncFiles(store: IndexStore, scan: NativeScan, options: SyncOptio
       progress.filesDone++;
       progress.bytesDone += file.size;
       options.onProgress?.(progress);
-      if (batchChars >= BATCH_TEXT_CHARS) await flush();
+      if (batchChars >= BATCH_TEXT_CHARS || (first && Date.now() - committedAt >= FIRST_INDEX_COMMIT_MS)) await flush();
+      if (first && applied && Date.now() - committedAt >= FIRST_INDEX_COMMIT_MS) {
+        // Every file committed here has its record: a sync after a crash goes on from there.
+        await commitIndex(store, state);
+        committedAt = Date.now();
+      }
     }
     await flush();
     // Nothing to commit when every change was already synced by another process, or unreadable.

@@ -13,6 +13,8 @@ export const isRoot = process.getuid?.() === 0;
 export interface TmpfsCache {
   agent: AgentDir;
   mountPoint: string;
+  /** recall's cache folder, on the tmpfs. */
+  cacheDir: string;
   recall(args: string[]): Promise<CliResult>;
   /** Unmounts the tmpfs and removes the agent directory. */
   cleanup(): void;
@@ -23,10 +25,12 @@ export function makeTmpfsCache(size: string): TmpfsCache {
   const mountPoint = join(agent.root, "cache-mount");
   mkdirSync(mountPoint);
   execFileSync("mount", ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", mountPoint]);
+  const cacheDir = join(mountPoint, "cache");
   return {
     agent,
     mountPoint,
-    recall: (args) => runRecall(args, { env: { ...agent.env, RECALL_CACHE_DIR: join(mountPoint, "cache") } }),
+    cacheDir,
+    recall: (args) => runRecall(args, { env: { ...agent.env, RECALL_CACHE_DIR: cacheDir } }),
     cleanup: () => {
       // Lazily: a Recall opened in this process keeps the index's files mapped until it is collected.
       execFileSync("umount", ["--lazy", mountPoint]);

@@ -49,7 +49,24 @@ describe.skipIf(!isRoot)("a read-only cache", () => {
     expect(search.stderr.split("\n").filter(Boolean)).toEqual([expect.stringMatching(/^recall: the index in .* could not be updated \(.*Read-only file system.*\); answering from it as it is$/)]);
     const index = await recall(["index"]);
     expect(index.code).toBe(2);
-    expect(index.stderr).toMatch(/^recall: cannot write to the index: Read-only file system/);
+    expect(index.stderr).toBe(`recall: cannot write to the index in ${cache.cacheDir}: Read-only file system (os error 30)\n`);
+  });
+
+  it("a tag edit is saved, and says the index cannot take it because the cache is read-only, and where", async () => {
+    const tag = await recall(["tag", "01a0f6b1", "rotag"]);
+    expect(tag.code).toBe(0);
+    expect(tag.stdout).toContain("#rotag");
+    // Finding the session tried to update the index first, and said so.
+    expect(tag.stderr.split("\n").filter(Boolean)).toEqual([
+      `recall: the index in ${cache.cacheDir} could not be updated (Read-only file system (os error 30)); answering from it as it is`,
+      `recall: the tags are saved, not yet in the index: cannot write to the index in ${cache.cacheDir}: Read-only file system (os error 30)`,
+    ]);
+    expect(tag.stderr).not.toMatch(/another recall process/);
+    const tags = await recall(["tags"]);
+    expect(tags.stdout).toMatch(/#rotag\s+1/);
+    const untag = await recall(["untag", "01a0f6b1", "rotag"]);
+    expect(untag.code).toBe(0);
+    expect(untag.stderr).toMatch(new RegExp(`\\nrecall: the change is saved, not yet in the index: cannot write to the index in ${cache.cacheDir}: Read-only`));
   });
 
   it("the Pi tool answers too, and tells the model its results may miss the newest sessions", async () => {

@@ -33,6 +33,7 @@ export class TagCommand extends SessionTagsCommand {
     const edit = await this.recall().addTags(sessions, wanted);
     for (const tags of edit.sessions) this.printSessionTags(tags);
     if (edit.indexBusy) this.warn("the tags are saved; another recall process is writing the index, and the next search will show them");
+    if (edit.indexUnwritable) this.warn(`the tags are saved, not yet in the index: ${edit.indexUnwritable}`);
     return failed ? Exit.Error : Exit.Ok;
   }
 }

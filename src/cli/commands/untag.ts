@@ -36,6 +36,7 @@ export class UntagCommand extends SessionTagsCommand {
       this.printSessionTags(tags);
     });
     if (edit.indexBusy) this.warn("the change is saved; another recall process is writing the index, and the next search will show it");
+    if (edit.indexUnwritable) this.warn(`the change is saved, not yet in the index: ${edit.indexUnwritable}`);
     return failed ? Exit.Error : Exit.Ok;
   }
 }
