@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Builds the Rust search core into native/recall.node. Runs on `npm install`. In a git checkout
-// it rebuilds when a native source is newer than the addon; in an installed package (npm or
-// `pi install npm:…`, whose files all get the install time) it keeps the shipped addon if it loads
-// on this machine. --force always builds.
+// it rebuilds when a native source is newer than the addon. In an installed package (npm or
+// `pi install npm:…`) it builds nothing when the prebuilt package of this platform (an optional
+// dependency, recall-pi-<platform>; npm installs only the one that fits) or an earlier build
+// loads; only where none fits does it compile, and without cargo it says what is missing.
+// --force always builds.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, readdirSync, renameSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,23 +25,44 @@ function newestSource(dir) {
   return newest;
 }
 
+const packageJson = JSON.parse(readFileSync(join(nativeDir, "..", "package.json"), "utf8"));
+const require = createRequire(import.meta.url);
+
+/** Whether the addon at `path` loads here and is of this package's release. */
 function loads(path) {
   try {
-    return typeof createRequire(import.meta.url)(path).NativeIndex === "function";
+    return require(path).coreVersion?.() === packageJson.version;
   } catch {
     return false;
   }
 }
 
+/** The installed prebuilt core of this platform, if one loads. */
+function prebuilt() {
+  for (const name of Object.keys(packageJson.optionalDependencies ?? {})) {
+    let dir;
+    try {
+      dir = dirname(require.resolve(`${name}/package.json`));
+    } catch {
+      continue;
+    }
+    const file = join(dir, `recall.${name.slice("recall-pi-".length)}.node`);
+    if (loads(file)) return file;
+  }
+  return undefined;
+}
+
 const checkout = existsSync(join(nativeDir, "..", ".git"));
-const upToDate = checkout ? statSync(addon, { throwIfNoEntry: false })?.mtimeMs >= newestSource(nativeDir) : existsSync(addon) && loads(addon);
+const upToDate = checkout ? statSync(addon, { throwIfNoEntry: false })?.mtimeMs >= newestSource(nativeDir) : (existsSync(addon) && loads(addon)) || prebuilt() !== undefined;
 if (!force && upToDate) {
   process.exit(0);
 }
 
 const cargo = spawnSync("cargo", ["--version"], { stdio: "ignore" });
 if (cargo.error || cargo.status !== 0) {
-  console.error("recall: building the search core needs Rust (cargo); install it from https://rustup.rs and run `npm install` again");
+  const machine = `${process.platform}-${process.arch}`;
+  const why = checkout ? "a git checkout builds its native core from source" : `no prebuilt native core fits this machine (${machine}; prebuilt: ${Object.keys(packageJson.optionalDependencies ?? {}).map((n) => n.slice("recall-pi-".length)).join(", ")})`;
+  console.error(`recall: ${why}, and building one needs Rust, but cargo is not on PATH; install Rust from https://rustup.rs, then run \`npm rebuild recall-pi\` (or \`npm install\` again)`);
   process.exit(1);
 }
 

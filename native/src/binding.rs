@@ -26,7 +26,7 @@ use crate::search::{search, Hit, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_
 use crate::session::SessionMeta;
 use crate::sessions::list;
 
-fn to_napi(error: RecallError) -> napi::Error {
+pub(crate) fn to_napi(error: RecallError) -> napi::Error {
     napi::Error::from_reason(error.to_string())
 }
 
@@ -36,7 +36,7 @@ pub struct Job<T: Send + 'static> {
     work: Option<Box<dyn FnOnce() -> Result<T, RecallError> + Send>>,
 }
 
-fn job<T: Send + 'static>(work: impl FnOnce() -> Result<T, RecallError> + Send + 'static) -> Job<T> {
+pub(crate) fn job<T: Send + 'static>(work: impl FnOnce() -> Result<T, RecallError> + Send + 'static) -> Job<T> {
     Job { work: Some(Box::new(work)) }
 }
 

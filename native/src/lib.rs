@@ -22,8 +22,10 @@ pub mod scan;
 pub mod schema;
 pub mod search;
 pub mod session;
+pub mod tags;
 pub mod sessions;
 pub mod tokenizer;
+pub mod version;
 
 #[cfg(feature = "node")]
 mod binding;
