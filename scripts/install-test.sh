@@ -17,14 +17,13 @@ fail() { echo "install-test: FAIL: $*" >&2; exit 1; }
 
 [ -f "$repo/native/recall.node" ] || fail "no native/recall.node to package; run \`npm install\` first"
 
-# The platform package as the release makes it: the built addon under napi-rs's name, moved into
-# npm/<platform> by `napi artifacts`, packed from there.
-mkdir -p "$work/artifacts" "$work/tarballs"
-cp "$repo/native/recall.node" "$work/artifacts/recall.$platform.node"
-(cd "$repo" && npx --no-install napi artifacts --output-dir "$work/artifacts" --npm-dir npm >/dev/null)
-platform_tgz="$(cd "$repo" && npm pack "./npm/$platform" --pack-destination "$work/tarballs" --silent | tail -n 1)"
+# The platform package as the release makes it: npm/<platform> with the built addon under
+# napi-rs's name in it (the release's `napi artifacts` does the same with every platform's).
+mkdir -p "$work/tarballs"
+cp -R "$repo/npm/$platform" "$work/$platform"
+cp "$repo/native/recall.node" "$work/$platform/recall.$platform.node"
+platform_tgz="$(npm pack "$work/$platform" --pack-destination "$work/tarballs" --silent | tail -n 1)"
 main_tgz="$(cd "$repo" && npm pack --ignore-scripts --pack-destination "$work/tarballs" --silent | tail -n 1)"
-rm -f "$repo/npm/$platform/recall.$platform.node"
 say "packed $main_tgz ($(du -k "$work/tarballs/$main_tgz" | cut -f1) KB) and $platform_tgz ($(du -k "$work/tarballs/$platform_tgz" | cut -f1) KB)"
 
 # A PATH with everything on it but the Rust and C toolchains.
@@ -43,7 +42,7 @@ for tool in cargo rustc cc gcc; do
   if command -v "$tool" >/dev/null 2>&1; then fail "$tool is still on PATH"; fi
 done
 
-export HOME="$work/home" npm_config_cache="$work/npm-cache" npm_config_prefix="$work/prefix"
+export HOME="$work/home" npm_config_cache="$work/npm-cache" npm_config_prefix="$work/prefix" npm_config_update_notifier=false
 mkdir -p "$HOME/.pi/agent"
 cp -R "$repo/test/fixtures/agent/sessions" "$HOME/.pi/agent/sessions"
 
