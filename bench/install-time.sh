@@ -21,7 +21,8 @@ install() {
   local name="$1"; shift
   local started
   started=$(date +%s%N)
-  HOME="$work/$name-home" npm_config_cache="$work/$name-cache" npm_config_prefix="$work/$name" npm_config_update_notifier=false \
+  # A fresh HOME, keeping the Rust toolchain rustup installed under the real one.
+  HOME="$work/$name-home" RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}" CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}" npm_config_cache="$work/$name-cache" npm_config_prefix="$work/$name" npm_config_update_notifier=false \
     npm install -g --no-audit --no-fund --loglevel=error "$@" >/dev/null 2>"$work/$name.log" || { cat "$work/$name.log" >&2; exit 1; }
   echo "$name: $(( ($(date +%s%N) - started) / 1000000 )) ms; installed: $(du -sk "$work/$name/lib/node_modules" | cut -f1) KB"
 }

@@ -52,6 +52,20 @@ function prebuilt() {
   return undefined;
 }
 
+/** This machine in napi-rs's platform names (as src/native/platform.ts): linux-x64-gnu, darwin-arm64, … */
+function thisPlatform() {
+  const { platform, arch } = process;
+  if (platform === "win32") return `win32-${arch}-msvc`;
+  if (platform !== "linux") return `${platform}-${arch}`;
+  let musl;
+  try {
+    musl = readFileSync("/usr/bin/ldd", "utf8").includes("musl");
+  } catch {
+    musl = !process.report?.getReport().header?.glibcVersionRuntime;
+  }
+  return `linux-${arch}-${musl ? "musl" : "gnu"}`;
+}
+
 const checkout = existsSync(join(nativeDir, "..", ".git"));
 const upToDate = checkout ? statSync(addon, { throwIfNoEntry: false })?.mtimeMs >= newestSource(nativeDir) : (existsSync(addon) && loads(addon)) || prebuilt() !== undefined;
 if (!force && upToDate) {
@@ -60,14 +74,22 @@ if (!force && upToDate) {
 
 const cargo = spawnSync("cargo", ["--version"], { stdio: "ignore" });
 if (cargo.error || cargo.status !== 0) {
-  const machine = `${process.platform}-${process.arch}`;
-  const why = checkout ? "a git checkout builds its native core from source" : `no prebuilt native core fits this machine (${machine}; prebuilt: ${Object.keys(packageJson.optionalDependencies ?? {}).map((n) => n.slice("recall-pi-".length)).join(", ")})`;
+  const prebuiltFor = Object.keys(packageJson.optionalDependencies ?? {}).map((name) => name.slice("recall-pi-".length));
+  const fitting = prebuiltFor.find((p) => p === thisPlatform());
+  const why = checkout
+    ? "a git checkout builds its native core from source"
+    : fitting
+      ? `the prebuilt native core for this machine, recall-pi-${fitting}, is not installed (optional dependencies left out, or not published for ${packageJson.version})`
+      : `no prebuilt native core fits this machine (${thisPlatform()}; prebuilt for ${prebuiltFor.join(", ")})`;
   console.error(`recall: ${why}, and building one needs Rust, but cargo is not on PATH; install Rust from https://rustup.rs, then run \`npm rebuild recall-pi\` (or \`npm install\` again)`);
   process.exit(1);
 }
 
 console.error("recall: building the native search core (cargo build --release)…");
-const build = spawnSync("cargo", ["build", "--release", "--manifest-path", join(nativeDir, "Cargo.toml")], {
+// A checkout builds the Rust tests in the same run: `npm test` then runs them without compiling
+// the dependency tree a second time (one cargo run decides how each dependency is compiled).
+const targets = checkout ? ["--all-targets"] : [];
+const build = spawnSync("cargo", ["build", "--release", ...targets, "--manifest-path", join(nativeDir, "Cargo.toml")], {
   stdio: ["ignore", "inherit", "inherit"],
 });
 if (build.status !== 0) process.exit(build.status ?? 1);

@@ -10,6 +10,8 @@
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="$repo/native/target/cross"
+# A target folder of its own: the cross builds neither wait for nor block the checkout's builds.
+export CARGO_TARGET_DIR="$repo/native/target/cross-build"
 mkdir -p "$out"
 cd "$repo"
 fail() { echo "cross-build: FAIL: $*" >&2; exit 1; }

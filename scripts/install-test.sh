@@ -68,6 +68,13 @@ check() {
   say "ok: $label ($("$runtime" --version))"
 }
 
+# Without the platform package and without cargo, the install stops with what is missing.
+if npm install -g --prefix "$work/bare" --no-audit --no-fund --loglevel=error "$work/tarballs/$main_tgz" >"$work/bare.log" 2>&1; then
+  fail "an install with neither a prebuilt core nor cargo succeeded"
+fi
+grep -q "recall-pi-$platform, is not installed.*cargo is not on PATH; install Rust from https://rustup.rs" "$work/bare.log" || fail "no clear message without a core and cargo: $(cat "$work/bare.log")"
+say "ok: without the platform package and cargo, the install says what is missing"
+
 "$work/prefix/bin/recall" search forkonlyword | grep -q "$session" || fail "the installed recall command did not find the session"
 check node "node"
 pi_node="$repo/.cache/pi-runtime/node_modules/.bin/node"
