@@ -17,12 +17,13 @@ main_tgz="$work/tarballs/$(cd "$repo" && npm pack --ignore-scripts --pack-destin
 size() { echo "$(( $(stat -c %s "$1") / 1024 )) KB packed"; }
 echo "main package: $(size "$main_tgz"); $platform package: $(size "$platform_tgz")"
 
+rustup_home="${RUSTUP_HOME:-$HOME/.rustup}" cargo_home="${CARGO_HOME:-$HOME/.cargo}"
 install() {
   local name="$1"; shift
   local started
   started=$(date +%s%N)
   # A fresh HOME, keeping the Rust toolchain rustup installed under the real one.
-  HOME="$work/$name-home" RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}" CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}" npm_config_cache="$work/$name-cache" npm_config_prefix="$work/$name" npm_config_update_notifier=false \
+  HOME="$work/$name-home" RUSTUP_HOME="$rustup_home" CARGO_HOME="$cargo_home" npm_config_cache="$work/$name-cache" npm_config_prefix="$work/$name" npm_config_update_notifier=false \
     npm install -g --no-audit --no-fund --loglevel=error "$@" >/dev/null 2>"$work/$name.log" || { cat "$work/$name.log" >&2; exit 1; }
   echo "$name: $(( ($(date +%s%N) - started) / 1000000 )) ms; installed: $(du -sk "$work/$name/lib/node_modules" | cut -f1) KB"
 }

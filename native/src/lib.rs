@@ -27,5 +27,7 @@ pub mod sessions;
 pub mod tokenizer;
 pub mod version;
 
+// napi-rs registers the N-API items only outside `cargo test`, where they look unused.
 #[cfg(feature = "node")]
+#[cfg_attr(test, allow(dead_code))]
 mod binding;

@@ -2,5 +2,7 @@
 
 pub mod store;
 
+// napi-rs registers the N-API items only outside `cargo test`, where they look unused.
 #[cfg(feature = "node")]
+#[cfg_attr(test, allow(dead_code))]
 mod binding;
