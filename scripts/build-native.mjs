@@ -37,19 +37,21 @@ function loads(path) {
   }
 }
 
-/** The installed prebuilt core of this platform, if one loads. */
+/**
+ * The platforms with a prebuilt core (package.json `napi.targets` in napi-rs's names, as
+ * src/native/platform.ts lists them). The release adds their packages, recall-pi-<platform>, to
+ * the published package.json as optional dependencies (`napi pre-publish`).
+ */
+const PREBUILT_PLATFORMS = ["darwin-arm64", "darwin-x64", "linux-x64-gnu", "linux-arm64-gnu", "linux-x64-musl", "win32-x64-msvc"];
+
+/** The installed prebuilt core of this platform, if it loads. */
 function prebuilt() {
-  for (const name of Object.keys(packageJson.optionalDependencies ?? {})) {
-    let dir;
-    try {
-      dir = dirname(require.resolve(`${name}/package.json`));
-    } catch {
-      continue;
-    }
-    const file = join(dir, `recall.${name.slice("recall-pi-".length)}.node`);
-    if (loads(file)) return file;
+  try {
+    const file = join(dirname(require.resolve(`recall-pi-${thisPlatform()}/package.json`)), `recall.${thisPlatform()}.node`);
+    return loads(file) ? file : undefined;
+  } catch {
+    return undefined;
   }
-  return undefined;
 }
 
 /** This machine in napi-rs's platform names (as src/native/platform.ts): linux-x64-gnu, darwin-arm64, … */
@@ -74,13 +76,12 @@ if (!force && upToDate) {
 
 const cargo = spawnSync("cargo", ["--version"], { stdio: "ignore" });
 if (cargo.error || cargo.status !== 0) {
-  const prebuiltFor = Object.keys(packageJson.optionalDependencies ?? {}).map((name) => name.slice("recall-pi-".length));
-  const fitting = prebuiltFor.find((p) => p === thisPlatform());
+  const fitting = PREBUILT_PLATFORMS.includes(thisPlatform());
   const why = checkout
     ? "a git checkout builds its native core from source"
     : fitting
-      ? `the prebuilt native core for this machine, recall-pi-${fitting}, is not installed (optional dependencies left out, or not published for ${packageJson.version})`
-      : `no prebuilt native core fits this machine (${thisPlatform()}; prebuilt for ${prebuiltFor.join(", ")})`;
+      ? `the prebuilt native core for this machine, recall-pi-${thisPlatform()}, is not installed (optional dependencies left out, or not published for ${packageJson.version})`
+      : `no prebuilt native core fits this machine (${thisPlatform()}; prebuilt for ${PREBUILT_PLATFORMS.join(", ")})`;
   console.error(`recall: ${why}, and building one needs Rust, but cargo is not on PATH; install Rust from https://rustup.rs, then run \`npm rebuild recall-pi\` (or \`npm install\` again)`);
   process.exit(1);
 }

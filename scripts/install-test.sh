@@ -23,7 +23,18 @@ mkdir -p "$work/tarballs"
 cp -R "$repo/npm/$platform" "$work/$platform"
 cp "$repo/native/recall.node" "$work/$platform/recall.$platform.node"
 platform_tgz="$(npm pack "$work/$platform" --pack-destination "$work/tarballs" --silent | tail -n 1)"
-main_tgz="$(cd "$repo" && npm pack --ignore-scripts --pack-destination "$work/tarballs" --silent | tail -n 1)"
+# The main package as the release publishes it: `napi pre-publish` adds the platform packages to
+# its package.json as optional dependencies (those not on the registry npm skips, as it skips the
+# platforms that do not fit).
+checkout_tgz="$(cd "$repo" && npm pack --ignore-scripts --pack-destination "$work" --silent | tail -n 1)"
+mkdir -p "$work/stage" && tar -xzf "$work/$checkout_tgz" -C "$work/stage"
+node -e '
+  const fs = require("fs"), file = process.argv[1], pkg = JSON.parse(fs.readFileSync(file, "utf8"));
+  const names = { "aarch64-apple-darwin": "darwin-arm64", "x86_64-apple-darwin": "darwin-x64", "x86_64-unknown-linux-gnu": "linux-x64-gnu",
+    "aarch64-unknown-linux-gnu": "linux-arm64-gnu", "x86_64-unknown-linux-musl": "linux-x64-musl", "x86_64-pc-windows-msvc": "win32-x64-msvc" };
+  pkg.optionalDependencies = Object.fromEntries(pkg.napi.targets.map((t) => [`recall-pi-${names[t]}`, pkg.version]));
+  fs.writeFileSync(file, JSON.stringify(pkg, null, 2) + "\n");' "$work/stage/package/package.json"
+main_tgz="$(npm pack "$work/stage/package" --ignore-scripts --pack-destination "$work/tarballs" --silent | tail -n 1)"
 say "packed $main_tgz ($(du -k "$work/tarballs/$main_tgz" | cut -f1) KB) and $platform_tgz ($(du -k "$work/tarballs/$platform_tgz" | cut -f1) KB)"
 
 # A PATH with everything on it but the Rust and C toolchains.
