@@ -38,14 +38,14 @@ build() {
 }
 
 check() {
-  local platform="$1" machine="$2" interpreter="$3" file="$out/recall.$1.node" header
+  local platform="$1" machine="$2" libc="$3" file="$out/recall.$1.node" header
   [ -s "$file" ] || fail "$platform: no $file"
   header="$(readelf -h "$file")"
   grep -q "Machine:.*$machine" <<<"$header" || fail "$platform: not an $machine binary: $(grep Machine <<<"$header")"
   grep -q "Type:.*DYN" <<<"$header" || fail "$platform: not a shared library"
   readelf --dyn-syms --wide "$file" | grep -q " napi_register_module_v1$" || fail "$platform: does not export napi_register_module_v1"
-  if [ -n "$interpreter" ]; then
-    readelf -d "$file" | grep NEEDED | grep -q "$interpreter" || fail "$platform: does not link $interpreter: $(readelf -d "$file" | grep NEEDED)"
+  if [ -n "$libc" ]; then
+    readelf -d "$file" | grep NEEDED | grep -qF "[$libc]" || fail "$platform: does not link $libc: $(readelf -d "$file" | grep NEEDED)"
   fi
   echo "cross-build: ok: $platform: $(file -b "$file" | cut -d, -f1-2); needs $(readelf -d "$file" | grep NEEDED | sed 's/.*\[\(.*\)\]/\1/' | tr '\n' ' ')" >&2
 }
@@ -53,7 +53,8 @@ check() {
 build aarch64-unknown-linux-gnu linux-arm64-gnu
 check linux-arm64-gnu AArch64 libc.so.6
 build x86_64-unknown-linux-musl linux-x64-musl
-check linux-x64-musl "X86-64" libc.musl
+# musl's C library is libc.so; glibc's is libc.so.6.
+check linux-x64-musl "X86-64" libc.so
 
 if command -v qemu-aarch64-static >/dev/null && [ -d /usr/aarch64-linux-gnu ]; then
   # Node for arm64 is not here; load the addon with the emulated dynamic loader instead, which
