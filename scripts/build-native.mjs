@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Builds the Rust search core into native/recall.node. Runs on `npm install`. In a git checkout
-// it rebuilds when a native source is newer than the addon; in an installed package (npm or
-// `pi install npm:…`, whose files all get the install time) it keeps the shipped addon if it loads
-// on this machine. --force always builds.
+// it rebuilds when a native source is newer than the addon. In an installed package (npm or
+// `pi install npm:…`) it builds nothing when the prebuilt package of this platform (an optional
+// dependency, recall-pi-<platform>; npm installs only the one that fits) or an earlier build
+// loads; only where none fits does it compile, and without cargo it says what is missing.
+// --force always builds.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, readdirSync, renameSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,28 +25,72 @@ function newestSource(dir) {
   return newest;
 }
 
+const packageJson = JSON.parse(readFileSync(join(nativeDir, "..", "package.json"), "utf8"));
+const require = createRequire(import.meta.url);
+
+/** Whether the addon at `path` loads here and is of this package's release. */
 function loads(path) {
   try {
-    return typeof createRequire(import.meta.url)(path).NativeIndex === "function";
+    return require(path).coreVersion?.() === packageJson.version;
   } catch {
     return false;
   }
 }
 
+/**
+ * The platforms with a prebuilt core (package.json `napi.targets` in napi-rs's names, as
+ * src/native/platform.ts lists them). The release adds their packages, recall-pi-<platform>, to
+ * the published package.json as optional dependencies (`napi pre-publish`).
+ */
+const PREBUILT_PLATFORMS = ["darwin-arm64", "darwin-x64", "linux-x64-gnu", "linux-arm64-gnu", "linux-x64-musl", "win32-x64-msvc"];
+
+/** The installed prebuilt core of this platform, if it loads. */
+function prebuilt() {
+  try {
+    const file = join(dirname(require.resolve(`recall-pi-${thisPlatform()}/package.json`)), `recall.${thisPlatform()}.node`);
+    return loads(file) ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** This machine in napi-rs's platform names (as src/native/platform.ts): linux-x64-gnu, darwin-arm64, … */
+function thisPlatform() {
+  const { platform, arch } = process;
+  if (platform === "win32") return `win32-${arch}-msvc`;
+  if (platform !== "linux") return `${platform}-${arch}`;
+  let musl;
+  try {
+    musl = readFileSync("/usr/bin/ldd", "utf8").includes("musl");
+  } catch {
+    musl = !process.report?.getReport().header?.glibcVersionRuntime;
+  }
+  return `linux-${arch}-${musl ? "musl" : "gnu"}`;
+}
+
 const checkout = existsSync(join(nativeDir, "..", ".git"));
-const upToDate = checkout ? statSync(addon, { throwIfNoEntry: false })?.mtimeMs >= newestSource(nativeDir) : existsSync(addon) && loads(addon);
+const upToDate = checkout ? statSync(addon, { throwIfNoEntry: false })?.mtimeMs >= newestSource(nativeDir) : (existsSync(addon) && loads(addon)) || prebuilt() !== undefined;
 if (!force && upToDate) {
   process.exit(0);
 }
 
 const cargo = spawnSync("cargo", ["--version"], { stdio: "ignore" });
 if (cargo.error || cargo.status !== 0) {
-  console.error("recall: building the search core needs Rust (cargo); install it from https://rustup.rs and run `npm install` again");
+  const fitting = PREBUILT_PLATFORMS.includes(thisPlatform());
+  const why = checkout
+    ? "a git checkout builds its native core from source"
+    : fitting
+      ? `the prebuilt native core for this machine, recall-pi-${thisPlatform()}, is not installed (optional dependencies left out, or not published for ${packageJson.version})`
+      : `no prebuilt native core fits this machine (${thisPlatform()}; prebuilt for ${PREBUILT_PLATFORMS.join(", ")})`;
+  console.error(`recall: ${why}, and building one needs Rust, but cargo is not on PATH; install Rust from https://rustup.rs, then run \`npm rebuild recall-pi\` (or \`npm install\` again)`);
   process.exit(1);
 }
 
 console.error("recall: building the native search core (cargo build --release)…");
-const build = spawnSync("cargo", ["build", "--release", "--manifest-path", join(nativeDir, "Cargo.toml")], {
+// A checkout builds the Rust tests in the same run: `npm test` then runs them without compiling
+// the dependency tree a second time (one cargo run decides how each dependency is compiled).
+const targets = checkout ? ["--all-targets"] : [];
+const build = spawnSync("cargo", ["build", "--release", ...targets, "--manifest-path", join(nativeDir, "Cargo.toml")], {
   stdio: ["ignore", "inherit", "inherit"],
 });
 if (build.status !== 0) process.exit(build.status ?? 1);

@@ -6,12 +6,8 @@
 # its own prefix (never in the project's node_modules, where a `node` binary in
 # node_modules/.bin would shadow the system Node in npm scripts).
 #
-# The runtime also holds better-sqlite3 (the version the project depends on) built
-# for that Node 22: the project's own copy is built for the Node that ran
-# `npm install`, and a native addon only loads in the Node ABI it was built for.
-# It is built into a prefix of its own, .cache/pi-runtime/sqlite; the Pi extension
-# tests run the extension from an installed copy of the package that uses it (see
-# test/helpers/pi-env.ts).
+# The extension tests run recall's native addon in it unchanged: the addon is built on Node-API,
+# which every Node since 20 loads, so nothing is built for this Node.
 #
 # Usage:
 #   scripts/pi-runtime.sh               install if missing or at the wrong versions
@@ -43,8 +39,6 @@ runtime_dir="${PI_RUNTIME_DIR:-$repo_root/.cache/pi-runtime}"
 nm="$runtime_dir/node_modules"
 pi_node="$nm/.bin/node"
 pi_cli="$nm/@earendil-works/pi-coding-agent/dist/bundle/cli.js"
-# The version of better-sqlite3 in the project's package.json "dependencies".
-SQLITE_VERSION="$(sed -n 's/^[[:space:]]*"better-sqlite3":[[:space:]]*"\([^"]*\)".*/\1/p' "$repo_root/package.json" | head -n 1)"
 
 mode="install"
 case "${1:-}" in
@@ -52,7 +46,7 @@ case "${1:-}" in
   --print-env) mode="print-env" ;;
   --check) mode="check" ;;
   --force) mode="force" ;;
-  -h|--help) sed -n '2,26p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "pi-runtime.sh: unknown argument: $1" >&2; exit 2 ;;
 esac
 
@@ -75,49 +69,7 @@ main_installed() {
 }
 
 is_installed() {
-  main_installed && sqlite_ok
-}
-
-# better-sqlite3 at the project's version, built for the runtime's Node, in a prefix of its own
-# ($runtime_dir/sqlite): a second npm install in the main prefix would prune, as extraneous, the
-# platform package (node-<os>-<arch>) that the `node` package's install script adds behind npm's
-# back; so the main prefix is left alone once it is complete.
-sqlite_nm="$runtime_dir/sqlite/node_modules"
-
-sqlite_ok() {
-  [ -z "$SQLITE_VERSION" ] && return 0
-  [ "$(pkg_version "$sqlite_nm/better-sqlite3/package.json")" = "$SQLITE_VERSION" ] || return 1
-  "$pi_node" -e 'new (require(process.argv[1]))(":memory:").close()' "$sqlite_nm/better-sqlite3" >/dev/null 2>&1
-}
-
-# Builds it with npm running under the runtime's Node, against that Node's headers (from the
-# npm package node-<os>-<arch>, which the `node` package also uses), so that prebuild-install
-# asks for the right ABI and node-gyp needs no header download.
-install_sqlite() {
-  [ -z "$SQLITE_VERSION" ] && return 0
-  local real_node platform npm_cli header_dir
-  real_node="$(readlink -f "$pi_node")"
-  platform="$("$pi_node" -p '(process.platform === "win32" ? "win" : process.platform) + "-" + process.arch')"
-  npm_cli="$(readlink -f "$(command -v npm)")"
-  header_dir="$runtime_dir/headers/node_modules/node-$platform"
-  mkdir -p "$runtime_dir/headers" "$runtime_dir/sqlite"
-  for dir in headers sqlite; do
-    [ -f "$runtime_dir/$dir/package.json" ] ||
-      printf '{\n  "name": "recall-pi-runtime-%s",\n  "private": true\n}\n' "$dir" >"$runtime_dir/$dir/package.json"
-  done
-  if [ ! -f "$header_dir/include/node/node_version.h" ]; then
-    npm install --prefix "$runtime_dir/headers" --save-exact --no-audit --no-fund --loglevel=error --ignore-scripts \
-      "node-$platform@$NODE_VERSION" 1>&2
-  fi
-  echo "pi-runtime: building better-sqlite3@$SQLITE_VERSION for Node $NODE_VERSION (takes a minute or two)" >&2
-  PATH="$(dirname "$real_node"):$PATH" npm_config_nodedir="$header_dir" npm_config_target="$NODE_VERSION" npm_config_runtime=node \
-    "$pi_node" "$npm_cli" install --prefix "$runtime_dir/sqlite" --save-exact --no-audit --no-fund --loglevel=error \
-    "better-sqlite3@$SQLITE_VERSION" 1>&2
-  if ! sqlite_ok; then
-    # A build kept from an earlier install, for another Node: build again from source.
-    PATH="$(dirname "$real_node"):$PATH" npm_config_nodedir="$header_dir" npm_config_target="$NODE_VERSION" npm_config_runtime=node \
-      "$pi_node" "$npm_cli" rebuild --prefix "$runtime_dir/sqlite" --build-from-source --loglevel=error better-sqlite3 1>&2
-  fi
+  main_installed
 }
 
 install_runtime() {
@@ -132,7 +84,6 @@ install_runtime() {
     npm install --prefix "$runtime_dir" --save-exact --no-audit --no-fund --loglevel=error \
       "${PACKAGES[@]}" 1>&2
   fi
-  sqlite_ok || install_sqlite
   if ! is_installed; then
     echo "pi-runtime: install finished but the runtime is incomplete (node: $("$pi_node" --version 2>&1 || true))" >&2
     exit 1
@@ -145,7 +96,7 @@ case "$mode" in
     exit $?
     ;;
   force)
-    rm -rf "$nm" "$sqlite_nm"
+    rm -rf "$nm"
     install_runtime
     ;;
   *)
@@ -157,5 +108,4 @@ if [ "$mode" = "print-env" ]; then
   echo "PI_NODE=$pi_node"
   echo "PI_CLI=$pi_cli"
   echo "PI_RUNTIME_NODE_MODULES=$nm"
-  echo "PI_RUNTIME_SQLITE=$sqlite_nm/better-sqlite3"
 fi

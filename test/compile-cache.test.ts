@@ -37,24 +37,24 @@ const version = (dir: string) => execFileSync(process.execPath, [join(dir, "bin"
 describe.skipIf(!usesOwnCache)("the CLI's code cache", () => {
   it("is written by the first run, used by the next, and rewritten when garbled", () => {
     const dir = install();
-    expect(version(dir)).toBe("0.1.0");
+    expect(version(dir)).toBe("recall 0.1.0 (native core 0.1.0)");
     const [cache] = caches(dir);
     expect(cache).toMatch(/^cli\.cjs\.\d+-\d+-v[\d.]+-\w+\.other\.v8cache$/);
-    expect(version(dir)).toBe("0.1.0");
+    expect(version(dir)).toBe("recall 0.1.0 (native core 0.1.0)");
     writeFileSync(join(dir, "dist", "bundle", cache!), "not a code cache");
-    expect(version(dir)).toBe("0.1.0");
+    expect(version(dir)).toBe("recall 0.1.0 (native core 0.1.0)");
     expect(caches(dir)).toEqual([cache]);
     expect(readFileSync(join(dir, "dist", "bundle", cache!), "latin1")).not.toBe("not a code cache");
   });
 
   it("keeps one cache per command, and drops those of an earlier bundle", () => {
     const dir = install();
-    expect(version(dir)).toBe("0.1.0");
+    expect(version(dir)).toBe("recall 0.1.0 (native core 0.1.0)");
     execFileSync(process.execPath, [join(dir, "bin", "recall.cjs"), "search", "--help"], { encoding: "utf8" });
     expect(caches(dir).map((f) => f.split(".").at(-2)).sort()).toEqual(["other", "search"]);
     const bundle = join(dir, "dist", "bundle", "cli.cjs");
     utimesSync(bundle, new Date(), new Date(Date.now() + 5000)); // as a rebuilt bundle would be
-    expect(version(dir)).toBe("0.1.0");
+    expect(version(dir)).toBe("recall 0.1.0 (native core 0.1.0)");
     expect(caches(dir)).toHaveLength(1);
   });
 
@@ -62,7 +62,7 @@ describe.skipIf(!usesOwnCache)("the CLI's code cache", () => {
   it.skipIf(process.getuid?.() === 0)("is left out where the bundle's folder is read-only", () => {
     const dir = install();
     chmodSync(join(dir, "dist", "bundle"), 0o555);
-    expect(version(dir)).toBe("0.1.0");
+    expect(version(dir)).toBe("recall 0.1.0 (native core 0.1.0)");
     expect(caches(dir)).toEqual([]);
   });
 });

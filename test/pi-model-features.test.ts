@@ -25,7 +25,7 @@ describe.skipIf(!PI_RUNTIME)(`model features inside Pi 1.6.0${PI_SKIP_REASON}`, 
 
   beforeAll(async () => {
     server = await startModelServer();
-    home = makePiHome(runtime);
+    home = makePiHome();
     server.register(home.agentDir);
     writeFileSync(join(home.agentDir, "settings.json"), JSON.stringify({ retry: { enabled: false } }));
   });

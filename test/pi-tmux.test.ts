@@ -47,7 +47,7 @@ describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
   }
 
   beforeAll(async () => {
-    env = makePiHome(runtime);
+    env = makePiHome();
     // Auto-tagging asks a local model server, chosen in recall's config.
     model = await startModelServer();
     model.register(env.agentDir);

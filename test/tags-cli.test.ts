@@ -228,7 +228,7 @@ describe("tags are user data", () => {
     agent = makeAgentDir();
     const store = openRecall({ env: agent.env });
     await syncIndex(store);
-    tagsFor(store).addManual(S4, ["caughtup"]); // the tag store's write, without the index's
+    await tagsFor(store).addManual(S4, ["caughtup"]); // the tag store's write, without the index's
     // Tag filters apply to the tags in the index: --no-sync answers from it as it is.
     expect((await hits("--no-sync", "#caughtup")).hits).toEqual([]);
     expect((await hits("#caughtup")).hits.map((h) => [h.id, h.tags])).toEqual([[S4, ["caughtup"]]]);
@@ -256,7 +256,7 @@ describe("tags are user data", () => {
       }) as IndexHandle,
     };
     const before = store.native.stats();
-    tagsFor(store).addManual(S1, ["one"]);
+    await tagsFor(store).addManual(S1, ["one"]);
     expect(await syncTags(store)).toEqual({ updated: 1, busy: false });
     expect(payloads).toEqual([{ tagUpdates: [{ sessionId: S1, tags: ["one"] }] }]);
     const after = store.native.stats();

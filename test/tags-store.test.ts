@@ -1,11 +1,10 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type BetterSqlite3 from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseLegacyTags } from "../src/tags/legacy-import.js";
+import { TagHandle } from "../src/native/tag-handle.js";
 import { TagStore } from "../src/tags/tag-store.js";
 
 const LIBRARY = new URL("../dist/tags/tag-store.js", import.meta.url).href;
@@ -24,78 +23,92 @@ afterEach(() => {
 });
 
 describe("manual, automatic and suppressed tags", () => {
-  it("merges manual tags first, then automatic ones", () => {
-    store.addManual("s1", ["zeta", "alpha"]);
-    store.setAuto("s1", ["beta"]);
+  it("merges manual tags first, then automatic ones", async () => {
+    await store.addManual("s1", ["zeta", "alpha"]);
+    await store.setAuto("s1", ["beta"]);
     expect(store.sets("s1")).toEqual({ manual: ["alpha", "zeta"], auto: ["beta"], suppressed: [] });
     expect(store.merged("s1")).toEqual(["alpha", "zeta", "beta"]);
     expect(store.merged("other")).toEqual([]);
   });
 
-  it("drops an automatic tag equal to a manual one; manual always wins", () => {
-    store.addManual("s1", ["rust"]);
-    store.setAuto("s1", ["rust", "search"]);
+  it("drops an automatic tag equal to a manual one; manual always wins", async () => {
+    await store.addManual("s1", ["rust"]);
+    await store.setAuto("s1", ["rust", "search"]);
     expect(store.sets("s1")).toEqual({ manual: ["rust"], auto: ["search"], suppressed: [] });
     // Tagging an automatic tag by hand makes it manual, so the next generator run cannot drop it.
-    store.addManual("s1", ["search"]);
-    store.setAuto("s1", ["other"]);
+    await store.addManual("s1", ["search"]);
+    await store.setAuto("s1", ["other"]);
     expect(store.sets("s1")).toEqual({ manual: ["rust", "search"], auto: ["other"], suppressed: [] });
   });
 
-  it("normalizes a generator's proposals and replaces its previous ones", () => {
-    store.setAuto("s1", ["#Rust/Search!", "!!!", "Deploy"]);
+  it("normalizes a generator's proposals and replaces its previous ones", async () => {
+    await store.setAuto("s1", ["#Rust/Search!", "!!!", "Deploy"]);
     expect(store.sets("s1").auto).toEqual(["deploy", "rust-search"]);
-    store.setAuto("s1", ["k8s"]);
+    await store.setAuto("s1", ["k8s"]);
     expect(store.sets("s1").auto).toEqual(["k8s"]);
   });
 
-  it("untag suppresses: a later automatic run cannot bring the tag back", () => {
-    store.addManual("s1", ["wip"]);
-    store.setAuto("s1", ["helm"]);
-    store.suppress("s1", ["wip", "helm"]);
+  it("untag suppresses: a later automatic run cannot bring the tag back", async () => {
+    await store.addManual("s1", ["wip"]);
+    await store.setAuto("s1", ["helm"]);
+    await store.suppress("s1", ["wip", "helm"]);
     expect(store.sets("s1")).toEqual({ manual: [], auto: [], suppressed: ["helm", "wip"] });
-    store.setAuto("s1", ["helm", "wip", "chart"]);
+    await store.setAuto("s1", ["helm", "wip", "chart"]);
     expect(store.sets("s1")).toEqual({ manual: [], auto: ["chart"], suppressed: ["helm", "wip"] });
   });
 
-  it("untag of a tag the session never had suppresses it too", () => {
-    store.suppress("s1", ["never"]);
-    store.setAuto("s1", ["never"]);
+  it("untag of a tag the session never had suppresses it too", async () => {
+    await store.suppress("s1", ["never"]);
+    await store.setAuto("s1", ["never"]);
     expect(store.sets("s1")).toEqual({ manual: [], auto: [], suppressed: ["never"] });
   });
 
-  it("tagging by hand again lifts the suppression", () => {
-    store.suppress("s1", ["wip"]);
-    store.addManual("s1", ["wip"]);
+  it("tagging by hand again lifts the suppression", async () => {
+    await store.suppress("s1", ["wip"]);
+    await store.addManual("s1", ["wip"]);
     expect(store.sets("s1")).toEqual({ manual: ["wip"], auto: [], suppressed: [] });
   });
 
-  it("counts tags; suppressed ones do not count", () => {
-    store.addManual("s1", ["a", "b"]);
-    store.addManual("s2", ["a"]);
-    store.setAuto("s3", ["b"]);
-    store.suppress("s4", ["a", "b"]);
+  it("counts tags; suppressed ones do not count", async () => {
+    await store.addManual("s1", ["a", "b"]);
+    await store.addManual("s2", ["a"]);
+    await store.setAuto("s3", ["b"]);
+    await store.suppress("s4", ["a", "b"]);
     expect(store.counts()).toEqual([
       { tag: "a", sessions: 2 },
       { tag: "b", sessions: 2 },
     ]);
   });
 
-  it("numbers every edit, so the index can ask what changed since it last looked", () => {
-    expect(store.changesSince(0)).toEqual({ seq: 0, sessions: [] });
-    store.addManual("s1", ["a"]);
-    store.addManual("s2", ["b"]);
-    const first = store.changesSince(0);
+  it("numbers every edit, so the index can ask what changed since it last looked", async () => {
+    expect(await store.changesSince(0)).toEqual({ seq: 0, sessions: [] });
+    await store.addManual("s1", ["a"]);
+    await store.addManual("s2", ["b"]);
+    const first = await store.changesSince(0);
     expect(first.sessions).toEqual([
       { sessionId: "s1", tags: ["a"] },
       { sessionId: "s2", tags: ["b"] },
     ]);
-    store.suppress("s1", ["a"]);
-    expect(store.changesSince(first.seq).sessions).toEqual([{ sessionId: "s1", tags: [] }]);
+    await store.suppress("s1", ["a"]);
+    expect((await store.changesSince(first.seq)).sessions).toEqual([{ sessionId: "s1", tags: [] }]);
   });
 
-  it("keeps everything across a reopen, under the same store id", () => {
-    store.addManual("s1", ["kept"]);
+  it("reads a tag database the earlier (better-sqlite3) tag store wrote, file format unchanged", async () => {
+    store.close();
+    copyFileSync(new URL("fixtures/tags/tags-before-native.db", import.meta.url), path);
+    store = TagStore.open(path);
+    expect(store.id).toBe("37b9b017-6d72-4d39-b116-0a78e50041bf");
+    const s1 = "11111111-1111-4111-8111-111111111111";
+    const s2 = "22222222-2222-4222-8222-222222222222";
+    expect(store.sets(s1)).toEqual({ manual: ["rust", "search"], auto: ["deploy"], suppressed: [] });
+    expect(store.sets(s2)).toEqual({ manual: ["blog"], auto: [], suppressed: ["wip"] });
+    expect((await store.changesSince(0)).seq).toBe(4);
+    await store.addManual(s2, ["wip"]);
+    expect((await store.changesSince(4)).sessions).toEqual([{ sessionId: s2, tags: ["blog", "wip"] }]);
+  });
+
+  it("keeps everything across a reopen, under the same store id", async () => {
+    await store.addManual("s1", ["kept"]);
     const id = store.id;
     store.close();
     store = TagStore.open(path);
@@ -105,7 +118,7 @@ describe("manual, automatic and suppressed tags", () => {
 });
 
 describe("the pi-recall import", () => {
-  it("reads the file pi-recall writes and the bare map, normalizing tags", () => {
+  it("reads the file pi-recall writes and the bare map, normalizing tags", async () => {
     const record = { manualTags: ["Rust", "#Search"], autoTags: ["k8s", ""], suppressedTags: ["wip"], updatedAt: 1 };
     const expected = new Map([["s1", { manual: ["rust", "search"], auto: ["k8s"], suppressed: ["wip"] }]]);
     expect(parseLegacyTags({ version: 1, sessions: { s1: record } })).toEqual(expected);
@@ -113,8 +126,8 @@ describe("the pi-recall import", () => {
     expect(() => parseLegacyTags([])).toThrow();
   });
 
-  it("imports once, keeping what is already there", () => {
-    store.suppress("s1", ["wip"]);
+  it("imports once, keeping what is already there", async () => {
+    await store.suppress("s1", ["wip"]);
     const legacy = new Map([
       ["s1", { manual: ["wip", "rust"], auto: ["rust", "k8s"], suppressed: [] }],
       ["s2", { manual: [], auto: ["helm"], suppressed: ["chart"] }],
@@ -123,7 +136,7 @@ describe("the pi-recall import", () => {
     // The suppression made here stays; manual beats automatic within the imported session.
     expect(store.sets("s1")).toEqual({ manual: ["rust"], auto: ["k8s"], suppressed: ["wip"] });
     expect(store.sets("s2")).toEqual({ manual: [], auto: ["helm"], suppressed: ["chart"] });
-    store.suppress("s2", ["helm"]);
+    await store.suppress("s2", ["helm"]);
     expect(store.importOnce("legacy-import:x", legacy)).toBeUndefined();
     expect(store.sets("s2").auto).toEqual([]);
   });
@@ -150,8 +163,8 @@ describe("durability", () => {
     const writer = (p: number) =>
       node(`import { TagStore } from ${JSON.stringify(LIBRARY)};
         const store = TagStore.open(${JSON.stringify(path)});
-        for (let i = 0; i < 40; i++) store.addManual("s" + (i % 3), ["p${p}-" + i]);
-        store.suppress("s0", ["p${p}-gone"]);`);
+        for (let i = 0; i < 40; i++) await store.addManual("s" + (i % 3), ["p${p}-" + i]);
+        await store.suppress("s0", ["p${p}-gone"]);`);
     const results = await Promise.all([0, 1, 2, 3].map(writer));
     expect(results.map((r) => r.code)).toEqual([0, 0, 0, 0]);
     store = TagStore.open(path);
@@ -168,7 +181,7 @@ describe("durability", () => {
     const run = await node(
       `import { TagStore } from ${JSON.stringify(LIBRARY)};
        const store = TagStore.open(${JSON.stringify(path)});
-       for (let i = 0; ; i++) { store.addManual("s1", ["t" + i]); process.stdout.write(i + "\\n"); }`,
+       for (let i = 0; ; i++) { await store.addManual("s1", ["t" + i]); process.stdout.write(i + "\\n"); }`,
       (out, kill) => {
         if (out.split("\n").length > 200) kill();
       },
@@ -179,12 +192,9 @@ describe("durability", () => {
 
     // Opening for writing works at once: the dead process's lock went with it.
     store = TagStore.open(path);
-    store.addManual("s2", ["after"]);
+    await store.addManual("s2", ["after"]);
     const merged = new Set(store.merged("s1"));
     for (const i of acknowledged) expect(merged.has(`t${i}`)).toBe(true);
-    const sqlite = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
-    const db = new sqlite(path, { readonly: true });
-    expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
-    db.close();
+    expect(TagHandle.problems(path)).toEqual([]);
   });
 });

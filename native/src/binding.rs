@@ -28,7 +28,7 @@ use crate::sessions::list;
 use crate::text_kind::TextKind;
 use crate::touched::{calls_touching, FileCall};
 
-fn to_napi(error: RecallError) -> napi::Error {
+pub(crate) fn to_napi(error: RecallError) -> napi::Error {
     napi::Error::from_reason(error.to_string())
 }
 
@@ -38,7 +38,7 @@ pub struct Job<T: Send + 'static> {
     work: Option<Box<dyn FnOnce() -> Result<T, RecallError> + Send>>,
 }
 
-fn job<T: Send + 'static>(work: impl FnOnce() -> Result<T, RecallError> + Send + 'static) -> Job<T> {
+pub(crate) fn job<T: Send + 'static>(work: impl FnOnce() -> Result<T, RecallError> + Send + 'static) -> Job<T> {
     Job { work: Some(Box::new(work)) }
 }
 

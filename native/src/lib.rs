@@ -24,10 +24,14 @@ pub mod search;
 pub mod session;
 pub mod sessions;
 pub mod statistics;
+pub mod tags;
 pub mod text_kind;
 pub mod tokenizer;
 pub mod touched;
+pub mod version;
 pub mod word_tokenizer;
 
+// napi-rs registers the N-API items only outside `cargo test`, where they look unused.
 #[cfg(feature = "node")]
+#[cfg_attr(test, allow(dead_code))]
 mod binding;

@@ -147,7 +147,7 @@ export async function autoTagSessions(store: IndexStore, sessions: readonly Sess
           if ("reason" in outcome) result = { type: "failed", ...base, reason: outcome.reason };
           else {
             if (!options.dryRun) {
-              tagStore.setAuto(session.id, outcome.tags);
+              await tagStore.setAuto(session.id, outcome.tags);
               saved = true;
             }
             result = { type: "tagged", ...base, tags: outcome.tags, saved: !options.dryRun };

@@ -6,11 +6,10 @@
  * store.ts), which the index check then reports.
  */
 import { accessSync, constants, existsSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
-import type BetterSqlite3 from "better-sqlite3";
 import type { Locations } from "../locations.js";
 import { nativeModule } from "../native/binding.js";
+import { TagHandle } from "../native/tag-handle.js";
 import { loadConfig } from "./config.js";
 import { scanSessionFiles } from "../sessions/discover.js";
 import { openStore } from "../store.js";
@@ -71,18 +70,12 @@ async function checkIndex(locations: Locations, sessionsReadable: boolean): Prom
 function checkTags({ dataDir }: Locations): DoctorCheck {
   const path = join(dataDir, TAGS_DB_FILE);
   if (!existsSync(path)) return pass("tags", `no tag database yet (${path}); \`recall tag\` makes one`);
-  let db: BetterSqlite3.Database | undefined;
   try {
-    const sqlite = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
-    db = new sqlite(path, { readonly: true, fileMustExist: true });
-    const rows = db.pragma("integrity_check") as { integrity_check: string }[];
-    const problems = rows.map((r) => r.integrity_check).filter((r) => r !== "ok");
+    const problems = TagHandle.problems(path);
     if (problems.length > 0) return fail("tags", `${path} is damaged: ${problems[0]}`, `sqlite3 ${path} .recover | sqlite3 ${path}.recovered, then move it in place`);
     return pass("tags", `${path}: integrity check ok`);
   } catch (error) {
     return fail("tags", `${path} cannot be read as a tag database (${reason(error)})`, `mv ${path} ${path}.damaged (its tags are lost; the index keeps a copy)`);
-  } finally {
-    db?.close();
   }
 }
 

@@ -42,7 +42,7 @@ export function sessionTags(store: IndexStore, session: SessionRef): SessionTags
 export async function addTags(store: IndexStore, sessions: SessionRef[], tags: readonly string[]): Promise<TagEdit> {
   const wanted = parseTags(tags);
   const tagStore = tagsFor(store);
-  for (const session of sessions) tagStore.addManual(session.id, wanted);
+  for (const session of sessions) await tagStore.addManual(session.id, wanted);
   return applied(store, sessions);
 }
 
@@ -50,7 +50,7 @@ export async function addTags(store: IndexStore, sessions: SessionRef[], tags: r
 export async function removeTags(store: IndexStore, sessions: SessionRef[], tags: readonly string[]): Promise<TagEdit> {
   const unwanted = parseTags(tags);
   const tagStore = tagsFor(store);
-  for (const session of sessions) tagStore.suppress(session.id, unwanted);
+  for (const session of sessions) await tagStore.suppress(session.id, unwanted);
   return applied(store, sessions);
 }
 

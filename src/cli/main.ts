@@ -19,6 +19,7 @@ import { AutotagCommand } from "./commands/autotag.js";
 import { AskCommand } from "./commands/ask.js";
 import { DoctorCommand } from "./commands/doctor.js";
 import { McpCommand } from "./commands/mcp.js";
+import { VersionCommand } from "./commands/version.js";
 import type { RecallContext } from "./context.js";
 import { commandModel } from "./docs/command-model.js";
 import { parseErrorMessage } from "./parse-errors.js";
@@ -27,9 +28,9 @@ import { RecallCli } from "./recall-cli.js";
 import { Exit } from "./exit.js";
 import { defaultContext } from "./default-context.js";
 import { DirectOutput } from "./direct-output.js";
-import type { EarlyLook } from "../index.js";
+import { RECALL_VERSION, type EarlyLook } from "../index.js";
 
-export const VERSION = "0.1.0";
+export const VERSION = RECALL_VERSION;
 
 const COMMANDS = [
   SearchCommand,
@@ -66,7 +67,7 @@ export function buildCli(only?: string): Cli<RecallContext> {
   if (key === "all") {
     // `recall --help` and `--version`; a named command answers `-h`/`--help` itself.
     cli.register(Builtins.HelpCommand);
-    cli.register(Builtins.VersionCommand);
+    cli.register(VersionCommand);
     for (const command of COMMANDS) cli.register(command);
   } else {
     for (const command of COMMANDS) if (command.paths.some((path) => path[0] === key)) cli.register(command);

@@ -68,6 +68,46 @@ export declare class NativeIndex {
   list(request: NativeListRequest): Promise<NativeSession[]>
 }
 
+/** An open tag database (see tags/store.rs); `close` ends it, after which every call fails. */
+export declare class TagDatabase {
+  /**
+   * Opens (or creates, with `freshId`) the tag database at `path`; `now` stamps the restore
+   * marker of a database made in place of an empty file.
+   */
+  static open(path: string, freshId: string, now: string): TagDatabase
+  /** Random, made with the database: tells the index a replaced database from an edited one. */
+  id(): string
+  close(): void
+  /** Manual, automatic and suppressed tags of a session, each in name order. */
+  sets(sessionId: string): NativeTagSets
+  /** A session's tags: manual ones, then automatic ones. */
+  merged(sessionId: string): Array<string>
+  /** Makes `tags` manual tags of the session, whatever they were. */
+  addManual(sessionId: string, tags: Array<string>): Promise<void>
+  /** Makes `tags` suppressed on the session, whether or not it had them. */
+  suppress(sessionId: string, tags: Array<string>): Promise<void>
+  /** Replaces the session's automatic tags; manual and suppressed ones stay as they are. */
+  setAuto(sessionId: string, tags: Array<string>): Promise<void>
+  /** Every tag in use with its number of sessions, most used first. */
+  counts(): Array<NativeTagCount>
+  /** The sessions edited after revision `seq`, with their merged tags, as one snapshot. */
+  changesSince(seq: number): Promise<NativeTagChanges>
+  /** Whether the database's meta table has `key`. */
+  hasMeta(key: string): boolean
+  /**
+   * Adds the sessions' tags once, under `marker` (null if it was recorded before); rows already
+   * here win, and within a session manual beats suppressed beats automatic. Returns how many
+   * sessions gained a tag.
+   */
+  importOnce(marker: string, now: string, sessions: Array<NativeSessionTagSets>): number | null
+  /** Whether the database was made in place of an empty file and waits for the index's tags. */
+  needsRestore(): boolean
+  /** Takes the given tags as manual ones, once: null if another process already did. */
+  restore(sessions: Array<NativeSessionTags>): Promise<number | null>
+}
+
+export declare function coreVersion(): string
+
 /**
  * Whether file descriptor `fd` is a terminal: what Node's `tty.isatty` says, without loading
  * Node's tty module (it loads net and streams, milliseconds of a short command's start).
@@ -254,6 +294,18 @@ export interface NativeSessionFile {
   ino: number
 }
 
+export interface NativeSessionTags {
+  sessionId: string
+  tags: Array<string>
+}
+
+export interface NativeSessionTagSets {
+  sessionId: string
+  manual: Array<string>
+  auto: Array<string>
+  suppressed: Array<string>
+}
+
 export interface NativeSessionUpdate {
   session: NativeSession
   messages: Array<NativeMessageDoc>
@@ -280,6 +332,22 @@ export interface NativeStats {
   state: string
 }
 
+export interface NativeTagChanges {
+  seq: number
+  sessions: Array<NativeSessionTags>
+}
+
+export interface NativeTagCount {
+  tag: string
+  sessions: number
+}
+
+export interface NativeTagSets {
+  manual: Array<string>
+  auto: Array<string>
+  suppressed: Array<string>
+}
+
 /**
  * New merged tags for every indexed file of one session id. Only the session document is
  * rewritten; message documents are untouched.
@@ -304,6 +372,9 @@ export declare function questionTerms(question: string): Array<string>
 
 /** How each of `texts` (one session's messages) scores against `terms` with BM25 (relevance.rs). */
 export declare function scoreTexts(texts: Array<string>, terms: Array<string>): Array<NativeTextScore>
+
+/** The problems SQLite's integrity check finds in the tag database at `path` (none: sound). */
+export declare function tagDatabaseProblems(path: string): Array<string>
 
 /** The text of the lock file at `path` while another process holds it; null when none does. */
 export declare function textOfHeldLock(path: string): string | null

@@ -33,7 +33,7 @@ export interface TagSyncReport {
 /** What the index has not applied yet, or undefined when it is up to date. */
 async function pending(store: IndexStore, state: IndexState, tags: TagStore): Promise<TagChanges | undefined> {
   if (state.tags && state.tags.store !== tags.id) {
-    const changes = tags.changesSince(0);
+    const changes = await tags.changesSince(0);
     const tagged = new Set(changes.sessions.map((s) => s.sessionId));
     for (const { sessionId } of await store.native.fileRecords({})) {
       if (tagged.has(sessionId)) continue;
@@ -43,7 +43,7 @@ async function pending(store: IndexStore, state: IndexState, tags: TagStore): Pr
     return changes;
   }
   // No record: the last rebuild read tags from this store, or there never were any.
-  const changes = tags.changesSince(state.tags?.seq ?? 0);
+  const changes = await tags.changesSince(state.tags?.seq ?? 0);
   return changes.sessions.length > 0 ? changes : undefined;
 }
 

@@ -5,9 +5,8 @@
  * runtime that `scripts/pi-runtime.sh` installs in .cache/pi-runtime (CI installs it; without
  * it these tests are skipped, visibly). The extension runs from an installed copy of the package
  * (`package.json`, `src/`, the native addon): the same files `npm pack` ships, loaded as Pi loads
- * any package, with one difference from the checkout: its better-sqlite3 is the runtime's build
- * for Node 22 (the checkout's is built for the Node 20 that ran `npm install`, and Node refuses
- * a native addon built for another ABI).
+ * any package. Its native addon is the checkout's, unchanged: built on Node-API, it loads in Pi's
+ * Node 22 as it does in the Node 20 that runs the tests.
  *
  * Sessions are the project's fixtures, with their folders (`/home/dev/…`) moved under the test's
  * temporary root: `shop-api` and `blog` exist there, `infra` deliberately does not.
@@ -24,8 +23,6 @@ export const FAUX_EXTENSION = join(REPO, "test", "helpers", "pi-faux-provider.ts
 export interface PiRuntime {
   node: string;
   cli: string;
-  /** better-sqlite3 built for the runtime's Node. */
-  sqlite: string;
 }
 
 /** The pinned runtime, if scripts/pi-runtime.sh installed it (PI_RUNTIME_DIR moves it). */
@@ -34,9 +31,8 @@ export function piRuntime(): PiRuntime | undefined {
   const runtime = {
     node: join(dir, "node_modules", ".bin", "node"),
     cli: join(dir, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js"),
-    sqlite: join(dir, "sqlite", "node_modules", "better-sqlite3"),
   };
-  return [runtime.node, runtime.cli, join(runtime.sqlite, "package.json")].every((p) => existsSync(p)) ? runtime : undefined;
+  return [runtime.node, runtime.cli].every((p) => existsSync(p)) ? runtime : undefined;
 }
 
 export const PI_RUNTIME = piRuntime();
@@ -67,18 +63,16 @@ function rewriteTree(dir: string, from: string, to: string): void {
 }
 
 /** The package as installed: the files `npm pack` ships that the extension needs. */
-export function installPackageCopy(into: string, runtime: PiRuntime): string {
+export function installPackageCopy(into: string): string {
   const pkg = join(into, "recall-pi");
   mkdirSync(join(pkg, "native"), { recursive: true });
   cpSync(join(REPO, "package.json"), join(pkg, "package.json"));
   cpSync(join(REPO, "src"), join(pkg, "src"), { recursive: true });
   symlinkSync(join(REPO, "native", "recall.node"), join(pkg, "native", "recall.node"));
-  mkdirSync(join(pkg, "node_modules"));
-  symlinkSync(runtime.sqlite, join(pkg, "node_modules", "better-sqlite3"));
   return pkg;
 }
 
-export function makePiHome(runtime: PiRuntime): PiHome {
+export function makePiHome(): PiHome {
   const root = mkdtempSync(join(tmpdir(), "recall-pi-"));
   const home = join(root, "home");
   const agentDir = join(root, "agent");
@@ -90,7 +84,7 @@ export function makePiHome(runtime: PiRuntime): PiHome {
   const projects = { "shop-api": join(fakeHome, "shop-api"), blog: join(fakeHome, "blog"), infra: join(fakeHome, "infra") };
   mkdirSync(projects["shop-api"], { recursive: true });
   mkdirSync(projects.blog, { recursive: true });
-  const pkg = installPackageCopy(root, runtime);
+  const pkg = installPackageCopy(root);
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: home,
