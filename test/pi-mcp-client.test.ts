@@ -18,7 +18,7 @@ describe.skipIf(!PI_RUNTIME)(`recall mcp as a server of Pi 1.6.0${PI_SKIP_REASON
   let cwd: string;
 
   beforeAll(async () => {
-    home = makePiHome(runtime);
+    home = makePiHome();
     cwd = home.projects["shop-api"];
     // The server runs on this (Node 20) runtime, as a user's MCP configuration would start it.
     const added = await runPi(runtime, ["mcp", "add", "recall", "--exposure", "direct", "--", process.execPath, BIN, "--agent-dir", home.agentDir, "--project-dir", cwd], { env: home.env, cwd });

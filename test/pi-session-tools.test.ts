@@ -16,7 +16,7 @@ describe.skipIf(!PI_RUNTIME)(`the pi_session_* tools in Pi 1.6.0${PI_SKIP_REASON
   let env: PiHome;
 
   beforeAll(() => {
-    env = makePiHome(runtime);
+    env = makePiHome();
   });
   afterAll(() => env?.cleanup());
 
