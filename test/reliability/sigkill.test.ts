@@ -13,6 +13,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeAgentDir, type AgentDir } from "../helpers/agent-dir.js";
+import { seededRandom } from "../helpers/damage.js";
 import { userMessage } from "../helpers/fixture-files.js";
 import { jsonLines, RECALL_BIN, runRecall } from "../helpers/run-cli.js";
 
@@ -24,19 +25,7 @@ const MAX_DELAY_MS = 1_000;
 const GENERATED_SESSIONS = 120;
 const WORDS = ["campaignword", "migration", "needle7", "needle42", "appended", "deploy"];
 
-/** A fixed sequence of numbers in [0, 1) (mulberry32), the same on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = seeded(20_261_202);
+const random = seededRandom(20_261_202);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
 let agent: AgentDir;
