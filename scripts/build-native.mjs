@@ -6,7 +6,7 @@
 // loads; only where none fits does it compile, and without cargo it says what is missing.
 // --force always builds.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -103,3 +103,5 @@ const libraryName = {
 const staged = `${addon}.${process.pid}.tmp`;
 copyFileSync(join(nativeDir, "target", "release", libraryName), staged);
 renameSync(staged, addon);
+// An installed package keeps the addon only, not cargo's build folder (hundreds of MB).
+if (!checkout) rmSync(join(nativeDir, "target"), { recursive: true, force: true });

@@ -2,11 +2,12 @@
 # Cross-builds the native core for linux-arm64-gnu and linux-x64-musl with cargo-zigbuild (through
 # napi-rs's `napi build --cross-compile`), then checks each binary: its ELF machine and C library
 # (readelf), that it is a Node-API addon (it exports napi_register_module_v1), and, where
-# qemu-aarch64-static is installed, that the arm64 one loads under emulation. Not part of CI: it
+# qemu-aarch64-static is installed, runs the arm64 one (scripts/arm64-qemu-check.sh). Not part of CI: it
 # builds the dependency tree twice more (tens of minutes on a loaded 2-core machine).
 #
-# Needs: rustup targets aarch64-unknown-linux-gnu and x86_64-unknown-linux-musl, and
-# `pip install ziglang cargo-zigbuild`. Binaries land in native/target/cross/recall.<platform>.node.
+# Usage: scripts/cross-build.sh [linux-arm64-gnu] [linux-x64-musl]   (default: both)
+# Needs: `pip install ziglang cargo-zigbuild` (rustup adds the Rust targets). Binaries land in
+# native/target/cross/recall.<platform>.node.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="$repo/native/target/cross"
@@ -50,17 +51,22 @@ check() {
   echo "cross-build: ok: $platform: $(file -b "$file" | cut -d, -f1-2); needs $(readelf -d "$file" | grep NEEDED | sed 's/.*\[\(.*\)\]/\1/' | tr '\n' ' ')" >&2
 }
 
-build aarch64-unknown-linux-gnu linux-arm64-gnu
-check linux-arm64-gnu AArch64 libc.so.6
-build x86_64-unknown-linux-musl linux-x64-musl
-# musl's C library is libc.so; glibc's is libc.so.6.
-check linux-x64-musl "X86-64" libc.so
-
-if command -v qemu-aarch64-static >/dev/null && [ -d /usr/aarch64-linux-gnu ]; then
-  # Node for arm64 is not here; load the addon with the emulated dynamic loader instead, which
-  # resolves everything but Node's own symbols (napi_*), supplied at load time by Node.
-  qemu-aarch64-static -L /usr/aarch64-linux-gnu /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 --list "$out/recall.linux-arm64-gnu.node" >&2 \
-    && echo "cross-build: ok: linux-arm64-gnu loads under qemu-aarch64-static" >&2
-else
-  echo "cross-build: skipped loading the arm64 binary (needs qemu-user-static and libc6-arm64-cross)" >&2
-fi
+platforms=("$@")
+[ ${#platforms[@]} -gt 0 ] || platforms=(linux-arm64-gnu linux-x64-musl)
+for platform in "${platforms[@]}"; do
+  case "$platform" in
+    linux-arm64-gnu)
+      build aarch64-unknown-linux-gnu linux-arm64-gnu
+      check linux-arm64-gnu AArch64 libc.so.6
+      if command -v qemu-aarch64-static >/dev/null && [ -d /usr/aarch64-linux-gnu ]; then
+        "$repo/scripts/arm64-qemu-check.sh"
+      else
+        echo "cross-build: skipped running the arm64 binary (scripts/arm64-qemu-check.sh needs qemu-user-static and the arm64 cross libraries)" >&2
+      fi ;;
+    linux-x64-musl)
+      build x86_64-unknown-linux-musl linux-x64-musl
+      # musl's C library is libc.so; glibc's is libc.so.6.
+      check linux-x64-musl "X86-64" libc.so ;;
+    *) fail "no cross build for $platform (linux-arm64-gnu or linux-x64-musl)" ;;
+  esac
+done
