@@ -99,6 +99,22 @@ describe("live freshness", () => {
     expect(await live.state(store)).toBe("fresh");
   });
 
+  it("as the Pi extension opens it: what this process has just written (Pi's own session) is in the next search", async () => {
+    agent = makeAgentDir();
+    const recall = Recall.open({ env: agent.env, cwd: agent.root, background: true, live: true });
+    try {
+      expect((await recall.search({ query: "deploy" })).hits).not.toEqual([]);
+      for (let round = 0; round < 5; round++) {
+        appendFileSync(join(agent.sessionsDir, S1), userMessage(`e000000${round}`, `ownwriteround${round}word`));
+        expect((await recall.search({ query: `ownwriteround${round}word` })).hits.map((h) => h.id)).toEqual(["01a0f6b1-2680-79e3-a1fa-30b6f0582ef5"]);
+      }
+      rmSync(join(agent.sessionsDir, S1));
+      expect((await recall.search({ query: "ownwriteround4word" })).hits).toEqual([]);
+    } finally {
+      recall.close();
+    }
+  });
+
   it("is changed for another index in the cache folder's place", async () => {
     agent = makeAgentDir();
     const store = openRecall({ env: agent.env });
