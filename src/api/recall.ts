@@ -8,7 +8,8 @@
  *   when the cache folder was deleted or replaced under a long-lived process (storeInPlace);
  * - the freshness policy: a query brings the index up to date before it answers unless asked not
  *   to (`sync: false`), and a session named by id is looked for after a sync; what a sync had to
- *   say comes back as notices (`takeNotices`), never printed;
+ *   say comes back as notices (`takeNotices`), never printed; a long-lived host (`live: true`)
+ *   watches the session folders and syncs only after a change (sync/live-freshness.ts);
  * - the offload of long work: with `background: true` (hosts with a UI thread), syncs and session
  *   reads run on a worker thread; otherwise on this one, overlapped with the read that needs them.
  */
@@ -17,6 +18,7 @@ import { openStore, storeInPlace, type IndexStore } from "../store.js";
 import { cannotWrite, refusal } from "../sync/index-writer.js";
 import { mayComeFromDamage, repairIfDamaged } from "../sync/repair.js";
 import { readWhileSyncing, RETRY_LOCK_MS, untilFirstCommit, syncIndex, type SyncProgress, type SyncReport } from "../sync/sync.js";
+import { LiveFreshness } from "../sync/live-freshness.js";
 import type { WatchOptions } from "../sync/watch.js";
 import { watcherKeepsFresh } from "../sync/watch-lock.js";
 import { normalizeTag, parseTags } from "../tags/normalize.js";
@@ -50,6 +52,12 @@ export interface RecallOptions extends LocationOverrides {
    * commit (it reads the whole index); a damaged index is rebuilt.
    */
   verify?: boolean;
+  /**
+   * A long-lived host (the MCP server, Pi): while this recall is open the session folders are
+   * watched, and a query checks the session files only when a change was seen since the last sync
+   * (or the watches cannot be trusted; see sync/live-freshness.ts). `close()` stops watching.
+   */
+  live?: boolean;
 }
 
 /** How a query treats the index before it answers. */
@@ -93,6 +101,7 @@ export class Recall {
   private opened: IndexStore | undefined;
   private jobs: Promise<JobRunner> | undefined;
   private running: Promise<SyncReport> | undefined;
+  private watched: LiveFreshness | undefined;
   private readonly notices: Notice[] = [];
   private readonly overrides: PlainOverrides;
   private readonly env: NodeJS.ProcessEnv;
@@ -216,7 +225,7 @@ export class Recall {
    * started is found; paths need none.
    */
   async resolveAll(refs: readonly string[]): Promise<Resolved[]> {
-    if (refs.some((ref) => !looksLikePath(ref))) await this.refresh();
+    if (refs.some((ref) => !looksLikePath(ref))) await this.freshen(this.store(), { trustWatcher: false });
     return this.repairing(() => this.resolveEach(refs));
   }
 
@@ -391,8 +400,16 @@ export class Recall {
 
   /** Stops the background thread once its jobs are done. The index needs no closing. */
   close(): void {
+    this.watched?.close();
+    this.watched = undefined;
     void this.jobs?.then((jobs) => jobs.dispose());
     this.jobs = undefined;
+  }
+
+  /** With `live`: the watches of the session folders, set up by the first sync. */
+  private liveFreshness(): LiveFreshness | undefined {
+    if (this.options.live) this.watched ??= new LiveFreshness(this.locations);
+    return this.watched;
   }
 
   /** The index, opened on first call, and again if its folder was deleted since (see storeInPlace). */
@@ -428,11 +445,8 @@ export class Recall {
     const store = this.store();
     // An index just rebuilt empty is filled even so: it would answer nothing.
     if (freshness.sync === false && !store.replaced) return read(store);
-    if (this.options.background) {
-      // While `recall watch` keeps the index fresh there is nothing to check, as readWhileSyncing
-      // finds on this thread: only what the watcher committed to see.
-      if (watcherKeepsFresh(store.locations)) store.native.reload();
-      else await this.refresh();
+    if (this.options.background || this.options.live) {
+      await this.freshen(store, { trustWatcher: true });
       return read(this.store());
     }
     const { value, report } = await readWhileSyncing(store, () => read(store), freshness.early);
@@ -441,12 +455,36 @@ export class Recall {
   }
 
 
+  /**
+   * Brings the index up to date unless nothing can have changed: this recall's own watches (live)
+   * saw nothing since its last sync, or else (`trustWatcher`) `recall watch` says the index is
+   * fresh, as readWhileSyncing finds on this thread. Either way, what other processes committed
+   * is seen.
+   */
+  private async freshen(store: IndexStore, { trustWatcher }: { trustWatcher: boolean }): Promise<void> {
+    const watched = this.liveFreshness();
+    const live = watched ? await watched.state(store) : "unknown";
+    if (live === "fresh" || (live === "unknown" && trustWatcher && watcherKeepsFresh(store.locations))) {
+      store.native.reload();
+      return;
+    }
+    // A sync under way began before this query was asked, perhaps before the change it must see.
+    const underWay = this.running !== undefined;
+    await this.refresh();
+    if (underWay) await this.refresh();
+  }
+
   private async runSync(options: { rebuild?: boolean; lockTimeoutMs?: number }, onProgress?: (p: SyncProgress) => void, signal?: AbortSignal): Promise<SyncReport> {
     const store = this.store();
-    if (!this.options.background) return syncIndex(store, { ...options, onProgress, signal });
-    const report = await (await this.runner()).sync(this.overrides, options, onProgress);
-    // The sync ran on another thread, with its own reader: look at what it committed.
-    store.native.reload();
+    const mark = this.liveFreshness()?.syncing(store);
+    let report: SyncReport;
+    if (!this.options.background) report = await syncIndex(store, { ...options, onProgress, signal });
+    else {
+      report = await (await this.runner()).sync(this.overrides, options, onProgress);
+      // The sync ran on another thread, with its own reader: look at what it committed.
+      store.native.reload();
+    }
+    if (mark && !report.busy && !report.stopped) this.watched!.synced(mark);
     return report;
   }
 

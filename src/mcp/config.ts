@@ -46,6 +46,8 @@ export function mcpConfig(flags: McpFlags, env: NodeJS.ProcessEnv, cwd: string):
       cwd,
       // Syncs and session reads on a worker thread: a request never waits behind JSONL parsing.
       background: true,
+      // The session folders watched: a request checks the files only after a change.
+      live: true,
     },
     projectDir: projectDir ? absolute(projectDir, cwd) : undefined,
     defaultScope: scope as Scope,

@@ -1,7 +1,7 @@
 /**
  * `recall mcp`: the read-only MCP server over stdio. stdout carries only JSON-RPC; diagnostics go
  * to stderr and never hold session text or paths. The library stays open for the life of the
- * process; every query brings the index up to date before it answers.
+ * process and keeps the index fresh: a query syncs first when the session folders changed.
  */
 import { McpServer } from "@modelcontextprotocol/server";
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";

@@ -68,7 +68,7 @@ export default function recallExtension(pi: ExtensionAPI): void {
   let where: Pick<ExtensionContext, "cwd" | "sessionManager"> | undefined;
 
   const recallFor = (ctx: Pick<ExtensionContext, "cwd" | "sessionManager">): Recall => {
-    opened ??= Recall.open({ ...recallOptionsFor({ cwd: ctx.cwd, piSessionDir: ctx.sessionManager.getSessionDir() }), background: true });
+    opened ??= Recall.open({ ...recallOptionsFor({ cwd: ctx.cwd, piSessionDir: ctx.sessionManager.getSessionDir() }), background: true, live: true });
     return opened;
   };
 

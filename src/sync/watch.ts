@@ -14,10 +14,10 @@
  * index folder and its lock file are gone), opens a new index there and takes the lock again; if
  * another watcher has taken it meanwhile, this one stops with that error.
  */
-import { statSync, watch, type FSWatcher } from "node:fs";
+import { statSync } from "node:fs";
 import { RecallError } from "../errors.js";
-import { projectFolders } from "../sessions/discover.js";
 import { storeInPlace, type IndexStore } from "../store.js";
+import { FolderWatch } from "./folder-watch.js";
 import { syncIndex, type SyncReport } from "./sync.js";
 import { holdWatchLock } from "./watch-lock.js";
 
@@ -37,7 +37,7 @@ export interface WatchOptions {
 const BUSY_RETRY_MS = 1000;
 
 export async function watchSessions(store: IndexStore, options: WatchOptions): Promise<void> {
-  const { sessionsDir, layout } = store.locations;
+  const { sessionsDir } = store.locations;
   if (!isFolder(sessionsDir)) throw new RecallError("NOT_FOUND", `there is no sessions folder at ${sessionsDir} to watch`);
   let current = store;
   let lock = holdWatchLock(current);
@@ -47,7 +47,6 @@ export async function watchSessions(store: IndexStore, options: WatchOptions): P
   const onAbort = () => stop.abort();
   options.signal.addEventListener("abort", onAbort, { once: true });
   if (options.signal.aborted) stop.abort();
-  const watchers = new Map<string, FSWatcher>();
   let syncing: Promise<void> | undefined;
   let again = false;
   let retry: NodeJS.Timeout | undefined;
@@ -105,47 +104,10 @@ export async function watchSessions(store: IndexStore, options: WatchOptions): P
     syncing = syncUntilCaughtUp().finally(() => (syncing = undefined));
   };
 
-  const watchFolder = (folder: string, onEvent: () => void): void => {
-    if (watchers.has(folder)) return;
-    try {
-      const watcher = watch(folder, { persistent: true }, onEvent);
-      // A watched folder that is removed (or becomes unreadable) is dropped; the rescan of the
-      // sessions folder decides whether it is still there.
-      watcher.on("error", () => {
-        watcher.close();
-        watchers.delete(folder);
-        changed(true);
-      });
-      watchers.set(folder, watcher);
-    } catch (error) {
-      // A folder gone since it was listed is not an error; the next rescan looks again.
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") options.onError?.(error);
-    }
-  };
-
-  /**
-   * Watches the sessions folder (its events say project folders came or went, or in a flat
-   * layout, files) and each project folder there is; stops watching those that are gone.
-   */
-  const refreshFolders = (): void => {
-    watchFolder(sessionsDir, () => {
-      refreshFolders();
-      changed(true);
-    });
-    if (layout === "flat") return;
-    const present = new Set(projectFolders(sessionsDir));
-    for (const [folder, watcher] of watchers) {
-      if (folder !== sessionsDir && !present.has(folder)) {
-        watcher.close();
-        watchers.delete(folder);
-      }
-    }
-    for (const folder of present) watchFolder(folder, () => changed(true));
-  };
-
-  refreshFolders();
+  const folders = new FolderWatch(store.locations, { onChange: () => changed(true), onError: (error) => options.onError?.(error), persistent: true });
+  folders.refresh();
   const rescan = setInterval(() => {
-    refreshFolders();
+    folders.refresh();
     changed(false);
   }, options.rescanMs ?? 60_000);
 
@@ -158,7 +120,7 @@ export async function watchSessions(store: IndexStore, options: WatchOptions): P
   } finally {
     options.signal.removeEventListener("abort", onAbort);
     clearInterval(rescan);
-    for (const watcher of watchers.values()) watcher.close();
+    folders.close();
     await syncing;
     // After the last sync, which may have set it.
     clearTimeout(retry);
