@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readSessionForIndex } from "../src/sessions/session-index-reader.js";
@@ -47,7 +47,7 @@ describe("the session tree", () => {
     expect(tree.entries.map((e) => e.parentId)).toEqual([null, "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9"]);
     const compaction = tree.entries.find((e) => e.type === "compaction")!;
     // firstKeptEntryIndex 5 counts the header as 0: the sixth object of the file, on line 6.
-    expect(compaction.value.firstKeptEntryId).toBe("L6");
+    expect(compaction.firstKeptEntryId).toBe("L6");
     expect(ids(activeBranch(tree))).toEqual(ids(tree.entries));
   });
 
@@ -102,15 +102,21 @@ describe("the session tree", () => {
   });
 
   it.skipIf(!existsSync(SHARED_FIXTURES))("resolves real v1 compactions to entries of the file (../shared fixtures)", () => {
-    const tree = readSessionTree(join(SHARED_FIXTURES, "v1-real-pimono-before-compaction.jsonl"));
+    const path = join(SHARED_FIXTURES, "v1-real-pimono-before-compaction.jsonl");
+    const tree = readSessionTree(path);
     const compactions = tree.entries.filter((e) => e.type === "compaction");
+    const inFile = readFileSync(path, "utf8")
+      .split("\n")
+      .filter((line) => line.includes('"compaction"'))
+      .map((line) => JSON.parse(line) as { firstKeptEntryIndex: number });
     expect(compactions).toHaveLength(2);
-    for (const c of compactions) {
-      const kept = tree.byId.get(c.value.firstKeptEntryId as string);
+    expect(inFile).toHaveLength(2);
+    compactions.forEach((c, n) => {
+      const kept = tree.byId.get(c.firstKeptEntryId!);
       expect(kept).toBeDefined();
       // The index counts the header as 0.
-      expect(tree.entries.indexOf(kept!)).toBe((c.value.firstKeptEntryIndex as number) - 1);
-    }
+      expect(tree.entries.indexOf(kept!)).toBe(inFile[n]!.firstKeptEntryIndex - 1);
+    });
   });
 });
 
