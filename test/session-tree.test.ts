@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readSessionForIndex } from "../src/sessions/session-index-reader.js";
 import { activeBranch, depthFirst, readSessionTree } from "../src/sessions/session-tree.js";
-import { transcript } from "../src/sessions/transcript.js";
+import { listTranscript, readListed, transcript } from "../src/sessions/transcript.js";
 import { SHARED_FIXTURES } from "./helpers/agent-dir.js";
 import { FIXTURE_FILES, FIXTURE_SESSIONS_DIR as S } from "./helpers/fixture-files.js";
 
@@ -121,6 +122,27 @@ describe("the session tree", () => {
 });
 
 describe("the transcript", () => {
+  it("reads each listed entry again from its place, and refuses a file rewritten since the tree was read", () => {
+    const dir = mkdtempSync(join(tmpdir(), "recall-tree-"));
+    try {
+      const path = join(dir, "session.jsonl");
+      copyFileSync(f.s1, path);
+      const tree = readSessionTree(path);
+      const listed = listTranscript(tree, { mode: "conversation", allBranches: false });
+      expect([...readListed(tree, listed, "conversation")].map((i) => i.entryId)).toEqual(listed.map((l) => l.entry.id));
+      writeFileSync(path, readFileSync(path, "utf8").split("\n").reverse().join("\n"));
+      let error: unknown;
+      try {
+        [...readListed(tree, listed, "conversation")];
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error).toMatchObject({ code: "SESSION_REPLACED" });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("shows conversation text only; raw adds thinking, tool calls and tool output", () => {
     const tree = readSessionTree(f.s1);
     const conversation = transcript(tree, { mode: "conversation", allBranches: false });
