@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readSessionForIndex } from "../src/sessions/session-index-reader.js";
 import { activeBranch, depthFirst, readSessionTree } from "../src/sessions/session-tree.js";
-import { transcript } from "../src/sessions/transcript.js";
+import { listTranscript, readListed, transcript } from "../src/sessions/transcript.js";
 import { SHARED_FIXTURES } from "./helpers/agent-dir.js";
 import { FIXTURE_FILES, FIXTURE_SESSIONS_DIR as S } from "./helpers/fixture-files.js";
 
@@ -47,7 +48,7 @@ describe("the session tree", () => {
     expect(tree.entries.map((e) => e.parentId)).toEqual([null, "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9"]);
     const compaction = tree.entries.find((e) => e.type === "compaction")!;
     // firstKeptEntryIndex 5 counts the header as 0: the sixth object of the file, on line 6.
-    expect(compaction.value.firstKeptEntryId).toBe("L6");
+    expect(compaction.firstKeptEntryId).toBe("L6");
     expect(ids(activeBranch(tree))).toEqual(ids(tree.entries));
   });
 
@@ -102,19 +103,46 @@ describe("the session tree", () => {
   });
 
   it.skipIf(!existsSync(SHARED_FIXTURES))("resolves real v1 compactions to entries of the file (../shared fixtures)", () => {
-    const tree = readSessionTree(join(SHARED_FIXTURES, "v1-real-pimono-before-compaction.jsonl"));
+    const path = join(SHARED_FIXTURES, "v1-real-pimono-before-compaction.jsonl");
+    const tree = readSessionTree(path);
     const compactions = tree.entries.filter((e) => e.type === "compaction");
+    const inFile = readFileSync(path, "utf8")
+      .split("\n")
+      .filter((line) => line.includes('"compaction"'))
+      .map((line) => JSON.parse(line) as { firstKeptEntryIndex: number });
     expect(compactions).toHaveLength(2);
-    for (const c of compactions) {
-      const kept = tree.byId.get(c.value.firstKeptEntryId as string);
+    expect(inFile).toHaveLength(2);
+    compactions.forEach((c, n) => {
+      const kept = tree.byId.get(c.firstKeptEntryId!);
       expect(kept).toBeDefined();
       // The index counts the header as 0.
-      expect(tree.entries.indexOf(kept!)).toBe((c.value.firstKeptEntryIndex as number) - 1);
-    }
+      expect(tree.entries.indexOf(kept!)).toBe(inFile[n]!.firstKeptEntryIndex - 1);
+    });
   });
 });
 
 describe("the transcript", () => {
+  it("reads each listed entry again from its place, and refuses a file rewritten since the tree was read", () => {
+    const dir = mkdtempSync(join(tmpdir(), "recall-tree-"));
+    try {
+      const path = join(dir, "session.jsonl");
+      copyFileSync(f.s1, path);
+      const tree = readSessionTree(path);
+      const listed = listTranscript(tree, { mode: "conversation", allBranches: false });
+      expect([...readListed(tree, listed, "conversation")].map((i) => i.entryId)).toEqual(listed.map((l) => l.entry.id));
+      writeFileSync(path, readFileSync(path, "utf8").split("\n").reverse().join("\n"));
+      let error: unknown;
+      try {
+        [...readListed(tree, listed, "conversation")];
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error).toMatchObject({ code: "SESSION_REPLACED" });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("shows conversation text only; raw adds thinking, tool calls and tool output", () => {
     const tree = readSessionTree(f.s1);
     const conversation = transcript(tree, { mode: "conversation", allBranches: false });

@@ -9,6 +9,11 @@
 //! So the hook never lets that thread unwind: it counts the panic, keeps its message, and stops
 //! the thread for good. The writer's tasks then never finish, and whoever waits for one gives up
 //! once the count has moved (`Engine`'s commit and unlock), leaving that writer behind.
+//!
+//! A thread stopped in the hook keeps holding the read side of the standard library's lock on the
+//! hook, so from then on `panic::set_hook` and `take_hook` would wait forever. Nothing in recall
+//! calls them after `quiet`; the Rust test harness does when it ends, which is why
+//! tests/writer_panics.rs runs without it.
 
 use std::panic;
 use std::sync::atomic::{AtomicU64, Ordering};

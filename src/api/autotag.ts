@@ -18,7 +18,6 @@ import { normalizeTag } from "../tags/normalize.js";
 import { tagsFor } from "../tags/open-tags.js";
 import type { AutoTagConfig } from "./config.js";
 import type { ModelCaller, ModelQuestion } from "./pi-model.js";
-import { sessionName } from "./read.js";
 import type { SessionRef } from "./resolve-session.js";
 
 /** The whole sample a model sees of one session. */
@@ -140,7 +139,7 @@ export async function autoTagSessions(store: IndexStore, sessions: readonly Sess
         result = { type: "skipped", ...base, reason: "the session has no messages to tag from" };
       } else {
         const sets = tagStore.sets(session.id);
-        const question: ModelQuestion = { system, prompt: autoTagPrompt({ ...session, name: sessionName(tree) }, sets, items) };
+        const question: ModelQuestion = { system, prompt: autoTagPrompt({ ...session, name: tree.name }, sets, items) };
         try {
           const answer = await caller.answer(question, options.signal);
           const outcome = tagsFromAnswer(answer, sets, config);

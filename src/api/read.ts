@@ -2,11 +2,12 @@
  * Reading one session: its messages along the active branch (or all branches), in conversation
  * or raw form, one page at a time. A page holds at most `maxChars` characters of message text;
  * a message longer than a whole page is split across pages. Each page ends with a cursor for the
- * next one, tied to the file's content (see read-cursor.ts).
+ * next one, tied to the file's content (see read-cursor.ts). Only the messages of the page are
+ * read in full: a page of a huge session takes the memory of the page, not of the session.
  */
 import { RecallError } from "../errors.js";
-import { readSessionTree, type SessionTree } from "../sessions/session-tree.js";
-import { transcript, type TranscriptItem, type TranscriptMode } from "../sessions/transcript.js";
+import { readSessionTree } from "../sessions/session-tree.js";
+import { listTranscript, readListed, type TranscriptItem, type TranscriptMode } from "../sessions/transcript.js";
 import { decodeCursor, encodeCursor, fingerprint, START_AGAIN, type ReadCursor } from "./read-cursor.js";
 import type { SessionRef } from "./resolve-session.js";
 import { iso } from "./session-summary.js";
@@ -96,10 +97,10 @@ export function readSession(session: SessionRef, options: ReadOptions = {}): Rea
   const allBranches = cursor?.allBranches ?? options.allBranches ?? false;
 
   const tree = readSessionTree(session.path);
-  const items = transcript(tree, { mode, allBranches });
-  const start: Position = cursor ?? { item: options.limit === undefined ? 0 : Math.max(0, items.length - options.limit), char: 0 };
-  if (start.item > items.length) throw stale();
-  const { pieces, next } = paginate(items, start, maxChars);
+  const listed = listTranscript(tree, { mode, allBranches });
+  const start: Position = cursor ?? { item: options.limit === undefined ? 0 : Math.max(0, listed.length - options.limit), char: 0 };
+  if (start.item > listed.length) throw stale();
+  const { pieces, next } = paginate(readListed(tree, listed.slice(start.item), mode), start.char, maxChars);
 
   const messages = pieces.map((piece) => toMessage(piece, allBranches));
   const page: ReadPage = {
@@ -107,10 +108,10 @@ export function readSession(session: SessionRef, options: ReadOptions = {}): Rea
     id: session.id,
     path: session.path,
     cwd: session.cwd,
-    name: sessionName(tree),
+    name: tree.name,
     mode,
     allBranches,
-    total: items.length,
+    total: listed.length,
     from: pieces[0]?.item.index ?? null,
     count: pieces.length,
     chars: pieces.reduce((sum, p) => sum + p.end - p.start, 0),
@@ -137,28 +138,27 @@ function checkCursor(cursor: ReadCursor, session: SessionRef, size: number, sha1
   return cursor;
 }
 
-/** Fills a page from `start`; a message too long for a whole page is split across pages. */
-function paginate(items: TranscriptItem[], start: Position, maxChars: number): { pieces: Piece[]; next: Position | null } {
+/**
+ * Fills a page with `items`, the first from character `char` on; a message too long for a whole
+ * page is split across pages. Stops reading items once the page is full.
+ */
+function paginate(items: Iterable<TranscriptItem>, char: number, maxChars: number): { pieces: Piece[]; next: Position | null } {
   const pieces: Piece[] = [];
   let budget = maxChars;
-  let { item, char } = start;
-  while (item < items.length) {
-    const current = items[item]!;
+  for (const current of items) {
     const rest = current.text.length - char;
     if (rest <= budget) {
       pieces.push({ item: current, start: char, end: current.text.length });
       budget -= rest;
-      item++;
       char = 0;
       continue;
     }
-    if (pieces.length > 0) break;
+    if (pieces.length > 0) return { pieces, next: { item: current.index, char: 0 } };
     const end = splitPoint(current.text, char, budget);
     pieces.push({ item: current, start: char, end });
-    char = end;
-    break;
+    return { pieces, next: { item: current.index, char: end } };
   }
-  return { pieces, next: item < items.length ? { item, char } : null };
+  return { pieces, next: null };
 }
 
 /** Where to cut `text` after at most `max` characters from `from`: at a space if one is near, never inside a surrogate pair. */
@@ -186,15 +186,4 @@ function toMessage(piece: Piece, allBranches: boolean): ReadMessage {
     ...(item.isError === undefined ? {} : { isError: item.isError }),
     ...(split ? { textOffset: piece.start, textLength: item.text.length } : {}),
   };
-}
-
-/** The display name: the last `session_info` entry's, where an empty name clears it. */
-export function sessionName(tree: SessionTree): string | null {
-  let name: string | null = null;
-  for (const entry of tree.entries) {
-    if (entry.type !== "session_info") continue;
-    const value = entry.value.name;
-    name = typeof value === "string" && value.trim() ? value.trim() : null;
-  }
-  return name;
 }

@@ -7,6 +7,7 @@ import { isAbsolute, resolve } from "node:path";
 import { RecallError } from "../errors.js";
 import type { IndexStore } from "../store.js";
 import { knownFile } from "../sync/state.js";
+import { readHeader } from "../sessions/entries.js";
 import { readSessionForIndex } from "../sessions/session-index-reader.js";
 import { quote } from "../output/quote.js";
 import { hasTagData, tagsFor } from "../tags/open-tags.js";
@@ -44,8 +45,8 @@ export async function resolveSession(store: IndexStore, ref: string, cwd: string
     if (!existsSync(path)) throw new RecallError("NOT_FOUND", `no session file at ${path}`);
     const [known] = await recorded(store, { paths: [...new Set([path, realpathSync(path)])] });
     if (known) return { ...known, path };
-    const read = readSessionForIndex(path);
-    return { id: read.header.id, path, cwd: read.header.cwd };
+    const header = readHeader(path);
+    return { id: header.id, path, cwd: header.cwd };
   }
   const matches = await recorded(store, { sessionIdPrefix: wanted });
   const exact = matches.find((m) => m.id === wanted);

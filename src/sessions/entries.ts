@@ -10,7 +10,8 @@
  * - The v2 → v3 rename of the message role `hookMessage` to `custom`.
  */
 import { basename } from "node:path";
-import { readJsonLines, type JsonLine, type LineStats } from "./lines.js";
+import { closeSync } from "node:fs";
+import { openSessionFile, readJsonLines, readLineObjectsAt, type JsonLine, type LineStats } from "./lines.js";
 import { toMillis } from "./text.js";
 
 export interface SessionHeader {
@@ -83,10 +84,11 @@ export interface EntryReading {
 }
 
 /**
- * Calls `onEntry` for each entry from the start of the file (or `from`); returns the header (the
- * one `from` gave, the file's, or one made from the file name) with the line statistics.
+ * Calls `onEntry` for each entry from the start of the file (or `from`), until it returns false;
+ * returns the header (the one `from` gave, the file's, or one made from the file name) with the
+ * line statistics.
  */
-export function readEntries(path: string, onEntry: (entry: SessionEntry, header: SessionHeader) => void, reading: EntryReading = {}): LineStats & { header: SessionHeader } {
+export function readEntries(path: string, onEntry: (entry: SessionEntry, header: SessionHeader) => boolean | void, reading: EntryReading = {}): LineStats & { header: SessionHeader } {
   let header = reading.from?.header;
   let lastLineNo = -1;
   let ordinal = 0;
@@ -105,9 +107,48 @@ export function readEntries(path: string, onEntry: (entry: SessionEntry, header:
       }
       header ??= headerless(path, value);
       const id = header.version < 2 || typeof value.id !== "string" ? `L${line.lineNo}${ordinal ? `.${ordinal}` : ""}` : value.id;
-      onEntry({ id, value: migrate(value), line, ordinal }, header);
+      return onEntry({ id, value: migrate(value), line, ordinal }, header);
     },
     reading.skip,
   );
   return { ...stats, header: header ?? headerless(path) };
+}
+
+/** The header alone, read no further than the first entry. */
+export function readHeader(path: string): SessionHeader {
+  return readEntries(path, () => false).header;
+}
+
+/** Where an entry is in its file: its line's bytes, and its place among the objects of that line. */
+export interface EntryPlace {
+  start: number;
+  length: number;
+  ordinal: number;
+}
+
+export function placeOf(entry: SessionEntry): EntryPlace {
+  return { start: entry.line.start, length: entry.line.length, ordinal: entry.ordinal };
+}
+
+/**
+ * A session file open to read entries again where a first read found them, one line each, so a
+ * reader can keep the places of all entries and the values of only those it shows.
+ */
+export class EntryFile {
+  private readonly fd: number;
+
+  constructor(readonly path: string) {
+    this.fd = openSessionFile(path);
+  }
+
+  /** The entry at `place`, migrated as readEntries gives it; undefined if the file no longer holds it there. */
+  read(place: EntryPlace): Record<string, unknown> | undefined {
+    const objects = readLineObjectsAt(this.fd, place.start, place.length);
+    const value = typeof objects === "string" ? undefined : objects[place.ordinal];
+    return value && migrate(value);
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
 }

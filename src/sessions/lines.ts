@@ -11,6 +11,8 @@ export interface JsonLine {
   value: Record<string, unknown>;
   /** Byte offset where the line starts. */
   start: number;
+  /** Bytes of the line, without its newline. */
+  length: number;
   /** 1-based line number in the file. */
   lineNo: number;
 }
@@ -77,6 +79,31 @@ export function splitConcatenated(line: string): Record<string, unknown>[] | und
   return depth === 0 && out.length > 1 ? out : undefined;
 }
 
+/** The objects of one line's text (several when they run together), or why it holds none. */
+function lineObjects(text: string): Record<string, unknown>[] | string {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? [value] : "not a JSON object";
+  } catch {
+    return splitConcatenated(text) ?? "not JSON";
+  }
+}
+
+/**
+ * The objects of the line at `start` (`length` bytes, as readJsonLines found it), read again
+ * from an open file without reading anything else; a string when the bytes there are no longer
+ * such a line.
+ */
+export function readLineObjectsAt(fd: number, start: number, length: number): Record<string, unknown>[] | string {
+  const bytes = Buffer.allocUnsafe(length);
+  for (let got = 0; got < length; ) {
+    const read = readSync(fd, bytes, got, length - got, start + got);
+    if (read === 0) return "cut short";
+    got += read;
+  }
+  return lineObjects(bytes.toString("utf8").trim());
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -118,15 +145,16 @@ function notASessionFile(path: string, stat: Stats): RecallError {
 }
 
 /**
- * Calls `onLine` for each object from byte `from` on. `skip(prefix)` may reject a line from its
- * first bytes without parsing it (large tool output the caller does not index). A final line
- * without a newline is read too, but `end` stays before it: Pi may still be writing it.
+ * Calls `onLine` for each object from byte `from` on, until it returns false. `skip(prefix)` may
+ * reject a line from its first bytes without parsing it (large tool output the caller does not
+ * index). A final line without a newline is read too, but `end` stays before it: Pi may still be
+ * writing it.
  */
 export function readJsonLines(
   path: string,
   from: number,
   firstLineNo: number,
-  onLine: (line: JsonLine) => void,
+  onLine: (line: JsonLine) => boolean | void,
   skip?: (head: string) => boolean,
 ): LineStats {
   const stats: LineStats = { malformed: 0, malformedAt: [], recovered: 0, end: from, nextLineNo: firstLineNo };
@@ -143,6 +171,7 @@ export function readJsonLines(
     let position = from;
     let lineStart = from;
     let lineNo = firstLineNo;
+    let stopped = false;
 
     const finishLine = (parts: Buffer[], complete: boolean) => {
       const thisStart = lineStart;
@@ -160,19 +189,13 @@ export function readJsonLines(
       if (skip && skip(bytes.subarray(0, 256).toString("utf8"))) return;
       const text = bytes.toString("utf8").trim();
       if (!text) return;
-      try {
-        const value: unknown = JSON.parse(text);
-        if (isObject(value)) onLine({ value, start: thisStart, lineNo: thisLineNo });
-        else skipMalformed(thisLineNo, "not a JSON object");
-      } catch {
-        const parts = splitConcatenated(text);
-        if (!parts) {
-          skipMalformed(thisLineNo, "not JSON");
-          return;
-        }
-        stats.recovered++;
-        for (const value of parts) onLine({ value, start: thisStart, lineNo: thisLineNo });
+      const objects = lineObjects(text);
+      if (typeof objects === "string") {
+        skipMalformed(thisLineNo, objects);
+        return;
       }
+      if (objects.length > 1) stats.recovered++;
+      for (const value of objects) if (!stopped) stopped = onLine({ value, start: thisStart, length: bytes.length, lineNo: thisLineNo }) === false;
     };
 
     for (;;) {
@@ -201,6 +224,7 @@ export function readJsonLines(
         pendingBytes = 0;
         oversized = false;
         cursor = newline + 1;
+        if (stopped) return stats;
       }
       position += read;
     }

@@ -85,7 +85,9 @@ export function copyKey(entry: Record<string, unknown>): string {
 /** The copy keys of every entry of a session file, for skipping them in its forks. */
 export function readCopyKeys(path: string): Set<string> {
   const keys = new Set<string>();
-  readJsonLines(path, 0, 1, (line) => keys.add(copyKey(line.value)));
+  readJsonLines(path, 0, 1, (line) => {
+    keys.add(copyKey(line.value));
+  });
   return keys;
 }
 

@@ -8,8 +8,13 @@
  * top of that, v1 entries are chained in file order, and a v1 compaction's `firstKeptEntryIndex`
  * becomes `firstKeptEntryId`. Entries of unknown types stay in the tree, so the entries after
  * them stay connected.
+ *
+ * The tree keeps no entry's content, only where it is in the file and whether each listing shows
+ * it: a session of hundreds of megabytes is read in memory that grows with its number of entries,
+ * and a reader reads again only the entries it shows (transcript.ts).
  */
-import { readEntries, type SessionHeader } from "./entries.js";
+import { placeOf, readEntries, type EntryPlace, type SessionHeader } from "./entries.js";
+import { renderEntry, TRANSCRIPT_MODES, type TranscriptMode } from "./entry-text.js";
 import { toMillis } from "./text.js";
 
 export interface TreeEntry {
@@ -19,11 +24,16 @@ export interface TreeEntry {
   type: string;
   /** ms since epoch: the message time for messages, the entry time otherwise. */
   timestamp: number;
-  /** The entry as migrated to the current format. */
-  value: Record<string, unknown>;
+  /** Where it is in the file, to read it again. */
+  place: EntryPlace;
+  /** Its role in each listing that shows it (see entry-text.ts); absent from the others. */
+  shownAs: Partial<Record<TranscriptMode, string>>;
+  /** Compactions: the first entry kept (a v1 `firstKeptEntryIndex` resolved to its id). */
+  firstKeptEntryId?: string;
 }
 
 export interface SessionTree {
+  path: string;
   header: SessionHeader;
   /** In file order. */
   entries: TreeEntry[];
@@ -31,6 +41,8 @@ export interface SessionTree {
   byId: Map<string, TreeEntry>;
   /** The last entry of the file: where Pi continues. */
   leaf: TreeEntry | undefined;
+  /** The display name: the last `session_info` entry's, where an empty name clears it. */
+  name: string | null;
   malformedLines: number;
   recoveredLines: number;
 }
@@ -39,40 +51,53 @@ export function readSessionTree(path: string): SessionTree {
   const entries: TreeEntry[] = [];
   // Every object of the file, header included: what a v1 `firstKeptEntryIndex` counts.
   const fileObjects: Array<TreeEntry | "header"> = [];
-  const v1Compactions: TreeEntry[] = [];
+  const v1Compactions: Array<{ entry: TreeEntry; firstKeptEntryIndex: number }> = [];
+  let name: string | null = null;
 
   const stats = readEntries(
     path,
-    ({ id, value }, header) => {
+    (sessionEntry, header) => {
+      const { id, value } = sessionEntry;
       const legacy = header.version < 2;
       const previous = entries[entries.length - 1];
       const parentId = legacy ? (previous?.id ?? null) : typeof value.parentId === "string" ? value.parentId : null;
       const message = value.message as { timestamp?: unknown } | undefined;
+      const type = typeof value.type === "string" ? value.type : "";
+      const shownAs: TreeEntry["shownAs"] = {};
+      for (const mode of TRANSCRIPT_MODES) {
+        const rendered = renderEntry(type, value, mode);
+        if (rendered) shownAs[mode] = rendered.role;
+      }
       const entry: TreeEntry = {
         id,
         parentId,
-        type: typeof value.type === "string" ? value.type : "",
+        type,
         timestamp: toMillis(message?.timestamp) ?? toMillis(value.timestamp) ?? 0,
-        value,
+        place: placeOf(sessionEntry),
+        shownAs,
+        ...(typeof value.firstKeptEntryId === "string" ? { firstKeptEntryId: value.firstKeptEntryId } : {}),
       };
       entries.push(entry);
       fileObjects.push(entry);
-      if (legacy && entry.type === "compaction" && typeof value.firstKeptEntryIndex === "number") v1Compactions.push(entry);
+      if (legacy && type === "compaction" && typeof value.firstKeptEntryIndex === "number") v1Compactions.push({ entry, firstKeptEntryIndex: value.firstKeptEntryIndex });
+      if (type === "session_info") name = typeof value.name === "string" && value.name.trim() ? value.name.trim() : null;
     },
     { onHeaderLine: () => fileObjects.push("header") },
   );
 
-  for (const compaction of v1Compactions) {
-    const target = fileObjects[compaction.value.firstKeptEntryIndex as number];
-    if (target && target !== "header") compaction.value = { ...compaction.value, firstKeptEntryId: target.id };
+  for (const { entry, firstKeptEntryIndex } of v1Compactions) {
+    const target = fileObjects[firstKeptEntryIndex];
+    if (target && target !== "header") entry.firstKeptEntryId = target.id;
   }
   const byId = new Map<string, TreeEntry>();
   for (const entry of entries) byId.set(entry.id, entry);
   return {
+    path,
     header: stats.header,
     entries,
     byId,
     leaf: entries[entries.length - 1],
+    name,
     malformedLines: stats.malformed,
     recoveredLines: stats.recovered,
   };

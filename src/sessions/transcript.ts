@@ -10,10 +10,12 @@
  * By default only the active branch is listed; with `allBranches`, every entry of the tree,
  * depth first, each abandoned branch right after the entry it left from.
  */
+import { RecallError } from "../errors.js";
+import { EntryFile } from "./entries.js";
+import { renderEntry, type TranscriptMode } from "./entry-text.js";
 import { activeBranch, depthFirst, type SessionTree, type TreeEntry } from "./session-tree.js";
 
-export type TranscriptMode = "conversation" | "raw";
-export const TRANSCRIPT_MODES: readonly TranscriptMode[] = ["conversation", "raw"];
+export { TRANSCRIPT_MODES, type TranscriptMode } from "./entry-text.js";
 
 export interface TranscriptItem {
   /** Position in this transcript, from 0. */
@@ -32,90 +34,51 @@ export interface TranscriptItem {
   isError?: boolean;
 }
 
+/** An item of the transcript before its text is read. */
+export interface ListedEntry {
+  index: number;
+  entry: TreeEntry;
+  branch: "active" | "abandoned";
+}
+
 export interface TranscriptOptions {
   mode: TranscriptMode;
   allBranches: boolean;
 }
 
-type Rendered = Pick<TranscriptItem, "role" | "text" | "toolName" | "isError">;
-
+/** The whole transcript, every text read. */
 export function transcript(tree: SessionTree, options: TranscriptOptions): TranscriptItem[] {
+  return [...readListed(tree, listTranscript(tree, options), options.mode)];
+}
+
+/** Which entries the transcript lists, in order, without reading their text. */
+export function listTranscript(tree: SessionTree, options: TranscriptOptions): ListedEntry[] {
   const active = activeBranch(tree);
   const onActive = new Set(active);
-  const items: TranscriptItem[] = [];
+  const listed: ListedEntry[] = [];
   for (const entry of options.allBranches ? depthFirst(tree) : active) {
-    const rendered = render(entry, options.mode === "raw");
-    if (!rendered || !rendered.text.trim()) continue;
-    items.push({
-      index: items.length,
-      entryId: entry.id,
-      timestamp: entry.timestamp,
-      branch: onActive.has(entry) ? "active" : "abandoned",
-      ...rendered,
-    });
+    if (entry.shownAs[options.mode] === undefined) continue;
+    listed.push({ index: listed.length, entry, branch: onActive.has(entry) ? "active" : "abandoned" });
   }
-  return items;
+  return listed;
 }
 
-function render(entry: TreeEntry, raw: boolean): Rendered | undefined {
-  const value = entry.value;
-  switch (entry.type) {
-    case "message":
-      return renderMessage(value.message, raw);
-    case "custom_message":
-      return raw || value.display !== false ? { role: "custom", text: blocksText(value.content, raw) } : undefined;
-    case "compaction":
-    case "branch_summary":
-      return typeof value.summary === "string" ? { role: entry.type, text: value.summary } : undefined;
-    default:
-      return undefined;
-  }
-}
-
-function renderMessage(message: unknown, raw: boolean): Rendered | undefined {
-  if (!message || typeof message !== "object") return undefined;
-  const m = message as Record<string, unknown>;
-  switch (m.role) {
-    case "user":
-      return { role: "user", text: blocksText(m.content, raw) };
-    case "assistant": {
-      const text = blocksText(m.content, raw);
-      const error = raw && typeof m.errorMessage === "string" && m.errorMessage ? `[error] ${m.errorMessage}` : "";
-      return { role: "assistant", text: [text, error].filter(Boolean).join("\n\n") };
+/**
+ * The items of `listed`, each read from the file when it is reached: a caller that stops early
+ * (a page that is full) has read only what it showed.
+ */
+export function* readListed(tree: SessionTree, listed: Iterable<ListedEntry>, mode: TranscriptMode): Generator<TranscriptItem> {
+  const file = new EntryFile(tree.path);
+  try {
+    for (const { index, entry, branch } of listed) {
+      const value = file.read(entry.place);
+      const rendered = value && renderEntry(entry.type, value, mode);
+      if (!rendered || rendered.role !== entry.shownAs[mode] || (typeof value.id === "string" && tree.header.version >= 2 && value.id !== entry.id)) {
+        throw new RecallError("SESSION_REPLACED", `${tree.path} was rewritten while it was read; read it again`);
+      }
+      yield { index, entryId: entry.id, timestamp: entry.timestamp, branch, ...rendered };
     }
-    case "custom":
-      return raw || m.display !== false ? { role: "custom", text: blocksText(m.content, raw) } : undefined;
-    case "toolResult":
-      if (!raw) return undefined;
-      return {
-        role: "toolResult",
-        text: blocksText(m.content, raw),
-        ...(typeof m.toolName === "string" ? { toolName: m.toolName } : {}),
-        isError: m.isError === true,
-      };
-    case "bashExecution": {
-      if (!raw) return undefined;
-      const failed = typeof m.exitCode === "number" && m.exitCode !== 0;
-      const status = failed ? `\n[exit ${m.exitCode}]` : "";
-      return { role: "bashExecution", text: `$ ${String(m.command ?? "")}\n${String(m.output ?? "")}${status}`, isError: failed };
-    }
-    default:
-      return undefined;
+  } finally {
+    file.close();
   }
-}
-
-/** Message content (a string or blocks) as text; thinking and tool calls only when `raw`. */
-function blocksText(content: unknown, raw: boolean): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  const parts: string[] = [];
-  for (const block of content) {
-    if (!block || typeof block !== "object") continue;
-    const b = block as Record<string, unknown>;
-    if (b.type === "text" && typeof b.text === "string") parts.push(b.text);
-    else if (b.type === "image") parts.push(typeof b.mimeType === "string" ? `[image ${b.mimeType}]` : "[image]");
-    else if (raw && b.type === "thinking") parts.push(b.redacted === true ? "[thinking, redacted]" : `[thinking]\n${String(b.thinking ?? "")}`);
-    else if (raw && b.type === "toolCall") parts.push(`[tool call] ${String(b.name ?? "?")} ${JSON.stringify(b.arguments ?? {})}`);
-  }
-  return parts.filter((p) => p.trim()).join("\n\n");
 }

@@ -90,7 +90,7 @@ const BATCH_TEXT_CHARS = 2 << 20;
  * from that, rather than from nothing (see awaitFirstCommit). A rebuild commits once, so that
  * queries keep the old answers until the new index is whole.
  */
-const FIRST_INDEX_COMMIT_MS = 3_000;
+export const FIRST_INDEX_COMMIT_MS = 3_000;
 
 function errorReason(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
