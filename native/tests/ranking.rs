@@ -34,6 +34,7 @@ fn session(name: &str, cwd: &str, modified: i64, texts: &[&str]) -> SessionUpdat
             kind: None,
             tool: None,
             files: None,
+            line_offset: None,
         })
         .collect();
     SessionUpdate { session: meta, messages, replace_from: None }
@@ -310,6 +311,7 @@ fn with_other_kinds(mut update: SessionUpdate, text: &str) -> SessionUpdate {
             kind: Some(kind.to_owned()),
             tool: tool.map(str::to_owned),
             files: None,
+            line_offset: None,
         });
     }
     update
