@@ -67,7 +67,7 @@ fn with_closing_punctuation(text: &str, fragment: &str) -> String {
 }
 
 /// A snippet around the matched words, or the message's opening when none of them is in it.
-pub fn make_snippet(generator: &SnippetGenerator, text: &str, chars: usize) -> (String, Vec<(usize, usize)>) {
+pub fn make_snippet(generator: &SnippetGenerator, text: &str, chars: usize) -> Snippet {
     let snippet = generator.snippet(text);
     if !snippet.fragment().is_empty() && !snippet.highlighted().is_empty() {
         // Pairs of CJK characters overlap (`日本`, `本語`): overlapping marks are one.
