@@ -38,6 +38,8 @@ import { PICKER_QUERY, QUERIES, BENCH_TAG, rgArgs } from "./queries.mjs";
 import { evaluateTargets, formatTable } from "./report.mjs";
 
 const BENCH_DIR = join(REPO_ROOT, "bench");
+/** The in-process key suffix of a query run with `content: ["all"]`. */
+const ALL_CONTENT = ":all";
 const PI_RUNTIME = join(REPO_ROOT, ".cache", "pi-runtime", "node_modules");
 const PI_NODE = join(PI_RUNTIME, ".bin", "node");
 const PI_INDEX = join(PI_RUNTIME, "@earendil-works", "pi-coding-agent", "dist", "index.js");
@@ -316,7 +318,9 @@ async function main() {
   log(`in-process: ${opts.inprocRuns} rounds, ${opts.appendRuns} appends …`);
   results.load.inproc = load();
   const target = appendTarget(manifest, corpus.outDir);
-  const inproc = nodeChild("inproc.mjs", { runs: opts.inprocRuns, appendRuns: opts.appendRuns, queries: queries.map((q) => ({ key: q.key, lib: q.lib })), append: target }, env);
+  // Each query twice: the default search (the conversation) and `--content all`.
+  const inprocQueries = queries.flatMap((q) => [{ key: q.key, lib: q.lib }, { key: `${q.key}${ALL_CONTENT}`, lib: { ...q.lib, content: ["all"] } }]);
+  const inproc = nodeChild("inproc.mjs", { runs: opts.inprocRuns, appendRuns: opts.appendRuns, queries: inprocQueries, append: target }, env);
   m.freshness = {
     noChangeSyncMs: summarize(inproc.noChangeSync),
     append: inproc.append
@@ -331,9 +335,11 @@ async function main() {
         }
       : null,
   };
-  m.inProcess = Object.fromEntries(
-    queries.map((q) => [q.key, { ...summarize(inproc.search[q.key].samples, 3), hits: inproc.search[q.key].hits }]),
+  const inProcess = (suffix) => Object.fromEntries(
+    queries.map((q) => [q.key, { ...summarize(inproc.search[q.key + suffix].samples, 3), hits: inproc.search[q.key + suffix].hits }]),
   );
+  m.inProcess = inProcess("");
+  m.inProcessAllContent = inProcess(ALL_CONTENT);
 
   // 3. New processes: `recall search` (with and without the sync, and with `recall watch`
   // running), `node -e 0`, `rg`, interleaved.

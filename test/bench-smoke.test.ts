@@ -60,6 +60,7 @@ describe("benchmark harness (smoke, corpus of 20 sessions)", () => {
       expectStat(m.cliSearch[key].noSync);
       expectStat(m.cliSearch[key].watched);
       expectStat(m.inProcess[key]);
+      expectStat(m.inProcessAllContent[key]);
       if (r.machine.rg) expectStat(m.rg[key]);
     }
     // The #tag query is measured once `recall tag` exists, and reported as n/a until then.
@@ -80,6 +81,7 @@ describe("benchmark harness (smoke, corpus of 20 sessions)", () => {
       "cli-vs-node",
       "cli-watched-vs-node",
       "inproc-p95",
+      "inproc-all-p95",
       "inproc-vs-rg",
       "picker",
       "index-time",
@@ -92,5 +94,6 @@ describe("benchmark harness (smoke, corpus of 20 sessions)", () => {
     const report = spawnSync(process.execPath, ["bench/report.mjs", resultsFile], { cwd: ROOT, encoding: "utf8" });
     expect(report.status).toBe(0);
     expect(report.stdout).toMatch(/full index/);
+    expect(report.stdout).toMatch(/in-process `searchSessions` `--content all`, single word/);
   });
 });

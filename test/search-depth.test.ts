@@ -55,7 +55,7 @@ beforeAll(() => {
       { id: "e0000004", message: { role: "assistant", content: [call("c2", "edit", { path: join(project, "lib", "util.ts"), oldText: "a", newText: "b" })] } },
       { id: "e0000005", message: result("c2", "edit", "edited") },
       { id: "e0000006", message: { role: "assistant", content: [call("c3", "bash", { command: "npm test -- xylocall && cat docs/guide.md" })] } },
-      { id: "e0000007", message: result("c3", "bash", "1 passed") },
+      { id: "e0000007", message: result("c3", "bash", "1 passed, xylogamma first, then a line later xylodelta") },
       { id: "e0000008", message: { role: "assistant", content: text("Fixed: the parser now stops at the end.") } },
     ]),
   );
@@ -72,7 +72,15 @@ beforeAll(() => {
 afterAll(() => agent.cleanup());
 
 const recall = (args: string[], cwd?: string) => runRecall(args, { env: agent.env, ...(cwd ? { cwd } : {}) });
-type Hit = { id: string; message: { kind: string; tool?: string; entryId: string } | null; calls?: { tool: string; path: string; entryId: string }[] };
+type Hit = {
+  id: string;
+  message: { kind: string; tool?: string; entryId: string } | null;
+  snippet: string;
+  spans: [number, number][];
+  calls?: { tool: string; path: string; entryId: string }[];
+};
+/** The marked words of a hit's snippet (spans are UTF-8 byte offsets). */
+const marked = (hit: Hit) => hit.spans.map(([start, end]) => Buffer.from(hit.snippet).subarray(start, end).toString());
 const hits = async (args: string[], cwd?: string) => {
   const run = await recall(["search", "--json", ...args], cwd);
   expect(run.stderr).not.toMatch(/internal error/);
@@ -106,6 +114,43 @@ describe("--content", () => {
     const [hit] = await hits(["--content", "outputs", "xylooutput"]);
     const raw = jsonLines<{ type: string; entryId: string; role: string; text: string }>((await recall(["read", "--mode", "raw", "--json", SESSION_ID])).stdout);
     expect(raw.find((m) => m.entryId === hit!.message!.entryId)).toMatchObject({ role: "toolResult", text: expect.stringContaining("xylooutput") });
+  });
+
+  it("a hit in a tool output gets its snippet from the session file, its words marked", async () => {
+    const [hit] = await hits(["--content", "outputs", "xylooutput"]);
+    expect(hit!.snippet).toMatch(/^export function parse\(\) \{ \/\* xylooutput/);
+    expect(marked(hit!)).toEqual(["xylooutput"]);
+    const [prefixed] = await hits(["--content", "all", "--prefix", "xylodel"]);
+    expect(prefixed).toMatchObject({ message: { kind: "output", entryId: "e0000007" } });
+    expect(marked(prefixed!)).toEqual(["xylodelta"]);
+  });
+
+  it("an output hit whose file changed since it was indexed has an empty snippet, not an error", async () => {
+    const changed = makeAgentDir({ withFixtures: false });
+    try {
+      mkdirSync(join(changed.sessionsDir, "--work-elsewhere--"));
+      const file = join(changed.sessionsDir, "--work-elsewhere--", `2026-11-20T10-00-00-000Z_${OTHER_ID}.jsonl`);
+      const entries = [
+        { id: "g0000001", message: { role: "user", content: text("Run the tests please") } },
+        { id: "g0000002", message: result("x1", "bash", "xylochanged: 3 failed") },
+      ];
+      writeFileSync(file, sessionFile(OTHER_ID, elsewhere, entries));
+      const search = (args: string[]) => runRecall(["search", "--json", "--content", "outputs", ...args, "xylochanged"], { env: changed.env });
+      expect(jsonLines<Hit>((await search([])).stdout)[0]!.snippet).toMatch(/^xylochanged/);
+      writeFileSync(file, sessionFile(OTHER_ID, elsewhere, entries.slice(0, 1)));
+      const run = await search(["--no-sync"]);
+      expect(run.stderr).toBe("");
+      expect(jsonLines<Hit>(run.stdout)).toMatchObject([{ id: OTHER_ID, message: { kind: "output", entryId: "g0000002" }, snippet: "", spans: [] }]);
+    } finally {
+      changed.cleanup();
+    }
+  });
+
+  it("a quoted phrase matches an output holding all of its words, in the conversation only in a row", async () => {
+    expect((await hits(["--content", "outputs", '"xylodelta xylogamma"'])).map((h) => h.message?.entryId)).toEqual(["e0000007"]);
+    expect(await hits(["--content", "outputs", '"xylodelta xyloabsent"'])).toEqual([]);
+    expect((await hits(["--content", "all", '"parser crashes"'])).map((h) => h.message?.kind)).toEqual(["conversation"]);
+    expect(await hits(["--content", "all", '"crashes parser"'])).toEqual([]);
   });
 
   it("says which kind matched in the text output, and refuses an unknown kind", async () => {

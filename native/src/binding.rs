@@ -24,6 +24,7 @@ use crate::relevance::{question_terms, score_texts};
 use crate::replace::{open_or_replace, open_verified};
 use crate::search::{search, Hit, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS};
 use crate::session::SessionMeta;
+use crate::snippet::snippets_of;
 use crate::sessions::list;
 use crate::text_kind::TextKind;
 use crate::touched::{calls_touching, FileCall};
@@ -69,6 +70,9 @@ pub struct JsMessageRef {
     pub kind: String,
     /// The tool of a call or output.
     pub tool: Option<String>,
+    /// Where the entry's line starts in the session file, for text the index does not keep
+    /// whole (tool output): the hit has no snippet, `snippets` makes it from the entry's text.
+    pub line_offset: Option<f64>,
 }
 
 #[napi(object, js_name = "NativeFileCall")]
@@ -113,6 +117,7 @@ impl From<Hit> for JsHit {
                 timestamp: m.timestamp as f64,
                 kind: m.kind.name().to_owned(),
                 tool: m.tool,
+                line_offset: m.line_offset.map(|offset| offset as f64),
             }),
             snippet: hit.snippet,
             spans: hit.spans.into_iter().map(|(s, e)| JsSpan { start: s as u32, end: e as u32 }).collect(),
@@ -167,6 +172,23 @@ pub struct JsSearchRequest {
     /// Score added per distinct query word a message contains (default 6; 0 turns it off).
     pub coordination: Option<f64>,
     pub snippet_chars: Option<u32>,
+}
+
+#[napi(object, js_name = "NativeSnippetRequest")]
+pub struct JsSnippetRequest {
+    /// The query as `search` was given it.
+    pub query: String,
+    pub prefix: Option<bool>,
+    /// The kind of text the texts are.
+    pub kind: String,
+    pub texts: Vec<String>,
+    pub snippet_chars: Option<u32>,
+}
+
+#[napi(object, js_name = "NativeSnippet")]
+pub struct JsSnippet {
+    pub snippet: String,
+    pub spans: Vec<JsSpan>,
 }
 
 #[napi(object, js_name = "NativeListRequest")]
@@ -557,6 +579,18 @@ impl NativeIndex {
             }),
             signal,
         )
+    }
+
+    /// The snippet of each text, as `search` makes it for text of that kind it keeps.
+    #[napi(ts_return_type = "Promise<NativeSnippet[]>")]
+    pub fn snippets(&self, request: JsSnippetRequest) -> AsyncTask<Job<Vec<JsSnippet>>> {
+        let engine = self.engine.clone();
+        AsyncTask::new(job(move || {
+            let kind = TextKind::parse(&request.kind).ok_or_else(|| RecallError::new(Code::BadInput, format!("unknown kind of text: {}", request.kind)))?;
+            let chars = request.snippet_chars.map_or(DEFAULT_SNIPPET_CHARS, |c| c as usize);
+            let made = snippets_of(&engine.searcher(), engine.fields(), &request.query, request.prefix.unwrap_or(false), kind, &request.texts, chars)?;
+            Ok(made.into_iter().map(|(snippet, spans)| JsSnippet { snippet, spans: spans.into_iter().map(|(s, e)| JsSpan { start: s as u32, end: e as u32 }).collect() }).collect())
+        }))
     }
 
     /// The indexed tool calls that touched `file` (an absolute path), by session file.

@@ -22,6 +22,7 @@ pub mod scan;
 pub mod schema;
 pub mod search;
 pub mod session;
+pub mod snippet;
 pub mod sessions;
 pub mod statistics;
 pub mod tags;

@@ -226,9 +226,13 @@ fn term_query(field: Field, word: &str) -> Box<dyn Query> {
     ))
 }
 
-fn phrase_or_term(field: Field, words: &[String]) -> Box<dyn Query> {
+/// `words` in a row; in text kept without positions (`TextKind::kept_whole`), all of them anywhere.
+fn phrase_or_term(field: Field, words: &[String], positions: bool) -> Box<dyn Query> {
     if words.len() == 1 {
         return term_query(field, &words[0]);
+    }
+    if !positions {
+        return Box::new(BooleanQuery::new(words.iter().map(|w| (Occur::Must, term_query(field, w))).collect()));
     }
     let terms = words.iter().map(|w| Term::from_field_text(field, w)).collect();
     Box::new(PhraseQuery::new(terms))
@@ -245,11 +249,11 @@ fn weighted(kind: TextKind, boost: f32, query: Box<dyn Query>) -> Box<dyn Query>
 }
 
 /// The same query on the field of each kind, weighted: one clause for one kind, else any of them.
-fn in_any_kind(kinds: &[TextKind], fields: &Fields, make: impl Fn(Field) -> Box<dyn Query>) -> Box<dyn Query> {
+fn in_any_kind(kinds: &[TextKind], make: impl Fn(TextKind) -> Box<dyn Query>) -> Box<dyn Query> {
     if let [kind] = kinds {
-        return weighted(*kind, 1.0, make(kind.field(fields)));
+        return weighted(*kind, 1.0, make(*kind));
     }
-    let clauses = kinds.iter().map(|kind| (Occur::Should, weighted(*kind, 1.0, make(kind.field(fields))))).collect();
+    let clauses = kinds.iter().map(|kind| (Occur::Should, weighted(*kind, 1.0, make(*kind)))).collect();
     Box::new(BooleanQuery::new(clauses))
 }
 
@@ -263,7 +267,7 @@ pub fn text_query(parsed: &ParsedQuery, kinds: &[TextKind], expansions: &[Vec<St
     }
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
     for phrase in &parsed.required {
-        clauses.push((Occur::Must, in_any_kind(kinds, fields, |field| phrase_or_term(field, phrase))));
+        clauses.push((Occur::Must, in_any_kind(kinds, |kind| phrase_or_term(kind.field(fields), phrase, kind.kept_whole()))));
     }
     let words = parsed.distinct_words();
     // With one word, coordination would add the same constant to every match: skip its cost.
@@ -282,8 +286,9 @@ pub fn text_query(parsed: &ParsedQuery, kinds: &[TextKind], expansions: &[Vec<St
         }
     }
     if parsed.loose.len() >= 2 {
-        for kind in kinds {
-            let phrase = phrase_or_term(kind.field(fields), &parsed.loose);
+        // Text without positions has no phrase to boost: coordination already rewards all the words.
+        for kind in kinds.iter().filter(|kind| kind.kept_whole()) {
+            let phrase = phrase_or_term(kind.field(fields), &parsed.loose, true);
             clauses.push((Occur::Should, Box::new(BoostQuery::new(phrase, PHRASE_BOOST * kind.weight()))));
         }
     }

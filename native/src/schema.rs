@@ -15,11 +15,12 @@ use tantivy::schema::{
 use tantivy::{DocAddress, Searcher, SegmentReader, Term};
 
 use crate::error::Result;
+use crate::text_kind::TextKind;
 use crate::tokenizer::ANALYZER;
 
 /// Bump when the schema, the analyzer or the meaning of a field changes; an index written with
 /// another version is rebuilt from the session files.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 pub const KIND_MESSAGE: &str = "message";
 pub const KIND_SESSION: &str = "session";
@@ -38,6 +39,8 @@ pub struct Fields {
     pub role: Field,
     pub msg_index: Field,
     pub entry_id: Field,
+    /// Byte offset of the line of the entry a message document's text came from (tool output).
+    pub line_offset: Field,
     /// Message time on message documents, last activity on session documents (ms since epoch).
     pub ts: Field,
     /// The text of message documents of the other kinds (see text_kind.rs), one field each.
@@ -72,10 +75,9 @@ pub struct Fields {
 
 pub fn build_schema() -> Schema {
     let mut builder = Schema::builder();
-    let searchable = |stored: bool| {
-        let indexing = TextFieldIndexing::default()
-            .set_tokenizer(ANALYZER)
-            .set_index_option(IndexRecordOption::WithFreqsAndPositions);
+    let searchable = |stored: bool, positions: bool| {
+        let record = if positions { IndexRecordOption::WithFreqsAndPositions } else { IndexRecordOption::WithFreqs };
+        let indexing = TextFieldIndexing::default().set_tokenizer(ANALYZER).set_index_option(record);
         let options = TextOptions::default().set_indexing_options(indexing);
         if stored {
             options.set_stored()
@@ -88,19 +90,21 @@ pub fn build_schema() -> Schema {
     builder.add_u64_field("path_key", INDEXED | FAST);
     builder.add_text_field("session_id", STRING | STORED);
     builder.add_text_field("cwd", STRING | STORED);
-    builder.add_text_field("content", searchable(true));
+    builder.add_text_field("content", searchable(true, true));
     // Role is indexed so that a later content scope (thinking, tool output) can filter on it.
     builder.add_text_field("role", STRING | STORED);
     builder.add_u64_field("msg_index", INDEXED | FAST | STORED);
     builder.add_text_field("entry_id", STORED);
+    builder.add_u64_field("line_offset", STORED);
     builder.add_i64_field("ts", INDEXED | FAST | STORED);
-    builder.add_text_field("thinking", searchable(true));
-    builder.add_text_field("call", searchable(true));
-    builder.add_text_field("output", searchable(true));
+    builder.add_text_field("thinking", searchable(true, true));
+    builder.add_text_field("call", searchable(true, true));
+    let whole = TextKind::Output.kept_whole();
+    builder.add_text_field("output", searchable(whole, whole));
     builder.add_text_field("text_kind", STRING | STORED);
     builder.add_text_field("tool", STORED);
     builder.add_text_field("touched", STRING | STORED);
-    builder.add_text_field("tag_text", searchable(false));
+    builder.add_text_field("tag_text", searchable(false, true));
     builder.add_text_field("tags", STRING | STORED);
     builder.add_text_field("name", STORED);
     builder.add_i64_field("created", STORED);
@@ -128,6 +132,7 @@ impl Fields {
             role: f("role")?,
             msg_index: f("msg_index")?,
             entry_id: f("entry_id")?,
+            line_offset: f("line_offset")?,
             ts: f("ts")?,
             thinking: f("thinking")?,
             call: f("call")?,

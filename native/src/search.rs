@@ -12,22 +12,23 @@
 //!    asked for, their scores weighted by kind; a conversation-only search counts none of them in
 //!    its BM25 statistics (statistics.rs), so indexing them changes nothing of its ranking.
 //! 4. The top `limit` sessions get a ~200-character snippet of their best matching message, with
-//!    the matched words as byte ranges into the snippet.
+//!    the matched words as byte ranges into the snippet (snippet.rs); a message of a kind the index
+//!    does not keep whole (tool output) gets none here, and its `line_offset` instead.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use tantivy::collector::TopDocs;
-use tantivy::query::{Bm25StatisticsProvider, Query};
-use tantivy::snippet::{collapse_overlapped_ranges, SnippetGenerator};
-use tantivy::{DocAddress, Score, Searcher, SegmentReader, TantivyDocument, Term};
+use tantivy::query::Query;
+use tantivy::snippet::SnippetGenerator;
+use tantivy::{DocAddress, Score, Searcher, SegmentReader, TantivyDocument};
 
 use crate::error::Result;
-use crate::query::{filtered, parse, prefix_expansions, text_query, Filters, ParsedQuery};
+use crate::query::{filtered, parse, prefix_expansions, text_query, Filters};
 use crate::schema::{for_each_of_kind, Fields, KIND_SESSION};
 use crate::session::{message_from_document, session_from_document, MessageRef, SessionMeta};
+use crate::snippet::{make_snippet, snippet_generator};
 use crate::statistics::LiveStatistics;
 use crate::text_kind::TextKind;
-use crate::tokenizer::analyzer;
 
 pub const CANDIDATES_PER_RESULT: usize = 10;
 pub const MESSAGE_INDEX_TIE_BREAK: f32 = 0.01;
@@ -143,6 +144,11 @@ pub fn search(searcher: &Searcher, fields: &Fields, options: &SearchOptions) -> 
                 let doc: TantivyDocument = searcher.doc(candidate.address)?;
                 let mut message = message_from_document(fields, &doc);
                 let kind = message.kind;
+                // Text the index does not keep gets its snippet from the session file (snippet.rs).
+                if !kind.kept_whole() {
+                    hits.push(Hit { session, score, message: Some(message), snippet: String::new(), spans: Vec::new() });
+                    continue;
+                }
                 let generator = match snippets.entry(kind.name()) {
                     std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                     std::collections::hash_map::Entry::Vacant(e) => {
@@ -212,50 +218,4 @@ fn session_documents(searcher: &Searcher, fields: &Fields, wanted: &HashSet<u64>
         }
     })?;
     Ok(out)
-}
-
-fn snippet_generator(
-    statistics: &LiveStatistics,
-    field: tantivy::schema::Field,
-    parsed: &ParsedQuery,
-    expansions: &[String],
-    chars: usize,
-) -> Result<SnippetGenerator> {
-    let mut terms = BTreeMap::new();
-    for word in parsed.distinct_words().iter().chain(expansions) {
-        let doc_freq = statistics.doc_freq(&Term::from_field_text(field, word))?;
-        if doc_freq > 0 {
-            terms.insert(word.clone(), 1.0 / (1.0 + doc_freq as Score));
-        }
-    }
-    Ok(SnippetGenerator::new(terms, analyzer(), field, chars))
-}
-
-/// Punctuation kept after a fragment's last word: enough for `!`, `?!` or `.)`, never a run of it.
-const CLOSING_PUNCTUATION_CHARS: usize = 3;
-
-/// `fragment`, found in `text`, with the punctuation that follows its last word there (`Thanks!`,
-/// not `Thanks`): Tantivy ends a fragment where its last word ends.
-fn with_closing_punctuation(text: &str, fragment: &str) -> String {
-    let Some(start) = text.find(fragment) else { return fragment.to_owned() };
-    let end = start + fragment.len();
-    let closing: usize = text[end..]
-        .chars()
-        .take_while(|c| !c.is_whitespace() && !c.is_alphanumeric())
-        .take(CLOSING_PUNCTUATION_CHARS)
-        .map(char::len_utf8)
-        .sum();
-    text[start..end + closing].to_owned()
-}
-
-/// A snippet around the matched words, or the message's opening when none of them is in it.
-fn make_snippet(generator: &SnippetGenerator, text: &str, chars: usize) -> (String, Vec<(usize, usize)>) {
-    let snippet = generator.snippet(text);
-    if !snippet.fragment().is_empty() && !snippet.highlighted().is_empty() {
-        // Pairs of CJK characters overlap (`日本`, `本語`): overlapping marks are one.
-        let spans = collapse_overlapped_ranges(snippet.highlighted()).into_iter().map(|r| (r.start, r.end)).collect();
-        return (with_closing_punctuation(text, snippet.fragment()), spans);
-    }
-    let end = text.char_indices().nth(chars).map_or(text.len(), |(i, _)| i);
-    (text[..end].to_owned(), Vec::new())
 }

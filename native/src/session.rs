@@ -58,6 +58,10 @@ pub struct MessageDoc {
     /// Absolute paths of the files a call touched.
     #[serde(default)]
     pub files: Option<Vec<String>>,
+    /// Byte offset of the line of the entry the text came from, for text the index does not keep
+    /// (`TextKind::kept_whole`): its snippet is made from the session file.
+    #[serde(default)]
+    pub line_offset: Option<i64>,
 }
 
 pub fn session_document(fields: &Fields, session: &SessionMeta) -> TantivyDocument {
@@ -104,6 +108,9 @@ pub fn message_document(fields: &Fields, session: &SessionMeta, message: &Messag
     doc.add_text(fields.role, &message.role);
     doc.add_u64(fields.msg_index, u64::from(message.index));
     doc.add_text(fields.entry_id, &message.entry_id);
+    if let Some(offset) = message.line_offset {
+        doc.add_u64(fields.line_offset, offset.max(0) as u64);
+    }
     doc.add_i64(fields.ts, message.timestamp);
     doc
 }
@@ -148,9 +155,12 @@ pub struct MessageRef {
     pub role: String,
     pub entry_id: String,
     pub timestamp: i64,
+    /// The matched text; empty for a kind the index does not keep whole.
     pub text: String,
     pub kind: TextKind,
     pub tool: Option<String>,
+    /// Where the entry's line starts in the session file, for a kind the index does not keep whole.
+    pub line_offset: Option<u64>,
 }
 
 pub fn message_from_document(fields: &Fields, doc: &TantivyDocument) -> MessageRef {
@@ -163,5 +173,6 @@ pub fn message_from_document(fields: &Fields, doc: &TantivyDocument) -> MessageR
         entry_id: text(doc, fields.entry_id).unwrap_or_default(),
         timestamp: int(doc, fields.ts),
         text: text(doc, kind.field(fields)).unwrap_or_default(),
+        line_offset: doc.get_first(fields.line_offset).and_then(|v| v.as_u64()),
     }
 }

@@ -41,6 +41,14 @@ impl TextKind {
         }
     }
 
+    /// Whether the index keeps this kind's text whole: stored (for snippets) and with word
+    /// positions (for phrases). Tool output, the bulk of a session, keeps neither: its snippet is
+    /// made from the session file (`line_offset`), and a phrase in it matches as all its words
+    /// (query.rs).
+    pub fn kept_whole(self) -> bool {
+        self != TextKind::Output
+    }
+
     pub fn field(self, fields: &Fields) -> Field {
         match self {
             TextKind::Conversation => fields.content,

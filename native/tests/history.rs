@@ -54,7 +54,7 @@ fn meta(n: usize, messages: usize) -> SessionMeta {
 }
 
 fn message(index: usize, text: &str) -> MessageDoc {
-    MessageDoc { index: index as u32, role: "user".into(), entry_id: format!("e{index}"), timestamp: NOW - 1000, text: text.to_owned(), kind: None, tool: None, files: None }
+    MessageDoc { index: index as u32, role: "user".into(), entry_id: format!("e{index}"), timestamp: NOW - 1000, text: text.to_owned(), kind: None, tool: None, files: None, line_offset: None }
 }
 
 fn whole(n: usize, texts: &[String]) -> SessionUpdate {

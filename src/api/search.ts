@@ -14,6 +14,7 @@ import { iso, toSummary, type SessionSummary } from "./session-summary.js";
 import { garbledTagStore } from "../tags/open-tags.js";
 import { textKinds, type ContentScope, type TextKind } from "./content-scope.js";
 import { callsTouching, onlyTouching, type FileCall } from "./touched-file.js";
+import { addOutputSnippets } from "./output-snippets.js";
 
 export interface SearchOptions {
   /**
@@ -156,6 +157,7 @@ export async function searchSessions(store: IndexStore, options: SearchOptions):
     },
     options.signal,
   );
+  await addOutputSnippets(store, hits, query.text, options.prefix ?? false);
   return hits.map((hit) => withCalls({
     ...toSummary(hit.session),
     score: hit.score,

@@ -62,6 +62,8 @@ export declare class NativeIndex {
   fileRecords(selector: NativeRecordSelector): Promise<NativeFileRecord[]>
   unlock(): Promise<void>
   search(request: NativeSearchRequest, signal?: AbortSignal | undefined | null): Promise<NativeHit[]>
+  /** The snippet of each text, as `search` makes it for text of that kind it keeps. */
+  snippets(request: NativeSnippetRequest): Promise<NativeSnippet[]>
   /** The indexed tool calls that touched `file` (an absolute path), by session file. */
   callsTouching(file: string): Promise<NativeFileCall[]>
   /** Sessions matching the filters, most recently active first. */
@@ -217,6 +219,11 @@ export interface NativeMessageDoc {
   tool?: string
   /** Absolute paths of the files a call touched. */
   files?: Array<string>
+  /**
+   * Byte offset of the line of the entry the text came from, for text the index does not keep
+   * (`TextKind::kept_whole`): its snippet is made from the session file.
+   */
+  lineOffset?: number
 }
 
 export interface NativeMessageRef {
@@ -228,6 +235,11 @@ export interface NativeMessageRef {
   kind: string
   /** The tool of a call or output. */
   tool?: string
+  /**
+   * Where the entry's line starts in the session file, for text the index does not keep
+   * whole (tool output): the hit has no snippet, `snippets` makes it from the entry's text.
+   */
+  lineOffset?: number
 }
 
 /** Which file records to read: exactly one of the fields, or none for all of them. */
@@ -315,6 +327,21 @@ export interface NativeSessionUpdate {
    * re-sent when the append continued it with the same role).
    */
   replaceFrom?: number
+}
+
+export interface NativeSnippet {
+  snippet: string
+  spans: Array<NativeSpan>
+}
+
+export interface NativeSnippetRequest {
+  /** The query as `search` was given it. */
+  query: string
+  prefix?: boolean
+  /** The kind of text the texts are. */
+  kind: string
+  texts: Array<string>
+  snippetChars?: number
 }
 
 export interface NativeSpan {

@@ -17,6 +17,8 @@ import type {
   NativeScan,
   NativeSearchRequest,
   NativeSession,
+  NativeSnippet,
+  NativeSnippetRequest,
   NativeStats,
 } from "./addon.js";
 import { nativeModule } from "./binding.js";
@@ -87,6 +89,10 @@ export class IndexHandle {
   }
 
   /** The indexed tool calls that touched `file` (absolute), by session file. */
+  snippets(request: NativeSnippetRequest): Promise<NativeSnippet[]> {
+    return native(() => this.inner.snippets(request));
+  }
+
   callsTouching(file: string): Promise<NativeFileCall[]> {
     return native(() => this.inner.callsTouching(file));
   }

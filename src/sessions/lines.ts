@@ -234,3 +234,37 @@ export function readJsonLines(
   }
   return stats;
 }
+
+/** What a line read on its own is read in: most lines fit the first piece. */
+const LINE_PIECE_BYTES = 64 << 10;
+
+/**
+ * The objects of the one line that starts at byte `offset` (several for a line that holds
+ * concatenated objects); none when the file is gone, the line is not JSON or longer than
+ * MAX_LINE_BYTES.
+ */
+export function readJsonLineAt(path: string, offset: number): Record<string, unknown>[] {
+  let fd: number;
+  try {
+    fd = openSessionFile(path);
+  } catch {
+    return [];
+  }
+  const pieces: Buffer[] = [];
+  let bytes = 0;
+  try {
+    for (;;) {
+      const piece = Buffer.allocUnsafe(LINE_PIECE_BYTES);
+      const read = readSync(fd, piece, 0, LINE_PIECE_BYTES, offset + bytes);
+      const newline = piece.subarray(0, read).indexOf(NEWLINE);
+      pieces.push(piece.subarray(0, newline === -1 ? read : newline));
+      bytes += read;
+      if (newline !== -1 || read < LINE_PIECE_BYTES) break;
+      if (bytes > MAX_LINE_BYTES) return [];
+    }
+  } finally {
+    closeSync(fd);
+  }
+  const objects = lineObjects(Buffer.concat(pieces).toString("utf8").trim());
+  return typeof objects === "string" ? [] : objects;
+}

@@ -4,6 +4,7 @@
  * Searched only when asked for (`content`); see README "What is searched".
  */
 import { isAbsolute, normalize, resolve } from "node:path";
+import { contentText } from "./text.js";
 
 export type OtherKind = "thinking" | "call" | "output";
 
@@ -21,6 +22,13 @@ const MAX_COMMAND_PATHS = 50;
 export function cappedOutput(text: string): string {
   if (text.length <= OUTPUT_HEAD_CHARS + OUTPUT_TAIL_CHARS) return text;
   return `${text.slice(0, OUTPUT_HEAD_CHARS)}\n…\n${text.slice(text.length - OUTPUT_TAIL_CHARS)}`;
+}
+
+/** The output a message holds, as indexed: a tool's result, or a command's the user ran with `!`. */
+export function outputText(message: Record<string, unknown>): string | undefined {
+  if (message.role === "toolResult") return cappedOutput(contentText(message.content));
+  if (message.role === "bashExecution") return cappedOutput(typeof message.output === "string" ? message.output : "");
+  return undefined;
 }
 
 /** The text of thinking blocks in assistant content (redacted ones hold nothing readable). */

@@ -13,7 +13,7 @@
  */
 import { readEntries, type SessionHeader } from "./entries.js";
 import { readJsonLines, type JsonLine, type MalformedLine } from "./lines.js";
-import { callsIn, cappedOutput, commandPaths, thinkingText, type OtherKind } from "./other-text.js";
+import { callsIn, commandPaths, outputText, thinkingText, type OtherKind } from "./other-text.js";
 import { clipLine, contentText, toMillis } from "./text.js";
 
 export { idFromFileName } from "./entries.js";
@@ -30,6 +30,8 @@ export interface IndexedMessage {
   tool?: string;
   /** Absolute paths of the files a call touched. */
   files?: string[];
+  /** Byte offset of the entry's line, for output: the index keeps its words only (entry-output.ts). */
+  lineOffset?: number;
 }
 
 /** Everything a resumed read needs to continue exactly as a full read would. */
@@ -130,28 +132,29 @@ export function readSessionForIndex(path: string, options: ReadOptions = {}): Se
   };
 
   /** Text of another kind: it neither joins nor ends the open message, and sits at its position. */
-  const addOther = (kind: OtherKind, entryId: string, timestamp: number, text: string, tool?: string, files?: string[]) => {
+  const addOther = (kind: OtherKind, entryId: string, timestamp: number, text: string, tool?: string, files?: string[], lineOffset?: number) => {
     if (!text.trim()) return;
     const message: IndexedMessage = { index: Math.max(state.nextIndex - 1, 0), role: kind === "output" ? "toolResult" : "assistant", entryId, timestamp, text, kind };
     if (tool !== undefined) message.tool = tool;
     if (files?.length) message.files = files;
+    if (lineOffset !== undefined) message.lineOffset = lineOffset;
     messages.push(message);
   };
 
-  const addOtherKinds = (message: Record<string, unknown>, entryId: string, time: number, cwd: string) => {
+  const addOtherKinds = (message: Record<string, unknown>, entryId: string, time: number, cwd: string, line: JsonLine) => {
     switch (message.role) {
       case "assistant":
         addOther("thinking", entryId, time, thinkingText(message.content));
         for (const call of callsIn(message.content, cwd)) addOther("call", entryId, time, call.text, call.tool, call.files);
         return;
       case "toolResult":
-        addOther("output", entryId, time, cappedOutput(contentText(message.content)), typeof message.toolName === "string" ? message.toolName : undefined);
+        addOther("output", entryId, time, outputText(message) ?? "", typeof message.toolName === "string" ? message.toolName : undefined, undefined, line.start);
         return;
       case "bashExecution": {
         // A command the user ran with `!`: a bash call and its output.
         const command = typeof message.command === "string" ? message.command : "";
         addOther("call", entryId, time, command && `bash ${command}`, "bash", commandPaths(command, cwd));
-        addOther("output", entryId, time, cappedOutput(typeof message.output === "string" ? message.output : ""), "bash");
+        addOther("output", entryId, time, outputText(message) ?? "", "bash", undefined, line.start);
         return;
       }
     }
@@ -181,7 +184,7 @@ export function readSessionForIndex(path: string, options: ReadOptions = {}): Se
           const text = contentText(message.content);
           if (role === "user" && !state.firstMessage && text.trim()) state.firstMessage = clipLine(text, FIRST_MESSAGE_CHARS);
           if (!copied && typeof role === "string" && JOINABLE_ROLES.has(role)) addText(line, role, entryId, time, text, true);
-          if (!copied) addOtherKinds(message, entryId, time, header.cwd);
+          if (!copied) addOtherKinds(message, entryId, time, header.cwd, line);
           return;
         }
         case "custom_message":

@@ -1,0 +1,79 @@
+//! Snippets: about `chars` characters of a matched text around its best-scoring matched words
+//! (the rarer a word, the more it counts), with those words as byte ranges into the snippet. A
+//! search makes them for the texts the index keeps; the text of a kind it does not keep (tool
+//! output, `TextKind::kept_whole`) is read back from the session file by the caller and given to
+//! `snippets_of`.
+
+use std::collections::BTreeMap;
+
+use tantivy::query::Bm25StatisticsProvider;
+use tantivy::snippet::{collapse_overlapped_ranges, SnippetGenerator};
+use tantivy::{Score, Searcher, Term};
+
+use crate::error::Result;
+use crate::query::{parse, prefix_expansions, ParsedQuery};
+use crate::schema::Fields;
+use crate::statistics::LiveStatistics;
+use crate::text_kind::TextKind;
+use crate::tokenizer::analyzer;
+
+/// A snippet and the byte ranges of its matched words.
+pub type Snippet = (String, Vec<(usize, usize)>);
+
+/// The snippet of each of `texts` for `query` as a search of `kind` (with `prefix` matching) finds it.
+pub fn snippets_of(searcher: &Searcher, fields: &Fields, query: &str, prefix: bool, kind: TextKind, texts: &[String], chars: usize) -> Result<Vec<Snippet>> {
+    let parsed = parse(query, prefix);
+    let field = kind.field(fields);
+    let completions = match &parsed.prefix {
+        Some(unfinished) => prefix_expansions(searcher, field, unfinished)?,
+        None => Vec::new(),
+    };
+    let generator = snippet_generator(&LiveStatistics::new(searcher), field, &parsed, &completions, chars)?;
+    Ok(texts.iter().map(|text| make_snippet(&generator, text, chars)).collect())
+}
+
+pub fn snippet_generator(
+    statistics: &LiveStatistics,
+    field: tantivy::schema::Field,
+    parsed: &ParsedQuery,
+    expansions: &[String],
+    chars: usize,
+) -> Result<SnippetGenerator> {
+    let mut terms = BTreeMap::new();
+    for word in parsed.distinct_words().iter().chain(expansions) {
+        let doc_freq = statistics.doc_freq(&Term::from_field_text(field, word))?;
+        if doc_freq > 0 {
+            terms.insert(word.clone(), 1.0 / (1.0 + doc_freq as Score));
+        }
+    }
+    Ok(SnippetGenerator::new(terms, analyzer(), field, chars))
+}
+
+/// Punctuation kept after a fragment's last word: enough for `!`, `?!` or `.)`, never a run of it.
+const CLOSING_PUNCTUATION_CHARS: usize = 3;
+
+/// `fragment`, found in `text`, with the punctuation that follows its last word there (`Thanks!`,
+/// not `Thanks`): Tantivy ends a fragment where its last word ends.
+fn with_closing_punctuation(text: &str, fragment: &str) -> String {
+    let Some(start) = text.find(fragment) else { return fragment.to_owned() };
+    let end = start + fragment.len();
+    let closing: usize = text[end..]
+        .chars()
+        .take_while(|c| !c.is_whitespace() && !c.is_alphanumeric())
+        .take(CLOSING_PUNCTUATION_CHARS)
+        .map(char::len_utf8)
+        .sum();
+    text[start..end + closing].to_owned()
+}
+
+/// A snippet around the matched words, or the message's opening when none of them is in it.
+pub fn make_snippet(generator: &SnippetGenerator, text: &str, chars: usize) -> Snippet {
+    let snippet = generator.snippet(text);
+    if !snippet.fragment().is_empty() && !snippet.highlighted().is_empty() {
+        // Pairs of CJK characters overlap (`日本`, `本語`): overlapping marks are one.
+        let spans = collapse_overlapped_ranges(snippet.highlighted()).into_iter().map(|r| (r.start, r.end)).collect();
+        return (with_closing_punctuation(text, snippet.fragment()), spans);
+    }
+    let end = text.char_indices().nth(chars).map_or(text.len(), |(i, _)| i);
+    (text[..end].to_owned(), Vec::new())
+}

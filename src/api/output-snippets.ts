@@ -1,0 +1,20 @@
+/**
+ * Snippets of hits in tool output. The index keeps the words of tool output, not its text (README,
+ * "What is searched"): such a hit comes back without a snippet, with where its entry's line starts,
+ * and the snippet is made from the session file by the native core, as for any other text.
+ */
+import type { NativeHit } from "../native/addon.js";
+import { outputAt } from "../sessions/entry-output.js";
+import type { IndexStore } from "../store.js";
+
+/** Gives the hits in tool output their snippets, in place. */
+export async function addOutputSnippets(store: IndexStore, hits: NativeHit[], query: string, prefix: boolean): Promise<void> {
+  const pending = hits.filter((hit) => hit.message?.kind === "output" && hit.message.lineOffset != null);
+  if (pending.length === 0) return;
+  const texts = pending.map((hit) => outputAt(hit.session.path, hit.message!.lineOffset!, hit.message!.entryId));
+  const snippets = await store.native.snippets({ query, prefix, kind: "output", texts });
+  pending.forEach((hit, i) => {
+    hit.snippet = snippets[i]!.snippet;
+    hit.spans = snippets[i]!.spans;
+  });
+}
