@@ -2,13 +2,15 @@
 // Known-item evaluation of recall's ranking: can a user who remembers a few words of one message
 // find that message's session? From a generated corpus, each known item (one user or assistant
 // message) becomes a query of 3–4 words a person would remember, and the rank of its session is
-// recorded. Reports R@1, R@5 and MRR.
+// recorded. Reports R@1, R@5 and MRR. Other query shapes (`--shape`: two words, one misspelt or
+// absent word, a file the session touched, a command it ran) are described at SHAPES.
 //
 // Which words a person remembers: not stopwords or stock phrases ("find", "tell", "looks") but the
 // distinctive ones — so the words are drawn at random from the rarer half (by how many messages of
 // the corpus contain them) of the content words of two different sentences of the message.
 //
-//   node bench/eval-ranking.mjs [--sessions 500] [--seed 1] [--queries 300] [--words distinctive|any] [--recency W] [--coordination C] [--json]
+//   node bench/eval-ranking.mjs [--sessions 500] [--seed 1] [--queries 300] [--words distinctive|any]
+//        [--shape remembered|two|misspelt|absent|file|command] [--recency W] [--coordination C] [--json]
 //
 // Seeded and repeatable: the same corpus and seed give the same queries and the same numbers.
 import { readFileSync } from "node:fs";
@@ -43,92 +45,194 @@ function sentences(text) {
     .filter((s) => memorable(s).length >= 2);
 }
 
-/** 3–4 words from two different sentences of the message (from one when it has only one). */
-export function knownItemQuery(text, rng, messageFrequency, sampling = "distinctive") {
+/**
+ * `count` words (3 or 4 at random when not given) from two different sentences of the message
+ * (from one when it has only one), half of them from the first.
+ */
+export function knownItemQuery(text, rng, messageFrequency, sampling = "distinctive", count = undefined) {
   const parts = sentences(text);
   if (parts.length === 0) return undefined;
   const first = rng.int(parts.length);
   let second = parts.length > 1 ? rng.int(parts.length - 1) : first;
   if (parts.length > 1 && second >= first) second++;
-  const count = rng.chance(0.5) ? 3 : 4;
-  const fromFirst = Math.ceil(count / 2);
-  const take = (words, n) => {
-    // The rarer half of the sentence's words (at least n of them), rarest first.
-    const ranked = [...words].sort((x, y) => (messageFrequency.get(x) ?? 0) - (messageFrequency.get(y) ?? 0));
-    const pool = sampling === "any" ? ranked : ranked.slice(0, Math.max(n, Math.ceil(ranked.length / 2)));
-    const out = [];
-    while (out.length < n && pool.length) out.push(pool.splice(rng.int(pool.length), 1)[0]);
-    return out;
-  };
-  const a = take(memorable(parts[first]), fromFirst);
-  const b = take(memorable(parts[second]).filter((w) => !a.includes(w)), count - a.length);
+  const wanted = count ?? (rng.chance(0.5) ? 3 : 4);
+  const fromFirst = Math.ceil(wanted / 2);
+  const a = remembered(memorable(parts[first]), fromFirst, rng, messageFrequency, sampling);
+  const b = remembered(memorable(parts[second]).filter((w) => !a.includes(w)), wanted - a.length, rng, messageFrequency, sampling);
   const query = [...a, ...b];
-  return query.length >= 3 ? query.join(" ") : undefined;
+  return query.length >= Math.min(wanted, 3) ? query.join(" ") : undefined;
 }
 
-/** For each word, how many indexed messages of the corpus contain it. */
-async function wordMessageFrequency(sessionsDir) {
-  const frequency = new Map();
+/** `n` of `words` at random: from the rarer half of them (at least n), or from all of them. */
+function remembered(words, n, rng, frequency, sampling) {
+  const ranked = [...words].sort((x, y) => (frequency.get(x) ?? 0) - (frequency.get(y) ?? 0));
+  const pool = sampling === "any" ? ranked : ranked.slice(0, Math.max(n, Math.ceil(ranked.length / 2)));
+  const out = [];
+  while (out.length < n && pool.length) out.push(pool.splice(rng.int(pool.length), 1)[0]);
+  return out;
+}
+
+/** `word` as a hurried typist gets it wrong: two neighbouring letters swapped, one dropped, or one doubled. */
+export function misspelt(word, rng) {
+  const at = 1 + rng.int(word.length - 2);
+  const typos = [
+    () => word.slice(0, at) + word[at + 1] + word[at] + word.slice(at + 2),
+    () => word.slice(0, at) + word.slice(at + 1),
+    () => word.slice(0, at) + word[at] + word.slice(at),
+  ];
+  const first = rng.int(typos.length);
+  for (let k = 0; k < typos.length; k++) {
+    const typo = typos[(first + k) % typos.length]();
+    if (typo !== word) return typo;
+  }
+  return `${word}x`;
+}
+
+/**
+ * The query shapes (`--shape`), each what a real user types:
+ *  - remembered: 3–4 words of the message, from two of its sentences;
+ *  - two: two words of the message, from two of its sentences;
+ *  - misspelt: a remembered query with one word misspelt;
+ *  - absent: a remembered query with one word replaced by one the session never says (a word of
+ *    another message of the corpus, drawn as the others are);
+ *  - file: two words of the message, searched among the sessions that touched a file one of the
+ *    session's tool calls read, edited, wrote or named (`recall search --file PATH`);
+ *  - command: a shell command the session ran, searched in every kind of text (`--content all`).
+ */
+export const SHAPES = ["remembered", "two", "misspelt", "absent", "file", "command"];
+const EVERY_KIND = ["conversation", "thinking", "call", "output"];
+const wordsIn = (text) => text.toLowerCase().match(/[a-z][a-z0-9]{3,}/g) ?? [];
+
+/**
+ * What the queries are drawn from, in one pass over the corpus: for each word, how many
+ * conversation messages hold it, and how many tool calls; for each wanted session, the words it
+ * says, the files its calls touched, and its shell commands.
+ */
+async function readCorpus(sessionsDir, wanted) {
+  const messageFrequency = new Map();
+  const callFrequency = new Map();
+  const sessions = new Map();
+  const count = (frequency, text) => {
+    for (const word of new Set(wordsIn(text))) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+  };
   for (const file of (await discoverSessionFiles({ sessionsDir, layout: "projects" })).files) {
-    for (const message of readSessionForIndex(file.path).messages) {
-      for (const word of new Set(message.text.toLowerCase().match(/[a-z][a-z0-9]{3,}/g) ?? [])) {
-        frequency.set(word, (frequency.get(word) ?? 0) + 1);
+    const read = readSessionForIndex(file.path);
+    const mine = wanted.has(read.header.id) ? { words: new Set(), files: new Set(), commands: [] } : undefined;
+    for (const message of read.messages) {
+      if (message.kind === undefined) {
+        count(messageFrequency, message.text);
+        if (mine) for (const word of wordsIn(message.text)) mine.words.add(word);
+      } else if (message.kind === "call") {
+        count(callFrequency, message.text);
+        if (!mine) continue;
+        for (const path of message.files ?? []) mine.files.add(path);
+        if (message.tool === "bash") mine.commands.push(message.text.replace(/^bash /, ""));
       }
     }
+    if (mine) sessions.set(read.header.id, { ...mine, files: [...mine.files].sort() });
   }
-  return frequency;
+  return { messageFrequency, callFrequency, sessions };
 }
 
-export async function evaluate({ sessions = 500, seed = 1, queries = 300, words = "distinctive", recencyWeight, coordination, log = () => {} } = {}) {
-  const corpus = await generateCorpus({ size: sessions, seed, log });
-  const env = { PI_CODING_AGENT_DIR: corpus.agentDir, RECALL_CACHE_DIR: join(corpus.outDir, "recall-cache") };
+/** The search one known item (a message of a session) turns into; its query is undefined when the item gives none of this shape. */
+async function knownItemSearch(shape, item, rng, corpus, words, store) {
+  const { messageFrequency, callFrequency, sessions } = corpus;
+  const session = sessions.get(item.sessionId);
+  switch (shape) {
+    case "remembered":
+      return { query: knownItemQuery(item.text, rng, messageFrequency, words) };
+    case "two":
+      return { query: knownItemQuery(item.text, rng, messageFrequency, words, 2) };
+    case "misspelt":
+    case "absent": {
+      const query = knownItemQuery(item.text, rng, messageFrequency, words)?.split(" ");
+      if (!query) return { query: undefined };
+      const at = rng.int(query.length);
+      if (shape === "misspelt") query[at] = misspelt(query[at], rng);
+      else {
+        const candidates = corpus.vocabulary.filter((w) => !session.words.has(w) && !query.includes(w));
+        const [word] = remembered(candidates, 1, rng, messageFrequency, words);
+        query[at] = word;
+      }
+      return { query: query.join(" ") };
+    }
+    case "file": {
+      if (session.files.length === 0) return { query: undefined };
+      const file = session.files[rng.int(session.files.length)];
+      const touching = new Set((await store.native.callsTouching(file)).map((call) => call.sessionPath));
+      return { query: knownItemQuery(item.text, rng, messageFrequency, words, 2), filters: { paths: [...touching] } };
+    }
+    case "command": {
+      // A command is as rare as its rarest word; `distinctive` draws from the rarer half of them.
+      const rarity = (command) => Math.min(...wordsIn(command).map((w) => callFrequency.get(w) ?? 0));
+      const commands = [...new Set(session.commands)].filter((c) => wordsIn(c).length > 0);
+      const ranked = commands.sort((x, y) => rarity(x) - rarity(y) || (x < y ? -1 : 1));
+      const pool = words === "any" ? ranked : ranked.slice(0, Math.ceil(ranked.length / 2));
+      return { query: pool.length ? pool[rng.int(pool.length)] : undefined, content: EVERY_KIND };
+    }
+    default:
+      throw new Error(`unknown query shape: ${shape} (expected one of ${SHAPES.join(", ")})`);
+  }
+}
+
+export async function evaluate({ sessions = 500, seed = 1, queries = 300, words = "distinctive", shape = "remembered", recencyWeight, coordination, log = () => {} } = {}) {
+  if (!SHAPES.includes(shape)) throw new Error(`unknown query shape: ${shape} (expected one of ${SHAPES.join(", ")})`);
+  const generated = await generateCorpus({ size: sessions, seed, log });
+  const env = { PI_CODING_AGENT_DIR: generated.agentDir, RECALL_CACHE_DIR: join(generated.outDir, "recall-cache") };
   const store = openStore(resolveLocations({ env }));
   await syncIndex(store);
-  const items = readFileSync(corpus.knownItemsPath, "utf8").trim().split("\n").map((l) => JSON.parse(l));
-  const messageFrequency = await wordMessageFrequency(corpus.sessionsDir);
+  const items = readFileSync(generated.knownItemsPath, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const corpus = await readCorpus(generated.sessionsDir, new Set(items.map((item) => item.sessionId)));
+  corpus.vocabulary = [...new Set(items.flatMap((item) => sentences(item.text).flatMap(memorable)))].sort();
+  const knobs = Object.fromEntries(Object.entries({ recencyWeight, coordination }).filter(([, v]) => v !== undefined));
   const rng = Rng.from("eval", seed);
   const ranks = [];
   const now = Date.parse(REFERENCE_DATE);
   for (const item of items) {
     if (ranks.length >= queries) break;
-    const query = knownItemQuery(item.text, rng, messageFrequency, words);
-    if (!query) continue;
-    const hits = await store.native.search({ query, limit: 10, now, ...(recencyWeight === undefined ? {} : { recencyWeight }), ...(coordination === undefined ? {} : { coordination }) });
+    const search = await knownItemSearch(shape, item, rng, corpus, words, store);
+    if (!search.query) continue;
+    const hits = await store.native.search({ limit: 10, now, ...knobs, ...search });
     const rank = hits.findIndex((h) => h.session.id === item.sessionId);
-    ranks.push({ query, sessionId: item.sessionId, rank: rank === -1 ? null : rank + 1 });
+    ranks.push({ query: search.query, sessionId: item.sessionId, rank: rank === -1 ? null : rank + 1 });
   }
   const n = ranks.length;
   const within = (k) => ranks.filter((r) => r.rank !== null && r.rank <= k).length / n;
   const mrr = ranks.reduce((sum, r) => sum + (r.rank ? 1 / r.rank : 0), 0) / n;
-  return { sessions, seed, words, queries: n, recencyWeight: recencyWeight ?? "default", coordination: coordination ?? "default", r1: within(1), r5: within(5), mrr, ranks };
+  const settings = Object.fromEntries(Object.entries({ recencyWeight, coordination }).map(([k, v]) => [k, v ?? "default"]));
+  return { sessions, seed, words, shape, queries: n, ...settings, r1: within(1), r5: within(5), mrr, ranks };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({
+    const { values } = parseArgs({
     options: {
       sessions: { type: "string", default: "500" },
       seed: { type: "string", default: "1" },
       queries: { type: "string", default: "300" },
       words: { type: "string", default: "distinctive" },
+      shape: { type: "string", default: "remembered" },
       recency: { type: "string" },
       coordination: { type: "string" },
       json: { type: "boolean", default: false },
     },
   });
+  const number = (v) => (v === undefined ? undefined : Number(v));
   const result = await evaluate({
     sessions: Number(values.sessions),
     seed: Number(values.seed),
     queries: Number(values.queries),
     words: values.words,
-    recencyWeight: values.recency === undefined ? undefined : Number(values.recency),
-    coordination: values.coordination === undefined ? undefined : Number(values.coordination),
+    shape: values.shape,
+    recencyWeight: number(values.recency),
+    coordination: number(values.coordination),
     log: (m) => process.stderr.write(`${m}\n`),
   });
   if (values.json) {
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } else {
     const pct = (x) => `${(x * 100).toFixed(1)}%`;
-    console.log(`sessions ${result.sessions}, seed ${result.seed}, ${result.queries} queries of ${result.words} words, recency weight ${result.recencyWeight}, coordination ${result.coordination}`);
+    const settings = ["recencyWeight", "coordination"].map((k) => `${k} ${result[k]}`).join(", ");
+    console.log(`sessions ${result.sessions}, seed ${result.seed}, ${result.queries} ${result.shape} queries of ${result.words} words; ${settings}`);
     console.log(`R@1 ${pct(result.r1)}  R@5 ${pct(result.r5)}  MRR ${result.mrr.toFixed(3)}`);
   }
 }
