@@ -88,11 +88,12 @@ export class IndexHandle {
     return native(() => this.inner.list(request));
   }
 
-  /** The indexed tool calls that touched `file` (absolute), by session file. */
+  /** The snippet of each text of a kind the index does not keep whole, as a search would make it. */
   snippets(request: NativeSnippetRequest): Promise<NativeSnippet[]> {
     return native(() => this.inner.snippets(request));
   }
 
+  /** The indexed tool calls that touched `file` (absolute), by session file. */
   callsTouching(file: string): Promise<NativeFileCall[]> {
     return native(() => this.inner.callsTouching(file));
   }
