@@ -115,6 +115,23 @@ describe("live freshness", () => {
     }
   });
 
+  it("a search of tool output sees what another process indexed since (the depth index is read again too)", async () => {
+    agent = makeAgentDir();
+    const host = Recall.open({ env: agent.env, cwd: agent.root, live: true });
+    try {
+      // Opens the depth index (thinking, calls, output) in this process.
+      expect((await host.search({ query: "quuxtooloutput", content: ["outputs"] })).hits).not.toEqual([]);
+      const output = { type: "message", id: "f0000009", parentId: null, timestamp: "2026-11-02T00:00:00.000Z", message: { role: "toolResult", toolCallId: "x1", toolName: "bash", content: [{ type: "text", text: "otherprocessoutputword" }], isError: false, timestamp: Date.parse("2026-11-02T00:00:00Z") } };
+      appendFileSync(join(agent.sessionsDir, S1), `${JSON.stringify(output)}\n`);
+      const other = Recall.open({ env: agent.env });
+      await other.sync();
+      other.close();
+      expect((await host.search({ query: "otherprocessoutputword", content: ["outputs"] })).hits.map((h) => h.id)).toEqual(["01a0f6b1-2680-79e3-a1fa-30b6f0582ef5"]);
+    } finally {
+      host.close();
+    }
+  });
+
   it("is changed for another index in the cache folder's place", async () => {
     agent = makeAgentDir();
     const store = openRecall({ env: agent.env });

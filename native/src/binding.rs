@@ -22,12 +22,11 @@ use crate::scan::{every_file, project_folders, EarlyLook, Layout, Scan, SessionF
 use crate::query::{Filters, DEFAULT_COORDINATION};
 use crate::relevance::{question_terms, score_texts};
 use crate::replace::{open_or_replace, open_verified};
-use crate::search::{search, Hit, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS};
+use crate::search::{Hit, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS};
 use crate::session::SessionMeta;
-use crate::snippet::snippets_of;
 use crate::sessions::list;
 use crate::text_kind::TextKind;
-use crate::touched::{calls_touching, FileCall};
+use crate::touched::FileCall;
 
 pub(crate) fn to_napi(error: RecallError) -> napi::Error {
     napi::Error::from_reason(error.to_string())
@@ -574,7 +573,7 @@ impl NativeIndex {
         };
         AsyncTask::with_optional_signal(
             job(move || {
-                let hits = search(&engine.searcher(), engine.fields(), &options)?;
+                let hits = engine.search(&options)?;
                 Ok(hits.into_iter().map(JsHit::from).collect())
             }),
             signal,
@@ -588,7 +587,7 @@ impl NativeIndex {
         AsyncTask::new(job(move || {
             let kind = TextKind::parse(&request.kind).ok_or_else(|| RecallError::new(Code::BadInput, format!("unknown kind of text: {}", request.kind)))?;
             let chars = request.snippet_chars.map_or(DEFAULT_SNIPPET_CHARS, |c| c as usize);
-            let made = snippets_of(&engine.searcher(), engine.fields(), &request.query, request.prefix.unwrap_or(false), kind, &request.texts, chars)?;
+            let made = engine.snippets(&request.query, request.prefix.unwrap_or(false), kind, &request.texts, chars)?;
             Ok(made.into_iter().map(|(snippet, spans)| JsSnippet { snippet, spans: spans.into_iter().map(|(s, e)| JsSpan { start: s as u32, end: e as u32 }).collect() }).collect())
         }))
     }
@@ -597,7 +596,7 @@ impl NativeIndex {
     #[napi(ts_return_type = "Promise<NativeFileCall[]>")]
     pub fn calls_touching(&self, file: String) -> AsyncTask<Job<Vec<JsFileCall>>> {
         let engine = self.engine.clone();
-        AsyncTask::new(job(move || Ok(calls_touching(&engine.searcher(), engine.fields(), &file)?.into_iter().map(JsFileCall::from).collect())))
+        AsyncTask::new(job(move || Ok(engine.calls_touching(&file)?.into_iter().map(JsFileCall::from).collect())))
     }
 
     /// Sessions matching the filters, most recently active first.

@@ -7,30 +7,32 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc, Mutex};
+use std::sync::{mpsc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
 use tantivy::collector::Count;
 use tantivy::directory::error::LockError;
-use tantivy::directory::{Directory, META_LOCK};
 use tantivy::merge_policy::LogMergePolicy;
 use tantivy::query::{BooleanQuery, Occur, Query, RangeQuery, TermQuery};
-use tantivy::schema::{IndexRecordOption, Schema};
-use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, TantivyError, Term};
+use tantivy::schema::IndexRecordOption;
+use tantivy::{IndexWriter, TantivyDocument, TantivyError, Term};
 
 use crate::changes::ChangeSet;
-use crate::directory::IndexDirectory;
 use crate::error::{Code, RecallError, Result};
 use crate::files::{file_doc_query, file_document, read_records, FileRecord, Selector};
 use crate::identity::Identity;
+use crate::index_part::{IndexPart, Part, Payload};
 use crate::integrity;
 use crate::panics;
 use crate::scan::{scan, EarlyLook, Layout, Scan};
-use crate::schema::{build_schema, kind_is, Fields, KIND_MESSAGE, KIND_SESSION, SCHEMA_VERSION};
+use crate::schema::{kind_is, Fields, KIND_MESSAGE, KIND_SESSION, SCHEMA_VERSION};
+use crate::search::{search, Hit, SearchOptions};
+use crate::searchers::Searchers;
 use crate::session::{message_document, session_document, session_from_document};
 use crate::sessions::documents_by_id;
-use crate::tokenizer;
+use crate::snippet::{snippets_of, Snippet};
+use crate::text_kind::TextKind;
+use crate::touched::{calls_touching, FileCall};
 
 const WRITER_HEAP_BYTES: usize = 32 * 1024 * 1024;
 const LOCK_RETRY: Duration = Duration::from_millis(25);
@@ -38,29 +40,25 @@ const MAX_DOCS_BEFORE_MERGE: usize = 250_000;
 /// How often a wait for the segment updater looks whether it has stopped (see panics.rs).
 const UPDATER_CHECK: Duration = Duration::from_millis(20);
 
-/// What a commit records next to the segments: the schema version, a stamp that names the
-/// commit, and the caller's own state (opaque JSON) as of that commit.
-#[derive(Debug, Serialize, Deserialize)]
-struct Payload {
-    schema: u32,
-    stamp: String,
-    #[serde(default)]
-    state: String,
-}
-
 pub struct Engine {
-    index: Index,
-    reader: IndexReader,
+    /// The conversation, the session documents and the file records (index_part.rs).
+    main: IndexPart,
+    /// The other kinds of text, opened when a search or a write first needs them.
+    depth: OnceLock<IndexPart>,
     fields: Fields,
     writer: Mutex<Option<Writer>>,
     /// The folder the index was opened in, and which folder it was; none for an index in memory.
     folder: Option<(PathBuf, Identity)>,
 }
 
-/// The writer, and the count of segment updater panics when it was made: any later one may be
-/// its own updater's, whose tasks then never finish.
+/// The writers of both indexes, and the count of segment updater panics when they were made:
+/// any later one may be their own updater's, whose tasks then never finish.
 struct Writer {
-    inner: IndexWriter,
+    main: IndexWriter,
+    depth: IndexWriter,
+    /// Whether the depth index has anything to commit: most tag edits and file records do not
+    /// touch it, and a commit costs a flush to disk.
+    depth_changed: bool,
     updater_panics: u64,
 }
 
@@ -75,6 +73,7 @@ pub struct ApplyCounts {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stats {
+    /// Documents of the main index (conversation, sessions, file records).
     pub documents: u64,
     pub sessions: u64,
     /// The stamp of the last commit; empty for a new index.
@@ -84,26 +83,45 @@ pub struct Stats {
 }
 
 impl Engine {
-    /// Opens the index in `dir`, creating it when the folder holds none.
+    /// Opens the index in `dir`, creating it when the folder holds none. The depth index is
+    /// opened when first needed.
     pub fn open(dir: &Path) -> Result<Engine> {
         let io_error = |e: std::io::Error| RecallError::new(Code::Io, format!("{}: {e}", dir.display()));
         std::fs::create_dir_all(dir).map_err(io_error)?;
         let folder = (dir.to_path_buf(), Identity::of(&std::fs::metadata(dir).map_err(io_error)?));
-        let directory = IndexDirectory::open(dir).map_err(|e| RecallError::new(Code::Io, e.to_string()))?;
-        let index = if index_exists(&directory)? { Index::open(directory)? } else { create_once(directory)? };
-        Engine::from_index(index, Some(folder))
+        let main = IndexPart::open(dir, true)?.ok_or_else(|| RecallError::new(Code::Io, format!("{}: cannot create the index", dir.display())))?;
+        Engine::from_parts(main, OnceLock::new(), Some(folder))
     }
 
     pub fn in_memory() -> Result<Engine> {
-        Engine::from_index(Index::create_in_ram(build_schema()), None)
+        Engine::from_parts(IndexPart::in_memory()?, OnceLock::from(IndexPart::in_memory()?), None)
     }
 
-    fn from_index(index: Index, folder: Option<(PathBuf, Identity)>) -> Result<Engine> {
-        check_compatible(&index)?;
-        tokenizer::register(&index);
-        let fields = Fields::from_schema(&index.schema())?;
-        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
-        Ok(Engine { index, reader, fields, writer: Mutex::new(None), folder })
+    fn from_parts(main: IndexPart, depth: OnceLock<IndexPart>, folder: Option<(PathBuf, Identity)>) -> Result<Engine> {
+        let fields = Fields::from_schema(&main.index.schema())?;
+        Ok(Engine { main, depth, fields, writer: Mutex::new(None), folder })
+    }
+
+    /// The depth index, opened (or, for a writer, `create`d) on first use; `None` when nothing
+    /// has made it yet. A depth index opened after the last commit was made is checked as the
+    /// main one is when opened (the segment files changed since its commit, integrity.rs).
+    fn depth(&self, create: bool) -> Result<Option<&IndexPart>> {
+        if let Some(depth) = self.depth.get() {
+            return Ok(Some(depth));
+        }
+        let Some((dir, _)) = &self.folder else { return Ok(None) };
+        let folder = Part::Depth.folder(dir);
+        let opened = match IndexPart::open(&folder, create) {
+            Ok(Some(opened)) => opened,
+            Ok(None) => return Ok(None),
+            // Opening reads some segment files: a damaged one may be why it failed.
+            Err(error) => return Err(depth_damage(&integrity::damaged_files_in(&folder).unwrap_or_default()).unwrap_or(error)),
+        };
+        if let Some(damage) = depth_damage(&integrity::damaged_files(&opened.index, &folder, true)?) {
+            return Err(damage);
+        }
+        // Another thread may have opened it meanwhile: either copy serves.
+        Ok(Some(self.depth.get_or_init(|| opened)))
     }
 
     /// Whether the folder the index was opened in is still there, and still the same folder: the
@@ -114,31 +132,65 @@ impl Engine {
     }
 
     /// The active segment files that fail their checksum: all of them, or (`only_changed`) only
-    /// those changed since the last commit (see integrity.rs). An index in memory has no files.
+    /// those changed since the last commit (see integrity.rs). The depth index's files (named
+    /// `depth/…`) are checked with all of them; with `only_changed`, when it is opened. An index in
+    /// memory has no files.
     pub fn damaged_files(&self, only_changed: bool) -> Result<Vec<String>> {
-        match &self.folder {
-            Some((dir, _)) => integrity::damaged_files(&self.index, dir, only_changed),
-            None => Ok(Vec::new()),
+        let Some((dir, _)) = &self.folder else { return Ok(Vec::new()) };
+        let mut damaged = integrity::damaged_files(&self.main.index, dir, only_changed)?;
+        let folder = Part::Depth.folder(dir);
+        if !only_changed && folder.join("meta.json").exists() {
+            damaged.extend(integrity::damaged_files_in(&folder)?.into_iter().map(|name| format!("depth/{name}")));
         }
+        Ok(damaged)
     }
 
     pub fn fields(&self) -> &Fields {
         &self.fields
     }
 
-    pub fn searcher(&self) -> Searcher {
-        self.reader.searcher()
+    /// The main index's searcher: sessions, file records, the conversation.
+    pub fn searcher(&self) -> tantivy::Searcher {
+        self.main.searcher()
+    }
+
+    /// What a search of `kinds` reads: the main index, and the depth index unless the search is
+    /// of the conversation alone (which must rank the same whether or not it is open).
+    pub fn searchers(&self, kinds: &[TextKind]) -> Result<Searchers> {
+        let depth = if TextKind::conversation_only(kinds) { None } else { self.depth(false)?.map(IndexPart::searcher) };
+        Ok(Searchers { main: self.main.searcher(), depth })
+    }
+
+    pub fn search(&self, options: &SearchOptions) -> Result<Vec<Hit>> {
+        search(&self.searchers(&options.content)?, &self.fields, options)
+    }
+
+    /// The snippet of each text, as a search of `kind` makes it (snippet.rs).
+    pub fn snippets(&self, query: &str, prefix: bool, kind: TextKind, texts: &[String], chars: usize) -> Result<Vec<Snippet>> {
+        snippets_of(&self.searchers(&[kind])?, &self.fields, query, prefix, kind, texts, chars)
+    }
+
+    /// Every indexed tool call that touched `file` (touched.rs).
+    pub fn calls_touching(&self, file: &str) -> Result<Vec<FileCall>> {
+        match self.depth(false)? {
+            Some(depth) => calls_touching(&depth.searcher(), &self.fields, file),
+            None => Ok(Vec::new()),
+        }
     }
 
     /// Picks up commits made since the last reload, by this or another process.
     pub fn reload(&self) -> Result<()> {
-        Ok(self.reader.reload()?)
+        self.main.reader.reload()?;
+        if let Some(depth) = self.depth.get() {
+            depth.reader.reload()?;
+        }
+        Ok(())
     }
 
     pub fn stats(&self) -> Result<Stats> {
         let searcher = self.searcher();
         let sessions = searcher.search(&kind_is(&self.fields, KIND_SESSION), &Count)? as u64;
-        let (stamp, state) = read_payload(&self.index)?.map(|p| (p.stamp, p.state)).unwrap_or_default();
+        let (stamp, state) = self.main.payload()?.map(|p| (p.stamp, p.state)).unwrap_or_default();
         Ok(Stats { documents: searcher.num_docs(), sessions, stamp, state })
     }
 
@@ -154,8 +206,9 @@ impl Engine {
         read_records(&self.searcher(), &self.fields, selector)
     }
 
-    /// Takes the writer lock, waiting up to `timeout` for another process to release it, with a
-    /// writer of `threads` indexing threads (at most the machine's cores).
+    /// Takes the writer lock, waiting up to `timeout` for another process to release it, with
+    /// writers of `threads` indexing threads (at most the machine's cores). The main index's lock
+    /// is the one processes wait for; the depth index's is taken only by its holder.
     pub fn lock(&self, timeout: Duration, threads: usize) -> Result<()> {
         panics::quiet();
         let mut slot = self.writer.lock().map_err(|_| poisoned())?;
@@ -164,68 +217,86 @@ impl Engine {
         }
         let deadline = Instant::now() + timeout;
         let threads = threads.clamp(1, std::thread::available_parallelism().map_or(1, |n| n.get()));
-        loop {
-            match self.index.writer_with_num_threads::<TantivyDocument>(threads, WRITER_HEAP_BYTES * threads) {
-                Ok(writer) => {
-                    writer.set_merge_policy(Box::new(merge_policy()));
-                    let updater_panics = panics::updater_panics();
-                    // A writer killed before its commit leaves files no commit uses; this commit
-                    // would make some of the same names (a segment's `.del` of the same opstamp)
-                    // and fail on them with FileAlreadyExists, every time. Remove them first.
-                    let (writer, collected) = beside_updater(updater_panics, move || {
-                        let collected = writer.garbage_collect_files().wait();
-                        (writer, collected)
-                    })?;
-                    collected?;
-                    *slot = Some(Writer { inner: writer, updater_panics });
-                    return Ok(());
-                }
+        let updater_panics = panics::updater_panics();
+        let main = loop {
+            match self.main.index.writer_with_num_threads::<TantivyDocument>(threads, WRITER_HEAP_BYTES * threads) {
+                Ok(writer) => break writer,
                 Err(TantivyError::LockFailure(LockError::LockBusy, _)) if Instant::now() < deadline => std::thread::sleep(LOCK_RETRY),
                 Err(error) => return Err(error.into()),
             }
+        };
+        let depth = self.depth(true)?.ok_or_else(|| RecallError::new(Code::Io, "cannot create the depth index"))?;
+        let depth = depth.index.writer_with_num_threads::<TantivyDocument>(threads, WRITER_HEAP_BYTES * threads)?;
+        let mut writers = Vec::with_capacity(2);
+        for writer in [main, depth] {
+            writer.set_merge_policy(Box::new(merge_policy()));
+            // A writer killed before its commit leaves files no commit uses; this commit would
+            // make some of the same names (a segment's `.del` of the same opstamp) and fail on
+            // them with FileAlreadyExists, every time. Remove them first.
+            let (writer, collected) = beside_updater(updater_panics, move || {
+                let collected = writer.garbage_collect_files().wait();
+                (writer, collected)
+            })?;
+            collected?;
+            writers.push(writer);
         }
+        let depth = writers.pop().ok_or_else(not_locked)?;
+        let main = writers.pop().ok_or_else(not_locked)?;
+        *slot = Some(Writer { main, depth, depth_changed: false, updater_panics });
+        Ok(())
     }
 
     pub fn apply(&self, changes: &ChangeSet) -> Result<ApplyCounts> {
-        let slot = self.writer.lock().map_err(|_| poisoned())?;
-        let writer = &slot.as_ref().ok_or_else(not_locked)?.inner;
+        let mut slot = self.writer.lock().map_err(|_| poisoned())?;
+        let writer = slot.as_mut().ok_or_else(not_locked)?;
         let fields = &self.fields;
         let mut counts = ApplyCounts::default();
         for path in &changes.remove_paths {
-            writer.delete_term(Term::from_field_text(fields.path, path));
+            for part in [&writer.main, &writer.depth] {
+                part.delete_term(Term::from_field_text(fields.path, path));
+            }
+            writer.depth_changed = true;
             counts.removed_paths += 1;
         }
         for update in &changes.sessions {
             let path = &update.session.path;
             match update.replace_from {
                 None => {
-                    writer.delete_term(Term::from_field_text(fields.path, path));
+                    for part in [&writer.main, &writer.depth] {
+                        part.delete_term(Term::from_field_text(fields.path, path));
+                    }
                 }
                 Some(from) => {
-                    let tail = RangeQuery::new(
-                        std::ops::Bound::Included(Term::from_field_u64(fields.msg_index, u64::from(from))),
-                        std::ops::Bound::Unbounded,
-                    );
-                    writer.delete_query(Box::new(BooleanQuery::new(vec![
-                        (Occur::Must, path_query(fields, path)),
-                        (Occur::Must, kind_is(fields, KIND_MESSAGE)),
-                        (Occur::Must, Box::new(tail)),
-                    ])))?;
-                    writer.delete_query(session_doc_query(fields, path))?;
+                    let tail = || {
+                        let tail = RangeQuery::new(
+                            std::ops::Bound::Included(Term::from_field_u64(fields.msg_index, u64::from(from))),
+                            std::ops::Bound::Unbounded,
+                        );
+                        Box::new(BooleanQuery::new(vec![
+                            (Occur::Must, path_query(fields, path)),
+                            (Occur::Must, kind_is(fields, KIND_MESSAGE)),
+                            (Occur::Must, Box::new(tail)),
+                        ]))
+                    };
+                    writer.main.delete_query(tail())?;
+                    writer.depth.delete_query(tail())?;
+                    writer.main.delete_query(session_doc_query(fields, path))?;
                 }
             }
+            writer.depth_changed = true;
             for message in &update.messages {
-                writer.add_document(message_document(fields, &update.session, message))?;
+                let part = if Part::of(message.text_kind()) == Part::Main { &writer.main } else { &writer.depth };
+                part.add_document(message_document(fields, &update.session, message))?;
                 counts.messages += 1;
             }
-            writer.add_document(session_document(fields, &update.session))?;
+            writer.main.add_document(session_document(fields, &update.session))?;
             counts.sessions += 1;
         }
         // After the sessions: replacing a session deletes every document of its path, its
         // record included.
         for record in &changes.files {
-            writer.delete_query(file_doc_query(fields, &record.path))?;
-            writer.add_document(file_document(fields, record))?;
+            writer.main.delete_query(file_doc_query(fields, &record.path))?;
+            writer.main.add_document(file_document(fields, record))?;
             counts.files += 1;
         }
         // Tag edits rewrite committed session documents only; a session sent in this same change
@@ -238,8 +309,8 @@ impl Engine {
                     continue;
                 }
                 session.tags = update.tags.clone();
-                writer.delete_query(session_doc_query(fields, &session.path))?;
-                writer.add_document(session_document(fields, &session))?;
+                writer.main.delete_query(session_doc_query(fields, &session.path))?;
+                writer.main.add_document(session_document(fields, &session))?;
             }
             counts.tag_updates += 1;
         }
@@ -248,26 +319,30 @@ impl Engine {
 
     /// Drops every document (a rebuild), keeping the lock.
     pub fn clear(&self) -> Result<()> {
-        let slot = self.writer.lock().map_err(|_| poisoned())?;
-        slot.as_ref().ok_or_else(not_locked)?.inner.delete_all_documents()?;
+        let mut slot = self.writer.lock().map_err(|_| poisoned())?;
+        let writer = slot.as_mut().ok_or_else(not_locked)?;
+        writer.main.delete_all_documents()?;
+        writer.depth.delete_all_documents()?;
+        writer.depth_changed = true;
         Ok(())
     }
 
-    /// Commits what was applied. A commit that Tantivy's segment updater could not finish (it
-    /// panicked: a damaged file read while applying deletes) is an error, and the writer is left
-    /// behind, stopped; `unlock` then has nothing to release.
+    /// Commits what was applied: the depth index first, then the main one, whose commit is the
+    /// one that counts (index_part.rs). A commit that Tantivy's segment updater could not finish
+    /// (it panicked: a damaged file read while applying deletes) is an error, and the writers are
+    /// left behind, stopped; `unlock` then has nothing to release.
     pub fn commit(&self, stamp: &str, state: &str) -> Result<()> {
         let mut slot = self.writer.lock().map_err(|_| poisoned())?;
-        let Writer { mut inner, updater_panics } = slot.take().ok_or_else(not_locked)?;
-        let payload = serde_json::to_string(&Payload { schema: SCHEMA_VERSION, stamp: stamp.to_owned(), state: state.to_owned() })?;
-        let (inner, committed) = beside_updater(updater_panics, move || {
-            let committed = inner.prepare_commit().and_then(|mut prepared| {
-                prepared.set_payload(&payload);
-                prepared.commit()
-            });
-            (inner, committed)
-        })?;
-        *slot = Some(Writer { inner, updater_panics });
+        let Writer { main, depth, depth_changed, updater_panics } = slot.take().ok_or_else(not_locked)?;
+        let payload = |state: &str| serde_json::to_string(&Payload { schema: SCHEMA_VERSION, stamp: stamp.to_owned(), state: state.to_owned() });
+        let (depth, committed) = if depth_changed { commit_one(depth, payload("")?, updater_panics)? } else { (depth, Ok(())) };
+        // The main index is not committed after a failed depth commit: the files stay changed
+        // for the next sync.
+        let (main, committed) = match committed {
+            Ok(()) => commit_one(main, payload(state)?, updater_panics)?,
+            Err(error) => (main, Err(error)),
+        };
+        *slot = Some(Writer { main, depth, depth_changed: committed.is_err() && depth_changed, updater_panics });
         committed?;
         drop(slot);
         self.reload()
@@ -277,11 +352,30 @@ impl Engine {
     /// are dropped.
     pub fn unlock(&self) -> Result<()> {
         let writer = self.writer.lock().map_err(|_| poisoned())?.take();
-        if let Some(Writer { inner, updater_panics }) = writer {
-            beside_updater(updater_panics, move || inner.wait_merging_threads())??;
+        if let Some(Writer { main, depth, updater_panics, .. }) = writer {
+            beside_updater(updater_panics, move || depth.wait_merging_threads())??;
+            beside_updater(updater_panics, move || main.wait_merging_threads())??;
         }
         Ok(())
     }
+}
+
+/// The error for damaged files of the depth index, if any are.
+fn depth_damage(damaged: &[String]) -> Option<RecallError> {
+    let named: Vec<String> = damaged.iter().map(|name| format!("depth/{name}")).collect();
+    (!named.is_empty()).then(|| RecallError::new(Code::Corrupt, integrity::describe(&named)))
+}
+
+/// Commits one writer with `payload`, giving it back (for more work, or for `unlock` after a
+/// failed commit) with the commit's outcome.
+fn commit_one(mut writer: IndexWriter, payload: String, updater_panics: u64) -> Result<(IndexWriter, tantivy::Result<()>)> {
+    beside_updater(updater_panics, move || {
+        let committed = writer.prepare_commit().and_then(|mut prepared| {
+            prepared.set_payload(&payload);
+            prepared.commit()
+        });
+        (writer, committed.map(|_| ()))
+    })
 }
 
 /// Runs `work` (a writer call that waits for Tantivy's segment updater) on a thread of its own,
@@ -318,53 +412,6 @@ fn merge_policy() -> LogMergePolicy {
     let mut policy = LogMergePolicy::default();
     policy.set_max_docs_before_merge(MAX_DOCS_BEFORE_MERGE);
     policy
-}
-
-fn index_exists(directory: &IndexDirectory) -> Result<bool> {
-    Index::exists(directory).map_err(|e| RecallError::new(Code::Corrupt, e.to_string()))
-}
-
-/// Creates the index, unless another process did since `open` looked. Creating writes an empty
-/// `meta.json`, so two processes that both found none would otherwise race, and the slower one
-/// would wipe out what the faster one had committed in the meantime. The lock is the one readers
-/// hold while they open segments; it is released before this process opens its own reader.
-fn create_once(directory: IndexDirectory) -> Result<Index> {
-    let _creating = directory.acquire_lock(&META_LOCK).map_err(|e| RecallError::new(Code::Io, e.to_string()))?;
-    if index_exists(&directory)? {
-        return Ok(Index::open(directory)?);
-    }
-    Ok(Index::create(directory, build_schema(), tantivy::IndexSettings::default())?)
-}
-
-fn check_compatible(index: &Index) -> Result<()> {
-    let expected = build_schema();
-    if !same_fields(&index.schema(), &expected) {
-        return Err(RecallError::new(Code::Incompatible, "the index was written with another schema"));
-    }
-    if let Some(payload) = read_payload(index)? {
-        if payload.schema != SCHEMA_VERSION {
-            return Err(RecallError::new(
-                Code::Incompatible,
-                format!("the index has schema version {}, this recall uses {SCHEMA_VERSION}", payload.schema),
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn same_fields(a: &Schema, b: &Schema) -> bool {
-    let names = |s: &Schema| s.fields().map(|(_, e)| (e.name().to_owned(), format!("{:?}", e.field_type()))).collect::<Vec<_>>();
-    names(a) == names(b)
-}
-
-fn read_payload(index: &Index) -> Result<Option<Payload>> {
-    let metas = index.load_metas()?;
-    match metas.payload {
-        None => Ok(None),
-        Some(text) => serde_json::from_str(&text)
-            .map(Some)
-            .map_err(|e| RecallError::new(Code::Corrupt, format!("unreadable commit payload: {e}"))),
-    }
 }
 
 fn path_query(fields: &Fields, path: &str) -> Box<dyn Query> {

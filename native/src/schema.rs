@@ -20,7 +20,7 @@ use crate::tokenizer::ANALYZER;
 
 /// Bump when the schema, the analyzer or the meaning of a field changes; an index written with
 /// another version is rebuilt from the session files.
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 
 pub const KIND_MESSAGE: &str = "message";
 pub const KIND_SESSION: &str = "session";

@@ -8,9 +8,11 @@
 //! 2. Candidates are grouped by session file; a session is represented by its best document.
 //! 3. A session's score is that document's score × `1 + w·exp(-age / 7 days)`, where age is the
 //!    time since the session's last message (w = 0.2 by default).
-//!    Documents of other kinds of text than the conversation (text_kind.rs) are searched only when
-//!    asked for, their scores weighted by kind; a conversation-only search counts none of them in
-//!    its BM25 statistics (statistics.rs), so indexing them changes nothing of its ranking.
+//!    Documents of other kinds of text than the conversation (text_kind.rs) live in the depth
+//!    index (index_part.rs) and are searched only when asked for, their scores weighted by kind;
+//!    a conversation-only search reads the main index alone, statistics included, so indexing
+//!    them changes nothing of its ranking. A search of both reads them with one set of
+//!    statistics and merges their best documents.
 //! 4. The top `limit` sessions get a ~200-character snippet of their best matching message, with
 //!    the matched words as byte ranges into the snippet (snippet.rs); a message of a kind the index
 //!    does not keep whole (tool output) gets none here, and its `line_offset` instead.
@@ -21,6 +23,9 @@ use tantivy::collector::TopDocs;
 use tantivy::query::Query;
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, Score, Searcher, SegmentReader, TantivyDocument};
+
+use crate::index_part::Part;
+use crate::searchers::Searchers;
 
 use crate::error::Result;
 use crate::query::{filtered, parse, prefix_expansions, text_query, Filters};
@@ -69,6 +74,7 @@ pub struct Hit {
 
 #[derive(Clone, Copy)]
 struct Candidate {
+    part: Part,
     address: DocAddress,
     /// BM25 plus the message-index tie-break: what picks a session's representative.
     tweaked: Score,
@@ -96,7 +102,7 @@ impl Group {
     }
 }
 
-pub fn search(searcher: &Searcher, fields: &Fields, options: &SearchOptions) -> Result<Vec<Hit>> {
+pub fn search(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -> Result<Vec<Hit>> {
     let parsed = parse(&options.query, options.prefix);
     if parsed.is_empty() || options.limit == 0 {
         return Ok(Vec::new());
@@ -104,20 +110,21 @@ pub fn search(searcher: &Searcher, fields: &Fields, options: &SearchOptions) -> 
     let kinds = if options.content.is_empty() { vec![TextKind::Conversation] } else { options.content.clone() };
     let mut expansions = Vec::with_capacity(kinds.len());
     for kind in &kinds {
-        expansions.push(match &parsed.prefix {
-            Some(prefix) => prefix_expansions(searcher, kind.field(fields), prefix)?,
-            None => Vec::new(),
+        expansions.push(match (&parsed.prefix, searchers.of_kind(*kind)) {
+            (Some(prefix), Some(searcher)) => prefix_expansions(searcher, kind.field(fields), prefix)?,
+            _ => Vec::new(),
         });
     }
     // The unfinished word also completes to tags and session names.
+    let searcher = &searchers.main;
     let tag_expansions = match &parsed.prefix {
         Some(prefix) => prefix_expansions(searcher, fields.tag_text, prefix)?,
         None => Vec::new(),
     };
     let Some(filters) = options.filters.with_tags_resolved(searcher, fields)? else { return Ok(Vec::new()) };
     let query = filtered(text_query(&parsed, &kinds, &expansions, &tag_expansions, options.coordination, fields), &filters, fields);
-    let statistics = if TextKind::conversation_only(&kinds) { LiveStatistics::of_conversation(searcher, fields)? } else { LiveStatistics::new(searcher) };
-    let groups = collect_groups(searcher, &statistics, query.as_ref(), options.limit * CANDIDATES_PER_RESULT)?;
+    let statistics = LiveStatistics::new(searchers);
+    let groups = collect_groups(searchers, &statistics, query.as_ref(), options.limit * CANDIDATES_PER_RESULT)?;
     let session_docs = session_documents(searcher, fields, &groups.keys().copied().collect())?;
 
     let mut ranked: Vec<(f64, i64, u64, Group)> = groups
@@ -141,7 +148,7 @@ pub fn search(searcher: &Searcher, fields: &Fields, options: &SearchOptions) -> 
         let session = session_from_document(fields, &searcher.doc(*address)?);
         let (message, snippet, spans) = match group.best_message {
             Some(candidate) => {
-                let doc: TantivyDocument = searcher.doc(candidate.address)?;
+                let doc: TantivyDocument = searchers.doc(candidate.part, candidate.address)?;
                 let mut message = message_from_document(fields, &doc);
                 let kind = message.kind;
                 // Text the index does not keep gets its snippet from the session file (snippet.rs).
@@ -172,8 +179,8 @@ pub fn recency_factor(now: i64, last_activity: i64, weight: f64) -> f64 {
     1.0 + weight * (-age / RECENCY_HALF_LIFE_MS).exp()
 }
 
-/// The best `window` documents, grouped by session file.
-fn collect_groups(searcher: &Searcher, statistics: &LiveStatistics, query: &dyn Query, window: usize) -> Result<HashMap<u64, Group>> {
+/// The best `window` documents of the indexes searched, grouped by session file.
+fn collect_groups(searchers: &Searchers, statistics: &LiveStatistics, query: &dyn Query, window: usize) -> Result<HashMap<u64, Group>> {
     let collector = TopDocs::with_limit(window.max(1)).tweak_score(move |segment: &tantivy::SegmentReader| {
         let index_column = segment.fast_fields().u64("msg_index").ok();
         move |doc, score: Score| {
@@ -181,20 +188,29 @@ fn collect_groups(searcher: &Searcher, statistics: &LiveStatistics, query: &dyn 
             (score + index as Score * MESSAGE_INDEX_TIE_BREAK, score)
         }
     });
-    let top = searcher.search_with_statistics_provider(query, &collector, statistics)?;
+    let mut top = Vec::new();
+    for (part, searcher) in searchers.parts() {
+        let found = searcher.search_with_statistics_provider(query, &collector, statistics)?;
+        top.extend(found.into_iter().map(|(scores, address)| (scores, part, address)));
+    }
+    if searchers.depth.is_some() {
+        top.sort_by(|a, b| b.0 .0.total_cmp(&a.0 .0));
+        top.truncate(window.max(1));
+    }
     let mut columns = HashMap::new();
     let mut groups: HashMap<u64, Group> = HashMap::new();
-    for ((tweaked, raw), address) in top {
-        let (key_column, index_column) = match columns.entry(address.segment_ord) {
+    for ((tweaked, raw), part, address) in top {
+        let (key_column, index_column) = match columns.entry((part, address.segment_ord)) {
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
             std::collections::hash_map::Entry::Vacant(e) => {
+                let Some(searcher) = searchers.of(part) else { continue };
                 let fast = searcher.segment_reader(address.segment_ord).fast_fields();
                 e.insert((fast.u64("path_key")?, fast.u64("msg_index")?))
             }
         };
         let Some(key) = key_column.first(address.doc_id) else { continue };
         let is_message = index_column.first(address.doc_id).is_some();
-        groups.entry(key).or_default().offer(Candidate { address, tweaked, raw, is_message });
+        groups.entry(key).or_default().offer(Candidate { part, address, tweaked, raw, is_message });
     }
     Ok(groups)
 }

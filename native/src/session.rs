@@ -64,6 +64,12 @@ pub struct MessageDoc {
     pub line_offset: Option<i64>,
 }
 
+impl MessageDoc {
+    pub fn text_kind(&self) -> TextKind {
+        self.kind.as_deref().and_then(TextKind::parse).unwrap_or(TextKind::Conversation)
+    }
+}
+
 pub fn session_document(fields: &Fields, session: &SessionMeta) -> TantivyDocument {
     let mut doc = TantivyDocument::default();
     doc.add_text(fields.kind, KIND_SESSION);
@@ -94,7 +100,7 @@ pub fn message_document(fields: &Fields, session: &SessionMeta, message: &Messag
     let mut doc = TantivyDocument::default();
     doc.add_text(fields.kind, KIND_MESSAGE);
     add_identity(&mut doc, fields, session);
-    let kind = message.kind.as_deref().and_then(TextKind::parse).unwrap_or(TextKind::Conversation);
+    let kind = message.text_kind();
     doc.add_text(kind.field(fields), &message.text);
     if kind != TextKind::Conversation {
         doc.add_text(fields.text_kind, kind.name());

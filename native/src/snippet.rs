@@ -8,11 +8,12 @@ use std::collections::BTreeMap;
 
 use tantivy::query::Bm25StatisticsProvider;
 use tantivy::snippet::{collapse_overlapped_ranges, SnippetGenerator};
-use tantivy::{Score, Searcher, Term};
+use tantivy::{Score, Term};
 
 use crate::error::Result;
 use crate::query::{parse, prefix_expansions, ParsedQuery};
 use crate::schema::Fields;
+use crate::searchers::Searchers;
 use crate::statistics::LiveStatistics;
 use crate::text_kind::TextKind;
 use crate::tokenizer::analyzer;
@@ -21,14 +22,14 @@ use crate::tokenizer::analyzer;
 pub type Snippet = (String, Vec<(usize, usize)>);
 
 /// The snippet of each of `texts` for `query` as a search of `kind` (with `prefix` matching) finds it.
-pub fn snippets_of(searcher: &Searcher, fields: &Fields, query: &str, prefix: bool, kind: TextKind, texts: &[String], chars: usize) -> Result<Vec<Snippet>> {
+pub fn snippets_of(searchers: &Searchers, fields: &Fields, query: &str, prefix: bool, kind: TextKind, texts: &[String], chars: usize) -> Result<Vec<Snippet>> {
     let parsed = parse(query, prefix);
     let field = kind.field(fields);
-    let completions = match &parsed.prefix {
-        Some(unfinished) => prefix_expansions(searcher, field, unfinished)?,
-        None => Vec::new(),
+    let completions = match (&parsed.prefix, searchers.of_kind(kind)) {
+        (Some(unfinished), Some(searcher)) => prefix_expansions(searcher, field, unfinished)?,
+        _ => Vec::new(),
     };
-    let generator = snippet_generator(&LiveStatistics::new(searcher), field, &parsed, &completions, chars)?;
+    let generator = snippet_generator(&LiveStatistics::new(searchers), field, &parsed, &completions, chars)?;
     Ok(texts.iter().map(|text| make_snippet(&generator, text, chars)).collect())
 }
 

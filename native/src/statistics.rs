@@ -9,10 +9,6 @@
 //! a field's token count is the sum of the live documents' field norms (the lengths BM25 reads
 //! per document anyway). What depends only on a segment and its deletions is cached by segment
 //! id and delete opstamp, so a search after the first one on a reader pays only for its terms.
-//!
-//! A search of the conversation alone also leaves the documents of the other kinds of text
-//! (thinking, tool calls, tool output) out of the document count, so indexing them changes
-//! neither the idf nor the average length a conversation search scores with.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -23,8 +19,7 @@ use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::index::SegmentId;
 use tantivy::{DocId, DocSet, Opstamp, Searcher, SegmentReader, Term, TERMINATED};
 
-use crate::schema::Fields;
-use crate::text_kind::TextKind;
+use crate::searchers::Searchers;
 
 /// What the statistics need of one segment as it stands (its deletions included).
 #[derive(Default)]
@@ -132,41 +127,35 @@ fn deleted_holding(segment: &SegmentReader, term: &Term, doc_freq: u32) -> tanti
     Ok(count)
 }
 
-/// BM25 statistics over the live documents of a searcher's segments.
+/// BM25 statistics over the live documents of the indexes a search reads: a search of the
+/// conversation reads the main index alone, so the other kinds of text (in the depth index)
+/// change neither the idf nor the average length it scores with.
 pub struct LiveStatistics<'a> {
-    searcher: &'a Searcher,
-    /// Live documents left out of the count: those of the other kinds, for a conversation search.
-    left_out: u64,
+    searchers: Vec<&'a Searcher>,
 }
 
 impl<'a> LiveStatistics<'a> {
-    pub fn new(searcher: &'a Searcher) -> LiveStatistics<'a> {
-        LiveStatistics { searcher, left_out: 0 }
+    pub fn new(searchers: &'a Searchers) -> LiveStatistics<'a> {
+        LiveStatistics { searchers: searchers.parts().map(|(_, searcher)| searcher).collect() }
     }
 
-    /// The statistics of a search of the conversation alone (see the module's comment).
-    pub fn of_conversation(searcher: &'a Searcher, fields: &Fields) -> tantivy::Result<LiveStatistics<'a>> {
-        let all = LiveStatistics::new(searcher);
-        let mut left_out = 0;
-        for kind in TextKind::ALL.into_iter().filter(|kind| *kind != TextKind::Conversation) {
-            left_out += all.doc_freq(&Term::from_field_text(fields.text_kind, kind.name()))?;
-        }
-        Ok(LiveStatistics { searcher, left_out })
+    fn segments(&self) -> impl Iterator<Item = &SegmentReader> {
+        self.searchers.iter().flat_map(|searcher| searcher.segment_readers())
     }
 }
 
 impl Bm25StatisticsProvider for LiveStatistics<'_> {
     fn total_num_tokens(&self, field: Field) -> tantivy::Result<u64> {
-        self.searcher.segment_readers().iter().map(|segment| live_tokens(segment, field)).sum()
+        self.segments().map(|segment| live_tokens(segment, field)).sum()
     }
 
     fn total_num_docs(&self) -> tantivy::Result<u64> {
-        Ok(self.searcher.num_docs().saturating_sub(self.left_out))
+        Ok(self.searchers.iter().map(|searcher| searcher.num_docs()).sum())
     }
 
     fn doc_freq(&self, term: &Term) -> tantivy::Result<u64> {
         let mut total = 0;
-        for segment in self.searcher.segment_readers() {
+        for segment in self.segments() {
             let doc_freq = segment.inverted_index(term.field())?.doc_freq(term)?;
             total += u64::from(doc_freq) - deleted_holding(segment, term, doc_freq)?;
         }

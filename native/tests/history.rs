@@ -7,8 +7,9 @@ use std::time::Duration;
 use recall_native::changes::{ChangeSet, SessionUpdate};
 use recall_native::engine::Engine;
 use recall_native::query::Filters;
-use recall_native::search::{search, SearchOptions};
+use recall_native::search::SearchOptions;
 use recall_native::session::{MessageDoc, SessionMeta};
+use recall_native::text_kind::TextKind;
 
 const NOW: i64 = 1_800_000_000_000;
 const WORDS: &[&str] = &[
@@ -57,8 +58,16 @@ fn message(index: usize, text: &str) -> MessageDoc {
     MessageDoc { index: index as u32, role: "user".into(), entry_id: format!("e{index}"), timestamp: NOW - 1000, text: text.to_owned(), kind: None, tool: None, files: None, line_offset: None }
 }
 
+/// The message, and a tool call and its output after it (in the depth index): their documents
+/// go through the same appends, rewrites and deletions.
+fn with_tools(index: usize, text: &str) -> [MessageDoc; 3] {
+    let tool = |kind: &str, words: String| MessageDoc { kind: Some(kind.to_owned()), tool: Some("bash".into()), entry_id: format!("{kind}{index}"), text: words, ..message(index, text) };
+    let reversed = text.split(' ').rev().collect::<Vec<_>>().join(" ");
+    [message(index, text), tool("call", reversed.clone()), tool("output", format!("{reversed} {text}"))]
+}
+
 fn whole(n: usize, texts: &[String]) -> SessionUpdate {
-    SessionUpdate { session: meta(n, texts.len()), messages: texts.iter().enumerate().map(|(i, t)| message(i, t)).collect(), replace_from: None }
+    SessionUpdate { session: meta(n, texts.len()), messages: texts.iter().enumerate().flat_map(|(i, t)| with_tools(i, t)).collect(), replace_from: None }
 }
 
 fn write(engine: &Engine, changes: ChangeSet) {
@@ -68,19 +77,19 @@ fn write(engine: &Engine, changes: ChangeSet) {
     engine.unlock().unwrap();
 }
 
-fn ranking(engine: &Engine, query: &str) -> Vec<(String, f64, String)> {
+fn ranking(engine: &Engine, query: &str, content: &[TextKind]) -> Vec<(String, f64, String)> {
     let options = SearchOptions {
         query: query.to_owned(),
         limit: 20,
         prefix: true,
         filters: Filters::default(),
-        content: Vec::new(),
+        content: content.to_vec(),
         now: NOW,
         recency_weight: 0.2,
         coordination: recall_native::query::DEFAULT_COORDINATION,
         snippet_chars: 200,
     };
-    search(&engine.searcher(), engine.fields(), &options)
+    engine.search(&options)
         .unwrap()
         .into_iter()
         .map(|hit| (hit.session.path, hit.score, hit.snippet))
@@ -113,7 +122,7 @@ fn incremental_index_ranks_like_a_rebuild() {
                         let from = texts.len() - 1;
                         texts[from].push_str(&format!(" {}", text(&mut rng)));
                         texts.push(text(&mut rng));
-                        let messages = texts.iter().enumerate().skip(from).map(|(i, t)| message(i, t)).collect();
+                        let messages = texts.iter().enumerate().skip(from).flat_map(|(i, t)| with_tools(i, t)).collect();
                         changes.sessions.push(SessionUpdate { session: meta(n, texts.len()), messages, replace_from: Some(from as u32) });
                     }
                     // A rewrite.
@@ -140,6 +149,10 @@ fn incremental_index_ranks_like_a_rebuild() {
     assert_eq!(incremental.stats().unwrap().documents, rebuilt.stats().unwrap().documents);
 
     for query in ["deploy", "staging nginx", "helm chart probe", "readiness timeout retry", "tantivy seg", "\"merge segment\" lock"] {
-        assert_eq!(ranking(&incremental, query), ranking(&rebuilt, query), "{query}");
+        for content in [&[][..], &TextKind::ALL[..]] {
+            let (incremental, rebuilt) = (ranking(&incremental, query, content), ranking(&rebuilt, query, content));
+            assert!(!rebuilt.is_empty(), "{query} finds nothing");
+            assert_eq!(incremental, rebuilt, "{query} in {content:?}");
+        }
     }
 }

@@ -3,7 +3,7 @@
 use recall_native::changes::{ChangeSet, SessionUpdate, TagUpdate};
 use recall_native::engine::Engine;
 use recall_native::query::Filters;
-use recall_native::search::{search, Hit, SearchOptions};
+use recall_native::search::{Hit, SearchOptions};
 use recall_native::session::{MessageDoc, SessionMeta};
 
 const DAY: i64 = 24 * 3600 * 1000;
@@ -63,7 +63,7 @@ fn options(query: &str) -> SearchOptions {
 }
 
 fn run(engine: &Engine, options: &SearchOptions) -> Vec<Hit> {
-    search(&engine.searcher(), engine.fields(), options).unwrap()
+    engine.search(options).unwrap()
 }
 
 fn names(hits: &[Hit]) -> Vec<String> {
@@ -356,7 +356,7 @@ fn each_kind_is_searched_when_asked_for_and_says_so() {
         } else {
             // Tool output is not kept: the library reads its text back and has its snippet made.
             assert!(hits[0].snippet.is_empty());
-            let made = recall_native::snippet::snippets_of(&engine.searcher(), engine.fields(), "zanzibar", false, kind, &["a zanzibar log".to_owned()], 200).unwrap();
+            let made = engine.snippets("zanzibar", false, kind, &["a zanzibar log".to_owned()], 200).unwrap();
             let (snippet, spans) = &made[0];
             assert_eq!(spans.iter().map(|&(s, e)| &snippet[s..e]).collect::<Vec<_>>(), vec!["zanzibar"]);
         }

@@ -3,7 +3,7 @@
 use recall_native::changes::{ChangeSet, SessionUpdate};
 use recall_native::engine::Engine;
 use recall_native::query::Filters;
-use recall_native::search::{search, Hit, SearchOptions};
+use recall_native::search::{Hit, SearchOptions};
 use recall_native::session::{MessageDoc, SessionMeta};
 
 const NOW: i64 = 1_800_000_000_000;
@@ -48,7 +48,7 @@ fn find(engine: &Engine, query: &str, prefix: bool) -> Vec<Hit> {
         coordination: recall_native::query::DEFAULT_COORDINATION,
         snippet_chars: 200,
     };
-    search(&engine.searcher(), engine.fields(), &options).unwrap()
+    engine.search(&options).unwrap()
 }
 
 fn names(hits: &[Hit]) -> Vec<String> {

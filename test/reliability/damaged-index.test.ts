@@ -19,12 +19,16 @@ let agent: AgentDir;
 let cacheDir: string;
 let cleanCopy: string;
 let clean: string;
+/** The answers of a search of every kind of text (the depth index's too). */
+let cleanAll: string;
 
 const recall = (args: string[]) => runRecall(args, { env: agent.env });
 
 /** What the index answers: the hits of a broad search and every session with its tags. */
-async function answers(): Promise<{ code: number | null; stderr: string; text: string }> {
-  const search = await recall(["search", "the", "--json", "--no-sync", "--limit", "50"]);
+async function answers(content = "conversation"): Promise<{ code: number | null; stderr: string; text: string }> {
+  // Words of the fixtures' tool output and calls, for a search of every kind.
+  const words = content === "all" ? ["the", "lockedstatetoolerror", "quuxtooloutput", "8080"] : ["the"];
+  const search = await recall(["search", ...words, "--json", "--no-sync", "--limit", "50", "--content", content]);
   const list = await recall(["list", "--json", "--no-sync", "--limit", "50"]);
   const hits = jsonLines<{ id: string; message: { entryId: string } | null; snippet: string }>(search.stdout).map((h) => [h.id, h.message?.entryId, h.snippet]);
   const sessions = jsonLines<{ id: string; tags: string[]; messageCount: number }>(list.stdout).map((s) => [s.id, s.tags, s.messageCount]);
@@ -47,6 +51,9 @@ beforeAll(async () => {
   expect(first.stderr).toBe("");
   expect(first.text).toContain("keepme");
   clean = first.text;
+  const all = await answers("all");
+  expect(all.text).not.toBe(clean);
+  cleanAll = all.text;
 });
 afterAll(() => agent?.cleanup());
 
@@ -99,5 +106,35 @@ describe("a damaged index", () => {
     }
     // The fixed seeds include damage that reads trip over: the repair after a failure is exercised.
     expect(repaired).toBeGreaterThan(0);
+  });
+});
+
+describe("a damaged depth index (thinking, tool calls and output: index/depth)", () => {
+  const depthFiles = (extension: string) => segmentFiles(join(cacheDir, "index", "depth"), extension);
+
+  it("damaged by a write: a search of every kind rebuilds it with one notice and answers as a clean index", async () => {
+    for (const extension of ["idx", "store", "fast"]) {
+      restoreCleanIndex();
+      expect(depthFiles(extension).length, extension).toBeGreaterThan(0);
+      damageFile(depthFiles(extension)[0]!, 5);
+      // A search of the conversation alone never opens it.
+      expect((await answers()).text, extension).toBe(clean);
+      const after = await answers("all");
+      expect(after.code, `${extension}: ${after.stderr}`).toBe(0);
+      expect(after.stderr.split("\n").filter(Boolean), extension).toEqual([expect.stringMatching(NOTICE)]);
+      expect(after.text, extension).toBe(cleanAll);
+      expect((await answers("all")).stderr, `${extension}: one notice only`).toBe("");
+    }
+  });
+
+  it("damaged with its time kept: `recall index` names it and rebuilds", async () => {
+    restoreCleanIndex();
+    damageFile(depthFiles("idx")[0]!, 11, { keepTime: true });
+    const index = await recall(["index", "--json"]);
+    expect(index.code).toBe(0);
+    expect(index.stderr).toMatch(/failed their checksum: depth\//);
+    const after = await answers("all");
+    expect(after.stderr).toBe("");
+    expect(after.text).toBe(cleanAll);
   });
 });
