@@ -12,7 +12,10 @@ use recall_native::replace::open_or_replace;
 fn commit_one(engine: &Engine, path: &str) {
     let changes: ChangeSet = serde_json::from_value(serde_json::json!({ "sessions": [{
         "session": { "id": path, "path": path, "cwd": "/p", "created": 1, "modified": 2, "messageCount": 1 },
-        "messages": [{ "index": 0, "role": "user", "entryId": "e0", "timestamp": 2, "text": format!("findme {path}") }],
+        "messages": [
+            { "index": 0, "role": "user", "entryId": "e0", "timestamp": 2, "text": format!("findme {path}") },
+            { "index": 0, "role": "toolResult", "entryId": "e1", "timestamp": 2, "text": "output", "kind": "output", "lineOffset": 0 },
+        ],
     }]}))
     .unwrap();
     engine.lock(Duration::from_secs(20), 1).unwrap();
@@ -50,6 +53,11 @@ fn the_managed_list_names_every_file_tantivy_wrote_and_a_lost_one_breaks_nothing
     assert_eq!(reopened.stats().unwrap().sessions, 3);
 }
 
+/// The two index folders of a cache (the main index and its `depth` one).
+fn index_folders(dir: &std::path::Path) -> [std::path::PathBuf; 2] {
+    [dir.to_path_buf(), dir.join("depth")]
+}
+
 /// The files of the segments `meta.json` names.
 fn living_files(dir: &std::path::Path) -> std::collections::BTreeSet<String> {
     let meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("meta.json")).unwrap()).unwrap();
@@ -57,7 +65,7 @@ fn living_files(dir: &std::path::Path) -> std::collections::BTreeSet<String> {
     std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|name| !name.starts_with('.') && name != "meta.json")
+        .filter(|name| !name.starts_with('.') && name != "meta.json" && !dir.join(name).is_dir())
         .filter(|name| !ids.iter().any(|id| name.starts_with(id.as_str())))
         .collect()
 }
@@ -74,16 +82,22 @@ fn files_another_process_wrote_are_deleted_once_unused_even_by_an_index_opened_b
         commit_one(&early, &format!("/s/early-{round}.jsonl"));
     }
     drop((early, other));
-    let listed = managed(dir.path());
-    for entry in std::fs::read_dir(dir.path()).unwrap() {
-        let name = entry.unwrap().file_name().into_string().unwrap();
-        assert!(name.starts_with('.') || listed.contains(&name), "{name} is not in .managed.json, so nothing will ever delete it");
+    for folder in index_folders(dir.path()) {
+        let listed = managed(&folder);
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let entry = entry.unwrap();
+            let name = entry.file_name().into_string().unwrap();
+            let is_folder = entry.file_type().unwrap().is_dir();
+            assert!(name.starts_with('.') || is_folder || listed.contains(&name), "{name} is not in .managed.json, so nothing will ever delete it");
+        }
     }
     // A process opened now sees every file the two wrote, and deletes those no segment uses.
     let fresh = Engine::open(dir.path()).unwrap();
     commit_one(&fresh, "/s/last.jsonl");
     assert_eq!(fresh.stats().unwrap().sessions, 25);
-    assert_eq!(living_files(dir.path()), Default::default(), "files no segment uses were left behind");
+    for folder in index_folders(dir.path()) {
+        assert_eq!(living_files(&folder), Default::default(), "files no segment uses were left behind in {}", folder.display());
+    }
 }
 
 #[test]
