@@ -67,14 +67,39 @@ fn with_closing_punctuation(text: &str, fragment: &str) -> String {
     text[start..end + closing].to_owned()
 }
 
+/// Texts longer than this are read a window at a time, and the snippet comes from the first
+/// window that holds a matched word: finding the best fragment of a 260 KB pasted log once took a
+/// search on corpus M about a millisecond, a third of its time.
+const WINDOW_BYTES: usize = 16 * 1024;
+/// How far a window reaches back into the one before: a word cut at the end of one is whole in
+/// the next.
+const WINDOW_OVERLAP_BYTES: usize = 1024;
+
 /// A snippet around the matched words, or the message's opening when none of them is in it.
 pub fn make_snippet(generator: &SnippetGenerator, text: &str, chars: usize) -> Snippet {
-    let snippet = generator.snippet(text);
-    if !snippet.fragment().is_empty() && !snippet.highlighted().is_empty() {
-        // Pairs of CJK characters overlap (`日本`, `本語`): overlapping marks are one.
-        let spans = collapse_overlapped_ranges(snippet.highlighted()).into_iter().map(|r| (r.start, r.end)).collect();
-        return (with_closing_punctuation(text, snippet.fragment()), spans);
+    let mut start = 0;
+    loop {
+        let end = char_boundary_at_or_before(text, start + WINDOW_BYTES);
+        let window = &text[start..end];
+        let snippet = generator.snippet(window);
+        if !snippet.fragment().is_empty() && !snippet.highlighted().is_empty() {
+            // Pairs of CJK characters overlap (`日本`, `本語`): overlapping marks are one.
+            let spans = collapse_overlapped_ranges(snippet.highlighted()).into_iter().map(|r| (r.start, r.end)).collect();
+            return (with_closing_punctuation(window, snippet.fragment()), spans);
+        }
+        if end == text.len() {
+            break;
+        }
+        start = char_boundary_at_or_before(text, end - WINDOW_OVERLAP_BYTES);
     }
     let end = text.char_indices().nth(chars).map_or(text.len(), |(i, _)| i);
     (text[..end].to_owned(), Vec::new())
+}
+
+/// The last character boundary of `text` at or before byte `at` (its end, past it).
+fn char_boundary_at_or_before(text: &str, at: usize) -> usize {
+    if at >= text.len() {
+        return text.len();
+    }
+    (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0)
 }

@@ -235,6 +235,24 @@ fn snippet_spans_are_byte_offsets() {
 }
 
 #[test]
+fn a_huge_message_gets_its_snippet_where_the_words_are_even_across_a_window_edge() {
+    use recall_native::text_kind::TextKind;
+    let engine = engine_with(vec![session("u", "/p", OLD, &["a zanzibar note"])]);
+    let filler = "é plain filler words go on ".repeat(12_000);
+    for at in [0, 16 * 1024 - 4, 16 * 1024 - 1, 100_000, filler.len() - 1] {
+        let mut text = filler.clone();
+        let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap();
+        text.insert_str(at, " zanzibar! ");
+        let made = engine.snippets("zanzibar", false, TextKind::Conversation, &[text], 200).unwrap();
+        let (snippet, spans) = &made[0];
+        assert_eq!(spans.iter().map(|&(s, e)| &snippet[s..e]).collect::<Vec<_>>(), vec!["zanzibar"], "at {at}");
+        assert!(snippet.len() < 400, "at {at}");
+    }
+    let nothing = engine.snippets("zanzibar", false, TextKind::Conversation, &[filler.clone()], 200).unwrap();
+    assert!(nothing[0].1.is_empty() && filler.starts_with(&nothing[0].0));
+}
+
+#[test]
 fn odd_queries_never_fail() {
     let engine = engine_with(vec![session("a", "/p", OLD, &["foo bar baz"])]);
     for query in ["\"", ":", "(", "*", "foo:bar", "\"foo", "(baz OR", "日本語", "-", "\\", "AND OR NOT", ""] {
