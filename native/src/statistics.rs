@@ -28,7 +28,13 @@ struct SegmentFacts {
     deleted: Vec<DocId>,
     /// Sum of the live documents' field norms, by field.
     tokens: HashMap<Field, u64>,
+    /// How many deleted documents hold a term, by term: a long-lived process (the MCP server, the
+    /// Pi extension) meets the same words again.
+    deleted_holding: HashMap<Term, u64>,
 }
+
+/// Terms whose deleted-document count a segment keeps; past it, the counts start over.
+const MAX_CACHED_TERMS: usize = 4096;
 
 type SegmentKey = (SegmentId, Option<Opstamp>);
 
@@ -54,7 +60,7 @@ fn facts_of(segment: &SegmentReader) -> Arc<Mutex<SegmentFacts>> {
         Some(alive) => (0..segment.max_doc()).filter(|&doc| !alive.is_alive(doc)).collect(),
         None => Vec::new(),
     };
-    let facts = Arc::new(Mutex::new(SegmentFacts { deleted, tokens: HashMap::new() }));
+    let facts = Arc::new(Mutex::new(SegmentFacts { deleted, ..SegmentFacts::default() }));
     cached.insert(key, facts.clone());
     facts
 }
@@ -92,18 +98,30 @@ fn live_tokens(segment: &SegmentReader, field: Field) -> tantivy::Result<u64> {
 /// How many of `segment`'s documents that hold `term` are deleted.
 fn deleted_holding(segment: &SegmentReader, term: &Term, doc_freq: u32) -> tantivy::Result<u64> {
     let facts = facts_of(segment);
-    let facts = facts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut facts = facts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     if facts.deleted.is_empty() || doc_freq == 0 {
         return Ok(0);
     }
+    if let Some(&count) = facts.deleted_holding.get(term) {
+        return Ok(count);
+    }
+    let count = count_deleted_holding(segment, term, doc_freq, &facts.deleted)?;
+    if facts.deleted_holding.len() >= MAX_CACHED_TERMS {
+        facts.deleted_holding.clear();
+    }
+    facts.deleted_holding.insert(term.clone(), count);
+    Ok(count)
+}
+
+fn count_deleted_holding(segment: &SegmentReader, term: &Term, doc_freq: u32, deleted: &[DocId]) -> tantivy::Result<u64> {
     let Some(mut postings) = segment.inverted_index(term.field())?.read_postings(term, IndexRecordOption::Basic)? else {
         return Ok(0);
     };
     let mut count = 0;
     // Few deletions against a long posting list: jump to each deleted document; otherwise walk
     // the list.
-    if facts.deleted.len() * 8 < doc_freq as usize {
-        for &doc in &facts.deleted {
+    if deleted.len() * 8 < doc_freq as usize {
+        for &doc in deleted {
             if postings.doc() > doc {
                 continue;
             }
@@ -118,7 +136,7 @@ fn deleted_holding(segment: &SegmentReader, term: &Term, doc_freq: u32) -> tanti
     } else {
         let mut doc = postings.doc();
         while doc != TERMINATED {
-            if facts.deleted.binary_search(&doc).is_ok() {
+            if deleted.binary_search(&doc).is_ok() {
                 count += 1;
             }
             doc = postings.advance();
