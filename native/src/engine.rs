@@ -103,8 +103,8 @@ impl Engine {
     }
 
     /// The depth index, opened (or, for a writer, `create`d) on first use; `None` when nothing
-    /// has made it yet. A depth index opened after the last commit was made is checked as the
-    /// main one is when opened (the segment files changed since its commit, integrity.rs).
+    /// has made it yet. Opening it checks the segment files changed since its last commit, as
+    /// opening the main index does (integrity.rs).
     fn depth(&self, create: bool) -> Result<Option<&IndexPart>> {
         if let Some(depth) = self.depth.get() {
             return Ok(Some(depth));
