@@ -24,12 +24,11 @@ use tantivy::query::{EnableScoring, Query};
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, Score, Searcher, SegmentReader, TantivyDocument};
 
-use crate::index_part::Part;
-use crate::searchers::Searchers;
-
 use crate::error::Result;
+use crate::index_part::Part;
 use crate::query::{filtered, parse, prefix_expansions, text_query, Filters};
 use crate::schema::{for_each_of_kind, Fields, KIND_SESSION};
+use crate::searchers::Searchers;
 use crate::session::{message_from_document, session_from_document, MessageRef, SessionMeta};
 use crate::snippet::{make_snippet, snippet_generator};
 use crate::statistics::LiveStatistics;
