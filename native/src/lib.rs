@@ -5,6 +5,7 @@
 //! is plain Rust, tested with `cargo test --no-default-features`.
 
 pub mod changes;
+pub mod coordinated;
 pub mod directory;
 pub mod engine;
 pub mod error;

@@ -19,6 +19,7 @@ use tantivy::schema::document::Value;
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Searcher, TantivyDocument, Term};
 
+use crate::coordinated::Coordinated;
 use crate::schema::{kind_is, Fields, KIND_SESSION};
 use crate::text_kind::TextKind;
 use crate::tokenizer::words;
@@ -272,18 +273,21 @@ pub fn text_query(parsed: &ParsedQuery, kinds: &[TextKind], expansions: &[Vec<St
     let words = parsed.distinct_words();
     // With one word, coordination would add the same constant to every match: skip its cost.
     let coordinate = coordination > 0.0 && words.len() > 1;
+    // The constant rides on the word's own clause: one reading of its postings (coordinated.rs).
+    let coordinated = |query: Box<dyn Query>, constant: f32| -> Box<dyn Query> {
+        if coordinate {
+            Box::new(Coordinated::new(query, constant))
+        } else {
+            query
+        }
+    };
     for word in words {
         for kind in kinds {
-            clauses.push((Occur::Should, weighted(*kind, 1.0, term_query(kind.field(fields), &word))));
+            let scored = weighted(*kind, 1.0, term_query(kind.field(fields), &word));
+            clauses.push((Occur::Should, coordinated(scored, coordination * kind.weight())));
         }
-        clauses.push((Occur::Should, Box::new(BoostQuery::new(term_query(fields.tag_text, &word), TAG_BOOST))));
-        if coordinate {
-            for kind in kinds {
-                let coordinated = ConstScoreQuery::new(term_query(kind.field(fields), &word), coordination * kind.weight());
-                clauses.push((Occur::Should, Box::new(coordinated)));
-            }
-            clauses.push((Occur::Should, Box::new(ConstScoreQuery::new(term_query(fields.tag_text, &word), coordination))));
-        }
+        let in_tags = Box::new(BoostQuery::new(term_query(fields.tag_text, &word), TAG_BOOST));
+        clauses.push((Occur::Should, coordinated(in_tags, coordination)));
     }
     if parsed.loose.len() >= 2 {
         // Text without positions has no phrase to boost: coordination already rewards all the words.
