@@ -28,6 +28,11 @@ use crate::sessions::list;
 use crate::text_kind::TextKind;
 use crate::touched::FileCall;
 
+/// Byte ranges as JavaScript gets them.
+fn js_spans(spans: Vec<(usize, usize)>) -> Vec<JsSpan> {
+    spans.into_iter().map(|(start, end)| JsSpan { start: start as u32, end: end as u32 }).collect()
+}
+
 pub(crate) fn to_napi(error: RecallError) -> napi::Error {
     napi::Error::from_reason(error.to_string())
 }
@@ -119,7 +124,7 @@ impl From<Hit> for JsHit {
                 line_offset: m.line_offset.map(|offset| offset as f64),
             }),
             snippet: hit.snippet,
-            spans: hit.spans.into_iter().map(|(s, e)| JsSpan { start: s as u32, end: e as u32 }).collect(),
+            spans: js_spans(hit.spans),
         }
     }
 }
@@ -386,7 +391,7 @@ pub fn js_score_texts(texts: Vec<String>, terms: Vec<String>) -> Vec<JsTextScore
 pub fn js_prefix_marks(texts: Vec<String>, query: String) -> Vec<Vec<JsSpan>> {
     texts
         .iter()
-        .map(|text| prefix_marks(text, &query).into_iter().map(|(s, e)| JsSpan { start: s as u32, end: e as u32 }).collect())
+        .map(|text| js_spans(prefix_marks(text, &query)))
         .collect()
 }
 
@@ -588,7 +593,7 @@ impl NativeIndex {
             let kind = TextKind::parse(&request.kind).ok_or_else(|| RecallError::new(Code::BadInput, format!("unknown kind of text: {}", request.kind)))?;
             let chars = request.snippet_chars.map_or(DEFAULT_SNIPPET_CHARS, |c| c as usize);
             let made = engine.snippets(&request.query, request.prefix.unwrap_or(false), kind, &request.texts, chars)?;
-            Ok(made.into_iter().map(|(snippet, spans)| JsSnippet { snippet, spans: spans.into_iter().map(|(s, e)| JsSpan { start: s as u32, end: e as u32 }).collect() }).collect())
+            Ok(made.into_iter().map(|(snippet, spans)| JsSnippet { snippet, spans: js_spans(spans) }).collect())
         }))
     }
 

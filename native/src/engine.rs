@@ -115,9 +115,9 @@ impl Engine {
             Ok(Some(opened)) => opened,
             Ok(None) => return Ok(None),
             // Opening reads some segment files: a damaged one may be why it failed.
-            Err(error) => return Err(depth_damage(&integrity::damaged_files_in(&folder).unwrap_or_default()).unwrap_or(error)),
+            Err(error) => return Err(depth_damage(integrity::damaged_files_in(&folder).unwrap_or_default()).unwrap_or(error)),
         };
-        if let Some(damage) = depth_damage(&integrity::damaged_files(&opened.index, &folder, true)?) {
+        if let Some(damage) = depth_damage(integrity::damaged_files(&opened.index, &folder, true)?) {
             return Err(damage);
         }
         // Another thread may have opened it meanwhile: either copy serves.
@@ -140,7 +140,7 @@ impl Engine {
         let mut damaged = integrity::damaged_files(&self.main.index, dir, only_changed)?;
         let folder = Part::Depth.folder(dir);
         if !only_changed && folder.join("meta.json").exists() {
-            damaged.extend(integrity::damaged_files_in(&folder)?.into_iter().map(|name| format!("depth/{name}")));
+            damaged.extend(in_depth(integrity::damaged_files_in(&folder)?));
         }
         Ok(damaged)
     }
@@ -227,21 +227,8 @@ impl Engine {
         };
         let depth = self.depth(true)?.ok_or_else(|| RecallError::new(Code::Io, "cannot create the depth index"))?;
         let depth = depth.index.writer_with_num_threads::<TantivyDocument>(threads, WRITER_HEAP_BYTES * threads)?;
-        let mut writers = Vec::with_capacity(2);
-        for writer in [main, depth] {
-            writer.set_merge_policy(Box::new(merge_policy()));
-            // A writer killed before its commit leaves files no commit uses; this commit would
-            // make some of the same names (a segment's `.del` of the same opstamp) and fail on
-            // them with FileAlreadyExists, every time. Remove them first.
-            let (writer, collected) = beside_updater(updater_panics, move || {
-                let collected = writer.garbage_collect_files().wait();
-                (writer, collected)
-            })?;
-            collected?;
-            writers.push(writer);
-        }
-        let depth = writers.pop().ok_or_else(not_locked)?;
-        let main = writers.pop().ok_or_else(not_locked)?;
+        let main = ready_to_write(main, updater_panics)?;
+        let depth = ready_to_write(depth, updater_panics)?;
         *slot = Some(Writer { main, depth, depth_changed: false, updater_panics });
         Ok(())
     }
@@ -252,20 +239,13 @@ impl Engine {
         let fields = &self.fields;
         let mut counts = ApplyCounts::default();
         for path in &changes.remove_paths {
-            for part in [&writer.main, &writer.depth] {
-                part.delete_term(Term::from_field_text(fields.path, path));
-            }
-            writer.depth_changed = true;
+            writer.delete_path(fields, path);
             counts.removed_paths += 1;
         }
         for update in &changes.sessions {
             let path = &update.session.path;
             match update.replace_from {
-                None => {
-                    for part in [&writer.main, &writer.depth] {
-                        part.delete_term(Term::from_field_text(fields.path, path));
-                    }
-                }
+                None => writer.delete_path(fields, path),
                 Some(from) => {
                     let tail = || {
                         let tail = RangeQuery::new(
@@ -280,13 +260,12 @@ impl Engine {
                     };
                     writer.main.delete_query(tail())?;
                     writer.depth.delete_query(tail())?;
+                    writer.depth_changed = true;
                     writer.main.delete_query(session_doc_query(fields, path))?;
                 }
             }
-            writer.depth_changed = true;
             for message in &update.messages {
-                let part = if Part::of(message.text_kind()) == Part::Main { &writer.main } else { &writer.depth };
-                part.add_document(message_document(fields, &update.session, message))?;
+                writer.of(Part::of(message.text_kind())).add_document(message_document(fields, &update.session, message))?;
                 counts.messages += 1;
             }
             writer.main.add_document(session_document(fields, &update.session))?;
@@ -360,10 +339,43 @@ impl Engine {
     }
 }
 
+impl Writer {
+    fn of(&self, part: Part) -> &IndexWriter {
+        match part {
+            Part::Main => &self.main,
+            Part::Depth => &self.depth,
+        }
+    }
+
+    /// Deletes every document of a session file, in both indexes.
+    fn delete_path(&mut self, fields: &Fields, path: &str) {
+        self.main.delete_term(Term::from_field_text(fields.path, path));
+        self.depth.delete_term(Term::from_field_text(fields.path, path));
+        self.depth_changed = true;
+    }
+}
+
+/// A new writer with recall's merge policy, rid of the files no commit uses: a writer killed
+/// before its commit leaves them, and this one's commit would make some of the same names (a
+/// segment's `.del` of the same opstamp) and fail on them with FileAlreadyExists, every time.
+fn ready_to_write(writer: IndexWriter, updater_panics: u64) -> Result<IndexWriter> {
+    writer.set_merge_policy(Box::new(merge_policy()));
+    let (writer, collected) = beside_updater(updater_panics, move || {
+        let collected = writer.garbage_collect_files().wait();
+        (writer, collected)
+    })?;
+    collected?;
+    Ok(writer)
+}
+
+/// Names of the depth index's files as the cache folder sees them.
+fn in_depth(names: Vec<String>) -> Vec<String> {
+    names.into_iter().map(|name| format!("depth/{name}")).collect()
+}
+
 /// The error for damaged files of the depth index, if any are.
-fn depth_damage(damaged: &[String]) -> Option<RecallError> {
-    let named: Vec<String> = damaged.iter().map(|name| format!("depth/{name}")).collect();
-    (!named.is_empty()).then(|| RecallError::new(Code::Corrupt, integrity::describe(&named)))
+fn depth_damage(damaged: Vec<String>) -> Option<RecallError> {
+    (!damaged.is_empty()).then(|| RecallError::new(Code::Corrupt, integrity::describe(&in_depth(damaged))))
 }
 
 /// Commits one writer with `payload`, giving it back (for more work, or for `unlock` after a

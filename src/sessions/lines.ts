@@ -237,8 +237,6 @@ export function readJsonLines(
 
 /** What a line read on its own is read in: most lines fit the first piece. */
 const LINE_PIECE_BYTES = 64 << 10;
-/** The first piece of each such read, kept for the next: a search reads one line per hit in tool output. */
-let firstPiece: Buffer | undefined;
 
 /**
  * The objects of the one line that starts at byte `offset` (several for a line that holds
@@ -256,22 +254,17 @@ export function readJsonLineAt(path: string, offset: number): Record<string, unk
   let bytes = 0;
   try {
     for (;;) {
-      firstPiece ??= Buffer.allocUnsafeSlow(LINE_PIECE_BYTES);
-      const piece = bytes === 0 ? firstPiece : Buffer.allocUnsafe(LINE_PIECE_BYTES);
+      const piece = Buffer.allocUnsafe(LINE_PIECE_BYTES);
       const read = readSync(fd, piece, 0, LINE_PIECE_BYTES, offset + bytes);
       const newline = piece.subarray(0, read).indexOf(NEWLINE);
-      const done = newline !== -1 || read < LINE_PIECE_BYTES;
-      const line = piece.subarray(0, newline === -1 ? read : newline);
-      // The first piece is read into again by the next call: a line that goes on keeps a copy.
-      pieces.push(done || piece !== firstPiece ? line : Buffer.from(line));
+      pieces.push(piece.subarray(0, newline === -1 ? read : newline));
       bytes += read;
-      if (done) break;
+      if (newline !== -1 || read < LINE_PIECE_BYTES) break;
       if (bytes > MAX_LINE_BYTES) return [];
     }
   } finally {
     closeSync(fd);
   }
-  const text = pieces.length === 1 ? pieces[0]!.toString("utf8") : Buffer.concat(pieces).toString("utf8");
-  const objects = lineObjects(text.trim());
+  const objects = lineObjects(Buffer.concat(pieces).toString("utf8").trim());
   return typeof objects === "string" ? [] : objects;
 }
