@@ -14,12 +14,12 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use tantivy::directory::{Directory, META_LOCK};
-use tantivy::schema::Schema;
+use tantivy::schema::{Field, Schema};
 use tantivy::{Index, IndexReader, ReloadPolicy, Searcher};
 
 use crate::directory::IndexDirectory;
 use crate::error::{Code, RecallError, Result};
-use crate::schema::{build_schema, SCHEMA_VERSION};
+use crate::schema::{build_schema, Fields, SCHEMA_VERSION};
 use crate::text_kind::TextKind;
 use crate::tokenizer;
 
@@ -37,6 +37,15 @@ impl Part {
             Part::Main
         } else {
             Part::Depth
+        }
+    }
+
+    /// Whether this part's documents may hold terms of `field`: a kind of text lives in one part,
+    /// tags (session documents) in the main one, and the fields every document has in both.
+    pub fn holds(self, field: Field, fields: &Fields) -> bool {
+        match TextKind::ALL.into_iter().find(|kind| kind.field(fields) == field) {
+            Some(kind) => Part::of(kind) == self,
+            None => field != fields.tag_text || self == Part::Main,
         }
     }
 

@@ -4,6 +4,7 @@
 //! recency, snippets). It is used from Node through the N-API `binding` module; everything else
 //! is plain Rust, tested with `cargo test --no-default-features`.
 
+pub mod by_path_key;
 pub mod changes;
 pub mod coordinated;
 pub mod directory;
@@ -20,6 +21,7 @@ pub mod panics;
 pub mod query;
 pub mod relevance;
 pub mod replace;
+pub mod required_first;
 pub mod scan;
 pub mod schema;
 pub mod search;

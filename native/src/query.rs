@@ -20,6 +20,7 @@ use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Searcher, TantivyDocument, Term};
 
 use crate::coordinated::Coordinated;
+use crate::required_first::RequiredFirst;
 use crate::schema::{kind_is, Fields, KIND_SESSION};
 use crate::text_kind::TextKind;
 use crate::tokenizer::words;
@@ -261,9 +262,10 @@ fn in_any_kind(kinds: &[TextKind], make: impl Fn(TextKind) -> Box<dyn Query>) ->
 /// The text part of the query: which documents match and how they score before grouping. Each
 /// document holds one kind of text, so a kind's weight scales everything its document scores by
 /// its text. `expansions` holds the completions of the unfinished word in each kind's field, in
-/// the order of `kinds`; `tag_expansions` those in session text (tags, names).
-pub fn text_query(parsed: &ParsedQuery, kinds: &[TextKind], expansions: &[Vec<String>], tag_expansions: &[String], coordination: f32, fields: &Fields) -> Box<dyn Query> {
-    if parsed.is_empty() || kinds.is_empty() {
+/// the order of `kinds`; `tags`, when session text (tags, names) is searched too, the completions
+/// there.
+pub fn text_query(parsed: &ParsedQuery, kinds: &[TextKind], expansions: &[Vec<String>], tags: Option<&[String]>, coordination: f32, fields: &Fields) -> Box<dyn Query> {
+    if parsed.is_empty() || (kinds.is_empty() && tags.is_none()) {
         return Box::new(EmptyQuery);
     }
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
@@ -286,8 +288,10 @@ pub fn text_query(parsed: &ParsedQuery, kinds: &[TextKind], expansions: &[Vec<St
             let scored = weighted(*kind, 1.0, term_query(kind.field(fields), &word));
             clauses.push((Occur::Should, coordinated(scored, coordination * kind.weight())));
         }
-        let in_tags = Box::new(BoostQuery::new(term_query(fields.tag_text, &word), TAG_BOOST));
-        clauses.push((Occur::Should, coordinated(in_tags, coordination)));
+        if tags.is_some() {
+            let in_tags = Box::new(BoostQuery::new(term_query(fields.tag_text, &word), TAG_BOOST));
+            clauses.push((Occur::Should, coordinated(in_tags, coordination)));
+        }
     }
     if parsed.loose.len() >= 2 {
         // Text without positions has no phrase to boost: coordination already rewards all the words.
@@ -304,11 +308,22 @@ pub fn text_query(parsed: &ParsedQuery, kinds: &[TextKind], expansions: &[Vec<St
         let union = Box::new(BooleanQuery::new(completions.iter().map(|w| (Occur::Should, term_query(field, w))).collect()));
         clauses.push((Occur::Should, Box::new(BoostQuery::new(union, PREFIX_BOOST * kind.weight()))));
     }
-    if !tag_expansions.is_empty() {
+    if let Some(tag_expansions) = tags.filter(|completions| !completions.is_empty()) {
         let union = tag_expansions.iter().map(|w| (Occur::Should, term_query(fields.tag_text, w))).collect();
         clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(BooleanQuery::new(union)), PREFIX_BOOST * TAG_BOOST))));
     }
-    Box::new(BooleanQuery::new(clauses))
+    with_required_first(clauses)
+}
+
+/// `clauses` as one query: with a required clause (a quoted phrase), the optional ones are read
+/// only where the required ones match (required_first.rs).
+fn with_required_first(clauses: Vec<(Occur, Box<dyn Query>)>) -> Box<dyn Query> {
+    let (mut required, optional): (Vec<_>, Vec<_>) = clauses.into_iter().partition(|(occur, _)| *occur == Occur::Must);
+    if required.is_empty() {
+        return Box::new(BooleanQuery::new(optional));
+    }
+    let required = if required.len() == 1 { required.remove(0).1 } else { Box::new(BooleanQuery::new(required)) };
+    Box::new(RequiredFirst::new(required, optional.into_iter().map(|(_, query)| query).collect()))
 }
 
 /// The text query intersected with the filters.

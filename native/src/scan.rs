@@ -6,9 +6,7 @@
 //! directory (symlinked folders included); in a custom directory, `*.jsonl` files directly in it.
 //! Nothing deeper: subagent artifacts nested further down are not sessions.
 
-use std::collections::HashMap;
 use std::fs::{self, DirEntry, File};
-use std::hash::{BuildHasherDefault, Hasher};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -20,6 +18,7 @@ use rustix::fs::{AtFlags, FileType};
 use tantivy::schema::document::Value;
 use tantivy::{DocAddress, Searcher, SegmentReader, TantivyDocument, Term};
 
+use crate::by_path_key::ByPathKey;
 use crate::error::Result;
 use crate::listing::{fits_a_line, FolderState, Listing, Listings, Names, SETTLE};
 use crate::schema::{for_each_of_kind, path_key, path_key_after, Fields, KIND_FILE};
@@ -351,26 +350,6 @@ struct Known {
     signature: Signature,
     address: DocAddress,
 }
-
-/// Path keys are hashes already (FNV-1a): a map of them uses each as its own hash.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        self.0 = path_key_after(self.0, bytes);
-    }
-
-    fn write_u64(&mut self, key: u64) {
-        self.0 = key;
-    }
-}
-
-type ByPathKey<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
 
 /// The signature of every recorded file, by path key, from the fast columns.
 fn known_files(searcher: &Searcher, fields: &Fields) -> Result<ByPathKey<Known>> {

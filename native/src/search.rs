@@ -17,13 +17,14 @@
 //!    the matched words as byte ranges into the snippet (snippet.rs); a message of a kind the index
 //!    does not keep whole (tool output) gets none here, and its `line_offset` instead.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use tantivy::collector::{Collector, TopDocs};
 use tantivy::query::{EnableScoring, Query};
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, Score, Searcher, SegmentReader, TantivyDocument};
 
+use crate::by_path_key::{ByPathKey, PathKeys};
 use crate::error::Result;
 use crate::index_part::Part;
 use crate::query::{filtered, parse, prefix_expansions, text_query, Filters};
@@ -121,9 +122,18 @@ pub fn search(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -
         None => Vec::new(),
     };
     let Some(filters) = options.filters.with_tags_resolved(searcher, fields)? else { return Ok(Vec::new()) };
-    let query = filtered(text_query(&parsed, &kinds, &expansions, &tag_expansions, options.coordination, fields), &filters, fields);
-    let statistics = LiveStatistics::new(searchers);
-    let groups = collect_groups(searchers, &statistics, query.as_ref(), options.limit * CANDIDATES_PER_RESULT)?;
+    // Each index is asked only for the kinds of text it holds (tags are in the main one).
+    let queries: Vec<(Part, Box<dyn Query>)> = searchers
+        .parts()
+        .map(|(part, _)| {
+            let (part_kinds, part_expansions): (Vec<TextKind>, Vec<Vec<String>>) =
+                kinds.iter().zip(&expansions).filter(|(kind, _)| Part::of(**kind) == part).map(|(kind, completions)| (*kind, completions.clone())).unzip();
+            let tags = (part == Part::Main).then_some(&tag_expansions[..]);
+            (part, filtered(text_query(&parsed, &part_kinds, &part_expansions, tags, options.coordination, fields), &filters, fields))
+        })
+        .collect();
+    let statistics = LiveStatistics::new(searchers, fields);
+    let groups = collect_groups(searchers, &statistics, &queries, options.limit * CANDIDATES_PER_RESULT)?;
     let session_docs = session_documents(searcher, fields, &groups.keys().copied().collect())?;
 
     let mut ranked: Vec<(f64, i64, u64, Group)> = groups
@@ -178,10 +188,10 @@ pub fn recency_factor(now: i64, last_activity: i64, weight: f64) -> f64 {
     1.0 + weight * (-age / RECENCY_HALF_LIFE_MS).exp()
 }
 
-/// The best `window` documents of the indexes searched, grouped by session file. The query's
-/// weight (its BM25 statistics, over both indexes) is made once for both. (Reading the two on two
-/// threads was tried: no faster on two cores.)
-fn collect_groups(searchers: &Searchers, statistics: &LiveStatistics, query: &dyn Query, window: usize) -> Result<HashMap<u64, Group>> {
+/// The best `window` documents of the indexes searched, grouped by session file: each index
+/// searched with its part of the query, all of them weighted with one set of BM25 statistics.
+/// (Reading the two on two threads was tried: no faster on two cores.)
+fn collect_groups(searchers: &Searchers, statistics: &LiveStatistics, queries: &[(Part, Box<dyn Query>)], window: usize) -> Result<ByPathKey<Group>> {
     let collector = TopDocs::with_limit(window.max(1)).tweak_score(move |segment: &tantivy::SegmentReader| {
         let index_column = segment.fast_fields().u64("msg_index").ok();
         move |doc, score: Score| {
@@ -189,27 +199,22 @@ fn collect_groups(searchers: &Searchers, statistics: &LiveStatistics, query: &dy
             (score + index as Score * MESSAGE_INDEX_TIE_BREAK, score)
         }
     });
-    let weight = query.weight(EnableScoring::enabled_from_statistics_provider(statistics, &searchers.main))?;
-    let best_of = |searcher: &Searcher| -> tantivy::Result<Vec<((Score, Score), DocAddress)>> {
+    let mut top = Vec::new();
+    for (part, query) in queries {
+        let Some(searcher) = searchers.of(*part) else { continue };
+        let weight = query.weight(EnableScoring::enabled_from_statistics_provider(statistics, searcher))?;
         let mut fruits = Vec::with_capacity(searcher.segment_readers().len());
         for (ord, segment) in searcher.segment_readers().iter().enumerate() {
             fruits.push(collector.collect_segment(weight.as_ref(), ord as u32, segment)?);
         }
-        collector.merge_fruits(fruits)
-    };
-    let main = best_of(&searchers.main)?;
-    let depth = match &searchers.depth {
-        Some(depth) => best_of(depth)?,
-        None => Vec::new(),
-    };
-    let mut top: Vec<_> = main.into_iter().map(|(scores, address)| (scores, Part::Main, address)).collect();
-    if !depth.is_empty() {
-        top.extend(depth.into_iter().map(|(scores, address)| (scores, Part::Depth, address)));
+        top.extend(collector.merge_fruits(fruits)?.into_iter().map(|(scores, address)| (scores, *part, address)));
+    }
+    if queries.len() > 1 {
         top.sort_by(|a, b| b.0 .0.total_cmp(&a.0 .0));
         top.truncate(window.max(1));
     }
     let mut columns = HashMap::new();
-    let mut groups: HashMap<u64, Group> = HashMap::new();
+    let mut groups = ByPathKey::<Group>::default();
     for ((tweaked, raw), part, address) in top {
         let (key_column, index_column) = match columns.entry((part, address.segment_ord)) {
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
@@ -228,11 +233,11 @@ fn collect_groups(searchers: &Searchers, statistics: &LiveStatistics, query: &dy
 
 /// The session document of each session file (by path key), with its last activity read from the
 /// fast columns: one pass over the session documents, instead of a lookup per result.
-fn session_documents(searcher: &Searcher, fields: &Fields, wanted: &HashSet<u64>) -> Result<HashMap<u64, (i64, DocAddress)>> {
+fn session_documents(searcher: &Searcher, fields: &Fields, wanted: &PathKeys) -> Result<ByPathKey<(i64, DocAddress)>> {
     if wanted.is_empty() {
-        return Ok(HashMap::new());
+        return Ok(ByPathKey::default());
     }
-    let mut out = HashMap::with_capacity(wanted.len());
+    let mut out = ByPathKey::with_capacity_and_hasher(wanted.len(), Default::default());
     let columns = |segment: &SegmentReader| {
         let fast = segment.fast_fields();
         Ok((fast.u64("path_key")?, fast.i64("ts")?))

@@ -29,7 +29,7 @@ pub fn snippets_of(searchers: &Searchers, fields: &Fields, query: &str, prefix: 
         (Some(unfinished), Some(searcher)) => prefix_expansions(searcher, field, unfinished)?,
         _ => Vec::new(),
     };
-    let generator = snippet_generator(&LiveStatistics::new(searchers), field, &parsed, &completions, chars)?;
+    let generator = snippet_generator(&LiveStatistics::new(searchers, fields), field, &parsed, &completions, chars)?;
     Ok(texts.iter().map(|text| make_snippet(&generator, text, chars)).collect())
 }
 

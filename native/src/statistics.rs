@@ -10,6 +10,7 @@
 //! per document anyway). What depends only on a segment and its deletions is cached by segment
 //! id and delete opstamp, so a search after the first one on a reader pays only for its terms.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -19,6 +20,8 @@ use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::index::SegmentId;
 use tantivy::{DocId, DocSet, Opstamp, Searcher, SegmentReader, Term, TERMINATED};
 
+use crate::index_part::Part;
+use crate::schema::Fields;
 use crate::searchers::Searchers;
 
 /// What the statistics need of one segment as it stands (its deletions included).
@@ -148,35 +151,55 @@ fn count_deleted_holding(segment: &SegmentReader, term: &Term, doc_freq: u32, de
 /// BM25 statistics over the live documents of the indexes a search reads: a search of the
 /// conversation reads the main index alone, so the other kinds of text (in the depth index)
 /// change neither the idf nor the average length it scores with.
+///
+/// Each number is worked out once per search: a query asks the token count of a field again for
+/// each of its terms (a prefix's completions are dozens), and the snippets ask the terms' document
+/// frequencies again.
+///
+/// A field is looked for only in the part that holds it (`Part::holds`): Tantivy makes an empty
+/// reader anew, each time, for a field a segment has no terms of.
 pub struct LiveStatistics<'a> {
-    searchers: Vec<&'a Searcher>,
+    searchers: Vec<(Part, &'a Searcher)>,
+    fields: &'a Fields,
+    tokens: RefCell<HashMap<Field, u64>>,
+    doc_freqs: RefCell<HashMap<Term, u64>>,
 }
 
 impl<'a> LiveStatistics<'a> {
-    pub fn new(searchers: &'a Searchers) -> LiveStatistics<'a> {
-        LiveStatistics { searchers: searchers.parts().map(|(_, searcher)| searcher).collect() }
+    pub fn new(searchers: &'a Searchers, fields: &'a Fields) -> LiveStatistics<'a> {
+        LiveStatistics { searchers: searchers.parts().collect(), fields, tokens: RefCell::default(), doc_freqs: RefCell::default() }
     }
 
-    fn segments(&self) -> impl Iterator<Item = &SegmentReader> {
-        self.searchers.iter().flat_map(|searcher| searcher.segment_readers())
+    /// The segments that may hold terms of `field`.
+    fn segments(&self, field: Field) -> impl Iterator<Item = &SegmentReader> {
+        self.searchers.iter().filter(move |(part, _)| part.holds(field, self.fields)).flat_map(|(_, searcher)| searcher.segment_readers())
     }
 }
 
 impl Bm25StatisticsProvider for LiveStatistics<'_> {
     fn total_num_tokens(&self, field: Field) -> tantivy::Result<u64> {
-        self.segments().map(|segment| live_tokens(segment, field)).sum()
+        if let Some(&tokens) = self.tokens.borrow().get(&field) {
+            return Ok(tokens);
+        }
+        let tokens = self.segments(field).map(|segment| live_tokens(segment, field)).sum::<tantivy::Result<u64>>()?;
+        self.tokens.borrow_mut().insert(field, tokens);
+        Ok(tokens)
     }
 
     fn total_num_docs(&self) -> tantivy::Result<u64> {
-        Ok(self.searchers.iter().map(|searcher| searcher.num_docs()).sum())
+        Ok(self.searchers.iter().map(|(_, searcher)| searcher.num_docs()).sum())
     }
 
     fn doc_freq(&self, term: &Term) -> tantivy::Result<u64> {
+        if let Some(&total) = self.doc_freqs.borrow().get(term) {
+            return Ok(total);
+        }
         let mut total = 0;
-        for segment in self.segments() {
+        for segment in self.segments(term.field()) {
             let doc_freq = segment.inverted_index(term.field())?.doc_freq(term)?;
             total += u64::from(doc_freq) - deleted_holding(segment, term, doc_freq)?;
         }
+        self.doc_freqs.borrow_mut().insert(term.clone(), total);
         Ok(total)
     }
 }

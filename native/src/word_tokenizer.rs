@@ -5,9 +5,6 @@
 //! way finds any two or more characters in a row (`日本` finds `日本語`), with no dictionary of
 //! words to keep up to date. This is the bigram indexing of Lucene's `CJKBigramFilter`.
 
-use std::iter::Peekable;
-use std::str::CharIndices;
-
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
 
 #[derive(Clone, Default)]
@@ -17,7 +14,8 @@ pub struct WordTokenizer {
 
 pub struct WordStream<'a> {
     text: &'a str,
-    chars: Peekable<CharIndices<'a>>,
+    /// Where the next character to look at starts.
+    at: usize,
     token: &'a mut Token,
     /// Inside a run of CJK characters: where its last character starts, and whether a pair
     /// ending there was already given.
@@ -28,7 +26,7 @@ impl Tokenizer for WordTokenizer {
     type TokenStream<'a> = WordStream<'a>;
     fn token_stream<'a>(&'a mut self, text: &'a str) -> WordStream<'a> {
         self.token.reset();
-        WordStream { text, chars: text.char_indices().peekable(), token: &mut self.token, run: None }
+        WordStream { text, at: 0, token: &mut self.token, run: None }
     }
 }
 
@@ -65,6 +63,36 @@ impl WordStream<'_> {
     fn char_end(&self, at: usize) -> usize {
         at + self.text[at..].chars().next().map_or(0, char::len_utf8)
     }
+
+    /// The character at the cursor.
+    fn peek(&self) -> Option<char> {
+        self.text[self.at..].chars().next()
+    }
+
+    /// Moves the cursor past the word characters in front of it and says where they end. ASCII
+    /// letters and digits, most of any text, are taken a byte at a time (the tokenizer is most
+    /// of a snippet's cost).
+    fn word_end(&mut self) -> usize {
+        let bytes = self.text.as_bytes();
+        loop {
+            match bytes.get(self.at) {
+                Some(b) if b.is_ascii_alphanumeric() => self.at += 1,
+                Some(b) if !b.is_ascii() => match self.peek() {
+                    Some(c) if is_word_char(c) => self.at += c.len_utf8(),
+                    _ => return self.at,
+                },
+                _ => return self.at,
+            }
+        }
+    }
+
+    /// Moves the cursor past ASCII characters that separate words.
+    fn skip_ascii_separators(&mut self) {
+        let bytes = self.text.as_bytes();
+        while bytes.get(self.at).is_some_and(|b| b.is_ascii() && !b.is_ascii_alphanumeric()) {
+            self.at += 1;
+        }
+    }
 }
 
 impl TokenStream for WordStream<'_> {
@@ -73,11 +101,12 @@ impl TokenStream for WordStream<'_> {
         self.token.position = self.token.position.wrapping_add(1);
         loop {
             if let Some((last, paired)) = self.run {
-                match self.chars.peek().copied() {
-                    Some((next, c)) if is_cjk(c) => {
-                        self.chars.next();
+                match self.peek() {
+                    Some(c) if is_cjk(c) => {
+                        let next = self.at;
+                        self.at += c.len_utf8();
                         self.run = Some((next, true));
-                        return self.give(last, next + c.len_utf8());
+                        return self.give(last, self.at);
                     }
                     _ => {
                         self.run = None;
@@ -88,18 +117,14 @@ impl TokenStream for WordStream<'_> {
                     }
                 }
             }
-            let Some((from, c)) = self.chars.next() else { return false };
+            self.skip_ascii_separators();
+            let Some(c) = self.peek() else { return false };
+            let from = self.at;
+            self.at += c.len_utf8();
             if is_cjk(c) {
                 self.run = Some((from, false));
             } else if c.is_alphanumeric() {
-                let mut to = from + c.len_utf8();
-                while let Some(&(at, next)) = self.chars.peek() {
-                    if !is_word_char(next) {
-                        break;
-                    }
-                    self.chars.next();
-                    to = at + next.len_utf8();
-                }
+                let to = self.word_end();
                 return self.give(from, to);
             }
         }
@@ -151,6 +176,54 @@ mod tests {
     #[test]
     fn a_lone_cjk_character_stands_for_itself() {
         assert_eq!(texts("第3章 日"), vec!["第", "3", "章", "日"]);
+    }
+
+    /// The rules as the module comment states them, a character at a time.
+    fn cut_plainly(text: &str) -> Vec<String> {
+        let chars: Vec<(usize, char)> = text.char_indices().collect();
+        let end_of = |i: usize| chars.get(i).map_or(text.len(), |(at, _)| *at);
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i].1;
+            let mut j = i + 1;
+            if super::is_cjk(c) {
+                while j < chars.len() && super::is_cjk(chars[j].1) {
+                    j += 1;
+                }
+                if j == i + 1 {
+                    out.push(c.to_string());
+                }
+                for k in i..j.saturating_sub(1) {
+                    out.push(text[chars[k].0..end_of(k + 2)].to_owned());
+                }
+            } else if c.is_alphanumeric() {
+                while j < chars.len() && super::is_word_char(chars[j].1) {
+                    j += 1;
+                }
+                out.push(text[chars[i].0..end_of(j)].to_owned());
+            }
+            i = j;
+        }
+        out
+    }
+
+    #[test]
+    fn byte_at_a_time_ascii_cuts_as_the_plain_rules_do() {
+        for text in [
+            "fix the staging-deploy (v2.3) now!!",
+            "  ,,leading and trailing;;  ",
+            "naïve café Ørsted Straße x²",
+            "tab\tnew\nline\r\nend",
+            "mixed日本語and한국어 text 3回",
+            "emoji 🚀 between words 🚀",
+            "a",
+            "",
+            "数字123と文字abc",
+            "über-cool ΑΒΓ δέλτα",
+        ] {
+            assert_eq!(texts(text), cut_plainly(text), "{text:?}");
+        }
     }
 
     #[test]
