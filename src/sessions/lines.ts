@@ -237,8 +237,8 @@ export function readJsonLines(
 
 /**
  * What a line read on its own is read in: the first piece holds most lines (a tool result's line
- * is a few KB; reading 64 KB for each made a search's output snippets a third slower), and each
- * further piece is four times the last, up to LAST_PIECE_BYTES.
+ * is a few KB, and a search reads one per hit in tool output), and each further piece is four
+ * times the last, up to LAST_PIECE_BYTES.
  */
 const FIRST_PIECE_BYTES = 16 << 10;
 const LAST_PIECE_BYTES = 1 << 20;
