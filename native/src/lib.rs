@@ -10,6 +10,7 @@ pub mod coordinated;
 pub mod directory;
 pub mod engine;
 pub mod error;
+pub mod field_presence;
 pub mod files;
 pub mod identity;
 pub mod index_part;

@@ -20,6 +20,7 @@ use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Searcher, TantivyDocument, Term};
 
 use crate::coordinated::Coordinated;
+use crate::field_presence::{holds_terms, InField};
 use crate::required_first::RequiredFirst;
 use crate::schema::{kind_is, Fields, KIND_SESSION};
 use crate::text_kind::TextKind;
@@ -183,7 +184,7 @@ fn session_ids_tagged(searcher: &Searcher, fields: &Fields, tags: &[String], occ
     let mut clauses = vec![(Occur::Must, kind_is(fields, KIND_SESSION))];
     let tag_clauses: Vec<(Occur, Box<dyn Query>)> = tags
         .iter()
-        .map(|tag| (occur, Box::new(TermQuery::new(Term::from_field_text(fields.tags, tag), IndexRecordOption::Basic)) as Box<dyn Query>))
+        .map(|tag| (occur, Box::new(InField::new(fields.tags, Box::new(TermQuery::new(Term::from_field_text(fields.tags, tag), IndexRecordOption::Basic)))) as Box<dyn Query>))
         .collect();
     clauses.push((Occur::Must, Box::new(BooleanQuery::new(tag_clauses))));
     let mut ids = Vec::new();
@@ -203,7 +204,7 @@ pub fn prefix_expansions(searcher: &Searcher, field: Field, prefix: &str) -> tan
     let mut upper = prefix.as_bytes().to_vec();
     upper.push(0xff);
     let mut found: std::collections::HashMap<Vec<u8>, u64> = std::collections::HashMap::new();
-    for segment in searcher.segment_readers() {
+    for segment in searcher.segment_readers().iter().filter(|segment| holds_terms(segment, field)) {
         let inverted = segment.inverted_index(field)?;
         let mut stream = inverted.terms().range().ge(prefix.as_bytes()).lt(&upper).into_stream()?;
         while stream.advance() {
@@ -222,10 +223,7 @@ pub fn prefix_expansions(searcher: &Searcher, field: Field, prefix: &str) -> tan
 }
 
 fn term_query(field: Field, word: &str) -> Box<dyn Query> {
-    Box::new(TermQuery::new(
-        Term::from_field_text(field, word),
-        IndexRecordOption::WithFreqs,
-    ))
+    Box::new(InField::new(field, Box::new(TermQuery::new(Term::from_field_text(field, word), IndexRecordOption::WithFreqs))))
 }
 
 /// `words` in a row; in text kept without positions (`TextKind::kept_whole`), all of them anywhere.
@@ -237,7 +235,7 @@ fn phrase_or_term(field: Field, words: &[String], positions: bool) -> Box<dyn Qu
         return Box::new(BooleanQuery::new(words.iter().map(|w| (Occur::Must, term_query(field, w))).collect()));
     }
     let terms = words.iter().map(|w| Term::from_field_text(field, w)).collect();
-    Box::new(PhraseQuery::new(terms))
+    Box::new(InField::new(field, Box::new(PhraseQuery::new(terms))))
 }
 
 /// `query` with the weight of its kind of text (conversation, at 1, as it is).

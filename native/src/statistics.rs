@@ -20,6 +20,7 @@ use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::index::SegmentId;
 use tantivy::{DocId, DocSet, Opstamp, Searcher, SegmentReader, Term, TERMINATED};
 
+use crate::field_presence::holds_terms;
 use crate::index_part::Part;
 use crate::schema::Fields;
 use crate::searchers::Searchers;
@@ -156,8 +157,9 @@ fn count_deleted_holding(segment: &SegmentReader, term: &Term, doc_freq: u32, de
 /// each of its terms (a prefix's completions are dozens), and the snippets ask the terms' document
 /// frequencies again.
 ///
-/// A field is looked for only in the part that holds it (`Part::holds`): Tantivy makes an empty
-/// reader anew, each time, for a field a segment has no terms of.
+/// A field is looked for only in the part that holds it (`Part::holds`), and only in the
+/// segments that hold terms of it (field_presence.rs): Tantivy makes an empty reader anew, each
+/// time, for a field a segment has no terms of.
 pub struct LiveStatistics<'a> {
     searchers: Vec<(Part, &'a Searcher)>,
     fields: &'a Fields,
@@ -170,9 +172,10 @@ impl<'a> LiveStatistics<'a> {
         LiveStatistics { searchers: searchers.parts().collect(), fields, tokens: RefCell::default(), doc_freqs: RefCell::default() }
     }
 
-    /// The segments that may hold terms of `field`.
+    /// The segments that hold terms of `field` (a segment without any has no tokens of it either).
     fn segments(&self, field: Field) -> impl Iterator<Item = &SegmentReader> {
-        self.searchers.iter().filter(move |(part, _)| part.holds(field, self.fields)).flat_map(|(_, searcher)| searcher.segment_readers())
+        let parts = self.searchers.iter().filter(move |(part, _)| part.holds(field, self.fields));
+        parts.flat_map(|(_, searcher)| searcher.segment_readers()).filter(move |segment| holds_terms(segment, field))
     }
 }
 
