@@ -135,18 +135,15 @@ impl Weight for InFieldWeight {
 mod tests {
     use tantivy::collector::{Count, TopDocs};
     use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
-    use tantivy::schema::{IndexRecordOption, Schema, STRING, TEXT};
-    use tantivy::{doc, Index, IndexWriter, Term};
+    use tantivy::schema::IndexRecordOption;
+    use tantivy::{doc, Term};
 
     use super::{holds_terms, InField};
+    use crate::test_index::TestIndex;
 
     #[test]
     fn a_segment_without_a_fields_terms_is_skipped_and_the_results_stay_the_same() {
-        let mut builder = Schema::builder();
-        let text = builder.add_text_field("text", TEXT);
-        let label = builder.add_text_field("label", STRING);
-        let index = Index::create_in_ram(builder.build());
-        let mut writer: IndexWriter = index.writer_with_num_threads(1, 15_000_000).unwrap();
+        let TestIndex { index, mut writer, text, label } = TestIndex::new();
         // One segment with text, one with labels only.
         for line in ["source map here", "map of the source", "nothing at all"] {
             writer.add_document(doc!(text => line, label => "x")).unwrap();

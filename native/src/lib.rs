@@ -32,6 +32,8 @@ pub mod snippet;
 pub mod sessions;
 pub mod statistics;
 pub mod tags;
+#[cfg(test)]
+mod test_index;
 pub mod text_kind;
 pub mod tokenizer;
 pub mod touched;

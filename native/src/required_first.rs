@@ -127,17 +127,15 @@ impl Scorer for RequiredFirstScorer {
 mod tests {
     use tantivy::collector::TopDocs;
     use tantivy::query::{BooleanQuery, Occur, PhraseQuery, Query, TermQuery};
-    use tantivy::schema::{IndexRecordOption, Schema, TEXT};
-    use tantivy::{doc, Index, IndexWriter, Term};
+    use tantivy::schema::IndexRecordOption;
+    use tantivy::{doc, Term};
 
     use super::RequiredFirst;
+    use crate::test_index::TestIndex;
 
     #[test]
     fn finds_and_scores_what_a_boolean_query_does() {
-        let mut builder = Schema::builder();
-        let text = builder.add_text_field("text", TEXT);
-        let index = Index::create_in_ram(builder.build());
-        let mut writer: IndexWriter = index.writer_with_num_threads(1, 15_000_000).unwrap();
+        let TestIndex { index, mut writer, text, .. } = TestIndex::new();
         for line in ["source map here", "map of the source", "the source map, the source map", "nothing at all", "a source", "map map map source map"] {
             writer.add_document(doc!(text => line)).unwrap();
         }

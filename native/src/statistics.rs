@@ -209,25 +209,21 @@ impl Bm25StatisticsProvider for LiveStatistics<'_> {
 
 #[cfg(test)]
 mod tests {
-    use tantivy::schema::{Schema, STRING, TEXT};
-    use tantivy::{doc, Index, IndexWriter, Term};
+    use tantivy::{doc, Term};
 
     use super::live_tokens;
+    use crate::test_index::TestIndex;
 
     #[test]
     fn a_segments_token_count_is_that_of_its_live_documents() {
-        let mut builder = Schema::builder();
-        let text = builder.add_text_field("text", TEXT);
-        let id = builder.add_text_field("id", STRING);
-        let index = Index::create_in_ram(builder.build());
-        let mut writer: IndexWriter = index.writer_with_num_threads(1, 15_000_000).unwrap();
+        let TestIndex { index, mut writer, text, label } = TestIndex::new();
         // Seven documents (a count that is no multiple of four), one of them deleted below.
         let lines = ["a b c", "a b", "x y z w", "q", "one two three four five", "", "six seven"];
         for (n, line) in lines.iter().enumerate() {
-            writer.add_document(doc!(text => *line, id => n.to_string())).unwrap();
+            writer.add_document(doc!(text => *line, label => n.to_string())).unwrap();
         }
         writer.commit().unwrap();
-        writer.delete_term(Term::from_field_text(id, "2"));
+        writer.delete_term(Term::from_field_text(label, "2"));
         writer.commit().unwrap();
         let searcher = index.reader().unwrap().searcher();
         let [segment] = searcher.segment_readers() else { panic!("one segment") };
