@@ -5,7 +5,7 @@
 //! made anew each time; the first one of a process builds Tantivy's empty term dictionary, whose
 //! FST builder fills a ~1 MB table. A CLI process searches once, so that build was a tenth of a
 //! search on L whenever one segment lacked a field the query names (a segment of session
-//! documents only lacks the conversation; every segment lacks tags until a session is tagged).
+//! documents alone lacks the conversation; one whose sessions carry no tag or name lacks tags).
 //! Here the answer comes from the offsets table at the end of the segment's postings file, and is
 //! kept per segment (segments never change).
 
