@@ -184,7 +184,7 @@ fn session_ids_tagged(searcher: &Searcher, fields: &Fields, tags: &[String], occ
     let mut clauses = vec![(Occur::Must, kind_is(fields, KIND_SESSION))];
     let tag_clauses: Vec<(Occur, Box<dyn Query>)> = tags
         .iter()
-        .map(|tag| (occur, Box::new(InField::new(fields.tags, Box::new(TermQuery::new(Term::from_field_text(fields.tags, tag), IndexRecordOption::Basic)))) as Box<dyn Query>))
+        .map(|tag| (occur, term_clause(fields.tags, tag, IndexRecordOption::Basic)))
         .collect();
     clauses.push((Occur::Must, Box::new(BooleanQuery::new(tag_clauses))));
     let mut ids = Vec::new();
@@ -222,8 +222,13 @@ pub fn prefix_expansions(searcher: &Searcher, field: Field, prefix: &str) -> tan
         .collect())
 }
 
+/// One term of `field`, as a clause that skips the segments without the field's terms.
+fn term_clause(field: Field, text: &str, record: IndexRecordOption) -> Box<dyn Query> {
+    Box::new(InField::new(field, Box::new(TermQuery::new(Term::from_field_text(field, text), record))))
+}
+
 fn term_query(field: Field, word: &str) -> Box<dyn Query> {
-    Box::new(InField::new(field, Box::new(TermQuery::new(Term::from_field_text(field, word), IndexRecordOption::WithFreqs))))
+    term_clause(field, word, IndexRecordOption::WithFreqs)
 }
 
 /// `words` in a row; in text kept without positions (`TextKind::kept_whole`), all of them anywhere.
