@@ -4,11 +4,12 @@
 
 use serde::Deserialize;
 use tantivy::collector::DocSetCollector;
-use tantivy::query::{BooleanQuery, Occur, Query, RangeQuery, TermQuery, TermSetQuery};
+use tantivy::query::{BooleanQuery, Occur, Query, RangeQuery, TermQuery};
 use tantivy::schema::document::Value;
 use tantivy::schema::IndexRecordOption;
 use tantivy::{Searcher, TantivyDocument, Term};
 
+use crate::any_term::AnyTerm;
 use crate::error::Result;
 use crate::schema::{kind_is, path_key, Fields, KIND_FILE};
 
@@ -71,7 +72,7 @@ fn record_from_document(fields: &Fields, doc: &TantivyDocument) -> FileRecord {
 }
 
 fn any_of(field: tantivy::schema::Field, values: &[String]) -> Box<dyn Query> {
-    Box::new(TermSetQuery::new(values.iter().map(|v| Term::from_field_text(field, v))))
+    Box::new(AnyTerm::new(field, values))
 }
 
 /// The file document of `path` (to replace it).

@@ -4,6 +4,7 @@
 //! recency, snippets). It is used from Node through the N-API `binding` module; everything else
 //! is plain Rust, tested with `cargo test --no-default-features`.
 
+pub mod any_term;
 pub mod by_path_key;
 pub mod changes;
 pub mod coordinated;

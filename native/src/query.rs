@@ -12,13 +12,14 @@ use std::ops::Bound;
 
 use tantivy::query::{
     BooleanQuery, BoostQuery, ConstScoreQuery, EmptyQuery, Occur, PhraseQuery, Query, RangeQuery,
-    TermQuery, TermSetQuery,
+    TermQuery,
 };
 use tantivy::collector::DocSetCollector;
 use tantivy::schema::document::Value;
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Searcher, TantivyDocument, Term};
 
+use crate::any_term::AnyTerm;
 use crate::coordinated::Coordinated;
 use crate::field_presence::{holds_terms, InField};
 use crate::required_first::RequiredFirst;
@@ -151,10 +152,7 @@ impl Filters {
 
     pub fn clauses(&self, fields: &Fields) -> Vec<(Occur, Box<dyn Query>)> {
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        let set = |field, values: &[String]| -> Box<dyn Query> {
-            let terms = values.iter().map(|v| Term::from_field_text(field, v));
-            Box::new(ConstScoreQuery::new(Box::new(TermSetQuery::new(terms)), 0.0))
-        };
+        let set = |field, values: &[String]| -> Box<dyn Query> { Box::new(ConstScoreQuery::new(Box::new(AnyTerm::new(field, values)), 0.0)) };
         if let Some(cwds) = &self.cwds {
             clauses.push((Occur::Must, set(fields.cwd, cwds)));
         }
