@@ -84,7 +84,7 @@ describe.skipIf(!PI_RUNTIME)(`recall in Pi 1.6.0${PI_SKIP_REASON}`, () => {
   it("keeps the tool's search exact (no prefix expansion) and scopes it to this folder on request", async () => {
     const result = await pi(["-p", "go"], {
       script: [
-        { tool: { name: "recall", arguments: { action: "search", query: "stagin" } } },
+        { tool: { name: "recall", arguments: { action: "search", query: "stagi" } } },
         { tool: { name: "recall", arguments: { action: "list", scope: "current", limit: 50 } } },
         { text: "done" },
       ],
@@ -92,7 +92,7 @@ describe.skipIf(!PI_RUNTIME)(`recall in Pi 1.6.0${PI_SKIP_REASON}`, () => {
     expect(result.code).toBe(0);
     const file = sessionFiles(projectSessionDir(env.sessionsDir, env.projects["shop-api"])).at(-1)!;
     const [search, list] = toolResults(file);
-    expect(search!.text).toContain('No sessions of all projects match "stagin"');
+    expect(search!.text).toContain('No sessions of all projects match "stagi"');
     expect(list!.text).toContain(S1);
     expect(list!.text).not.toContain("/home/dev/blog");
     expect(list!.text).not.toContain("01a0f755");

@@ -43,7 +43,7 @@ describe("the recall tool", () => {
     expect(text).toContain(S1);
     expect(text).toContain("[[staging]] [[deploy]]");
     expect(result.details).toMatchObject({ action: "search", truncated: false });
-    const prefix = await runRecallTool(service, { action: "search", query: "stagin" }, ctx());
+    const prefix = await runRecallTool(service, { action: "search", query: "stagi" }, ctx());
     expect(prefix.details.count).toBe(0);
   });
 

@@ -153,6 +153,42 @@ describe("--content", () => {
     expect(await hits(["--content", "all", '"crashes parser"'])).toEqual([]);
   });
 
+  it("a misspelt word is read as the nearest word the searched text holds, and an output hit's snippet marks it", async () => {
+    const [output] = await hits(["--content", "outputs", "xyloutput"]);
+    expect(output).toMatchObject({ id: SESSION_ID, message: { kind: "output", entryId: "e0000003" } });
+    expect(marked(output!)).toEqual(["xylooutput"]);
+    expect((await hits(["zebar"])).map(marked)).toEqual([["zebra"], ["zebra"]]);
+    expect((await recall(["search", '"zebar"'])).code).toBe(1);
+  });
+
+  it("an output snippet reads a misspelt word as the whole search did, not as tool output alone would", async () => {
+    // `zebru` is one edit from `zebra` (said four times in all) and from `zebre` (twice, in tool
+    // output only): the search reads `zebra`, and so must the snippet of its output hit.
+    const typo = makeAgentDir({ withFixtures: false });
+    try {
+      const folder = join(typo.sessionsDir, "--work-elsewhere--");
+      mkdirSync(folder);
+      const write = (id: string, entries: { id: string; message: Record<string, unknown> }[]) =>
+        writeFileSync(join(folder, `2026-11-20T10-00-00-000Z_${id}.jsonl`), sessionFile(id, elsewhere, entries));
+      write(SESSION_ID, [
+        { id: "h0000001", message: { role: "user", content: text("Look at the crossing log please") } },
+        { id: "h0000002", message: result("x1", "bash", "zebra crossing, 2 cars") },
+      ]);
+      write(OTHER_ID, [
+        { id: "i0000001", message: { role: "user", content: text("zebra one, zebra two, zebra three") } },
+        { id: "i0000002", message: result("x2", "bash", "zebre one") },
+        { id: "i0000003", message: { role: "assistant", content: text("ok") } },
+        { id: "i0000004", message: result("x3", "bash", "zebre two") },
+      ]);
+      const found = jsonLines<Hit>((await runRecall(["search", "--json", "--content", "all", "zebru"], { env: typo.env })).stdout);
+      const output = found.find((hit) => hit.id === SESSION_ID);
+      expect(output).toMatchObject({ message: { kind: "output", entryId: "h0000002" } });
+      expect(marked(output!)).toEqual(["zebra"]);
+    } finally {
+      typo.cleanup();
+    }
+  });
+
   it("says which kind matched in the text output, and refuses an unknown kind", async () => {
     const run = await recall(["search", "--content", "outputs", "xylooutput"]);
     expect(run.stdout).toContain("read output");

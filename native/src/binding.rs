@@ -185,6 +185,9 @@ pub struct JsSnippetRequest {
     pub prefix: Option<bool>,
     /// The kind of text the texts are.
     pub kind: String,
+    /// The kinds of text the search read (default: `kind` alone), so that a word it read as
+    /// another (a typo, see correction.rs) is read so here too.
+    pub content: Option<Vec<String>>,
     pub texts: Vec<String>,
     pub snippet_chars: Option<u32>,
 }
@@ -590,9 +593,14 @@ impl NativeIndex {
     pub fn snippets(&self, request: JsSnippetRequest) -> AsyncTask<Job<Vec<JsSnippet>>> {
         let engine = self.engine.clone();
         AsyncTask::new(job(move || {
-            let kind = TextKind::parse(&request.kind).ok_or_else(|| RecallError::new(Code::BadInput, format!("unknown kind of text: {}", request.kind)))?;
+            let kind_of = |name: &String| TextKind::parse(name).ok_or_else(|| RecallError::new(Code::BadInput, format!("unknown kind of text: {name}")));
+            let kind = kind_of(&request.kind)?;
+            let searched = match &request.content {
+                Some(names) => names.iter().map(kind_of).collect::<std::result::Result<Vec<_>, RecallError>>()?,
+                None => vec![kind],
+            };
             let chars = request.snippet_chars.map_or(DEFAULT_SNIPPET_CHARS, |c| c as usize);
-            let made = engine.snippets(&request.query, request.prefix.unwrap_or(false), kind, &request.texts, chars)?;
+            let made = engine.snippets(&request.query, request.prefix.unwrap_or(false), kind, &searched, &request.texts, chars)?;
             Ok(made.into_iter().map(|(snippet, spans)| JsSnippet { snippet, spans: js_spans(spans) }).collect())
         }))
     }

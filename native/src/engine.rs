@@ -165,9 +165,10 @@ impl Engine {
         search(&self.searchers(&options.content)?, &self.fields, options)
     }
 
-    /// The snippet of each text, as a search of `kind` makes it (snippet.rs).
-    pub fn snippets(&self, query: &str, prefix: bool, kind: TextKind, texts: &[String], chars: usize) -> Result<Vec<Snippet>> {
-        snippets_of(&self.searchers(&[kind])?, &self.fields, query, prefix, kind, texts, chars)
+    /// The snippet of each text of `kind`, as a search of the `searched` kinds makes it (snippet.rs).
+    pub fn snippets(&self, query: &str, prefix: bool, kind: TextKind, searched: &[TextKind], texts: &[String], chars: usize) -> Result<Vec<Snippet>> {
+        let read: Vec<TextKind> = searched.iter().copied().chain([kind]).collect();
+        snippets_of(&self.searchers(&read)?, &self.fields, query, prefix, kind, searched, texts, chars)
     }
 
     /// Every indexed tool call that touched `file` (touched.rs).

@@ -8,6 +8,7 @@ pub mod any_term;
 pub mod by_path_key;
 pub mod changes;
 pub mod coordinated;
+pub mod correction;
 pub mod directory;
 pub mod engine;
 pub mod error;

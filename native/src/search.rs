@@ -25,6 +25,7 @@ use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, Score, Searcher, SegmentReader, TantivyDocument};
 
 use crate::by_path_key::{ByPathKey, PathKeys};
+use crate::correction::{corrected, searched_fields};
 use crate::error::Result;
 use crate::index_part::Part;
 use crate::query::{filtered, parse, prefix_expansions, text_query, Filters};
@@ -103,11 +104,12 @@ impl Group {
 }
 
 pub fn search(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -> Result<Vec<Hit>> {
-    let parsed = parse(&options.query, options.prefix);
+    let kinds = if options.content.is_empty() { vec![TextKind::Conversation] } else { options.content.clone() };
+    let statistics = LiveStatistics::new(searchers, fields);
+    let parsed = corrected(parse(&options.query, options.prefix), &statistics, searchers, fields, &searched_fields(&kinds, fields))?;
     if parsed.is_empty() || options.limit == 0 {
         return Ok(Vec::new());
     }
-    let kinds = if options.content.is_empty() { vec![TextKind::Conversation] } else { options.content.clone() };
     let mut expansions = Vec::with_capacity(kinds.len());
     for kind in &kinds {
         expansions.push(match (&parsed.prefix, searchers.of_kind(*kind)) {
@@ -132,7 +134,6 @@ pub fn search(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -
             (part, filtered(text_query(&parsed, &part_kinds, &part_expansions, tags, options.coordination, fields), &filters, fields))
         })
         .collect();
-    let statistics = LiveStatistics::new(searchers, fields);
     let groups = collect_groups(searchers, &statistics, &queries, options.limit * CANDIDATES_PER_RESULT)?;
     let session_docs = session_documents(searcher, fields, &groups.keys().copied().collect())?;
 

@@ -10,6 +10,7 @@ use tantivy::query::Bm25StatisticsProvider;
 use tantivy::snippet::{collapse_overlapped_ranges, SnippetGenerator};
 use tantivy::{Score, Term};
 
+use crate::correction::{corrected, searched_fields};
 use crate::error::Result;
 use crate::query::{parse, prefix_expansions, ParsedQuery};
 use crate::schema::Fields;
@@ -21,15 +22,17 @@ use crate::tokenizer::analyzer;
 /// A snippet and the byte ranges of its matched words.
 pub type Snippet = (String, Vec<(usize, usize)>);
 
-/// The snippet of each of `texts` for `query` as a search of `kind` (with `prefix` matching) finds it.
-pub fn snippets_of(searchers: &Searchers, fields: &Fields, query: &str, prefix: bool, kind: TextKind, texts: &[String], chars: usize) -> Result<Vec<Snippet>> {
-    let parsed = parse(query, prefix);
+/// The snippet of each of `texts`, text of `kind`, for `query` as a search of the `searched` kinds
+/// (with `prefix` matching) finds it.
+pub fn snippets_of(searchers: &Searchers, fields: &Fields, query: &str, prefix: bool, kind: TextKind, searched: &[TextKind], texts: &[String], chars: usize) -> Result<Vec<Snippet>> {
+    let statistics = LiveStatistics::new(searchers, fields);
+    let parsed = corrected(parse(query, prefix), &statistics, searchers, fields, &searched_fields(searched, fields))?;
     let field = kind.field(fields);
     let completions = match (&parsed.prefix, searchers.of_kind(kind)) {
         (Some(unfinished), Some(searcher)) => prefix_expansions(searcher, field, unfinished)?,
         _ => Vec::new(),
     };
-    let generator = snippet_generator(&LiveStatistics::new(searchers, fields), field, &parsed, &completions, chars)?;
+    let generator = snippet_generator(&statistics, field, &parsed, &completions, chars)?;
     Ok(texts.iter().map(|text| make_snippet(&generator, text, chars)).collect())
 }
 

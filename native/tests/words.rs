@@ -1,4 +1,5 @@
-//! What a word is, end to end through the index: CJK text, session names, prefixes of tags.
+//! What a word is, end to end through the index: CJK text, session names, prefixes of tags,
+//! words misspelt.
 
 use recall_native::changes::{ChangeSet, SessionUpdate};
 use recall_native::engine::Engine;
@@ -117,4 +118,49 @@ fn a_prefix_reaches_tags_and_names() {
     assert_eq!(names(&find(&engine, "codeba", true)), vec!["tagged"]);
     assert_eq!(names(&find(&engine, "kuber", true)), vec!["named"]);
     assert!(find(&engine, "codeba", false).is_empty(), "without prefix matching a word is whole");
+}
+
+#[test]
+fn a_word_found_nowhere_is_read_as_the_most_frequent_word_one_edit_away() {
+    let engine = engine_with(vec![
+        session("build", &["the python build failed again"]),
+        session("receive", &["we receive the webhook twice"]),
+        session("receive-too", &["they receive nothing on retry"]),
+        session("relieve", &["that should relieve the queue"]),
+        session("snakes", &["pythons are snakes"]),
+    ]);
+    // Swapped, dropped, doubled, changed: each one edit from a word the index holds.
+    for typo in ["pyhton", "pyton", "pythhon", "pithon"] {
+        let hits = find(&engine, typo, false);
+        assert_eq!(names(&hits), ["build"], "{typo}");
+        assert_eq!(marked(&hits[0]), ["python"], "{typo}");
+    }
+    // Both `receive` and `relieve` are one edit from `recieve`: the word more documents hold wins.
+    let mut received = names(&find(&engine, "recieve", false));
+    received.sort();
+    assert_eq!(received, ["receive", "receive-too"]);
+    // The corrected word counts as the word typed: the message holding both words comes first,
+    // above one that repeats the other word (as with `build python`).
+    let repeats = engine_with(vec![session("build", &["the python build failed again"]), session("tests", &["python python python tests"])]);
+    assert_eq!(names(&find(&repeats, "python", false)), ["tests", "build"]);
+    assert_eq!(names(&find(&repeats, "python bulid", false)), ["build", "tests"]);
+}
+
+#[test]
+fn words_the_index_holds_quoted_words_short_words_and_unfinished_words_stay_as_typed() {
+    let engine = engine_with(vec![
+        session("python", &["python python python everywhere"]),
+        session("pythons", &["pythons once"]),
+        session("bolt", &["a bolt of lightning"]),
+    ]);
+    // `pythons` is held (once), so it is not read as the more frequent `python`.
+    assert_eq!(names(&find(&engine, "pythons", false)), ["pythons"]);
+    // Quoted: asked for as typed.
+    assert!(find(&engine, "\"pyhton\"", false).is_empty());
+    // Under four letters, or anything but letters: no correction.
+    assert!(find(&engine, "blt", false).is_empty());
+    assert!(find(&engine, "pyth0n", false).is_empty());
+    // The unfinished last word of a search-as-you-type is matched by its completions only.
+    assert!(find(&engine, "pyhton", true).is_empty());
+    assert_eq!(names(&find(&engine, "pyhton bol", true)), ["python", "bolt"]);
 }

@@ -157,7 +157,7 @@ export async function searchSessions(store: IndexStore, options: SearchOptions):
     },
     options.signal,
   );
-  await addOutputSnippets(store, hits, query.text, options.prefix ?? false);
+  await addOutputSnippets(store, hits, query.text, options.prefix ?? false, content ?? ["conversation"]);
   return hits.map((hit) => withCalls({
     ...toSummary(hit.session),
     score: hit.score,

@@ -340,6 +340,11 @@ export interface NativeSnippetRequest {
   prefix?: boolean
   /** The kind of text the texts are. */
   kind: string
+  /**
+   * The kinds of text the search read (default: `kind` alone), so that a word it read as
+   * another (a typo, see correction.rs) is read so here too.
+   */
+  content?: Array<string>
   texts: Array<string>
   snippetChars?: number
 }

@@ -24,7 +24,8 @@ Picker keys
 
 Queries: words match whole, case- and accent-insensitively, and any word may match; sessions
 with more of the words, or the exact phrase, rank first, and recent ones get a boost. A "quoted
-phrase" must appear as written. #tag keeps only sessions with that tag, -#tag drops them.
+phrase" must appear as written. A word found nowhere is read as the nearest word that is, one
+typo away (pyhton finds python). #tag keeps only sessions with that tag, -#tag drops them.
 
 Auto-tagging sends a bounded excerpt of each session (at most 12,000 characters) to the chosen
 model (or the one this session uses), whose provider may charge for it; the tags it gives are
