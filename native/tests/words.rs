@@ -139,8 +139,8 @@ fn a_word_found_nowhere_is_read_as_the_most_frequent_word_one_edit_away() {
     let mut received = names(&find(&engine, "recieve", false));
     received.sort();
     assert_eq!(received, ["receive", "receive-too"]);
-    // The corrected word counts as the word typed: the message holding both words comes first,
-    // above one that repeats the other word (as with `build python`).
+    // The corrected word counts as a word of the query: the message holding both words comes
+    // first, above one that repeats the other word, as it would for the words spelt right.
     let repeats = engine_with(vec![session("build", &["the python build failed again"]), session("tests", &["python python python tests"])]);
     assert_eq!(names(&find(&repeats, "python", false)), ["tests", "build"]);
     assert_eq!(names(&find(&repeats, "python bulid", false)), ["build", "tests"]);
