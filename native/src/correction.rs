@@ -6,7 +6,8 @@
 //! before. Left alone too: quoted words (asked for as typed), the unfinished word of a
 //! search-as-you-type (its completions stand for it), words under `MIN_CORRECTED_CHARS` letters
 //! (one edit reaches too many others) and words with anything but ASCII letters (numbers, code,
-//! pairs of CJK characters).
+//! pairs of CJK characters). At most `MAX_LOOKED_UP` words of a query are looked up: each look
+//! takes up to milliseconds, and a query of many unknown words (a pasted log) is no typo.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -23,7 +24,8 @@ use crate::searchers::Searchers;
 use crate::statistics::LiveStatistics;
 use crate::text_kind::TextKind;
 
-pub const MIN_CORRECTED_CHARS: usize = 4;
+const MIN_CORRECTED_CHARS: usize = 4;
+const MAX_LOOKED_UP: usize = 4;
 /// One edit: a single slip of the fingers. Two would reach unrelated words of a short query.
 const EDITS: u8 = 1;
 /// Nearest words found lately; emptied when it grows past this.
@@ -44,12 +46,16 @@ fn cache() -> &'static Mutex<HashMap<NearestKey, Option<String>>> {
 /// by its nearest word there, when it has one.
 pub fn corrected(mut parsed: ParsedQuery, statistics: &LiveStatistics, searchers: &Searchers, fields: &Fields, searched: &[Field]) -> tantivy::Result<ParsedQuery> {
     let mut nearest_of: HashMap<String, Option<String>> = HashMap::new();
+    let mut looked_up = 0;
     for word in &parsed.loose {
-        if nearest_of.contains_key(word) || parsed.prefix.as_ref() == Some(word) || !correctable(word) {
+        if nearest_of.contains_key(word) || parsed.prefix.as_ref() == Some(word) || !correctable(word) || held(word, statistics, searched)? {
             continue;
         }
-        let nearest = if held(word, statistics, searched)? { None } else { remembered_nearest(word, statistics, searchers, fields, searched)? };
-        nearest_of.insert(word.clone(), nearest);
+        if looked_up == MAX_LOOKED_UP {
+            break;
+        }
+        looked_up += 1;
+        nearest_of.insert(word.clone(), remembered_nearest(word, statistics, searchers, fields, searched)?);
     }
     for word in &mut parsed.loose {
         if let Some(Some(nearest)) = nearest_of.get(word) {

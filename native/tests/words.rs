@@ -160,6 +160,10 @@ fn words_the_index_holds_quoted_words_short_words_and_unfinished_words_stay_as_t
     // Under four letters, or anything but letters: no correction.
     assert!(find(&engine, "blt", false).is_empty());
     assert!(find(&engine, "pyth0n", false).is_empty());
+    // At most four words of a query are looked up (in query order): a pasted log is no typo.
+    let many = engine_with(vec![session("alphabet", &["alpha bravo charlie delta echoes foxtrot"])]);
+    let hits = find(&many, "aplha brvao chralie detla ecohes fxotrot", false);
+    assert_eq!(marked(&hits[0]), ["alpha", "bravo", "charlie", "delta"]);
     // The unfinished last word of a search-as-you-type is matched by its completions only.
     assert!(find(&engine, "pyhton", true).is_empty());
     assert_eq!(names(&find(&engine, "pyhton bol", true)), ["python", "bolt"]);
