@@ -192,7 +192,7 @@ export async function evaluate({ sessions = 500, seed = 1, queries = 300, words 
     if (ranks.length >= queries) break;
     const search = await knownItemSearch(shape, item, rng, corpus, words, store);
     if (!search.query) continue;
-    const hits = await store.native.search({ limit: 10, now, ...knobs, ...search });
+    const { hits } = await store.native.search({ limit: 10, now, ...knobs, ...search });
     const rank = hits.findIndex((h) => h.session.id === item.sessionId);
     ranks.push({ query: search.query, sessionId: item.sessionId, rank: rank === -1 ? null : rank + 1 });
   }

@@ -19,7 +19,7 @@ export { DEFAULT_LIMIT } from "./api/search.js";
 export { CONTENT_SCOPES } from "./api/content-scope.js";
 export type { ContentScope, TextKind } from "./api/content-scope.js";
 export type { FileCall } from "./api/touched-file.js";
-export type { SearchOptions, SearchPage, SearchHit, MatchedMessage } from "./api/search.js";
+export type { SearchOptions, SearchPage, SearchHit, MatchedMessage, ReadAs } from "./api/search.js";
 export type { SessionSummary } from "./api/session-summary.js";
 export type { SessionRef } from "./api/resolve-session.js";
 export { MAX_SESSION_BYTES } from "./api/session-file-guard.js";

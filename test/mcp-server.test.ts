@@ -97,6 +97,14 @@ describe("recall mcp", () => {
     expect((await call("pi_session_search", { query: "readiness", file: "/home/dev/shop-api/nothing.txt" })).s.results).toEqual([]);
   });
 
+  it("says in its note which words of the query it read as others (typos)", async () => {
+    const typo = await call("pi_session_search", { query: "deplyo" });
+    expect(typo.s.results.length).toBeGreaterThan(0);
+    expect(typo.s.note).toBe('no session holds "deplyo": read as "deploy", one typo away');
+    expect(typo.text).toContain('note: no session holds "deplyo"');
+    expect((await call("pi_session_search", { query: "deploy" })).s.note).toBeUndefined();
+  });
+
   it("gives the same refs after a restart", async () => {
     const before = await call("pi_session_search", { query: "deploy" });
     await client.close();

@@ -45,6 +45,10 @@ describe("the recall tool", () => {
     expect(result.details).toMatchObject({ action: "search", truncated: false });
     const prefix = await runRecallTool(service, { action: "search", query: "stagi" }, ctx());
     expect(prefix.details.count).toBe(0);
+    const typo = await runRecallTool(service, { action: "search", query: "stagign deploy" }, ctx());
+    expect(typo.content[0]!.text).toContain('No session holds "stagign": read as "staging", one typo away.');
+    expect(typo.content[0]!.text).toContain(S1);
+    expect(text).not.toContain("one typo away");
   });
 
   it("searches tool calls, output and thinking only when content asks for them, and sessions that touched a file", async () => {

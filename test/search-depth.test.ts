@@ -159,6 +159,13 @@ describe("--content", () => {
     expect(marked(output!)).toEqual(["xylooutput"]);
     expect((await hits(["zebar"])).map(marked)).toEqual([["zebra"], ["zebra"]]);
     expect((await recall(["search", '"zebar"'])).code).toBe(1);
+    // Said on stderr, in human and JSON output alike; nothing when every word is held.
+    for (const args of [["zebar", "parser"], ["--json", "zebar", "parser"]]) {
+      const run = await recall(["search", ...args]);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe('recall: no session holds "zebar": read as "zebra", one typo away\n');
+    }
+    expect((await recall(["search", "zebra", "parser"])).stderr).toBe("");
   });
 
   it("an output snippet reads a misspelt word as the whole search did, not as tool output alone would", async () => {

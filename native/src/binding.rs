@@ -129,6 +129,20 @@ impl From<Hit> for JsHit {
     }
 }
 
+/// A word of the query that no searched text holds, and the word one typo away it was read as.
+#[napi(object, js_name = "NativeReadAs")]
+pub struct JsReadAs {
+    pub word: String,
+    pub read_as: String,
+}
+
+#[napi(object, js_name = "NativeFound")]
+pub struct JsFound {
+    pub hits: Vec<JsHit>,
+    /// The words of the query read as others (typos), in query order.
+    pub read_as: Vec<JsReadAs>,
+}
+
 #[napi(object, js_name = "NativeFilters")]
 pub struct JsFilters {
     pub cwds: Option<Vec<String>>,
@@ -560,8 +574,8 @@ impl NativeIndex {
         AsyncTask::new(job(move || engine.unlock()))
     }
 
-    #[napi(ts_return_type = "Promise<NativeHit[]>")]
-    pub fn search(&self, request: JsSearchRequest, signal: Option<AbortSignal>) -> AsyncTask<Job<Vec<JsHit>>> {
+    #[napi(ts_return_type = "Promise<NativeFound>")]
+    pub fn search(&self, request: JsSearchRequest, signal: Option<AbortSignal>) -> AsyncTask<Job<JsFound>> {
         let engine = self.engine.clone();
         let content = request.content.unwrap_or_default();
         if let Some(unknown) = content.iter().find(|name| TextKind::parse(name).is_none()) {
@@ -581,8 +595,11 @@ impl NativeIndex {
         };
         AsyncTask::with_optional_signal(
             job(move || {
-                let hits = engine.search(&options)?;
-                Ok(hits.into_iter().map(JsHit::from).collect())
+                let found = engine.find(&options)?;
+                Ok(JsFound {
+                    hits: found.hits.into_iter().map(JsHit::from).collect(),
+                    read_as: found.read_as.into_iter().map(|(word, read_as)| JsReadAs { word, read_as }).collect(),
+                })
             }),
             signal,
         )

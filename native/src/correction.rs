@@ -65,6 +65,18 @@ pub fn corrected(mut parsed: ParsedQuery, statistics: &LiveStatistics, searchers
     Ok(parsed)
 }
 
+/// Each loose word of `typed` that `corrected` (its correction) reads as another, with that word,
+/// in query order, once each.
+pub fn readings(typed: &ParsedQuery, corrected: &ParsedQuery) -> Vec<(String, String)> {
+    let mut read: Vec<(String, String)> = Vec::new();
+    for (word, as_word) in typed.loose.iter().zip(&corrected.loose) {
+        if word != as_word && !read.iter().any(|(seen, _)| seen == word) {
+            read.push((word.clone(), as_word.clone()));
+        }
+    }
+    read
+}
+
 /// The fields a search of `kinds` reads: each kind's text, and the tags and names of sessions.
 pub fn searched_fields(kinds: &[TextKind], fields: &Fields) -> Vec<Field> {
     kinds.iter().map(|kind| kind.field(fields)).chain([fields.tag_text]).collect()

@@ -26,7 +26,7 @@ use crate::integrity;
 use crate::panics;
 use crate::scan::{scan, EarlyLook, Layout, Scan};
 use crate::schema::{kind_is, Fields, KIND_MESSAGE, KIND_SESSION, SCHEMA_VERSION};
-use crate::search::{search, Hit, SearchOptions};
+use crate::search::{find, search, Found, Hit, SearchOptions};
 use crate::searchers::Searchers;
 use crate::session::{message_document, session_document, session_from_document};
 use crate::sessions::documents_by_id;
@@ -163,6 +163,11 @@ impl Engine {
 
     pub fn search(&self, options: &SearchOptions) -> Result<Vec<Hit>> {
         search(&self.searchers(&options.content)?, &self.fields, options)
+    }
+
+    /// The hits, and the words of the query read as others (search.rs, `Found`).
+    pub fn find(&self, options: &SearchOptions) -> Result<Found> {
+        find(&self.searchers(&options.content)?, &self.fields, options)
     }
 
     /// The snippet of each text of `kind`, as a search of the `searched` kinds makes it (snippet.rs).

@@ -25,7 +25,7 @@ use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, Score, Searcher, SegmentReader, TantivyDocument};
 
 use crate::by_path_key::{ByPathKey, PathKeys};
-use crate::correction::{corrected, searched_fields};
+use crate::correction::{corrected, readings, searched_fields};
 use crate::error::Result;
 use crate::index_part::Part;
 use crate::query::{filtered, parse, prefix_expansions, text_query, Filters};
@@ -103,12 +103,25 @@ impl Group {
     }
 }
 
+/// A search's answer: the hits, and each word of the query it read as another (a typo, see
+/// correction.rs) with the word it read, in query order.
+pub struct Found {
+    pub hits: Vec<Hit>,
+    pub read_as: Vec<(String, String)>,
+}
+
 pub fn search(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -> Result<Vec<Hit>> {
+    Ok(find(searchers, fields, options)?.hits)
+}
+
+pub fn find(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -> Result<Found> {
     let kinds = if options.content.is_empty() { vec![TextKind::Conversation] } else { options.content.clone() };
     let statistics = LiveStatistics::new(searchers, fields);
-    let parsed = corrected(parse(&options.query, options.prefix), &statistics, searchers, fields, &searched_fields(&kinds, fields))?;
+    let typed = parse(&options.query, options.prefix);
+    let parsed = corrected(typed.clone(), &statistics, searchers, fields, &searched_fields(&kinds, fields))?;
+    let read_as = readings(&typed, &parsed);
     if parsed.is_empty() || options.limit == 0 {
-        return Ok(Vec::new());
+        return Ok(Found { hits: Vec::new(), read_as });
     }
     let mut expansions = Vec::with_capacity(kinds.len());
     for kind in &kinds {
@@ -123,7 +136,7 @@ pub fn search(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -
         Some(prefix) => prefix_expansions(searcher, fields.tag_text, prefix)?,
         None => Vec::new(),
     };
-    let Some(filters) = options.filters.with_tags_resolved(searcher, fields)? else { return Ok(Vec::new()) };
+    let Some(filters) = options.filters.with_tags_resolved(searcher, fields)? else { return Ok(Found { hits: Vec::new(), read_as }) };
     // Each index is asked only for the kinds of text it holds (tags are in the main one).
     let queries: Vec<(Part, Box<dyn Query>)> = searchers
         .parts()
@@ -181,7 +194,7 @@ pub fn search(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -
         };
         hits.push(Hit { session, score, message, snippet, spans });
     }
-    Ok(hits)
+    Ok(Found { hits, read_as })
 }
 
 pub fn recency_factor(now: i64, last_activity: i64, weight: f64) -> f64 {

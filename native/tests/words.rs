@@ -37,19 +37,22 @@ fn engine_with(sessions: Vec<SessionUpdate>) -> Engine {
     engine
 }
 
-fn find(engine: &Engine, query: &str, prefix: bool) -> Vec<Hit> {
-    let options = SearchOptions {
+fn options(query: &str) -> SearchOptions {
+    SearchOptions {
         query: query.to_owned(),
         limit: 10,
-        prefix,
+        prefix: false,
         filters: Filters::default(),
         content: Vec::new(),
         now: NOW,
         recency_weight: 0.0,
         coordination: recall_native::query::DEFAULT_COORDINATION,
         snippet_chars: 200,
-    };
-    engine.search(&options).unwrap()
+    }
+}
+
+fn find(engine: &Engine, query: &str, prefix: bool) -> Vec<Hit> {
+    engine.search(&SearchOptions { prefix, ..options(query) }).unwrap()
 }
 
 fn names(hits: &[Hit]) -> Vec<String> {
@@ -139,6 +142,10 @@ fn a_word_found_nowhere_is_read_as_the_most_frequent_word_one_edit_away() {
     let mut received = names(&find(&engine, "recieve", false));
     received.sort();
     assert_eq!(received, ["receive", "receive-too"]);
+    // The search says which words it read as others, once each, in query order.
+    let found = engine.find(&SearchOptions { query: "pyhton recieve python pyhton".into(), ..options("") }).unwrap();
+    assert_eq!(found.read_as, [("pyhton".to_owned(), "python".to_owned()), ("recieve".to_owned(), "receive".to_owned())]);
+    assert!(engine.find(&options("python receive")).unwrap().read_as.is_empty());
     // The corrected word counts as a word of the query: the message holding both words comes
     // first, above one that repeats the other word, as it would for the words spelt right.
     let repeats = engine_with(vec![session("build", &["the python build failed again"]), session("tests", &["python python python tests"])]);

@@ -60,6 +60,22 @@ export interface SearchPage {
   hits: SearchHit[];
   /** Pass as `cursor` for the next page; null on the last one. */
   nextCursor: string | null;
+  /**
+   * Words of the query that no searched text holds, each read as the word one typo away that the
+   * most messages hold (README, "Typos"), in query order.
+   */
+  readAs: ReadAs[];
+}
+
+export interface ReadAs {
+  word: string;
+  readAs: string;
+}
+
+/** A search's hits, and the words it read as others. */
+interface Found {
+  hits: SearchHit[];
+  readAs: ReadAs[];
 }
 
 export interface MatchedMessage {
@@ -108,14 +124,14 @@ export async function searchPage(store: IndexStore, options: SearchOptions): Pro
   const cursor = options.cursor === undefined ? undefined : decodeSearchCursor(options.cursor, digest);
   const offset = cursor?.offset ?? 0;
   // One more than the page shows says whether another page follows.
-  const found = await searchSessions(store, { ...options, limit: offset + limit + 1 });
+  const { hits: found, readAs } = await findSessions(store, { ...options, limit: offset + limit + 1 });
   if (cursor?.results !== undefined && cursor.results !== resultsDigest(found.slice(0, offset))) {
     throw new RecallError("STALE_CURSOR", "the results changed since this cursor was made", { field: "cursor", hint: "start again without a cursor" });
   }
   const hits = found.slice(offset, offset + limit);
   const more = found.length > offset + limit;
   const results = options.snapshot ? resultsDigest(found.slice(0, offset + limit)) : undefined;
-  return { hits, nextCursor: more ? encodeSearchCursor({ offset: offset + limit, digest, results }) : null };
+  return { hits, nextCursor: more ? encodeSearchCursor({ offset: offset + limit, digest, results }) : null, readAs };
 }
 
 /** Which sessions came first, in order: what a snapshot cursor is tied to. */
@@ -128,11 +144,15 @@ function unranked(session: SessionSummary): SearchHit {
 }
 
 export async function searchSessions(store: IndexStore, options: SearchOptions): Promise<SearchHit[]> {
+  return (await findSessions(store, options)).hits;
+}
+
+async function findSessions(store: IndexStore, options: SearchOptions): Promise<Found> {
   const query = parseTagQuery(options.query);
   const limit = options.limit ?? DEFAULT_LIMIT;
   const content = textKinds(options.content);
   const touching = options.file === undefined ? undefined : await callsTouching(store, options.file);
-  if (touching?.size === 0) return [];
+  if (touching?.size === 0) return { hits: [], readAs: [] };
   const withCalls = (hit: SearchHit): SearchHit => (touching ? { ...hit, calls: touching.get(hit.path) ?? [] } : hit);
   const filters = touching ? onlyTouching(scopeFilters(options), touching) : scopeFilters(options);
   if (hasTags(query)) {
@@ -144,9 +164,9 @@ export async function searchSessions(store: IndexStore, options: SearchOptions):
   // Tags alone, or nothing at all: the sessions themselves, newest first.
   if (!query.text.trim() || (hasTags(query) && !hasText(query))) {
     const sessions = await store.native.list({ limit, filters });
-    return sessions.map((session) => withCalls(unranked(toSummary(session))));
+    return { hits: sessions.map((session) => withCalls(unranked(toSummary(session)))), readAs: [] };
   }
-  const hits = await store.native.search(
+  const { hits, readAs } = await store.native.search(
     {
       query: query.text,
       limit,
@@ -158,7 +178,7 @@ export async function searchSessions(store: IndexStore, options: SearchOptions):
     options.signal,
   );
   await addOutputSnippets(store, hits, query.text, options.prefix ?? false, content ?? ["conversation"]);
-  return hits.map((hit) => withCalls({
+  const found = hits.map((hit) => withCalls({
     ...toSummary(hit.session),
     score: hit.score,
     message: hit.message
@@ -174,4 +194,5 @@ export async function searchSessions(store: IndexStore, options: SearchOptions):
     snippet: hit.snippet,
     spans: hit.spans.map((s) => [s.start, s.end] as [number, number]),
   }));
+  return { hits: found, readAs };
 }

@@ -76,7 +76,7 @@ export const sessionsOutput = orError(
     scanned_sessions: z.number(),
     skipped_sessions: z.number().describe("Matches left out: files over 64 MiB or failing the safety checks"),
     next_action: z.string(),
-    note: z.string().optional(),
+    note: z.string().optional().describe("How the query was read: a complete session id looked up, words read as others one typo away"),
   }),
 );
 

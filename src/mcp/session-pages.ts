@@ -58,6 +58,8 @@ export class SessionPages {
       else skipped++;
     }
     const nextCursor = page.nextCursor === null ? null : this.tokens.cursor(request.tool, call, page.nextCursor);
+    const typos = page.readAs.map(({ word, readAs }) => `no session holds ${JSON.stringify(word)}: read as ${JSON.stringify(readAs)}, one typo away`);
+    const note = [request.note, ...typos].filter((line) => line !== undefined).join("; ");
     const structured = {
       results,
       has_more: nextCursor !== null,
@@ -66,7 +68,7 @@ export class SessionPages {
       scanned_sessions: scanned,
       skipped_sessions: skipped,
       next_action: nextAction(request.tool, scope, results.length, nextCursor),
-      ...(request.note ? { note: request.note } : {}),
+      ...(note ? { note } : {}),
     };
     return toolResult(structured, pageText(structured), results.map((r) => ({ type: "resource_link" as const, uri: r.resource_uri, name: r.title.slice(0, 80) || r.session_id, mimeType: "text/plain" })));
   }

@@ -61,7 +61,7 @@ export declare class NativeIndex {
   /** The records of the files the selector names, sorted by path. */
   fileRecords(selector: NativeRecordSelector): Promise<NativeFileRecord[]>
   unlock(): Promise<void>
-  search(request: NativeSearchRequest, signal?: AbortSignal | undefined | null): Promise<NativeHit[]>
+  search(request: NativeSearchRequest, signal?: AbortSignal | undefined | null): Promise<NativeFound>
   /** The snippet of each text, as `search` makes it for text of that kind it keeps. */
   snippets(request: NativeSnippetRequest): Promise<NativeSnippet[]>
   /** The indexed tool calls that touched `file` (an absolute path), by session file. */
@@ -184,6 +184,12 @@ export interface NativeFilters {
   paths?: Array<string>
 }
 
+export interface NativeFound {
+  hits: Array<NativeHit>
+  /** The words of the query read as others (typos), in query order. */
+  readAs: Array<NativeReadAs>
+}
+
 export interface NativeHit {
   session: NativeSession
   score: number
@@ -240,6 +246,12 @@ export interface NativeMessageRef {
    * whole (tool output): the hit has no snippet, `snippets` makes it from the entry's text.
    */
   lineOffset?: number
+}
+
+/** A word of the query that no searched text holds, and the word one typo away it was read as. */
+export interface NativeReadAs {
+  word: string
+  readAs: string
 }
 
 /** Which file records to read: exactly one of the fields, or none for all of them. */

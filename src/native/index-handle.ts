@@ -9,7 +9,7 @@ import type {
   NativeApplyCounts,
   NativeChangeSet,
   NativeFileRecord,
-  NativeHit,
+  NativeFound,
   NativeIndex,
   NativeListRequest,
   NativeFileCall,
@@ -79,7 +79,8 @@ export class IndexHandle {
     return native(() => this.inner.unlock());
   }
 
-  search(request: NativeSearchRequest, signal?: AbortSignal): Promise<NativeHit[]> {
+  /** The hits, and the words of the query read as others (typos). */
+  search(request: NativeSearchRequest, signal?: AbortSignal): Promise<NativeFound> {
     return native(() => this.inner.search(request, signal));
   }
 

@@ -118,6 +118,7 @@ export async function runRecallTool(recall: Recall, params: RecallParams, ctx: T
         const where = scope === "current" ? `sessions of ${ctx.cwd}` : "sessions of all projects";
         const lines = [
           ...said,
+          ...page.readAs.map(({ word, readAs }) => `No session holds ${JSON.stringify(word)}: read as ${JSON.stringify(readAs)}, one typo away.`),
           hits.length === 0
             ? `No ${where} match ${JSON.stringify(query)}.${scope === "current" ? ' Try scope "all".' : ""}`
             : `${hits.length} ${where} matching ${JSON.stringify(query)}, best first. Matched words are in [[ ]]. Read one with {"action": "read", "session": "<id>"}.`,
