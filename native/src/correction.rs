@@ -17,7 +17,6 @@ use tantivy::query::{Bm25StatisticsProvider, FuzzyTermQuery};
 use tantivy::schema::Field;
 use tantivy::{Opstamp, Term};
 
-use crate::field_presence::holds_terms;
 use crate::query::ParsedQuery;
 use crate::schema::Fields;
 use crate::searchers::Searchers;
@@ -42,39 +41,37 @@ fn cache() -> &'static Mutex<HashMap<NearestKey, Option<String>>> {
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
+/// A query with its typos read as other words.
+pub struct Corrected {
+    pub parsed: ParsedQuery,
+    /// Each word read as another, with that word, in query order, once each.
+    pub read_as: Vec<(String, String)>,
+}
+
 /// `parsed` with each of its loose words that `searched` (fields of text) holds nowhere replaced
 /// by its nearest word there, when it has one.
-pub fn corrected(mut parsed: ParsedQuery, statistics: &LiveStatistics, searchers: &Searchers, fields: &Fields, searched: &[Field]) -> tantivy::Result<ParsedQuery> {
+pub fn corrected(mut parsed: ParsedQuery, statistics: &LiveStatistics, searchers: &Searchers, searched: &[Field]) -> tantivy::Result<Corrected> {
     let mut nearest_of: HashMap<String, Option<String>> = HashMap::new();
-    let mut looked_up = 0;
+    let mut read_as = Vec::new();
     for word in &parsed.loose {
         if nearest_of.contains_key(word) || parsed.prefix.as_ref() == Some(word) || !correctable(word) || held(word, statistics, searched)? {
             continue;
         }
-        if looked_up == MAX_LOOKED_UP {
+        if nearest_of.len() == MAX_LOOKED_UP {
             break;
         }
-        looked_up += 1;
-        nearest_of.insert(word.clone(), remembered_nearest(word, statistics, searchers, fields, searched)?);
+        let nearest = remembered_nearest(word, statistics, searchers, searched)?;
+        if let Some(nearest) = &nearest {
+            read_as.push((word.clone(), nearest.clone()));
+        }
+        nearest_of.insert(word.clone(), nearest);
     }
     for word in &mut parsed.loose {
         if let Some(Some(nearest)) = nearest_of.get(word) {
             *word = nearest.clone();
         }
     }
-    Ok(parsed)
-}
-
-/// Each loose word of `typed` that `corrected` (its correction) reads as another, with that word,
-/// in query order, once each.
-pub fn readings(typed: &ParsedQuery, corrected: &ParsedQuery) -> Vec<(String, String)> {
-    let mut read: Vec<(String, String)> = Vec::new();
-    for (word, as_word) in typed.loose.iter().zip(&corrected.loose) {
-        if word != as_word && !read.iter().any(|(seen, _)| seen == word) {
-            read.push((word.clone(), as_word.clone()));
-        }
-    }
-    read
+    Ok(Corrected { parsed, read_as })
 }
 
 /// The fields a search of `kinds` reads: each kind's text, and the tags and names of sessions.
@@ -97,13 +94,13 @@ fn held(word: &str, statistics: &LiveStatistics, searched: &[Field]) -> tantivy:
 }
 
 /// `nearest`, from the cache when these segments were looked through for `word` before.
-fn remembered_nearest(word: &str, statistics: &LiveStatistics, searchers: &Searchers, fields: &Fields, searched: &[Field]) -> tantivy::Result<Option<String>> {
+fn remembered_nearest(word: &str, statistics: &LiveStatistics, searchers: &Searchers, searched: &[Field]) -> tantivy::Result<Option<String>> {
     let segments = searchers.parts().flat_map(|(_, searcher)| searcher.generation().segments().iter().map(|(id, deletes)| (*id, *deletes))).collect();
     let key: NearestKey = (word.to_owned(), searched.to_vec(), segments);
     if let Some(found) = cache().lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(&key) {
         return Ok(found.clone());
     }
-    let found = nearest(word, statistics, searchers, fields, searched)?;
+    let found = nearest(word, statistics, searched)?;
     let mut cached = cache().lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     if cached.len() >= MAX_CACHED {
         cached.clear();
@@ -114,13 +111,12 @@ fn remembered_nearest(word: &str, statistics: &LiveStatistics, searchers: &Searc
 
 /// The word one edit from `word` that the most documents hold in the fields (ties: the first in
 /// byte order), counted over the term dictionaries, then checked against the live documents.
-fn nearest(word: &str, statistics: &LiveStatistics, searchers: &Searchers, fields: &Fields, searched: &[Field]) -> tantivy::Result<Option<String>> {
+fn nearest(word: &str, statistics: &LiveStatistics, searched: &[Field]) -> tantivy::Result<Option<String>> {
     let Some(&first) = searched.first() else { return Ok(None) };
     let automaton = FuzzyTermQuery::new(Term::from_field_text(first, word), EDITS, true).automaton()?;
     let mut counts: HashMap<Vec<u8>, u64> = HashMap::new();
     for &field in searched {
-        let parts = searchers.parts().filter(|(part, _)| part.holds(field, fields));
-        for segment in parts.flat_map(|(_, searcher)| searcher.segment_readers()).filter(|segment| holds_terms(segment, field)) {
+        for segment in statistics.segments(field) {
             let inverted = segment.inverted_index(field)?;
             let mut stream = inverted.terms().search(&automaton).into_stream()?;
             while stream.advance() {

@@ -39,7 +39,7 @@ pub const MIN_PREFIX_CHARS: usize = 2;
 /// The prefix clause keeps the most frequent completions only.
 pub const MAX_PREFIX_EXPANSIONS: usize = 50;
 
-#[derive(Debug, Default, Clone, PartialEq)]
+#[derive(Debug, Default, PartialEq)]
 pub struct ParsedQuery {
     /// Unquoted words in query order, duplicates kept (for the phrase clause).
     pub loose: Vec<String>,

@@ -25,7 +25,7 @@ use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, Score, Searcher, SegmentReader, TantivyDocument};
 
 use crate::by_path_key::{ByPathKey, PathKeys};
-use crate::correction::{corrected, readings, searched_fields};
+use crate::correction::{corrected, searched_fields, Corrected};
 use crate::error::Result;
 use crate::index_part::Part;
 use crate::query::{filtered, parse, prefix_expansions, text_query, Filters};
@@ -117,9 +117,7 @@ pub fn search(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -
 pub fn find(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -> Result<Found> {
     let kinds = if options.content.is_empty() { vec![TextKind::Conversation] } else { options.content.clone() };
     let statistics = LiveStatistics::new(searchers, fields);
-    let typed = parse(&options.query, options.prefix);
-    let parsed = corrected(typed.clone(), &statistics, searchers, fields, &searched_fields(&kinds, fields))?;
-    let read_as = readings(&typed, &parsed);
+    let Corrected { parsed, read_as } = corrected(parse(&options.query, options.prefix), &statistics, searchers, &searched_fields(&kinds, fields))?;
     if parsed.is_empty() || options.limit == 0 {
         return Ok(Found { hits: Vec::new(), read_as });
     }

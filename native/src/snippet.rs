@@ -26,7 +26,7 @@ pub type Snippet = (String, Vec<(usize, usize)>);
 /// (with `prefix` matching) finds it.
 pub fn snippets_of(searchers: &Searchers, fields: &Fields, query: &str, prefix: bool, kind: TextKind, searched: &[TextKind], texts: &[String], chars: usize) -> Result<Vec<Snippet>> {
     let statistics = LiveStatistics::new(searchers, fields);
-    let parsed = corrected(parse(query, prefix), &statistics, searchers, fields, &searched_fields(searched, fields))?;
+    let parsed = corrected(parse(query, prefix), &statistics, searchers, &searched_fields(searched, fields))?.parsed;
     let field = kind.field(fields);
     let completions = match (&parsed.prefix, searchers.of_kind(kind)) {
         (Some(unfinished), Some(searcher)) => prefix_expansions(searcher, field, unfinished)?,

@@ -7,7 +7,7 @@ import { SessionsCommand } from "../sessions-command.js";
 import { searchHitRecord } from "../wire.js";
 import { quote } from "../../output/quote.js";
 import { terminalText } from "../../output/terminal-text.js";
-import type { ReadAs, SearchHit } from "../../index.js";
+import type { SearchHit } from "../../index.js";
 
 /** Where a hit outside the conversation matched (`bash output`), and what touched `--file`. */
 function matchedIn(hit: SearchHit): string[] {
@@ -70,13 +70,12 @@ export class SearchCommand extends SessionsCommand {
     const missing = this.noSessionsFolder();
     if (missing !== undefined) return missing;
     // The page is formatted while the freshness check finishes (see Recall.search).
-    let readAs: ReadAs[] = [];
-    const page = await this.recall().search({ query, limit, prefix: this.prefix, cwd, since, until, now, content, file, ...this.freshness() }, (found) => {
-      readAs = found.readAs;
-      return this.page(found.hits, (hit) => (format ? this.record(hit, format, now, () => searchHitRecord(hit)) : this.block(hit, now, { snippet: hit.snippet, spans: hit.spans, details: matchedIn(hit) })));
-    });
+    const page = await this.recall().search({ query, limit, prefix: this.prefix, cwd, since, until, now, content, file, ...this.freshness() }, ({ hits, readAs }) => ({
+      ...this.page(hits, (hit) => (format ? this.record(hit, format, now, () => searchHitRecord(hit)) : this.block(hit, now, { snippet: hit.snippet, spans: hit.spans, details: matchedIn(hit) }))),
+      readAs,
+    }));
     this.warnNotices();
-    for (const typo of readAs) this.warn(`no session holds ${quote(typo.word)}: read as ${quote(typo.readAs)}, one typo away`);
+    for (const typo of page.readAs) this.warn(`no session holds ${quote(typo.word)}: read as ${quote(typo.readAs)}, one typo away`);
     if (page.sessions.length === 0) {
       const what = file === undefined ? quote(query) : query.trim() ? `${quote(query)} and touched ${file}` : `touched ${file}`;
       if (!format) this.warn(cwd ? `no session in ${cwd} ${file !== undefined && !query.trim() ? what : `matches ${what}`}; drop --here/--cwd to search every project` : `no session ${file !== undefined && !query.trim() ? what : `matches ${what}`}`);
