@@ -1,0 +1,232 @@
+/**
+ * The one owner of a `Recall`'s mutable state, shared by the facade's parts (sessions.ts,
+ * tags.ts, models.ts, maintenance.ts), which hold none of their own:
+ * - the index handle, opened on first use (never by `Recall.open`), and opened again when the
+ *   cache folder was deleted or replaced under a long-lived process (storeInPlace); replaced after
+ *   a repair;
+ * - the freshness policy: a query brings the index up to date before it answers unless asked not
+ *   to (`sync: false`); what a sync had to say waits as notices (`takeNotices`), never printed; a
+ *   long-lived host (`live: true`) watches the session folders and syncs only after a change
+ *   (sync/live-freshness.ts);
+ * - the sync under way, which callers asking meanwhile share;
+ * - the offload of long work: with `background: true` (hosts with a UI thread), syncs and session
+ *   reads run on a worker thread; otherwise on this one, overlapped with the read that needs them.
+ */
+import { resolveLocations, type LocationOverrides, type Locations } from "../../locations.js";
+import { openStore, storeInPlace, type IndexStore } from "../../store.js";
+import { cannotWrite, refusal } from "../../sync/index-writer.js";
+import { mayComeFromDamage, repairIfDamaged } from "../../sync/repair.js";
+import { readWhileSyncing, RETRY_LOCK_MS, untilFirstCommit, syncIndex, type SyncProgress, type SyncReport } from "../../sync/sync.js";
+import { LiveFreshness } from "../../sync/live-freshness.js";
+import { watcherKeepsFresh } from "../../sync/watch-lock.js";
+import { takeTagNotices } from "../../tags/open-tags.js";
+import type { EarlyLook } from "../../sessions/discover.js";
+import type { JobRunner, PlainOverrides } from "../background-jobs.js";
+import { syncNotices, type Notice } from "../notices.js";
+import { readSession, type ReadOptions, type ReadResult } from "../read.js";
+import type { SessionRef } from "../resolve-session.js";
+
+export interface RecallOptions extends LocationOverrides {
+  /** Run syncs and session reads on a worker thread, so a host's main thread never parses JSONL. */
+  background?: boolean;
+  /**
+   * Check the checksum of every index file when opening, not only of those changed since the last
+   * commit (it reads the whole index); a damaged index is rebuilt.
+   */
+  verify?: boolean;
+  /**
+   * A long-lived host (the MCP server, Pi): while this recall is open the session folders are
+   * watched, and a query checks the session files only when a change was seen since the last sync
+   * (or the watches cannot be trusted; see sync/live-freshness.ts). `close()` stops watching.
+   */
+  live?: boolean;
+}
+
+/** How a query treats the index before it answers. */
+export interface Freshness {
+  /** Bring the index up to date first (default true); false answers from the index as it is. */
+  sync?: boolean;
+  /** A look at the session files already under way (`startEarlyLook`), for the sync to take. */
+  early?: EarlyLook;
+}
+
+export interface SyncRequest {
+  /** Start from an empty index (tags are kept). */
+  rebuild?: boolean;
+  /** How long to wait for another process's write (default 5 s; 30 s for a rebuild). */
+  lockTimeoutMs?: number;
+  onProgress?: (progress: SyncProgress) => void;
+  /**
+   * Stops the sync between two files: what was read is committed, the rest is left for the next
+   * one (`stopped` in the report). A sync on the background thread runs to its end.
+   */
+  signal?: AbortSignal;
+}
+
+export class IndexLease {
+  private opened: IndexStore | undefined;
+  private jobs: Promise<JobRunner> | undefined;
+  private running: Promise<SyncReport> | undefined;
+  private watched: LiveFreshness | undefined;
+  private readonly notices: Notice[] = [];
+  private located: Locations | undefined;
+  /** The location overrides as plain data (they cross to the background thread). */
+  readonly overrides: PlainOverrides;
+  readonly env: NodeJS.ProcessEnv;
+
+  constructor(private readonly options: RecallOptions) {
+    this.env = options.env ?? process.env;
+    this.overrides = { sessionsDir: options.sessionsDir, env: { ...this.env }, cwd: options.cwd ?? process.cwd() };
+  }
+
+  /** Where the sessions, index and user data are; worked out once (it reads Pi's settings). */
+  get locations(): Locations {
+    this.located ??= resolveLocations(this.overrides);
+    return this.located;
+  }
+
+  /** The index, opened on first call, and again if its folder was deleted since (see storeInPlace). */
+  store(): IndexStore {
+    this.opened = this.opened ? storeInPlace(this.opened) : openStore(this.locations, { verify: this.options.verify ?? false });
+    return this.opened;
+  }
+
+  /** The notices waiting, each handed out once: the store's, the syncs', the tag store's. */
+  takeNotices(): Notice[] {
+    const fromStore = this.opened ? this.opened.notices.splice(0).map((message): Notice => ({ code: "INDEX_REPLACED", message })) : [];
+    const fromTags = this.opened ? takeTagNotices(this.opened).map((message): Notice => ({ code: "TAGS_IMPORTED", message })) : [];
+    return [...fromStore, ...this.notices.splice(0), ...fromTags];
+  }
+
+  /**
+   * `operation`, and once more after a repair if it failed in a way damaged index files could
+   * explain (see sync/repair.ts): every file's checksum is checked then, and a damaged index is
+   * replaced and rebuilt from the session files, tags kept, with a notice.
+   */
+  async repairing<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      if (!mayComeFromDamage(error)) throw error;
+      const repair = await repairIfDamaged(this.locations);
+      if (!repair) throw error;
+      this.opened = undefined;
+      this.notices.push(...repair.notices.map((message): Notice => ({ code: "INDEX_REPLACED", message })), ...syncNotices(repair.report));
+      return operation();
+    }
+  }
+
+  /** The query, after bringing the index up to date unless `sync: false`. */
+  fresh<T>(freshness: Freshness, read: (store: IndexStore) => Promise<T>): Promise<T> {
+    return this.repairing(() => this.freshOnce(freshness, read));
+  }
+
+  private async freshOnce<T>(freshness: Freshness, read: (store: IndexStore) => Promise<T>): Promise<T> {
+    const store = this.store();
+    // An index just rebuilt empty is filled even so: it would answer nothing.
+    if (freshness.sync === false && !store.replaced) return read(store);
+    if (this.options.background || this.options.live) {
+      await this.freshen(store, { trustWatcher: true });
+      return read(this.store());
+    }
+    const { value, report } = await readWhileSyncing(store, () => read(store), freshness.early);
+    if (report) this.notices.push(...syncNotices(report));
+    return value;
+  }
+
+  /**
+   * Brings the index up to date unless nothing can have changed: this recall's own watches (live)
+   * saw nothing since its last sync, or else (`trustWatcher`) `recall watch` says the index is
+   * fresh, as readWhileSyncing finds on this thread. Either way, what other processes committed
+   * is seen.
+   */
+  async freshen(store: IndexStore, { trustWatcher }: { trustWatcher: boolean }): Promise<void> {
+    const watched = this.liveFreshness();
+    const live = watched ? await watched.state(store) : "unknown";
+    if (live === "fresh" || (live === "unknown" && trustWatcher && watcherKeepsFresh(store.locations))) {
+      store.native.reload();
+      return;
+    }
+    // A sync under way began before this query was asked, perhaps before the change it must see.
+    const underWay = this.running !== undefined;
+    await this.refresh();
+    if (underWay) await this.refresh();
+  }
+
+  /**
+   * Brings the index up to date. Callers asking while a sync runs share it; a rebuild always
+   * starts its own.
+   */
+  sync(request: SyncRequest = {}): Promise<SyncReport> {
+    if (this.running && !request.rebuild) return this.running;
+    const previous = this.running ?? Promise.resolve(undefined);
+    const options = { rebuild: request.rebuild, lockTimeoutMs: request.lockTimeoutMs ?? (request.rebuild ? 30_000 : undefined) };
+    const run = previous
+      .catch(() => undefined)
+      .then(() => this.repairing(() => this.runSync(options, request.onProgress, request.signal)))
+      .finally(() => {
+        if (this.running === run) this.running = undefined;
+      });
+    this.running = run;
+    return run;
+  }
+
+  /** Brings the index up to date as a query does: what the sync had to say waits as notices. */
+  async refresh(): Promise<void> {
+    try {
+      const report = await untilFirstCommit(this.store(), await this.sync(), () => this.sync({ lockTimeoutMs: RETRY_LOCK_MS }));
+      this.notices.push(...syncNotices(report));
+    } catch (error) {
+      // A read-only or full cache: the query answers from the index as it is, and says so.
+      if (!cannotWrite(error)) throw error;
+      this.notices.push({ code: "INDEX_STALE", message: `the index in ${this.locations.cacheDir} could not be updated (${refusal(this.store(), error)}); answering from it as it is` });
+    }
+  }
+
+  /** A session's messages, read on the background thread with `background`. */
+  async read(session: SessionRef, options: ReadOptions): Promise<ReadResult> {
+    if (!this.options.background) return readSession(session, options);
+    return (await this.runner()).read(session, options);
+  }
+
+  /** Stops watching and stops the background thread once its jobs are done. */
+  close(): void {
+    this.watched?.close();
+    this.watched = undefined;
+    void this.jobs?.then((jobs) => jobs.dispose());
+    this.jobs = undefined;
+  }
+
+  /** With `live`: the watches of the session folders, set up by the first sync. */
+  private liveFreshness(): LiveFreshness | undefined {
+    if (this.options.live) this.watched ??= new LiveFreshness(this.locations);
+    return this.watched;
+  }
+
+  private async runSync(options: { rebuild?: boolean; lockTimeoutMs?: number }, onProgress?: (p: SyncProgress) => void, signal?: AbortSignal): Promise<SyncReport> {
+    const store = this.store();
+    const mark = this.liveFreshness()?.syncing(store);
+    let report: SyncReport;
+    if (!this.options.background) report = await syncIndex(store, { ...options, onProgress, signal });
+    else {
+      report = await (await this.runner()).sync(this.overrides, options, onProgress);
+      // The sync ran on another thread, with its own reader: look at what it committed.
+      store.native.reload();
+    }
+    if (mark && !report.busy && !report.stopped) this.watched!.synced(mark);
+    return report;
+  }
+
+  /** The background thread, started on first use; loaded lazily, so a CLI start never pays for it. */
+  private runner(): Promise<JobRunner> {
+    this.jobs ??= import("../background-jobs.js").then(({ WorkerJobs }) => {
+      const inline: JobRunner = {
+        sync: (_overrides, options, onProgress) => syncIndex(this.store(), { ...options, onProgress }),
+        read: async (session, options) => readSession(session, options),
+        dispose: () => {},
+      };
+      return new WorkerJobs(inline);
+    });
+    return this.jobs;
+  }
+}

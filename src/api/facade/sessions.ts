@@ -1,0 +1,106 @@
+/**
+ * The facade's sessions: finding them (search, list, resolve), reading them (read, context,
+ * guarded for files named by a remote caller) and what a command needs of one (its summary, how
+ * to resume it). Every index access goes through the lease, which keeps the index fresh.
+ */
+import { countSessions, listSessions, type ListOptions } from "../list.js";
+import { sessionContext, type ContextOptions, type ContextResult } from "../context.js";
+import type { ReadOptions, ReadResult } from "../read.js";
+import { looksLikePath, resolveSession, sessionSummary, type SessionRef } from "../resolve-session.js";
+import { resumePlan, type ResumePlan } from "../resume.js";
+import { searchPage, type SearchOptions, type SearchPage } from "../search.js";
+import { checkSessionFile, guardedRead, type FileIdentity } from "../session-file-guard.js";
+import type { SessionSummary } from "../session-summary.js";
+import type { Freshness, IndexLease } from "./lease.js";
+
+/** A list limit that lets every session through. */
+const UNBOUNDED = 1_000_000;
+
+/** A session as commands name it, resolved; or why it could not be. */
+export type Resolved = { ref: string; session: SessionRef } | { ref: string; error: unknown };
+
+export class Sessions {
+  constructor(private readonly lease: IndexLease) {}
+
+  async search<T>(options: SearchOptions & Freshness, present?: (page: SearchPage) => T): Promise<T | SearchPage> {
+    return this.lease.fresh(options, async (store) => {
+      const page = await searchPage(store, options);
+      return present ? present(page) : page;
+    });
+  }
+
+  async list<T>(options: ListOptions & Freshness, present?: (sessions: SessionSummary[]) => T): Promise<T | SessionSummary[]> {
+    return this.lease.fresh(options, async (store) => {
+      const sessions = await listSessions(store, options);
+      return present ? present(sessions) : sessions;
+    });
+  }
+
+  count(options: Pick<ListOptions, "cwd">): Promise<number> {
+    return countSessions(this.lease.store(), options);
+  }
+
+  async untagged(options: ListOptions & Freshness): Promise<SessionSummary[]> {
+    const all = await this.lease.fresh(options, (store) => listSessions(store, { ...options, limit: UNBOUNDED }));
+    const untagged = all.filter((s) => s.tags.length === 0);
+    return options.limit === undefined ? untagged : untagged.slice(0, options.limit);
+  }
+
+  checkFile(session: SessionRef): FileIdentity {
+    return checkSessionFile(this.lease.locations.sessionsDir, session.path);
+  }
+
+  readGuarded(session: SessionRef, options: ReadOptions, expected?: FileIdentity): Promise<ReadResult> {
+    return guardedRead(this.lease.locations.sessionsDir, session.path, expected, () => this.read(session, options));
+  }
+
+  contextGuarded(session: SessionRef, question: string, options: ContextOptions, expected?: FileIdentity): Promise<ContextResult> {
+    return guardedRead(this.lease.locations.sessionsDir, session.path, expected, () => this.context(session, question, options));
+  }
+
+  async resolve(ref: string): Promise<SessionRef> {
+    const [resolved] = await this.resolveAll([ref]);
+    if ("error" in resolved!) throw resolved.error;
+    return resolved!.session;
+  }
+
+  /** A session given as a reference or already resolved. */
+  async session(ref: string | SessionRef): Promise<SessionRef> {
+    return typeof ref === "string" ? this.resolve(ref) : ref;
+  }
+
+  async resolveAll(refs: readonly string[]): Promise<Resolved[]> {
+    // Ids are looked up after a sync, so a session Pi has just started is found; paths need none.
+    if (refs.some((ref) => !looksLikePath(ref))) await this.lease.freshen(this.lease.store(), { trustWatcher: false });
+    return this.lease.repairing(() => this.resolveEach(refs));
+  }
+
+  private async resolveEach(refs: readonly string[]): Promise<Resolved[]> {
+    const store = this.lease.store();
+    const resolved: Resolved[] = [];
+    for (const ref of refs) {
+      try {
+        resolved.push({ ref, session: await resolveSession(store, ref, this.lease.overrides.cwd) });
+      } catch (error) {
+        resolved.push({ ref, error });
+      }
+    }
+    return resolved;
+  }
+
+  async get(ref: string | SessionRef): Promise<SessionSummary> {
+    return sessionSummary(this.lease.store(), await this.session(ref));
+  }
+
+  async read(ref: string | SessionRef, options: ReadOptions): Promise<ReadResult> {
+    return this.lease.read(await this.session(ref), options);
+  }
+
+  async context(ref: string | SessionRef, question: string, options: ContextOptions): Promise<ContextResult> {
+    return sessionContext(await this.session(ref), question, options);
+  }
+
+  async resumePlan(ref: string | SessionRef): Promise<ResumePlan> {
+    return resumePlan(await this.session(ref));
+  }
+}
