@@ -227,4 +227,50 @@ describe("sync", () => {
     expect(store.native.stats().sessions).toBe(10); // the header-only file has nothing to index
     expect(await ids("forkonlyword", store)).toEqual([S3_ID]);
   });
+
+  describe("a session file deleted while the sync runs (Pi deletes sessions)", () => {
+    const header = (id: string, parent?: string) =>
+      `${JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-11-01T00:00:00.000Z", cwd: "/home/dev/gone", ...(parent ? { parentSession: parent } : {}) })}\n`;
+    const folder = () => join(agent.sessionsDir, "--home-dev-gone--");
+    const kept = () => join(folder(), "2026-11-01T00-00-00-000Z_0aaa.jsonl");
+    const deleted = () => join(folder(), "2026-11-01T00-00-01-000Z_0bbb.jsonl");
+
+    it("while it is read: the sync goes on, and the file is gone rather than broken", async () => {
+      agent = makeAgentDir({ withFixtures: false });
+      mkdirSync(folder());
+      writeFileSync(kept(), header("0aaa") + userMessage("c1", "keptfileword", Date.parse("2026-11-01T00:00:01Z")));
+      // A fork whose parent is nowhere: after reading it, the sync looks for the parent in the
+      // sessions folder (a native listing, off this thread), and the file goes meanwhile.
+      writeFileSync(deleted(), header("0bbb", "/nowhere/2026-01-01T00-00-00-000Z_0ccc.jsonl") + userMessage("c2", "deletedfileword", Date.parse("2026-11-01T00:00:02Z")));
+      const report = await syncIndex(open(), {
+        onProgress: ({ filesDone }) => {
+          if (filesDone === 1) queueMicrotask(() => rmSync(deleted()));
+        },
+      });
+      expect(existsSync(deleted())).toBe(false);
+      expect(report).toMatchObject({ indexed: 1, removed: 0, failed: [] });
+      expect(await ids("keptfileword")).toEqual(["0aaa"]);
+      expect(await ids("deletedfileword")).toEqual([]);
+      expect(await syncIndex(open())).toMatchObject({ indexed: 0, appended: 0, removed: 0, unchanged: 1, failed: [] });
+    });
+
+    it("before it is read: what the index had of it is removed, and nothing is reported broken", async () => {
+      agent = makeAgentDir({ withFixtures: false });
+      mkdirSync(folder());
+      writeFileSync(kept(), header("0aaa") + userMessage("c1", "keptfileword", Date.parse("2026-11-01T00:00:01Z")));
+      writeFileSync(deleted(), header("0bbb") + userMessage("c2", "deletedfileword", Date.parse("2026-11-01T00:00:02Z")));
+      await syncIndex(open());
+      appendFileSync(kept(), userMessage("c3", "keptlaterword", Date.parse("2026-11-01T00:00:03Z")));
+      appendFileSync(deleted(), userMessage("c4", "deletedlaterword", Date.parse("2026-11-01T00:00:04Z")));
+      const report = await syncIndex(open(), {
+        onProgress: ({ filesDone }) => {
+          if (filesDone === 1) rmSync(deleted());
+        },
+      });
+      expect(report).toMatchObject({ appended: 1, indexed: 0, removed: 1, failed: [] });
+      expect(await ids("keptlaterword")).toEqual(["0aaa"]);
+      expect(await ids("deletedfileword")).toEqual([]);
+      expect(await syncIndex(open())).toMatchObject({ indexed: 0, appended: 0, removed: 0, unchanged: 1 });
+    });
+  });
 });

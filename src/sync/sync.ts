@@ -1,44 +1,27 @@
 /**
  * Brings the index up to date with the session files. Unchanged files cost one stat (the native
- * scan compares them with their records in the index); a file that only grew (Pi appends) is read
+ * scan compares them with their records in the index); the changed ones go through the stages of
+ * change-stream.ts into the index (index-sink.ts): a file that only grew (Pi appends) is read
  * from the start of its last message; a new or rewritten file is read whole; a deleted one is
  * removed. Writing happens under the index's writer lock, with the records re-read once the lock
  * is held, so two processes syncing at once never lose or duplicate anything. A broken file is
  * reported and skipped; what was indexed of it stays, and it is tried again by the next sync.
  */
-import { existsSync } from "node:fs";
-import { basename } from "node:path";
 import { RecallError } from "../errors.js";
-import type { NativeChangeSet, NativeScan } from "../native/addon.js";
-import { discoverSessionFiles, scanSessionFiles, type EarlyLook, type SessionFile } from "../sessions/discover.js";
-import type { MalformedLine } from "../sessions/lines.js";
-import { readCopyKeys, readSessionForIndex, type SessionRead } from "../sessions/session-index-reader.js";
+import type { NativeScan } from "../native/addon.js";
+import { scanSessionFiles, type EarlyLook } from "../sessions/discover.js";
 import type { IndexStore } from "../store.js";
 import { damagedTagStore, hasTagData, takeTagNotices, tagsFor } from "../tags/open-tags.js";
 import { syncTags } from "./apply-tags.js";
-import { cannotWrite, cannotWriteIn, commitIndex, diskFull, lockIndex, refusal, unlockIndex } from "./index-writer.js";
-import { indexState, knownFile, knownFiles, recordUpdate, sameSignature, tailHash, type KnownFile } from "./state.js";
+import { streamChanges, type MalformedFile, type SyncFailure, type SyncProgress } from "./change-stream.js";
+import { IndexSink } from "./index-sink.js";
+import { cannotWrite, cannotWriteIn, diskFull, lockIndex, refusal, unlockIndex } from "./index-writer.js";
+import { indexState } from "./state.js";
 import { loadTagFingerprint, saveTagFingerprint, tagDataSignature } from "./tag-fingerprint.js";
 import { watcherKeepsFresh } from "./watch-lock.js";
 
-export interface SyncFailure {
-  path: string;
-  reason: string;
-}
-
-export interface MalformedFile {
-  path: string;
-  /** How many lines of the file were skipped in this sync (more than `lines` may hold). */
-  count: number;
-  lines: MalformedLine[];
-}
-
-export interface SyncProgress {
-  filesDone: number;
-  filesTotal: number;
-  bytesDone: number;
-  bytesTotal: number;
-}
+export type { MalformedFile, SyncFailure, SyncProgress } from "./change-stream.js";
+export { FIRST_INDEX_COMMIT_MS } from "./index-sink.js";
 
 export interface SyncOptions {
   /** Start from an empty index. */
@@ -81,35 +64,6 @@ export interface SyncReport {
 
 /** Changed bytes above which a sync writes with two threads. */
 const HEAVY_SYNC_BYTES = 16 << 20;
-
-/** Text sent to the writer per batch: bounds memory on a first index of a large history. */
-const BATCH_TEXT_CHARS = 2 << 20;
-
-/**
- * How often a first index (of an empty index) commits what it has: a query meanwhile answers
- * from that, rather than from nothing (see awaitFirstCommit). A rebuild commits once, so that
- * queries keep the old answers until the new index is whole.
- */
-export const FIRST_INDEX_COMMIT_MS = 3_000;
-
-function errorReason(error: unknown): string {
-  const e = error as NodeJS.ErrnoException;
-  if (e && typeof e.code === "string") return `${e.code}${e.syscall ? ` (${e.syscall})` : ""}`;
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** True if the file only grew since it was read, so reading can resume. */
-function isAppend(file: SessionFile, known: KnownFile): boolean {
-  const { state } = known;
-  if (known.ino !== file.ino || file.size < state.end || !state.indexed) return false;
-  // v1 and v2 files are rewritten whole by Pi when it opens them.
-  if (state.header.version < 3) return false;
-  try {
-    return tailHash(file.path, state.end) === state.tailHash;
-  } catch {
-    return false;
-  }
-}
 
 /** What the freshness check found: the scan, and whether anything is left to do. */
 export interface Freshness {
@@ -186,7 +140,7 @@ export const RETRY_LOCK_MS = 1_000;
  * After a sync that found the writer busy: when the index has never been committed to, another
  * process is building it from scratch, and an answer now would be "nothing" only because of that.
  * Retries the sync (`retry`, with a short lock wait) until that process has committed (a first
- * index commits every FIRST_INDEX_COMMIT_MS, see syncFiles), or has let go of the lock, for up to
+ * index commits every FIRST_INDEX_COMMIT_MS, see index-sink.ts), or has let go of the lock, for up to
  * FIRST_COMMIT_WAIT_MS; then LOCKED, saying so.
  */
 export async function untilFirstCommit(store: IndexStore, report: SyncReport, retry: () => Promise<SyncReport>): Promise<SyncReport> {
@@ -236,62 +190,6 @@ function emptyReport(scan: NativeScan): SyncReport {
   };
 }
 
-interface Work {
-  /** Files to read, each with what the index knew of it. */
-  files: { file: SessionFile; known: KnownFile | undefined; whole: boolean }[];
-  removed: string[];
-}
-
-/**
- * What is left to do once the writer lock is held: another process may have synced some of the
- * scanned changes meanwhile, so the records are read now. A fork's copied history is indexed
- * only with its parent: when the parent appears or goes, the fork is read again in full.
- */
-async function planWork(store: IndexStore, scan: NativeScan, rebuild: boolean): Promise<Work> {
-  const known = rebuild ? new Map<string, KnownFile>() : await knownFiles(store, scan.changed.map((f) => f.path));
-  const work: Work = { files: [], removed: scan.removed };
-  for (const file of scan.changed) {
-    const record = known.get(file.path);
-    if (!sameSignature(file, record)) work.files.push({ file, known: record, whole: false });
-  }
-  const appearedOrGone = [...work.files.filter((f) => !f.known).map((f) => basename(f.file.path)), ...scan.removed.map((p) => basename(p))];
-  if (rebuild || appearedOrGone.length === 0) return work;
-  const reading = new Map(work.files.map((f) => [f.file.path, f]));
-  const removed = new Set(scan.removed);
-  for (const record of await store.native.fileRecords({ parentNames: [...new Set(appearedOrGone)] })) {
-    const fork = knownFile(record);
-    if (!fork || removed.has(fork.path)) continue;
-    const listed = reading.get(fork.path);
-    if (listed) listed.whole = true;
-    // An unchanged fork: its record's signature is the file's.
-    else work.files.push({ file: { path: fork.path, size: fork.size, mtimeMs: fork.mtimeMs, ino: fork.ino }, known: fork, whole: true });
-  }
-  return work;
-}
-
-/** The session id at the end of a Pi session file name: `<time>_<id>.jsonl`. */
-const SESSION_ID_IN_NAME = /_([0-9a-f-]+)\.jsonl$/i;
-
-/**
- * The parent of a fork as a file we can read: its recorded path, or a file of that name in the
- * sessions folder (the folder moved), or else a file of the same session id under another name
- * (sessions copied elsewhere, a renamed file). The folder is listed only when the path is gone.
- */
-function parentFinder(store: IndexStore): (parent: string | undefined) => Promise<string | undefined> {
-  let listing: Promise<SessionFile[]> | undefined;
-  return async (parent) => {
-    if (!parent) return undefined;
-    if (existsSync(parent)) return parent;
-    listing ??= discoverSessionFiles(store.locations).then((d) => d.files);
-    const files = await listing;
-    const name = basename(parent);
-    const byName = files.find((f) => basename(f.path) === name);
-    if (byName) return byName.path;
-    const id = SESSION_ID_IN_NAME.exec(name)?.[1];
-    return id === undefined ? undefined : files.find((f) => basename(f.path).endsWith(`_${id}.jsonl`))?.path;
-  };
-}
-
 async function syncFiles(store: IndexStore, scan: NativeScan, options: SyncOptions): Promise<SyncReport> {
   const report = emptyReport(scan);
   const rebuild = options.rebuild === true;
@@ -309,115 +207,14 @@ async function syncFiles(store: IndexStore, scan: NativeScan, options: SyncOptio
       store.native.clear();
       report.rebuilt = true;
     }
-    // Nothing committed yet, or a replaced index: what is read is worth showing at once.
-    const first = !rebuild && store.native.stats().documents === 0;
-    let committedAt = Date.now();
-    const work = await planWork(store, scan, rebuild);
-    report.unchanged = scan.filesTotal - work.files.length;
-
-    let batch: Required<NativeChangeSet> = { removePaths: [], sessions: [], files: [], tagUpdates: [] };
-    let batchChars = 0;
-    let applied = rebuild;
-    const flush = async () => {
-      if (batch.removePaths.length === 0 && batch.sessions.length === 0 && batch.files.length === 0) return;
-      const changes = batch;
-      batch = { removePaths: [], sessions: [], files: [], tagUpdates: [] };
-      batchChars = 0;
-      applied = true;
-      await store.native.apply(changes);
-    };
-
-    for (const path of work.removed) {
-      batch.removePaths.push(path);
-      report.removed++;
-    }
-
-    const progress: SyncProgress = {
-      filesDone: 0,
-      filesTotal: work.files.length,
-      bytesDone: 0,
-      bytesTotal: work.files.reduce((sum, f) => sum + f.file.size, 0),
-    };
-    const parentKeys = new Map<string, Set<string>>();
-    const findParent = parentFinder(store);
-    // Entries a fork copied from its parent are indexed with the parent only.
-    const copiesFromParent = async (path: string, parent: string | undefined) => {
-      const source = await findParent(parent);
-      if (!source || source === path) return undefined;
-      if (!parentKeys.has(source)) parentKeys.set(source, readCopyKeys(source));
-      return parentKeys.get(source);
-    };
     // Someone who never tagged anything gets no tag database created by a sync.
     const tagsOf = options.tagsOf ?? (hasTagData(store) ? (id: string) => tagsFor(store).merged(id) : () => []);
-    for (const { file, known, whole } of work.files) {
-      if (options.signal?.aborted) {
-        report.stopped = true;
-        break;
-      }
-      const append = known !== undefined && !whole && isAppend(file, known);
-      let read: SessionRead;
-      try {
-        if (append) {
-          const resume = { header: known.state.header, checkpoint: known.state.checkpoint };
-          read = readSessionForIndex(file.path, { resume, skipCopies: await copiesFromParent(file.path, known.state.header.parent) });
-        } else {
-          // Only the header says whether this is a fork; most files are read once.
-          const first = readSessionForIndex(file.path);
-          const copies = await copiesFromParent(file.path, first.header.parent);
-          read = copies ? readSessionForIndex(file.path, { skipCopies: copies }) : first;
-        }
-      } catch (error) {
-        report.failed.push({ path: file.path, reason: errorReason(error) });
-        continue;
-      }
-      report.malformedLines += read.malformedLines;
-      if (read.malformedLines > 0) report.malformed.push({ path: file.path, count: read.malformedLines, lines: read.malformedAt });
-      const indexed = read.messageCount > 0 || read.messages.length > 0 || (append && known.state.indexed);
-      if (indexed) {
-        batch.sessions.push({
-          session: {
-            id: read.header.id,
-            path: file.path,
-            cwd: read.header.cwd,
-            name: read.name,
-            created: read.header.created,
-            modified: read.modified,
-            messageCount: read.messageCount,
-            firstMessage: read.firstMessage,
-            parent: read.header.parent,
-            tags: tagsOf(read.header.id),
-          },
-          messages: read.messages,
-          replaceFrom: append ? known.state.checkpoint.nextIndex : undefined,
-        });
-        batchChars += read.messages.reduce((sum, m) => sum + m.text.length, 0);
-      } else if (known?.state.indexed) {
-        batch.removePaths.push(file.path);
-      }
-      batch.files.push(
-        recordUpdate(file, {
-          end: read.end,
-          tailHash: tailHash(file.path, read.end),
-          header: read.header,
-          checkpoint: read.checkpoint,
-          indexed,
-        }),
-      );
-      if (append) report.appended++;
-      else report.indexed++;
-      progress.filesDone++;
-      progress.bytesDone += file.size;
-      options.onProgress?.(progress);
-      if (batchChars >= BATCH_TEXT_CHARS || (first && Date.now() - committedAt >= FIRST_INDEX_COMMIT_MS)) await flush();
-      if (first && applied && Date.now() - committedAt >= FIRST_INDEX_COMMIT_MS) {
-        // Every file committed here has its record: a sync after a crash goes on from there.
-        await commitIndex(store, state);
-        committedAt = Date.now();
-      }
-    }
-    await flush();
-    // Nothing to commit when every change was already synced by another process, or unreadable.
-    if (applied) await commitIndex(store, state);
+    // Nothing committed yet, or a replaced index: what is read is worth showing at once.
+    const first = !rebuild && store.native.stats().documents === 0;
+    const sink = new IndexSink(store, { state, rebuild, first, tagsOf });
+    const { planned, failed, ...counts } = await streamChanges(sink, scan, { locations: store.locations, rebuild, onProgress: options.onProgress, signal: options.signal });
+    Object.assign(report, counts, { unchanged: scan.filesTotal - planned, failed: [...report.failed, ...failed] });
+    await sink.finish();
   } finally {
     await unlockIndex(store);
   }

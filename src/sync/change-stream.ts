@@ -1,0 +1,223 @@
+/**
+ * The stages of a sync after the scan, for any consumer (changes.ts): plan which files to read
+ * and from where, by the consumer's marks; read each file (only its appended part when it only
+ * grew since the mark); emit each change to the consumer. A broken file is reported and skipped;
+ * a file deleted while the sync runs is gone, not broken.
+ */
+import { existsSync } from "node:fs";
+import { basename } from "node:path";
+import type { Locations } from "../locations.js";
+import { discoverSessionFiles, type SessionFile } from "../sessions/discover.js";
+import type { MalformedLine } from "../sessions/lines.js";
+import { readCopyKeys, readSessionForIndex, type SessionRead } from "../sessions/session-index-reader.js";
+import type { ChangeSink, SessionChange } from "./changes.js";
+import { sameSignature, tailHash, type FileState, type KnownFile } from "./state.js";
+
+export interface SyncFailure {
+  path: string;
+  reason: string;
+}
+
+export interface MalformedFile {
+  path: string;
+  /** How many lines of the file were skipped in this sync (more than `lines` may hold). */
+  count: number;
+  lines: MalformedLine[];
+}
+
+export interface SyncProgress {
+  filesDone: number;
+  filesTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+}
+
+/** The session files that differ from the consumer's marks, and the marked ones that are gone. */
+export interface FoundChanges {
+  changed: SessionFile[];
+  removed: string[];
+}
+
+export interface StreamOptions {
+  /** Where the sessions are: a fork's parent is looked for there when its recorded path is gone. */
+  locations: Pick<Locations, "sessionsDir" | "layout">;
+  /** Read every file whole, whatever the consumer's marks (it was emptied). */
+  rebuild?: boolean;
+  onProgress?: (progress: SyncProgress) => void;
+  /** Stops reading files: what was emitted stays emitted, the rest is left for the next sync. */
+  signal?: AbortSignal;
+}
+
+/** What the stream did, counted as a SyncReport counts it. */
+export interface StreamCounts {
+  /** Files read whole. */
+  indexed: number;
+  /** Files of which only the appended part was read. */
+  appended: number;
+  removed: number;
+  failed: SyncFailure[];
+  malformedLines: number;
+  malformed: MalformedFile[];
+  /** True when the signal stopped the stream before every file was read. */
+  stopped: boolean;
+  /** Files the plan had to read (the others had not changed since the consumer's marks). */
+  planned: number;
+}
+
+interface Planned {
+  file: SessionFile;
+  known: KnownFile | undefined;
+  /** Read whole even if it only grew: a fork whose parent appeared or went. */
+  whole: boolean;
+}
+
+/** Plans, reads and emits the changes `found` to `sink`, one file at a time. */
+export async function streamChanges(sink: ChangeSink, found: FoundChanges, options: StreamOptions): Promise<StreamCounts> {
+  const counts: StreamCounts = { indexed: 0, appended: 0, removed: 0, failed: [], malformedLines: 0, malformed: [], stopped: false, planned: 0 };
+  const plan = await planChanges(sink, found, options.rebuild === true);
+  counts.planned = plan.length;
+  for (const path of found.removed) {
+    await sink.emit({ kind: "removed", path });
+    counts.removed++;
+  }
+  const progress: SyncProgress = { filesDone: 0, filesTotal: plan.length, bytesDone: 0, bytesTotal: plan.reduce((sum, p) => sum + p.file.size, 0) };
+  const copiesFromParent = copiesFinder(options.locations);
+  for (const planned of plan) {
+    if (options.signal?.aborted) {
+      counts.stopped = true;
+      break;
+    }
+    let change: SessionChange | undefined;
+    try {
+      change = await readChange(planned, copiesFromParent);
+    } catch (error) {
+      if (!isGone(error, planned.file.path)) {
+        counts.failed.push({ path: planned.file.path, reason: errorReason(error) });
+        continue;
+      }
+      // Deleted since the scan (Pi deletes sessions): what the consumer had of it goes now.
+      change = planned.known ? { kind: "removed", path: planned.file.path } : undefined;
+    }
+    if (change) await sink.emit(change);
+    if (change?.kind === "removed") counts.removed++;
+    else if (change) {
+      if (change.kind === "appended") counts.appended++;
+      else counts.indexed++;
+      counts.malformedLines += change.read.malformedLines;
+      if (change.read.malformedLines > 0) counts.malformed.push({ path: change.file.path, count: change.read.malformedLines, lines: change.read.malformedAt });
+    }
+    progress.filesDone++;
+    progress.bytesDone += planned.file.size;
+    options.onProgress?.(progress);
+  }
+  return counts;
+}
+
+/**
+ * What is left to do by the consumer's marks, read now (another process may have synced some of
+ * the scanned changes meanwhile). A fork's copied history is indexed only with its parent: when
+ * the parent appears or goes, the fork is read again in full.
+ */
+async function planChanges(sink: ChangeSink, found: FoundChanges, rebuild: boolean): Promise<Planned[]> {
+  const known = rebuild ? new Map<string, KnownFile>() : await sink.marks(found.changed.map((f) => f.path));
+  const plan: Planned[] = [];
+  for (const file of found.changed) {
+    const mark = known.get(file.path);
+    if (!sameSignature(file, mark)) plan.push({ file, known: mark, whole: false });
+  }
+  const appearedOrGone = [...plan.filter((p) => !p.known).map((p) => basename(p.file.path)), ...found.removed.map((p) => basename(p))];
+  if (rebuild || appearedOrGone.length === 0) return plan;
+  const reading = new Map(plan.map((p) => [p.file.path, p]));
+  const removed = new Set(found.removed);
+  for (const fork of await sink.forksOf([...new Set(appearedOrGone)])) {
+    if (removed.has(fork.path)) continue;
+    const listed = reading.get(fork.path);
+    if (listed) listed.whole = true;
+    // An unchanged fork: its mark's signature is the file's.
+    else plan.push({ file: { path: fork.path, size: fork.size, mtimeMs: fork.mtimeMs, ino: fork.ino }, known: fork, whole: true });
+  }
+  return plan;
+}
+
+type CopiesFinder = (path: string, parent: string | undefined) => Promise<ReadonlySet<string> | undefined>;
+
+/** The change one planned file makes: its appended part, or all of it. */
+async function readChange({ file, known, whole }: Planned, copiesFromParent: CopiesFinder): Promise<SessionChange> {
+  if (known && !whole && isAppend(file, known)) {
+    const resume = { header: known.state.header, checkpoint: known.state.checkpoint };
+    const read = readSessionForIndex(file.path, { resume, skipCopies: await copiesFromParent(file.path, known.state.header.parent) });
+    return { kind: "appended", file, read, mark: markOf(file, read, known.state.indexed), from: known.state.checkpoint.nextIndex, before: known };
+  }
+  // Only the header says whether this is a fork; most files are read once.
+  const first = readSessionForIndex(file.path);
+  const copies = await copiesFromParent(file.path, first.header.parent);
+  const read = copies ? readSessionForIndex(file.path, { skipCopies: copies }) : first;
+  return { kind: "written", file, read, mark: markOf(file, read, false), before: known };
+}
+
+/** Where a read of `file` ended, for the next one to go on from. */
+function markOf(file: SessionFile, read: SessionRead, wasIndexed: boolean): FileState {
+  return {
+    end: read.end,
+    tailHash: tailHash(file.path, read.end),
+    header: read.header,
+    checkpoint: read.checkpoint,
+    // False for a file with no message (header only): the index has nothing of it.
+    indexed: read.messageCount > 0 || read.messages.length > 0 || wasIndexed,
+  };
+}
+
+/** True if the file only grew since it was read, so reading can resume. */
+function isAppend(file: SessionFile, known: KnownFile): boolean {
+  const { state } = known;
+  if (known.ino !== file.ino || file.size < state.end || !state.indexed) return false;
+  // v1 and v2 files are rewritten whole by Pi when it opens them.
+  if (state.header.version < 3) return false;
+  try {
+    return tailHash(file.path, state.end) === state.tailHash;
+  } catch {
+    return false;
+  }
+}
+
+/** The session id at the end of a Pi session file name: `<time>_<id>.jsonl`. */
+const SESSION_ID_IN_NAME = /_([0-9a-f-]+)\.jsonl$/i;
+
+/**
+ * The entries a fork copied from its parent (they are read with the parent only), from the parent
+ * as a file we can read: its recorded path, or a file of that name in the sessions folder (the
+ * folder moved), or else a file of the same session id under another name (sessions copied
+ * elsewhere, a renamed file). The folder is listed only when the path is gone.
+ */
+function copiesFinder(locations: Pick<Locations, "sessionsDir" | "layout">): CopiesFinder {
+  let listing: Promise<SessionFile[]> | undefined;
+  const parentKeys = new Map<string, Set<string>>();
+  const findParent = async (parent: string): Promise<string | undefined> => {
+    if (existsSync(parent)) return parent;
+    listing ??= discoverSessionFiles(locations).then((d) => d.files);
+    const files = await listing;
+    const name = basename(parent);
+    const byName = files.find((f) => basename(f.path) === name);
+    if (byName) return byName.path;
+    const id = SESSION_ID_IN_NAME.exec(name)?.[1];
+    return id === undefined ? undefined : files.find((f) => basename(f.path).endsWith(`_${id}.jsonl`))?.path;
+  };
+  return async (path, parent) => {
+    const source = parent === undefined ? undefined : await findParent(parent);
+    if (!source || source === path) return undefined;
+    if (!parentKeys.has(source)) parentKeys.set(source, readCopyKeys(source));
+    return parentKeys.get(source);
+  };
+}
+
+/** Whether `error` says the file at `path` itself no longer exists (not its fork parent, say). */
+function isGone(error: unknown, path: string): boolean {
+  const e = error as NodeJS.ErrnoException;
+  return e?.code === "ENOENT" && e.path === path;
+}
+
+function errorReason(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  if (e && typeof e.code === "string") return `${e.code}${e.syscall ? ` (${e.syscall})` : ""}`;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,33 @@
+/**
+ * What a sync hands its consumers: per session file, what changed since the consumer's own mark
+ * of that file (where its last read ended). The index is one consumer (index-sink.ts), keeping
+ * its marks in the index itself; another (the archive's push) keeps marks of its own, so it is
+ * told what changed since ITS last run, whatever the index has seen meanwhile (see consumer.ts).
+ */
+import type { SessionFile } from "../sessions/discover.js";
+import type { SessionRead } from "../sessions/session-index-reader.js";
+import type { FileState, KnownFile } from "./state.js";
+
+export type SessionChange =
+  /** The file is gone: everything the consumer has of it goes. */
+  | { kind: "removed"; path: string }
+  /**
+   * The file was read whole (new, rewritten, or a fork whose parent appeared or went): it replaces
+   * all the consumer had of it (`before`, its mark, undefined for a file it never had).
+   */
+  | { kind: "written"; file: SessionFile; read: SessionRead; mark: FileState; before: KnownFile | undefined }
+  /**
+   * The file only grew: `read.messages` replace the consumer's messages from index `from` on (the
+   * last message read before may have grown too); the metadata in `read` is the whole file's.
+   */
+  | { kind: "appended"; file: SessionFile; read: SessionRead; mark: FileState; from: number; before: KnownFile };
+
+/** A consumer of the sync's changes, with its own mark of each session file. */
+export interface ChangeSink {
+  /** Its marks of these files (none: the file is read whole). */
+  marks(paths: readonly string[]): Promise<Map<string, KnownFile>>;
+  /** Its marks of the forks of sessions with these file names: they are read whole when their parent appears or goes. */
+  forksOf(parentNames: readonly string[]): Promise<KnownFile[]>;
+  /** Takes one change; the change's mark becomes its mark of that file, kept together with the change. */
+  emit(change: SessionChange): Promise<void>;
+}
