@@ -24,6 +24,11 @@ export type RecallErrorCode =
   | "MODEL_UNAVAILABLE"
   /** The model was asked and failed (an HTTP error, no answer). */
   | "MODEL_FAILED"
+  /**
+   * A remote service (a network peer, an archive, an embedding server) could not be reached or
+   * failed to answer; `cause` holds the underlying error. Never a sign of a damaged index.
+   */
+  | "REMOTE_UNAVAILABLE"
   /** Stopped by the caller's signal. */
   | "ABORTED"
   | "IO"
@@ -42,6 +47,8 @@ export interface RecallErrorDetails {
   value?: string;
   /** What to do about it, in the library's terms. */
   hint?: string;
+  /** The error this one stands for (a network error under REMOTE_UNAVAILABLE, say). */
+  cause?: unknown;
 }
 
 export class RecallError extends Error {
@@ -54,12 +61,27 @@ export class RecallError extends Error {
     message: string,
     details: RecallErrorDetails = {},
   ) {
-    super(message);
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = "RecallError";
     this.field = details.field;
     this.value = details.value;
     this.hint = details.hint;
   }
+}
+
+/**
+ * `error` as the RecallError a caller gets: a RecallError as it is; a file that is gone as
+ * NOT_FOUND and another refusal of the file system as IO, naming the file; anything else (a bug)
+ * as INTERNAL. The original is the `cause`.
+ */
+export function asRecallError(error: unknown): RecallError {
+  if (error instanceof RecallError) return error;
+  const e = error as NodeJS.ErrnoException;
+  if (e instanceof Error && typeof e.code === "string" && typeof e.path === "string") {
+    if (e.code === "ENOENT") return new RecallError("NOT_FOUND", `${e.path} does not exist (any more)`, { value: e.path, cause: error });
+    return new RecallError("IO", `cannot read ${e.path}: ${e.code}`, { value: e.path, cause: error });
+  }
+  return new RecallError("INTERNAL", error instanceof Error ? error.message : String(error), { cause: error });
 }
 
 const NATIVE_CODES: Record<string, RecallErrorCode> = {

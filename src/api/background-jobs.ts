@@ -63,8 +63,8 @@ function findJiti(): string | undefined {
   return undefined;
 }
 
-function toError(wire: WireError): Error {
-  return wire.code ? new RecallError(wire.code, wire.message, { field: wire.field, value: wire.value, hint: wire.hint }) : new Error(wire.message);
+function toError(wire: WireError): RecallError {
+  return new RecallError(wire.code ?? "INTERNAL", wire.message, { field: wire.field, value: wire.value, hint: wire.hint });
 }
 
 export class WorkerJobs implements JobRunner {

@@ -6,3 +6,4 @@ export { openStore, storeInPlace } from "../store.js";
 export { resolveLocations } from "../locations.js";
 export { syncIndex } from "../sync/sync.js";
 export { readSession } from "./read.js";
+export { asRecallError } from "../errors.js";

@@ -76,18 +76,16 @@ async function run(id, job) {
   }
 }
 
+/** An error as the parent gets it: a RecallError's fields (a file error made one, as on the parent's thread). */
+async function wireError(thrown) {
+  if (thrown?.fatal === true) return { message: thrown.message, fatal: true };
+  const error = (await library).asRecallError(thrown);
+  return { code: error.code, field: error.field, value: error.value, hint: error.hint, message: error.message, fatal: false };
+}
+
 parentPort.on("message", ({ id, job }) => {
   run(id, job).then(
     (result) => parentPort.postMessage({ id, ok: true, result }),
-    (error) =>
-      parentPort.postMessage({
-        id,
-        ok: false,
-        error: {
-          ...(error?.name === "RecallError" ? { code: error.code, field: error.field, value: error.value, hint: error.hint } : {}),
-          message: error instanceof Error ? error.message : String(error),
-          fatal: error?.fatal === true,
-        },
-      }),
+    async (error) => parentPort.postMessage({ id, ok: false, error: await wireError(error) }),
   );
 });

@@ -10,7 +10,7 @@ import { openStore } from "../store.js";
 import { syncIndex, type SyncReport } from "./sync.js";
 
 /** Errors that cannot come from damaged index files: they are what they say. */
-const NOT_DAMAGE = new Set(["LOCKED", "NOT_FOUND", "AMBIGUOUS", "BAD_INPUT", "INCOMPATIBLE"]);
+const NOT_DAMAGE = new Set(["LOCKED", "NOT_FOUND", "AMBIGUOUS", "BAD_INPUT", "INCOMPATIBLE", "REMOTE_UNAVAILABLE"]);
 
 /** Whether `error` might come from damaged index files: a panic, a read error, corrupt data. */
 export function mayComeFromDamage(error: unknown): boolean {

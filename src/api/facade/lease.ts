@@ -12,6 +12,7 @@
  * - the offload of long work: with `background: true` (hosts with a UI thread), syncs and session
  *   reads run on a worker thread; otherwise on this one, overlapped with the read that needs them.
  */
+import { asRecallError } from "../../errors.js";
 import { resolveLocations, type LocationOverrides, type Locations } from "../../locations.js";
 import { openStore, storeInPlace, type IndexStore } from "../../store.js";
 import { cannotWrite, refusal } from "../../sync/index-writer.js";
@@ -183,10 +184,14 @@ export class IndexLease {
     }
   }
 
-  /** A session's messages, read on the background thread with `background`. */
+  /** A session's messages, read on the background thread with `background`; a file error as a RecallError either way. */
   async read(session: SessionRef, options: ReadOptions): Promise<ReadResult> {
-    if (!this.options.background) return readSession(session, options);
-    return (await this.runner()).read(session, options);
+    try {
+      if (!this.options.background) return await readSession(session, options);
+      return await (await this.runner()).read(session, options);
+    } catch (error) {
+      throw asRecallError(error);
+    }
   }
 
   /** Stops watching and stops the background thread once its jobs are done. */
