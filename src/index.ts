@@ -9,7 +9,6 @@ export type { ModelCaller, ModelQuestion } from "./api/pi-model.js";
 export { startEarlyLook } from "./api/early-look.js";
 export type { EarlyLook } from "./sessions/discover.js";
 export { RecallError } from "./errors.js";
-export { versions } from "./api/versions.js";
 export { RECALL_VERSION } from "./version.js";
 export type { Versions } from "./api/versions.js";
 export type { RecallErrorCode, RecallErrorDetails } from "./errors.js";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { RecallError } from "./errors.js";
 import type { Locations } from "./locations.js";
 import { IndexHandle } from "./native/index-handle.js";
-import { shorten } from "./output/quote.js";
+import { shorten } from "./quote.js";
 
 export interface IndexStore {
   locations: Locations;

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ContextMessage, ContextSummary } from "../src/api/context.js";
+import { Recall } from "../src/index.js";
 import { highlightWords } from "../src/output/highlight.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { jsonLines, runRecall } from "./helpers/run-cli.js";
@@ -63,6 +64,14 @@ describe("folded words", () => {
     expect(lines.at(-1)).toMatchObject({ type: "context", terms: [word], matched: 1, total: TEXTS.length });
   });
 
+  it("tags with text that holds no word of the index (one too long to index) list the tagged sessions", async () => {
+    const library = Recall.open({ env: agent.env });
+    await library.addTags([await library.resolve(ID)], ["travel"]);
+    const page = await library.search({ query: `#travel ${"x".repeat(200)}` });
+    expect(page.hits.map((hit) => [hit.id, hit.score])).toEqual([[ID, 0]]);
+    library.close();
+  });
+
   it("recall read --highlight marks the original spelling of a folded, partly typed word", async () => {
     const read = await recall("read", ID, "--highlight", "orst lod", "--color", "always");
     expect(read.code).toBe(0);
@@ -71,18 +80,19 @@ describe("folded words", () => {
   });
 });
 
-describe("highlightWords", () => {
+describe("highlightWords, at the spans Recall.wordMarks finds", () => {
   const mark = (text: string) => `[${text}]`;
+  const highlight = (texts: string[], query: string) => highlightWords(texts, Recall.wordMarks(texts, query), mark);
 
   it("marks words that start with a query word, folding case and accents on both sides", () => {
-    expect(highlightWords(["Ørsted in Łódź; the CAFÉ on the Straße", "nothing here"], "orst CAFE straß", mark)).toEqual([
+    expect(highlight(["Ørsted in Łódź; the CAFÉ on the Straße", "nothing here"], "orst CAFE straß")).toEqual([
       "[Ørsted] in Łódź; the [CAFÉ] on the [Straße]",
       "nothing here",
     ]);
   });
 
   it("marks only whole words from their start, and nothing for one-letter query words", () => {
-    expect(highlightWords(["redeploy the deploy-bot, deploying"], "deploy", mark)).toEqual(["redeploy the [deploy]-bot, [deploying]"]);
-    expect(highlightWords(["a b c"], "a", mark)).toEqual(["a b c"]);
+    expect(highlight(["redeploy the deploy-bot, deploying"], "deploy")).toEqual(["redeploy the [deploy]-bot, [deploying]"]);
+    expect(highlight(["a b c"], "a")).toEqual(["a b c"]);
   });
 });

@@ -8,6 +8,7 @@
  * (search, list, read, context), tags, models (ask, autotag) and maintenance (watch, doctor).
  */
 import { resolveLocations, sessionsFolderProblem, type LocationOverrides, type Locations, type SessionsFolderProblem } from "../locations.js";
+import { prefixMarks } from "../native/words.js";
 import { normalizeTag, parseTags } from "../tags/normalize.js";
 import type { TagCount } from "../tags/tag-store.js";
 import type { SyncReport } from "../sync/sync.js";
@@ -26,6 +27,8 @@ import type { SearchOptions, SearchPage } from "./search.js";
 import type { FileIdentity } from "./session-file-guard.js";
 import type { SessionSummary } from "./session-summary.js";
 import type { SessionTags, TagEdit } from "./tags.js";
+import { isTerminal } from "./terminal.js";
+import { versions, type Versions } from "./versions.js";
 import { IndexLease, type Freshness, type RecallOptions, type SyncRequest } from "./facade/lease.js";
 import { Maintenance } from "./facade/maintenance.js";
 import { Models, type ModelChoice } from "./facade/models.js";
@@ -64,6 +67,24 @@ export class Recall {
   /** Tags as a user gives them (`#` optional), normalized; one that normalizes to nothing is an error. */
   static parseTags(raws: readonly string[]): string[] {
     return parseTags(raws);
+  }
+
+  /** The package's version and the loaded native core's (loading fails when it is of another release). */
+  static versions(): Versions {
+    return versions();
+  }
+
+  /**
+   * For each of `texts`, the UTF-8 byte spans of its words that start with a word of `query`, by
+   * the index's words (case and accents folded: `orst` marks `Ørsted`). One native call for all.
+   */
+  static wordMarks(texts: string[], query: string): [number, number][][] {
+    return prefixMarks(texts, query);
+  }
+
+  /** Whether descriptor 1 or 2 is a terminal, without loading Node's tty module (see terminal.ts). */
+  static isTerminal(fd: 1 | 2): boolean {
+    return isTerminal(fd);
   }
 
   /** Where the sessions, the index and the user data of these overrides are, without opening anything. */

@@ -9,7 +9,7 @@ import type { IndexStore } from "../store.js";
 import { knownFile } from "../sync/state.js";
 import { readHeader } from "../sessions/entries.js";
 import { readSessionForIndex } from "../sessions/session-index-reader.js";
-import { quote } from "../output/quote.js";
+import { quote } from "../quote.js";
 import { hasTagData, tagsFor } from "../tags/open-tags.js";
 import { iso, toSummary, type SessionSummary } from "./session-summary.js";
 

@@ -3,7 +3,6 @@
  * mapped on the snippet's bytes, never on JavaScript string indexes, so text before a match may
  * hold any characters.
  */
-import { prefixMarks } from "../native/words.js";
 import { terminalText } from "./terminal-text.js";
 
 export interface Segment {
@@ -35,14 +34,12 @@ export function highlightLine(snippet: string, spans: readonly [number, number][
 }
 
 /**
- * Marks, in each of `texts`, every word that starts with one of the words of `query`, by the
- * index's words (case and accents folded: `orst` marks `Ørsted`): the preview of a session while
- * its query is still being typed. One native call for all the texts.
+ * Marks, in each of `texts`, the words at `spans` (UTF-8 byte spans per text, as
+ * `Recall.wordMarks` finds them by the index's words).
  */
-export function highlightWords(texts: string[], query: string, mark: (text: string) => string): string[] {
-  const marks = prefixMarks(texts, query);
+export function highlightWords(texts: string[], spans: readonly (readonly [number, number][])[], mark: (text: string) => string): string[] {
   return texts.map((text, i) =>
-    segments(text, marks[i]!)
+    segments(text, spans[i]!)
       .map((s) => (s.match ? mark(s.text) : s.text))
       .join(""),
   );

@@ -5,7 +5,7 @@
  * the set it turns into a `-`, which is then trimmed.
  */
 import { RecallError } from "../errors.js";
-import { quote } from "../output/quote.js";
+import { quote } from "../quote.js";
 
 /** Longer than any word a person tags with; stops a pasted paragraph from becoming a tag. */
 export const MAX_TAG_CHARS = 64;

@@ -6,6 +6,7 @@
  * `#codebase`). A `#` or `-#` followed by nothing a tag is made of (`##`, `#-`, `-#!`) is no tag,
  * only text, which holds no word to search for.
  */
+import { questionTerms } from "../native/words.js";
 import { normalizeTag, parseTags } from "./normalize.js";
 
 export interface TagQuery {
@@ -39,7 +40,7 @@ export function hasTags(query: TagQuery): boolean {
   return query.include.length > 0 || query.exclude.length > 0;
 }
 
-/** Whether any word is left to search for once the tags are taken out. */
+/** Whether any word is left to search for once the tags are taken out, by the index's words. */
 export function hasText(query: TagQuery): boolean {
-  return /[\p{L}\p{N}]/u.test(query.text);
+  return questionTerms(query.text).length > 0;
 }
