@@ -46,7 +46,10 @@ function target(from: string, specifier: string): string {
   return resolve(dirname(from), specifier).replace(/\.js$/, ".ts");
 }
 
-/** `text` without its comments (strings kept; a `//` inside a string is left alone). */
+/**
+ * `text` without its comments (strings kept; a `//` inside a string is left alone). Regular
+ * expression literals are not told apart: a quote or backtick inside one may hide what follows.
+ */
 export function withoutComments(text: string): string {
   return text.replace(/("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`)|\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, (_match, literal: string | undefined) => literal ?? "");
 }

@@ -55,6 +55,9 @@ export class IndexSink implements ChangeSink {
   }
 
   async emit(change: SessionChange): Promise<void> {
+    // What came before is sent, and on a first index committed, when due: before this change is
+    // added, so that files which took long to read are not held back by this one.
+    await this.sendIfDue();
     if (change.kind === "removed") {
       this.batch.removePaths.push(change.path);
       return;
@@ -82,6 +85,15 @@ export class IndexSink implements ChangeSink {
       this.batch.removePaths.push(file.path);
     }
     this.batch.files.push(recordUpdate(file, mark));
+  }
+
+  /** Sends what is left and commits; nothing to commit when every change was already synced by another process, or unreadable. */
+  async finish(): Promise<void> {
+    await this.flush();
+    if (this.applied) await commitIndex(this.store, this.options.state);
+  }
+
+  private async sendIfDue(): Promise<void> {
     const firstDue = this.options.first && Date.now() - this.committedAt >= FIRST_INDEX_COMMIT_MS;
     if (this.batchChars >= BATCH_TEXT_CHARS || firstDue) await this.flush();
     if (firstDue && this.applied) {
@@ -89,12 +101,6 @@ export class IndexSink implements ChangeSink {
       await commitIndex(this.store, this.options.state);
       this.committedAt = Date.now();
     }
-  }
-
-  /** Sends what is left and commits; nothing to commit when every change was already synced by another process, or unreadable. */
-  async finish(): Promise<void> {
-    await this.flush();
-    if (this.applied) await commitIndex(this.store, this.options.state);
   }
 
   private async flush(): Promise<void> {
