@@ -6,16 +6,16 @@
  * is held, so two processes syncing at once never lose or duplicate anything. A broken file is
  * reported and skipped; what was indexed of it stays, and it is tried again by the next sync.
  */
-import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import { RecallError } from "../errors.js";
 import type { NativeChangeSet, NativeScan } from "../native/addon.js";
-import { discoverSessionFiles, scanSessionFiles, type EarlyLook, type SessionFile } from "../sessions/discover.js";
+import { scanSessionFiles, type EarlyLook, type SessionFile } from "../sessions/discover.js";
 import type { MalformedLine } from "../sessions/lines.js";
 import { readCopyKeys, readSessionForIndex, type SessionRead } from "../sessions/session-index-reader.js";
 import type { IndexStore } from "../store.js";
 import { damagedTagStore, hasTagData, takeTagNotices, tagsFor } from "../tags/open-tags.js";
 import { syncTags } from "./apply-tags.js";
+import { parentFinder } from "./fork-parent.js";
 import { cannotWrite, cannotWriteIn, commitIndex, diskFull, lockIndex, refusal, unlockIndex } from "./index-writer.js";
 import { indexState, knownFile, knownFiles, recordUpdate, sameSignature, tailHash, type KnownFile } from "./state.js";
 import { loadTagFingerprint, saveTagFingerprint, tagDataSignature } from "./tag-fingerprint.js";
@@ -269,29 +269,6 @@ async function planWork(store: IndexStore, scan: NativeScan, rebuild: boolean): 
   return work;
 }
 
-/** The session id at the end of a Pi session file name: `<time>_<id>.jsonl`. */
-const SESSION_ID_IN_NAME = /_([0-9a-f-]+)\.jsonl$/i;
-
-/**
- * The parent of a fork as a file we can read: its recorded path, or a file of that name in the
- * sessions folder (the folder moved), or else a file of the same session id under another name
- * (sessions copied elsewhere, a renamed file). The folder is listed only when the path is gone.
- */
-function parentFinder(store: IndexStore): (parent: string | undefined) => Promise<string | undefined> {
-  let listing: Promise<SessionFile[]> | undefined;
-  return async (parent) => {
-    if (!parent) return undefined;
-    if (existsSync(parent)) return parent;
-    listing ??= discoverSessionFiles(store.locations).then((d) => d.files);
-    const files = await listing;
-    const name = basename(parent);
-    const byName = files.find((f) => basename(f.path) === name);
-    if (byName) return byName.path;
-    const id = SESSION_ID_IN_NAME.exec(name)?.[1];
-    return id === undefined ? undefined : files.find((f) => basename(f.path).endsWith(`_${id}.jsonl`))?.path;
-  };
-}
-
 async function syncFiles(store: IndexStore, scan: NativeScan, options: SyncOptions): Promise<SyncReport> {
   const report = emptyReport(scan);
   const rebuild = options.rebuild === true;
@@ -339,10 +316,10 @@ async function syncFiles(store: IndexStore, scan: NativeScan, options: SyncOptio
       bytesTotal: work.files.reduce((sum, f) => sum + f.file.size, 0),
     };
     const parentKeys = new Map<string, Set<string>>();
-    const findParent = parentFinder(store);
+    const findParent = parentFinder(store, work.files.map((f) => f.file.path));
     // Entries a fork copied from its parent are indexed with the parent only.
     const copiesFromParent = async (path: string, parent: string | undefined) => {
-      const source = await findParent(parent);
+      const source = await findParent(parent, path);
       if (!source || source === path) return undefined;
       if (!parentKeys.has(source)) parentKeys.set(source, readCopyKeys(source));
       return parentKeys.get(source);
