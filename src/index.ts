@@ -37,7 +37,7 @@ export type { TagCount } from "./tags/tag-store.js";
 export type { SyncReport, SyncProgress, SyncFailure, MalformedFile } from "./sync/sync.js";
 export type { MalformedLine } from "./sessions/lines.js";
 export type { AskOptions, AskResult } from "./api/ask.js";
-export type { DoctorCheck } from "./api/doctor.js";
+export type { DoctorCheck, DoctorCheckName, DoctorFix } from "./api/doctor.js";
 export type { AutoTagOptions, AutoTagResult } from "./api/autotag.js";
 export type { AutoTagConfig, LoadedConfig, PickerScope, RecallConfig } from "./api/config.js";
 export type { WatchOptions } from "./sync/watch.js";

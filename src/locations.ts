@@ -14,7 +14,7 @@ import { FastHash } from "./hash.js";
 export interface Locations {
   agentDir: string;
   sessionsDir: string;
-  /** Which setting named `sessionsDir`, as a person would look for it (`--sessions-dir`, …). */
+  /** Which setting named `sessionsDir`, as a person would look for it (an environment variable, …). */
   sessionsFrom: SessionsSource;
   /** Pi's default layout (project folders) or a custom flat directory. */
   layout: "projects" | "flat";
@@ -26,8 +26,11 @@ export interface Locations {
   piRecallDir: string;
 }
 
-/** `default` is Pi's own `~/.pi/agent/sessions`, chosen by no setting. */
-export type SessionsSource = "--sessions-dir" | "PI_CODING_AGENT_SESSION_DIR" | `sessionDir in ${string}` | "PI_CODING_AGENT_DIR" | "default";
+/**
+ * `sessionsDir` is the option of that name (each adapter names it as its users set it: the CLI's
+ * `--sessions-dir`); `default` is Pi's own `~/.pi/agent/sessions`, chosen by no setting.
+ */
+export type SessionsSource = "sessionsDir" | "PI_CODING_AGENT_SESSION_DIR" | `sessionDir in ${string}` | "PI_CODING_AGENT_DIR" | "default";
 
 export interface LocationOverrides {
   sessionsDir?: string;
@@ -62,7 +65,7 @@ export function resolveLocations(overrides: LocationOverrides = {}): Locations {
   const defaultSessions = join(agentDir, "sessions");
   const fromSettings = settingsSessionDir(agentDir);
   const [custom, sessionsFrom]: [string | undefined, SessionsSource] =
-    overrides.sessionsDir !== undefined ? [overrides.sessionsDir, "--sessions-dir"]
+    overrides.sessionsDir !== undefined ? [overrides.sessionsDir, "sessionsDir"]
     : env.PI_CODING_AGENT_SESSION_DIR ? [env.PI_CODING_AGENT_SESSION_DIR, "PI_CODING_AGENT_SESSION_DIR"]
     : fromSettings ? [fromSettings, `sessionDir in ${join(agentDir, "settings.json")}`]
     : [undefined, env.PI_CODING_AGENT_DIR ? "PI_CODING_AGENT_DIR" : "default"];
@@ -81,7 +84,11 @@ export function resolveLocations(overrides: LocationOverrides = {}): Locations {
 }
 
 export interface SessionsFolderProblem {
-  /** One line for a person. */
+  /** Pi's default folder not made yet (Pi has not run), or a folder a setting names missing, or a file. */
+  kind: "none-yet" | "missing" | "not-a-folder";
+  sessionsDir: string;
+  from: SessionsSource;
+  /** One line for a person, naming the setting as `from` does. */
   message: string;
   /** An error (exit 2), or only a notice that there is nothing to find. */
   fatal: boolean;
@@ -93,15 +100,16 @@ export interface SessionsFolderProblem {
  * for someone who has not run Pi yet, which is only worth saying (`fatal: false`).
  */
 export function sessionsFolderProblem(locations: Locations): SessionsFolderProblem | undefined {
-  const { sessionsDir, sessionsFrom } = locations;
+  const { sessionsDir, sessionsFrom: from } = locations;
+  const setBy = from === "sessionsDir" ? "the sessionsDir option" : from;
   let stat;
   try {
     stat = statSync(sessionsDir);
   } catch {
-    if (sessionsFrom === "default") return { message: `no Pi sessions yet at ${sessionsDir} (Pi writes them there)`, fatal: false };
-    return { message: `there is no sessions folder at ${sessionsDir} (set by ${sessionsFrom})`, fatal: true };
+    if (from === "default") return { kind: "none-yet", sessionsDir, from, message: `no Pi sessions yet at ${sessionsDir} (Pi writes them there)`, fatal: false };
+    return { kind: "missing", sessionsDir, from, message: `there is no sessions folder at ${sessionsDir} (set by ${setBy})`, fatal: true };
   }
-  if (!stat.isDirectory()) return { message: `the sessions folder ${sessionsDir} (set by ${sessionsFrom}) is a file, not a folder`, fatal: true };
+  if (!stat.isDirectory()) return { kind: "not-a-folder", sessionsDir, from, message: `the sessions folder ${sessionsDir} (set by ${setBy}) is a file, not a folder`, fatal: true };
   return undefined;
 }
 

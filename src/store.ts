@@ -2,10 +2,10 @@
  * The on-disk index of one sessions directory, in the cache folder: the native Tantivy index,
  * which also holds the sync's records of the session files (see sync/state.ts). Opening never
  * fails on a bad cache: an index that is corrupt, has damaged files or was written by another
- * schema version is replaced (native/src/replace.rs) and rebuilt from the session files, with a
- * one-line notice.
+ * schema version is replaced (native/src/replace.rs), as is a file where its folder should be, and
+ * rebuilt from the session files, with a one-line notice.
  */
-import { mkdirSync, rmSync } from "node:fs";
+import { lstatSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { RecallError } from "./errors.js";
 import type { Locations } from "./locations.js";
@@ -40,9 +40,12 @@ export function openStore(locations: Locations, options: OpenOptions = {}): Inde
   } catch (error) {
     throw new RecallError("IO", `cannot create the cache folder ${locations.cacheDir}: ${(error as NodeJS.ErrnoException).code ?? error}`);
   }
+  // The cache is recall's own: something other than a folder where the index goes is put aside.
+  const notFolder = clearNotAFolder(indexDir);
+  if (notFolder) notices.push(`${indexDir} was ${notFolder}, not the index's folder; replaced it with a new index, rebuilt from the session files`);
   const native = IndexHandle.open(indexDir, { verify: options.verify ?? false });
   const replacedBecause = native.replacedBecause();
-  let replaced = false;
+  let replaced = notFolder !== undefined;
   if (replacedBecause !== null) {
     replaced = true;
     notices.push(`the index in ${indexDir} could not be used (${shorten(replacedBecause, NOTICE_REASON_CHARS)}); rebuilding it from the session files`);
@@ -50,6 +53,32 @@ export function openStore(locations: Locations, options: OpenOptions = {}): Inde
     for (const old of ["state.json", "fingerprint.json"]) rmSync(join(locations.cacheDir, old), { force: true });
   }
   return { locations, native, notices, replaced };
+}
+
+/** Removes what stands at `path` if it is not a folder (or a link to one); says what it was. */
+function clearNotAFolder(path: string): string | undefined {
+  let stat;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    return undefined;
+  }
+  if (stat.isDirectory() || (stat.isSymbolicLink() && isFolder(path))) return undefined;
+  const what = stat.isFile() ? "a file" : stat.isSymbolicLink() ? "a link to no folder" : "not a folder";
+  try {
+    rmSync(path, { force: true });
+  } catch (error) {
+    throw new RecallError("IO", `${path} is ${what}, not the index's folder, and cannot be removed: ${(error as NodeJS.ErrnoException).code ?? error}`);
+  }
+  return what;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -220,11 +220,56 @@ describe.skipIf(!PI_RUNTIME)(`model features with the real Pi and a local model$
 
     const text = await recall(["ask", STAGING, "readiness", "probe"]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/503[\s\S]*from message \d+ of session 01a0f6b1/);
+    expect(text.stdout).toMatch(/503[\s\S]*\nlocal\/tagger · cites message \d+ of the \d+ sent from session 01a0f6b1/);
+  });
 
-    const unrelated = await recall(["ask", STAGING, "zebra", "quartz"]);
-    expect(unrelated.code).toBe(1);
-    expect(unrelated.stderr).toMatch(/no message of session .* mentions zebra, quartz; nothing was sent to the model/);
-    expect(server.requests).toHaveLength(2);
+  it("ask says which model answered when Pi chose it, and lists only the messages the answer cites", async () => {
+    server.script({ text: "It was the readiness probe [3], see also [5, 7]." });
+    const result = await recall(["ask", STAGING, "readiness", "probe", "--json"]);
+    expect(result.code).toBe(0);
+    const [answer] = jsonLines<{ model: string; sent: number; sampled: boolean; messages: { index: number }[] }>(result.stdout);
+    // No --model and no configured one: Pi's default, named as the request went out.
+    expect(answer!.model).toBe(`local/${server.requests.at(-1)!.model}`);
+    const sentIndexes = [...userText(server.requests.at(-1)!).matchAll(/^\[(\d+)\] /gm)].map((m) => Number(m[1]));
+    expect(answer!.sent).toBe(sentIndexes.length);
+    expect(answer!.sent).toBeGreaterThan(3);
+    expect(answer!.messages.map((m) => m.index)).toEqual([3, 5, 7].filter((n) => sentIndexes.includes(n)));
+    expect(answer!.sampled).toBe(false);
+
+    server.script({ text: "The excerpt does not say." });
+    const none = await recall(["ask", STAGING, "readiness", "probe"]);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toMatch(/\nlocal\/tagger · cites no message of the \d+ sent from session /);
+  });
+
+  it("ask with a general question no message holds a word of: sends the start and end of the session, and says so", async () => {
+    server.script({ text: "They fixed the staging deploy [0]." });
+    const result = await recall(["ask", STAGING, "summarize", "what", "happened", "here", "--max-chars", "1000", "--json"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^recall: no message of session 01a0f6b1-[0-9a-f-]+ mentions summarize, happened, here: sent its start and end instead \(\d+ messages\)\n$/);
+    expect(jsonLines(result.stdout)[0]).toMatchObject({ sampled: true, messages: [{ index: 0 }] });
+    const prompt = userText(server.requests.at(-1)!);
+    const read = jsonLines<{ type: string; index: number; text: string }>((await recall(["read", STAGING, "--json"])).stdout).filter((l) => l.type === "message");
+    // The first message and the last, within the budget.
+    expect(prompt).toContain(`[0] user (`);
+    expect(prompt).toContain(`[${read.at(-1)!.index}] ${(read.at(-1) as unknown as { role: string }).role} (`);
+    const sentText = [...prompt.matchAll(/^\[\d+\] \w+ \([^)]*\):\n([\s\S]*?)\n\n/gm)].map((m) => m[1]!).join("");
+    expect(sentText.length).toBeLessThanOrEqual(1000);
+  });
+
+  it("Pi with no model at all: autotag and ask say Pi's own message, not a path it printed", async () => {
+    // The same sessions for recall; for Pi, an agent folder of its own with no models.json.
+    const bare = join(agent.root, "bare-agent");
+    mkdirSync(bare);
+    const pi = join(agent.root, "pi-without-models");
+    writeFileSync(pi, `#!/bin/sh\nPI_CODING_AGENT_DIR=${JSON.stringify(bare)} exec ${JSON.stringify(PI_RUNTIME!.node)} ${JSON.stringify(PI_RUNTIME!.cli)} "$@"\n`);
+    chmodSync(pi, 0o755);
+    const noModels = { ...env, RECALL_PI: pi };
+    for (const args of [["autotag", STAGING], ["ask", STAGING, "readiness", "probe"], ["autotag", "--all-untagged", "--yes"]]) {
+      const result = await runRecall(args, { env: noModels, cwd: agent.root });
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr, args.join(" ")).toMatch(/^recall: (01a0f6b1-[0-9a-f-]+: failed: )?pi: No models available\. Use \/login to log into a provider via OAuth or API key\. No API key found for the selected model\.\n/);
+    }
+    expect(server.requests).toHaveLength(0);
   });
 });

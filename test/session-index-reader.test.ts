@@ -121,12 +121,13 @@ describe("older format versions", () => {
 });
 
 describe("damaged and unusual files", () => {
-  it("recovers both objects of a concatenated line and skips a malformed one", () => {
+  it("skips a line of two objects run together, as Pi does, and a cut-off line, naming both", () => {
     const read = readSessionForIndex(f.corrupt);
-    expect(read.recoveredLines).toBe(1);
-    expect(read.malformedLines).toBe(1);
+    expect(read.malformedLines).toBe(2);
+    expect(read.malformedAt.map((m) => m.reason)).toEqual(["several JSON objects on one line", "not JSON"]);
     const text = read.messages.map((m) => m.text).join("\n");
-    for (const word of ["concatfirstword", "concatsecondword", "beforemalformedword", "aftermalformedword"]) expect(text).toContain(word);
+    for (const word of ["beforemalformedword", "aftermalformedword"]) expect(text).toContain(word);
+    for (const word of ["concatfirstword", "concatsecondword"]) expect(text).not.toContain(word);
   });
 
   it("splits concatenated objects only when every piece is an object", () => {

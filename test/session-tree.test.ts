@@ -68,12 +68,12 @@ describe("the session tree", () => {
     expect(transcript(tree, { mode: "raw", allBranches: true }).map((i) => i.text).join("\n")).not.toContain("unknownentryword");
   });
 
-  it("recovers concatenated lines, so the branch reaches back past them", () => {
+  it("drops a line of two objects run together, as Pi does: the active branch starts after it", () => {
     const tree = readSessionTree(f.corrupt);
-    expect(tree.recoveredLines).toBe(1);
-    expect(tree.malformedLines).toBe(1);
+    expect(tree.malformedLines).toBe(2);
     const text = conversationText(f.corrupt);
-    for (const word of ["concatfirstword", "concatsecondword", "beforemalformedword", "aftermalformedword"]) expect(text).toContain(word);
+    for (const word of ["beforemalformedword", "aftermalformedword"]) expect(text).toContain(word);
+    for (const word of ["concatfirstword", "concatsecondword"]) expect(text).not.toContain(word);
   });
 
   it("takes the id from the file name when there is no header, and reads a header-only file as empty", () => {

@@ -27,15 +27,14 @@ describe.skipIf(!present)("shared fixtures (../shared/fixtures/pi-sessions)", ()
     expect(read.header.version).toBe(1);
     expect(read.header.parent).toBeTruthy();
     expect(read.messages.filter((m) => m.role === "compaction")).toHaveLength(2);
-    expect(read.messages.every((m) => /^L\d+(\.\d+)?$/.test(m.entryId))).toBe(true);
+    expect(read.messages.every((m) => /^L\d+$/.test(m.entryId))).toBe(true);
     expect(read.messages.length).toBeGreaterThan(10);
   });
 
-  it("recovers both objects of the real concatenated line (Pi drops it)", () => {
+  it("skips the real concatenated line and names it, as Pi drops it", () => {
     const read = readSessionForIndex(file("v1-real-pimono-compact-images-concatenated-line.jsonl"));
-    expect(read.recoveredLines).toBe(1);
-    const lastLine = read.messages.filter((m) => m.entryId.startsWith("L1013"));
-    expect(lastLine.length).toBeGreaterThan(0);
+    expect(read.malformedAt).toContainEqual({ line: 1013, reason: "several JSON objects on one line" });
+    expect(read.messages.filter((m) => m.entryId === "L1013")).toEqual([]);
   });
 
   it("a header-only subagent artifact has no messages", () => {

@@ -37,6 +37,10 @@ class MemorySink implements MarkedSink {
     return [...this.marked.values()].filter((m) => m.state.header.parent !== undefined && parentNames.includes(basename(m.state.header.parent)));
   }
 
+  async filesOfSession(id: string): Promise<KnownFile[]> {
+    return [...this.marked.values()].filter((m) => m.state.header.id.startsWith(id));
+  }
+
   async emit(change: SessionChange): Promise<void> {
     this.emitted.push(change);
     if (change.kind === "removed") {

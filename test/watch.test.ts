@@ -150,7 +150,7 @@ describe("recall watch", () => {
     const second = watcher!;
     appendFileSync(join(agent.sessionsDir, S1), userMessage("c0000007", "secondwatcherword"));
     expect(await firstExit).toBe(2);
-    expect(firstStderr).toMatch(/^recall: another `recall watch` is already keeping the index of .* up to date\n$/);
+    expect(firstStderr).toMatch(/^recall: another watcher is already keeping the index of .* up to date\n$/);
     await eventually(async () => (await searchIndexOnly("secondwatcherword")).includes(S1_ID));
     second.kill("SIGKILL");
   });
@@ -189,7 +189,7 @@ describe("recall watch", () => {
     await startWatcher();
     const second = await runRecall(["watch"], { env: agent.env });
     expect(second.code).toBe(2);
-    expect(second.stderr).toMatch(/^recall: another `recall watch` is already keeping the index of .* up to date\n$/);
+    expect(second.stderr).toMatch(/^recall: another watcher is already keeping the index of .* up to date\n$/);
   });
 
   it("says so when there is no sessions folder to watch", async () => {

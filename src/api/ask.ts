@@ -1,10 +1,12 @@
 /**
  * Asking a model about one session. The question picks the messages that bear on it, exactly as
- * `context` does (no model involved in choosing); those messages, framed as untrusted historical
- * data, go to the model with the question, and it answers citing the messages it drew on as `[n]`
- * (their index in the conversation).
+ * `context` does (no model involved in choosing); a question none of whose words the session holds
+ * (a general one: "summarize what happened here") gets a sample instead, the start and end of the
+ * conversation within the same budget. Those messages, framed as untrusted historical data, go to
+ * the model with the question, and it answers citing the messages it drew on as `[n]` (their index
+ * in the conversation).
  */
-import { sessionContext, type ContextMessage } from "./context.js";
+import { sessionContextOrSample, type ContextMessage } from "./context.js";
 import type { ModelCaller, ModelQuestion } from "./pi-model.js";
 import type { SessionRef } from "./resolve-session.js";
 
@@ -15,16 +17,18 @@ export interface AskOptions {
 }
 
 export interface AskResult {
-  /** The model's answer; empty when no message of the session bears on the question (nothing was asked). */
+  /** The model's answer; empty when the session has no message to send (nothing was asked). */
   answer: string;
-  /** `provider/id`, or null for Pi's default model. */
+  /** The model that answered, `provider/id`; null when nothing was asked. */
   model: string | null;
-  /** The messages the answer drew on: those it cites, or all that were sent if it cites none. */
+  /** The messages the answer cites (as `[n]`), among those sent; none when it cites none. */
   messages: ContextMessage[];
   /** Messages sent to the model. */
   sent: number;
   /** The words the messages were picked by. */
   terms: string[];
+  /** True when no message held a word of the question, and the start and end of the session were sent. */
+  sampled: boolean;
 }
 
 const ASK_SYSTEM_PROMPT = [
@@ -45,13 +49,25 @@ function askPrompt(session: SessionRef, question: string, messages: readonly Con
   return lines.join("\n");
 }
 
+/** The message numbers an answer cites: `[12]`, and lists and ranges in one pair of brackets (`[12, 14]`, `[3-5]`). */
+export function citedIndexes(answer: string): Set<number> {
+  const cited = new Set<number>();
+  for (const [, inside] of answer.matchAll(/\[(\d+(?:\s*(?:,|–|-)\s*\d+)*)\]/g)) {
+    for (const part of inside!.split(",")) {
+      const [from, to = from] = part.split(/–|-/).map((n) => Number(n.trim()));
+      // A range wider than a session's messages is no citation.
+      if (to! - from! <= 100) for (let n = from!; n <= to!; n++) cited.add(n);
+    }
+  }
+  return cited;
+}
+
 export async function askAboutSession(session: SessionRef, question: string, caller: ModelCaller, options: AskOptions = {}): Promise<AskResult> {
-  const context = sessionContext(session, question, options.maxChars === undefined ? {} : { maxChars: options.maxChars });
-  const base = { model: caller.model ?? null, terms: context.summary.terms, sent: context.messages.length };
-  if (context.messages.length === 0) return { ...base, answer: "", messages: [] };
+  const context = sessionContextOrSample(session, question, options.maxChars === undefined ? {} : { maxChars: options.maxChars });
+  const base = { terms: context.summary.terms, sent: context.messages.length, sampled: context.sampled };
+  if (context.messages.length === 0) return { ...base, model: null, answer: "", messages: [] };
   const asked: ModelQuestion = { system: ASK_SYSTEM_PROMPT, prompt: askPrompt(session, question, context.messages) };
   const answer = await caller.answer(asked, options.signal);
-  const cited = new Set([...answer.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])));
-  const drawn = context.messages.filter((m) => cited.has(m.index));
-  return { ...base, answer, messages: drawn.length > 0 ? drawn : context.messages };
+  const cited = citedIndexes(answer.text);
+  return { ...base, model: answer.model, answer: answer.text, messages: context.messages.filter((m) => cited.has(m.index)) };
 }

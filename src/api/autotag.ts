@@ -142,7 +142,7 @@ export async function autoTagSessions(store: IndexStore, sessions: readonly Sess
         const question: ModelQuestion = { system, prompt: autoTagPrompt({ ...session, name: tree.name }, sets, items) };
         try {
           const answer = await caller.answer(question, options.signal);
-          const outcome = tagsFromAnswer(answer, sets, config);
+          const outcome = tagsFromAnswer(answer.text, sets, config);
           if ("reason" in outcome) result = { type: "failed", ...base, reason: outcome.reason };
           else {
             if (!options.dryRun) {

@@ -63,15 +63,43 @@ const WEAK_MATCH = 0.25;
 const MIN_PIECE_CHARS = 80;
 
 export function sessionContext(session: SessionRef, question: string, options: ContextOptions = {}): ContextResult {
+  const { items, terms, maxChars, allBranches } = prepare(session, question, options);
+  if (terms.length === 0) throw new RecallError("BAD_INPUT", "the question has no words to look for");
+  const { picked, matched } = selectContext(items, terms, maxChars);
+  return contextResult(session, question, { items, terms, maxChars, allBranches }, picked, matched);
+}
+
+/**
+ * `sessionContext`, or, when no message holds a word of the question (a general one: "summarize
+ * what happened here"), a sample of the conversation within the same budget: its start and its end
+ * (`sampled`). For asking a model, which can answer such a question from a sample.
+ */
+export function sessionContextOrSample(session: SessionRef, question: string, options: ContextOptions = {}): ContextResult & { sampled: boolean } {
+  const prepared = prepare(session, question, options);
+  const { picked, matched } = prepared.terms.length > 0 ? selectContext(prepared.items, prepared.terms, prepared.maxChars) : { picked: [], matched: 0 };
+  if (matched > 0) return { ...contextResult(session, question, prepared, picked, matched), sampled: false };
+  return { ...contextResult(session, question, prepared, selectSample(prepared.items, prepared.maxChars), 0), sampled: true };
+}
+
+interface Prepared {
+  items: TranscriptItem[];
+  terms: string[];
+  maxChars: number;
+  allBranches: boolean;
+}
+
+function prepare(session: SessionRef, question: string, options: ContextOptions): Prepared {
   const maxChars = options.maxChars ?? DEFAULT_CONTEXT_CHARS;
   if (!Number.isInteger(maxChars) || maxChars < MIN_PIECE_CHARS) {
     throw new RecallError("BAD_INPUT", `maxChars must be a whole number of at least ${MIN_PIECE_CHARS}, not ${maxChars}`, { field: "maxChars" });
   }
   const terms = questionTerms(question);
-  if (terms.length === 0) throw new RecallError("BAD_INPUT", "the question has no words to look for");
   const allBranches = options.allBranches ?? false;
   const items = transcript(readSessionTree(session.path), { mode: "conversation", allBranches });
-  const { picked, matched } = selectContext(items, terms, maxChars);
+  return { items, terms, maxChars, allBranches };
+}
+
+function contextResult(session: SessionRef, question: string, { items, terms, maxChars, allBranches }: Prepared, picked: PickedMessage[], matched: number): ContextResult {
   const messages = picked.map(({ item, text, clipped, score }) => ({
     type: "message" as const,
     index: item.index,
@@ -95,6 +123,34 @@ export function sessionContext(session: SessionRef, question: string, options: C
     maxChars,
   };
   return { messages, summary };
+}
+
+/** A message of a sample gives at most this much (its start), so the sample shows more of the session's course. */
+const SAMPLE_MESSAGE_CHARS = 2000;
+
+/**
+ * The start and the end of the conversation within `maxChars`: half the budget from the first
+ * message on, the rest from the last message back, each message whole or its start; a session
+ * that fits is given whole. In conversation order.
+ */
+export function selectSample(items: TranscriptItem[], maxChars: number): PickedMessage[] {
+  const picked = new Map<number, PickedMessage>();
+  let remaining = maxChars;
+  const take = (order: TranscriptItem[], budget: number) => {
+    let left = budget;
+    for (const item of order) {
+      const cap = Math.min(SAMPLE_MESSAGE_CHARS, left, remaining);
+      if (cap < MIN_PIECE_CHARS) break;
+      if (picked.has(item.index)) continue;
+      const piece = clip(item.text, cap, "start");
+      picked.set(item.index, { item, ...piece, score: 0 });
+      left -= piece.text.length;
+      remaining -= piece.text.length;
+    }
+  };
+  take(items, Math.floor(maxChars / 2));
+  take([...items].reverse(), remaining);
+  return [...picked.values()].sort((a, b) => a.item.index - b.item.index);
 }
 
 export interface PickedMessage {

@@ -1,97 +1,254 @@
 /**
- * `recall doctor`: checks of everything recall depends on, as data: the index (checksums, and
- * whether it holds every session file), the tag database, the extension's config file, the
- * watcher's lock, and Pi's sessions folder. Each check says what is wrong and the command that
- * fixes it. Nothing is changed, except that opening a damaged index rebuilds it empty (see
- * store.ts), which the index check then reports.
+ * `recall doctor`: checks of everything recall depends on, as data: Pi's sessions folder and its
+ * files, the index (checksums, and whether it holds every session file), the tag database, the
+ * extension's config file and the watcher's lock. Each check says what it found and, when that
+ * is wrong, a fix as data (what to do, to which paths) that each adapter words for its users.
+ * Nothing is changed, except that opening a damaged index rebuilds it empty (see store.ts), which
+ * the index check then reports; an index that does not exist yet is not made.
+ *
+ * One check is one entry of CHECKS; what several checks need (the session files) is found once,
+ * by the DoctorContext they share.
  */
-import { accessSync, constants, existsSync, statSync } from "node:fs";
-import { join } from "node:path";
-import type { Locations } from "../locations.js";
+import { accessSync, closeSync, constants, existsSync, lstatSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { sessionsFolderProblem, type Locations, type SessionsSource } from "../locations.js";
 import { nativeModule } from "../native/binding.js";
 import { TagHandle } from "../native/tag-handle.js";
 import { loadConfig } from "./config.js";
-import { scanSessionFiles } from "../sessions/discover.js";
+import { discoverSessionFiles, scanSessionFiles } from "../sessions/discover.js";
+import { openSessionFile } from "../sessions/lines.js";
 import { openStore } from "../store.js";
 import { watchLockPath } from "../sync/watch-lock.js";
 import { TAGS_DB_FILE } from "../tags/tag-store.js";
 
+export type DoctorCheckName = "sessions" | "index" | "tags" | "config" | "watcher";
+
+/** What fixes a failed check, for an adapter to word (the CLI as commands to run). */
+export type DoctorFix =
+  /** Bring the index up to date with the session files; that also rebuilds a damaged one. */
+  | { kind: "sync" }
+  /** The setting that chose the sessions folder names one that is not there: point it at Pi's. */
+  | { kind: "sessions-setting"; from: SessionsSource }
+  /** Session files (or folders) recall may not read: read permission fixes them (given by their owner, when `othersOwn`). */
+  | { kind: "allow-read"; paths: string[]; othersOwn: boolean }
+  /** Session files recall cannot read for another reason (a broken link, a failing disk): move them out of `folder`. */
+  | { kind: "move-out"; paths: string[]; folder: string }
+  /** The cache folder cannot be written to: make it writable, or choose another cache folder. */
+  | { kind: "cache-unwritable"; path: string }
+  /** A damaged SQLite database: recover what it holds into a new file and put that in its place. */
+  | { kind: "recover-tags"; path: string }
+  /**
+   * A tag database that cannot be used: move it aside (to `aside`) and leave an empty file in its
+   * place, which the next sync fills with the tags the index holds (see restore-tags.ts).
+   */
+  | { kind: "restore-tags"; path: string; aside: string }
+  /** A file to correct by hand. */
+  | { kind: "edit"; path: string }
+  /** A file nothing needs: delete it. */
+  | { kind: "remove"; path: string };
+
 export interface DoctorCheck {
-  name: "sessions" | "index" | "tags" | "config" | "watcher";
+  name: DoctorCheckName;
   ok: boolean;
+  /** What the check found, in one line. */
   message: string;
-  /** The command that fixes what is wrong; null when nothing is. */
-  fix: string | null;
+  /** What fixes it; null when nothing is wrong. */
+  fix: DoctorFix | null;
 }
 
-const pass = (name: DoctorCheck["name"], message: string): DoctorCheck => ({ name, ok: true, message, fix: null });
-const fail = (name: DoctorCheck["name"], message: string, fix: string): DoctorCheck => ({ name, ok: false, message, fix });
+const pass = (name: DoctorCheckName, message: string): DoctorCheck => ({ name, ok: true, message, fix: null });
+const fail = (name: DoctorCheckName, message: string, fix: DoctorFix): DoctorCheck => ({ name, ok: false, message, fix });
 
 function reason(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
   return typeof e?.code === "string" ? e.code : error instanceof Error ? error.message.split("\n")[0]! : String(error);
 }
 
-export async function runDoctor(locations: Locations, env: NodeJS.ProcessEnv, cwd: string): Promise<DoctorCheck[]> {
-  const sessions = checkSessionsFolder(locations);
-  return [sessions, await checkIndex(locations, sessions.ok), checkTags(locations), checkConfig(locations, env, cwd), checkWatcher(locations)];
+/** How many of `items` a message names; the fix names them all. */
+const NAMED = 3;
+
+function named(items: string[]): string {
+  return items.length > NAMED ? `${items.slice(0, NAMED).join(", ")} and ${items.length - NAMED} more` : items.join(", ");
 }
 
-function checkSessionsFolder({ sessionsDir }: Locations): DoctorCheck {
-  try {
-    if (!statSync(sessionsDir).isDirectory()) return fail("sessions", `${sessionsDir} is not a folder`, "recall index --sessions-dir <Pi's sessions folder>");
-    accessSync(sessionsDir, constants.R_OK | constants.X_OK);
-    return pass("sessions", `${sessionsDir} is readable`);
-  } catch (error) {
-    return fail("sessions", `${sessionsDir} cannot be read (${reason(error)})`, "recall index --sessions-dir <Pi's sessions folder>");
+/** A session file (or a folder of them) recall cannot read, and why. */
+interface Unreadable {
+  path: string;
+  reason: string;
+  /** Refused by permissions (so read permission fixes it), rather than a broken link or a failing disk. */
+  denied: boolean;
+  /** Owned by another user (whose permission only they, or root, can change). */
+  othersOwn: boolean;
+}
+
+interface SessionFiles {
+  /** Every session file found (the readable and the unreadable). */
+  total: number;
+  unreadable: Unreadable[];
+}
+
+/** What the checks share: where things are, and the session files, looked at once. */
+class DoctorContext {
+  private files: Promise<SessionFiles> | undefined;
+
+  constructor(
+    readonly locations: Locations,
+    readonly env: NodeJS.ProcessEnv,
+    readonly cwd: string,
+  ) {}
+
+  /** Whether the sessions folder is there to look in. */
+  sessionsFolderUsable(): boolean {
+    try {
+      accessSync(this.locations.sessionsDir, constants.R_OK | constants.X_OK);
+      return statSync(this.locations.sessionsDir).isDirectory();
+    } catch {
+      return false;
+    }
+  }
+
+  /** The session files, each opened as a sync would open it (none when the folder is not usable). */
+  sessionFiles(): Promise<SessionFiles> {
+    this.files ??= this.sessionsFolderUsable() ? lookAtSessionFiles(this.locations) : Promise.resolve({ total: 0, unreadable: [] });
+    return this.files;
   }
 }
 
-async function checkIndex(locations: Locations, sessionsReadable: boolean): Promise<DoctorCheck> {
+async function lookAtSessionFiles(locations: Locations): Promise<SessionFiles> {
+  const { files, failures } = await discoverSessionFiles(locations);
+  const unreadable = failures.map(({ path, reason }) => unreadableFile(path, reason, /^E(ACCES|PERM)\b/.test(reason)));
+  for (const file of files) {
+    try {
+      closeSync(openSessionFile(file.path));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") continue; // Deleted since it was listed: nothing to read, nothing wrong.
+      unreadable.push(unreadableFile(file.path, reason(error), code === "EACCES" || code === "EPERM"));
+    }
+  }
+  return { total: files.length + failures.length, unreadable };
+}
+
+function unreadableFile(path: string, why: string, denied: boolean): Unreadable {
+  let othersOwn = false;
+  try {
+    othersOwn = process.getuid !== undefined && lstatSync(path).uid !== process.getuid();
+  } catch {
+    // Gone, or not even to be looked at: nothing more to say.
+  }
+  return { path, reason: why, denied, othersOwn };
+}
+
+type Check = (context: DoctorContext) => DoctorCheck | Promise<DoctorCheck>;
+
+/** The checks, in the order they are reported. */
+const CHECKS: Check[] = [checkSessions, checkIndex, checkTags, checkConfig, checkWatcher];
+
+export async function runDoctor(locations: Locations, env: NodeJS.ProcessEnv, cwd: string): Promise<DoctorCheck[]> {
+  const context = new DoctorContext(locations, env, cwd);
+  const checks: DoctorCheck[] = [];
+  for (const check of CHECKS) checks.push(await check(context));
+  return checks;
+}
+
+async function checkSessions(context: DoctorContext): Promise<DoctorCheck> {
+  const { sessionsDir, sessionsFrom } = context.locations;
+  const problem = sessionsFolderProblem(context.locations);
+  // Pi has not run yet: there is nothing to find, and nothing to fix.
+  if (problem && !problem.fatal) return pass("sessions", problem.message);
+  if (problem) {
+    const found = problem.kind === "missing" ? `there is no sessions folder at ${sessionsDir}` : `${sessionsDir} is a file, not a folder`;
+    return fail("sessions", found, { kind: "sessions-setting", from: sessionsFrom });
+  }
+  if (!context.sessionsFolderUsable()) {
+    let why = "no permission";
+    try {
+      accessSync(sessionsDir, constants.R_OK | constants.X_OK);
+    } catch (error) {
+      why = reason(error);
+    }
+    return fail("sessions", `${sessionsDir} cannot be read (${why})`, { kind: "allow-read", paths: [sessionsDir], othersOwn: unreadableFile(sessionsDir, why, true).othersOwn });
+  }
+  const { total, unreadable } = await context.sessionFiles();
+  if (unreadable.length > 0) {
+    const message = `${unreadable.length} of the ${total} session files cannot be read, and are skipped: ${named(unreadable.map((u) => `${u.path} (${u.reason})`))}`;
+    const denied = unreadable.filter((u) => u.denied);
+    if (denied.length > 0) return fail("sessions", message, { kind: "allow-read", paths: denied.map((u) => u.path), othersOwn: denied.some((u) => u.othersOwn) });
+    return fail("sessions", message, { kind: "move-out", paths: unreadable.map((u) => u.path), folder: sessionsDir });
+  }
+  return pass("sessions", `${sessionsDir}: ${total} session files, all readable`);
+}
+
+/** The fix for an index that needs writing: a sync, unless the cache cannot be written to. */
+function writeFix(locations: Locations): DoctorFix {
+  // The nearest folder that exists: the cache folder itself may not be made yet.
+  let folder = locations.cacheDir;
+  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+  try {
+    accessSync(folder, constants.W_OK);
+    return { kind: "sync" };
+  } catch {
+    return { kind: "cache-unwritable", path: folder };
+  }
+}
+
+async function checkIndex(context: DoctorContext): Promise<DoctorCheck> {
+  const { locations } = context;
   const indexDir = join(locations.cacheDir, "index");
+  const { total, unreadable } = await context.sessionFiles();
+  const readable = total - unreadable.length;
+  // Opening would make one: say what is there instead.
+  if (!existsSync(join(indexDir, "meta.json"))) {
+    if (readable === 0) return pass("index", `no index yet at ${indexDir}, and no session files to index`);
+    return fail("index", `no index yet at ${indexDir}; ${readable} session files to read`, writeFix(locations));
+  }
   try {
     const store = openStore(locations);
-    if (store.replaced) return fail("index", `${indexDir} could not be used and was replaced by an empty one (${store.native.replacedBecause()})`, "recall index");
+    if (store.replaced) return fail("index", `${indexDir} could not be used and was replaced by an empty one (${store.native.replacedBecause()})`, writeFix(locations));
     const damaged = await store.native.damagedFiles();
-    if (damaged.length > 0) return fail("index", `${damaged.length} file(s) of ${indexDir} fail their checksum (${damaged.slice(0, 3).join(", ")})`, "recall index");
+    if (damaged.length > 0) return fail("index", `${damaged.length} file(s) of ${indexDir} fail their checksum (${named(damaged)})`, writeFix(locations));
     const { sessions } = store.native.stats();
-    if (!sessionsReadable) return pass("index", `${indexDir}: checksums match; ${sessions} sessions`);
+    if (!context.sessionsFolderUsable()) return pass("index", `${indexDir}: checksums match; it holds ${sessions} sessions`);
     const scan = await scanSessionFiles(store, true);
-    const behind = scan.changed.length + scan.removed.length;
-    if (behind > 0) {
-      return fail("index", `${indexDir} is behind the session files: ${scan.changed.length} new or changed, ${scan.removed.length} removed`, "recall index");
+    const skipped = new Set(unreadable.map((u) => u.path));
+    const changed = scan.changed.filter((f) => !skipped.has(f.path)).length;
+    if (changed + scan.removed.length > 0) {
+      return fail("index", `${indexDir} is behind the session files: ${changed} new or changed, ${scan.removed.length} removed`, writeFix(locations));
     }
-    return pass("index", `${indexDir}: checksums match; ${sessions} sessions, every one of the ${scan.filesTotal} session files indexed`);
+    const empty = readable - sessions;
+    return pass("index", `${indexDir}: checksums match; all ${readable} readable session files indexed: ${sessions} sessions${empty > 0 ? `, ${empty} file(s) without messages` : ""}`);
   } catch (error) {
-    return fail("index", `${indexDir} cannot be opened (${reason(error)})`, "recall index --rebuild");
+    return fail("index", `${indexDir} cannot be opened (${reason(error)})`, writeFix(locations));
   }
 }
 
-function checkTags({ dataDir }: Locations): DoctorCheck {
-  const path = join(dataDir, TAGS_DB_FILE);
-  if (!existsSync(path)) return pass("tags", `no tag database yet (${path}); \`recall tag\` makes one`);
+function checkTags({ locations }: DoctorContext): DoctorCheck {
+  const path = join(locations.dataDir, TAGS_DB_FILE);
+  if (!existsSync(path)) return pass("tags", `no tag database yet (${path}): one is made when a session is first tagged`);
+  const restore = { kind: "restore-tags", path, aside: `${path}.damaged` } as const;
   try {
+    if (!statSync(path).isFile()) return fail("tags", `${path} is not a file, so it cannot be the tag database`, restore);
     const problems = TagHandle.problems(path);
-    if (problems.length > 0) return fail("tags", `${path} is damaged: ${problems[0]}`, `sqlite3 ${path} .recover | sqlite3 ${path}.recovered, then move it in place`);
+    if (problems.length > 0) return fail("tags", `${path} is damaged: ${problems[0]}`, { kind: "recover-tags", path });
     return pass("tags", `${path}: integrity check ok`);
   } catch (error) {
-    return fail("tags", `${path} cannot be read as a tag database (${reason(error)})`, `mv ${path} ${path}.damaged (its tags are lost; the index keeps a copy)`);
+    return fail("tags", `${path} cannot be read as a tag database (${reason(error)})`, restore);
   }
 }
 
-function checkConfig(locations: Locations, env: NodeJS.ProcessEnv, cwd: string): DoctorCheck {
+function checkConfig({ locations, env, cwd }: DoctorContext): DoctorCheck {
   const { path, problems } = loadConfig(locations, env, cwd);
-  if (problems.length > 0) return fail("config", problems[0]!, `$EDITOR ${path}`);
+  if (problems.length > 0) return fail("config", problems[0]!, { kind: "edit", path });
   return pass("config", existsSync(path) ? `${path} parses` : `no config file (${path}): the defaults apply`);
 }
 
-function checkWatcher(locations: Locations): DoctorCheck {
+function checkWatcher({ locations }: DoctorContext): DoctorCheck {
   const path = watchLockPath(locations);
   try {
     const text = nativeModule().textOfHeldLock(path);
-    if (text === null) return pass("watcher", "no `recall watch` is running (searches check for changes themselves)");
-    return pass("watcher", `\`recall watch\` is running${text === "ready" ? " and the index is up to date" : ", catching up"}`);
+    if (text === null) return pass("watcher", "no watcher is running (searches check for changes themselves)");
+    return pass("watcher", `a watcher is running${text === "ready" ? " and the index is up to date" : ", catching up"}`);
   } catch (error) {
-    return fail("watcher", `${path} cannot be read (${reason(error)})`, `rm ${path}`);
+    return fail("watcher", `${path} cannot be read (${reason(error)})`, { kind: "remove", path });
   }
 }

@@ -5,8 +5,9 @@
  * extensions, skills, templates, context files, MCP, themes, no session file), and Pi runs in an
  * empty temporary folder, because it adds its working folder to the system prompt.
  *
- * - `askOnce`: one `pi -p` process for one answer, the whole prompt on stdin (Pi prepends stdin to
- *   a prompt argument with no separator, so none is given).
+ * - `askOnce`: one `pi --mode json -p` process for one answer, the whole prompt on stdin (Pi
+ *   prepends stdin to a prompt argument with no separator, so none is given); its events say which
+ *   model answered, also when Pi chose it.
  * - `PiConversation`: one `pi --mode rpc` process for a batch, a new session per question, which
  *   saves Pi's start (seconds) for every question after the first.
  */
@@ -24,10 +25,16 @@ export interface ModelQuestion {
   prompt: string;
 }
 
+export interface ModelAnswer {
+  text: string;
+  /** The model that answered, `provider/id`: the one asked, or the one Pi chose. */
+  model: string;
+}
+
 export interface ModelCaller {
   /** The model asked, `provider/id`; undefined for Pi's default. */
   readonly model: string | undefined;
-  answer(question: ModelQuestion, signal?: AbortSignal): Promise<string>;
+  answer(question: ModelQuestion, signal?: AbortSignal): Promise<ModelAnswer>;
   close(): Promise<void>;
 }
 
@@ -55,10 +62,34 @@ function notStarted(error: NodeJS.ErrnoException, env: NodeJS.ProcessEnv): Recal
   return new RecallError("MODEL_UNAVAILABLE", `cannot run ${where}: ${error.code ?? error.message}`);
 }
 
-/** What Pi says when the model named is unknown, or it has no credentials for it. */
-const UNAVAILABLE = /\bmodel\b.*\bnot found\b|\bno api key\b|\bcredentials?\b|\bnot (logged in|authenticated)\b/i;
+/** What Pi says when the model named is unknown, it has none, or no credentials for it. */
+const UNAVAILABLE = /\bmodel\b.*\bnot found\b|\bno models available\b|\bno api key\b|\bcredentials?\b|\bnot (logged in|authenticated)\b/i;
 
-/** What Pi said when it failed: its last line of stderr that says something. */
+/**
+ * Pi's own words in what it wrote: its error line if it has one, else its lines (each said once)
+ * without the paths it lists under them ("See:" and indented lines), and without its
+ * "Warning:"/"Error:" labels. Pi with no model, say, writes a warning and an error, each with the
+ * same advice and paths: "No models available. Use /login to log into a provider via OAuth or API
+ * key. No API key found for the selected model."
+ */
+function piSaid(text: string): string {
+  const lines = text
+    .split("\n")
+    .filter((line) => line.trim() && !/^\s/.test(line))
+    .map((line) => line.trim().replace(/\s*See:$/, ""));
+  const error = lines.find((line) => /^error\b/i.test(line));
+  if (error) return error.replace(/^error:?\s*/i, "").slice(0, 300);
+  const said: string[] = [];
+  for (const line of lines.map((l) => l.replace(/^warning:?\s*/i, ""))) if (!said.some((earlier) => earlier.includes(line))) said.push(line);
+  return said.join(" ").slice(0, 300);
+}
+
+/** A failure Pi reported: no model to ask at all (every other request would fail alike), or this request failed. */
+function piFailure(said: string): RecallError {
+  return new RecallError(UNAVAILABLE.test(said) ? "MODEL_UNAVAILABLE" : "MODEL_FAILED", `pi: ${said}`);
+}
+
+/** What Pi said when it failed. */
 function failure(stderr: string, status: number | null): RecallError {
   // Pi on a Node older than it needs does not get as far as saying so: its first import fails.
   const node = /^Node\.js v(\d+)\.(\d+)/m.exec(stderr);
@@ -67,12 +98,34 @@ function failure(stderr: string, status: number | null): RecallError {
       hint: "give pi a newer Node, or set RECALL_PI to a pi that has one",
     });
   }
-  const lines = stderr.split("\n").map((l) => l.trim()).filter(Boolean);
-  const said = (lines.find((l) => /^error\b/i.test(l)) ?? lines.at(-1))?.replace(/^error:?\s*/i, "").slice(0, 300);
-  if (!said) return new RecallError("MODEL_FAILED", `pi exited with status ${status}`);
-  // No model to ask at all, rather than one request that failed: every other one would fail alike.
-  if (UNAVAILABLE.test(said)) return new RecallError("MODEL_UNAVAILABLE", `pi: ${said}`);
-  return new RecallError("MODEL_FAILED", `pi: ${said}`);
+  const said = piSaid(stderr);
+  return said ? piFailure(said) : new RecallError("MODEL_FAILED", `pi exited with status ${status}`);
+}
+
+/** The answer in Pi's last assistant message (a `message_end` event's), or the error Pi recorded in it. */
+function answerOf(message: Record<string, unknown> | undefined): ModelAnswer {
+  if (!message || message.stopReason === "error") throw new RecallError("MODEL_FAILED", `pi: ${String(message?.errorMessage ?? "the model gave no answer").slice(0, 300)}`);
+  return { text: assistantText(message), model: `${String(message.provider)}/${String(message.model)}` };
+}
+
+/** Pi's events, one JSON object a line (split on LF only: see Pi's RPC docs); other lines are skipped. */
+function events(lines: string[]): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const line of lines) {
+    if (!line.trim()) continue;
+    try {
+      out.push(JSON.parse(line.replace(/\r$/, "")) as Record<string, unknown>);
+    } catch {
+      // Not an event.
+    }
+  }
+  return out;
+}
+
+/** The assistant message an event ends, if it ends one. */
+function assistantEnd(event: Record<string, unknown>): Record<string, unknown> | undefined {
+  const message = event.message as Record<string, unknown> | undefined;
+  return event.type === "message_end" && message?.role === "assistant" ? message : undefined;
 }
 
 function aborted(): RecallError {
@@ -85,13 +138,13 @@ function scratchFolder(): { path: string; dispose(): void } {
   return { path, dispose: () => rmSync(path, { recursive: true, force: true }) };
 }
 
-/** One question, one `pi -p` process. */
-export async function askOnce(env: NodeJS.ProcessEnv, model: string | undefined, question: ModelQuestion, signal?: AbortSignal): Promise<string> {
+/** One question, one `pi --mode json -p` process. */
+export async function askOnce(env: NodeJS.ProcessEnv, model: string | undefined, question: ModelQuestion, signal?: AbortSignal): Promise<ModelAnswer> {
   if (signal?.aborted) throw aborted();
   const folder = scratchFolder();
   try {
-    return await new Promise<string>((resolve, reject) => {
-      const child = spawn(piPath(env), piArgs(["-p"], model, question.system), { cwd: folder.path, env, stdio: ["pipe", "pipe", "pipe"] });
+    return await new Promise<ModelAnswer>((resolve, reject) => {
+      const child = spawn(piPath(env), piArgs(["--mode", "json", "-p"], model, question.system), { cwd: folder.path, env, stdio: ["pipe", "pipe", "pipe"] });
       let stdout = "";
       let stderr = "";
       const onAbort = () => child.kill("SIGTERM");
@@ -103,8 +156,14 @@ export async function askOnce(env: NodeJS.ProcessEnv, model: string | undefined,
       child.on("close", (status) => {
         signal?.removeEventListener("abort", onAbort);
         if (signal?.aborted) reject(aborted());
-        else if (status === 0) resolve(stdout.trim());
-        else reject(failure(stderr, status));
+        else if (status !== 0) reject(failure(stderr, status));
+        else {
+          try {
+            resolve(answerOf(events(stdout.split("\n")).map(assistantEnd).filter(Boolean).at(-1)));
+          } catch (error) {
+            reject(error);
+          }
+        }
       });
       child.stdin.end(question.prompt);
     });
@@ -113,8 +172,8 @@ export async function askOnce(env: NodeJS.ProcessEnv, model: string | undefined,
   }
 }
 
-interface Pending {
-  resolve(text: string): void;
+interface Pending<T> {
+  resolve(value: T): void;
   reject(error: unknown): void;
 }
 
@@ -130,8 +189,8 @@ export class PiConversation implements ModelCaller {
   private stderr = "";
   private nextId = 1;
   private asked = 0;
-  private readonly responses = new Map<string, Pending>();
-  private run: { pending: Pending; last: Record<string, unknown> | undefined } | undefined;
+  private readonly responses = new Map<string, Pending<void>>();
+  private run: { pending: Pending<ModelAnswer>; last: Record<string, unknown> | undefined } | undefined;
   private exited: RecallError | undefined;
 
   constructor(
@@ -140,13 +199,13 @@ export class PiConversation implements ModelCaller {
     private readonly system: string,
   ) {}
 
-  async answer(question: ModelQuestion, signal?: AbortSignal): Promise<string> {
+  async answer(question: ModelQuestion, signal?: AbortSignal): Promise<ModelAnswer> {
     if (signal?.aborted) throw aborted();
     const child = this.start();
     if (this.asked++ > 0) await this.command({ type: "new_session" });
     // The system prompt is the process's; a question with other instructions prefixes them.
     const message = question.system === this.system ? question.prompt : `${question.system}\n\n${question.prompt}`;
-    const settled = new Promise<string>((resolve, reject) => {
+    const settled = new Promise<ModelAnswer>((resolve, reject) => {
       this.run = { pending: { resolve, reject }, last: undefined };
     });
     const onAbort = () => void this.command({ type: "abort" }).catch(() => {});
@@ -196,7 +255,7 @@ export class PiConversation implements ModelCaller {
     return child;
   }
 
-  private command(command: Record<string, unknown>): Promise<string> {
+  private command(command: Record<string, unknown>): Promise<void> {
     const id = `r${this.nextId++}`;
     return new Promise((resolve, reject) => {
       this.responses.set(id, { resolve, reject });
@@ -204,21 +263,14 @@ export class PiConversation implements ModelCaller {
     });
   }
 
-  /** Pi's records, one JSON object a line (split on LF only: see Pi's RPC docs). */
+  /** Pi's records, as they arrive. */
   private received(text: string): void {
     this.buffer += text;
-    for (let end = this.buffer.indexOf("\n"); end !== -1; end = this.buffer.indexOf("\n")) {
-      const line = this.buffer.slice(0, end).replace(/\r$/, "");
-      this.buffer = this.buffer.slice(end + 1);
-      if (!line.trim()) continue;
-      let record: Record<string, unknown>;
-      try {
-        record = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        continue;
-      }
-      this.handle(record);
-    }
+    const end = this.buffer.lastIndexOf("\n");
+    if (end === -1) return;
+    const lines = this.buffer.slice(0, end).split("\n");
+    this.buffer = this.buffer.slice(end + 1);
+    for (const record of events(lines)) this.handle(record);
   }
 
   private handle(record: Record<string, unknown>): void {
@@ -226,19 +278,24 @@ export class PiConversation implements ModelCaller {
       const pending = this.responses.get(record.id);
       this.responses.delete(record.id);
       if (!pending) return;
-      if (record.success === false) pending.reject(new RecallError("MODEL_FAILED", `pi: ${String(record.error ?? "the request was refused")}`));
-      else pending.resolve("");
+      // Pi's warnings on stderr say why (no model at all, say), its error what failed.
+      if (record.success === false) pending.reject(piFailure(piSaid(`${this.stderr}\n${String(record.error ?? "the request was refused")}`)));
+      else pending.resolve();
       return;
     }
     const run = this.run;
     if (!run) return;
-    const message = record.message as Record<string, unknown> | undefined;
-    if (record.type === "message_end" && message?.role === "assistant") run.last = message;
+    run.last = assistantEnd(record) ?? run.last;
     if (record.type !== "agent_settled") return;
     this.run = undefined;
     if (record.aborted === true) run.pending.reject(aborted());
-    else if (!run.last || run.last.stopReason === "error") run.pending.reject(new RecallError("MODEL_FAILED", `pi: ${String(run.last?.errorMessage ?? "the model gave no answer").slice(0, 300)}`));
-    else run.pending.resolve(assistantText(run.last));
+    else {
+      try {
+        run.pending.resolve(answerOf(run.last));
+      } catch (error) {
+        run.pending.reject(error);
+      }
+    }
   }
 }
 

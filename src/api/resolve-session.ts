@@ -45,7 +45,10 @@ export async function resolveSession(store: IndexStore, ref: string, cwd: string
     if (!existsSync(path)) throw new RecallError("NOT_FOUND", `no session file at ${path}`);
     const [known] = await recorded(store, { paths: [...new Set([path, realpathSync(path)])] });
     if (known) return { ...known, path };
+    // A file the index never found is read only if Pi would read it: one that starts with a
+    // session header. (A file in the sessions folder that lost its header is indexed, and found above.)
     const header = readHeader(path);
+    if (!header.hasHeader) throw new RecallError("BAD_INPUT", `${path} is not a Pi session: it does not start with a session header`);
     return { id: header.id, path, cwd: header.cwd };
   }
   const matches = await recorded(store, { sessionIdPrefix: wanted });

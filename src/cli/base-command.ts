@@ -9,7 +9,7 @@ import { Recall, RecallError, type Notice, type SessionRef, type SessionsFolderP
 import { COLOR_MODES, resolveColor, type ColorMode } from "../output/color.js";
 import { loadPaint, type Paint } from "../output/load-paint.js";
 import type { RecallContext } from "./context.js";
-import { cliMessage } from "./error-words.js";
+import { cliMessage, sessionsFolderMessage } from "./error-words.js";
 import { Exit, type ExitCode } from "./exit.js";
 import { readSessionArgs } from "./session-args.js";
 import { terminalText } from "../output/terminal-text.js";
@@ -84,9 +84,10 @@ export abstract class BaseCommand extends Command<RecallContext> {
     return { sessions, failed };
   }
 
-  /** What is wrong with the sessions folder, if anything, without opening the index. */
+  /** What is wrong with the sessions folder, if anything (in the command line's words), without opening the index. */
   sessionsFolderProblem(): SessionsFolderProblem | undefined {
-    return this.unopened().sessionsFolderProblem();
+    const problem = this.unopened().sessionsFolderProblem();
+    return problem && { ...problem, message: sessionsFolderMessage(problem) };
   }
 
   /** A diagnostic line on stderr; what it quotes of a session (a folder, a name) is shown safely. */

@@ -6,6 +6,7 @@
  * meaning.
  */
 import type { AskResult, AutoTagResult, DoctorCheck, ContextMessage, ContextSummary, ReadMessage, ReadPage, SearchHit, SessionSummary, SessionTags, TagCount } from "../index.js";
+import { doctorFixWords } from "./error-words.js";
 
 // Each record names its fields: a type picks them from the library's, and the function below it
 // copies exactly those. A field the library adds reaches the output only once it is named here.
@@ -137,16 +138,27 @@ export function autoTagRecord(r: AutoTagResult): AutoTagRecord {
 export interface AskRecord {
   answer: string;
   model: string | null;
+  /** The messages the answer cites. */
   messages: { index: number; entryId: string; role: string; timestamp: string }[];
+  /** How many messages were sent. */
+  sent: number;
+  /** Whether the start and end of the session were sent, no message holding a word of the question. */
+  sampled: boolean;
 }
 
 export function askRecord(r: AskResult): AskRecord {
-  return { answer: r.answer, model: r.model, messages: r.messages.map((m) => ({ index: m.index, entryId: m.entryId, role: m.role, timestamp: m.timestamp })) };
+  return {
+    answer: r.answer,
+    model: r.model,
+    messages: r.messages.map((m) => ({ index: m.index, entryId: m.entryId, role: m.role, timestamp: m.timestamp })),
+    sent: r.sent,
+    sampled: r.sampled,
+  };
 }
 
 /** `recall doctor --json`: one per check (then a summary the command writes). */
-export type DoctorCheckRecord = { type: "check" } & Pick<DoctorCheck, "name" | "ok" | "message" | "fix">;
+export type DoctorCheckRecord = { type: "check" } & Pick<DoctorCheck, "name" | "ok" | "message"> & { fix: string | null };
 
 export function doctorCheckRecord(c: DoctorCheck): DoctorCheckRecord {
-  return { type: "check", name: c.name, ok: c.ok, message: c.message, fix: c.fix };
+  return { type: "check", name: c.name, ok: c.ok, message: c.message, fix: c.fix && doctorFixWords(c.fix) };
 }

@@ -20,6 +20,7 @@ Picker keys
   type          search (the unfinished last word also matches as a prefix)
   ↑ ↓ PgUp PgDn move            Enter   resume the selected session here
   Tab           this folder ↔ all projects
+  Shift+Tab     the conversation only ↔ also tool calls, tool output and thinking
   Esc           close
 
 Queries: words match whole, case- and accent-insensitively, and any word may match; sessions

@@ -42,11 +42,12 @@ export function piModelCaller(ctx: Pick<ExtensionContext, "modelRegistry" | "mod
       );
       if (message.stopReason === "aborted" || signal?.aborted) throw new RecallError("ABORTED", "stopped before the model answered");
       if (message.stopReason === "error") throw new RecallError("MODEL_FAILED", `${modelName(model)}: ${message.errorMessage ?? "the request failed"}`);
-      return message.content
+      const text = message.content
         .filter((block): block is { type: "text"; text: string } => block.type === "text")
         .map((block) => block.text)
         .join("")
         .trim();
+      return { text, model: modelName(model) };
     },
     close: async () => {},
   };

@@ -5,13 +5,13 @@
  * shows.
  *
  * - The header is the first `session` line; a file without one gets its id from its name.
- * - Entry ids: Pi's, or `L<lineNo>` (`L<lineNo>.<n>` for the n-th object of a line holding several)
- *   for v1 entries, which have none: stable across reads, where Pi's migration makes random ones.
+ * - Entry ids: Pi's, or `L<lineNo>` for v1 entries, which have none: stable across reads, where
+ *   Pi's migration makes random ones.
  * - The v2 → v3 rename of the message role `hookMessage` to `custom`.
  */
 import { basename } from "node:path";
 import { closeSync } from "node:fs";
-import { openSessionFile, readJsonLines, readLineObjectsAt, type JsonLine, type LineStats } from "./lines.js";
+import { openSessionFile, readJsonLines, readLineObjectAt, type JsonLine, type LineStats } from "./lines.js";
 import { toMillis } from "./text.js";
 
 export interface SessionHeader {
@@ -34,8 +34,6 @@ export interface SessionEntry {
   value: Record<string, unknown>;
   /** The line it is on. */
   line: JsonLine;
-  /** Its place among the objects of its line, from 0 (most lines hold one). */
-  ordinal: number;
 }
 
 /** `2026-11-30T05-54-44-201Z_<id>.jsonl` → `<id>`; any other name → the name without `.jsonl`. */
@@ -90,15 +88,11 @@ export interface EntryReading {
  */
 export function readEntries(path: string, onEntry: (entry: SessionEntry, header: SessionHeader) => boolean | void, reading: EntryReading = {}): LineStats & { header: SessionHeader } {
   let header = reading.from?.header;
-  let lastLineNo = -1;
-  let ordinal = 0;
   const stats = readJsonLines(
     path,
     reading.from?.offset ?? 0,
     reading.from?.lineNo ?? 1,
     (line) => {
-      ordinal = line.lineNo === lastLineNo ? ordinal + 1 : 0;
-      lastLineNo = line.lineNo;
       const value = line.value;
       if (value.type === "session") {
         header ??= parseHeader(value, path);
@@ -106,8 +100,8 @@ export function readEntries(path: string, onEntry: (entry: SessionEntry, header:
         return;
       }
       header ??= headerless(path, value);
-      const id = header.version < 2 || typeof value.id !== "string" ? `L${line.lineNo}${ordinal ? `.${ordinal}` : ""}` : value.id;
-      return onEntry({ id, value: migrate(value), line, ordinal }, header);
+      const id = header.version < 2 || typeof value.id !== "string" ? `L${line.lineNo}` : value.id;
+      return onEntry({ id, value: migrate(value), line }, header);
     },
     reading.skip,
   );
@@ -119,15 +113,14 @@ export function readHeader(path: string): SessionHeader {
   return readEntries(path, () => false).header;
 }
 
-/** Where an entry is in its file: its line's bytes, and its place among the objects of that line. */
+/** Where an entry is in its file: its line's bytes. */
 export interface EntryPlace {
   start: number;
   length: number;
-  ordinal: number;
 }
 
 export function placeOf(entry: SessionEntry): EntryPlace {
-  return { start: entry.line.start, length: entry.line.length, ordinal: entry.ordinal };
+  return { start: entry.line.start, length: entry.line.length };
 }
 
 /**
@@ -143,9 +136,8 @@ export class EntryFile {
 
   /** The entry at `place`, migrated as readEntries gives it; undefined if the file no longer holds it there. */
   read(place: EntryPlace): Record<string, unknown> | undefined {
-    const objects = readLineObjectsAt(this.fd, place.start, place.length);
-    const value = typeof objects === "string" ? undefined : objects[place.ordinal];
-    return value && migrate(value);
+    const value = readLineObjectAt(this.fd, place.start, place.length);
+    return typeof value === "string" ? undefined : migrate(value);
   }
 
   close(): void {

@@ -1,8 +1,9 @@
 /**
  * Reads a JSONL file as parsed JSON objects with their byte positions, in bounded memory, from
  * any byte offset. Tolerant the way a user's history needs: a malformed line is skipped and
- * counted; a line holding several objects run together (`{…}{…}`, seen in real Pi files) yields
- * each of them.
+ * counted, with why. A line holding several objects run together (`{…}{…}`, seen in real Pi
+ * files) is one of them: Pi drops such a line, so recall does not read into it what Pi never
+ * shows.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { RecallError } from "../errors.js";
@@ -28,7 +29,6 @@ export interface LineStats {
   malformed: number;
   /** The first MAX_MALFORMED_DETAILS of the malformed lines (a garbage file has millions). */
   malformedAt: MalformedLine[];
-  recovered: number;
   /** Offset just past the last complete (newline-terminated) line. */
   end: number;
   /** Line number of the next line after `end`. */
@@ -79,29 +79,29 @@ export function splitConcatenated(line: string): Record<string, unknown>[] | und
   return depth === 0 && out.length > 1 ? out : undefined;
 }
 
-/** The objects of one line's text (several when they run together), or why it holds none. */
-function lineObjects(text: string): Record<string, unknown>[] | string {
+/** The object of one line's text, or why it holds none. */
+function lineObject(text: string): Record<string, unknown> | string {
   try {
     const value: unknown = JSON.parse(text);
-    return isObject(value) ? [value] : "not a JSON object";
+    return isObject(value) ? value : "not a JSON object";
   } catch {
-    return splitConcatenated(text) ?? "not JSON";
+    return splitConcatenated(text) ? "several JSON objects on one line" : "not JSON";
   }
 }
 
 /**
- * The objects of the line at `start` (`length` bytes, as readJsonLines found it), read again
+ * The object of the line at `start` (`length` bytes, as readJsonLines found it), read again
  * from an open file without reading anything else; a string when the bytes there are no longer
  * such a line.
  */
-export function readLineObjectsAt(fd: number, start: number, length: number): Record<string, unknown>[] | string {
+export function readLineObjectAt(fd: number, start: number, length: number): Record<string, unknown> | string {
   const bytes = Buffer.allocUnsafe(length);
   for (let got = 0; got < length; ) {
     const read = readSync(fd, bytes, got, length - got, start + got);
     if (read === 0) return "cut short";
     got += read;
   }
-  return lineObjects(bytes.toString("utf8").trim());
+  return lineObject(bytes.toString("utf8").trim());
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -157,7 +157,7 @@ export function readJsonLines(
   onLine: (line: JsonLine) => boolean | void,
   skip?: (head: string) => boolean,
 ): LineStats {
-  const stats: LineStats = { malformed: 0, malformedAt: [], recovered: 0, end: from, nextLineNo: firstLineNo };
+  const stats: LineStats = { malformed: 0, malformedAt: [], end: from, nextLineNo: firstLineNo };
   const skipMalformed = (line: number, reason: string) => {
       stats.malformed++;
       if (stats.malformedAt.length < MAX_MALFORMED_DETAILS) stats.malformedAt.push({ line, reason });
@@ -189,13 +189,12 @@ export function readJsonLines(
       if (skip && skip(bytes.subarray(0, 256).toString("utf8"))) return;
       const text = bytes.toString("utf8").trim();
       if (!text) return;
-      const objects = lineObjects(text);
-      if (typeof objects === "string") {
-        skipMalformed(thisLineNo, objects);
+      const value = lineObject(text);
+      if (typeof value === "string") {
+        skipMalformed(thisLineNo, value);
         return;
       }
-      if (objects.length > 1) stats.recovered++;
-      for (const value of objects) if (!stopped) stopped = onLine({ value, start: thisStart, length: bytes.length, lineNo: thisLineNo }) === false;
+      stopped = onLine({ value, start: thisStart, length: bytes.length, lineNo: thisLineNo }) === false;
     };
 
     for (;;) {
@@ -244,16 +243,15 @@ const FIRST_PIECE_BYTES = 16 << 10;
 const LAST_PIECE_BYTES = 1 << 20;
 
 /**
- * The objects of the one line that starts at byte `offset` (several for a line that holds
- * concatenated objects); none when the file is gone, the line is not JSON or longer than
- * MAX_LINE_BYTES.
+ * The object of the one line that starts at byte `offset`; none when the file is gone, the line
+ * is not a JSON object or longer than MAX_LINE_BYTES.
  */
-export function readJsonLineAt(path: string, offset: number): Record<string, unknown>[] {
+export function readJsonLineAt(path: string, offset: number): Record<string, unknown> | undefined {
   let fd: number;
   try {
     fd = openSessionFile(path);
   } catch {
-    return [];
+    return undefined;
   }
   const pieces: Buffer[] = [];
   let bytes = 0;
@@ -265,12 +263,12 @@ export function readJsonLineAt(path: string, offset: number): Record<string, unk
       pieces.push(piece.subarray(0, newline === -1 ? read : newline));
       bytes += read;
       if (newline !== -1 || read < size) break;
-      if (bytes > MAX_LINE_BYTES) return [];
+      if (bytes > MAX_LINE_BYTES) return undefined;
     }
   } finally {
     closeSync(fd);
   }
   const line = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
-  const objects = lineObjects(line.toString("utf8").trim());
-  return typeof objects === "string" ? [] : objects;
+  const value = lineObject(line.toString("utf8").trim());
+  return typeof value === "string" ? undefined : value;
 }

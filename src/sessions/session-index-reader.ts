@@ -58,7 +58,6 @@ export interface SessionRead {
   malformedLines: number;
   /** Which lines were skipped, the first ones (see MAX_MALFORMED_DETAILS). */
   malformedAt: MalformedLine[];
-  recoveredLines: number;
   /** Where the next read should resume: the start of the last message, so it can be extended. */
   checkpoint: ReadCheckpoint;
   /** Bytes of complete lines read. */
@@ -220,7 +219,6 @@ export function readSessionForIndex(path: string, options: ReadOptions = {}): Se
     messages,
     malformedLines: stats.malformed,
     malformedAt: stats.malformedAt,
-    recoveredLines: stats.recovered,
     checkpoint,
     end: stats.end,
   };

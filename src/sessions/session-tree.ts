@@ -44,7 +44,6 @@ export interface SessionTree {
   /** The display name: the last `session_info` entry's, where an empty name clears it. */
   name: string | null;
   malformedLines: number;
-  recoveredLines: number;
 }
 
 export function readSessionTree(path: string): SessionTree {
@@ -99,7 +98,6 @@ export function readSessionTree(path: string): SessionTree {
     leaf: entries[entries.length - 1],
     name,
     malformedLines: stats.malformed,
-    recoveredLines: stats.recovered,
   };
 }
 

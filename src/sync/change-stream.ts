@@ -4,13 +4,13 @@
  * grew since the mark); emit each change to the consumer. A broken file is reported and skipped;
  * a file deleted while the sync runs is gone, not broken.
  */
-import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import type { Locations } from "../locations.js";
-import { discoverSessionFiles, type SessionFile } from "../sessions/discover.js";
+import type { SessionFile } from "../sessions/discover.js";
 import type { MalformedLine } from "../sessions/lines.js";
 import { readCopyKeys, readSessionForIndex, type SessionRead } from "../sessions/session-index-reader.js";
 import type { ChangeSink, SessionChange } from "./changes.js";
+import { parentFinder, type ParentFinder } from "./fork-parent.js";
 import { sameSignature, tailHash, type FileState, type KnownFile } from "./state.js";
 
 export interface SyncFailure {
@@ -81,7 +81,7 @@ export async function streamChanges(sink: ChangeSink, found: FoundChanges, optio
     counts.removed++;
   }
   const progress: SyncProgress = { filesDone: 0, filesTotal: plan.length, bytesDone: 0, bytesTotal: plan.reduce((sum, p) => sum + p.file.size, 0) };
-  const copiesFromParent = copiesFinder(options.locations);
+  const copiesFromParent = copiesFinder(parentFinder(options.locations, sink, plan.map((p) => p.file.path)));
   for (const planned of plan) {
     if (options.signal?.aborted) {
       counts.stopped = true;
@@ -180,30 +180,11 @@ function isAppend(file: SessionFile, known: KnownFile): boolean {
   }
 }
 
-/** The session id at the end of a Pi session file name: `<time>_<id>.jsonl`. */
-const SESSION_ID_IN_NAME = /_([0-9a-f-]+)\.jsonl$/i;
-
-/**
- * The entries a fork copied from its parent (they are read with the parent only), from the parent
- * as a file we can read: its recorded path, or a file of that name in the sessions folder (the
- * folder moved), or else a file of the same session id under another name (sessions copied
- * elsewhere, a renamed file). The folder is listed only when the path is gone.
- */
-function copiesFinder(locations: Pick<Locations, "sessionsDir" | "layout">): CopiesFinder {
-  let listing: Promise<SessionFile[]> | undefined;
+/** The entries a fork copied from its parent (they are read with the parent only), read once per parent. */
+function copiesFinder(findParent: ParentFinder): CopiesFinder {
   const parentKeys = new Map<string, Set<string>>();
-  const findParent = async (parent: string): Promise<string | undefined> => {
-    if (existsSync(parent)) return parent;
-    listing ??= discoverSessionFiles(locations).then((d) => d.files);
-    const files = await listing;
-    const name = basename(parent);
-    const byName = files.find((f) => basename(f.path) === name);
-    if (byName) return byName.path;
-    const id = SESSION_ID_IN_NAME.exec(name)?.[1];
-    return id === undefined ? undefined : files.find((f) => basename(f.path).endsWith(`_${id}.jsonl`))?.path;
-  };
   return async (path, parent) => {
-    const source = parent === undefined ? undefined : await findParent(parent);
+    const source = await findParent(parent, path);
     if (!source || source === path) return undefined;
     if (!parentKeys.has(source)) parentKeys.set(source, readCopyKeys(source));
     return parentKeys.get(source);

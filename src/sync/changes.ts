@@ -28,6 +28,8 @@ export interface ChangeSink {
   marks(paths: readonly string[]): Promise<Map<string, KnownFile>>;
   /** Its marks of the forks of sessions with these file names: they are read whole when their parent appears or goes. */
   forksOf(parentNames: readonly string[]): Promise<KnownFile[]>;
+  /** Its marks of the files whose session id starts with `id` (a fork's parent found by its id). */
+  filesOfSession(id: string): Promise<KnownFile[]>;
   /** Takes one change; the change's mark becomes its mark of that file, kept together with the change. */
   emit(change: SessionChange): Promise<void>;
 }

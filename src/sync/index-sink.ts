@@ -54,6 +54,11 @@ export class IndexSink implements ChangeSink {
     return records.map(knownFile).filter((fork): fork is KnownFile => fork !== undefined);
   }
 
+  async filesOfSession(id: string): Promise<KnownFile[]> {
+    const records = await this.store.native.fileRecords({ sessionIdPrefix: id });
+    return records.map(knownFile).filter((file): file is KnownFile => file !== undefined);
+  }
+
   async emit(change: SessionChange): Promise<void> {
     // What came before is sent, and on a first index committed, when due: before this change is
     // added, so that files which took long to read are not held back by this one.

@@ -1,5 +1,5 @@
 /**
- * The lock `recall watch` holds beside the index while it runs (native/src/lock_file.rs), and
+ * The lock a watcher (`Recall.watch`) holds beside the index while it runs (native/src/lock_file.rs), and
  * the word it writes in it once the index has caught up with the session files. A search that
  * finds the lock held and ready skips its own freshness check.
  */
@@ -32,7 +32,7 @@ export function holdWatchLock(store: IndexStore): WatchLock {
   } catch (raw) {
     const error = fromNative(raw);
     if (error instanceof RecallError && error.code === "LOCKED") {
-      throw new RecallError("LOCKED", `another \`recall watch\` is already keeping the index of ${store.locations.sessionsDir} up to date`);
+      throw new RecallError("LOCKED", `another watcher is already keeping the index of ${store.locations.sessionsDir} up to date`);
     }
     throw error;
   }

@@ -1,10 +1,16 @@
-/** `recall doctor` finds what is wrong, says which command fixes it, and exits 2 until it is fixed. */
-import { mkdirSync, writeFileSync } from "node:fs";
+/**
+ * `recall doctor` finds what is wrong, says which command fixes it, and exits 2 until it is fixed;
+ * every line it prints is true (a machine where Pi never ran passes, with no index made), and every
+ * fix is one that works there (run here as the user would run it, with `sh`).
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeAgentDir, type AgentDir } from "../helpers/agent-dir.js";
 import { damageFile, segmentFiles } from "../helpers/damage.js";
-import { jsonLines, runRecall } from "../helpers/run-cli.js";
+import { jsonLines, RECALL_BIN, runRecall } from "../helpers/run-cli.js";
+import { isRoot, makeTmpfsCache } from "../helpers/tmpfs-cache.js";
 
 let agent: AgentDir;
 afterEach(() => agent?.cleanup());
@@ -17,13 +23,17 @@ interface Check {
   fix: string | null;
 }
 
-async function doctor(args: string[] = []): Promise<{ code: number | null; checks: Check[]; summary: Record<string, unknown> }> {
-  const result = await runRecall(["doctor", "--json", ...args], { env: agent.env });
+async function doctor(args: string[] = [], env: NodeJS.ProcessEnv = agent.env): Promise<{ code: number | null; checks: Check[]; summary: Record<string, unknown> }> {
+  const result = await runRecall(["doctor", "--json", ...args], { env });
   const lines = jsonLines<Check>(result.stdout);
   return { code: result.code, checks: lines.filter((l) => l.type === "check"), summary: lines.at(-1) as unknown as Record<string, unknown> };
 }
 
 const failing = (checks: Check[]) => checks.filter((c) => !c.ok).map((c) => [c.name, c.fix]);
+const check = (checks: Check[], name: string) => checks.find((c) => c.name === name)!;
+
+/** Runs a fix as a user would paste it. */
+const runFix = (fix: string) => execFileSync("sh", ["-c", fix], { stdio: "pipe" });
 
 describe("recall doctor", () => {
   it("a healthy setup: every check passes, exit 0", async () => {
@@ -74,5 +84,94 @@ describe("recall doctor", () => {
     const human = await runRecall(["doctor"], { env: agent.env });
     expect(human.stdout).toMatch(/^FAIL {2}tags: .*\n {6}fix: /m);
     expect(human.stderr).toBe("recall: 2 of 5 checks failed\n");
+  });
+});
+
+describe("recall doctor says what is true", () => {
+  it("a machine where Pi never ran: every check passes, and no index is made", async () => {
+    agent = makeAgentDir({ withFixtures: false });
+    // Pi's own default folders, chosen by no setting: HOME alone.
+    const env = { PATH: process.env.PATH, HOME: agent.root };
+    const { code, checks } = await doctor([], env);
+    expect(failing(checks)).toEqual([]);
+    expect(code).toBe(0);
+    expect(check(checks, "sessions").message).toBe(`no Pi sessions yet at ${join(agent.root, ".pi", "agent", "sessions")} (Pi writes them there)`);
+    expect(check(checks, "index").message).toMatch(/^no index yet at .*, and no session files to index$/);
+    expect(existsSync(join(agent.root, ".pi", "agent", "cache", "recall", "index"))).toBe(false);
+  });
+
+  it("counts files and sessions apart: a file without messages is read, not a session", async () => {
+    agent = makeAgentDir();
+    await runRecall(["index"], { env: agent.env });
+    const message = check((await doctor()).checks, "index").message;
+    const [, files, sessions, empty] = /all (\d+) readable session files indexed: (\d+) sessions, (\d+) file\(s\) without messages$/.exec(message) ?? [];
+    expect(Number(files)).toBe(Number(sessions) + Number(empty));
+    expect(Number(empty)).toBeGreaterThan(0);
+  });
+
+  it("a session file that cannot be read: named under sessions with a fix other than `recall index`, and the index is not called behind", async () => {
+    agent = makeAgentDir();
+    const project = join(agent.sessionsDir, readdirSync(agent.sessionsDir)[0]!);
+    const loop = join(project, "2026-10-02T00-00-00-000Z_loop.jsonl");
+    symlinkSync(loop, loop);
+    await runRecall(["index"], { env: agent.env });
+    const { code, checks } = await doctor();
+    expect(code).toBe(2);
+    expect(failing(checks).map(([name]) => name)).toEqual(["sessions"]);
+    expect(check(checks, "sessions").message).toMatch(new RegExp(`^1 of the \\d+ session files cannot be read, and are skipped: ${loop} \\(ELOOP \\(stat\\)\\)$`));
+    expect(check(checks, "sessions").fix).toBe(`move ${loop} out of ${agent.sessionsDir}: recall cannot read them`);
+  });
+
+  it.skipIf(!isRoot)("a session file the user may not read (another user's): the fix gives them read permission", async () => {
+    agent = makeAgentDir();
+    await runRecall(["index"], { env: agent.env });
+    const project = join(agent.sessionsDir, readdirSync(agent.sessionsDir)[0]!);
+    const secret = join(project, readdirSync(project)[0]!);
+    chmodSync(secret, 0o600);
+    chmodSync(agent.root, 0o755);
+    // Doctor run by another user (nobody), for whom root's 0600 file cannot be read.
+    const run = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, RECALL_BIN, "doctor", "--json"], { env: agent.env, encoding: "utf8" });
+    const checks = jsonLines<Check>(run.stdout).filter((l) => l.type === "check");
+    expect(check(checks, "sessions").message).toMatch(new RegExp(`cannot be read, and are skipped: ${secret} \\(EACCES\\)$`));
+    expect(check(checks, "sessions").fix).toBe(`sudo chown "$(id -u)" ${secret} && chmod u+rX ${secret}`);
+  });
+
+  it("a sessions folder a setting names that is not there: the fix names that setting", async () => {
+    agent = makeAgentDir();
+    const missing = await doctor(["--sessions-dir", join(agent.root, "no-such-folder")]);
+    expect(check(missing.checks, "sessions")).toMatchObject({ ok: false, message: `there is no sessions folder at ${join(agent.root, "no-such-folder")}`, fix: "give --sessions-dir the folder Pi writes its sessions to" });
+    const byEnv = await doctor([], { ...agent.env, PI_CODING_AGENT_SESSION_DIR: join(agent.root, "gone") });
+    expect(check(byEnv.checks, "sessions").fix).toBe("set PI_CODING_AGENT_SESSION_DIR to the folder Pi writes its sessions to, or unset it");
+  });
+
+  it("paths in fixes are quoted for the shell: the fix for a damaged tag database in a folder with a space works", async () => {
+    agent = makeAgentDir();
+    const data = join(agent.root, "my data");
+    const env = { ...agent.env, RECALL_DATA_DIR: data };
+    expect((await runRecall(["tag", "01a0f6b1", "kept"], { env })).code).toBe(0);
+    writeFileSync(join(data, "tags.db"), "this is not a database, it only has its name\n".repeat(100));
+    const tags = check((await doctor([], env)).checks, "tags");
+    expect(tags.fix).toBe(`mv '${data}/tags.db' '${data}/tags.db.damaged' && touch '${data}/tags.db'  # the next search takes back the tags the index holds`);
+    runFix(tags.fix!);
+    const found = await runRecall(["search", "--json", "#kept"], { env });
+    expect(jsonLines<{ id: string }>(found.stdout).map((h) => h.id)).toEqual(["01a0f6b1-2680-79e3-a1fa-30b6f0582ef5"]);
+    expect((await doctor([], env)).code).toBe(0);
+  });
+
+  it.skipIf(!isRoot)("a read-only cache: the fix is a writable cache folder, not `recall index` (which cannot write there)", async () => {
+    const cache = makeTmpfsCache("16m");
+    try {
+      agent = cache.agent;
+      const env = { ...agent.env, RECALL_CACHE_DIR: cache.cacheDir };
+      expect((await runRecall(["index"], { env })).code).toBe(0);
+      writeFileSync(join(agent.sessionsDir, readdirSync(agent.sessionsDir)[0]!, "2026-10-05T00-00-00-000Z_ro.jsonl"), "");
+      execFileSync("mount", ["-o", "remount,ro", cache.mountPoint]);
+      const index = check((await doctor([], env)).checks, "index");
+      expect(index.ok).toBe(false);
+      expect(index.fix).toBe(`make ${cache.cacheDir} writable, or set RECALL_CACHE_DIR to a folder that is; then recall index`);
+    } finally {
+      cache.cleanup();
+      agent = undefined!;
+    }
   });
 });

@@ -31,8 +31,8 @@ describe("malformed lines", () => {
     expect(human.code).toBe(0);
     const stderr = human.stderr.split("\n").filter(Boolean);
     expect(stderr).toContain(`recall: ${garbled}: skipped malformed lines 3 (not JSON), 4 (not a JSON object), 6 (not a JSON object)`);
-    expect(stderr.filter((l) => l.startsWith(`recall: ${corrupt}: skipped malformed line `))).toHaveLength(1);
-    expect(stderr).toContain("recall: skipped 4 malformed lines");
+    expect(stderr).toContain(`recall: ${corrupt}: skipped malformed lines 5 (several JSON objects on one line), 8 (not JSON)`);
+    expect(stderr).toContain("recall: skipped 5 malformed lines");
 
     const json = await runRecall(["index", "--rebuild", "--json"], { env: agent.env });
     expect(json.code).toBe(0);
@@ -42,12 +42,27 @@ describe("malformed lines", () => {
       { type: "malformed", path: garbled, line: 4, reason: "not a JSON object" },
       { type: "malformed", path: garbled, line: 6, reason: "not a JSON object" },
     ]);
-    expect(lines.filter((l) => l.type === "malformed" && l.path === corrupt)).toHaveLength(1);
-    expect(lines.at(-1)).toMatchObject({ type: "summary", malformedLines: 4 });
+    expect(lines.filter((l) => l.type === "malformed" && l.path === corrupt)).toHaveLength(2);
+    expect(lines.at(-1)).toMatchObject({ type: "summary", malformedLines: 5 });
     // The good lines around them are indexed.
     for (const word of ["firstgoodword", "secondgoodword"]) {
       expect((await runRecall(["search", word, "--no-sync", "--json"], { env: agent.env })).code).toBe(0);
     }
+  });
+
+  it("a line of two objects run together is skipped and named, as Pi drops it: neither object is indexed", async () => {
+    agent = makeAgentDir({ withFixtures: false });
+    const garbled = writeGarbled([header, message("keptbeforeword"), message("firsthalfword") + message("secondhalfword"), message("keptafterword")]);
+    const json = await runRecall(["index", "--json"], { env: agent.env });
+    expect(json.code).toBe(0);
+    const lines = jsonLines(json.stdout);
+    expect(lines.filter((l) => l.type === "malformed")).toEqual([{ type: "malformed", path: garbled, line: 3, reason: "several JSON objects on one line" }]);
+    expect(lines.at(-1)).toMatchObject({ type: "summary", malformedLines: 1 });
+    for (const word of ["keptbeforeword", "keptafterword"]) expect((await runRecall(["search", word, "--no-sync"], { env: agent.env })).code).toBe(0);
+    for (const word of ["firsthalfword", "secondhalfword"]) expect((await runRecall(["search", word, "--no-sync"], { env: agent.env })).code).toBe(1);
+    const read = await runRecall(["read", garbled, "--all-branches"], { env: agent.env });
+    expect(read.stdout).toContain("keptafterword");
+    expect(read.stdout).not.toMatch(/firsthalfword|secondhalfword/);
   });
 
   it("a file of garbage gets one line on stderr, with a count of the lines not named", async () => {

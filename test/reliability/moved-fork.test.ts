@@ -1,8 +1,9 @@
 /**
  * A fork whose header's `parentSession` path no longer resolves (sessions copied to another
  * machine, a home folder renamed) and whose parent is there under another name, with the same
- * session id (Pi names files `<time>_<id>.jsonl`): its copied history is found in the parent only,
- * as when the path matches. It used to come back as a second hit.
+ * session id (Pi names files `<time>_<id>.jsonl`, or only in its header when renamed by hand): its
+ * copied history is found in the parent only, as when the path matches. It used to come back as a
+ * second hit.
  */
 import { mkdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
@@ -37,6 +38,23 @@ describe("a fork whose parent moved", () => {
       join(dir.sessionsDir, "--home-dev-shop-api--", `2026-10-01T09-00-00-000Z_${PARENT}.jsonl`),
       join(project, `2026-10-01T09-00-00-123Z_${PARENT}.jsonl`),
     );
+    const ids = await hitIds();
+    expect(ids).toContain(PARENT);
+    expect(ids).not.toContain(FORK);
+  });
+
+  it("the parent renamed by hand (its name no longer holds its id), before the first index: found by the id in its header", async () => {
+    renameSync(join(dir.sessionsDir, "--home-dev-shop-api--", `2026-10-01T09-00-00-000Z_${PARENT}.jsonl`), join(dir.sessionsDir, "--home-dev-shop-api--", "staging-deploy.jsonl"));
+    const ids = await hitIds();
+    expect(ids).toContain(PARENT);
+    expect(ids).not.toContain(FORK);
+  });
+
+  it("the parent renamed by hand after both were indexed: the fork is read again, and still only the parent's hit", async () => {
+    expect(await hitIds()).not.toContain(FORK);
+    const project = join(dir.sessionsDir, "--home-alice-shop-api--");
+    mkdirSync(project);
+    renameSync(join(dir.sessionsDir, "--home-dev-shop-api--", `2026-10-01T09-00-00-000Z_${PARENT}.jsonl`), join(project, "kept.jsonl"));
     const ids = await hitIds();
     expect(ids).toContain(PARENT);
     expect(ids).not.toContain(FORK);

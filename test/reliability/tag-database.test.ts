@@ -1,10 +1,12 @@
 /**
  * A damaged tag database. Emptied to 0 bytes (a crash of another tool, a full disk, a bad copy)
  * while the index still holds the tags: they come back from the index, with a notice (they used
- * to be wiped, the index's copy included). Garbage: tag operations and #tag filters fail with one
- * clear line, plain word searches go on. Deleted on purpose: the tags are gone, as before.
+ * to be wiped, the index's copy included). Garbage, cut short, or a folder in its place: tag
+ * operations and #tag filters fail with one clear line, plain word searches go on (with a notice
+ * when the index had to wait for it), and doctor's fix brings the tags back. Deleted on purpose:
+ * the tags are gone, as before.
  */
-import { existsSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeAgentDir, type AgentDir } from "../helpers/agent-dir.js";
@@ -92,5 +94,58 @@ describe("a garbage tag database", () => {
     const result = await recall(["search", "--json", "staging"]);
     expect(result.code).toBe(0);
     expect(jsonLines(result.stdout).length).toBeGreaterThan(0);
+  });
+});
+
+const DAMAGED = (path: string) => new RegExp(`^recall: the tag database ${path} is damaged \\(.*\\); restore it from a backup or move it aside\\n$`);
+
+describe("a tag database cut short", () => {
+  beforeEach(() => {
+    for (const suffix of ["-wal", "-shm"]) rmSync(tagsDb + suffix, { force: true });
+    truncateSync(tagsDb, Math.floor(statSync(tagsDb).size / 2));
+  });
+
+  it("#tag searches stop with one clear line, like tag operations; plain word searches go on", async () => {
+    for (const args of [["search", "#keep"], ["search", "--json", "#keep", "staging"], ["tag", S1, "x"]]) {
+      const result = await recall(args);
+      expect(result, args.join(" ")).toMatchObject({ code: 2, stdout: "" });
+      expect(result.stderr).toMatch(DAMAGED(tagsDb));
+    }
+    const plain = await recall(["search", "--json", "staging"]);
+    expect(plain.code).toBe(0);
+    expect(jsonLines(plain.stdout).length).toBeGreaterThan(0);
+  });
+});
+
+describe("a folder where the tag database should be", () => {
+  beforeEach(() => {
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(tagsDb + suffix, { force: true });
+    mkdirSync(tagsDb);
+  });
+
+  it("plain word searches answer, with a notice; tag operations and #tag searches stop with one line", async () => {
+    const plain = await recall(["search", "--json", "staging"]);
+    expect(plain.code).toBe(0);
+    expect(jsonLines(plain.stdout).length).toBeGreaterThan(0);
+    expect(plain.stderr).toBe(`recall: the tag database ${tagsDb} is damaged (a folder, not a file); restore it from a backup or move it aside; the index is not updated until then\n`);
+    expect((await recall(["list", "--json"])).code).toBe(0);
+    for (const args of [["search", "#keep"], ["tag", S1, "x"], ["tags"]]) {
+      const result = await recall(args);
+      expect(result, args.join(" ")).toMatchObject({ code: 2, stdout: "" });
+      expect(result.stderr).toMatch(DAMAGED(tagsDb));
+    }
+  });
+
+  it("doctor fails the tags check with a fix that brings the tags back from the index", async () => {
+    const doctor = await recall(["doctor", "--json"]);
+    expect(doctor.code).toBe(2);
+    const tags = jsonLines<{ name: string; ok: boolean; fix: string }>(doctor.stdout).find((c) => c.name === "tags")!;
+    expect(tags.ok).toBe(false);
+    expect(tags.fix).toMatch(/^mv \S+ \S+ && touch \S+ /);
+    // The fix, as the user would run it: the tags are back.
+    rmSync(tagsDb, { recursive: true });
+    writeFileSync(tagsDb, "");
+    expect(await taggedIds("keep")).toEqual([S1, S2].sort());
+    expect((await recall(["doctor"])).code).toBe(0);
   });
 });

@@ -4,6 +4,7 @@ import { DEFAULT_CONTEXT_CHARS } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { askRecord } from "../wire.js";
+import { terminalText } from "../../output/terminal-text.js";
 
 export class AskCommand extends BaseCommand {
   static paths = [["ask"]];
@@ -11,11 +12,11 @@ export class AskCommand extends BaseCommand {
   static usage = Command.Usage({
     description: "ask one of your Pi models a question about a session",
     details: `
-      Picks the messages of the session that bear on the question, exactly as \`recall context\` does (no model involved in choosing), and sends them with the question to a language model, framed as untrusted historical data. Prints the answer, then the messages it drew on.
+      Picks the messages of the session that bear on the question, exactly as \`recall context\` does (no model involved in choosing), and sends them with the question to a language model, framed as untrusted historical data. A question none of whose words the session holds (\`summarize what happened here\`) gets the start and end of the session instead, within the same \`--max-chars\`, and says so. Prints the answer, then the model that answered and the messages the answer cites.
 
       The model is one you configured in Pi, asked through your \`pi\` (on PATH, or \`RECALL_PI\`): \`--model provider/id\`, else \`ask.model\` in \`~/.pi/agent/recall/config.json\`, else Pi's default model. The provider may charge for the request.
 
-      Exit status: 0 if the model answered, 1 if no message of the session bears on the question (nothing is sent), 2 on error.
+      Exit status: 0 if the model answered, 1 if the session has no messages (nothing is sent), 2 on error.
     `,
     examples: [
       ["What was decided", "$0 ask 01a0f6e8 which helm chart version did we settle on"],
@@ -37,16 +38,22 @@ export class AskCommand extends BaseCommand {
     const result = await recall.ask(session, question, { maxChars: Number(this.maxChars), ...(this.model ? { model: this.model } : {}) });
     if (result.sent === 0) {
       if (this.json) this.out(JSON.stringify(askRecord(result)));
-      else this.warn(`no message of session ${session.id} mentions ${result.terms.join(", ")}; nothing was sent to the model`);
+      else this.warn(`session ${session.id} has no messages to ask about; nothing was sent to the model`);
       return Exit.NoMatch;
+    }
+    if (result.sampled) {
+      const words = result.terms.length > 0 ? `mentions ${result.terms.join(", ")}` : "matches the question";
+      this.warn(`no message of session ${session.id} ${words}: sent its start and end instead (${result.sent} messages)`);
     }
     if (this.json) {
       this.out(JSON.stringify(askRecord(result)));
       return Exit.Ok;
     }
-    this.out(result.answer);
+    // The answer repeats session text: made safe for the terminal like the text itself.
+    this.out(terminalText(result.answer, { lines: true }));
     this.out("");
-    this.out(this.paint.dim(`from message${result.messages.length === 1 ? "" : "s"} ${result.messages.map((m) => m.index).join(", ")} of session ${session.id} · ${result.model ?? "Pi's default model"}`));
+    const cited = result.messages.length > 0 ? `cites message${result.messages.length === 1 ? "" : "s"} ${result.messages.map((m) => m.index).join(", ")}` : "cites no message";
+    this.out(this.paint.dim(`${terminalText(result.model ?? "")} · ${cited} of the ${result.sent} sent from session ${session.id}`));
     return Exit.Ok;
   }
 }

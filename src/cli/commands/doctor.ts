@@ -1,7 +1,9 @@
 import { Command, Option } from "clipanion";
 import { Recall } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
+import { doctorFixWords } from "../error-words.js";
 import { doctorCheckRecord } from "../wire.js";
+import { terminalText } from "../../output/terminal-text.js";
 import { Exit, type ExitCode } from "../exit.js";
 
 export class DoctorCommand extends BaseCommand {
@@ -10,7 +12,7 @@ export class DoctorCommand extends BaseCommand {
   static usage = Command.Usage({
     description: "check the index, the tag database, the config, the watcher and Pi's sessions folder",
     details: `
-      Checks that Pi's sessions folder can be read; that every file of the index matches its checksum and that the index holds every session file; that the tag database passes SQLite's integrity check; that the config file (if any) parses; and whether \`recall watch\` runs. Prints each check, and for each that fails, the command that fixes it.
+      Checks that Pi's sessions folder can be read; that every file of the index matches its checksum and that the index holds every session file; that the tag database passes SQLite's integrity check; that the config file (if any) parses; and whether \`recall watch\` runs. Prints each check, and for each that fails, the command (or what to do) that fixes it. A machine where Pi never ran passes: there is nothing to index yet.
 
       Exit status: 0 if everything is healthy, 2 if not.
     `,
@@ -31,8 +33,8 @@ export class DoctorCommand extends BaseCommand {
         this.out(JSON.stringify(doctorCheckRecord(check)));
         continue;
       }
-      this.out(`${check.ok ? "ok  " : this.paint.bold.red("FAIL")}  ${check.name}: ${check.message}`);
-      if (check.fix) this.out(`      fix: ${check.fix}`);
+      this.out(`${check.ok ? "ok  " : this.paint.bold.red("FAIL")}  ${check.name}: ${terminalText(check.message)}`);
+      if (check.fix) this.out(`      fix: ${terminalText(doctorFixWords(check.fix))}`);
     }
     if (this.json) this.out(JSON.stringify({ type: "summary", ok: failed === 0, checks: checks.length, failed }));
     else if (failed > 0) this.warn(`${failed} of ${checks.length} checks failed`);
