@@ -20,7 +20,7 @@ describe("recall index", () => {
     const first = await recall("index");
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/11 session files: 11 indexed, 0 appended, 0 removed, 0 unchanged, 0 failed/);
-    expect(first.stderr).toMatch(/skipped 1 malformed line/);
+    expect(first.stderr).toMatch(/skipped 2 malformed lines/);
     const again = await recall("index", "--json");
     const [summary] = jsonLines(again.stdout);
     expect(summary).toMatchObject({ type: "summary", discovered: 11, indexed: 0, unchanged: 11, failed: 0 });

@@ -24,7 +24,7 @@ describe("sync", () => {
     agent = makeAgentDir();
     const first = await syncIndex(open());
     expect(first).toMatchObject({ discovered: 11, indexed: 11, appended: 0, removed: 0, failed: [] });
-    expect(first.malformedLines).toBe(1);
+    expect(first.malformedLines).toBe(2);
     const second = await syncIndex(open());
     expect(second).toMatchObject({ discovered: 11, indexed: 0, unchanged: 11 });
   });
