@@ -49,6 +49,9 @@ function checkSessionsFolder({ sessionsDir }: Locations): DoctorCheck {
 
 async function checkIndex(locations: Locations, sessionsReadable: boolean): Promise<DoctorCheck> {
   const indexDir = join(locations.cacheDir, "index");
+  // Before opening: opening replaces an index it finds damaged, and the damage would go unnamed.
+  const damagedFiles = await checkIndexFiles(indexDir);
+  if (damagedFiles) return damagedFiles;
   try {
     const store = openStore(locations);
     if (store.replaced) return fail("index", `${indexDir} could not be used and was replaced by an empty one (${store.native.replacedBecause()})`, "recall index");
@@ -65,6 +68,17 @@ async function checkIndex(locations: Locations, sessionsReadable: boolean): Prom
   } catch (error) {
     return fail("index", `${indexDir} cannot be opened (${reason(error)})`, "recall index --rebuild");
   }
+}
+
+/**
+ * The files each index's last commit names (the main index and `depth/`), read without opening
+ * the index: there, not empty, matching their checksum. A failing check; undefined when all is well.
+ */
+async function checkIndexFiles(indexDir: string): Promise<DoctorCheck | undefined> {
+  const damaged = await nativeModule().indexFileProblems(indexDir);
+  if (damaged.length === 0) return undefined;
+  const named = damaged.slice(0, 3).join(", ") + (damaged.length > 3 ? ` and ${damaged.length - 3} more` : "");
+  return fail("index", `${damaged.length} file(s) of ${indexDir} are missing, empty or fail their checksum (${named})`, "recall index");
 }
 
 function checkTags({ dataDir }: Locations): DoctorCheck {

@@ -225,8 +225,10 @@ export class Recall {
    * started is found; paths need none.
    */
   async resolveAll(refs: readonly string[]): Promise<Resolved[]> {
-    if (refs.some((ref) => !looksLikePath(ref))) await this.freshen(this.store(), { trustWatcher: false });
-    return this.repairing(() => this.resolveEach(refs));
+    return this.repairing(async () => {
+      if (refs.some((ref) => !looksLikePath(ref))) await this.freshen(this.store(), { trustWatcher: false });
+      return this.resolveEach(refs);
+    });
   }
 
   private async resolveEach(refs: readonly string[]): Promise<Resolved[]> {
@@ -236,6 +238,8 @@ export class Recall {
       try {
         resolved.push({ ref, session: await resolveSession(store, ref, this.overrides.cwd) });
       } catch (error) {
+        // Damaged index files fail every ref alike: repaired (see repairing), not reported per ref.
+        if (mayComeFromDamage(error)) throw error;
         resolved.push({ ref, error });
       }
     }
