@@ -3,7 +3,7 @@
  * in place (the size unchanged, from a fixed seed so that a failure can be replayed), the file
  * cut in half, emptied or deleted.
  */
-import { closeSync, openSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeSync } from "node:fs";
+import { closeSync, cpSync, openSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeSync } from "node:fs";
 import { join } from "node:path";
 
 /** A small deterministic generator (mulberry32): the same seed gives the same damage. */
@@ -70,4 +70,26 @@ export function damage(path: string, kind: DamageKind, options: { seed?: number;
       return;
   }
   if (options.keepTime) utimesSync(path, atime, mtime);
+}
+
+/** A copy of an agent folder's cache, put back in place of the cache before each trial. */
+export interface CleanCache {
+  /** The cache folder (`<agentDir>/cache/recall`). */
+  dir: string;
+  /** Puts the copy back in place of the cache as it is now. */
+  restore(): void;
+}
+
+/** Copies the cache of `agentDir` aside, as it is now, into `root`. */
+export function keepCleanCache(agentDir: string, root: string): CleanCache {
+  const dir = join(agentDir, "cache", "recall");
+  const copy = join(root, "clean-cache");
+  cpSync(dir, copy, { recursive: true });
+  return {
+    dir,
+    restore: () => {
+      rmSync(dir, { recursive: true, force: true });
+      cpSync(copy, dir, { recursive: true });
+    },
+  };
 }

@@ -10,12 +10,11 @@
  * Through the library in this process, the way Pi and the MCP server hold the index; the CLI's
  * exit codes over the same damage are in damaged-index.test.ts and missing-index-files.test.ts.
  */
-import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Recall, type SearchPage } from "../../src/index.js";
 import { makeAgentDir, type AgentDir } from "../helpers/agent-dir.js";
-import { DAMAGE_KINDS, damage, segmentFiles, type DamageKind } from "../helpers/damage.js";
+import { DAMAGE_KINDS, damage, keepCleanCache, segmentFiles, type CleanCache, type DamageKind } from "../helpers/damage.js";
 
 const SEGMENT_KINDS = ["term", "idx", "pos", "store", "fast", "fieldnorm"];
 const PARTS = { main: "index", depth: join("index", "depth") };
@@ -23,7 +22,7 @@ const TAGGED = "01a0f6b1";
 
 let agent: AgentDir;
 let cacheDir: string;
-let cleanCopy: string;
+let clean: CleanCache;
 let reference: string;
 
 /** What the index answers: a search of the conversation, one of every kind of text, every session with its tags. */
@@ -50,24 +49,22 @@ async function nextUse(options: { verify?: boolean } = {}): Promise<{ text: stri
 }
 
 function restoreCleanIndex(): void {
-  rmSync(cacheDir, { recursive: true, force: true });
-  cpSync(cleanCopy, cacheDir, { recursive: true });
+  clean.restore();
 }
 
 beforeAll(async () => {
   agent = makeAgentDir();
-  cacheDir = join(agent.agentDir, "cache", "recall");
-  cleanCopy = join(agent.root, "clean-cache");
   const recall = Recall.open({ env: agent.env });
   await recall.sync();
   await recall.addTags([await recall.resolve(TAGGED)], ["keepme"]);
   recall.close();
-  cpSync(cacheDir, cleanCopy, { recursive: true });
-  const clean = await nextUse();
-  expect(clean.replaced).toBe(0);
-  expect(clean.text).toContain("keepme");
-  expect(clean.text).toContain("matrix");
-  reference = clean.text;
+  clean = keepCleanCache(agent.agentDir, agent.root);
+  cacheDir = clean.dir;
+  const first = await nextUse();
+  expect(first.replaced).toBe(0);
+  expect(first.text).toContain("keepme");
+  expect(first.text).toContain("matrix");
+  reference = first.text;
 });
 afterAll(() => agent?.cleanup());
 

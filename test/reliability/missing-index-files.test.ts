@@ -4,11 +4,11 @@
  * --rebuild` included, while `recall doctor` said the checksums matched. Each now repairs itself:
  * one notice, the answer, the tags kept; doctor names the file.
  */
-import { appendFileSync, cpSync, readdirSync, rmSync } from "node:fs";
+import { appendFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeAgentDir, type AgentDir } from "../helpers/agent-dir.js";
-import { segmentFiles } from "../helpers/damage.js";
+import { keepCleanCache, segmentFiles, type CleanCache } from "../helpers/damage.js";
 import { userMessage } from "../helpers/fixture-files.js";
 import { jsonLines, runRecall } from "../helpers/run-cli.js";
 
@@ -17,13 +17,12 @@ const NOTICE = /^recall: the index in .* could not be used \(.*missing.*\); rebu
 
 let agent: AgentDir;
 let cacheDir: string;
-let cleanCopy: string;
+let clean: CleanCache;
 
 const recall = (args: string[]) => runRecall(args, { env: agent.env });
 
 function restoreCleanIndex(): void {
-  rmSync(cacheDir, { recursive: true, force: true });
-  cpSync(cleanCopy, cacheDir, { recursive: true });
+  clean.restore();
 }
 
 const deleteOne = (folder: string, extension: string) => rmSync(segmentFiles(join(cacheDir, folder), extension)[0]!);
@@ -38,11 +37,10 @@ let cleanList: [string, string[]][];
 
 beforeAll(async () => {
   agent = makeAgentDir();
-  cacheDir = join(agent.agentDir, "cache", "recall");
-  cleanCopy = join(agent.root, "clean-cache");
   expect((await recall(["index"])).code).toBe(0);
   expect((await recall(["tag", TAGGED, "keepme"])).code).toBe(0);
-  cpSync(cacheDir, cleanCopy, { recursive: true });
+  clean = keepCleanCache(agent.agentDir, agent.root);
+  cacheDir = clean.dir;
   cleanList = (await listed()).sessions;
   expect(JSON.stringify(cleanList)).toContain("keepme");
 });
