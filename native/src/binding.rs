@@ -383,6 +383,13 @@ pub fn list_session_files(sessions_dir: String, flat: bool) -> AsyncTask<Job<JsS
     AsyncTask::new(job(move || Ok(every_file(&sessions_dir, layout(flat)).into())))
 }
 
+/// What is wrong with the files of the index in the cache folder `dir` and of its depth index,
+/// read without opening them (integrity.rs, for `recall doctor`): one line per problem.
+#[napi(ts_return_type = "Promise<string[]>")]
+pub fn index_file_problems(dir: String) -> AsyncTask<Job<Vec<String>>> {
+    AsyncTask::new(job(move || Ok(crate::integrity::inspect(Path::new(&dir)))))
+}
+
 /// The distinct words of a question worth looking for, as the index cuts and folds them (relevance.rs).
 #[napi(js_name = "questionTerms", catch_unwind)]
 pub fn js_question_terms(question: String) -> Vec<String> {

@@ -111,6 +111,9 @@ impl Engine {
         }
         let Some((dir, _)) = &self.folder else { return Ok(None) };
         let folder = Part::Depth.folder(dir);
+        if self.depth_meta_missing(&folder)? {
+            return Err(RecallError::new(Code::Corrupt, integrity::describe(&in_depth(vec![format!("meta.json{}", integrity::MISSING)]))));
+        }
         let opened = match IndexPart::open(&folder, create) {
             Ok(Some(opened)) => opened,
             Ok(None) => return Ok(None),
@@ -139,10 +142,18 @@ impl Engine {
         let Some((dir, _)) = &self.folder else { return Ok(Vec::new()) };
         let mut damaged = integrity::damaged_files(&self.main.index, dir, only_changed)?;
         let folder = Part::Depth.folder(dir);
-        if !only_changed && folder.join("meta.json").exists() {
+        if self.depth_meta_missing(&folder)? {
+            damaged.extend(in_depth(vec![format!("meta.json{}", integrity::MISSING)]));
+        } else if !only_changed && folder.join("meta.json").exists() {
             damaged.extend(in_depth(integrity::damaged_files_in(&folder)?));
         }
         Ok(damaged)
+    }
+
+    /// Whether the depth index's `meta.json` is gone although the main index has a commit (the
+    /// first write makes the depth index before it commits): its segments are lost to searches.
+    fn depth_meta_missing(&self, folder: &Path) -> Result<bool> {
+        Ok(!folder.join("meta.json").exists() && self.main.payload()?.is_some())
     }
 
     pub fn fields(&self) -> &Fields {

@@ -64,7 +64,10 @@ impl From<tantivy::TantivyError> for RecallError {
                 return RecallError::new(Code::Io, format!("cannot write to the index: {io}"));
             }
             T::SchemaError(_) | T::IncompatibleIndex(_) => Code::Incompatible,
-            T::DataCorruption(_) | T::OpenReadError(_) | T::OpenDirectoryError(_) => Code::Corrupt,
+            T::DataCorruption(_) | T::OpenReadError(_) | T::OpenDirectoryError(_) | T::DeserializeError(_) => Code::Corrupt,
+            // Bytes that do not decode (a stored block, a file cut short) are damage, not a disk
+            // that refuses a write.
+            T::IoError(io) if matches!(io.kind(), std::io::ErrorKind::InvalidData | std::io::ErrorKind::UnexpectedEof) => Code::Corrupt,
             T::IoError(_) | T::OpenWriteError(_) => Code::Io,
             _ => Code::Internal,
         };

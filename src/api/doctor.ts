@@ -195,6 +195,9 @@ function writeFix(locations: Locations): DoctorFix {
 async function checkIndex(context: DoctorContext): Promise<DoctorCheck> {
   const { locations } = context;
   const indexDir = join(locations.cacheDir, "index");
+  // Before opening: opening replaces an index it finds damaged, and the damage would go unnamed.
+  const damagedFiles = await checkIndexFiles(locations, indexDir);
+  if (damagedFiles) return damagedFiles;
   const { total, unreadable } = await context.sessionFiles();
   const readable = total - unreadable.length;
   // Opening would make one: say what is there instead.
@@ -220,6 +223,17 @@ async function checkIndex(context: DoctorContext): Promise<DoctorCheck> {
   } catch (error) {
     return fail("index", `${indexDir} cannot be opened (${reason(error)})`, writeFix(locations));
   }
+}
+
+/**
+ * The files each index's last commit names (the main index and `depth/`), read without opening
+ * the index: there, not empty, matching their checksum. A failing check; undefined when all is well.
+ */
+async function checkIndexFiles(locations: Locations, indexDir: string): Promise<DoctorCheck | undefined> {
+  const damaged = await nativeModule().indexFileProblems(indexDir);
+  if (damaged.length === 0) return undefined;
+  const named = damaged.slice(0, 3).join(", ") + (damaged.length > 3 ? ` and ${damaged.length - 3} more` : "");
+  return fail("index", `${damaged.length} file(s) of ${indexDir} are missing, empty or fail their checksum (${named})`, writeFix(locations));
 }
 
 function checkTags({ locations }: DoctorContext): DoctorCheck {

@@ -111,6 +111,12 @@ export declare class TagDatabase {
 export declare function coreVersion(): string
 
 /**
+ * What is wrong with the files of the index in the cache folder `dir` and of its depth index,
+ * read without opening them (integrity.rs, for `recall doctor`): one line per problem.
+ */
+export declare function indexFileProblems(dir: string): Promise<string[]>
+
+/**
  * Whether file descriptor `fd` is a terminal: what Node's `tty.isatty` says, without loading
  * Node's tty module (it loads net and streams, milliseconds of a short command's start).
  */

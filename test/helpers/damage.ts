@@ -1,8 +1,9 @@
 /**
- * Damage to a file as a failing disk or a stray write does it: bytes overwritten in place, the
- * size unchanged, from a fixed seed so that a failure can be replayed.
+ * Damage to a file as a failing disk, a stray write or a careless hand does it: bytes overwritten
+ * in place (the size unchanged, from a fixed seed so that a failure can be replayed), the file
+ * cut in half, emptied or deleted.
  */
-import { closeSync, openSync, readdirSync, statSync, utimesSync, writeSync } from "node:fs";
+import { closeSync, cpSync, openSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeSync } from "node:fs";
 import { join } from "node:path";
 
 /** A small deterministic generator (mulberry32): the same seed gives the same damage. */
@@ -42,4 +43,53 @@ export function segmentFiles(indexDir: string, extension: string): string[] {
     .filter((name) => name.endsWith(`.${extension}`))
     .map((name) => join(indexDir, name))
     .sort((a, b) => statSync(b).size - statSync(a).size);
+}
+
+/** The ways a file is damaged: bytes overwritten in place, cut in half, emptied, deleted. */
+export const DAMAGE_KINDS = ["garble", "halve", "empty", "delete"] as const;
+export type DamageKind = (typeof DAMAGE_KINDS)[number];
+
+/**
+ * Damages `path` the way `kind` says (`garble` with `seed`, as damageFile). `keepTime`: the
+ * file's times are set back afterwards (for all but `delete`).
+ */
+export function damage(path: string, kind: DamageKind, options: { seed?: number; keepTime?: boolean } = {}): void {
+  const { size, atime, mtime } = statSync(path);
+  switch (kind) {
+    case "garble":
+      damageFile(path, options.seed ?? 1);
+      break;
+    case "halve":
+      truncateSync(path, Math.floor(size / 2));
+      break;
+    case "empty":
+      truncateSync(path, 0);
+      break;
+    case "delete":
+      rmSync(path);
+      return;
+  }
+  if (options.keepTime) utimesSync(path, atime, mtime);
+}
+
+/** A copy of an agent folder's cache, put back in place of the cache before each trial. */
+export interface CleanCache {
+  /** The cache folder (`<agentDir>/cache/recall`). */
+  dir: string;
+  /** Puts the copy back in place of the cache as it is now. */
+  restore(): void;
+}
+
+/** Copies the cache of `agentDir` aside, as it is now, into `root`. */
+export function keepCleanCache(agentDir: string, root: string): CleanCache {
+  const dir = join(agentDir, "cache", "recall");
+  const copy = join(root, "clean-cache");
+  cpSync(dir, copy, { recursive: true });
+  return {
+    dir,
+    restore: () => {
+      rmSync(dir, { recursive: true, force: true });
+      cpSync(copy, dir, { recursive: true });
+    },
+  };
 }

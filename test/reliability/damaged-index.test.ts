@@ -4,11 +4,10 @@
  * changed since the last commit, when a read fails on damage no write made, and in `recall index`.
  * Never an abort, a stack trace, or an answer from the damaged files once damage was found.
  */
-import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeAgentDir, type AgentDir } from "../helpers/agent-dir.js";
-import { damageFile, segmentFiles } from "../helpers/damage.js";
+import { damageFile, keepCleanCache, segmentFiles, type CleanCache } from "../helpers/damage.js";
 import { jsonLines, runRecall } from "../helpers/run-cli.js";
 
 const EXTENSIONS = ["idx", "term", "store", "fast", "pos"];
@@ -17,8 +16,8 @@ const NOTICE = /^recall: the index in .* could not be used \(.+\); rebuilding it
 
 let agent: AgentDir;
 let cacheDir: string;
-let cleanCopy: string;
-let clean: string;
+let clean: CleanCache;
+let cleanText: string;
 /** The answers of a search of every kind of text (the depth index's too). */
 let cleanAll: string;
 
@@ -36,23 +35,21 @@ async function answers(content = "conversation"): Promise<{ code: number | null;
 }
 
 function restoreCleanIndex(): void {
-  rmSync(cacheDir, { recursive: true, force: true });
-  cpSync(cleanCopy, cacheDir, { recursive: true });
+  clean.restore();
 }
 
 beforeAll(async () => {
   agent = makeAgentDir();
-  cacheDir = join(agent.agentDir, "cache", "recall");
-  cleanCopy = join(agent.root, "clean-cache");
   expect((await recall(["index"])).code).toBe(0);
   expect((await recall(["tag", TAGGED, "keepme"])).code).toBe(0);
-  cpSync(cacheDir, cleanCopy, { recursive: true });
+  clean = keepCleanCache(agent.agentDir, agent.root);
+  cacheDir = clean.dir;
   const first = await answers();
   expect(first.stderr).toBe("");
   expect(first.text).toContain("keepme");
-  clean = first.text;
+  cleanText = first.text;
   const all = await answers("all");
-  expect(all.text).not.toBe(clean);
+  expect(all.text).not.toBe(cleanText);
   cleanAll = all.text;
 });
 afterAll(() => agent?.cleanup());
@@ -66,7 +63,7 @@ describe("a damaged index", () => {
         const after = await answers();
         expect(after.code, `seed ${seed}`).toBe(0);
         expect(after.stderr.split("\n").filter(Boolean), `seed ${seed}`).toEqual([expect.stringMatching(NOTICE)]);
-        expect(after.text, `seed ${seed}`).toBe(clean);
+        expect(after.text, `seed ${seed}`).toBe(cleanText);
         expect((await answers()).stderr, `seed ${seed}: one notice only`).toBe("");
       }
     });
@@ -80,7 +77,7 @@ describe("a damaged index", () => {
       expect(jsonLines(index.stdout).at(-1)).toMatchObject({ type: "summary", indexed: 11 });
       const after = await answers();
       expect(after.stderr).toBe("");
-      expect(after.text).toBe(clean);
+      expect(after.text).toBe(cleanText);
     });
   }
 
@@ -99,7 +96,7 @@ describe("a damaged index", () => {
         expect(search.stderr, label).not.toMatch(/panicked|RUST_BACKTRACE|internal error/);
         if (search.stderr) {
           expect(search.stderr.split("\n").filter(Boolean), label).toEqual([expect.stringMatching(NOTICE)]);
-          expect((await answers()).text, label).toBe(clean);
+          expect((await answers()).text, label).toBe(cleanText);
           repaired++;
         }
       }
@@ -118,7 +115,7 @@ describe("a damaged depth index (thinking, tool calls and output: index/depth)",
       expect(depthFiles(extension).length, extension).toBeGreaterThan(0);
       damageFile(depthFiles(extension)[0]!, 5);
       // A search of the conversation alone never opens it.
-      expect((await answers()).text, extension).toBe(clean);
+      expect((await answers()).text, extension).toBe(cleanText);
       const after = await answers("all");
       expect(after.code, `${extension}: ${after.stderr}`).toBe(0);
       expect(after.stderr.split("\n").filter(Boolean), extension).toEqual([expect.stringMatching(NOTICE)]);

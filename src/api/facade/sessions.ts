@@ -3,6 +3,7 @@
  * guarded for files named by a remote caller) and what a command needs of one (its summary, how
  * to resume it). Every index access goes through the lease, which keeps the index fresh.
  */
+import { mayComeFromDamage } from "../../sync/repair.js";
 import { countSessions, listSessions, type ListOptions } from "../list.js";
 import { sessionContext, type ContextOptions, type ContextResult } from "../context.js";
 import type { ReadOptions, ReadResult } from "../read.js";
@@ -71,8 +72,10 @@ export class Sessions {
 
   async resolveAll(refs: readonly string[]): Promise<Resolved[]> {
     // Ids are looked up after a sync, so a session Pi has just started is found; paths need none.
-    if (refs.some((ref) => !looksLikePath(ref))) await this.lease.freshen(this.lease.store(), { trustWatcher: false });
-    return this.lease.repairing(() => this.resolveEach(refs));
+    return this.lease.repairing(async () => {
+      if (refs.some((ref) => !looksLikePath(ref))) await this.lease.freshen(this.lease.store(), { trustWatcher: false });
+      return this.resolveEach(refs);
+    });
   }
 
   private async resolveEach(refs: readonly string[]): Promise<Resolved[]> {
@@ -82,6 +85,8 @@ export class Sessions {
       try {
         resolved.push({ ref, session: await resolveSession(store, ref, this.lease.overrides.cwd) });
       } catch (error) {
+        // Damaged index files fail every ref alike: repaired (see repairing), not reported per ref.
+        if (mayComeFromDamage(error)) throw error;
         resolved.push({ ref, error });
       }
     }
