@@ -43,6 +43,8 @@ import { checkSessionFile, guardedRead, type FileIdentity } from "./session-file
 import type { SessionSummary } from "./session-summary.js";
 import { addTags, removeTags, sessionTags, tagCounts, type SessionTags, type TagEdit } from "./tags.js";
 import type { TagCount } from "../tags/tag-store.js";
+import { SessionCounts } from "./session-tools/session-counts.js";
+import { sessionPage, type SessionPage, type SessionPageRequest } from "./session-tools/session-page.js";
 
 export interface RecallOptions extends LocationOverrides {
   /** Run syncs and session reads on a worker thread, so a host's main thread never parses JSONL. */
@@ -351,7 +353,7 @@ export class Recall {
     const options = { rebuild: request.rebuild, lockTimeoutMs: request.lockTimeoutMs ?? (request.rebuild ? 30_000 : undefined) };
     const run = previous
       .catch(() => undefined)
-      .then(() => this.repairing(() => this.runSync(options, request.onProgress, request.signal)))
+      .then(() => this.repairing(() => this.runSync(options, (progress) => this.reportProgress(progress, request.onProgress), request.signal)))
       .finally(() => {
         if (this.running === run) this.running = undefined;
       });
@@ -500,4 +502,100 @@ export class Recall {
     });
     return this.jobs;
   }
+
+  // --- session tools (mcp branch)
+  // The pi_session_* tools' semantics, one implementation for the MCP server and the Pi extension
+  // (session-tools/): what their arguments mean, a page of sessions, and the first index of a
+  // long-lived host built in the background while queries answer from what is indexed.
+
+  private readonly sessionCounts = new SessionCounts();
+  /** Until the index has been brought up to date once after `startIndexing`: how far it got. */
+  private firstIndex: FirstIndex | undefined;
+
+  /**
+   * Starts bringing the index up to date in the background (a long-lived host, at its start).
+   * Until it has, a session-tools page waits for it only until FIRST_INDEX_WAIT_MS after it
+   * started, then answers from what is indexed, with a note saying how far indexing got, instead
+   * of waiting for every file (minutes for a large history).
+   */
+  startIndexing(): void {
+    this.firstIndex ??= { progress: undefined, run: undefined, failure: undefined, answerBy: Date.now() + FIRST_INDEX_WAIT_MS };
+    const state = this.firstIndex;
+    if (state.run) return;
+    state.run = this.sync({ onProgress: (progress) => (state.progress = progress) }).then(
+      (report) => {
+        state.run = undefined;
+        if (!report.busy && !report.stopped && this.firstIndex === state) this.firstIndex = undefined;
+      },
+      (error: unknown) => {
+        state.run = undefined;
+        state.failure = error;
+      },
+    );
+  }
+
+  /**
+   * A page of sessions for pi_session_search, find or list (see session-tools/session-page.ts);
+   * `onProgress` hears of any sync that runs meanwhile (the freshness check's, or the first index).
+   */
+  async sessionPage(request: SessionPageRequest, onProgress?: (progress: SyncProgress) => void): Promise<SessionPage> {
+    if (onProgress) this.progressListeners.add(onProgress);
+    try {
+      return await sessionPage(
+        {
+          search: (options) => this.search(options),
+          count: (cwd) => this.sessionCounts.of(this.store(), cwd),
+          locations: this.locations,
+          indexing: () => this.indexingState(),
+        },
+        request,
+      );
+    } finally {
+      if (onProgress) this.progressListeners.delete(onProgress);
+    }
+  }
+
+  /** Who hears of every sync's progress, besides the caller that asked for the sync. */
+  private readonly progressListeners = new Set<(progress: SyncProgress) => void>();
+
+  private reportProgress(progress: SyncProgress, caller: ((progress: SyncProgress) => void) | undefined): void {
+    caller?.(progress);
+    for (const listener of this.progressListeners) listener(progress);
+  }
+
+  /**
+   * While the first index is under way, once its time to answer has come: how far it got, with
+   * what it committed so far in view. It is restarted if it stopped (another process held the
+   * index); if it failed, the failure is thrown (once; the next call starts it again).
+   */
+  private async indexingState(): Promise<FirstIndex | undefined> {
+    const state = this.firstIndex;
+    if (!state) return undefined;
+    const wait = state.answerBy - Date.now();
+    if (state.run && wait > 0) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([state.run, new Promise((resolve) => (timer = setTimeout(resolve, wait)))]);
+      clearTimeout(timer);
+    }
+    if (this.firstIndex !== state) return undefined;
+    if (state.failure !== undefined) {
+      const failure = state.failure;
+      state.failure = undefined;
+      throw failure;
+    }
+    if (!state.run) this.startIndexing();
+    this.reload();
+    return state;
+  }
+}
+
+/** How long after a long-lived host starts its first index a query waits for it (a small history is done by then). */
+const FIRST_INDEX_WAIT_MS = 5_000;
+
+interface FirstIndex {
+  progress: SyncProgress | undefined;
+  run: Promise<void> | undefined;
+  failure: unknown;
+  /** When queries stop waiting for it and answer from what is indexed. */
+  answerBy: number;
 }

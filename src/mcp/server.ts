@@ -24,7 +24,14 @@ export function createMcpServer(config: McpConfig, version: string): { server: M
   const sessions = new McpSessions(recall, tokens, key);
   const reader = new SessionReader(sessions, tokens);
   const pages = new SessionPages(config, sessions, tokens);
-  const server = new McpServer({ name: "recall", version }, { instructions: serverInstructions(config) });
+  // The tools, the template and the prompt are fixed for the life of the server: no list ever changes.
+  const unchanging = { listChanged: false };
+  const server = new McpServer(
+    { name: "recall", version },
+    { instructions: serverInstructions(config), capabilities: { tools: unchanging, resources: unchanging, prompts: unchanging } },
+  );
+  // A first index of a large history takes minutes: it runs in the background, and calls meanwhile answer from what is indexed.
+  server.server.oninitialized = () => recall.startIndexing();
   registerTools(server, { config, pages, reader, sessions });
   registerConversationResource(server, reader);
   registerPriorDecisionPrompt(server);
