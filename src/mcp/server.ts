@@ -33,8 +33,8 @@ export function createMcpServer(config: McpConfig, version: string): { server: M
   // A first index of a large history takes minutes: it runs in the background, and calls meanwhile answer from what is indexed.
   server.server.oninitialized = () => recall.startIndexing();
   registerTools(server, { config, pages, reader, sessions });
-  registerConversationResource(server, reader);
-  registerPriorDecisionPrompt(server);
+  registerConversationResource(server, reader, () => pages.recent());
+  registerPriorDecisionPrompt(server, tokens);
   return { server, recall };
 }
 

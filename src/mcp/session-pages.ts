@@ -3,14 +3,18 @@
  * find (an exact id) and list (latest first). Each is one library search; this file maps the
  * arguments, the scope and the cursor, and words the page.
  */
-import type { CallToolResult, ServerContext } from "@modelcontextprotocol/server";
-import type { SearchHit, SessionQuery } from "../index.js";
+import type { CallToolResult, Resource, ServerContext } from "@modelcontextprotocol/server";
+import { listQuery, type SearchHit, type SessionQuery } from "../index.js";
 import type { McpConfig, Scope } from "./config.js";
 import { HISTORICAL, toolResult } from "./results.js";
 import type { McpSessions } from "./sessions.js";
 import { conversationUri } from "./resource.js";
 import { invalidCursor, ToolError } from "./tool-error.js";
 import type { Tokens } from "./tokens.js";
+import { oneLine } from "../output/plain-text.js";
+
+/** Sessions resources/list offers. */
+const RECENT_RESOURCES = 25;
 
 export interface PageRequest {
   tool: string;
@@ -74,6 +78,21 @@ export class SessionPages {
     return toolResult(structured, pageText(structured), results.map((r) => ({ type: "resource_link" as const, uri: r.resource_uri, name: r.title.slice(0, 80) || r.session_id, mimeType: "text/plain" })));
   }
 
+  /** The latest sessions of the default scope as conversation resources (none without a project folder for project scope). */
+  async recent(): Promise<Resource[]> {
+    const scope = this.config.defaultScope;
+    if (scope === "project" && this.config.projectDir === undefined) return [];
+    const page = await this.sessions.recall.sessionPage({ query: listQuery(undefined), cwd: scope === "project" ? this.config.projectDir : undefined, limit: RECENT_RESOURCES });
+    const resources: Resource[] = [];
+    for (const hit of page.hits) {
+      const ref = this.sessions.refFor(hit);
+      if (typeof ref !== "string") continue;
+      const title = oneLine(hit.name ?? hit.firstMessage).slice(0, 80) || hit.id;
+      resources.push({ uri: conversationUri(ref), name: title, title, description: `Pi session of ${hit.modified.slice(0, 10)}, ${hit.messageCount} messages`, mimeType: "text/plain" });
+    }
+    return resources;
+  }
+
   private result(hit: SearchHit, ref: string) {
     const snippet = Buffer.from(hit.snippet, "utf8");
     return {
@@ -121,7 +140,7 @@ function pageText(page: {
   const lines = [`${page.results.length} result${page.results.length === 1 ? "" : "s"} (scope: ${page.scope}, scanned_sessions: ${page.scanned_sessions}, skipped_sessions: ${page.skipped_sessions}, index_complete: ${page.index_complete})`];
   if (page.note) lines.push(`note: ${page.note}`);
   for (const [i, r] of page.results.entries()) {
-    lines.push("", `${i + 1}. ${r.title.replace(/\s+/g, " ").slice(0, 200)}`, `   session_ref: ${r.session_ref}`, `   session_date: ${r.session_date}  project_id: ${r.project_id}  messages: ${r.message_count}`);
+    lines.push("", `${i + 1}. ${r.title.replace(/\s+/g, " ").slice(0, 200)}`, `   session_ref: ${r.session_ref}`, `   session_date: ${r.session_date}  project_id: ${r.project_id}  messages (every branch): ${r.message_count}`);
     if (r.snippet) lines.push(`   match (message ${r.message_index}, ${r.message_timestamp}): ${r.snippet.replace(/\s+/g, " ")}`);
   }
   lines.push("", `has_more: ${page.has_more}`, `next_cursor: ${page.next_cursor ?? "null"}`, `next_action: ${page.next_action}`);

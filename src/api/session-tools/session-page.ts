@@ -6,7 +6,7 @@
  * as others, and, while the index is still being built, how far it got.
  */
 import { RecallError } from "../../errors.js";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { sessionsFolderProblem, type Locations } from "../../locations.js";
 import type { SyncProgress } from "../../sync/sync.js";
 import type { Freshness } from "../recall.js";
@@ -107,16 +107,21 @@ export async function sessionPage(host: PageHost, request: SessionPageRequest): 
   };
 }
 
+/** What recall itself keeps in Pi's agent folder (cache/, recall/, pi-recall/): no sign that Pi uses the folder. */
+const RECALL_OWN = new Set(["cache", "recall", "pi-recall"]);
+
 /**
  * Whether the sessions folder can hold sessions: "unusable" when a setting names a folder that is
  * not there (or a file), so that nothing would ever be found; "empty" when it is only not there
- * yet (Pi's agent folder is, and Pi writes its sessions folder when it first saves one).
+ * yet: Pi's own folder, or an agent folder Pi uses (it holds more than recall's own folders),
+ * where Pi makes its sessions folder when it first saves a session.
  */
 function storageProblem(locations: Locations): "unusable" | "empty" | undefined {
   const problem = sessionsFolderProblem(locations);
   if (!problem) return undefined;
-  const notYet = !problem.fatal || (locations.sessionsFrom === "PI_CODING_AGENT_DIR" && !existsSync(locations.sessionsDir) && existsSync(locations.agentDir));
-  return notYet ? "empty" : "unusable";
+  if (!problem.fatal) return "empty";
+  const agentFolder = locations.sessionsFrom === "PI_CODING_AGENT_DIR" && !existsSync(locations.sessionsDir) && existsSync(locations.agentDir);
+  return agentFolder && readdirSync(locations.agentDir).some((name) => !RECALL_OWN.has(name)) ? "empty" : "unusable";
 }
 
 function indexingNote({ filesDone, filesTotal }: IndexingProgress): string {
