@@ -113,7 +113,7 @@ async function sessionsPage(tool: "pi_session_search" | "pi_session_find", recal
       ? tool === "pi_session_find"
         ? "No session has this id."
         : "No session matches. Try other words, or fewer."
-      : `${hits.length} session${hits.length === 1 ? "" : "s"} of ${page.scanned}, best first (matched words in [[ ]]). Pass a path to pi_session_context (a focused question) or pi_session_read (full reading).`,
+      : `${hits.length} session${hits.length === 1 ? "" : "s"}, best first, of ${page.scanned} searched (matched words in [[ ]]). Pass a path to pi_session_context (a focused question) or pi_session_read (full reading).`,
     "",
     // The next page's call first as well as last: the output cap may cut the end.
     ...(more ? [more, ""] : []),
