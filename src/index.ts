@@ -45,6 +45,5 @@ export type { WatchOptions } from "./sync/watch.js";
 export { SESSION_TOOL_LIMITS, SESSION_TOOL_MODES } from "./api/session-tools/limits.js";
 export type { SessionToolMode } from "./api/session-tools/limits.js";
 export { SESSION_TOOL_TEXT } from "./api/session-tools/descriptions.js";
-export { searchQuery, findQuery, listQuery, checkedQuery, checkedResults, checkedPageChars, readMode } from "./api/session-tools/session-query.js";
 export type { SessionQuery, SessionSearchArgs } from "./api/session-tools/session-query.js";
 export type { SessionPage, SessionPageRequest, IndexingProgress } from "./api/session-tools/session-page.js";

@@ -45,6 +45,8 @@ import { addTags, removeTags, sessionTags, tagCounts, type SessionTags, type Tag
 import type { TagCount } from "../tags/tag-store.js";
 import { SessionCounts } from "./session-tools/session-counts.js";
 import { sessionPage, type SessionPage, type SessionPageRequest } from "./session-tools/session-page.js";
+import { checkedPageChars, findQuery, listQuery, readMode, searchQuery, type SessionQuery, type SessionSearchArgs } from "./session-tools/session-query.js";
+import type { SessionToolMode } from "./session-tools/limits.js";
 
 export interface RecallOptions extends LocationOverrides {
   /** Run syncs and session reads on a worker thread, so a host's main thread never parses JSONL. */
@@ -507,6 +509,31 @@ export class Recall {
   // The pi_session_* tools' semantics, one implementation for the MCP server and the Pi extension
   // (session-tools/): what their arguments mean, a page of sessions, and the first index of a
   // long-lived host built in the background while queries answer from what is indexed.
+
+  /** pi_session_search's arguments as a search: a complete UUID finds that session, mode "raw" searches every kind of text. */
+  static sessionSearchQuery(args: SessionSearchArgs): SessionQuery {
+    return searchQuery(args);
+  }
+
+  /** pi_session_find's argument as a search; anything but a complete UUID is BAD_INPUT (named `field`). */
+  static sessionFindQuery(sessionId: string, field?: string): SessionQuery {
+    return findQuery(sessionId, field);
+  }
+
+  /** pi_session_list's search: the latest sessions, from `since` (ms since epoch) on. */
+  static sessionListQuery(since: number | undefined): SessionQuery {
+    return listQuery(since);
+  }
+
+  /** A read or context budget of the session tools, checked (BAD_INPUT outside their limits, named `field`). */
+  static sessionPageChars(chars: number | undefined, fallback: number, field?: string): number {
+    return checkedPageChars(chars, fallback, field);
+  }
+
+  /** The session tools' `mode` as a read's: "conversation" unless "raw"; anything else is BAD_INPUT. */
+  static sessionReadMode(mode: string | undefined): SessionToolMode {
+    return readMode(mode);
+  }
 
   private readonly sessionCounts = new SessionCounts();
   /** Until the index has been brought up to date once after `startIndexing`: how far it got. */

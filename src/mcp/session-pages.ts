@@ -4,7 +4,7 @@
  * arguments, the scope and the cursor, and words the page.
  */
 import type { CallToolResult, Resource, ServerContext } from "@modelcontextprotocol/server";
-import { listQuery, type SearchHit, type SessionQuery } from "../index.js";
+import { Recall, type SearchHit, type SessionQuery } from "../index.js";
 import type { McpConfig, Scope } from "./config.js";
 import { HISTORICAL, toolResult } from "./results.js";
 import type { McpSessions } from "./sessions.js";
@@ -82,7 +82,7 @@ export class SessionPages {
   async recent(): Promise<Resource[]> {
     const scope = this.config.defaultScope;
     if (scope === "project" && this.config.projectDir === undefined) return [];
-    const page = await this.sessions.recall.sessionPage({ query: listQuery(undefined), cwd: scope === "project" ? this.config.projectDir : undefined, limit: RECENT_RESOURCES });
+    const page = await this.sessions.recall.sessionPage({ query: Recall.sessionListQuery(undefined), cwd: scope === "project" ? this.config.projectDir : undefined, limit: RECENT_RESOURCES });
     const resources: Resource[] = [];
     for (const hit of page.hits) {
       const ref = this.sessions.refFor(hit);
