@@ -41,3 +41,8 @@ export type { DoctorCheck, DoctorCheckName, DoctorFix } from "./api/doctor.js";
 export type { AutoTagOptions, AutoTagResult } from "./api/autotag.js";
 export type { AutoTagConfig, LoadedConfig, PickerScope, RecallConfig } from "./api/config.js";
 export type { WatchOptions } from "./sync/watch.js";
+export { SESSION_TOOL_LIMITS, SESSION_TOOL_MODES } from "./api/session-tools/limits.js";
+export type { SessionToolMode } from "./api/session-tools/limits.js";
+export { SESSION_TOOL_TEXT } from "./api/session-tools/descriptions.js";
+export type { SessionQuery, SessionSearchArgs } from "./api/session-tools/session-query.js";
+export type { SessionPage, SessionPageRequest, IndexingProgress } from "./api/session-tools/session-page.js";

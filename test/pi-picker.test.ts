@@ -299,21 +299,20 @@ describe("picker component", () => {
   afterEach(() => vi.useRealTimers());
 
   function fakeService(results: (query: string) => SearchHit[]) {
-    let finishSync: (changed: boolean) => void = () => {};
+    let finishSync: () => void = () => {};
     const service: PickerService & { queries: string[] } = {
       queries: [],
       search: vi.fn(async (request) => {
         service.queries.push(`${request.query}|${request.cwd ?? "all"}|${request.prefix}`);
         return results(request.query);
       }),
-      sync: () =>
+      catchUp: () =>
         new Promise((resolve) => {
-          finishSync = (changed) =>
-            resolve({ discovered: 1, indexed: changed ? 1 : 0, appended: 0, removed: 0, unchanged: 0, failed: [], malformedLines: 0, malformed: [], rebuilt: false, stopped: false, changed, busy: false, notices: [] });
+          finishSync = () => resolve({ notices: [], indexBusy: false });
         }),
       read: vi.fn(async (ref) => ({ messages: [{ type: "message", index: 0, entryId: "e", role: "user", timestamp: "", text: `preview of ${ref.id}` }], page: { total: 1 } }) as unknown as ReadResult),
     };
-    return { service, finishSync: (changed: boolean) => finishSync(changed) };
+    return { service, finishSync: () => finishSync() };
   }
 
   function makePicker(service: PickerService, state: PickerState, done: (o: PickerOutcome) => void = () => {}) {
@@ -322,7 +321,7 @@ describe("picker component", () => {
     return { picker, tui };
   }
 
-  it("shows the index at once, then refreshes after the background sync, keeping the selection", async () => {
+  it("shows the index at once, then refreshes after the library's freshness check, keeping the selection", async () => {
     const a = hit({ name: "A" });
     const b = hit({ name: "B" });
     let round = 0;
@@ -335,7 +334,7 @@ describe("picker component", () => {
     expect(picker.current.syncing).toBe(true);
     expect(picker.render(100).join("\n")).toContain("Updating the index");
     picker.key({ type: "down" });
-    finishSync(true);
+    finishSync();
     await vi.advanceTimersByTimeAsync(0);
     expect(picker.current.results.map((h) => h.name)).toEqual(["new", "A", "B"]);
     expect(picker.current.results[picker.current.selected]!.name).toBe("B");

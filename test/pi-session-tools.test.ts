@@ -7,6 +7,8 @@
 import { rmSync, symlinkSync, copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SESSION_TOOL_TEXT } from "../src/index.js";
+import { sessionTools } from "../src/pi/session-tools.js";
 import { FAUX_EXTENSION, PI_RUNTIME, PI_SKIP_REASON, makePiHome, projectSessionDir, readEntries, runPi, sessionFiles, type PiHome, type PiRuntime } from "./helpers/pi-env.js";
 
 const S1 = "01a0f6b1-2680-79e3-a1fa-30b6f0582ef5";
@@ -108,5 +110,33 @@ describe.skipIf(!PI_RUNTIME)(`the pi_session_* tools in Pi 1.6.0${PI_SKIP_REASON
     expect(unknown!.isError).toBe(true);
     expect(linked!.isError).toBe(true);
     expect(linked!.text).not.toContain("historical data");
+  });
+
+  it('searches thinking, tool calls and tool output with mode "raw", and only sessions that touched a file with file', async () => {
+    const [plain, raw, touched, untouched] = await toolRun([
+      { name: "pi_session_search", arguments: { query: "quuxtooloutput" } },
+      { name: "pi_session_search", arguments: { query: "quuxtooloutput", mode: "raw" } },
+      { name: "pi_session_search", arguments: { query: "readiness", file: join(env.projects["shop-api"], "deploy/staging.log") } },
+      { name: "pi_session_search", arguments: { query: "readiness", file: join(env.projects["shop-api"], "nothing.txt") } },
+    ]);
+    expect(plain!.text).toContain("No session matches.");
+    expect(raw!.isError).toBe(false);
+    // The fixture session's tool output, and the calls of this test's own sessions that named the word.
+    expect(raw!.text).toMatch(/\d+ sessions?, best first/);
+    expect(raw!.text).not.toMatch(/not tool output|searched the conversation/);
+    expect(untouched!.text).toContain("No session matches.");
+    expect(touched!.isError).toBe(false);
+  });
+
+  it("describes the tools as the MCP server does, from the library's one text", () => {
+    const [search, find, context, read] = sessionTools(() => {
+      throw new Error("not called");
+    });
+    expect(search.description).toContain(SESSION_TOOL_TEXT.search);
+    expect(search.description).not.toMatch(/not tool output or thinking/);
+    expect(Object.keys(search.parameters.properties)).toEqual(["query", "limit", "cursor", "mode", "file"]);
+    expect(find.description).toContain(SESSION_TOOL_TEXT.find);
+    expect(context.description).toContain(SESSION_TOOL_TEXT.context);
+    expect(read.description).toBe(SESSION_TOOL_TEXT.read);
   });
 });

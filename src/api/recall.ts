@@ -11,7 +11,7 @@ import { resolveLocations, sessionsFolderProblem, type LocationOverrides, type L
 import { prefixMarks } from "../native/words.js";
 import { normalizeTag, parseTags } from "../tags/normalize.js";
 import type { TagCount } from "../tags/tag-store.js";
-import type { SyncReport } from "../sync/sync.js";
+import type { SyncProgress, SyncReport } from "../sync/sync.js";
 import type { WatchOptions } from "../sync/watch.js";
 import type { AskOptions, AskResult } from "./ask.js";
 import type { AutoTagOptions, AutoTagResult } from "./autotag.js";
@@ -34,6 +34,10 @@ import { Maintenance } from "./facade/maintenance.js";
 import { Models, type ModelChoice } from "./facade/models.js";
 import { Sessions, type Resolved } from "./facade/sessions.js";
 import { Tags } from "./facade/tags.js";
+import { SessionTools } from "./facade/session-tools.js";
+import type { SessionPage, SessionPageRequest } from "./session-tools/session-page.js";
+import { checkedPageChars, findQuery, listQuery, readMode, searchQuery, type SessionQuery, type SessionSearchArgs } from "./session-tools/session-query.js";
+import type { SessionToolMode } from "./session-tools/limits.js";
 
 export type { Freshness, RecallOptions, SyncRequest } from "./facade/lease.js";
 export type { ModelChoice } from "./facade/models.js";
@@ -45,6 +49,7 @@ export class Recall {
   private readonly tags: Tags;
   private readonly models: Models;
   private readonly maintenance: Maintenance;
+  private readonly sessionTools: SessionTools;
 
   private constructor(options: RecallOptions) {
     this.lease = new IndexLease(options);
@@ -52,6 +57,7 @@ export class Recall {
     this.tags = new Tags(this.lease);
     this.models = new Models(this.lease, this.sessions);
     this.maintenance = new Maintenance(this.lease);
+    this.sessionTools = new SessionTools(this.lease, this.sessions);
   }
 
   /** recall for the sessions folder these overrides name (Pi's default without any). Opens nothing yet. */
@@ -298,5 +304,42 @@ export class Recall {
   /** Stops the background thread once its jobs are done. The index needs no closing. */
   close(): void {
     this.lease.close();
+  }
+
+  // The pi_session_* tools' semantics (session-tools/), one implementation for the MCP server and the Pi extension.
+
+  /** pi_session_search's arguments as a search: a complete UUID finds that session, mode "raw" searches every kind of text. */
+  static sessionSearchQuery(args: SessionSearchArgs): SessionQuery {
+    return searchQuery(args);
+  }
+
+  /** pi_session_find's argument as a search; anything but a complete UUID is BAD_INPUT (named `field`). */
+  static sessionFindQuery(sessionId: string, field?: string): SessionQuery {
+    return findQuery(sessionId, field);
+  }
+
+  /** pi_session_list's search: the latest sessions, from `since` (ms since epoch) on. */
+  static sessionListQuery(since: number | undefined): SessionQuery {
+    return listQuery(since);
+  }
+
+  /** A read or context budget of the session tools, checked (BAD_INPUT outside their limits, named `field`). */
+  static sessionPageChars(chars: number | undefined, fallback: number, field?: string): number {
+    return checkedPageChars(chars, fallback, field);
+  }
+
+  /** The session tools' `mode` as a read's: "conversation" unless "raw"; anything else is BAD_INPUT. */
+  static sessionReadMode(mode: string | undefined): SessionToolMode {
+    return readMode(mode);
+  }
+
+  /** Starts the first index of a long-lived host in the background (session-tools pages answer from what is indexed meanwhile). */
+  startIndexing(): void {
+    this.sessionTools.startIndexing();
+  }
+
+  /** A page of sessions for pi_session_search, find or list; `onProgress` hears of any sync that runs meanwhile. */
+  sessionPage(request: SessionPageRequest, onProgress?: (progress: SyncProgress) => void): Promise<SessionPage> {
+    return this.sessionTools.page(request, onProgress);
   }
 }

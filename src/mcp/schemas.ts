@@ -2,32 +2,26 @@
 import * as z from "zod";
 import { ERROR_CODES } from "./tool-error.js";
 import { SCOPES } from "./config.js";
+import { SESSION_TOOL_LIMITS, SESSION_TOOL_MODES, SESSION_TOOL_TEXT } from "../index.js";
 
-export const MAX_QUERY_CHARS = 4000;
-export const MAX_RESULTS = 25;
-export const DEFAULT_RESULTS = 10;
-export const MAX_PAGE_CHARS = 100_000;
-export const MIN_PAGE_CHARS = 100;
-export const DEFAULT_READ_CHARS = 24_000;
-export const DEFAULT_CONTEXT_CHARS = 20_000;
-/** What the conversation resource shows before it sends the reader on to pi_session_read. */
+export const MAX_QUERY_CHARS = SESSION_TOOL_LIMITS.maxQueryChars;
+export const MAX_RESULTS = SESSION_TOOL_LIMITS.maxResults;
+export const MAX_PAGE_CHARS = SESSION_TOOL_LIMITS.maxPageChars;
+export const MIN_PAGE_CHARS = SESSION_TOOL_LIMITS.minPageChars;
+export const DEFAULT_READ_CHARS = SESSION_TOOL_LIMITS.defaultReadChars;
+export const DEFAULT_CONTEXT_CHARS = SESSION_TOOL_LIMITS.defaultContextChars;
+/** What the conversation resource shows in all, before it sends the reader on to pi_session_read. */
 export const RESOURCE_CHARS = 24_000;
 
-export const MODES = ["conversation", "raw"] as const;
-
-export const limitArg = z.number().int().min(1).max(MAX_RESULTS).optional().describe(`Results per page, 1 to ${MAX_RESULTS} (default ${DEFAULT_RESULTS})`);
-export const cursorArg = z.string().max(4096).optional().describe('The exact next_cursor of the previous page; omit (or "start") for the first page');
+export const queryArg = z.string().max(MAX_QUERY_CHARS).describe(SESSION_TOOL_TEXT.query);
+export const questionArg = z.string().min(1).max(MAX_QUERY_CHARS).describe(SESSION_TOOL_TEXT.question);
+export const limitArg = z.number().int().min(1).max(MAX_RESULTS).optional().describe(SESSION_TOOL_TEXT.limit);
+export const cursorArg = z.string().max(4096).optional().describe(SESSION_TOOL_TEXT.cursor);
 export const scopeArg = z.enum(SCOPES).optional().describe('"project" (the configured project folder) or "all" (every project); default: the server\'s');
-export const fileArg = z
-  .string()
-  .min(1)
-  .max(4096)
-  .optional()
-  .describe("Only sessions whose tool calls read, edited or wrote this file, or whose bash commands named it (an absolute path; a relative one is taken from the server's folder)");
-export const modeArg = z.enum(MODES).optional().describe('"conversation" (default): user and assistant text; "raw": also thinking, tool calls and tool output');
+export const fileArg = z.string().min(1).max(4096).optional().describe(SESSION_TOOL_TEXT.file);
+export const modeArg = z.enum(SESSION_TOOL_MODES).optional().describe(SESSION_TOOL_TEXT.mode);
 export const sessionRefArg = z.string().max(2048).describe("The exact session_ref (sref_…) a search, find or list returned");
-export const pageCharsArg = (fallback: number) =>
-  z.number().int().min(MIN_PAGE_CHARS).max(MAX_PAGE_CHARS).optional().describe(`Characters of message text, ${MIN_PAGE_CHARS} to ${MAX_PAGE_CHARS} (default ${fallback})`);
+export const pageCharsArg = (fallback: number) => z.number().int().min(MIN_PAGE_CHARS).max(MAX_PAGE_CHARS).optional().describe(SESSION_TOOL_TEXT.maxChars(fallback));
 
 /**
  * A value or null, published as `anyOf` single-type branches: zod spells .nullable() as a `type`
@@ -51,7 +45,7 @@ export const sessionResult = z.object({
   last_activity: z.string(),
   project_id: z.string().describe("An opaque hash of the session's project folder"),
   title: z.string().describe("The session's name, or its first message"),
-  message_count: z.number(),
+  message_count: z.number().describe("User and assistant messages in the session file, on every branch (pi_session_read's total_messages counts the active branch only)"),
   tags: z.array(z.string()),
   snippet: z.string(),
   matched_words: z.array(z.string()),
@@ -75,6 +69,7 @@ export const sessionsOutput = orError(
     scope: z.enum(SCOPES),
     scanned_sessions: z.number(),
     skipped_sessions: z.number().describe("Matches left out: files over 64 MiB or failing the safety checks"),
+    index_complete: z.boolean().describe("false while the server's first index is still being built: the results hold only what is indexed so far (note says how far)"),
     next_action: z.string(),
     note: z.string().optional().describe("How the query was read: a complete session id looked up, words read as others one typo away"),
   }),
@@ -93,7 +88,7 @@ export const contextOutput = orError(
     question: z.string(),
     terms: z.array(z.string()),
     matched_messages: z.number(),
-    total_messages: z.number(),
+    total_messages: z.number().describe("Messages of the session's active branch in this mode, the ones read pages through (search's message_count counts every branch)"),
     chars: z.number(),
     max_chars: z.number(),
     messages: z.array(messageShape.extend({ score: z.number(), clipped: z.boolean() })),
@@ -105,8 +100,8 @@ export const contextOutput = orError(
 export const readOutput = orError(
   z.object({
     session_ref: z.string(),
-    mode: z.enum(MODES),
-    total_messages: z.number(),
+    mode: z.enum(SESSION_TOOL_MODES),
+    total_messages: z.number().describe("Messages of the session's active branch in this mode, the ones read pages through (search's message_count counts every branch)"),
     from: orNull(z.number()),
     count: z.number(),
     chars: z.number(),
@@ -116,7 +111,7 @@ export const readOutput = orError(
     next_call: orNull(
       z.object({
         tool: z.literal("pi_session_read"),
-        arguments: z.object({ session_ref: z.string(), cursor: z.string(), mode: z.enum(MODES), max_chars: z.number() }),
+        arguments: z.object({ session_ref: z.string(), cursor: z.string(), mode: z.enum(SESSION_TOOL_MODES), max_chars: z.number() }),
       }),
     ),
     next_action: z.string(),

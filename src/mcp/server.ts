@@ -4,7 +4,6 @@
  * process and keeps the index fresh: a query syncs first when the session folders changed.
  */
 import { McpServer } from "@modelcontextprotocol/server";
-import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { Recall } from "../index.js";
 import type { McpConfig } from "./config.js";
 import { serverInstructions } from "./instructions.js";
@@ -12,6 +11,7 @@ import { registerPriorDecisionPrompt } from "./prompt.js";
 import { registerConversationResource } from "./resource.js";
 import { SessionPages } from "./session-pages.js";
 import { SessionReader } from "./session-reader.js";
+import { LineStdioTransport } from "./stdio-transport.js";
 import { McpSessions } from "./sessions.js";
 import { Tokens } from "./tokens.js";
 import { registerTools } from "./tools.js";
@@ -24,17 +24,24 @@ export function createMcpServer(config: McpConfig, version: string): { server: M
   const sessions = new McpSessions(recall, tokens, key);
   const reader = new SessionReader(sessions, tokens);
   const pages = new SessionPages(config, sessions, tokens);
-  const server = new McpServer({ name: "recall", version }, { instructions: serverInstructions(config) });
+  // The tools, the template and the prompt are fixed for the life of the server: no list ever changes.
+  const unchanging = { listChanged: false };
+  const server = new McpServer(
+    { name: "recall", version },
+    { instructions: serverInstructions(config), capabilities: { tools: unchanging, resources: unchanging, prompts: unchanging } },
+  );
+  // A first index of a large history takes minutes: it runs in the background, and calls meanwhile answer from what is indexed.
+  server.server.oninitialized = () => recall.startIndexing();
   registerTools(server, { config, pages, reader, sessions });
-  registerConversationResource(server, reader);
-  registerPriorDecisionPrompt(server);
+  registerConversationResource(server, reader, () => pages.recent());
+  registerPriorDecisionPrompt(server, tokens);
   return { server, recall };
 }
 
 /** Serves on stdin/stdout until the client closes stdin. */
 export async function serveMcp(config: McpConfig, version: string): Promise<void> {
   const { server, recall } = createMcpServer(config, version);
-  const transport = new StdioServerTransport();
+  const transport = new LineStdioTransport();
   await server.connect(transport);
   await new Promise<void>((resolve) => {
     server.server.onclose = resolve;

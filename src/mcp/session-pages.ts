@@ -3,26 +3,28 @@
  * find (an exact id) and list (latest first). Each is one library search; this file maps the
  * arguments, the scope and the cursor, and words the page.
  */
-import type { CallToolResult, ServerContext } from "@modelcontextprotocol/server";
-import type { SearchHit, SearchOptions } from "../index.js";
+import type { CallToolResult, Resource, ServerContext } from "@modelcontextprotocol/server";
+import { Recall, type SearchHit, type SessionQuery } from "../index.js";
 import type { McpConfig, Scope } from "./config.js";
-import { DEFAULT_RESULTS } from "./schemas.js";
 import { HISTORICAL, toolResult } from "./results.js";
 import type { McpSessions } from "./sessions.js";
 import { conversationUri } from "./resource.js";
 import { invalidCursor, ToolError } from "./tool-error.js";
 import type { Tokens } from "./tokens.js";
+import { oneLine } from "../output/plain-text.js";
+
+/** Sessions resources/list offers. */
+const RECENT_RESOURCES = 25;
 
 export interface PageRequest {
   tool: string;
-  /** What the search is, apart from scope, page size and cursor. */
-  search: Pick<SearchOptions, "query" | "sessionIds" | "since" | "content" | "file">;
+  /** What the search is (the library's reading of the tool's arguments). */
+  query: SessionQuery;
   /** The call's arguments a cursor is tied to. */
   call: Record<string, unknown>;
   scope: Scope | undefined;
   limit: number | undefined;
   cursor: string | undefined;
-  note?: string;
 }
 
 export class SessionPages {
@@ -41,15 +43,18 @@ export class SessionPages {
         'retry with scope: "all", or ask the operator to start the server with --project-dir (or PI_SESSION_RECALL_PROJECT_DIR)',
       );
     }
-    const limit = request.limit ?? DEFAULT_RESULTS;
-    const call = { ...request.call, scope, limit };
+    const call = { ...request.call, scope, limit: request.limit ?? null };
     const inner = this.tokens.readCursor(request.tool, call, request.cursor);
     if (inner === "invalid") throw invalidCursor();
-    const recall = this.sessions.recall;
-    const cwd = scope === "project" ? this.config.projectDir : undefined;
-    const synced = await this.syncWithProgress(ctx);
-    const page = await recall.search({ ...request.search, limit, cwd, cursor: inner, snapshot: true, signal: ctx.mcpReq.signal, sync: !synced });
-    const scanned = await recall.count({ cwd });
+    const progressToken = ctx.mcpReq._meta?.progressToken;
+    const progress = (filesDone: number, filesTotal: number) =>
+      void ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: progressToken!, progress: filesDone, total: filesTotal, message: `indexing session files: ${filesDone} of ${filesTotal}` } });
+    const page = await this.sessions.recall.sessionPage(
+      { query: request.query, cwd: scope === "project" ? this.config.projectDir : undefined, limit: request.limit, cursor: inner, signal: ctx.mcpReq.signal },
+      progressToken === undefined ? undefined : (p) => progress(p.filesDone, p.filesTotal),
+    );
+    // An answer from a first index still under way says how far it got.
+    if (progressToken !== undefined && page.indexing) progress(page.indexing.filesDone, page.indexing.filesTotal);
     const results = [];
     let skipped = 0;
     for (const hit of page.hits) {
@@ -58,35 +63,34 @@ export class SessionPages {
       else skipped++;
     }
     const nextCursor = page.nextCursor === null ? null : this.tokens.cursor(request.tool, call, page.nextCursor);
-    const typos = page.readAs.map(({ word, readAs }) => `no session holds ${JSON.stringify(word)}: read as ${JSON.stringify(readAs)}, one typo away`);
-    const note = [request.note, ...typos].filter((line) => line !== undefined).join("; ");
+    const note = page.notes.join("; ");
     const structured = {
       results,
       has_more: nextCursor !== null,
       next_cursor: nextCursor,
       scope,
-      scanned_sessions: scanned,
+      scanned_sessions: page.scanned,
       skipped_sessions: skipped,
+      index_complete: page.indexing === null,
       next_action: nextAction(request.tool, scope, results.length, nextCursor),
       ...(note ? { note } : {}),
     };
     return toolResult(structured, pageText(structured), results.map((r) => ({ type: "resource_link" as const, uri: r.resource_uri, name: r.title.slice(0, 80) || r.session_id, mimeType: "text/plain" })));
   }
 
-  /** With a client progress token: the sync first, reported as it goes (the search then needs none). */
-  private async syncWithProgress(ctx: ServerContext): Promise<boolean> {
-    const progressToken = ctx.mcpReq._meta?.progressToken;
-    if (progressToken === undefined) return false;
-    await this.sessions.recall.sync({
-      onProgress: (progress) => {
-        void ctx.mcpReq.notify({
-          method: "notifications/progress",
-          params: { progressToken, progress: progress.filesDone, total: progress.filesTotal, message: `indexing session files: ${progress.filesDone} of ${progress.filesTotal}` },
-        });
-      },
-    });
-    ctx.mcpReq.signal.throwIfAborted();
-    return true;
+  /** The latest sessions of the default scope as conversation resources (none without a project folder for project scope). */
+  async recent(): Promise<Resource[]> {
+    const scope = this.config.defaultScope;
+    if (scope === "project" && this.config.projectDir === undefined) return [];
+    const page = await this.sessions.recall.sessionPage({ query: Recall.sessionListQuery(undefined), cwd: scope === "project" ? this.config.projectDir : undefined, limit: RECENT_RESOURCES });
+    const resources: Resource[] = [];
+    for (const hit of page.hits) {
+      const ref = this.sessions.refFor(hit);
+      if (typeof ref !== "string") continue;
+      const title = oneLine(hit.name ?? hit.firstMessage).slice(0, 80) || hit.id;
+      resources.push({ uri: conversationUri(ref), name: title, title, description: `Pi session of ${hit.modified.slice(0, 10)}, ${hit.messageCount} messages`, mimeType: "text/plain" });
+    }
+    return resources;
   }
 
   private result(hit: SearchHit, ref: string) {
@@ -122,11 +126,21 @@ function nextAction(tool: string, scope: Scope, found: number, nextCursor: strin
   return nextCursor ? `${read}; for more results call ${tool} again with the same arguments and cursor: next_cursor` : read;
 }
 
-function pageText(page: { results: ReturnType<SessionPages["result"]>[]; scope: Scope; scanned_sessions: number; skipped_sessions: number; has_more: boolean; next_cursor: string | null; next_action: string; note?: string }): string {
-  const lines = [`${page.results.length} result${page.results.length === 1 ? "" : "s"} (scope: ${page.scope}, scanned_sessions: ${page.scanned_sessions}, skipped_sessions: ${page.skipped_sessions})`];
+function pageText(page: {
+  results: ReturnType<SessionPages["result"]>[];
+  scope: Scope;
+  scanned_sessions: number;
+  skipped_sessions: number;
+  index_complete: boolean;
+  has_more: boolean;
+  next_cursor: string | null;
+  next_action: string;
+  note?: string;
+}): string {
+  const lines = [`${page.results.length} result${page.results.length === 1 ? "" : "s"} (scope: ${page.scope}, scanned_sessions: ${page.scanned_sessions}, skipped_sessions: ${page.skipped_sessions}, index_complete: ${page.index_complete})`];
   if (page.note) lines.push(`note: ${page.note}`);
   for (const [i, r] of page.results.entries()) {
-    lines.push("", `${i + 1}. ${r.title.replace(/\s+/g, " ").slice(0, 200)}`, `   session_ref: ${r.session_ref}`, `   session_date: ${r.session_date}  project_id: ${r.project_id}  messages: ${r.message_count}`);
+    lines.push("", `${i + 1}. ${r.title.replace(/\s+/g, " ").slice(0, 200)}`, `   session_ref: ${r.session_ref}`, `   session_date: ${r.session_date}  project_id: ${r.project_id}  messages (every branch): ${r.message_count}`);
     if (r.snippet) lines.push(`   match (message ${r.message_index}, ${r.message_timestamp}): ${r.snippet.replace(/\s+/g, " ")}`);
   }
   lines.push("", `has_more: ${page.has_more}`, `next_cursor: ${page.next_cursor ?? "null"}`, `next_action: ${page.next_action}`);

@@ -65,7 +65,7 @@ export class SessionReader {
     const body = structured.messages.map((m) => `[${m.index}] ${m.role} ${m.timestamp}${m.text_offset === undefined ? "" : ` (part from character ${m.text_offset} of ${m.text_length})`}\n${m.text}`);
     const text = [
       `${HISTORICAL}`,
-      `messages ${page.from ?? "-"}..${page.from === null ? "-" : page.from + page.count - 1} of ${page.total} (${mode})`,
+      `messages ${page.from ?? "-"}..${page.from === null ? "-" : page.from + page.count - 1} of ${page.total} on the active branch (${mode})`,
       ...body,
       `has_more: ${structured.has_more}`,
       `next_cursor: ${nextCursor ?? "null"}`,

@@ -44,7 +44,7 @@ export function toToolError(error: unknown): ToolError {
     case "CURSOR_MISMATCH":
       return invalidCursor();
     case "BAD_INPUT":
-      return new ToolError("INVALID_ARGUMENT", error.message, "correct the argument and call again");
+      return new ToolError("INVALID_ARGUMENT", error.message, error.hint ?? "correct the argument and call again");
     case "NOT_FOUND":
     case "AMBIGUOUS":
       return new ToolError("SESSION_NOT_FOUND", "no session with this reference exists any more", SEARCH_AGAIN);
@@ -54,7 +54,20 @@ export function toToolError(error: unknown): ToolError {
       return new ToolError("FILE_TOO_LARGE", error.message, "this session is skipped by design; pick another result");
     case "UNSAFE_FILE":
       return new ToolError("INVALID_SESSION_REF", "the session's file fails the safety checks (a link, not a regular file, or outside the sessions folder) and is not read", "pick another result");
+    case "IO":
+      if (error.field === "sessionsDir") {
+        return new ToolError(
+          "STORAGE_UNAVAILABLE",
+          "the sessions folder this server was started with does not exist or is not a folder, so there is nothing to search",
+          "tell the operator to restart the server with --sessions-dir or --agent-dir naming Pi's sessions (or to fix PI_CODING_AGENT_DIR / PI_CODING_AGENT_SESSION_DIR); retrying will not help",
+        );
+      }
+      return storageUnavailable();
     default:
-      return new ToolError("STORAGE_UNAVAILABLE", "the session index is unavailable right now", "retry shortly; if it persists, the operator should run `recall index` and check the server's stderr");
+      return storageUnavailable();
   }
+}
+
+function storageUnavailable(): ToolError {
+  return new ToolError("STORAGE_UNAVAILABLE", "the session index is unavailable right now", "retry shortly; if it persists, the operator should run `recall index` and check the server's stderr");
 }

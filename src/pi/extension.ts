@@ -220,10 +220,14 @@ async function pick(recall: Recall, ctx: ExtensionCommandContext, query: string)
   if (warning) state.notice = { kind: "warning", text: warning };
   const notices = recall.takeNotices();
   if (notices.length > 0 && !warning) state.notice = { kind: "info", text: notices.map((n: Notice) => n.message).join(" ") };
-  // The picker shows the index as it is at once, and refreshes after its own background sync.
+  // The picker shows the index as it is at once, and refreshes once the library's freshness check ran.
   const service: PickerService = {
     search: async (request) => (await recall.search({ ...request, sync: false })).hits,
-    sync: () => recall.sync(),
+    catchUp: async (request) => {
+      await recall.search(request);
+      const notices = recall.takeNotices();
+      return { notices: notices.map((n) => n.message), indexBusy: notices.some((n) => n.code === "INDEX_BUSY") };
+    },
     read: (ref, options) => recall.read(ref, options),
   };
 

@@ -164,12 +164,20 @@ export class IndexLease {
     const options = { rebuild: request.rebuild, lockTimeoutMs: request.lockTimeoutMs ?? (request.rebuild ? 30_000 : undefined) };
     const run = previous
       .catch(() => undefined)
-      .then(() => this.repairing(() => this.runSync(options, request.onProgress, request.signal)))
+      .then(() => this.repairing(() => this.runSync(options, (progress) => this.reportProgress(progress, request.onProgress), request.signal)))
       .finally(() => {
         if (this.running === run) this.running = undefined;
       });
     this.running = run;
     return run;
+  }
+
+  /** Who hears of every sync's progress, besides the caller that asked for the sync. */
+  readonly progressListeners = new Set<(progress: SyncProgress) => void>();
+
+  private reportProgress(progress: SyncProgress, caller: ((progress: SyncProgress) => void) | undefined): void {
+    caller?.(progress);
+    for (const listener of this.progressListeners) listener(progress);
   }
 
   /** Brings the index up to date as a query does: what the sync had to say waits as notices. */

@@ -22,6 +22,8 @@ export class McpCommand extends Command<RecallContext> {
       Starts a Model Context Protocol server on stdin and stdout with the tools pi_session_search, pi_session_find, pi_session_list, pi_session_context and pi_session_read, the resource template pi-session://sessions/{session_ref}/conversation and the prompt recall-prior-decision. \`recall-mcp\` starts the same server.
 
       Each option falls back to an environment variable: PI_CODING_AGENT_DIR, PI_CODING_AGENT_SESSION_DIR, PI_SESSION_RECALL_PROJECT_DIR, PI_SESSION_RECALL_DEFAULT_SCOPE. stdout carries only JSON-RPC; diagnostics go to stderr.
+
+      Indexing starts in the background once a client has initialized the server; a call during that first index waits up to 5 seconds, then answers from what is indexed with index_complete false and a note saying how far indexing got. A sessions folder that does not exist or is a file is answered STORAGE_UNAVAILABLE. Every input line is answered: -32700 for text that is not JSON, -32600 for an invalid request, a batch or a line over 1 MiB; the server keeps serving, and exits with status 0 when stdin closes.
     `,
     examples: [
       ["Serve the sessions of one project by default", "$0 mcp --project-dir ~/src/app"],

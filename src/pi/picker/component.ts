@@ -3,10 +3,11 @@
  * changes with `handleKey`, draws with `renderPicker`, and carries out the effects: searching
  * (debounced, stale answers dropped), loading the preview, and finishing with the session to
  * resume. It never waits for the index to be complete: the first results come from the index as
- * it is, and a background sync refreshes them when it changed something.
+ * it is, then the same query asked through the library's freshness policy (which brings the index
+ * up to date when the session files changed) refreshes them.
  */
 import { existsSync, statSync } from "node:fs";
-import type { ReadOptions, ReadResult, SearchHit, SessionRef, SyncReport } from "../../index.js";
+import type { ReadOptions, ReadResult, SearchHit, SessionRef } from "../../index.js";
 import type { Measure } from "../../output/plain-text.js";
 import { PasteBuffer, toPickerKey } from "./keys.js";
 import { LatestOnly, SEARCH_DEBOUNCE_MS, type Timers } from "./latest.js";
@@ -25,9 +26,13 @@ import {
 /** What the picker was closed with. */
 export type PickerOutcome = { type: "resume"; hit: SearchHit } | { type: "fork"; hit: SearchHit } | undefined;
 
+type SearchRequest = { query: string; cwd?: string; limit: number; prefix?: boolean };
+
 export interface PickerService {
-  search(request: { query: string; cwd?: string; limit: number; prefix?: boolean }): Promise<SearchHit[]>;
-  sync(): Promise<SyncReport>;
+  /** The index as it is. */
+  search(request: SearchRequest): Promise<SearchHit[]>;
+  /** The request asked after the library's freshness check, and what that check had to say. */
+  catchUp(request: SearchRequest): Promise<{ notices: string[]; indexBusy: boolean }>;
   read(ref: SessionRef, options: ReadOptions): Promise<ReadResult>;
 }
 
@@ -99,20 +104,20 @@ export class RecallPicker {
     );
   }
 
-  /** Shows the index as it is right away, then brings it up to date in the background. */
+  /** Shows the index as it is right away, then what it holds once the library's freshness check has run. */
   start(): void {
     this.runSearch(false, 0);
     this.update({ ...this.state, syncing: true });
-    this.deps.service.sync().then(
-      (report) => {
-        const notices = report.notices;
+    this.deps.service.catchUp({ ...searchRequest(this.state), prefix: true }).then(
+      ({ notices, indexBusy }) => {
         this.update({
           ...this.state,
           syncing: false,
-          indexBusy: report.busy,
+          indexBusy,
           ...(notices.length > 0 && !this.state.notice ? { notice: { kind: "info" as const, text: notices.join(" ") } } : {}),
         });
-        if (report.changed) this.runSearch(true, 0);
+        // The query as it is now (it may have changed meanwhile), from the index brought up to date.
+        this.runSearch(true, 0);
       },
       (error: unknown) => {
         this.update({ ...this.state, syncing: false, notice: { kind: "error", text: `Could not update the index: ${message(error)}` } });

@@ -1,0 +1,130 @@
+/**
+ * The server's stdio transport, on the SDK's public `Transport` interface: newline-delimited
+ * JSON-RPC on stdin and stdout, as the SDK's own StdioServerTransport, but a line the server cannot
+ * use never ends or silences it. Each line is judged first (json-rpc-line.ts) and answered with a
+ * JSON-RPC error if it is not a valid message; a line over MAX_LINE_BYTES is not kept, only
+ * skipped to its end and answered, so memory stays bounded whatever a client sends. The transport
+ * closes when stdin ends or stdout breaks.
+ */
+import type { Readable, Writable } from "node:stream";
+import { serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/server";
+import { errorResponse, INVALID_REQUEST, judgeLine, type ErrorResponse } from "./json-rpc-line.js";
+
+/** The longest line read; a request of this server is a few kilobytes. */
+export const MAX_LINE_BYTES = 1024 * 1024;
+/** What is kept of a longer line: enough to find the id a client usually writes first. */
+const HEAD_BYTES = 256;
+const NEWLINE = 0x0a;
+
+/** The id of an oversized request, if its line starts with it (`{"jsonrpc":"2.0","id":7,…` or `{"id":7,…`). */
+function leadingId(head: string): string | number | null {
+  const match = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d{1,15}(?![.\deE])|"(?:[^"\\]|\\.){0,100}")/.exec(head);
+  if (!match) return null;
+  try {
+    return JSON.parse(match[1]!) as string | number;
+  } catch {
+    return null;
+  }
+}
+
+export class LineStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  /** The line read so far: its chunks, or (past MAX_LINE_BYTES) only its head. */
+  private chunks: Buffer[] = [];
+  private bytes = 0;
+  private oversized: string | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly stdin: Readable = process.stdin,
+    private readonly stdout: Writable = process.stdout,
+  ) {}
+
+  async start(): Promise<void> {
+    this.stdin.on("data", this.onData);
+    this.stdin.on("error", this.onInputError);
+    this.stdin.on("end", this.onEnd);
+    this.stdin.on("close", this.onEnd);
+    this.stdout.on("error", this.onOutputError);
+    if (this.stdin.readableEnded || this.stdin.destroyed) setImmediate(this.onEnd);
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    await this.write(serializeMessage(message));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.stdin.off("data", this.onData);
+    this.stdin.off("error", this.onInputError);
+    this.stdin.off("end", this.onEnd);
+    this.stdin.off("close", this.onEnd);
+    this.stdin.pause();
+    this.chunks = [];
+    this.onclose?.();
+  }
+
+  private readonly onData = (chunk: Buffer): void => {
+    let start = 0;
+    for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
+      this.take(chunk.subarray(start, end));
+      this.endLine();
+      start = end + 1;
+    }
+    if (start < chunk.length) this.take(chunk.subarray(start));
+  };
+
+  private take(part: Buffer): void {
+    if (part.length === 0) return;
+    if (this.oversized !== undefined) return;
+    this.bytes += part.length;
+    this.chunks.push(part);
+    if (this.bytes <= MAX_LINE_BYTES) return;
+    this.oversized = Buffer.concat(this.chunks).subarray(0, HEAD_BYTES).toString("utf8");
+    this.chunks = [];
+  }
+
+  private endLine(): void {
+    const oversized = this.oversized;
+    const line = oversized === undefined ? Buffer.concat(this.chunks).toString("utf8") : "";
+    this.chunks = [];
+    this.bytes = 0;
+    this.oversized = undefined;
+    if (oversized !== undefined) {
+      this.answer(errorResponse(leadingId(oversized), INVALID_REQUEST, `Invalid Request: the message is longer than ${MAX_LINE_BYTES} bytes`));
+      return;
+    }
+    const judged = judgeLine(line.endsWith("\r") ? line.slice(0, -1) : line);
+    if ("message" in judged) this.onmessage?.(judged.message);
+    else if ("answer" in judged) this.answer(judged.answer);
+  }
+
+  private answer(response: ErrorResponse | ErrorResponse[]): void {
+    this.write(`${JSON.stringify(response)}\n`).catch((error: unknown) => this.onerror?.(error as Error));
+  }
+
+  private write(text: string): Promise<void> {
+    if (this.closed) return Promise.reject(new Error("the stdio transport is closed"));
+    return new Promise((resolve, reject) => {
+      this.stdout.write(text, (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  private readonly onInputError = (error: Error): void => {
+    this.onerror?.(error);
+  };
+
+  private readonly onOutputError = (error: Error): void => {
+    if (this.closed) return;
+    this.onerror?.(error);
+    void this.close();
+  };
+
+  private readonly onEnd = (): void => {
+    void this.close();
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * The server's first index runs in the background from `initialize`: a call while it is not done
+ * answers from what is indexed, flagged (`index_complete: false`) with a note saying how far
+ * indexing got, instead of blocking until every file is read. The first index is held back
+ * deterministically by another process holding the index's writer lock with nothing committed
+ * (a builder stuck in the long first minutes of a large history); no timer is asserted.
+ */
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { afterEach, describe, expect, it } from "vitest";
+import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
+import { startSlowFirstIndex, type SlowBuilder } from "./helpers/slow-first-index.js";
+
+const BIN = new URL("../bin/recall-mcp.cjs", import.meta.url).pathname;
+
+let agent: AgentDir | undefined;
+let client: Client | undefined;
+let builder: SlowBuilder | undefined;
+
+afterEach(async () => {
+  await builder?.stop();
+  await client?.close();
+  agent?.cleanup();
+});
+
+type Structured = Record<string, any>;
+async function search(query: string): Promise<{ s: Structured; text: string; progress: number[] }> {
+  const progress: number[] = [];
+  const result = await client!.callTool({ name: "pi_session_search", arguments: { query } }, { onprogress: (p) => progress.push(p.progress) });
+  expect(result.isError).toBeFalsy();
+  const text = (result.content as { type: string; text?: string }[]).find((b) => b.type === "text")?.text ?? "";
+  return { s: result.structuredContent as Structured, text, progress };
+}
+
+describe("recall mcp's first index", () => {
+  it("answers while the first index is not done, saying so, and completely once it is", { timeout: 120_000 }, async () => {
+    agent = makeAgentDir();
+    builder = await startSlowFirstIndex(agent.env, Infinity);
+    client = new Client({ name: "recall-first-index-test", version: "1.0.0" });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "--default-scope", "all"], env: agent.env as Record<string, string>, stderr: "pipe" }));
+
+    const partial = await search("deploy");
+    expect(partial.s.index_complete).toBe(false);
+    expect(partial.s.note).toMatch(/the index is still being built .*may be incomplete/);
+    expect(partial.text).toMatch(/index_complete: false/);
+    expect(partial.text).toMatch(/note: .*still being built/);
+    // With a progress token, the answer also reports how far indexing got.
+    expect(partial.progress.length).toBeGreaterThan(0);
+
+    await builder.stop();
+    builder = undefined;
+    let complete = partial;
+    for (let attempt = 0; attempt < 100 && !complete.s.index_complete; attempt++) complete = await search("deploy");
+    expect(complete.s.index_complete).toBe(true);
+    expect(complete.s.note ?? "").not.toMatch(/still being built/);
+    expect(complete.s.results.length).toBeGreaterThan(0);
+  });
+
+  it("on a small history, the first call waits for the first index and answers completely", async () => {
+    agent = makeAgentDir();
+    client = new Client({ name: "recall-first-index-test", version: "1.0.0" });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "--default-scope", "all"], env: agent.env as Record<string, string>, stderr: "pipe" }));
+    const first = await search("deploy");
+    expect(first.s.index_complete).toBe(true);
+    expect(first.s.results.length).toBeGreaterThan(0);
+  });
+});
