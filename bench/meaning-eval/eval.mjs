@@ -34,11 +34,11 @@ function scores(ranks) {
   return { queries: ranks.length, r1: within(1), r5: within(5), mrr: ranks.reduce((sum, rank) => sum + (rank ? 1 / rank : 0), 0) / ranks.length };
 }
 
-export async function evaluate({ topics = TOPICS, distractors = 300, seed = 1, matches = MATCHES, kinds = KINDS, log = () => {} } = {}) {
+export async function evaluate({ topics = TOPICS, distractors = 300, seed = 1, matches = MATCHES, kinds = KINDS, outDir, log = () => {} } = {}) {
   for (const match of matches) if (!MATCHES.includes(match)) throw new Error(`unknown match mode: ${match} (expected one of ${MATCHES.join(", ")})`);
   const problems = checkTopics(topics);
   if (problems.length) throw new Error(`the paraphrase eval's topics break its rules:\n  ${problems.join("\n  ")}`);
-  const { agentDir, cacheDir, sessionIds } = await writeEvalSessions(topics, { distractors, seed, log });
+  const { agentDir, cacheDir, sessionIds } = await writeEvalSessions(topics, { distractors, seed, outDir, log });
   const { Recall } = await import(LIBRARY_URL);
   const recall = Recall.open({ env: { PI_CODING_AGENT_DIR: agentDir, RECALL_CACHE_DIR: cacheDir } });
   try {

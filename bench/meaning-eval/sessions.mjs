@@ -66,7 +66,7 @@ export async function writeEvalSessions(topics, { distractors = 300, seed = 1, o
   const sessionsDir = join(agentDir, "sessions");
   const cacheDir = join(outDir, "recall-cache");
   const manifest = JSON.parse(readFileSync(corpus.manifestPath, "utf8"));
-  const params = { corpus: corpus.outDir, generated: manifest.counts, topics: createHash("sha256").update(JSON.stringify(topics)).digest("hex") };
+  const params = { corpus: corpus.outDir, textPool: manifest.textPool.key, generated: manifest.counts, topics: createHash("sha256").update(JSON.stringify(topics)).digest("hex") };
   const markerPath = join(outDir, MARKER);
   const plan = planSessions(topics, manifest.projects.filter((p) => p.sessions > 0), seed);
   const sessionIds = new Map(plan.map(({ topic, id }) => [topic.id, id]));
