@@ -62,7 +62,7 @@ export async function evaluate({ topics = TOPICS, distractors = 300, seed = 1, m
           const twin = hits.indexOf(sessionIds.get(twinOf.get(topic.id)));
           if (twin !== -1 && (rank === -1 || twin < rank)) twinAbove++;
         }
-        byKind[kind] = { ...scores(ranks.map((r) => r.rank)), twinAbove: twinAbove / twinOf.size, ranks };
+        byKind[kind] = { ...scores(ranks.map((r) => r.rank)), twinAbove: twinOf.size ? twinAbove / twinOf.size : null, ranks };
       }
       results.push({ match, available: true, kinds: byKind });
     }
@@ -99,7 +99,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         continue;
       }
       for (const [kind, s] of Object.entries(kinds))
-        console.log(`  ${match.padEnd(7)} ${kind.padEnd(10)} R@1 ${pct(s.r1)}  R@5 ${pct(s.r5)}  MRR ${s.mrr.toFixed(3)}  twin above ${pct(s.twinAbove)}`);
+        console.log(`  ${match.padEnd(7)} ${kind.padEnd(10)} R@1 ${pct(s.r1)}  R@5 ${pct(s.r5)}  MRR ${s.mrr.toFixed(3)}  twin above ${s.twinAbove === null ? "   n/a" : pct(s.twinAbove)}`);
     }
   }
 }
