@@ -43,7 +43,7 @@ const { values } = parseArgs({
     json: { type: "boolean", default: false },
   },
 });
-if (!values["seed-source"]) throw new Error("usage: node bench/seed-baseline.mjs --seed-source <checkout of joshbochu/pi-recall> [--corpus M] [--runs 200] [--content all]");
+if (!values["seed-source"]) throw new Error("usage: node bench/seed-baseline.mjs --seed-source <checkout of joshbochu/pi-recall> [--corpus M] [--runs 200] [--content all] [--busy 2]");
 if (!existsSync(values.node)) throw new Error(`no Node 22 at ${values.node}: run scripts/pi-runtime.sh, or pass --node`);
 const busy = Number(values.busy);
 if (!Number.isInteger(busy) || busy < 0) throw new Error("--busy must be a whole number");
