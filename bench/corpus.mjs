@@ -2,8 +2,8 @@
 // Deterministic, seeded generator of realistic Pi session directories (v3 JSONL), for benchmarks
 // and ranking evaluation. See bench/README.md.
 //
-//   node bench/corpus.mjs --corpus S|M|L [--sessions N] [--seed N] [--out DIR] [--force]
-//                         [--system-docs] [--quiet] [--json]
+//   node bench/corpus.mjs --corpus S|M|L [--sessions N] [--seed N] [--shape output] [--out DIR]
+//                         [--force] [--system-docs] [--quiet] [--json]
 //
 //   import { generateCorpus } from "./bench/corpus.mjs";
 //   const summary = await generateCorpus({ size: "S", seed: 1, outDir });
@@ -19,6 +19,16 @@ import { DEFAULT_ROOTS, REPO_ROOT, SYSTEM_DOC_ROOT, loadTextPool } from "./text-
 export const GENERATOR_VERSION = 1;
 export const REFERENCE_DATE = "2026-11-01T00:00:00.000Z";
 export const SIZES = { S: 200, M: 2000, L: 10000 };
+/**
+ * How a session's turns spend their bytes. `default`: about 60 % tool output. `output`: most bytes
+ * are tool output (~85 % of the bytes: more tool rounds, more bash, more test logs, file dumps and big
+ * untruncated outputs), as in the histories of agents that mostly run commands. Each list is the
+ * weights of one random choice, so a shape changes what is drawn, never how often the generator draws.
+ */
+export const SHAPES = {
+  default: { rounds: [12, 18, 18, 15, 12, 9, 7, 5, 4], tools: [34, 42, 18, 4], bash: [18, 7, 20, 8, 15, 14, 8, 9, 1] },
+  output: { rounds: [2, 4, 6, 10, 12, 14, 16, 18, 18], tools: [30, 62, 6, 2], bash: [12, 4, 30, 10, 10, 18, 8, 2, 6] },
+};
 export const KNOWN_ITEM_COUNT = 300;
 const MARKER = ".complete.json";
 
@@ -807,7 +817,7 @@ class SessionBuilder {
   toolBash() {
     const r = this.rng;
     const t = this.topic;
-    const kind = r.weighted([18, 7, 20, 8, 15, 14, 8, 9, 1]);
+    const kind = r.weighted(this.ctx.shape.bash);
     const dur = (lo, hi) => Math.round(r.logNormal(Math.sqrt(lo * hi), 0.8, lo, hi));
     let command;
     let run;
@@ -989,7 +999,7 @@ class SessionBuilder {
     const userText = this.userText();
     const userId = this.user(userText);
     let contextChars = userText.length + (this.stats.roles.user === 1 ? 8000 : 0);
-    const rounds = r.weighted([12, 18, 18, 15, 12, 9, 7, 5, 4]);
+    const rounds = r.weighted(this.ctx.shape.rounds);
     for (let k = 0; k < rounds; k++) {
       const content = [];
       if (this.thinkingLevel !== "off" && r.chance(0.5)) content.push(this.thinkingBlock());
@@ -997,7 +1007,7 @@ class SessionBuilder {
       const nCalls = r.weighted([85, 12, 3]) + 1;
       const calls = [];
       for (let c = 0; c < nCalls; c++) {
-        const tool = r.weighted([34, 42, 18, 4]);
+        const tool = r.weighted(this.ctx.shape.tools);
         const spec = tool === 0 ? this.toolRead() : tool === 1 ? this.toolBash() : tool === 2 ? this.toolEdit() : this.toolWrite();
         const call = { type: "toolCall", id: this.toolCallId(), name: spec.name, arguments: spec.args };
         content.push(call);
@@ -1187,14 +1197,14 @@ function resolveSize(size) {
   throw new Error(`unknown corpus size: ${size} (expected S, M, L or a session count)`);
 }
 
-export function defaultOutDir(size, seed = 1) {
-  return path.join(REPO_ROOT, ".cache", "bench", `corpus-${resolveSize(size).label}-${seed}`);
+export function defaultOutDir(size, seed = 1, shape = "default") {
+  return path.join(REPO_ROOT, ".cache", "bench", `corpus-${resolveSize(size).label}${shape === "default" ? "" : `-${shape}`}-${seed}`);
 }
 
 /**
  * Generates (or reuses) a corpus.
- * @param {{size?: "S"|"M"|"L"|number, seed?: number, outDir?: string, textSources?: string[],
- *          force?: boolean, log?: (msg: string) => void}} opts
+ * @param {{size?: "S"|"M"|"L"|number, seed?: number, shape?: "default"|"output", outDir?: string,
+ *          textSources?: string[], force?: boolean, log?: (msg: string) => void}} opts
  * @returns {Promise<{outDir, agentDir, sessionsDir, manifestPath, knownItemsPath, sessions, files,
  *          bytes, reused, ms}>}
  */
@@ -1203,7 +1213,9 @@ export async function generateCorpus(opts = {}) {
   const { label, sessions: count } = resolveSize(opts.size ?? "S");
   const seed = Number(opts.seed ?? 1);
   if (!Number.isFinite(seed)) throw new Error(`invalid seed: ${opts.seed}`);
-  const outDir = path.resolve(opts.outDir ?? defaultOutDir(opts.size ?? "S", seed));
+  const shape = opts.shape ?? "default";
+  if (!Object.hasOwn(SHAPES, shape)) throw new Error(`unknown corpus shape: ${shape} (expected ${Object.keys(SHAPES).join(" or ")})`);
+  const outDir = path.resolve(opts.outDir ?? defaultOutDir(opts.size ?? "S", seed, shape));
   const log = opts.log ?? (() => {});
   const agentDir = path.join(outDir, "agent");
   const sessionsDir = path.join(agentDir, "sessions");
@@ -1212,7 +1224,8 @@ export async function generateCorpus(opts = {}) {
   const markerPath = path.join(outDir, MARKER);
 
   const pool = loadTextPool({ roots: opts.textSources, log });
-  const params = { generatorVersion: GENERATOR_VERSION, sessions: count, seed, referenceDate: REFERENCE_DATE, textPool: pool.key };
+  // The default shape is left out, so that corpora made before shapes existed are still reused.
+  const params = { generatorVersion: GENERATOR_VERSION, sessions: count, seed, ...(shape === "default" ? {} : { shape }), referenceDate: REFERENCE_DATE, textPool: pool.key };
 
   if (!opts.force && fs.existsSync(markerPath)) {
     try {
@@ -1260,6 +1273,7 @@ export async function generateCorpus(opts = {}) {
   const ctx = {
     P,
     seed,
+    shape: SHAPES[shape],
     outDir,
     sessionsDir,
     projectFiles,
@@ -1330,6 +1344,7 @@ export async function generateCorpus(opts = {}) {
     generatorVersion: GENERATOR_VERSION,
     size: label,
     seed,
+    ...(shape === "default" ? {} : { shape }),
     referenceDate: REFERENCE_DATE,
     layout: "agent/sessions/--<encoded cwd>--/<fileTimestamp>_<sessionId>.jsonl (paths below are relative to this file's folder)",
     agentDir: "agent",
@@ -1371,7 +1386,7 @@ export async function generateCorpus(opts = {}) {
 // CLI
 
 function parseArgs(argv) {
-  const opts = { corpus: "S", sessions: undefined, seed: 1, out: undefined, force: false, systemDocs: false, quiet: false, json: false };
+  const opts = { corpus: "S", sessions: undefined, seed: 1, shape: "default", out: undefined, force: false, systemDocs: false, quiet: false, json: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const [flag, inline] = a.includes("=") ? a.split(/=(.*)/s) : [a, undefined];
@@ -1393,6 +1408,10 @@ function parseArgs(argv) {
       case "--seed":
         opts.seed = Number(value());
         if (!Number.isInteger(opts.seed)) throw new Error("--seed must be an integer");
+        break;
+      case "--shape":
+        opts.shape = value();
+        if (!Object.hasOwn(SHAPES, opts.shape)) throw new Error(`--shape must be ${Object.keys(SHAPES).join(" or ")}`);
         break;
       case "--out":
         opts.out = value();
@@ -1421,11 +1440,12 @@ function parseArgs(argv) {
   return opts;
 }
 
-const USAGE = `Usage: node bench/corpus.mjs --corpus S|M|L [--sessions N] [--seed N] [--out DIR] [--force]
-                              [--system-docs] [--quiet] [--json]
+const USAGE = `Usage: node bench/corpus.mjs --corpus S|M|L [--sessions N] [--seed N] [--shape output] [--out DIR]
+                              [--force] [--system-docs] [--quiet] [--json]
 
 Generates a deterministic corpus of Pi v3 session files (S = 200, M = 2,000, L = 10,000 sessions;
---sessions overrides the count). Default output: .cache/bench/corpus-<size>-<seed>/. An existing,
+--sessions overrides the count; --shape output makes most bytes tool output, ~85 % instead of ~60 %).
+Default output: .cache/bench/corpus-<size>[-<shape>]-<seed>/. An existing,
 completed corpus with the same parameters is reused unless --force is given. --system-docs also
 draws prose from /usr/share/doc (machine-dependent, so not the default).`;
 
@@ -1445,7 +1465,7 @@ async function main() {
   const size = opts.sessions ?? opts.corpus;
   const textSources = opts.systemDocs ? [...DEFAULT_ROOTS, SYSTEM_DOC_ROOT] : undefined;
   const log = opts.quiet ? () => {} : (m) => process.stderr.write(`${m}\n`);
-  const res = await generateCorpus({ size, seed: opts.seed, outDir: opts.out ?? defaultOutDir(size, opts.seed), textSources, force: opts.force, log });
+  const res = await generateCorpus({ size, seed: opts.seed, shape: opts.shape, outDir: opts.out ?? defaultOutDir(size, opts.seed, opts.shape), textSources, force: opts.force, log });
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(res, null, 2)}\n`);
     return;

@@ -4,6 +4,8 @@
  *
  *   node bench/inproc.mjs '<json: {runs, appendRuns, queries, append: {path, sessionId} | null}>'
  *
+ * `library` (optional) is the dist/index.js of another build to measure instead of this checkout's.
+ *
  * Prints one JSON object on stdout:
  *  - noChangeSync: `recall.sync()` that finds nothing to do (ms samples);
  *  - search: per query key, `recall.search` latency samples (no sync) after one warm-up call, and hits;
@@ -13,10 +15,12 @@
  */
 import { appendFileSync, closeSync, openSync, readSync, statSync, truncateSync, utimesSync } from "node:fs";
 import { randomBytes } from "node:crypto";
+import { pathToFileURL } from "node:url";
 import { LIBRARY_URL, now } from "./lib.mjs";
 
 const params = JSON.parse(process.argv[2]);
-const { Recall } = await import(LIBRARY_URL);
+// `library`: another build's dist/index.js (bench/ab.mjs --inproc); this checkout's by default.
+const { Recall } = await import(params.library ? pathToFileURL(params.library).href : LIBRARY_URL);
 
 const recall = Recall.open({ env: process.env });
 const search = async (options) => (await recall.search({ ...options, sync: false })).hits;

@@ -12,6 +12,7 @@
  * Options:
  *   --corpus S|M|L        corpus size (default S); --sessions N for any other count
  *   --seed N              corpus seed (default 1)
+ *   --shape output        a corpus whose bytes are mostly tool output (~85 % of the bytes)
  *   --corpus-dir DIR      where the corpus is (or is generated); default .cache/bench/corpus-<size>-<seed>
  *   --work DIR            recall's cache, data and HOME for the run; default .cache/bench/run-<corpus folder>
  *   --results FILE        where to write the JSON (default bench/results/<corpus>-<date>.json)
@@ -58,6 +59,7 @@ function parseOptions(argv) {
       corpus: { type: "string" },
       sessions: { type: "string" },
       seed: { type: "string", default: "1" },
+      shape: { type: "string", default: "default" },
       "corpus-dir": { type: "string" },
       work: { type: "string" },
       results: { type: "string" },
@@ -74,13 +76,13 @@ function parseOptions(argv) {
     },
   });
   if (values.help) {
-    process.stdout.write(`${readFileSync(new URL(import.meta.url), "utf8").split("\n").slice(2, 28).map((l) => l.replace(/^ \* ?/, "")).join("\n")}\n`);
+    process.stdout.write(`${readFileSync(new URL(import.meta.url), "utf8").split("\n").slice(2, 29).map((l) => l.replace(/^ \* ?/, "")).join("\n")}\n`);
     process.exit(0);
   }
   const size = values.sessions ? Number(values.sessions) : (values.corpus ?? "S").toUpperCase();
   if (typeof size === "number" && (!Number.isInteger(size) || size < 1)) throw new Error(`--sessions must be a positive whole number`);
   if (typeof size === "string" && !["S", "M", "L"].includes(size)) throw new Error(`--corpus must be S, M or L (or use --sessions N)`);
-  const label = typeof size === "number" ? `n${size}` : size;
+  const label = `${typeof size === "number" ? `n${size}` : size}${values.shape === "default" ? "" : `-${values.shape}`}`;
   const base = values.quick ? DEFAULT_RUNS.quick : DEFAULT_RUNS[typeof size === "string" ? size : size >= 5000 ? "L" : size >= 1000 ? "M" : "S"];
   const count = (name, key) => {
     if (values[name] === undefined) return base[key];
@@ -92,6 +94,7 @@ function parseOptions(argv) {
     size,
     label,
     seed: Number(values.seed),
+    shape: values.shape,
     corpusDir: values["corpus-dir"] ? resolve(values["corpus-dir"]) : undefined,
     work: values.work ? resolve(values.work) : undefined,
     results: values.results ? resolve(values.results) : undefined,
@@ -208,7 +211,7 @@ async function main() {
   }
 
   // The corpus.
-  const corpus = await generateCorpus({ size: opts.size, seed: opts.seed, outDir: opts.corpusDir, log: opts.json ? () => {} : log });
+  const corpus = await generateCorpus({ size: opts.size, seed: opts.seed, shape: opts.shape, outDir: opts.corpusDir, log: opts.json ? () => {} : log });
   const manifest = JSON.parse(readFileSync(corpus.manifestPath, "utf8"));
   const messages = manifest.counts.entryTypes?.message ?? 0;
   log(`corpus ${opts.label}: ${corpus.files} files, ${(corpus.bytes / 1e6).toFixed(0)} MB, ${messages} message entries (${corpus.reused ? "reused" : `generated in ${(corpus.ms / 1000).toFixed(1)} s`})`);
@@ -238,6 +241,7 @@ async function main() {
     load: { start: load() },
     corpus: {
       label: opts.label,
+      shape: opts.shape,
       seed: opts.seed,
       dir: relative(REPO_ROOT, corpus.outDir) || corpus.outDir,
       files: corpus.files,

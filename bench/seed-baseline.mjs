@@ -5,7 +5,7 @@
  * under Node 22 beside recall's library, on the same corpus, with the same queries, interleaved
  * (bench/seed-inproc.mjs).
  *
- *   node bench/seed-baseline.mjs --seed-source DIR [--corpus M] [--runs 200] [--content all]
+ *   node bench/seed-baseline.mjs --seed-source DIR [--corpus M] [--runs 200] [--content all] [--busy 2]
  *
  *   --seed-source DIR   a checkout (or `git archive`) of joshbochu/pi-recall; built once into
  *                       .cache/bench/seed-engine/<hash of its sources> (cargo, ~5 min on 2 cores)
@@ -13,13 +13,15 @@
  *   --runs N            rounds over the query set; default 200
  *   --content KINDS     recall searches these kinds of text (`--content` of `recall search`); the
  *                       seed indexes conversation only, so it searches that either way
+ *   --busy N            N busy processes (each a loop on one core) run beside the measurement, as
+ *                       other work on the machine would; each stops when it ends, or after 30 min
  *   --node PATH         Node >= 22 to run under; default the Pi runtime's (.cache/pi-runtime)
  *   --json              print the result as JSON instead of the table
  *
- * Writes bench/results/seed-<corpus>[-<content>]-<date>.json. The `#tag` query is left out: tags
- * live in each tool's own store.
+ * Writes bench/results/seed-<corpus>[-<content>][-busy<N>]-<date>.json. The `#tag` query is left
+ * out: tags live in each tool's own store.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
@@ -36,12 +38,15 @@ const { values } = parseArgs({
     seed: { type: "string", default: "1" },
     runs: { type: "string", default: "200" },
     content: { type: "string" },
+    busy: { type: "string", default: "0" },
     node: { type: "string", default: join(REPO_ROOT, ".cache", "pi-runtime", "node_modules", ".bin", "node") },
     json: { type: "boolean", default: false },
   },
 });
-if (!values["seed-source"]) throw new Error("usage: node bench/seed-baseline.mjs --seed-source <checkout of joshbochu/pi-recall> [--corpus M] [--runs 200] [--content all]");
+if (!values["seed-source"]) throw new Error("usage: node bench/seed-baseline.mjs --seed-source <checkout of joshbochu/pi-recall> [--corpus M] [--runs 200] [--content all] [--busy 2]");
 if (!existsSync(values.node)) throw new Error(`no Node 22 at ${values.node}: run scripts/pi-runtime.sh, or pass --node`);
+const busy = Number(values.busy);
+if (!Number.isInteger(busy) || busy < 0) throw new Error("--busy must be a whole number");
 const log = values.json ? () => {} : (line) => process.stderr.write(`${line}\n`);
 
 /** Every file of the seed's engine that its build reads, hashed: a changed source builds again. */
@@ -103,9 +108,17 @@ const recallOptions = values.content ? { content: values.content.split(",") } : 
 const params = { seedModule: `file://${seedModule}`, agentDir: env.PI_CODING_AGENT_DIR, seedCache, runs: Number(values.runs), queries, recallOptions };
 
 log(`corpus ${values.corpus}: ${corpus.files} files; ${values.runs} interleaved rounds of ${queries.length} queries under ${execFileSync(values.node, ["--version"], { encoding: "utf8" }).trim()} …`);
+// Other work on the machine: loops that end with the measurement, or by themselves after 30 min.
+const BUSY_LIMIT_MS = 30 * 60_000;
+const busyLoops = Array.from({ length: busy }, () => spawn(process.execPath, ["-e", `const end = Date.now() + ${BUSY_LIMIT_MS}; while (Date.now() < end);`], { stdio: "ignore" }));
 const loadAtStart = load();
 const started = new Date();
-const child = spawnSync(values.node, [join(REPO_ROOT, "bench", "seed-inproc.mjs"), JSON.stringify(params)], { env, encoding: "utf8", maxBuffer: 256 << 20, stdio: ["ignore", "pipe", "inherit"] });
+let child;
+try {
+  child = spawnSync(values.node, [join(REPO_ROOT, "bench", "seed-inproc.mjs"), JSON.stringify(params)], { env, encoding: "utf8", maxBuffer: 256 << 20, stdio: ["ignore", "pipe", "inherit"] });
+} finally {
+  for (const loop of busyLoops) loop.kill();
+}
 if (child.status !== 0) throw new Error(`bench/seed-inproc.mjs failed (exit ${child.status})`);
 const measured = JSON.parse(child.stdout);
 
@@ -114,20 +127,21 @@ const all = (engine) => summarize(Object.values(measured.queries).flatMap((q) =>
 const overall = { seed: all("seed"), recall: all("recall") };
 const result = {
   date: started.toISOString(),
-  command: `node bench/seed-baseline.mjs --corpus ${values.corpus} --runs ${values.runs}${values.content ? ` --content ${values.content}` : ""}`,
+  command: `node bench/seed-baseline.mjs --corpus ${values.corpus} --runs ${values.runs}${values.content ? ` --content ${values.content}` : ""}${busy ? ` --busy ${busy}` : ""}`,
   machine: machineInfo(),
   node: execFileSync(values.node, ["--version"], { encoding: "utf8" }).trim(),
   seedSource: { path: resolve(values["seed-source"]), commit: existsSync(join(values["seed-source"], "SOURCE_COMMIT")) ? readFileSync(join(values["seed-source"], "SOURCE_COMMIT"), "utf8").trim() : null },
   corpus: { size: values.corpus, files: corpus.files, bytes: corpus.bytes },
   load: { start: loadAtStart, end: load() },
   content: values.content ?? "conversation",
+  busyProcesses: busy,
   seedIndex: measured.seedIndex,
   peakRssMiB: measured.peakRssMiB,
   overall,
   queries: rows,
 };
 mkdirSync(join(REPO_ROOT, "bench", "results"), { recursive: true });
-const out = join(REPO_ROOT, "bench", "results", `seed-${values.corpus}${values.content ? `-${values.content.replace(/,/g, "+")}` : ""}-${started.toISOString().slice(0, 10)}.json`);
+const out = join(REPO_ROOT, "bench", "results", `seed-${values.corpus}${values.content ? `-${values.content.replace(/,/g, "+")}` : ""}${busy ? `-busy${busy}` : ""}-${started.toISOString().slice(0, 10)}.json`);
 writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
 
 if (values.json) {
@@ -140,6 +154,6 @@ if (values.json) {
     ...rows.map((r) => `| ${r.label} | ${r.seed.median} | ${r.seed.p95} | ${r.recall.median} | ${r.recall.p95} | ${ratio(r.seed.p95, r.recall.p95)} | ${r.seed.hits} / ${r.recall.hits} |`),
     `| **all queries** | ${overall.seed.median} | ${overall.seed.p95} | ${overall.recall.median} | ${overall.recall.p95} | **${ratio(overall.seed.p95, overall.recall.p95)}** | |`,
   ];
-  log(`seed index: ${(measured.seedIndex.ms / 1000).toFixed(1)} s for ${measured.seedIndex.indexed} files; load ${loadAtStart.join(" ")} → ${result.load.end.join(" ")}; written to ${relative(REPO_ROOT, out)}`);
+  log(`seed index: ${(measured.seedIndex.ms / 1000).toFixed(1)} s for ${measured.seedIndex.indexed} files; ${busy} busy processes beside it; load ${loadAtStart.join(" ")} → ${result.load.end.join(" ")}; written to ${relative(REPO_ROOT, out)}`);
   process.stdout.write(`${lines.join("\n")}\n`);
 }

@@ -86,10 +86,11 @@ if (cargo.error || cargo.status !== 0) {
   process.exit(1);
 }
 
-console.error("recall: building the native search core (cargo build --release)…");
 // A checkout builds the Rust tests in the same run: `npm test` then runs them without compiling
 // the dependency tree a second time (one cargo run decides how each dependency is compiled).
 const targets = checkout ? ["--all-targets"] : [];
+// About 9 min of CPU time for the core, under 1 more for the tests (BENCHMARKS.md, "Install").
+console.error(`recall: building the native search core (cargo build --release${checkout ? " --all-targets" : ""}: about 10 minutes of CPU time)…`);
 const build = spawnSync("cargo", ["build", "--release", ...targets, "--manifest-path", join(nativeDir, "Cargo.toml")], {
   stdio: ["ignore", "inherit", "inherit"],
 });

@@ -85,6 +85,7 @@ describe("benchmark harness (smoke, corpus of 20 sessions)", () => {
       "inproc-vs-rg",
       "picker",
       "index-time",
+      "index-per-gb",
       "index-rss",
       "index-size",
       "fresh-nochange",

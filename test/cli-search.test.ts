@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIXTURES, makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { holdWriterLock } from "./helpers/lock-holder.js";
 import { jsonLines, RECALL_BIN, runRecall } from "./helpers/run-cli.js";
+import { skipWithout } from "./helpers/tools.js";
 
 let agent: AgentDir;
 beforeAll(() => {
@@ -58,7 +59,7 @@ describe("recall search", () => {
     expect(result.stderr).toBe("");
   });
 
-  it.skipIf(spawnSync("script", ["-V"], { stdio: "ignore" }).status !== 0)("colors its output on a terminal", () => {
+  it.skipIf(skipWithout("script") !== "")(`colors its output on a terminal${skipWithout("script")}`, () => {
     // `script` runs the command with a pseudo-terminal for its stdout.
     const terminal = spawnSync("script", ["-qec", `${process.execPath} ${RECALL_BIN} search staging deploy`, "/dev/null"], { env: agent.env, encoding: "utf8" });
     expect(terminal.stdout).toContain("Fix staging deploy");

@@ -4,7 +4,6 @@
  * (seen with strace, on the real server process), an index that cannot be opened
  * (STORAGE_UNAVAILABLE), and the opt-in tag tool (--allow-tagging), which never writes a session.
  */
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,9 +11,10 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
+import { skipWithout } from "./helpers/tools.js";
 
 const BIN = new URL("../bin/recall-mcp.cjs", import.meta.url).pathname;
-const STRACE = spawnSync("strace", ["-V"]).status === 0;
+const WITHOUT_STRACE = skipWithout("strace");
 
 let agent: AgentDir;
 let client: Client;
@@ -96,7 +96,7 @@ describe("recall mcp safety", () => {
     expect(read.s.total_messages).toBeGreaterThan(0);
   });
 
-  it.skipIf(!STRACE)(`opens nothing outside the sessions folder while refusing forged and path-like refs${STRACE ? "" : " (skipped: no strace)"}`, async () => {
+  it.skipIf(WITHOUT_STRACE !== "")(`opens nothing outside the sessions folder while refusing forged and path-like refs${WITHOUT_STRACE}`, async () => {
     const log = join(agent.root, "strace.log");
     // Every file-related system call of the server and its threads, with a wall-clock time.
     client = await connect([], { command: "strace", args: ["-f", "-ttt", "-e", "trace=%file", "-o", log, process.execPath, BIN] });

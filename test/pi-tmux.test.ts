@@ -4,16 +4,16 @@
  * session that was picked. Needs tmux and the Pi runtime (scripts/pi-runtime.sh); skipped,
  * visibly, without them.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonLines, runRecall } from "./helpers/run-cli.js";
-import { FAUX_EXTENSION, PI_RUNTIME, makePiHome, projectSessionDir, type PiHome, type PiRuntime } from "./helpers/pi-env.js";
+import { FAUX_EXTENSION, PI_RUNTIME, PI_SKIP_REASON, makePiHome, projectSessionDir, type PiHome, type PiRuntime } from "./helpers/pi-env.js";
 import { startModelServer, type ModelServer } from "./helpers/model-server.js";
+import { skipWithout } from "./helpers/tools.js";
 
-const HAS_TMUX = spawnSync("tmux", ["-V"], { stdio: "ignore" }).status === 0;
-const SKIP = !PI_RUNTIME ? " (skipped: no Pi runtime; run scripts/pi-runtime.sh)" : !HAS_TMUX ? " (skipped: tmux is not installed)" : "";
+const SKIP = PI_SKIP_REASON || skipWithout("tmux");
 
 const S3 = "01a0f71f-0380-71ce-a5f6-9af2c7be0ad4";
 const D5 = "01a0f89f-8900-7c35-8cbf-ea1052d39058";

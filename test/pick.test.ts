@@ -10,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { RECALL_BIN, runRecall } from "./helpers/run-cli.js";
 import { tmuxDriver } from "./helpers/tmux.js";
+import { skipWithout } from "./helpers/tools.js";
 
-const has = (tool: string) => spawnSync(tool, ["-V"], { stdio: "ignore" }).status === 0 || spawnSync(tool, ["--version"], { stdio: "ignore" }).status === 0;
+const WITHOUT_TMUX_FZF = skipWithout("tmux", "fzf");
 const FORK_PATH_END = "2026-10-01T11-00-00-000Z_01a0f71f-0380-71ce-a5f6-9af2c7be0ad4.jsonl";
 
 describe("recall pick without fzf", () => {
@@ -29,7 +30,7 @@ describe("recall pick without fzf", () => {
   });
 });
 
-describe.skipIf(!has("tmux") || !has("fzf"))("recall pick in tmux with fzf", () => {
+describe.skipIf(WITHOUT_TMUX_FZF !== "")(`recall pick in tmux with fzf${WITHOUT_TMUX_FZF}`, () => {
   let agent: AgentDir;
   const socket = `recall-test-${process.pid}`;
   const { tmux, screen, waitFor } = tmuxDriver(socket);

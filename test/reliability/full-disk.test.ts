@@ -25,7 +25,7 @@ function bulkyText(words: number): string {
   return Array.from({ length: words }, () => Math.floor(random() * 2 ** 32).toString(36)).join(" ");
 }
 
-describe.skipIf(!isRoot)("a full disk under the cache", () => {
+describe.skipIf(!isRoot)(`a full disk under the cache${isRoot ? "" : " (skipped: needs root to mount a tmpfs)"}`, () => {
   beforeAll(async () => {
     cache = makeTmpfsCache("1m");
     expect((await recall(["index"])).code).toBe(0);

@@ -19,7 +19,7 @@ if (!isRoot) console.warn("read-only-cache.test.ts: skipped, needs root to mount
 let cache: TmpfsCache;
 const recall = (args: string[]) => cache.recall(args);
 
-describe.skipIf(!isRoot)("a read-only cache", () => {
+describe.skipIf(!isRoot)(`a read-only cache${isRoot ? "" : " (skipped: needs root to mount a tmpfs)"}`, () => {
   beforeAll(async () => {
     cache = makeTmpfsCache("16m");
     expect((await recall(["index"])).code).toBe(0);

@@ -14,8 +14,9 @@ import { shellQuote } from "../../src/output/shell.js";
 import { terminalText } from "../../src/output/terminal-text.js";
 import { makeAgentDir, type AgentDir } from "../helpers/agent-dir.js";
 import { jsonLines, RECALL_BIN, runRecall } from "../helpers/run-cli.js";
+import { skipWithout } from "../helpers/tools.js";
 
-const hasScript = spawnSync("script", ["--version"], { stdio: "ignore" }).status === 0;
+const WITHOUT_SCRIPT = skipWithout("script");
 
 const ESC = "\x1b";
 const OSC_TITLE = `${ESC}]0;pwned-title\x07`;
@@ -80,7 +81,7 @@ describe("shellQuote", () => {
   });
 });
 
-describe.skipIf(!hasScript)("on a real terminal (script)", () => {
+describe.skipIf(WITHOUT_SCRIPT !== "")(`on a real terminal (script)${WITHOUT_SCRIPT}`, () => {
   let dir: AgentDir;
   let resumable: string;
   beforeAll(async () => {

@@ -10,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeAgentDir, type AgentDir } from "../helpers/agent-dir.js";
 import { jsonLines, RECALL_BIN, runRecall } from "../helpers/run-cli.js";
 import { tmuxDriver } from "../helpers/tmux.js";
+import { skipWithout } from "../helpers/tools.js";
 
-const has = (tool: string) => spawnSync(tool, ["--version"], { stdio: "ignore" }).status === 0 || spawnSync(tool, ["-V"], { stdio: "ignore" }).status === 0;
+const WITHOUT_TMUX_FZF = skipWithout("tmux", "fzf");
 
 let dir: AgentDir;
 beforeAll(() => {
@@ -51,7 +52,7 @@ describe("pick and its fzf", () => {
     expect(result.stderr).toMatch(/^recall: pick needs fzf 0\.38 or later, and the fzf on PATH is 0\.29: install it \(.*\)\n$/);
   });
 
-  describe.skipIf(!has("tmux") || !has("fzf"))("the preview in tmux with fzf", () => {
+  describe.skipIf(WITHOUT_TMUX_FZF !== "")(`the preview in tmux with fzf${WITHOUT_TMUX_FZF}`, () => {
     const socket = `recall-tidy-${process.pid}`;
     const { tmux, screen, waitFor } = tmuxDriver(socket);
     afterAll(async () => {
