@@ -32,7 +32,7 @@ export interface OpenOptions {
   verify?: boolean;
 }
 
-export function openStore(locations: Locations, options: OpenOptions = {}): IndexStore {
+export async function openStore(locations: Locations, options: OpenOptions = {}): Promise<IndexStore> {
   const indexDir = join(locations.cacheDir, "index");
   const notices: string[] = [];
   try {
@@ -40,7 +40,7 @@ export function openStore(locations: Locations, options: OpenOptions = {}): Inde
   } catch (error) {
     throw new RecallError("IO", `cannot create the cache folder ${locations.cacheDir}: ${(error as NodeJS.ErrnoException).code ?? error}`);
   }
-  const native = IndexHandle.open(indexDir, { verify: options.verify ?? false });
+  const native = await IndexHandle.open(indexDir, { verify: options.verify ?? false });
   const replacedBecause = native.replacedBecause();
   let replaced = false;
   if (replacedBecause !== null) {
@@ -58,6 +58,6 @@ export function openStore(locations: Locations, options: OpenOptions = {}): Inde
  * still be searched, but it no longer changes, and nothing written to it would be kept; the new
  * one is rebuilt from the session files by the next sync.
  */
-export function storeInPlace(store: IndexStore): IndexStore {
-  return store.native.isInPlace() ? store : openStore(store.locations);
+export async function storeInPlace(store: IndexStore): Promise<IndexStore> {
+  return store.native.isInPlace() ? store : await openStore(store.locations);
 }

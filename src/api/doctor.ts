@@ -50,11 +50,11 @@ function checkSessionsFolder({ sessionsDir }: Locations): DoctorCheck {
 async function checkIndex(locations: Locations, sessionsReadable: boolean): Promise<DoctorCheck> {
   const indexDir = join(locations.cacheDir, "index");
   try {
-    const store = openStore(locations);
+    const store = await openStore(locations);
     if (store.replaced) return fail("index", `${indexDir} could not be used and was replaced by an empty one (${store.native.replacedBecause()})`, "recall index");
     const damaged = await store.native.damagedFiles();
     if (damaged.length > 0) return fail("index", `${damaged.length} file(s) of ${indexDir} fail their checksum (${damaged.slice(0, 3).join(", ")})`, "recall index");
-    const { sessions } = store.native.stats();
+    const { sessions } = await store.native.stats();
     if (!sessionsReadable) return pass("index", `${indexDir}: checksums match; ${sessions} sessions`);
     const scan = await scanSessionFiles(store, true);
     const behind = scan.changed.length + scan.removed.length;

@@ -99,6 +99,7 @@ export type Resolved = { ref: string; session: SessionRef } | { ref: string; err
 
 export class Recall {
   private opened: IndexStore | undefined;
+  private opening: Promise<IndexStore> | undefined;
   private jobs: Promise<JobRunner> | undefined;
   private running: Promise<SyncReport> | undefined;
   private watched: LiveFreshness | undefined;
@@ -147,8 +148,8 @@ export class Recall {
   }
 
   /** Opens the index (the first call does it anyway); its notices (a rebuilt cache) are then waiting. */
-  open(): this {
-    this.store();
+  async open(): Promise<this> {
+    await this.store();
     return this;
   }
 
@@ -189,8 +190,8 @@ export class Recall {
   }
 
   /** How many sessions the index holds (of one folder, with `cwd`), as it is: what a search looked through. */
-  count(options: Pick<ListOptions, "cwd"> = {}): Promise<number> {
-    return countSessions(this.store(), options);
+  async count(options: Pick<ListOptions, "cwd"> = {}): Promise<number> {
+    return countSessions(await this.store(), options);
   }
 
   /**
@@ -225,12 +226,12 @@ export class Recall {
    * started is found; paths need none.
    */
   async resolveAll(refs: readonly string[]): Promise<Resolved[]> {
-    if (refs.some((ref) => !looksLikePath(ref))) await this.freshen(this.store(), { trustWatcher: false });
+    if (refs.some((ref) => !looksLikePath(ref))) await this.freshen(await this.store(), { trustWatcher: false });
     return this.repairing(() => this.resolveEach(refs));
   }
 
   private async resolveEach(refs: readonly string[]): Promise<Resolved[]> {
-    const store = this.store();
+    const store = await this.store();
     const resolved: Resolved[] = [];
     for (const ref of refs) {
       try {
@@ -245,7 +246,7 @@ export class Recall {
   /** A session's summary, as search and list give it, by id, id prefix or path. */
   async get(ref: string | SessionRef): Promise<SessionSummary> {
     const session = typeof ref === "string" ? await this.resolve(ref) : ref;
-    return sessionSummary(this.store(), session);
+    return sessionSummary(await this.store(), session);
   }
 
   /** A session's messages, a page at a time. */
@@ -282,7 +283,7 @@ export class Recall {
     const [{ autoTagSessions, autoTagSystemPrompt }, { PiConversation, printModeCaller }] = await Promise.all([import("./autotag.js"), import("./pi-model.js")]);
     const caller = options.caller?.(model) ?? (sessions.length > 1 ? new PiConversation(this.env, model, autoTagSystemPrompt(config)) : printModeCaller(this.env, model));
     try {
-      return await autoTagSessions(this.store(), sessions, caller, config, options);
+      return await autoTagSessions(await this.store(), sessions, caller, config, options);
     } finally {
       await caller.close();
     }
@@ -316,29 +317,29 @@ export class Recall {
   }
 
   /** Throws the error a damaged tag database gives: tag operations and `#tag` filters stop on it. */
-  checkTags(): void {
-    const damaged = damagedTagStore(this.store());
+  async checkTags(): Promise<void> {
+    const damaged = await damagedTagStore(await this.store());
     if (damaged) throw damaged;
   }
 
   /** A session's manual, automatic and suppressed tags. */
-  tagsOf(session: SessionRef): SessionTags {
-    return sessionTags(this.store(), session);
+  async tagsOf(session: SessionRef): Promise<SessionTags> {
+    return sessionTags(await this.store(), session);
   }
 
   /** Adds manual tags (`#` optional, normalized); the index shows them at once. */
   addTags(sessions: SessionRef[], tags: readonly string[]): Promise<TagEdit> {
-    return this.repairing(() => addTags(this.store(), sessions, tags));
+    return this.repairing(async () => addTags(await this.store(), sessions, tags));
   }
 
   /** Removes tags and keeps automatic tagging from adding them back. */
   removeTags(sessions: SessionRef[], tags: readonly string[]): Promise<TagEdit> {
-    return this.repairing(() => removeTags(this.store(), sessions, tags));
+    return this.repairing(async () => removeTags(await this.store(), sessions, tags));
   }
 
   /** Every tag in use with its number of sessions, most used first. */
-  tagCounts(): TagCount[] {
-    return tagCounts(this.store());
+  async tagCounts(): Promise<TagCount[]> {
+    return tagCounts(await this.store());
   }
 
   /**
@@ -365,12 +366,12 @@ export class Recall {
    */
   async refresh(): Promise<void> {
     try {
-      const report = await untilFirstCommit(this.store(), await this.sync(), () => this.sync({ lockTimeoutMs: RETRY_LOCK_MS }));
+      const report = await untilFirstCommit(await this.store(), await this.sync(), () => this.sync({ lockTimeoutMs: RETRY_LOCK_MS }));
       this.notices.push(...syncNotices(report));
     } catch (error) {
       // A read-only or full cache: the query answers from the index as it is, and says so.
       if (!cannotWrite(error)) throw error;
-      this.notices.push({ code: "INDEX_STALE", message: `the index in ${this.locations.cacheDir} could not be updated (${refusal(this.store(), error)}); answering from it as it is` });
+      this.notices.push({ code: "INDEX_STALE", message: `the index in ${this.locations.cacheDir} could not be updated (${refusal(await this.store(), error)}); answering from it as it is` });
     }
   }
 
@@ -381,7 +382,7 @@ export class Recall {
   async watch(options: Omit<WatchOptions, "onSync"> & { onSync?: (report: SyncReport, notices: Notice[]) => void }): Promise<void> {
     const { onSync } = options;
     const { watchSessions } = await import("../sync/watch.js");
-    return watchSessions(this.store(), { ...options, onSync: onSync && ((report) => onSync(report, syncNotices(report))) });
+    return watchSessions(await this.store(), { ...options, onSync: onSync && ((report) => onSync(report, syncNotices(report))) });
   }
 
   /**
@@ -394,8 +395,8 @@ export class Recall {
   }
 
   /** Sees what other processes committed since this one last looked. Cheap. */
-  reload(): void {
-    this.store().native.reload();
+  async reload(): Promise<void> {
+    await (await this.store()).native.reload();
   }
 
   /** Stops the background thread once its jobs are done. The index needs no closing. */
@@ -412,10 +413,20 @@ export class Recall {
     return this.watched;
   }
 
-  /** The index, opened on first call, and again if its folder was deleted since (see storeInPlace). */
-  private store(): IndexStore {
-    this.opened = this.opened ? storeInPlace(this.opened) : openStore(this.locations, { verify: this.options.verify ?? false });
-    return this.opened;
+  /**
+   * The index, opened on first call, and again if its folder was deleted since (see storeInPlace).
+   * Callers at the same time share one opening.
+   */
+  private store(): Promise<IndexStore> {
+    this.opening ??= (async () => {
+      try {
+        this.opened = this.opened ? await storeInPlace(this.opened) : await openStore(this.locations, { verify: this.options.verify ?? false });
+        return this.opened;
+      } finally {
+        this.opening = undefined;
+      }
+    })();
+    return this.opening;
   }
 
   /**
@@ -442,12 +453,12 @@ export class Recall {
   }
 
   private async freshOnce<T>(freshness: Freshness, read: (store: IndexStore) => Promise<T>): Promise<T> {
-    const store = this.store();
+    const store = await this.store();
     // An index just rebuilt empty is filled even so: it would answer nothing.
     if (freshness.sync === false && !store.replaced) return read(store);
     if (this.options.background || this.options.live) {
       await this.freshen(store, { trustWatcher: true });
-      return read(this.store());
+      return read(await this.store());
     }
     const { value, report } = await readWhileSyncing(store, () => read(store), freshness.early);
     if (report) this.notices.push(...syncNotices(report));
@@ -465,7 +476,7 @@ export class Recall {
     const watched = this.liveFreshness();
     const live = watched ? await watched.state(store) : "unknown";
     if (live === "fresh" || (live === "unknown" && trustWatcher && watcherKeepsFresh(store.locations))) {
-      store.native.reload();
+      await store.native.reload();
       return;
     }
     // A sync under way began before this query was asked, perhaps before the change it must see.
@@ -475,14 +486,14 @@ export class Recall {
   }
 
   private async runSync(options: { rebuild?: boolean; lockTimeoutMs?: number }, onProgress?: (p: SyncProgress) => void, signal?: AbortSignal): Promise<SyncReport> {
-    const store = this.store();
+    const store = await this.store();
     const mark = this.liveFreshness()?.syncing(store);
     let report: SyncReport;
     if (!this.options.background) report = await syncIndex(store, { ...options, onProgress, signal });
     else {
       report = await (await this.runner()).sync(this.overrides, options, onProgress);
       // The sync ran on another thread, with its own reader: look at what it committed.
-      store.native.reload();
+      await store.native.reload();
     }
     if (mark && !report.busy && !report.stopped) this.watched!.synced(mark);
     return report;
@@ -492,7 +503,7 @@ export class Recall {
   private runner(): Promise<JobRunner> {
     this.jobs ??= import("./background-jobs.js").then(({ WorkerJobs }) => {
       const inline: JobRunner = {
-        sync: (_overrides, options, onProgress) => syncIndex(this.store(), { ...options, onProgress }),
+        sync: async (_overrides, options, onProgress) => syncIndex(await this.store(), { ...options, onProgress }),
         read: async (session, options) => readSession(session, options),
         dispose: () => {},
       };

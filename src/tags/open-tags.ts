@@ -11,17 +11,24 @@ import type { IndexStore } from "../store.js";
 import { importLegacyTags, legacyTagsFile } from "./legacy-import.js";
 import { TAGS_DB_FILE, TagStore } from "./tag-store.js";
 
-const opened = new WeakMap<IndexStore, TagStore>();
+const opened = new WeakMap<IndexStore, Promise<TagStore>>();
 const notices = new WeakMap<IndexStore, string[]>();
 
-export function tagsFor(store: IndexStore): TagStore {
+export function tagsFor(store: IndexStore): Promise<TagStore> {
   let tags = opened.get(store);
   if (!tags) {
-    tags = TagStore.open(join(store.locations.dataDir, TAGS_DB_FILE));
-    const notice = importLegacyTags(tags, legacyTagsFile(store.locations.piRecallDir));
+    tags = openTags(store);
     opened.set(store, tags);
-    notices.set(store, notice ? [notice] : []);
+    // A database that could not be opened is tried again next time.
+    tags.catch(() => opened.delete(store));
   }
+  return tags;
+}
+
+async function openTags(store: IndexStore): Promise<TagStore> {
+  const tags = TagStore.open(join(store.locations.dataDir, TAGS_DB_FILE));
+  const notice = await importLegacyTags(tags, legacyTagsFile(store.locations.piRecallDir));
+  notices.set(store, notice ? [notice] : []);
   return tags;
 }
 
@@ -29,10 +36,10 @@ export function tagsFor(store: IndexStore): TagStore {
  * The error a damaged tag database gives, if it is damaged; none when there is no tag data. Tag
  * edits and `#tag` filters stop on it; plain word searches answer from the index as it is.
  */
-export function damagedTagStore(store: IndexStore): RecallError | undefined {
+export async function damagedTagStore(store: IndexStore): Promise<RecallError | undefined> {
   if (!hasTagData(store)) return undefined;
   try {
-    tagsFor(store);
+    await tagsFor(store);
     return undefined;
   } catch (error) {
     if (error instanceof RecallError && error.code === "CORRUPT") return error;
@@ -49,7 +56,7 @@ const SQLITE_HEADER = Buffer.from("SQLite format 3\0", "latin1");
  * filters by. A file that does not even start as a database is damaged; one that does is left to
  * the tag operations and syncs, which open it.
  */
-export function garbledTagStore(store: IndexStore): RecallError | undefined {
+export async function garbledTagStore(store: IndexStore): Promise<RecallError | undefined> {
   if (opened.has(store)) return damagedTagStore(store);
   const path = join(store.locations.dataDir, TAGS_DB_FILE);
   const head = Buffer.alloc(SQLITE_HEADER.length);
