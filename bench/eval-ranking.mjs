@@ -179,7 +179,7 @@ export async function evaluate({ sessions = 500, seed = 1, queries = 300, words 
   if (!SHAPES.includes(shape)) throw new Error(`unknown query shape: ${shape} (expected one of ${SHAPES.join(", ")})`);
   const generated = await generateCorpus({ size: sessions, seed, log });
   const env = { PI_CODING_AGENT_DIR: generated.agentDir, RECALL_CACHE_DIR: join(generated.outDir, "recall-cache") };
-  const store = openStore(resolveLocations({ env }));
+  const store = await openStore(resolveLocations({ env }));
   await syncIndex(store);
   const items = readFileSync(generated.knownItemsPath, "utf8").trim().split("\n").map((l) => JSON.parse(l));
   const corpus = await readCorpus(generated.sessionsDir, new Set(items.map((item) => item.sessionId)));

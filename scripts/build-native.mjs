@@ -42,7 +42,7 @@ function loads(path) {
  * src/native/platform.ts lists them). The release adds their packages, recall-pi-<platform>, to
  * the published package.json as optional dependencies (`napi pre-publish`).
  */
-const PREBUILT_PLATFORMS = ["darwin-arm64", "darwin-x64", "linux-x64-gnu", "linux-arm64-gnu", "linux-x64-musl", "win32-x64-msvc"];
+const PREBUILT_PLATFORMS = ["darwin-arm64", "darwin-x64", "linux-x64-gnu", "linux-arm64-gnu", "linux-x64-musl"];
 
 /** The installed prebuilt core of this platform, if it loads. */
 function prebuilt() {

@@ -23,7 +23,7 @@ tar -xzf "$stage/$checkout_tgz" -C "$stage"
 node -e '
   const fs = require("fs"), file = process.argv[1], pkg = JSON.parse(fs.readFileSync(file, "utf8"));
   const names = { "aarch64-apple-darwin": "darwin-arm64", "x86_64-apple-darwin": "darwin-x64", "x86_64-unknown-linux-gnu": "linux-x64-gnu",
-    "aarch64-unknown-linux-gnu": "linux-arm64-gnu", "x86_64-unknown-linux-musl": "linux-x64-musl", "x86_64-pc-windows-msvc": "win32-x64-msvc" };
+    "aarch64-unknown-linux-gnu": "linux-arm64-gnu", "x86_64-unknown-linux-musl": "linux-x64-musl" };
   pkg.optionalDependencies = Object.fromEntries(pkg.napi.targets.map((t) => [`recall-pi-${names[t]}`, pkg.version]));
   fs.writeFileSync(file, JSON.stringify(pkg, null, 2) + "\n");' "$stage/package/package.json"
 main_tgz="$(npm pack "$stage/package" --ignore-scripts --pack-destination "$out" --silent | tail -n 1)"

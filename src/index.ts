@@ -14,7 +14,7 @@ export type { Versions } from "./api/versions.js";
 export type { RecallErrorCode, RecallErrorDetails } from "./errors.js";
 export type { Notice, NoticeCode } from "./api/notices.js";
 export type { Locations, LocationOverrides, SessionsFolderProblem, SessionsSource } from "./locations.js";
-export { DEFAULT_LIMIT } from "./api/search.js";
+export { DEFAULT_LIMIT, MAX_LIMIT } from "./api/search.js";
 export { CONTENT_SCOPES } from "./api/content-scope.js";
 export type { ContentScope, TextKind } from "./api/content-scope.js";
 export type { FileCall } from "./api/touched-file.js";

@@ -32,7 +32,7 @@ export interface OpenOptions {
   verify?: boolean;
 }
 
-export function openStore(locations: Locations, options: OpenOptions = {}): IndexStore {
+export async function openStore(locations: Locations, options: OpenOptions = {}): Promise<IndexStore> {
   const indexDir = join(locations.cacheDir, "index");
   const notices: string[] = [];
   try {
@@ -43,7 +43,7 @@ export function openStore(locations: Locations, options: OpenOptions = {}): Inde
   // The cache is recall's own: something other than a folder where the index goes is put aside.
   const notFolder = clearNotAFolder(indexDir);
   if (notFolder) notices.push(`${indexDir} was ${notFolder}, not the index's folder; replaced it with a new index, rebuilt from the session files`);
-  const native = IndexHandle.open(indexDir, { verify: options.verify ?? false });
+  const native = await IndexHandle.open(indexDir, { verify: options.verify ?? false });
   const replacedBecause = native.replacedBecause();
   let replaced = notFolder !== undefined;
   if (replacedBecause !== null) {
@@ -87,6 +87,6 @@ function isFolder(path: string): boolean {
  * still be searched, but it no longer changes, and nothing written to it would be kept; the new
  * one is rebuilt from the session files by the next sync.
  */
-export function storeInPlace(store: IndexStore): IndexStore {
-  return store.native.isInPlace() ? store : openStore(store.locations);
+export async function storeInPlace(store: IndexStore): Promise<IndexStore> {
+  return store.native.isInPlace() ? store : await openStore(store.locations);
 }

@@ -129,6 +129,16 @@ describe("recall search", () => {
     }
   });
 
+  it("a limit past the most a search returns is one line on stderr and exit 2, not an abort", async () => {
+    // Tried, it asked for memory for a billion results and the process aborted (SIGABRT).
+    for (const args of [["search", "-n", "100000000", "x"], ["list", "-n", "100000000"]]) {
+      const result = await recall(...args);
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stdout, args.join(" ")).toBe("");
+      expect(result.stderr.trim().split("\n"), args.join(" ")).toEqual([expect.stringMatching(/^recall: --limit must be a whole number from 1 to 10000, not 100000000/)]);
+    }
+  });
+
   it("exits 0 quietly when the reader closes the pipe early", async () => {
     const code = await new Promise<number | null>((resolve) => {
       const child = spawn(`"${process.execPath}" "${RECALL_BIN}" search --json the | head -c 1 > /dev/null; echo "\${PIPESTATUS[0]}"`, {

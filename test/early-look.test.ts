@@ -23,10 +23,10 @@ describe("the freshness check started before the command line is parsed", () => 
     }
   });
 
-  it("does not start while `recall watch` keeps the index fresh", () => {
+  it("does not start while `recall watch` keeps the index fresh", async () => {
     agent = makeAgentDir({ withFixtures: false });
     const context = { env: agent.env, cwd: agent.root };
-    const store = openRecall({ env: agent.env });
+    const store = await openRecall({ env: agent.env });
     const lock = holdWatchLock(store);
     try {
       expect(lookAheadFor(["search", "x"], context)).toBeDefined(); // held, not yet caught up

@@ -3,7 +3,7 @@
  * against a copy of the fixture sessions. Every call here goes through src/index.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Recall, RecallError } from "../src/index.js";
+import { MAX_LIMIT, Recall, RecallError } from "../src/index.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 
 const STAGING = "01a0f6b1-2680-79e3-a1fa-30b6f0582ef5";
@@ -68,6 +68,13 @@ describe("the library, from open to read", () => {
     // A cursor belongs to its search.
     const first = await recall.search({ query: "the", limit: 2 });
     await expect(recall.search({ query: "deploy", limit: 2, cursor: first.nextCursor! })).rejects.toMatchObject({ code: "CURSOR_MISMATCH" });
+  });
+
+  it("refuses a limit past MAX_LIMIT with a RecallError instead of trying it", async () => {
+    for (const call of [() => recall.search({ query: "deploy", limit: MAX_LIMIT + 1 }), () => recall.list({ limit: 100_000_000 })]) {
+      await expect(call()).rejects.toMatchObject({ name: "RecallError", code: "BAD_INPUT", field: "limit" });
+    }
+    expect((await recall.search({ query: "deploy", limit: MAX_LIMIT })).hits.length).toBeGreaterThan(0);
   });
 
   it("lists the latest sessions for an empty query", async () => {

@@ -39,7 +39,7 @@ async function syncMarked(freshness: LiveFreshness, store: IndexStore): Promise<
 describe("live freshness", () => {
   it("is fresh after a sync, and changed at once by an append, a new file in a new folder, a removal or a tag edit", async () => {
     agent = makeAgentDir();
-    const store = openRecall({ env: agent.env });
+    const store = await openRecall({ env: agent.env });
     live = new LiveFreshness(store.locations);
     expect(await live.state(store)).toBe("changed");
     await syncMarked(live, store);
@@ -76,7 +76,7 @@ describe("live freshness", () => {
 
   it("counts a change made while a sync runs against that sync", async () => {
     agent = makeAgentDir();
-    const store = openRecall({ env: agent.env });
+    const store = await openRecall({ env: agent.env });
     live = new LiveFreshness(store.locations);
     const mark = live.syncing(store);
     appendFileSync(join(agent.sessionsDir, S1), userMessage("f0000003", "duringsyncword"));
@@ -89,7 +89,7 @@ describe("live freshness", () => {
     agent = makeAgentDir();
     const moved = `${agent.sessionsDir}-away`;
     renameSync(agent.sessionsDir, moved);
-    const store = openRecall({ env: agent.env });
+    const store = await openRecall({ env: agent.env });
     live = new LiveFreshness(store.locations);
     await syncMarked(live, store);
     expect(await live.state(store)).toBe("unknown");
@@ -134,9 +134,9 @@ describe("live freshness", () => {
 
   it("is changed for another index in the cache folder's place", async () => {
     agent = makeAgentDir();
-    const store = openRecall({ env: agent.env });
+    const store = await openRecall({ env: agent.env });
     live = new LiveFreshness(store.locations);
     await syncMarked(live, store);
-    expect(await live.state(openRecall({ env: agent.env }))).toBe("changed");
+    expect(await live.state(await openRecall({ env: agent.env }))).toBe("changed");
   });
 });

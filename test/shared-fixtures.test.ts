@@ -59,7 +59,7 @@ describe.skipIf(!present)("shared fixtures (../shared/fixtures/pi-sessions)", ()
 
     it("indexes them all, and a fork's copied history comes back once", async () => {
       for (const name of readdirSync(SHARED_FIXTURES).filter((n) => n.endsWith(".jsonl"))) cpSync(file(name), join(dir, name));
-      const store = openRecall({ env: agent.env });
+      const store = await openRecall({ env: agent.env });
       const report = await syncIndex(store);
       expect(report.failed).toEqual([]);
       expect(report.indexed).toBe(9);

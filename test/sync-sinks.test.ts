@@ -67,7 +67,7 @@ const at = (ms: string) => Date.parse(ms);
 describe("a second consumer of the sync's changes", () => {
   it("gets appends, rewrites and deletions since its own mark, whatever the index synced meanwhile", async () => {
     agent = makeAgentDir();
-    const locations = openRecall({ env: agent.env }).locations;
+    const locations = (await openRecall({ env: agent.env })).locations;
     const path = (fixture: string) => join(agent.sessionsDir, fixture.slice(FIXTURE_SESSIONS_DIR.length + 1));
     const s1 = path(FIXTURE_FILES.s1);
     const s3 = path(FIXTURE_FILES.s3); // a fork of s1
@@ -80,7 +80,7 @@ describe("a second consumer of the sync's changes", () => {
       return fresh.messages;
     };
 
-    await syncIndex(openRecall({ env: agent.env }));
+    await syncIndex(await openRecall({ env: agent.env }));
     const first = await syncConsumer(locations, sink);
     expect(first).toMatchObject({ indexed: 11, appended: 0, removed: 0 });
     expect(sink.emitted.every((c) => c.kind === "written" && c.before === undefined)).toBe(true);
@@ -93,9 +93,9 @@ describe("a second consumer of the sync's changes", () => {
     // Two appends, each synced into the index at once: one change for the consumer, with both.
     const markBefore = sink.marked.get(s1)!.state.checkpoint.nextIndex;
     appendFileSync(s1, userMessage("p0000001", "firstpushword", at("2026-11-02T00:00:00Z")));
-    expect(await syncIndex(openRecall({ env: agent.env }))).toMatchObject({ appended: 1 });
+    expect(await syncIndex(await openRecall({ env: agent.env }))).toMatchObject({ appended: 1 });
     appendFileSync(s1, userMessage("p0000002", "secondpushword", at("2026-11-02T00:01:00Z")));
-    expect(await syncIndex(openRecall({ env: agent.env }))).toMatchObject({ appended: 1 });
+    expect(await syncIndex(await openRecall({ env: agent.env }))).toMatchObject({ appended: 1 });
     expect(await syncConsumer(locations, sink)).toMatchObject({ appended: 1, indexed: 0 });
     const [appended] = sink.emitted;
     expect(sink.take()).toEqual([["appended", basename(s1)]]);
@@ -116,7 +116,7 @@ describe("a second consumer of the sync's changes", () => {
 
     // A deleted session: removed; its fork is read whole again (its copied history is its own now).
     rmSync(s1);
-    await syncIndex(openRecall({ env: agent.env }));
+    await syncIndex(await openRecall({ env: agent.env }));
     expect(await syncConsumer(locations, sink)).toMatchObject({ removed: 1, indexed: 1 });
     expect(sink.take()).toEqual([
       ["removed", basename(s1)],

@@ -226,9 +226,9 @@ describe("tags are user data", () => {
 
   it("an edit the index never saw (a crash between the two writes) is applied by the next sync", async () => {
     agent = makeAgentDir();
-    const store = openRecall({ env: agent.env });
+    const store = await openRecall({ env: agent.env });
     await syncIndex(store);
-    await tagsFor(store).addManual(S4, ["caughtup"]); // the tag store's write, without the index's
+    await (await tagsFor(store)).addManual(S4, ["caughtup"]); // the tag store's write, without the index's
     // Tag filters apply to the tags in the index: --no-sync answers from it as it is.
     expect((await hits("--no-sync", "#caughtup")).hits).toEqual([]);
     expect((await hits("#caughtup")).hits.map((h) => [h.id, h.tags])).toEqual([[S4, ["caughtup"]]]);
@@ -237,7 +237,7 @@ describe("tags are user data", () => {
 
   it("a tag edit rewrites only the session's tag document", async () => {
     agent = makeAgentDir();
-    const base = openRecall({ env: agent.env });
+    const base = await openRecall({ env: agent.env });
     await syncIndex(base);
     const payloads: unknown[] = [];
     const store: IndexStore = {
@@ -255,11 +255,11 @@ describe("tags are user data", () => {
         },
       }) as IndexHandle,
     };
-    const before = store.native.stats();
-    await tagsFor(store).addManual(S1, ["one"]);
+    const before = await store.native.stats();
+    await (await tagsFor(store)).addManual(S1, ["one"]);
     expect(await syncTags(store)).toEqual({ updated: 1, busy: false });
     expect(payloads).toEqual([{ tagUpdates: [{ sessionId: S1, tags: ["one"] }] }]);
-    const after = store.native.stats();
+    const after = await store.native.stats();
     expect(after.documents).toBe(before.documents);
     expect(after.sessions).toBe(before.sessions);
     expect(await ids("--no-sync", "#one", "kubectl")).toEqual([S1]);

@@ -132,12 +132,12 @@ describe("the pi-recall import", () => {
       ["s1", { manual: ["wip", "rust"], auto: ["rust", "k8s"], suppressed: [] }],
       ["s2", { manual: [], auto: ["helm"], suppressed: ["chart"] }],
     ]);
-    expect(store.importOnce("legacy-import:x", legacy)).toBe(2);
+    expect(await store.importOnce("legacy-import:x", legacy)).toBe(2);
     // The suppression made here stays; manual beats automatic within the imported session.
     expect(store.sets("s1")).toEqual({ manual: ["rust"], auto: ["k8s"], suppressed: ["wip"] });
     expect(store.sets("s2")).toEqual({ manual: [], auto: ["helm"], suppressed: ["chart"] });
     await store.suppress("s2", ["helm"]);
-    expect(store.importOnce("legacy-import:x", legacy)).toBeUndefined();
+    expect(await store.importOnce("legacy-import:x", legacy)).toBeUndefined();
     expect(store.sets("s2").auto).toEqual([]);
   });
 });

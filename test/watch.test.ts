@@ -59,7 +59,7 @@ async function eventually(check: () => Promise<boolean>, timeoutMs = 15_000): Pr
 /** Whether a search now skips its own freshness check (a null report: a watcher says the index is fresh). */
 async function searchTrustsWatcher(...args: string[]): Promise<boolean> {
   const sessionsDir = args[0] === "--sessions-dir" ? args[1] : undefined;
-  const { report } = await readWhileSyncing(openRecall({ env: agent.env, sessionsDir }), async () => undefined);
+  const { report } = await readWhileSyncing(await openRecall({ env: agent.env, sessionsDir }), async () => undefined);
   return report === null;
 }
 

@@ -463,24 +463,29 @@ pub struct NativeIndex {
     replaced_because: Option<String>,
 }
 
+impl NativeIndex {
+    fn of((engine, replaced_because): (Engine, Option<String>)) -> Result<NativeIndex, RecallError> {
+        Ok(NativeIndex { engine: Arc::new(engine), replaced_because })
+    }
+}
+
 #[napi]
 impl NativeIndex {
-    /// Opens (or creates) the index in `dir`. Fast: reads only the index's metadata. An index
-    /// that cannot be used is replaced with an empty one (see replace.rs).
-    #[napi(factory, catch_unwind)]
-    pub fn open(dir: String) -> napi::Result<NativeIndex> {
+    /// Opens (or creates) the index in `dir`: reads the index's metadata and checks the segment
+    /// files changed since its last commit. An index that cannot be used is replaced with an
+    /// empty one (see replace.rs).
+    #[napi(ts_return_type = "Promise<NativeIndex>")]
+    pub fn open(dir: String) -> AsyncTask<Job<NativeIndex>> {
         panics::quiet();
-        let (engine, replaced_because) = open_or_replace(Path::new(&dir)).map_err(to_napi)?;
-        Ok(NativeIndex { engine: Arc::new(engine), replaced_because })
+        AsyncTask::new(job(move || NativeIndex::of(open_or_replace(Path::new(&dir))?)))
     }
 
     /// Like `open`, checking every segment file's checksum first: after a failure, and in
     /// `recall index`.
-    #[napi(factory, catch_unwind)]
-    pub fn open_verified(dir: String) -> napi::Result<NativeIndex> {
+    #[napi(ts_return_type = "Promise<NativeIndex>")]
+    pub fn open_verified(dir: String) -> AsyncTask<Job<NativeIndex>> {
         panics::quiet();
-        let (engine, replaced_because) = open_verified(Path::new(&dir)).map_err(to_napi)?;
-        Ok(NativeIndex { engine: Arc::new(engine), replaced_because })
+        AsyncTask::new(job(move || NativeIndex::of(open_verified(Path::new(&dir))?)))
     }
 
     /// The names of the index's segment files that fail their checksum (for `recall doctor`).
@@ -502,16 +507,21 @@ impl NativeIndex {
         self.replaced_because.clone()
     }
 
-    #[napi(catch_unwind)]
-    pub fn stats(&self) -> napi::Result<JsStats> {
-        let stats = self.engine.stats().map_err(to_napi)?;
-        Ok(JsStats { documents: stats.documents as f64, sessions: stats.sessions as f64, stamp: stats.stamp, state: stats.state })
+    /// Counts of documents and sessions, and the last commit's stamp and state.
+    #[napi(ts_return_type = "Promise<NativeStats>")]
+    pub fn stats(&self) -> AsyncTask<Job<JsStats>> {
+        let engine = self.engine.clone();
+        AsyncTask::new(job(move || {
+            let stats = engine.stats()?;
+            Ok(JsStats { documents: stats.documents as f64, sessions: stats.sessions as f64, stamp: stats.stamp, state: stats.state })
+        }))
     }
 
     /// Picks up commits made since the index was opened or last reloaded.
-    #[napi(catch_unwind)]
-    pub fn reload(&self) -> napi::Result<()> {
-        self.engine.reload().map_err(to_napi)
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn reload(&self) -> AsyncTask<Job<()>> {
+        let engine = self.engine.clone();
+        AsyncTask::new(job(move || engine.reload()))
     }
 
     /// Takes the writer lock, waiting up to `timeoutMs`; fails with RECALL_LOCKED after that.
@@ -542,9 +552,10 @@ impl NativeIndex {
     }
 
     /// Deletes every document (for a rebuild); needs the writer lock.
-    #[napi(catch_unwind)]
-    pub fn clear(&self) -> napi::Result<()> {
-        self.engine.clear().map_err(to_napi)
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn clear(&self) -> AsyncTask<Job<()>> {
+        let engine = self.engine.clone();
+        AsyncTask::new(job(move || engine.clear()))
     }
 
     /// Commits under `stamp`, recording `state` (the caller's, returned by `stats`) with it.

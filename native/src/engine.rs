@@ -7,7 +7,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc, Mutex, OnceLock};
+use std::sync::{mpsc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use tantivy::collector::Count;
@@ -43,23 +43,28 @@ const UPDATER_CHECK: Duration = Duration::from_millis(20);
 pub struct Engine {
     /// The conversation, the session documents and the file records (index_part.rs).
     main: IndexPart,
-    /// The other kinds of text, opened when a search or a write first needs them.
-    depth: OnceLock<IndexPart>,
+    /// The other parts (`Part::others`), each opened when a search or a write first needs it.
+    others: Vec<(Part, OnceLock<IndexPart>)>,
     fields: Fields,
     writer: Mutex<Option<Writer>>,
     /// The folder the index was opened in, and which folder it was; none for an index in memory.
     folder: Option<(PathBuf, Identity)>,
 }
 
-/// The writers of both indexes, and the count of segment updater panics when they were made:
-/// any later one may be their own updater's, whose tasks then never finish.
+/// The writers of every part, in commit order (the main one last), and the count of segment
+/// updater panics when they were made: any later one may be their own updater's, whose tasks
+/// then never finish.
 struct Writer {
-    main: IndexWriter,
-    depth: IndexWriter,
-    /// Whether the depth index has anything to commit: most tag edits and file records do not
-    /// touch it, and a commit costs a flush to disk.
-    depth_changed: bool,
+    parts: Vec<PartWriter>,
     updater_panics: u64,
+}
+
+struct PartWriter {
+    part: Part,
+    writer: IndexWriter,
+    /// Whether this part has anything to commit: most tag edits and file records touch only the
+    /// main one, and a commit costs a flush to disk. The main part is committed every time.
+    changed: bool,
 }
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -90,41 +95,62 @@ impl Engine {
         std::fs::create_dir_all(dir).map_err(io_error)?;
         let folder = (dir.to_path_buf(), Identity::of(&std::fs::metadata(dir).map_err(io_error)?));
         let main = IndexPart::open(dir, true)?.ok_or_else(|| RecallError::new(Code::Io, format!("{}: cannot create the index", dir.display())))?;
-        Engine::from_parts(main, OnceLock::new(), Some(folder))
+        let others = Part::others().map(|part| (part, OnceLock::new())).collect();
+        Engine::from_parts(main, others, Some(folder))
     }
 
     pub fn in_memory() -> Result<Engine> {
-        Engine::from_parts(IndexPart::in_memory()?, OnceLock::from(IndexPart::in_memory()?), None)
+        let others = Part::others().map(|part| Ok((part, OnceLock::from(IndexPart::in_memory()?)))).collect::<Result<_>>()?;
+        Engine::from_parts(IndexPart::in_memory()?, others, None)
     }
 
-    fn from_parts(main: IndexPart, depth: OnceLock<IndexPart>, folder: Option<(PathBuf, Identity)>) -> Result<Engine> {
+    fn from_parts(main: IndexPart, others: Vec<(Part, OnceLock<IndexPart>)>, folder: Option<(PathBuf, Identity)>) -> Result<Engine> {
         let fields = Fields::from_schema(&main.index.schema())?;
-        Ok(Engine { main, depth, fields, writer: Mutex::new(None), folder })
+        Ok(Engine { main, others, fields, writer: Mutex::new(None), folder })
     }
 
-    /// The depth index, opened (or, for a writer, `create`d) on first use; `None` when nothing
-    /// has made it yet. Opening it checks the segment files changed since its last commit, as
-    /// opening the main index does (integrity.rs).
-    fn depth(&self, create: bool) -> Result<Option<&IndexPart>> {
-        if let Some(depth) = self.depth.get() {
-            return Ok(Some(depth));
+    /// A part other than the main one, opened (or, for a writer, `create`d) on first use; `None`
+    /// when nothing has made it yet. Opening it checks the segment files changed since its last
+    /// commit, as opening the main index does (integrity.rs).
+    fn other(&self, part: Part, create: bool) -> Result<Option<&IndexPart>> {
+        let Some((_, slot)) = self.others.iter().find(|(other, _)| *other == part) else { return Ok(Some(&self.main)) };
+        if let Some(opened) = slot.get() {
+            return Ok(Some(opened));
         }
         let Some((dir, _)) = &self.folder else { return Ok(None) };
-        let folder = Part::Depth.folder(dir);
-        if self.depth_meta_missing(&folder)? {
-            return Err(RecallError::new(Code::Corrupt, integrity::describe(&in_depth(vec![format!("meta.json{}", integrity::MISSING)]))));
+        let folder = part.folder(dir);
+        if self.meta_missing(&folder)? {
+            return Err(RecallError::new(Code::Corrupt, integrity::describe(&in_folder(part, vec![format!("meta.json{}", integrity::MISSING)]))));
         }
         let opened = match IndexPart::open(&folder, create) {
             Ok(Some(opened)) => opened,
             Ok(None) => return Ok(None),
             // Opening reads some segment files: a damaged one may be why it failed.
-            Err(error) => return Err(depth_damage(integrity::damaged_files_in(&folder).unwrap_or_default()).unwrap_or(error)),
+            Err(error) => return Err(part_damage(part, integrity::damaged_files_in(&folder).unwrap_or_default()).unwrap_or(error)),
         };
-        if let Some(damage) = depth_damage(integrity::damaged_files(&opened.index, &folder, true)?) {
+        if let Some(damage) = part_damage(part, integrity::damaged_files(&opened.index, &folder, true)?) {
             return Err(damage);
         }
         // Another thread may have opened it meanwhile: either copy serves.
-        Ok(Some(self.depth.get_or_init(|| opened)))
+        Ok(Some(slot.get_or_init(|| opened)))
+    }
+
+    /// The parts opened so far, the main one first.
+    fn opened(&self) -> impl Iterator<Item = &IndexPart> {
+        std::iter::once(&self.main).chain(self.others.iter().filter_map(|(_, slot)| slot.get()))
+    }
+
+    /// The writer slot. A panic while it was held (a damaged file read while applying changes,
+    /// say) left a writer half way through its changes: it is dropped, and its changes with it
+    /// (nothing was committed), so that the next `lock` starts afresh instead of every later
+    /// write failing for the life of the process.
+    fn writer(&self) -> MutexGuard<'_, Option<Writer>> {
+        self.writer.lock().unwrap_or_else(|poisoned| {
+            let mut slot = poisoned.into_inner();
+            *slot = None;
+            self.writer.clear_poison();
+            slot
+        })
     }
 
     /// Whether the folder the index was opened in is still there, and still the same folder: the
@@ -135,24 +161,26 @@ impl Engine {
     }
 
     /// The active segment files that fail their checksum: all of them, or (`only_changed`) only
-    /// those changed since the last commit (see integrity.rs). The depth index's files (named
-    /// `depth/…`) are checked with all of them; with `only_changed`, when it is opened. An index in
-    /// memory has no files.
+    /// those changed since the last commit (see integrity.rs). The other parts' files (named
+    /// `depth/…`) are checked with all of them; with `only_changed`, when the part is opened. An
+    /// index in memory has no files.
     pub fn damaged_files(&self, only_changed: bool) -> Result<Vec<String>> {
         let Some((dir, _)) = &self.folder else { return Ok(Vec::new()) };
         let mut damaged = integrity::damaged_files(&self.main.index, dir, only_changed)?;
-        let folder = Part::Depth.folder(dir);
-        if self.depth_meta_missing(&folder)? {
-            damaged.extend(in_depth(vec![format!("meta.json{}", integrity::MISSING)]));
-        } else if !only_changed && folder.join("meta.json").exists() {
-            damaged.extend(in_depth(integrity::damaged_files_in(&folder)?));
+        for part in Part::others() {
+            let folder = part.folder(dir);
+            if self.meta_missing(&folder)? {
+                damaged.extend(in_folder(part, vec![format!("meta.json{}", integrity::MISSING)]));
+            } else if !only_changed && folder.join("meta.json").exists() {
+                damaged.extend(in_folder(part, integrity::damaged_files_in(&folder)?));
+            }
         }
         Ok(damaged)
     }
 
-    /// Whether the depth index's `meta.json` is gone although the main index has a commit (the
-    /// first write makes the depth index before it commits): its segments are lost to searches.
-    fn depth_meta_missing(&self, folder: &Path) -> Result<bool> {
+    /// Whether a part's `meta.json` is gone although the main index has a commit (the
+    /// first write makes every part before it commits): its segments are lost to searches.
+    fn meta_missing(&self, folder: &Path) -> Result<bool> {
         Ok(!folder.join("meta.json").exists() && self.main.payload()?.is_some())
     }
 
@@ -165,11 +193,16 @@ impl Engine {
         self.main.searcher()
     }
 
-    /// What a search of `kinds` reads: the main index, and the depth index unless the search is
-    /// of the conversation alone (which must rank the same whether or not it is open).
+    /// What a search of `kinds` reads: the main index, and each other part that holds one of the
+    /// kinds (a search of the conversation alone must rank the same whether or not they are open).
     pub fn searchers(&self, kinds: &[TextKind]) -> Result<Searchers> {
-        let depth = if TextKind::conversation_only(kinds) { None } else { self.depth(false)?.map(IndexPart::searcher) };
-        Ok(Searchers { main: self.main.searcher(), depth })
+        let mut others = Vec::new();
+        for part in Part::others().filter(|part| kinds.iter().any(|kind| Part::of(*kind) == *part)) {
+            if let Some(opened) = self.other(part, false)? {
+                others.push((part, opened.searcher()));
+            }
+        }
+        Ok(Searchers { main: self.main.searcher(), others })
     }
 
     pub fn search(&self, options: &SearchOptions) -> Result<Vec<Hit>> {
@@ -189,17 +222,16 @@ impl Engine {
 
     /// Every indexed tool call that touched `file` (touched.rs).
     pub fn calls_touching(&self, file: &str) -> Result<Vec<FileCall>> {
-        match self.depth(false)? {
-            Some(depth) => calls_touching(&depth.searcher(), &self.fields, file),
+        match self.other(Part::of(TextKind::Call), false)? {
+            Some(calls) => calls_touching(&calls.searcher(), &self.fields, file),
             None => Ok(Vec::new()),
         }
     }
 
     /// Picks up commits made since the last reload, by this or another process.
     pub fn reload(&self) -> Result<()> {
-        self.main.reader.reload()?;
-        if let Some(depth) = self.depth.get() {
-            depth.reader.reload()?;
+        for part in self.opened() {
+            part.reader.reload()?;
         }
         Ok(())
     }
@@ -228,7 +260,7 @@ impl Engine {
     /// is the one processes wait for; the depth index's is taken only by its holder.
     pub fn lock(&self, timeout: Duration, threads: usize) -> Result<()> {
         panics::quiet();
-        let mut slot = self.writer.lock().map_err(|_| poisoned())?;
+        let mut slot = self.writer();
         if slot.is_some() {
             return Ok(());
         }
@@ -242,16 +274,19 @@ impl Engine {
                 Err(error) => return Err(error.into()),
             }
         };
-        let depth = self.depth(true)?.ok_or_else(|| RecallError::new(Code::Io, "cannot create the depth index"))?;
-        let depth = depth.index.writer_with_num_threads::<TantivyDocument>(threads, WRITER_HEAP_BYTES * threads)?;
-        let main = ready_to_write(main, updater_panics)?;
-        let depth = ready_to_write(depth, updater_panics)?;
-        *slot = Some(Writer { main, depth, depth_changed: false, updater_panics });
+        let mut parts = Vec::with_capacity(Part::ALL.len());
+        for part in Part::others() {
+            let other = self.other(part, true)?.ok_or_else(|| RecallError::new(Code::Io, format!("cannot create the {part:?} index")))?;
+            let writer = other.index.writer_with_num_threads::<TantivyDocument>(threads, WRITER_HEAP_BYTES * threads)?;
+            parts.push(PartWriter { part, writer: ready_to_write(writer, updater_panics)?, changed: false });
+        }
+        parts.push(PartWriter { part: Part::Main, writer: ready_to_write(main, updater_panics)?, changed: false });
+        *slot = Some(Writer { parts, updater_panics });
         Ok(())
     }
 
     pub fn apply(&self, changes: &ChangeSet) -> Result<ApplyCounts> {
-        let mut slot = self.writer.lock().map_err(|_| poisoned())?;
+        let mut slot = self.writer();
         let writer = slot.as_mut().ok_or_else(not_locked)?;
         let fields = &self.fields;
         let mut counts = ApplyCounts::default();
@@ -275,24 +310,25 @@ impl Engine {
                             (Occur::Must, Box::new(tail)),
                         ]))
                     };
-                    writer.main.delete_query(tail())?;
-                    writer.depth.delete_query(tail())?;
-                    writer.depth_changed = true;
-                    writer.main.delete_query(session_doc_query(fields, path))?;
+                    for part in &mut writer.parts {
+                        part.writer.delete_query(tail())?;
+                        part.changed = true;
+                    }
+                    writer.main()?.delete_query(session_doc_query(fields, path))?;
                 }
             }
             for message in &update.messages {
-                writer.of(Part::of(message.text_kind())).add_document(message_document(fields, &update.session, message))?;
+                writer.add(Part::of(message.text_kind()), message_document(fields, &update.session, message))?;
                 counts.messages += 1;
             }
-            writer.main.add_document(session_document(fields, &update.session))?;
+            writer.add(Part::Main, session_document(fields, &update.session))?;
             counts.sessions += 1;
         }
         // After the sessions: replacing a session deletes every document of its path, its
         // record included.
         for record in &changes.files {
-            writer.main.delete_query(file_doc_query(fields, &record.path))?;
-            writer.main.add_document(file_document(fields, record))?;
+            writer.main()?.delete_query(file_doc_query(fields, &record.path))?;
+            writer.add(Part::Main, file_document(fields, record))?;
             counts.files += 1;
         }
         // Tag edits rewrite committed session documents only; a session sent in this same change
@@ -305,8 +341,8 @@ impl Engine {
                     continue;
                 }
                 session.tags = update.tags.clone();
-                writer.main.delete_query(session_doc_query(fields, &session.path))?;
-                writer.main.add_document(session_document(fields, &session))?;
+                writer.main()?.delete_query(session_doc_query(fields, &session.path))?;
+                writer.add(Part::Main, session_document(fields, &session))?;
             }
             counts.tag_updates += 1;
         }
@@ -315,30 +351,37 @@ impl Engine {
 
     /// Drops every document (a rebuild), keeping the lock.
     pub fn clear(&self) -> Result<()> {
-        let mut slot = self.writer.lock().map_err(|_| poisoned())?;
+        let mut slot = self.writer();
         let writer = slot.as_mut().ok_or_else(not_locked)?;
-        writer.main.delete_all_documents()?;
-        writer.depth.delete_all_documents()?;
-        writer.depth_changed = true;
+        for part in &mut writer.parts {
+            part.writer.delete_all_documents()?;
+            part.changed = true;
+        }
         Ok(())
     }
 
-    /// Commits what was applied: the depth index first, then the main one, whose commit is the
+    /// Commits what was applied: the other parts first, then the main one, whose commit is the
     /// one that counts (index_part.rs). A commit that Tantivy's segment updater could not finish
     /// (it panicked: a damaged file read while applying deletes) is an error, and the writers are
     /// left behind, stopped; `unlock` then has nothing to release.
     pub fn commit(&self, stamp: &str, state: &str) -> Result<()> {
-        let mut slot = self.writer.lock().map_err(|_| poisoned())?;
-        let Writer { main, depth, depth_changed, updater_panics } = slot.take().ok_or_else(not_locked)?;
+        let mut slot = self.writer();
+        let Writer { parts, updater_panics } = slot.take().ok_or_else(not_locked)?;
         let payload = |state: &str| serde_json::to_string(&Payload { schema: SCHEMA_VERSION, stamp: stamp.to_owned(), state: state.to_owned() });
-        let (depth, committed) = if depth_changed { commit_one(depth, payload("")?, updater_panics)? } else { (depth, Ok(())) };
-        // The main index is not committed after a failed depth commit: the files stay changed
-        // for the next sync.
-        let (main, committed) = match committed {
-            Ok(()) => commit_one(main, payload(state)?, updater_panics)?,
-            Err(error) => (main, Err(error)),
-        };
-        *slot = Some(Writer { main, depth, depth_changed: committed.is_err() && depth_changed, updater_panics });
+        let mut committed: tantivy::Result<()> = Ok(());
+        let mut kept = Vec::with_capacity(parts.len());
+        for PartWriter { part, writer, changed } in parts {
+            // No part is committed after a failed commit (the main one last): the files stay
+            // changed for the next sync.
+            if committed.is_err() || !(changed || part == Part::Main) {
+                kept.push(PartWriter { part, writer, changed });
+                continue;
+            }
+            let (writer, outcome) = commit_one(writer, payload(if part == Part::Main { state } else { "" })?, updater_panics)?;
+            kept.push(PartWriter { part, writer, changed: changed && outcome.is_err() });
+            committed = outcome;
+        }
+        *slot = Some(Writer { parts: kept, updater_panics });
         committed?;
         drop(slot);
         self.reload()
@@ -347,28 +390,39 @@ impl Engine {
     /// Releases the writer lock, after letting background merges finish. Uncommitted changes
     /// are dropped.
     pub fn unlock(&self) -> Result<()> {
-        let writer = self.writer.lock().map_err(|_| poisoned())?.take();
-        if let Some(Writer { main, depth, updater_panics, .. }) = writer {
-            beside_updater(updater_panics, move || depth.wait_merging_threads())??;
-            beside_updater(updater_panics, move || main.wait_merging_threads())??;
+        let writer = self.writer().take();
+        if let Some(Writer { parts, updater_panics }) = writer {
+            for PartWriter { writer, .. } in parts {
+                beside_updater(updater_panics, move || writer.wait_merging_threads())??;
+            }
         }
         Ok(())
     }
 }
 
 impl Writer {
-    fn of(&self, part: Part) -> &IndexWriter {
-        match part {
-            Part::Main => &self.main,
-            Part::Depth => &self.depth,
-        }
+    fn part(&mut self, part: Part) -> Result<&mut PartWriter> {
+        self.parts.iter_mut().find(|writer| writer.part == part).ok_or_else(|| RecallError::new(Code::Internal, format!("no writer of the {part:?} index")))
     }
 
-    /// Deletes every document of a session file, in both indexes.
+    fn main(&mut self) -> Result<&IndexWriter> {
+        Ok(&self.part(Part::Main)?.writer)
+    }
+
+    /// Adds a document to `part`.
+    fn add(&mut self, part: Part, document: TantivyDocument) -> Result<()> {
+        let writer = self.part(part)?;
+        writer.writer.add_document(document)?;
+        writer.changed = true;
+        Ok(())
+    }
+
+    /// Deletes every document of a session file, in every part.
     fn delete_path(&mut self, fields: &Fields, path: &str) {
-        self.main.delete_term(Term::from_field_text(fields.path, path));
-        self.depth.delete_term(Term::from_field_text(fields.path, path));
-        self.depth_changed = true;
+        for part in &mut self.parts {
+            part.writer.delete_term(Term::from_field_text(fields.path, path));
+            part.changed = true;
+        }
     }
 }
 
@@ -385,14 +439,17 @@ fn ready_to_write(writer: IndexWriter, updater_panics: u64) -> Result<IndexWrite
     Ok(writer)
 }
 
-/// Names of the depth index's files as the cache folder sees them.
-fn in_depth(names: Vec<String>) -> Vec<String> {
-    names.into_iter().map(|name| format!("depth/{name}")).collect()
+/// Names of a part's files as the main index's folder sees them (`depth/…`).
+fn in_folder(part: Part, names: Vec<String>) -> Vec<String> {
+    match part.folder_name() {
+        None => names,
+        Some(folder) => names.into_iter().map(|name| format!("{folder}/{name}")).collect(),
+    }
 }
 
-/// The error for damaged files of the depth index, if any are.
-fn depth_damage(damaged: Vec<String>) -> Option<RecallError> {
-    (!damaged.is_empty()).then(|| RecallError::new(Code::Corrupt, integrity::describe(&in_depth(damaged))))
+/// The error for damaged files of a part, if any are.
+fn part_damage(part: Part, damaged: Vec<String>) -> Option<RecallError> {
+    (!damaged.is_empty()).then(|| RecallError::new(Code::Corrupt, integrity::describe(&in_folder(part, damaged))))
 }
 
 /// Commits one writer with `payload`, giving it back (for more work, or for `unlock` after a
@@ -451,10 +508,57 @@ fn session_doc_query(fields: &Fields, path: &str) -> Box<dyn Query> {
     Box::new(BooleanQuery::new(vec![(Occur::Must, path_query(fields, path)), (Occur::Must, kind_is(fields, KIND_SESSION))]))
 }
 
-fn poisoned() -> RecallError {
-    RecallError::new(Code::Internal, "a previous write panicked")
-}
-
 fn not_locked() -> RecallError {
     RecallError::new(Code::NotLocked, "Assertion failed: write without holding the writer lock")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::SearchOptions;
+
+    fn session(word: &str) -> ChangeSet {
+        serde_json::from_value(serde_json::json!({ "sessions": [{
+            "session": { "id": word, "path": format!("/s/{word}.jsonl"), "cwd": "/p", "created": 1, "modified": 2, "messageCount": 1 },
+            "messages": [{ "index": 0, "role": "user", "entryId": "e0", "timestamp": 2, "text": word }],
+        }] }))
+        .unwrap()
+    }
+
+    fn finds(engine: &Engine, word: &str) -> bool {
+        let options = SearchOptions {
+            query: word.to_owned(),
+            limit: 5,
+            prefix: false,
+            filters: Default::default(),
+            content: Vec::new(),
+            now: 2,
+            recency_weight: 0.0,
+            coordination: crate::query::DEFAULT_COORDINATION,
+            snippet_chars: 50,
+        };
+        !engine.search(&options).unwrap().is_empty()
+    }
+
+    #[test]
+    fn a_panic_while_writing_leaves_later_writes_working() {
+        let engine = Engine::in_memory().unwrap();
+        engine.lock(Duration::from_secs(1), 1).unwrap();
+        engine.apply(&session("halfway")).unwrap();
+        // A panic with the writer held (a damaged file read while applying changes) poisons it.
+        let panicked = catch_unwind(AssertUnwindSafe(|| {
+            let _held = engine.writer.lock();
+            panic!("a damaged file");
+        }));
+        assert!(panicked.is_err() && engine.writer.is_poisoned());
+        // The caller gives the lock back after the failure, and writes again.
+        engine.unlock().unwrap();
+        engine.lock(Duration::from_secs(1), 1).unwrap();
+        engine.apply(&session("afterwards")).unwrap();
+        engine.commit("t", "").unwrap();
+        engine.unlock().unwrap();
+        assert!(finds(&engine, "afterwards"));
+        // What the writer had applied when it panicked was dropped, not committed later.
+        assert!(!finds(&engine, "halfway"));
+    }
 }

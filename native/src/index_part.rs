@@ -1,4 +1,4 @@
-//! The two Tantivy indexes a cache folder holds, and how each is opened.
+//! The Tantivy indexes a cache folder holds (its parts), and how each is opened.
 //!
 //! The main index, in the folder itself, holds all a default search reads: the conversation,
 //! the session documents and the sync's file records. The depth index, in its `depth` folder,
@@ -23,7 +23,8 @@ use crate::schema::{build_schema, Fields, SCHEMA_VERSION};
 use crate::text_kind::TextKind;
 use crate::tokenizer;
 
-/// Which of the two indexes.
+/// Which of the indexes. What a part is (which text it holds, its folder) is said here; the
+/// engine, its writer and the searchers iterate `Part::ALL`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Part {
     Main,
@@ -31,6 +32,15 @@ pub enum Part {
 }
 
 impl Part {
+    /// Every part, the main one first.
+    pub const ALL: [Part; 2] = [Part::Main, Part::Depth];
+
+    /// The parts besides the main one: each opened when first needed, and committed before the
+    /// main one.
+    pub fn others() -> impl Iterator<Item = Part> {
+        Part::ALL.into_iter().filter(|part| *part != Part::Main)
+    }
+
     /// The index that holds a kind of text.
     pub fn of(kind: TextKind) -> Part {
         if kind == TextKind::Conversation {
@@ -49,11 +59,19 @@ impl Part {
         }
     }
 
+    /// The name of this part's folder inside the main index's; none for the main one.
+    pub fn folder_name(self) -> Option<&'static str> {
+        match self {
+            Part::Main => None,
+            Part::Depth => Some("depth"),
+        }
+    }
+
     /// The folder of this part of the cache in `dir`.
     pub fn folder(self, dir: &Path) -> PathBuf {
-        match self {
-            Part::Main => dir.to_path_buf(),
-            Part::Depth => dir.join("depth"),
+        match self.folder_name() {
+            None => dir.to_path_buf(),
+            Some(name) => dir.join(name),
         }
     }
 }

@@ -5,7 +5,9 @@
 //! is plain Rust, tested with `cargo test --no-default-features`.
 
 pub mod any_term;
+pub mod best_per_session;
 pub mod by_path_key;
+pub mod candidates;
 pub mod changes;
 pub mod coordinated;
 pub mod correction;
@@ -13,6 +15,7 @@ pub mod directory;
 pub mod engine;
 pub mod error;
 pub mod field_presence;
+pub mod fusion;
 pub mod files;
 pub mod identity;
 pub mod index_part;

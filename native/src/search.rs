@@ -1,32 +1,34 @@
-//! Ranking: which sessions a query finds and in what order.
+//! A search: which sessions a query finds and in what order, with a snippet of each.
 //!
-//! 1. The filtered query collects the best `limit × CANDIDATES_PER_RESULT` documents, scored by
-//!    BM25 over the live documents (statistics.rs: the same files score the same whatever the
-//!    history of the index), plus a constant for each distinct query word the document holds (coordination: more of
-//!    the words beats fewer), plus `message_index × 0.01`, so that among near-tied messages the
-//!    later one wins.
-//! 2. Candidates are grouped by session file; a session is represented by its best document.
-//! 3. A session's score is that document's score × `1 + w·exp(-age / 7 days)`, where age is the
-//!    time since the session's last message (w = 0.2 by default).
+//! 1. The query is read (query.rs), its unknown words corrected (correction.rs), its unfinished
+//!    word completed, and its filters resolved.
+//! 2. Each candidate source finds its best documents per session file (candidates.rs): today the
+//!    word index, scored by BM25 over the live documents (statistics.rs: the same files score the
+//!    same whatever the history of the index), plus a constant for each distinct query word the
+//!    document holds (coordination: more of the words beats fewer). A session is represented by
+//!    its best document; among equal scores the later message wins.
 //!    Documents of other kinds of text than the conversation (text_kind.rs) live in the depth
 //!    index (index_part.rs) and are searched only when asked for, their scores weighted by kind;
 //!    a conversation-only search reads the main index alone, statistics included, so indexing
 //!    them changes nothing of its ranking. A search of both reads them with one set of
-//!    statistics and merges their best documents.
+//!    statistics.
+//! 3. The sessions are ranked (fusion.rs): the best document's score × `1 + w·exp(-age / 7 days)`,
+//!    where age is the time since the session's last message (w = 0.2 by default).
 //! 4. The top `limit` sessions get a ~200-character snippet of their best matching message, with
 //!    the matched words as byte ranges into the snippet (snippet.rs); a message of a kind the index
 //!    does not keep whole (tool output) gets none here, and its `line_offset` instead.
 
 use std::collections::HashMap;
 
-use tantivy::collector::{Collector, TopDocs};
-use tantivy::query::{EnableScoring, Query};
+use tantivy::query::Query;
 use tantivy::snippet::SnippetGenerator;
-use tantivy::{DocAddress, Score, Searcher, SegmentReader, TantivyDocument};
+use tantivy::{DocAddress, Searcher, SegmentReader, TantivyDocument};
 
-use crate::by_path_key::{ByPathKey, PathKeys};
+use crate::by_path_key::ByPathKey;
+use crate::candidates::{word_candidates, BySession};
 use crate::correction::{corrected, searched_fields, Corrected};
-use crate::error::Result;
+use crate::error::{Code, RecallError, Result};
+use crate::fusion::{fuse, rank, Recency};
 use crate::index_part::Part;
 use crate::query::{filtered, parse, prefix_expansions, text_query, Filters};
 use crate::schema::{for_each_of_kind, Fields, KIND_SESSION};
@@ -36,9 +38,9 @@ use crate::snippet::{make_snippet, snippet_generator};
 use crate::statistics::LiveStatistics;
 use crate::text_kind::TextKind;
 
-pub const CANDIDATES_PER_RESULT: usize = 10;
-pub const MESSAGE_INDEX_TIE_BREAK: f32 = 0.01;
-pub const RECENCY_HALF_LIFE_MS: f64 = 7.0 * 24.0 * 3600.0 * 1000.0;
+/// The most results one search returns: more is a mistake (the library's own bound is lower),
+/// and is refused rather than tried.
+pub const MAX_LIMIT: usize = 100_000;
 /// `w` in `1 + w·exp(-age / 7 days)`. The seed used 1; on the known-item evaluation (bench/
 /// eval-ranking.mjs) that pushed the remembered session out of first place for one query in six,
 /// while 0.2 still lifts recent sessions over equally relevant old ones.
@@ -73,36 +75,6 @@ pub struct Hit {
     pub spans: Vec<(usize, usize)>,
 }
 
-#[derive(Clone, Copy)]
-struct Candidate {
-    part: Part,
-    address: DocAddress,
-    /// BM25 plus the message-index tie-break: what picks a session's representative.
-    tweaked: Score,
-    raw: Score,
-    is_message: bool,
-}
-
-/// The candidates of one session file: its best document, and its best message document (the
-/// two differ when the session's tags outscore every message).
-#[derive(Default)]
-struct Group {
-    best: Option<Candidate>,
-    best_message: Option<Candidate>,
-}
-
-impl Group {
-    fn offer(&mut self, candidate: Candidate) {
-        let beats = |slot: &Option<Candidate>| slot.is_none_or(|b| candidate.tweaked > b.tweaked);
-        if candidate.is_message && beats(&self.best_message) {
-            self.best_message = Some(candidate);
-        }
-        if beats(&self.best) {
-            self.best = Some(candidate);
-        }
-    }
-}
-
 /// A search's answer: the hits, and each word of the query it read as another (a typo, see
 /// correction.rs) with the word it read, in query order.
 pub struct Found {
@@ -115,6 +87,9 @@ pub fn search(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -
 }
 
 pub fn find(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -> Result<Found> {
+    if options.limit > MAX_LIMIT {
+        return Err(RecallError::new(Code::BadInput, format!("limit must be at most {MAX_LIMIT}, not {}", options.limit)));
+    }
     let kinds = if options.content.is_empty() { vec![TextKind::Conversation] } else { options.content.clone() };
     let statistics = LiveStatistics::new(searchers, fields);
     let Corrected { parsed, read_as } = corrected(parse(&options.query, options.prefix), &statistics, searchers, &searched_fields(&kinds, fields))?;
@@ -145,31 +120,21 @@ pub fn find(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -> 
             (part, filtered(text_query(&parsed, &part_kinds, &part_expansions, tags, options.coordination, fields), &filters, fields))
         })
         .collect();
-    let groups = collect_groups(searchers, &statistics, &queries, options.limit * CANDIDATES_PER_RESULT)?;
-    let session_docs = session_documents(searcher, fields, &groups.keys().copied().collect())?;
 
-    let mut ranked: Vec<(f64, i64, u64, Group)> = groups
-        .into_iter()
-        .filter_map(|(key, group)| {
-            let best = group.best.as_ref()?;
-            let last = session_docs.get(&key).map_or(0, |(ts, _)| *ts);
-            let score = f64::from(best.raw) * recency_factor(options.now, last, options.recency_weight);
-            Some((score, last, key, group))
-        })
-        .collect();
-    // Ties (equal scores) fall to the more recent session, then to a fixed order.
-    ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
-    ranked.truncate(options.limit);
+    let found = fuse(vec![word_candidates(searchers, &statistics, &queries)?]);
+    let session_docs = session_documents(searcher, fields, &found)?;
+    let last_activity: ByPathKey<i64> = session_docs.iter().map(|(key, (ts, _))| (*key, *ts)).collect();
+    let ranked = rank(found, &last_activity, Recency { now: options.now, weight: options.recency_weight }, options.limit);
 
     let mut snippets: HashMap<&'static str, SnippetGenerator> = HashMap::new();
     let mut hits = Vec::with_capacity(ranked.len());
-    for (score, _, key, group) in ranked {
-        // Every indexed session has its session document; one missing means a damaged index.
-        let Some((_, address)) = session_docs.get(&key) else { continue };
+    for ranked in ranked {
+        let Some((_, address)) = session_docs.get(&ranked.key) else { continue };
         let session = session_from_document(fields, &searcher.doc(*address)?);
-        let (message, snippet, spans) = match group.best_message {
+        let score = ranked.score;
+        let (message, snippet, spans) = match ranked.candidates.best_message {
             Some(candidate) => {
-                let doc: TantivyDocument = searchers.doc(candidate.part, candidate.address)?;
+                let doc: TantivyDocument = searchers.doc(candidate.origin.part, candidate.origin.address)?;
                 let mut message = message_from_document(fields, &doc);
                 let kind = message.kind;
                 // Text the index does not keep gets its snippet from the session file (snippet.rs).
@@ -195,57 +160,10 @@ pub fn find(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -> 
     Ok(Found { hits, read_as })
 }
 
-pub fn recency_factor(now: i64, last_activity: i64, weight: f64) -> f64 {
-    let age = (now - last_activity).max(0) as f64;
-    1.0 + weight * (-age / RECENCY_HALF_LIFE_MS).exp()
-}
-
-/// The best `window` documents of the indexes searched, grouped by session file: each index
-/// searched with its part of the query, all of them weighted with one set of BM25 statistics.
-/// (Reading the two on two threads was tried: no faster on two cores.)
-fn collect_groups(searchers: &Searchers, statistics: &LiveStatistics, queries: &[(Part, Box<dyn Query>)], window: usize) -> Result<ByPathKey<Group>> {
-    let collector = TopDocs::with_limit(window.max(1)).tweak_score(move |segment: &tantivy::SegmentReader| {
-        let index_column = segment.fast_fields().u64("msg_index").ok();
-        move |doc, score: Score| {
-            let index = index_column.as_ref().and_then(|c| c.first(doc)).unwrap_or(0);
-            (score + index as Score * MESSAGE_INDEX_TIE_BREAK, score)
-        }
-    });
-    let mut top = Vec::new();
-    for (part, query) in queries {
-        let Some(searcher) = searchers.of(*part) else { continue };
-        let weight = query.weight(EnableScoring::enabled_from_statistics_provider(statistics, searcher))?;
-        let mut fruits = Vec::with_capacity(searcher.segment_readers().len());
-        for (ord, segment) in searcher.segment_readers().iter().enumerate() {
-            fruits.push(collector.collect_segment(weight.as_ref(), ord as u32, segment)?);
-        }
-        top.extend(collector.merge_fruits(fruits)?.into_iter().map(|(scores, address)| (scores, *part, address)));
-    }
-    if queries.len() > 1 {
-        top.sort_by(|a, b| b.0 .0.total_cmp(&a.0 .0));
-        top.truncate(window.max(1));
-    }
-    let mut columns = HashMap::new();
-    let mut groups = ByPathKey::<Group>::default();
-    for ((tweaked, raw), part, address) in top {
-        let (key_column, index_column) = match columns.entry((part, address.segment_ord)) {
-            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::hash_map::Entry::Vacant(e) => {
-                let Some(searcher) = searchers.of(part) else { continue };
-                let fast = searcher.segment_reader(address.segment_ord).fast_fields();
-                e.insert((fast.u64("path_key")?, fast.u64("msg_index")?))
-            }
-        };
-        let Some(key) = key_column.first(address.doc_id) else { continue };
-        let is_message = index_column.first(address.doc_id).is_some();
-        groups.entry(key).or_default().offer(Candidate { part, address, tweaked, raw, is_message });
-    }
-    Ok(groups)
-}
-
 /// The session document of each session file (by path key), with its last activity read from the
 /// fast columns: one pass over the session documents, instead of a lookup per result.
-fn session_documents(searcher: &Searcher, fields: &Fields, wanted: &PathKeys) -> Result<ByPathKey<(i64, DocAddress)>> {
+/// Every indexed session has its session document; one missing means a damaged index.
+fn session_documents(searcher: &Searcher, fields: &Fields, wanted: &BySession) -> Result<ByPathKey<(i64, DocAddress)>> {
     if wanted.is_empty() {
         return Ok(ByPathKey::default());
     }
@@ -255,7 +173,7 @@ fn session_documents(searcher: &Searcher, fields: &Fields, wanted: &PathKeys) ->
         Ok((fast.u64("path_key")?, fast.i64("ts")?))
     };
     for_each_of_kind(searcher, fields, KIND_SESSION, columns, |(keys, timestamps), address| {
-        if let Some(key) = keys.first(address.doc_id).filter(|key| wanted.contains(key)) {
+        if let Some(key) = keys.first(address.doc_id).filter(|key| wanted.contains_key(key)) {
             if let Some(ts) = timestamps.first(address.doc_id) {
                 out.insert(key, (ts, address));
             }

@@ -1,5 +1,5 @@
-//! The searchers one search reads: the main index's always, the depth index's when the search
-//! reads other kinds of text than the conversation and that index exists (index_part.rs).
+//! The searchers one search reads: the main index's always, and those of the other parts that hold
+//! the kinds of text the search reads, when they exist (index_part.rs).
 
 use tantivy::{DocAddress, Searcher, TantivyDocument};
 
@@ -9,21 +9,19 @@ use crate::text_kind::TextKind;
 
 pub struct Searchers {
     pub main: Searcher,
-    pub depth: Option<Searcher>,
+    /// The other parts read, in `Part::ALL` order.
+    pub others: Vec<(Part, Searcher)>,
 }
 
 impl Searchers {
     /// Each searcher with the part it reads.
     pub fn parts(&self) -> impl Iterator<Item = (Part, &Searcher)> {
-        std::iter::once((Part::Main, &self.main)).chain(self.depth.iter().map(|depth| (Part::Depth, depth)))
+        std::iter::once((Part::Main, &self.main)).chain(self.others.iter().map(|(part, searcher)| (*part, searcher)))
     }
 
     /// The searcher of `part`, if it is read.
     pub fn of(&self, part: Part) -> Option<&Searcher> {
-        match part {
-            Part::Main => Some(&self.main),
-            Part::Depth => self.depth.as_ref(),
-        }
+        self.parts().find(|(read, _)| *read == part).map(|(_, searcher)| searcher)
     }
 
     /// The searcher of the index that holds `kind`, if it is read.

@@ -19,7 +19,9 @@ pub fn list(searcher: &Searcher, fields: &Fields, filters: &Filters, limit: usiz
     let mut clauses = vec![(Occur::Must, kind_is(fields, KIND_SESSION))];
     clauses.extend(filters.clauses(fields));
     let query = BooleanQuery::new(clauses);
-    let collector = TopDocs::with_limit(limit).order_by_fast_field::<i64>("ts", Order::Desc);
+    // No more places than there are documents: a huge limit would be allocated up front.
+    let places = limit.min(usize::try_from(searcher.num_docs()).unwrap_or(usize::MAX).max(1));
+    let collector = TopDocs::with_limit(places).order_by_fast_field::<i64>("ts", Order::Desc);
     let top = searcher.search(&query, &collector)?;
     let mut out = Vec::with_capacity(top.len());
     for (_, address) in top {

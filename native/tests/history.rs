@@ -77,8 +77,8 @@ fn write(engine: &Engine, changes: ChangeSet) {
     engine.unlock().unwrap();
 }
 
-fn ranking(engine: &Engine, query: &str, content: &[TextKind]) -> Vec<(String, f64, String)> {
-    let options = SearchOptions {
+fn options(query: &str, content: &[TextKind]) -> SearchOptions {
+    SearchOptions {
         query: query.to_owned(),
         limit: 20,
         prefix: true,
@@ -88,8 +88,11 @@ fn ranking(engine: &Engine, query: &str, content: &[TextKind]) -> Vec<(String, f
         recency_weight: 0.2,
         coordination: recall_native::query::DEFAULT_COORDINATION,
         snippet_chars: 200,
-    };
-    engine.search(&options)
+    }
+}
+
+fn ranking(engine: &Engine, query: &str, content: &[TextKind]) -> Vec<(String, f64, String)> {
+    engine.search(&options(query, content))
         .unwrap()
         .into_iter()
         .map(|hit| (hit.session.path, hit.score, hit.snippet))
@@ -154,5 +157,33 @@ fn incremental_index_ranks_like_a_rebuild() {
             assert!(!rebuilt.is_empty(), "{query} finds nothing");
             assert_eq!(incremental, rebuilt, "{query} in {content:?}");
         }
+    }
+}
+
+#[test]
+fn ties_rank_the_same_in_an_incremental_index_and_a_rebuild() {
+    // 200 sessions with the same text at the same time: every score ties, and so does recency.
+    let tied = |n: usize| SessionUpdate { session: meta(n, 1), messages: vec![message(0, "alphacommon words here")], replace_from: None };
+    let incremental = Engine::in_memory().unwrap();
+    // Written in batches from the end, with some sessions rewritten and some removed and written
+    // again: the segments hold them in another order than a rebuild does.
+    for batch in (0..200).collect::<Vec<_>>().rchunks(25) {
+        write(&incremental, ChangeSet { sessions: batch.iter().map(|&n| tied(n)).collect(), ..Default::default() });
+    }
+    write(&incremental, ChangeSet { sessions: (0..200).step_by(7).map(tied).collect(), ..Default::default() });
+    write(&incremental, ChangeSet { remove_paths: (0..200).step_by(3).map(|n| meta(n, 0).path).collect(), ..Default::default() });
+    write(&incremental, ChangeSet { sessions: (0..200).step_by(3).map(tied).collect(), ..Default::default() });
+
+    let rebuilt = Engine::in_memory().unwrap();
+    write(&rebuilt, ChangeSet { sessions: (0..200).map(tied).collect(), ..Default::default() });
+
+    for limit in [1, 8, 50] {
+        let ranked = |engine: &Engine| {
+            let options = SearchOptions { limit, ..options("alphacommon", &[]) };
+            engine.search(&options).unwrap().into_iter().map(|hit| (hit.session.path, hit.score)).collect::<Vec<_>>()
+        };
+        let (incremental, rebuilt) = (ranked(&incremental), ranked(&rebuilt));
+        assert_eq!(rebuilt.len(), limit);
+        assert_eq!(incremental, rebuilt, "limit {limit}");
     }
 }

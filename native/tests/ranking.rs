@@ -110,6 +110,23 @@ fn later_message_wins_a_tie() {
 }
 
 #[test]
+fn a_long_session_does_not_crowd_out_the_others() {
+    // Every message of the long one says the word once; each short one says it twice. Where a
+    // later message counted for more than a near tie, the long session's last messages filled
+    // every place before grouping, and the short ones were not found at all.
+    let long: Vec<String> = (0..3_400).map(|i| format!("step {i}: deploy then check the logs of the service")).collect();
+    let mut sessions = vec![session("long", "/p", OLD, &long.iter().map(String::as_str).collect::<Vec<_>>())];
+    sessions.extend((0..30).map(|i| session(&format!("short{i}"), "/p", OLD, &["deploy it", "deploy again"])));
+    let engine = engine_with(sessions);
+    let hits = run(&engine, &SearchOptions { limit: 40, ..options("deploy") });
+    assert_eq!(hits.len(), 31);
+    assert!(names(&hits).contains(&"long".to_owned()));
+    let long_hit = hits.iter().find(|h| h.session.path.ends_with("long.jsonl")).unwrap();
+    // Its messages score the same: the last one represents it.
+    assert_eq!(long_hit.message.as_ref().unwrap().index, 3_399);
+}
+
+#[test]
 fn recent_sessions_rank_higher_at_equal_relevance() {
     let engine = engine_with(vec![
         session("old", "/p", NOW - 60 * DAY, &["migrate the database schema"]),
@@ -182,9 +199,9 @@ fn tag_filters_use_the_tags_of_session_documents() {
 }
 
 #[test]
-fn filters_apply_before_the_candidate_window() {
-    // 30 sessions elsewhere outscore the one in /mine; with limit 1 the window is 10 documents,
-    // so a post-filter would find nothing.
+fn filters_apply_in_the_query_not_after_it() {
+    // 30 sessions elsewhere outscore the one in /mine: a filter applied to the best few
+    // documents found would find nothing.
     let mut sessions: Vec<SessionUpdate> = (0..30)
         .map(|i| session(&format!("other{i}"), "/other", OLD, &["tantivy tantivy tantivy"]))
         .collect();
@@ -260,6 +277,19 @@ fn odd_queries_never_fail() {
     }
     assert_eq!(names(&run(&engine, &options("foo:bar (baz"))), vec!["a"]);
     assert!(run(&engine, &options("***")).is_empty());
+}
+
+#[test]
+fn a_limit_past_the_bound_is_refused_not_tried() {
+    let engine = engine_with(vec![session("a", "/p", OLD, &["foo bar baz"])]);
+    // Tried, it asked for memory for a billion results and aborted the process.
+    let error = engine.search(&SearchOptions { limit: 100_000_000, ..options("foo") }).unwrap_err();
+    assert_eq!(error.code, recall_native::error::Code::BadInput);
+    assert!(error.message.contains("at most 100000"), "{}", error.message);
+    assert_eq!(names(&run(&engine, &SearchOptions { limit: recall_native::search::MAX_LIMIT, ..options("foo") })), vec!["a"]);
+    // A listing's limit is a count of the sessions at most (the library asks for all of them).
+    let listed = recall_native::sessions::list(&engine.searcher(), engine.fields(), &Filters::default(), 100_000_000).unwrap();
+    assert_eq!(listed.len(), 1);
 }
 
 #[test]

@@ -125,7 +125,7 @@ function tagsFromAnswer(answer: string, existing: { manual: string[]; suppressed
 /** Tags each session in turn with the caller's model; see the top of this file. */
 export async function autoTagSessions(store: IndexStore, sessions: readonly SessionRef[], caller: ModelCaller, config: AutoTagConfig, options: AutoTagOptions = {}): Promise<AutoTagResult[]> {
   const results: AutoTagResult[] = [];
-  const tagStore = tagsFor(store);
+  const tagStore = await tagsFor(store);
   const system = autoTagSystemPrompt(config);
   let saved = false;
   try {

@@ -41,10 +41,10 @@ library.catch(() => {});
 /** One open store per set of location overrides, kept for the life of the thread (opened again if its folder was deleted). */
 const stores = new Map();
 
-function storeFor(lib, overrides) {
+async function storeFor(lib, overrides) {
   const key = JSON.stringify(overrides);
   const known = stores.get(key);
-  const store = known ? lib.storeInPlace(known) : lib.openStore(lib.resolveLocations(overrides));
+  const store = await (known ? lib.storeInPlace(known) : lib.openStore(lib.resolveLocations(overrides)));
   stores.set(key, store);
   return store;
 }
@@ -53,7 +53,7 @@ async function run(id, job) {
   const lib = await library;
   switch (job.type) {
     case "sync": {
-      const store = storeFor(lib, job.overrides);
+      const store = await storeFor(lib, job.overrides);
       const notices = store.notices.splice(0);
       let last = 0;
       const report = await lib.syncIndex(store, {

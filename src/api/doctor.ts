@@ -206,11 +206,11 @@ async function checkIndex(context: DoctorContext): Promise<DoctorCheck> {
     return fail("index", `no index yet at ${indexDir}; ${readable} session files to read`, writeFix(locations));
   }
   try {
-    const store = openStore(locations);
+    const store = await openStore(locations);
     if (store.replaced) return fail("index", `${indexDir} could not be used and was replaced by an empty one (${store.native.replacedBecause()})`, writeFix(locations));
     const damaged = await store.native.damagedFiles();
     if (damaged.length > 0) return fail("index", `${damaged.length} file(s) of ${indexDir} fail their checksum (${named(damaged)})`, writeFix(locations));
-    const { sessions } = store.native.stats();
+    const { sessions } = await store.native.stats();
     if (!context.sessionsFolderUsable()) return pass("index", `${indexDir}: checksums match; it holds ${sessions} sessions`);
     const scan = await scanSessionFiles(store, true);
     const skipped = new Set(unreadable.map((u) => u.path));

@@ -3,7 +3,7 @@
  * active in a time window. The bounds apply to a session's last activity, inside the index query.
  */
 import type { IndexStore } from "../store.js";
-import { scopeFilters } from "./search.js";
+import { checkedLimit, scopeFilters } from "./search.js";
 import { toSummary, type SessionSummary } from "./session-summary.js";
 import { callsTouching, onlyTouching } from "./touched-file.js";
 
@@ -28,13 +28,13 @@ export async function listSessions(store: IndexStore, options: ListOptions = {})
     if (touching.size === 0) return [];
     filters = onlyTouching(filters, touching);
   }
-  const sessions = await store.native.list({ limit: options.limit ?? DEFAULT_LIST_LIMIT, filters });
+  const sessions = await store.native.list({ limit: checkedLimit(options.limit ?? DEFAULT_LIST_LIMIT), filters });
   return sessions.map(toSummary);
 }
 
 /** How many sessions the index holds, or holds of one folder: what a search looked through. */
 export async function countSessions(store: IndexStore, options: Pick<ListOptions, "cwd"> = {}): Promise<number> {
-  const all = store.native.stats().sessions;
+  const all = (await store.native.stats()).sessions;
   if (options.cwd === undefined || all === 0) return all;
   return (await store.native.list({ limit: all, filters: scopeFilters(options) })).length;
 }

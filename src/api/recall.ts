@@ -112,8 +112,8 @@ export class Recall {
   }
 
   /** Opens the index (the first call does it anyway); its notices (a rebuilt cache) are then waiting. */
-  open(): this {
-    this.lease.store();
+  async open(): Promise<this> {
+    await this.lease.store();
     return this;
   }
 
@@ -240,12 +240,12 @@ export class Recall {
   }
 
   /** Throws the error a damaged tag database gives: tag operations and `#tag` filters stop on it. */
-  checkTags(): void {
-    this.tags.check();
+  checkTags(): Promise<void> {
+    return this.tags.check();
   }
 
   /** A session's manual, automatic and suppressed tags. */
-  tagsOf(session: SessionRef): SessionTags {
+  tagsOf(session: SessionRef): Promise<SessionTags> {
     return this.tags.of(session);
   }
 
@@ -260,7 +260,7 @@ export class Recall {
   }
 
   /** Every tag in use with its number of sessions, most used first. */
-  tagCounts(): TagCount[] {
+  tagCounts(): Promise<TagCount[]> {
     return this.tags.counts();
   }
 
@@ -297,8 +297,8 @@ export class Recall {
   }
 
   /** Sees what other processes committed since this one last looked. Cheap. */
-  reload(): void {
-    this.maintenance.reload();
+  reload(): Promise<void> {
+    return this.maintenance.reload();
   }
 
   /** Stops the background thread once its jobs are done. The index needs no closing. */

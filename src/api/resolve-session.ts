@@ -83,6 +83,6 @@ export async function sessionSummary(store: IndexStore, session: SessionRef): Pr
     messageCount: read.messageCount,
     firstMessage: read.firstMessage,
     parent: read.header.parent ?? null,
-    tags: hasTagData(store) ? tagsFor(store).merged(session.id) : [],
+    tags: hasTagData(store) ? (await tagsFor(store)).merged(session.id) : [],
   };
 }

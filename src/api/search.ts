@@ -104,6 +104,16 @@ export interface SearchHit extends SessionSummary {
 }
 
 export const DEFAULT_LIMIT = 20;
+/** The most results a search or a listing returns at once (`limit`); pages go on past it. */
+export const MAX_LIMIT = 10_000;
+
+/** `limit`, checked: a whole number from 1 to `MAX_LIMIT`. */
+export function checkedLimit(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+    throw new RecallError("BAD_INPUT", `limit must be a whole number from 1 to ${MAX_LIMIT}, not ${limit}`, { field: "limit" });
+  }
+  return limit;
+}
 
 export function scopeFilters(options: Pick<SearchOptions, "cwd" | "since" | "until" | "sessionIds">): NativeFilters {
   const filters: NativeFilters = {};
@@ -116,8 +126,7 @@ export function scopeFilters(options: Pick<SearchOptions, "cwd" | "since" | "unt
 
 /** A page of results: the first, or the one after `options.cursor`. */
 export async function searchPage(store: IndexStore, options: SearchOptions): Promise<SearchPage> {
-  const limit = options.limit ?? DEFAULT_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1) throw new RecallError("BAD_INPUT", `limit must be a whole number of at least 1, not ${limit}`, { field: "limit" });
+  const limit = checkedLimit(options.limit ?? DEFAULT_LIMIT);
   const searched = [options.query, options.prefix ?? false, options.cwd ?? null, options.since ?? null, options.until ?? null, limit];
   if (options.content !== undefined || options.file !== undefined) searched.push(options.content?.join(",") ?? null, options.file ?? null);
   const digest = searchDigest(options.sessionIds === undefined ? searched : [...searched, options.sessionIds]);
@@ -156,7 +165,7 @@ async function findSessions(store: IndexStore, options: SearchOptions): Promise<
   const withCalls = (hit: SearchHit): SearchHit => (touching ? { ...hit, calls: touching.get(hit.path) ?? [] } : hit);
   const filters = touching ? onlyTouching(scopeFilters(options), touching) : scopeFilters(options);
   if (hasTags(query)) {
-    const damaged = garbledTagStore(store);
+    const damaged = await garbledTagStore(store);
     if (damaged) throw damaged;
     if (query.include.length > 0) filters.tagsAll = query.include;
     if (query.exclude.length > 0) filters.tagsNone = query.exclude;

@@ -33,15 +33,15 @@ export interface TagEdit {
 /** How long an edit waits for another process's index write before leaving the update for later. */
 const INDEX_LOCK_TIMEOUT_MS = 30_000;
 
-export function sessionTags(store: IndexStore, session: SessionRef): SessionTags {
-  const sets = tagsFor(store).sets(session.id);
+export async function sessionTags(store: IndexStore, session: SessionRef): Promise<SessionTags> {
+  const sets = (await tagsFor(store)).sets(session.id);
   return { id: session.id, path: session.path, tags: [...sets.manual, ...sets.auto], ...sets };
 }
 
 /** Adds manual tags (`#` optional; normalized; one that normalizes to nothing is an error). */
 export async function addTags(store: IndexStore, sessions: SessionRef[], tags: readonly string[]): Promise<TagEdit> {
   const wanted = parseTags(tags);
-  const tagStore = tagsFor(store);
+  const tagStore = await tagsFor(store);
   for (const session of sessions) await tagStore.addManual(session.id, wanted);
   return applied(store, sessions);
 }
@@ -49,19 +49,19 @@ export async function addTags(store: IndexStore, sessions: SessionRef[], tags: r
 /** Removes tags and suppresses them, so automatic tagging cannot bring them back. */
 export async function removeTags(store: IndexStore, sessions: SessionRef[], tags: readonly string[]): Promise<TagEdit> {
   const unwanted = parseTags(tags);
-  const tagStore = tagsFor(store);
+  const tagStore = await tagsFor(store);
   for (const session of sessions) await tagStore.suppress(session.id, unwanted);
   return applied(store, sessions);
 }
 
 /** Every tag in use with its number of sessions, most used first. */
-export function tagCounts(store: IndexStore): TagCount[] {
-  return tagsFor(store).counts();
+export async function tagCounts(store: IndexStore): Promise<TagCount[]> {
+  return (await tagsFor(store)).counts();
 }
 
 async function applied(store: IndexStore, sessions: SessionRef[]): Promise<TagEdit> {
   const { busy, unwritable } = await syncTags(store, { lockTimeoutMs: INDEX_LOCK_TIMEOUT_MS });
-  const edit: TagEdit = { sessions: sessions.map((session) => sessionTags(store, session)), indexBusy: busy };
+  const edit: TagEdit = { sessions: await Promise.all(sessions.map((session) => sessionTags(store, session))), indexBusy: busy };
   if (unwritable) edit.indexUnwritable = unwritable.message;
   return edit;
 }

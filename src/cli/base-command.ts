@@ -35,7 +35,6 @@ export abstract class BaseCommand extends Command<RecallContext> {
   }
 
   private library: Recall | undefined;
-  private opened = false;
 
   /** Whether opening checks every file of the index (it reads the whole index): `recall index` does. */
   protected readonly verifyIndex: boolean = false;
@@ -46,13 +45,8 @@ export abstract class BaseCommand extends Command<RecallContext> {
     return this.library;
   }
 
-  /** The library for the sessions folder this command line names, its index opened. */
+  /** The library for the sessions folder this command line names (its first use opens the index). */
   recall(): Recall {
-    if (!this.opened) {
-      this.unopened().open();
-      this.opened = true;
-      this.warnNotices();
-    }
     return this.unopened();
   }
 

@@ -152,7 +152,7 @@ export function registerTools(server: McpServer, { config, pages, reader, sessio
       let busy = false;
       if (add.length) busy = (await sessions.recall.addTags([session], add)).indexBusy || busy;
       if (remove.length) busy = (await sessions.recall.removeTags([session], remove)).indexBusy || busy;
-      const tags = sessions.recall.tagsOf(session).tags;
+      const tags = (await sessions.recall.tagsOf(session)).tags;
       return toolResult({ session_ref: args.session_ref, tags, index_busy: busy }, `tags: ${tags.map((t) => `#${t}`).join(" ") || "(none)"}`);
     }),
   );

@@ -20,24 +20,26 @@ export declare class LockFile {
 /** The index of Pi sessions in one folder. */
 export declare class NativeIndex {
   /**
-   * Opens (or creates) the index in `dir`. Fast: reads only the index's metadata. An index
-   * that cannot be used is replaced with an empty one (see replace.rs).
+   * Opens (or creates) the index in `dir`: reads the index's metadata and checks the segment
+   * files changed since its last commit. An index that cannot be used is replaced with an
+   * empty one (see replace.rs).
    */
-  static open(dir: string): NativeIndex
+  static open(dir: string): Promise<NativeIndex>
   /**
    * Like `open`, checking every segment file's checksum first: after a failure, and in
    * `recall index`.
    */
-  static openVerified(dir: string): NativeIndex
+  static openVerified(dir: string): Promise<NativeIndex>
   /** The names of the index's segment files that fail their checksum (for `recall doctor`). */
   damagedFiles(): Promise<string[]>
   /** Whether the index's folder is still the one it was opened in (not deleted or replaced). */
   isInPlace(): boolean
   /** Why `open` replaced the index in the folder with an empty one, or null if it did not. */
   replacedBecause(): string | null
-  stats(): NativeStats
+  /** Counts of documents and sessions, and the last commit's stamp and state. */
+  stats(): Promise<NativeStats>
   /** Picks up commits made since the index was opened or last reloaded. */
-  reload(): void
+  reload(): Promise<void>
   /**
    * Takes the writer lock, waiting up to `timeoutMs`; fails with RECALL_LOCKED after that.
    * A `heavy` write (a first index, a large batch) indexes with two threads, a light one with
@@ -47,7 +49,7 @@ export declare class NativeIndex {
   /** Applies a change set under the writer lock; nothing is visible before `commit`. */
   apply(changes: NativeChangeSet): Promise<NativeApplyCounts>
   /** Deletes every document (for a rebuild); needs the writer lock. */
-  clear(): void
+  clear(): Promise<void>
   /** Commits under `stamp`, recording `state` (the caller's, returned by `stats`) with it. */
   commit(stamp: string, state: string): Promise<void>
   /**
@@ -101,7 +103,7 @@ export declare class TagDatabase {
    * here win, and within a session manual beats suppressed beats automatic. Returns how many
    * sessions gained a tag.
    */
-  importOnce(marker: string, now: string, sessions: Array<NativeSessionTagSets>): number | null
+  importOnce(marker: string, now: string, sessions: Array<NativeSessionTagSets>): Promise<number | null>
   /** Whether the database was made in place of an empty file and waits for the index's tags. */
   needsRestore(): boolean
   /** Takes the given tags as manual ones, once: null if another process already did. */

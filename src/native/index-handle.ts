@@ -3,7 +3,7 @@
  * the index through this class, whose methods are the handle's with every native error turned
  * into a RecallError here, once.
  */
-import { native, nativeSync } from "../errors.js";
+import { native } from "../errors.js";
 import type {
   EarlyLook,
   NativeApplyCounts,
@@ -30,9 +30,9 @@ export class IndexHandle {
    * Opens (or creates) the index in `dir`; an index that cannot be used is replaced with an empty
    * one. `verify` checks every file's checksum, not only those changed since the last commit.
    */
-  static open(dir: string, options: { verify: boolean } = { verify: false }): IndexHandle {
+  static async open(dir: string, options: { verify: boolean } = { verify: false }): Promise<IndexHandle> {
     const { NativeIndex } = nativeModule();
-    return new IndexHandle(nativeSync(() => (options.verify ? NativeIndex.openVerified(dir) : NativeIndex.open(dir))));
+    return new IndexHandle(await native(() => (options.verify ? NativeIndex.openVerified(dir) : NativeIndex.open(dir))));
   }
 
   /** Why opening replaced an unusable index (corrupt, another schema) with an empty one, or null. */
@@ -45,13 +45,14 @@ export class IndexHandle {
     return this.inner.isInPlace();
   }
 
-  stats(): NativeStats {
-    return nativeSync(() => this.inner.stats());
+  /** Counts of documents and sessions (a count over the session documents), and the last commit's stamp and state. */
+  stats(): Promise<NativeStats> {
+    return native(() => this.inner.stats());
   }
 
   /** Picks up commits made since the index was opened or last reloaded. */
-  reload(): void {
-    nativeSync(() => this.inner.reload());
+  reload(): Promise<void> {
+    return native(() => this.inner.reload());
   }
 
   /** Takes the writer lock, waiting up to `timeoutMs` (then LOCKED); `heavy` indexes with more threads. */
@@ -65,8 +66,8 @@ export class IndexHandle {
   }
 
   /** Deletes every document (for a rebuild); needs the writer lock. */
-  clear(): void {
-    nativeSync(() => this.inner.clear());
+  clear(): Promise<void> {
+    return native(() => this.inner.clear());
   }
 
   /** Commits under `stamp`, recording `state` with it (read back by `stats`). */

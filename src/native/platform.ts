@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 
 /** The platforms with a prebuilt package (package.json `napi.targets`; the release builds each). */
-export const PREBUILT_PLATFORMS = ["darwin-arm64", "darwin-x64", "linux-x64-gnu", "linux-arm64-gnu", "linux-x64-musl", "win32-x64-msvc"];
+export const PREBUILT_PLATFORMS = ["darwin-arm64", "darwin-x64", "linux-x64-gnu", "linux-arm64-gnu", "linux-x64-musl"];
 
 /** Whether this Linux runs musl's C library (Alpine) rather than glibc. */
 function isMusl(): boolean {

@@ -22,7 +22,7 @@ export class TagHandle {
   }
 
   id(): string {
-    return nativeSync(() => this.inner.id());
+    return this.inner.id();
   }
 
   close(): void {
@@ -61,8 +61,8 @@ export class TagHandle {
     return nativeSync(() => this.inner.hasMeta(key));
   }
 
-  importOnce(marker: string, sessions: NativeSessionTagSets[]): number | null {
-    return nativeSync(() => this.inner.importOnce(marker, new Date().toISOString(), sessions));
+  importOnce(marker: string, sessions: NativeSessionTagSets[]): Promise<number | null> {
+    return native(() => this.inner.importOnce(marker, new Date().toISOString(), sessions));
   }
 
   needsRestore(): boolean {

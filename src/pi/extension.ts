@@ -83,17 +83,17 @@ export default function recallExtension(pi: ExtensionAPI): void {
   });
 
   // Completions are best effort: a tag database that cannot be opened just completes nothing.
-  const knownTags = (): string[] => {
+  const knownTags = async (): Promise<string[]> => {
     try {
-      return where ? recallFor(where).tagCounts().map((c) => c.tag) : [];
+      return where ? (await recallFor(where).tagCounts()).map((c) => c.tag) : [];
     } catch {
       return [];
     }
   };
-  const openSessionTags = (): string[] => {
+  const openSessionTags = async (): Promise<string[]> => {
     if (!session.id || !where) return knownTags();
     try {
-      return recallFor(where).tagsOf({ id: session.id, path: session.path ?? "", cwd: where.cwd }).tags;
+      return (await recallFor(where).tagsOf({ id: session.id, path: session.path ?? "", cwd: where.cwd })).tags;
     } catch {
       return [];
     }
@@ -101,7 +101,10 @@ export default function recallExtension(pi: ExtensionAPI): void {
 
   pi.registerCommand("recall", {
     description: "Search earlier sessions and resume one (/recall help for more)",
-    getArgumentCompletions: (prefix) => completeRecallArgs(prefix, knownTags, openSessionTags),
+    getArgumentCompletions: async (prefix) => {
+      const [known, own] = await Promise.all([knownTags(), openSessionTags()]);
+      return completeRecallArgs(prefix, () => known, () => own);
+    },
     handler: async (args, ctx) => {
       const out = outputFor(ctx);
       const command = parseRecallArgs(args);
@@ -115,7 +118,7 @@ export default function recallExtension(pi: ExtensionAPI): void {
             out.warn(command.message);
             return;
           case "tags":
-            showTags(recall, ctx, out);
+            await showTags(recall, ctx, out);
             return;
           case "tag":
           case "untag":
@@ -164,9 +167,9 @@ function showNotices(recall: Recall, out: Output, extra: readonly string[] = [])
   for (const notice of [...recall.takeNotices().map((n) => n.message), ...extra]) out.info(notice);
 }
 
-function showTags(recall: Recall, ctx: ExtensionCommandContext, out: Output): void {
+async function showTags(recall: Recall, ctx: ExtensionCommandContext, out: Output): Promise<void> {
   const ref = currentSessionRef(ctx);
-  const tags = recall.tagsOf(ref);
+  const tags = await recall.tagsOf(ref);
   if (tags.tags.length === 0) {
     out.info("This session has no tags. Add some with /recall tag #name.");
     return;
@@ -177,7 +180,7 @@ function showTags(recall: Recall, ctx: ExtensionCommandContext, out: Output): vo
 
 async function editTags(recall: Recall, ctx: ExtensionCommandContext, out: Output, kind: "tag" | "untag", raw: string[]): Promise<void> {
   const ref = currentSessionRef(ctx);
-  const before = recall.tagsOf(ref).tags;
+  const before = (await recall.tagsOf(ref)).tags;
   const edit = kind === "tag" ? await recall.addTags([ref], raw) : await recall.removeTags([ref], raw);
   const wanted = raw.map(Recall.normalizeTag);
   const now = edit.sessions[0]!.tags;
@@ -212,7 +215,7 @@ async function printResults(recall: Recall, ctx: ExtensionCommandContext, out: O
 
 async function pick(recall: Recall, ctx: ExtensionCommandContext, query: string): Promise<void> {
   // Whatever another process (the CLI, another Pi) committed since this Pi last looked.
-  recall.reload();
+  await recall.reload();
   // Read each time the picker opens, so an edit applies without /reload; what cannot be used is shown.
   const { config, problems } = recall.config();
   const warning = problems.length > 0 ? `${problems.join("; ")}; using the defaults` : undefined;
@@ -328,7 +331,7 @@ async function autotagThisSession(recall: Recall, ctx: ExtensionCommandContext, 
   try {
     const [result] = await recall.autoTag([ref], { caller: callerIn(ctx), ...(ctx.signal ? { signal: ctx.signal } : {}) });
     if (!result) return;
-    if (result.type === "tagged") out.info(`Tagged this session ${formatTags(result.tags)} (automatic). Its tags: ${formatTags(recall.tagsOf(ref).tags)}.`);
+    if (result.type === "tagged") out.info(`Tagged this session ${formatTags(result.tags)} (automatic). Its tags: ${formatTags((await recall.tagsOf(ref)).tags)}.`);
     else out.warn(`no tags for this session: ${result.reason}`);
   } finally {
     if (ctx.mode === "tui") ctx.ui.setStatus("recall", undefined);

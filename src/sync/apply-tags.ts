@@ -49,10 +49,10 @@ async function pending(store: IndexStore, state: IndexState, tags: TagStore): Pr
 
 export async function syncTags(store: IndexStore, options: TagSyncOptions = {}): Promise<TagSyncReport> {
   const report: TagSyncReport = { updated: 0, busy: false };
-  const quick = indexState(store);
+  const quick = await indexState(store);
   // Without tag data there is nothing to apply, unless the index holds tags of a database that was removed.
   if (!quick.tags && !hasTagData(store)) return report;
-  const tags = tagsFor(store);
+  const tags = await tagsFor(store);
   // Before an emptied database is taken for a replaced one, which would clear the index's copy.
   await restoreEmptiedTags(store);
   if (!(await pending(store, quick, tags))) return report;
@@ -75,8 +75,8 @@ async function applyLocked(store: IndexStore, tags: TagStore, options: TagSyncOp
   }
   try {
     // Another process may have written while this one waited for the lock.
-    store.native.reload();
-    const state = indexState(store);
+    await store.native.reload();
+    const state = await indexState(store);
     const changes = await pending(store, state, tags);
     if (!changes) return report;
     await store.native.apply({ tagUpdates: changes.sessions });

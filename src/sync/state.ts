@@ -77,9 +77,9 @@ export function sameSignature(file: NativeSessionFile, known: NativeSessionFile 
 }
 
 /** The index state as of the last commit (read from disk, not from the reader's view). */
-export function indexState(store: IndexStore): IndexState {
+export async function indexState(store: IndexStore): Promise<IndexState> {
   try {
-    const state = JSON.parse(store.native.stats().state || "{}") as IndexState;
+    const state = JSON.parse((await store.native.stats()).state || "{}") as IndexState;
     return typeof state === "object" && state !== null ? state : {};
   } catch {
     return {};

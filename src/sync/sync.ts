@@ -84,7 +84,7 @@ export async function checkFreshness(store: IndexStore, options: Pick<SyncOption
   const tagData = tagDataSignature(store);
   const seen = loadTagFingerprint(store);
   const filesChanged = rebuild || scan.changed.length > 0 || scan.removed.length > 0;
-  return { scan, tagData, filesChanged, upToDate: !filesChanged && seen?.tags === tagData && seen.stamp === store.native.stats().stamp };
+  return { scan, tagData, filesChanged, upToDate: !filesChanged && seen?.tags === tagData && seen.stamp === (await store.native.stats()).stamp };
 }
 
 /**
@@ -103,7 +103,7 @@ async function syncChanges(store: IndexStore, options: SyncOptions & { checked?:
   const { scan, tagData, filesChanged, upToDate } = options.checked ?? (await checkFreshness(store, options));
   if (upToDate) return { ...emptyReport(scan), unchanged: scan.unchanged };
   // Files synced now would be indexed without their tags: the index waits, as it is, for a repair.
-  const damaged = damagedTagStore(store);
+  const damaged = await damagedTagStore(store);
   if (damaged) return { ...emptyReport(scan), unchanged: scan.unchanged, notices: [`${damaged.message}; the index is not updated until then`] };
   const report = filesChanged ? await syncFiles(store, scan, options) : { ...emptyReport(scan), unchanged: scan.unchanged };
   if (!report.busy) {
@@ -112,7 +112,7 @@ async function syncChanges(store: IndexStore, options: SyncOptions & { checked?:
     report.busy = tagged.busy;
   }
   report.notices.push(...takeTagNotices(store));
-  if (!report.busy) saveTagFingerprint(store, { stamp: store.native.stats().stamp, tags: tagData });
+  if (!report.busy) saveTagFingerprint(store, { stamp: (await store.native.stats()).stamp, tags: tagData });
   report.changed = report.rebuilt || report.indexed + report.appended + report.removed > 0;
   return report;
 }
@@ -124,7 +124,7 @@ async function syncChanges(store: IndexStore, options: SyncOptions & { checked?:
  * watch.ts), there is no check and the report is null. `early`: see startEarlyLook.
  */
 export async function readWhileSyncing<T>(store: IndexStore, read: () => Promise<T>, early?: EarlyLook): Promise<{ value: T; report: SyncReport | null }> {
-  store.native.reload();
+  await store.native.reload();
   if (watcherKeepsFresh(store.locations)) return { value: await read(), report: null };
   const [checked, first] = await Promise.all([checkFreshness(store, { early }), read()]);
   const report = await untilFirstCommit(store, await syncIndexIfWritable(store, { checked }), () => syncIndexIfWritable(store, { lockTimeoutMs: RETRY_LOCK_MS }));
@@ -147,8 +147,8 @@ export async function untilFirstCommit(store: IndexStore, report: SyncReport, re
   const deadline = Date.now() + FIRST_COMMIT_WAIT_MS;
   for (;;) {
     if (!report.busy) return report;
-    store.native.reload();
-    if (store.native.stats().stamp !== "") return report;
+    await store.native.reload();
+    if ((await store.native.stats()).stamp !== "") return report;
     if (Date.now() >= deadline) break;
     report = await retry();
   }
@@ -201,16 +201,17 @@ async function syncFiles(store: IndexStore, scan: NativeScan, options: SyncOptio
     return report;
   }
   try {
-    store.native.reload();
-    const state = rebuild ? {} : indexState(store);
+    await store.native.reload();
+    const state = rebuild ? {} : await indexState(store);
     if (rebuild) {
-      store.native.clear();
+      await store.native.clear();
       report.rebuilt = true;
     }
     // Someone who never tagged anything gets no tag database created by a sync.
-    const tagsOf = options.tagsOf ?? (hasTagData(store) ? (id: string) => tagsFor(store).merged(id) : () => []);
+    const tagStore = options.tagsOf === undefined && hasTagData(store) ? await tagsFor(store) : undefined;
+    const tagsOf = options.tagsOf ?? (tagStore ? (id: string) => tagStore.merged(id) : () => []);
     // Nothing committed yet, or a replaced index: what is read is worth showing at once.
-    const first = !rebuild && store.native.stats().documents === 0;
+    const first = !rebuild && (await store.native.stats()).documents === 0;
     const sink = new IndexSink(store, { state, rebuild, first, tagsOf });
     const { planned, failed, ...counts } = await streamChanges(sink, scan, { locations: store.locations, rebuild, onProgress: options.onProgress, signal: options.signal });
     Object.assign(report, counts, { unchanged: scan.filesTotal - planned, failed: [...report.failed, ...failed] });

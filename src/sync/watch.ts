@@ -55,8 +55,8 @@ export async function watchSessions(store: IndexStore, options: WatchOptions): P
    * After the cache folder was deleted, or the index replaced by another process: a new index in
    * its place (storeInPlace), and the lock taken again if its file went too.
    */
-  const reopenIfCacheDeleted = (): void => {
-    current = storeInPlace(current);
+  const reopenIfCacheDeleted = async (): Promise<void> => {
+    current = await storeInPlace(current);
     if (lock.stillInPlace()) return;
     lock.release();
     lock = holdWatchLock(current);
@@ -66,7 +66,7 @@ export async function watchSessions(store: IndexStore, options: WatchOptions): P
     for (;;) {
       again = false;
       try {
-        reopenIfCacheDeleted();
+        await reopenIfCacheDeleted();
       } catch (error) {
         failure = error;
         stop.abort();

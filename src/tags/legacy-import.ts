@@ -38,7 +38,7 @@ export function parseLegacyTags(json: unknown): Map<string, TagSets> {
 }
 
 /** Imports `file` into `tags` unless that was done before; returns a notice for the user, if any. */
-export function importLegacyTags(tags: TagStore, file: string): string | undefined {
+export async function importLegacyTags(tags: TagStore, file: string): Promise<string | undefined> {
   const marker = `legacy-import:${file}`;
   if (tags.imported(marker)) return undefined;
   let text: string;
@@ -55,7 +55,7 @@ export function importLegacyTags(tags: TagStore, file: string): string | undefin
     // Not marked as imported: once the file is fixed, the next run imports it.
     return `cannot import the pi-recall tags in ${file} (${error instanceof Error ? error.message : error}); fix or remove the file`;
   }
-  const imported = tags.importOnce(marker, sessions);
+  const imported = await tags.importOnce(marker, sessions);
   if (imported === undefined) return undefined;
   return `imported the pi-recall tags of ${imported} session${imported === 1 ? "" : "s"} from ${file} (once; recall keeps its own copy from now on)`;
 }

@@ -11,20 +11,27 @@ import type { IndexStore } from "../store.js";
 import { importLegacyTags, legacyTagsFile } from "./legacy-import.js";
 import { TAGS_DB_FILE, TagStore } from "./tag-store.js";
 
-const opened = new WeakMap<IndexStore, TagStore>();
+const opened = new WeakMap<IndexStore, Promise<TagStore>>();
 const notices = new WeakMap<IndexStore, string[]>();
 
-export function tagsFor(store: IndexStore): TagStore {
+export function tagsFor(store: IndexStore): Promise<TagStore> {
   let tags = opened.get(store);
   if (!tags) {
-    const path = join(store.locations.dataDir, TAGS_DB_FILE);
-    const look = lookAtFile(path);
-    if (look instanceof RecallError) throw look;
-    tags = TagStore.open(path);
-    const notice = importLegacyTags(tags, legacyTagsFile(store.locations.piRecallDir));
+    tags = openTags(store);
     opened.set(store, tags);
-    notices.set(store, notice ? [notice] : []);
+    // A database that could not be opened is tried again next time.
+    tags.catch(() => opened.delete(store));
   }
+  return tags;
+}
+
+async function openTags(store: IndexStore): Promise<TagStore> {
+  const path = join(store.locations.dataDir, TAGS_DB_FILE);
+  const look = lookAtFile(path);
+  if (look instanceof RecallError) throw look;
+  const tags = TagStore.open(path);
+  const notice = await importLegacyTags(tags, legacyTagsFile(store.locations.piRecallDir));
+  notices.set(store, notice ? [notice] : []);
   return tags;
 }
 
@@ -32,10 +39,10 @@ export function tagsFor(store: IndexStore): TagStore {
  * The error a damaged tag database gives, if it is damaged; none when there is no tag data. Tag
  * edits and `#tag` filters stop on it; plain word searches answer from the index as it is.
  */
-export function damagedTagStore(store: IndexStore): RecallError | undefined {
+export async function damagedTagStore(store: IndexStore): Promise<RecallError | undefined> {
   if (!hasTagData(store)) return undefined;
   try {
-    tagsFor(store);
+    await tagsFor(store);
     return undefined;
   } catch (error) {
     if (error instanceof RecallError && error.code === "CORRUPT") return error;
@@ -92,7 +99,7 @@ function lookAtFile(path: string): "missing" | "empty" | "database" | "cut-short
  * (which reads the file under its lock, where this look could catch a write half done); one that
  * looks whole is left to the tag operations and syncs, which open it.
  */
-export function garbledTagStore(store: IndexStore): RecallError | undefined {
+export async function garbledTagStore(store: IndexStore): Promise<RecallError | undefined> {
   if (opened.has(store)) return damagedTagStore(store);
   const look = lookAtFile(join(store.locations.dataDir, TAGS_DB_FILE));
   if (look instanceof RecallError) return look;

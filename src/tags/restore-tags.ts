@@ -8,9 +8,9 @@ import type { IndexStore } from "../store.js";
 import { addTagNotice, tagsFor } from "./open-tags.js";
 
 export async function restoreEmptiedTags(store: IndexStore): Promise<void> {
-  const tags = tagsFor(store);
+  const tags = await tagsFor(store);
   if (!tags.needsRestore()) return;
-  const { sessions } = store.native.stats();
+  const { sessions } = await store.native.stats();
   const listed = await store.native.list({ limit: Math.max(1, sessions) });
   const restored = await tags.restore(new Map(listed.filter((s) => s.tags.length > 0).map((s) => [s.id, s.tags])));
   if (restored === undefined) return;

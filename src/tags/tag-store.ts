@@ -153,9 +153,9 @@ export class TagStore {
    * undefined. Rows already here win; within a session of the source, manual beats suppressed
    * beats automatic. Returns how many sessions gained a tag.
    */
-  importOnce(marker: string, sessions: ReadonlyMap<string, TagSets>): number | undefined {
+  async importOnce(marker: string, sessions: ReadonlyMap<string, TagSets>): Promise<number | undefined> {
     const rows = [...sessions].map(([sessionId, sets]) => ({ sessionId, ...sets }));
-    return this.db.importOnce(marker, rows) ?? undefined;
+    return (await this.db.importOnce(marker, rows)) ?? undefined;
   }
 
   /** Whether this database was made in place of an empty file and still waits for the index's tags. */

@@ -12,7 +12,7 @@ export async function holdWriterLock(agentDir: string): Promise<{ release(): Pro
       "-e",
       `import { openStore } from ${JSON.stringify(STORE)};
        import { resolveLocations } from ${JSON.stringify(LOCATIONS)};
-       const store = openStore(resolveLocations({ env: { PI_CODING_AGENT_DIR: ${JSON.stringify(agentDir)} } }));
+       const store = await openStore(resolveLocations({ env: { PI_CODING_AGENT_DIR: ${JSON.stringify(agentDir)} } }));
        await store.native.lock(1000); process.stdout.write("locked\\n");
        process.stdin.resume(); process.stdin.on("end", async () => { await store.native.unlock(); process.exit(0); });`,
     ],

@@ -2,6 +2,6 @@
 import { resolveLocations, type LocationOverrides } from "../../src/locations.js";
 import { openStore, type IndexStore } from "../../src/store.js";
 
-export function openRecall(overrides: LocationOverrides = {}): IndexStore {
+export function openRecall(overrides: LocationOverrides = {}): Promise<IndexStore> {
   return openStore(resolveLocations(overrides));
 }

@@ -25,7 +25,7 @@ export async function startSlowFirstIndex(env: NodeJS.ProcessEnv, holdMs: number
       `import { openStore } from ${JSON.stringify(STORE)};
        import { resolveLocations } from ${JSON.stringify(LOCATIONS)};
        import { syncIndex } from ${JSON.stringify(SYNC)};
-       const store = openStore(resolveLocations({ env: process.env }));
+       const store = await openStore(resolveLocations({ env: process.env }));
        await store.native.lock(1000);
        process.stdout.write("locked\\n");
        const hold = ${Number.isFinite(holdMs) ? holdMs : -1};

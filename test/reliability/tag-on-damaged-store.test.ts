@@ -42,7 +42,7 @@ describe("a tag given over a damaged .store", () => {
         const tag = `seed${seed}-file${file}`;
         const session = await recall.resolve(TAGGED);
         await recall.addTags([session], [tag]);
-        expect(recall.tagsOf(session).manual).toContain(tag);
+        expect((await recall.tagsOf(session)).manual).toContain(tag);
         const listed = await recall.list({ limit: 50 });
         expect(listed.find((s) => s.id === session.id)?.tags).toContain(tag);
       } catch (error) {

@@ -1,17 +1,19 @@
 //! The N-API surface of the tag database: one `TagDatabase` class. Reads are quick and answer on
-//! the calling thread; writes, which may wait up to `BUSY_TIMEOUT` for another process's
-//! transaction, run on the libuv thread pool so the Pi UI never waits on them.
+//! the calling thread, on a connection of their own (shared.rs); writes, which may wait up to
+//! `BUSY_TIMEOUT` for another process's transaction, run on the libuv thread pool so the Pi UI
+//! never waits on them.
 
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
 use napi::bindgen_prelude::{AsyncTask, ToNapiValue, TypeName};
 use napi_derive::napi;
 
 use crate::binding::{job, to_napi, Job};
-use crate::error::{Code, RecallError};
+use crate::error::RecallError;
 use crate::panics;
-use crate::tags::store::{integrity_problems, Kind, TagDb};
+use crate::tags::shared::SharedTagDb;
+use crate::tags::store::{integrity_problems, Kind, TagDb, TagReader};
 
 #[napi(object, js_name = "NativeTagSets")]
 pub struct JsTagSets {
@@ -49,31 +51,20 @@ pub struct JsTagChanges {
 /// An open tag database (see tags/store.rs); `close` ends it, after which every call fails.
 #[napi]
 pub struct TagDatabase {
-    db: Arc<Mutex<Option<TagDb>>>,
-}
-
-fn held(db: &Mutex<Option<TagDb>>) -> MutexGuard<'_, Option<TagDb>> {
-    // A panic inside a call leaves the connection as SQLite left it: usable.
-    db.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-fn closed() -> RecallError {
-    RecallError::new(Code::Internal, "the tag database was closed")
+    db: Arc<SharedTagDb>,
+    id: String,
 }
 
 impl TagDatabase {
-    fn with<T>(&self, call: impl FnOnce(&mut TagDb) -> Result<T, RecallError>) -> napi::Result<T> {
-        let mut guard = held(&self.db);
-        let db = guard.as_mut().ok_or_else(|| to_napi(closed()))?;
-        call(db).map_err(to_napi)
+    /// A read, on this thread.
+    fn with<T>(&self, call: impl FnOnce(&TagReader) -> Result<T, RecallError>) -> napi::Result<T> {
+        self.db.read(call).map_err(to_napi)
     }
 
+    /// A write (or a read in a write's snapshot), on the thread pool.
     fn later<T: ToNapiValue + TypeName + Send + 'static>(&self, call: impl FnOnce(&mut TagDb) -> Result<T, RecallError> + Send + 'static) -> AsyncTask<Job<T>> {
         let db = Arc::clone(&self.db);
-        AsyncTask::new(job(move || {
-            let mut guard = held(&db);
-            call(guard.as_mut().ok_or_else(closed)?)
-        }))
+        AsyncTask::new(job(move || db.write(call)))
     }
 }
 
@@ -85,18 +76,19 @@ impl TagDatabase {
     pub fn open(path: String, fresh_id: String, now: String) -> napi::Result<TagDatabase> {
         panics::quiet();
         let db = TagDb::open(&path, &fresh_id, &now).map_err(to_napi)?;
-        Ok(TagDatabase { db: Arc::new(Mutex::new(Some(db))) })
+        let id = db.id().to_owned();
+        Ok(TagDatabase { db: Arc::new(SharedTagDb::new(db).map_err(to_napi)?), id })
     }
 
     /// Random, made with the database: tells the index a replaced database from an edited one.
     #[napi]
-    pub fn id(&self) -> napi::Result<String> {
-        self.with(|db| Ok(db.id().to_string()))
+    pub fn id(&self) -> String {
+        self.id.clone()
     }
 
     #[napi]
     pub fn close(&self) {
-        held(&self.db).take();
+        self.db.close();
     }
 
     /// Manual, automatic and suppressed tags of a session, each in name order.
@@ -156,8 +148,8 @@ impl TagDatabase {
     /// Adds the sessions' tags once, under `marker` (null if it was recorded before); rows already
     /// here win, and within a session manual beats suppressed beats automatic. Returns how many
     /// sessions gained a tag.
-    #[napi(catch_unwind)]
-    pub fn import_once(&self, marker: String, now: String, sessions: Vec<JsSessionTagSets>) -> napi::Result<Option<u32>> {
+    #[napi(ts_return_type = "Promise<number | null>")]
+    pub fn import_once(&self, marker: String, now: String, sessions: Vec<JsSessionTagSets>) -> AsyncTask<Job<Option<u32>>> {
         let rows: Vec<(String, Vec<(String, Kind)>)> = sessions
             .into_iter()
             .map(|s| {
@@ -167,7 +159,7 @@ impl TagDatabase {
                 (s.session_id, tags)
             })
             .collect();
-        self.with(|db| db.import_once(&marker, &now, &rows))
+        self.later(move |db| db.import_once(&marker, &now, &rows))
     }
 
     /// Whether the database was made in place of an empty file and waits for the index's tags.

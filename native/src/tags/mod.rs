@@ -1,5 +1,6 @@
 //! The tag database: storage here, meaning in src/tags/ (see store.rs).
 
+pub mod shared;
 pub mod store;
 
 // napi-rs registers the N-API items only outside `cargo test`, where they look unused.

@@ -85,10 +85,19 @@ pub struct Changes {
     pub sessions: Vec<SessionTags>,
 }
 
+/// The connection that writes (and opens, and reads what a write needs).
 pub struct TagDb {
     path: String,
     conn: Connection,
     id: String,
+}
+
+/// A connection that only reads: a read never queues behind this process's writes, which may wait
+/// up to `BUSY_TIMEOUT` for another process's transaction. It waits only while a commit is
+/// being written.
+pub struct TagReader {
+    path: String,
+    conn: Connection,
 }
 
 /// SQLite's errors in recall's codes, naming the database.
@@ -144,6 +153,16 @@ impl TagDb {
         &self.id
     }
 
+    /// A connection of its own for reads.
+    pub fn reader(&self) -> Result<TagReader, RecallError> {
+        let fail = |error| store_error(&self.path, error);
+        // Not read-only: a connection that may not write cannot roll back the journal a crashed
+        // writer left, and would fail until another did.
+        let conn = Connection::open_with_flags(&self.path, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX).map_err(fail)?;
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(fail)?;
+        Ok(TagReader { path: self.path.clone(), conn })
+    }
+
     fn fail(&self, error: rusqlite::Error) -> RecallError {
         store_error(&self.path, error)
     }
@@ -157,29 +176,6 @@ impl TagDb {
             Ok(value)
         })();
         result.map_err(|error| store_error(&self.path, error))
-    }
-
-    /// Manual, automatic and suppressed tags of a session, each in name order.
-    pub fn sets(&self, session_id: &str) -> Result<TagSets, RecallError> {
-        let mut sets = TagSets::default();
-        let mut statement = self.conn.prepare_cached("SELECT tag, kind FROM tags WHERE session_id = ? ORDER BY tag").map_err(|e| self.fail(e))?;
-        let rows = statement
-            .query_map([session_id], |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?)))
-            .map_err(|e| self.fail(e))?;
-        for row in rows {
-            let (tag, kind) = row.map_err(|e| self.fail(e))?;
-            match kind.as_str() {
-                "manual" => sets.manual.push(tag),
-                "auto" => sets.auto.push(tag),
-                _ => sets.suppressed.push(tag),
-            }
-        }
-        Ok(sets)
-    }
-
-    /// What a session is tagged with: manual tags, then automatic ones.
-    pub fn merged(&self, session_id: &str) -> Result<Vec<String>, RecallError> {
-        merged(&self.conn, session_id).map_err(|e| self.fail(e))
     }
 
     /// Sets `tags` of a session to `kind` (manual or suppressed), whatever they were.
@@ -207,16 +203,6 @@ impl TagDb {
         })
     }
 
-    /// Every tag in use with its number of sessions, most used first.
-    pub fn counts(&self) -> Result<Vec<(String, u32)>, RecallError> {
-        let mut statement = self
-            .conn
-            .prepare_cached("SELECT tag, COUNT(*) AS sessions FROM tags WHERE kind != 'suppressed' GROUP BY tag ORDER BY sessions DESC, tag")
-            .map_err(|e| self.fail(e))?;
-        let rows = statement.query_map([], |row| Ok((row.get(0)?, row.get(1)?))).map_err(|e| self.fail(e))?;
-        rows.collect::<rusqlite::Result<_>>().map_err(|e| self.fail(e))
-    }
-
     /// The sessions edited after revision `seq`, with their current tags, read as one snapshot.
     pub fn changes_since(&mut self, seq: i64) -> Result<Changes, RecallError> {
         let result = (|| {
@@ -236,12 +222,6 @@ impl TagDb {
             Ok(Changes { seq: newest, sessions })
         })();
         result.map_err(|e| self.fail(e))
-    }
-
-    /// Whether the meta table has `key` (an import's marker, the restore marker).
-    pub fn has_meta(&self, key: &str) -> Result<bool, RecallError> {
-        let found = self.conn.query_row("SELECT 1 FROM meta WHERE key = ?", [key], |_| Ok(())).optional().map_err(|e| self.fail(e))?;
-        Ok(found.is_some())
     }
 
     /// Adds tags from another source once: `None` if `marker` was recorded before. Rows already
@@ -271,6 +251,52 @@ impl TagDb {
             }
             Ok(Some(insert_missing(tx, &rows)?))
         })
+    }
+
+}
+
+impl TagReader {
+    fn fail(&self, error: rusqlite::Error) -> RecallError {
+        store_error(&self.path, error)
+    }
+
+    /// Manual, automatic and suppressed tags of a session, each in name order.
+    pub fn sets(&self, session_id: &str) -> Result<TagSets, RecallError> {
+        let mut sets = TagSets::default();
+        let mut statement = self.conn.prepare_cached("SELECT tag, kind FROM tags WHERE session_id = ? ORDER BY tag").map_err(|e| self.fail(e))?;
+        let rows = statement
+            .query_map([session_id], |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?)))
+            .map_err(|e| self.fail(e))?;
+        for row in rows {
+            let (tag, kind) = row.map_err(|e| self.fail(e))?;
+            match kind.as_str() {
+                "manual" => sets.manual.push(tag),
+                "auto" => sets.auto.push(tag),
+                _ => sets.suppressed.push(tag),
+            }
+        }
+        Ok(sets)
+    }
+
+    /// What a session is tagged with: manual tags, then automatic ones.
+    pub fn merged(&self, session_id: &str) -> Result<Vec<String>, RecallError> {
+        merged(&self.conn, session_id).map_err(|e| self.fail(e))
+    }
+
+    /// Every tag in use with its number of sessions, most used first.
+    pub fn counts(&self) -> Result<Vec<(String, u32)>, RecallError> {
+        let mut statement = self
+            .conn
+            .prepare_cached("SELECT tag, COUNT(*) AS sessions FROM tags WHERE kind != 'suppressed' GROUP BY tag ORDER BY sessions DESC, tag")
+            .map_err(|e| self.fail(e))?;
+        let rows = statement.query_map([], |row| Ok((row.get(0)?, row.get(1)?))).map_err(|e| self.fail(e))?;
+        rows.collect::<rusqlite::Result<_>>().map_err(|e| self.fail(e))
+    }
+
+    /// Whether the meta table has `key` (an import's marker, the restore marker).
+    pub fn has_meta(&self, key: &str) -> Result<bool, RecallError> {
+        let found = self.conn.query_row("SELECT 1 FROM meta WHERE key = ?", [key], |_| Ok(())).optional().map_err(|e| self.fail(e))?;
+        Ok(found.is_some())
     }
 
     pub fn needs_restore(&self) -> Result<bool, RecallError> {
@@ -334,9 +360,10 @@ mod tests {
         db.set_auto("s1", &strings(&["a", "b"])).unwrap();
         db.set_kind("s1", &strings(&["c"]), Kind::Suppressed).unwrap();
         db.set_auto("s1", &strings(&["c", "d"])).unwrap();
-        let sets = db.sets("s1").unwrap();
+        let reader = db.reader().unwrap();
+        let sets = reader.sets("s1").unwrap();
         assert_eq!(sets, TagSets { manual: strings(&["a"]), auto: strings(&["d"]), suppressed: strings(&["c"]) });
-        assert_eq!(db.merged("s1").unwrap(), strings(&["a", "d"]));
+        assert_eq!(reader.merged("s1").unwrap(), strings(&["a", "d"]));
         let changes = db.changes_since(0).unwrap();
         assert_eq!(changes.seq, 4);
         // Every commit is fsynced: FULL is 2.
@@ -352,15 +379,15 @@ mod tests {
         assert_eq!(open(&dir).id(), "id-1");
         let again = TagDb::open(path.to_str().unwrap(), "id-2", "now").unwrap();
         assert_eq!(again.id(), "id-1");
-        assert!(!again.needs_restore().unwrap());
+        assert!(!again.reader().unwrap().needs_restore().unwrap());
         drop(again);
         std::fs::write(&path, b"").unwrap();
         let mut emptied = TagDb::open(path.to_str().unwrap(), "id-3", "now").unwrap();
         assert_eq!(emptied.id(), "id-3");
-        assert!(emptied.needs_restore().unwrap());
+        assert!(emptied.reader().unwrap().needs_restore().unwrap());
         assert_eq!(emptied.restore(&[("s1".into(), strings(&["x"]))]).unwrap(), Some(1));
         assert_eq!(emptied.restore(&[("s1".into(), strings(&["y"]))]).unwrap(), None);
-        assert_eq!(emptied.merged("s1").unwrap(), strings(&["x"]));
+        assert_eq!(emptied.reader().unwrap().merged("s1").unwrap(), strings(&["x"]));
     }
 
     #[test]

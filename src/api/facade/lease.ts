@@ -66,6 +66,7 @@ export interface SyncRequest {
 
 export class IndexLease {
   private opened: IndexStore | undefined;
+  private opening: Promise<IndexStore> | undefined;
   private jobs: Promise<JobRunner> | undefined;
   private running: Promise<SyncReport> | undefined;
   private watched: LiveFreshness | undefined;
@@ -86,10 +87,17 @@ export class IndexLease {
     return this.located;
   }
 
-  /** The index, opened on first call, and again if its folder was deleted since (see storeInPlace). */
-  store(): IndexStore {
-    this.opened = this.opened ? storeInPlace(this.opened) : openStore(this.locations, { verify: this.options.verify ?? false });
-    return this.opened;
+  /** The index, opened on first call, and again if its folder was deleted since (see storeInPlace); callers at once share one opening. */
+  store(): Promise<IndexStore> {
+    this.opening ??= (async () => {
+      try {
+        this.opened = this.opened ? await storeInPlace(this.opened) : await openStore(this.locations, { verify: this.options.verify ?? false });
+        return this.opened;
+      } finally {
+        this.opening = undefined;
+      }
+    })();
+    return this.opening;
   }
 
   /** The notices waiting, each handed out once: the store's, the syncs', the tag store's. */
@@ -123,12 +131,12 @@ export class IndexLease {
   }
 
   private async freshOnce<T>(freshness: Freshness, read: (store: IndexStore) => Promise<T>): Promise<T> {
-    const store = this.store();
+    const store = await this.store();
     // An index just rebuilt empty is filled even so: it would answer nothing.
     if (freshness.sync === false && !store.replaced) return read(store);
     if (this.options.background || this.options.live) {
       await this.freshen(store, { trustWatcher: true });
-      return read(this.store());
+      return read(await this.store());
     }
     const { value, report } = await readWhileSyncing(store, () => read(store), freshness.early);
     if (report) this.notices.push(...syncNotices(report));
@@ -183,12 +191,12 @@ export class IndexLease {
   /** Brings the index up to date as a query does: what the sync had to say waits as notices. */
   async refresh(): Promise<void> {
     try {
-      const report = await untilFirstCommit(this.store(), await this.sync(), () => this.sync({ lockTimeoutMs: RETRY_LOCK_MS }));
+      const report = await untilFirstCommit(await this.store(), await this.sync(), () => this.sync({ lockTimeoutMs: RETRY_LOCK_MS }));
       this.notices.push(...syncNotices(report));
     } catch (error) {
       // A read-only or full cache: the query answers from the index as it is, and says so.
       if (!cannotWrite(error)) throw error;
-      this.notices.push({ code: "INDEX_STALE", message: `the index in ${this.locations.cacheDir} could not be updated (${refusal(this.store(), error)}); answering from it as it is` });
+      this.notices.push({ code: "INDEX_STALE", message: `the index in ${this.locations.cacheDir} could not be updated (${refusal(await this.store(), error)}); answering from it as it is` });
     }
   }
 
@@ -217,14 +225,14 @@ export class IndexLease {
   }
 
   private async runSync(options: { rebuild?: boolean; lockTimeoutMs?: number }, onProgress?: (p: SyncProgress) => void, signal?: AbortSignal): Promise<SyncReport> {
-    const store = this.store();
+    const store = await this.store();
     const mark = this.liveFreshness()?.syncing(store);
     let report: SyncReport;
     if (!this.options.background) report = await syncIndex(store, { ...options, onProgress, signal });
     else {
       report = await (await this.runner()).sync(this.overrides, options, onProgress);
       // The sync ran on another thread, with its own reader: look at what it committed.
-      store.native.reload();
+      await store.native.reload();
     }
     if (mark && !report.busy && !report.stopped) this.watched!.synced(mark);
     return report;
@@ -234,7 +242,7 @@ export class IndexLease {
   private runner(): Promise<JobRunner> {
     this.jobs ??= import("../background-jobs.js").then(({ WorkerJobs }) => {
       const inline: JobRunner = {
-        sync: (_overrides, options, onProgress) => syncIndex(this.store(), { ...options, onProgress }),
+        sync: async (_overrides, options, onProgress) => syncIndex(await this.store(), { ...options, onProgress }),
         read: async (session, options) => readSession(session, options),
         dispose: () => {},
       };

@@ -15,7 +15,7 @@ export class Maintenance {
   async watch(options: Omit<WatchOptions, "onSync"> & { onSync?: (report: SyncReport, notices: Notice[]) => void }): Promise<void> {
     const { onSync } = options;
     const { watchSessions } = await import("../../sync/watch.js");
-    return watchSessions(this.lease.store(), { ...options, onSync: onSync && ((report) => onSync(report, syncNotices(report))) });
+    return watchSessions(await this.lease.store(), { ...options, onSync: onSync && ((report) => onSync(report, syncNotices(report))) });
   }
 
   async doctor(): Promise<DoctorCheck[]> {
@@ -23,7 +23,7 @@ export class Maintenance {
     return runDoctor(this.lease.locations, this.lease.env, this.lease.overrides.cwd!);
   }
 
-  reload(): void {
-    this.lease.store().native.reload();
+  async reload(): Promise<void> {
+    await (await this.lease.store()).native.reload();
   }
 }

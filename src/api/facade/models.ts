@@ -40,7 +40,7 @@ export class Models {
     // A batch keeps one `pi` process for all its sessions.
     const caller = options.caller?.(model) ?? (sessions.length > 1 ? new PiConversation(this.lease.env, model, autoTagSystemPrompt(config)) : printModeCaller(this.lease.env, model));
     try {
-      return await autoTagSessions(this.lease.store(), sessions, caller, config, options);
+      return await autoTagSessions(await this.lease.store(), sessions, caller, config, options);
     } finally {
       await caller.close();
     }

@@ -59,7 +59,7 @@ export class SessionTools {
       return await sessionPage(
         {
           search: (options) => this.sessions.search(options),
-          count: (cwd) => this.counts.of(this.lease.store(), cwd),
+          count: async (cwd) => this.counts.of(await this.lease.store(), cwd),
           locations: this.lease.locations,
           indexing: () => this.indexingState(),
         },
@@ -91,7 +91,7 @@ export class SessionTools {
       throw failure;
     }
     if (!state.run) this.startIndexing();
-    this.lease.store().native.reload();
+    await (await this.lease.store()).native.reload();
     return state;
   }
 }

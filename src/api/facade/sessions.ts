@@ -37,8 +37,8 @@ export class Sessions {
     });
   }
 
-  count(options: Pick<ListOptions, "cwd">): Promise<number> {
-    return countSessions(this.lease.store(), options);
+  async count(options: Pick<ListOptions, "cwd">): Promise<number> {
+    return countSessions(await this.lease.store(), options);
   }
 
   async untagged(options: ListOptions & Freshness): Promise<SessionSummary[]> {
@@ -73,13 +73,13 @@ export class Sessions {
   async resolveAll(refs: readonly string[]): Promise<Resolved[]> {
     // Ids are looked up after a sync, so a session Pi has just started is found; paths need none.
     return this.lease.repairing(async () => {
-      if (refs.some((ref) => !looksLikePath(ref))) await this.lease.freshen(this.lease.store(), { trustWatcher: false });
+      if (refs.some((ref) => !looksLikePath(ref))) await this.lease.freshen(await this.lease.store(), { trustWatcher: false });
       return this.resolveEach(refs);
     });
   }
 
   private async resolveEach(refs: readonly string[]): Promise<Resolved[]> {
-    const store = this.lease.store();
+    const store = await this.lease.store();
     const resolved: Resolved[] = [];
     for (const ref of refs) {
       try {
@@ -94,7 +94,7 @@ export class Sessions {
   }
 
   async get(ref: string | SessionRef): Promise<SessionSummary> {
-    return sessionSummary(this.lease.store(), await this.session(ref));
+    return sessionSummary(await this.lease.store(), await this.session(ref));
   }
 
   async read(ref: string | SessionRef, options: ReadOptions): Promise<ReadResult> {

@@ -8,24 +8,24 @@ import type { IndexLease } from "./lease.js";
 export class Tags {
   constructor(private readonly lease: IndexLease) {}
 
-  check(): void {
-    const damaged = damagedTagStore(this.lease.store());
+  async check(): Promise<void> {
+    const damaged = await damagedTagStore(await this.lease.store());
     if (damaged) throw damaged;
   }
 
-  of(session: SessionRef): SessionTags {
-    return sessionTags(this.lease.store(), session);
+  async of(session: SessionRef): Promise<SessionTags> {
+    return sessionTags(await this.lease.store(), session);
   }
 
   add(sessions: SessionRef[], tags: readonly string[]): Promise<TagEdit> {
-    return this.lease.repairing(() => addTags(this.lease.store(), sessions, tags));
+    return this.lease.repairing(async () => addTags(await this.lease.store(), sessions, tags));
   }
 
   remove(sessions: SessionRef[], tags: readonly string[]): Promise<TagEdit> {
-    return this.lease.repairing(() => removeTags(this.lease.store(), sessions, tags));
+    return this.lease.repairing(async () => removeTags(await this.lease.store(), sessions, tags));
   }
 
-  counts(): TagCount[] {
-    return tagCounts(this.lease.store());
+  async counts(): Promise<TagCount[]> {
+    return tagCounts(await this.lease.store());
   }
 }

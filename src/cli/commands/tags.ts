@@ -24,13 +24,13 @@ export class TagsCommand extends SessionTagsCommand {
 
   async run(): Promise<ExitCode> {
     // A sync first: it restores the tags of a tag database found emptied (see restore-tags.ts).
-    this.recall().checkTags();
+    await this.recall().checkTags();
     await this.recall().refresh();
     if (this.sessions.length === 0) return this.printCounts();
     const { sessions, failed } = await this.resolveSessions(this.sessions);
     let tagged = false;
     for (const session of sessions) {
-      const tags = this.recall().tagsOf(session);
+      const tags = await this.recall().tagsOf(session);
       tagged ||= tags.tags.length > 0;
       this.printSessionTags(tags);
     }
@@ -38,8 +38,8 @@ export class TagsCommand extends SessionTagsCommand {
     return tagged ? Exit.Ok : Exit.NoMatch;
   }
 
-  private printCounts(): ExitCode {
-    const counts = this.recall().tagCounts();
+  private async printCounts(): Promise<ExitCode> {
+    const counts = await this.recall().tagCounts();
     this.warnNotices();
     if (counts.length === 0) {
       if (!this.json) this.warn("no session is tagged yet; add tags with `recall tag <session> <tag>`");

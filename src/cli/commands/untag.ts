@@ -29,7 +29,10 @@ export class UntagCommand extends SessionTagsCommand {
     const unwanted = Recall.parseTags(this.tags);
     const recall = this.recall();
     const { sessions, failed } = await this.resolveSessions([this.session]);
-    const absent = sessions.map((session) => unwanted.filter((tag) => !recall.tagsOf(session).tags.includes(tag)));
+    const absent = await Promise.all(sessions.map(async (session) => {
+      const { tags } = await recall.tagsOf(session);
+      return unwanted.filter((tag) => !tags.includes(tag));
+    }));
     const edit = await recall.removeTags(sessions, unwanted);
     edit.sessions.forEach((tags, i) => {
       if (absent[i]!.length > 0) this.warn(`${tags.id} had no ${formatTags(absent[i]!)}; suppressed for automatic tagging all the same`);

@@ -1,0 +1,100 @@
+//! Candidates: what a search finds before it ranks sessions, keyed by session file and message.
+//!
+//! A candidate source answers with the best candidates of each session file it found
+//! (`SessionCandidates`); fusion (fusion.rs) ranks the sessions from them. Today's one source is
+//! the word index (`word_candidates`): each index part searched with its part of the query, all
+//! weighted with one set of BM25 statistics, each document scored once and kept only if it is
+//! its session's best (best_per_session.rs). Nothing is cut to a window of documents first, so a
+//! session with thousands of matching messages cannot crowd out the others.
+
+use tantivy::collector::Collector;
+use tantivy::query::{EnableScoring, Query};
+use tantivy::{DocAddress, Score};
+
+use crate::best_per_session::BestPerSession;
+use crate::by_path_key::ByPathKey;
+use crate::error::Result;
+use crate::index_part::Part;
+use crate::searchers::Searchers;
+use crate::statistics::LiveStatistics;
+
+/// One document a source found: a message, or a session document (whose tags matched).
+#[derive(Debug, Clone, Copy)]
+pub struct Candidate {
+    /// The message's index in its session; `None` for the session document.
+    pub message: Option<u64>,
+    pub score: Score,
+    /// Where the document is kept, to read its text for a snippet.
+    pub origin: Origin,
+}
+
+/// Where a candidate's document is: which index part, and where in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Origin {
+    pub part: Part,
+    pub address: DocAddress,
+}
+
+impl Candidate {
+    /// Whether this candidate is better than `other`: a higher score, and among equal scores the
+    /// later message (a message before the session document), then the main part. Nothing here
+    /// depends on segments, so an index kept up to date picks what a rebuild would.
+    fn beats(&self, other: &Candidate) -> bool {
+        let order = |c: &Candidate| (c.message, c.origin.part == Part::Main);
+        self.score.total_cmp(&other.score).then_with(|| order(self).cmp(&order(other))).is_gt()
+    }
+}
+
+/// The best candidates of one session file: its best document, and its best message (the two
+/// differ when the session's tags outscore every message).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SessionCandidates {
+    pub best: Option<Candidate>,
+    pub best_message: Option<Candidate>,
+}
+
+impl SessionCandidates {
+    pub fn offer(&mut self, candidate: Candidate) {
+        let beats = |slot: &Option<Candidate>| slot.as_ref().is_none_or(|held| candidate.beats(held));
+        if candidate.message.is_some() && beats(&self.best_message) {
+            self.best_message = Some(candidate);
+        }
+        if beats(&self.best) {
+            self.best = Some(candidate);
+        }
+    }
+
+    /// Keeps the better of each, from another segment, part or source.
+    pub fn merge(&mut self, other: SessionCandidates) {
+        for candidate in [other.best, other.best_message].into_iter().flatten() {
+            self.offer(candidate);
+        }
+    }
+}
+
+/// The candidates of each session file found, by path key.
+pub type BySession = ByPathKey<SessionCandidates>;
+
+/// Merges `from` into `into`, session by session.
+pub fn merge_sessions(into: &mut BySession, from: BySession) {
+    for (key, candidates) in from {
+        into.entry(key).or_default().merge(candidates);
+    }
+}
+
+/// The word index as a source: each part searched with its query (parts not read are skipped).
+/// (Reading the two parts on two threads was tried: no faster on two cores.)
+pub fn word_candidates(searchers: &Searchers, statistics: &LiveStatistics, queries: &[(Part, Box<dyn Query>)]) -> Result<BySession> {
+    let mut found = BySession::default();
+    for (part, query) in queries {
+        let Some(searcher) = searchers.of(*part) else { continue };
+        let collector = BestPerSession { part: *part };
+        let weight = query.weight(EnableScoring::enabled_from_statistics_provider(statistics, searcher))?;
+        let mut fruits = Vec::with_capacity(searcher.segment_readers().len());
+        for (ord, segment) in searcher.segment_readers().iter().enumerate() {
+            fruits.push(collector.collect_segment(weight.as_ref(), ord as u32, segment)?);
+        }
+        merge_sessions(&mut found, collector.merge_fruits(fruits)?);
+    }
+    Ok(found)
+}
