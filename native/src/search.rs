@@ -25,7 +25,7 @@ use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, Score, Searcher, SegmentReader, TantivyDocument};
 
 use crate::by_path_key::{ByPathKey, PathKeys};
-use crate::correction::{corrected, searched_fields, Corrected};
+use crate::correction::{corrected, searched_fields, Corrected, Typos};
 use crate::error::Result;
 use crate::index_part::Part;
 use crate::query::{filtered, parse, prefix_expansions, text_query, Filters};
@@ -60,6 +60,8 @@ pub struct SearchOptions {
     /// Score added per distinct query word a message contains (see `query::DEFAULT_COORDINATION`).
     pub coordination: f32,
     pub snippet_chars: usize,
+    /// What a word no searched text holds is read as (correction.rs).
+    pub typos: Typos,
 }
 
 #[derive(Debug, Clone)]
@@ -117,7 +119,7 @@ pub fn search(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -
 pub fn find(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -> Result<Found> {
     let kinds = if options.content.is_empty() { vec![TextKind::Conversation] } else { options.content.clone() };
     let statistics = LiveStatistics::new(searchers, fields);
-    let Corrected { parsed, read_as } = corrected(parse(&options.query, options.prefix), &statistics, searchers, &searched_fields(&kinds, fields))?;
+    let Corrected { parsed, read_as } = corrected(parse(&options.query, options.prefix), &statistics, searchers, &searched_fields(&kinds, fields), options.typos)?;
     if parsed.is_empty() || options.limit == 0 {
         return Ok(Found { hits: Vec::new(), read_as });
     }
