@@ -4,6 +4,7 @@ import { DEFAULT_CONTEXT_CHARS } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { askRecord } from "../wire.js";
+import { terminalText } from "../../output/terminal-text.js";
 
 export class AskCommand extends BaseCommand {
   static paths = [["ask"]];
@@ -26,7 +27,7 @@ export class AskCommand extends BaseCommand {
   session = Option.String({ name: "session" });
   question = Option.Rest({ name: "question", required: 1 });
   model = Option.String("--model", { description: "The model to ask, as provider/id (default: ask.model in the config, else Pi's default)" });
-  maxChars = Option.String("--max-chars", String(DEFAULT_CONTEXT_CHARS), { description: "Characters of session text to send at most", validator: isNumber() });
+  maxChars = Option.String("--max-chars", String(DEFAULT_CONTEXT_CHARS), { description: `Characters of session text to send at most (default ${DEFAULT_CONTEXT_CHARS})`, validator: isNumber() });
   json = Option.Boolean("--json", false, { description: 'Print {"answer", "model", "messages"} as one JSON object' });
 
   async run(): Promise<ExitCode> {
@@ -44,9 +45,10 @@ export class AskCommand extends BaseCommand {
       this.out(JSON.stringify(askRecord(result)));
       return Exit.Ok;
     }
-    this.out(result.answer);
+    // The answer is a model's, made from session text: shown safely, like the session itself.
+    this.out(terminalText(result.answer, { lines: true }));
     this.out("");
-    this.out(this.paint.dim(`from message${result.messages.length === 1 ? "" : "s"} ${result.messages.map((m) => m.index).join(", ")} of session ${session.id} · ${result.model ?? "Pi's default model"}`));
+    this.out(this.paint.dim(`from message${result.messages.length === 1 ? "" : "s"} ${result.messages.map((m) => m.index).join(", ")} of session ${session.id} · ${terminalText(result.model ?? "Pi's default model")}`));
     return Exit.Ok;
   }
 }
