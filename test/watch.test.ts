@@ -92,6 +92,21 @@ describe("recall watch", () => {
     expect(lines().slice(1).every((line) => line.type === "sync")).toBe(true);
   });
 
+  it("prints nothing for a first sync that changed nothing, then a line for a change", { timeout: 60_000 }, async () => {
+    agent = makeAgentDir();
+    expect((await runRecall(["index"], { env: agent.env })).code).toBe(0);
+    const child = spawn(process.execPath, [RECALL_BIN, "watch", "--json"], { env: agent.env });
+    watcher = child;
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    // Ready: its first sync is done, and found nothing to do.
+    await eventually(() => searchTrustsWatcher());
+    expect(stdout).toBe("");
+    appendFileSync(join(agent.sessionsDir, S1), userMessage("c0000009", "firstsyncquietword"));
+    await eventually(async () => stdout.includes("\n"));
+    expect(jsonLines(stdout)).toEqual([expect.objectContaining({ type: "sync", appended: 1 })]);
+  });
+
   it("watches a custom sessions folder (flat layout) too", { timeout: 60_000 }, async () => {
     agent = makeAgentDir({ withFixtures: false });
     const custom = join(agent.root, "custom-sessions");
