@@ -108,7 +108,7 @@ _recall() {
       --content) return ;;
       --file) return ;;
       esac
-      opts="--sessions-dir --color --here --cwd --json --format -0 --null --no-sync -n --limit --since --until --prefix --content --file --help" ;;
+      opts="--sessions-dir --color --here --cwd --json --format -0 --null --no-sync -n --limit --since --until --prefix --content --file --exact --help" ;;
     tag)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
