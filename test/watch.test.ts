@@ -31,17 +31,16 @@ async function startWatcher(...args: string[]): Promise<{ lines: () => Record<st
   watcher = child;
   let stdout = "";
   let stderr = "";
+  let exited: string | undefined;
   child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      stdout += d;
-      if (stdout.includes("\n")) resolve();
-    });
-    child.on("exit", (code) => reject(new Error(`recall watch exited with ${code}: ${stderr}`)));
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+  child.on("exit", (code) => (exited = `recall watch exited with ${code}: ${stderr}`));
+  // Ready comes once a sync finds nothing waiting (a first sync that changed nothing prints no
+  // line): listing a folder can change its access time, which the watcher also hears of.
+  await eventually(async () => {
+    if (exited) throw new Error(exited);
+    return searchTrustsWatcher(...args);
   });
-  // Ready comes once a sync finds nothing waiting: listing a folder can change its access time,
-  // which the watcher also hears of.
-  await eventually(() => searchTrustsWatcher(...args));
   return { lines: () => jsonLines(stdout), stderr: () => stderr };
 }
 
@@ -67,6 +66,7 @@ describe("recall watch", () => {
   it("indexes appended messages, new folders and files, and deletions as they happen", { timeout: 60_000 }, async () => {
     agent = makeAgentDir();
     const { lines } = await startWatcher();
+    await eventually(async () => lines().length > 0);
     expect(lines()[0]).toMatchObject({ type: "sync", discovered: 11, indexed: 11 });
 
     // --no-sync: only the watcher can have put these in the index.

@@ -9,6 +9,7 @@ function roff(text: string): string {
   return text
     .replace(/\\/g, "\\e")
     .replace(/-/g, "\\-")
+    .replace(/…/g, "\\[u2026]")
     .split("\n")
     .map((line) => (/^[.']/.test(line) ? `\\&${line}` : line))
     .join("\n");
