@@ -38,7 +38,7 @@ describe.skipIf(!hasScript)("recall index stopped with Ctrl-C (script)", () => {
   it("a rebuild says the index it had is kept, and it is", { timeout: 120_000 }, async () => {
     expect((await runRecall(["index", "-q"], { env: dir.env })).code).toBe(0);
     const before = jsonLines<{ id: string }>((await runRecall(["search", "--no-sync", "--json", "-n", "400", "lorem"], { env: dir.env })).stdout).map((h) => h.id);
-    expect(before.length).toBeGreaterThan(300);
+    expect(before).toHaveLength(300);
 
     const command = [process.execPath, RECALL_BIN, "index", "--rebuild"].map(shellQuote).join(" ");
     const child = spawn("script", ["-qec", command, "/dev/null"], { env: { ...dir.env, TERM: "xterm-256color" }, stdio: ["pipe", "pipe", "pipe"] });

@@ -25,8 +25,13 @@ function userMessage(id: string, text: string): string {
   return `${JSON.stringify({ type: "message", id, parentId: null, timestamp: new Date(ms).toISOString(), message: { role: "user", content: text, timestamp: ms } })}\n`;
 }
 
-/** `recall watch --json`, once it says the index is fresh. */
+/**
+ * `recall watch --json`, once it says the index is fresh. Checking that syncs an index the watcher
+ * has not synced yet: a caller that needs the watcher's first line waits for it with `firstLine`.
+ */
 async function startWatcher(...args: string[]): Promise<{ lines: () => Record<string, unknown>[]; stderr: () => string }> {
+  const firstLine = args[0] === "--first-line";
+  if (firstLine) args = args.slice(1);
   const child = spawn(process.execPath, [RECALL_BIN, "watch", "--json", ...args], { env: agent.env });
   watcher = child;
   let stdout = "";
@@ -35,12 +40,13 @@ async function startWatcher(...args: string[]): Promise<{ lines: () => Record<st
   child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
   child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
   child.on("exit", (code) => (exited = `recall watch exited with ${code}: ${stderr}`));
+  if (firstLine) await eventually(async () => stdout.includes("\n") || Boolean(exited), 40_000);
   // Ready comes once a sync finds nothing waiting (a first sync that changed nothing prints no
   // line): listing a folder can change its access time, which the watcher also hears of.
   await eventually(async () => {
     if (exited) throw new Error(exited);
     return searchTrustsWatcher(...args);
-  });
+  }, 40_000);
   return { lines: () => jsonLines(stdout), stderr: () => stderr };
 }
 
@@ -65,8 +71,7 @@ async function searchTrustsWatcher(...args: string[]): Promise<boolean> {
 describe("recall watch", () => {
   it("indexes appended messages, new folders and files, and deletions as they happen", { timeout: 60_000 }, async () => {
     agent = makeAgentDir();
-    const { lines } = await startWatcher();
-    await eventually(async () => lines().length > 0);
+    const { lines } = await startWatcher("--first-line");
     expect(lines()[0]).toMatchObject({ type: "sync", discovered: 11, indexed: 11 });
 
     // --no-sync: only the watcher can have put these in the index.
