@@ -39,14 +39,11 @@ function loadWithCodeCache(vm, name) {
     // No cache yet.
   }
   // The bundle has no import() (scripts/bundle-cli.mjs turns them into require), which a script
-  // compiled here could not run.
-  const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
-  const bundleModule = new Module(bundle, module);
-  bundleModule.filename = bundle;
-  bundleModule.paths = Module._nodeModulePaths(path.dirname(bundle));
-  const localRequire = (id) => bundleModule.require(id);
-  localRequire.resolve = (request) => Module._resolveFilename(request, bundleModule);
-  script.runInThisContext().call(bundleModule.exports, bundleModule.exports, localRequire, bundleModule, bundle, path.dirname(bundle));
+  // compiled here could not run. It runs as Node runs a CommonJS file, in a function given its
+  // exports, a require that resolves from the bundle's own folder, and its module.
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, cachedData });
+  const bundleModule = { exports: {}, filename: bundle, id: bundle };
+  script.runInThisContext().call(bundleModule.exports, bundleModule.exports, Module.createRequire(bundle), bundleModule, bundle, path.dirname(bundle));
   const writeCache = () => {
     if (cachedData && !script.cachedDataRejected) return;
     try {

@@ -107,8 +107,9 @@ _recall() {
       --until) return ;;
       --content) return ;;
       --file) return ;;
+      --typos) COMPREPLY=($(compgen -W "correct suggest off" -- "$cur")); return ;;
       esac
-      opts="--sessions-dir --color --here --cwd --json --format -0 --null --no-sync -n --limit --since --until --prefix --content --file --help" ;;
+      opts="--sessions-dir --color --here --cwd --json --format -0 --null --no-sync -n --limit --since --until --prefix --content --file --typos --exact --help" ;;
     tag)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;

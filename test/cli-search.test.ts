@@ -200,3 +200,80 @@ describe("where sessions are read from", () => {
     }
   });
 });
+
+describe("typos: corrected for a person, only suggested to a script", () => {
+  // "help" is held; "helm" is not, and is one letter from it.
+  let typo: AgentDir;
+  beforeAll(() => {
+    typo = makeAgentDir({ withFixtures: false });
+    const folder = join(typo.sessionsDir, "--tmp-typo--");
+    mkdirSync(folder);
+    const id = "0190bbbb-0000-7000-8000-000000000001";
+    const entries = [
+      { type: "session", version: 3, id, timestamp: "2026-10-02T10:00:00.000Z", cwd: "/tmp/typo" },
+      { type: "message", id: "e1", parentId: null, timestamp: "2026-10-02T10:00:01.000Z", message: { role: "user", content: [{ type: "text", text: "I need help with the release notes" }] } },
+    ];
+    writeFileSync(join(folder, `2026-10-02T10-00-00-000Z_${id}.jsonl`), entries.map((e) => JSON.stringify(e)).join("\n") + "\n");
+  });
+  afterAll(() => typo.cleanup());
+  const search = (...args: string[]) => runRecall(["search", ...args], { env: typo.env });
+
+  it("--json, --format and a pipe search the words as typed: nothing found, exit 1, the nearest word suggested", async () => {
+    for (const args of [["helm", "--json"], ["--format", "tsv", "helm"], ["helm"]]) {
+      const result = await search(...args);
+      expect(result.code, args.join(" ")).toBe(1);
+      expect(result.stdout, args.join(" ")).toBe("");
+      expect(result.stderr, args.join(" ")).toMatch(/^recall: no session holds "helm"; did you mean "help"\?\n/);
+    }
+  });
+
+  it("--typos correct opts a script in; --exact suggests nothing; both at once is a mistake", async () => {
+    const corrected = await search("--typos", "correct", "--json", "helm");
+    expect(corrected.code).toBe(0);
+    expect(jsonLines(corrected.stdout)).toHaveLength(1);
+    expect(corrected.stderr).toBe('recall: no session holds "helm": read as "help", one typo away\n');
+    const exact = await search("--exact", "--json", "helm");
+    expect(exact).toMatchObject({ code: 1, stdout: "", stderr: "" });
+    expect((await search("--exact", "--typos", "correct", "helm")).code).toBe(2);
+  });
+
+  it.skipIf(spawnSync("script", ["--version"], { stdio: "ignore" }).status !== 0)("a person at a terminal (script) gets the correction, and is told", () => {
+    const seen = spawnSync("script", ["-qec", `${process.execPath} ${RECALL_BIN} search --color never helm`, "/dev/null"], { env: typo.env, encoding: "utf8" });
+    expect(seen.status).toBe(0);
+    expect(seen.stdout).toContain("I need help with the release notes");
+    expect(seen.stdout).toContain('recall: no session holds "helm": read as "help", one typo away');
+  });
+});
+
+describe("an empty query", () => {
+  it("lists the latest sessions, as '' and as whitespace; no query at all is a mistake", async () => {
+    const latest = jsonLines<{ id: string; modified: string }>((await recall("list", "--json", "-n", "5")).stdout).map((s) => s.id);
+    for (const query of ["", "   "]) {
+      const result = await recall("search", "--json", "-n", "5", "--", query);
+      expect(result.code, JSON.stringify(query)).toBe(0);
+      expect(jsonLines<{ id: string }>(result.stdout).map((s) => s.id)).toEqual(latest);
+    }
+    // The README's fzf line, its query cleared.
+    const tsv = await recall("search", "--format", "tsv", "--prefix", "--", "");
+    expect(tsv.code).toBe(0);
+    expect(tsv.stdout.split("\n").filter(Boolean).length).toBeGreaterThan(1);
+    const none = await recall("search");
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^recall: search needs a query: .*'' for the latest sessions/);
+  });
+});
+
+describe("a value attached to a short option", () => {
+  it("is taken as head, rg and fd take it: -n2, -n1", async () => {
+    const listed = await recall("list", "-n2", "--json");
+    expect(listed.code).toBe(0);
+    expect(jsonLines(listed.stdout)).toHaveLength(2);
+    const found = await recall("search", "-n1", "--json", "the");
+    expect(found.code).toBe(0);
+    expect(jsonLines(found.stdout)).toHaveLength(1);
+    // read runs through clipanion, search and list through the quick parser.
+    const read = await recall("read", "-n1", "--json", S1_ID);
+    expect(read.code).toBe(0);
+    expect(jsonLines(read.stdout).filter((line) => line.type === "message")).toHaveLength(1);
+  });
+});

@@ -272,4 +272,16 @@ describe.skipIf(!PI_RUNTIME)(`model features with the real Pi and a local model$
     }
     expect(server.requests).toHaveLength(0);
   });
+
+  it("ask shows a model's answer with its control characters visible; --json keeps it exact", async () => {
+    const answer = "The probe failed \x1b]0;pwned\x07\x1b[2J\u202e here.";
+    server.script({ text: answer });
+    const text = await recall(["ask", STAGING, "readiness", "probe", "--model", "local/tagger"]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain("The probe failed ^[]0;pwned^G^[[2J\\u{202e} here.");
+    expect(text.stdout).not.toContain("\x1b");
+    server.script({ text: answer });
+    const json = await recall(["ask", STAGING, "readiness", "probe", "--model", "local/tagger", "--json"]);
+    expect(jsonLines(json.stdout)[0]!.answer).toBe(answer);
+  });
 });

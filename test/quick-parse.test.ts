@@ -15,6 +15,7 @@ import type { RecallContext } from "../src/cli/context.js";
 import { buildCli } from "../src/cli/main.js";
 import { quickCommand } from "../src/cli/quick-parse.js";
 import { withDashWordsLast } from "../src/cli/query-words.js";
+import { withAttachedValuesApart } from "../src/cli/attached-values.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { RECALL_BIN } from "./helpers/run-cli.js";
 
@@ -81,7 +82,6 @@ const DECLINED = [
   ["search", "--bogus", "x"],
   ["search", "-j", "x"],
   ["search", "-0n", "5", "x"],
-  ["search", "-n5", "x"],
   ["search", "--json=yes", "x"],
   ["search", "--no-limit", "x"],
   ["search", "-", "x"],
@@ -138,6 +138,31 @@ describe("query words that start with a dash", () => {
   });
 });
 
+// Values attached to short options, as both parsers get them (src/cli/attached-values.ts).
+const ATTACHED: [string[], string[]][] = [
+  [["search", "-n5", "x"], ["search", "-n", "5", "x"]],
+  [["list", "-n2"], ["list", "-n", "2"]],
+  [["search", "x", "-n1", "--json"], ["search", "x", "-n", "1", "--json"]],
+  [["search", "--since", "-n1", "x"], ["search", "--since", "-n1", "x"]],
+  [["search", "--", "-n1"], ["search", "--", "-n1"]],
+  [["search", "-x1", "deploy"], ["search", "-x1", "deploy"]],
+];
+
+describe("values attached to short options", () => {
+  it.each(ATTACHED.map(([argv, split]) => [argv.join(" "), argv, split]))("`%s` is read as clipanion reads it split", (_, argv, split) => {
+    const commandClass = CLASSES[argv[0] as keyof typeof CLASSES];
+    expect(withAttachedValuesApart(commandClass, argv)).toEqual(split);
+  });
+
+  it("gives both parsers the same command", () => {
+    for (const argv of [["search", "-n5", "x"], ["list", "-n2", "--json"]]) {
+      const commandClass = CLASSES[argv[0] as keyof typeof CLASSES];
+      const split = [...withAttachedValuesApart(commandClass, argv)];
+      expect(fields(quick(split)!)).toEqual(fields(byClipanion(split)));
+    }
+  });
+});
+
 describe("the quick bundle", () => {
   let agent: AgentDir;
   let dir: string;
@@ -176,7 +201,7 @@ describe("the quick bundle", () => {
   it("leaves what it declines to the whole CLI, which answers as before", () => {
     const help = run("search", "--help");
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/Find the Pi sessions that talked about something/);
+    expect(help.stdout).toMatch(/^recall search: find the Pi sessions that talked about something/);
     expect(help.modules).toContain("NativeModule tty");
     const mistake = spawnSync(process.execPath, [RECALL_BIN, "search", "--limit", "zero", "x"], { env: agent.env, encoding: "utf8" });
     expect([mistake.status, mistake.stdout, mistake.stderr]).toEqual([2, "", 'recall: invalid value for --limit: expected a number (got "zero") (`recall search --help` shows the usage)\n']);

@@ -184,10 +184,11 @@ describe("paging", () => {
     expect(pieces[1]!.textOffset).toBe(pieces[0]!.text.length);
   });
 
-  it("ends a page for a person with the command that continues it", async () => {
+  it("ends a page for a person with the command that continues it, on stderr", async () => {
     const first = await recall("read", S2_ID, "--max-chars", "150");
-    const match = /More follows: recall read 01a0f6e8-1500-7a6b-ad20-694247f75ec3 --cursor (\S+)\n$/.exec(first.stdout);
+    const match = /^recall: more follows: recall read 01a0f6e8-1500-7a6b-ad20-694247f75ec3 --cursor (\S+)\n$/.exec(first.stderr);
     expect(match).not.toBeNull();
+    expect(first.stdout).not.toContain("--cursor");
     const next = await recall("read", S2_ID, "--max-chars", "150", "--cursor", match![1]!);
     expect(next.code).toBe(0);
     expect(next.stdout).not.toContain("Payments chart: helm vs kustomize\n");

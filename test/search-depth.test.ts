@@ -154,13 +154,13 @@ describe("--content", () => {
   });
 
   it("a misspelt word is read as the nearest word the searched text holds, and an output hit's snippet marks it", async () => {
-    const [output] = await hits(["--content", "outputs", "xyloutput"]);
+    const [output] = await hits(["--typos", "correct", "--content", "outputs", "xyloutput"]);
     expect(output).toMatchObject({ id: SESSION_ID, message: { kind: "output", entryId: "e0000003" } });
     expect(marked(output!)).toEqual(["xylooutput"]);
-    expect((await hits(["zebar"])).map(marked)).toEqual([["zebra"], ["zebra"]]);
-    expect((await recall(["search", '"zebar"'])).code).toBe(1);
+    expect((await hits(["--typos", "correct", "zebar"])).map(marked)).toEqual([["zebra"], ["zebra"]]);
+    expect((await recall(["search", "--typos", "correct", '"zebar"'])).code).toBe(1);
     // Said on stderr, in human and JSON output alike; nothing when every word is held.
-    for (const args of [["zebar", "parser"], ["--json", "zebar", "parser"]]) {
+    for (const args of [["--typos", "correct", "zebar", "parser"], ["--typos", "correct", "--json", "zebar", "parser"]]) {
       const run = await recall(["search", ...args]);
       expect(run.code).toBe(0);
       expect(run.stderr).toBe('recall: no session holds "zebar": read as "zebra", one typo away\n');
@@ -187,7 +187,7 @@ describe("--content", () => {
         { id: "i0000003", message: { role: "assistant", content: text("ok") } },
         { id: "i0000004", message: result("x3", "bash", "zebre two") },
       ]);
-      const found = jsonLines<Hit>((await runRecall(["search", "--json", "--content", "all", "zebru"], { env: typo.env })).stdout);
+      const found = jsonLines<Hit>((await runRecall(["search", "--json", "--typos", "correct", "--content", "all", "zebru"], { env: typo.env })).stdout);
       const output = found.find((hit) => hit.id === SESSION_ID);
       expect(output).toMatchObject({ message: { kind: "output", entryId: "h0000002" } });
       expect(marked(output!)).toEqual(["zebra"]);

@@ -25,23 +25,28 @@ function userMessage(id: string, text: string): string {
   return `${JSON.stringify({ type: "message", id, parentId: null, timestamp: new Date(ms).toISOString(), message: { role: "user", content: text, timestamp: ms } })}\n`;
 }
 
-/** `recall watch --json`, once it says the index is fresh. */
+/**
+ * `recall watch --json`, once it says the index is fresh. Checking that syncs an index the watcher
+ * has not synced yet: a caller that needs the watcher's first line waits for it with `firstLine`.
+ */
 async function startWatcher(...args: string[]): Promise<{ lines: () => Record<string, unknown>[]; stderr: () => string }> {
+  const firstLine = args[0] === "--first-line";
+  if (firstLine) args = args.slice(1);
   const child = spawn(process.execPath, [RECALL_BIN, "watch", "--json", ...args], { env: agent.env });
   watcher = child;
   let stdout = "";
   let stderr = "";
+  let exited: string | undefined;
   child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      stdout += d;
-      if (stdout.includes("\n")) resolve();
-    });
-    child.on("exit", (code) => reject(new Error(`recall watch exited with ${code}: ${stderr}`)));
-  });
-  // Ready comes once a sync finds nothing waiting: listing a folder can change its access time,
-  // which the watcher also hears of.
-  await eventually(() => searchTrustsWatcher(...args));
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+  child.on("exit", (code) => (exited = `recall watch exited with ${code}: ${stderr}`));
+  if (firstLine) await eventually(async () => stdout.includes("\n") || Boolean(exited), 40_000);
+  // Ready comes once a sync finds nothing waiting (a first sync that changed nothing prints no
+  // line): listing a folder can change its access time, which the watcher also hears of.
+  await eventually(async () => {
+    if (exited) throw new Error(exited);
+    return searchTrustsWatcher(...args);
+  }, 40_000);
   return { lines: () => jsonLines(stdout), stderr: () => stderr };
 }
 
@@ -66,7 +71,7 @@ async function searchTrustsWatcher(...args: string[]): Promise<boolean> {
 describe("recall watch", () => {
   it("indexes appended messages, new folders and files, and deletions as they happen", { timeout: 60_000 }, async () => {
     agent = makeAgentDir();
-    const { lines } = await startWatcher();
+    const { lines } = await startWatcher("--first-line");
     expect(lines()[0]).toMatchObject({ type: "sync", discovered: 11, indexed: 11 });
 
     // --no-sync: only the watcher can have put these in the index.
@@ -90,6 +95,21 @@ describe("recall watch", () => {
     rmSync(join(agent.sessionsDir, BLOG));
     await eventually(async () => (await searchIndexOnly("naive")).length === 0);
     expect(lines().slice(1).every((line) => line.type === "sync")).toBe(true);
+  });
+
+  it("prints nothing for a first sync that changed nothing, then a line for a change", { timeout: 60_000 }, async () => {
+    agent = makeAgentDir();
+    expect((await runRecall(["index"], { env: agent.env })).code).toBe(0);
+    const child = spawn(process.execPath, [RECALL_BIN, "watch", "--json"], { env: agent.env });
+    watcher = child;
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    // Ready: its first sync is done, and found nothing to do.
+    await eventually(() => searchTrustsWatcher());
+    expect(stdout).toBe("");
+    appendFileSync(join(agent.sessionsDir, S1), userMessage("c0000009", "firstsyncquietword"));
+    await eventually(async () => stdout.includes("\n"));
+    expect(jsonLines(stdout)).toEqual([expect.objectContaining({ type: "sync", appended: 1 })]);
   });
 
   it("watches a custom sessions folder (flat layout) too", { timeout: 60_000 }, async () => {

@@ -12,6 +12,7 @@ use napi::{Env, Task};
 use napi_derive::napi;
 
 use crate::changes::{ChangeSet, SessionUpdate, TagUpdate};
+use crate::correction::Typos;
 use crate::engine::Engine;
 use crate::error::{Code, RecallError};
 use crate::files::{FileRecord, Selector};
@@ -174,6 +175,11 @@ impl From<Option<JsFilters>> for Filters {
     }
 }
 
+/// A request's `typos`, `correct` when it has none.
+fn typos_of(name: Option<&str>) -> std::result::Result<Typos, RecallError> {
+    name.map_or(Ok(Typos::Correct), |name| Typos::parse(name).ok_or_else(|| RecallError::new(Code::BadInput, format!("unknown typos mode: {name}"))))
+}
+
 #[napi(object, js_name = "NativeSearchRequest")]
 pub struct JsSearchRequest {
     pub query: String,
@@ -190,6 +196,9 @@ pub struct JsSearchRequest {
     /// Score added per distinct query word a message contains (default 6; 0 turns it off).
     pub coordination: Option<f64>,
     pub snippet_chars: Option<u32>,
+    /// What a word no searched text holds is read as: `correct` (the default: its nearest word,
+    /// named in `readAs`), `suggest` (itself, its nearest word named in `readAs`) or `off`.
+    pub typos: Option<String>,
 }
 
 #[napi(object, js_name = "NativeSnippetRequest")]
@@ -204,6 +213,8 @@ pub struct JsSnippetRequest {
     pub content: Option<Vec<String>>,
     pub texts: Vec<String>,
     pub snippet_chars: Option<u32>,
+    /// As the search had it (`JsSearchRequest::typos`).
+    pub typos: Option<String>,
 }
 
 #[napi(object, js_name = "NativeSnippet")]
@@ -600,6 +611,10 @@ impl NativeIndex {
             let error = RecallError::new(Code::BadInput, format!("unknown kind of text: {unknown}"));
             return AsyncTask::with_optional_signal(job(move || Err(error)), signal);
         }
+        let typos = match typos_of(request.typos.as_deref()) {
+            Ok(typos) => typos,
+            Err(error) => return AsyncTask::with_optional_signal(job(move || Err(error)), signal),
+        };
         let options = SearchOptions {
             content: content.iter().filter_map(|name| TextKind::parse(name)).collect(),
             query: request.query,
@@ -610,6 +625,7 @@ impl NativeIndex {
             recency_weight: request.recency_weight.unwrap_or(DEFAULT_RECENCY_WEIGHT),
             coordination: request.coordination.map_or(DEFAULT_COORDINATION, |c| c as f32),
             snippet_chars: request.snippet_chars.map_or(DEFAULT_SNIPPET_CHARS, |c| c as usize),
+            typos,
         };
         AsyncTask::with_optional_signal(
             job(move || {
@@ -635,7 +651,8 @@ impl NativeIndex {
                 None => vec![kind],
             };
             let chars = request.snippet_chars.map_or(DEFAULT_SNIPPET_CHARS, |c| c as usize);
-            let made = engine.snippets(&request.query, request.prefix.unwrap_or(false), kind, &searched, &request.texts, chars)?;
+            let typos = typos_of(request.typos.as_deref())?;
+            let made = engine.snippets(&request.query, request.prefix.unwrap_or(false), typos, kind, &searched, &request.texts, chars)?;
             Ok(made.into_iter().map(|(snippet, spans)| JsSnippet { snippet, spans: js_spans(spans) }).collect())
         }))
     }

@@ -8,6 +8,9 @@
 //! (one edit reaches too many others) and words with anything but ASCII letters (numbers, code,
 //! pairs of CJK characters). At most `MAX_LOOKED_UP` words of a query are looked up: each look
 //! takes up to milliseconds, and a query of many unknown words (a pasted log) is no typo.
+//!
+//! A caller that must get only the words it asked for (a script) asks for `Typos::Suggest`: the
+//! query is searched as typed and the nearest words only named; `Typos::Off` looks nothing up.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -41,18 +44,47 @@ fn cache() -> &'static Mutex<HashMap<NearestKey, Option<String>>> {
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
+/// What a search does with a word that no searched text holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Typos {
+    /// Reads it as its nearest word, and says so.
+    #[default]
+    Correct,
+    /// Searches it as typed, and names its nearest word.
+    Suggest,
+    /// Searches it as typed, looking nothing up.
+    Off,
+}
+
+impl Typos {
+    /// `correct`, `suggest` or `off`.
+    pub fn parse(name: &str) -> Option<Typos> {
+        match name {
+            "correct" => Some(Typos::Correct),
+            "suggest" => Some(Typos::Suggest),
+            "off" => Some(Typos::Off),
+            _ => None,
+        }
+    }
+}
+
 /// A query with its typos read as other words.
 pub struct Corrected {
     pub parsed: ParsedQuery,
-    /// Each word read as another, with that word, in query order, once each.
+    /// Each word read as another (with `Typos::Suggest`: that would have been), with that word, in
+    /// query order, once each.
     pub read_as: Vec<(String, String)>,
 }
 
 /// `parsed` with each of its loose words that `searched` (fields of text) holds nowhere replaced
-/// by its nearest word there, when it has one.
-pub fn corrected(mut parsed: ParsedQuery, statistics: &LiveStatistics, searchers: &Searchers, searched: &[Field]) -> tantivy::Result<Corrected> {
+/// by its nearest word there, when it has one (with `Typos::Suggest`, `parsed` as it is, the
+/// nearest words only named).
+pub fn corrected(mut parsed: ParsedQuery, statistics: &LiveStatistics, searchers: &Searchers, searched: &[Field], typos: Typos) -> tantivy::Result<Corrected> {
     let mut nearest_of: HashMap<String, Option<String>> = HashMap::new();
     let mut read_as = Vec::new();
+    if typos == Typos::Off {
+        return Ok(Corrected { parsed, read_as });
+    }
     for word in &parsed.loose {
         if nearest_of.contains_key(word) || parsed.prefix.as_ref() == Some(word) || !correctable(word) || held(word, statistics, searched)? {
             continue;
@@ -66,9 +98,11 @@ pub fn corrected(mut parsed: ParsedQuery, statistics: &LiveStatistics, searchers
         }
         nearest_of.insert(word.clone(), nearest);
     }
-    for word in &mut parsed.loose {
-        if let Some(Some(nearest)) = nearest_of.get(word) {
-            *word = nearest.clone();
+    if typos == Typos::Correct {
+        for word in &mut parsed.loose {
+            if let Some(Some(nearest)) = nearest_of.get(word) {
+                *word = nearest.clone();
+            }
         }
     }
     Ok(Corrected { parsed, read_as })

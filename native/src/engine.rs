@@ -18,6 +18,7 @@ use tantivy::schema::IndexRecordOption;
 use tantivy::{IndexWriter, TantivyDocument, TantivyError, Term};
 
 use crate::changes::ChangeSet;
+use crate::correction::Typos;
 use crate::error::{Code, RecallError, Result};
 use crate::files::{file_doc_query, file_document, read_records, FileRecord, Selector};
 use crate::identity::Identity;
@@ -215,9 +216,10 @@ impl Engine {
     }
 
     /// The snippet of each text of `kind`, as a search of the `searched` kinds makes it (snippet.rs).
-    pub fn snippets(&self, query: &str, prefix: bool, kind: TextKind, searched: &[TextKind], texts: &[String], chars: usize) -> Result<Vec<Snippet>> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn snippets(&self, query: &str, prefix: bool, typos: Typos, kind: TextKind, searched: &[TextKind], texts: &[String], chars: usize) -> Result<Vec<Snippet>> {
         let read: Vec<TextKind> = searched.iter().copied().chain([kind]).collect();
-        snippets_of(&self.searchers(&read)?, &self.fields, query, prefix, kind, searched, texts, chars)
+        snippets_of(&self.searchers(&read)?, &self.fields, query, prefix, typos, kind, searched, texts, chars)
     }
 
     /// Every indexed tool call that touched `file` (touched.rs).
@@ -536,6 +538,7 @@ mod tests {
             recency_weight: 0.0,
             coordination: crate::query::DEFAULT_COORDINATION,
             snippet_chars: 50,
+            typos: crate::correction::Typos::Correct,
         };
         !engine.search(&options).unwrap().is_empty()
     }

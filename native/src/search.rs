@@ -26,7 +26,7 @@ use tantivy::{DocAddress, Searcher, SegmentReader, TantivyDocument};
 
 use crate::by_path_key::ByPathKey;
 use crate::candidates::{word_candidates, BySession};
-use crate::correction::{corrected, searched_fields, Corrected};
+use crate::correction::{corrected, searched_fields, Corrected, Typos};
 use crate::error::{Code, RecallError, Result};
 use crate::fusion::{fuse, rank, Recency};
 use crate::index_part::Part;
@@ -62,6 +62,8 @@ pub struct SearchOptions {
     /// Score added per distinct query word a message contains (see `query::DEFAULT_COORDINATION`).
     pub coordination: f32,
     pub snippet_chars: usize,
+    /// What a word no searched text holds is read as (correction.rs).
+    pub typos: Typos,
 }
 
 #[derive(Debug, Clone)]
@@ -92,7 +94,7 @@ pub fn find(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -> 
     }
     let kinds = if options.content.is_empty() { vec![TextKind::Conversation] } else { options.content.clone() };
     let statistics = LiveStatistics::new(searchers, fields);
-    let Corrected { parsed, read_as } = corrected(parse(&options.query, options.prefix), &statistics, searchers, &searched_fields(&kinds, fields))?;
+    let Corrected { parsed, read_as } = corrected(parse(&options.query, options.prefix), &statistics, searchers, &searched_fields(&kinds, fields), options.typos)?;
     if parsed.is_empty() || options.limit == 0 {
         return Ok(Found { hits: Vec::new(), read_as });
     }

@@ -10,7 +10,7 @@ use tantivy::query::Bm25StatisticsProvider;
 use tantivy::snippet::{collapse_overlapped_ranges, SnippetGenerator};
 use tantivy::{Score, Term};
 
-use crate::correction::{corrected, searched_fields};
+use crate::correction::{corrected, searched_fields, Typos};
 use crate::error::Result;
 use crate::query::{parse, prefix_expansions, ParsedQuery};
 use crate::schema::Fields;
@@ -23,10 +23,11 @@ use crate::tokenizer::analyzer;
 pub type Snippet = (String, Vec<(usize, usize)>);
 
 /// The snippet of each of `texts`, text of `kind`, for `query` as a search of the `searched` kinds
-/// (with `prefix` matching) finds it.
-pub fn snippets_of(searchers: &Searchers, fields: &Fields, query: &str, prefix: bool, kind: TextKind, searched: &[TextKind], texts: &[String], chars: usize) -> Result<Vec<Snippet>> {
+/// (with `prefix` matching, and its `typos`) finds it.
+#[allow(clippy::too_many_arguments)]
+pub fn snippets_of(searchers: &Searchers, fields: &Fields, query: &str, prefix: bool, typos: Typos, kind: TextKind, searched: &[TextKind], texts: &[String], chars: usize) -> Result<Vec<Snippet>> {
     let statistics = LiveStatistics::new(searchers, fields);
-    let parsed = corrected(parse(query, prefix), &statistics, searchers, &searched_fields(searched, fields))?.parsed;
+    let parsed = corrected(parse(query, prefix), &statistics, searchers, &searched_fields(searched, fields), typos)?.parsed;
     let field = kind.field(fields);
     let completions = match (&parsed.prefix, searchers.of_kind(kind)) {
         (Some(unfinished), Some(searcher)) => prefix_expansions(searcher, field, unfinished)?,

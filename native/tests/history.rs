@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use recall_native::changes::{ChangeSet, SessionUpdate};
+use recall_native::correction::Typos;
 use recall_native::engine::Engine;
 use recall_native::query::Filters;
 use recall_native::search::SearchOptions;
@@ -88,6 +89,7 @@ fn options(query: &str, content: &[TextKind]) -> SearchOptions {
         recency_weight: 0.2,
         coordination: recall_native::query::DEFAULT_COORDINATION,
         snippet_chars: 200,
+        typos: Typos::Correct,
     }
 }
 

@@ -1,6 +1,7 @@
 //! Each ranking rule of `search.rs` and `query.rs`, pinned by a test that fails without it.
 
 use recall_native::changes::{ChangeSet, SessionUpdate, TagUpdate};
+use recall_native::correction::Typos;
 use recall_native::engine::Engine;
 use recall_native::query::Filters;
 use recall_native::search::{Hit, SearchOptions};
@@ -59,6 +60,7 @@ fn options(query: &str) -> SearchOptions {
         recency_weight: 1.0,
         coordination: recall_native::query::DEFAULT_COORDINATION,
         snippet_chars: 200,
+        typos: Typos::Correct,
     }
 }
 
@@ -260,12 +262,12 @@ fn a_huge_message_gets_its_snippet_where_the_words_are_even_across_a_window_edge
         let mut text = filler.clone();
         let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap();
         text.insert_str(at, " zanzibar! ");
-        let made = engine.snippets("zanzibar", false, TextKind::Conversation, &[TextKind::Conversation], &[text], 200).unwrap();
+        let made = engine.snippets("zanzibar", false, Typos::Correct, TextKind::Conversation, &[TextKind::Conversation], &[text], 200).unwrap();
         let (snippet, spans) = &made[0];
         assert_eq!(spans.iter().map(|&(s, e)| &snippet[s..e]).collect::<Vec<_>>(), vec!["zanzibar"], "at {at}");
         assert!(snippet.len() < 400, "at {at}");
     }
-    let nothing = engine.snippets("zanzibar", false, TextKind::Conversation, &[TextKind::Conversation], &[filler.clone()], 200).unwrap();
+    let nothing = engine.snippets("zanzibar", false, Typos::Correct, TextKind::Conversation, &[TextKind::Conversation], &[filler.clone()], 200).unwrap();
     assert!(nothing[0].1.is_empty() && filler.starts_with(&nothing[0].0));
 }
 
@@ -404,7 +406,7 @@ fn each_kind_is_searched_when_asked_for_and_says_so() {
         } else {
             // Tool output is not kept: the library reads its text back and has its snippet made.
             assert!(hits[0].snippet.is_empty());
-            let made = engine.snippets("zanzibar", false, kind, &[kind], &["a zanzibar log".to_owned()], 200).unwrap();
+            let made = engine.snippets("zanzibar", false, Typos::Correct, kind, &[kind], &["a zanzibar log".to_owned()], 200).unwrap();
             let (snippet, spans) = &made[0];
             assert_eq!(spans.iter().map(|&(s, e)| &snippet[s..e]).collect::<Vec<_>>(), vec!["zanzibar"]);
         }

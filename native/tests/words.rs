@@ -2,10 +2,12 @@
 //! words misspelt.
 
 use recall_native::changes::{ChangeSet, SessionUpdate};
+use recall_native::correction::Typos;
 use recall_native::engine::Engine;
 use recall_native::query::Filters;
 use recall_native::search::{Hit, SearchOptions};
 use recall_native::session::{MessageDoc, SessionMeta};
+use recall_native::text_kind::TextKind;
 
 const NOW: i64 = 1_800_000_000_000;
 const OLD: i64 = NOW - 400 * 24 * 3600 * 1000;
@@ -48,6 +50,7 @@ fn options(query: &str) -> SearchOptions {
         recency_weight: 0.0,
         coordination: recall_native::query::DEFAULT_COORDINATION,
         snippet_chars: 200,
+        typos: Typos::Correct,
     }
 }
 
@@ -151,6 +154,28 @@ fn a_word_found_nowhere_is_read_as_the_most_frequent_word_one_edit_away() {
     let repeats = engine_with(vec![session("build", &["the python build failed again"]), session("tests", &["python python python tests"])]);
     assert_eq!(names(&find(&repeats, "python", false)), ["tests", "build"]);
     assert_eq!(names(&find(&repeats, "python bulid", false)), ["build", "tests"]);
+}
+
+#[test]
+fn a_search_that_only_suggests_finds_the_words_as_typed_and_names_the_nearest() {
+    let engine = engine_with(vec![session("help", &["please help me with this"]), session("helm", &["deploy the chart"])]);
+    let suggest = |query: &str| engine.find(&SearchOptions { typos: Typos::Suggest, ..options(query) }).unwrap();
+    // `helpp` is held nowhere: nothing found, `help` named.
+    let found = suggest("helpp");
+    assert!(found.hits.is_empty());
+    assert_eq!(found.read_as, [("helpp".to_owned(), "help".to_owned())]);
+    // Another word still finds its session, marked as typed.
+    let found = suggest("helpp chart");
+    assert_eq!(names(&found.hits), ["helm"]);
+    assert_eq!(marked(&found.hits[0]), ["chart"]);
+    // Off: nothing looked up, nothing named.
+    let off = engine.find(&SearchOptions { typos: Typos::Off, ..options("helpp") }).unwrap();
+    assert!(off.hits.is_empty() && off.read_as.is_empty());
+    // Snippets made as the search made them: the typo marks nothing.
+    let made = engine.snippets("helpp", false, Typos::Suggest, TextKind::Conversation, &[TextKind::Conversation], &["please help me".to_owned()], 200).unwrap();
+    assert!(made[0].1.is_empty());
+    let made = engine.snippets("helpp", false, Typos::Correct, TextKind::Conversation, &[TextKind::Conversation], &["please help me".to_owned()], 200).unwrap();
+    assert_eq!(made[0].1.len(), 1);
 }
 
 #[test]

@@ -43,6 +43,13 @@ export interface SearchOptions {
   until?: number;
   /** The time recency is measured from (default: now). */
   now?: number;
+  /**
+   * What a word that no searched text holds is read as (README, "Typos"): `correct` (the default)
+   * reads it as its nearest word, named in the page's `readAs`; `suggest` searches it as typed and
+   * names its nearest word in `suggestions` (for callers that must get only the words they asked
+   * for); `off` searches it as typed.
+   */
+  typos?: Typos;
   /** Only these sessions (by id). */
   sessionIds?: string[];
   /** Continue after the page that gave this cursor (same query and options). */
@@ -65,17 +72,28 @@ export interface SearchPage {
    * most messages hold (README, "Typos"), in query order.
    */
   readAs: ReadAs[];
+  /** With `typos: "suggest"`: the words of the query no searched text holds, each with the word it would have been read as. */
+  suggestions: Suggestion[];
 }
+
+export const TYPO_MODES = ["correct", "suggest", "off"] as const;
+export type Typos = (typeof TYPO_MODES)[number];
 
 export interface ReadAs {
   word: string;
   readAs: string;
 }
 
-/** A search's hits, and the words it read as others. */
+export interface Suggestion {
+  word: string;
+  suggestion: string;
+}
+
+/** A search's hits, and the words it read as others or would have. */
 interface Found {
   hits: SearchHit[];
   readAs: ReadAs[];
+  suggestions: Suggestion[];
 }
 
 export interface MatchedMessage {
@@ -129,18 +147,19 @@ export async function searchPage(store: IndexStore, options: SearchOptions): Pro
   const limit = checkedLimit(options.limit ?? DEFAULT_LIMIT);
   const searched = [options.query, options.prefix ?? false, options.cwd ?? null, options.since ?? null, options.until ?? null, limit];
   if (options.content !== undefined || options.file !== undefined) searched.push(options.content?.join(",") ?? null, options.file ?? null);
+  if ((options.typos ?? "correct") !== "correct") searched.push(`typos:${options.typos}`);
   const digest = searchDigest(options.sessionIds === undefined ? searched : [...searched, options.sessionIds]);
   const cursor = options.cursor === undefined ? undefined : decodeSearchCursor(options.cursor, digest);
   const offset = cursor?.offset ?? 0;
   // One more than the page shows says whether another page follows.
-  const { hits: found, readAs } = await findSessions(store, { ...options, limit: offset + limit + 1 });
+  const { hits: found, readAs, suggestions } = await findSessions(store, { ...options, limit: offset + limit + 1 });
   if (cursor?.results !== undefined && cursor.results !== resultsDigest(found.slice(0, offset))) {
     throw new RecallError("STALE_CURSOR", "the results changed since this cursor was made", { field: "cursor", hint: "start again without a cursor" });
   }
   const hits = found.slice(offset, offset + limit);
   const more = found.length > offset + limit;
   const results = options.snapshot ? resultsDigest(found.slice(0, offset + limit)) : undefined;
-  return { hits, nextCursor: more ? encodeSearchCursor({ offset: offset + limit, digest, results }) : null, readAs };
+  return { hits, nextCursor: more ? encodeSearchCursor({ offset: offset + limit, digest, results }) : null, readAs, suggestions };
 }
 
 /** Which sessions came first, in order: what a snapshot cursor is tied to. */
@@ -161,7 +180,7 @@ async function findSessions(store: IndexStore, options: SearchOptions): Promise<
   const limit = options.limit ?? DEFAULT_LIMIT;
   const content = textKinds(options.content);
   const touching = options.file === undefined ? undefined : await callsTouching(store, options.file);
-  if (touching?.size === 0) return { hits: [], readAs: [] };
+  if (touching?.size === 0) return { hits: [], readAs: [], suggestions: [] };
   const withCalls = (hit: SearchHit): SearchHit => (touching ? { ...hit, calls: touching.get(hit.path) ?? [] } : hit);
   const filters = touching ? onlyTouching(scopeFilters(options), touching) : scopeFilters(options);
   if (hasTags(query)) {
@@ -173,9 +192,10 @@ async function findSessions(store: IndexStore, options: SearchOptions): Promise<
   // Tags alone, or nothing at all: the sessions themselves, newest first.
   if (!query.text.trim() || (hasTags(query) && !hasText(query))) {
     const sessions = await store.native.list({ limit, filters });
-    return { hits: sessions.map((session) => withCalls(unranked(toSummary(session)))), readAs: [] };
+    return { hits: sessions.map((session) => withCalls(unranked(toSummary(session)))), readAs: [], suggestions: [] };
   }
-  const { hits, readAs } = await store.native.search(
+  const typos = options.typos ?? "correct";
+  const { hits, readAs: named } = await store.native.search(
     {
       query: query.text,
       limit,
@@ -183,10 +203,11 @@ async function findSessions(store: IndexStore, options: SearchOptions): Promise<
       filters,
       ...(content ? { content } : {}),
       now: options.now ?? Date.now(),
+      typos,
     },
     options.signal,
   );
-  await addOutputSnippets(store, hits, query.text, options.prefix ?? false, content ?? ["conversation"]);
+  await addOutputSnippets(store, hits, query.text, options.prefix ?? false, typos, content ?? ["conversation"]);
   const found = hits.map((hit) => withCalls({
     ...toSummary(hit.session),
     score: hit.score,
@@ -203,5 +224,6 @@ async function findSessions(store: IndexStore, options: SearchOptions): Promise<
     snippet: hit.snippet,
     spans: hit.spans.map((s) => [s.start, s.end] as [number, number]),
   }));
-  return { hits: found, readAs };
+  if (typos === "suggest") return { hits: found, readAs: [], suggestions: named.map(({ word, readAs }) => ({ word, suggestion: readAs })) };
+  return { hits: found, readAs: named, suggestions: [] };
 }

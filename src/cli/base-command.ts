@@ -20,7 +20,7 @@ export abstract class BaseCommand extends Command<RecallContext> {
   });
 
   color = Option.String("--color", "auto", {
-    description: "Color output: auto (on a terminal, unless NO_COLOR is set), always or never",
+    description: "Color output: auto (on a terminal, unless NO_COLOR is set), always or never (default auto)",
     validator: isEnum(COLOR_MODES),
   });
 

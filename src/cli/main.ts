@@ -22,12 +22,15 @@ import { McpCommand } from "./commands/mcp.js";
 import { VersionCommand } from "./commands/version.js";
 import type { RecallContext } from "./context.js";
 import { commandModel } from "./docs/command-model.js";
+import { shortUsage } from "./docs/help-text.js";
 import { parseErrorMessage } from "./parse-errors.js";
 import { withDashWordsLast } from "./query-words.js";
+import { withAttachedValuesApart } from "./attached-values.js";
 import { RecallCli } from "./recall-cli.js";
 import { Exit } from "./exit.js";
 import { defaultContext } from "./default-context.js";
 import { DirectOutput } from "./direct-output.js";
+import { terminalText } from "../output/terminal-text.js";
 import { RECALL_VERSION, type EarlyLook } from "../index.js";
 
 export const VERSION = RECALL_VERSION;
@@ -77,13 +80,19 @@ export function buildCli(only?: string): Cli<RecallContext> {
 
 /** Runs one command line and returns its exit code. */
 export async function runCli(argv: string[], context: RecallContext = defaultContext()): Promise<number> {
+  // `recall` alone is a mistake, as `rg` alone is: how to start, on stderr.
+  if (argv.length === 0) {
+    context.stderr.write(shortUsage());
+    return Exit.Error;
+  }
   const cli = buildCli(argv[0]);
   const commandClass = COMMANDS.find((command) => command.paths.some((path) => path.length === 1 && path[0] === argv[0]));
   let command;
   try {
-    command = cli.process(commandClass ? [...withDashWordsLast(commandClass, argv)] : argv, context);
+    command = cli.process(commandClass ? [...withDashWordsLast(commandClass, withAttachedValuesApart(commandClass, argv))] : argv, context);
   } catch (error) {
-    context.stderr.write(`recall: ${parseErrorMessage(error, argv, commandModel(cli))}\n`);
+    // The message quotes the command line, which may hold anything (an ESC byte in an option's name).
+    context.stderr.write(`recall: ${terminalText(parseErrorMessage(error, argv, commandModel(cli)))}\n`);
     return Exit.Error;
   }
   return cli.run(command, context);

@@ -14,6 +14,7 @@ import { defaultContext } from "./default-context.js";
 import { DirectOutput } from "./direct-output.js";
 import { quickCommand } from "./quick-parse.js";
 import { withDashWordsLast } from "./query-words.js";
+import { withAttachedValuesApart } from "./attached-values.js";
 
 const QUICK_COMMANDS: Record<string, new () => Command<RecallContext>> = { search: SearchCommand, list: ListCommand };
 
@@ -27,7 +28,7 @@ export async function main(earlyLook?: EarlyLook): Promise<boolean | undefined> 
   if (!commandClass) return undefined;
   const context = defaultContext();
   context.earlyLook = earlyLook;
-  const command = quickCommand(commandClass, withDashWordsLast(commandClass, argv), context);
+  const command = quickCommand(commandClass, withDashWordsLast(commandClass, withAttachedValuesApart(commandClass, argv)), context);
   if (!command) return undefined;
   process.exitCode = await command.validateAndExecute();
   return DirectOutput.allWritten();

@@ -5,37 +5,117 @@
  * by accident, and a field here is a promise: fields may be added, none removed or changed in
  * meaning.
  */
-import type { AskResult, AutoTagResult, DoctorCheck, ContextMessage, ContextSummary, ReadMessage, ReadPage, SearchHit, SessionSummary, SessionTags, TagCount } from "../index.js";
+import type {
+  AskResult,
+  AutoTagResult,
+  ContextMessage,
+  ContextSummary,
+  DoctorCheck,
+  MalformedLine,
+  ReadMessage,
+  ReadPage,
+  ResumePlan,
+  SearchHit,
+  SessionSummary,
+  SessionTags,
+  SyncFailure,
+  SyncReport,
+  TagCount,
+} from "../index.js";
 import { doctorFixWords } from "./error-words.js";
 
-// Each record names its fields: a type picks them from the library's, and the function below it
-// copies exactly those. A field the library adds reaches the output only once it is named here.
+// Each record's type is written out here, field by field, with the wire's own types: none is
+// derived from a library type, so a library field that changes type is a compile error in the
+// function that copies it, never a silent change of the output.
 
 /** A session, as `list` prints it (and the first fields of a search hit). */
-export type SessionRecord = Pick<SessionSummary, "id" | "path" | "cwd" | "name" | "created" | "modified" | "messageCount" | "firstMessage" | "parent" | "tags">;
+export interface SessionRecord {
+  id: string;
+  path: string;
+  cwd: string;
+  name: string | null;
+  created: string;
+  modified: string;
+  messageCount: number;
+  firstMessage: string;
+  parent: string | null;
+  tags: string[];
+}
 
 /** A search hit: the session, then how it matched. */
-export type SearchHitRecord = SessionRecord & Pick<SearchHit, "score" | "snippet" | "spans" | "calls"> & {
+export interface SearchHitRecord extends SessionRecord {
+  score: number;
   message: { kind: string; tool?: string; role: string; index: number; entryId: string; timestamp: string } | null;
-};
+  snippet: string;
+  spans: [number, number][];
+  calls?: { tool: string; path: string; entryId: string }[];
+}
 
 /** A message, as `read --json` prints it. */
-export type MessageRecord = Pick<ReadMessage, "type" | "index" | "entryId" | "role" | "timestamp" | "text" | "branch" | "toolName" | "isError" | "textOffset" | "textLength">;
+export interface MessageRecord {
+  type: "message";
+  index: number;
+  entryId: string;
+  role: string;
+  timestamp: string;
+  text: string;
+  branch?: "active" | "abandoned";
+  toolName?: string;
+  isError?: boolean;
+  textOffset?: number;
+  textLength?: number;
+}
 
 /** The line that ends a page of `read --json`. */
-export type PageRecord = Pick<ReadPage, "type" | "id" | "path" | "cwd" | "name" | "mode" | "allBranches" | "total" | "from" | "count" | "chars" | "nextCursor">;
+export interface PageRecord {
+  type: "page";
+  id: string;
+  path: string;
+  cwd: string;
+  name: string | null;
+  mode: string;
+  allBranches: boolean;
+  total: number;
+  from: number | null;
+  count: number;
+  chars: number;
+  nextCursor: string | null;
+}
 
 /** A message, as `context --json` prints it. */
-export type ContextMessageRecord = MessageRecord & Pick<ContextMessage, "score" | "clipped">;
+export interface ContextMessageRecord extends MessageRecord {
+  score: number;
+  clipped: boolean;
+}
 
 /** The line that ends `context --json`. */
-export type ContextRecord = Pick<ContextSummary, "type" | "id" | "path" | "question" | "terms" | "matched" | "total" | "chars" | "maxChars">;
+export interface ContextRecord {
+  type: "context";
+  id: string;
+  path: string;
+  question: string;
+  terms: string[];
+  matched: number;
+  total: number;
+  chars: number;
+  maxChars: number;
+}
 
 /** `tag`, `untag` and `tags <session>` with `--json`. */
-export type SessionTagsRecord = Pick<SessionTags, "id" | "path" | "tags" | "manual" | "auto" | "suppressed">;
+export interface SessionTagsRecord {
+  id: string;
+  path: string;
+  tags: string[];
+  manual: string[];
+  auto: string[];
+  suppressed: string[];
+}
 
 /** `tags --json` without sessions. */
-export type TagCountRecord = Pick<TagCount, "tag" | "sessions">;
+export interface TagCountRecord {
+  tag: string;
+  sessions: number;
+}
 
 export function sessionRecord(s: SessionSummary): SessionRecord {
   return {
@@ -61,7 +141,7 @@ export function searchHitRecord(hit: SearchHit): SearchHitRecord {
       ? { kind: m.kind, ...(m.tool === null ? {} : { tool: m.tool }), role: m.role, index: m.index, entryId: m.entryId, timestamp: m.timestamp }
       : null,
     snippet: hit.snippet,
-    spans: hit.spans.map(([start, end]) => [start, end]),
+    spans: hit.spans.map(([start, end]): [number, number] => [start, end]),
     ...(hit.calls === undefined ? {} : { calls: hit.calls.map((c) => ({ tool: c.tool, path: c.path, entryId: c.entryId })) }),
   };
 }
@@ -134,6 +214,21 @@ export function autoTagRecord(r: AutoTagResult): AutoTagRecord {
   return r.type === "tagged" ? { type: "tagged", id: r.id, path: r.path, tags: [...r.tags], saved: r.saved } : { type: r.type, id: r.id, path: r.path, reason: r.reason };
 }
 
+/** The line that ends `recall autotag --json`. */
+export interface AutoTagSummaryRecord {
+  type: "summary";
+  tagged: number;
+  failed: number;
+  skipped: number;
+  left: number;
+  model: string | null;
+  dryRun: boolean;
+}
+
+export function autoTagSummaryRecord(s: { tagged: number; failed: number; skipped: number; left: number; model: string | null; dryRun: boolean }): AutoTagSummaryRecord {
+  return { type: "summary", tagged: s.tagged, failed: s.failed, skipped: s.skipped, left: s.left, model: s.model, dryRun: s.dryRun };
+}
+
 /** `recall ask --json`. */
 export interface AskRecord {
   answer: string;
@@ -156,9 +251,111 @@ export function askRecord(r: AskResult): AskRecord {
   };
 }
 
-/** `recall doctor --json`: one per check (then a summary the command writes). */
-export type DoctorCheckRecord = { type: "check" } & Pick<DoctorCheck, "name" | "ok" | "message"> & { fix: string | null };
+/** `recall doctor --json`: one per check. */
+export interface DoctorCheckRecord {
+  type: "check";
+  name: string;
+  ok: boolean;
+  message: string;
+  fix: string | null;
+}
 
 export function doctorCheckRecord(c: DoctorCheck): DoctorCheckRecord {
   return { type: "check", name: c.name, ok: c.ok, message: c.message, fix: c.fix && doctorFixWords(c.fix) };
+}
+
+/** The line that ends `recall doctor --json`. */
+export interface DoctorSummaryRecord {
+  type: "summary";
+  ok: boolean;
+  checks: number;
+  failed: number;
+}
+
+export function doctorSummaryRecord(checks: readonly DoctorCheck[]): DoctorSummaryRecord {
+  const failed = checks.filter((c) => !c.ok).length;
+  return { type: "summary", ok: failed === 0, checks: checks.length, failed };
+}
+
+/** `recall index --json`: a session file that could not be read. */
+export interface IndexFailedRecord {
+  type: "failed";
+  path: string;
+  reason: string;
+}
+
+export function indexFailedRecord(f: SyncFailure): IndexFailedRecord {
+  return { type: "failed", path: f.path, reason: f.reason };
+}
+
+/** `recall index --json`: a line of a session file that was skipped. */
+export interface IndexMalformedRecord {
+  type: "malformed";
+  path: string;
+  line: number;
+  reason: string;
+}
+
+export function indexMalformedRecord(path: string, l: MalformedLine): IndexMalformedRecord {
+  return { type: "malformed", path, line: l.line, reason: l.reason };
+}
+
+/** The line that ends `recall index --json`. */
+export interface IndexSummaryRecord {
+  type: "summary";
+  discovered: number;
+  indexed: number;
+  appended: number;
+  removed: number;
+  unchanged: number;
+  failed: number;
+  malformedLines: number;
+  rebuilt: boolean;
+  elapsedMs: number;
+  sessionsDir: string;
+  indexDir: string;
+}
+
+export function indexSummaryRecord(r: SyncReport, where: { elapsedMs: number; sessionsDir: string; indexDir: string }): IndexSummaryRecord {
+  return {
+    type: "summary",
+    discovered: r.discovered,
+    indexed: r.indexed,
+    appended: r.appended,
+    removed: r.removed,
+    unchanged: r.unchanged,
+    failed: r.failed.length,
+    malformedLines: r.malformedLines,
+    rebuilt: r.rebuilt,
+    elapsedMs: where.elapsedMs,
+    sessionsDir: where.sessionsDir,
+    indexDir: where.indexDir,
+  };
+}
+
+/** `recall watch --json`: one per sync that changed something. */
+export interface WatchSyncRecord {
+  type: "sync";
+  at: string;
+  discovered: number;
+  indexed: number;
+  appended: number;
+  removed: number;
+  unchanged: number;
+  failed: number;
+  rebuilt: boolean;
+}
+
+export function watchSyncRecord(r: SyncReport, at: string): WatchSyncRecord {
+  return { type: "sync", at, discovered: r.discovered, indexed: r.indexed, appended: r.appended, removed: r.removed, unchanged: r.unchanged, failed: r.failed.length, rebuilt: r.rebuilt };
+}
+
+/** `recall resume --json`: what would run, and where. */
+export interface ResumeRecord {
+  argv: string[];
+  cwd: string;
+}
+
+export function resumeRecord(p: ResumePlan): ResumeRecord {
+  return { argv: [...p.argv], cwd: p.cwd };
 }

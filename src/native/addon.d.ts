@@ -298,6 +298,11 @@ export interface NativeSearchRequest {
   /** Score added per distinct query word a message contains (default 6; 0 turns it off). */
   coordination?: number
   snippetChars?: number
+  /**
+   * What a word no searched text holds is read as: `correct` (the default: its nearest word,
+   * named in `readAs`), `suggest` (itself, its nearest word named in `readAs`) or `off`.
+   */
+  typos?: string
 }
 
 /** A session's metadata: what list and search results show about it, and what a change set sends. */
@@ -367,6 +372,8 @@ export interface NativeSnippetRequest {
   content?: Array<string>
   texts: Array<string>
   snippetChars?: number
+  /** As the search had it (`JsSearchRequest::typos`). */
+  typos?: string
 }
 
 export interface NativeSpan {

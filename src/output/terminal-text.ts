@@ -8,10 +8,12 @@
  * JSON output never goes through this: it stays exact.
  */
 
-// C0 controls (tab and newline decided by the caller), DEL, C1 controls, and zero-width and
-// bidirectional controls. Joiners (U+200C, U+200D) stay: emoji sequences are built with them.
+// C0 controls (tab and newline decided by the caller), DEL, C1 controls, zero-width characters,
+// and every bidirectional control: the Arabic letter mark (U+061C), the marks (U+200E, U+200F),
+// embeddings and overrides (U+202A–202E) and isolates (U+2066–2069). Joiners (U+200C, U+200D)
+// stay: emoji sequences are built with them.
 // eslint-disable-next-line no-control-regex
-const ACTIVE = /[\u0000-\u001f\u007f-\u009f\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const ACTIVE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
 function visible(char: string): string {
   const code = char.charCodeAt(0);

@@ -23,7 +23,9 @@ const OSC_TITLE = `${ESC}]0;pwned-title\x07`;
 const OSC_CLIPBOARD = `${ESC}]52;c;cm0gLXJmIH4=\x07`;
 const OSC_LINK = `${ESC}]8;;https://evil.example\x07click${ESC}]8;;\x07`;
 const CLEAR = `${ESC}[2J`;
-const ALL = `${OSC_TITLE}${OSC_CLIPBOARD}${OSC_LINK}${CLEAR}`;
+/** Every bidirectional control: each reorders the text around it on a terminal that honours it. */
+const BIDI = ["\u061c", "\u200e", "\u200f", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"];
+const ALL = `${OSC_TITLE}${OSC_CLIPBOARD}${OSC_LINK}${CLEAR}${BIDI.join("")}`;
 
 const ID = "0190eeee-0000-7000-8000-00000000e5c0";
 const CWD = `/tmp/gone${ALL}\nsecond-line`;
@@ -59,6 +61,10 @@ describe("terminalText", () => {
   it("shows C0 controls and DEL in caret notation, C1 and bidi controls as \\u{…}", () => {
     expect(terminalText(`a${ESC}[2Jb\x07\x7f\r`)).toBe("a^[[2Jb^G^?^M");
     expect(terminalText("x\u009by\u202ez")).toBe("x\\u{9b}y\\u{202e}z");
+  });
+
+  it("shows every bidirectional control, the Arabic letter mark included", () => {
+    for (const char of BIDI) expect(terminalText(`a${char}b`)).toBe(`a\\u{${char.charCodeAt(0).toString(16)}}b`);
   });
 
   it("keeps one line unless asked for lines, where tabs, newlines and CRLF stay line breaks", () => {
@@ -114,6 +120,7 @@ describe.skipIf(WITHOUT_SCRIPT !== "")(`on a real terminal (script)${WITHOUT_SCR
       expect(seen).toMatch(/\^\[|\\x1b/);
       expect(seen).not.toContain(ESC);
       expect(seen).not.toContain("\x07");
+      for (const char of BIDI) expect(seen, `U+${char.charCodeAt(0).toString(16)}`).not.toContain(char);
     });
 
     it(`${name} in color: only recall's own color codes reach the terminal`, () => {
@@ -137,6 +144,13 @@ describe.skipIf(WITHOUT_SCRIPT !== "")(`on a real terminal (script)${WITHOUT_SCR
     const [cd, pi] = line.split(" && ");
     const words = execFileSync("bash", ["-c", `set -- ${cd!.replace(/^cd /, "")} ${pi!.replace(/^pi --session /, "")}; printf '%s\\0' "$@"`], { encoding: "utf8" });
     expect(words.split("\0").slice(0, 2)).toEqual([join(dir.root, `project${IN_A_NAME}`), resumable]);
+  });
+
+  it("an option's name that is no option is echoed with its control characters shown", async () => {
+    // Not through onPty: its shell (sh) cannot take the word back from a $'…' quote.
+    const result = await runRecall(["search", `--bogus${CLEAR}\u061c`, "x"], { env: dir.env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('recall: invalid option name ("--bogus^[[2J\\u{61c}") (`recall search --help` shows the usage)\n');
   });
 
   it("--json stays exact", async () => {

@@ -153,7 +153,7 @@ export class IndexLease {
     const watched = this.liveFreshness();
     const live = watched ? await watched.state(store) : "unknown";
     if (live === "fresh" || (live === "unknown" && trustWatcher && watcherKeepsFresh(store.locations))) {
-      store.native.reload();
+      await store.native.reload();
       return;
     }
     // A sync under way began before this query was asked, perhaps before the change it must see.

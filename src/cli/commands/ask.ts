@@ -27,7 +27,7 @@ export class AskCommand extends BaseCommand {
   session = Option.String({ name: "session" });
   question = Option.Rest({ name: "question", required: 1 });
   model = Option.String("--model", { description: "The model to ask, as provider/id (default: ask.model in the config, else Pi's default)" });
-  maxChars = Option.String("--max-chars", String(DEFAULT_CONTEXT_CHARS), { description: "Characters of session text to send at most", validator: isNumber() });
+  maxChars = Option.String("--max-chars", String(DEFAULT_CONTEXT_CHARS), { description: `Characters of session text to send at most (default ${DEFAULT_CONTEXT_CHARS})`, validator: isNumber() });
   json = Option.Boolean("--json", false, { description: 'Print {"answer", "model", "messages"} as one JSON object' });
 
   async run(): Promise<ExitCode> {

@@ -25,7 +25,7 @@ export class ContextCommand extends BaseCommand {
   session = Option.String({ name: "session" });
   question = Option.Rest({ name: "question", required: 1 });
   maxChars = Option.String("--max-chars", String(DEFAULT_CONTEXT_CHARS), {
-    description: "Characters of message text to give at most",
+    description: `Characters of message text to give at most (default ${DEFAULT_CONTEXT_CHARS})`,
     validator: isNumber(),
   });
   allBranches = Option.Boolean("--all-branches", false, { description: "Also consider branches left behind" });

@@ -2,7 +2,7 @@ import { Command, Option } from "clipanion";
 import { Recall } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
 import { doctorFixWords } from "../error-words.js";
-import { doctorCheckRecord } from "../wire.js";
+import { doctorCheckRecord, doctorSummaryRecord } from "../wire.js";
 import { terminalText } from "../../output/terminal-text.js";
 import { Exit, type ExitCode } from "../exit.js";
 
@@ -36,7 +36,7 @@ export class DoctorCommand extends BaseCommand {
       this.out(`${check.ok ? "ok  " : this.paint.bold.red("FAIL")}  ${check.name}: ${terminalText(check.message)}`);
       if (check.fix) this.out(`      fix: ${terminalText(doctorFixWords(check.fix))}`);
     }
-    if (this.json) this.out(JSON.stringify({ type: "summary", ok: failed === 0, checks: checks.length, failed }));
+    if (this.json) this.out(JSON.stringify(doctorSummaryRecord(checks)));
     else if (failed > 0) this.warn(`${failed} of ${checks.length} checks failed`);
     return failed === 0 ? Exit.Ok : Exit.Error;
   }

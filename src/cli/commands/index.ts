@@ -2,6 +2,7 @@ import { Command, Option } from "clipanion";
 import type { MalformedFile, SyncProgress } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
+import { indexFailedRecord, indexMalformedRecord, indexSummaryRecord } from "../wire.js";
 
 export class IndexCommand extends BaseCommand {
   static paths = [["index"]];
@@ -35,7 +36,19 @@ export class IndexCommand extends BaseCommand {
     const recall = this.recall();
     const locations = recall.locations;
     const progress = this.progressPrinter();
-    const report = await recall.sync({ rebuild: this.rebuild, lockTimeoutMs: 30_000, onProgress: progress?.update });
+    // Ctrl-C stops at once, as it always did (nothing is committed half-way through a rebuild), and says what it left.
+    const onInterrupt = () => {
+      progress?.done();
+      this.warn(this.rebuild ? "stopped: the index was not rebuilt, the one it had is kept (`recall index --rebuild` starts again)" : "stopped: the index keeps what it had committed; the next `recall index` or search reads the rest");
+      process.kill(process.pid, "SIGINT");
+    };
+    process.once("SIGINT", onInterrupt);
+    let report;
+    try {
+      report = await recall.sync({ rebuild: this.rebuild, lockTimeoutMs: 30_000, onProgress: progress?.update });
+    } finally {
+      process.off("SIGINT", onInterrupt);
+    }
     progress?.done();
     if (report.busy) {
       this.warn(`another recall process is writing to the index in ${locations.cacheDir}; try again when it is done`);
@@ -44,31 +57,18 @@ export class IndexCommand extends BaseCommand {
     const elapsedMs = Date.now() - started;
     for (const notice of report.notices) this.warn(notice);
     for (const failure of report.failed) {
-      if (this.json) this.out(JSON.stringify({ type: "failed", path: failure.path, reason: failure.reason }));
+      if (this.json) this.out(JSON.stringify(indexFailedRecord(failure)));
       else this.warn(`cannot read ${failure.path}: ${failure.reason}`);
     }
     for (const file of report.malformed) {
       if (this.json) {
-        for (const { line, reason } of file.lines) this.out(JSON.stringify({ type: "malformed", path: file.path, line, reason }));
+        for (const line of file.lines) this.out(JSON.stringify(indexMalformedRecord(file.path, line)));
       } else if (!this.quiet) {
         this.warn(malformedSummary(file));
       }
     }
-    const summary = {
-      discovered: report.discovered,
-      indexed: report.indexed,
-      appended: report.appended,
-      removed: report.removed,
-      unchanged: report.unchanged,
-      failed: report.failed.length,
-      malformedLines: report.malformedLines,
-      rebuilt: report.rebuilt,
-      elapsedMs,
-      sessionsDir: locations.sessionsDir,
-      indexDir: locations.cacheDir,
-    };
     if (this.json) {
-      this.out(JSON.stringify({ type: "summary", ...summary }));
+      this.out(JSON.stringify(indexSummaryRecord(report, { elapsedMs, sessionsDir: locations.sessionsDir, indexDir: locations.cacheDir })));
     } else if (!this.quiet) {
       this.out(
         `${report.discovered} session files: ${report.indexed} indexed, ${report.appended} appended, ${report.removed} removed, ` +

@@ -27,7 +27,7 @@ export class ListCommand extends SessionsCommand {
   });
 
   limit = Option.String("-n,--limit", String(DEFAULT_LIST_LIMIT), {
-    description: "Show at most this many sessions",
+    description: `Show at most N sessions (default ${DEFAULT_LIST_LIMIT})`,
     validator: isNumber(),
   });
   since = Option.String("--since", { description: "Only sessions active from this time on: 7d, 24h, 2w, today, yesterday, 2026-11-01" });

@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Command, Option } from "clipanion";
 import { RecallError } from "../../index.js";
 import { formatRecord } from "../../output/format.js";
 import { shellLine } from "../../output/shell.js";
+import { terminalText } from "../../output/terminal-text.js";
 import { BaseCommand } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
 
@@ -63,19 +64,43 @@ export class PickCommand extends BaseCommand {
   }
 
   /**
-   * The TSV lines fzf shows: a prefix search for the query, or the latest sessions. The picker
-   * synced when it opened; each keystroke answers from the index as it is.
+   * The TSV lines fzf shows: first the scope, as fzf's header line (the fourth field, which fzf
+   * shows), then a prefix search for the query, or the latest sessions. The picker synced when it
+   * opened; each keystroke answers from the index as it is.
    */
   private async printLines(): Promise<ExitCode> {
     const cwd = this.scopeIsHere() ? this.context.cwd : undefined;
     const query = this.query.join(" ").trim();
     const now = Date.now();
     const { hits } = await this.recall().search({ query, prefix: true, limit: PICK_LIMIT, cwd, now, sync: false });
+    const scope = cwd === undefined ? `all projects (${TOGGLE_KEY}: this folder only)` : `this folder, ${cwd} (${TOGGLE_KEY}: all projects)`;
+    this.out(`\t\t\t${terminalText(`scope: ${scope}`)}\t\t`);
     for (const hit of hits) this.out(formatRecord(hit, "tsv", now));
     return Exit.Ok;
   }
 
+  /** The terminal fzf will draw on and read keys from, or the reason there is none. */
+  private async terminalProblem(): Promise<string | undefined> {
+    const { isatty } = await import("node:tty");
+    try {
+      const fd = openSync("/dev/tty", "r+");
+      const usable = isatty(fd);
+      closeSync(fd);
+      return usable ? undefined : "/dev/tty is not a terminal";
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === "ENXIO" ? "this process has no terminal" : `cannot open /dev/tty (${(error as Error).message})`;
+    }
+  }
+
   private async openPicker(): Promise<ExitCode> {
+    const noTerminal = await this.terminalProblem();
+    if (noTerminal) throw new RecallError("BAD_INPUT", `pick is interactive and needs a terminal, but ${noTerminal}; \`recall search --format tsv\` gives the same lines to a script`);
+    await this.recall().refresh();
+    this.warnNotices();
+    if ((await this.recall().list({ limit: 1, sync: false })).length === 0) {
+      this.warn("there are no sessions to pick from yet");
+      return Exit.NoMatch;
+    }
     // Loaded here, not at the top: child_process (and net under it) would slow every recall start.
     const { spawn, spawnSync } = await import("node:child_process");
     const fzf = spawnSync("fzf", ["--version"], { encoding: "utf8", env: this.context.env });
@@ -84,8 +109,6 @@ export class PickCommand extends BaseCommand {
       const found = version ? `the fzf on PATH is ${version[0]}` : "none is on PATH";
       throw new RecallError("NOT_FOUND", `pick needs fzf ${MIN_FZF.join(".")} or later, and ${found}: install it (apt install fzf, brew install fzf, or see https://github.com/junegunn/fzf)`);
     }
-    await this.recall().refresh();
-    this.warnNotices();
 
     const dir = mkdtempSync(join(tmpdir(), "recall-pick-"));
     const scopeFile = join(dir, "scope");
@@ -101,6 +124,8 @@ export class PickCommand extends BaseCommand {
       "--ansi",
       "--delimiter", "\t",
       "--with-nth", "4,2,3,5",
+      // The first line of every list is the scope (printLines).
+      "--header-lines", "1",
       "--query", this.query.join(" "),
       "--header", `enter: ${this.print ? "print path" : "resume in pi"} · ${TOGGLE_KEY}: this folder ↔ all projects · ${PATH_KEY}: print path`,
       "--prompt", "recall> ",

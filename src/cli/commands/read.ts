@@ -40,7 +40,7 @@ export class ReadCommand extends BaseCommand {
   allBranches = Option.Boolean("--all-branches", { description: "Also show branches left behind, not only the active one" });
   limit = Option.String("-n,--limit", { description: "Start with the latest N messages (with --cursor, paging goes on from the cursor)", validator: isNumber() });
   maxChars = Option.String("--max-chars", String(DEFAULT_PAGE_CHARS), {
-    description: "Characters of message text per page; a longer session ends with a cursor",
+    description: `Characters of message text per page (default ${DEFAULT_PAGE_CHARS}); a longer session ends with a cursor`,
     validator: isNumber(),
   });
   cursor = Option.String("--cursor", { description: "Continue from the cursor a previous page ended with" });
@@ -108,6 +108,7 @@ export class ReadCommand extends BaseCommand {
       }
       for (const line of messageLines(paint, message, notes, () => marked[i]!)) this.out(line);
     }
-    if (page.nextCursor) this.out(paint.dim(`More follows: recall read ${page.id} --cursor ${page.nextCursor}`));
+    // On stderr: stdout holds the session's text only, whole pages of it when piped.
+    if (page.nextCursor) this.warn(`more follows: recall read ${page.id} --cursor ${page.nextCursor}`);
   }
 }

@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
 import { Command, Option } from "clipanion";
-import { isNumber } from "typanion";
-import { CONTENT_SCOPES, DEFAULT_LIMIT, RecallError, type ContentScope } from "../../index.js";
+import { isEnum, isNumber } from "typanion";
+import { CONTENT_SCOPES, DEFAULT_LIMIT, RecallError, TYPO_MODES, type ContentScope, type Typos } from "../../index.js";
+import type { OutputFormat } from "../../output/format.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { SessionsCommand } from "../sessions-command.js";
 import { searchHitRecord } from "../wire.js";
@@ -24,7 +25,7 @@ export class SearchCommand extends SessionsCommand {
   static usage = Command.Usage({
     description: "find the Pi sessions that talked about something",
     details: `
-      Searches the text of every Pi session (user and assistant messages, compaction and branch summaries, custom messages) and prints one result per session, best first. Words are matched whole and any of them may match; sessions matching more of them, or the exact phrase, rank higher, and recent sessions get a boost. A "quoted phrase" must appear as written. A word that no session holds is read as the nearest word one typo away that one does (\`pyhton\` finds \`python\`).
+      Searches the text of every Pi session (user and assistant messages, compaction and branch summaries, custom messages) and prints one result per session, best first. Words are matched whole and any of them may match; sessions matching more of them, or the exact phrase, rank higher, and recent sessions get a boost. A "quoted phrase" must appear as written. On a terminal, a word that no session holds is read as the nearest word one typo away that one does (\`pyhton\` finds \`python\`), and a line on stderr says so; with \`--json\`, \`--format\` or a pipe, it is searched as typed and the nearest word only suggested on stderr, so a script gets only the words it asked for (\`--typos correct\` opts in; \`--exact\` suggests nothing).
 
       \`#tag\` keeps only the sessions tagged with it (with several, sessions carrying all of them) and \`-#tag\` drops those tagged with it; a query of tags alone lists their sessions, newest first. Tag words and session names are also searched as text, so \`codebase\` finds a session tagged \`#codebase\`. A shell takes an unquoted \`#\` that begins a word for a comment: quote the query. A word that starts with a dash and is no option (\`-#wip\`, \`-x\`) is part of the query; \`--\` ends the options.
 
@@ -32,7 +33,7 @@ export class SearchCommand extends SessionsCommand {
 
       \`--content\` widens what is searched: \`calls\` (tool calls: the tool's name and arguments, such as a bash command or the path a read, edit or write took), \`outputs\` (what tools printed, the first 1,500 and last 500 characters of each), \`thinking\`, \`conversation\`, or \`all\`; give it more than once or comma-separated. A hit says which kind of text matched. \`--file PATH\` keeps the sessions whose tool calls read, edited or wrote that file, or whose bash commands named it (a relative PATH is taken from the current folder); with no words it lists them, newest first.
 
-      The index is brought up to date first (only new and changed session files are read), unless \`--no-sync\` is given.
+      An empty query (\`''\`, or only spaces) lists the latest sessions. The index is brought up to date first (only new and changed session files are read), unless \`--no-sync\` is given.
 
       Exit status: 0 if a session was found, 1 if none was, 2 on error.
     `,
@@ -49,7 +50,7 @@ export class SearchCommand extends SessionsCommand {
 
   query = Option.Rest({ name: "query" });
   limit = Option.String("-n,--limit", String(DEFAULT_LIMIT), {
-    description: "Show at most this many sessions",
+    description: `Show at most N sessions (default ${DEFAULT_LIMIT})`,
     validator: isNumber(),
   });
   since = Option.String("--since", { description: "Only messages from this time on: 7d, 24h, 2w, today, yesterday, 2026-11-01" });
@@ -59,23 +60,43 @@ export class SearchCommand extends SessionsCommand {
     description: `What to search: ${CONTENT_SCOPES.join(", ")} (default conversation; repeatable or comma-separated)`,
   });
   file = Option.String("--file", { description: "Only sessions whose tool calls read, edited or wrote this file, or whose bash commands named it" });
+  typos = Option.String("--typos", {
+    description: "A word no session holds is: correct (read as the nearest word one typo away), suggest (searched as typed, the nearest word named on stderr) or off (default: correct on a terminal, suggest with --json, --format or a pipe)",
+    validator: isEnum(TYPO_MODES),
+  });
+  exact = Option.Boolean("--exact", false, { description: "Search every word as typed, suggesting nothing: --typos off" });
+
+  /**
+   * What a word no session holds is read as: a person at a terminal gets its nearest word (and a
+   * line saying so); a script (--json, --format, stdout not a terminal) gets the words it asked
+   * for, and a "did you mean" on stderr, unless it opts in with --typos correct.
+   */
+  private typoMode(format: OutputFormat | undefined): Typos {
+    if (this.exact && this.typos !== undefined && this.typos !== "off") throw new RecallError("BAD_INPUT", `--exact and --typos ${this.typos} contradict each other`);
+    if (this.exact) return "off";
+    return (this.typos as Typos | undefined) ?? (format || !this.context.stdoutIsTTY ? "suggest" : "correct");
+  }
 
   async run(): Promise<ExitCode> {
     const format = this.pipelineFormat();
     const { limit, cwd, since, until, now } = this.scope();
+    // No operand at all is a mistake; an empty one ('', as fzf sends a cleared query) lists the latest sessions.
+    if (this.query.length === 0 && this.file === undefined) throw new RecallError("BAD_INPUT", "search needs a query: words, #tags, --file, or '' for the latest sessions (`recall search --help` shows the usage)");
     const query = this.query.join(" ");
-    if (!query.trim() && this.file === undefined) throw new RecallError("BAD_INPUT", "search needs words, #tags or --file (`recall search --help` shows the usage)");
     const content = this.content?.flatMap((scope) => scope.split(",")).map((scope) => scope.trim()) as ContentScope[] | undefined;
     const file = this.file === undefined ? undefined : resolve(this.context.cwd, this.file);
     const missing = this.noSessionsFolder();
     if (missing !== undefined) return missing;
     // The page is formatted while the freshness check finishes (see Recall.search).
-    const page = await this.recall().search({ query, limit, prefix: this.prefix, cwd, since, until, now, content, file, ...this.freshness() }, ({ hits, readAs }) => ({
+    const typos = this.typoMode(format);
+    const page = await this.recall().search({ query, limit, prefix: this.prefix, cwd, since, until, now, content, file, typos, ...this.freshness() }, ({ hits, readAs, suggestions }) => ({
       ...this.page(hits, (hit) => (format ? this.record(hit, format, now, () => searchHitRecord(hit)) : this.block(hit, now, { snippet: hit.snippet, spans: hit.spans, details: matchedIn(hit) }))),
       readAs,
+      suggestions,
     }));
     this.warnNotices();
     for (const typo of page.readAs) this.warn(`no session holds ${quote(typo.word)}: read as ${quote(typo.readAs)}, one typo away`);
+    for (const typo of page.suggestions) this.warn(`no session holds ${quote(typo.word)}; did you mean ${quote(typo.suggestion)}?`);
     if (page.sessions.length === 0) {
       const what = file === undefined ? quote(query) : query.trim() ? `${quote(query)} and touched ${file}` : `touched ${file}`;
       if (!format) this.warn(cwd ? `no session in ${cwd} ${file !== undefined && !query.trim() ? what : `matches ${what}`}; drop --here/--cwd to search every project` : `no session ${file !== undefined && !query.trim() ? what : `matches ${what}`}`);

@@ -2,6 +2,7 @@ import { Command, Option } from "clipanion";
 import type { Notice, SyncReport } from "../../index.js";
 import { BaseCommand, noticeLine } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
+import { watchSyncRecord } from "../wire.js";
 
 export class WatchCommand extends BaseCommand {
   static paths = [["watch"]];
@@ -28,14 +29,10 @@ export class WatchCommand extends BaseCommand {
     const onSignal = () => stop.abort();
     process.once("SIGINT", onSignal);
     process.once("SIGTERM", onSignal);
-    let first = true;
     try {
       await recall.watch({
         signal: stop.signal,
-        onSync: (report, notices) => {
-          this.printSync(report, notices, first);
-          first = false;
-        },
+        onSync: (report, notices) => this.printSync(report, notices),
         onError: (error) => this.warn(error instanceof Error ? error.message.split("\n")[0]! : String(error)),
       });
     } finally {
@@ -45,14 +42,14 @@ export class WatchCommand extends BaseCommand {
     return Exit.Ok;
   }
 
-  private printSync(report: SyncReport, notices: Notice[], first: boolean): void {
+  /** A sync's notices, and a line for a sync that changed something (the first one too only then). */
+  private printSync(report: SyncReport, notices: Notice[]): void {
     for (const notice of notices) this.warn(noticeLine(notice));
     const changed = report.indexed + report.appended + report.removed;
-    if (this.quiet || (changed === 0 && !first)) return;
+    if (this.quiet || (changed === 0 && !report.rebuilt)) return;
     const at = new Date().toISOString();
     if (this.json) {
-      const { discovered, indexed, appended, removed, unchanged, rebuilt } = report;
-      this.out(JSON.stringify({ type: "sync", at, discovered, indexed, appended, removed, unchanged, failed: report.failed.length, rebuilt }));
+      this.out(JSON.stringify(watchSyncRecord(report, at)));
     } else {
       this.out(`${at}  ${report.indexed} indexed, ${report.appended} appended, ${report.removed} removed (${report.discovered} session files)`);
     }

@@ -9,6 +9,7 @@ function roff(text: string): string {
   return text
     .replace(/\\/g, "\\e")
     .replace(/-/g, "\\-")
+    .replace(/…/g, "\\[u2026]")
     .split("\n")
     .map((line) => (/^[.']/.test(line) ? `\\&${line}` : line))
     .join("\n");
@@ -28,7 +29,7 @@ function definitionList(items: [string, string][], bold = true): string {
 
 function optionTerm(option: OptionModel): string {
   const names = option.names.map((n) => `\\fB${roff(n)}\\fR`).join(", ");
-  const value = option.values ? ` \\fI${option.values.join("|")}\\fR` : option.takesValue ? " \\fIvalue\\fR" : "";
+  const value = option.values ? ` \\fI${option.values.join("|")}\\fR` : option.placeholder ? ` \\fI${roff(option.placeholder)}\\fR` : "";
   return names + value;
 }
 
@@ -60,7 +61,7 @@ export function commandManPage(command: CommandModel, all: CommandModel[]): stri
   const related = all.filter((c) => c.name !== command.name).map((c) => `\\fBrecall\\-${roff(c.name)}\\fR(1)`);
   return `${header(`recall-${command.name}`, command.description)}
 .SH SYNOPSIS
-.B ${roff(command.usage)}
+${command.synopsis.map((line) => `.B ${roff(line)}`).join("\n.br\n")}
 .SH DESCRIPTION
 ${paragraphs(command.details || command.description)}
 .SH OPTIONS
