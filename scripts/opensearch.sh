@@ -86,7 +86,7 @@ free_port() {
 pids() {
   local file
   for file in "$dir"/node*/pid; do
-    [ -f "$file" ] && echo "$(cat "$file")"
+    [ -f "$file" ] && echo "$(cat "$file" 2>/dev/null)"
   done
   return 0
 }
@@ -120,6 +120,8 @@ start() {
   if [ "$(id -u)" = 0 ]; then
     id -u "$RUN_AS" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$RUN_AS"
     user="$RUN_AS"
+    # The nodes' folders are theirs; the way to them must be open to that user.
+    chmod 755 "$dir"
   fi
   local java_home
   java_home="$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")"
@@ -151,7 +153,13 @@ start() {
       -E cluster.routing.allocation.disk.threshold_enabled=false
       "${discovery[@]}" ${settings[@]+"${settings[@]}"})
     # Its output goes to the node's folder: a daemon holding our stdout would keep a caller waiting.
-    if [ -n "$user" ]; then runuser -u "$user" -- "${launch[@]}"; else "${launch[@]}"; fi >"$node/logs/start.out" 2>&1 </dev/null 9>&-
+    if [ -n "$user" ]; then launch=(runuser -u "$user" -- "${launch[@]}"); fi
+    if ! "${launch[@]}" >"$node/logs/start.out" 2>&1 </dev/null 9>&-; then
+      echo "opensearch.sh: node$n did not start:" >&2
+      grep -v '^warning: no-jdk' "$node/logs/start.out" | tail -n 5 >&2
+      stop_nodes
+      exit 2
+    fi
   done
   local waited=0
   until healthy; do

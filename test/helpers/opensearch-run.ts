@@ -7,7 +7,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { OPENSEARCH_SCRIPT } from "./opensearch.js";
+import { fileURLToPath } from "node:url";
+
+export const OPENSEARCH_SCRIPT = fileURLToPath(new URL("../../scripts/opensearch.sh", import.meta.url));
 
 declare module "vitest" {
   export interface ProvidedContext {

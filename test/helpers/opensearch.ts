@@ -4,10 +4,8 @@
  * it). Where Java is missing the tests that need it are skipped, and say so in their names.
  */
 import { execFile, spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { inject } from "vitest";
-
-export const OPENSEARCH_SCRIPT = fileURLToPath(new URL("../../scripts/opensearch.sh", import.meta.url));
+import { OPENSEARCH_SCRIPT } from "./opensearch-run.js";
 
 const javaInstalled = spawnSync("java", ["-version"], { stdio: "ignore" }).status === 0;
 
