@@ -20,6 +20,8 @@ import { AskCommand } from "./commands/ask.js";
 import { DoctorCommand } from "./commands/doctor.js";
 import { McpCommand } from "./commands/mcp.js";
 import { VersionCommand } from "./commands/version.js";
+import { PushCommand } from "./commands/push.js";
+import { RemoteAddCommand, RemoteListCommand, RemoteTestCommand } from "./commands/remote.js";
 import type { RecallContext } from "./context.js";
 import { commandModel } from "./docs/command-model.js";
 import { parseErrorMessage } from "./parse-errors.js";
@@ -48,6 +50,10 @@ const COMMANDS = [
   WatchCommand,
   DoctorCommand,
   McpCommand,
+  PushCommand,
+  RemoteListCommand,
+  RemoteAddCommand,
+  RemoteTestCommand,
   CompletionCommand,
 ];
 
