@@ -21,7 +21,7 @@ import { DoctorCommand } from "./commands/doctor.js";
 import { McpCommand } from "./commands/mcp.js";
 import { VersionCommand } from "./commands/version.js";
 import { PushCommand } from "./commands/push.js";
-import { RemoteAddCommand, RemoteListCommand, RemoteTestCommand } from "./commands/remote.js";
+import { RemoteCommand } from "./commands/remote.js";
 import type { RecallContext } from "./context.js";
 import { commandModel } from "./docs/command-model.js";
 import { parseErrorMessage } from "./parse-errors.js";
@@ -51,9 +51,7 @@ const COMMANDS = [
   DoctorCommand,
   McpCommand,
   PushCommand,
-  RemoteListCommand,
-  RemoteAddCommand,
-  RemoteTestCommand,
+  RemoteCommand,
   CompletionCommand,
 ];
 
