@@ -30,7 +30,7 @@ export class RemoteCommand extends BaseCommand {
     details: `
       \`recall remote add NAME URL\` writes a remote into recall's config.json (replacing one of the same name). Credentials are never given on the command line: set \`RECALL_REMOTE_<NAME>_USERNAME\` and \`RECALL_REMOTE_<NAME>_PASSWORD\` (or \`RECALL_REMOTE_<NAME>_TOKEN\`), or name a JSON file only you can read with \`--credentials\`. Plain http is refused for any host but this machine unless \`--insecure\` is given.
 
-      \`recall remote list\` (or \`recall remote\`) prints the remotes. \`recall remote test NAME\` checks what works: reachable, authenticated, may write and may read (a probe document of this machine, deleted again), the version of recall's index template.
+      \`recall remote list\` prints the remotes. \`recall remote test NAME\` checks what works: reachable, authenticated, may write and may read (a probe document of this machine, deleted again), the version of recall's index template.
 
       Exit status: 0 on success (\`list\`: a remote is configured; \`test\`: every check passed), 1 when \`list\` finds none, 2 on error or a failed check.
     `,
@@ -42,7 +42,7 @@ export class RemoteCommand extends BaseCommand {
     ],
   });
 
-  action = Option.String({ name: "list|add|test", required: false, validator: isEnum(ACTIONS) });
+  action = Option.String({ name: "add|list|test", validator: isEnum(ACTIONS) });
   args = Option.Rest({ name: "name [url]" });
   index = Option.String("--index", { description: "add: the alias to write to and read from (default recall-sessions)" });
   machine = Option.String("--machine", { description: "add: this machine's name in the archive (default: the host name)" });
@@ -53,7 +53,7 @@ export class RemoteCommand extends BaseCommand {
 
   async run(): Promise<ExitCode> {
     const archive = Archive.open({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
-    const action = this.action ?? "list";
+    const action = this.action;
     const wanted = { list: 0, add: 2, test: 1 }[action];
     if (this.args.length !== wanted) {
       this.warn(`recall remote ${action} takes ${["no argument", "the remote's name", "the remote's name and its URL"][wanted]}`);
