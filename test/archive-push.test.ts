@@ -160,4 +160,19 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("the archive on a real OpenSe
     }
     expect(JSON.stringify(await archived())).not.toContain("ghp_");
   });
+
+  it("a rewritten session replaces its documents", async () => {
+    const file = join(agent.sessionsDir, FIXTURE_FILES.s2.replace(FIXTURE_SESSIONS_DIR, ""));
+    const session = "01a0f6e8-1500-7a6b-ad20-694247f75ec3";
+    const before = [...(await archived()).values()].filter((d) => d.session_id === session).length;
+    expect(before).toBeGreaterThan(1);
+    // The same header, another conversation: not an append.
+    const header = readFileSync(file, "utf8").split("\n")[0];
+    writeFileSync(file, `${header}\n${userMessage("bb000001", "A question about quokkas, asked again", Date.parse("2026-10-02T10:00:00Z"))}`);
+    const pushed = await recall(["push", "--remote", "local", "--json"]);
+    expect(pushed.stderr).toBe("");
+    expect(jsonLines(pushed.stdout)[0]).toMatchObject({ sessions: 1, messages: 1, deleted: before });
+    const after = [...(await archived()).entries()].filter(([, d]) => d.session_id === session);
+    expect(after.map(([id]) => id)).toEqual([`${session}:bb000001`]);
+  });
 });

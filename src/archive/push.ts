@@ -82,6 +82,22 @@ async function sendBulk(client: Client, remote: Remote, actions: Action[]): Prom
   }
 }
 
+/**
+ * Deletes every document of a session, found by a search and deleted in bulk (`_delete_by_query`
+ * is a module that a bare engine lacks); again after a refresh until none is found.
+ */
+async function deleteSession(client: Client, remote: Remote, sessionId: string): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    await client.indices.refresh({ index: remote.index });
+    const found = await client.search({ index: remote.index, body: { size: 10_000, _source: false, query: { term: { session_id: sessionId } } } });
+    const ids = found.body.hits.hits.map((hit) => hit._id!);
+    if (ids.length === 0) return deleted;
+    await sendBulk(client, remote, ids.map((id): Action => ({ id, delete: true })));
+    deleted += ids.length;
+  }
+}
+
 /** The watermark of a file that only grew since its last push, else undefined. */
 function appendedTo(file: SessionFile, known: FileWatermark | undefined): FileWatermark | undefined {
   if (!known || known.ino !== file.ino || file.size < known.end || known.header.version < 3) return undefined;
@@ -145,8 +161,7 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
     if (known && !append && client) {
       await flush();
       try {
-        const removed = await client.deleteByQuery({ index: remote.index, body: { query: { term: { session_id: known.header.id } } }, refresh: true });
-        report.deleted += Number((removed.body as { deleted?: number }).deleted ?? 0);
+        report.deleted += await deleteSession(client, remote, known.header.id);
       } catch (error) {
         throw remoteError(remote, error, "replacing a rewritten session");
       }
