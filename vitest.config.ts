@@ -11,7 +11,7 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
-    globalSetup: ["test/helpers/global-setup.ts"],
+    globalSetup: ["test/helpers/global-setup.ts", "test/helpers/opensearch-run.ts"],
     setupFiles: ["test/helpers/clean-env.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,

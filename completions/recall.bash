@@ -4,7 +4,7 @@ _recall() {
   cur="${COMP_WORDS[COMP_CWORD]}"
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   if [[ $COMP_CWORD -eq 1 ]]; then
-    COMPREPLY=($(compgen -W "ask autotag completion context doctor index list mcp pick read resume search tag tags untag watch --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "ask autotag completion context doctor index list mcp pick push read remote resume search tag tags untag watch --help --version" -- "$cur"))
     return
   fi
   case "${COMP_WORDS[1]}" in
@@ -79,6 +79,13 @@ _recall() {
       --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
       esac
       opts="--sessions-dir --color --here --print --help" ;;
+    push)
+      case "$prev" in
+      --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+      --remote) return ;;
+      esac
+      opts="--sessions-dir --color --remote --dry-run --json --help" ;;
     read)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -90,6 +97,16 @@ _recall() {
       --highlight) return ;;
       esac
       opts="--sessions-dir --color --mode --all-branches -n --limit --max-chars --cursor --json --highlight --help" ;;
+    remote)
+      case "$prev" in
+      --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+      --index) return ;;
+      --machine) return ;;
+      --user) return ;;
+      --credentials) return ;;
+      esac
+      opts="--sessions-dir --color --index --machine --user --credentials --insecure --json --help" ;;
     resume)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;

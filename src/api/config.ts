@@ -52,7 +52,7 @@ const DEFAULT_MINIMUM_TAGS = 3;
 const DEFAULT_MAXIMUM_TAGS = 7;
 const MOST_TAGS = 10;
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 function absolute(path: string, cwd: string): string {
   const expanded = expandHome(path);
@@ -60,7 +60,7 @@ function absolute(path: string, cwd: string): string {
 }
 
 /** The object a settings file holds; undefined when there is no such file. */
-function readSettings(path: string, problems: string[]): Json | undefined {
+export function readSettings(path: string, problems: string[]): Json | undefined {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -79,7 +79,7 @@ function readSettings(path: string, problems: string[]): Json | undefined {
   return undefined;
 }
 
-function section(settings: Json | undefined, key: string): Json | undefined {
+export function section(settings: Json | undefined, key: string): Json | undefined {
   const value = settings?.[key];
   return value && typeof value === "object" && !Array.isArray(value) ? (value as Json) : undefined;
 }

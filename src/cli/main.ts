@@ -20,6 +20,8 @@ import { AskCommand } from "./commands/ask.js";
 import { DoctorCommand } from "./commands/doctor.js";
 import { McpCommand } from "./commands/mcp.js";
 import { VersionCommand } from "./commands/version.js";
+import { PushCommand } from "./commands/push.js";
+import { RemoteCommand } from "./commands/remote.js";
 import type { RecallContext } from "./context.js";
 import { commandModel } from "./docs/command-model.js";
 import { shortUsage } from "./docs/help-text.js";
@@ -51,6 +53,8 @@ const COMMANDS = [
   WatchCommand,
   DoctorCommand,
   McpCommand,
+  PushCommand,
+  RemoteCommand,
   CompletionCommand,
 ];
 

@@ -1,0 +1,63 @@
+/**
+ * `recall remote test`: what works of a remote, each step a line — reachable, authenticated, may
+ * write, may read, the version of recall's index template there. Writing and reading are tried
+ * for real, with a probe document of this machine that is deleted again.
+ */
+import { remoteClient, remoteError } from "./client.js";
+import { credentialsOf, type Remote } from "./remotes.js";
+import { ensureIndex, installedVersion, TEMPLATE_VERSION } from "./template.js";
+
+export interface RemoteCheck {
+  name: "reachable" | "authenticated" | "may write" | "may read" | "template";
+  ok: boolean;
+  message: string;
+}
+
+export async function checkRemote(remote: Remote, env: NodeJS.ProcessEnv): Promise<RemoteCheck[]> {
+  const checks: RemoteCheck[] = [];
+  const failed = (name: RemoteCheck["name"], error: unknown, doing: string) => {
+    checks.push({ name, ok: false, message: remoteError(remote, error, doing).message });
+    return checks;
+  };
+  const client = remoteClient(remote, env);
+  let version: string;
+  try {
+    const info = await client.info();
+    version = String(info.body.version?.number ?? "unknown");
+  } catch (error) {
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status === 401 || status === 403) {
+      checks.push({ name: "reachable", ok: true, message: `${remote.url} answers` });
+      return failed("authenticated", error, "checking the credentials");
+    }
+    return failed("reachable", error, "connecting");
+  }
+  checks.push({ name: "reachable", ok: true, message: `${remote.url} answers (OpenSearch ${version})` });
+  checks.push({ name: "authenticated", ok: true, message: credentialsOf(remote, env) ? "the credentials are accepted" : "no credentials needed" });
+  const id = `recall-probe:${remote.machine}`;
+  try {
+    await ensureIndex(client, remote.index);
+    await client.index({ index: remote.index, id, body: { session_id: id, text: "probe", machine: remote.machine, user: remote.user, kind: "conversation" }, refresh: true });
+    checks.push({ name: "may write", ok: true, message: `wrote a probe document to ${remote.index}` });
+  } catch (error) {
+    failed("may write", error, "writing a probe document");
+  }
+  try {
+    const found = await client.get({ index: remote.index, id });
+    checks.push({ name: "may read", ok: found.body.found === true, message: found.body.found ? "read the probe document back" : "the probe document is not there" });
+  } catch (error) {
+    failed("may read", error, "reading the probe document");
+  }
+  await client.delete({ index: remote.index, id, refresh: true }).catch(() => undefined);
+  try {
+    const installed = await installedVersion(client, remote.index);
+    checks.push({
+      name: "template",
+      ok: installed === TEMPLATE_VERSION,
+      message: installed === undefined ? "no recall index template (a push creates it)" : `index template version ${installed}${installed === TEMPLATE_VERSION ? "" : `, this recall writes version ${TEMPLATE_VERSION}`}`,
+    });
+  } catch (error) {
+    failed("template", error, "reading the index template");
+  }
+  return checks;
+}

@@ -1,0 +1,88 @@
+import { Command, Option } from "clipanion";
+import { isEnum } from "typanion";
+import { Archive, type Remote } from "../../index.js";
+import { BaseCommand } from "../base-command.js";
+import { Exit, type ExitCode } from "../exit.js";
+
+/** A remote as `--json` prints it (no credentials: only where they are read from). */
+function remoteRecord(remote: Remote) {
+  return {
+    name: remote.name,
+    url: remote.url,
+    index: remote.index,
+    machine: remote.machine,
+    user: remote.user,
+    content: remote.content,
+    redact: remote.redact,
+    keepFiles: remote.keepFiles,
+    insecure: remote.insecure,
+    credentials: remote.credentials ?? null,
+  };
+}
+
+const ACTIONS = ["list", "add", "test"] as const;
+
+export class RemoteCommand extends BaseCommand {
+  static paths = [["remote"]];
+
+  static usage = Command.Usage({
+    description: "add, list and test the OpenSearch archives sessions are pushed to",
+    details: `
+      \`recall remote add NAME URL\` writes a remote into recall's config.json (replacing one of the same name). Credentials are never given on the command line: set \`RECALL_REMOTE_<NAME>_USERNAME\` and \`RECALL_REMOTE_<NAME>_PASSWORD\` (or \`RECALL_REMOTE_<NAME>_TOKEN\`), or name a JSON file only you can read with \`--credentials\`. Plain http is refused for any host but this machine unless \`--insecure\` is given.
+
+      \`recall remote list\` prints the remotes. \`recall remote test NAME\` checks what works: reachable, authenticated, may write and may read (a probe document of this machine, deleted again), the version of recall's index template.
+
+      Exit status: 0 on success (\`list\`: a remote is configured; \`test\`: every check passed), 1 when \`list\` finds none, 2 on error or a failed check.
+    `,
+    examples: [
+      ["A team archive", "$0 remote add team https://search.example.com:9200 --credentials ~/.config/recall/team.json"],
+      ["An archive on this machine", "$0 remote add local http://127.0.0.1:9200"],
+      ["The remotes", "$0 remote list"],
+      ["Check the team archive", "$0 remote test team"],
+    ],
+  });
+
+  action = Option.String({ name: "add|list|test", validator: isEnum(ACTIONS) });
+  args = Option.Rest({ name: "name [url]" });
+  index = Option.String("--index", { description: "add: the alias to write to and read from (default recall-sessions)" });
+  machine = Option.String("--machine", { description: "add: this machine's name in the archive (default: the host name)" });
+  user = Option.String("--user", { description: "add: your name in the archive (default: the login name)" });
+  credentials = Option.String("--credentials", { description: "add: a JSON file only you can read, {\"username\", \"password\"} or {\"token\"}" });
+  insecure = Option.Boolean("--insecure", false, { description: "add: allow plain http to a host other than this machine" });
+  json = Option.Boolean("--json", false, { description: "list, test: print JSON Lines" });
+
+  async run(): Promise<ExitCode> {
+    const archive = Archive.open({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
+    const action = this.action;
+    const wanted = { list: 0, add: 2, test: 1 }[action];
+    if (this.args.length !== wanted) {
+      this.warn(`recall remote ${action} takes ${["no argument", "the remote's name", "the remote's name and its URL"][wanted]}`);
+      return Exit.Error;
+    }
+    if (action === "add") return this.add(archive, this.args[0]!, this.args[1]!);
+    if (action === "test") return this.test(archive, this.args[0]!);
+    return this.list(archive);
+  }
+
+  private add(archive: Archive, name: string, url: string): ExitCode {
+    const remote = archive.addRemote(name, { url, index: this.index, machine: this.machine, user: this.user, credentials: this.credentials, insecure: this.insecure || undefined });
+    this.out(`added remote ${remote.name}: ${remote.url} (index ${remote.index}, as ${remote.user} on ${remote.machine})`);
+    return Exit.Ok;
+  }
+
+  private list(archive: Archive): ExitCode {
+    const remotes = archive.remotes();
+    for (const remote of remotes) this.out(this.json ? JSON.stringify(remoteRecord(remote)) : `${remote.name}\t${remote.url}\t${remote.index}`);
+    if (remotes.length === 0 && !this.json) this.warn("no remote yet; add one with `recall remote add NAME URL`");
+    return remotes.length > 0 ? Exit.Ok : Exit.NoMatch;
+  }
+
+  private async test(archive: Archive, name: string): Promise<ExitCode> {
+    const checks = await archive.test(name);
+    for (const check of checks) {
+      if (this.json) this.out(JSON.stringify({ check: check.name, ok: check.ok, message: check.message }));
+      else this.out(`${check.ok ? "ok  " : this.paint.bold.red("FAIL")}  ${check.name}: ${check.message}`);
+    }
+    return checks.every((c) => c.ok) ? Exit.Ok : Exit.Error;
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * The archive against a real OpenSearch (scripts/opensearch.sh): remotes in the config file,
+ * `recall remote test`, the index template's analyzer beside the local one, and `recall push` —
+ * dry run, push, a push with nothing new, appended messages, redaction.
+ */
+import { appendFileSync, chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { questionTerms } from "../src/native/words.js";
+import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
+import { FIXTURE_FILES, FIXTURE_SESSIONS_DIR, userMessage } from "./helpers/fixture-files.js";
+import { needsOpenSearch, openSearchMissing, openSearchUrl } from "./helpers/opensearch.js";
+import { jsonLines, runRecall } from "./helpers/run-cli.js";
+
+let url = "";
+let agent: AgentDir;
+const INDEX = "recall-push-test";
+
+async function api(path: string, init: { method?: string; body?: unknown } = {}): Promise<any> {
+  const response = await fetch(`${url}${path}`, {
+    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
+    headers: { "content-type": "application/json" },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+  return response.json();
+}
+
+/** The archived documents (after a refresh), by id. */
+async function archived(): Promise<Map<string, any>> {
+  await api(`/${INDEX}/_refresh`, { method: "POST" });
+  const found = await api(`/${INDEX}/_search`, { body: { size: 1000, query: { match_all: {} } } });
+  return new Map(found.hits.hits.map((h: any) => [h._id, h._source]));
+}
+
+const recall = (args: string[]) => runRecall(args, { env: agent.env });
+
+describe.skipIf(openSearchMissing)(needsOpenSearch("the archive on a real OpenSearch"), () => {
+  beforeAll(async () => {
+    url = await openSearchUrl();
+    agent = makeAgentDir();
+  }, 300_000);
+  afterAll(() => agent?.cleanup());
+
+  it("refuses plain http to another host, and a URL that holds credentials", async () => {
+    const http = await recall(["remote", "add", "team", "http://search.example.com:9200"]);
+    expect(http.code).toBe(2);
+    expect(http.stderr).toMatch(/^recall: .*plain http to search\.example\.com: use https, or set "insecure": true/);
+    const inUrl = await recall(["remote", "add", "team", "https://ada:hunter22@search.example.com"]);
+    expect(inUrl.code).toBe(2);
+    expect(inUrl.stderr).not.toContain("hunter22");
+    expect((await recall(["remote", "list"])).code).toBe(1);
+  });
+
+  it("adds a remote on loopback, lists it, and tests what works", async () => {
+    const added = await recall(["remote", "add", "local", url, "--index", INDEX, "--machine", "laptop", "--user", "ada"]);
+    expect(added.stderr).toBe("");
+    expect(added.code).toBe(0);
+    const config = JSON.parse(readFileSync(join(agent.agentDir, "recall", "config.json"), "utf8"));
+    expect(config.remotes.local).toEqual({ url, index: INDEX, machine: "laptop", user: "ada" });
+    const listed = jsonLines((await recall(["remote", "list", "--json"])).stdout);
+    expect(listed).toEqual([expect.objectContaining({ name: "local", url, index: INDEX, content: ["conversation"], redact: true })]);
+
+    const tested = await recall(["remote", "test", "local", "--json"]);
+    expect(tested.code).toBe(0);
+    expect(jsonLines(tested.stdout).map((c) => [c.check, c.ok])).toEqual([
+      ["reachable", true],
+      ["authenticated", true],
+      ["may write", true],
+      ["may read", true],
+      ["template", true],
+    ]);
+    expect((await archived()).size).toBe(0);
+  });
+
+  it("says when the remote does not answer", async () => {
+    await recall(["remote", "add", "gone", "http://127.0.0.1:1"]);
+    const tested = await recall(["remote", "test", "gone"]);
+    expect(tested.code).toBe(2);
+    expect(tested.stdout).toMatch(/FAIL {2}reachable: remote gone \(http:\/\/127\.0\.0\.1:1\) is unreachable while connecting/);
+  });
+
+  it("refuses a credentials file others may read, without printing it", async () => {
+    const file = join(agent.root, "team.json");
+    writeFileSync(file, JSON.stringify({ username: "ada", password: "pw-not-to-print" }));
+    chmodSync(file, 0o644);
+    await recall(["remote", "add", "shared", url, "--credentials", file]);
+    const tested = await recall(["remote", "test", "shared"]);
+    expect(tested.code).toBe(2);
+    expect(tested.stderr).toContain(`the credentials file ${file} of remote shared may be read by others: chmod 600 it`);
+    expect(tested.stdout + tested.stderr).not.toContain("pw-not-to-print");
+  });
+
+  it("analyzes text in the archive's index as the local index does: folding, CJK pairs, words cut at every non-letter", async () => {
+    const samples = ["Ørsted Straße café", "東京都 한국어 カタカナ", "foo_bar v1.2.3 src/api/recall.ts", "don't ŁÓDŹ naïve Æsir ﬁle", "x86_64 HTTP2 abc東京def"];
+    for (const text of samples) {
+      const analyzed = await api(`/${INDEX}/_analyze`, { body: { analyzer: "recall_text", text } });
+      const words = [...new Set(analyzed.tokens.map((t: { token: string }) => t.token))];
+      expect(words, text).toEqual(questionTerms(text));
+    }
+    // The difference: a word of more than 255 characters is left out locally, cut in pieces here.
+    const long = "a".repeat(300);
+    const analyzed = await api(`/${INDEX}/_analyze`, { body: { analyzer: "recall_text", text: long } });
+    expect(analyzed.tokens.map((t: { token: string }) => t.token.length)).toEqual([255, 45]);
+    expect(questionTerms(long)).toEqual([]);
+  });
+
+  const s1 = FIXTURE_FILES.s1.replace(FIXTURE_SESSIONS_DIR, "");
+  let pushed = 0;
+
+  it("--dry-run prints the documents that would leave and sends nothing", async () => {
+    const dry = await recall(["push", "--remote", "local", "--dry-run", "--json"]);
+    expect(dry.stderr).toBe("");
+    expect(dry.code).toBe(0);
+    const lines = jsonLines(dry.stdout);
+    const documents = lines.filter((l) => l.type === "document");
+    const summary = lines.at(-1)!;
+    expect(summary).toMatchObject({ type: "summary", dryRun: true, messages: documents.length, unchanged: 0 });
+    expect(documents.length).toBeGreaterThan(10);
+    expect(documents.every((d) => d.kind === "conversation" && d.machine === "laptop" && d.user === "ada")).toBe(true);
+    expect(new Set(documents.map((d) => d.id)).size).toBe(documents.length);
+    pushed = documents.length;
+    expect((await archived()).size).toBe(0);
+  });
+
+  it("pushes every message once; a second push sends nothing", async () => {
+    const first = await recall(["push", "--remote", "local"]);
+    expect(first.stderr).toBe("");
+    expect(first.stdout).toMatch(new RegExp(`^pushed ${pushed} messages of \\d+ sessions to local \\(.* kB, no secret redacted\\); 0 sessions unchanged\\n$`));
+    const documents = await archived();
+    expect(documents.size).toBe(pushed);
+    const second = jsonLines((await recall(["push", "--remote", "local", "--json"])).stdout);
+    expect(second).toEqual([expect.objectContaining({ type: "summary", dryRun: false, messages: 0, sessions: 0, deleted: 0 })]);
+    expect(second[0]!.unchanged).toBeGreaterThan(5);
+    expect((await archived()).size).toBe(pushed);
+  });
+
+  it("an appended session sends its new messages only; a message that grew replaces its document", async () => {
+    const file = join(agent.sessionsDir, s1);
+    const before = await archived();
+    const session = [...before.values()].find((d) => file.includes(d.session_id))!.session_id;
+    const last = [...before.values()].filter((d) => d.session_id === session).sort((a, b) => b.position - a.position)[0];
+    // The fixture ends with an assistant message: another one joins it (a new id, the same place).
+    expect(last.role).toBe("assistant");
+    const ms = Date.parse("2026-10-01T09:03:00Z");
+    const assistant = { type: "message", id: "aa000001", parentId: null, timestamp: new Date(ms).toISOString(), message: { role: "assistant", content: [{ type: "text", text: "Also: the Ørsted wind farm dashboard in 東京都." }], timestamp: ms } };
+    appendFileSync(file, `${JSON.stringify(assistant)}\n`);
+    appendFileSync(file, userMessage("aa000002", `Deploy with token ${"ghp_"}${"Zx7Qw3rTy9".repeat(4).slice(0, 36)} please`, ms + 1000));
+    const report = jsonLines((await recall(["push", "--remote", "local", "--json"])).stdout)[0]!;
+    expect(report).toMatchObject({ sessions: 1, messages: 2, deleted: 1, redactions: { "github-token": 1 } });
+    const after = await archived();
+    expect(after.size).toBe(pushed + 1);
+    expect(after.has(`${session}:${last.entry_id}`)).toBe(false);
+    expect(after.get(`${session}:aa000001`)).toMatchObject({ position: last.position, text: expect.stringContaining("Ørsted wind farm") });
+    expect(after.get(`${session}:aa000002`)).toMatchObject({ role: "user", redactions: 1, text: "Deploy with token [REDACTED:github-token] please" });
+
+    // The archive's analyzer finds them as the local one would.
+    for (const query of ["orsted", "東京", "redacted"]) {
+      const found = await api(`/${INDEX}/_search`, { body: { query: { match: { text: query } } } });
+      expect(found.hits.hits.length, query).toBe(1);
+    }
+    expect(JSON.stringify(await archived())).not.toContain("ghp_");
+  });
+
+  it("a rewritten session replaces its documents", async () => {
+    const file = join(agent.sessionsDir, FIXTURE_FILES.s2.replace(FIXTURE_SESSIONS_DIR, ""));
+    const session = "01a0f6e8-1500-7a6b-ad20-694247f75ec3";
+    const before = [...(await archived()).values()].filter((d) => d.session_id === session).length;
+    expect(before).toBeGreaterThan(1);
+    // The same header, another conversation: not an append.
+    const header = readFileSync(file, "utf8").split("\n")[0];
+    writeFileSync(file, `${header}\n${userMessage("bb000001", "A question about quokkas, asked again", Date.parse("2026-10-02T10:00:00Z"))}`);
+    const pushed = await recall(["push", "--remote", "local", "--json"]);
+    expect(pushed.stderr).toBe("");
+    expect(jsonLines(pushed.stdout)[0]).toMatchObject({ sessions: 1, messages: 1, deleted: before });
+    const after = [...(await archived()).entries()].filter(([, d]) => d.session_id === session);
+    expect(after.map(([id]) => id)).toEqual([`${session}:bb000001`]);
+  });
+});
