@@ -46,7 +46,7 @@ export type { SessionToolMode } from "./api/session-tools/limits.js";
 export { SESSION_TOOL_TEXT } from "./api/session-tools/descriptions.js";
 export type { SessionQuery, SessionSearchArgs } from "./api/session-tools/session-query.js";
 export type { SessionPage, SessionPageRequest, IndexingProgress } from "./api/session-tools/session-page.js";
-export { Archive } from "./archive/archive.js";
+export type { Archive } from "./archive/archive.js";
 export { PUSHED_CONTENT } from "./archive/remotes.js";
 export type { Remote, RemoteSettings, PushedContent } from "./archive/remotes.js";
 export type { RemoteCheck } from "./archive/remote-check.js";

@@ -143,8 +143,10 @@ describe("the library and presentation", () => {
   it("nothing in TypeScript decides what a word is: no Unicode letter classes, no word segmenter", () => {
     // What a tag is made of (letters, digits, `_`, `-`) is the tag's own rule, not a word's.
     const TAG_SHAPE = join(src, "tags", "normalize.ts");
+    // The archive's analyzer is OpenSearch's configuration, sent to the engine, not a word decided here.
+    const REMOTE_ANALYZER = join(src, "archive", "template.ts");
     const offending = files
-      .filter((f) => f.path !== TAG_SHAPE && /\\p\{(L|Letter|Alphabetic|N|Number)\}|granularity:\s*["']word["']/.test(withoutComments(f.text)))
+      .filter((f) => f.path !== TAG_SHAPE && f.path !== REMOTE_ANALYZER && /\\p\{(L|Letter|Alphabetic|N|Number)\}|granularity:\s*["']word["']/.test(withoutComments(f.text)))
       .map((f) => rel(f.path));
     expect(offending).toEqual([]);
   });
@@ -197,8 +199,8 @@ function withKnown(offending: string[], known: readonly string[]): string[] {
 
 // TODO(issue 33): breaches other branches fix (the CLI's, the reliability helper's); take each
 // off its list as the fix lands, until the lists are empty.
-const KNOWN_CLI_WORDS: readonly string[] = ["src/api/doctor.ts", "src/locations.ts", "src/sync/watch-lock.ts"];
-const KNOWN_INTERNALS: readonly string[] = ["bin/recall.cjs", "src/cli/quick-parse.ts"];
+const KNOWN_CLI_WORDS: readonly string[] = [];
+const KNOWN_INTERNALS: readonly string[] = ["src/cli/quick-parse.ts"];
 const KNOWN_JSON_OUTSIDE_WIRE: readonly string[] = [
   "src/cli/session-tags-command.ts",
   "src/cli/sessions-command.ts",

@@ -34,6 +34,7 @@ import { Maintenance } from "./facade/maintenance.js";
 import { Models, type ModelChoice } from "./facade/models.js";
 import { Sessions, type Resolved } from "./facade/sessions.js";
 import { Tags } from "./facade/tags.js";
+import { Archive } from "../archive/archive.js";
 import { SessionTools } from "./facade/session-tools.js";
 import type { SessionPage, SessionPageRequest } from "./session-tools/session-page.js";
 import { checkedPageChars, findQuery, listQuery, readMode, searchQuery, type SessionQuery, type SessionSearchArgs } from "./session-tools/session-query.js";
@@ -58,6 +59,11 @@ export class Recall {
     this.models = new Models(this.lease, this.sessions);
     this.maintenance = new Maintenance(this.lease);
     this.sessionTools = new SessionTools(this.lease, this.sessions);
+  }
+
+  /** The team archives (remotes in config.json) for the sessions these overrides name: src/archive. */
+  static openArchive(options: LocationOverrides = {}): Archive {
+    return Archive.open(options);
   }
 
   /** recall for the sessions folder these overrides name (Pi's default without any). Opens nothing yet. */

@@ -22,6 +22,7 @@ import type {
   SyncReport,
   TagCount,
 } from "../index.js";
+import type { IdentifiedDocument, PushReport, Remote, RemoteCheck } from "../index.js";
 import { doctorFixWords } from "./error-words.js";
 
 // Each record's type is written out here, field by field, with the wire's own types: none is
@@ -358,4 +359,50 @@ export interface ResumeRecord {
 
 export function resumeRecord(p: ResumePlan): ResumeRecord {
   return { argv: [...p.argv], cwd: p.cwd };
+}
+
+/** `recall push --dry-run --json`: one per document that would leave the machine, as it would be sent. */
+export function pushDocumentRecord({ id, document }: IdentifiedDocument) {
+  return { type: "document", id, ...document };
+}
+
+/** The line that ends `recall push --json`. */
+export function pushSummaryRecord(report: PushReport) {
+  return {
+    type: "summary",
+    dryRun: report.dryRun,
+    sessions: report.sessions,
+    unchanged: report.unchanged,
+    messages: report.documents,
+    bytes: report.bytes,
+    deleted: report.deleted,
+    redactions: report.redactions,
+    failed: report.failed.map((f) => ({ path: f.path, reason: f.reason })),
+  };
+}
+
+/** A remote as `--json` prints it (no credentials: only where they are read from). */
+export function remoteRecord(remote: Remote) {
+  return {
+    name: remote.name,
+    url: remote.url,
+    index: remote.index,
+    machine: remote.machine,
+    user: remote.user,
+    content: remote.content,
+    redact: remote.redact,
+    keepFiles: remote.keepFiles,
+    insecure: remote.insecure,
+    credentials: remote.credentials ?? null,
+  };
+}
+
+/** `recall remote test NAME --json`: one per check. */
+export function remoteCheckRecord(check: RemoteCheck) {
+  return { check: check.name, ok: check.ok, message: check.message };
+}
+
+/** One JSON Lines record. */
+export function wireLine(record: object): string {
+  return JSON.stringify(record);
 }

@@ -74,7 +74,7 @@ const FIRST_PAGE = new Set(["/", "start"]);
 
 export async function sessionPage(host: PageHost, request: SessionPageRequest): Promise<SessionPage> {
   const problem = storageProblem(host.locations);
-  if (problem === "unusable") throw new RecallError("IO", "the sessions folder does not exist or is not a folder", { field: "sessionsDir", hint: "start with --sessions-dir or --agent-dir naming Pi's sessions (or fix PI_CODING_AGENT_DIR / PI_CODING_AGENT_SESSION_DIR)" });
+  if (problem === "unusable") throw new RecallError("IO", "the sessions folder does not exist or is not a folder", { field: "sessionsDir", hint: "start the server with a sessions folder or agent folder that exists (or fix PI_CODING_AGENT_DIR / PI_CODING_AGENT_SESSION_DIR)" });
   const limit = checkedResults(request.limit);
   const pinned = request.cursor === undefined || FIRST_PAGE.has(request.cursor) ? undefined : decodeCursor(request.cursor);
   const now = pinned?.n ?? Date.now();

@@ -1,25 +1,9 @@
 import { Command, Option } from "clipanion";
-import { Archive, type IdentifiedDocument, type PushReport } from "../../index.js";
+import { Recall, type IdentifiedDocument, type PushReport } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
+import { pushDocumentRecord, pushSummaryRecord, wireLine } from "../wire.js";
 import { Exit, type ExitCode } from "../exit.js";
 
-function documentRecord({ id, document }: IdentifiedDocument) {
-  return { type: "document", id, ...document };
-}
-
-function summaryRecord(report: PushReport) {
-  return {
-    type: "summary",
-    dryRun: report.dryRun,
-    sessions: report.sessions,
-    unchanged: report.unchanged,
-    messages: report.documents,
-    bytes: report.bytes,
-    deleted: report.deleted,
-    redactions: report.redactions,
-    failed: report.failed.map((f) => ({ path: f.path, reason: f.reason })),
-  };
-}
 
 function summaryLine(report: PushReport): string {
   const kB = (report.bytes / 1024).toFixed(report.bytes < 10_240 ? 1 : 0);
@@ -51,14 +35,14 @@ export class PushCommand extends BaseCommand {
   json = Option.Boolean("--json", false, { description: "Print the documents (with --dry-run) and a summary as JSON Lines" });
 
   async run(): Promise<ExitCode> {
-    const archive = Archive.open({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
+    const archive = Recall.openArchive({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
     const printDocuments = this.json && this.dryRun;
     const report = await archive.push(this.remote, {
       dryRun: this.dryRun,
-      ...(printDocuments ? { onDocument: (document: IdentifiedDocument) => this.out(JSON.stringify(documentRecord(document))) } : {}),
+      ...(printDocuments ? { onDocument: (document: IdentifiedDocument) => this.out(wireLine(pushDocumentRecord(document))) } : {}),
     });
     for (const failure of report.failed) this.warn(`${failure.path}: ${failure.reason}`);
-    if (this.json) this.out(JSON.stringify(summaryRecord(report)));
+    if (this.json) this.out(wireLine(pushSummaryRecord(report)));
     else this.out(summaryLine(report));
     return report.failed.length > 0 ? Exit.Error : Exit.Ok;
   }

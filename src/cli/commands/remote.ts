@@ -1,24 +1,10 @@
 import { Command, Option } from "clipanion";
 import { isEnum } from "typanion";
-import { Archive, type Remote } from "../../index.js";
+import { Recall, type Archive } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
+import { remoteCheckRecord, remoteRecord, wireLine } from "../wire.js";
 import { Exit, type ExitCode } from "../exit.js";
 
-/** A remote as `--json` prints it (no credentials: only where they are read from). */
-function remoteRecord(remote: Remote) {
-  return {
-    name: remote.name,
-    url: remote.url,
-    index: remote.index,
-    machine: remote.machine,
-    user: remote.user,
-    content: remote.content,
-    redact: remote.redact,
-    keepFiles: remote.keepFiles,
-    insecure: remote.insecure,
-    credentials: remote.credentials ?? null,
-  };
-}
 
 const ACTIONS = ["list", "add", "test"] as const;
 
@@ -52,7 +38,7 @@ export class RemoteCommand extends BaseCommand {
   json = Option.Boolean("--json", false, { description: "list, test: print JSON Lines" });
 
   async run(): Promise<ExitCode> {
-    const archive = Archive.open({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
+    const archive = Recall.openArchive({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
     const action = this.action;
     const wanted = { list: 0, add: 2, test: 1 }[action];
     if (this.args.length !== wanted) {
@@ -72,7 +58,7 @@ export class RemoteCommand extends BaseCommand {
 
   private list(archive: Archive): ExitCode {
     const remotes = archive.remotes();
-    for (const remote of remotes) this.out(this.json ? JSON.stringify(remoteRecord(remote)) : `${remote.name}\t${remote.url}\t${remote.index}`);
+    for (const remote of remotes) this.out(this.json ? wireLine(remoteRecord(remote)) : `${remote.name}\t${remote.url}\t${remote.index}`);
     if (remotes.length === 0 && !this.json) this.warn("no remote yet; add one with `recall remote add NAME URL`");
     return remotes.length > 0 ? Exit.Ok : Exit.NoMatch;
   }
@@ -80,7 +66,7 @@ export class RemoteCommand extends BaseCommand {
   private async test(archive: Archive, name: string): Promise<ExitCode> {
     const checks = await archive.test(name);
     for (const check of checks) {
-      if (this.json) this.out(JSON.stringify({ check: check.name, ok: check.ok, message: check.message }));
+      if (this.json) this.out(wireLine(remoteCheckRecord(check)));
       else this.out(`${check.ok ? "ok  " : this.paint.bold.red("FAIL")}  ${check.name}: ${check.message}`);
     }
     return checks.every((c) => c.ok) ? Exit.Ok : Exit.Error;
