@@ -62,6 +62,9 @@ await build({
   // call per function at load); RECALL_BUNDLE_READABLE=1 builds a readable bundle for profiling.
   minify: !process.env.RECALL_BUNDLE_READABLE,
   plugins: [esModuleBuilds, lazyBuiltins],
+  // The archive's OpenSearch client is required from node_modules when `push` or `remote` runs,
+  // never parsed by a bundle that every other command loads.
+  external: ["@opensearch-project/opensearch"],
   // The library finds its native addon and packages relative to its own module URL.
   define: { "import.meta.url": "__recallModuleUrl" },
   banner: { js: "const __recallModuleUrl = require('node:url').pathToFileURL(__filename).href;" },

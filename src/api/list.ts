@@ -22,13 +22,22 @@ export interface ListOptions {
 export const DEFAULT_LIST_LIMIT = 50;
 
 export async function listSessions(store: IndexStore, options: ListOptions = {}): Promise<SessionSummary[]> {
+  return listUpTo(store, options, checkedLimit(options.limit ?? DEFAULT_LIST_LIMIT));
+}
+
+/** Every session `options` selects, however many (a caller's limit does not apply). */
+export async function listEverySession(store: IndexStore, options: Omit<ListOptions, "limit"> = {}): Promise<SessionSummary[]> {
+  return listUpTo(store, options, Math.max(1, (await store.native.stats()).sessions));
+}
+
+async function listUpTo(store: IndexStore, options: ListOptions, limit: number): Promise<SessionSummary[]> {
   let filters = scopeFilters(options);
   if (options.file !== undefined) {
     const touching = await callsTouching(store, options.file);
     if (touching.size === 0) return [];
     filters = onlyTouching(filters, touching);
   }
-  const sessions = await store.native.list({ limit: checkedLimit(options.limit ?? DEFAULT_LIST_LIMIT), filters });
+  const sessions = await store.native.list({ limit, filters });
   return sessions.map(toSummary);
 }
 

@@ -34,7 +34,7 @@ import { Maintenance } from "./facade/maintenance.js";
 import { Models, type ModelChoice } from "./facade/models.js";
 import { Sessions, type Resolved } from "./facade/sessions.js";
 import { Tags } from "./facade/tags.js";
-import { Archive } from "../archive/archive.js";
+import type { Archive } from "../archive/archive.js";
 import { SessionTools } from "./facade/session-tools.js";
 import type { SessionPage, SessionPageRequest } from "./session-tools/session-page.js";
 import { checkedPageChars, findQuery, listQuery, readMode, searchQuery, type SessionQuery, type SessionSearchArgs } from "./session-tools/session-query.js";
@@ -61,8 +61,12 @@ export class Recall {
     this.sessionTools = new SessionTools(this.lease, this.sessions);
   }
 
-  /** The team archives (remotes in config.json) for the sessions these overrides name: src/archive. */
-  static openArchive(options: LocationOverrides = {}): Archive {
+  /**
+   * The team archives (remotes in config.json) for the sessions these overrides name: src/archive.
+   * Loaded when first asked for, so nothing else pays for the OpenSearch client.
+   */
+  static async openArchive(options: LocationOverrides = {}): Promise<Archive> {
+    const { Archive } = await import("../archive/archive.js");
     return Archive.open(options);
   }
 

@@ -4,7 +4,7 @@
  * to resume it). Every index access goes through the lease, which keeps the index fresh.
  */
 import { mayComeFromDamage } from "../../sync/repair.js";
-import { countSessions, listSessions, type ListOptions } from "../list.js";
+import { countSessions, listEverySession, listSessions, type ListOptions } from "../list.js";
 import { sessionContext, type ContextOptions, type ContextResult } from "../context.js";
 import type { ReadOptions, ReadResult } from "../read.js";
 import { looksLikePath, resolveSession, sessionSummary, type SessionRef } from "../resolve-session.js";
@@ -13,9 +13,6 @@ import { searchPage, type SearchOptions, type SearchPage } from "../search.js";
 import { checkSessionFile, guardedRead, type FileIdentity } from "../session-file-guard.js";
 import type { SessionSummary } from "../session-summary.js";
 import type { Freshness, IndexLease } from "./lease.js";
-
-/** A list limit that lets every session through. */
-const UNBOUNDED = 1_000_000;
 
 /** A session as commands name it, resolved; or why it could not be. */
 export type Resolved = { ref: string; session: SessionRef } | { ref: string; error: unknown };
@@ -42,7 +39,7 @@ export class Sessions {
   }
 
   async untagged(options: ListOptions & Freshness): Promise<SessionSummary[]> {
-    const all = await this.lease.fresh(options, (store) => listSessions(store, { ...options, limit: UNBOUNDED }));
+    const all = await this.lease.fresh(options, (store) => listEverySession(store, options));
     const untagged = all.filter((s) => s.tags.length === 0);
     return options.limit === undefined ? untagged : untagged.slice(0, options.limit);
   }

@@ -35,7 +35,7 @@ export class PushCommand extends BaseCommand {
   json = Option.Boolean("--json", false, { description: "Print the documents (with --dry-run) and a summary as JSON Lines" });
 
   async run(): Promise<ExitCode> {
-    const archive = Recall.openArchive({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
+    const archive = await Recall.openArchive({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
     const printDocuments = this.json && this.dryRun;
     const report = await archive.push(this.remote, {
       dryRun: this.dryRun,

@@ -38,7 +38,7 @@ export class RemoteCommand extends BaseCommand {
   json = Option.Boolean("--json", false, { description: "list, test: print JSON Lines" });
 
   async run(): Promise<ExitCode> {
-    const archive = Recall.openArchive({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
+    const archive = await Recall.openArchive({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
     const action = this.action;
     const wanted = { list: 0, add: 2, test: 1 }[action];
     if (this.args.length !== wanted) {
