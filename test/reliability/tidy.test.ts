@@ -13,6 +13,7 @@ import { tmuxDriver } from "../helpers/tmux.js";
 import { skipWithout } from "../helpers/tools.js";
 
 const WITHOUT_TMUX_FZF = skipWithout("tmux", "fzf");
+const WITHOUT_SCRIPT = skipWithout("script");
 
 let dir: AgentDir;
 beforeAll(() => {
@@ -27,9 +28,9 @@ describe("help", () => {
     expect(result.stdout).not.toContain("#0");
   });
 
-  it("search --help shows --limit <value> and --no-sync, not --sync", async () => {
+  it("search --help shows --limit N and --no-sync, not --sync", async () => {
     const { stdout } = await runRecall(["search", "--help"], { env: dir.env });
-    expect(stdout).toMatch(/^ {2}-n,--limit <value> +Show at most this many sessions$/m);
+    expect(stdout).toMatch(/^ {2}-n, --limit N +Show at most N sessions \(default 20\)$/m);
     expect(stdout).toMatch(/^ {2}--no-sync +Answer from the index as it is/m);
     expect(stdout).not.toMatch(/^ {2}--sync\b/m);
   });
@@ -42,14 +43,16 @@ describe("help", () => {
 });
 
 describe("pick and its fzf", () => {
-  it("an fzf older than 0.38 is named with its version, in one line", async () => {
+  it.skipIf(WITHOUT_SCRIPT !== "")(`an fzf older than 0.38 is named with its version, in one line${WITHOUT_SCRIPT}`, async () => {
     const bin = join(dir.root, "old-fzf");
     mkdirSync(bin);
     writeFileSync(join(bin, "fzf"), "#!/bin/sh\necho '0.29.0 (debian)'\n");
     chmodSync(join(bin, "fzf"), 0o755);
-    const result = await runRecall(["pick"], { env: { ...dir.env, PATH: `${bin}:${process.env.PATH}` } });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^recall: pick needs fzf 0\.38 or later, and the fzf on PATH is 0\.29: install it \(.*\)\n$/);
+    await runRecall(["index"], { env: dir.env });
+    // On a terminal of its own (util-linux `script`), as pick needs one before it looks for fzf.
+    const run = spawnSync("script", ["-qec", `PATH=${bin}:${process.env.PATH} ${process.execPath} ${RECALL_BIN} pick`, "/dev/null"], { env: dir.env, encoding: "utf8" });
+    expect(run.status).toBe(2);
+    expect(run.stdout.replace(/\r/g, "")).toMatch(/^recall: pick needs fzf 0\.38 or later, and the fzf on PATH is 0\.29: install it \(.*\)\n$/);
   });
 
   describe.skipIf(WITHOUT_TMUX_FZF !== "")(`the preview in tmux with fzf${WITHOUT_TMUX_FZF}`, () => {
