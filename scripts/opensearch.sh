@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run a local OpenSearch 2.19.6 for recall's archive (`recall push`, `recall remote`) and its tests.
 #
-# The engine comes from Maven Central once, into <repo>/.cache/opensearch/: the integ-test zip
+# The engine comes from Maven Central once, into <repo>/.cache/opensearch/ (as root:
+# /var/cache/recall-opensearch/, which the engine's user can reach): the integ-test zip
 # (the engine without plugins) and the analysis-common module (asciifolding, cjk_bigram), which
 # that zip lacks. It listens on 127.0.0.1 only, on free ports, runs as the user `recall-os` when
 # started by root (OpenSearch refuses root), with a 512 MB heap, and is stopped by its pid.
@@ -24,7 +25,10 @@ HEAP="-Xms512m -Xmx512m"
 HEALTH_WAIT_SECONDS=180
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cache="${RECALL_OPENSEARCH_CACHE:-$repo_root/.cache/opensearch}"
+# As root the engine runs as another user, who may not reach into the checkout (a clone in a private
+# folder): its cache is then a system folder open to that user.
+if [ "$(id -u)" = 0 ]; then default_cache="/var/cache/recall-opensearch"; else default_cache="$repo_root/.cache/opensearch"; fi
+cache="${RECALL_OPENSEARCH_CACHE:-$default_cache}"
 home="$cache/opensearch-$VERSION"
 
 die() { echo "opensearch.sh: $*" >&2; exit 2; }
@@ -53,7 +57,7 @@ fetch() {
   local jar="$m2/plugin/analysis-common/$VERSION/analysis-common-$VERSION.jar"
   [ -f "$zip" ] || mvn -q dependency:get -Dartifact="org.opensearch.distribution.integ-test-zip:opensearch:$VERSION:zip" -Dtransitive=false >&2
   [ -f "$jar" ] || mvn -q dependency:get -Dartifact="org.opensearch.plugin:analysis-common:$VERSION" -Dtransitive=false >&2
-  mkdir -p "$cache"
+  mkdir -p "$cache" && chmod 755 "$cache"
   local unpack="$cache/unpack.$$"
   rm -rf "$unpack" && mkdir -p "$unpack"
   unzip -q "$zip" -d "$unpack"
