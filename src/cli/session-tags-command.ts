@@ -6,7 +6,7 @@ import { Option } from "clipanion";
 import type { SessionRef, SessionTags } from "../index.js";
 import { formatTags } from "../output/session-text.js";
 import { BaseCommand } from "./base-command.js";
-import { sessionTagsRecord } from "./wire.js";
+import { sessionTagsRecord, wireLine } from "./wire.js";
 
 export abstract class SessionTagsCommand extends BaseCommand {
   json = Option.Boolean("--json", false, { description: "Print one JSON object per session (JSON Lines)" });
@@ -20,7 +20,7 @@ export abstract class SessionTagsCommand extends BaseCommand {
   /** `<id>  #a #b`, then which of those are automatic and which tags are suppressed. */
   protected printSessionTags(tags: SessionTags): void {
     if (this.json) {
-      this.out(JSON.stringify(sessionTagsRecord(tags)));
+      this.out(wireLine(sessionTagsRecord(tags)));
       return;
     }
     const paint = this.paint;

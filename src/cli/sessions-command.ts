@@ -14,6 +14,7 @@ import { parseTime } from "../output/time.js";
 import { BaseCommand } from "./base-command.js";
 import { Exit, type ExitCode } from "./exit.js";
 import { terminalText } from "../output/terminal-text.js";
+import { wireLine, type WireRecord } from "./wire.js";
 
 export interface Scope {
   limit: number;
@@ -83,8 +84,8 @@ export abstract class SessionsCommand extends BaseCommand {
   }
 
   /** A session in a pipeline format, with its terminator; `wire` is its JSON record (see wire.ts). */
-  record(session: PrintableSession, format: OutputFormat, now: number, wire: () => object): string {
-    return (format === "json" ? JSON.stringify(wire()) : formatRecord(session, format, now)) + (this.null ? "\0" : "\n");
+  record(session: PrintableSession, format: OutputFormat, now: number, wire: () => WireRecord): string {
+    return (format === "json" ? wireLine(wire()) : formatRecord(session, format, now)) + (this.null ? "\0" : "\n");
   }
 
   /** A session for a person: title, folder · age · details · id · tags, snippet, path; a blank line. */

@@ -362,12 +362,62 @@ export function resumeRecord(p: ResumePlan): ResumeRecord {
 }
 
 /** `recall push --dry-run --json`: one per document that would leave the machine, as it would be sent. */
-export function pushDocumentRecord({ id, document }: IdentifiedDocument) {
-  return { type: "document", id, ...document };
+export interface PushDocumentRecord {
+  type: "document";
+  id: string;
+  session_id: string;
+  entry_id: string;
+  position: number;
+  role: string;
+  kind: string;
+  tool?: string;
+  text: string;
+  session_name?: string;
+  project: string;
+  folder: string;
+  machine: string;
+  user: string;
+  timestamp: number;
+  session_created: number;
+  redactions: number;
+}
+
+export function pushDocumentRecord({ id, document: d }: IdentifiedDocument): PushDocumentRecord {
+  return {
+    type: "document",
+    id,
+    session_id: d.session_id,
+    entry_id: d.entry_id,
+    position: d.position,
+    role: d.role,
+    kind: d.kind,
+    ...(d.tool === undefined ? {} : { tool: d.tool }),
+    text: d.text,
+    ...(d.session_name === undefined ? {} : { session_name: d.session_name }),
+    project: d.project,
+    folder: d.folder,
+    machine: d.machine,
+    user: d.user,
+    timestamp: d.timestamp,
+    session_created: d.session_created,
+    redactions: d.redactions,
+  };
 }
 
 /** The line that ends `recall push --json`. */
-export function pushSummaryRecord(report: PushReport) {
+export interface PushSummaryRecord {
+  type: "summary";
+  dryRun: boolean;
+  sessions: number;
+  unchanged: number;
+  messages: number;
+  bytes: number;
+  deleted: number;
+  redactions: Record<string, number>;
+  failed: { path: string; reason: string }[];
+}
+
+export function pushSummaryRecord(report: PushReport): PushSummaryRecord {
   return {
     type: "summary",
     dryRun: report.dryRun,
@@ -376,20 +426,33 @@ export function pushSummaryRecord(report: PushReport) {
     messages: report.documents,
     bytes: report.bytes,
     deleted: report.deleted,
-    redactions: report.redactions,
+    redactions: { ...report.redactions },
     failed: report.failed.map((f) => ({ path: f.path, reason: f.reason })),
   };
 }
 
 /** A remote as `--json` prints it (no credentials: only where they are read from). */
-export function remoteRecord(remote: Remote) {
+export interface RemoteRecord {
+  name: string;
+  url: string;
+  index: string;
+  machine: string;
+  user: string;
+  content: string[];
+  redact: boolean;
+  keepFiles: boolean;
+  insecure: boolean;
+  credentials: string | null;
+}
+
+export function remoteRecord(remote: Remote): RemoteRecord {
   return {
     name: remote.name,
     url: remote.url,
     index: remote.index,
     machine: remote.machine,
     user: remote.user,
-    content: remote.content,
+    content: [...remote.content],
     redact: remote.redact,
     keepFiles: remote.keepFiles,
     insecure: remote.insecure,
@@ -398,11 +461,42 @@ export function remoteRecord(remote: Remote) {
 }
 
 /** `recall remote test NAME --json`: one per check. */
-export function remoteCheckRecord(check: RemoteCheck) {
+export interface RemoteCheckRecord {
+  check: string;
+  ok: boolean;
+  message: string;
+}
+
+export function remoteCheckRecord(check: RemoteCheck): RemoteCheckRecord {
   return { check: check.name, ok: check.ok, message: check.message };
 }
 
+/** Every record `--json` prints: a line is made only of one of these. */
+export type WireRecord =
+  | SessionRecord
+  | SearchHitRecord
+  | MessageRecord
+  | PageRecord
+  | ContextMessageRecord
+  | ContextRecord
+  | SessionTagsRecord
+  | TagCountRecord
+  | AutoTagRecord
+  | AutoTagSummaryRecord
+  | AskRecord
+  | DoctorCheckRecord
+  | DoctorSummaryRecord
+  | IndexFailedRecord
+  | IndexMalformedRecord
+  | IndexSummaryRecord
+  | WatchSyncRecord
+  | ResumeRecord
+  | PushDocumentRecord
+  | PushSummaryRecord
+  | RemoteRecord
+  | RemoteCheckRecord;
+
 /** One JSON Lines record. */
-export function wireLine(record: object): string {
+export function wireLine(record: WireRecord): string {
   return JSON.stringify(record);
 }

@@ -3,7 +3,7 @@ import { isNumber } from "typanion";
 import { DEFAULT_CONTEXT_CHARS } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
-import { askRecord } from "../wire.js";
+import { askRecord, wireLine } from "../wire.js";
 import { terminalText } from "../../output/terminal-text.js";
 
 export class AskCommand extends BaseCommand {
@@ -37,7 +37,7 @@ export class AskCommand extends BaseCommand {
     const question = this.question.join(" ");
     const result = await recall.ask(session, question, { maxChars: Number(this.maxChars), ...(this.model ? { model: this.model } : {}) });
     if (result.sent === 0) {
-      if (this.json) this.out(JSON.stringify(askRecord(result)));
+      if (this.json) this.out(wireLine(askRecord(result)));
       else this.warn(`session ${session.id} has no messages to ask about; nothing was sent to the model`);
       return Exit.NoMatch;
     }
@@ -46,7 +46,7 @@ export class AskCommand extends BaseCommand {
       this.warn(`no message of session ${session.id} ${words}: sent its start and end instead (${result.sent} messages)`);
     }
     if (this.json) {
-      this.out(JSON.stringify(askRecord(result)));
+      this.out(wireLine(askRecord(result)));
       return Exit.Ok;
     }
     // The answer repeats session text: made safe for the terminal like the text itself.

@@ -6,7 +6,7 @@ import { parseTime } from "../../output/time.js";
 import { BaseCommand } from "../base-command.js";
 import { confirm } from "../confirm.js";
 import { Exit, type ExitCode } from "../exit.js";
-import { autoTagRecord, autoTagSummaryRecord } from "../wire.js";
+import { autoTagRecord, autoTagSummaryRecord, wireLine } from "../wire.js";
 
 export class AutotagCommand extends BaseCommand {
   static paths = [["autotag"]];
@@ -90,7 +90,7 @@ export class AutotagCommand extends BaseCommand {
     }
     const count = (type: AutoTagResult["type"]) => results.filter((r) => r.type === type).length;
     const summary = { tagged: count("tagged"), failed: count("failed"), skipped: count("skipped"), left: sessions.length - results.length };
-    if (this.json) this.out(JSON.stringify(autoTagSummaryRecord({ ...summary, model: model ?? null, dryRun: this.dryRun })));
+    if (this.json) this.out(wireLine(autoTagSummaryRecord({ ...summary, model: model ?? null, dryRun: this.dryRun })));
     else if (sessions.length > 1) this.warn(`${summary.tagged} tagged, ${summary.failed} failed, ${summary.skipped} skipped${summary.left ? `, ${summary.left} left (stopped)` : ""}${this.dryRun ? " (dry run: nothing saved)" : ""}`);
     if (stop.signal.aborted) return Exit.Interrupted;
     return summary.failed > 0 ? Exit.Error : Exit.Ok;
@@ -123,7 +123,7 @@ export class AutotagCommand extends BaseCommand {
 
   private print(result: AutoTagResult): void {
     if (this.json) {
-      this.out(JSON.stringify(autoTagRecord(result)));
+      this.out(wireLine(autoTagRecord(result)));
       return;
     }
     if (result.type === "tagged") this.out(`${result.id}  ${this.paint.magenta(formatTags(result.tags))}${result.saved ? "" : this.paint.dim("  (not saved)")}`);

@@ -4,7 +4,7 @@ import { DEFAULT_CONTEXT_CHARS, type ContextResult } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { messageLines } from "../message-printer.js";
-import { contextMessageRecord, contextRecord } from "../wire.js";
+import { contextMessageRecord, contextRecord, wireLine } from "../wire.js";
 
 export class ContextCommand extends BaseCommand {
   static paths = [["context"]];
@@ -38,8 +38,8 @@ export class ContextCommand extends BaseCommand {
     const question = this.question.join(" ");
     const result = await recall.context(session, question, { maxChars: Number(this.maxChars), allBranches: this.allBranches });
     if (this.json) {
-      for (const message of result.messages) this.out(JSON.stringify(contextMessageRecord(message)));
-      this.out(JSON.stringify(contextRecord(result.summary)));
+      for (const message of result.messages) this.out(wireLine(contextMessageRecord(message)));
+      this.out(wireLine(contextRecord(result.summary)));
     } else {
       this.printText(result);
     }

@@ -2,7 +2,7 @@ import { Command, Option } from "clipanion";
 import { Recall } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
 import { doctorFixWords } from "../error-words.js";
-import { doctorCheckRecord, doctorSummaryRecord } from "../wire.js";
+import { doctorCheckRecord, doctorSummaryRecord, wireLine } from "../wire.js";
 import { terminalText } from "../../output/terminal-text.js";
 import { Exit, type ExitCode } from "../exit.js";
 
@@ -30,13 +30,13 @@ export class DoctorCommand extends BaseCommand {
     const failed = checks.filter((c) => !c.ok).length;
     for (const check of checks) {
       if (this.json) {
-        this.out(JSON.stringify(doctorCheckRecord(check)));
+        this.out(wireLine(doctorCheckRecord(check)));
         continue;
       }
       this.out(`${check.ok ? "ok  " : this.paint.bold.red("FAIL")}  ${check.name}: ${terminalText(check.message)}`);
       if (check.fix) this.out(`      fix: ${terminalText(doctorFixWords(check.fix))}`);
     }
-    if (this.json) this.out(JSON.stringify(doctorSummaryRecord(checks)));
+    if (this.json) this.out(wireLine(doctorSummaryRecord(checks)));
     else if (failed > 0) this.warn(`${failed} of ${checks.length} checks failed`);
     return failed === 0 ? Exit.Ok : Exit.Error;
   }

@@ -2,7 +2,7 @@ import { Command, Option } from "clipanion";
 import type { MalformedFile, SyncProgress } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
-import { indexFailedRecord, indexMalformedRecord, indexSummaryRecord } from "../wire.js";
+import { indexFailedRecord, indexMalformedRecord, indexSummaryRecord, wireLine } from "../wire.js";
 
 export class IndexCommand extends BaseCommand {
   static paths = [["index"]];
@@ -57,18 +57,18 @@ export class IndexCommand extends BaseCommand {
     const elapsedMs = Date.now() - started;
     for (const notice of report.notices) this.warn(notice);
     for (const failure of report.failed) {
-      if (this.json) this.out(JSON.stringify(indexFailedRecord(failure)));
+      if (this.json) this.out(wireLine(indexFailedRecord(failure)));
       else this.warn(`cannot read ${failure.path}: ${failure.reason}`);
     }
     for (const file of report.malformed) {
       if (this.json) {
-        for (const line of file.lines) this.out(JSON.stringify(indexMalformedRecord(file.path, line)));
+        for (const line of file.lines) this.out(wireLine(indexMalformedRecord(file.path, line)));
       } else if (!this.quiet) {
         this.warn(malformedSummary(file));
       }
     }
     if (this.json) {
-      this.out(JSON.stringify(indexSummaryRecord(report, { elapsedMs, sessionsDir: locations.sessionsDir, indexDir: locations.cacheDir })));
+      this.out(wireLine(indexSummaryRecord(report, { elapsedMs, sessionsDir: locations.sessionsDir, indexDir: locations.cacheDir })));
     } else if (!this.quiet) {
       this.out(
         `${report.discovered} session files: ${report.indexed} indexed, ${report.appended} appended, ${report.removed} removed, ` +

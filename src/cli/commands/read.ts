@@ -7,7 +7,7 @@ import { Exit, type ExitCode } from "../exit.js";
 import { messageLines } from "../message-printer.js";
 import { highlightWords } from "../../output/highlight.js";
 import { readSessionArgs } from "../session-args.js";
-import { messageRecord, pageRecord } from "../wire.js";
+import { messageRecord, pageRecord, wireLine } from "../wire.js";
 import { terminalText } from "../../output/terminal-text.js";
 
 export class ReadCommand extends BaseCommand {
@@ -84,8 +84,8 @@ export class ReadCommand extends BaseCommand {
   }
 
   private printJson({ messages, page }: ReadResult): void {
-    for (const message of messages) this.out(JSON.stringify(messageRecord(message)));
-    this.out(JSON.stringify(pageRecord(page)));
+    for (const message of messages) this.out(wireLine(messageRecord(message)));
+    this.out(wireLine(pageRecord(page)));
   }
 
   private printText({ messages, page }: ReadResult): void {

@@ -6,7 +6,7 @@ import { resumeShellLine } from "../../output/shell.js";
 import { BaseCommand } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { readSessionArgs } from "../session-args.js";
-import { resumeRecord } from "../wire.js";
+import { resumeRecord, wireLine } from "../wire.js";
 
 export class ResumeCommand extends BaseCommand {
   static paths = [["resume"]];
@@ -50,7 +50,7 @@ export class ResumeCommand extends BaseCommand {
     this.warnNotices();
     const plan = await recall.resumePlan(session);
     if (this.json) {
-      this.out(JSON.stringify(resumeRecord(plan)));
+      this.out(wireLine(resumeRecord(plan)));
       return Exit.Ok;
     }
     if (this.print) {

@@ -1,7 +1,7 @@
 import { Command, Option } from "clipanion";
 import { Exit, type ExitCode } from "../exit.js";
 import { SessionTagsCommand } from "../session-tags-command.js";
-import { tagCountRecord } from "../wire.js";
+import { tagCountRecord, wireLine } from "../wire.js";
 
 export class TagsCommand extends SessionTagsCommand {
   static paths = [["tags"]];
@@ -47,7 +47,7 @@ export class TagsCommand extends SessionTagsCommand {
     }
     const width = Math.max(...counts.map((c) => c.tag.length + 1));
     for (const { tag, sessions } of counts) {
-      if (this.json) this.out(JSON.stringify(tagCountRecord({ tag, sessions })));
+      if (this.json) this.out(wireLine(tagCountRecord({ tag, sessions })));
       else this.out(`${this.paint.magenta(`#${tag}`.padEnd(width))}  ${sessions}`);
     }
     return Exit.Ok;

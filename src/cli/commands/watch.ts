@@ -2,7 +2,7 @@ import { Command, Option } from "clipanion";
 import type { Notice, SyncReport } from "../../index.js";
 import { BaseCommand, noticeLine } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
-import { watchSyncRecord } from "../wire.js";
+import { watchSyncRecord, wireLine } from "../wire.js";
 
 export class WatchCommand extends BaseCommand {
   static paths = [["watch"]];
@@ -49,7 +49,7 @@ export class WatchCommand extends BaseCommand {
     if (this.quiet || (changed === 0 && !report.rebuilt)) return;
     const at = new Date().toISOString();
     if (this.json) {
-      this.out(JSON.stringify(watchSyncRecord(report, at)));
+      this.out(wireLine(watchSyncRecord(report, at)));
     } else {
       this.out(`${at}  ${report.indexed} indexed, ${report.appended} appended, ${report.removed} removed (${report.discovered} session files)`);
     }
