@@ -3,7 +3,8 @@
  * and one place that turns errors into a one-line message on stderr and exit code 2 (clipanion
  * itself would print them on stdout and exit 1).
  */
-import { Command, Option } from "clipanion";
+import { Command } from "clipanion";
+import { Option } from "./options.js";
 import { isEnum } from "typanion";
 import { Recall, RecallError, type Notice, type SessionRef, type SessionsFolderProblem } from "../index.js";
 import { COLOR_MODES, resolveColor, type ColorMode } from "../output/color.js";

@@ -3,7 +3,7 @@
  * sync before answering, and printing sessions as human blocks or in a pipeline format
  * (--json, --format json|tsv|path, -0).
  */
-import { Option } from "clipanion";
+import { Option } from "./options.js";
 import { isEnum } from "typanion";
 import { RecallError, type Freshness, type SessionSummary } from "../index.js";
 import { formatAge } from "../output/age.js";

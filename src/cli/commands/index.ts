@@ -1,4 +1,5 @@
-import { Command, Option } from "clipanion";
+import { Command } from "clipanion";
+import { Option } from "../options.js";
 import type { MalformedFile, SyncProgress } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";

@@ -1,4 +1,5 @@
-import { Command, Option } from "clipanion";
+import { Command } from "clipanion";
+import { Option } from "../options.js";
 import { isEnum, isNumber } from "typanion";
 import { DEFAULT_PAGE_CHARS, Recall, RecallError, TRANSCRIPT_MODES, type ReadResult, type TranscriptMode } from "../../index.js";
 import { BaseCommand } from "../base-command.js";

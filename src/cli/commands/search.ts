@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
-import { Command, Option } from "clipanion";
+import { Command } from "clipanion";
+import { Option } from "../options.js";
 import { isEnum, isNumber } from "typanion";
 import { CONTENT_SCOPES, DEFAULT_LIMIT, RecallError, TYPO_MODES, type ContentScope, type Typos } from "../../index.js";
 import type { OutputFormat } from "../../output/format.js";
