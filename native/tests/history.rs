@@ -50,7 +50,7 @@ fn meta(n: usize, messages: usize) -> SessionMeta {
         created: NOW - 1000,
         modified: NOW - 1000,
         message_count: messages as u32,
-        tags: if n % 5 == 0 { vec!["deploy".into()] } else { Vec::new() },
+        tags: if n.is_multiple_of(5) { vec!["deploy".into()] } else { Vec::new() },
         ..Default::default()
     }
 }

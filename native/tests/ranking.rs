@@ -267,7 +267,7 @@ fn a_huge_message_gets_its_snippet_where_the_words_are_even_across_a_window_edge
         assert_eq!(spans.iter().map(|&(s, e)| &snippet[s..e]).collect::<Vec<_>>(), vec!["zanzibar"], "at {at}");
         assert!(snippet.len() < 400, "at {at}");
     }
-    let nothing = engine.snippets("zanzibar", false, Typos::Correct, TextKind::Conversation, &[TextKind::Conversation], &[filler.clone()], 200).unwrap();
+    let nothing = engine.snippets("zanzibar", false, Typos::Correct, TextKind::Conversation, &[TextKind::Conversation], std::slice::from_ref(&filler), 200).unwrap();
     assert!(nothing[0].1.is_empty() && filler.starts_with(&nothing[0].0));
 }
 
