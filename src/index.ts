@@ -5,6 +5,7 @@
  */
 export { Recall } from "./api/recall.js";
 export type { RecallOptions, Freshness, SyncRequest, Resolved, ModelChoice } from "./api/recall.js";
+export type { IndexCheck } from "./native/index-handle.js";
 export type { ModelCaller, ModelQuestion } from "./api/pi-model.js";
 export { startEarlyLook } from "./api/early-look.js";
 export type { EarlyLook } from "./sessions/discover.js";

@@ -22,7 +22,8 @@ use crate::panics;
 use crate::scan::{every_file, project_folders, EarlyLook, Layout, Scan, SessionFile};
 use crate::query::{Filters, DEFAULT_COORDINATION};
 use crate::relevance::{question_terms, score_texts};
-use crate::replace::{open_or_replace, open_verified};
+use crate::integrity::Scope;
+use crate::replace::{open_checked, open_or_replace};
 use crate::search::{Hit, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS};
 use crate::session::SessionMeta;
 use crate::sessions::list;
@@ -491,19 +492,26 @@ impl NativeIndex {
         AsyncTask::new(job(move || NativeIndex::of(open_or_replace(Path::new(&dir))?)))
     }
 
-    /// Like `open`, checking every segment file's checksum first: after a failure, and in
-    /// `recall index`.
+    /// Like `open`, checking every segment file's checksum first: after a failure.
     #[napi(ts_return_type = "Promise<NativeIndex>")]
     pub fn open_verified(dir: String) -> AsyncTask<Job<NativeIndex>> {
         panics::quiet();
-        AsyncTask::new(job(move || NativeIndex::of(open_verified(Path::new(&dir))?)))
+        AsyncTask::new(job(move || NativeIndex::of(open_checked(Path::new(&dir), Scope::All)?)))
+    }
+
+    /// Like `open`, first checking every segment file written since they all last passed their
+    /// checksum (`recall index`; see integrity.rs): an index nothing wrote to since is not read.
+    #[napi(ts_return_type = "Promise<NativeIndex>")]
+    pub fn open_rechecked(dir: String) -> AsyncTask<Job<NativeIndex>> {
+        panics::quiet();
+        AsyncTask::new(job(move || NativeIndex::of(open_checked(Path::new(&dir), Scope::SinceChecked)?)))
     }
 
     /// The names of the index's segment files that fail their checksum (for `recall doctor`).
     #[napi(ts_return_type = "Promise<string[]>")]
     pub fn damaged_files(&self) -> AsyncTask<Job<Vec<String>>> {
         let engine = self.engine.clone();
-        AsyncTask::new(job(move || engine.damaged_files(false)))
+        AsyncTask::new(job(move || engine.damaged_files(Scope::All)))
     }
 
     /// Whether the index's folder is still the one it was opened in (not deleted or replaced).

@@ -127,9 +127,9 @@ impl Engine {
             Ok(Some(opened)) => opened,
             Ok(None) => return Ok(None),
             // Opening reads some segment files: a damaged one may be why it failed.
-            Err(error) => return Err(part_damage(part, integrity::damaged_files_in(&folder).unwrap_or_default()).unwrap_or(error)),
+            Err(error) => return Err(part_damage(part, integrity::damaged_files_in(&folder, integrity::Scope::All).unwrap_or_default()).unwrap_or(error)),
         };
-        if let Some(damage) = part_damage(part, integrity::damaged_files(&opened.index, &folder, true)?) {
+        if let Some(damage) = part_damage(part, integrity::damaged_files(&opened.index, &folder, integrity::Scope::SinceCommit)?) {
             return Err(damage);
         }
         // Another thread may have opened it meanwhile: either copy serves.
@@ -161,19 +161,18 @@ impl Engine {
         self.folder.as_ref().is_none_or(|(path, identity)| identity.named_by(path))
     }
 
-    /// The active segment files that fail their checksum: all of them, or (`only_changed`) only
-    /// those changed since the last commit (see integrity.rs). The other parts' files (named
-    /// `depth/…`) are checked with all of them; with `only_changed`, when the part is opened. An
-    /// index in memory has no files.
-    pub fn damaged_files(&self, only_changed: bool) -> Result<Vec<String>> {
+    /// The active segment files that fail their checksum, of those `scope` says (see
+    /// integrity.rs). The other parts' files (named `depth/…`) are checked with the main one's;
+    /// since the last commit, when the part is opened. An index in memory has no files.
+    pub fn damaged_files(&self, scope: integrity::Scope) -> Result<Vec<String>> {
         let Some((dir, _)) = &self.folder else { return Ok(Vec::new()) };
-        let mut damaged = integrity::damaged_files(&self.main.index, dir, only_changed)?;
+        let mut damaged = integrity::damaged_files(&self.main.index, dir, scope)?;
         for part in Part::others() {
             let folder = part.folder(dir);
             if self.meta_missing(&folder)? {
                 damaged.extend(in_folder(part, vec![format!("meta.json{}", integrity::MISSING)]));
-            } else if !only_changed && folder.join("meta.json").exists() {
-                damaged.extend(in_folder(part, integrity::damaged_files_in(&folder)?));
+            } else if scope != integrity::Scope::SinceCommit && folder.join("meta.json").exists() {
+                damaged.extend(in_folder(part, integrity::damaged_files_in(&folder, scope)?));
             }
         }
         Ok(damaged)

@@ -4,14 +4,20 @@
 //! Tantivy's own segment updater thread, which has no panic handler) aborts the process.
 //!
 //! Checking every file reads the whole index, so it happens only where its cost is expected (a
-//! repair after a failure, `recall index`, `recall doctor`). Opening the index checks only the
-//! segment files changed since the last commit: Tantivy writes a segment file once, before the
-//! commit (`meta.json`) that makes it searchable, so an active file newer than `meta.json` was
-//! written by something else since. That costs one `stat` per file.
+//! repair after a failure, `recall doctor`). Opening the index checks only the segment files
+//! changed since the last commit: Tantivy writes a segment file once, before the commit
+//! (`meta.json`) that makes it searchable, so an active file newer than `meta.json` was written by
+//! something else since. That costs one `stat` per file. `recall index` checks every file written
+//! since every file last passed (`Scope::SinceChecked`): by the file's change time, which no
+//! write can keep (setting a file's modification time back changes it too), against the time of
+//! the last such check, kept as the modification time of `.checked` in the index folder. An index
+//! that nothing wrote to since is not read again.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::fs::File;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use tantivy::index::SegmentComponent;
 use tantivy::Index;
@@ -22,29 +28,73 @@ use crate::error::{Code, RecallError, Result};
 /// How a damaged file's name says that the file is not there at all.
 pub const MISSING: &str = " (missing)";
 
+/// Which of the active segment files a check reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Those changed since the last commit (opening the index).
+    SinceCommit,
+    /// Those written since every file last passed (`recall index`).
+    SinceChecked,
+    /// All of them (a repair after a failure, `recall doctor`).
+    All,
+}
+
+/// In each index folder: its modification time is when a check of every file began that found
+/// none damaged.
+const CHECKED: &str = ".checked";
+
 /// The active segment files that are missing or whose checksum does not match their bytes, by
-/// name (a missing one marked so), sorted; all of them (`only_changed` false) or those changed
-/// since the last commit of `dir` (a missing file has changed).
-pub fn damaged_files(index: &Index, dir: &Path, only_changed: bool) -> Result<Vec<String>> {
-    let mut files = active_files(index)?;
-    if only_changed {
-        let committed = modified(&dir.join("meta.json")).ok_or_else(|| RecallError::new(Code::Corrupt, "meta.json cannot be read"))?;
-        files.retain(|name| modified(&dir.join(name)).is_none_or(|time| time > committed));
-    }
+/// name (a missing one marked so), sorted; of the files `scope` says (a missing one has changed).
+/// A check that reads every file it had to and finds none damaged is noted for `SinceChecked`.
+pub fn damaged_files(index: &Index, dir: &Path, scope: Scope) -> Result<Vec<String>> {
+    let began = SystemTime::now();
+    let files = files_to_check(index, dir, scope)?;
     let mut damaged: Vec<String> = files
         .into_iter()
         .filter(|name| !intact(index, name))
         .map(|name| if dir.join(&name).exists() { name } else { format!("{name}{MISSING}") })
         .collect();
     damaged.sort();
+    if damaged.is_empty() && scope != Scope::SinceCommit {
+        // A read-only cache keeps no note: it is checked whole each time.
+        let _ = note_checked(dir, began);
+    }
     Ok(damaged)
 }
 
-/// `damaged_files` of every segment file of the index in `dir`, for an index that failed to
+/// The active segment files a check of `scope` reads, by name.
+pub fn files_to_check(index: &Index, dir: &Path, scope: Scope) -> Result<Vec<String>> {
+    let mut files = active_files(index)?;
+    match scope {
+        Scope::SinceCommit => {
+            let committed = modified(&dir.join("meta.json")).ok_or_else(|| RecallError::new(Code::Corrupt, "meta.json cannot be read"))?;
+            files.retain(|name| modified(&dir.join(name)).is_none_or(|time| time > committed));
+        }
+        Scope::SinceChecked => {
+            if let Some(checked) = modified(&dir.join(CHECKED)) {
+                // Equal times are read again: a file written in the same tick as the note.
+                files.retain(|name| changed(&dir.join(name)).is_none_or(|time| time >= checked));
+            }
+        }
+        Scope::All => {}
+    }
+    Ok(files)
+}
+
+/// A file's change time comes from the kernel's coarse clock (a tick of up to 10 ms), which may
+/// lag the time a check began by that much: the note is made this much earlier.
+const CLOCK_TICK: Duration = Duration::from_millis(50);
+
+/// `.checked` with the time the check began: a file written while it ran is read the next time.
+fn note_checked(dir: &Path, began: SystemTime) -> std::io::Result<()> {
+    File::create(dir.join(CHECKED))?.set_modified(began - CLOCK_TICK)
+}
+
+/// `damaged_files` of the files `scope` says of the index in `dir`, for an index that failed to
 /// open as an `Engine` (a damaged file may be read on the way). Needs only `meta.json`.
-pub fn damaged_files_in(dir: &Path) -> Result<Vec<String>> {
+pub fn damaged_files_in(dir: &Path, scope: Scope) -> Result<Vec<String>> {
     let index = Index::open(IndexDirectory::open(dir)?)?;
-    damaged_files(&index, dir, false)
+    damaged_files(&index, dir, scope)
 }
 
 /// One line for a person: `2 files failed their checksum: a.idx, a.term`.
@@ -80,6 +130,14 @@ fn intact(index: &Index, name: &str) -> bool {
 
 fn modified(path: &Path) -> Option<SystemTime> {
     std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+/// When the file's bytes or attributes last changed (its ctime), which no write can set back.
+fn changed(path: &Path) -> Option<SystemTime> {
+    let meta = std::fs::metadata(path).ok()?;
+    let seconds = u64::try_from(meta.ctime()).ok()?;
+    let nanos = u32::try_from(meta.ctime_nsec()).ok()?;
+    Some(SystemTime::UNIX_EPOCH + Duration::new(seconds, nanos))
 }
 
 /// The files of the index in the cache folder `dir` and of its depth index (`depth/`) that are

@@ -25,11 +25,13 @@ export declare class NativeIndex {
    * empty one (see replace.rs).
    */
   static open(dir: string): Promise<NativeIndex>
-  /**
-   * Like `open`, checking every segment file's checksum first: after a failure, and in
-   * `recall index`.
-   */
+  /** Like `open`, checking every segment file's checksum first: after a failure. */
   static openVerified(dir: string): Promise<NativeIndex>
+  /**
+   * Like `open`, first checking every segment file written since they all last passed their
+   * checksum (`recall index`; see integrity.rs): an index nothing wrote to since is not read.
+   */
+  static openRechecked(dir: string): Promise<NativeIndex>
   /** The names of the index's segment files that fail their checksum (for `recall doctor`). */
   damagedFiles(): Promise<string[]>
   /** Whether the index's folder is still the one it was opened in (not deleted or replaced). */
