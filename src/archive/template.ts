@@ -55,7 +55,8 @@ function template(alias: string) {
           folder: keyword,
           machine: keyword,
           user: keyword,
-          tags: keyword,
+          /** Whole for `#tag` filters; by words (`tags.text`) for queries, as the local tag text. */
+          tags: { type: "keyword", fields: { text: { type: "text", analyzer: "recall_text" } } },
           timestamp: { type: "date", format: "epoch_millis" },
           session_created: { type: "date", format: "epoch_millis" },
           redactions: { type: "integer" },
