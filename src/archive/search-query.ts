@@ -12,12 +12,13 @@
  * - recency, × `1 + 0.2·exp(-age / 7 days)`; the age is the matched message's, where the local
  *   index takes the session's last message (a message's document does not know it).
  *
- * Words are cut by the archive's analyzer, the same as the local one (template.ts); the query is
- * split at spaces only, so a token such as `foo_bar` counts once in the distinct-word bonus
- * where the local index counts two words.
+ * Words are cut by the archive's analyzer, the same as the local one (template.ts), asked with
+ * `_analyze` before the search.
  */
+import type { Client } from "@opensearch-project/opensearch";
 import type { TextKind } from "../api/content-scope.js";
 import type { PushedContent } from "./remotes.js";
+import { ANALYZER } from "./template.js";
 
 /** The local constants (native/src/query.rs, search.rs, fusion.rs). */
 const PHRASE_BOOST = 10;
@@ -29,18 +30,25 @@ const KIND_WEIGHT: Record<TextKind, number> = { conversation: 1, thinking: 0.8, 
 
 export const KIND_CONTENT: Record<TextKind, PushedContent> = { conversation: "conversation", thinking: "thinking", call: "calls", output: "outputs" };
 
-export interface ParsedText {
-  /** Unquoted tokens, in query order. */
-  loose: string[];
-  /** Quoted parts, each required. */
+/** The query's text as the user typed it: the unquoted part, and each quoted part. */
+export interface QueryText {
+  loose: string;
   required: string[];
 }
 
-/** Words and balanced quotes, as native/src/query.rs reads them: an unmatched last quote is text. */
-export function parseText(text: string): ParsedText {
+/** The query's words, as the archive's analyzer (the local one's twin) cuts them. */
+export interface QueryWords {
+  /** Unquoted words in query order, duplicates kept (for the phrase clause). */
+  loose: string[];
+  /** Quoted parts, each required: one word a required word, several a required phrase. */
+  required: string[][];
+}
+
+/** Balanced quotes, as native/src/query.rs reads them: an unmatched last quote is text. */
+export function splitQuotes(text: string): QueryText {
   const quotes = text.split('"').length - 1;
   const balanced = quotes - (quotes % 2);
-  let unquoted = "";
+  let loose = "";
   let quoted = "";
   let seen = 0;
   const required: string[] = [];
@@ -48,32 +56,36 @@ export function parseText(text: string): ParsedText {
     if (ch === '"' && seen < balanced) {
       seen++;
       if (seen % 2 === 0) {
-        if (/[\p{L}\p{N}]/u.test(quoted)) required.push(quoted.trim());
+        required.push(quoted);
         quoted = "";
-        unquoted += " ";
+        loose += " ";
       }
       continue;
     }
     if (seen % 2 === 1) quoted += ch;
-    else unquoted += ch;
+    else loose += ch;
   }
-  return { loose: tokens(unquoted), required };
+  return { loose, required };
 }
 
-/** The tokens of a text that hold a letter or digit (anything else is no word to the analyzer). */
-function tokens(text: string): string[] {
-  return text.split(/\s+/).filter((token) => /[\p{L}\p{N}]/u.test(token));
+/** The words of the query, cut by the archive's analyzer (one request per part, sent together). */
+export async function queryWords(client: Client, index: string, text: QueryText): Promise<QueryWords> {
+  const cut = async (part: string): Promise<string[]> => {
+    if (!part.trim()) return [];
+    const analyzed = await client.indices.analyze({ index, body: { analyzer: ANALYZER, text: part } });
+    return (analyzed.body.tokens ?? []).map((t) => t.token);
+  };
+  const [loose, ...required] = await Promise.all([text.loose, ...text.required].map(cut));
+  return { loose: loose!, required: required.filter((words) => words.length > 0) };
 }
 
-export function hasWords(parsed: ParsedText): boolean {
-  return parsed.loose.length > 0 || parsed.required.length > 0;
+export function hasWords(words: QueryWords): boolean {
+  return words.loose.length > 0 || words.required.length > 0;
 }
 
-/** Every distinct token of the query, case aside, in first-seen order. */
-export function distinctWords(parsed: ParsedText): string[] {
-  const seen = new Map<string, string>();
-  for (const word of [...parsed.loose, ...parsed.required.flatMap(tokens)]) if (!seen.has(word.toLowerCase())) seen.set(word.toLowerCase(), word);
-  return [...seen.values()];
+/** Every distinct word of the query, in first-seen order. */
+function distinctWords(words: QueryWords): string[] {
+  return [...new Set([...words.loose, ...words.required.flat()])];
 }
 
 export interface ArchiveFilters {
@@ -101,18 +113,19 @@ export function filterClauses(filters: ArchiveFilters): { filter: Clause[]; must
   return { filter, must_not: filters.tagsNone.length > 0 ? [{ terms: { tags: filters.tagsNone } }] : [] };
 }
 
-const match = (field: string, query: string, boost = 1): Clause => ({ match: { [field]: boost === 1 ? query : { query, boost } } });
+const term = (field: string, word: string, boost = 1): Clause => ({ term: { [field]: boost === 1 ? word : { value: word, boost } } });
+const phrase = (words: string[], boost = 1): Clause => ({ match_phrase: { text: { query: words.join(" "), analyzer: ANALYZER, ...(boost === 1 ? {} : { boost }) } } });
 const constant = (filter: Clause, boost: number): Clause => ({ constant_score: { filter, boost } });
 
 /** The scoring query of `parsed` (which has words), filtered, with recency from `now`. */
-export function rankedQuery(parsed: ParsedText, filters: ArchiveFilters, now: number): Clause {
+export function rankedQuery(parsed: QueryWords, filters: ArchiveFilters, now: number): Clause {
   const words = distinctWords(parsed);
   const coordinate = words.length > 1;
-  const inMessages: Clause[] = words.flatMap((word) => [match("text", word), ...(coordinate ? [constant(match("text", word), COORDINATION)] : [])]);
-  if (parsed.loose.length >= 2) inMessages.push({ match_phrase: { text: { query: parsed.loose.join(" "), boost: PHRASE_BOOST } } });
+  const inMessages: Clause[] = words.flatMap((word) => [term("text", word), ...(coordinate ? [constant(term("text", word), COORDINATION)] : [])]);
+  if (parsed.loose.length >= 2) inMessages.push(phrase(parsed.loose, PHRASE_BOOST));
   const inTags: Clause[] = words.flatMap((word) => {
-    const either = { bool: { should: [match("tags.text", word), match("session_name", word)] } };
-    return [match("tags.text", word, TAG_BOOST), match("session_name", word, TAG_BOOST), ...(coordinate ? [constant(either, COORDINATION)] : [])];
+    const either = { bool: { should: [term("tags.text", word), term("session_name", word)] } };
+    return [term("tags.text", word, TAG_BOOST), term("session_name", word, TAG_BOOST), ...(coordinate ? [constant(either, COORDINATION)] : [])];
   });
   const weighted = filters.kinds.some((kind) => KIND_WEIGHT[kind] !== 1)
     ? {
@@ -127,7 +140,7 @@ export function rankedQuery(parsed: ParsedText, filters: ArchiveFilters, now: nu
   const { filter, must_not } = filterClauses(filters);
   const text = {
     bool: {
-      must: parsed.required.map((phrase) => ({ match_phrase: { text: phrase } })),
+      must: parsed.required.map((words) => (words.length === 1 ? term("text", words[0]!) : phrase(words))),
       should: [{ dis_max: { queries: [weighted, { bool: { should: inTags } }] } }],
       minimum_should_match: parsed.required.length > 0 ? 0 : 1,
       filter,
@@ -149,7 +162,7 @@ export const MARK_OPEN = "\uE000";
 export const MARK_CLOSE = "\uE001";
 
 /** Highlighting of the best message's text: ~200 characters around the words; none when only tags or the name matched. */
-export function snippetHighlight(parsed: ParsedText): Clause {
+export function snippetHighlight(parsed: QueryWords): Clause {
   const words = distinctWords(parsed);
   return {
     pre_tags: [MARK_OPEN],
@@ -159,7 +172,7 @@ export function snippetHighlight(parsed: ParsedText): Clause {
         type: "unified",
         fragment_size: 200,
         number_of_fragments: 1,
-        highlight_query: { bool: { should: words.map((word) => match("text", word)) } },
+        highlight_query: { bool: { should: words.map((word) => term("text", word)) } },
       },
     },
   };

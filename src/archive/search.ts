@@ -15,7 +15,7 @@ import { parseTagQuery } from "../tags/query-tags.js";
 import { remoteClient, remoteError } from "./client.js";
 import type { ArchiveDocument } from "./documents.js";
 import type { Remote } from "./remotes.js";
-import { filterClauses, hasWords, KIND_CONTENT, markedSnippet, parseText, rankedQuery, snippetHighlight, type ArchiveFilters } from "./search-query.js";
+import { filterClauses, hasWords, KIND_CONTENT, markedSnippet, queryWords, rankedQuery, snippetHighlight, splitQuotes, type ArchiveFilters } from "./search-query.js";
 
 export interface ArchiveSearchOptions {
   /** Words, `"phrases"`, `#tag` and `-#tag`, as a local search takes them. */
@@ -61,7 +61,6 @@ const CONTENT_KIND = Object.fromEntries(Object.entries(KIND_CONTENT).map(([kind,
 export async function searchArchive(remote: Remote, env: NodeJS.ProcessEnv, options: ArchiveSearchOptions): Promise<ArchiveSearchPage> {
   const limit = checkedLimit(options.limit ?? DEFAULT_LIMIT);
   const tags = parseTagQuery(options.query);
-  const parsed = parseText(tags.text);
   const filters: ArchiveFilters = {
     kinds: textKinds(options.content) ?? ["conversation"],
     since: options.since,
@@ -72,18 +71,19 @@ export async function searchArchive(remote: Remote, env: NodeJS.ProcessEnv, opti
     user: options.user,
     machine: options.machine,
   };
-  const ranked = hasWords(parsed);
-  const body = {
-    size: limit,
-    _source: { excludes: ["text"] },
-    query: ranked ? rankedQuery(parsed, filters, options.now ?? Date.now()) : { bool: filterClauses(filters) },
-    collapse: { field: "session_id" },
-    // Equal scores fall to the later message, then to the session id (never to shard order).
-    sort: ranked ? [{ _score: "desc" }, { timestamp: "desc" }, { session_id: "asc" }] : [{ timestamp: "desc" }, { session_id: "asc" }],
-    ...(ranked ? { highlight: snippetHighlight(parsed) } : {}),
-  };
   const client = remoteClient(remote, env);
   try {
+    const parsed = await queryWords(client, remote.index, splitQuotes(tags.text));
+    const ranked = hasWords(parsed);
+    const body = {
+      size: limit,
+      _source: { excludes: ["text"] },
+      query: ranked ? rankedQuery(parsed, filters, options.now ?? Date.now()) : { bool: filterClauses(filters) },
+      collapse: { field: "session_id" },
+      // Equal scores fall to the later message, then to the session id (never to shard order).
+      sort: ranked ? [{ _score: "desc" }, { timestamp: "desc" }, { session_id: "asc" }] : [{ timestamp: "desc" }, { session_id: "asc" }],
+      ...(ranked ? { highlight: snippetHighlight(parsed) } : {}),
+    };
     const found = await client.search({ index: remote.index, body: body as never });
     const hits = found.body.hits.hits as { _score?: number | null; _source: Source; highlight?: { text?: string[] } }[];
     const summaries = await sessionSummaries(client, remote, hits.map((hit) => hit._source.session_id));

@@ -23,6 +23,9 @@ export function indexName(alias: string): string {
   return `${alias}-v${TEMPLATE_VERSION}`;
 }
 
+/** The analyzer of the archive's text fields. */
+export const ANALYZER = "recall_text";
+
 const ANALYSIS = {
   char_filter: { recall_separators: { type: "pattern_replace", pattern: "[^\\p{L}\\p{N}\\p{M}]+", replacement: " " } },
   analyzer: {
