@@ -108,7 +108,7 @@ const wordsIn = (text) => text.toLowerCase().match(/[a-z][a-z0-9]{3,}/g) ?? [];
  * conversation messages hold it, and how many tool calls; for each wanted session, the words it
  * says, the files its calls touched, and its shell commands.
  */
-async function readCorpus(sessionsDir, wanted) {
+export async function readCorpus(sessionsDir, wanted) {
   const messageFrequency = new Map();
   const callFrequency = new Map();
   const sessions = new Map();

@@ -12,7 +12,8 @@ import type { Client } from "@opensearch-project/opensearch";
 import { RecallError } from "../errors.js";
 import type { Locations } from "../locations.js";
 import { discoverSessionFiles, type SessionFile } from "../sessions/discover.js";
-import { readSessionForIndex, type SessionRead } from "../sessions/session-index-reader.js";
+import { readCopyKeys, readSessionForIndex, type SessionRead } from "../sessions/session-index-reader.js";
+import { parentFinder } from "../sync/fork-parent.js";
 import { tailHash } from "../sync/state.js";
 import { TAGS_DB_FILE, TagStore } from "../tags/tag-store.js";
 import { PUSH_TIMEOUT_MS, remoteClient, remoteError, statusOf } from "./client.js";
@@ -111,6 +112,22 @@ function openTags(locations: Locations): { of: (sessionId: string) => string[]; 
   return { of: (sessionId) => store.merged(sessionId), close: () => store.close() };
 }
 
+/**
+ * The entries a fork copied from its parent, found as the local sync finds them (fork-parent.ts):
+ * they are pushed with the parent only, as the local index keeps them.
+ */
+function forkCopies(locations: Locations, files: readonly SessionFile[]): (path: string, parent: string | undefined) => Promise<ReadonlySet<string> | undefined> {
+  const findParent = parentFinder(locations, { filesOfSession: async () => [] }, files.map((f) => f.path));
+  return async (path, parent) => {
+    const found = await findParent(parent, path);
+    try {
+      return found ? readCopyKeys(found) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+}
+
 const sameTags = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((tag, i) => tag === b[i]);
 
 /** The watermark of a file that only grew since its last push (or did not change), else undefined. */
@@ -155,6 +172,7 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
   };
 
   const tags = openTags(locations);
+  const copiesOf = forkCopies(locations, files);
   try {
     for (const file of files) {
       const known = watermarks.get(file.path);
@@ -168,7 +186,14 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
       const append = retagged ? undefined : grown;
       let read: SessionRead;
       try {
-        read = readSessionForIndex(file.path, append ? { resume: { header: append.header, checkpoint: append.checkpoint } } : {});
+        if (append) {
+          read = readSessionForIndex(file.path, { resume: { header: append.header, checkpoint: append.checkpoint }, skipCopies: await copiesOf(file.path, append.header.parent) });
+        } else {
+          // Only the header says whether this is a fork; most files are read once.
+          read = readSessionForIndex(file.path);
+          const copies = await copiesOf(file.path, read.header.parent);
+          if (copies) read = readSessionForIndex(file.path, { skipCopies: copies });
+        }
       } catch (error) {
         report.failed.push({ path: file.path, reason: error instanceof Error ? error.message : String(error) });
         continue;

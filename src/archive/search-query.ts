@@ -4,13 +4,13 @@
  *
  * - every word of the query scored by BM25 and OR'ed; a balanced `"quoted phrase"` required;
  * - with two or more loose words, the run of them as a phrase, boosted 10×;
- * - a constant per distinct word a message holds (coordination). BM25 in OpenSearch (Lucene) leaves
- *   out Tantivy's factor k1 + 1 = 2.2, so the constant is the local one divided by 2.2;
+ * - a constant per distinct word a message holds (coordination): OpenSearch's BM25 (Lucene's legacy
+ *   one) keeps Tantivy's factor k1 + 1, so BM25 scores, and the constant, are the local ones;
  * - tags and the session's name, 4×, as the local session document's tag text: a message scores
  *   the better of its words and its session's tags and name;
  * - a kind's weight (thinking and calls 0.8, outputs 0.6) on the messages of that kind;
- * - recency, × `1 + 0.2·exp(-age / 7 days)`; the age is the matched message's, where the local
- *   index takes the session's last message (a message's document does not know it).
+ * - recency, × `1 + 0.2·exp(-age / 7 days)` of the session's last message (`recencyFactor`),
+ *   applied by search.ts to the best sessions the query found, once it knows their last activity.
  *
  * Words are cut by the archive's analyzer, the same as the local one (template.ts), asked with
  * `_analyze` before the search.
@@ -23,9 +23,9 @@ import { ANALYZER } from "./template.js";
 /** The local constants (native/src/query.rs, search.rs, fusion.rs). */
 const PHRASE_BOOST = 10;
 const TAG_BOOST = 4;
-const COORDINATION = 6 / 2.2;
+const COORDINATION = 6;
 const RECENCY_WEIGHT = 0.2;
-const RECENCY_SCALE = "7d";
+const RECENCY_HALF_LIFE_MS = 7 * 24 * 3600 * 1000;
 const KIND_WEIGHT: Record<TextKind, number> = { conversation: 1, thinking: 0.8, call: 0.8, output: 0.6 };
 
 export const KIND_CONTENT: Record<TextKind, PushedContent> = { conversation: "conversation", thinking: "thinking", call: "calls", output: "outputs" };
@@ -117,8 +117,13 @@ const term = (field: string, word: string, boost = 1): Clause => ({ term: { [fie
 const phrase = (words: string[], boost = 1): Clause => ({ match_phrase: { text: { query: words.join(" "), analyzer: ANALYZER, ...(boost === 1 ? {} : { boost }) } } });
 const constant = (filter: Clause, boost: number): Clause => ({ constant_score: { filter, boost } });
 
-/** The scoring query of `parsed` (which has words), filtered, with recency from `now`. */
-export function rankedQuery(parsed: QueryWords, filters: ArchiveFilters, now: number): Clause {
+/** How much more a session active at `last` (ms) weighs than an old one, at `now`: as native/src/fusion.rs. */
+export function recencyFactor(now: number, last: number): number {
+  return 1 + RECENCY_WEIGHT * Math.exp(-Math.max(0, now - last) / RECENCY_HALF_LIFE_MS);
+}
+
+/** The scoring query of `parsed` (which has words), filtered; recency comes after (`recencyFactor`). */
+export function rankedQuery(parsed: QueryWords, filters: ArchiveFilters): Clause {
   const words = distinctWords(parsed);
   const coordinate = words.length > 1;
   const inMessages: Clause[] = words.flatMap((word) => [term("text", word), ...(coordinate ? [constant(term("text", word), COORDINATION)] : [])]);
@@ -138,21 +143,13 @@ export function rankedQuery(parsed: QueryWords, filters: ArchiveFilters, now: nu
       }
     : { bool: { should: inMessages } };
   const { filter, must_not } = filterClauses(filters);
-  const text = {
+  return {
     bool: {
       must: parsed.required.map((words) => (words.length === 1 ? term("text", words[0]!) : phrase(words))),
       should: [{ dis_max: { queries: [weighted, { bool: { should: inTags } }] } }],
       minimum_should_match: parsed.required.length > 0 ? 0 : 1,
       filter,
       must_not,
-    },
-  };
-  return {
-    function_score: {
-      query: text,
-      functions: [{ weight: 1 }, { exp: { timestamp: { origin: now, scale: RECENCY_SCALE, decay: Math.exp(-1) } }, weight: RECENCY_WEIGHT }],
-      score_mode: "sum",
-      boost_mode: "multiply",
     },
   };
 }
