@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { generateCorpus, REFERENCE_DATE, Rng } from "./corpus.mjs";
-import { knownItemQuery, readCorpus } from "./eval-ranking.mjs";
+import { CORPUS_OPTIONS, knownItemQuery, readCorpus } from "./eval-ranking.mjs";
 // The library's internals: the push and the archive's search as the CLI reaches them, without a config file.
 import { resolveLocations } from "../dist/locations.js";
 import { openStore } from "../dist/store.js";
@@ -75,12 +75,7 @@ export async function faithfulness({ sessions = 500, seed = 1, queries = 300, lo
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({
-    options: {
-      sessions: { type: "string", default: "500" },
-      seed: { type: "string", default: "1" },
-      queries: { type: "string", default: "300" },
-      json: { type: "boolean", default: false },
-    },
+    options: { ...CORPUS_OPTIONS, json: { type: "boolean", default: false } },
   });
   const result = await faithfulness({ sessions: Number(values.sessions), seed: Number(values.seed), queries: Number(values.queries), log: (m) => process.stderr.write(`${m}\n`) });
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
