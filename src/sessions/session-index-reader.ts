@@ -71,7 +71,7 @@ export interface ReadOptions {
   skipCopies?: ReadonlySet<string>;
 }
 
-const FIRST_MESSAGE_CHARS = 300;
+export const FIRST_MESSAGE_CHARS = 300;
 const JOINABLE_ROLES = new Set(["user", "assistant", "custom"]);
 
 /**
