@@ -364,6 +364,13 @@ export interface NativeSessionUpdate {
    * re-sent when the append continued it with the same role).
    */
   replaceFrom?: number
+  /**
+   * True for a further part of a session read in parts (a large file, sent as several updates
+   * in order, with no commit between them): no message is deleted, its messages add to those
+   * of the parts before, and its session document replaces theirs. Only a session's first
+   * part replaces messages (`replaceFrom`, which a continued update does not read).
+   */
+  continued?: boolean
 }
 
 export interface NativeSnippet {
