@@ -11,7 +11,6 @@
  * from a read in one piece must give every such word the same hit and the same score (BM25 counts
  * every document and every length: a document twice, or missing, changes it).
  */
-import { spawn } from "node:child_process";
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -24,6 +23,7 @@ import { lockIndex, unlockIndex } from "../../src/sync/index-writer.js";
 import { tailHash } from "../../src/sync/state.js";
 import { syncIndex } from "../../src/sync/sync.js";
 import { makeAgentDir, type AgentDir } from "../helpers/agent-dir.js";
+import { runSpeaking } from "../helpers/child-line.js";
 import { userMessage } from "../helpers/fixture-files.js";
 import { openRecall } from "../helpers/open-store.js";
 import { jsonLines, runRecall } from "../helpers/run-cli.js";
@@ -182,45 +182,29 @@ const LIBRARY = (module: string) => JSON.stringify(new URL(`../../dist/${module}
  * part is emitted, the process is killed with SIGKILL.
  */
 async function killedAfterCommitBetweenParts(env: NodeJS.ProcessEnv): Promise<void> {
-  const child = spawn(
-    process.execPath,
-    [
-      "--input-type=module",
-      "-e",
-      `import { writeSync } from "node:fs";
-       import { openStore } from ${LIBRARY("store.js")};
-       import { resolveLocations } from ${LIBRARY("locations.js")};
-       import { IndexSink } from ${LIBRARY("sync/index-sink.js")};
-       import { FIRST_INDEX_COMMIT_MS, syncIndex } from ${LIBRARY("sync/sync.js")};
-       const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-       const emit = IndexSink.prototype.emit;
-       let parts = 0;
-       IndexSink.prototype.emit = async function (change) {
-         await emit.call(this, change);
-         if (change.kind !== "part") return;
-         parts++;
-         if (parts === 1) sleep(FIRST_INDEX_COMMIT_MS + 200);
-         if (parts === 2) {
-           writeSync(1, "committed\\n");
-           for (;;) sleep(60_000);
-         }
-       };
-       const store = await openStore(resolveLocations({ env: process.env }));
-       await syncIndex(store);
-       writeSync(1, "finished\\n");`,
-    ],
-    { env, stdio: ["ignore", "pipe", "inherit"] },
+  const child = runSpeaking(
+    env,
+    `import { openStore } from ${LIBRARY("store.js")};
+     import { resolveLocations } from ${LIBRARY("locations.js")};
+     import { IndexSink } from ${LIBRARY("sync/index-sink.js")};
+     import { FIRST_INDEX_COMMIT_MS, syncIndex } from ${LIBRARY("sync/sync.js")};
+     const emit = IndexSink.prototype.emit;
+     let parts = 0;
+     IndexSink.prototype.emit = async function (change) {
+       await emit.call(this, change);
+       if (change.kind !== "part") return;
+       parts++;
+       if (parts === 1) sleep(FIRST_INDEX_COMMIT_MS + 200);
+       if (parts === 2) {
+         writeSync(1, "committed\\n");
+         for (;;) sleep(60_000);
+       }
+     };
+     const store = await openStore(resolveLocations({ env: process.env }));
+     await syncIndex(store);
+     writeSync(1, "finished\\n");`,
   );
-  const closed = new Promise<NodeJS.Signals | null>((resolve) => child.on("close", (_code, signal) => resolve(signal)));
-  const said = await new Promise<string>((resolve) => {
-    let out = "";
-    child.stdout.on("data", (data: Buffer) => {
-      out += data.toString();
-      if (out.includes("\n")) resolve(out.trim());
-    });
-    void closed.then(() => resolve(out.trim()));
-  });
-  child.kill("SIGKILL");
-  expect(await closed).toBe("SIGKILL");
+  const said = await child.said;
+  expect(await child.kill()).toBe("SIGKILL");
   expect(said).toBe("committed");
 }
