@@ -10,8 +10,8 @@ import { listTranscript, readListed, type TranscriptItem } from "../sessions/tra
 export interface ContextMessages {
   /** Messages in the conversation. */
   count: number;
-  /** Every message in order, in parts of about PART_TEXT_CHARS characters of text. */
-  inParts(): Iterable<TranscriptItem[]>;
+  /** The text of every message in order, in parts of about PART_TEXT_CHARS characters. */
+  textsInParts(): Iterable<string[]>;
   /** The messages at these indexes, each read when the iteration reaches it. */
   read(indexes: Iterable<number>): Iterable<TranscriptItem>;
 }
@@ -23,7 +23,7 @@ const PART_TEXT_CHARS = 4 << 20;
 export function heldMessages(items: readonly TranscriptItem[]): ContextMessages {
   return {
     count: items.length,
-    inParts: () => [[...items]],
+    textsInParts: () => [items.map((item) => item.text)],
     *read(indexes) {
       for (const index of indexes) yield items[index]!;
     },
@@ -36,12 +36,12 @@ export function fileMessages(path: string, allBranches: boolean): ContextMessage
   const listed = listTranscript(tree, { mode: "conversation", allBranches });
   return {
     count: listed.length,
-    *inParts() {
-      let part: TranscriptItem[] = [];
+    *textsInParts() {
+      let part: string[] = [];
       let chars = 0;
-      for (const item of readListed(tree, listed, "conversation")) {
-        part.push(item);
-        chars += item.text.length;
+      for (const { text } of readListed(tree, listed, "conversation")) {
+        part.push(text);
+        chars += text.length;
         if (chars < PART_TEXT_CHARS) continue;
         yield part;
         part = [];

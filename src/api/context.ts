@@ -182,12 +182,7 @@ function listed({ text: _, ...item }: TranscriptItem): Omit<TranscriptItem, "tex
  */
 export function selectContext(conversation: ContextMessages | readonly TranscriptItem[], terms: string[], maxChars: number): { picked: PickedMessage[]; matched: number } {
   const messages = "read" in conversation ? conversation : heldMessages(conversation);
-  const scored = scoreTextsInParts(
-    (function* () {
-      for (const part of messages.inParts()) yield part.map((i) => i.text);
-    })(),
-    terms,
-  );
+  const scored = scoreTextsInParts(messages.textsInParts(), terms);
   const scoreOf = new Map(scored.map((s) => [s.index, s]));
   const ranked = [...scored].sort((a, b) => b.score - a.score || b.index - a.index);
   const picked = new Map<number, PickedMessage>();

@@ -165,7 +165,8 @@ async function readChange({ file, known, whole }: Planned, copiesFromParent: Cop
     if (next.done) {
       const read = next.value;
       const mark = markOf(file, read, continued || (append?.state.indexed ?? false));
-      return append ? { kind: "appended", file, read, mark, from: from!, before: append, continued } : { kind: "written", file, read, mark, before: known, continued };
+      if (append) return { kind: "appended", file, read, mark, from: append.state.checkpoint.nextIndex, before: append, continued };
+      return { kind: "written", file, read, mark, before: known, continued };
     }
     await emitPart({ kind: "part", file, read: next.value, first: !continued, from });
     continued = true;
