@@ -21,8 +21,8 @@ use crate::marks::prefix_marks;
 use crate::panics;
 use crate::scan::{every_file, project_folders, EarlyLook, Layout, Scan, SessionFile};
 use crate::query::{Filters, DEFAULT_COORDINATION};
-use crate::relevance::{question_terms, score_texts};
 use crate::integrity::Scope;
+use crate::relevance::{question_terms, Scorer};
 use crate::replace::{open_checked, open_or_replace};
 use crate::search::{Hit, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS};
 use crate::session::SessionMeta;
@@ -410,16 +410,40 @@ pub fn js_question_terms(question: String) -> Vec<String> {
 
 #[napi(object, js_name = "NativeTextScore")]
 pub struct JsTextScore {
-    /// BM25 against the terms; 0 when the text holds none of them.
+    /// Position of the text among those added, from 0.
+    pub index: u32,
+    /// BM25 against the terms, above 0.
     pub score: f64,
-    /// Where the text first holds its rarest term, as a JavaScript string index; 0 when none.
+    /// Where the text first holds its rarest term, as a JavaScript string index.
     pub focus: u32,
 }
 
-/// How each of `texts` (one session's messages) scores against `terms` with BM25 (relevance.rs).
-#[napi(js_name = "scoreTexts", catch_unwind)]
-pub fn js_score_texts(texts: Vec<String>, terms: Vec<String>) -> Vec<JsTextScore> {
-    score_texts(&texts, &terms).into_iter().map(|s| JsTextScore { score: s.score, focus: u32::try_from(s.focus).unwrap_or(u32::MAX) }).collect()
+/// BM25 of one session's messages against a question's terms, the texts added a part at a time
+/// (relevance.rs): only what scoring needs of each is kept, not the texts.
+#[napi]
+pub struct TextScorer {
+    scorer: Scorer,
+}
+
+#[napi]
+impl TextScorer {
+    #[napi(constructor)]
+    pub fn new(terms: Vec<String>) -> TextScorer {
+        TextScorer { scorer: Scorer::new(terms) }
+    }
+
+    /// Counts the next texts of the collection.
+    #[napi(catch_unwind)]
+    pub fn add(&mut self, texts: Vec<String>) {
+        self.scorer.add(&texts);
+    }
+
+    /// The score of each text added that holds a term (the others score 0), in the order added.
+    #[napi(catch_unwind)]
+    pub fn scores(&self) -> Vec<JsTextScore> {
+        let js = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        self.scorer.scores().into_iter().map(|s| JsTextScore { index: js(s.index), score: s.score, focus: js(s.focus) }).collect()
+    }
 }
 
 /// For each of `texts`, the spans of its words that start with a word of `query` (marks.rs).

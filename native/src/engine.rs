@@ -298,6 +298,9 @@ impl Engine {
         for update in &changes.sessions {
             let path = &update.session.path;
             match update.replace_from {
+                _ if update.continued == Some(true) => {
+                    writer.main()?.delete_query(session_doc_query(fields, path))?;
+                }
                 None => writer.delete_path(fields, path),
                 Some(from) => {
                     let tail = || {
@@ -540,6 +543,46 @@ mod tests {
             typos: crate::correction::Typos::Correct,
         };
         !engine.search(&options).unwrap().is_empty()
+    }
+
+    /// One update of session `/s/parts.jsonl`: `messages` as (index, word), its `replaceFrom` and `continued`.
+    fn part(messages: &[(u32, &str)], replace_from: Option<u32>, continued: bool) -> ChangeSet {
+        let messages: Vec<_> = messages.iter().map(|(index, word)| serde_json::json!({ "index": index, "role": "user", "entryId": word, "timestamp": 2, "text": word })).collect();
+        serde_json::from_value(serde_json::json!({ "sessions": [{
+            "session": { "id": "parts", "path": "/s/parts.jsonl", "cwd": "/p", "created": 1, "modified": 2, "messageCount": messages.len() },
+            "messages": messages, "replaceFrom": replace_from, "continued": continued,
+        }] }))
+        .unwrap()
+    }
+
+    fn write(engine: &Engine, updates: &[ChangeSet]) {
+        engine.lock(Duration::from_secs(1), 1).unwrap();
+        for update in updates {
+            engine.apply(update).unwrap();
+        }
+        engine.commit("t", "").unwrap();
+        engine.unlock().unwrap();
+    }
+
+    #[test]
+    fn a_session_sent_in_parts_is_indexed_as_if_sent_whole() {
+        let whole = Engine::in_memory().unwrap();
+        write(&whole, &[part(&[(0, "alpha"), (1, "beta"), (1, "gamma"), (2, "delta")], None, false)]);
+        // Written anew in parts over an older version: the first part replaces, the others add,
+        // one of them at the index the part before ended on.
+        let rewritten = Engine::in_memory().unwrap();
+        write(&rewritten, &[part(&[(0, "stale"), (1, "staler")], None, false)]);
+        write(&rewritten, &[part(&[(0, "alpha"), (1, "beta")], None, false), part(&[(1, "gamma")], None, true), part(&[(2, "delta")], Some(0), true)]);
+        // Appended to in parts: the first part replaces from its index on.
+        let appended = Engine::in_memory().unwrap();
+        write(&appended, &[part(&[(0, "alpha"), (1, "staler")], None, false)]);
+        write(&appended, &[part(&[(1, "beta")], Some(1), false), part(&[(1, "gamma"), (2, "delta")], None, true)]);
+        for engine in [&rewritten, &appended] {
+            let (a, b) = (whole.stats().unwrap(), engine.stats().unwrap());
+            assert_eq!((a.documents, a.sessions), (b.documents, b.sessions));
+            assert!(["alpha", "beta", "gamma", "delta"].iter().all(|word| finds(engine, word)));
+            assert!(!finds(engine, "stale") && !finds(engine, "staler"));
+        }
     }
 
     #[test]

@@ -68,7 +68,7 @@ fn with_tools(index: usize, text: &str) -> [MessageDoc; 3] {
 }
 
 fn whole(n: usize, texts: &[String]) -> SessionUpdate {
-    SessionUpdate { session: meta(n, texts.len()), messages: texts.iter().enumerate().flat_map(|(i, t)| with_tools(i, t)).collect(), replace_from: None }
+    SessionUpdate { session: meta(n, texts.len()), messages: texts.iter().enumerate().flat_map(|(i, t)| with_tools(i, t)).collect(), replace_from: None, continued: None }
 }
 
 fn write(engine: &Engine, changes: ChangeSet) {
@@ -128,7 +128,7 @@ fn incremental_index_ranks_like_a_rebuild() {
                         texts[from].push_str(&format!(" {}", text(&mut rng)));
                         texts.push(text(&mut rng));
                         let messages = texts.iter().enumerate().skip(from).flat_map(|(i, t)| with_tools(i, t)).collect();
-                        changes.sessions.push(SessionUpdate { session: meta(n, texts.len()), messages, replace_from: Some(from as u32) });
+                        changes.sessions.push(SessionUpdate { session: meta(n, texts.len()), messages, replace_from: Some(from as u32), continued: None });
                     }
                     // A rewrite.
                     1 => {
@@ -165,7 +165,7 @@ fn incremental_index_ranks_like_a_rebuild() {
 #[test]
 fn ties_rank_the_same_in_an_incremental_index_and_a_rebuild() {
     // 200 sessions with the same text at the same time: every score ties, and so does recency.
-    let tied = |n: usize| SessionUpdate { session: meta(n, 1), messages: vec![message(0, "alphacommon words here")], replace_from: None };
+    let tied = |n: usize| SessionUpdate { session: meta(n, 1), messages: vec![message(0, "alphacommon words here")], replace_from: None, continued: None };
     let incremental = Engine::in_memory().unwrap();
     // Written in batches from the end, with some sessions rewritten and some removed and written
     // again: the segments hold them in another order than a rebuild does.

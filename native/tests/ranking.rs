@@ -38,7 +38,7 @@ fn session(name: &str, cwd: &str, modified: i64, texts: &[&str]) -> SessionUpdat
             line_offset: None,
         })
         .collect();
-    SessionUpdate { session: meta, messages, replace_from: None }
+    SessionUpdate { session: meta, messages, replace_from: None, continued: None }
 }
 
 fn engine_with(sessions: Vec<SessionUpdate>) -> Engine {

@@ -28,7 +28,7 @@ fn session(name: &str, texts: &[&str]) -> SessionUpdate {
         .enumerate()
         .map(|(i, text)| MessageDoc { index: i as u32, role: "user".into(), entry_id: format!("e{i}"), timestamp: OLD, text: text.to_string(), kind: None, tool: None, files: None, line_offset: None })
         .collect();
-    SessionUpdate { session: meta, messages, replace_from: None }
+    SessionUpdate { session: meta, messages, replace_from: None, continued: None }
 }
 
 fn engine_with(sessions: Vec<SessionUpdate>) -> Engine {

@@ -112,6 +112,18 @@ export declare class TagDatabase {
   restore(sessions: Array<NativeSessionTags>): Promise<number | null>
 }
 
+/**
+ * BM25 of one session's messages against a question's terms, the texts added a part at a time
+ * (relevance.rs): only what scoring needs of each is kept, not the texts.
+ */
+export declare class TextScorer {
+  constructor(terms: Array<string>)
+  /** Counts the next texts of the collection. */
+  add(texts: Array<string>): void
+  /** The score of each text added that holds a term (the others score 0), in the order added. */
+  scores(): Array<NativeTextScore>
+}
+
 export declare function coreVersion(): string
 
 /**
@@ -354,6 +366,13 @@ export interface NativeSessionUpdate {
    * re-sent when the append continued it with the same role).
    */
   replaceFrom?: number
+  /**
+   * True for a further part of a session read in parts (a large file, sent as several updates
+   * in order, with no commit between them): no message is deleted, its messages add to those
+   * of the parts before, and its session document replaces theirs. Only a session's first
+   * part replaces messages (`replaceFrom`, which a continued update does not read).
+   */
+  continued?: boolean
 }
 
 export interface NativeSnippet {
@@ -419,9 +438,11 @@ export interface NativeTagUpdate {
 }
 
 export interface NativeTextScore {
-  /** BM25 against the terms; 0 when the text holds none of them. */
+  /** Position of the text among those added, from 0. */
+  index: number
+  /** BM25 against the terms, above 0. */
   score: number
-  /** Where the text first holds its rarest term, as a JavaScript string index; 0 when none. */
+  /** Where the text first holds its rarest term, as a JavaScript string index. */
   focus: number
 }
 
@@ -430,9 +451,6 @@ export declare function prefixMarks(texts: Array<string>, query: string): Array<
 
 /** The distinct words of a question worth looking for, as the index cuts and folds them (relevance.rs). */
 export declare function questionTerms(question: string): Array<string>
-
-/** How each of `texts` (one session's messages) scores against `terms` with BM25 (relevance.rs). */
-export declare function scoreTexts(texts: Array<string>, terms: Array<string>): Array<NativeTextScore>
 
 /** The problems SQLite's integrity check finds in the tag database at `path` (none: sound). */
 export declare function tagDatabaseProblems(path: string): Array<string>
