@@ -16,14 +16,14 @@ use crate::correction::Typos;
 use crate::engine::Engine;
 use crate::error::{Code, RecallError};
 use crate::files::{FileRecord, Selector};
+use crate::integrity::Scope;
 use crate::lock_file::{text_if_held, HeldLock};
 use crate::marks::prefix_marks;
 use crate::panics;
-use crate::scan::{every_file, project_folders, EarlyLook, Layout, Scan, SessionFile};
 use crate::query::{Filters, DEFAULT_COORDINATION};
-use crate::integrity::Scope;
 use crate::relevance::{question_terms, Scorer};
 use crate::replace::{open_checked, open_or_replace};
+use crate::scan::{every_file, project_folders, EarlyLook, Layout, Scan, SessionFile};
 use crate::search::{Hit, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS};
 use crate::session::SessionMeta;
 use crate::sessions::list;
@@ -287,15 +287,7 @@ impl From<JsChangeSet> for ChangeSet {
 
 impl From<JsFileRecordUpdate> for FileRecord {
     fn from(r: JsFileRecordUpdate) -> Self {
-        FileRecord {
-            path: r.path,
-            size: r.size as u64,
-            mtime_ms: r.mtime_ms,
-            ino: r.ino as u64,
-            session_id: r.session_id,
-            parent_name: r.parent_name,
-            state: r.state,
-        }
+        FileRecord { path: r.path, size: r.size as u64, mtime_ms: r.mtime_ms, ino: r.ino as u64, session_id: r.session_id, parent_name: r.parent_name, state: r.state }
     }
 }
 
@@ -449,10 +441,7 @@ impl TextScorer {
 /// For each of `texts`, the spans of its words that start with a word of `query` (marks.rs).
 #[napi(js_name = "prefixMarks", catch_unwind)]
 pub fn js_prefix_marks(texts: Vec<String>, query: String) -> Vec<Vec<JsSpan>> {
-    texts
-        .iter()
-        .map(|text| js_spans(prefix_marks(text, &query)))
-        .collect()
+    texts.iter().map(|text| js_spans(prefix_marks(text, &query))).collect()
 }
 
 /// The project folders of a sessions directory in Pi's layout, by the rules of the scan.
@@ -472,9 +461,7 @@ pub fn is_terminal(fd: i32) -> bool {
 }
 
 fn now_ms() -> f64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0.0, |d| d.as_millis() as f64)
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_millis() as f64)
 }
 
 /// A look at the session files under way on a thread of its own (see scan.rs), for a scan to take.
@@ -584,13 +571,7 @@ impl NativeIndex {
         let changes = ChangeSet::from(changes);
         AsyncTask::new(job(move || {
             let c = engine.apply(&changes)?;
-            Ok(JsApplyCounts {
-                removed_paths: c.removed_paths,
-                sessions: c.sessions,
-                messages: c.messages,
-                tag_updates: c.tag_updates,
-                files: c.files,
-            })
+            Ok(JsApplyCounts { removed_paths: c.removed_paths, sessions: c.sessions, messages: c.messages, tag_updates: c.tag_updates, files: c.files })
         }))
     }
 
@@ -662,10 +643,7 @@ impl NativeIndex {
         AsyncTask::with_optional_signal(
             job(move || {
                 let found = engine.find(&options)?;
-                Ok(JsFound {
-                    hits: found.hits.into_iter().map(JsHit::from).collect(),
-                    read_as: found.read_as.into_iter().map(|(word, read_as)| JsReadAs { word, read_as }).collect(),
-                })
+                Ok(JsFound { hits: found.hits.into_iter().map(JsHit::from).collect(), read_as: found.read_as.into_iter().map(|(word, read_as)| JsReadAs { word, read_as }).collect() })
             }),
             signal,
         )

@@ -304,15 +304,8 @@ impl Engine {
                 None => writer.delete_path(fields, path),
                 Some(from) => {
                     let tail = || {
-                        let tail = RangeQuery::new(
-                            std::ops::Bound::Included(Term::from_field_u64(fields.msg_index, u64::from(from))),
-                            std::ops::Bound::Unbounded,
-                        );
-                        Box::new(BooleanQuery::new(vec![
-                            (Occur::Must, path_query(fields, path)),
-                            (Occur::Must, kind_is(fields, KIND_MESSAGE)),
-                            (Occur::Must, Box::new(tail)),
-                        ]))
+                        let tail = RangeQuery::new(std::ops::Bound::Included(Term::from_field_u64(fields.msg_index, u64::from(from))), std::ops::Bound::Unbounded);
+                        Box::new(BooleanQuery::new(vec![(Occur::Must, path_query(fields, path)), (Occur::Must, kind_is(fields, KIND_MESSAGE)), (Occur::Must, Box::new(tail))]))
                     };
                     for part in &mut writer.parts {
                         part.writer.delete_query(tail())?;
@@ -484,10 +477,7 @@ fn beside_updater<T: Send + 'static>(updater_panics: u64, work: impl FnOnce() ->
             Ok(Ok(value)) => return Ok(value),
             Ok(Err(panic)) => return Err(RecallError::new(Code::Internal, format!("writing the index panicked ({})", panics::message(&*panic)))),
             Err(mpsc::RecvTimeoutError::Timeout) if panics::updater_panics() > updater_panics => {
-                return Err(RecallError::new(
-                    Code::Corrupt,
-                    format!("Tantivy's segment updater panicked ({}); the index may be damaged", panics::last_updater_panic()),
-                ));
+                return Err(RecallError::new(Code::Corrupt, format!("Tantivy's segment updater panicked ({}); the index may be damaged", panics::last_updater_panic())));
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => return Err(RecallError::new(Code::Internal, "the writer thread ended without an answer")),

@@ -13,9 +13,9 @@
 //! the last such check, kept as the modification time of `.checked` in the index folder. An index
 //! that nothing wrote to since is not read again.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::fs::File;
 use std::os::unix::fs::MetadataExt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -49,11 +49,7 @@ const CHECKED: &str = ".checked";
 pub fn damaged_files(index: &Index, dir: &Path, scope: Scope) -> Result<Vec<String>> {
     let began = SystemTime::now();
     let files = files_to_check(index, dir, scope)?;
-    let mut damaged: Vec<String> = files
-        .into_iter()
-        .filter(|name| !intact(index, name))
-        .map(|name| if dir.join(&name).exists() { name } else { format!("{name}{MISSING}") })
-        .collect();
+    let mut damaged: Vec<String> = files.into_iter().filter(|name| !intact(index, name)).map(|name| if dir.join(&name).exists() { name } else { format!("{name}{MISSING}") }).collect();
     damaged.sort();
     if damaged.is_empty() && scope != Scope::SinceCommit {
         // A read-only cache keeps no note: it is checked whole each time.

@@ -9,12 +9,10 @@ const B: f64 = 0.75;
 
 /// Words too common in questions to say what they are about.
 const STOPWORDS: &[&str] = &[
-    "a", "about", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "before", "being",
-    "but", "by", "can", "could", "did", "do", "does", "doing", "done", "for", "from", "had", "has", "have", "how", "i", "if", "in",
-    "into", "is", "it", "its", "just", "me", "more", "most", "my", "no", "not", "now", "of", "on", "once", "only", "or", "other",
-    "our", "out", "over", "should", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they",
-    "this", "those", "to", "too", "under", "up", "us", "very", "was", "we", "were", "what", "when", "where", "which", "while",
-    "who", "whom", "why", "will", "with", "would", "you", "your",
+    "a", "about", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "before", "being", "but", "by", "can", "could", "did", "do", "does", "doing", "done",
+    "for", "from", "had", "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "just", "me", "more", "most", "my", "no", "not", "now", "of", "on", "once", "only", "or", "other", "our",
+    "out", "over", "should", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "too", "under", "up", "us", "very", "was", "we",
+    "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your",
 ];
 
 /// The distinct words of a question worth looking for, in order; all of them if every one is a

@@ -14,8 +14,32 @@ use recall_native::text_kind::TextKind;
 
 const NOW: i64 = 1_800_000_000_000;
 const WORDS: &[&str] = &[
-    "deploy", "staging", "nginx", "cluster", "helm", "chart", "probe", "readiness", "timeout", "retry", "cache", "index", "query",
-    "token", "merge", "segment", "tantivy", "rust", "node", "socket", "error", "panic", "thread", "lock", "commit", "branch",
+    "deploy",
+    "staging",
+    "nginx",
+    "cluster",
+    "helm",
+    "chart",
+    "probe",
+    "readiness",
+    "timeout",
+    "retry",
+    "cache",
+    "index",
+    "query",
+    "token",
+    "merge",
+    "segment",
+    "tantivy",
+    "rust",
+    "node",
+    "socket",
+    "error",
+    "panic",
+    "thread",
+    "lock",
+    "commit",
+    "branch",
 ];
 
 /// A small deterministic generator (xorshift), so the corpus is the same on every run.
@@ -94,11 +118,7 @@ fn options(query: &str, content: &[TextKind]) -> SearchOptions {
 }
 
 fn ranking(engine: &Engine, query: &str, content: &[TextKind]) -> Vec<(String, f64, String)> {
-    engine.search(&options(query, content))
-        .unwrap()
-        .into_iter()
-        .map(|hit| (hit.session.path, hit.score, hit.snippet))
-        .collect()
+    engine.search(&options(query, content)).unwrap().into_iter().map(|hit| (hit.session.path, hit.score, hit.snippet)).collect()
 }
 
 #[test]

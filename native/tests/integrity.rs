@@ -28,11 +28,7 @@ fn indexed(dir: &Path) {
 }
 
 fn segment_file(dir: &Path, extension: &str) -> std::path::PathBuf {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|e| e == extension))
-        .unwrap()
+    std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).find(|p| p.extension().is_some_and(|e| e == extension)).unwrap()
 }
 
 /// Overwrites 8 bytes in the middle of the file; `keep_time` sets its modification time back.
