@@ -518,13 +518,6 @@ impl NativeIndex {
         AsyncTask::new(job(move || NativeIndex::of(open_checked(Path::new(&dir), Scope::SinceChecked)?)))
     }
 
-    /// The names of the index's segment files that fail their checksum (for `recall doctor`).
-    #[napi(ts_return_type = "Promise<string[]>")]
-    pub fn damaged_files(&self) -> AsyncTask<Job<Vec<String>>> {
-        let engine = self.engine.clone();
-        AsyncTask::new(job(move || engine.damaged_files(Scope::All)))
-    }
-
     /// Whether the index's folder is still the one it was opened in (not deleted or replaced).
     #[napi]
     pub fn is_in_place(&self) -> bool {

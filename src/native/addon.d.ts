@@ -32,8 +32,6 @@ export declare class NativeIndex {
    * checksum (`recall index`; see integrity.rs): an index nothing wrote to since is not read.
    */
   static openRechecked(dir: string): Promise<NativeIndex>
-  /** The names of the index's segment files that fail their checksum (for `recall doctor`). */
-  damagedFiles(): Promise<string[]>
   /** Whether the index's folder is still the one it was opened in (not deleted or replaced). */
   isInPlace(): boolean
   /** Why `open` replaced the index in the folder with an empty one, or null if it did not. */

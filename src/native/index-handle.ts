@@ -121,9 +121,4 @@ export class IndexHandle {
   fileRecords(selector: NativeRecordSelector): Promise<NativeFileRecord[]> {
     return native(() => this.inner.fileRecords(selector));
   }
-
-  /** The segment files that fail their checksum (native/src/integrity.rs). */
-  damagedFiles(): Promise<string[]> {
-    return native(() => this.inner.damagedFiles());
-  }
 }
