@@ -10,10 +10,13 @@
 //! something else since. That costs one `stat` per file. `recall index` checks every file written
 //! since every file last passed (`Scope::SinceChecked`): by the file's change time, which no
 //! write can keep (setting a file's modification time back changes it too), against the time of
-//! the last such check, kept as the modification time of `.checked` in the index folder. An index
-//! that nothing wrote to since is not read again.
+//! the last such check, kept as the modification time of `.checked` in the index folder, which
+//! names the files that check knew to be whole (one committed after it listed them is read next
+//! time). An index that nothing wrote to since is not read again.
 
+use std::collections::HashSet;
 use std::fs::File;
+use std::io::Write;
 use std::os::unix::fs::MetadataExt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -39,8 +42,8 @@ pub enum Scope {
     All,
 }
 
-/// In each index folder: its modification time is when a check of every file began that found
-/// none damaged.
+/// In each index folder: the segment files the last check that found none damaged knew to be
+/// whole, one name a line; its modification time is when that check began.
 const CHECKED: &str = ".checked";
 
 /// The active segment files that are missing or whose checksum does not match their bytes, by
@@ -48,42 +51,63 @@ const CHECKED: &str = ".checked";
 /// A check that reads every file it had to and finds none damaged is noted for `SinceChecked`.
 pub fn damaged_files(index: &Index, dir: &Path, scope: Scope) -> Result<Vec<String>> {
     let began = SystemTime::now();
-    let files = files_to_check(index, dir, scope)?;
-    let mut damaged: Vec<String> = files.into_iter().filter(|name| !intact(index, name)).map(|name| if dir.join(&name).exists() { name } else { format!("{name}{MISSING}") }).collect();
+    let (active, to_read) = plan(index, dir, scope)?;
+    let mut damaged: Vec<String> = to_read.into_iter().filter(|name| !intact(index, name)).map(|name| if dir.join(&name).exists() { name } else { format!("{name}{MISSING}") }).collect();
     damaged.sort();
     if damaged.is_empty() && scope != Scope::SinceCommit {
         // A read-only cache keeps no note: it is checked whole each time.
-        let _ = note_checked(dir, began);
+        let _ = note_checked(dir, &active, began);
     }
     Ok(damaged)
 }
 
 /// The active segment files a check of `scope` reads, by name.
 pub fn files_to_check(index: &Index, dir: &Path, scope: Scope) -> Result<Vec<String>> {
-    let mut files = active_files(index)?;
+    Ok(plan(index, dir, scope)?.1)
+}
+
+/// The active segment files, and those of them a check of `scope` reads.
+fn plan(index: &Index, dir: &Path, scope: Scope) -> Result<(Vec<String>, Vec<String>)> {
+    let active = active_files(index)?;
+    let mut to_read = active.clone();
     match scope {
         Scope::SinceCommit => {
             let committed = modified(&dir.join("meta.json")).ok_or_else(|| RecallError::new(Code::Corrupt, "meta.json cannot be read"))?;
-            files.retain(|name| modified(&dir.join(name)).is_none_or(|time| time > committed));
+            to_read.retain(|name| modified(&dir.join(name)).is_none_or(|time| time > committed));
         }
         Scope::SinceChecked => {
-            if let Some(checked) = modified(&dir.join(CHECKED)) {
-                // Equal times are read again: a file written in the same tick as the note.
-                files.retain(|name| changed(&dir.join(name)).is_none_or(|time| time >= checked));
+            if let Some((checked, whole)) = last_check(dir) {
+                // A file the last check did not know (committed since it listed the files), or
+                // changed since it began, is read; equal times too (the same clock tick).
+                to_read.retain(|name| !whole.contains(name) || changed(&dir.join(name)).is_none_or(|time| time >= checked));
             }
         }
         Scope::All => {}
     }
-    Ok(files)
+    Ok((active, to_read))
+}
+
+/// When the last check that found no damage began, and the files it knew to be whole.
+fn last_check(dir: &Path) -> Option<(SystemTime, HashSet<String>)> {
+    let path = dir.join(CHECKED);
+    let checked = modified(&path)?;
+    let names = std::fs::read_to_string(&path).ok()?;
+    Some((checked, names.lines().map(str::to_owned).collect()))
 }
 
 /// A file's change time comes from the kernel's coarse clock (a tick of up to 10 ms), which may
 /// lag the time a check began by that much: the note is made this much earlier.
 const CLOCK_TICK: Duration = Duration::from_millis(50);
 
-/// `.checked` with the time the check began: a file written while it ran is read the next time.
-fn note_checked(dir: &Path, began: SystemTime) -> std::io::Result<()> {
-    File::create(dir.join(CHECKED))?.set_modified(began - CLOCK_TICK)
+/// `.checked` naming the files found whole, with the time the check began: a file written while
+/// it ran is read the next time. Written aside and renamed, so a reader never sees half a list.
+fn note_checked(dir: &Path, whole: &[String], began: SystemTime) -> std::io::Result<()> {
+    let aside = dir.join(format!("{CHECKED}.{}", std::process::id()));
+    let mut file = File::create(&aside)?;
+    file.write_all(whole.iter().map(|name| format!("{name}\n")).collect::<String>().as_bytes())?;
+    file.set_modified(began - CLOCK_TICK)?;
+    drop(file);
+    std::fs::rename(&aside, dir.join(CHECKED))
 }
 
 /// `damaged_files` of the files `scope` says of the index in `dir`, for an index that failed to

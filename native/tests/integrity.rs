@@ -126,3 +126,20 @@ fn a_check_that_finds_damage_is_not_noted() {
     assert_eq!(damaged_files_in(dir.path(), Scope::SinceChecked).unwrap().len(), 1);
     assert_eq!(files_to_check(&index, dir.path(), Scope::SinceChecked).unwrap().len(), files_to_check(&index, dir.path(), Scope::All).unwrap().len());
 }
+
+#[test]
+fn a_file_the_last_check_did_not_know_is_read_although_older_than_it() {
+    let dir = tempfile::tempdir().unwrap();
+    indexed(dir.path());
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(open_checked(dir.path(), Scope::SinceChecked).unwrap().1.is_none());
+    // As if a commit had added a file after the check listed the files, written before it began.
+    let note = dir.path().join(".checked");
+    let noted = std::fs::metadata(&note).unwrap().modified().unwrap();
+    let names = std::fs::read_to_string(&note).unwrap();
+    let (unknown, known) = names.lines().collect::<Vec<_>>().split_first().map(|(first, rest)| (first.to_string(), rest.join("\n"))).unwrap();
+    std::fs::write(&note, known).unwrap();
+    OpenOptions::new().write(true).open(&note).unwrap().set_modified(noted).unwrap();
+    let index = Index::open_in_dir(dir.path()).unwrap();
+    assert_eq!(files_to_check(&index, dir.path(), Scope::SinceChecked).unwrap(), vec![unknown]);
+}
