@@ -52,9 +52,12 @@ const CHECKED: &str = ".checked";
 pub fn damaged_files(index: &Index, dir: &Path, scope: Scope) -> Result<Vec<String>> {
     let began = SystemTime::now();
     let (active, to_read) = plan(index, dir, scope)?;
+    // Nothing to read: the last note still holds (every active file is in it), and a no-change
+    // `recall index` writes nothing.
+    let note = !to_read.is_empty() || !dir.join(CHECKED).exists();
     let mut damaged: Vec<String> = to_read.into_iter().filter(|name| !intact(index, name)).map(|name| if dir.join(&name).exists() { name } else { format!("{name}{MISSING}") }).collect();
     damaged.sort();
-    if damaged.is_empty() && scope != Scope::SinceCommit {
+    if damaged.is_empty() && scope != Scope::SinceCommit && note {
         // A read-only cache keeps no note: it is checked whole each time.
         let _ = note_checked(dir, &active, began);
     }

@@ -107,6 +107,10 @@ fn recall_index_reads_only_the_files_written_since_every_file_last_passed() {
     std::thread::sleep(Duration::from_millis(100));
     assert!(open_checked(dir.path(), Scope::SinceChecked).unwrap().1.is_none());
     assert_eq!(files_to_check(&index, dir.path(), Scope::SinceChecked).unwrap(), Vec::<String>::new());
+    // A check with nothing to read writes nothing.
+    let note = std::fs::metadata(dir.path().join(".checked")).unwrap().modified().unwrap();
+    assert!(open_checked(dir.path(), Scope::SinceChecked).unwrap().1.is_none());
+    assert_eq!(std::fs::metadata(dir.path().join(".checked")).unwrap().modified().unwrap(), note);
     // Damage that set the modification time back is still a change of the file.
     let file = segment_file(dir.path(), "pos");
     damage(&file, true);
