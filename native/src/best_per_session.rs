@@ -1,61 +1,34 @@
-//! A Tantivy collector that keeps, of the documents a query matches in one index part, the best
-//! of each session file (and its best message): every matching document is scored, and kept
-//! only while it is its session's best, so what is collected grows with the sessions found, not
-//! with the documents.
+//! Of the documents a query matches in one segment, the best of each session file (and its best
+//! message): each document that can still matter (session_floor.rs) is scored and kept only
+//! while it is its session's best, so what is kept grows with the sessions found, not with the
+//! documents.
 
-use tantivy::collector::{Collector, SegmentCollector};
-use tantivy::columnar::Column;
-use tantivy::{DocAddress, DocId, Score, SegmentOrdinal, SegmentReader};
+use tantivy::query::Weight;
+use tantivy::{DocAddress, SegmentOrdinal, SegmentReader};
 
-use crate::candidates::{merge_sessions, BySession, Candidate, Origin};
+use crate::candidates::{BySession, Candidate, Origin};
 use crate::index_part::Part;
+use crate::session_floor::SessionFloor;
 
-pub struct BestPerSession {
-    /// The part the searched segments belong to, named in each candidate's origin.
-    pub part: Part,
-}
-
-pub struct SegmentBest {
-    part: Part,
-    segment: SegmentOrdinal,
-    path_keys: Column<u64>,
-    message_indexes: Column<u64>,
-    found: BySession,
-}
-
-impl Collector for BestPerSession {
-    type Fruit = BySession;
-    type Child = SegmentBest;
-
-    fn for_segment(&self, segment: SegmentOrdinal, reader: &SegmentReader) -> tantivy::Result<SegmentBest> {
-        let fast = reader.fast_fields();
-        Ok(SegmentBest { part: self.part, segment, path_keys: fast.u64("path_key")?, message_indexes: fast.u64("msg_index")?, found: BySession::default() })
-    }
-
-    fn requires_scoring(&self) -> bool {
-        true
-    }
-
-    fn merge_fruits(&self, fruits: Vec<BySession>) -> tantivy::Result<BySession> {
-        let mut merged = BySession::default();
-        for fruit in fruits {
-            merge_sessions(&mut merged, fruit);
+/// Adds the segment's best documents per session to `found`, skipping what `floor` rules out.
+pub fn collect_segment(weight: &dyn Weight, part: Part, segment: SegmentOrdinal, reader: &SegmentReader, found: &mut BySession, floor: &mut SessionFloor) -> tantivy::Result<()> {
+    let fast = reader.fast_fields();
+    let path_keys = fast.u64("path_key")?;
+    let message_indexes = fast.u64("msg_index")?;
+    let alive = reader.alive_bitset();
+    weight.for_each_pruning(floor.threshold(), reader, &mut |doc, score| {
+        // Deleted documents are still in the postings until their segment is merged.
+        if alive.is_some_and(|alive| !alive.is_alive(doc)) {
+            return floor.threshold();
         }
-        Ok(merged)
-    }
-}
-
-impl SegmentCollector for SegmentBest {
-    type Fruit = BySession;
-
-    fn collect(&mut self, doc: DocId, score: Score) {
         // Every document of a session file has its path key; file records are never matched.
-        let Some(key) = self.path_keys.first(doc) else { return };
-        let origin = Origin { part: self.part, address: DocAddress::new(self.segment, doc) };
-        self.found.entry(key).or_default().offer(Candidate { message: self.message_indexes.first(doc), score, origin });
-    }
-
-    fn harvest(self) -> BySession {
-        self.found
-    }
+        let Some(key) = path_keys.first(doc) else { return floor.threshold() };
+        let origin = Origin { part, address: DocAddress::new(segment, doc) };
+        let candidates = found.entry(key).or_insert_with(|| {
+            floor.admit(score);
+            Default::default()
+        });
+        candidates.offer(Candidate { message: message_indexes.first(doc), score, origin });
+        floor.threshold()
+    })
 }

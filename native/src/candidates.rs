@@ -4,18 +4,20 @@
 //! (`SessionCandidates`); fusion (fusion.rs) ranks the sessions from them. Today's one source is
 //! the word index (`word_candidates`): each index part searched with its part of the query, all
 //! weighted with one set of BM25 statistics, each document scored once and kept only if it is
-//! its session's best (best_per_session.rs). Nothing is cut to a window of documents first, so a
+//! its session's best (best_per_session.rs), once no better than the best `limit` sessions' need
+//! (session_floor.rs) not even looked up. Nothing is cut to a window of documents first, so a
 //! session with thousands of matching messages cannot crowd out the others.
 
-use tantivy::collector::Collector;
-use tantivy::query::{EnableScoring, Query};
-use tantivy::{DocAddress, Score};
+use tantivy::query::{BooleanQuery, ConstScoreQuery, EnableScoring, Occur, Query, TermQuery};
+use tantivy::schema::{Field, IndexRecordOption};
+use tantivy::{DocAddress, Score, Term};
 
-use crate::best_per_session::BestPerSession;
+use crate::best_per_session::collect_segment;
 use crate::by_path_key::ByPathKey;
 use crate::error::Result;
 use crate::index_part::Part;
 use crate::searchers::Searchers;
+use crate::session_floor::SessionFloor;
 use crate::statistics::LiveStatistics;
 
 /// One document a source found: a message, or a session document (whose tags matched).
@@ -83,18 +85,32 @@ pub fn merge_sessions(into: &mut BySession, from: BySession) {
 }
 
 /// The word index as a source: each part searched with its query (parts not read are skipped).
+/// Documents that cannot change the best `floor` sessions are skipped, so a session kept may lack
+/// its best message when its tags outscore it: `best_message_of` finds it again.
 /// (Reading the two parts on two threads was tried: no faster on two cores.)
-pub fn word_candidates(searchers: &Searchers, statistics: &LiveStatistics, queries: &[(Part, Box<dyn Query>)]) -> Result<BySession> {
+pub fn word_candidates(searchers: &Searchers, statistics: &LiveStatistics, queries: &[(Part, Box<dyn Query>)], floor: &mut SessionFloor) -> Result<BySession> {
     let mut found = BySession::default();
     for (part, query) in queries {
         let Some(searcher) = searchers.of(*part) else { continue };
-        let collector = BestPerSession { part: *part };
         let weight = query.weight(EnableScoring::enabled_from_statistics_provider(statistics, searcher))?;
-        let mut fruits = Vec::with_capacity(searcher.segment_readers().len());
         for (ord, segment) in searcher.segment_readers().iter().enumerate() {
-            fruits.push(collector.collect_segment(weight.as_ref(), ord as u32, segment)?);
+            collect_segment(weight.as_ref(), *part, ord as u32, segment, &mut found, floor)?;
         }
-        merge_sessions(&mut found, collector.merge_fruits(fruits)?);
     }
     Ok(found)
+}
+
+/// The best message of one session file among the documents `queries` match, none skipped.
+pub fn best_message_of(searchers: &Searchers, statistics: &LiveStatistics, queries: &[(Part, Box<dyn Query>)], path_key: Field, key: u64) -> Result<Option<Candidate>> {
+    let of_session: Box<dyn Query> = Box::new(ConstScoreQuery::new(Box::new(TermQuery::new(Term::from_field_u64(path_key, key), IndexRecordOption::Basic)), 0.0));
+    let mut found = BySession::default();
+    for (part, query) in queries {
+        let Some(searcher) = searchers.of(*part) else { continue };
+        let query = BooleanQuery::new(vec![(Occur::Must, query.box_clone()), (Occur::Must, of_session.box_clone())]);
+        let weight = query.weight(EnableScoring::enabled_from_statistics_provider(statistics, searcher))?;
+        for (ord, segment) in searcher.segment_readers().iter().enumerate() {
+            collect_segment(weight.as_ref(), *part, ord as u32, segment, &mut found, &mut SessionFloor::none())?;
+        }
+    }
+    Ok(found.get(&key).and_then(|candidates| candidates.best_message))
 }

@@ -33,6 +33,7 @@ pub mod schema;
 pub mod search;
 pub mod searchers;
 pub mod session;
+pub mod session_floor;
 pub mod sessions;
 pub mod snippet;
 pub mod statistics;

@@ -25,7 +25,7 @@ use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, Searcher, SegmentReader, TantivyDocument};
 
 use crate::by_path_key::ByPathKey;
-use crate::candidates::{word_candidates, BySession};
+use crate::candidates::{best_message_of, word_candidates, BySession};
 use crate::correction::{corrected, searched_fields, Corrected, Typos};
 use crate::error::{Code, RecallError, Result};
 use crate::fusion::{fuse, rank, Recency};
@@ -34,6 +34,7 @@ use crate::query::{filtered, parse, prefix_expansions, text_query, Filters};
 use crate::schema::{for_each_of_kind, Fields, KIND_SESSION};
 use crate::searchers::Searchers;
 use crate::session::{message_from_document, session_from_document, MessageRef, SessionMeta};
+use crate::session_floor::SessionFloor;
 use crate::snippet::{make_snippet, snippet_generator};
 use crate::statistics::LiveStatistics;
 use crate::text_kind::TextKind;
@@ -123,10 +124,15 @@ pub fn find(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -> 
         })
         .collect();
 
-    let found = fuse(vec![word_candidates(searchers, &statistics, &queries)?]);
+    let mut floor = SessionFloor::new(options.limit, options.recency_weight);
+    let found = fuse(vec![word_candidates(searchers, &statistics, &queries, &mut floor)?]);
     let session_docs = session_documents(searcher, fields, &found)?;
     let last_activity: ByPathKey<i64> = session_docs.iter().map(|(key, (ts, _))| (*key, *ts)).collect();
-    let ranked = rank(found, &last_activity, Recency { now: options.now, weight: options.recency_weight }, options.limit);
+    let mut ranked = rank(found, &last_activity, Recency { now: options.now, weight: options.recency_weight }, options.limit);
+    // A session its tags put here may have had its best message skipped as too weak to matter.
+    for session in ranked.iter_mut().filter(|session| session.candidates.best.is_some_and(|best| best.message.is_none())) {
+        session.candidates.best_message = best_message_of(searchers, &statistics, &queries, fields.path_key, session.key)?;
+    }
 
     let mut snippets: HashMap<&'static str, SnippetGenerator> = HashMap::new();
     let mut hits = Vec::with_capacity(ranked.len());

@@ -209,3 +209,35 @@ fn ties_rank_the_same_in_an_incremental_index_and_a_rebuild() {
         assert_eq!(incremental, rebuilt, "limit {limit}");
     }
 }
+
+#[test]
+fn a_short_list_is_the_head_of_a_long_one() {
+    // Documents too weak to reach the best `limit` sessions are skipped (session_floor.rs): the
+    // first hits of a short list must still be exactly those of a long one, scores, snippets and
+    // best messages included, with recency, tags (every fifth session), deletions and segments.
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let engine = Engine::in_memory().unwrap();
+    let aged = |n: usize, texts: &[String]| {
+        let mut update = whole(n, texts);
+        update.session.modified = NOW - (n % 17) as i64 * 86_400_000;
+        update
+    };
+    for batch in 0..5 {
+        let sessions = (batch * 40..batch * 40 + 40).map(|n| aged(n, &(0..1 + rng.next(5)).map(|_| text(&mut rng)).collect::<Vec<_>>())).collect();
+        write(&engine, ChangeSet { sessions, ..Default::default() });
+    }
+    write(&engine, ChangeSet { remove_paths: (0..200).step_by(9).map(|n| meta(n, 0).path).collect(), ..Default::default() });
+    let hits = |query: &str, content: &[TextKind], limit: usize| {
+        let options = SearchOptions { limit, ..options(query, content) };
+        engine.search(&options).unwrap().into_iter().map(|hit| (hit.session.path, hit.score, hit.message.map(|m| m.index), hit.snippet)).collect::<Vec<_>>()
+    };
+    for query in ["deploy", "staging nginx", "helm chart probe", "readiness timeout retry", "tantivy seg", "\"merge segment\" lock"] {
+        for content in [&[][..], &TextKind::ALL[..]] {
+            let long = hits(query, content, 500);
+            assert!(long.len() > 10, "{query} finds only {}", long.len());
+            for limit in [1, 3, 10] {
+                assert_eq!(hits(query, content, limit), long[..limit], "{query} in {content:?}, limit {limit}");
+            }
+        }
+    }
+}

@@ -399,3 +399,21 @@ fn a_match_in_the_conversation_outranks_a_call_which_outranks_an_output() {
     let hits = run(&engine, &SearchOptions { content: TextKind::ALL.to_vec(), recency_weight: 0.0, ..options("zanzibar") });
     assert_eq!(names(&hits), vec!["said", "called", "printed"]);
 }
+
+#[test]
+fn a_session_its_tags_rank_first_keeps_its_best_message() {
+    // The tagged session is written after sessions whose messages outscore its own message, so
+    // that message is too weak to matter when it is read (their segment is read first); its
+    // session still shows it as its best message.
+    let strong = |name: &str| session(name, "/p", OLD, &["rollback rollback rollback"]);
+    let mut tagged = session("tagged", "/p", OLD, &["a long message that names the rollback once among many other words of no interest at all here"]);
+    tagged.session.tags = vec!["rollback".into()];
+    let engine = engine_with(vec![strong("a"), strong("b"), strong("c")]);
+    engine.lock(std::time::Duration::from_secs(1), 1).unwrap();
+    engine.apply(&ChangeSet { sessions: vec![tagged], ..Default::default() }).unwrap();
+    engine.commit("test", "").unwrap();
+    let hits = run(&engine, &SearchOptions { limit: 1, recency_weight: 0.0, ..options("rollback") });
+    assert_eq!(names(&hits), vec!["tagged"]);
+    assert_eq!(hits[0].message.as_ref().map(|m| m.index), Some(0), "the tagged session's message is its best message");
+    assert!(hits[0].snippet.contains("rollback"), "{}", hits[0].snippet);
+}
