@@ -64,7 +64,7 @@ _recall() {
       --until) return ;;
       --file) return ;;
       esac
-      opts="--sessions-dir --color --here --cwd --json --format -0 --null --no-sync -n --limit --since --until --file --help" ;;
+      opts="--sessions-dir --color --here --cwd --repo --json --format -0 --null --no-sync -n --limit --since --until --file --help" ;;
     mcp)
       case "$prev" in
       --agent-dir) return ;;
@@ -130,7 +130,7 @@ _recall() {
       --user) return ;;
       --machine) return ;;
       esac
-      opts="--sessions-dir --color --here --cwd --json --format -0 --null --no-sync -n --limit --since --until --prefix --content --file --typos --exact --remote --user --machine --help" ;;
+      opts="--sessions-dir --color --here --cwd --repo --json --format -0 --null --no-sync -n --limit --since --until --prefix --content --file --typos --exact --remote --user --machine --help" ;;
     tag)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;

@@ -5,7 +5,7 @@
  * same best session), its filters, snippets made safe for a terminal, `recall read --remote`, and
  * a remote that is unreachable, refuses the credentials or is too slow (through a real proxy).
  */
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
@@ -21,6 +21,8 @@ let bob: AgentDir;
 const BOB_SESSION = "0b0b0b0b-1111-7222-8333-944445555666";
 
 const recall = (args: string[], agent = ada) => runRecall(args, { env: agent.env });
+/** The folder of an agent's clone of the shared repository. */
+const cloneOf = (agent: AgentDir) => join(realpathSync(agent.root), "src", "shop");
 
 /** Sets a remote's settings in an agent's config file as a user would edit it. */
 function configure(agent: AgentDir, name: string, settings: Record<string, unknown>): void {
@@ -44,6 +46,17 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("searching and reading the ar
       join(folder, `2026-10-05T08-00-00-000Z_${BOB_SESSION}.jsonl`),
       `${header}\n${userMessage("b0000001", "The quokka deploy \u001b]0;owned\u0007 printed \u001b[31mred\u001b[0m on the staging cluster", ms)}${userMessage("b0000002", "second quokka note", ms + 1000)}`,
     );
+    // A session of each in their own clone of one repository, named by ssh on one machine and by https on the other.
+    for (const [agent, url] of [[ada, "git@github.com:acme/shop.git"], [bob, "https://github.com/Acme/shop"]] as const) {
+      const clone = cloneOf(agent);
+      mkdirSync(join(clone, ".git"), { recursive: true });
+      writeFileSync(join(clone, ".git", "config"), `[remote "origin"]\n\turl = ${url}\n`);
+      const id = agent === ada ? "0ada0000-1111-7222-8333-944445555666" : "0b0b0000-1111-7222-8333-944445555666";
+      const at = Date.parse("2026-10-06T08:00:00Z");
+      mkdirSync(join(agent.sessionsDir, "--clone--"), { recursive: true });
+      const header = JSON.stringify({ type: "session", version: 3, id, timestamp: new Date(at).toISOString(), cwd: clone });
+      writeFileSync(join(agent.sessionsDir, "--clone--", `2026-10-06T08-00-00-000Z_${id}.jsonl`), `${header}\n${userMessage(`${id.slice(0, 4)}0001`, "the zebrafish cache was stale", at)}`);
+    }
     for (const [agent, user, machine] of [[ada, "ada", "laptop"], [bob, "bob", "desktop"]] as const) {
       const added = await recall(["remote", "add", "team", url, "--index", INDEX, "--machine", machine, "--user", user], agent);
       expect(added.stderr).toBe("");
@@ -109,6 +122,20 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("searching and reading the ar
     const none = await recall(["search", "--remote", "team", "--user", "carol", "staging"]);
     expect(none.code).toBe(1);
     expect(none.stderr).toBe('recall: no session in remote team matches "staging"\n');
+  });
+
+  it("--repo finds the sessions of every clone of the current folder's repository, pushed from any machine", async () => {
+    const remote = await runRecall(["search", "--remote", "team", "--repo", "--json", "zebrafish"], { env: ada.env, cwd: cloneOf(ada) });
+    expect(remote.stderr).toBe("");
+    const hits = jsonLines<{ project: string; cwd: string; origin: { user: string } }>(remote.stdout);
+    expect(hits.map((hit) => hit.origin.user).sort()).toEqual(["ada", "bob"]);
+    expect(new Set(hits.map((hit) => hit.project))).toEqual(new Set(["github.com/acme/shop"]));
+    expect(new Set(hits.map((hit) => hit.cwd))).toEqual(new Set([cloneOf(ada), cloneOf(bob)]));
+    // Locally, only this machine's clone holds a session.
+    const local = await runRecall(["search", "--repo", "--json", "zebrafish"], { env: ada.env, cwd: cloneOf(ada) });
+    expect(jsonLines<{ cwd: string }>(local.stdout).map((hit) => hit.cwd)).toEqual([cloneOf(ada)]);
+    const elsewhere = await runRecall(["search", "--remote", "team", "--repo", "--json", "zebrafish"], { env: ada.env, cwd: ada.root });
+    expect(elsewhere.code).toBe(1);
   });
 
   it("says where each session lives, and shows its text safely on a terminal", async () => {

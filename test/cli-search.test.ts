@@ -77,7 +77,7 @@ describe("recall search", () => {
     expect(hits.length).toBeGreaterThanOrEqual(2);
     const first = hits[0]!;
     expect(Object.keys(first).sort()).toEqual(
-      ["id", "path", "cwd", "name", "created", "modified", "messageCount", "firstMessage", "parent", "tags", "score", "message", "snippet", "spans"].sort(),
+      ["id", "path", "cwd", "project", "name", "created", "modified", "messageCount", "firstMessage", "parent", "tags", "score", "message", "snippet", "spans"].sort(),
     );
     expect(first.path).toMatch(/^\/.*\.jsonl$/);
     expect(first.message).toMatchObject({ role: expect.any(String), index: expect.any(Number), entryId: expect.any(String), timestamp: expect.stringMatching(/Z$/) });

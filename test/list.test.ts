@@ -56,6 +56,8 @@ describe("recall list", () => {
       id: ID.s2,
       path: join(agent.sessionsDir, "--home-dev-shop-api--/2026-10-01T10-00-00-000Z_01a0f6e8-1500-7a6b-ad20-694247f75ec3.jsonl"),
       cwd: "/home/dev/shop-api",
+      // No such folder here: the folder is its own project.
+      project: "/home/dev/shop-api",
       name: "Payments chart: helm vs kustomize",
       created: "2026-10-01T10:00:00.000Z",
       modified: expect.stringMatching(/^2026-10-01T10:03:/),

@@ -540,6 +540,13 @@ impl NativeIndex {
         }))
     }
 
+    /// The folders the indexed sessions were started in, each once, sorted.
+    #[napi(ts_return_type = "Promise<string[]>")]
+    pub fn folders(&self) -> AsyncTask<Job<Vec<String>>> {
+        let engine = self.engine.clone();
+        AsyncTask::new(job(move || engine.folders()))
+    }
+
     /// Picks up commits made since the index was opened or last reloaded.
     #[napi(ts_return_type = "Promise<void>")]
     pub fn reload(&self) -> AsyncTask<Job<()>> {

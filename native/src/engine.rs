@@ -237,6 +237,22 @@ impl Engine {
         Ok(())
     }
 
+    /// The folders the indexed sessions were started in, each once, sorted: the `cwd` terms of
+    /// the session index (a folder whose sessions were all deleted may linger until a merge).
+    pub fn folders(&self) -> Result<Vec<String>> {
+        let mut folders = std::collections::BTreeSet::new();
+        for segment in self.searcher().segment_readers() {
+            let index = segment.inverted_index(self.fields.cwd)?;
+            let mut terms = index.terms().stream().map_err(tantivy::TantivyError::from)?;
+            while terms.advance() {
+                if let Ok(folder) = std::str::from_utf8(terms.key()) {
+                    folders.insert(folder.to_owned());
+                }
+            }
+        }
+        Ok(folders.into_iter().collect())
+    }
+
     pub fn stats(&self) -> Result<Stats> {
         let searcher = self.searcher();
         let sessions = searcher.search(&kind_is(&self.fields, KIND_SESSION), &Count)? as u64;

@@ -3,6 +3,7 @@
  * active in a time window. The bounds apply to a session's last activity, inside the index query.
  */
 import type { IndexStore } from "../store.js";
+import { inProject } from "./project-scope.js";
 import { checkedLimit, scopeFilters } from "./search.js";
 import { toSummary, type SessionSummary } from "./session-summary.js";
 import { callsTouching, onlyTouching } from "./touched-file.js";
@@ -12,6 +13,8 @@ export interface ListOptions {
   limit?: number;
   /** Only sessions whose working directory is this folder. */
   cwd?: string;
+  /** Only sessions of the project this folder belongs to, in whichever folder they ran (see `SearchOptions.repo`). */
+  repo?: string;
   /** Only sessions whose last message is from this time on / up to this time (ms since epoch). */
   since?: number;
   until?: number;
@@ -31,7 +34,7 @@ export async function listEverySession(store: IndexStore, options: Omit<ListOpti
 }
 
 async function listUpTo(store: IndexStore, options: ListOptions, limit: number): Promise<SessionSummary[]> {
-  let filters = scopeFilters(options);
+  let filters = await inProject(store, scopeFilters(options), options.repo);
   if (options.file !== undefined) {
     const touching = await callsTouching(store, options.file);
     if (touching.size === 0) return [];

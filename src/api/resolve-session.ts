@@ -12,6 +12,7 @@ import { readSessionForIndex } from "../sessions/session-index-reader.js";
 import { quote } from "../quote.js";
 import { hasTagData, tagsFor } from "../tags/open-tags.js";
 import { iso, toSummary, type SessionSummary } from "./session-summary.js";
+import { projectOf } from "../sessions/project-identity.js";
 
 export interface SessionRef {
   id: string;
@@ -77,6 +78,7 @@ export async function sessionSummary(store: IndexStore, session: SessionRef): Pr
     id: session.id,
     path: session.path,
     cwd: session.cwd,
+    project: projectOf(session.cwd),
     name: read.name ?? null,
     created: iso(read.header.created),
     modified: iso(read.modified),

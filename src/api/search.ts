@@ -14,6 +14,7 @@ import { iso, toSummary, type SessionSummary } from "./session-summary.js";
 import { garbledTagStore } from "../tags/open-tags.js";
 import { textKinds, type ContentScope, type TextKind } from "./content-scope.js";
 import { callsTouching, onlyTouching, type FileCall } from "./touched-file.js";
+import { inProject } from "./project-scope.js";
 import { addOutputSnippets } from "./output-snippets.js";
 
 export interface SearchOptions {
@@ -28,6 +29,11 @@ export interface SearchOptions {
   prefix?: boolean;
   /** Only sessions whose working directory is this folder. */
   cwd?: string;
+  /**
+   * Only sessions of the project this folder belongs to, in whichever folder, clone or worktree
+   * they ran: those whose `project` (the folder's git remote, normalized) is this folder's.
+   */
+  repo?: string;
   /**
    * The kinds of text to search (default: `conversation`, what user and assistant said); `all`,
    * or any of `calls`, `outputs`, `thinking` with or without `conversation`.
@@ -146,6 +152,7 @@ export function scopeFilters(options: Pick<SearchOptions, "cwd" | "since" | "unt
 export async function searchPage(store: IndexStore, options: SearchOptions): Promise<SearchPage> {
   const limit = checkedLimit(options.limit ?? DEFAULT_LIMIT);
   const searched = [options.query, options.prefix ?? false, options.cwd ?? null, options.since ?? null, options.until ?? null, limit];
+  if (options.repo !== undefined) searched.push(`repo:${options.repo}`);
   if (options.content !== undefined || options.file !== undefined) searched.push(options.content?.join(",") ?? null, options.file ?? null);
   if ((options.typos ?? "correct") !== "correct") searched.push(`typos:${options.typos}`);
   const digest = searchDigest(options.sessionIds === undefined ? searched : [...searched, options.sessionIds]);
@@ -182,7 +189,8 @@ async function findSessions(store: IndexStore, options: SearchOptions): Promise<
   const touching = options.file === undefined ? undefined : await callsTouching(store, options.file);
   if (touching?.size === 0) return { hits: [], readAs: [], suggestions: [] };
   const withCalls = (hit: SearchHit): SearchHit => (touching ? { ...hit, calls: touching.get(hit.path) ?? [] } : hit);
-  const filters = touching ? onlyTouching(scopeFilters(options), touching) : scopeFilters(options);
+  const scoped = await inProject(store, scopeFilters(options), options.repo);
+  const filters = touching ? onlyTouching(scoped, touching) : scoped;
   if (hasTags(query)) {
     const damaged = await garbledTagStore(store);
     if (damaged) throw damaged;

@@ -1,11 +1,17 @@
 /** The session fields every result carries, in the shape of the documented JSON output. */
 import type { NativeSession } from "../native/addon.js";
+import { projectOf } from "../sessions/project-identity.js";
 
 export interface SessionSummary {
   id: string;
   /** Absolute path of the session file: what `pi --session` takes. */
   path: string;
   cwd: string;
+  /**
+   * The session's project on any machine or clone: its folder's git remote, normalized
+   * (`github.com/acme/app`), else the repository's top folder, else the folder itself.
+   */
+  project: string;
   name: string | null;
   /** ISO 8601 */
   created: string;
@@ -27,6 +33,7 @@ export function toSummary(session: NativeSession): SessionSummary {
     id: session.id,
     path: session.path,
     cwd: session.cwd,
+    project: projectOf(session.cwd),
     name: session.name ?? null,
     created: iso(session.created),
     modified: iso(session.modified),

@@ -6,6 +6,7 @@
  * of the same message, from this machine or another, overwrites it.
  */
 import type { IndexedMessage, SessionRead } from "../sessions/session-index-reader.js";
+import { projectOf } from "../sessions/project-identity.js";
 import { redact } from "./redact.js";
 import type { PushedContent, Remote } from "./remotes.js";
 
@@ -72,7 +73,7 @@ export function sessionDocuments(read: SessionRead, remote: Remote, tags: readon
         text: cleaned.text,
         ...(read.name ? { session_name: read.name } : {}),
         tags: [...tags],
-        project: read.header.cwd,
+        project: projectOf(read.header.cwd),
         folder: read.header.cwd,
         machine: remote.machine,
         user: remote.user,

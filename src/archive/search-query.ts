@@ -95,6 +95,7 @@ export interface ArchiveFilters {
   tagsAll: string[];
   tagsNone: string[];
   folder?: string;
+  project?: string;
   user?: string;
   machine?: string;
 }
@@ -108,6 +109,7 @@ export function filterClauses(filters: ArchiveFilters): { filter: Clause[]; must
   }
   for (const tag of filters.tagsAll) filter.push({ term: { tags: tag } });
   if (filters.folder !== undefined) filter.push({ term: { folder: filters.folder } });
+  if (filters.project !== undefined) filter.push({ term: { project: filters.project } });
   if (filters.user !== undefined) filter.push({ term: { user: filters.user } });
   if (filters.machine !== undefined) filter.push({ term: { machine: filters.machine } });
   return { filter, must_not: filters.tagsNone.length > 0 ? [{ terms: { tags: filters.tagsNone } }] : [] };

@@ -5,10 +5,12 @@
  * sessions' summaries (last activity, messages, first user message). A query of tags alone, or
  * of nothing, lists the latest sessions.
  */
+import { resolve } from "node:path";
 import type { Client } from "@opensearch-project/opensearch";
 import { textKinds, type ContentScope, type TextKind } from "../api/content-scope.js";
 import { checkedLimit, DEFAULT_LIMIT, type SearchHit } from "../api/search.js";
 import { iso, type SessionSummary } from "../api/session-summary.js";
+import { projectOf } from "../sessions/project-identity.js";
 import { FIRST_MESSAGE_CHARS } from "../sessions/session-index-reader.js";
 import { clipLine } from "../sessions/text.js";
 import { parseTagQuery } from "../tags/query-tags.js";
@@ -30,6 +32,8 @@ export interface ArchiveSearchOptions {
   now?: number;
   /** Only sessions of this folder (as the machine that pushed them named it). */
   cwd?: string;
+  /** Only sessions of the project this folder of this machine belongs to, from any machine or clone. */
+  repo?: string;
   /** Only sessions pushed by this user / from this machine. */
   user?: string;
   machine?: string;
@@ -71,6 +75,7 @@ export async function searchArchive(remote: Remote, env: NodeJS.ProcessEnv, opti
     tagsAll: tags.include,
     tagsNone: tags.exclude,
     folder: options.cwd,
+    project: options.repo === undefined ? undefined : projectOf(resolve(options.repo)),
     user: options.user,
     machine: options.machine,
   };
@@ -161,6 +166,7 @@ function summaryOf(doc: Source, activity: Activity | undefined): SessionSummary 
     id: doc.session_id,
     path: "",
     cwd: doc.folder,
+    project: doc.project,
     name: doc.session_name ?? null,
     created: iso(doc.session_created),
     modified: iso(activity?.last ?? doc.timestamp),

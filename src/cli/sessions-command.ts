@@ -19,6 +19,8 @@ import { wireLine, type WireRecord } from "./wire.js";
 export interface Scope {
   limit: number;
   cwd?: string;
+  /** A folder whose project scopes the sessions (--repo: the current one). */
+  repo?: string;
   since?: number;
   until?: number;
   now: number;
@@ -30,6 +32,7 @@ export abstract class SessionsCommand extends BaseCommand {
   abstract until: string | undefined;
   here = Option.Boolean("--here", false, { description: "Only sessions started in the current folder" });
   cwd = Option.String("--cwd", { description: "Only sessions started in this folder" });
+  repo = Option.Boolean("--repo", false, { description: "Only sessions of the current folder's project: any folder, clone or worktree of its git repository" });
   json = Option.Boolean("--json", false, { description: "Print one JSON object per session (JSON Lines); same as --format json" });
   format = Option.String("--format", {
     description: "Print sessions for a pipeline: json (JSON Lines), tsv (id, folder, age, title, snippet, path) or path",
@@ -47,6 +50,7 @@ export abstract class SessionsCommand extends BaseCommand {
       limit,
       now,
       cwd: this.cwd ?? (this.here ? this.context.cwd : undefined),
+      repo: this.repo ? this.context.cwd : undefined,
       since: this.since === undefined ? undefined : parseTime(this.since, now),
       until: this.until === undefined ? undefined : parseTime(this.until, now, "end"),
     };

@@ -34,6 +34,7 @@ export interface SessionRecord {
   id: string;
   path: string;
   cwd: string;
+  project: string;
   name: string | null;
   created: string;
   modified: string;
@@ -123,6 +124,7 @@ export function sessionRecord(s: SessionSummary): SessionRecord {
     id: s.id,
     path: s.path,
     cwd: s.cwd,
+    project: s.project,
     name: s.name,
     created: s.created,
     modified: s.modified,

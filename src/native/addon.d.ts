@@ -38,6 +38,8 @@ export declare class NativeIndex {
   replacedBecause(): string | null
   /** Counts of documents and sessions, and the last commit's stamp and state. */
   stats(): Promise<NativeStats>
+  /** The folders the indexed sessions were started in, each once, sorted. */
+  folders(): Promise<string[]>
   /** Picks up commits made since the index was opened or last reloaded. */
   reload(): Promise<void>
   /**

@@ -53,6 +53,11 @@ export class IndexHandle {
     return this.inner.isInPlace();
   }
 
+  /** The folders the indexed sessions were started in, each once, sorted. */
+  folders(): Promise<string[]> {
+    return native(() => this.inner.folders());
+  }
+
   /** Counts of documents and sessions (a count over the session documents), and the last commit's stamp and state. */
   stats(): Promise<NativeStats> {
     return native(() => this.inner.stats());

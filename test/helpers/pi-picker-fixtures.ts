@@ -28,6 +28,7 @@ export function hit(overrides: Partial<SearchHit> & { words?: string[] } = {}): 
     id: `01a0f6b1-0000-7000-8000-${String(counter).padStart(12, "0")}`,
     path: `/home/dev/.pi/agent/sessions/--home-dev-shop-api--/2026-10-01T09-00-00-000Z_${counter}.jsonl`,
     cwd: "/home/dev/shop-api",
+    project: "github.com/dev/shop-api",
     name: "Fix staging deploy: readiness probe and nginx ingress",
     created: "2026-10-01T09:00:00.000Z",
     modified: "2026-10-01T09:30:00.000Z",

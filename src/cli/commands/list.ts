@@ -37,11 +37,11 @@ export class ListCommand extends SessionsCommand {
 
   async run(): Promise<ExitCode> {
     const format = this.pipelineFormat();
-    const { limit, cwd, since, until, now } = this.scope();
+    const { limit, cwd, repo, since, until, now } = this.scope();
     const missing = this.noSessionsFolder();
     if (missing !== undefined) return missing;
     const file = this.file === undefined ? undefined : resolve(this.context.cwd, this.file);
-    const page = await this.recall().list({ limit, cwd, since, until, file, ...this.freshness() }, (sessions) =>
+    const page = await this.recall().list({ limit, cwd, repo, since, until, file, ...this.freshness() }, (sessions) =>
       this.page(sessions, (session) =>
         format ? this.record(session, format, now, () => sessionRecord(session)) : this.block(session, now, { details: [`${session.messageCount} message${session.messageCount === 1 ? "" : "s"}`] }),
       ),

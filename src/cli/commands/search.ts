@@ -42,15 +42,18 @@ export class SearchCommand extends SessionsCommand {
 
       \`--content\` widens what is searched: \`calls\` (tool calls: the tool's name and arguments, such as a bash command or the path a read, edit or write took), \`outputs\` (what tools printed, the first 1,500 and last 500 characters of each), \`thinking\`, \`conversation\`, or \`all\`; give it more than once or comma-separated. A hit says which kind of text matched. \`--file PATH\` keeps the sessions whose tool calls read, edited or wrote that file, or whose bash commands named it (a relative PATH is taken from the current folder); with no words it lists them, newest first.
 
+      \`--repo\` keeps the sessions of the current folder's project, in whichever folder they ran: every clone, worktree and subfolder of its git repository. A project is named by its git remote (\`origin\`, else the first; \`git@github.com:acme/app.git\` and \`https://github.com/acme/app\` are one, \`github.com/acme/app\`), read from \`.git/config\` without running git; a repository without a remote is its top folder, a folder outside git is itself. \`--here\` keeps meaning the exact folder; the two do not combine.
+
       An empty query (\`''\`, or only spaces) lists the latest sessions. The index is brought up to date first (only new and changed session files are read), unless \`--no-sync\` is given.
 
-      \`--remote NAME\` searches the archive of that remote (see \`recall push\`) instead of this machine's index: the same words, phrases, tags, \`--since\`, \`--until\`, \`--content\` and \`--here\`/\`--cwd\` (the folder as the pushing machine named it), ranked the same way, one result per session, each saying which user pushed it from which machine; \`--user\` and \`--machine\` keep only theirs. Typos are searched as typed. A remote that cannot be reached, refuses the credentials or does not answer within its timeout (10 s unless its \`timeout\` says otherwise) is an error; a local search never asks a remote.
+      \`--remote NAME\` searches the archive of that remote (see \`recall push\`) instead of this machine's index: the same words, phrases, tags, \`--since\`, \`--until\`, \`--content\`, \`--here\`/\`--cwd\` (the folder as the pushing machine named it) and \`--repo\` (the project identity it was pushed with), ranked the same way, one result per session, each saying which user pushed it from which machine; \`--user\` and \`--machine\` keep only theirs. Typos are searched as typed. A remote that cannot be reached, refuses the credentials or does not answer within its timeout (10 s unless its \`timeout\` says otherwise) is an error; a local search never asks a remote.
 
       Exit status: 0 if a session was found, 1 if none was, 2 on error.
     `,
     examples: [
       ["Find a session", "$0 search staging deploy"],
       ["Only sessions of the current folder, from the last week", "$0 search --here --since 7d flaky test"],
+      ["Sessions of this repository, in any of its clones and worktrees", "$0 search --repo flaky test"],
       ["Sessions tagged #k8s, but not #wip, that mention helm", "$0 search 'helm #k8s -#wip'"],
       ["The command that printed an error, searched in tool calls and output too", "$0 search --content all ECONNREFUSED"],
       ["Sessions that edited a file, and what they said about a bug there", "$0 search --file src/app.ts race condition"],
@@ -94,19 +97,19 @@ export class SearchCommand extends SessionsCommand {
 
   async run(): Promise<ExitCode> {
     const format = this.pipelineFormat();
-    const { limit, cwd, since, until, now } = this.scope();
+    const { limit, cwd, repo, since, until, now } = this.scope();
     // No operand at all is a mistake; an empty one ('', as fzf sends a cleared query) lists the latest sessions.
     if (this.query.length === 0 && this.file === undefined) throw new RecallError("BAD_INPUT", "search needs a query: words, #tags, --file, or '' for the latest sessions (`recall search --help` shows the usage)");
     const query = this.query.join(" ");
     const content = this.content?.flatMap((scope) => scope.split(",")).map((scope) => scope.trim()) as ContentScope[] | undefined;
-    if (this.remote !== undefined) return this.searchRemote(this.remote, format, { query, limit, cwd, since, until, now, content });
+    if (this.remote !== undefined) return this.searchRemote(this.remote, format, { query, limit, cwd, repo, since, until, now, content });
     if (this.user !== undefined || this.machine !== undefined) throw new RecallError("BAD_INPUT", `${this.user !== undefined ? "--user" : "--machine"} goes with --remote: this machine's sessions are all yours`);
     const file = this.file === undefined ? undefined : resolve(this.context.cwd, this.file);
     const missing = this.noSessionsFolder();
     if (missing !== undefined) return missing;
     // The page is formatted while the freshness check finishes (see Recall.search).
     const typos = this.typoMode(format);
-    const page = await this.recall().search({ query, limit, prefix: this.prefix, cwd, since, until, now, content, file, typos, ...this.freshness() }, ({ hits, readAs, suggestions }) => ({
+    const page = await this.recall().search({ query, limit, prefix: this.prefix, cwd, repo, since, until, now, content, file, typos, ...this.freshness() }, ({ hits, readAs, suggestions }) => ({
       ...this.page(hits, (hit) => (format ? this.record(hit, format, now, () => searchHitRecord(hit)) : this.block(hit, now, { snippet: hit.snippet, spans: hit.spans, details: matchedIn(hit) }))),
       readAs,
       suggestions,
@@ -116,7 +119,8 @@ export class SearchCommand extends SessionsCommand {
     for (const typo of page.suggestions) this.warn(`no session holds ${quote(typo.word)}; did you mean ${quote(typo.suggestion)}?`);
     if (page.sessions.length === 0) {
       const what = file === undefined ? quote(query) : query.trim() ? `${quote(query)} and touched ${file}` : `touched ${file}`;
-      if (!format) this.warn(cwd ? `no session in ${cwd} ${file !== undefined && !query.trim() ? what : `matches ${what}`}; drop --here/--cwd to search every project` : `no session ${file !== undefined && !query.trim() ? what : `matches ${what}`}`);
+      if (!format && repo !== undefined) this.warn(`no session of this folder's project matches ${what}; drop --repo to search every project`);
+      else if (!format) this.warn(cwd ? `no session in ${cwd} ${file !== undefined && !query.trim() ? what : `matches ${what}`}; drop --here/--cwd to search every project` : `no session ${file !== undefined && !query.trim() ? what : `matches ${what}`}`);
       return Exit.NoMatch;
     }
     this.context.stdout.write(page.text);
@@ -124,7 +128,7 @@ export class SearchCommand extends SessionsCommand {
   }
 
   /** The search of an archive: the same options, the archive's hits, each saying where it lives. */
-  private async searchRemote(remote: string, format: OutputFormat | undefined, options: { query: string; limit: number; cwd?: string; since?: number; until?: number; now: number; content?: ContentScope[] }): Promise<ExitCode> {
+  private async searchRemote(remote: string, format: OutputFormat | undefined, options: { query: string; limit: number; cwd?: string; repo?: string; since?: number; until?: number; now: number; content?: ContentScope[] }): Promise<ExitCode> {
     for (const [option, flag] of Object.entries(LOCAL_ONLY)) {
       const value = this[option as keyof typeof LOCAL_ONLY];
       if (value !== undefined && value !== false) throw new RecallError("BAD_INPUT", `${flag} searches this machine's index: it does not go with --remote`);
