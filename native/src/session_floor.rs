@@ -45,8 +45,7 @@ impl SessionFloor {
         }
     }
 
-    /// The document score at or below which nothing can change the top `limit` sessions
-    /// (Tantivy's pruning threshold: only documents scoring above it are passed on).
+    /// The document score at or below which nothing can change the top `limit` sessions.
     pub fn threshold(&self) -> Score {
         if self.limit == 0 || self.lowest.len() < self.limit {
             return Score::MIN;

@@ -417,3 +417,30 @@ fn a_session_its_tags_rank_first_keeps_its_best_message() {
     assert_eq!(hits[0].message.as_ref().map(|m| m.index), Some(0), "the tagged session's message is its best message");
     assert!(hits[0].snippet.contains("rollback"), "{}", hits[0].snippet);
 }
+
+#[test]
+fn a_segment_written_with_other_statistics_loses_no_match() {
+    // The first segment holds, in turn, a short message with the word once (the best match, each
+    // session more recent than the last), a longer one with it three times, and long filler:
+    // by the average length of that segment alone, the longer message is the best of each block
+    // of postings, and that is what the segment recorded when it was written. The second segment
+    // brings the live average length down, and with it the short message is the best match.
+    let first = (0..600)
+        .map(|n| {
+            let text = match n % 3 {
+                0 => "zeta word".to_owned(),
+                1 => format!("zeta zeta zeta {}", "pad ".repeat(27)),
+                _ => "filler ".repeat(400),
+            };
+            session(&format!("a{n:04}"), "/p", OLD + n * 1000, &[&text])
+        })
+        .collect();
+    let engine = engine_with(first);
+    engine.lock(std::time::Duration::from_secs(1), 1).unwrap();
+    engine.apply(&ChangeSet { sessions: (0..3000).map(|n| session(&format!("b{n:04}"), "/p", OLD, &["alpha beta"])).collect(), ..Default::default() }).unwrap();
+    engine.commit("test", "").unwrap();
+    let found = |limit: usize| names(&run(&engine, &SearchOptions { limit, recency_weight: 0.0, ..options("zeta") }));
+    let all = found(1000);
+    assert_eq!(all[0], "a0597", "the most recent short message ranks first");
+    assert_eq!(found(10), all[..10]);
+}
