@@ -6,7 +6,7 @@ export const OVERVIEW = `recall finds Pi coding agent sessions by what was said 
 
 export const EXIT_STATUS: [string, string][] = [
   ["0", "Something was found or done."],
-  ["1", "Nothing was found (search, list, context)."],
+  ["1", "Nothing was found (search, list, context, related)."],
   ["2", "An error: bad arguments, an unknown session, an unusable index. A one-line message is printed on standard error."],
 ];
 
