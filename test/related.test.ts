@@ -84,7 +84,10 @@ describe("recall related", () => {
     expect(jsonLines<SearchHit>(here.stdout).every((hit) => hit.cwd === "/home/dev/web")).toBe(true);
     const none = await recall("related", "--cwd", "/home/dev/nowhere", ID.flakyB);
     expect(none.code).toBe(1);
-    expect(none.stderr).toMatch(/^recall: no session in \/home\/dev\/nowhere shares the distinctive words of .*; drop --here\/--cwd/);
+    expect(none.stderr).toMatch(/^recall: no session in \/home\/dev\/nowhere shares the distinctive words of .*; drop --here\/--cwd to look further\n$/);
+    const before = await recall("related", "--until", "2026-01-01", ID.flakyB);
+    expect(before.code).toBe(1);
+    expect(before.stderr).toMatch(/in that time shares .*; drop --since\/--until to look further\n$/);
   });
 
   it("exits 1 with one line for a session whose words no other session holds", async () => {

@@ -80,9 +80,9 @@ pub struct Related {
 
 /// A distinctive word and its weight relative to the best one (1).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Weighted {
-    pub word: String,
-    pub weight: f32,
+struct Weighted {
+    word: String,
+    weight: f32,
 }
 
 pub fn related(searchers: &Searchers, fields: &Fields, options: &RelatedOptions) -> Result<Related> {
@@ -153,7 +153,7 @@ fn words_query(distinctive: &[Weighted], coordination: f32, fields: &Fields) -> 
 
 /// The distinctive words of the session in the file `path`, best first (see the module's notes);
 /// none for a session the index holds no conversation of.
-pub fn distinctive_words(searcher: &Searcher, fields: &Fields, statistics: &LiveStatistics, path: &str) -> Result<Vec<Weighted>> {
+fn distinctive_words(searcher: &Searcher, fields: &Fields, statistics: &LiveStatistics, path: &str) -> Result<Vec<Weighted>> {
     // Per word: its count in the session, and how many of the session's documents hold it.
     let mut counts: HashMap<String, (u32, u64)> = HashMap::new();
     for address in searcher.search(&of_file(fields, path, KIND_MESSAGE), &DocSetCollector)? {

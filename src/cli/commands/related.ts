@@ -54,7 +54,7 @@ export class RelatedCommand extends SessionsCommand {
     const page = await this.recall().related({ session: this.session, limit, cwd, since, until, ...this.freshness() });
     this.warnNotices();
     if (page.hits.length === 0) {
-      if (!format) this.warn(this.nothingRelated(page.words.length > 0, cwd));
+      if (!format) this.warn(this.nothingRelated(page.words.length > 0, cwd, since !== undefined || until !== undefined));
       return Exit.NoMatch;
     }
     const print = (hit: RelatedHit) =>
@@ -63,10 +63,12 @@ export class RelatedCommand extends SessionsCommand {
     return Exit.Ok;
   }
 
-  /** Why nothing came back: no word of the session says what it is about, or no other session shares one. */
-  private nothingRelated(hasWords: boolean, cwd: string | undefined): string {
+  /** Why nothing came back: no word of the session says what it is about, or no other session (in the scope asked) shares one. */
+  private nothingRelated(hasWords: boolean, cwd: string | undefined, window: boolean): string {
     const session = terminalText(this.session);
     if (!hasWords) return `${session} has no distinctive words that another session holds: nothing is related to it`;
-    return cwd ? `no session in ${terminalText(cwd)} shares the distinctive words of ${session}; drop --here/--cwd to look in every project` : `no session shares the distinctive words of ${session}`;
+    const where = cwd ? ` in ${terminalText(cwd)}` : "";
+    const drop = [cwd ? "--here/--cwd" : "", window ? "--since/--until" : ""].filter(Boolean).join(" and ");
+    return `no session${where}${window ? " in that time" : ""} shares the distinctive words of ${session}${drop ? `; drop ${drop} to look further` : ""}`;
   }
 }
