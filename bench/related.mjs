@@ -2,19 +2,26 @@
  * `Recall.related` in process, over a generated corpus (bench/corpus.mjs): its latency for a
  * spread of sessions (the index synced first, each call with `sync: false`), and how often the
  * nearest session shares a topic word of the corpus's plan (manifest `topicWords`) or a project,
- * against what a session drawn at random would.
+ * against what a session drawn at random would. Then over the paraphrase evaluation's sessions
+ * (bench/meaning-eval: hand-written topics in close pairs, among generated distractors): where
+ * each paired topic's session ranks its twin among its related sessions.
  *
- *   npm run prepare && node bench/related.mjs [--corpus S|M] [--sessions 40] [--runs 3]
+ *   npm run prepare && node bench/related.mjs [--corpus S|M] [--sessions 40] [--runs 3] [--distractors 300]
  *
  * Prints one JSON object: latency samples summarized (ms), the share of sessions whose first
- * related session shares a topic word / a project, and the same shares for a random session.
+ * related session shares a topic word / a project, the same shares for a random session, and the
+ * twins' R@1, R@5 and MRR.
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { generateCorpus } from "./corpus.mjs";
 import { LIBRARY_URL, now, summarize } from "./lib.mjs";
+import { writeEvalSessions } from "./meaning-eval/sessions.mjs";
+import { TOPICS } from "./meaning-eval/topics.mjs";
 
-const { values } = parseArgs({ options: { corpus: { type: "string", default: "S" }, sessions: { type: "string", default: "40" }, runs: { type: "string", default: "3" } } });
+const { values } = parseArgs({
+  options: { corpus: { type: "string", default: "S" }, sessions: { type: "string", default: "40" }, runs: { type: "string", default: "3" }, distractors: { type: "string", default: "300" } },
+});
 const corpus = await generateCorpus({ size: values.corpus, seed: 1 });
 const { Recall } = await import(LIBRARY_URL);
 const { readFileSync } = await import("node:fs");
@@ -58,6 +65,21 @@ for (const session of picked) {
   chanceProject += others.filter((s) => s.cwd === session.cwd).length / others.length;
 }
 recall.close();
+
+// The paraphrase evaluation's close pairs: each paired session's twin, among its related sessions.
+const evalSessions = await writeEvalSessions(TOPICS, { distractors: Number(values.distractors), seed: 1 });
+const pairs = Recall.open({ env: { PI_CODING_AGENT_DIR: evalSessions.agentDir, RECALL_CACHE_DIR: evalSessions.cacheDir } });
+await pairs.sync();
+const ranks = [];
+for (const topic of TOPICS.filter((t) => t.pair)) {
+  const twin = TOPICS.find((t) => t.pair === topic.pair && t.id !== topic.id);
+  const { hits } = await pairs.related({ session: evalSessions.sessionIds.get(topic.id), limit: 10, sync: false });
+  const rank = hits.findIndex((hit) => hit.id === evalSessions.sessionIds.get(twin.id));
+  ranks.push(rank === -1 ? null : rank + 1);
+}
+pairs.close();
+const within = (k) => Number((ranks.filter((rank) => rank !== null && rank <= k).length / ranks.length).toFixed(3));
+const twins = { sessions: ranks.length, r1: within(1), r5: within(5), mrr: Number((ranks.reduce((sum, rank) => sum + (rank ? 1 / rank : 0), 0) / ranks.length).toFixed(3)) };
 const share = (n, of) => Number((n / Math.max(1, of)).toFixed(3));
 console.log(
   JSON.stringify(
@@ -72,6 +94,7 @@ console.log(
       nearestSameProject: share(project, found),
       chanceTopicWord: share(chanceTopic, picked.length),
       chanceSameProject: share(chanceProject, picked.length),
+      twins,
     },
     null,
     2,
