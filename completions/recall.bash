@@ -4,7 +4,7 @@ _recall() {
   cur="${COMP_WORDS[COMP_CWORD]}"
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   if [[ $COMP_CWORD -eq 1 ]]; then
-    COMPREPLY=($(compgen -W "ask autotag completion context doctor index list mcp pick push read remote resume search tag tags untag watch --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "ask autotag completion context doctor index list mcp pick push read related remote resume search tag tags untag watch --help --version" -- "$cur"))
     return
   fi
   case "${COMP_WORDS[1]}" in
@@ -98,6 +98,17 @@ _recall() {
       --remote) return ;;
       esac
       opts="--sessions-dir --color --mode --all-branches -n --limit --max-chars --cursor --json --highlight --remote --help" ;;
+    related)
+      case "$prev" in
+      --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+      --cwd) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      --format) COMPREPLY=($(compgen -W "json tsv path" -- "$cur")); return ;;
+      -n|--limit) return ;;
+      --since) return ;;
+      --until) return ;;
+      esac
+      opts="--sessions-dir --color --here --cwd --json --format -0 --null --no-sync -n --limit --since --until --help" ;;
     remote)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;

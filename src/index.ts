@@ -20,6 +20,8 @@ export { CONTENT_SCOPES } from "./api/content-scope.js";
 export type { ContentScope, TextKind } from "./api/content-scope.js";
 export type { FileCall } from "./api/touched-file.js";
 export type { SearchOptions, SearchPage, SearchHit, MatchedMessage, ReadAs, Suggestion, Typos } from "./api/search.js";
+export { DEFAULT_RELATED_LIMIT } from "./api/related.js";
+export type { RelatedOptions, RelatedHit, RelatedPage } from "./api/related.js";
 export type { SessionSummary } from "./api/session-summary.js";
 export type { SessionRef } from "./api/resolve-session.js";
 export { MAX_SESSION_BYTES } from "./api/session-file-guard.js";

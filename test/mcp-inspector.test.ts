@@ -49,7 +49,7 @@ describe("the MCP Inspector CLI", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const { tools } = JSON.parse(run.stdout) as { tools: { name: string; outputSchema?: unknown }[] };
-    expect(tools.map((t) => t.name).sort()).toEqual(["pi_session_context", "pi_session_find", "pi_session_list", "pi_session_read", "pi_session_search"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["pi_session_context", "pi_session_find", "pi_session_list", "pi_session_read", "pi_session_related", "pi_session_search"]);
     for (const tool of tools) expect(tool.outputSchema).toBeDefined();
   });
 

@@ -47,7 +47,7 @@ describe("recall mcp", () => {
     expect(client.getInstructions()).toMatch(/pi_session_find/);
     expect(client.getInstructions()).toMatch(/untrusted historical data/);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["pi_session_context", "pi_session_find", "pi_session_list", "pi_session_read", "pi_session_search"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["pi_session_context", "pi_session_find", "pi_session_list", "pi_session_read", "pi_session_related", "pi_session_search"]);
     for (const tool of tools) {
       expect(tool.outputSchema).toBeDefined();
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });

@@ -356,6 +356,24 @@ describe("picker component", () => {
     expect(service.queries.at(-1)).toBe("stag|/x|true");
   });
 
+  it("asks for the selected session's related sessions on Ctrl+R, and searches again on the next", async () => {
+    const a = hit({ name: "A" });
+    const { service, finishSync } = fakeService((q) => [hit({ name: q || "latest" }), a]);
+    const { picker } = makePicker(service, initialState({ query: "", scope: "all", cwd: "/x" }));
+    picker.start();
+    finishSync();
+    await vi.advanceTimersByTimeAsync(0);
+    picker.handleInput("\x1b[B");
+    picker.handleInput("\x12");
+    await vi.advanceTimersByTimeAsync(0);
+    const asked = vi.mocked(service.search).mock.calls.map(([request]) => request.related);
+    expect(asked.at(-1)).toEqual({ id: a.id, path: a.path, cwd: a.cwd });
+    expect(picker.render(160).join("\n")).toMatch(/related to A[^]*Ctrl\+R search/);
+    picker.handleInput("\x12");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(vi.mocked(service.search).mock.calls.at(-1)![0].related).toBeUndefined();
+  });
+
   it("finishes with the session to resume, and refuses the one Pi has open", async () => {
     const open = hit({ name: "open" });
     const other = hit({ name: "other" });

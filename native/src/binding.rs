@@ -21,6 +21,7 @@ use crate::lock_file::{text_if_held, HeldLock};
 use crate::marks::prefix_marks;
 use crate::panics;
 use crate::query::{Filters, DEFAULT_COORDINATION};
+use crate::related::{Related, RelatedOptions};
 use crate::relevance::{question_terms, Scorer};
 use crate::replace::{open_checked, open_or_replace};
 use crate::scan::{every_file, project_folders, EarlyLook, Layout, Scan, SessionFile};
@@ -200,6 +201,36 @@ pub struct JsSearchRequest {
     /// What a word no searched text holds is read as: `correct` (the default: its nearest word,
     /// named in `readAs`), `suggest` (itself, its nearest word named in `readAs`) or `off`.
     pub typos: Option<String>,
+}
+
+#[napi(object, js_name = "NativeRelatedRequest")]
+pub struct JsRelatedRequest {
+    /// The session's file, and its id.
+    pub path: String,
+    pub session_id: String,
+    pub limit: u32,
+    pub filters: Option<JsFilters>,
+    pub snippet_chars: Option<u32>,
+}
+
+#[napi(object, js_name = "NativeRelatedHit")]
+pub struct JsRelatedHit {
+    pub hit: JsHit,
+    /// The distinctive words of the session asked about that this one holds, best first.
+    pub shared: Vec<String>,
+}
+
+#[napi(object, js_name = "NativeRelated")]
+pub struct JsRelated {
+    /// The session's distinctive words, best first: what it was looked up by.
+    pub words: Vec<String>,
+    pub hits: Vec<JsRelatedHit>,
+}
+
+impl From<Related> for JsRelated {
+    fn from(related: Related) -> Self {
+        JsRelated { words: related.words, hits: related.hits.into_iter().map(|h| JsRelatedHit { hit: h.hit.into(), shared: h.shared }).collect() }
+    }
 }
 
 #[napi(object, js_name = "NativeSnippetRequest")]
@@ -647,6 +678,21 @@ impl NativeIndex {
             }),
             signal,
         )
+    }
+
+    /// The sessions that share the most of one session's distinctive words (related.rs).
+    #[napi(ts_return_type = "Promise<NativeRelated>")]
+    pub fn related(&self, request: JsRelatedRequest, signal: Option<AbortSignal>) -> AsyncTask<Job<JsRelated>> {
+        let engine = self.engine.clone();
+        let options = RelatedOptions {
+            path: request.path,
+            session_id: request.session_id,
+            limit: request.limit as usize,
+            filters: request.filters.into(),
+            coordination: DEFAULT_COORDINATION,
+            snippet_chars: request.snippet_chars.map_or(DEFAULT_SNIPPET_CHARS, |c| c as usize),
+        };
+        AsyncTask::with_optional_signal(job(move || Ok(engine.related(&options)?.into())), signal)
     }
 
     /// The snippet of each text, as `search` makes it for text of that kind it keeps.

@@ -25,6 +25,7 @@ use crate::identity::Identity;
 use crate::index_part::{IndexPart, Part, Payload};
 use crate::integrity;
 use crate::panics;
+use crate::related::{related, Related, RelatedOptions};
 use crate::scan::{scan, EarlyLook, Layout, Scan};
 use crate::schema::{kind_is, Fields, KIND_MESSAGE, KIND_SESSION, SCHEMA_VERSION};
 use crate::search::{find, search, Found, Hit, SearchOptions};
@@ -212,6 +213,11 @@ impl Engine {
     /// The hits, and the words of the query read as others (search.rs, `Found`).
     pub fn find(&self, options: &SearchOptions) -> Result<Found> {
         find(&self.searchers(&options.content)?, &self.fields, options)
+    }
+
+    /// The sessions related to one by its distinctive words (related.rs); the conversation only.
+    pub fn related(&self, options: &RelatedOptions) -> Result<Related> {
+        related(&self.searchers(&[])?, &self.fields, options)
     }
 
     /// The snippet of each text of `kind`, as a search of the `searched` kinds makes it (snippet.rs).

@@ -25,6 +25,7 @@ pub mod lock_file;
 pub mod marks;
 pub mod panics;
 pub mod query;
+pub mod related;
 pub mod relevance;
 pub mod replace;
 pub mod required_first;

@@ -215,7 +215,8 @@ fn term_clause(field: Field, text: &str, record: IndexRecordOption) -> Box<dyn Q
     Box::new(InField::new(field, Box::new(TermQuery::new(Term::from_field_text(field, text), record))))
 }
 
-fn term_query(field: Field, word: &str) -> Box<dyn Query> {
+/// `word` in `field`, scored (its frequencies read), skipping segments without terms of `field`.
+pub fn term_query(field: Field, word: &str) -> Box<dyn Query> {
     term_clause(field, word, IndexRecordOption::WithFreqs)
 }
 

@@ -15,6 +15,11 @@ const STOPWORDS: &[&str] = &[
     "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your",
 ];
 
+/// Whether `word` (a word as the index cuts it) is too common to say what a text is about.
+pub fn is_stopword(word: &str) -> bool {
+    STOPWORDS.contains(&word)
+}
+
 /// The distinct words of a question worth looking for, in order; all of them if every one is a
 /// stopword.
 pub fn question_terms(question: &str) -> Vec<String> {
@@ -24,7 +29,7 @@ pub fn question_terms(question: &str) -> Vec<String> {
             all.push(word);
         }
     }
-    let meaningful: Vec<String> = all.iter().filter(|w| !STOPWORDS.contains(&w.as_str())).cloned().collect();
+    let meaningful: Vec<String> = all.iter().filter(|w| !is_stopword(w)).cloned().collect();
     if meaningful.is_empty() {
         all
     } else {

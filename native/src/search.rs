@@ -171,7 +171,7 @@ pub fn find(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -> 
 /// The session document of each session file (by path key), with its last activity read from the
 /// fast columns: one pass over the session documents, instead of a lookup per result.
 /// Every indexed session has its session document; one missing means a damaged index.
-fn session_documents(searcher: &Searcher, fields: &Fields, wanted: &BySession) -> Result<ByPathKey<(i64, DocAddress)>> {
+pub fn session_documents(searcher: &Searcher, fields: &Fields, wanted: &BySession) -> Result<ByPathKey<(i64, DocAddress)>> {
     if wanted.is_empty() {
         return Ok(ByPathKey::default());
     }

@@ -21,6 +21,7 @@ import type { DoctorCheck } from "./doctor.js";
 import type { ListOptions } from "./list.js";
 import type { Notice } from "./notices.js";
 import type { ReadOptions, ReadResult } from "./read.js";
+import type { RelatedOptions, RelatedPage } from "./related.js";
 import type { SessionRef } from "./resolve-session.js";
 import type { ResumePlan } from "./resume.js";
 import type { SearchOptions, SearchPage } from "./search.js";
@@ -146,6 +147,14 @@ export class Recall {
   search<T>(options: SearchOptions & Freshness, present: (page: SearchPage) => T): Promise<T>;
   search<T>(options: SearchOptions & Freshness, present?: (page: SearchPage) => T): Promise<T | SearchPage> {
     return this.sessions.search(options, present);
+  }
+
+  /**
+   * The sessions nearest one session (id, id prefix, path or resolved), best first, each with the
+   * distinctive words it shares with it; no model involved (see related.ts).
+   */
+  related(options: RelatedOptions & Freshness): Promise<RelatedPage> {
+    return this.sessions.related(options);
   }
 
   /** Sessions, most recently active first; `present` as for `search`. */

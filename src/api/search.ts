@@ -6,7 +6,7 @@
  */
 import { resolve } from "node:path";
 import { RecallError } from "../errors.js";
-import type { NativeFilters } from "../native/addon.js";
+import type { NativeFilters, NativeHit } from "../native/addon.js";
 import type { IndexStore } from "../store.js";
 import { hasTags, hasText, parseTagQuery } from "../tags/query-tags.js";
 import { decodeSearchCursor, encodeSearchCursor, searchDigest } from "./search-cursor.js";
@@ -182,6 +182,26 @@ export async function searchSessions(store: IndexStore, options: SearchOptions):
   return (await findSessions(store, options)).hits;
 }
 
+/** A hit of the native core as the library gives it. */
+export function toSearchHit(hit: NativeHit): SearchHit {
+  return {
+    ...toSummary(hit.session),
+    score: hit.score,
+    message: hit.message
+      ? {
+          kind: hit.message.kind as TextKind,
+          tool: hit.message.tool ?? null,
+          role: hit.message.role,
+          index: hit.message.index,
+          entryId: hit.message.entryId,
+          timestamp: iso(hit.message.timestamp),
+        }
+      : null,
+    snippet: hit.snippet,
+    spans: hit.spans.map((s) => [s.start, s.end] as [number, number]),
+  };
+}
+
 async function findSessions(store: IndexStore, options: SearchOptions): Promise<Found> {
   const query = parseTagQuery(options.query);
   const limit = options.limit ?? DEFAULT_LIMIT;
@@ -216,22 +236,7 @@ async function findSessions(store: IndexStore, options: SearchOptions): Promise<
     options.signal,
   );
   await addOutputSnippets(store, hits, query.text, options.prefix ?? false, typos, content ?? ["conversation"]);
-  const found = hits.map((hit) => withCalls({
-    ...toSummary(hit.session),
-    score: hit.score,
-    message: hit.message
-      ? {
-          kind: hit.message.kind as TextKind,
-          tool: hit.message.tool ?? null,
-          role: hit.message.role,
-          index: hit.message.index,
-          entryId: hit.message.entryId,
-          timestamp: iso(hit.message.timestamp),
-        }
-      : null,
-    snippet: hit.snippet,
-    spans: hit.spans.map((s) => [s.start, s.end] as [number, number]),
-  }));
+  const found = hits.map((hit) => withCalls(toSearchHit(hit)));
   if (typos === "suggest") return { hits: found, readAs: [], suggestions: named.map(({ word, readAs }) => ({ word, suggestion: readAs })) };
   return { hits: found, readAs: named, suggestions: [] };
 }

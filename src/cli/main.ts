@@ -7,6 +7,7 @@ import { IndexCommand } from "./commands/index.js";
 import { SearchCommand } from "./commands/search.js";
 import { ListCommand } from "./commands/list.js";
 import { ReadCommand } from "./commands/read.js";
+import { RelatedCommand } from "./commands/related.js";
 import { ContextCommand } from "./commands/context.js";
 import { ResumeCommand } from "./commands/resume.js";
 import { TagCommand } from "./commands/tag.js";
@@ -42,6 +43,7 @@ const COMMANDS = [
   IndexCommand,
   ListCommand,
   ReadCommand,
+  RelatedCommand,
   ContextCommand,
   ResumeCommand,
   TagCommand,

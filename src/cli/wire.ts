@@ -14,6 +14,7 @@ import type {
   MalformedLine,
   ReadMessage,
   ReadPage,
+  RelatedHit,
   ResumePlan,
   SearchHit,
   SessionSummary,
@@ -147,6 +148,15 @@ export function searchHitRecord(hit: SearchHit): SearchHitRecord {
     spans: hit.spans.map(([start, end]): [number, number] => [start, end]),
     ...(hit.calls === undefined ? {} : { calls: hit.calls.map((c) => ({ tool: c.tool, path: c.path, entryId: c.entryId })) }),
   };
+}
+
+/** `related --json`: a search hit, with the distinctive words it shares with the session asked about. */
+export interface RelatedHitRecord extends SearchHitRecord {
+  shared: string[];
+}
+
+export function relatedHitRecord(hit: RelatedHit): RelatedHitRecord {
+  return { ...searchHitRecord(hit), shared: [...hit.shared] };
 }
 
 export function messageRecord(m: ReadMessage | ContextMessage): MessageRecord {
@@ -508,6 +518,7 @@ export function archivePageRecord(r: ArchiveReadResult): ArchivePageRecord {
 export type WireRecord =
   | SessionRecord
   | SearchHitRecord
+  | RelatedHitRecord
   | ArchiveHitRecord
   | MessageRecord
   | PageRecord

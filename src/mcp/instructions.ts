@@ -14,6 +14,7 @@ export function serverInstructions(config: McpConfig): string {
     "- A focused question about one session: pi_session_context.",
     "- Reading a whole session: pi_session_read, again with next_cursor until has_more is false.",
     "- The latest sessions: pi_session_list.",
+    "- Other sessions on the same topic as one: pi_session_related.",
     `- Search the project first; retry with scope: "all" explicitly for other projects. ${scope}`,
     "Reuse every session_ref and next_cursor exactly as returned.",
     HISTORICAL,

@@ -75,6 +75,17 @@ export const sessionsOutput = orError(
   }),
 );
 
+export const relatedOutput = orError(
+  z.object({
+    session_ref: z.string(),
+    words: z.array(z.string()).describe("The session's distinctive words, most distinctive first: what the related sessions were looked up by"),
+    results: z.array(sessionResult.extend({ shared_words: z.array(z.string()).describe("The distinctive words this session shares, most distinctive first") })),
+    scope: z.enum(SCOPES),
+    skipped_sessions: z.number().describe("Related sessions left out: files over 64 MiB or failing the safety checks"),
+    next_action: z.string(),
+  }),
+);
+
 const messageShape = z.object({
   index: z.number(),
   role: z.string(),

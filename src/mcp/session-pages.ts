@@ -1,7 +1,7 @@
 /**
- * The three tools that answer with sessions, a page at a time: search (ranked by the index),
- * find (an exact id) and list (latest first). Each is one library search; this file maps the
- * arguments, the scope and the cursor, and words the page.
+ * The tools that answer with sessions: search (ranked by the index), find (an exact id) and list
+ * (latest first), a page at a time, each one library search; and related (the sessions nearest
+ * one session, one page). This file maps the arguments, the scope and the cursor, and words the page.
  */
 import type { CallToolResult, Resource, ServerContext } from "@modelcontextprotocol/server";
 import { Recall, type SearchHit, type SessionQuery } from "../index.js";
@@ -35,14 +35,7 @@ export class SessionPages {
   ) {}
 
   async page(request: PageRequest, ctx: ServerContext): Promise<CallToolResult> {
-    const scope = request.scope ?? this.config.defaultScope;
-    if (scope === "project" && this.config.projectDir === undefined) {
-      throw new ToolError(
-        "PROJECT_SCOPE_UNAVAILABLE",
-        "no project folder is configured, so project scope is unavailable",
-        'retry with scope: "all", or ask the operator to start the server with --project-dir (or PI_SESSION_RECALL_PROJECT_DIR)',
-      );
-    }
+    const scope = this.scope(request.scope);
     const call = { ...request.call, scope, limit: request.limit ?? null };
     const inner = this.tokens.readCursor(request.tool, call, request.cursor);
     if (inner === "invalid") throw invalidCursor();
@@ -76,6 +69,41 @@ export class SessionPages {
       ...(note ? { note } : {}),
     };
     return toolResult(structured, pageText(structured), results.map((r) => ({ type: "resource_link" as const, uri: r.resource_uri, name: r.title.slice(0, 80) || r.session_id, mimeType: "text/plain" })));
+  }
+
+  /** pi_session_related: the sessions nearest the one a reference names, in the scope. */
+  async related(args: { session_ref: string; limit?: number; scope?: Scope }, ctx: ServerContext): Promise<CallToolResult> {
+    const scope = this.scope(args.scope);
+    const { session } = await this.sessions.named(args.session_ref);
+    const cwd = scope === "project" ? this.config.projectDir : undefined;
+    const page = await this.sessions.recall.related({ session, limit: args.limit, cwd, signal: ctx.mcpReq.signal });
+    const results = [];
+    for (const hit of page.hits) {
+      const ref = this.sessions.refFor(hit);
+      if (typeof ref === "string") results.push({ ...this.result(hit, ref), shared_words: hit.shared });
+    }
+    const structured = {
+      session_ref: args.session_ref,
+      words: page.words,
+      results,
+      scope,
+      skipped_sessions: page.hits.length - results.length,
+      next_action: relatedAction(scope, page.words.length > 0, results.length),
+    };
+    return toolResult(structured, relatedText(structured), results.map((r) => ({ type: "resource_link" as const, uri: r.resource_uri, name: r.title.slice(0, 80) || r.session_id, mimeType: "text/plain" })));
+  }
+
+  /** The scope a call asked for, else the server's; project scope needs the configured folder. */
+  private scope(asked: Scope | undefined): Scope {
+    const scope = asked ?? this.config.defaultScope;
+    if (scope === "project" && this.config.projectDir === undefined) {
+      throw new ToolError(
+        "PROJECT_SCOPE_UNAVAILABLE",
+        "no project folder is configured, so project scope is unavailable",
+        'retry with scope: "all", or ask the operator to start the server with --project-dir (or PI_SESSION_RECALL_PROJECT_DIR)',
+      );
+    }
+    return scope;
   }
 
   /** The latest sessions of the default scope as conversation resources (none without a project folder for project scope). */
@@ -126,6 +154,27 @@ function nextAction(tool: string, scope: Scope, found: number, nextCursor: strin
   return nextCursor ? `${read}; for more results call ${tool} again with the same arguments and cursor: next_cursor` : read;
 }
 
+/** One result of a page as text: its title, reference, date, project and `details`, and its match. */
+function resultLines(i: number, r: ReturnType<SessionPages["result"]>, details: string): string[] {
+  const lines = ["", `${i + 1}. ${r.title.replace(/\s+/g, " ").slice(0, 200)}`, `   session_ref: ${r.session_ref}`, `   session_date: ${r.session_date}  project_id: ${r.project_id}  ${details}`];
+  if (r.snippet) lines.push(`   match (message ${r.message_index}, ${r.message_timestamp}): ${r.snippet.replace(/\s+/g, " ")}`);
+  return lines;
+}
+
+function relatedAction(scope: Scope, hasWords: boolean, found: number): string {
+  if (found > 0) return "use pi_session_context (a focused question) or pi_session_read (full reading) with a session_ref, unchanged";
+  if (!hasWords) return "the session has no distinctive words another session holds: nothing is related to it";
+  return scope === "project" ? 'nothing related in this project; retry with scope: "all" to look in every project' : "no other session shares its distinctive words";
+}
+
+function relatedText(page: { session_ref: string; words: string[]; results: (ReturnType<SessionPages["result"]> & { shared_words: string[] })[]; scope: Scope; skipped_sessions: number; next_action: string }): string {
+  const lines = [`${page.results.length} related session${page.results.length === 1 ? "" : "s"} (scope: ${page.scope}, skipped_sessions: ${page.skipped_sessions})`, `distinctive words: ${page.words.join(", ") || "(none)"}`];
+  for (const [i, r] of page.results.entries()) lines.push(...resultLines(i, r, `shares: ${r.shared_words.join(", ")}`));
+  lines.push("", `next_action: ${page.next_action}`);
+  if (page.results.length > 0) lines.push(HISTORICAL);
+  return lines.join("\n");
+}
+
 function pageText(page: {
   results: ReturnType<SessionPages["result"]>[];
   scope: Scope;
@@ -139,10 +188,7 @@ function pageText(page: {
 }): string {
   const lines = [`${page.results.length} result${page.results.length === 1 ? "" : "s"} (scope: ${page.scope}, scanned_sessions: ${page.scanned_sessions}, skipped_sessions: ${page.skipped_sessions}, index_complete: ${page.index_complete})`];
   if (page.note) lines.push(`note: ${page.note}`);
-  for (const [i, r] of page.results.entries()) {
-    lines.push("", `${i + 1}. ${r.title.replace(/\s+/g, " ").slice(0, 200)}`, `   session_ref: ${r.session_ref}`, `   session_date: ${r.session_date}  project_id: ${r.project_id}  messages (every branch): ${r.message_count}`);
-    if (r.snippet) lines.push(`   match (message ${r.message_index}, ${r.message_timestamp}): ${r.snippet.replace(/\s+/g, " ")}`);
-  }
+  for (const [i, r] of page.results.entries()) lines.push(...resultLines(i, r, `messages (every branch): ${r.message_count}`));
   lines.push("", `has_more: ${page.has_more}`, `next_cursor: ${page.next_cursor ?? "null"}`, `next_action: ${page.next_action}`);
   if (page.results.length > 0) lines.push(HISTORICAL);
   return lines.join("\n");

@@ -19,6 +19,7 @@ import {
   questionArg,
   READ_ONLY,
   readOutput,
+  relatedOutput,
   scopeArg,
   sessionRefArg,
   sessionsOutput,
@@ -43,6 +44,7 @@ const findArgs = z.object({ session_id: z.string().max(100).describe(SESSION_TOO
 const listArgs = z.object({ scope: scopeArg, limit: limitArg, cursor: cursorArg, since: z.string().max(40).optional().describe(SESSION_TOOL_TEXT.since) });
 const contextArgs = z.object({ session_ref: sessionRefArg, question: questionArg, max_chars: pageCharsArg(DEFAULT_CONTEXT_CHARS), mode: modeArg });
 const readArgs = z.object({ session_ref: sessionRefArg, cursor: cursorArg, max_chars: pageCharsArg(DEFAULT_READ_CHARS), mode: modeArg });
+const relatedArgs = z.object({ session_ref: sessionRefArg, limit: limitArg, scope: scopeArg });
 const tagArgs = z.object({
   session_ref: sessionRefArg,
   add: z.array(z.string().max(100)).max(20).optional(),
@@ -112,6 +114,18 @@ export function registerTools(server: McpServer, { config, pages, reader, sessio
       const { structured, text } = await reader.context(args);
       return toolResult(structured, text);
     }),
+  );
+
+  server.registerTool(
+    "pi_session_related",
+    {
+      title: "Sessions related to a Pi session",
+      description: SESSION_TOOL_TEXT.related + REFS,
+      inputSchema: published(relatedArgs),
+      outputSchema: relatedOutput,
+      annotations: { title: "Sessions related to a Pi session", ...READ_ONLY },
+    },
+    guarded("pi_session_related", relatedArgs, async (args, ctx) => pages.related(args, ctx)),
   );
 
   server.registerTool(

@@ -66,6 +66,8 @@ export declare class NativeIndex {
   fileRecords(selector: NativeRecordSelector): Promise<NativeFileRecord[]>
   unlock(): Promise<void>
   search(request: NativeSearchRequest, signal?: AbortSignal | undefined | null): Promise<NativeFound>
+  /** The sessions that share the most of one session's distinctive words (related.rs). */
+  related(request: NativeRelatedRequest, signal?: AbortSignal | undefined | null): Promise<NativeRelated>
   /** The snippet of each text, as `search` makes it for text of that kind it keeps. */
   snippets(request: NativeSnippetRequest): Promise<NativeSnippet[]>
   /** The indexed tool calls that touched `file` (an absolute path), by session file. */
@@ -282,6 +284,27 @@ export interface NativeRecordSelector {
   /** Forks of these parent file names. */
   parentNames?: Array<string>
   sessionIdPrefix?: string
+}
+
+export interface NativeRelated {
+  /** The session's distinctive words, best first: what it was looked up by. */
+  words: Array<string>
+  hits: Array<NativeRelatedHit>
+}
+
+export interface NativeRelatedHit {
+  hit: NativeHit
+  /** The distinctive words of the session asked about that this one holds, best first. */
+  shared: Array<string>
+}
+
+export interface NativeRelatedRequest {
+  /** The session's file, and its id. */
+  path: string
+  sessionId: string
+  limit: number
+  filters?: NativeFilters
+  snippetChars?: number
 }
 
 export interface NativeScan {

@@ -14,6 +14,8 @@ import type {
   NativeListRequest,
   NativeFileCall,
   NativeRecordSelector,
+  NativeRelated,
+  NativeRelatedRequest,
   NativeScan,
   NativeSearchRequest,
   NativeSession,
@@ -96,6 +98,11 @@ export class IndexHandle {
   /** The hits, and the words of the query read as others (typos). */
   search(request: NativeSearchRequest, signal?: AbortSignal): Promise<NativeFound> {
     return native(() => this.inner.search(request, signal));
+  }
+
+  /** The sessions that share the most of one session's distinctive words, and those words. */
+  related(request: NativeRelatedRequest, signal?: AbortSignal): Promise<NativeRelated> {
+    return native(() => this.inner.related(request, signal));
   }
 
   /** Sessions matching the filters, most recently active first. */

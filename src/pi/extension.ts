@@ -225,7 +225,8 @@ async function pick(recall: Recall, ctx: ExtensionCommandContext, query: string)
   if (notices.length > 0 && !warning) state.notice = { kind: "info", text: notices.map((n: Notice) => n.message).join(" ") };
   // The picker shows the index as it is at once, and refreshes once the library's freshness check ran.
   const service: PickerService = {
-    search: async (request) => (await recall.search({ ...request, sync: false })).hits,
+    search: async ({ related, ...request }) =>
+      related ? (await recall.related({ session: related, limit: request.limit, cwd: request.cwd, sync: false })).hits : (await recall.search({ ...request, sync: false })).hits,
     catchUp: async (request) => {
       await recall.search(request);
       const notices = recall.takeNotices();

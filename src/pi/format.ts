@@ -3,7 +3,7 @@
  * (print mode, notifications): result lists, a session's messages, tags. No colour; session text
  * is folded onto single lines where a line is expected, and control characters never get through.
  */
-import type { ReadMessage, ReadPage, SearchHit, SessionSummary } from "../index.js";
+import type { ReadMessage, ReadPage, RelatedHit, SearchHit, SessionSummary } from "../index.js";
 import { formatAge } from "../output/age.js";
 import { segments } from "../output/highlight.js";
 import { formatTags, projectFolder, sessionTitle } from "../output/session-text.js";
@@ -27,8 +27,8 @@ export function snippetLine(hit: Pick<SearchHit, "snippet" | "spans">, marks: [s
     .trim();
 }
 
-/** One numbered block per session: title; folder, age, id, tags; snippet; path. */
-export function formatSessions(sessions: readonly (SessionSummary | SearchHit)[], now: number, options: { marks?: [string, string] } = {}): string[] {
+/** One numbered block per session: title; folder, age, id, tags; snippet; the words a related session shares; path. */
+export function formatSessions(sessions: readonly (SessionSummary | SearchHit | RelatedHit)[], now: number, options: { marks?: [string, string] } = {}): string[] {
   const lines: string[] = [];
   sessions.forEach((session, n) => {
     const meta = [
@@ -46,6 +46,7 @@ export function formatSessions(sessions: readonly (SessionSummary | SearchHit)[]
     if ("calls" in session && session.calls?.length) {
       lines.push(`   touched by: ${session.calls.map((c) => `${oneLine(c.tool)} (entry ${oneLine(c.entryId)})`).join(", ")}`);
     }
+    if ("shared" in session && session.shared.length > 0) lines.push(`   shares: ${session.shared.map(oneLine).join(", ")}`);
     lines.push(`   cwd: ${oneLine(session.cwd)}`);
     lines.push(`   path: ${oneLine(session.path)}`);
   });

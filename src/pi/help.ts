@@ -21,6 +21,7 @@ Picker keys
   ↑ ↓ PgUp PgDn move            Enter   resume the selected session here
   Tab           this folder ↔ all projects
   Shift+Tab     the conversation only ↔ also tool calls, tool output and thinking
+  Ctrl+R        the sessions related to the selected one (sharing its distinctive words) ↔ the search
   Esc           close
 
 Queries: words match whole, case- and accent-insensitively, and any word may match; sessions
@@ -32,7 +33,7 @@ Auto-tagging sends a bounded excerpt of each session (at most 12,000 characters)
 model (or the one this session uses), whose provider may charge for it; the tags it gives are
 saved as automatic tags. Manual tags always win, and a tag you removed is never added back.
 
-The model has a \`recall\` tool too (search, list, read, tag, ask), and pi_session_query to ask
+The model has a \`recall\` tool too (search, list, read, related, tag, ask), and pi_session_query to ask
 a model about one session; what they read back is marked as historical data, not instructions.
 
 The picker opens on all projects; to open it on this folder, put

@@ -19,10 +19,10 @@ function stringEnum<const T extends readonly string[]>(values: T, description: s
   return Type.Unsafe<T[number]>({ type: "string", enum: [...values], description });
 }
 
-export const TOOL_ACTIONS = ["search", "list", "read", "tag", "ask"] as const;
+export const TOOL_ACTIONS = ["search", "list", "read", "related", "tag", "ask"] as const;
 
 export const recallParameters = Type.Object({
-  action: stringEnum(TOOL_ACTIONS, "search: find sessions by words; list: latest sessions; read: a session's latest messages; tag: add or remove tags on the current session; ask: ask a model a question about one session"),
+  action: stringEnum(TOOL_ACTIONS, "search: find sessions by words; list: latest sessions; read: a session's latest messages; related: the sessions nearest one session (default: the current one); tag: add or remove tags on the current session; ask: ask a model a question about one session"),
   query: Type.Optional(Type.String({ description: 'search: the words to find. Words match whole; any may match; "quoted phrase" must appear as written; #tag keeps only sessions with that tag' })),
   content: Type.Optional(
     Type.Array(stringEnum(CONTENT_SCOPES, "one kind of text"), {
@@ -30,9 +30,9 @@ export const recallParameters = Type.Object({
     }),
   ),
   file: Type.Optional(Type.String({ description: "search: only sessions whose tool calls read, edited or wrote this file, or whose bash commands named it (relative to the current folder)" })),
-  scope: Type.Optional(stringEnum(["current", "all"] as const, "search, list: current = sessions started in this folder; all = every project (default)")),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: "search, list: sessions to return (default 10); read: latest messages to return (default 20)" })),
-  session: Type.Optional(Type.String({ description: "read, ask: the session, by id, unique id prefix, or session file path" })),
+  scope: Type.Optional(stringEnum(["current", "all"] as const, "search, list, related: current = sessions started in this folder; all = every project (default)")),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: "search, list, related: sessions to return (default 10); read: latest messages to return (default 20)" })),
+  session: Type.Optional(Type.String({ description: "read, ask, related: the session, by id, unique id prefix, or session file path (related: default the current session)" })),
   question: Type.Optional(Type.String({ description: "ask: the question about that session" })),
   add: Type.Optional(Type.Array(Type.String(), { description: 'tag: tags to add to the current session, e.g. ["ready-for-review"]' })),
   remove: Type.Optional(Type.Array(Type.String(), { description: "tag: tags to remove from the current session" })),
@@ -152,6 +152,27 @@ export async function runRecallTool(recall: Recall, params: RecallParams, ctx: T
         const lines = formatMessages(read.page, read.messages);
         return result(action, lines, read.messages.length, "Ask for fewer messages with a lower `limit`.");
       }
+      case "related": {
+        const ref = params.session?.trim();
+        if (!ref && !ctx.sessionManager.getSessionFile()) return failure(action, 'this session is not saved (pi --no-session): name one, {"action": "related", "session": "<id, id prefix or path>"}');
+        const session = ref ? ref : currentSessionRef(ctx);
+        const limit = params.limit ?? DEFAULT_SEARCH_LIMIT;
+        const scope = params.scope ?? "all";
+        const { value: page, lines: said } = await fresh(recall, () => recall.related({ session, limit, ...(scope === "current" ? { cwd: ctx.cwd } : {}), ...(signal ? { signal } : {}) }));
+        const where = scope === "current" ? `sessions of ${ctx.cwd}` : "sessions of all projects";
+        const which = `session ${page.session.id}`;
+        const lines = [
+          ...said,
+          page.words.length === 0
+            ? `${which} has no distinctive words another session holds: nothing is related to it.`
+            : page.hits.length === 0
+              ? `No ${where} share the distinctive words of ${which} (${page.words.join(", ")}).${scope === "current" ? ' Try scope "all".' : ""}`
+              : `${page.hits.length} ${where} nearest ${which}, best first, each with the distinctive words it shares. Read one with {"action": "read", "session": "<id>"}.`,
+          "",
+          ...formatSessions(page.hits, now, { marks: ["[[", "]]"] }),
+        ];
+        return result(action, lines, page.hits.length, "Lower `limit`.");
+      }
       case "tag": {
         const add = params.add ?? [];
         const remove = params.remove ?? [];
@@ -176,7 +197,7 @@ export async function runRecallTool(recall: Recall, params: RecallParams, ctx: T
         return result(action, asked.lines, asked.count, "Ask a narrower question.");
       }
       default:
-        return failure(String(action), `unknown action ${JSON.stringify(action)}: use search, list, read, tag or ask`);
+        return failure(String(action), `unknown action ${JSON.stringify(action)}: use search, list, read, related, tag or ask`);
     }
   } catch (error) {
     if (error instanceof RecallError) return failure(action, `recall: ${error.message}`);
@@ -192,6 +213,7 @@ export function recallTool(recallFor: (ctx: ExtensionToolContext) => Recall): To
       "Search and read the user's earlier Pi sessions on this machine, and tag the current session. " +
       "Actions: search (query; scope current|all, default all; limit; content: also tool calls, outputs, thinking; file: sessions that touched a file), list (latest sessions; scope; limit), " +
       "read (session by id, id prefix or file path; limit = latest N messages), " +
+      "related (the sessions nearest a session, by the distinctive words they share; session defaults to the current one; scope; limit), " +
       "ask (session and question: a model answers from the messages of that session that bear on the question), " +
       'tag (add/remove tags on the current session, e.g. {"action":"tag","add":["ready-for-review"]}). ' +
       "Search is lexical: words match whole (no prefixes, stemming or synonyms; a word found nowhere is read as the nearest one that is, one typo away), any word may match, " +

@@ -8,6 +8,7 @@ import { countSessions, listEverySession, listSessions, type ListOptions } from 
 import { sessionContext, type ContextOptions, type ContextResult } from "../context.js";
 import type { ReadOptions, ReadResult } from "../read.js";
 import { looksLikePath, resolveSession, sessionSummary, type SessionRef } from "../resolve-session.js";
+import { relatedSessions, type RelatedOptions, type RelatedPage } from "../related.js";
 import { resumePlan, type ResumePlan } from "../resume.js";
 import { searchPage, type SearchOptions, type SearchPage } from "../search.js";
 import { checkSessionFile, guardedRead, type FileIdentity } from "../session-file-guard.js";
@@ -32,6 +33,14 @@ export class Sessions {
       const sessions = await listSessions(store, options);
       return present ? present(sessions) : sessions;
     });
+  }
+
+  /** An id is resolved after a sync (see resolveAll), which then stands for the query's own. */
+  async related(options: RelatedOptions & Freshness): Promise<RelatedPage> {
+    const ref = options.session;
+    const synced = typeof ref === "string" && !looksLikePath(ref) && options.sync !== false;
+    const session = typeof ref === "string" && options.sync === false ? await this.resolveAsIs(ref) : await this.session(ref);
+    return this.lease.fresh(synced ? { ...options, sync: false } : options, (store) => relatedSessions(store, session, options));
   }
 
   async count(options: Pick<ListOptions, "cwd">): Promise<number> {
@@ -73,6 +82,13 @@ export class Sessions {
       if (refs.some((ref) => !looksLikePath(ref))) await this.lease.freshen(await this.lease.store(), { trustWatcher: false });
       return this.resolveEach(refs);
     });
+  }
+
+  /** A session by reference, from the index as it is. */
+  private async resolveAsIs(ref: string): Promise<SessionRef> {
+    const [resolved] = await this.lease.repairing(() => this.resolveEach([ref]));
+    if ("error" in resolved!) throw resolved.error;
+    return resolved!.session;
   }
 
   private async resolveEach(refs: readonly string[]): Promise<Resolved[]> {

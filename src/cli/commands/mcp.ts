@@ -20,7 +20,7 @@ export class McpCommand extends Command<RecallContext> {
   static usage = Command.Usage({
     description: "serve Pi sessions to MCP clients (read-only, over stdio)",
     details: `
-      Starts a Model Context Protocol server on stdin and stdout with the tools pi_session_search, pi_session_find, pi_session_list, pi_session_context and pi_session_read, the resource template pi-session://sessions/{session_ref}/conversation and the prompt recall-prior-decision. \`recall-mcp\` starts the same server.
+      Starts a Model Context Protocol server on stdin and stdout with the tools pi_session_search, pi_session_find, pi_session_list, pi_session_context, pi_session_read and pi_session_related, the resource template pi-session://sessions/{session_ref}/conversation and the prompt recall-prior-decision. \`recall-mcp\` starts the same server.
 
       Each option falls back to an environment variable: PI_CODING_AGENT_DIR, PI_CODING_AGENT_SESSION_DIR, PI_SESSION_RECALL_PROJECT_DIR, PI_SESSION_RECALL_DEFAULT_SCOPE. stdout carries only JSON-RPC; diagnostics go to stderr.
 

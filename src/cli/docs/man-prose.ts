@@ -6,7 +6,7 @@ export const OVERVIEW = `recall finds Pi coding agent sessions by what was said 
 
 export const EXIT_STATUS: [string, string][] = [
   ["0", "Something was found or done."],
-  ["1", "Nothing was found (search, list, context)."],
+  ["1", "Nothing was found (search, list, context, related)."],
   ["2", "An error: bad arguments, an unknown session, an unusable index. A one-line message is printed on standard error."],
 ];
 
@@ -30,6 +30,7 @@ const SESSION_FIELDS = `Each session object has: id, path (absolute; what pi --s
 /** What each command prints with --json. Fields may be added; none are removed or renamed. */
 export const JSON_OUTPUT: Record<string, string> = {
   search: `One object per session, best first. ${SESSION_FIELDS} A search hit adds score, message (the best matching message: role, index, entryId, timestamp; null when only tags matched), snippet (about 200 characters) and spans (matched words in the snippet as [start, end) UTF-8 byte offsets).`,
+  related: `One object per session, best first, as search prints them, plus shared (the distinctive words of the session asked about that this one holds too, the most distinctive first).`,
   list: `One object per session, most recently active first. ${SESSION_FIELDS}`,
   index: `One {"type":"failed","path","reason"} object per file that could not be read, one {"type":"malformed","path","line","reason"} object per skipped line (at most 100 per file), then one {"type":"summary"} object with discovered, indexed, appended, removed, unchanged, failed, malformedLines, rebuilt, elapsedMs, sessionsDir and indexDir.`,
   read: `One {"type":"message"} object per message (index, entryId, role, timestamp, text; branch with --all-branches; toolName and isError for tool output in raw mode), then one {"type":"page"} object with the session's id, path, cwd, name, mode, total, from, count, chars and nextCursor (null on the last page).`,

@@ -26,10 +26,10 @@ import {
 /** What the picker was closed with. */
 export type PickerOutcome = { type: "resume"; hit: SearchHit } | { type: "fork"; hit: SearchHit } | undefined;
 
-type SearchRequest = { query: string; cwd?: string; limit: number; prefix?: boolean };
+type SearchRequest = { query: string; cwd?: string; limit: number; prefix?: boolean; related?: SessionRef };
 
 export interface PickerService {
-  /** The index as it is. */
+  /** The index as it is: the query's results, or with `related` the sessions related to that one. */
   search(request: SearchRequest): Promise<SearchHit[]>;
   /** The request asked after the library's freshness check, and what that check had to say. */
   catchUp(request: SearchRequest): Promise<{ notices: string[]; indexBusy: boolean }>;
@@ -71,7 +71,7 @@ function message(error: unknown): string {
 }
 
 interface SearchJob {
-  request: { query: string; cwd?: string; limit: number; prefix: boolean };
+  request: SearchRequest & { prefix: boolean };
   refresh: boolean;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Raw terminal input to picker keys, through Pi's configurable key bindings: whatever the user
- * bound to "select up", "confirm" or "delete word" in Pi works in the picker too. Tab and Shift+Tab
- * are fixed.
+ * bound to "select up", "confirm" or "delete word" in Pi works in the picker too. Tab, Shift+Tab
+ * and Ctrl+R (related sessions) are fixed.
  */
 import { decodeKittyPrintable, matchesKey, type KeybindingsManager } from "@earendil-works/pi-tui";
 import type { PickerKey } from "./state.js";
@@ -37,6 +37,7 @@ function hasControl(text: string): boolean {
 export function toPickerKey(data: string, keybindings: Pick<KeybindingsManager, "matches">): PickerKey | undefined {
   if (matchesKey(data, "shift+tab")) return { type: "toggleContent" };
   if (matchesKey(data, "tab")) return { type: "toggleScope" };
+  if (matchesKey(data, "ctrl+r")) return { type: "toggleRelated" };
   for (const [binding, key] of BINDINGS) if (keybindings.matches(data, binding)) return key;
   const kitty = decodeKittyPrintable(data);
   if (kitty !== undefined) return { type: "text", text: kitty };

@@ -217,7 +217,11 @@ function emptyLines(state: PickerState): { text: string; fg: PickerFg }[] {
   if (!state.loaded) return [{ text: state.syncing ? "Loading (the index is catching up)…" : "Loading…", fg: "dim" }];
   const words = state.query.trim();
   const lines: { text: string; fg: PickerFg }[] = [];
-  if (state.scope === "current") {
+  if (state.relatedTo) {
+    const where = state.scope === "current" ? " in this folder" : "";
+    lines.push({ text: `No session${where} shares the distinctive words of "${oneLine(sessionTitle(state.relatedTo))}".`, fg: "warning" });
+    lines.push({ text: state.scope === "current" ? "Press Tab to look in all projects, Ctrl+R to search again." : "Press Ctrl+R to search again.", fg: "muted" });
+  } else if (state.scope === "current") {
     lines.push({
       text: words ? `No session in this folder matches "${oneLine(words)}".` : "No sessions in this folder yet.",
       fg: "warning",
@@ -313,7 +317,8 @@ function statusSpans(state: PickerState): Span[] {
   if (parts.length === 0 && state.loaded) {
     const n = state.results.length;
     const more = n >= state.limit ? "+" : "";
-    parts.push({ text: `${n}${more} session${n === 1 ? "" : "s"}${state.scope === "current" ? " in this folder" : ""}`, fg: "dim" });
+    const related = state.relatedTo ? ` related to ${oneLine(sessionTitle(state.relatedTo))}` : "";
+    parts.push({ text: `${n}${more} session${n === 1 ? "" : "s"}${state.scope === "current" ? " in this folder" : ""}${related}`, fg: "dim" });
   }
   return parts;
 }
@@ -380,7 +385,7 @@ export function renderPicker(state: PickerState, width: number, height: number, 
     const otherScope = state.scope === "all" ? "this folder" : "all projects";
     const help = state.confirmFork
       ? "Enter fork here · Esc back"
-      : `↑↓ move · Enter resume · Tab ${otherScope} · Shift+Tab ${state.everyKind ? "conversation only" : "+tools, thinking"} · Esc close`;
+      : `↑↓ move · Enter resume · Tab ${otherScope} · Shift+Tab ${state.everyKind ? "conversation only" : "+tools, thinking"} · Ctrl+R ${state.relatedTo ? "search" : "related"} · Esc close`;
     lines.push(framed(paint.line([{ text: " " }, { text: help, fg: "dim" }], lay.inner)));
   }
   lines.push(border("╰" + "─".repeat(lay.inner) + "╯"));

@@ -4,7 +4,7 @@
  * terminal input into `PickerKey`s and carries the effects out (searching, resuming, closing), so
  * every behaviour here is testable without a terminal or Pi.
  */
-import type { ContentScope, SearchHit } from "../../index.js";
+import type { ContentScope, SearchHit, SessionRef } from "../../index.js";
 
 /** `current`: sessions started in this folder (as Pi's /resume scopes it); `all`: every project. */
 export type Scope = "current" | "all";
@@ -40,6 +40,8 @@ export interface PickerState {
   cwd: string;
   /** The session Pi has open, which cannot be resumed from the picker. */
   currentSession: { id?: string; path?: string };
+  /** The session whose related sessions the list shows (Ctrl+R) instead of the query's results. */
+  relatedTo?: SearchHit;
   results: SearchHit[];
   /** How many results were asked for: a full page means there may be more. */
   limit: number;
@@ -64,7 +66,7 @@ export interface PickerState {
 
 export type PickerKey =
   | { type: "up" | "down" | "pageUp" | "pageDown" | "first" | "last" }
-  | { type: "confirm" | "cancel" | "toggleScope" | "toggleContent" }
+  | { type: "confirm" | "cancel" | "toggleScope" | "toggleContent" | "toggleRelated" }
   | { type: "left" | "right" | "lineStart" | "lineEnd" }
   | { type: "backspace" | "delete" | "deleteWordBackward" | "clearLine" }
   | { type: "text"; text: string };
@@ -118,13 +120,18 @@ export function initialState(options: {
   };
 }
 
-/** What the index is asked for the current state: a search, or (no words yet) the latest sessions. */
-export function searchRequest(state: PickerState): { query: string; cwd?: string; limit: number; content?: ContentScope[] } {
+/**
+ * What the index is asked for the current state: a search, (no words yet) the latest sessions, or
+ * the sessions related to one (`related`).
+ */
+export function searchRequest(state: PickerState): { query: string; cwd?: string; limit: number; content?: ContentScope[]; related?: SessionRef } {
+  const related = state.relatedTo;
   return {
     query: state.query,
     ...(state.everyKind ? { content: ["all" as const] } : {}),
     ...(state.scope === "current" ? { cwd: state.cwd } : {}),
     limit: state.limit,
+    ...(related ? { related: { id: related.id, path: related.path, cwd: related.cwd } } : {}),
   };
 }
 
@@ -168,8 +175,9 @@ function scrolled(state: PickerState, pageSize: number): PickerState {
 
 function edited(state: PickerState, query: string, cursor: number): Update {
   if (query === state.query) return { state: { ...state, cursor }, effects: [] };
+  // Typing searches again, leaving the related sessions.
   return {
-    state: { ...state, query, cursor, searching: true, notice: undefined },
+    state: { ...state, query, cursor, relatedTo: undefined, searching: true, notice: undefined },
     effects: [{ type: "search", debounce: true }],
   };
 }
@@ -243,6 +251,15 @@ export function handleKey(state: PickerState, key: PickerKey, ctx: KeyContext): 
         state: { ...state, everyKind: !state.everyKind, selected: 0, scroll: 0, loaded: false, searching: true, notice: undefined },
         effects: [{ type: "search", debounce: false }],
       };
+    case "toggleRelated": {
+      // The selected session's related sessions, or back to the query's results.
+      const relatedTo = state.relatedTo ? undefined : selectedHit(state);
+      if (!state.relatedTo && !relatedTo) return { state, effects: [] };
+      return {
+        state: { ...state, relatedTo, selected: 0, scroll: 0, loaded: false, searching: true, notice: undefined },
+        effects: [{ type: "search", debounce: false }],
+      };
+    }
     case "left":
       return { state: { ...state, cursor: previousBoundary(state.query, state.cursor) }, effects: [] };
     case "right":
