@@ -74,7 +74,7 @@ describe("recall related", () => {
     const records = jsonLines<SearchHit & { shared: string[] }>(result.stdout);
     expect(records[0]).toMatchObject({ id: ID.flakyA, path: paths.flakyA, cwd: "/home/dev/web", message: { kind: "conversation" } });
     expect(records[0]!.shared).toEqual(expect.arrayContaining(["flaky", "fake", "timers"]));
-    expect(Object.keys(records[0]!)).toEqual(["id", "path", "cwd", "name", "created", "modified", "messageCount", "firstMessage", "parent", "tags", "score", "message", "snippet", "spans", "shared"]);
+    expect(Object.keys(records[0]!)).toEqual(["id", "path", "cwd", "project", "name", "created", "modified", "messageCount", "firstMessage", "parent", "tags", "score", "message", "snippet", "spans", "shared"]);
     expect(records.map((r) => r.id)).not.toContain(ID.flakyB);
     expect(records.map((r) => r.score)).toEqual([...records.map((r) => r.score)].sort((a, b) => b - a));
   });
@@ -172,7 +172,7 @@ describe("the recall tool's related action and the picker's Ctrl+R", () => {
 
   it("shows the selected session's related sessions with Ctrl+R, says so, and goes back to the search", () => {
     const hit: SearchHit = {
-      ...{ id: ID.flakyA, path: "/s/a.jsonl", cwd: "/home/dev/web", name: "Flaky login spec", created: "2026-10-02T08:00:00.000Z", modified: "2026-10-02T08:00:00.000Z" },
+      ...{ id: ID.flakyA, path: "/s/a.jsonl", cwd: "/home/dev/web", project: "/home/dev/web", name: "Flaky login spec", created: "2026-10-02T08:00:00.000Z", modified: "2026-10-02T08:00:00.000Z" },
       ...{ messageCount: 3, firstMessage: "The login spec is flaky", parent: null, tags: [], score: 1, message: null, snippet: "", spans: [] },
     };
     const keys = { pageSize: 5, folderExists: () => true };

@@ -34,6 +34,7 @@ use tantivy::{Searcher, TantivyDocument, Term};
 use crate::any_term::AnyTerm;
 use crate::by_path_key::ByPathKey;
 use crate::candidates::{word_candidates, BySession};
+use crate::session_floor::SessionFloor;
 use crate::coordinated::Coordinated;
 use crate::error::{Code, RecallError, Result};
 use crate::files::{read_records, Selector};
@@ -135,7 +136,8 @@ pub fn related(searchers: &Searchers, fields: &Fields, options: &RelatedOptions)
 /// words. (The meaning index adds the sessions nearest the session's embedding here.)
 fn neighbours(searchers: &Searchers, fields: &Fields, statistics: &LiveStatistics, distinctive: &[Weighted], filters: &Filters, coordination: f32) -> Result<Vec<BySession>> {
     let query = filtered(words_query(distinctive, coordination, fields), filters, fields);
-    Ok(vec![word_candidates(searchers, statistics, &[(Part::Main, query)])?])
+    // No floor: the sessions left out after ranking (the session itself, its copies) could fill the top.
+    Ok(vec![word_candidates(searchers, statistics, &[(Part::Main, query)], &mut SessionFloor::none())?])
 }
 
 /// Each distinctive word in the conversation and in the tag text (tags and names, boosted as a
