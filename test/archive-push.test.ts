@@ -3,7 +3,7 @@
  * `recall remote test`, the index template's analyzer beside the local one, and `recall push` —
  * dry run, push, a push with nothing new, appended messages, redaction.
  */
-import { appendFileSync, chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { questionTerms } from "../src/native/words.js";
@@ -174,5 +174,21 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("the archive on a real OpenSe
     expect(jsonLines(pushed.stdout)[0]).toMatchObject({ sessions: 1, messages: 1, deleted: before });
     const after = [...(await archived()).entries()].filter(([, d]) => d.session_id === session);
     expect(after.map(([id]) => id)).toEqual([`${session}:bb000001`]);
+  });
+
+  it("a deleted session file takes its session out of the archive; a dry run only says so", async () => {
+    const session = "01a0f71f-0380-71ce-a5f6-9af2c7be0ad4";
+    const count = async () => [...(await archived()).values()].filter((d) => d.session_id === session).length;
+    const before = await count();
+    expect(before).toBeGreaterThan(0);
+    rmSync(join(agent.sessionsDir, FIXTURE_FILES.s3.replace(FIXTURE_SESSIONS_DIR, "")));
+    const dry = await recall(["push", "--remote", "local", "--dry-run"]);
+    expect(dry.stdout).toMatch(/1 deleted sessions would be removed/);
+    expect(await count()).toBe(before);
+    const pushed = await recall(["push", "--remote", "local", "--json"]);
+    expect(pushed.stderr).toBe("");
+    expect(jsonLines(pushed.stdout).at(-1)).toMatchObject({ removed: 1, deleted: before, messages: 0 });
+    expect(await count()).toBe(0);
+    expect(jsonLines((await recall(["push", "--remote", "local", "--json"])).stdout).at(-1)).toMatchObject({ removed: 0, deleted: 0 });
   });
 });

@@ -39,8 +39,10 @@ export interface PushReport {
   documents: number;
   /** Bytes of the documents sent, as JSON. */
   bytes: number;
-  /** Documents removed from the archive: a message that grew, a rewritten session's old ones. */
+  /** Documents removed from the archive: a message that grew, a rewritten or deleted session's old ones. */
   deleted: number;
+  /** Sessions whose file is gone from the sessions folder, taken out of the archive. */
+  removed: number;
   /** Secrets removed, by what they were. */
   redactions: Record<string, number>;
   failed: { path: string; reason: string }[];
@@ -142,7 +144,7 @@ function appendedTo(file: SessionFile, known: FileWatermark | undefined): FileWa
 
 export async function push(locations: Locations, remote: Remote, env: NodeJS.ProcessEnv, options: PushOptions = {}): Promise<PushReport> {
   const dryRun = options.dryRun === true;
-  const report: PushReport = { remote: remote.name, sessions: 0, unchanged: 0, documents: 0, bytes: 0, deleted: 0, redactions: {}, failed: [], dryRun };
+  const report: PushReport = { remote: remote.name, sessions: 0, unchanged: 0, documents: 0, bytes: 0, deleted: 0, removed: 0, redactions: {}, failed: [], dryRun };
   const { files, failures } = await discoverSessionFiles(locations);
   report.failed.push(...failures);
   const stateFile = watermarkFile(locations, remote);
@@ -245,5 +247,28 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
     tags.close();
   }
   await flush();
+  await removeDeleted(files, watermarks, report, (sessionId) => {
+    if (!client) return Promise.resolve(0);
+    return deleteSession(client, remote, sessionId).catch((error: unknown) => {
+      throw remoteError(remote, error, "removing a deleted session", pushTimeout(remote));
+    });
+  });
+  if (client && report.removed > 0) saveWatermarks(stateFile, watermarks);
   return report;
+}
+
+/**
+ * Takes out of the archive the sessions pushed from files that are no longer in the sessions
+ * folder (a file that could not be read is still there). A session another file here still holds
+ * (a copy) keeps its documents.
+ */
+async function removeDeleted(files: readonly SessionFile[], watermarks: Watermarks, report: PushReport, deleteSessionDocuments: (sessionId: string) => Promise<number>): Promise<void> {
+  const present = new Set([...files.map((file) => file.path), ...report.failed.map((failure) => failure.path)]);
+  const gone = [...watermarks].filter(([path]) => !present.has(path));
+  const heldHere = new Set([...watermarks].filter(([path]) => present.has(path)).map(([, mark]) => mark.header.id));
+  for (const [path, mark] of gone) {
+    if (!heldHere.has(mark.header.id)) report.deleted += await deleteSessionDocuments(mark.header.id);
+    report.removed++;
+    if (!report.dryRun) watermarks.delete(path);
+  }
 }

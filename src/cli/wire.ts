@@ -427,6 +427,7 @@ export interface PushSummaryRecord {
   messages: number;
   bytes: number;
   deleted: number;
+  removed: number;
   redactions: Record<string, number>;
   failed: { path: string; reason: string }[];
 }
@@ -440,6 +441,7 @@ export function pushSummaryRecord(report: PushReport): PushSummaryRecord {
     messages: report.documents,
     bytes: report.bytes,
     deleted: report.deleted,
+    removed: report.removed,
     redactions: { ...report.redactions },
     failed: report.failed.map((f) => ({ path: f.path, reason: f.reason })),
   };

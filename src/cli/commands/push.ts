@@ -11,8 +11,10 @@ function summaryLine(report: PushReport): string {
   const secrets = Object.entries(report.redactions);
   const redacted = secrets.length === 0 ? "no secret redacted" : `${secrets.reduce((n, [, c]) => n + c, 0)} secrets redacted (${secrets.map(([what, c]) => `${c} ${what}`).join(", ")})`;
   const verb = report.dryRun ? "would push" : "pushed";
-  const deleted = report.deleted > 0 ? `, ${report.deleted} replaced documents ${report.dryRun ? "would be " : ""}deleted` : "";
-  return `${verb} ${report.documents} messages of ${report.sessions} sessions to ${report.remote} (${kB} kB, ${redacted})${deleted}; ${report.unchanged} sessions unchanged`;
+  const would = report.dryRun ? "would be " : "";
+  const deleted = report.deleted > 0 ? `, ${report.deleted} replaced documents ${would}deleted` : "";
+  const removed = report.removed > 0 ? `, ${report.removed} deleted sessions ${would}removed` : "";
+  return `${verb} ${report.documents} messages of ${report.sessions} sessions to ${report.remote} (${kB} kB, ${redacted})${deleted}${removed}; ${report.unchanged} sessions unchanged`;
 }
 
 export class PushCommand extends BaseCommand {
