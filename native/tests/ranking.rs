@@ -1,45 +1,17 @@
 //! Each ranking rule of `search.rs` and `query.rs`, pinned by a test that fails without it.
 
+mod support;
+
 use recall_native::changes::{ChangeSet, SessionUpdate, TagUpdate};
 use recall_native::correction::Typos;
 use recall_native::engine::Engine;
 use recall_native::query::Filters;
 use recall_native::search::{Hit, SearchOptions};
-use recall_native::session::{MessageDoc, SessionMeta};
+use recall_native::session::MessageDoc;
+use support::session;
 
 const DAY: i64 = 24 * 3600 * 1000;
 const NOW: i64 = 1_800_000_000_000;
-
-fn session(name: &str, cwd: &str, modified: i64, texts: &[&str]) -> SessionUpdate {
-    let meta = SessionMeta {
-        id: format!("id-{name}"),
-        path: format!("/sessions/{name}.jsonl"),
-        cwd: cwd.to_owned(),
-        name: None,
-        created: modified - DAY,
-        modified,
-        message_count: texts.len() as u32,
-        first_message: texts.first().map_or(String::new(), |t| t.to_string()),
-        parent: None,
-        tags: Vec::new(),
-    };
-    let messages = texts
-        .iter()
-        .enumerate()
-        .map(|(i, text)| MessageDoc {
-            index: i as u32,
-            role: if i % 2 == 0 { "user".into() } else { "assistant".into() },
-            entry_id: format!("e{i}"),
-            timestamp: modified - (texts.len() - i) as i64 * 1000,
-            text: text.to_string(),
-            kind: None,
-            tool: None,
-            files: None,
-            line_offset: None,
-        })
-        .collect();
-    SessionUpdate { session: meta, messages, replace_from: None, continued: None }
-}
 
 fn engine_with(sessions: Vec<SessionUpdate>) -> Engine {
     let engine = Engine::in_memory().unwrap();

@@ -1,43 +1,17 @@
 //! Related sessions by their distinctive words (related.rs), each rule pinned by a test.
 
+mod support;
+
 use recall_native::changes::{ChangeSet, SessionUpdate};
 use recall_native::engine::Engine;
 use recall_native::files::FileRecord;
 use recall_native::query::{Filters, DEFAULT_COORDINATION};
 use recall_native::related::{Related, RelatedOptions};
-use recall_native::session::{MessageDoc, SessionMeta};
 
 const T: i64 = 1_800_000_000_000;
 
 fn session(name: &str, cwd: &str, texts: &[&str]) -> SessionUpdate {
-    let meta = SessionMeta {
-        id: format!("id-{name}"),
-        path: format!("/sessions/{name}.jsonl"),
-        cwd: cwd.to_owned(),
-        name: None,
-        created: T,
-        modified: T,
-        message_count: texts.len() as u32,
-        first_message: texts.first().map_or(String::new(), |t| t.to_string()),
-        parent: None,
-        tags: Vec::new(),
-    };
-    let messages = texts
-        .iter()
-        .enumerate()
-        .map(|(i, text)| MessageDoc {
-            index: i as u32,
-            role: if i % 2 == 0 { "user".into() } else { "assistant".into() },
-            entry_id: format!("e{i}"),
-            timestamp: T,
-            text: text.to_string(),
-            kind: None,
-            tool: None,
-            files: None,
-            line_offset: None,
-        })
-        .collect();
-    SessionUpdate { session: meta, messages, replace_from: None, continued: None }
+    support::session(name, cwd, T, texts)
 }
 
 fn write(engine: &Engine, changes: ChangeSet) {
