@@ -85,7 +85,7 @@ _recall() {
       --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
       --remote) return ;;
       esac
-      opts="--sessions-dir --color --remote --dry-run --json --help" ;;
+      opts="--sessions-dir --color --remote --dry-run --json --forget --forget-project --help" ;;
     read)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -108,7 +108,7 @@ _recall() {
       --since) return ;;
       --until) return ;;
       esac
-      opts="--sessions-dir --color --here --cwd --json --format -0 --null --no-sync -n --limit --since --until --help" ;;
+      opts="--sessions-dir --color --here --cwd --repo --json --format -0 --null --no-sync -n --limit --since --until --help" ;;
     remote)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;

@@ -3,7 +3,7 @@
  * `recall remote test`, the index template's analyzer beside the local one, and `recall push` —
  * dry run, push, a push with nothing new, appended messages, redaction.
  */
-import { appendFileSync, chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { questionTerms } from "../src/native/words.js";
@@ -190,5 +190,44 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("the archive on a real OpenSe
     expect(jsonLines(pushed.stdout).at(-1)).toMatchObject({ removed: 1, deleted: before, messages: 0 });
     expect(await count()).toBe(0);
     expect(jsonLines((await recall(["push", "--remote", "local", "--json"])).stdout).at(-1)).toMatchObject({ removed: 0, deleted: 0 });
+  });
+
+  it("--forget takes sessions out for good, --forget-project every session of this folder's repository", async () => {
+    const s1 = "01a0f6b1-2680-79e3-a1fa-30b6f0582ef5";
+    const ofSession = async (id: string) => [...(await archived()).values()].filter((d) => d.session_id === id).length;
+    expect(await ofSession(s1)).toBeGreaterThan(0);
+    const forgot = await recall(["push", "--remote", "local", "--forget", "01a0f6b1", "--json"]);
+    expect(forgot.stderr).toBe("");
+    expect(jsonLines(forgot.stdout)).toEqual([expect.objectContaining({ type: "forgotten", sessions: [s1], project: null, deleted: expect.any(Number) })]);
+    expect(await ofSession(s1)).toBe(0);
+    // Appended to since, it is still not sent.
+    appendFileSync(join(agent.sessionsDir, FIXTURE_FILES.s1.replace(FIXTURE_SESSIONS_DIR, "")), userMessage("ff000001", "one more line after forgetting", Date.parse("2026-10-03T00:00:00Z")));
+    expect(jsonLines((await recall(["push", "--remote", "local", "--json"])).stdout).at(-1)).toMatchObject({ forgotten: 1, messages: 0 });
+    expect(await ofSession(s1)).toBe(0);
+
+    // A session of a clone of acme/tools, pushed, then its project forgotten from another clone.
+    const clone = (name: string) => {
+      const dir = join(realpathSync(agent.root), name);
+      mkdirSync(join(dir, ".git"), { recursive: true });
+      writeFileSync(join(dir, ".git", "config"), `[remote "origin"]\n\turl = ${name === "tools-a" ? "git@github.com:acme/tools.git" : "https://github.com/acme/tools"}\n`);
+      return dir;
+    };
+    const id = "0c0c0c0c-1111-7222-8333-944445555666";
+    mkdirSync(join(agent.sessionsDir, "--tools--"), { recursive: true });
+    const at = Date.parse("2026-10-04T00:00:00Z");
+    writeFileSync(
+      join(agent.sessionsDir, "--tools--", `2026-10-04T00-00-00-000Z_${id}.jsonl`),
+      `${JSON.stringify({ type: "session", version: 3, id, timestamp: new Date(at).toISOString(), cwd: clone("tools-a") })}\n${userMessage("cc000001", "the tools session", at)}`,
+    );
+    expect((await recall(["push", "--remote", "local"])).code).toBe(0);
+    expect([...(await archived()).values()].find((d) => d.session_id === id)?.project).toBe("github.com/acme/tools");
+    const project = await runRecall(["push", "--remote", "local", "--forget-project"], { env: agent.env, cwd: clone("tools-b") });
+    expect(project.stderr).toBe("");
+    expect(project.stdout).toMatch(/forgot project github.com\/acme\/tools in local: 1 documents removed/);
+    expect(await ofSession(id)).toBe(0);
+    expect(jsonLines((await recall(["push", "--remote", "local", "--json"])).stdout).at(-1)).toMatchObject({ forgotten: 2, messages: 0 });
+    const bad = await recall(["push", "--remote", "local", "--forget"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split("\n")).toHaveLength(1);
   });
 });

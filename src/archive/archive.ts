@@ -5,6 +5,7 @@
  */
 import { loadConfig } from "../api/config.js";
 import { resolveLocations, type LocationOverrides, type Locations } from "../locations.js";
+import { forget, type ForgetOptions, type ForgetReport } from "./forget.js";
 import { push, type PushOptions, type PushReport } from "./push.js";
 import { readArchived, type ArchiveReadOptions, type ArchiveReadResult } from "./read.js";
 import { checkRemote, type RemoteCheck } from "./remote-check.js";
@@ -39,6 +40,11 @@ export class Archive {
   /** Pushes to the remote named `name` (the only one when none is named). */
   push(name: string | undefined, options: PushOptions = {}): Promise<PushReport> {
     return push(this.locations, findRemote(this.configFile, name), this.env, options);
+  }
+
+  /** Takes sessions, or a project's, out of the remote named `name`, never to be pushed to it again. */
+  forget(name: string | undefined, options: ForgetOptions): Promise<ForgetReport> {
+    return forget(this.locations, findRemote(this.configFile, name), this.env, options);
   }
 
   /** Sessions of the remote named `name` ranked for a query, as a local search ranks them, each with where it lives. */

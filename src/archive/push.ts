@@ -8,16 +8,17 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { Client } from "@opensearch-project/opensearch";
-import { RecallError } from "../errors.js";
 import type { Locations } from "../locations.js";
 import { discoverSessionFiles, type SessionFile } from "../sessions/discover.js";
 import { readCopyKeys, readSessionForIndex, type SessionRead } from "../sessions/session-index-reader.js";
+import { projectOf } from "../sessions/project-identity.js";
 import { parentFinder } from "../sync/fork-parent.js";
 import { tailHash } from "../sync/state.js";
 import { TAGS_DB_FILE, TagStore } from "../tags/tag-store.js";
-import { PUSH_TIMEOUT_MS, remoteClient, remoteError, statusOf } from "./client.js";
+import { deleteSession, pushTimeout, sendBulk, type Action } from "./bulk.js";
+import { remoteClient, remoteError } from "./client.js";
 import { sessionDocuments, type IdentifiedDocument } from "./documents.js";
+import { forgottenFile, loadForgotten } from "./forgotten.js";
 import type { Remote } from "./remotes.js";
 import { ensureIndex } from "./template.js";
 import { loadWatermarks, saveWatermarks, watermarkFile, type FileWatermark, type Watermarks } from "./watermarks.js";
@@ -43,6 +44,8 @@ export interface PushReport {
   deleted: number;
   /** Sessions whose file is gone from the sessions folder, taken out of the archive. */
   removed: number;
+  /** Sessions not sent because the remote was told to forget them or their project. */
+  forgotten: number;
   /** Secrets removed, by what they were. */
   redactions: Record<string, number>;
   failed: { path: string; reason: string }[];
@@ -52,60 +55,6 @@ export interface PushReport {
 /** A bulk request is sent once it holds this many bytes of documents, or this many actions. */
 const BULK_BYTES = 4 << 20;
 const BULK_ACTIONS = 2_000;
-/** Tries of an item the archive refused for a passing reason, with backoff from 250 ms to 8 s. */
-const MAX_TRIES = 8;
-
-type Action = { id: string; document: IdentifiedDocument["document"] } | { id: string; delete: true };
-
-/** A push's requests may take the remote's timeout, and at least PUSH_TIMEOUT_MS. */
-const pushTimeout = (remote: Remote) => Math.max(remote.timeoutMs, PUSH_TIMEOUT_MS);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const backoff = (attempt: number) => Math.min(8_000, 250 * 2 ** attempt);
-const passing = (status: number | undefined) => status === undefined || status === 429 || status >= 500;
-
-/** Sends `actions` in one bulk request, again for the items refused for a passing reason. */
-async function sendBulk(client: Client, remote: Remote, actions: Action[]): Promise<void> {
-  let pending = actions;
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt > 0) await sleep(backoff(attempt - 1));
-    const body = pending.flatMap((a): Record<string, unknown>[] => ("delete" in a ? [{ delete: { _index: remote.index, _id: a.id } }] : [{ index: { _index: remote.index, _id: a.id } }, { ...a.document }]));
-    let items: Record<string, { status: number; error?: { type?: string; reason?: string } }>[];
-    try {
-      items = (await client.bulk({ body })).body.items as typeof items;
-    } catch (error) {
-      if (passing(statusOf(error)) && attempt + 1 < MAX_TRIES) continue;
-      throw remoteError(remote, error, "pushing", pushTimeout(remote));
-    }
-    const again: Action[] = [];
-    items.forEach((item, i) => {
-      const result = Object.values(item)[0]!;
-      const action = pending[i]!;
-      // Deleting what is not there leaves the archive as wanted.
-      if (!result.error && (result.status < 300 || ("delete" in action && result.status === 404))) return;
-      if (!passing(result.status)) throw new RecallError("IO", `remote ${remote.name} refused document ${action.id} (HTTP ${result.status}): ${result.error?.reason ?? result.error?.type ?? "no reason given"}`);
-      again.push(action);
-    });
-    if (again.length > 0 && attempt + 1 >= MAX_TRIES) throw new RecallError("IO", `remote ${remote.name} kept refusing ${again.length} documents (HTTP ${items.find((i) => Object.values(i)[0]!.error)?.[0]?.status ?? "429/5xx"}) after ${MAX_TRIES} tries`);
-    pending = again;
-  }
-}
-
-/**
- * Deletes every document of a session, found by a search and deleted in bulk (`_delete_by_query`
- * is a module that a bare engine lacks); again after a refresh until none is found.
- */
-async function deleteSession(client: Client, remote: Remote, sessionId: string): Promise<number> {
-  let deleted = 0;
-  for (;;) {
-    await client.indices.refresh({ index: remote.index });
-    const found = await client.search({ index: remote.index, body: { size: 10_000, _source: false, query: { term: { session_id: sessionId } } } });
-    const ids = found.body.hits.hits.map((hit) => hit._id!);
-    if (ids.length === 0) return deleted;
-    await sendBulk(client, remote, ids.map((id): Action => ({ id, delete: true })));
-    deleted += ids.length;
-  }
-}
-
 /** The tags of each session as the user's tag database holds them (none without a database). */
 function openTags(locations: Locations): { of: (sessionId: string) => string[]; close: () => void } {
   const path = join(locations.dataDir, TAGS_DB_FILE);
@@ -144,11 +93,12 @@ function appendedTo(file: SessionFile, known: FileWatermark | undefined): FileWa
 
 export async function push(locations: Locations, remote: Remote, env: NodeJS.ProcessEnv, options: PushOptions = {}): Promise<PushReport> {
   const dryRun = options.dryRun === true;
-  const report: PushReport = { remote: remote.name, sessions: 0, unchanged: 0, documents: 0, bytes: 0, deleted: 0, removed: 0, redactions: {}, failed: [], dryRun };
+  const report: PushReport = { remote: remote.name, sessions: 0, unchanged: 0, documents: 0, bytes: 0, deleted: 0, removed: 0, forgotten: 0, redactions: {}, failed: [], dryRun };
   const { files, failures } = await discoverSessionFiles(locations);
   report.failed.push(...failures);
   const stateFile = watermarkFile(locations, remote);
   const watermarks: Watermarks = loadWatermarks(stateFile);
+  const forgotten = loadForgotten(forgottenFile(stateFile));
   const client = dryRun ? undefined : remoteClient(remote, env, pushTimeout(remote));
   if (client) {
     try {
@@ -198,6 +148,10 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
         }
       } catch (error) {
         report.failed.push({ path: file.path, reason: error instanceof Error ? error.message : String(error) });
+        continue;
+      }
+      if (forgotten.sessions.has(read.header.id) || forgotten.projects.has(projectOf(read.header.cwd))) {
+        report.forgotten++;
         continue;
       }
       const sessionTags = tags.of(read.header.id);

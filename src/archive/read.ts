@@ -63,7 +63,7 @@ function decodeCursor(text: string, session: string): Cursor {
 }
 
 /** The one session whose id is `ref` or starts with it. */
-async function resolveArchived(client: Client, remote: Remote, ref: string): Promise<string> {
+export async function resolveArchived(client: Client, remote: Remote, ref: string): Promise<string> {
   if (!/^[0-9a-z-]{4,}$/i.test(ref)) throw new RecallError("BAD_INPUT", `an archived session is named by its id or a prefix of 4 or more of its characters, not ${JSON.stringify(ref)}`, { field: "session" });
   const found = await client.search({ index: remote.index, body: { size: 0, query: { prefix: { session_id: ref.toLowerCase() } }, aggs: { ids: { terms: { field: "session_id", size: 11 } } } } as never });
   const ids = (found.body.aggregations?.ids as unknown as { buckets: { key: string }[] }).buckets.map((b) => b.key);

@@ -23,7 +23,7 @@ import type {
   SyncReport,
   TagCount,
 } from "../index.js";
-import type { ArchiveHit, ArchiveReadResult, IdentifiedDocument, Origin, PushReport, Remote, RemoteCheck } from "../index.js";
+import type { ArchiveHit, ArchiveReadResult, ForgetReport, IdentifiedDocument, Origin, PushReport, Remote, RemoteCheck } from "../index.js";
 import { doctorFixWords } from "./error-words.js";
 
 // Each record's type is written out here, field by field, with the wire's own types: none is
@@ -428,6 +428,7 @@ export interface PushSummaryRecord {
   bytes: number;
   deleted: number;
   removed: number;
+  forgotten: number;
   redactions: Record<string, number>;
   failed: { path: string; reason: string }[];
 }
@@ -442,9 +443,23 @@ export function pushSummaryRecord(report: PushReport): PushSummaryRecord {
     bytes: report.bytes,
     deleted: report.deleted,
     removed: report.removed,
+    forgotten: report.forgotten,
     redactions: { ...report.redactions },
     failed: report.failed.map((f) => ({ path: f.path, reason: f.reason })),
   };
+}
+
+/** `recall push --forget --json`: what the remote was told to forget. */
+export interface ForgetRecord {
+  type: "forgotten";
+  remote: string;
+  sessions: string[];
+  project: string | null;
+  deleted: number;
+}
+
+export function forgetRecord(report: ForgetReport): ForgetRecord {
+  return { type: "forgotten", remote: report.remote, sessions: [...report.sessions], project: report.project, deleted: report.deleted };
 }
 
 /** A remote as `--json` prints it (no credentials: only where they are read from). */
@@ -541,6 +556,7 @@ export type WireRecord =
   | ResumeRecord
   | PushDocumentRecord
   | PushSummaryRecord
+  | ForgetRecord
   | RemoteRecord
   | RemoteCheckRecord;
 
