@@ -108,7 +108,7 @@ const wordsIn = (text) => text.toLowerCase().match(/[a-z][a-z0-9]{3,}/g) ?? [];
  * conversation messages hold it, and how many tool calls; for each wanted session, the words it
  * says, the files its calls touched, and its shell commands.
  */
-async function readCorpus(sessionsDir, wanted) {
+export async function readCorpus(sessionsDir, wanted) {
   const messageFrequency = new Map();
   const callFrequency = new Map();
   const sessions = new Map();
@@ -203,12 +203,17 @@ export async function evaluate({ sessions = 500, seed = 1, queries = 300, words 
   return { sessions, seed, words, shape, queries: n, ...settings, r1: within(1), r5: within(5), mrr, ranks };
 }
 
+/** The command-line options that say which corpus and how many of its known items. */
+export const CORPUS_OPTIONS = {
+  sessions: { type: "string", default: "500" },
+  seed: { type: "string", default: "1" },
+  queries: { type: "string", default: "300" },
+};
+
 if (import.meta.url === `file://${process.argv[1]}`) {
     const { values } = parseArgs({
     options: {
-      sessions: { type: "string", default: "500" },
-      seed: { type: "string", default: "1" },
-      queries: { type: "string", default: "300" },
+      ...CORPUS_OPTIONS,
       words: { type: "string", default: "distinctive" },
       shape: { type: "string", default: "remembered" },
       recency: { type: "string" },

@@ -95,8 +95,9 @@ _recall() {
       --max-chars) return ;;
       --cursor) return ;;
       --highlight) return ;;
+      --remote) return ;;
       esac
-      opts="--sessions-dir --color --mode --all-branches -n --limit --max-chars --cursor --json --highlight --help" ;;
+      opts="--sessions-dir --color --mode --all-branches -n --limit --max-chars --cursor --json --highlight --remote --help" ;;
     remote)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -125,8 +126,11 @@ _recall() {
       --content) return ;;
       --file) return ;;
       --typos) COMPREPLY=($(compgen -W "correct suggest off" -- "$cur")); return ;;
+      --remote) return ;;
+      --user) return ;;
+      --machine) return ;;
       esac
-      opts="--sessions-dir --color --here --cwd --json --format -0 --null --no-sync -n --limit --since --until --prefix --content --file --typos --exact --help" ;;
+      opts="--sessions-dir --color --here --cwd --json --format -0 --null --no-sync -n --limit --since --until --prefix --content --file --typos --exact --remote --user --machine --help" ;;
     tag)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;

@@ -5,6 +5,7 @@
  */
 export { Recall } from "./api/recall.js";
 export type { RecallOptions, Freshness, SyncRequest, Resolved, ModelChoice } from "./api/recall.js";
+export type { IndexCheck } from "./native/index-handle.js";
 export type { ModelCaller, ModelQuestion } from "./api/pi-model.js";
 export { startEarlyLook } from "./api/early-look.js";
 export type { EarlyLook } from "./sessions/discover.js";
@@ -52,3 +53,5 @@ export type { Remote, RemoteSettings, PushedContent } from "./archive/remotes.js
 export type { RemoteCheck } from "./archive/remote-check.js";
 export type { PushOptions, PushReport } from "./archive/push.js";
 export type { ArchiveDocument, IdentifiedDocument } from "./archive/documents.js";
+export type { ArchiveSearchOptions, ArchiveSearchPage, ArchiveHit, Origin } from "./archive/search.js";
+export type { ArchiveReadOptions, ArchiveReadResult } from "./archive/read.js";

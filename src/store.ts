@@ -9,7 +9,7 @@ import { lstatSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { RecallError } from "./errors.js";
 import type { Locations } from "./locations.js";
-import { IndexHandle } from "./native/index-handle.js";
+import { IndexHandle, type IndexCheck } from "./native/index-handle.js";
 import { shorten } from "./quote.js";
 
 export interface IndexStore {
@@ -25,11 +25,8 @@ export interface IndexStore {
 const NOTICE_REASON_CHARS = 160;
 
 export interface OpenOptions {
-  /**
-   * Check every segment file's checksum, not only those changed since the last commit (see
-   * native/src/integrity.rs): this reads the whole index.
-   */
-  verify?: boolean;
+  /** Which segment files' checksums opening reads (default: those changed since the last commit). */
+  check?: IndexCheck;
 }
 
 export async function openStore(locations: Locations, options: OpenOptions = {}): Promise<IndexStore> {
@@ -43,7 +40,7 @@ export async function openStore(locations: Locations, options: OpenOptions = {})
   // The cache is recall's own: something other than a folder where the index goes is put aside.
   const notFolder = clearNotAFolder(indexDir);
   if (notFolder) notices.push(`${indexDir} was ${notFolder}, not the index's folder; replaced it with a new index, rebuilt from the session files`);
-  const native = await IndexHandle.open(indexDir, { verify: options.verify ?? false });
+  const native = await IndexHandle.open(indexDir, options.check);
   const replacedBecause = native.replacedBecause();
   let replaced = notFolder !== undefined;
   if (replacedBecause !== null) {

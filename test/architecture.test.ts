@@ -160,7 +160,7 @@ describe("the library and presentation", () => {
         .filter((literal) => COMMAND.test(literal) || (literal.match(/(?<![\w-])--[a-z][a-z-]*/g) ?? []).some((flag) => !PI_FLAGS.test(flag)))
         .map((literal) => `${rel(f.path)}: ${literal}`),
     );
-    expect(withKnown(offending, KNOWN_CLI_WORDS)).toEqual([]);
+    expect(offending).toEqual([]);
   });
 });
 
@@ -175,7 +175,15 @@ describe("adapters and dependencies", () => {
       const deep = specifiers.filter((s) => !s.startsWith(".") && !s.startsWith("node:") && /^(@[^/]+\/)?[^/]+\/(lib|dist|src|build|internal)(\/|$)/.test(s));
       return [...new Set([...found, ...deep])].map((what) => `${rel(path)}: ${what}`);
     });
-    expect(withKnown(offending, KNOWN_INTERNALS)).toEqual([]);
+    expect(offending).toEqual([]);
+  });
+
+  it("every command option is made through src/cli/options.ts, which notes it for recall's own command-line readers", () => {
+    const offending = files
+      .filter((f) => f.path !== join(src, "cli", "options.ts"))
+      .filter((f) => /import\s*\{[^}]*\bOption\b[^}]*\}\s*from\s*"clipanion"/.test(f.text))
+      .map((f) => rel(f.path));
+    expect(offending).toEqual([]);
   });
 
   it("--json records are built only in src/cli/wire.ts", () => {
@@ -183,23 +191,6 @@ describe("adapters and dependencies", () => {
       .filter((f) => folderOf(f.path) === "cli" && f.path !== join(src, "cli", "wire.ts"))
       .filter((f) => /JSON\.stringify\(/.test(withoutComments(f.text)))
       .map((f) => rel(f.path));
-    expect(withKnown(offending, KNOWN_JSON_OUTSIDE_WIRE)).toEqual([]);
+    expect(offending).toEqual([]);
   });
 });
-
-/**
- * `offending` less the breaches known when the check was written, each of which must still be
- * found (so an entry fixed elsewhere is taken off its list here, and the check tightens).
- */
-function withKnown(offending: string[], known: readonly string[]): string[] {
-  const stale = known.filter((k) => !offending.some((o) => o === k || o.startsWith(`${k}:`)));
-  const fresh = offending.filter((o) => !known.some((k) => o === k || o.startsWith(`${k}:`)));
-  return [...fresh, ...stale.map((k) => `${k} (listed as known but fixed: take it off the list)`)];
-}
-
-// TODO(issue 33): breaches other branches fix (the CLI's, the reliability helper's); take each
-// off its list as the fix lands, until the lists are empty.
-const KNOWN_CLI_WORDS: readonly string[] = [];
-const KNOWN_INTERNALS: readonly string[] = ["src/cli/quick-parse.ts"];
-const KNOWN_JSON_OUTSIDE_WIRE: readonly string[] = [];
-

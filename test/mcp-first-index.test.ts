@@ -7,11 +7,15 @@
  */
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { startSlowFirstIndex, type SlowBuilder } from "./helpers/slow-first-index.js";
+import { runRecall } from "./helpers/run-cli.js";
 
 const BIN = new URL("../bin/recall-mcp.cjs", import.meta.url).pathname;
+const FIXTURE_SESSION = new URL("./fixtures/agent/sessions/--home-dev-blog--/2026-09-11T09-00-00-000Z_2d9abfc1-ce2a-46a6-a446-f9bb2819c0a3.jsonl", import.meta.url).pathname;
 
 let agent: AgentDir | undefined;
 let client: Client | undefined;
@@ -54,6 +58,25 @@ describe("recall mcp's first index", () => {
     expect(complete.s.index_complete).toBe(true);
     expect(complete.s.note ?? "").not.toMatch(/still being built/);
     expect(complete.s.results.length).toBeGreaterThan(0);
+  });
+
+  it("reads and gives context of a session while another process holds the index back, without waiting for it", { timeout: 120_000 }, async () => {
+    agent = makeAgentDir();
+    // Indexed so far: the fixtures; a new session waits behind another process that holds the
+    // writer lock and never lets go (so a call that waited for the lock would never answer).
+    expect((await runRecall(["index", "--quiet"], { env: agent.env })).code).toBe(0);
+    writeFileSync(join(agent.sessionsDir, "late.jsonl"), readFileSync(FIXTURE_SESSION, "utf8").replace(/2d9abfc1-ce2a-46a6-a446-f9bb2819c0a3/g, "3e8bbcd2-df3b-47b7-b557-0aac3920d1b4"));
+    builder = await startSlowFirstIndex(agent.env, Infinity);
+    client = new Client({ name: "recall-first-index-test", version: "1.0.0" });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "--default-scope", "all"], env: agent.env as Record<string, string>, stderr: "pipe" }));
+    const found = await search("deploy");
+    const sessionRef = found.s.results[0].session_ref as string;
+    const read = await client.callTool({ name: "pi_session_read", arguments: { session_ref: sessionRef } });
+    expect(read.isError).toBeFalsy();
+    expect(JSON.stringify(read.structuredContent)).toMatch(/deploy/);
+    const context = await client.callTool({ name: "pi_session_context", arguments: { session_ref: sessionRef, question: "deploy" } });
+    expect(context.isError).toBeFalsy();
+    expect(JSON.stringify(context.structuredContent)).toMatch(/deploy/);
   });
 
   it("on a small history, the first call waits for the first index and answers completely", async () => {

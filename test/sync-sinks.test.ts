@@ -48,10 +48,12 @@ class MemorySink implements MarkedSink {
       this.messages.delete(change.path);
       return;
     }
-    const { file, read, mark } = change;
-    this.marked.set(file.path, { path: file.path, size: file.size, mtimeMs: file.mtimeMs, ino: file.ino, state: mark });
-    const kept = change.kind === "appended" ? this.messages.get(file.path)!.filter((m) => m.index < change.from) : [];
+    const { file, read } = change;
+    const replaceFrom = change.kind === "part" ? (change.first ? (change.from ?? 0) : undefined) : change.continued ? undefined : change.kind === "appended" ? change.from : 0;
+    const had = this.messages.get(file.path) ?? [];
+    const kept = replaceFrom === undefined ? had : had.filter((m) => m.index < replaceFrom);
     this.messages.set(file.path, [...kept, ...read.messages]);
+    if (change.kind !== "part") this.marked.set(file.path, { path: file.path, size: file.size, mtimeMs: file.mtimeMs, ino: file.ino, state: change.mark });
   }
 
   /** What was emitted since the last call, as (kind, file name) pairs. */

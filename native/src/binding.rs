@@ -16,13 +16,14 @@ use crate::correction::Typos;
 use crate::engine::Engine;
 use crate::error::{Code, RecallError};
 use crate::files::{FileRecord, Selector};
+use crate::integrity::Scope;
 use crate::lock_file::{text_if_held, HeldLock};
 use crate::marks::prefix_marks;
 use crate::panics;
-use crate::scan::{every_file, project_folders, EarlyLook, Layout, Scan, SessionFile};
 use crate::query::{Filters, DEFAULT_COORDINATION};
-use crate::relevance::{question_terms, score_texts};
-use crate::replace::{open_or_replace, open_verified};
+use crate::relevance::{question_terms, Scorer};
+use crate::replace::{open_checked, open_or_replace};
+use crate::scan::{every_file, project_folders, EarlyLook, Layout, Scan, SessionFile};
 use crate::search::{Hit, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS};
 use crate::session::SessionMeta;
 use crate::sessions::list;
@@ -286,15 +287,7 @@ impl From<JsChangeSet> for ChangeSet {
 
 impl From<JsFileRecordUpdate> for FileRecord {
     fn from(r: JsFileRecordUpdate) -> Self {
-        FileRecord {
-            path: r.path,
-            size: r.size as u64,
-            mtime_ms: r.mtime_ms,
-            ino: r.ino as u64,
-            session_id: r.session_id,
-            parent_name: r.parent_name,
-            state: r.state,
-        }
+        FileRecord { path: r.path, size: r.size as u64, mtime_ms: r.mtime_ms, ino: r.ino as u64, session_id: r.session_id, parent_name: r.parent_name, state: r.state }
     }
 }
 
@@ -409,25 +402,46 @@ pub fn js_question_terms(question: String) -> Vec<String> {
 
 #[napi(object, js_name = "NativeTextScore")]
 pub struct JsTextScore {
-    /// BM25 against the terms; 0 when the text holds none of them.
+    /// Position of the text among those added, from 0.
+    pub index: u32,
+    /// BM25 against the terms, above 0.
     pub score: f64,
-    /// Where the text first holds its rarest term, as a JavaScript string index; 0 when none.
+    /// Where the text first holds its rarest term, as a JavaScript string index.
     pub focus: u32,
 }
 
-/// How each of `texts` (one session's messages) scores against `terms` with BM25 (relevance.rs).
-#[napi(js_name = "scoreTexts", catch_unwind)]
-pub fn js_score_texts(texts: Vec<String>, terms: Vec<String>) -> Vec<JsTextScore> {
-    score_texts(&texts, &terms).into_iter().map(|s| JsTextScore { score: s.score, focus: u32::try_from(s.focus).unwrap_or(u32::MAX) }).collect()
+/// BM25 of one session's messages against a question's terms, the texts added a part at a time
+/// (relevance.rs): only what scoring needs of each is kept, not the texts.
+#[napi]
+pub struct TextScorer {
+    scorer: Scorer,
+}
+
+#[napi]
+impl TextScorer {
+    #[napi(constructor)]
+    pub fn new(terms: Vec<String>) -> TextScorer {
+        TextScorer { scorer: Scorer::new(terms) }
+    }
+
+    /// Counts the next texts of the collection.
+    #[napi(catch_unwind)]
+    pub fn add(&mut self, texts: Vec<String>) {
+        self.scorer.add(&texts);
+    }
+
+    /// The score of each text added that holds a term (the others score 0), in the order added.
+    #[napi(catch_unwind)]
+    pub fn scores(&self) -> Vec<JsTextScore> {
+        let js = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        self.scorer.scores().into_iter().map(|s| JsTextScore { index: js(s.index), score: s.score, focus: js(s.focus) }).collect()
+    }
 }
 
 /// For each of `texts`, the spans of its words that start with a word of `query` (marks.rs).
 #[napi(js_name = "prefixMarks", catch_unwind)]
 pub fn js_prefix_marks(texts: Vec<String>, query: String) -> Vec<Vec<JsSpan>> {
-    texts
-        .iter()
-        .map(|text| js_spans(prefix_marks(text, &query)))
-        .collect()
+    texts.iter().map(|text| js_spans(prefix_marks(text, &query))).collect()
 }
 
 /// The project folders of a sessions directory in Pi's layout, by the rules of the scan.
@@ -447,9 +461,7 @@ pub fn is_terminal(fd: i32) -> bool {
 }
 
 fn now_ms() -> f64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0.0, |d| d.as_millis() as f64)
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_millis() as f64)
 }
 
 /// A look at the session files under way on a thread of its own (see scan.rs), for a scan to take.
@@ -491,19 +503,19 @@ impl NativeIndex {
         AsyncTask::new(job(move || NativeIndex::of(open_or_replace(Path::new(&dir))?)))
     }
 
-    /// Like `open`, checking every segment file's checksum first: after a failure, and in
-    /// `recall index`.
+    /// Like `open`, checking every segment file's checksum first: after a failure.
     #[napi(ts_return_type = "Promise<NativeIndex>")]
     pub fn open_verified(dir: String) -> AsyncTask<Job<NativeIndex>> {
         panics::quiet();
-        AsyncTask::new(job(move || NativeIndex::of(open_verified(Path::new(&dir))?)))
+        AsyncTask::new(job(move || NativeIndex::of(open_checked(Path::new(&dir), Scope::All)?)))
     }
 
-    /// The names of the index's segment files that fail their checksum (for `recall doctor`).
-    #[napi(ts_return_type = "Promise<string[]>")]
-    pub fn damaged_files(&self) -> AsyncTask<Job<Vec<String>>> {
-        let engine = self.engine.clone();
-        AsyncTask::new(job(move || engine.damaged_files(false)))
+    /// Like `open`, first checking every segment file written since they all last passed their
+    /// checksum (`recall index`; see integrity.rs): an index nothing wrote to since is not read.
+    #[napi(ts_return_type = "Promise<NativeIndex>")]
+    pub fn open_rechecked(dir: String) -> AsyncTask<Job<NativeIndex>> {
+        panics::quiet();
+        AsyncTask::new(job(move || NativeIndex::of(open_checked(Path::new(&dir), Scope::SinceChecked)?)))
     }
 
     /// Whether the index's folder is still the one it was opened in (not deleted or replaced).
@@ -552,13 +564,7 @@ impl NativeIndex {
         let changes = ChangeSet::from(changes);
         AsyncTask::new(job(move || {
             let c = engine.apply(&changes)?;
-            Ok(JsApplyCounts {
-                removed_paths: c.removed_paths,
-                sessions: c.sessions,
-                messages: c.messages,
-                tag_updates: c.tag_updates,
-                files: c.files,
-            })
+            Ok(JsApplyCounts { removed_paths: c.removed_paths, sessions: c.sessions, messages: c.messages, tag_updates: c.tag_updates, files: c.files })
         }))
     }
 
@@ -630,10 +636,7 @@ impl NativeIndex {
         AsyncTask::with_optional_signal(
             job(move || {
                 let found = engine.find(&options)?;
-                Ok(JsFound {
-                    hits: found.hits.into_iter().map(JsHit::from).collect(),
-                    read_as: found.read_as.into_iter().map(|(word, read_as)| JsReadAs { word, read_as }).collect(),
-                })
+                Ok(JsFound { hits: found.hits.into_iter().map(JsHit::from).collect(), read_as: found.read_as.into_iter().map(|(word, read_as)| JsReadAs { word, read_as }).collect() })
             }),
             signal,
         )

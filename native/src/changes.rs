@@ -37,6 +37,12 @@ pub struct SessionUpdate {
     /// re-sent when the append continued it with the same role).
     #[serde(default)]
     pub replace_from: Option<u32>,
+    /// True for a further part of a session read in parts (a large file, sent as several updates
+    /// in order, with no commit between them): no message is deleted, its messages add to those
+    /// of the parts before, and its session document replaces theirs. Only a session's first
+    /// part replaces messages (`replaceFrom`, which a continued update does not read).
+    #[serde(default)]
+    pub continued: Option<bool>,
 }
 
 /// New merged tags for every indexed file of one session id. Only the session document is

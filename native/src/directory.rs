@@ -21,9 +21,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use tantivy::directory::error::{DeleteError, LockError, OpenReadError, OpenWriteError};
-use tantivy::directory::{
-    Directory, DirectoryLock, FileHandle, FileSlice, Lock, MmapDirectory, WatchCallback, WatchHandle, WritePtr, META_LOCK,
-};
+use tantivy::directory::{Directory, DirectoryLock, FileHandle, FileSlice, Lock, MmapDirectory, WatchCallback, WatchHandle, WritePtr, META_LOCK};
 
 const MANAGED_LIST: &str = ".managed.json";
 
@@ -102,9 +100,7 @@ impl Directory for IndexDirectory {
             // Readers hold this lock while they open segments, against a writer deleting them.
             // In a folder nobody can write to, there is no such writer, and the lock file cannot
             // be made or opened for writing: reading goes on without it.
-            Err(LockError::IoError(error)) if lock.filepath == META_LOCK.filepath && cannot_write(&error) => {
-                Ok(DirectoryLock::from(Box::new(())))
-            }
+            Err(LockError::IoError(error)) if lock.filepath == META_LOCK.filepath && cannot_write(&error) => Ok(DirectoryLock::from(Box::new(()))),
             other => other,
         }
     }

@@ -127,9 +127,9 @@ impl Engine {
             Ok(Some(opened)) => opened,
             Ok(None) => return Ok(None),
             // Opening reads some segment files: a damaged one may be why it failed.
-            Err(error) => return Err(part_damage(part, integrity::damaged_files_in(&folder).unwrap_or_default()).unwrap_or(error)),
+            Err(error) => return Err(part_damage(part, integrity::damaged_files_in(&folder, integrity::Scope::All).unwrap_or_default()).unwrap_or(error)),
         };
-        if let Some(damage) = part_damage(part, integrity::damaged_files(&opened.index, &folder, true)?) {
+        if let Some(damage) = part_damage(part, integrity::damaged_files(&opened.index, &folder, integrity::Scope::SinceCommit)?) {
             return Err(damage);
         }
         // Another thread may have opened it meanwhile: either copy serves.
@@ -161,19 +161,18 @@ impl Engine {
         self.folder.as_ref().is_none_or(|(path, identity)| identity.named_by(path))
     }
 
-    /// The active segment files that fail their checksum: all of them, or (`only_changed`) only
-    /// those changed since the last commit (see integrity.rs). The other parts' files (named
-    /// `depth/…`) are checked with all of them; with `only_changed`, when the part is opened. An
-    /// index in memory has no files.
-    pub fn damaged_files(&self, only_changed: bool) -> Result<Vec<String>> {
+    /// The active segment files that fail their checksum, of those `scope` says (see
+    /// integrity.rs). The other parts' files (named `depth/…`) are checked with the main one's;
+    /// since the last commit, when the part is opened. An index in memory has no files.
+    pub fn damaged_files(&self, scope: integrity::Scope) -> Result<Vec<String>> {
         let Some((dir, _)) = &self.folder else { return Ok(Vec::new()) };
-        let mut damaged = integrity::damaged_files(&self.main.index, dir, only_changed)?;
+        let mut damaged = integrity::damaged_files(&self.main.index, dir, scope)?;
         for part in Part::others() {
             let folder = part.folder(dir);
             if self.meta_missing(&folder)? {
                 damaged.extend(in_folder(part, vec![format!("meta.json{}", integrity::MISSING)]));
-            } else if !only_changed && folder.join("meta.json").exists() {
-                damaged.extend(in_folder(part, integrity::damaged_files_in(&folder)?));
+            } else if scope != integrity::Scope::SinceCommit && folder.join("meta.json").exists() {
+                damaged.extend(in_folder(part, integrity::damaged_files_in(&folder, scope)?));
             }
         }
         Ok(damaged)
@@ -299,18 +298,14 @@ impl Engine {
         for update in &changes.sessions {
             let path = &update.session.path;
             match update.replace_from {
+                _ if update.continued == Some(true) => {
+                    writer.main()?.delete_query(session_doc_query(fields, path))?;
+                }
                 None => writer.delete_path(fields, path),
                 Some(from) => {
                     let tail = || {
-                        let tail = RangeQuery::new(
-                            std::ops::Bound::Included(Term::from_field_u64(fields.msg_index, u64::from(from))),
-                            std::ops::Bound::Unbounded,
-                        );
-                        Box::new(BooleanQuery::new(vec![
-                            (Occur::Must, path_query(fields, path)),
-                            (Occur::Must, kind_is(fields, KIND_MESSAGE)),
-                            (Occur::Must, Box::new(tail)),
-                        ]))
+                        let tail = RangeQuery::new(std::ops::Bound::Included(Term::from_field_u64(fields.msg_index, u64::from(from))), std::ops::Bound::Unbounded);
+                        Box::new(BooleanQuery::new(vec![(Occur::Must, path_query(fields, path)), (Occur::Must, kind_is(fields, KIND_MESSAGE)), (Occur::Must, Box::new(tail))]))
                     };
                     for part in &mut writer.parts {
                         part.writer.delete_query(tail())?;
@@ -482,10 +477,7 @@ fn beside_updater<T: Send + 'static>(updater_panics: u64, work: impl FnOnce() ->
             Ok(Ok(value)) => return Ok(value),
             Ok(Err(panic)) => return Err(RecallError::new(Code::Internal, format!("writing the index panicked ({})", panics::message(&*panic)))),
             Err(mpsc::RecvTimeoutError::Timeout) if panics::updater_panics() > updater_panics => {
-                return Err(RecallError::new(
-                    Code::Corrupt,
-                    format!("Tantivy's segment updater panicked ({}); the index may be damaged", panics::last_updater_panic()),
-                ));
+                return Err(RecallError::new(Code::Corrupt, format!("Tantivy's segment updater panicked ({}); the index may be damaged", panics::last_updater_panic())));
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => return Err(RecallError::new(Code::Internal, "the writer thread ended without an answer")),
@@ -541,6 +533,46 @@ mod tests {
             typos: crate::correction::Typos::Correct,
         };
         !engine.search(&options).unwrap().is_empty()
+    }
+
+    /// One update of session `/s/parts.jsonl`: `messages` as (index, word), its `replaceFrom` and `continued`.
+    fn part(messages: &[(u32, &str)], replace_from: Option<u32>, continued: bool) -> ChangeSet {
+        let messages: Vec<_> = messages.iter().map(|(index, word)| serde_json::json!({ "index": index, "role": "user", "entryId": word, "timestamp": 2, "text": word })).collect();
+        serde_json::from_value(serde_json::json!({ "sessions": [{
+            "session": { "id": "parts", "path": "/s/parts.jsonl", "cwd": "/p", "created": 1, "modified": 2, "messageCount": messages.len() },
+            "messages": messages, "replaceFrom": replace_from, "continued": continued,
+        }] }))
+        .unwrap()
+    }
+
+    fn write(engine: &Engine, updates: &[ChangeSet]) {
+        engine.lock(Duration::from_secs(1), 1).unwrap();
+        for update in updates {
+            engine.apply(update).unwrap();
+        }
+        engine.commit("t", "").unwrap();
+        engine.unlock().unwrap();
+    }
+
+    #[test]
+    fn a_session_sent_in_parts_is_indexed_as_if_sent_whole() {
+        let whole = Engine::in_memory().unwrap();
+        write(&whole, &[part(&[(0, "alpha"), (1, "beta"), (1, "gamma"), (2, "delta")], None, false)]);
+        // Written anew in parts over an older version: the first part replaces, the others add,
+        // one of them at the index the part before ended on.
+        let rewritten = Engine::in_memory().unwrap();
+        write(&rewritten, &[part(&[(0, "stale"), (1, "staler")], None, false)]);
+        write(&rewritten, &[part(&[(0, "alpha"), (1, "beta")], None, false), part(&[(1, "gamma")], None, true), part(&[(2, "delta")], Some(0), true)]);
+        // Appended to in parts: the first part replaces from its index on.
+        let appended = Engine::in_memory().unwrap();
+        write(&appended, &[part(&[(0, "alpha"), (1, "staler")], None, false)]);
+        write(&appended, &[part(&[(1, "beta")], Some(1), false), part(&[(1, "gamma"), (2, "delta")], None, true)]);
+        for engine in [&rewritten, &appended] {
+            let (a, b) = (whole.stats().unwrap(), engine.stats().unwrap());
+            assert_eq!((a.documents, a.sessions), (b.documents, b.sessions));
+            assert!(["alpha", "beta", "gamma", "delta"].iter().all(|word| finds(engine, word)));
+            assert!(!finds(engine, "stale") && !finds(engine, "staler"));
+        }
     }
 
     #[test]

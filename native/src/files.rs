@@ -77,10 +77,7 @@ fn any_of(field: tantivy::schema::Field, values: &[String]) -> Box<dyn Query> {
 
 /// The file document of `path` (to replace it).
 pub fn file_doc_query(fields: &Fields, path: &str) -> Box<dyn Query> {
-    Box::new(BooleanQuery::new(vec![
-        (Occur::Must, kind_is(fields, KIND_FILE)),
-        (Occur::Must, Box::new(TermQuery::new(Term::from_field_text(fields.path, path), IndexRecordOption::Basic))),
-    ]))
+    Box::new(BooleanQuery::new(vec![(Occur::Must, kind_is(fields, KIND_FILE)), (Occur::Must, Box::new(TermQuery::new(Term::from_field_text(fields.path, path), IndexRecordOption::Basic)))]))
 }
 
 pub fn read_records(searcher: &Searcher, fields: &Fields, selector: &Selector) -> Result<Vec<FileRecord>> {
@@ -94,10 +91,7 @@ pub fn read_records(searcher: &Searcher, fields: &Fields, selector: &Selector) -
             let upper = format!("{prefix}\u{10FFFF}");
             clauses.push((
                 Occur::Must,
-                Box::new(RangeQuery::new(
-                    std::ops::Bound::Included(Term::from_field_text(fields.session_id, prefix)),
-                    std::ops::Bound::Excluded(Term::from_field_text(fields.session_id, &upper)),
-                )),
+                Box::new(RangeQuery::new(std::ops::Bound::Included(Term::from_field_text(fields.session_id, prefix)), std::ops::Bound::Excluded(Term::from_field_text(fields.session_id, &upper)))),
             ));
         }
     }

@@ -156,10 +156,7 @@ fn check_compatible(index: &Index) -> Result<()> {
     }
     if let Some(payload) = read_payload(index)? {
         if payload.schema != SCHEMA_VERSION {
-            return Err(RecallError::new(
-                Code::Incompatible,
-                format!("the index has schema version {}, this recall uses {SCHEMA_VERSION}", payload.schema),
-            ));
+            return Err(RecallError::new(Code::Incompatible, format!("the index has schema version {}, this recall uses {SCHEMA_VERSION}", payload.schema)));
         }
     }
     Ok(())
@@ -174,8 +171,6 @@ fn read_payload(index: &Index) -> Result<Option<Payload>> {
     let metas = index.load_metas()?;
     match metas.payload {
         None => Ok(None),
-        Some(text) => serde_json::from_str(&text)
-            .map(Some)
-            .map_err(|e| RecallError::new(Code::Corrupt, format!("unreadable commit payload: {e}"))),
+        Some(text) => serde_json::from_str(&text).map(Some).map_err(|e| RecallError::new(Code::Corrupt, format!("unreadable commit payload: {e}"))),
     }
 }

@@ -4,14 +4,23 @@
 //! Tantivy's own segment updater thread, which has no panic handler) aborts the process.
 //!
 //! Checking every file reads the whole index, so it happens only where its cost is expected (a
-//! repair after a failure, `recall index`, `recall doctor`). Opening the index checks only the
-//! segment files changed since the last commit: Tantivy writes a segment file once, before the
-//! commit (`meta.json`) that makes it searchable, so an active file newer than `meta.json` was
-//! written by something else since. That costs one `stat` per file.
+//! repair after a failure, `recall doctor`). Opening the index checks only the segment files
+//! changed since the last commit: Tantivy writes a segment file once, before the commit
+//! (`meta.json`) that makes it searchable, so an active file newer than `meta.json` was written by
+//! something else since. That costs one `stat` per file. `recall index` checks every file written
+//! since every file last passed (`Scope::SinceChecked`): by the file's change time, which no
+//! write can keep (setting a file's modification time back changes it too), against the time of
+//! the last such check, kept as the modification time of `.checked` in the index folder, which
+//! names the files that check knew to be whole (one committed after it listed them is read next
+//! time). An index that nothing wrote to since is not read again.
 
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::Write;
+use std::os::unix::fs::MetadataExt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use tantivy::index::SegmentComponent;
 use tantivy::Index;
@@ -22,29 +31,93 @@ use crate::error::{Code, RecallError, Result};
 /// How a damaged file's name says that the file is not there at all.
 pub const MISSING: &str = " (missing)";
 
+/// Which of the active segment files a check reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Those changed since the last commit (opening the index).
+    SinceCommit,
+    /// Those written since every file last passed (`recall index`).
+    SinceChecked,
+    /// All of them (a repair after a failure, `recall doctor`).
+    All,
+}
+
+/// In each index folder: the segment files the last check that found none damaged knew to be
+/// whole, one name a line; its modification time is when that check began.
+const CHECKED: &str = ".checked";
+
 /// The active segment files that are missing or whose checksum does not match their bytes, by
-/// name (a missing one marked so), sorted; all of them (`only_changed` false) or those changed
-/// since the last commit of `dir` (a missing file has changed).
-pub fn damaged_files(index: &Index, dir: &Path, only_changed: bool) -> Result<Vec<String>> {
-    let mut files = active_files(index)?;
-    if only_changed {
-        let committed = modified(&dir.join("meta.json")).ok_or_else(|| RecallError::new(Code::Corrupt, "meta.json cannot be read"))?;
-        files.retain(|name| modified(&dir.join(name)).is_none_or(|time| time > committed));
-    }
-    let mut damaged: Vec<String> = files
-        .into_iter()
-        .filter(|name| !intact(index, name))
-        .map(|name| if dir.join(&name).exists() { name } else { format!("{name}{MISSING}") })
-        .collect();
+/// name (a missing one marked so), sorted; of the files `scope` says (a missing one has changed).
+/// A check that reads every file it had to and finds none damaged is noted for `SinceChecked`.
+pub fn damaged_files(index: &Index, dir: &Path, scope: Scope) -> Result<Vec<String>> {
+    let began = SystemTime::now();
+    let (active, to_read) = plan(index, dir, scope)?;
+    // Nothing to read: the last note still holds (every active file is in it), and a no-change
+    // `recall index` writes nothing.
+    let note = !to_read.is_empty() || !dir.join(CHECKED).exists();
+    let mut damaged: Vec<String> = to_read.into_iter().filter(|name| !intact(index, name)).map(|name| if dir.join(&name).exists() { name } else { format!("{name}{MISSING}") }).collect();
     damaged.sort();
+    if damaged.is_empty() && scope != Scope::SinceCommit && note {
+        // A read-only cache keeps no note: it is checked whole each time.
+        let _ = note_checked(dir, &active, began);
+    }
     Ok(damaged)
 }
 
-/// `damaged_files` of every segment file of the index in `dir`, for an index that failed to
+/// The active segment files a check of `scope` reads, by name.
+pub fn files_to_check(index: &Index, dir: &Path, scope: Scope) -> Result<Vec<String>> {
+    Ok(plan(index, dir, scope)?.1)
+}
+
+/// The active segment files, and those of them a check of `scope` reads.
+fn plan(index: &Index, dir: &Path, scope: Scope) -> Result<(Vec<String>, Vec<String>)> {
+    let active = active_files(index)?;
+    let mut to_read = active.clone();
+    match scope {
+        Scope::SinceCommit => {
+            let committed = modified(&dir.join("meta.json")).ok_or_else(|| RecallError::new(Code::Corrupt, "meta.json cannot be read"))?;
+            to_read.retain(|name| modified(&dir.join(name)).is_none_or(|time| time > committed));
+        }
+        Scope::SinceChecked => {
+            if let Some((checked, whole)) = last_check(dir) {
+                // A file the last check did not know (committed since it listed the files), or
+                // changed since it began, is read; equal times too (the same clock tick).
+                to_read.retain(|name| !whole.contains(name) || changed(&dir.join(name)).is_none_or(|time| time >= checked));
+            }
+        }
+        Scope::All => {}
+    }
+    Ok((active, to_read))
+}
+
+/// When the last check that found no damage began, and the files it knew to be whole.
+fn last_check(dir: &Path) -> Option<(SystemTime, HashSet<String>)> {
+    let path = dir.join(CHECKED);
+    let checked = modified(&path)?;
+    let names = std::fs::read_to_string(&path).ok()?;
+    Some((checked, names.lines().map(str::to_owned).collect()))
+}
+
+/// A file's change time comes from the kernel's coarse clock (a tick of up to 10 ms), which may
+/// lag the time a check began by that much: the note is made this much earlier.
+const CLOCK_TICK: Duration = Duration::from_millis(50);
+
+/// `.checked` naming the files found whole, with the time the check began: a file written while
+/// it ran is read the next time. Written aside and renamed, so a reader never sees half a list.
+fn note_checked(dir: &Path, whole: &[String], began: SystemTime) -> std::io::Result<()> {
+    let aside = dir.join(format!("{CHECKED}.{}", std::process::id()));
+    let mut file = File::create(&aside)?;
+    file.write_all(whole.iter().map(|name| format!("{name}\n")).collect::<String>().as_bytes())?;
+    file.set_modified(began - CLOCK_TICK)?;
+    drop(file);
+    std::fs::rename(&aside, dir.join(CHECKED))
+}
+
+/// `damaged_files` of the files `scope` says of the index in `dir`, for an index that failed to
 /// open as an `Engine` (a damaged file may be read on the way). Needs only `meta.json`.
-pub fn damaged_files_in(dir: &Path) -> Result<Vec<String>> {
+pub fn damaged_files_in(dir: &Path, scope: Scope) -> Result<Vec<String>> {
     let index = Index::open(IndexDirectory::open(dir)?)?;
-    damaged_files(&index, dir, false)
+    damaged_files(&index, dir, scope)
 }
 
 /// One line for a person: `2 files failed their checksum: a.idx, a.term`.
@@ -80,6 +153,14 @@ fn intact(index: &Index, name: &str) -> bool {
 
 fn modified(path: &Path) -> Option<SystemTime> {
     std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+/// When the file's bytes or attributes last changed (its ctime), which no write can set back.
+fn changed(path: &Path) -> Option<SystemTime> {
+    let meta = std::fs::metadata(path).ok()?;
+    let seconds = u64::try_from(meta.ctime()).ok()?;
+    let nanos = u32::try_from(meta.ctime_nsec()).ok()?;
+    Some(SystemTime::UNIX_EPOCH + Duration::new(seconds, nanos))
 }
 
 /// The files of the index in the cache folder `dir` and of its depth index (`depth/`) that are

@@ -151,11 +151,7 @@ fn parse(mut bytes: Vec<u8>) -> Option<Listings> {
         let (line, names_at) = line_at(at)?;
         let mut fields = line.splitn(6, ' ');
         let mut field = || fields.next();
-        let state = FolderState {
-            identity: Identity { dev: field()?.parse().ok()?, ino: field()?.parse().ok()? },
-            ctime_sec: field()?.parse().ok()?,
-            ctime_nsec: field()?.parse().ok()?,
-        };
+        let state = FolderState { identity: Identity { dev: field()?.parse().ok()?, ino: field()?.parse().ok()? }, ctime_sec: field()?.parse().ok()?, ctime_nsec: field()?.parse().ok()? };
         let count: usize = field()?.parse().ok()?;
         let folder = field()?.to_owned();
         // The next `count` lines are the folder's names.

@@ -10,11 +10,8 @@
 
 use std::ops::Bound;
 
-use tantivy::query::{
-    BooleanQuery, BoostQuery, ConstScoreQuery, EmptyQuery, Occur, PhraseQuery, Query, RangeQuery,
-    TermQuery,
-};
 use tantivy::collector::DocSetCollector;
+use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, EmptyQuery, Occur, PhraseQuery, Query, RangeQuery, TermQuery};
 use tantivy::schema::document::Value;
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Searcher, TantivyDocument, Term};
@@ -180,10 +177,7 @@ impl Filters {
 /// Session ids of the session documents carrying every tag (`Occur::Must`) or any (`Occur::Should`).
 fn session_ids_tagged(searcher: &Searcher, fields: &Fields, tags: &[String], occur: Occur) -> tantivy::Result<Vec<String>> {
     let mut clauses = vec![(Occur::Must, kind_is(fields, KIND_SESSION))];
-    let tag_clauses: Vec<(Occur, Box<dyn Query>)> = tags
-        .iter()
-        .map(|tag| (occur, term_clause(fields.tags, tag, IndexRecordOption::Basic)))
-        .collect();
+    let tag_clauses: Vec<(Occur, Box<dyn Query>)> = tags.iter().map(|tag| (occur, term_clause(fields.tags, tag, IndexRecordOption::Basic))).collect();
     clauses.push((Occur::Must, Box::new(BooleanQuery::new(tag_clauses))));
     let mut ids = Vec::new();
     for address in searcher.search(&BooleanQuery::new(clauses), &DocSetCollector)? {
@@ -213,11 +207,7 @@ pub fn prefix_expansions(searcher: &Searcher, field: Field, prefix: &str) -> tan
     }
     let mut ranked: Vec<(Vec<u8>, u64)> = found.into_iter().collect();
     ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    Ok(ranked
-        .into_iter()
-        .take(MAX_PREFIX_EXPANSIONS)
-        .filter_map(|(bytes, _)| String::from_utf8(bytes).ok())
-        .collect())
+    Ok(ranked.into_iter().take(MAX_PREFIX_EXPANSIONS).filter_map(|(bytes, _)| String::from_utf8(bytes).ok()).collect())
 }
 
 /// One term of `field`, as a clause that skips the segments without the field's terms.

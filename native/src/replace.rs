@@ -13,27 +13,18 @@ use std::path::{Path, PathBuf};
 
 use crate::engine::Engine;
 use crate::error::{Code, RecallError, Result};
-use crate::integrity::{damaged_files_in, describe};
+use crate::integrity::{damaged_files_in, describe, Scope};
 use crate::panics;
 
 /// The open index, and why it was replaced if this call replaced it. Of the segment files, only
 /// those changed since the last commit are checked (see integrity.rs).
 pub fn open_or_replace(dir: &Path) -> Result<(Engine, Option<String>)> {
-    open_checked(dir, Check::Changed)
+    open_checked(dir, Scope::SinceCommit)
 }
 
-/// Like `open_or_replace`, checking every segment file: after a failure, and in `recall index`.
-pub fn open_verified(dir: &Path) -> Result<(Engine, Option<String>)> {
-    open_checked(dir, Check::All)
-}
-
-#[derive(Clone, Copy)]
-enum Check {
-    Changed,
-    All,
-}
-
-fn open_checked(dir: &Path, check: Check) -> Result<(Engine, Option<String>)> {
+/// Like `open_or_replace`, checking the segment files `check` says: every one written since
+/// they last all passed (`recall index`), or all of them (after a failure).
+pub fn open_checked(dir: &Path, check: Scope) -> Result<(Engine, Option<String>)> {
     // Whatever the failure, look again under the lock: the folder may be missing for a moment
     // because another process is replacing it right now.
     if let Ok(engine) = open_engine(dir) {
@@ -50,7 +41,7 @@ fn open_checked(dir: &Path, check: Check) -> Result<(Engine, Option<String>)> {
         },
         Err(error) if unusable(&error) => error.message,
         // Opening reads some segment files: a damaged one may be why it failed.
-        Err(error) => match damaged_files_in(dir) {
+        Err(error) => match damaged_files_in(dir, Scope::All) {
             Ok(damaged) if !damaged.is_empty() => describe(&damaged),
             _ => return Err(error),
         },
@@ -64,13 +55,12 @@ fn open_checked(dir: &Path, check: Check) -> Result<(Engine, Option<String>)> {
 
 /// `Engine::open`, with a panic (a damaged file read on the way) made an error.
 fn open_engine(dir: &Path) -> Result<Engine> {
-    catch_unwind(|| Engine::open(dir))
-        .unwrap_or_else(|panic| Err(RecallError::new(Code::Internal, format!("opening the index panicked ({})", panics::message(&*panic)))))
+    catch_unwind(|| Engine::open(dir)).unwrap_or_else(|panic| Err(RecallError::new(Code::Internal, format!("opening the index panicked ({})", panics::message(&*panic)))))
 }
 
 /// What is wrong with the files of an index that opened, if anything is.
-fn damage(engine: &Engine, check: Check) -> Option<String> {
-    match engine.damaged_files(matches!(check, Check::Changed)) {
+fn damage(engine: &Engine, check: Scope) -> Option<String> {
+    match engine.damaged_files(check) {
         Ok(damaged) if damaged.is_empty() => None,
         Ok(damaged) => Some(describe(&damaged)),
         Err(error) if unusable(&error) => Some(error.message),

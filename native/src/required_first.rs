@@ -32,10 +32,7 @@ impl RequiredFirst {
 
 impl Query for RequiredFirst {
     fn weight(&self, enable_scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
-        Ok(Box::new(RequiredFirstWeight {
-            required: self.required.weight(enable_scoring)?,
-            optional: self.optional.iter().map(|query| query.weight(enable_scoring)).collect::<tantivy::Result<_>>()?,
-        }))
+        Ok(Box::new(RequiredFirstWeight { required: self.required.weight(enable_scoring)?, optional: self.optional.iter().map(|query| query.weight(enable_scoring)).collect::<tantivy::Result<_>>()? }))
     }
 
     fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
@@ -143,9 +140,7 @@ mod tests {
         let searcher = index.reader().unwrap().searcher();
         let term = |word: &str| Term::from_field_text(text, word);
         let phrase = || -> Box<dyn Query> { Box::new(PhraseQuery::new(vec![term("source"), term("map")])) };
-        let words = || -> Vec<Box<dyn Query>> {
-            ["source", "map", "the"].iter().map(|w| Box::new(TermQuery::new(term(w), IndexRecordOption::WithFreqs)) as Box<dyn Query>).collect()
-        };
+        let words = || -> Vec<Box<dyn Query>> { ["source", "map", "the"].iter().map(|w| Box::new(TermQuery::new(term(w), IndexRecordOption::WithFreqs)) as Box<dyn Query>).collect() };
         let mut clauses = vec![(Occur::Must, phrase())];
         clauses.extend(words().into_iter().map(|query| (Occur::Should, query)));
         let expected = searcher.search(&BooleanQuery::new(clauses), &TopDocs::with_limit(10).order_by_score()).unwrap();

@@ -271,11 +271,7 @@ fn folders(sessions_dir: &str, layout: Layout) -> (Vec<String>, Option<ScanFailu
         return (vec![sessions_dir.to_owned()], None);
     }
     let (entries, failure) = entries(sessions_dir, true);
-    let folders = entries
-        .into_iter()
-        .filter(is_folder)
-        .filter_map(|e| e.file_name().to_str().map(|name| join(sessions_dir, name)))
-        .collect();
+    let folders = entries.into_iter().filter(is_folder).filter_map(|e| e.file_name().to_str().map(|name| join(sessions_dir, name))).collect();
     (folders, failure)
 }
 
@@ -403,15 +399,7 @@ impl EarlyLook {
 /// every file is reported changed (for a rebuild). The records are read while the files are
 /// looked at (`look_remembering`, with `listings_file`); an early look of the same folder, if
 /// given, stands for the look (one of another folder is dropped).
-pub fn scan(
-    searcher: &Searcher,
-    fields: &Fields,
-    sessions_dir: &str,
-    layout: Layout,
-    compare: bool,
-    early: Option<EarlyLook>,
-    listings_file: Option<&Path>,
-) -> Result<Scan> {
+pub fn scan(searcher: &Searcher, fields: &Fields, sessions_dir: &str, layout: Layout, compare: bool, early: Option<EarlyLook>, listings_file: Option<&Path>) -> Result<Scan> {
     let early = early.filter(|e| e.sessions_dir == sessions_dir && e.layout == layout);
     if !compare {
         return Ok(every_file(sessions_dir, layout));

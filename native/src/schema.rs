@@ -9,9 +9,7 @@
 //! with no message (header only) has one too.
 
 use tantivy::query::{EnableScoring, Query, TermQuery};
-use tantivy::schema::{
-    Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, INDEXED, STORED, STRING,
-};
+use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, INDEXED, STORED, STRING};
 use tantivy::{DocAddress, Searcher, SegmentReader, Term};
 
 use crate::error::Result;
@@ -164,13 +162,7 @@ pub fn kind_is(fields: &Fields, kind: &str) -> Box<dyn Query> {
 /// Visits every live document of one kind, segment by segment: `open` gives what `visit` needs of
 /// a segment (its fast columns, opened once). Cheaper than a query collecting the documents'
 /// addresses when many of them are wanted.
-pub fn for_each_of_kind<S>(
-    searcher: &Searcher,
-    fields: &Fields,
-    kind: &str,
-    open: impl Fn(&SegmentReader) -> Result<S>,
-    mut visit: impl FnMut(&S, DocAddress),
-) -> Result<()> {
+pub fn for_each_of_kind<S>(searcher: &Searcher, fields: &Fields, kind: &str, open: impl Fn(&SegmentReader) -> Result<S>, mut visit: impl FnMut(&S, DocAddress)) -> Result<()> {
     let documents = kind_is(fields, kind).weight(EnableScoring::disabled_from_searcher(searcher))?;
     for (segment_ord, segment) in searcher.segment_readers().iter().enumerate() {
         let opened = open(segment)?;

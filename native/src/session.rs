@@ -147,10 +147,7 @@ pub fn session_from_document(fields: &Fields, doc: &TantivyDocument) -> SessionM
         message_count: doc.get_first(fields.message_count).and_then(|v| v.as_u64()).map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX)),
         first_message: text(doc, fields.first_message).unwrap_or_default(),
         parent: text(doc, fields.parent),
-        tags: doc
-            .get_all(fields.tags)
-            .filter_map(|v| v.as_str().map(str::to_owned))
-            .collect(),
+        tags: doc.get_all(fields.tags).filter_map(|v| v.as_str().map(str::to_owned)).collect(),
     }
 }
 

@@ -33,13 +33,8 @@ pub fn list(searcher: &Searcher, fields: &Fields, filters: &Filters, limit: usiz
 
 /// Every indexed session document with this session id (a copied file can share one).
 pub fn documents_by_id(searcher: &Searcher, fields: &Fields, session_id: &str) -> Result<Vec<TantivyDocument>> {
-    let query = BooleanQuery::new(vec![
-        (Occur::Must, kind_is(fields, KIND_SESSION)),
-        (
-            Occur::Must,
-            Box::new(TermQuery::new(Term::from_field_text(fields.session_id, session_id), IndexRecordOption::Basic)),
-        ),
-    ]);
+    let query =
+        BooleanQuery::new(vec![(Occur::Must, kind_is(fields, KIND_SESSION)), (Occur::Must, Box::new(TermQuery::new(Term::from_field_text(fields.session_id, session_id), IndexRecordOption::Basic)))]);
     let addresses = searcher.search(&query, &tantivy::collector::DocSetCollector)?;
     let mut docs = Vec::with_capacity(addresses.len());
     for address in addresses {

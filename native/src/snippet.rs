@@ -37,13 +37,7 @@ pub fn snippets_of(searchers: &Searchers, fields: &Fields, query: &str, prefix: 
     Ok(texts.iter().map(|text| make_snippet(&generator, text, chars)).collect())
 }
 
-pub fn snippet_generator(
-    statistics: &LiveStatistics,
-    field: tantivy::schema::Field,
-    parsed: &ParsedQuery,
-    expansions: &[String],
-    chars: usize,
-) -> Result<SnippetGenerator> {
+pub fn snippet_generator(statistics: &LiveStatistics, field: tantivy::schema::Field, parsed: &ParsedQuery, expansions: &[String], chars: usize) -> Result<SnippetGenerator> {
     let mut terms = BTreeMap::new();
     for word in parsed.distinct_words().iter().chain(expansions) {
         let doc_freq = statistics.doc_freq(&Term::from_field_text(field, word))?;
@@ -62,12 +56,7 @@ const CLOSING_PUNCTUATION_CHARS: usize = 3;
 fn with_closing_punctuation(text: &str, fragment: &str) -> String {
     let Some(start) = text.find(fragment) else { return fragment.to_owned() };
     let end = start + fragment.len();
-    let closing: usize = text[end..]
-        .chars()
-        .take_while(|c| !c.is_whitespace() && !c.is_alphanumeric())
-        .take(CLOSING_PUNCTUATION_CHARS)
-        .map(char::len_utf8)
-        .sum();
+    let closing: usize = text[end..].chars().take_while(|c| !c.is_whitespace() && !c.is_alphanumeric()).take(CLOSING_PUNCTUATION_CHARS).map(char::len_utf8).sum();
     text[start..end + closing].to_owned()
 }
 

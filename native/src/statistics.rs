@@ -15,9 +15,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use tantivy::fieldnorm::FieldNormReader;
+use tantivy::index::SegmentId;
 use tantivy::query::Bm25StatisticsProvider;
 use tantivy::schema::{Field, IndexRecordOption};
-use tantivy::index::SegmentId;
 use tantivy::{DocId, DocSet, Opstamp, Searcher, SegmentReader, Term, TERMINATED};
 
 use crate::field_presence::holds_terms;
@@ -90,11 +90,7 @@ fn live_tokens(segment: &SegmentReader, field: Field) -> tantivy::Result<u64> {
     for &doc in &facts.deleted {
         per_id[usize::from(norms.fieldnorm_id(doc))] -= 1;
     }
-    let tokens = per_id
-        .iter()
-        .enumerate()
-        .map(|(id, count)| count * u64::from(FieldNormReader::id_to_fieldnorm(id as u8)))
-        .sum();
+    let tokens = per_id.iter().enumerate().map(|(id, count)| count * u64::from(FieldNormReader::id_to_fieldnorm(id as u8))).sum();
     facts.tokens.insert(field, tokens);
     Ok(tokens)
 }

@@ -13,11 +13,7 @@ pub const ANALYZER: &str = "recall";
 const MAX_TOKEN_BYTES: usize = 64;
 
 pub fn analyzer() -> TextAnalyzer {
-    TextAnalyzer::builder(WordTokenizer::default())
-        .filter(RemoveLongFilter::limit(MAX_TOKEN_BYTES))
-        .filter(LowerCaser)
-        .filter(AsciiFoldingFilter)
-        .build()
+    TextAnalyzer::builder(WordTokenizer::default()).filter(RemoveLongFilter::limit(MAX_TOKEN_BYTES)).filter(LowerCaser).filter(AsciiFoldingFilter).build()
 }
 
 /// Tantivy does not persist tokenizers: they must be registered after every open.

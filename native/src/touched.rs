@@ -29,12 +29,7 @@ pub fn calls_touching(searcher: &Searcher, fields: &Fields, file: &str) -> Resul
     for address in addresses {
         let doc: TantivyDocument = searcher.doc(address)?;
         let text = |field| doc.get_first(field).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
-        calls.push(FileCall {
-            session_path: text(fields.path),
-            tool: text(fields.tool),
-            entry_id: text(fields.entry_id),
-            timestamp: doc.get_first(fields.ts).and_then(|v| v.as_i64()).unwrap_or(0),
-        });
+        calls.push(FileCall { session_path: text(fields.path), tool: text(fields.tool), entry_id: text(fields.entry_id), timestamp: doc.get_first(fields.ts).and_then(|v| v.as_i64()).unwrap_or(0) });
     }
     calls.sort_by(|a, b| a.session_path.cmp(&b.session_path).then(a.timestamp.cmp(&b.timestamp)));
     Ok(calls)

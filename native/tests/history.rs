@@ -14,8 +14,32 @@ use recall_native::text_kind::TextKind;
 
 const NOW: i64 = 1_800_000_000_000;
 const WORDS: &[&str] = &[
-    "deploy", "staging", "nginx", "cluster", "helm", "chart", "probe", "readiness", "timeout", "retry", "cache", "index", "query",
-    "token", "merge", "segment", "tantivy", "rust", "node", "socket", "error", "panic", "thread", "lock", "commit", "branch",
+    "deploy",
+    "staging",
+    "nginx",
+    "cluster",
+    "helm",
+    "chart",
+    "probe",
+    "readiness",
+    "timeout",
+    "retry",
+    "cache",
+    "index",
+    "query",
+    "token",
+    "merge",
+    "segment",
+    "tantivy",
+    "rust",
+    "node",
+    "socket",
+    "error",
+    "panic",
+    "thread",
+    "lock",
+    "commit",
+    "branch",
 ];
 
 /// A small deterministic generator (xorshift), so the corpus is the same on every run.
@@ -50,7 +74,7 @@ fn meta(n: usize, messages: usize) -> SessionMeta {
         created: NOW - 1000,
         modified: NOW - 1000,
         message_count: messages as u32,
-        tags: if n % 5 == 0 { vec!["deploy".into()] } else { Vec::new() },
+        tags: if n.is_multiple_of(5) { vec!["deploy".into()] } else { Vec::new() },
         ..Default::default()
     }
 }
@@ -68,7 +92,7 @@ fn with_tools(index: usize, text: &str) -> [MessageDoc; 3] {
 }
 
 fn whole(n: usize, texts: &[String]) -> SessionUpdate {
-    SessionUpdate { session: meta(n, texts.len()), messages: texts.iter().enumerate().flat_map(|(i, t)| with_tools(i, t)).collect(), replace_from: None }
+    SessionUpdate { session: meta(n, texts.len()), messages: texts.iter().enumerate().flat_map(|(i, t)| with_tools(i, t)).collect(), replace_from: None, continued: None }
 }
 
 fn write(engine: &Engine, changes: ChangeSet) {
@@ -94,11 +118,7 @@ fn options(query: &str, content: &[TextKind]) -> SearchOptions {
 }
 
 fn ranking(engine: &Engine, query: &str, content: &[TextKind]) -> Vec<(String, f64, String)> {
-    engine.search(&options(query, content))
-        .unwrap()
-        .into_iter()
-        .map(|hit| (hit.session.path, hit.score, hit.snippet))
-        .collect()
+    engine.search(&options(query, content)).unwrap().into_iter().map(|hit| (hit.session.path, hit.score, hit.snippet)).collect()
 }
 
 #[test]
@@ -128,7 +148,7 @@ fn incremental_index_ranks_like_a_rebuild() {
                         texts[from].push_str(&format!(" {}", text(&mut rng)));
                         texts.push(text(&mut rng));
                         let messages = texts.iter().enumerate().skip(from).flat_map(|(i, t)| with_tools(i, t)).collect();
-                        changes.sessions.push(SessionUpdate { session: meta(n, texts.len()), messages, replace_from: Some(from as u32) });
+                        changes.sessions.push(SessionUpdate { session: meta(n, texts.len()), messages, replace_from: Some(from as u32), continued: None });
                     }
                     // A rewrite.
                     1 => {
@@ -165,7 +185,7 @@ fn incremental_index_ranks_like_a_rebuild() {
 #[test]
 fn ties_rank_the_same_in_an_incremental_index_and_a_rebuild() {
     // 200 sessions with the same text at the same time: every score ties, and so does recency.
-    let tied = |n: usize| SessionUpdate { session: meta(n, 1), messages: vec![message(0, "alphacommon words here")], replace_from: None };
+    let tied = |n: usize| SessionUpdate { session: meta(n, 1), messages: vec![message(0, "alphacommon words here")], replace_from: None, continued: None };
     let incremental = Engine::in_memory().unwrap();
     // Written in batches from the end, with some sessions rewritten and some removed and written
     // again: the segments hold them in another order than a rebuild does.

@@ -38,7 +38,7 @@ fn session(name: &str, cwd: &str, modified: i64, texts: &[&str]) -> SessionUpdat
             line_offset: None,
         })
         .collect();
-    SessionUpdate { session: meta, messages, replace_from: None }
+    SessionUpdate { session: meta, messages, replace_from: None, continued: None }
 }
 
 fn engine_with(sessions: Vec<SessionUpdate>) -> Engine {
@@ -76,11 +76,7 @@ const OLD: i64 = NOW - 400 * DAY;
 
 #[test]
 fn plain_words_are_ored() {
-    let engine = engine_with(vec![
-        session("a", "/p", OLD, &["alpha only here"]),
-        session("b", "/p", OLD, &["bravo only here"]),
-        session("c", "/p", OLD, &["nothing relevant"]),
-    ]);
+    let engine = engine_with(vec![session("a", "/p", OLD, &["alpha only here"]), session("b", "/p", OLD, &["bravo only here"]), session("c", "/p", OLD, &["nothing relevant"])]);
     let mut found = names(&run(&engine, &options("alpha bravo")));
     found.sort();
     assert_eq!(found, vec!["a", "b"]);
@@ -130,10 +126,7 @@ fn a_long_session_does_not_crowd_out_the_others() {
 
 #[test]
 fn recent_sessions_rank_higher_at_equal_relevance() {
-    let engine = engine_with(vec![
-        session("old", "/p", NOW - 60 * DAY, &["migrate the database schema"]),
-        session("new", "/p", NOW - DAY, &["migrate the database schema"]),
-    ]);
+    let engine = engine_with(vec![session("old", "/p", NOW - 60 * DAY, &["migrate the database schema"]), session("new", "/p", NOW - DAY, &["migrate the database schema"])]);
     let hits = run(&engine, &options("database"));
     assert_eq!(names(&hits), vec!["new", "old"]);
     // 1 + exp(-1/7) for the new one, about 1 for the old: the factor is applied to the score.
@@ -160,9 +153,7 @@ fn tag_update_rewrites_only_the_session_document() {
     let engine = engine_with(vec![session("a", "/p", OLD, &["first message", "second message"])]);
     let before = engine.stats().unwrap().documents;
     engine.lock(std::time::Duration::from_secs(1), 1).unwrap();
-    engine
-        .apply(&ChangeSet { tag_updates: vec![TagUpdate { session_id: "id-a".into(), tags: vec!["ready".into()] }], ..Default::default() })
-        .unwrap();
+    engine.apply(&ChangeSet { tag_updates: vec![TagUpdate { session_id: "id-a".into(), tags: vec!["ready".into()] }], ..Default::default() }).unwrap();
     engine.commit("t2", "").unwrap();
     assert_eq!(engine.stats().unwrap().documents, before);
     let hits = run(&engine, &options("ready"));
@@ -190,13 +181,7 @@ fn tag_filters_use_the_tags_of_session_documents() {
     assert_eq!(found(&["x"], &[]), vec!["both", "x-only"]);
     assert_eq!(found(&[], &["y"]), vec!["none", "x-only"]);
     assert!(found(&["x", "absent"], &[]).is_empty());
-    let listed = recall_native::sessions::list(
-        &engine.searcher(),
-        engine.fields(),
-        &Filters { tags_all: vec!["x".into()], ..Filters::default() },
-        10,
-    )
-    .unwrap();
+    let listed = recall_native::sessions::list(&engine.searcher(), engine.fields(), &Filters { tags_all: vec!["x".into()], ..Filters::default() }, 10).unwrap();
     assert_eq!(listed.len(), 2);
 }
 
@@ -204,9 +189,7 @@ fn tag_filters_use_the_tags_of_session_documents() {
 fn filters_apply_in_the_query_not_after_it() {
     // 30 sessions elsewhere outscore the one in /mine: a filter applied to the best few
     // documents found would find nothing.
-    let mut sessions: Vec<SessionUpdate> = (0..30)
-        .map(|i| session(&format!("other{i}"), "/other", OLD, &["tantivy tantivy tantivy"]))
-        .collect();
+    let mut sessions: Vec<SessionUpdate> = (0..30).map(|i| session(&format!("other{i}"), "/other", OLD, &["tantivy tantivy tantivy"])).collect();
     sessions.push(session("mine", "/mine", OLD, &["tantivy once in a long sentence with many other words around it"]));
     let engine = engine_with(sessions);
     let mut scoped = options("tantivy");
@@ -222,10 +205,7 @@ fn filters_apply_in_the_query_not_after_it() {
 
 #[test]
 fn time_filters_use_message_time() {
-    let engine = engine_with(vec![
-        session("old", "/p", NOW - 30 * DAY, &["invoice export"]),
-        session("new", "/p", NOW - DAY, &["invoice export"]),
-    ]);
+    let engine = engine_with(vec![session("old", "/p", NOW - 30 * DAY, &["invoice export"]), session("new", "/p", NOW - DAY, &["invoice export"])]);
     let mut recent = options("invoice");
     recent.filters.since = Some(NOW - 7 * DAY);
     assert_eq!(names(&run(&engine, &recent)), vec!["new"]);
@@ -235,10 +215,7 @@ fn time_filters_use_message_time() {
 
 #[test]
 fn prefix_matches_unfinished_word_weaker_than_whole_words() {
-    let engine = engine_with(vec![
-        session("prefix", "/p", OLD, &["the deployment finished"]),
-        session("whole", "/p", OLD, &["one dep to add"]),
-    ]);
+    let engine = engine_with(vec![session("prefix", "/p", OLD, &["the deployment finished"]), session("whole", "/p", OLD, &["one dep to add"])]);
     assert_eq!(names(&run(&engine, &options("dep"))), vec!["whole"]);
     let mut typing = options("dep");
     typing.prefix = true;
@@ -267,7 +244,7 @@ fn a_huge_message_gets_its_snippet_where_the_words_are_even_across_a_window_edge
         assert_eq!(spans.iter().map(|&(s, e)| &snippet[s..e]).collect::<Vec<_>>(), vec!["zanzibar"], "at {at}");
         assert!(snippet.len() < 400, "at {at}");
     }
-    let nothing = engine.snippets("zanzibar", false, Typos::Correct, TextKind::Conversation, &[TextKind::Conversation], &[filler.clone()], 200).unwrap();
+    let nothing = engine.snippets("zanzibar", false, Typos::Correct, TextKind::Conversation, &[TextKind::Conversation], std::slice::from_ref(&filler), 200).unwrap();
     assert!(nothing[0].1.is_empty() && filler.starts_with(&nothing[0].0));
 }
 
@@ -317,19 +294,14 @@ fn more_of_the_words_beats_higher_term_frequency() {
 
 #[test]
 fn exact_phrase_still_wins_over_the_same_words_apart() {
-    let engine = engine_with(vec![
-        session("apart", "/p", OLD, &["retry the budget of the gateway"]),
-        session("phrase", "/p", OLD, &["a gateway retry budget appears here in this somewhat longer message"]),
-    ]);
+    let engine =
+        engine_with(vec![session("apart", "/p", OLD, &["retry the budget of the gateway"]), session("phrase", "/p", OLD, &["a gateway retry budget appears here in this somewhat longer message"])]);
     assert_eq!(names(&run(&engine, &options("gateway retry budget")))[0], "phrase");
 }
 
 #[test]
 fn quoted_phrase_is_required() {
-    let engine = engine_with(vec![
-        session("both", "/p", OLD, &["the blue green deploy"]),
-        session("apart", "/p", OLD, &["green is not blue"]),
-    ]);
+    let engine = engine_with(vec![session("both", "/p", OLD, &["the blue green deploy"]), session("apart", "/p", OLD, &["green is not blue"])]);
     assert_eq!(names(&run(&engine, &options("\"blue green\""))), vec!["both"]);
 }
 

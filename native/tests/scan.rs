@@ -29,10 +29,7 @@ fn sessions_with(files: &[&str]) -> (tempfile::TempDir, PathBuf) {
 
 /// Records the files as a sync would, through JSON as the change set travels from Node.
 fn record(engine: &Engine, files: &[SessionFile]) {
-    let records: Vec<serde_json::Value> = files
-        .iter()
-        .map(|f| serde_json::json!({ "path": f.path, "size": f.size, "mtimeMs": f.mtime_ms, "ino": f.ino, "sessionId": "s", "state": "{}" }))
-        .collect();
+    let records: Vec<serde_json::Value> = files.iter().map(|f| serde_json::json!({ "path": f.path, "size": f.size, "mtimeMs": f.mtime_ms, "ino": f.ino, "sessionId": "s", "state": "{}" })).collect();
     let changes: ChangeSet = serde_json::from_value(serde_json::json!({ "files": records })).unwrap();
     engine.lock(Duration::from_secs(1), 1).unwrap();
     engine.apply(&changes).unwrap();
@@ -94,9 +91,7 @@ fn a_folder_it_cannot_read_hides_its_files_instead_of_removing_them() {
 }
 
 fn is_root() -> bool {
-    fs::read_to_string("/proc/self/status")
-        .map(|s| s.lines().any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0")))
-        .unwrap_or(false)
+    fs::read_to_string("/proc/self/status").map(|s| s.lines().any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0"))).unwrap_or(false)
 }
 
 #[test]

@@ -28,7 +28,7 @@ fn session(name: &str, texts: &[&str]) -> SessionUpdate {
         .enumerate()
         .map(|(i, text)| MessageDoc { index: i as u32, role: "user".into(), entry_id: format!("e{i}"), timestamp: OLD, text: text.to_string(), kind: None, tool: None, files: None, line_offset: None })
         .collect();
-    SessionUpdate { session: meta, messages, replace_from: None }
+    SessionUpdate { session: meta, messages, replace_from: None, continued: None }
 }
 
 fn engine_with(sessions: Vec<SessionUpdate>) -> Engine {
@@ -92,10 +92,7 @@ fn two_or_more_cjk_characters_find_text_holding_them_in_a_row() {
 
 #[test]
 fn cjk_characters_in_a_row_outrank_the_same_characters_apart() {
-    let engine = engine_with(vec![
-        session("apart", &["東京の天気と京都の都市"]),
-        session("together", &["東京都の予算"]),
-    ]);
+    let engine = engine_with(vec![session("apart", &["東京の天気と京都の都市"]), session("together", &["東京都の予算"])]);
     assert_eq!(names(&find(&engine, "東京都", false))[0], "together");
 }
 
@@ -105,11 +102,7 @@ fn session_names_are_searchable_like_tags() {
     named.session.name = Some("Quarterly zebra audit".into());
     let mut deploy = session("deploy", &["check the logs"]);
     deploy.session.name = Some("Fix staging deploy".into());
-    let engine = engine_with(vec![
-        named,
-        deploy,
-        session("chatty", &["fix the staging deploy, staging deploy fix, deploy staging fix again"]),
-    ]);
+    let engine = engine_with(vec![named, deploy, session("chatty", &["fix the staging deploy, staging deploy fix, deploy staging fix again"])]);
     assert_eq!(names(&find(&engine, "zebra", false)), vec!["named"]);
     assert_eq!(names(&find(&engine, "Fix staging deploy", false))[0], "deploy");
 }
@@ -180,11 +173,7 @@ fn a_search_that_only_suggests_finds_the_words_as_typed_and_names_the_nearest() 
 
 #[test]
 fn words_the_index_holds_quoted_words_short_words_and_unfinished_words_stay_as_typed() {
-    let engine = engine_with(vec![
-        session("python", &["python python python everywhere"]),
-        session("pythons", &["pythons once"]),
-        session("bolt", &["a bolt of lightning"]),
-    ]);
+    let engine = engine_with(vec![session("python", &["python python python everywhere"]), session("pythons", &["pythons once"]), session("bolt", &["a bolt of lightning"])]);
     // `pythons` is held (once), so it is not read as the more frequent `python`.
     assert_eq!(names(&find(&engine, "pythons", false)), ["pythons"]);
     // Quoted: asked for as typed.

@@ -9,12 +9,13 @@
  * around its rarest matched word. Then, with the budget left and in the same order, each
  * match's neighbours, the message before and the one after, cut to at most 1,000 characters
  * (the end of the one before, the start of the one after), so an answer comes with its
- * question. The result is in conversation order.
+ * question. The result is in conversation order. The messages are read from the file twice, to
+ * score them and then only those picked (context-messages.ts), never all held at once.
  */
 import { RecallError } from "../errors.js";
-import { readSessionTree } from "../sessions/session-tree.js";
-import { transcript, type TranscriptItem } from "../sessions/transcript.js";
-import { questionTerms, scoreTexts } from "../native/words.js";
+import type { TranscriptItem } from "../sessions/transcript.js";
+import { questionTerms, scoreTextsInParts } from "../native/words.js";
+import { fileMessages, heldMessages, type ContextMessages } from "./context-messages.js";
 import type { SessionRef } from "./resolve-session.js";
 import { iso } from "./session-summary.js";
 import type { ReadMessage } from "./read.js";
@@ -63,10 +64,10 @@ const WEAK_MATCH = 0.25;
 const MIN_PIECE_CHARS = 80;
 
 export function sessionContext(session: SessionRef, question: string, options: ContextOptions = {}): ContextResult {
-  const { items, terms, maxChars, allBranches } = prepare(session, question, options);
-  if (terms.length === 0) throw new RecallError("BAD_INPUT", "the question has no words to look for");
-  const { picked, matched } = selectContext(items, terms, maxChars);
-  return contextResult(session, question, { items, terms, maxChars, allBranches }, picked, matched);
+  const prepared = prepare(session, question, options);
+  if (prepared.terms.length === 0) throw new RecallError("BAD_INPUT", "the question has no words to look for");
+  const { picked, matched } = selectContext(prepared.messages, prepared.terms, prepared.maxChars);
+  return contextResult(session, question, prepared, picked, matched);
 }
 
 /**
@@ -76,13 +77,13 @@ export function sessionContext(session: SessionRef, question: string, options: C
  */
 export function sessionContextOrSample(session: SessionRef, question: string, options: ContextOptions = {}): ContextResult & { sampled: boolean } {
   const prepared = prepare(session, question, options);
-  const { picked, matched } = prepared.terms.length > 0 ? selectContext(prepared.items, prepared.terms, prepared.maxChars) : { picked: [], matched: 0 };
+  const { picked, matched } = prepared.terms.length > 0 ? selectContext(prepared.messages, prepared.terms, prepared.maxChars) : { picked: [], matched: 0 };
   if (matched > 0) return { ...contextResult(session, question, prepared, picked, matched), sampled: false };
-  return { ...contextResult(session, question, prepared, selectSample(prepared.items, prepared.maxChars), 0), sampled: true };
+  return { ...contextResult(session, question, prepared, selectSample(prepared.messages, prepared.maxChars), 0), sampled: true };
 }
 
 interface Prepared {
-  items: TranscriptItem[];
+  messages: ContextMessages;
   terms: string[];
   maxChars: number;
   allBranches: boolean;
@@ -95,11 +96,10 @@ function prepare(session: SessionRef, question: string, options: ContextOptions)
   }
   const terms = questionTerms(question);
   const allBranches = options.allBranches ?? false;
-  const items = transcript(readSessionTree(session.path), { mode: "conversation", allBranches });
-  return { items, terms, maxChars, allBranches };
+  return { messages: fileMessages(session.path, allBranches), terms, maxChars, allBranches };
 }
 
-function contextResult(session: SessionRef, question: string, { items, terms, maxChars, allBranches }: Prepared, picked: PickedMessage[], matched: number): ContextResult {
+function contextResult(session: SessionRef, question: string, { messages: conversation, terms, maxChars, allBranches }: Prepared, picked: PickedMessage[], matched: number): ContextResult {
   const messages = picked.map(({ item, text, clipped, score }) => ({
     type: "message" as const,
     index: item.index,
@@ -118,7 +118,7 @@ function contextResult(session: SessionRef, question: string, { items, terms, ma
     question,
     terms,
     matched,
-    total: items.length,
+    total: conversation.count,
     chars: messages.reduce((sum, m) => sum + m.text.length, 0),
     maxChars,
   };
@@ -133,61 +133,89 @@ const SAMPLE_MESSAGE_CHARS = 2000;
  * message on, the rest from the last message back, each message whole or its start; a session
  * that fits is given whole. In conversation order.
  */
-export function selectSample(items: TranscriptItem[], maxChars: number): PickedMessage[] {
+export function selectSample(messages: ContextMessages, maxChars: number): PickedMessage[] {
   const picked = new Map<number, PickedMessage>();
   let remaining = maxChars;
-  const take = (order: TranscriptItem[], budget: number) => {
+  const take = (order: Iterable<number>, budget: number) => {
     let left = budget;
-    for (const item of order) {
-      const cap = Math.min(SAMPLE_MESSAGE_CHARS, left, remaining);
-      if (cap < MIN_PIECE_CHARS) break;
-      if (picked.has(item.index)) continue;
-      const piece = clip(item.text, cap, "start");
-      picked.set(item.index, { item, ...piece, score: 0 });
+    const cap = () => Math.min(SAMPLE_MESSAGE_CHARS, left, remaining);
+    // Read only as far as the budget goes.
+    function* wanted() {
+      for (const index of order) {
+        if (cap() < MIN_PIECE_CHARS) return;
+        if (!picked.has(index)) yield index;
+      }
+    }
+    for (const item of messages.read(wanted())) {
+      const piece = clip(item.text, cap(), "start");
+      picked.set(item.index, { item: listed(item), ...piece, score: 0 });
       left -= piece.text.length;
       remaining -= piece.text.length;
     }
   };
-  take(items, Math.floor(maxChars / 2));
-  take([...items].reverse(), remaining);
+  take(indexes(0, messages.count, 1), Math.floor(maxChars / 2));
+  take(indexes(messages.count - 1, -1, -1), remaining);
   return [...picked.values()].sort((a, b) => a.item.index - b.item.index);
 }
 
+function* indexes(from: number, to: number, step: 1 | -1): Generator<number> {
+  for (let index = from; index !== to; index += step) yield index;
+}
+
 export interface PickedMessage {
-  item: TranscriptItem;
+  /** The message as listed; its text is `text`, whole or clipped. */
+  item: Omit<TranscriptItem, "text">;
   text: string;
   clipped: boolean;
   score: number;
 }
 
-/** The selection itself, on a listing already made: the messages picked, in conversation order, and how many matched. */
-export function selectContext(items: TranscriptItem[], terms: string[], maxChars: number): { picked: PickedMessage[]; matched: number } {
-  const scored = scoreTexts(
-    items.map((i) => i.text),
-    terms,
-  );
-  const scores = scored.map((s) => s.score);
-  const ranked = items.filter((i) => scores[i.index]! > 0).sort((a, b) => scores[b.index]! - scores[a.index]! || b.index - a.index);
+/** The item without its text, which a picked message holds clipped (a message can be megabytes). */
+function listed({ text: _, ...item }: TranscriptItem): Omit<TranscriptItem, "text"> {
+  return item;
+}
+
+/**
+ * The selection itself, on a conversation already listed (or held, as a test gives it): the
+ * messages picked, in conversation order, and how many matched. Every message is read once to
+ * score it, then only those taken, best first, as far as the budget goes.
+ */
+export function selectContext(conversation: ContextMessages | readonly TranscriptItem[], terms: string[], maxChars: number): { picked: PickedMessage[]; matched: number } {
+  const messages = "read" in conversation ? conversation : heldMessages(conversation);
+  const scored = scoreTextsInParts(messages.textsInParts(), terms);
+  const scoreOf = new Map(scored.map((s) => [s.index, s]));
+  const ranked = [...scored].sort((a, b) => b.score - a.score || b.index - a.index);
   const picked = new Map<number, PickedMessage>();
   let remaining = maxChars;
   const take = (item: TranscriptItem, cap: number, focus: Focus) => {
     const piece = clip(item.text, cap, focus);
-    picked.set(item.index, { item, ...piece, score: scores[item.index]! });
+    picked.set(item.index, { item: listed(item), ...piece, score: scoreOf.get(item.index)?.score ?? 0 });
     remaining -= piece.text.length;
   };
 
-  const cutoff = (scores[ranked[0]?.index ?? 0] ?? 0) * WEAK_MATCH;
-  for (const hit of ranked) {
-    if (remaining < MIN_PIECE_CHARS || scores[hit.index]! < cutoff) break;
-    take(hit, remaining, scored[hit.index]!.focus);
-  }
-  for (const hit of [...picked.values()]) {
-    for (const n of [hit.item.index - 1, hit.item.index + 1]) {
-      const neighbour = items[n];
-      const cap = Math.min(NEIGHBOUR_CHARS, remaining);
-      if (neighbour && !picked.has(n) && cap >= MIN_PIECE_CHARS) take(neighbour, cap, n < hit.item.index ? "end" : "start");
+  const cutoff = (ranked[0]?.score ?? 0) * WEAK_MATCH;
+  function* matches() {
+    for (const hit of ranked) {
+      if (remaining < MIN_PIECE_CHARS || hit.score < cutoff) return;
+      yield hit.index;
     }
   }
+  for (const hit of messages.read(matches())) take(hit, remaining, scoreOf.get(hit.index)!.focus);
+
+  const hits = [...picked.values()];
+  /** Which end of each neighbour to keep: the end of the one before a match, the start of the one after. */
+  const sides = new Map<number, Focus>();
+  const neighbourCap = () => Math.min(NEIGHBOUR_CHARS, remaining);
+  function* neighbours() {
+    for (const hit of hits) {
+      for (const n of [hit.item.index - 1, hit.item.index + 1]) {
+        if (n < 0 || n >= messages.count || picked.has(n) || neighbourCap() < MIN_PIECE_CHARS) continue;
+        sides.set(n, n < hit.item.index ? "end" : "start");
+        yield n;
+      }
+    }
+  }
+  for (const neighbour of messages.read(neighbours())) take(neighbour, neighbourCap(), sides.get(neighbour.index)!);
   return { picked: [...picked.values()].sort((a, b) => a.item.index - b.item.index), matched: ranked.length };
 }
 

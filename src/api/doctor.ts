@@ -25,8 +25,10 @@ export type DoctorCheckName = "sessions" | "index" | "tags" | "config" | "watche
 
 /** What fixes a failed check, for an adapter to word (the CLI as commands to run). */
 export type DoctorFix =
-  /** Bring the index up to date with the session files; that also rebuilds a damaged one. */
+  /** Bring the index up to date with the session files. */
   | { kind: "sync" }
+  /** Build the index anew from the session files (tags are kept): what a damaged index needs. */
+  | { kind: "rebuild" }
   /** The setting that chose the sessions folder names one that is not there: point it at Pi's. */
   | { kind: "sessions-setting"; from: SessionsSource }
   /** Session files (or folders) recall may not read: read permission fixes them (given by their owner, when `othersOwn`). */
@@ -180,13 +182,13 @@ async function checkSessions(context: DoctorContext): Promise<DoctorCheck> {
 }
 
 /** The fix for an index that needs writing: a sync, unless the cache cannot be written to. */
-function writeFix(locations: Locations): DoctorFix {
+function writeFix(locations: Locations, fix: DoctorFix = { kind: "sync" }): DoctorFix {
   // The nearest folder that exists: the cache folder itself may not be made yet.
   let folder = locations.cacheDir;
   while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
   try {
     accessSync(folder, constants.W_OK);
-    return { kind: "sync" };
+    return fix;
   } catch {
     return { kind: "cache-unwritable", path: folder };
   }
@@ -208,8 +210,6 @@ async function checkIndex(context: DoctorContext): Promise<DoctorCheck> {
   try {
     const store = await openStore(locations);
     if (store.replaced) return fail("index", `${indexDir} could not be used and was replaced by an empty one (${store.native.replacedBecause()})`, writeFix(locations));
-    const damaged = await store.native.damagedFiles();
-    if (damaged.length > 0) return fail("index", `${damaged.length} file(s) of ${indexDir} fail their checksum (${named(damaged)})`, writeFix(locations));
     const { sessions } = await store.native.stats();
     if (!context.sessionsFolderUsable()) return pass("index", `${indexDir}: checksums match; it holds ${sessions} sessions`);
     const scan = await scanSessionFiles(store, true);
@@ -233,7 +233,8 @@ async function checkIndexFiles(locations: Locations, indexDir: string): Promise<
   const damaged = await nativeModule().indexFileProblems(indexDir);
   if (damaged.length === 0) return undefined;
   const named = damaged.slice(0, 3).join(", ") + (damaged.length > 3 ? ` and ${damaged.length - 3} more` : "");
-  return fail("index", `${damaged.length} file(s) of ${indexDir} are missing, empty or fail their checksum (${named})`, writeFix(locations));
+  // `recall index` finds only damage a write made since its last check; a rebuild mends any.
+  return fail("index", `${damaged.length} file(s) of ${indexDir} are missing, empty or fail their checksum (${named})`, writeFix(locations, { kind: "rebuild" }));
 }
 
 function checkTags({ locations }: DoctorContext): DoctorCheck {

@@ -1,12 +1,14 @@
 /**
- * The archive as the adapters see it: the remotes of recall's config file, checking one, and
- * pushing the session files to one. Nothing leaves the machine except through this folder, and
+ * The archive as the adapters see it: the remotes of recall's config file, checking one,
+ * pushing the session files to one, and searching and reading what was pushed. Nothing leaves the machine except through this folder, and
  * session text only after redaction (documents.ts), unless the remote says `redact: false`.
  */
 import { loadConfig } from "../api/config.js";
 import { resolveLocations, type LocationOverrides, type Locations } from "../locations.js";
 import { push, type PushOptions, type PushReport } from "./push.js";
+import { readArchived, type ArchiveReadOptions, type ArchiveReadResult } from "./read.js";
 import { checkRemote, type RemoteCheck } from "./remote-check.js";
+import { searchArchive, type ArchiveSearchOptions, type ArchiveSearchPage } from "./search.js";
 import { findRemote, loadRemotes, saveRemote, type Remote, type RemoteSettings } from "./remotes.js";
 
 export class Archive {
@@ -37,5 +39,15 @@ export class Archive {
   /** Pushes to the remote named `name` (the only one when none is named). */
   push(name: string | undefined, options: PushOptions = {}): Promise<PushReport> {
     return push(this.locations, findRemote(this.configFile, name), this.env, options);
+  }
+
+  /** Sessions of the remote named `name` ranked for a query, as a local search ranks them, each with where it lives. */
+  search(name: string | undefined, options: ArchiveSearchOptions): Promise<ArchiveSearchPage> {
+    return searchArchive(findRemote(this.configFile, name), this.env, options);
+  }
+
+  /** A page of an archived session's messages, named by id or unique id prefix. */
+  read(name: string | undefined, session: string, options: ArchiveReadOptions = {}): Promise<ArchiveReadResult> {
+    return readArchived(findRemote(this.configFile, name), this.env, session, options);
   }
 }

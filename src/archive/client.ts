@@ -7,10 +7,11 @@ import { Client, errors } from "@opensearch-project/opensearch";
 import { RecallError } from "../errors.js";
 import { credentialsOf, type Remote } from "./remotes.js";
 
-/** How long one request may take before the remote counts as unreachable. */
-export const REQUEST_TIMEOUT_MS = 30_000;
+/** How long one request of a push may take at least: a bulk request carries up to 4 MB. */
+export const PUSH_TIMEOUT_MS = 30_000;
 
-export function remoteClient(remote: Remote, env: NodeJS.ProcessEnv): Client {
+/** A client whose requests give up after `timeoutMs` (the remote's `timeout`, by default). */
+export function remoteClient(remote: Remote, env: NodeJS.ProcessEnv, timeoutMs = remote.timeoutMs): Client {
   const credentials = credentialsOf(remote, env);
   let ca: string | undefined;
   if (remote.ca) {
@@ -22,7 +23,7 @@ export function remoteClient(remote: Remote, env: NodeJS.ProcessEnv): Client {
   }
   return new Client({
     node: remote.url,
-    requestTimeout: REQUEST_TIMEOUT_MS,
+    requestTimeout: timeoutMs,
     // Retries are the push's own (only the failed items of a bulk request).
     maxRetries: 0,
     ...(credentials && "username" in credentials ? { auth: credentials } : {}),
@@ -36,17 +37,23 @@ export function statusOf(error: unknown): number | undefined {
   return error instanceof errors.ResponseError ? error.statusCode : undefined;
 }
 
-/** A failed request as one line naming the remote (its URL, never its credentials). */
-export function remoteError(remote: Remote, error: unknown, doing: string): RecallError {
+/**
+ * A failed request as one line naming the remote (its URL, never its credentials): unreachable,
+ * too slow, refusing the credentials, overloaded or failing (5xx) are REMOTE_UNAVAILABLE; any
+ * other answer (a request the remote refuses) is IO.
+ */
+export function remoteError(remote: Remote, error: unknown, doing: string, timeoutMs = remote.timeoutMs): RecallError {
   if (error instanceof RecallError) return error;
   const status = statusOf(error);
   const where = `remote ${remote.name} (${remote.url})`;
-  if (status === 401 || status === 403) return new RecallError("IO", `${where} refused the credentials while ${doing} (HTTP ${status})`, { field: "credentials" });
+  const details = { cause: error };
+  if (status === 401 || status === 403) return new RecallError("REMOTE_UNAVAILABLE", `${where} refused the credentials while ${doing} (HTTP ${status})`, { ...details, field: "credentials" });
   if (status !== undefined) {
     const reason = (error as errors.ResponseError).body?.error?.reason ?? (error as Error).message;
-    return new RecallError("IO", `${where} answered HTTP ${status} while ${doing}: ${String(reason).split("\n")[0]}`);
+    const code = status === 429 || status >= 500 ? "REMOTE_UNAVAILABLE" : "IO";
+    return new RecallError(code, `${where} answered HTTP ${status} while ${doing}: ${String(reason).split("\n")[0]}`, details);
   }
-  if (error instanceof errors.TimeoutError) return new RecallError("IO", `${where} did not answer within ${REQUEST_TIMEOUT_MS / 1000} s while ${doing}`);
+  if (error instanceof errors.TimeoutError) return new RecallError("REMOTE_UNAVAILABLE", `${where} did not answer within ${timeoutMs / 1000} s while ${doing}`, details);
   const message = error instanceof Error ? error.message : String(error);
-  return new RecallError("IO", `${where} is unreachable while ${doing}: ${message.split("\n")[0]}`);
+  return new RecallError("REMOTE_UNAVAILABLE", `${where} is unreachable while ${doing} (${timeoutMs / 1000} s timeout): ${message.split("\n")[0]}`, details);
 }

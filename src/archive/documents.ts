@@ -18,6 +18,8 @@ export interface ArchiveDocument {
   tool?: string;
   text: string;
   session_name?: string;
+  /** The session's tags on this machine when pushed (manual and automatic). */
+  tags: string[];
   project: string;
   folder: string;
   machine: string;
@@ -41,8 +43,8 @@ function contentOf(message: IndexedMessage): PushedContent {
   return message.kind ? CONTENT_OF[message.kind] : "conversation";
 }
 
-/** The documents of the messages of one read of a session file. */
-export function sessionDocuments(read: SessionRead, remote: Remote): IdentifiedDocument[] {
+/** The documents of the messages of one read of a session file, carrying the session's tags. */
+export function sessionDocuments(read: SessionRead, remote: Remote, tags: readonly string[]): IdentifiedDocument[] {
   const documents: IdentifiedDocument[] = [];
   const ordinals = new Map<string, number>();
   for (const message of read.messages) {
@@ -69,6 +71,7 @@ export function sessionDocuments(read: SessionRead, remote: Remote): IdentifiedD
         ...(message.tool ? { tool: message.tool } : {}),
         text: cleaned.text,
         ...(read.name ? { session_name: read.name } : {}),
+        tags: [...tags],
         project: read.header.cwd,
         folder: read.header.cwd,
         machine: remote.machine,

@@ -6,13 +6,17 @@
  * archive refuses for a passing reason (429, 5xx) are sent again with backoff, alone; a file
  * counts as pushed only once every one of its documents is acknowledged.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { Client } from "@opensearch-project/opensearch";
 import { RecallError } from "../errors.js";
 import type { Locations } from "../locations.js";
 import { discoverSessionFiles, type SessionFile } from "../sessions/discover.js";
-import { readSessionForIndex, type SessionRead } from "../sessions/session-index-reader.js";
+import { readCopyKeys, readSessionForIndex, type SessionRead } from "../sessions/session-index-reader.js";
+import { parentFinder } from "../sync/fork-parent.js";
 import { tailHash } from "../sync/state.js";
-import { remoteClient, remoteError, statusOf } from "./client.js";
+import { TAGS_DB_FILE, TagStore } from "../tags/tag-store.js";
+import { PUSH_TIMEOUT_MS, remoteClient, remoteError, statusOf } from "./client.js";
 import { sessionDocuments, type IdentifiedDocument } from "./documents.js";
 import type { Remote } from "./remotes.js";
 import { ensureIndex } from "./template.js";
@@ -51,6 +55,8 @@ const MAX_TRIES = 8;
 
 type Action = { id: string; document: IdentifiedDocument["document"] } | { id: string; delete: true };
 
+/** A push's requests may take the remote's timeout, and at least PUSH_TIMEOUT_MS. */
+const pushTimeout = (remote: Remote) => Math.max(remote.timeoutMs, PUSH_TIMEOUT_MS);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const backoff = (attempt: number) => Math.min(8_000, 250 * 2 ** attempt);
 const passing = (status: number | undefined) => status === undefined || status === 429 || status >= 500;
@@ -66,7 +72,7 @@ async function sendBulk(client: Client, remote: Remote, actions: Action[]): Prom
       items = (await client.bulk({ body })).body.items as typeof items;
     } catch (error) {
       if (passing(statusOf(error)) && attempt + 1 < MAX_TRIES) continue;
-      throw remoteError(remote, error, "pushing");
+      throw remoteError(remote, error, "pushing", pushTimeout(remote));
     }
     const again: Action[] = [];
     items.forEach((item, i) => {
@@ -98,7 +104,33 @@ async function deleteSession(client: Client, remote: Remote, sessionId: string):
   }
 }
 
-/** The watermark of a file that only grew since its last push, else undefined. */
+/** The tags of each session as the user's tag database holds them (none without a database). */
+function openTags(locations: Locations): { of: (sessionId: string) => string[]; close: () => void } {
+  const path = join(locations.dataDir, TAGS_DB_FILE);
+  if (!existsSync(path)) return { of: () => [], close: () => undefined };
+  const store = TagStore.open(path);
+  return { of: (sessionId) => store.merged(sessionId), close: () => store.close() };
+}
+
+/**
+ * The entries a fork copied from its parent, found as the local sync finds them (fork-parent.ts):
+ * they are pushed with the parent only, as the local index keeps them.
+ */
+function forkCopies(locations: Locations, files: readonly SessionFile[]): (path: string, parent: string | undefined) => Promise<ReadonlySet<string> | undefined> {
+  const findParent = parentFinder(locations, { filesOfSession: async () => [] }, files.map((f) => f.path));
+  return async (path, parent) => {
+    const found = await findParent(parent, path);
+    try {
+      return found ? readCopyKeys(found) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+const sameTags = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((tag, i) => tag === b[i]);
+
+/** The watermark of a file that only grew since its last push (or did not change), else undefined. */
 function appendedTo(file: SessionFile, known: FileWatermark | undefined): FileWatermark | undefined {
   if (!known || known.ino !== file.ino || file.size < known.end || known.header.version < 3) return undefined;
   try {
@@ -115,12 +147,12 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
   report.failed.push(...failures);
   const stateFile = watermarkFile(locations, remote);
   const watermarks: Watermarks = loadWatermarks(stateFile);
-  const client = dryRun ? undefined : remoteClient(remote, env);
+  const client = dryRun ? undefined : remoteClient(remote, env, pushTimeout(remote));
   if (client) {
     try {
       await ensureIndex(client, remote.index);
     } catch (error) {
-      throw remoteError(remote, error, "preparing the index");
+      throw remoteError(remote, error, "preparing the index", pushTimeout(remote));
     }
   }
 
@@ -139,60 +171,78 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
     queued = [];
   };
 
-  for (const file of files) {
-    const known = watermarks.get(file.path);
-    if (known && known.ino === file.ino && known.size === file.size && known.mtimeMs === file.mtimeMs) {
-      report.unchanged++;
-      continue;
-    }
-    const append = appendedTo(file, known);
-    let read: SessionRead;
-    try {
-      read = readSessionForIndex(file.path, append ? { resume: { header: append.header, checkpoint: append.checkpoint } } : {});
-    } catch (error) {
-      report.failed.push({ path: file.path, reason: error instanceof Error ? error.message : String(error) });
-      continue;
-    }
-    const documents = sessionDocuments(read, remote);
-    const ids = new Set(documents.map((d) => d.id));
-    // What the archive holds of this file and will not be overwritten: the last message's old
-    // documents, or, for a rewritten file, all of its session's.
-    const stale = append ? append.tailIds.filter((id) => !ids.has(id)) : [];
-    if (known && !append && client) {
-      await flush();
-      try {
-        report.deleted += await deleteSession(client, remote, known.header.id);
-      } catch (error) {
-        throw remoteError(remote, error, "replacing a rewritten session");
+  const tags = openTags(locations);
+  const copiesOf = forkCopies(locations, files);
+  try {
+    for (const file of files) {
+      const known = watermarks.get(file.path);
+      // A session tagged since its last push sends its documents again, carrying the new tags.
+      const retagged = known !== undefined && !sameTags(known.tags ?? [], tags.of(known.header.id));
+      if (known && !retagged && known.ino === file.ino && known.size === file.size && known.mtimeMs === file.mtimeMs) {
+        report.unchanged++;
+        continue;
       }
+      const grown = appendedTo(file, known);
+      const append = retagged ? undefined : grown;
+      let read: SessionRead;
+      try {
+        if (append) {
+          read = readSessionForIndex(file.path, { resume: { header: append.header, checkpoint: append.checkpoint }, skipCopies: await copiesOf(file.path, append.header.parent) });
+        } else {
+          // Only the header says whether this is a fork; most files are read once.
+          read = readSessionForIndex(file.path);
+          const copies = await copiesOf(file.path, read.header.parent);
+          if (copies) read = readSessionForIndex(file.path, { skipCopies: copies });
+        }
+      } catch (error) {
+        report.failed.push({ path: file.path, reason: error instanceof Error ? error.message : String(error) });
+        continue;
+      }
+      const sessionTags = tags.of(read.header.id);
+      const documents = sessionDocuments(read, remote, sessionTags);
+      const ids = new Set(documents.map((d) => d.id));
+      // What the archive holds of this file and will not be overwritten: the last message's old
+      // documents, or, for a rewritten file, all of its session's.
+      const stale = grown ? grown.tailIds.filter((id) => !ids.has(id)) : [];
+      if (known && !grown && client) {
+        await flush();
+        try {
+          report.deleted += await deleteSession(client, remote, known.header.id);
+        } catch (error) {
+          throw remoteError(remote, error, "replacing a rewritten session", pushTimeout(remote));
+        }
+      }
+      for (const id of stale) actions.push({ id, delete: true });
+      report.deleted += stale.length;
+      for (const document of documents) {
+        options.onDocument?.(document);
+        const bytes = Buffer.byteLength(JSON.stringify(document.document));
+        actions.push({ id: document.id, document: document.document });
+        actionBytes += bytes;
+        report.bytes += bytes;
+        report.documents++;
+        for (const [what, count] of Object.entries(document.redacted)) report.redactions[what] = (report.redactions[what] ?? 0) + count;
+        // A long session spans requests; it counts as pushed only with its last one (it is not queued yet).
+        if (actionBytes >= BULK_BYTES || actions.length >= BULK_ACTIONS) await flush();
+      }
+      if (documents.length > 0 || stale.length > 0) report.sessions++;
+      queued.push([
+        file.path,
+        {
+          ino: file.ino,
+          size: file.size,
+          mtimeMs: file.mtimeMs,
+          end: read.end,
+          tailHash: tailHash(file.path, read.end),
+          header: read.header,
+          checkpoint: read.checkpoint,
+          tailIds: documents.filter((d) => d.document.position >= read.checkpoint.nextIndex).map((d) => d.id),
+          tags: sessionTags,
+        },
+      ]);
     }
-    for (const id of stale) actions.push({ id, delete: true });
-    report.deleted += stale.length;
-    for (const document of documents) {
-      options.onDocument?.(document);
-      const bytes = Buffer.byteLength(JSON.stringify(document.document));
-      actions.push({ id: document.id, document: document.document });
-      actionBytes += bytes;
-      report.bytes += bytes;
-      report.documents++;
-      for (const [what, count] of Object.entries(document.redacted)) report.redactions[what] = (report.redactions[what] ?? 0) + count;
-      // A long session spans requests; it counts as pushed only with its last one (it is not queued yet).
-      if (actionBytes >= BULK_BYTES || actions.length >= BULK_ACTIONS) await flush();
-    }
-    if (documents.length > 0 || stale.length > 0) report.sessions++;
-    queued.push([
-      file.path,
-      {
-        ino: file.ino,
-        size: file.size,
-        mtimeMs: file.mtimeMs,
-        end: read.end,
-        tailHash: tailHash(file.path, read.end),
-        header: read.header,
-        checkpoint: read.checkpoint,
-        tailIds: documents.filter((d) => d.document.position >= read.checkpoint.nextIndex).map((d) => d.id),
-      },
-    ]);
+  } finally {
+    tags.close();
   }
   await flush();
   return report;

@@ -4,7 +4,8 @@
  *   "remotes": { "team": { "url": "https://search.example.com:9200", "index": "recall-sessions",
  *                           "machine": "laptop", "user": "ada", "content": ["conversation"],
  *                           "redact": true, "keepFiles": false, "insecure": false,
- *                           "credentials": "~/.config/recall/team.json", "ca": "/etc/ssl/team-ca.pem" } }
+ *                           "credentials": "~/.config/recall/team.json", "ca": "/etc/ssl/team-ca.pem",
+ *                           "timeout": 10 } }
  *
  * Credentials never come from the command line and are never part of a message: from the
  * environment (`RECALL_REMOTE_<NAME>_TOKEN`, sent as a bearer token, or `…_USERNAME` and
@@ -23,6 +24,8 @@ export const PUSHED_CONTENT = ["conversation", "thinking", "calls", "outputs"] a
 export type PushedContent = (typeof PUSHED_CONTENT)[number];
 
 export const DEFAULT_INDEX = "recall-sessions";
+/** Seconds a request to a remote may take unless the remote says otherwise. */
+export const DEFAULT_TIMEOUT_SECONDS = 10;
 
 export interface Remote {
   name: string;
@@ -39,6 +42,8 @@ export interface Remote {
   credentials?: string;
   /** A CA certificate file for TLS. */
   ca?: string;
+  /** How long a request may take before the remote counts as unavailable (config: `timeout`, in seconds). */
+  timeoutMs: number;
 }
 
 export type Credentials = { username: string; password: string } | { token: string };
@@ -88,6 +93,8 @@ function parseRemote(name: string, value: Json, path: string): Remote {
   if (!/^[a-z0-9][a-z0-9_.-]*$/.test(index)) throw new RecallError("BAD_INPUT", `${where("index")} must be a lower-case OpenSearch index name, not ${JSON.stringify(index)}`, { field: "config" });
   const credentials = text(value.credentials, where("credentials"));
   const ca = text(value.ca, where("ca"));
+  const timeout = value.timeout ?? DEFAULT_TIMEOUT_SECONDS;
+  if (typeof timeout !== "number" || !(timeout > 0 && timeout <= 600)) throw new RecallError("BAD_INPUT", `${where("timeout")} must be a number of seconds from 0 to 600, not ${JSON.stringify(timeout)}`, { field: "config" });
   return {
     name,
     url: checkedUrl(url, insecure, where("url")),
@@ -100,6 +107,7 @@ function parseRemote(name: string, value: Json, path: string): Remote {
     insecure,
     ...(credentials ? { credentials: expandHome(credentials) } : {}),
     ...(ca ? { ca: expandHome(ca) } : {}),
+    timeoutMs: timeout * 1000,
   };
 }
 

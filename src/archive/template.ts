@@ -23,6 +23,9 @@ export function indexName(alias: string): string {
   return `${alias}-v${TEMPLATE_VERSION}`;
 }
 
+/** The analyzer of the archive's text fields. */
+export const ANALYZER = "recall_text";
+
 const ANALYSIS = {
   char_filter: { recall_separators: { type: "pattern_replace", pattern: "[^\\p{L}\\p{N}\\p{M}]+", replacement: " " } },
   analyzer: {
@@ -55,7 +58,8 @@ function template(alias: string) {
           folder: keyword,
           machine: keyword,
           user: keyword,
-          tags: keyword,
+          /** Whole for `#tag` filters; by words (`tags.text`) for queries, as the local tag text. */
+          tags: { type: "keyword", fields: { text: { type: "text", analyzer: "recall_text" } } },
           timestamp: { type: "date", format: "epoch_millis" },
           session_created: { type: "date", format: "epoch_millis" },
           redactions: { type: "integer" },

@@ -23,6 +23,8 @@ export interface FileWatermark {
   checkpoint: ReadCheckpoint;
   /** The ids of the documents from the checkpoint on. */
   tailIds: string[];
+  /** The session's tags its documents carry. */
+  tags?: string[];
 }
 
 export type Watermarks = Map<string, FileWatermark>;

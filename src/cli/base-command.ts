@@ -3,9 +3,10 @@
  * and one place that turns errors into a one-line message on stderr and exit code 2 (clipanion
  * itself would print them on stdout and exit 1).
  */
-import { Command, Option } from "clipanion";
+import { Command } from "clipanion";
+import { Option } from "./options.js";
 import { isEnum } from "typanion";
-import { Recall, RecallError, type Notice, type SessionRef, type SessionsFolderProblem } from "../index.js";
+import { Recall, RecallError, type IndexCheck, type Notice, type SessionRef, type SessionsFolderProblem } from "../index.js";
 import { COLOR_MODES, resolveColor, type ColorMode } from "../output/color.js";
 import { loadPaint, type Paint } from "../output/load-paint.js";
 import type { RecallContext } from "./context.js";
@@ -37,11 +38,11 @@ export abstract class BaseCommand extends Command<RecallContext> {
   private library: Recall | undefined;
 
   /** Whether opening checks every file of the index (it reads the whole index): `recall index` does. */
-  protected readonly verifyIndex: boolean = false;
+  protected readonly indexCheck: IndexCheck = "changed";
 
   /** The library for the sessions folder this command line names; nothing opened yet. */
   private unopened(): Recall {
-    this.library ??= Recall.open({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd, verify: this.verifyIndex });
+    this.library ??= Recall.open({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd, check: this.indexCheck });
     return this.library;
   }
 

@@ -64,6 +64,8 @@ export function doctorFixWords(fix: DoctorFix): string {
   switch (fix.kind) {
     case "sync":
       return "recall index";
+    case "rebuild":
+      return "recall index --rebuild";
     case "sessions-setting":
       if (fix.from === "sessionsDir") return "give --sessions-dir the folder Pi writes its sessions to";
       if (fix.from.startsWith("sessionDir in ")) return `correct sessionDir (or remove it): $EDITOR ${shellQuote(fix.from.slice("sessionDir in ".length))}`;

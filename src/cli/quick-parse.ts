@@ -1,73 +1,54 @@
 /**
  * recall's own parser for the plainest command lines of the commands typed most (`recall search
  * …`, `recall list …`; see quick.ts). clipanion, for every run, builds a state machine of the
- * command's options and simplifies it, a good part of a cold start; this reads the command's own
- * option definitions (the `Option.*` values clipanion registers, through its public option
- * protocol: each option's `definition` and `transformer`) and turns plain forms into the same
- * command clipanion would: `--name value`, `--name=value`, `-n value`, `--flag`, `--no-flag`,
+ * command's options and simplifies it, a good part of a cold start; this reads what options.ts
+ * noted of the command's options (names, value or flag, start value, validator) and turns plain
+ * forms into the same command clipanion would: `--name value`, `--name=value`, `-n value`, `--flag`, `--no-flag`,
  * words, and `--` before words that start with a dash. Anything else (help, an unknown option,
  * `-abc`, a missing value, a value an option's validator rejects, too few or too many words) it
  * declines, and clipanion answers the command line as always, errors included.
  */
-import { Command, type Option } from "clipanion";
+import type { Command } from "clipanion";
 import type { RecallContext } from "./context.js";
+import { optionsOf, validated, type NamedOption } from "./options.js";
 
-type AnyOption = Option.CommandOption<unknown>;
-type Builder = Parameters<AnyOption["definition"]>[0];
-type RunState = Parameters<AnyOption["transformer"]>[2];
-
-/** What an option's definition told its builder. */
-interface Definition {
+/** A named option of the command, with the field it sets. */
+export interface Definition extends NamedOption {
   key: string;
-  option: AnyOption;
-  names: string[];
-  arity: number;
-  allowBinding: boolean;
-  required: boolean;
 }
 
-/** The command's options and its rest of words, as their definitions describe them. */
-interface Definitions {
+/** The command's options and its rest of words, as options.ts noted them. */
+export interface Definitions {
   options: Definition[];
   rest?: { key: string; required: number };
-  /** The builder the definitions were given, handed to the transformers as clipanion does. */
-  builder: Builder;
 }
 
-const isOption = (value: unknown): value is AnyOption => typeof value === "object" && value !== null && Command.isOption in value;
+/** One option as the command line gave it: its name and value (true or false for a flag). */
+interface Given {
+  name: string;
+  value: string | boolean;
+}
 
 /**
- * Runs each option's definition against a builder that only takes notes. A definition that asks
- * for more than options and a rest of words (positional arguments, a proxy) makes the command one
- * this parser does not handle.
+ * The command's options as options.ts noted them, or undefined when one is of a kind this parser
+ * does not handle (a positional value, one read from the environment, one not noted).
  */
 export function definitionsOf(command: Command<RecallContext>): Definitions | undefined {
-  let current: { key: string; option: AnyOption } | undefined;
-  const notes = {
-    addOption: ({ names, arity = 0, allowBinding = true, required = false }: { names: string[]; arity?: number; allowBinding?: boolean; required?: boolean }) => {
-      definitions.options.push({ ...current!, names, arity, allowBinding, required });
-    },
-    addRest: ({ required = 0 }: { required?: number }) => {
-      definitions.rest = { key: current!.key, required };
-    },
-  };
-  const definitions: Definitions = { options: [], builder: notes as unknown as Builder };
-  for (const [key, option] of Object.entries(command)) {
-    if (!isOption(option)) continue;
-    current = { key, option };
-    try {
-      option.definition(definitions.builder, key);
-    } catch {
-      return undefined;
-    }
+  const options = optionsOf(command);
+  if (!options) return undefined;
+  const definitions: Definitions = { options: [] };
+  for (const [key, note] of options) {
+    if (note.kind === "other") return undefined;
+    if (note.kind === "rest") definitions.rest = { key, required: note.required };
+    else definitions.options.push({ ...note, key });
   }
   return definitions;
 }
 
 /** The options and words of `args` (the command line after the command's name), or undefined. */
-function parseArgs(args: readonly string[], definitions: Definitions): { options: RunState["options"]; words: string[] } | undefined {
+function parseArgs(args: readonly string[], definitions: Definitions): { options: Given[]; words: string[] } | undefined {
   const byName = new Map(definitions.options.flatMap((definition) => definition.names.map((name) => [name, definition] as const)));
-  const options: RunState["options"] = [];
+  const options: Given[] = [];
   const words: string[] = [];
   let wordsOnly = false;
   for (let i = 0; i < args.length; i++) {
@@ -82,7 +63,7 @@ function parseArgs(args: readonly string[], definitions: Definitions): { options
       const definition = byName.get(name);
       if (definition?.arity === 0 && bound < 0) {
         options.push({ name, value: true });
-      } else if (definition?.arity === 1 && bound >= 0 && definition.allowBinding) {
+      } else if (definition?.arity === 1 && bound >= 0) {
         options.push({ name, value: token.slice(bound + 1) });
       } else if (definition?.arity === 1 && bound < 0 && args[i + 1] !== undefined && !args[i + 1]!.startsWith("-")) {
         options.push({ name, value: args[++i] });
@@ -109,26 +90,23 @@ export function quickCommand(commandClass: new () => Command<RecallContext>, arg
   const { rest } = definitions;
   if (rest ? parsed.words.length < rest.required : parsed.words.length > 0) return undefined;
   if (definitions.options.some((definition) => definition.required && !parsed.options.some((option) => definition.names.includes(option.name)))) return undefined;
-  const state: RunState = {
-    candidateUsage: null,
-    requiredOptions: [],
-    errorMessage: null,
-    ignoreOptions: false,
-    options: parsed.options,
-    path: [argv[0]!],
-    positionals: [],
-    remainder: null,
-    selectedIndex: null,
-  };
   const fields = command as unknown as Record<string, unknown>;
-  try {
-    for (const { key, option } of definitions.options) fields[key] = option.transformer(definitions.builder, key, state, context);
-  } catch {
+  for (const definition of definitions.options) {
+    const value = valueOf(definition, parsed.options);
     // A validator said no: clipanion words the error.
-    return undefined;
+    if (!value) return undefined;
+    fields[definition.key] = value.value;
   }
   if (rest) fields[rest.key] = parsed.words;
   command.context = context;
-  command.path = state.path;
+  command.path = [argv[0]!];
   return command;
+}
+
+/** The value clipanion gives `definition` from the options given: the last one given wins, an array takes them all. */
+function valueOf(definition: Definition, given: readonly Given[]): { value: unknown } | undefined {
+  const mine = given.filter((option) => definition.names.includes(option.name));
+  if (definition.kind === "array") return { value: mine.length > 0 ? mine.map((option) => option.value) : definition.initial };
+  const last = mine.length > 0 ? mine[mine.length - 1]!.value : definition.initial;
+  return definition.kind === "string" && typeof last === "string" ? validated(last, definition.validator) : { value: last };
 }

@@ -2,7 +2,7 @@
  * What `recall tag`, `untag` and `tags <session>` share: the --json option and printing a
  * session's tags.
  */
-import { Option } from "clipanion";
+import { Option } from "./options.js";
 import type { SessionRef, SessionTags } from "../index.js";
 import { formatTags } from "../output/session-text.js";
 import { BaseCommand } from "./base-command.js";

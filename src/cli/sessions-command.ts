@@ -3,7 +3,7 @@
  * sync before answering, and printing sessions as human blocks or in a pipeline format
  * (--json, --format json|tsv|path, -0).
  */
-import { Option } from "clipanion";
+import { Option } from "./options.js";
 import { isEnum } from "typanion";
 import { RecallError, type Freshness, type SessionSummary } from "../index.js";
 import { formatAge } from "../output/age.js";
@@ -88,15 +88,15 @@ export abstract class SessionsCommand extends BaseCommand {
     return (format === "json" ? wireLine(wire()) : formatRecord(session, format, now)) + (this.null ? "\0" : "\n");
   }
 
-  /** A session for a person: title, folder · age · details · id · tags, snippet, path; a blank line. */
-  block(session: SessionSummary, now: number, extra: { details?: string[]; snippet?: string; spans?: [number, number][] } = {}): string {
+  /** A session for a person: title, folder · age · details · id · tags, snippet, path (or `where` it lives); a blank line. */
+  block(session: SessionSummary, now: number, extra: { details?: string[]; snippet?: string; spans?: [number, number][]; where?: string } = {}): string {
     const paint = this.paint;
     const details = [paint.cyan(terminalText(projectFolder(session.cwd))), formatAge(Date.parse(session.modified), now), ...(extra.details ?? []), paint.dim(terminalText(session.id))];
     if (session.tags.length > 0) details.push(paint.magenta(formatTags(session.tags)));
     const title = terminalText(sessionTitle(session));
     const lines = [paint.bold(title.length > 100 ? `${title.slice(0, 99)}…` : title), `  ${details.join(paint.dim(" · "))}`];
     if (extra.snippet) lines.push(`  ${highlightLine(extra.snippet, extra.spans ?? [], (t) => paint.bold.red(t))}`);
-    lines.push(`  ${paint.dim(terminalText(session.path))}`);
+    lines.push(`  ${paint.dim(terminalText(extra.where ?? session.path))}`);
     return `${lines.join("\n")}\n\n`;
   }
 }

@@ -22,7 +22,7 @@ import type {
   SyncReport,
   TagCount,
 } from "../index.js";
-import type { IdentifiedDocument, PushReport, Remote, RemoteCheck } from "../index.js";
+import type { ArchiveHit, ArchiveReadResult, IdentifiedDocument, Origin, PushReport, Remote, RemoteCheck } from "../index.js";
 import { doctorFixWords } from "./error-words.js";
 
 // Each record's type is written out here, field by field, with the wire's own types: none is
@@ -373,6 +373,7 @@ export interface PushDocumentRecord {
   tool?: string;
   text: string;
   session_name?: string;
+  tags: string[];
   project: string;
   folder: string;
   machine: string;
@@ -394,6 +395,7 @@ export function pushDocumentRecord({ id, document: d }: IdentifiedDocument): Pus
     ...(d.tool === undefined ? {} : { tool: d.tool }),
     text: d.text,
     ...(d.session_name === undefined ? {} : { session_name: d.session_name }),
+    tags: [...d.tags],
     project: d.project,
     folder: d.folder,
     machine: d.machine,
@@ -471,12 +473,43 @@ export function remoteCheckRecord(check: RemoteCheck): RemoteCheckRecord {
   return { check: check.name, ok: check.ok, message: check.message };
 }
 
+/** Where an archived session lives: the remote, and the machine and user that pushed it. */
+export interface OriginRecord {
+  remote: string;
+  machine: string;
+  user: string;
+}
+
+function originRecord(o: Origin): OriginRecord {
+  return { remote: o.remote, machine: o.machine, user: o.user };
+}
+
+/** `search --remote --json`: a hit as local search prints it (`path` empty), with its origin. */
+export interface ArchiveHitRecord extends SearchHitRecord {
+  origin: OriginRecord;
+}
+
+export function archiveHitRecord(hit: ArchiveHit): ArchiveHitRecord {
+  return { ...searchHitRecord(hit), origin: originRecord(hit.origin) };
+}
+
+/** The line that ends a page of `read --remote --json`: the page as local read ends it, with its origin. */
+export interface ArchivePageRecord extends PageRecord {
+  origin: OriginRecord;
+}
+
+export function archivePageRecord(r: ArchiveReadResult): ArchivePageRecord {
+  return { ...pageRecord(r.page), origin: originRecord(r.origin) };
+}
+
 /** Every record `--json` prints: a line is made only of one of these. */
 export type WireRecord =
   | SessionRecord
   | SearchHitRecord
+  | ArchiveHitRecord
   | MessageRecord
   | PageRecord
+  | ArchivePageRecord
   | ContextMessageRecord
   | ContextRecord
   | SessionTagsRecord

@@ -43,13 +43,13 @@ export declare class NativeIndex {
    * empty one (see replace.rs).
    */
   static open(dir: string): Promise<NativeIndex>
-  /**
-   * Like `open`, checking every segment file's checksum first: after a failure, and in
-   * `recall index`.
-   */
+  /** Like `open`, checking every segment file's checksum first: after a failure. */
   static openVerified(dir: string): Promise<NativeIndex>
-  /** The names of the index's segment files that fail their checksum (for `recall doctor`). */
-  damagedFiles(): Promise<string[]>
+  /**
+   * Like `open`, first checking every segment file written since they all last passed their
+   * checksum (`recall index`; see integrity.rs): an index nothing wrote to since is not read.
+   */
+  static openRechecked(dir: string): Promise<NativeIndex>
   /** Whether the index's folder is still the one it was opened in (not deleted or replaced). */
   isInPlace(): boolean
   /** Why `open` replaced the index in the folder with an empty one, or null if it did not. */
@@ -126,6 +126,18 @@ export declare class TagDatabase {
   needsRestore(): boolean
   /** Takes the given tags as manual ones, once: null if another process already did. */
   restore(sessions: Array<NativeSessionTags>): Promise<number | null>
+}
+
+/**
+ * BM25 of one session's messages against a question's terms, the texts added a part at a time
+ * (relevance.rs): only what scoring needs of each is kept, not the texts.
+ */
+export declare class TextScorer {
+  constructor(terms: Array<string>)
+  /** Counts the next texts of the collection. */
+  add(texts: Array<string>): void
+  /** The score of each text added that holds a term (the others score 0), in the order added. */
+  scores(): Array<NativeTextScore>
 }
 
 export declare function coreVersion(): string
@@ -370,6 +382,13 @@ export interface NativeSessionUpdate {
    * re-sent when the append continued it with the same role).
    */
   replaceFrom?: number
+  /**
+   * True for a further part of a session read in parts (a large file, sent as several updates
+   * in order, with no commit between them): no message is deleted, its messages add to those
+   * of the parts before, and its session document replaces theirs. Only a session's first
+   * part replaces messages (`replaceFrom`, which a continued update does not read).
+   */
+  continued?: boolean
 }
 
 export interface NativeSnippet {
@@ -435,9 +454,11 @@ export interface NativeTagUpdate {
 }
 
 export interface NativeTextScore {
-  /** BM25 against the terms; 0 when the text holds none of them. */
+  /** Position of the text among those added, from 0. */
+  index: number
+  /** BM25 against the terms, above 0. */
   score: number
-  /** Where the text first holds its rarest term, as a JavaScript string index; 0 when none. */
+  /** Where the text first holds its rarest term, as a JavaScript string index. */
   focus: number
 }
 
@@ -446,9 +467,6 @@ export declare function prefixMarks(texts: Array<string>, query: string): Array<
 
 /** The distinct words of a question worth looking for, as the index cuts and folds them (relevance.rs). */
 export declare function questionTerms(question: string): Array<string>
-
-/** How each of `texts` (one session's messages) scores against `terms` with BM25 (relevance.rs). */
-export declare function scoreTexts(texts: Array<string>, terms: Array<string>): Array<NativeTextScore>
 
 /** The problems SQLite's integrity check finds in the tag database at `path` (none: sound). */
 export declare function tagDatabaseProblems(path: string): Array<string>

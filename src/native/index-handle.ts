@@ -23,16 +23,24 @@ import type {
 } from "./addon.js";
 import { nativeModule } from "./binding.js";
 
+/**
+ * Which segment files' checksums opening reads (native/src/integrity.rs): those changed since the
+ * last commit (any open), every one written since they all last passed (`recall index`), or
+ * every one (after a failure).
+ */
+export type IndexCheck = "changed" | "written" | "every";
+
 export class IndexHandle {
   private constructor(private readonly inner: NativeIndex) {}
 
   /**
    * Opens (or creates) the index in `dir`; an index that cannot be used is replaced with an empty
-   * one. `verify` checks every file's checksum, not only those changed since the last commit.
+   * one. `check` says which segment files' checksums are read first (see IndexCheck).
    */
-  static async open(dir: string, options: { verify: boolean } = { verify: false }): Promise<IndexHandle> {
+  static async open(dir: string, check: IndexCheck = "changed"): Promise<IndexHandle> {
     const { NativeIndex } = nativeModule();
-    return new IndexHandle(await native(() => (options.verify ? NativeIndex.openVerified(dir) : NativeIndex.open(dir))));
+    const open = { changed: NativeIndex.open, written: NativeIndex.openRechecked, every: NativeIndex.openVerified }[check];
+    return new IndexHandle(await native(() => open(dir)));
   }
 
   /** Why opening replaced an unusable index (corrupt, another schema) with an empty one, or null. */
@@ -112,10 +120,5 @@ export class IndexHandle {
   /** The records of the files the selector names (one of its fields, or none for all), sorted by path. */
   fileRecords(selector: NativeRecordSelector): Promise<NativeFileRecord[]> {
     return native(() => this.inner.fileRecords(selector));
-  }
-
-  /** The segment files that fail their checksum (native/src/integrity.rs). */
-  damagedFiles(): Promise<string[]> {
-    return native(() => this.inner.damagedFiles());
   }
 }

@@ -11,7 +11,7 @@
  */
 import { basename } from "node:path";
 import { closeSync } from "node:fs";
-import { openSessionFile, readJsonLines, readLineObjectAt, type JsonLine, type LineStats } from "./lines.js";
+import { JsonLines, openSessionFile, readLineObjectAt, type JsonLine, type LineStats } from "./lines.js";
 import { toMillis } from "./text.js";
 
 export interface SessionHeader {
@@ -82,30 +82,53 @@ export interface EntryReading {
 }
 
 /**
- * Calls `onEntry` for each entry from the start of the file (or `from`), until it returns false;
- * returns the header (the one `from` gave, the file's, or one made from the file name) with the
- * line statistics.
+ * The entries of a file from its start (or `from`), one at a time (see JsonLines). `header` is
+ * the one `from` gave, the file's, or one made from the file name: known from the first entry
+ * on, and once the iteration ended.
  */
-export function readEntries(path: string, onEntry: (entry: SessionEntry, header: SessionHeader) => boolean | void, reading: EntryReading = {}): LineStats & { header: SessionHeader } {
-  let header = reading.from?.header;
-  const stats = readJsonLines(
-    path,
-    reading.from?.offset ?? 0,
-    reading.from?.lineNo ?? 1,
-    (line) => {
+export class SessionEntries implements Iterable<SessionEntry> {
+  private readonly lines: JsonLines;
+  private found: SessionHeader | undefined;
+
+  constructor(
+    private readonly path: string,
+    private readonly reading: EntryReading = {},
+  ) {
+    this.lines = new JsonLines(path, reading.from?.offset ?? 0, reading.from?.lineNo ?? 1, reading.skip);
+    this.found = reading.from?.header;
+  }
+
+  get header(): SessionHeader {
+    return this.found ?? headerless(this.path);
+  }
+
+  get stats(): LineStats {
+    return this.lines.stats;
+  }
+
+  *[Symbol.iterator](): Generator<SessionEntry> {
+    for (const line of this.lines) {
       const value = line.value;
       if (value.type === "session") {
-        header ??= parseHeader(value, path);
-        reading.onHeaderLine?.(line);
-        return;
+        this.found ??= parseHeader(value, this.path);
+        this.reading.onHeaderLine?.(line);
+        continue;
       }
-      header ??= headerless(path, value);
+      const header = (this.found ??= headerless(this.path, value));
       const id = header.version < 2 || typeof value.id !== "string" ? `L${line.lineNo}` : value.id;
-      return onEntry({ id, value: migrate(value), line }, header);
-    },
-    reading.skip,
-  );
-  return { ...stats, header: header ?? headerless(path) };
+      yield { id, value: migrate(value), line };
+    }
+  }
+}
+
+/**
+ * Calls `onEntry` for each entry from the start of the file (or `from`), until it returns false;
+ * returns the header with the line statistics (see SessionEntries).
+ */
+export function readEntries(path: string, onEntry: (entry: SessionEntry, header: SessionHeader) => boolean | void, reading: EntryReading = {}): LineStats & { header: SessionHeader } {
+  const entries = new SessionEntries(path, reading);
+  for (const entry of entries) if (onEntry(entry, entries.header) === false) break;
+  return { ...entries.stats, header: entries.header };
 }
 
 /** The header alone, read no further than the first entry. */

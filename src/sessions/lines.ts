@@ -145,11 +145,107 @@ function notASessionFile(path: string, stat: Stats): RecallError {
 }
 
 /**
- * Calls `onLine` for each object from byte `from` on, until it returns false. `skip(prefix)` may
+ * The objects of a JSONL file from byte `from` on, one at a time: a caller that stops early has
+ * read no further (the file is closed when the iteration ends, early or not). `skip(prefix)` may
  * reject a line from its first bytes without parsing it (large tool output the caller does not
- * index). A final line without a newline is read too, but `end` stays before it: Pi may still be
- * writing it.
+ * index). A final line without a newline is read too, but `stats.end` stays before it: Pi may
+ * still be writing it. `stats` counts what was read so far.
  */
+export class JsonLines implements Iterable<JsonLine> {
+  readonly stats: LineStats;
+
+  constructor(
+    private readonly path: string,
+    private readonly from: number,
+    private readonly firstLineNo: number,
+    private readonly skip?: (head: string) => boolean,
+  ) {
+    this.stats = { malformed: 0, malformedAt: [], end: from, nextLineNo: firstLineNo };
+  }
+
+  *[Symbol.iterator](): Generator<JsonLine> {
+    const { stats, skip } = this;
+    const skipMalformed = (line: number, reason: string) => {
+      stats.malformed++;
+      if (stats.malformedAt.length < MAX_MALFORMED_DETAILS) stats.malformedAt.push({ line, reason });
+    };
+    const fd = openSessionFile(this.path);
+    try {
+      const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+      let pending: Buffer[] = [];
+      let pendingBytes = 0;
+      let oversized = false;
+      let position = this.from;
+      let lineStart = this.from;
+      let lineNo = this.firstLineNo;
+
+      /** The object of the line just ended, if it holds one. */
+      const finishLine = (parts: Buffer[], complete: boolean): JsonLine | undefined => {
+        const thisStart = lineStart;
+        const thisLineNo = lineNo;
+        if (complete) {
+          lineNo++;
+          stats.nextLineNo = lineNo;
+        }
+        if (oversized) {
+          skipMalformed(thisLineNo, `longer than ${MAX_LINE_BYTES >> 20} MiB`);
+          return undefined;
+        }
+        const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+        if (bytes.length === 0) return undefined;
+        if (skip && skip(bytes.subarray(0, 256).toString("utf8"))) return undefined;
+        const text = bytes.toString("utf8").trim();
+        if (!text) return undefined;
+        const value = lineObject(text);
+        if (typeof value === "string") {
+          skipMalformed(thisLineNo, value);
+          return undefined;
+        }
+        return { value, start: thisStart, length: bytes.length, lineNo: thisLineNo };
+      };
+
+      for (;;) {
+        const read = readSync(fd, chunk, 0, CHUNK_BYTES, position);
+        if (read === 0) break;
+        let cursor = 0;
+        while (cursor < read) {
+          const newline = chunk.indexOf(NEWLINE, cursor);
+          const stop = newline === -1 || newline >= read ? read : newline;
+          const piece = chunk.subarray(cursor, stop);
+          if (!oversized) {
+            if (pendingBytes + piece.length > MAX_LINE_BYTES) {
+              oversized = true;
+              pending = [];
+            } else {
+              // The chunk buffer is reused: keep a copy of a piece that waits for its line end.
+              pending.push(stop === read ? Buffer.from(piece) : piece);
+            }
+          }
+          pendingBytes += piece.length;
+          if (stop === read) break;
+          const line = finishLine(pending, true);
+          lineStart += pendingBytes + 1;
+          stats.end = lineStart;
+          pending = [];
+          pendingBytes = 0;
+          oversized = false;
+          cursor = newline + 1;
+          // The line's bytes are parsed by now: the chunk may be read into again after this.
+          if (line) yield line;
+        }
+        position += read;
+      }
+      if (pendingBytes > 0) {
+        const line = finishLine(pending, false);
+        if (line) yield line;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+/** Calls `onLine` for each object from byte `from` on, until it returns false (see JsonLines). */
 export function readJsonLines(
   path: string,
   from: number,
@@ -157,81 +253,9 @@ export function readJsonLines(
   onLine: (line: JsonLine) => boolean | void,
   skip?: (head: string) => boolean,
 ): LineStats {
-  const stats: LineStats = { malformed: 0, malformedAt: [], end: from, nextLineNo: firstLineNo };
-  const skipMalformed = (line: number, reason: string) => {
-      stats.malformed++;
-      if (stats.malformedAt.length < MAX_MALFORMED_DETAILS) stats.malformedAt.push({ line, reason });
-    };
-  const fd = openSessionFile(path);
-  try {
-    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
-    let oversized = false;
-    let position = from;
-    let lineStart = from;
-    let lineNo = firstLineNo;
-    let stopped = false;
-
-    const finishLine = (parts: Buffer[], complete: boolean) => {
-      const thisStart = lineStart;
-      const thisLineNo = lineNo;
-      if (complete) {
-        lineNo++;
-        stats.nextLineNo = lineNo;
-      }
-      if (oversized) {
-        skipMalformed(thisLineNo, `longer than ${MAX_LINE_BYTES >> 20} MiB`);
-        return;
-      }
-      const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
-      if (bytes.length === 0) return;
-      if (skip && skip(bytes.subarray(0, 256).toString("utf8"))) return;
-      const text = bytes.toString("utf8").trim();
-      if (!text) return;
-      const value = lineObject(text);
-      if (typeof value === "string") {
-        skipMalformed(thisLineNo, value);
-        return;
-      }
-      stopped = onLine({ value, start: thisStart, length: bytes.length, lineNo: thisLineNo }) === false;
-    };
-
-    for (;;) {
-      const read = readSync(fd, chunk, 0, CHUNK_BYTES, position);
-      if (read === 0) break;
-      let cursor = 0;
-      while (cursor < read) {
-        const newline = chunk.indexOf(NEWLINE, cursor);
-        const stop = newline === -1 || newline >= read ? read : newline;
-        const piece = chunk.subarray(cursor, stop);
-        if (!oversized) {
-          if (pendingBytes + piece.length > MAX_LINE_BYTES) {
-            oversized = true;
-            pending = [];
-          } else {
-            // The chunk buffer is reused: keep a copy of a piece that waits for its line end.
-            pending.push(stop === read ? Buffer.from(piece) : piece);
-          }
-        }
-        pendingBytes += piece.length;
-        if (stop === read) break;
-        finishLine(pending, true);
-        lineStart += pendingBytes + 1;
-        stats.end = lineStart;
-        pending = [];
-        pendingBytes = 0;
-        oversized = false;
-        cursor = newline + 1;
-        if (stopped) return stats;
-      }
-      position += read;
-    }
-    if (pendingBytes > 0) finishLine(pending, false);
-  } finally {
-    closeSync(fd);
-  }
-  return stats;
+  const lines = new JsonLines(path, from, firstLineNo, skip);
+  for (const line of lines) if (onLine(line) === false) break;
+  return lines.stats;
 }
 
 /**

@@ -11,7 +11,7 @@
  * entry it is in, at the position of the conversation message it came after. Images and system
  * prompts are not indexed.
  */
-import { readEntries, type SessionHeader } from "./entries.js";
+import { SessionEntries, type SessionHeader } from "./entries.js";
 import { readJsonLines, type JsonLine, type MalformedLine } from "./lines.js";
 import { callsIn, commandPaths, outputText, thinkingText, type OtherKind } from "./other-text.js";
 import { clipLine, contentText, toMillis } from "./text.js";
@@ -71,7 +71,7 @@ export interface ReadOptions {
   skipCopies?: ReadonlySet<string>;
 }
 
-const FIRST_MESSAGE_CHARS = 300;
+export const FIRST_MESSAGE_CHARS = 300;
 const JOINABLE_ROLES = new Set(["user", "assistant", "custom"]);
 
 /**
@@ -97,6 +97,21 @@ interface OpenMessage extends IndexedMessage {
 }
 
 export function readSessionForIndex(path: string, options: ReadOptions = {}): SessionRead {
+  const parts = readSessionInParts(path, options, Infinity);
+  for (;;) {
+    const next = parts.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * The read of `readSessionForIndex` a part at a time, for a file whose messages are too many to
+ * hold at once: each part yielded holds the messages completed since the part before — at least
+ * `partChars` characters of text — with what was read of the file so far; the last part, with
+ * the rest and the whole read's metadata, malformed lines and checkpoint, is returned. A message
+ * is in one part only; the parts' messages in order are those of a read in one piece.
+ */
+export function* readSessionInParts(path: string, options: ReadOptions, partChars: number): Generator<SessionRead, SessionRead> {
   const resume = options.resume;
   const state: ReadCheckpoint = resume
     ? { ...resume.checkpoint }
@@ -104,13 +119,21 @@ export function readSessionForIndex(path: string, options: ReadOptions = {}): Se
   let checkpoint: ReadCheckpoint = { ...state };
   // The state before the current line: where a resumed read would start if a message begins on it.
   let beforeLine: ReadCheckpoint = { ...state };
-  const messages: IndexedMessage[] = [];
+  let messages: IndexedMessage[] = [];
+  /** Characters of text in `messages`, and messages produced by the whole read. */
+  let partTextChars = 0;
+  let produced = 0;
+  const push = (message: IndexedMessage) => {
+    messages.push(message);
+    partTextChars += message.text.length;
+    produced++;
+  };
   let open: OpenMessage | undefined;
   let lastLineNo = -1;
 
   const close = () => {
     if (!open) return;
-    messages.push({ index: open.index, role: open.role, entryId: open.entryId, timestamp: open.timestamp, text: open.parts.join("\n\n") });
+    push({ index: open.index, role: open.role, entryId: open.entryId, timestamp: open.timestamp, text: open.parts.join("\n\n") });
     open = undefined;
   };
 
@@ -127,7 +150,7 @@ export function readSessionForIndex(path: string, options: ReadOptions = {}): Se
     checkpoint = { ...beforeLine, offset: line.start, lineNo: line.lineNo };
     const message: OpenMessage = { index: state.nextIndex++, role, entryId, timestamp, text: "", parts: [text] };
     if (joinable) open = message;
-    else messages.push({ ...message, text });
+    else push({ ...message, text });
   };
 
   /** Text of another kind: it neither joins nor ends the open message, and sits at its position. */
@@ -137,7 +160,7 @@ export function readSessionForIndex(path: string, options: ReadOptions = {}): Se
     if (tool !== undefined) message.tool = tool;
     if (files?.length) message.files = files;
     if (lineOffset !== undefined) message.lineOffset = lineOffset;
-    messages.push(message);
+    push(message);
   };
 
   const addOtherKinds = (message: Record<string, unknown>, entryId: string, time: number, cwd: string, line: JsonLine) => {
@@ -159,67 +182,74 @@ export function readSessionForIndex(path: string, options: ReadOptions = {}): Se
     }
   };
 
-  const stats = readEntries(
-    path,
-    ({ id: entryId, value, line }, header) => {
-      if (line.lineNo !== lastLineNo) {
-        lastLineNo = line.lineNo;
-        beforeLine = { ...state };
-      }
-      const entryTime = toMillis(value.timestamp) ?? header.created;
-      // As the file has it (copy keys of a parent are read unmigrated, see readCopyKeys).
-      const copied = options.skipCopies?.has(copyKey(line.value)) ?? false;
-
-      switch (value.type) {
-        case "message": {
-          const message = value.message as Record<string, unknown> | undefined;
-          if (!message || typeof message !== "object") return;
-          const role = message.role;
-          const time = toMillis(message.timestamp) ?? entryTime;
-          if (role === "user" || role === "assistant") {
-            state.messageCount++;
-            state.modified = Math.max(state.modified, time);
-          }
-          const text = contentText(message.content);
-          if (role === "user" && !state.firstMessage && text.trim()) state.firstMessage = clipLine(text, FIRST_MESSAGE_CHARS);
-          if (!copied && typeof role === "string" && JOINABLE_ROLES.has(role)) addText(line, role, entryId, time, text, true);
-          if (!copied) addOtherKinds(message, entryId, time, header.cwd, line);
-          return;
-        }
-        case "custom_message":
-          if (!copied) addText(line, "custom", entryId, entryTime, contentText(value.content), true);
-          return;
-        case "compaction":
-        case "branch_summary":
-          if (!copied && typeof value.summary === "string") addText(line, value.type, entryId, entryTime, value.summary, false);
-          return;
-        case "session_info":
-          // The last one wins; an empty or missing name clears it.
-          state.name = typeof value.name === "string" && value.name.trim() ? value.name.trim() : undefined;
-          return;
-        default:
-          // Other entry types (model changes, labels, extension state, unknown ones) hold no
-          // conversation text.
-          return;
-      }
-    },
-    resume ? { from: { offset: state.offset, lineNo: state.lineNo, header: resume.header } } : {},
-  );
-  close();
-  if (!open && messages.length === 0 && !resume) {
-    // No message yet: a later read starts after what was read, not from byte 0 again.
-    checkpoint = { ...state, offset: stats.end, lineNo: stats.nextLineNo };
-  }
-  return {
-    header: stats.header,
+  const entries = new SessionEntries(path, resume ? { from: { offset: state.offset, lineNo: state.lineNo, header: resume.header } } : {});
+  const soFar = (): SessionRead => ({
+    header: entries.header,
     name: state.name,
     firstMessage: state.firstMessage,
-    modified: state.modified || stats.header.created,
+    modified: state.modified || entries.header.created,
     messageCount: state.messageCount,
     messages,
-    malformedLines: stats.malformed,
-    malformedAt: stats.malformedAt,
+    malformedLines: entries.stats.malformed,
+    malformedAt: entries.stats.malformedAt,
     checkpoint,
-    end: stats.end,
+    end: entries.stats.end,
+  });
+  const readEntry = (entryId: string, value: Record<string, unknown>, line: JsonLine, header: SessionHeader) => {
+    if (line.lineNo !== lastLineNo) {
+      lastLineNo = line.lineNo;
+      beforeLine = { ...state };
+    }
+    const entryTime = toMillis(value.timestamp) ?? header.created;
+    // As the file has it (copy keys of a parent are read unmigrated, see readCopyKeys).
+    const copied = options.skipCopies?.has(copyKey(line.value)) ?? false;
+
+    switch (value.type) {
+      case "message": {
+        const message = value.message as Record<string, unknown> | undefined;
+        if (!message || typeof message !== "object") return;
+        const role = message.role;
+        const time = toMillis(message.timestamp) ?? entryTime;
+        if (role === "user" || role === "assistant") {
+          state.messageCount++;
+          state.modified = Math.max(state.modified, time);
+        }
+        const text = contentText(message.content);
+        if (role === "user" && !state.firstMessage && text.trim()) state.firstMessage = clipLine(text, FIRST_MESSAGE_CHARS);
+        if (!copied && typeof role === "string" && JOINABLE_ROLES.has(role)) addText(line, role, entryId, time, text, true);
+        if (!copied) addOtherKinds(message, entryId, time, header.cwd, line);
+        return;
+      }
+      case "custom_message":
+        if (!copied) addText(line, "custom", entryId, entryTime, contentText(value.content), true);
+        return;
+      case "compaction":
+      case "branch_summary":
+        if (!copied && typeof value.summary === "string") addText(line, value.type, entryId, entryTime, value.summary, false);
+        return;
+      case "session_info":
+        // The last one wins; an empty or missing name clears it.
+        state.name = typeof value.name === "string" && value.name.trim() ? value.name.trim() : undefined;
+        return;
+      default:
+        // Other entry types (model changes, labels, extension state, unknown ones) hold no
+        // conversation text.
+        return;
+    }
   };
+
+  for (const { id: entryId, value, line } of entries) {
+    readEntry(entryId, value, line, entries.header);
+    if (partTextChars >= partChars) {
+      yield soFar();
+      messages = [];
+      partTextChars = 0;
+    }
+  }
+  close();
+  if (produced === 0 && !resume) {
+    // No message yet: a later read starts after what was read, not from byte 0 again.
+    checkpoint = { ...state, offset: entries.stats.end, lineNo: entries.stats.nextLineNo };
+  }
+  return soFar();
 }

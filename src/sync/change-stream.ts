@@ -8,7 +8,8 @@ import { basename } from "node:path";
 import type { Locations } from "../locations.js";
 import type { SessionFile } from "../sessions/discover.js";
 import type { MalformedLine } from "../sessions/lines.js";
-import { readCopyKeys, readSessionForIndex, type SessionRead } from "../sessions/session-index-reader.js";
+import { readHeader } from "../sessions/entries.js";
+import { readCopyKeys, readSessionInParts, type SessionRead } from "../sessions/session-index-reader.js";
 import type { ChangeSink, SessionChange } from "./changes.js";
 import { parentFinder, type ParentFinder } from "./fork-parent.js";
 import { sameSignature, tailHash, type FileState, type KnownFile } from "./state.js";
@@ -89,7 +90,7 @@ export async function streamChanges(sink: ChangeSink, found: FoundChanges, optio
     }
     let change: SessionChange | undefined;
     try {
-      change = await readChange(planned, copiesFromParent);
+      change = await readChange(planned, copiesFromParent, (part) => sink.emit(part));
     } catch (error) {
       if (!isGone(error, planned.file.path)) {
         counts.failed.push({ path: planned.file.path, reason: errorReason(error) });
@@ -141,29 +142,46 @@ async function planChanges(sink: ChangeSink, found: FoundChanges, rebuild: boole
 
 type CopiesFinder = (path: string, parent: string | undefined) => Promise<ReadonlySet<string> | undefined>;
 
-/** The change one planned file makes: its appended part, or all of it. */
-async function readChange({ file, known, whole }: Planned, copiesFromParent: CopiesFinder): Promise<SessionChange> {
-  if (known && !whole && isAppend(file, known)) {
-    const resume = { header: known.state.header, checkpoint: known.state.checkpoint };
-    const read = readSessionForIndex(file.path, { resume, skipCopies: await copiesFromParent(file.path, known.state.header.parent) });
-    return { kind: "appended", file, read, mark: markOf(file, read, known.state.indexed), from: known.state.checkpoint.nextIndex, before: known };
+/**
+ * Text of the messages of one part of a large file's read: a file is read in bounded memory, its
+ * messages handed to the consumer a part at a time (see SessionChange "part").
+ */
+export const PART_TEXT_CHARS = 2 << 20;
+
+/**
+ * The change one planned file makes: its appended part, or all of it; the messages of a large
+ * read go to `emitPart` a part at a time first, each awaited, in order.
+ */
+async function readChange({ file, known, whole }: Planned, copiesFromParent: CopiesFinder, emitPart: (part: SessionChange) => Promise<void>): Promise<SessionChange> {
+  const append = known && !whole && isAppend(file, known) ? known : undefined;
+  const resume = append && { header: append.state.header, checkpoint: append.state.checkpoint };
+  // A fork's copied history is read with its parent; only the header says whether this is a fork.
+  const skipCopies = await copiesFromParent(file.path, append ? append.state.header.parent : readHeader(file.path).parent);
+  const from = append?.state.checkpoint.nextIndex;
+  const parts = readSessionInParts(file.path, { resume, skipCopies }, PART_TEXT_CHARS);
+  let continued = false;
+  for (;;) {
+    const next = parts.next();
+    if (next.done) {
+      const read = next.value;
+      const mark = markOf(file, read, continued || (append?.state.indexed ?? false));
+      if (append) return { kind: "appended", file, read, mark, from: append.state.checkpoint.nextIndex, before: append, continued };
+      return { kind: "written", file, read, mark, before: known, continued };
+    }
+    await emitPart({ kind: "part", file, read: next.value, first: !continued, from });
+    continued = true;
   }
-  // Only the header says whether this is a fork; most files are read once.
-  const first = readSessionForIndex(file.path);
-  const copies = await copiesFromParent(file.path, first.header.parent);
-  const read = copies ? readSessionForIndex(file.path, { skipCopies: copies }) : first;
-  return { kind: "written", file, read, mark: markOf(file, read, false), before: known };
 }
 
-/** Where a read of `file` ended, for the next one to go on from. */
-function markOf(file: SessionFile, read: SessionRead, wasIndexed: boolean): FileState {
+/** Where a read of `file` ended, for the next one to go on from; `indexed`: the index has messages of the file already. */
+function markOf(file: SessionFile, read: SessionRead, indexed: boolean): FileState {
   return {
     end: read.end,
     tailHash: tailHash(file.path, read.end),
     header: read.header,
     checkpoint: read.checkpoint,
     // False for a file with no message (header only): the index has nothing of it.
-    indexed: read.messageCount > 0 || read.messages.length > 0 || wasIndexed,
+    indexed: read.messageCount > 0 || read.messages.length > 0 || indexed,
   };
 }
 

@@ -18,7 +18,7 @@ import type { ChangeSink } from "./changes.js";
 export type ParentFinder = (parent: string | undefined, fork: string) => Promise<string | undefined>;
 
 /** `reading`: the files the sync reads, whose headers are looked at last; `sink`: the consumer, asked for the files it knows of a session. */
-export function parentFinder(locations: Pick<Locations, "sessionsDir" | "layout">, sink: ChangeSink, reading: readonly string[]): ParentFinder {
+export function parentFinder(locations: Pick<Locations, "sessionsDir" | "layout">, sink: Pick<ChangeSink, "filesOfSession">, reading: readonly string[]): ParentFinder {
   let listing: Promise<SessionFile[]> | undefined;
   let headerIds: Map<string, string[]> | undefined;
   return async (parent, fork) => {

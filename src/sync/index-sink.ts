@@ -1,11 +1,14 @@
 /**
  * The index as a consumer of the sync's changes (changes.ts): its marks are the records of the
  * session files it keeps (state.ts), and a change goes in with its file's new record, so the two
- * are always committed together. Changes are sent to the writer in batches of bounded text; a
+ * are always committed together. Changes are sent to the writer in batches of bounded text (a
+ * large file's messages come in parts, sent in order, each awaited); a
  * first index commits every FIRST_INDEX_COMMIT_MS, so that a query meanwhile answers from what is
  * there rather than from nothing. The caller holds the writer lock.
  */
-import type { NativeChangeSet } from "../native/addon.js";
+import type { NativeChangeSet, NativeSessionUpdate } from "../native/addon.js";
+import type { SessionFile } from "../sessions/discover.js";
+import type { SessionRead } from "../sessions/session-index-reader.js";
 import type { IndexStore } from "../store.js";
 import type { ChangeSink, SessionChange } from "./changes.js";
 import { commitIndex } from "./index-writer.js";
@@ -67,29 +70,38 @@ export class IndexSink implements ChangeSink {
       this.batch.removePaths.push(change.path);
       return;
     }
+    if (change.kind === "part") {
+      this.addSession(change.file, change.read, change.first ? { replaceFrom: change.from } : { continued: true });
+      return;
+    }
     const { file, read, mark } = change;
     if (mark.indexed) {
-      this.batch.sessions.push({
-        session: {
-          id: read.header.id,
-          path: file.path,
-          cwd: read.header.cwd,
-          name: read.name,
-          created: read.header.created,
-          modified: read.modified,
-          messageCount: read.messageCount,
-          firstMessage: read.firstMessage,
-          parent: read.header.parent,
-          tags: this.options.tagsOf(read.header.id),
-        },
-        messages: read.messages,
-        replaceFrom: change.kind === "appended" ? change.from : undefined,
-      });
-      this.batchChars += read.messages.reduce((sum, m) => sum + m.text.length, 0);
+      this.addSession(file, read, change.continued ? { continued: true } : { replaceFrom: change.kind === "appended" ? change.from : undefined });
     } else if (change.before?.state.indexed) {
       this.batch.removePaths.push(file.path);
     }
     this.batch.files.push(recordUpdate(file, mark));
+  }
+
+  /** The session's document and `read.messages`, replacing what `replacing` says. */
+  private addSession(file: SessionFile, read: SessionRead, replacing: Pick<NativeSessionUpdate, "replaceFrom" | "continued">): void {
+    this.batch.sessions.push({
+      session: {
+        id: read.header.id,
+        path: file.path,
+        cwd: read.header.cwd,
+        name: read.name,
+        created: read.header.created,
+        modified: read.modified,
+        messageCount: read.messageCount,
+        firstMessage: read.firstMessage,
+        parent: read.header.parent,
+        tags: this.options.tagsOf(read.header.id),
+      },
+      messages: read.messages,
+      ...replacing,
+    });
+    this.batchChars += read.messages.reduce((sum, m) => sum + m.text.length, 0);
   }
 
   /** Sends what is left and commits; nothing to commit when every change was already synced by another process, or unreadable. */

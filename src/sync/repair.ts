@@ -37,7 +37,7 @@ export interface Repair {
 
 /** Checks the index; if files are damaged, replaces it and fills it again. Undefined when intact. */
 export async function repairIfDamaged(locations: Locations): Promise<Repair | undefined> {
-  const store = await openStore(locations, { verify: true });
+  const store = await openStore(locations, { check: "every" });
   if (!store.replaced) return undefined;
   return { notices: store.notices, report: await syncIndex(store) };
 }

@@ -5,7 +5,7 @@
  * search every kind of text, list) answers as a clean index would, with at most one notice that
  * the index was rebuilt, and the tags kept; the use after it, with no notice. Bytes garbled in
  * place with the time kept are what no read need trip over: that cell's next use is the one that
- * checks every file, `recall index` (`verify`).
+ * checks every file written since all last passed, `recall index` (`check: "written"`).
  *
  * Through the library in this process, the way Pi and the MCP server hold the index; the CLI's
  * exit codes over the same damage are in damaged-index.test.ts and missing-index-files.test.ts.
@@ -35,8 +35,8 @@ async function answers(recall: Recall): Promise<string> {
 }
 
 /** The next use after damage: a session resolved (a sync), tagged (a write), then read back. */
-async function nextUse(options: { verify?: boolean } = {}): Promise<{ text: string; replaced: number }> {
-  const recall = Recall.open({ env: agent.env, verify: options.verify });
+async function nextUse(options: { check?: "written" } = {}): Promise<{ text: string; replaced: number }> {
+  const recall = Recall.open({ env: agent.env, check: options.check });
   try {
     const session = await recall.resolve(TAGGED);
     await recall.addTags([session], ["matrix"]);
@@ -80,7 +80,7 @@ async function trials(file: () => string, label: string): Promise<string[]> {
       restoreCleanIndex();
       damage(file(), kind as DamageKind, { seed: 3, keepTime });
       try {
-        const next = await nextUse({ verify: kind === "garble" && keepTime });
+        const next = await nextUse(kind === "garble" && keepTime ? { check: "written" } : {});
         if (next.text !== reference) failed.push(`${trial}: other answers`);
         else if (next.replaced > 1) failed.push(`${trial}: ${next.replaced} rebuild notices`);
         else if (JSON.stringify(await nextUse()) !== JSON.stringify({ text: reference, replaced: 0 })) failed.push(`${trial}: the use after differs`);

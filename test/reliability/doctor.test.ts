@@ -53,7 +53,7 @@ describe("recall doctor", () => {
     expect(human.code).toBe(0);
   });
 
-  it("an index behind the session files, then a damaged index file: `recall index` fixes both", async () => {
+  it("an index behind the session files: `recall index`; then a damaged index file: `recall index --rebuild`", async () => {
     agent = makeAgentDir();
     expect(failing((await doctor()).checks)).toEqual([["index", "recall index"]]);
     await runRecall(["index"], { env: agent.env });
@@ -61,11 +61,11 @@ describe("recall doctor", () => {
     damageFile(segmentFiles(join(agent.agentDir, "cache", "recall", "index"), "pos")[0]!, 5, { keepTime: true });
     const damaged = await doctor();
     expect(damaged.code).toBe(2);
-    expect(failing(damaged.checks)).toEqual([["index", "recall index"]]);
+    expect(failing(damaged.checks)).toEqual([["index", "recall index --rebuild"]]);
     // Found by the check of every file, or already when opening (a file changed within the last
     // commit's second is checked then): either way the damaged file is named.
     expect(damaged.checks[1]!.message).toMatch(/fail their checksum \(.*\.pos\)|failed their checksum: .*\.pos/);
-    expect((await runRecall(["index"], { env: agent.env })).code).toBe(0);
+    expect((await runRecall(["index", "--rebuild"], { env: agent.env })).code).toBe(0);
     expect((await doctor()).code).toBe(0);
   });
 

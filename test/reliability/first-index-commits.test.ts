@@ -8,11 +8,11 @@
  * waits to be killed with SIGKILL. Only an interim commit can put the first file in the index
  * by then; the next `recall index` must read only the files after it.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeAgentDir, type AgentDir } from "../helpers/agent-dir.js";
+import { runSpeaking } from "../helpers/child-line.js";
 import { userMessage } from "../helpers/fixture-files.js";
 import { jsonLines, runRecall, type CliResult } from "../helpers/run-cli.js";
 
@@ -37,45 +37,25 @@ function writeSessions(sessionsDir: string): void {
 
 /** Starts the first index; resolves once it has read two files and is waiting on the second. */
 async function startPausedIndexer(env: NodeJS.ProcessEnv): Promise<{ kill(): Promise<NodeJS.Signals | null> }> {
-  const child = spawn(
-    process.execPath,
-    [
-      "--input-type=module",
-      "-e",
-      `import { writeSync } from "node:fs";
-       import { Recall } from ${JSON.stringify(LIBRARY)};
-       import { FIRST_INDEX_COMMIT_MS } from ${JSON.stringify(SYNC)};
-       const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-       const recall = Recall.open({ env: process.env });
-       await recall.sync({
-         onProgress: ({ filesDone }) => {
-           if (filesDone === 1) sleep(FIRST_INDEX_COMMIT_MS + 500);
-           if (filesDone === 2) {
-             writeSync(1, "paused\\n");
-             for (;;) sleep(60_000);
-           }
-         },
-       });
-       writeSync(1, "finished\\n");`,
-    ],
-    { env, stdio: ["ignore", "pipe", "inherit"] },
+  const child = runSpeaking(
+    env,
+    `import { Recall } from ${JSON.stringify(LIBRARY)};
+     import { FIRST_INDEX_COMMIT_MS } from ${JSON.stringify(SYNC)};
+     const recall = Recall.open({ env: process.env });
+     await recall.sync({
+       onProgress: ({ filesDone }) => {
+         if (filesDone === 1) sleep(FIRST_INDEX_COMMIT_MS + 500);
+         if (filesDone === 2) {
+           writeSync(1, "paused\\n");
+           for (;;) sleep(60_000);
+         }
+       },
+     });
+     writeSync(1, "finished\\n");`,
   );
-  const closed = new Promise<NodeJS.Signals | null>((resolve) => child.on("close", (_code, signal) => resolve(signal)));
-  const said = await new Promise<string>((resolve) => {
-    let out = "";
-    child.stdout.on("data", (data: Buffer) => {
-      out += data.toString();
-      if (out.includes("\n")) resolve(out.trim());
-    });
-    void closed.then(() => resolve(out.trim()));
-  });
+  const said = await child.said;
   expect(said).toBe("paused");
-  return {
-    kill: () => {
-      child.kill("SIGKILL");
-      return closed;
-    },
-  };
+  return child;
 }
 
 describe("the interim commits of a first index", () => {

@@ -104,14 +104,12 @@ pub struct TagReader {
 fn store_error(path: &str, error: rusqlite::Error) -> RecallError {
     let code = error.sqlite_error_code();
     match code {
-        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => RecallError::new(
-            Code::Locked,
-            format!("another recall process kept the tag database {path} busy for over {} s; try again", BUSY_TIMEOUT.as_secs()),
-        ),
-        Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => RecallError::new(
-            Code::Corrupt,
-            format!("the tag database {path} is damaged ({error}); restore it from a backup or move it aside"),
-        ),
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => {
+            RecallError::new(Code::Locked, format!("another recall process kept the tag database {path} busy for over {} s; try again", BUSY_TIMEOUT.as_secs()))
+        }
+        Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => {
+            RecallError::new(Code::Corrupt, format!("the tag database {path} is damaged ({error}); restore it from a backup or move it aside"))
+        }
         _ => RecallError::new(Code::Io, format!("cannot use the tag database {path}: {error}")),
     }
 }
@@ -127,10 +125,7 @@ impl TagDb {
         conn.pragma_update(None, "synchronous", "FULL").map_err(fail)?;
         let version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0)).map_err(fail)?;
         if version > SCHEMA_VERSION {
-            return Err(RecallError::new(
-                Code::Incompatible,
-                format!("the tag database {path} was written by a newer recall (schema {version}); upgrade recall"),
-            ));
+            return Err(RecallError::new(Code::Incompatible, format!("the tag database {path} was written by a newer recall (schema {version}); upgrade recall")));
         }
         // Only a new database takes the write lock here. Processes creating it at once queue, and
         // each statement does nothing for all but the first.
@@ -241,10 +236,7 @@ impl TagDb {
     /// Takes tags back as manual ones if the restore marker is still there (removing it): `None`
     /// if another process did it first. Returns how many sessions got tags back.
     pub fn restore(&mut self, sessions: &[(String, Vec<String>)]) -> Result<Option<u32>, RecallError> {
-        let rows: Vec<(String, Vec<(String, Kind)>)> = sessions
-            .iter()
-            .map(|(id, tags)| (id.clone(), tags.iter().map(|t| (t.clone(), Kind::Manual)).collect()))
-            .collect();
+        let rows: Vec<(String, Vec<(String, Kind)>)> = sessions.iter().map(|(id, tags)| (id.clone(), tags.iter().map(|t| (t.clone(), Kind::Manual)).collect())).collect();
         self.write(|tx| {
             if tx.execute("DELETE FROM meta WHERE key = ?", [RESTORE_KEY])? == 0 {
                 return Ok(None);
@@ -252,7 +244,6 @@ impl TagDb {
             Ok(Some(insert_missing(tx, &rows)?))
         })
     }
-
 }
 
 impl TagReader {
@@ -264,9 +255,7 @@ impl TagReader {
     pub fn sets(&self, session_id: &str) -> Result<TagSets, RecallError> {
         let mut sets = TagSets::default();
         let mut statement = self.conn.prepare_cached("SELECT tag, kind FROM tags WHERE session_id = ? ORDER BY tag").map_err(|e| self.fail(e))?;
-        let rows = statement
-            .query_map([session_id], |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?)))
-            .map_err(|e| self.fail(e))?;
+        let rows = statement.query_map([session_id], |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))).map_err(|e| self.fail(e))?;
         for row in rows {
             let (tag, kind) = row.map_err(|e| self.fail(e))?;
             match kind.as_str() {
@@ -285,10 +274,7 @@ impl TagReader {
 
     /// Every tag in use with its number of sessions, most used first.
     pub fn counts(&self) -> Result<Vec<(String, u32)>, RecallError> {
-        let mut statement = self
-            .conn
-            .prepare_cached("SELECT tag, COUNT(*) AS sessions FROM tags WHERE kind != 'suppressed' GROUP BY tag ORDER BY sessions DESC, tag")
-            .map_err(|e| self.fail(e))?;
+        let mut statement = self.conn.prepare_cached("SELECT tag, COUNT(*) AS sessions FROM tags WHERE kind != 'suppressed' GROUP BY tag ORDER BY sessions DESC, tag").map_err(|e| self.fail(e))?;
         let rows = statement.query_map([], |row| Ok((row.get(0)?, row.get(1)?))).map_err(|e| self.fail(e))?;
         rows.collect::<rusqlite::Result<_>>().map_err(|e| self.fail(e))
     }

@@ -22,6 +22,7 @@ import { LiveFreshness } from "../../sync/live-freshness.js";
 import { watcherKeepsFresh } from "../../sync/watch-lock.js";
 import { takeTagNotices } from "../../tags/open-tags.js";
 import type { EarlyLook } from "../../sessions/discover.js";
+import type { IndexCheck } from "../../native/index-handle.js";
 import type { JobRunner, PlainOverrides } from "../background-jobs.js";
 import { syncNotices, type Notice } from "../notices.js";
 import { readSession, type ReadOptions, type ReadResult } from "../read.js";
@@ -31,10 +32,11 @@ export interface RecallOptions extends LocationOverrides {
   /** Run syncs and session reads on a worker thread, so a host's main thread never parses JSONL. */
   background?: boolean;
   /**
-   * Check the checksum of every index file when opening, not only of those changed since the last
-   * commit (it reads the whole index); a damaged index is rebuilt.
+   * Which index files' checksums opening reads: those changed since the last commit (the
+   * default), every one written since they all last passed (`"written"`: `recall index`), or
+   * every one (`"every"`: the whole index); a damaged index is rebuilt.
    */
-  verify?: boolean;
+  check?: IndexCheck;
   /**
    * A long-lived host (the MCP server, Pi): while this recall is open the session folders are
    * watched, and a query checks the session files only when a change was seen since the last sync
@@ -91,7 +93,7 @@ export class IndexLease {
   store(): Promise<IndexStore> {
     this.opening ??= (async () => {
       try {
-        this.opened = this.opened ? await storeInPlace(this.opened) : await openStore(this.locations, { verify: this.options.verify ?? false });
+        this.opened = this.opened ? await storeInPlace(this.opened) : await openStore(this.locations, { check: this.options.check ?? "changed" });
         return this.opened;
       } finally {
         this.opening = undefined;

@@ -1,4 +1,5 @@
-import { Command, Option } from "clipanion";
+import { Command } from "clipanion";
+import { Option } from "../options.js";
 import { isNumber } from "typanion";
 import { RecallError, type AutoTagResult, type SessionRef } from "../../index.js";
 import { formatTags } from "../../output/session-text.js";

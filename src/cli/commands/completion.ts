@@ -1,4 +1,5 @@
-import { Command, Option } from "clipanion";
+import { Command } from "clipanion";
+import { Option } from "../options.js";
 import { isEnum } from "typanion";
 import { commandModel, SHELLS } from "../docs/command-model.js";
 import { COMPLETION_GENERATORS } from "../docs/completions.js";

@@ -1,4 +1,5 @@
-import { Command, Option } from "clipanion";
+import { Command } from "clipanion";
+import { Option } from "../options.js";
 import { isNumber } from "typanion";
 import { DEFAULT_CONTEXT_CHARS, type ContextResult } from "../../index.js";
 import { BaseCommand } from "../base-command.js";

@@ -1,4 +1,5 @@
-import { Command, Option } from "clipanion";
+import { Command } from "clipanion";
+import { Option } from "../options.js";
 import { Recall } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
 import { doctorFixWords } from "../error-words.js";

@@ -1,4 +1,5 @@
-import { Command, Option } from "clipanion";
+import { Command } from "clipanion";
+import { Option } from "../options.js";
 import type { MalformedFile, SyncProgress } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
@@ -25,8 +26,9 @@ export class IndexCommand extends BaseCommand {
   json = Option.Boolean("--json", false, { description: "Report as JSON Lines (failed files, malformed lines, then a summary)" });
   quiet = Option.Boolean("-q,--quiet", false, { description: "Print nothing but errors" });
 
-  // The one command that reads the whole index to check it: damage found is rebuilt now.
-  protected override readonly verifyIndex = true;
+  // The one command that checks every index file written since they all last passed: damage
+  // found is rebuilt now.
+  protected override readonly indexCheck = "written";
 
   async run(): Promise<ExitCode> {
     const started = Date.now();

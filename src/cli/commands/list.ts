@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
-import { Command, Option } from "clipanion";
+import { Command } from "clipanion";
+import { Option } from "../options.js";
 import { isNumber } from "typanion";
 import { DEFAULT_LIST_LIMIT } from "../../index.js";
 import { Exit, type ExitCode } from "../exit.js";

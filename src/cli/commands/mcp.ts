@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
-import { Command, Option } from "clipanion";
+import { Command } from "clipanion";
+import { Option } from "../options.js";
 import { isEnum } from "typanion";
 import type { RecallContext } from "../context.js";
 import { Exit, type ExitCode } from "../exit.js";

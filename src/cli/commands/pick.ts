@@ -1,7 +1,8 @@
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Command, Option } from "clipanion";
+import { Command } from "clipanion";
+import { Option } from "../options.js";
 import { RecallError } from "../../index.js";
 import { formatRecord } from "../../output/format.js";
 import { shellLine } from "../../output/shell.js";

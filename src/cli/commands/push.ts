@@ -1,4 +1,5 @@
-import { Command, Option } from "clipanion";
+import { Command } from "clipanion";
+import { Option } from "../options.js";
 import { Recall, type IdentifiedDocument, type PushReport } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
 import { pushDocumentRecord, pushSummaryRecord, wireLine } from "../wire.js";

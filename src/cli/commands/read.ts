@@ -1,13 +1,14 @@
-import { Command, Option } from "clipanion";
+import { Command } from "clipanion";
+import { Option } from "../options.js";
 import { isEnum, isNumber } from "typanion";
-import { DEFAULT_PAGE_CHARS, Recall, RecallError, TRANSCRIPT_MODES, type ReadResult, type TranscriptMode } from "../../index.js";
+import { DEFAULT_PAGE_CHARS, Recall, RecallError, TRANSCRIPT_MODES, type ArchiveReadResult, type ReadResult, type TranscriptMode } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
 import { cliMessage } from "../error-words.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { messageLines } from "../message-printer.js";
 import { highlightWords } from "../../output/highlight.js";
 import { readSessionArgs } from "../session-args.js";
-import { messageRecord, pageRecord, wireLine } from "../wire.js";
+import { archivePageRecord, messageRecord, pageRecord, wireLine } from "../wire.js";
 import { terminalText } from "../../output/terminal-text.js";
 
 export class ReadCommand extends BaseCommand {
@@ -22,12 +23,15 @@ export class ReadCommand extends BaseCommand {
 
       A page holds at most \`--max-chars\` characters of message text; a longer session ends the page with a cursor, and \`--cursor\` continues from it. A cursor is refused once the session file has changed.
 
+      \`--remote NAME\` reads a session from that remote's archive (see \`recall push\`), named by its id or a unique prefix of it: the messages as they were pushed (redacted), in session order, with \`--mode raw\` every kind of text the remote was sent; a page holds whole messages. It says which user pushed it from which machine.
+
       Exit status: 0 if the sessions were read, 2 on error (an unknown or ambiguous session among them).
     `,
     examples: [
       ["Read a session by id prefix", "$0 read 01a0f6e8"],
       ["Only the last 10 messages, with tool calls and output", "$0 read 01a0f6e8 -n 10 --mode raw"],
       ["Read the best search hits", "$0 search staging deploy --json | jq -r .id | $0 read -"],
+      ["Read a session from the team's archive", "$0 read --remote team 01a0f6e8"],
       ["Continue a long session where the last page stopped", "$0 read 01a0f6e8 --cursor <the cursor that page ended with>"],
     ],
   });
@@ -46,12 +50,14 @@ export class ReadCommand extends BaseCommand {
   cursor = Option.String("--cursor", { description: "Continue from the cursor a previous page ended with" });
   json = Option.Boolean("--json", false, { description: "Print one JSON object per message, then one for the page (JSON Lines)" });
   highlight = Option.String("--highlight", { description: "Mark the words that start with these words (as the picker's preview does)" });
+  remote = Option.String("--remote", { description: "Read the session from the archive of this remote (see recall push)" });
 
   async run(): Promise<ExitCode> {
     const limit = this.limit === undefined ? undefined : Number(this.limit);
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
       throw new RecallError("BAD_INPUT", `--limit must be a whole number of at least 1, not ${this.limit}`);
     }
+    if (this.remote !== undefined) return this.readRemote(this.remote, limit);
     const refs = await readSessionArgs(this.sessions, this.context.stdin);
     if (this.cursor !== undefined && refs.length > 1) {
       throw new RecallError("BAD_INPUT", "--cursor continues one session: give only the session it came from");
@@ -83,17 +89,33 @@ export class ReadCommand extends BaseCommand {
     return failed ? Exit.Error : Exit.Ok;
   }
 
+  /** One archived session: the same page, printed the same way, saying where the session lives. */
+  private async readRemote(remote: string, limit: number | undefined): Promise<ExitCode> {
+    if (this.sessions.length !== 1 || this.sessions[0] === "-") throw new RecallError("BAD_INPUT", "--remote reads one session: give its id or a unique prefix of it");
+    if (this.allBranches) throw new RecallError("BAD_INPUT", "--all-branches reads a session file: an archive keeps the messages as they were pushed");
+    const archive = await Recall.openArchive({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
+    const result = await archive.read(remote, this.sessions[0]!, { mode: this.mode as TranscriptMode | undefined, limit, maxChars: Number(this.maxChars), cursor: this.cursor });
+    if (this.json) {
+      for (const message of result.messages) this.out(wireLine(messageRecord(message)));
+      this.out(wireLine(archivePageRecord(result)));
+    } else {
+      this.printText(result, `in remote ${result.origin.remote}, pushed by ${result.origin.user} from ${result.origin.machine}`, `recall read --remote ${remote}`);
+    }
+    return Exit.Ok;
+  }
+
   private printJson({ messages, page }: ReadResult): void {
     for (const message of messages) this.out(wireLine(messageRecord(message)));
     this.out(wireLine(pageRecord(page)));
   }
 
-  private printText({ messages, page }: ReadResult): void {
+  /** A page for a person; `where` the session lives replaces its path (an archived one). */
+  private printText({ messages, page }: ReadResult | ArchiveReadResult, where = page.path, again = "recall read"): void {
     const paint = this.paint;
     if (this.cursor === undefined) {
       this.out(paint.bold(terminalText(page.name ?? `session ${page.id}`)));
       this.out(`  ${[paint.cyan(terminalText(page.cwd || "(unknown folder)")), paint.dim(terminalText(page.id))].join(paint.dim(" · "))}`);
-      this.out(`  ${paint.dim(terminalText(page.path))}`);
+      this.out(`  ${paint.dim(terminalText(where))}`);
       this.out("");
     }
     if (page.total === 0) this.warn(`session ${page.id} has no messages to show${page.mode === "raw" ? "" : " (--mode raw shows tool calls and output too)"}`);
@@ -109,6 +131,6 @@ export class ReadCommand extends BaseCommand {
       for (const line of messageLines(paint, message, notes, () => marked[i]!)) this.out(line);
     }
     // On stderr: stdout holds the session's text only, whole pages of it when piped.
-    if (page.nextCursor) this.warn(`more follows: recall read ${page.id} --cursor ${page.nextCursor}`);
+    if (page.nextCursor) this.warn(`more follows: ${again} ${page.id} --cursor ${page.nextCursor}`);
   }
 }

@@ -1,4 +1,5 @@
-import { Command, Option } from "clipanion";
+import { Command } from "clipanion";
+import { Option } from "../options.js";
 import { isEnum } from "typanion";
 import { Recall, type Archive } from "../../index.js";
 import { BaseCommand } from "../base-command.js";

@@ -1,6 +1,7 @@
 import { closeSync, openSync } from "node:fs";
 import { constants } from "node:os";
-import { Command, Option } from "clipanion";
+import { Command } from "clipanion";
+import { Option } from "../options.js";
 import { RecallError, type ResumePlan } from "../../index.js";
 import { resumeShellLine } from "../../output/shell.js";
 import { BaseCommand } from "../base-command.js";

@@ -1,11 +1,12 @@
 import { resolve } from "node:path";
-import { Command, Option } from "clipanion";
+import { Command } from "clipanion";
+import { Option } from "../options.js";
 import { isEnum, isNumber } from "typanion";
-import { CONTENT_SCOPES, DEFAULT_LIMIT, RecallError, TYPO_MODES, type ContentScope, type Typos } from "../../index.js";
+import { CONTENT_SCOPES, DEFAULT_LIMIT, Recall, RecallError, TYPO_MODES, type ArchiveHit, type ContentScope, type Typos } from "../../index.js";
 import type { OutputFormat } from "../../output/format.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { SessionsCommand } from "../sessions-command.js";
-import { searchHitRecord } from "../wire.js";
+import { archiveHitRecord, searchHitRecord } from "../wire.js";
 import { quote } from "../../output/quote.js";
 import { terminalText } from "../../output/terminal-text.js";
 import type { SearchHit } from "../../index.js";
@@ -18,6 +19,14 @@ function matchedIn(hit: SearchHit): string[] {
   if (hit.calls?.length) details.push(terminalText(`touched by ${[...new Set(hit.calls.map((c) => c.tool))].join(", ")}`));
   return details;
 }
+
+/** Where an archived session lives, in place of its path. */
+function whereArchived(hit: ArchiveHit): string {
+  return `in remote ${hit.origin.remote}, pushed by ${hit.origin.user} from ${hit.origin.machine}`;
+}
+
+/** The options of a local search that a search of an archive does not take. */
+const LOCAL_ONLY = { file: "--file", prefix: "--prefix", typos: "--typos", exact: "--exact", noSync: "--no-sync" } as const;
 
 export class SearchCommand extends SessionsCommand {
   static paths = [["search"]];
@@ -35,6 +44,8 @@ export class SearchCommand extends SessionsCommand {
 
       An empty query (\`''\`, or only spaces) lists the latest sessions. The index is brought up to date first (only new and changed session files are read), unless \`--no-sync\` is given.
 
+      \`--remote NAME\` searches the archive of that remote (see \`recall push\`) instead of this machine's index: the same words, phrases, tags, \`--since\`, \`--until\`, \`--content\` and \`--here\`/\`--cwd\` (the folder as the pushing machine named it), ranked the same way, one result per session, each saying which user pushed it from which machine; \`--user\` and \`--machine\` keep only theirs. Typos are searched as typed. A remote that cannot be reached, refuses the credentials or does not answer within its timeout (10 s unless its \`timeout\` says otherwise) is an error; a local search never asks a remote.
+
       Exit status: 0 if a session was found, 1 if none was, 2 on error.
     `,
     examples: [
@@ -43,6 +54,7 @@ export class SearchCommand extends SessionsCommand {
       ["Sessions tagged #k8s, but not #wip, that mention helm", "$0 search 'helm #k8s -#wip'"],
       ["The command that printed an error, searched in tool calls and output too", "$0 search --content all ECONNREFUSED"],
       ["Sessions that edited a file, and what they said about a bug there", "$0 search --file src/app.ts race condition"],
+      ["Search the team's archive for sessions Ada pushed", "$0 search --remote team --user ada staging deploy"],
       ["Resume the best match in Pi", `pi --session "$($0 search --json staging deploy | jq -r .path | head -1)"`],
       ["Pick among the matches with fzf", `$0 search --format tsv staging | fzf --delimiter '\\t' --with-nth 4,2,3 --preview '$0 read --limit 20 {1}' | cut -f1`],
     ],
@@ -65,6 +77,9 @@ export class SearchCommand extends SessionsCommand {
     validator: isEnum(TYPO_MODES),
   });
   exact = Option.Boolean("--exact", false, { description: "Search every word as typed, suggesting nothing: --typos off" });
+  remote = Option.String("--remote", { description: "Search the archive of this remote (see recall push) instead of this machine's sessions" });
+  user = Option.String("--user", { description: "With --remote: only sessions this user pushed" });
+  machine = Option.String("--machine", { description: "With --remote: only sessions pushed from this machine" });
 
   /**
    * What a word no session holds is read as: a person at a terminal gets its nearest word (and a
@@ -84,6 +99,8 @@ export class SearchCommand extends SessionsCommand {
     if (this.query.length === 0 && this.file === undefined) throw new RecallError("BAD_INPUT", "search needs a query: words, #tags, --file, or '' for the latest sessions (`recall search --help` shows the usage)");
     const query = this.query.join(" ");
     const content = this.content?.flatMap((scope) => scope.split(",")).map((scope) => scope.trim()) as ContentScope[] | undefined;
+    if (this.remote !== undefined) return this.searchRemote(this.remote, format, { query, limit, cwd, since, until, now, content });
+    if (this.user !== undefined || this.machine !== undefined) throw new RecallError("BAD_INPUT", `${this.user !== undefined ? "--user" : "--machine"} goes with --remote: this machine's sessions are all yours`);
     const file = this.file === undefined ? undefined : resolve(this.context.cwd, this.file);
     const missing = this.noSessionsFolder();
     if (missing !== undefined) return missing;
@@ -103,6 +120,25 @@ export class SearchCommand extends SessionsCommand {
       return Exit.NoMatch;
     }
     this.context.stdout.write(page.text);
+    return Exit.Ok;
+  }
+
+  /** The search of an archive: the same options, the archive's hits, each saying where it lives. */
+  private async searchRemote(remote: string, format: OutputFormat | undefined, options: { query: string; limit: number; cwd?: string; since?: number; until?: number; now: number; content?: ContentScope[] }): Promise<ExitCode> {
+    for (const [option, flag] of Object.entries(LOCAL_ONLY)) {
+      const value = this[option as keyof typeof LOCAL_ONLY];
+      if (value !== undefined && value !== false) throw new RecallError("BAD_INPUT", `${flag} searches this machine's index: it does not go with --remote`);
+    }
+    if (format === "path") throw new RecallError("BAD_INPUT", "--format path prints session files, which an archive does not have here: use --json or --format tsv");
+    const archive = await Recall.openArchive({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
+    const { hits } = await archive.search(remote, { ...options, user: this.user, machine: this.machine });
+    if (hits.length === 0) {
+      if (!format) this.warn(`no session in remote ${remote} matches ${quote(options.query)}`);
+      return Exit.NoMatch;
+    }
+    const print = (hit: ArchiveHit) =>
+      format ? this.record(hit, format, options.now, () => archiveHitRecord(hit)) : this.block(hit, options.now, { snippet: hit.snippet, spans: hit.spans, details: matchedIn(hit), where: whereArchived(hit) });
+    this.context.stdout.write(hits.map(print).join(""));
     return Exit.Ok;
   }
 }

@@ -1,4 +1,5 @@
-import { Command, Option } from "clipanion";
+import { Command } from "clipanion";
+import { Option } from "../options.js";
 import { Recall } from "../../index.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { SessionTagsCommand } from "../session-tags-command.js";
