@@ -10,9 +10,7 @@ use recall_native::meaning::{Model, DIMENSIONS};
 
 /// The assembled model package, where scripts/model-package.sh puts it.
 fn package() -> Option<PathBuf> {
-    let dir = std::env::var_os("RECALL_MODEL_PACKAGE_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.cache/model-minilm"));
+    let dir = std::env::var_os("RECALL_MODEL_PACKAGE_DIR").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.cache/model-minilm"));
     if dir.join("model.onnx").exists() {
         return Some(dir);
     }
