@@ -4,7 +4,12 @@ Face's tokenizers (the model's own toolchain) from the model package, the way re
 computes them: WordPiece tokens cut to 256, the model's last hidden state averaged over the tokens,
 then scaled to length 1. test/meaning-model.test.ts holds recall's vectors to these.
 
+With --tokens: the token ids Hugging Face's tokenizers gives each text of
+test/fixtures/meaning/token-texts.json (cut to 256 the same way); native/tests/meaning_tokens.rs
+holds recall's own WordPiece (native/src/meaning/tokens.rs) to these.
+
 Usage: python3 scripts/meaning-reference.py <model-package-dir> > test/fixtures/meaning/reference.json
+       python3 scripts/meaning-reference.py <model-package-dir> --tokens > test/fixtures/meaning/tokens.json
 Needs: pip install onnxruntime tokenizers numpy
 """
 import json
@@ -18,10 +23,19 @@ import tokenizers
 MAX_TOKENS = 256
 
 package = Path(sys.argv[1])
-texts = json.loads((Path(__file__).parent.parent / "test/fixtures/meaning/texts.json").read_text())
+fixtures = Path(__file__).parent.parent / "test/fixtures/meaning"
 tokenizer = tokenizers.Tokenizer.from_file(str(package / "tokenizer.json"))
 tokenizer.no_padding()
 tokenizer.enable_truncation(MAX_TOKENS)
+
+if sys.argv[2:] == ["--tokens"]:
+    texts = json.loads((fixtures / "token-texts.json").read_text())
+    ids = [{"text": text, "ids": tokenizer.encode(text).ids} for text in texts]
+    json.dump({"tokenizers": tokenizers.__version__, "texts": ids}, sys.stdout, ensure_ascii=False)
+    sys.stdout.write("\n")
+    sys.exit(0)
+
+texts = json.loads((fixtures / "texts.json").read_text())
 options = onnxruntime.SessionOptions()
 options.intra_op_num_threads = 1
 session = onnxruntime.InferenceSession(str(package / "model.onnx"), options, providers=["CPUExecutionProvider"])
