@@ -33,7 +33,12 @@ fn ids_equal_hugging_face_tokenizers() {
         let ids = tokens.ids(text);
         if ids != expected {
             let at = ids.iter().zip(&expected).position(|(a, b)| a != b).unwrap_or(ids.len().min(expected.len()));
-            differing.push(format!("{:?}: from token {at}: {:?} instead of {:?}", text.chars().take(60).collect::<String>(), &ids[at..(at + 8).min(ids.len())], &expected[at..(at + 8).min(expected.len())]));
+            differing.push(format!(
+                "{:?}: from token {at}: {:?} instead of {:?}",
+                text.chars().take(60).collect::<String>(),
+                &ids[at..(at + 8).min(ids.len())],
+                &expected[at..(at + 8).min(expected.len())]
+            ));
         }
     }
     assert!(differing.is_empty(), "{} of {} texts differ:\n{}", differing.len(), texts.len(), differing.join("\n"));
