@@ -45,13 +45,15 @@ pub struct Bert {
 
 impl Bert {
     pub fn from_graph(mut graph: Graph) -> Result<Bert, String> {
-        if !graph.nodes.iter().any(|node| node.op == "Erf") {
-            return Err("its activation is not GELU as erf computes it".to_string());
-        }
-        let epsilon = epsilon(&graph)?;
         let matrices = matrices_by_layer(&graph);
+        let is_gelu = graph.nodes.iter().any(|node| node.op == "Erf");
+        let epsilon = epsilon(&graph);
         let mut weights = Weights { initializers: &mut graph.initializers, matrices };
         let words = weights.take("embeddings.word_embeddings.weight", 2)?;
+        if !is_gelu {
+            return Err("its activation is not GELU as erf computes it".to_string());
+        }
+        let epsilon = epsilon?;
         let hidden = words.dims[1];
         let positions = weights.take_rows("embeddings.position_embeddings.weight", hidden)?;
         let mut token_type = weights.take_rows("embeddings.token_type_embeddings.weight", hidden)?;
