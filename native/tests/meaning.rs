@@ -106,6 +106,14 @@ fn a_missing_or_damaged_model_file_is_one_line_naming_it() {
     let line = load_error(garbled.path());
     assert!(line.contains("tokenizer.json is damaged: "), "{line}");
 
+    let other_tokenizer = damaged_copy(&dir, |d| {
+        let mut file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(d.join("tokenizer.json")).unwrap()).unwrap();
+        file["model"]["type"] = "BPE".into();
+        std::fs::write(d.join("tokenizer.json"), file.to_string()).unwrap();
+    });
+    let line = load_error(other_tokenizer.path());
+    assert!(line.ends_with("tokenizer.json is damaged: its model is BPE, not WordPiece"), "{line}");
+
     let no_tokenizer = damaged_copy(&dir, |d| std::fs::remove_file(d.join("tokenizer.json")).unwrap());
     let line = load_error(no_tokenizer.path());
     assert_eq!(line, format!("RECALL_MODEL_UNUSABLE: the meaning model's {} is missing", no_tokenizer.path().join("tokenizer.json").display()));

@@ -41,15 +41,17 @@ pub struct Tokens {
     last: u32,
 }
 
-/// The parts of tokenizer.json the tokenizer follows.
+/// The parts of tokenizer.json the tokenizer follows, and the type each must be (the file says it
+/// in each part's `type`).
 #[derive(Deserialize)]
 struct File {
     added_tokens: Vec<AddedToken>,
     normalizer: Normalizer,
-    pre_tokenizer: Typed,
     post_processor: PostProcessor,
     model: WordPiece,
 }
+
+const TYPES: [(&str, &str); 4] = [("normalizer", "BertNormalizer"), ("pre_tokenizer", "BertPreTokenizer"), ("post_processor", "TemplateProcessing"), ("model", "WordPiece")];
 
 #[derive(Deserialize)]
 struct AddedToken {
@@ -58,13 +60,7 @@ struct AddedToken {
     normalized: bool,
 }
 
-#[derive(Deserialize)]
-struct Typed {
-    r#type: String,
-}
-
 #[derive(Deserialize, Clone, Copy)]
-#[serde(tag = "type", rename = "BertNormalizer")]
 struct Normalizer {
     clean_text: bool,
     handle_chinese_chars: bool,
@@ -73,7 +69,6 @@ struct Normalizer {
 }
 
 #[derive(Deserialize)]
-#[serde(tag = "type", rename = "TemplateProcessing")]
 struct PostProcessor {
     single: Vec<serde_json::Value>,
     special_tokens: HashMap<String, Special>,
@@ -85,7 +80,6 @@ struct Special {
 }
 
 #[derive(Deserialize)]
-#[serde(tag = "type", rename = "WordPiece")]
 struct WordPiece {
     unk_token: String,
     continuing_subword_prefix: String,
@@ -96,14 +90,18 @@ struct WordPiece {
 impl Tokens {
     pub fn load(path: &Path) -> Result<Tokens> {
         let text = std::fs::read_to_string(path).map_err(|error| unusable(path, &error))?;
-        let file: File = serde_json::from_str(&text).map_err(|error| unusable(path, &error))?;
+        let value: serde_json::Value = serde_json::from_str(&text).map_err(|error| unusable(path, &error))?;
+        for (part, expected) in TYPES {
+            let found = value.get(part).and_then(|part| part.get("type")).and_then(|kind| kind.as_str()).unwrap_or("missing");
+            if found != expected {
+                return Err(unusable(path, &format!("its {part} is {found}, not {expected}")));
+            }
+        }
+        let file: File = serde_json::from_value(value).map_err(|error| unusable(path, &error))?;
         Tokens::from_file(file).map_err(|reason| unusable(path, &reason))
     }
 
     fn from_file(file: File) -> std::result::Result<Tokens, String> {
-        if file.pre_tokenizer.r#type != "BertPreTokenizer" {
-            return Err(format!("its pre-tokenizer is {}, not BertPreTokenizer", file.pre_tokenizer.r#type));
-        }
         let model = file.model;
         let unknown = *model.vocab.get(&model.unk_token).ok_or("its unknown token is not in its vocabulary")?;
         let [first, last] = bracketing_tokens(&file.post_processor)?;
