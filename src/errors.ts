@@ -20,7 +20,10 @@ export type RecallErrorCode =
   | "CURSOR_MISMATCH"
   /** A session whose folder is gone (or unknown): it can be forked, not resumed; `value` is its file. */
   | "FOLDER_GONE"
-  /** No model can be asked: no `pi` to run, an unknown model, no credentials. */
+  /**
+   * No model can be asked: no `pi` to run, an unknown model, no credentials; or a file of the
+   * meaning model is missing or damaged (the message names it).
+   */
   | "MODEL_UNAVAILABLE"
   /** The model was asked and failed (an HTTP error, no answer). */
   | "MODEL_FAILED"
@@ -89,6 +92,7 @@ const NATIVE_CODES: Record<string, RecallErrorCode> = {
   RECALL_INCOMPATIBLE: "INCOMPATIBLE",
   RECALL_CORRUPT: "CORRUPT",
   RECALL_BAD_INPUT: "BAD_INPUT",
+  RECALL_MODEL_UNUSABLE: "MODEL_UNAVAILABLE",
   RECALL_IO: "IO",
   RECALL_NOT_LOCKED: "INTERNAL",
   RECALL_INTERNAL: "INTERNAL",

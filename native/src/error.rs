@@ -16,6 +16,8 @@ pub enum Code {
     NotLocked,
     /// Bad input from the caller (a malformed change set).
     BadInput,
+    /// A file of the meaning model is missing or damaged (meaning/model.rs).
+    ModelUnusable,
     Io,
     Internal,
 }
@@ -28,6 +30,7 @@ impl Code {
             Code::Corrupt => "RECALL_CORRUPT",
             Code::NotLocked => "RECALL_NOT_LOCKED",
             Code::BadInput => "RECALL_BAD_INPUT",
+            Code::ModelUnusable => "RECALL_MODEL_UNUSABLE",
             Code::Io => "RECALL_IO",
             Code::Internal => "RECALL_INTERNAL",
         }

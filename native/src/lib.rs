@@ -23,6 +23,7 @@ pub mod integrity;
 pub mod listing;
 pub mod lock_file;
 pub mod marks;
+pub mod meaning;
 pub mod panics;
 pub mod query;
 pub mod related;

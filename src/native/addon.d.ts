@@ -17,6 +17,24 @@ export declare class LockFile {
   release(): void
 }
 
+/** A loaded meaning model (meaning/model.rs). */
+export declare class MeaningModel {
+  /**
+   * Loads the model package in `dir` (`model.onnx`, `tokenizer.json`); a missing or damaged
+   * file is a `RECALL_MODEL_UNUSABLE` error naming it.
+   */
+  static load(dir: string): Promise<MeaningModel>
+  /** The floats of a vector. */
+  get dimensions(): number
+  /** The tokens of a text the model reads; the rest of a longer text is not read. */
+  get maxTokens(): number
+  /**
+   * The vectors of `texts`, one after another: text i's `dimensions` floats (length 1) start
+   * at i × `dimensions`. One text at a time, on one thread of the pool.
+   */
+  embed(texts: Array<string>): Promise<Float32Array>
+}
+
 /** The index of Pi sessions in one folder. */
 export declare class NativeIndex {
   /**

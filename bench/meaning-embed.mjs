@@ -1,0 +1,50 @@
+/**
+ * The meaning model's cost, one text at a time on one thread of the pool (as the background
+ * embedding will run it): the load, each message of the paraphrase evaluation's hand-written
+ * sessions (bench/meaning-eval/topics.mjs), each of their queries, and a text cut at the model's
+ * 256 tokens. Needs the model package (scripts/model-package.sh) and a build (dist/).
+ *
+ *   node bench/meaning-embed.mjs [model-package-dir]      (default .cache/model-minilm)
+ *
+ * Prints one JSON object: ms samples summarized ({n, median, p95, …}), peak RSS, machine and load.
+ */
+import { join } from "node:path";
+import { REPO_ROOT, load, machineInfo, now, summarize } from "./lib.mjs";
+import { TOPICS } from "./meaning-eval/topics.mjs";
+
+// One thread of the pool: what the background embedding gets.
+process.env.UV_THREADPOOL_SIZE = "1";
+const { MeaningHandle } = await import(new URL("../dist/native/meaning-handle.js", import.meta.url).href);
+const dir = process.argv[2] ?? join(REPO_ROOT, ".cache", "model-minilm");
+
+const loadBefore = load();
+let t = now();
+const model = await MeaningHandle.load(dir);
+const loadMs = now() - t;
+
+/** ms of embedding each text alone, after one warm-up. */
+async function timeEach(texts) {
+  await model.embed([texts[0]]);
+  const samples = [];
+  for (const text of texts) {
+    t = now();
+    await model.embed([text]);
+    samples.push(now() - t);
+  }
+  return samples;
+}
+
+const messages = TOPICS.flatMap((topic) => topic.turns);
+const queries = TOPICS.flatMap((topic) => Object.values(topic.queries));
+const longText = messages.join(" ").repeat(4);
+const result = {
+  machine: machineInfo(),
+  loadAverage: { before: loadBefore, after: null },
+  loadMs: Number(loadMs.toFixed(1)),
+  message: { chars: summarize(messages.map((m) => m.length), 0), ms: summarize(await timeEach(messages)) },
+  query: { ms: summarize(await timeEach(queries)) },
+  fullWindow: { tokens: model.maxTokens, ms: summarize(await timeEach(Array(20).fill(longText))) },
+  peakRssMiB: Number((process.resourceUsage().maxRSS / 1024).toFixed(0)),
+};
+result.loadAverage.after = load();
+console.log(JSON.stringify(result, null, 2));

@@ -1,0 +1,203 @@
+//! The BERT encoder's forward pass over one text's tokens, on the calling thread: embeddings, then
+//! each layer's self-attention and feed-forward block, each followed by a residual sum and a layer
+//! norm, as the ONNX graph computes them. The matrix products go through `matrixmultiply`'s sgemm
+//! (pure Rust, its own SIMD kernels chosen at run time, one thread).
+
+use crate::meaning::weights::{Bert, Dense, Norm};
+
+/// The attention heads of all-MiniLM-L6-v2 (the graph's reshapes to 12 × 32): not among the weights.
+pub const HEADS: usize = 12;
+
+impl Bert {
+    /// The last hidden states of `ids` (token ids, at most as many as there are positions): one
+    /// row of `hidden` floats a token.
+    pub fn forward(&self, ids: &[u32]) -> Vec<f32> {
+        let (count, hidden) = (ids.len(), self.hidden);
+        let mut x = vec![0f32; count * hidden];
+        for (token, (row, &id)) in x.chunks_exact_mut(hidden).zip(ids).enumerate() {
+            let word = &self.words[id as usize * hidden..][..hidden];
+            let position = &self.positions[token * hidden..][..hidden];
+            for (((value, w), p), t) in row.iter_mut().zip(word).zip(position).zip(&self.token_type) {
+                *value = w + t + p;
+            }
+        }
+        layer_norm(&mut x, &self.embedding_norm, self.epsilon);
+        let mut scratch = Scratch::default();
+        for layer in &self.layers {
+            // Self-attention, then x + its projection, normed.
+            dense(&x, count, &layer.qkv, None, &mut scratch.qkv);
+            attention(&scratch.qkv, count, hidden, &mut scratch.scores, &mut scratch.context);
+            dense(&scratch.context, count, &layer.attention_out, Some(&x), &mut scratch.sum);
+            layer_norm(&mut scratch.sum, &layer.attention_norm, self.epsilon);
+            std::mem::swap(&mut x, &mut scratch.sum);
+            // Feed-forward, then x + its output, normed.
+            dense(&x, count, &layer.intermediate, None, &mut scratch.inner);
+            scratch.inner.iter_mut().for_each(|value| *value = gelu(*value));
+            dense(&scratch.inner, count, &layer.output, Some(&x), &mut scratch.sum);
+            layer_norm(&mut scratch.sum, &layer.output_norm, self.epsilon);
+            std::mem::swap(&mut x, &mut scratch.sum);
+        }
+        x
+    }
+}
+
+/// Buffers reused from layer to layer.
+#[derive(Default)]
+struct Scratch {
+    qkv: Vec<f32>,
+    scores: Vec<f32>,
+    context: Vec<f32>,
+    inner: Vec<f32>,
+    sum: Vec<f32>,
+}
+
+/// `out` = `x` (`rows` × inputs) × weight + bias, + `residual` when given.
+fn dense(x: &[f32], rows: usize, layer: &Dense, residual: Option<&[f32]>, out: &mut Vec<f32>) {
+    out.clear();
+    for row in 0..rows {
+        match residual {
+            Some(residual) => out.extend(layer.bias.iter().zip(&residual[row * layer.outputs..][..layer.outputs]).map(|(b, r)| b + r)),
+            None => out.extend_from_slice(&layer.bias),
+        }
+    }
+    let a = Matrix { data: x, rows, columns: layer.inputs, row_stride: layer.inputs, column_stride: 1 };
+    let b = Matrix { data: &layer.weight, rows: layer.inputs, columns: layer.outputs, row_stride: layer.outputs, column_stride: 1 };
+    product(1.0, a, b, 1.0, out, layer.outputs);
+}
+
+/// Multi-head self-attention of `count` tokens: `qkv` holds each token's query, key and value
+/// (`hidden` floats each, `HEADS` heads of `hidden / HEADS`); `context` gets each token's heads'
+/// mixes of the values, side by side.
+fn attention(qkv: &[f32], count: usize, hidden: usize, scores: &mut Vec<f32>, context: &mut Vec<f32>) {
+    let width = hidden / HEADS;
+    let stride = 3 * hidden;
+    let scale = 1.0 / (width as f32).sqrt();
+    scores.resize(count * count, 0.0);
+    context.resize(count * hidden, 0.0);
+    for head in 0..HEADS {
+        let queries = Matrix { data: &qkv[head * width..], rows: count, columns: width, row_stride: stride, column_stride: 1 };
+        // The keys transposed: key j's floats down column j.
+        let keys = Matrix { data: &qkv[hidden + head * width..], rows: width, columns: count, row_stride: 1, column_stride: stride };
+        product(scale, queries, keys, 0.0, scores, count);
+        for row in scores.chunks_exact_mut(count) {
+            softmax(row);
+        }
+        let weights = Matrix { data: scores, rows: count, columns: count, row_stride: count, column_stride: 1 };
+        let values = Matrix { data: &qkv[2 * hidden + head * width..], rows: count, columns: width, row_stride: stride, column_stride: 1 };
+        product(1.0, weights, values, 0.0, &mut context[head * width..], hidden);
+    }
+}
+
+/// A matrix laid out in a slice: element (i, j) at `data[i × row_stride + j × column_stride]`.
+#[derive(Clone, Copy)]
+struct Matrix<'a> {
+    data: &'a [f32],
+    rows: usize,
+    columns: usize,
+    row_stride: usize,
+    column_stride: usize,
+}
+
+impl Matrix<'_> {
+    /// Whether every element lies inside `data`.
+    fn fits(&self) -> bool {
+        self.rows == 0 || self.columns == 0 || (self.rows - 1) * self.row_stride + (self.columns - 1) * self.column_stride < self.data.len()
+    }
+}
+
+/// `c` = alpha a × b + beta c, where `c` is a.rows × b.columns with rows `c_stride` apart.
+fn product(alpha: f32, a: Matrix, b: Matrix, beta: f32, c: &mut [f32], c_stride: usize) {
+    assert!(a.columns == b.rows && a.fits() && b.fits(), "matrix shapes do not fit");
+    assert!(a.rows == 0 || b.columns == 0 || (a.rows - 1) * c_stride + b.columns <= c.len(), "the product does not fit");
+    // SAFETY: the asserts keep every element sgemm reads or writes inside its slice; `c` is borrowed
+    // mutably, so it overlaps neither `a` nor `b`.
+    unsafe {
+        matrixmultiply::sgemm(
+            a.rows,
+            a.columns,
+            b.columns,
+            alpha,
+            a.data.as_ptr(),
+            a.row_stride as isize,
+            a.column_stride as isize,
+            b.data.as_ptr(),
+            b.row_stride as isize,
+            b.column_stride as isize,
+            beta,
+            c.as_mut_ptr(),
+            c_stride as isize,
+            1,
+        );
+    }
+}
+
+/// Each row of `x` (as wide as the norm) brought to mean 0 and variance 1, then scaled and shifted.
+fn layer_norm(x: &mut [f32], norm: &Norm, epsilon: f32) {
+    let width = norm.scale.len();
+    for row in x.chunks_exact_mut(width) {
+        let mean = row.iter().sum::<f32>() / width as f32;
+        let variance = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / width as f32;
+        let deviation = (variance + epsilon).sqrt();
+        for ((value, scale), shift) in row.iter_mut().zip(&norm.scale).zip(&norm.shift) {
+            *value = (*value - mean) / deviation * scale + shift;
+        }
+    }
+}
+
+/// The row's exponentials, summing to 1 (the largest value subtracted first, so none overflows).
+fn softmax(row: &mut [f32]) {
+    let largest = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut sum = 0.0;
+    for value in row.iter_mut() {
+        *value = (*value - largest).exp();
+        sum += *value;
+    }
+    row.iter_mut().for_each(|value| *value /= sum);
+}
+
+/// GELU as the graph computes it: x/2 × (1 + erf(x/√2)).
+fn gelu(x: f32) -> f32 {
+    0.5 * x * (1.0 + erf(x * std::f32::consts::FRAC_1_SQRT_2))
+}
+
+/// The error function, within 1.5e-7 of it (Abramowitz and Stegun, Handbook of Mathematical
+/// Functions, formula 7.1.26), odd in x.
+fn erf(x: f32) -> f32 {
+    let a = x.abs();
+    let t = 1.0 / (1.0 + 0.327_591_1 * a);
+    let poly = t * (0.254_829_6 + t * (-0.284_496_74 + t * (1.421_413_7 + t * (-1.453_152_1 + t * 1.061_405_4))));
+    (1.0 - poly * (-a * a).exp()).copysign(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn erf_is_close_to_known_values() {
+        for (x, expected) in [(0.0, 0.0), (0.5, 0.520_499_9), (1.0, 0.842_700_8), (-1.0, -0.842_700_8), (2.0, 0.995_322_3), (4.0, 0.999_999_98)] {
+            assert!((erf(x) - expected).abs() < 3e-7, "erf({x}) = {}", erf(x));
+        }
+    }
+
+    #[test]
+    fn product_follows_the_strides() {
+        // a = [[1, 2], [3, 4]]; b given transposed through its strides: b = [[5, 6], [7, 8]].
+        let a = Matrix { data: &[1.0, 2.0, 3.0, 4.0], rows: 2, columns: 2, row_stride: 2, column_stride: 1 };
+        let b = Matrix { data: &[5.0, 7.0, 6.0, 8.0], rows: 2, columns: 2, row_stride: 1, column_stride: 2 };
+        let mut c = vec![1.0; 4];
+        product(1.0, a, b, 1.0, &mut c, 2);
+        assert_eq!(c, vec![20.0, 23.0, 44.0, 51.0]);
+    }
+
+    #[test]
+    fn softmax_sums_to_one_and_keeps_the_order() {
+        let mut row = vec![1.0, 3.0, 2.0, 1000.0];
+        softmax(&mut row);
+        assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+        assert_eq!(row[3], 1.0);
+        let mut row = vec![0.0, 1.0];
+        softmax(&mut row);
+        assert!((row[1] / row[0] - std::f32::consts::E).abs() < 1e-5);
+    }
+}

@@ -1,0 +1,25 @@
+//! What a text means, as recall's one definition of it: the point in the model's space where the
+//! model puts the text (`DIMENSIONS` floats of length 1), so that texts meaning alike lie close
+//! whatever their words, the way `tokenizer.rs` is the one definition of a word.
+//!
+//! The model is all-MiniLM-L6-v2 (ONNX, float32) from recall's model package, read from a folder
+//! (`model.onnx`, `tokenizer.json`) and run in this process by the core's own code (tokens.rs,
+//! encoder.rs), on the calling thread: nothing is downloaded, and a text is embedded the same way
+//! on every runtime. Invariants:
+//! a text gives the same vector whenever it is embedded; only its first `MAX_TOKENS` tokens count;
+//! a missing or damaged model file is one `RECALL_MODEL_UNUSABLE` line naming it.
+
+mod encoder;
+pub mod model;
+mod onnx;
+mod protobuf;
+pub mod tokens;
+pub mod vector;
+mod weights;
+
+#[cfg(feature = "node")]
+#[cfg_attr(test, allow(dead_code))]
+pub mod binding;
+
+pub use model::{Model, DIMENSIONS};
+pub use tokens::MAX_TOKENS;

@@ -1,0 +1,65 @@
+//! The network: the BERT encoder of `model.onnx` (weights.rs, run by encoder.rs) on one text at a
+//! time, on the calling thread. A text's vector is the mean of the last hidden states of its
+//! tokens, made unit.
+
+use std::path::Path;
+
+use crate::error::{Code, RecallError, Result};
+use crate::meaning::onnx::Graph;
+use crate::meaning::tokens::{Tokens, MAX_TOKENS};
+use crate::meaning::vector::mean_normalized;
+use crate::meaning::weights::Bert;
+
+/// The floats of a vector.
+pub const DIMENSIONS: usize = 384;
+/// The files of a model package that the core reads.
+pub const MODEL_FILE: &str = "model.onnx";
+pub const TOKENIZER_FILE: &str = "tokenizer.json";
+
+pub struct Model {
+    bert: Bert,
+    tokens: Tokens,
+}
+
+/// A model file that cannot be used, as one line: missing, or damaged and why.
+pub(crate) fn unusable(path: &Path, error: &dyn std::fmt::Display) -> RecallError {
+    if !path.exists() {
+        return RecallError::new(Code::ModelUnusable, format!("the meaning model's {} is missing", path.display()));
+    }
+    let reason = error.to_string();
+    let reason = reason.split_whitespace().collect::<Vec<_>>().join(" ");
+    RecallError::new(Code::ModelUnusable, format!("the meaning model's {} is damaged: {reason}", path.display()))
+}
+
+impl Model {
+    /// Loads the model of the package in `dir`, and checks that its parts fit together.
+    pub fn load(dir: &Path) -> Result<Model> {
+        let tokens = Tokens::load(&dir.join(TOKENIZER_FILE))?;
+        let path = dir.join(MODEL_FILE);
+        let file = std::fs::read(&path).map_err(|error| unusable(&path, &error))?;
+        let bert = Graph::read(&file).and_then(Bert::from_graph).and_then(|bert| fits(&bert, &tokens).map(|()| bert)).map_err(|reason| unusable(&path, &reason))?;
+        Ok(Model { bert, tokens })
+    }
+
+    /// The vector of `text`: DIMENSIONS floats of length 1.
+    pub fn embed(&self, text: &str) -> Result<Vec<f32>> {
+        let hidden = self.bert.forward(&self.tokens.ids(text));
+        Ok(mean_normalized(&hidden, DIMENSIONS))
+    }
+}
+
+/// Whether the network gives DIMENSIONS floats a token, and has an embedding for every token id
+/// and position the tokenizer gives.
+fn fits(bert: &Bert, tokens: &Tokens) -> std::result::Result<(), String> {
+    if bert.hidden != DIMENSIONS {
+        return Err(format!("it gives {} floats a token, not {DIMENSIONS}", bert.hidden));
+    }
+    let (words, positions) = (bert.words.len() / bert.hidden, bert.positions.len() / bert.hidden);
+    if tokens.largest_id() as usize >= words {
+        return Err(format!("it has {words} token embeddings, fewer than the tokenizer's vocabulary"));
+    }
+    if positions < MAX_TOKENS {
+        return Err(format!("it reads {positions} tokens at most, fewer than {MAX_TOKENS}"));
+    }
+    Ok(())
+}

@@ -1,0 +1,120 @@
+//! The meaning model as the core runs it (meaning/): the vectors of known texts equal those of the
+//! model's own toolchain (onnxruntime and Hugging Face tokenizers, scripts/meaning-reference.py)
+//! within 1e-4, and a missing or damaged model file is one clear line. Its WordPiece gives the ids
+//! Hugging Face's tokenizers gives, text for text, over a broad fixture (accents, CJK, emoji,
+//! control and white-space characters, punctuation of many scripts, added tokens written in the
+//! text, code, long words, texts far over 256 tokens: test/fixtures/meaning/tokens.json, made by
+//! scripts/meaning-reference.py --tokens). Needs the model package (scripts/model-package.sh);
+//! without it each test says it is skipped and passes.
+
+use std::path::{Path, PathBuf};
+
+use recall_native::error::Code;
+use recall_native::meaning::tokens::Tokens;
+use recall_native::meaning::{Model, DIMENSIONS};
+
+/// The assembled model package, where scripts/model-package.sh puts it.
+fn package() -> Option<PathBuf> {
+    let dir = std::env::var_os("RECALL_MODEL_PACKAGE_DIR").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.cache/model-minilm"));
+    if dir.join("model.onnx").exists() {
+        return Some(dir);
+    }
+    eprintln!("skipped: the model package recall-pi-model-minilm is not at {} (run scripts/model-package.sh)", dir.display());
+    None
+}
+
+#[test]
+fn vectors_equal_the_reference_toolchain() {
+    let Some(dir) = package() else { return };
+    let model = Model::load(&dir).unwrap();
+    let fixture: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/fixtures/meaning/reference.json")).unwrap()).unwrap();
+    let references = fixture["references"].as_array().unwrap();
+    assert_eq!(references.len(), 9);
+    for reference in references {
+        let text = reference["text"].as_str().unwrap();
+        let expected: Vec<f32> = reference["vector"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect();
+        let vector = model.embed(text).unwrap();
+        assert_eq!(vector.len(), DIMENSIONS);
+        let worst = vector.iter().zip(&expected).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
+        assert!(worst < 1e-4, "{text:?}: differs from the reference by {worst}");
+    }
+}
+
+#[test]
+fn ids_equal_hugging_face_tokenizers() {
+    let Some(dir) = package() else { return };
+    let tokens = Tokens::load(&dir.join("tokenizer.json")).unwrap();
+    let fixture: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/fixtures/meaning/tokens.json")).unwrap()).unwrap();
+    let texts = fixture["texts"].as_array().unwrap();
+    assert!(texts.len() >= 38);
+    let mut differing = Vec::new();
+    for case in texts {
+        let text = case["text"].as_str().unwrap();
+        let expected: Vec<u32> = case["ids"].as_array().unwrap().iter().map(|id| id.as_u64().unwrap() as u32).collect();
+        let ids = tokens.ids(text);
+        if ids != expected {
+            let at = ids.iter().zip(&expected).position(|(a, b)| a != b).unwrap_or(ids.len().min(expected.len()));
+            differing.push(format!(
+                "{:?}: from token {at}: {:?} instead of {:?}",
+                text.chars().take(60).collect::<String>(),
+                &ids[at..(at + 8).min(ids.len())],
+                &expected[at..(at + 8).min(expected.len())]
+            ));
+        }
+    }
+    assert!(differing.is_empty(), "{} of {} texts differ:\n{}", differing.len(), texts.len(), differing.join("\n"));
+}
+
+/// A copy of the package in a temporary folder, with `damage` done to it.
+fn damaged_copy(dir: &Path, damage: impl FnOnce(&Path)) -> tempfile::TempDir {
+    let copy = tempfile::tempdir().unwrap();
+    for file in ["model.onnx", "tokenizer.json"] {
+        std::fs::copy(dir.join(file), copy.path().join(file)).unwrap();
+    }
+    damage(copy.path());
+    copy
+}
+
+fn load_error(dir: &Path) -> String {
+    let error = Model::load(dir).err().expect("a damaged model must not load");
+    assert_eq!(error.code, Code::ModelUnusable);
+    let line = error.to_string();
+    assert!(!line.contains('\n'), "not one line: {line}");
+    line
+}
+
+#[test]
+fn a_missing_or_damaged_model_file_is_one_line_naming_it() {
+    let Some(dir) = package() else { return };
+    let gone = damaged_copy(&dir, |d| std::fs::remove_file(d.join("model.onnx")).unwrap());
+    let line = load_error(gone.path());
+    assert_eq!(line, format!("RECALL_MODEL_UNUSABLE: the meaning model's {} is missing", gone.path().join("model.onnx").display()));
+
+    let cut = damaged_copy(&dir, |d| {
+        let bytes = std::fs::read(d.join("model.onnx")).unwrap();
+        std::fs::write(d.join("model.onnx"), &bytes[..bytes.len() / 2]).unwrap();
+    });
+    let line = load_error(cut.path());
+    assert!(line.contains("model.onnx is damaged: "), "{line}");
+
+    // A whole ONNX file of another network: one Relu node, no weights.
+    let other = damaged_copy(&dir, |d| std::fs::write(d.join("model.onnx"), [0x3a, 8, 0x0a, 6, 0x22, 4, b'R', b'e', b'l', b'u']).unwrap());
+    let line = load_error(other.path());
+    assert!(line.ends_with("model.onnx is damaged: it has no weights named embeddings.word_embeddings.weight: it is not the BERT encoder recall runs"), "{line}");
+
+    let garbled = damaged_copy(&dir, |d| std::fs::write(d.join("tokenizer.json"), "{\"version\": ").unwrap());
+    let line = load_error(garbled.path());
+    assert!(line.contains("tokenizer.json is damaged: "), "{line}");
+
+    let other_tokenizer = damaged_copy(&dir, |d| {
+        let mut file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(d.join("tokenizer.json")).unwrap()).unwrap();
+        file["model"]["type"] = "BPE".into();
+        std::fs::write(d.join("tokenizer.json"), file.to_string()).unwrap();
+    });
+    let line = load_error(other_tokenizer.path());
+    assert!(line.ends_with("tokenizer.json is damaged: its model is BPE, not WordPiece"), "{line}");
+
+    let no_tokenizer = damaged_copy(&dir, |d| std::fs::remove_file(d.join("tokenizer.json")).unwrap());
+    let line = load_error(no_tokenizer.path());
+    assert_eq!(line, format!("RECALL_MODEL_UNUSABLE: the meaning model's {} is missing", no_tokenizer.path().join("tokenizer.json").display()));
+}

@@ -1,0 +1,35 @@
+/**
+ * The one owner of a loaded meaning model (MeaningModel in addon.d.ts, native/src/meaning/): the
+ * library reaches the model through this class, whose methods are the model's with every native
+ * error turned into a RecallError here, once (a missing or damaged model file: MODEL_UNAVAILABLE).
+ */
+import { native } from "../errors.js";
+import type { MeaningModel } from "./addon.js";
+import { nativeModule } from "./binding.js";
+
+export class MeaningHandle {
+  private constructor(private readonly inner: MeaningModel) {}
+
+  /** Loads the model package in `dir` (its `model.onnx` and `tokenizer.json`), on the thread pool. */
+  static async load(dir: string): Promise<MeaningHandle> {
+    const { MeaningModel } = nativeModule();
+    return new MeaningHandle(await native(() => MeaningModel.load(dir)));
+  }
+
+  /** The floats of a vector. */
+  get dimensions(): number {
+    return this.inner.dimensions;
+  }
+
+  /** The tokens of a text the model reads; the rest of a longer text is not read. */
+  get maxTokens(): number {
+    return this.inner.maxTokens;
+  }
+
+  /** The vector of each text (length 1, so a dot product is the cosine), on the thread pool. */
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    const flat = await native(() => this.inner.embed(texts));
+    const size = this.inner.dimensions;
+    return texts.map((_, i) => flat.subarray(i * size, (i + 1) * size));
+  }
+}
