@@ -84,8 +84,10 @@ _recall() {
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
       --remote) return ;;
+      --cwd) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      --since) return ;;
       esac
-      opts="--sessions-dir --color --remote --dry-run --json --forget --forget-project --help" ;;
+      opts="--sessions-dir --color --remote --dry-run --json --here --cwd --repo --since --forget --forget-project --help" ;;
     read)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;

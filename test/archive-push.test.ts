@@ -230,4 +230,33 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("the archive on a real OpenSe
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim().split("\n")).toHaveLength(1);
   });
+
+  it("--cwd, --repo and --since push only the sessions in scope", async () => {
+    const folder = (name: string) => {
+      const dir = join(realpathSync(agent.root), name);
+      mkdirSync(dir, { recursive: true });
+      return dir;
+    };
+    const [inside, outside] = [folder("scoped-in"), folder("scoped-out")];
+    const at = Date.parse("2026-10-05T00:00:00Z");
+    const ids = { inside: "0d0d0d0d-1111-7222-8333-944445555666", outside: "0e0e0e0e-1111-7222-8333-944445555666" };
+    mkdirSync(join(agent.sessionsDir, "--scoped--"), { recursive: true });
+    for (const [which, cwd] of [["inside", inside], ["outside", outside]] as const) {
+      const header = JSON.stringify({ type: "session", version: 3, id: ids[which], timestamp: new Date(at).toISOString(), cwd });
+      writeFileSync(join(agent.sessionsDir, "--scoped--", `2026-10-05T00-00-00-000Z_${ids[which]}.jsonl`), `${header}\n${userMessage(`${which}01`, `the ${which} session`, at)}`);
+    }
+    const pushed = async (...args: string[]) => {
+      const result = await runRecall(["push", "--remote", "local", "--json", ...args], { env: agent.env, cwd: inside });
+      expect(result.stderr).toBe("");
+      return jsonLines(result.stdout).at(-1);
+    };
+    const archivedIds = async () => new Set([...(await archived()).values()].map((d) => d.session_id));
+    expect(await pushed("--since", "2030-01-01")).toMatchObject({ sessions: 0, messages: 0 });
+    expect(await pushed("--here")).toMatchObject({ sessions: 1, messages: 1 });
+    expect(await archivedIds()).toContain(ids.inside);
+    expect(await archivedIds()).not.toContain(ids.outside);
+    expect(await pushed("--repo")).toMatchObject({ sessions: 0 });
+    expect(await pushed()).toMatchObject({ sessions: 1, messages: 1 });
+    expect(await archivedIds()).toContain(ids.outside);
+  });
 });

@@ -7,9 +7,10 @@
  * counts as pushed only once every one of its documents is acknowledged.
  */
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { Locations } from "../locations.js";
 import { discoverSessionFiles, type SessionFile } from "../sessions/discover.js";
+import type { SessionHeader } from "../sessions/entries.js";
 import { readCopyKeys, readSessionForIndex, type SessionRead } from "../sessions/session-index-reader.js";
 import { projectOf } from "../sessions/project-identity.js";
 import { parentFinder } from "../sync/fork-parent.js";
@@ -26,6 +27,12 @@ import { loadWatermarks, saveWatermarks, watermarkFile, type FileWatermark, type
 export interface PushOptions {
   /** Read and redact as a push would, send nothing, change nothing. */
   dryRun?: boolean;
+  /** Only the sessions started in this folder. */
+  cwd?: string;
+  /** Only the sessions of the project this folder belongs to (project-identity.ts). */
+  repo?: string;
+  /** Only the sessions active from this time on (ms since epoch): their last message. */
+  since?: number;
   /** Each document that is (or, dry, would be) sent. */
   onDocument?: (document: IdentifiedDocument) => void;
 }
@@ -123,6 +130,10 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
     queued = [];
   };
 
+  const folder = options.cwd === undefined ? undefined : resolve(options.cwd);
+  const project = options.repo === undefined ? undefined : projectOf(resolve(options.repo));
+  const ofScope = (header: SessionHeader) => (folder === undefined || header.cwd === folder) && (project === undefined || projectOf(header.cwd) === project);
+  const inScope = (read: SessionRead) => ofScope(read.header) && (options.since === undefined || read.modified >= options.since);
   const tags = openTags(locations);
   const copiesOf = forkCopies(locations, files);
   try {
@@ -154,6 +165,7 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
         report.forgotten++;
         continue;
       }
+      if (!inScope(read)) continue;
       const sessionTags = tags.of(read.header.id);
       const documents = sessionDocuments(read, remote, sessionTags);
       const ids = new Set(documents.map((d) => d.id));
@@ -201,7 +213,7 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
     tags.close();
   }
   await flush();
-  await removeDeleted(files, watermarks, report, (sessionId) => {
+  await removeDeleted(files, watermarks, ofScope, report, (sessionId) => {
     if (!client) return Promise.resolve(0);
     return deleteSession(client, remote, sessionId).catch((error: unknown) => {
       throw remoteError(remote, error, "removing a deleted session", pushTimeout(remote));
@@ -213,12 +225,18 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
 
 /**
  * Takes out of the archive the sessions pushed from files that are no longer in the sessions
- * folder (a file that could not be read is still there). A session another file here still holds
- * (a copy) keeps its documents.
+ * folder (a file that could not be read is still there), of the push's folder or project if it
+ * has one. A session another file here still holds (a copy) keeps its documents.
  */
-async function removeDeleted(files: readonly SessionFile[], watermarks: Watermarks, report: PushReport, deleteSessionDocuments: (sessionId: string) => Promise<number>): Promise<void> {
+async function removeDeleted(
+  files: readonly SessionFile[],
+  watermarks: Watermarks,
+  ofScope: (header: SessionHeader) => boolean,
+  report: PushReport,
+  deleteSessionDocuments: (sessionId: string) => Promise<number>,
+): Promise<void> {
   const present = new Set([...files.map((file) => file.path), ...report.failed.map((failure) => failure.path)]);
-  const gone = [...watermarks].filter(([path]) => !present.has(path));
+  const gone = [...watermarks].filter(([path, mark]) => !present.has(path) && ofScope(mark.header));
   const heldHere = new Set([...watermarks].filter(([path]) => present.has(path)).map(([, mark]) => mark.header.id));
   for (const [path, mark] of gone) {
     if (!heldHere.has(mark.header.id)) report.deleted += await deleteSessionDocuments(mark.header.id);

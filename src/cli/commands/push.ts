@@ -4,6 +4,7 @@ import { Recall, RecallError, type IdentifiedDocument, type PushReport } from ".
 import { BaseCommand } from "../base-command.js";
 import { forgetRecord, pushDocumentRecord, pushSummaryRecord, wireLine } from "../wire.js";
 import { Exit, type ExitCode } from "../exit.js";
+import { parseTime } from "../../output/time.js";
 
 
 function summaryLine(report: PushReport): string {
@@ -26,6 +27,8 @@ export class PushCommand extends BaseCommand {
     details: `
       Sends one document per message of every session file the remote has not acknowledged yet: a session that grew sends its new messages only, an unchanged one nothing. Secrets (API keys and tokens, private keys, passwords in URLs, \`.env\` secrets, JWTs, bearer tokens, AWS keys) are replaced with a marker before anything leaves the machine. \`--dry-run\` sends nothing and prints what would leave: a summary, or with \`--json\` every document.
 
+      \`--here\`, \`--cwd DIR\` and \`--repo\` push only the sessions of a folder or of the current folder's project (as \`search\` scopes them), \`--since T\` only those active since T; a deleted session is taken out of the archive only within that scope.
+
       \`--forget SESSION…\` takes sessions (ids, or unique prefixes of archived ones) out of the archive, and \`--forget-project\` every session of the current folder's project (its git remote, as \`search --repo\` names it, from every machine); neither is pushed to that remote again (\`<cache>/archive/<remote>-….forgotten.json\` remembers them; delete it to send them again).
 
       Exit status: 0 when the push succeeded, 2 on error (nothing counted as pushed that the archive did not acknowledge).
@@ -33,6 +36,7 @@ export class PushCommand extends BaseCommand {
     examples: [
       ["Push to the only remote", "$0 push"],
       ["See what would leave the machine", "$0 push --remote team --dry-run --json"],
+      ["Push only this repository's sessions of the last week", "$0 push --remote team --repo --since 7d"],
       ["Take a session out of the archive for good", "$0 push --remote team --forget 01a0f6b1"],
     ],
   });
@@ -40,6 +44,10 @@ export class PushCommand extends BaseCommand {
   remote = Option.String("--remote", { description: "The remote to push to (needed when there are several)" });
   dryRun = Option.Boolean("--dry-run", false, { description: "Send nothing; print what would be sent" });
   json = Option.Boolean("--json", false, { description: "Print the documents (with --dry-run) and a summary as JSON Lines" });
+  here = Option.Boolean("--here", false, { description: "Only the sessions started in the current folder" });
+  cwd = Option.String("--cwd", { description: "Only the sessions started in this folder" });
+  repo = Option.Boolean("--repo", false, { description: "Only the sessions of the current folder's project: any folder, clone or worktree of its git repository" });
+  since = Option.String("--since", { description: "Only the sessions active from this time on: 7d, 24h, 2w, today, yesterday, 2026-11-01" });
   forget = Option.Boolean("--forget", false, { description: "Take the sessions named after it out of the archive; they are not pushed again" });
   forgetProject = Option.Boolean("--forget-project", false, { description: "Take every session of the current folder's project out of the archive; none is pushed again" });
   sessions = Option.Rest({ name: "session" });
@@ -49,8 +57,13 @@ export class PushCommand extends BaseCommand {
     if (this.sessions.length > 0) throw new RecallError("BAD_INPUT", `push takes sessions only after --forget, not ${this.sessions[0]}`);
     const archive = await Recall.openArchive({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
     const printDocuments = this.json && this.dryRun;
+    const cwd = this.cwd ?? (this.here ? this.context.cwd : undefined);
+    if (cwd !== undefined && this.repo) throw new RecallError("BAD_INPUT", "--here/--cwd and --repo do not go together: a folder, or its whole project");
     const report = await archive.push(this.remote, {
       dryRun: this.dryRun,
+      cwd,
+      repo: this.repo ? this.context.cwd : undefined,
+      since: this.since === undefined ? undefined : parseTime(this.since, Date.now()),
       ...(printDocuments ? { onDocument: (document: IdentifiedDocument) => this.out(wireLine(pushDocumentRecord(document))) } : {}),
     });
     for (const failure of report.failed) this.warn(`${failure.path}: ${failure.reason}`);
