@@ -166,8 +166,9 @@ _recall() {
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+      --push) return ;;
       esac
-      opts="--sessions-dir --color --json -q --quiet --help" ;;
+      opts="--sessions-dir --color --json -q --quiet --push --help" ;;
     *) return ;;
   esac
   if [[ $cur == -* ]]; then

@@ -55,6 +55,7 @@ export type { Remote, RemoteSettings, PushedContent } from "./archive/remotes.js
 export type { RemoteCheck } from "./archive/remote-check.js";
 export type { PushOptions, PushReport } from "./archive/push.js";
 export type { ForgetOptions, ForgetReport } from "./archive/forget.js";
+export type { PushOnChange } from "./archive/push-on-change.js";
 export type { ArchiveDocument, IdentifiedDocument } from "./archive/documents.js";
 export type { ArchiveSearchOptions, ArchiveSearchPage, ArchiveHit, Origin } from "./archive/search.js";
 export type { ArchiveReadOptions, ArchiveReadResult } from "./archive/read.js";

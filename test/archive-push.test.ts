@@ -3,14 +3,15 @@
  * `recall remote test`, the index template's analyzer beside the local one, and `recall push` —
  * dry run, push, a push with nothing new, appended messages, redaction.
  */
-import { appendFileSync, chmodSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { questionTerms } from "../src/native/words.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { FIXTURE_FILES, FIXTURE_SESSIONS_DIR, userMessage } from "./helpers/fixture-files.js";
 import { needsOpenSearch, openSearchMissing, openSearchUrl } from "./helpers/opensearch.js";
-import { jsonLines, runRecall } from "./helpers/run-cli.js";
+import { jsonLines, RECALL_BIN, runRecall } from "./helpers/run-cli.js";
 
 let url = "";
 let agent: AgentDir;
@@ -259,4 +260,40 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("the archive on a real OpenSe
     expect(await pushed()).toMatchObject({ sessions: 1, messages: 1 });
     expect(await archivedIds()).toContain(ids.outside);
   });
+
+  it("watch --push sends each change to the archive as it happens, and an unknown remote is one line", async () => {
+    const unknown = await recall(["watch", "--push", "nosuchremote"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.trim().split("\n")).toHaveLength(1);
+    const child = spawn(process.execPath, [RECALL_BIN, "watch", "--json", "--push", "local"], { env: agent.env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (data: Buffer) => (stdout += data.toString()));
+    child.stderr.on("data", (data: Buffer) => (stderr += data.toString()));
+    const closed = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    try {
+      const file = join(agent.sessionsDir, FIXTURE_FILES.s4.replace(FIXTURE_SESSIONS_DIR, ""));
+      const id = "01a0f755-f200-7250-a372-48336bf4923d:ee000001";
+      // Once the watch has started (it holds its lock, then syncs and pushes once), a message is appended.
+      await eventually(async () => existsSync(join(agent.agentDir, "cache", "recall", "watch.lock")));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      appendFileSync(file, userMessage("ee000001", "a message written while the watch pushes", Date.parse("2026-10-06T00:00:00Z")));
+      await eventually(async () => (await archived()).has(id));
+      expect((await archived()).get(id).text).toBe("a message written while the watch pushes");
+      await eventually(async () => jsonLines(stdout).some((line) => line.type === "summary" && (line.messages as number) >= 1));
+    } finally {
+      child.kill("SIGTERM");
+    }
+    expect(await closed).toBe(0);
+    expect(stderr).toBe("");
+  });
 });
+
+/** Polls until `check` holds, for at most `timeoutMs`. */
+async function eventually(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

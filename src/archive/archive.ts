@@ -7,6 +7,7 @@ import { loadConfig } from "../api/config.js";
 import { resolveLocations, type LocationOverrides, type Locations } from "../locations.js";
 import { forget, type ForgetOptions, type ForgetReport } from "./forget.js";
 import { push, type PushOptions, type PushReport } from "./push.js";
+import { PushOnChange } from "./push-on-change.js";
 import { readArchived, type ArchiveReadOptions, type ArchiveReadResult } from "./read.js";
 import { checkRemote, type RemoteCheck } from "./remote-check.js";
 import { searchArchive, type ArchiveSearchOptions, type ArchiveSearchPage } from "./search.js";
@@ -40,6 +41,12 @@ export class Archive {
   /** Pushes to the remote named `name` (the only one when none is named). */
   push(name: string | undefined, options: PushOptions = {}): Promise<PushReport> {
     return push(this.locations, findRemote(this.configFile, name), this.env, options);
+  }
+
+  /** A pusher to the remote named `name` for each change of the sessions (`recall watch --push`). */
+  pushOnChange(name: string, onPush: (report: PushReport) => void, onError: (error: unknown) => void): PushOnChange {
+    findRemote(this.configFile, name);
+    return new PushOnChange(this, name, onPush, onError);
   }
 
   /** Takes sessions, or a project's, out of the remote named `name`, never to be pushed to it again. */

@@ -1,9 +1,9 @@
 import { Command } from "clipanion";
 import { Option } from "../options.js";
-import type { Notice, SyncReport } from "../../index.js";
+import { Recall, type Notice, type PushOnChange, type SyncReport } from "../../index.js";
 import { BaseCommand, noticeLine } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
-import { watchSyncRecord, wireLine } from "../wire.js";
+import { pushSummaryRecord, watchSyncRecord, wireLine } from "../wire.js";
 
 export class WatchCommand extends BaseCommand {
   static paths = [["watch"]];
@@ -13,19 +13,24 @@ export class WatchCommand extends BaseCommand {
     details: `
       Watches Pi's session folders and indexes each change as it happens, until stopped (Ctrl-C, SIGTERM). While it runs, \`recall search\` and \`recall list\` skip their own check for changed files, a \`stat\` of every session file: on a long history (thousands of sessions) a good part of their time. Without it they check by themselves, so running it is never required.
 
+      \`--push NAME\` also sends each change to that remote's archive, as \`recall push --remote NAME\` would (what changed before the watch began too); pushes never overlap, and a remote that fails is one line on stderr while the watch goes on.
+
       One watcher runs per index; a second one exits with an error. Each sync that changed something prints a line (with \`--json\`, a JSON object).
     `,
     examples: [
       ["Keep the index fresh in the background", "$0 watch --quiet &"],
       ["Log every sync as JSON Lines", "$0 watch --json"],
+      ["Also push every change to the team's archive", "$0 watch --push team"],
     ],
   });
 
   json = Option.Boolean("--json", false, { description: "Print each sync as a JSON object (JSON Lines)" });
   quiet = Option.Boolean("-q,--quiet", false, { description: "Print nothing but errors" });
+  push = Option.String("--push", { description: "Also push each change to this remote's archive (see recall push)" });
 
   async run(): Promise<ExitCode> {
     const recall = this.recall();
+    const pusher = this.push === undefined ? undefined : await this.pusher(this.push);
     const stop = new AbortController();
     const onSignal = () => stop.abort();
     process.once("SIGINT", onSignal);
@@ -33,14 +38,35 @@ export class WatchCommand extends BaseCommand {
     try {
       await recall.watch({
         signal: stop.signal,
-        onSync: (report, notices) => this.printSync(report, notices),
+        onSync: (report, notices) => {
+          this.printSync(report, notices);
+          if (pusher && (report.indexed + report.appended + report.removed > 0 || !this.pushedOnce)) pusher.changed();
+          this.pushedOnce = true;
+        },
         onError: (error) => this.warn(error instanceof Error ? error.message.split("\n")[0]! : String(error)),
       });
+      await pusher?.settled();
     } finally {
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);
     }
     return Exit.Ok;
+  }
+
+  /** Whether the first sync asked for a push: it sends what changed before the watch began. */
+  private pushedOnce = false;
+
+  private async pusher(remote: string): Promise<PushOnChange> {
+    const archive = await Recall.openArchive({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
+    return archive.pushOnChange(
+      remote,
+      (report) => {
+        for (const failure of report.failed) this.warn(`${failure.path}: ${failure.reason}`);
+        if (this.quiet || report.sessions + report.removed === 0) return;
+        this.out(this.json ? wireLine(pushSummaryRecord(report)) : `${new Date().toISOString()}  pushed ${report.documents} messages of ${report.sessions} sessions to ${report.remote}`);
+      },
+      (error) => this.warn(error instanceof Error ? error.message.split("\n")[0]! : String(error)),
+    );
   }
 
   /** A sync's notices, and a line for a sync that changed something (the first one too only then). */
