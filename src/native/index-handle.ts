@@ -22,6 +22,7 @@ import type {
   NativeStats,
 } from "./addon.js";
 import { nativeModule } from "./binding.js";
+import type { MeaningIndexHandle } from "./meaning-index-handle.js";
 
 /**
  * Which segment files' checksums opening reads (native/src/integrity.rs): those changed since the
@@ -31,7 +32,8 @@ import { nativeModule } from "./binding.js";
 export type IndexCheck = "changed" | "written" | "every";
 
 export class IndexHandle {
-  private constructor(private readonly inner: NativeIndex) {}
+  /** The native handle, for the meaning index's calls that read this index (meaning-index-handle.ts). */
+  private constructor(readonly inner: NativeIndex) {}
 
   /**
    * Opens (or creates) the index in `dir`; an index that cannot be used is replaced with an empty
@@ -91,6 +93,11 @@ export class IndexHandle {
   /** The hits, and the words of the query read as others (typos). */
   search(request: NativeSearchRequest, signal?: AbortSignal): Promise<NativeFound> {
     return native(() => this.inner.search(request, signal));
+  }
+
+  /** The hits by meaning, or by words and meaning (`request.matching`), from this meaning index. */
+  searchByMeaning(request: NativeSearchRequest, meaning: MeaningIndexHandle, signal?: AbortSignal): Promise<NativeFound> {
+    return native(() => this.inner.search(request, signal, meaning.inner));
   }
 
   /** Sessions matching the filters, most recently active first. */
