@@ -16,8 +16,9 @@
 //!    the query's vector, scored by its cosine.
 //! 3. The sessions are ranked (fusion.rs): the best document's score × `1 + w·exp(-age / 7 days)`,
 //!    where age is the time since the session's last message (w = 0.2 by default). A search of
-//!    both words and meaning ranks each source's sessions so, then fuses the two rankings by
-//!    reciprocal rank (their scores are not on one scale), and says which found each hit.
+//!    both words and meaning ranks each source's sessions so, then fuses the two rankings: the
+//!    cosine plus a fifth of the words' score over their best (`fused`), and says which found
+//!    each hit.
 //! 4. The top `limit` sessions get a ~200-character snippet of their best matching message, with
 //!    the matched words as byte ranges into the snippet (snippet.rs); a message of a kind the index
 //!    does not keep whole (tool output) gets none here, and its `line_offset` instead.
@@ -33,9 +34,9 @@ use crate::candidates::{word_candidates, BySession, SessionCandidates};
 use crate::correction::{corrected, searched_fields, Corrected, Typos};
 use crate::error::{Code, RecallError, Result};
 use crate::fusion::{fuse, rank, RankedSession, Recency};
+use crate::index_part::Part;
 use crate::meaning::index::{meaning_candidates, Coverage};
 use crate::meaning::store::Store;
-use crate::index_part::Part;
 use crate::query::{filtered, parse, prefix_expansions, text_query, Filters};
 use crate::schema::{for_each_of_kind, Fields, KIND_SESSION};
 use crate::searchers::Searchers;
@@ -127,11 +128,15 @@ pub struct MeaningQuery<'a> {
     pub words: bool,
 }
 
-/// How deep into the meaning ranking `both` reads: every session has some cosine with the query,
-/// so below this one the meaning says nothing a word match should be weighed against.
+/// How deep into the meaning's ranking a session of `both` is said to match by meaning too: every
+/// session has some cosine with the query.
 pub const MEANING_DEPTH: usize = 100;
-/// Reciprocal rank fusion's constant: a session's fused score is Σ 1 / (k + its rank in each ranking).
-pub const FUSION_K: f64 = 60.0;
+/// The weight of the words in `both`: the best word match adds this much to its cosine. On the
+/// paraphrase eval (bench/meaning-eval, BENCHMARKS.md) 0.2 keeps the keyword queries' R@1 at the
+/// words' own; more gives paraphrases back to word matches of function words, less loses keyword
+/// queries. Reciprocal rank fusion was tried first: every word match, however weak, outranked
+/// the meaning's (paraphrase R@5 11%, keyword R@1 3 points below the words').
+pub const WORDS_WEIGHT: f64 = 0.2;
 
 /// A session as it will be shown: its score and, from each source that found it, its candidates.
 struct Ranked {
@@ -139,6 +144,7 @@ struct Ranked {
     score: f64,
     words: Option<SessionCandidates>,
     meaning: Option<SessionCandidates>,
+    matched_by: MatchedBy,
 }
 
 /// The hits of `options`, by words (no `meaning`), by meaning, or by both (`MeaningQuery::words`).
@@ -194,9 +200,15 @@ pub fn find_matching(searchers: &Searchers, fields: &Fields, options: &SearchOpt
     let last_activity: ByPathKey<i64> = session_docs.iter().map(|(key, (ts, _))| (*key, *ts)).collect();
     let recency = Recency { now: options.now, weight: options.recency_weight };
     let ranked = match &meaning {
-        None => rank(by_words, &last_activity, recency, options.limit).into_iter().map(|s| Ranked { key: s.key, score: s.score, words: Some(s.candidates), meaning: None }).collect(),
-        Some(MeaningQuery { words: false, .. }) => rank(by_meaning, &last_activity, recency, options.limit).into_iter().map(|s| Ranked { key: s.key, score: s.score, words: None, meaning: Some(s.candidates) }).collect(),
-        Some(_) => fused(rank(by_words, &last_activity, recency, usize::MAX), rank(by_meaning, &last_activity, recency, MEANING_DEPTH), &last_activity, options.limit),
+        None => rank(by_words, &last_activity, recency, options.limit)
+            .into_iter()
+            .map(|s| Ranked { key: s.key, score: s.score, words: Some(s.candidates), meaning: None, matched_by: MatchedBy::Words })
+            .collect(),
+        Some(MeaningQuery { words: false, .. }) => rank(by_meaning, &last_activity, recency, options.limit)
+            .into_iter()
+            .map(|s| Ranked { key: s.key, score: s.score, words: None, meaning: Some(s.candidates), matched_by: MatchedBy::Meaning })
+            .collect(),
+        Some(_) => fused(rank(by_words, &last_activity, recency, usize::MAX), rank(by_meaning, &last_activity, recency, usize::MAX), &last_activity, options.limit),
     };
 
     let mut snippets: HashMap<&'static str, SnippetGenerator> = HashMap::new();
@@ -205,11 +217,7 @@ pub fn find_matching(searchers: &Searchers, fields: &Fields, options: &SearchOpt
         let Some((_, address)) = session_docs.get(&ranked.key) else { continue };
         let session = session_from_document(fields, &searcher.doc(*address)?);
         let score = ranked.score;
-        let matched_by = match (&ranked.words, &ranked.meaning) {
-            (Some(_), Some(_)) => MatchedBy::Both,
-            (None, Some(_)) => MatchedBy::Meaning,
-            _ => MatchedBy::Words,
-        };
+        let matched_by = ranked.matched_by;
         // A session the words found shows their match; one only the meaning found, the passage.
         let (message, snippet, spans) = match (ranked.words.map(|c| c.best_message), ranked.meaning.and_then(|c| c.best_message)) {
             (Some(Some(candidate)), _) => {
@@ -246,18 +254,24 @@ pub fn find_matching(searchers: &Searchers, fields: &Fields, options: &SearchOpt
     Ok(Found { hits, read_as, coverage })
 }
 
-/// The words' and the meaning's rankings fused by reciprocal rank (`FUSION_K`), best first; equal
-/// scores fall to the more recent session, then to the path key, as `rank` orders them.
+/// The words' and the meaning's rankings fused by score: a session's cosine with the query (×
+/// recency) plus `WORDS_WEIGHT` × its words' score over the best words' score (0 when the words do
+/// not find it). Best first; equal scores fall to the more recent session, then to the path key,
+/// as `rank` orders them. A session is said to match by meaning within the first `MEANING_DEPTH`
+/// of the meaning's ranking, or when the words do not find it.
 fn fused(by_words: Vec<RankedSession>, by_meaning: Vec<RankedSession>, last_activity: &ByPathKey<i64>, limit: usize) -> Vec<Ranked> {
     let mut sessions: ByPathKey<Ranked> = ByPathKey::default();
-    let reciprocal = |rank: usize| 1.0 / (FUSION_K + rank as f64 + 1.0);
-    for (rank, session) in by_words.into_iter().enumerate() {
-        sessions.insert(session.key, Ranked { key: session.key, score: reciprocal(rank), words: Some(session.candidates), meaning: None });
+    let best = by_words.first().map_or(1.0, |s| s.score);
+    for session in by_words {
+        sessions.insert(session.key, Ranked { key: session.key, score: WORDS_WEIGHT * session.score / best, words: Some(session.candidates), meaning: None, matched_by: MatchedBy::Words });
     }
     for (rank, session) in by_meaning.into_iter().enumerate() {
-        let entry = sessions.entry(session.key).or_insert(Ranked { key: session.key, score: 0.0, words: None, meaning: None });
-        entry.score += reciprocal(rank);
+        let entry = sessions.entry(session.key).or_insert(Ranked { key: session.key, score: 0.0, words: None, meaning: None, matched_by: MatchedBy::Meaning });
+        entry.score += session.score;
         entry.meaning = Some(session.candidates);
+        if rank < MEANING_DEPTH && entry.matched_by == MatchedBy::Words {
+            entry.matched_by = MatchedBy::Both;
+        }
     }
     let mut ranked: Vec<Ranked> = sessions.into_values().collect();
     let last = |key: &u64| last_activity.get(key).copied().unwrap_or(0);
