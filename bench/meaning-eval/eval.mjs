@@ -32,10 +32,10 @@ const SEARCHES = { words: searchBy("words"), meaning: searchBy("meaning"), both:
 const UNAVAILABLE = "needs the meaning model package recall-pi-model-minilm (scripts/model-package.sh), which is not installed";
 const ASSEMBLED_MODEL = fileURLToPath(new URL("../../.cache/model-minilm", import.meta.url));
 
-/** Where the model is: RECALL_MODEL_DIR, else the package assembled in this checkout, else beside recall. */
-function modelEnv() {
-  if (process.env.RECALL_MODEL_DIR) return { RECALL_MODEL_DIR: process.env.RECALL_MODEL_DIR };
-  return existsSync(`${ASSEMBLED_MODEL}/model.onnx`) ? { RECALL_MODEL_DIR: ASSEMBLED_MODEL } : {};
+/** Where the model is: RECALL_MODEL_DIR, else the package assembled in this checkout; null: beside recall, if anywhere. */
+function defaultModelDir() {
+  if (process.env.RECALL_MODEL_DIR) return process.env.RECALL_MODEL_DIR;
+  return existsSync(`${ASSEMBLED_MODEL}/model.onnx`) ? ASSEMBLED_MODEL : null;
 }
 
 /** R@1, R@5 and MRR of 1-based ranks (null: not in the first DEPTH hits). */
@@ -44,13 +44,13 @@ function scores(ranks) {
   return { queries: ranks.length, r1: within(1), r5: within(5), mrr: ranks.reduce((sum, rank) => sum + (rank ? 1 / rank : 0), 0) / ranks.length };
 }
 
-export async function evaluate({ topics = TOPICS, distractors = 300, seed = 1, matches = MATCHES, kinds = KINDS, outDir, log = () => {} } = {}) {
+export async function evaluate({ topics = TOPICS, distractors = 300, seed = 1, matches = MATCHES, kinds = KINDS, outDir, modelDir = defaultModelDir(), log = () => {} } = {}) {
   for (const match of matches) if (!MATCHES.includes(match)) throw new Error(`unknown match mode: ${match} (expected one of ${MATCHES.join(", ")})`);
   const problems = checkTopics(topics);
   if (problems.length) throw new Error(`the paraphrase eval's topics break its rules:\n  ${problems.join("\n  ")}`);
   const { agentDir, cacheDir, sessionIds } = await writeEvalSessions(topics, { distractors, seed, outDir, log });
   const { Recall } = await import(LIBRARY_URL);
-  const recall = Recall.open({ env: { PI_CODING_AGENT_DIR: agentDir, RECALL_CACHE_DIR: cacheDir, ...modelEnv() } });
+  const recall = Recall.open({ env: { PI_CODING_AGENT_DIR: agentDir, RECALL_CACHE_DIR: cacheDir, ...(modelDir ? { RECALL_MODEL_DIR: modelDir } : {}) } });
   try {
     await recall.sync();
     const meaningWanted = matches.some((match) => match !== "words");
