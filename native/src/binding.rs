@@ -635,7 +635,7 @@ impl NativeIndex {
         let by_meaning = match (request.matching.as_deref(), meaning, request.vector) {
             (None | Some("words"), _, _) => None,
             (Some(name @ ("meaning" | "both")), Some(meaning), Some(vector)) => match meaning.store() {
-                Ok(store) => Some((store, vector.into_iter().map(|x| x as f32).collect::<Vec<f32>>(), name == "both")),
+                Ok(store) => Some((store, meaning.units.clone(), vector.into_iter().map(|x| x as f32).collect::<Vec<f32>>(), name == "both")),
                 Err(error) => return refuse(error, signal),
             },
             (Some(name @ ("meaning" | "both")), _, _) => return refuse(RecallError::new(Code::BadInput, format!("a search by {name} needs the meaning index and the query's vector")), signal),
@@ -657,7 +657,7 @@ impl NativeIndex {
             job(move || {
                 let found = match by_meaning {
                     None => engine.find(&options)?,
-                    Some((store, vector, words)) => engine.find_matching(&options, MeaningQuery { store: &locked(&store), vector: &vector, words })?,
+                    Some((store, units, vector, words)) => engine.find_matching(&options, MeaningQuery { store: &locked(&store), units: &units, vector: &vector, words })?,
                 };
                 Ok(JsFound {
                     hits: found.hits.into_iter().map(JsHit::from).collect(),

@@ -35,7 +35,7 @@ use crate::correction::{corrected, searched_fields, Corrected, Typos};
 use crate::error::{Code, RecallError, Result};
 use crate::fusion::{fuse, rank, RankedSession, Recency};
 use crate::index_part::Part;
-use crate::meaning::index::{meaning_candidates, Coverage};
+use crate::meaning::index::{meaning_candidates, Coverage, UnitCache};
 use crate::meaning::store::Store;
 use crate::query::{filtered, parse, prefix_expansions, text_query, Filters};
 use crate::schema::{for_each_of_kind, Fields, KIND_SESSION};
@@ -124,6 +124,7 @@ pub fn find(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -> 
 /// whether the words are searched too (`both`), the two rankings of sessions then fused.
 pub struct MeaningQuery<'a> {
     pub store: &'a Store,
+    pub units: &'a UnitCache,
     pub vector: &'a [f32],
     pub words: bool,
 }
@@ -190,7 +191,7 @@ pub fn find_matching(searchers: &Searchers, fields: &Fields, options: &SearchOpt
     };
     let (by_meaning, coverage) = match &meaning {
         Some(meaning) => {
-            let (found, coverage) = meaning_candidates(searcher, fields, meaning.store, meaning.vector, &filters)?;
+            let (found, coverage) = meaning_candidates(searcher, fields, meaning.store, meaning.units, meaning.vector, &filters)?;
             (found, Some(coverage))
         }
         None => (BySession::default(), None),

@@ -9,7 +9,7 @@ use napi_derive::napi;
 
 use crate::binding::{job, Job, NativeIndex};
 use crate::error::{Code, RecallError};
-use crate::meaning::index::{live_keys, pending, Coverage};
+use crate::meaning::index::{live_keys, pending, Coverage, UnitCache};
 use crate::meaning::store::{Store, StoreWriter};
 use crate::meaning::{Model, DIMENSIONS, MAX_TOKENS};
 use crate::panics;
@@ -86,6 +86,7 @@ pub struct JsMeaningStep {
 pub struct MeaningIndex {
     store: Arc<Mutex<Store>>,
     writer: Arc<Mutex<Option<StoreWriter>>>,
+    pub(crate) units: Arc<UnitCache>,
 }
 
 pub(crate) fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -97,7 +98,7 @@ impl MeaningIndex {
     /// The store in `dir` of the model named `identity` (another model's vectors are not read).
     #[napi(ts_return_type = "Promise<MeaningIndex>")]
     pub fn open(dir: String, identity: String) -> AsyncTask<Job<MeaningIndex>> {
-        AsyncTask::new(job(move || Ok(MeaningIndex { store: Arc::new(Mutex::new(Store::open(Path::new(&dir), &identity)?)), writer: Arc::new(Mutex::new(None)) })))
+        AsyncTask::new(job(move || Ok(MeaningIndex { store: Arc::new(Mutex::new(Store::open(Path::new(&dir), &identity)?)), writer: Arc::new(Mutex::new(None)), units: Arc::default() })))
     }
 
     /// Embeds up to `batch` of the index's messages whose vectors the store lacks, newest first,

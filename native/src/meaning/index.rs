@@ -9,8 +9,12 @@
 //! document in scope takes its key's cosine, and each session its best message
 //! (candidates.rs). A message whose vector is not there yet is not found by meaning.
 
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+
+use tantivy::index::SegmentId;
 use tantivy::query::{EnableScoring, Query};
-use tantivy::{DocAddress, DocSet, Searcher, TantivyDocument, TERMINATED};
+use tantivy::{DocAddress, DocId, DocSet, Searcher, SegmentReader, TantivyDocument, TERMINATED};
 
 use crate::by_path_key::PathKeys;
 use crate::candidates::{BySession, Candidate, Origin};
@@ -38,10 +42,18 @@ struct Unit {
 }
 
 /// Visits every live conversation message matching `filters`.
-fn for_each_unit(searcher: &Searcher, fields: &Fields, filters: &Filters, mut visit: impl FnMut(Unit)) -> Result<()> {
+fn for_each_unit(searcher: &Searcher, fields: &Fields, filters: &Filters, visit: impl FnMut(Unit)) -> Result<()> {
+    for_each_unit_of(searcher, fields, filters, None, visit)
+}
+
+/// Visits every live conversation message matching `filters`, of one segment or all.
+fn for_each_unit_of(searcher: &Searcher, fields: &Fields, filters: &Filters, only: Option<usize>, mut visit: impl FnMut(Unit)) -> Result<()> {
     let query = filtered(kind_is(fields, KIND_MESSAGE), filters, fields);
     let weight = query.weight(EnableScoring::disabled_from_searcher(searcher))?;
     for (segment_ord, segment) in searcher.segment_readers().iter().enumerate() {
+        if only.is_some_and(|only| only != segment_ord) {
+            continue;
+        }
         let fast = segment.fast_fields();
         let (path_keys, keys, indexes, times) = (fast.u64("path_key")?, fast.u64("meaning_key")?, fast.u64("msg_index")?, fast.i64("ts")?);
         let alive = segment.alive_bitset();
@@ -98,18 +110,73 @@ pub fn live_keys(searcher: &Searcher, fields: &Fields) -> Result<PathKeys> {
     Ok(keys)
 }
 
+/// The units of one segment as a search by meaning reads them, taken from its fast columns once
+/// (a segment never changes; which of its documents are alive is asked at each search).
+struct SegmentUnits {
+    docs: Vec<DocId>,
+    path_keys: Vec<u64>,
+    indexes: Vec<u64>,
+    keys: Vec<u64>,
+}
+
+/// The units of each segment read so far, kept between searches by the meaning index's handle:
+/// without it a search spent more time reading the columns than comparing vectors.
+#[derive(Default)]
+pub struct UnitCache {
+    segments: Mutex<HashMap<SegmentId, Arc<SegmentUnits>>>,
+}
+
+impl UnitCache {
+    /// The units of each segment of `searcher`, in segment order; segments gone are forgotten.
+    fn units(&self, searcher: &Searcher, fields: &Fields) -> Result<Vec<Arc<SegmentUnits>>> {
+        let mut segments = self.segments.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let current: HashSet<SegmentId> = searcher.segment_readers().iter().map(SegmentReader::segment_id).collect();
+        segments.retain(|id, _| current.contains(id));
+        let mut units = Vec::with_capacity(current.len());
+        for (segment_ord, segment) in searcher.segment_readers().iter().enumerate() {
+            if let Some(read) = segments.get(&segment.segment_id()) {
+                units.push(Arc::clone(read));
+                continue;
+            }
+            let mut read = SegmentUnits { docs: Vec::new(), path_keys: Vec::new(), indexes: Vec::new(), keys: Vec::new() };
+            for_each_unit_of(searcher, fields, &Filters::default(), Some(segment_ord), |unit| {
+                read.docs.push(unit.address.doc_id);
+                read.path_keys.push(unit.path_key);
+                read.indexes.push(unit.msg_index);
+                read.keys.push(unit.key);
+            })?;
+            let read = Arc::new(read);
+            segments.insert(segment.segment_id(), Arc::clone(&read));
+            units.push(read);
+        }
+        Ok(units)
+    }
+}
+
 /// Each session's best message by meaning (cosine with `query`, a vector of length 1) among the
 /// messages matching `filters`, and how many of those the store covers.
-pub fn meaning_candidates(searcher: &Searcher, fields: &Fields, store: &Store, query: &[f32], filters: &Filters) -> Result<(BySession, Coverage)> {
+pub fn meaning_candidates(searcher: &Searcher, fields: &Fields, store: &Store, cache: &UnitCache, query: &[f32], filters: &Filters) -> Result<(BySession, Coverage)> {
     let scores = store.scores(query);
     let mut found = BySession::default();
     let mut coverage = Coverage::default();
-    for_each_unit(searcher, fields, filters, |unit| {
+    let mut offer = |path_key: u64, msg_index: u64, key: u64, address: DocAddress| {
         coverage.messages += 1;
-        let Some(slot) = store.slot(unit.key) else { return };
+        let Some(slot) = store.slot(key) else { return };
         coverage.embedded += 1;
-        let candidate = Candidate { message: Some(unit.msg_index), score: scores[slot as usize], origin: Origin { part: Part::Main, address: unit.address } };
-        found.entry(unit.path_key).or_default().offer(candidate);
-    })?;
+        let candidate = Candidate { message: Some(msg_index), score: scores[slot as usize], origin: Origin { part: Part::Main, address } };
+        found.entry(path_key).or_default().offer(candidate);
+    };
+    if !filters.clauses(fields).is_empty() {
+        for_each_unit(searcher, fields, filters, |unit| offer(unit.path_key, unit.msg_index, unit.key, unit.address))?;
+        return Ok((found, coverage));
+    }
+    for (segment_ord, units) in cache.units(searcher, fields)?.iter().enumerate() {
+        let alive = searcher.segment_reader(segment_ord as u32).alive_bitset();
+        for (i, &doc) in units.docs.iter().enumerate() {
+            if alive.is_none_or(|alive| alive.is_alive(doc)) {
+                offer(units.path_keys[i], units.indexes[i], units.keys[i], DocAddress::new(segment_ord as u32, doc));
+            }
+        }
+    }
     Ok((found, coverage))
 }

@@ -160,14 +160,8 @@ impl Store {
     /// The cosine of `query` (length 1) with every vector held, by slot.
     pub fn scores(&self, query: &[f32]) -> Vec<f32> {
         let (query_scale, query_codes) = quantize(query);
-        self.codes
-            .chunks_exact(DIMENSIONS)
-            .zip(&self.scales)
-            .map(|(codes, scale)| {
-                let dot: i32 = codes.iter().zip(&query_codes).map(|(&a, &b)| i32::from(a) * i32::from(b)).sum();
-                dot as f32 * query_scale * scale
-            })
-            .collect()
+        let query_codes: Vec<i16> = query_codes.into_iter().map(i16::from).collect();
+        self.codes.chunks_exact(DIMENSIONS).zip(&self.scales).map(|(codes, scale)| dot(codes, &query_codes) as f32 * query_scale * scale).collect()
     }
 
     /// Takes the writer's lock (RECALL_LOCKED when another process holds it) and makes the file
@@ -207,12 +201,7 @@ impl Store {
         let mut bytes = Vec::with_capacity(vectors.len() * RECORD);
         for (key, vector) in vectors {
             let (scale, codes) = quantize(vector);
-            let start = bytes.len();
-            bytes.extend_from_slice(&key.to_le_bytes());
-            bytes.extend_from_slice(&scale.to_le_bytes());
-            bytes.extend(codes.iter().map(|&c| c as u8));
-            let check = checksum(&bytes[start..]);
-            bytes.extend_from_slice(&check.to_le_bytes());
+            encode(&mut bytes, *key, scale, &codes);
         }
         let path = self.path();
         writer.file.seek(SeekFrom::Start(self.whole)).and_then(|_| writer.file.write_all(&bytes)).and_then(|()| writer.file.sync_data()).map_err(|e| io(&path, e))?;
@@ -223,12 +212,7 @@ impl Store {
     pub fn compact(&mut self, writer: &mut StoreWriter, live: &PathKeys) -> Result<()> {
         let mut bytes = Vec::new();
         for (slot, key) in self.keys.iter().enumerate().filter(|(_, key)| live.contains(key)) {
-            let start = bytes.len();
-            bytes.extend_from_slice(&key.to_le_bytes());
-            bytes.extend_from_slice(&self.scales[slot].to_le_bytes());
-            bytes.extend(self.codes[slot * DIMENSIONS..(slot + 1) * DIMENSIONS].iter().map(|&c| c as u8));
-            let check = checksum(&bytes[start..]);
-            bytes.extend_from_slice(&check.to_le_bytes());
+            encode(&mut bytes, *key, self.scales[slot], &self.codes[slot * DIMENSIONS..(slot + 1) * DIMENSIONS]);
         }
         let path = self.path();
         self.write_file(&path, &bytes)?;
@@ -240,6 +224,28 @@ impl Store {
     pub fn unreferenced(&self, live: &PathKeys) -> usize {
         self.keys.iter().filter(|key| !live.contains(key)).count()
     }
+}
+
+/// The dot product of two vectors of codes, in 16 lanes the compiler keeps in SIMD registers on
+/// plain x86-64 (each product fits in an i16: 127² < 2¹⁵).
+fn dot(a: &[i8], b: &[i16]) -> i32 {
+    let mut lanes = [0i32; 16];
+    for (a, b) in a.chunks_exact(16).zip(b.chunks_exact(16)) {
+        for i in 0..16 {
+            lanes[i] += i32::from(i16::from(a[i]) * b[i]);
+        }
+    }
+    lanes.iter().sum()
+}
+
+/// Appends one record to `bytes`: key, scale, codes, and the checksum of the three.
+fn encode(bytes: &mut Vec<u8>, key: u64, scale: f32, codes: &[i8]) {
+    let start = bytes.len();
+    bytes.extend_from_slice(&key.to_le_bytes());
+    bytes.extend_from_slice(&scale.to_le_bytes());
+    bytes.extend(codes.iter().map(|&c| c as u8));
+    let check = checksum(&bytes[start..]);
+    bytes.extend_from_slice(&check.to_le_bytes());
 }
 
 /// A vector as signed bytes and the scale that gives them back: code × scale ≈ float.
