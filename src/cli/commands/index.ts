@@ -82,8 +82,8 @@ export class IndexCommand extends BaseCommand {
           `${report.unchanged} unchanged, ${report.failed.length} failed (${(elapsedMs / 1000).toFixed(1)} s)`,
       );
       if (report.malformedLines > 0) this.warn(`skipped ${report.malformedLines} malformed lines`);
-      // Said once: when the index is first built, or built again.
-      if (!this.meaning && report.indexed === report.discovered && report.indexed > 0 && !recall.meaningModelInstalled()) {
+      // Said once, to a person: when the index is first built (or built again), on a terminal.
+      if (this.context.stderrIsTTY && !this.meaning && report.indexed === report.discovered && report.indexed > 0 && !recall.meaningModelInstalled()) {
         this.warn(`search by meaning too: install ${MODEL_PACKAGE_NAME} beside recall, then run \`recall index --meaning\``);
       }
     }
