@@ -6,10 +6,11 @@
  * meaning. Without the model package: `--match meaning` is one MODEL_UNAVAILABLE line, and the
  * default search prints what it printed before. Model tests skip, visibly, without the package.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { shellQuote } from "../src/output/shell.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { MODEL_PACKAGE, MODEL_SKIP_REASON } from "./helpers/model-package.js";
 import { jsonLines, RECALL_BIN, runRecall } from "./helpers/run-cli.js";
@@ -17,6 +18,8 @@ import { jsonLines, RECALL_BIN, runRecall } from "./helpers/run-cli.js";
 /** The store's header and record sizes (store.rs): magic, width, identity; key, scale, 384 codes, checksum. */
 const HEADER = 8 + 4 + 8;
 const RECORD = 8 + 4 + 384 + 4;
+
+const hasScript = spawnSync("script", ["--version"], { stdio: "ignore" }).status === 0;
 
 let dir: AgentDir;
 beforeEach(() => {
@@ -64,6 +67,14 @@ describe("meaning search without the model package", () => {
       expect(result.stdout).toBe("");
       expect(result.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^recall: meaning search needs the model package recall-pi-model-minilm, which is not installed; install recall-pi-model-minilm@\S+ beside recall$/)]);
     }
+  });
+
+  it.skipIf(!hasScript)("recall index on a terminal says once, when it first builds the index, how to add it", () => {
+    const command = [process.execPath, RECALL_BIN, "index"].map(shellQuote).join(" ");
+    const onTerminal = () => spawnSync("script", ["-qec", command, "/dev/null"], { env: dir.env, encoding: "utf8" }).stdout;
+    const hint = "search by meaning too: install recall-pi-model-minilm beside recall, then run `recall index --meaning`";
+    expect(onTerminal()).toContain(hint);
+    expect(onTerminal()).not.toContain(hint);
   });
 
   it("refuses an unknown match", async () => {
