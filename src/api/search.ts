@@ -249,6 +249,8 @@ async function findSessions(store: IndexStore, options: SearchOptions, meaning: 
     ...(match === "words" ? {} : { matchedBy: hit.matchedBy as Match }),
   }));
   const covered = coverage ? { coverage: { embedded: coverage.embedded, messages: coverage.messages } } : {};
+  // Typos are the words' business: a search by meaning alone reads no word as another.
+  if (match === "meaning") return { hits: found, readAs: [], suggestions: [], ...covered };
   if (typos === "suggest") return { hits: found, readAs: [], suggestions: named.map(({ word, readAs }) => ({ word, suggestion: readAs })), ...covered };
   return { hits: found, readAs: named, suggestions: [], ...covered };
 }
