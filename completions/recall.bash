@@ -155,7 +155,7 @@ _recall() {
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
       esac
-      opts="--sessions-dir --color --json -q --quiet --help" ;;
+      opts="--sessions-dir --color --json -q --quiet --meaning --help" ;;
     *) return ;;
   esac
   if [[ $cur == -* ]]; then

@@ -133,6 +133,7 @@ complete -c recall -n "__fish_seen_subcommand_from watch" -l sessions-dir -x -a 
 complete -c recall -n "__fish_seen_subcommand_from watch" -l color -x -a 'auto always never' -d 'Color output: auto (on a terminal, unless NO_COLOR is set), always or never (default auto)'
 complete -c recall -n "__fish_seen_subcommand_from watch" -l json -d 'Print each sync as a JSON object (JSON Lines)'
 complete -c recall -n "__fish_seen_subcommand_from watch" -s q -l quiet -d 'Print nothing but errors'
+complete -c recall -n "__fish_seen_subcommand_from watch" -l meaning -d 'Also keep the meaning index up to date, embedding what each sync added (needs the model package recall-pi-model-minilm)'
 complete -c pi-recall -f
 complete -c pi-recall -n "not __fish_seen_subcommand_from ask autotag completion context doctor index list mcp pick push read remote resume search tag tags untag watch" -a ask -d 'ask one of your Pi models a question about a session'
 complete -c pi-recall -n "not __fish_seen_subcommand_from ask autotag completion context doctor index list mcp pick push read remote resume search tag tags untag watch" -a autotag -d 'tag sessions with one of your Pi models'
@@ -267,3 +268,4 @@ complete -c pi-recall -n "__fish_seen_subcommand_from watch" -l sessions-dir -x 
 complete -c pi-recall -n "__fish_seen_subcommand_from watch" -l color -x -a 'auto always never' -d 'Color output: auto (on a terminal, unless NO_COLOR is set), always or never (default auto)'
 complete -c pi-recall -n "__fish_seen_subcommand_from watch" -l json -d 'Print each sync as a JSON object (JSON Lines)'
 complete -c pi-recall -n "__fish_seen_subcommand_from watch" -s q -l quiet -d 'Print nothing but errors'
+complete -c pi-recall -n "__fish_seen_subcommand_from watch" -l meaning -d 'Also keep the meaning index up to date, embedding what each sync added (needs the model package recall-pi-model-minilm)'

@@ -163,6 +163,29 @@ describe.skipIf(!MODEL_PACKAGE)(`the meaning index${MODEL_SKIP_REASON}`, () => {
     }
   }, 240_000);
 
+  it("follows appended messages under recall watch --meaning", async () => {
+    const env = withModel();
+    const watcher = spawn(process.execPath, [RECALL_BIN, "watch", "--meaning", "--quiet"], { env, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    watcher.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const exited = new Promise((resolve) => watcher.on("exit", resolve));
+    const nearest = async (query: string) => jsonLines<{ snippet: string; meaningCoverage?: unknown }>((await runRecall(["search", "--no-sync", "--match", "meaning", "--json", "-n", "1", query], { env })).stdout)[0];
+    try {
+      // The catch-up: the fixtures embedded.
+      while (!(await nearest("deploy")) || (await nearest("deploy"))!.meaningCoverage) await new Promise((resolve) => setTimeout(resolve, 100));
+      const text = "The espresso machine in the office leaks water onto the floor every morning";
+      appendFileSync(
+        join(dir.sessionsDir, "--home-dev-blog--", "2026-10-01T12-00-00-000Z_01a0f755-f200-7250-a372-48336bf4923d.jsonl"),
+        JSON.stringify({ type: "message", id: "zz000009", parentId: null, timestamp: "2026-10-01T12:30:00.000Z", message: { role: "user", content: [{ type: "text", text }] } }) + "\n",
+      );
+      while ((await nearest("coffee maker dripping in the workplace"))?.snippet !== text) await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      watcher.kill("SIGTERM");
+      await exited;
+    }
+    expect(stderr).toBe("");
+  }, 120_000);
+
   it("resumes after kill -9 with nothing embedded twice", async () => {
     const folder = join(dir.sessionsDir, "--tmp-many--");
     for (let n = 0; n < 24; n++) {

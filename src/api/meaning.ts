@@ -113,6 +113,44 @@ export async function buildMeaning(store: IndexStore, meaning: Meaning, options:
   }
 }
 
+/**
+ * Keeps the meaning index following the word index (`recall watch --meaning`): `synced()` after
+ * each sync starts a build unless one runs, and one that runs builds once more when it ends, so an
+ * appended message is embedded soon after the sync that indexed it, and never two builds at once.
+ */
+export class MeaningFollower {
+  private running: Promise<void> | undefined;
+  private again = false;
+
+  constructor(
+    private readonly build: () => Promise<MeaningReport>,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  synced(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        try {
+          await this.build();
+        } catch (error) {
+          this.onError(error);
+        }
+      } while (this.again);
+      this.running = undefined;
+    })();
+  }
+
+  /** Waits for the build under way, if any. */
+  async settled(): Promise<void> {
+    await this.running;
+  }
+}
+
 /** The vector of a query, as the native search takes it. */
 export async function queryVector(meaning: Meaning, query: string): Promise<number[]> {
   const [vector] = await meaning.model.embed([query]);

@@ -317,10 +317,12 @@ export class Recall {
 
   /**
    * Keeps the index up to date as Pi writes, until the signal aborts (see sync/watch.ts). Each
-   * sync's report comes with what it has to tell the user.
+   * sync's report comes with what it has to tell the user. With `meaning`, the meaning index
+   * follows: what each sync added is embedded after it (`indexMeaning`; its errors go to `onError`).
    */
-  watch(options: Omit<WatchOptions, "onSync"> & { onSync?: (report: SyncReport, notices: Notice[]) => void }): Promise<void> {
-    return this.maintenance.watch(options);
+  watch(options: Omit<WatchOptions, "onSync"> & { onSync?: (report: SyncReport, notices: Notice[]) => void; meaning?: boolean }): Promise<void> {
+    const { meaning, ...rest } = options;
+    return this.maintenance.watch({ ...rest, ...(meaning ? { meaning: this.meaning } : {}) });
   }
 
   /**

@@ -23,6 +23,7 @@ export class WatchCommand extends BaseCommand {
 
   json = Option.Boolean("--json", false, { description: "Print each sync as a JSON object (JSON Lines)" });
   quiet = Option.Boolean("-q,--quiet", false, { description: "Print nothing but errors" });
+  meaning = Option.Boolean("--meaning", false, { description: "Also keep the meaning index up to date, embedding what each sync added (needs the model package recall-pi-model-minilm)" });
 
   async run(): Promise<ExitCode> {
     const recall = this.recall();
@@ -35,6 +36,7 @@ export class WatchCommand extends BaseCommand {
         signal: stop.signal,
         onSync: (report, notices) => this.printSync(report, notices),
         onError: (error) => this.warn(error instanceof Error ? error.message.split("\n")[0]! : String(error)),
+        meaning: this.meaning,
       });
     } finally {
       process.off("SIGINT", onSignal);
