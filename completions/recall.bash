@@ -52,7 +52,7 @@ _recall() {
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
       esac
-      opts="--sessions-dir --color --rebuild --json -q --quiet --help" ;;
+      opts="--sessions-dir --color --rebuild --json -q --quiet --meaning --help" ;;
     list)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -139,11 +139,12 @@ _recall() {
       --content) return ;;
       --file) return ;;
       --typos) COMPREPLY=($(compgen -W "correct suggest off" -- "$cur")); return ;;
+      --match) return ;;
       --remote) return ;;
       --user) return ;;
       --machine) return ;;
       esac
-      opts="--sessions-dir --color --here --cwd --repo --json --format -0 --null --no-sync -n --limit --since --until --prefix --content --file --typos --exact --remote --user --machine --help" ;;
+      opts="--sessions-dir --color --here --cwd --repo --json --format -0 --null --no-sync -n --limit --since --until --prefix --content --file --typos --exact --match --remote --user --machine --help" ;;
     tag)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -168,7 +169,7 @@ _recall() {
       --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
       --push) return ;;
       esac
-      opts="--sessions-dir --color --json -q --quiet --push --help" ;;
+      opts="--sessions-dir --color --json -q --quiet --push --meaning --help" ;;
     *) return ;;
   esac
   if [[ $cur == -* ]]; then

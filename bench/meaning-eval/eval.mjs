@@ -8,6 +8,8 @@
 //   node bench/meaning-eval/eval.mjs [--distractors 300] [--seed 1] [--match words,meaning,both] [--json]
 //
 // The rules of the queries (check.mjs) are checked first; a broken rule stops the evaluation.
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { REFERENCE_DATE } from "../corpus.mjs";
 import { LIBRARY_URL, machineInfo } from "../lib.mjs";
@@ -20,13 +22,21 @@ export const MATCHES = ["words", "meaning", "both"];
 const DEPTH = 10;
 
 /**
- * How each match mode searches: the session ids of a query's hits, best first. A mode without an
- * entry cannot run yet; `meaning` and `both` need the meaning index of issue 31.
+ * How each match mode searches: the session ids of a query's hits, best first. `meaning` and
+ * `both` read the meaning index, built before the searches (`recall.indexMeaning`); without the
+ * model package (beside recall, or RECALL_MODEL_DIR; scripts/model-package.sh assembles it in
+ * .cache/model-minilm, used when present) they are reported unavailable.
  */
-const SEARCHES = {
-  words: async (recall, query) => (await recall.search({ query, limit: DEPTH, now: Date.parse(REFERENCE_DATE), sync: false })).hits.map((hit) => hit.id),
-};
-const UNAVAILABLE = "needs the meaning index (issue 31), which recall does not have yet";
+const searchBy = (match) => async (recall, query) => (await recall.search({ query, limit: DEPTH, now: Date.parse(REFERENCE_DATE), sync: false, match })).hits.map((hit) => hit.id);
+const SEARCHES = { words: searchBy("words"), meaning: searchBy("meaning"), both: searchBy("both") };
+const UNAVAILABLE = "needs the meaning model package recall-pi-model-minilm (scripts/model-package.sh), which is not installed";
+const ASSEMBLED_MODEL = fileURLToPath(new URL("../../.cache/model-minilm", import.meta.url));
+
+/** Where the model is: RECALL_MODEL_DIR, else the package assembled in this checkout; null: beside recall, if anywhere. */
+function defaultModelDir() {
+  if (process.env.RECALL_MODEL_DIR) return process.env.RECALL_MODEL_DIR;
+  return existsSync(`${ASSEMBLED_MODEL}/model.onnx`) ? ASSEMBLED_MODEL : null;
+}
 
 /** R@1, R@5 and MRR of 1-based ranks (null: not in the first DEPTH hits). */
 function scores(ranks) {
@@ -34,20 +44,29 @@ function scores(ranks) {
   return { queries: ranks.length, r1: within(1), r5: within(5), mrr: ranks.reduce((sum, rank) => sum + (rank ? 1 / rank : 0), 0) / ranks.length };
 }
 
-export async function evaluate({ topics = TOPICS, distractors = 300, seed = 1, matches = MATCHES, kinds = KINDS, outDir, log = () => {} } = {}) {
+export async function evaluate({ topics = TOPICS, distractors = 300, seed = 1, matches = MATCHES, kinds = KINDS, outDir, modelDir = defaultModelDir(), log = () => {} } = {}) {
   for (const match of matches) if (!MATCHES.includes(match)) throw new Error(`unknown match mode: ${match} (expected one of ${MATCHES.join(", ")})`);
   const problems = checkTopics(topics);
   if (problems.length) throw new Error(`the paraphrase eval's topics break its rules:\n  ${problems.join("\n  ")}`);
   const { agentDir, cacheDir, sessionIds } = await writeEvalSessions(topics, { distractors, seed, outDir, log });
   const { Recall } = await import(LIBRARY_URL);
-  const recall = Recall.open({ env: { PI_CODING_AGENT_DIR: agentDir, RECALL_CACHE_DIR: cacheDir } });
+  const recall = Recall.open({ env: { PI_CODING_AGENT_DIR: agentDir, RECALL_CACHE_DIR: cacheDir, ...(modelDir ? { RECALL_MODEL_DIR: modelDir } : {}) } });
   try {
     await recall.sync();
+    const meaningWanted = matches.some((match) => match !== "words");
+    const hasModel = meaningWanted && recall.meaningModelInstalled();
+    let meaningBuild = null;
+    if (hasModel) {
+      const started = performance.now();
+      const report = await recall.indexMeaning();
+      meaningBuild = { messages: report.messages, embedded: report.embedded, seconds: (performance.now() - started) / 1000 };
+      log(`meaning index: ${report.embedded} messages embedded in ${meaningBuild.seconds.toFixed(1)} s`);
+    }
     const twinOf = new Map(topics.filter((t) => t.pair).map((t) => [t.id, topics.find((u) => u.pair === t.pair && u.id !== t.id).id]));
     const results = [];
     for (const match of matches) {
       const search = SEARCHES[match];
-      if (!search) {
+      if (match !== "words" && !hasModel) {
         results.push({ match, available: false, reason: UNAVAILABLE });
         continue;
       }
@@ -66,7 +85,7 @@ export async function evaluate({ topics = TOPICS, distractors = 300, seed = 1, m
       }
       results.push({ match, available: true, kinds: byKind });
     }
-    return { topics: topics.length, pairs: twinOf.size / 2, distractors, seed, results };
+    return { topics: topics.length, pairs: twinOf.size / 2, distractors, seed, meaningBuild, results };
   } finally {
     recall.close();
   }

@@ -19,13 +19,14 @@ use crate::files::{FileRecord, Selector};
 use crate::integrity::Scope;
 use crate::lock_file::{text_if_held, HeldLock};
 use crate::marks::prefix_marks;
+use crate::meaning::binding::{locked, JsMeaningCoverage, MeaningIndex};
 use crate::panics;
 use crate::query::{Filters, DEFAULT_COORDINATION};
 use crate::related::{Related, RelatedOptions};
 use crate::relevance::{question_terms, Scorer};
 use crate::replace::{open_checked, open_or_replace};
 use crate::scan::{every_file, project_folders, EarlyLook, Layout, Scan, SessionFile};
-use crate::search::{Hit, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS};
+use crate::search::{Hit, MeaningQuery, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS};
 use crate::session::SessionMeta;
 use crate::sessions::list;
 use crate::text_kind::TextKind;
@@ -110,6 +111,8 @@ pub struct JsHit {
     pub message: Option<JsMessageRef>,
     pub snippet: String,
     pub spans: Vec<JsSpan>,
+    /// `words`, `meaning` or `both`: which ranking found the session.
+    pub matched_by: String,
 }
 
 impl From<Hit> for JsHit {
@@ -128,6 +131,7 @@ impl From<Hit> for JsHit {
             }),
             snippet: hit.snippet,
             spans: js_spans(hit.spans),
+            matched_by: hit.matched_by.name().to_owned(),
         }
     }
 }
@@ -144,6 +148,8 @@ pub struct JsFound {
     pub hits: Vec<JsHit>,
     /// The words of the query read as others (typos), in query order.
     pub read_as: Vec<JsReadAs>,
+    /// With `matching` meaning or both: how many of the messages in scope the meaning index covers.
+    pub coverage: Option<JsMeaningCoverage>,
 }
 
 #[napi(object, js_name = "NativeFilters")]
@@ -201,6 +207,10 @@ pub struct JsSearchRequest {
     /// What a word no searched text holds is read as: `correct` (the default: its nearest word,
     /// named in `readAs`), `suggest` (itself, its nearest word named in `readAs`) or `off`.
     pub typos: Option<String>,
+    /// `meaning` or `both` (a `MeaningIndex` given with the request), `words` (the default).
+    pub matching: Option<String>,
+    /// The query's vector, with `matching` meaning or both.
+    pub vector: Option<Vec<f64>>,
 }
 
 #[napi(object, js_name = "NativeRelatedRequest")]
@@ -513,7 +523,7 @@ impl JsEarlyLook {
 /// The index of Pi sessions in one folder.
 #[napi]
 pub struct NativeIndex {
-    engine: Arc<Engine>,
+    pub(crate) engine: Arc<Engine>,
     replaced_because: Option<String>,
 }
 
@@ -647,17 +657,27 @@ impl NativeIndex {
         AsyncTask::new(job(move || engine.unlock()))
     }
 
+    /// The hits of a search; by meaning or both (`request.matching`) with the meaning index given.
     #[napi(ts_return_type = "Promise<NativeFound>")]
-    pub fn search(&self, request: JsSearchRequest, signal: Option<AbortSignal>) -> AsyncTask<Job<JsFound>> {
+    pub fn search(&self, request: JsSearchRequest, signal: Option<AbortSignal>, meaning: Option<&MeaningIndex>) -> AsyncTask<Job<JsFound>> {
         let engine = self.engine.clone();
+        let refuse = |error: RecallError, signal| AsyncTask::with_optional_signal(job(move || Err(error)), signal);
         let content = request.content.unwrap_or_default();
         if let Some(unknown) = content.iter().find(|name| TextKind::parse(name).is_none()) {
-            let error = RecallError::new(Code::BadInput, format!("unknown kind of text: {unknown}"));
-            return AsyncTask::with_optional_signal(job(move || Err(error)), signal);
+            return refuse(RecallError::new(Code::BadInput, format!("unknown kind of text: {unknown}")), signal);
         }
         let typos = match typos_of(request.typos.as_deref()) {
             Ok(typos) => typos,
-            Err(error) => return AsyncTask::with_optional_signal(job(move || Err(error)), signal),
+            Err(error) => return refuse(error, signal),
+        };
+        let by_meaning = match (request.matching.as_deref(), meaning, request.vector) {
+            (None | Some("words"), _, _) => None,
+            (Some(name @ ("meaning" | "both")), Some(meaning), Some(vector)) => match meaning.store() {
+                Ok(store) => Some((store, meaning.units.clone(), vector.into_iter().map(|x| x as f32).collect::<Vec<f32>>(), name == "both")),
+                Err(error) => return refuse(error, signal),
+            },
+            (Some(name @ ("meaning" | "both")), _, _) => return refuse(RecallError::new(Code::BadInput, format!("a search by {name} needs the meaning index and the query's vector")), signal),
+            (Some(name), _, _) => return refuse(RecallError::new(Code::BadInput, format!("unknown match: {name}")), signal),
         };
         let options = SearchOptions {
             content: content.iter().filter_map(|name| TextKind::parse(name)).collect(),
@@ -673,8 +693,15 @@ impl NativeIndex {
         };
         AsyncTask::with_optional_signal(
             job(move || {
-                let found = engine.find(&options)?;
-                Ok(JsFound { hits: found.hits.into_iter().map(JsHit::from).collect(), read_as: found.read_as.into_iter().map(|(word, read_as)| JsReadAs { word, read_as }).collect() })
+                let found = match by_meaning {
+                    None => engine.find(&options)?,
+                    Some((store, units, vector, words)) => engine.find_matching(&options, MeaningQuery { store: &locked(&store), units: &units, vector: &vector, words })?,
+                };
+                Ok(JsFound {
+                    hits: found.hits.into_iter().map(JsHit::from).collect(),
+                    read_as: found.read_as.into_iter().map(|(word, read_as)| JsReadAs { word, read_as }).collect(),
+                    coverage: found.coverage.map(JsMeaningCoverage::from),
+                })
             }),
             signal,
         )

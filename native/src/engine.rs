@@ -28,7 +28,7 @@ use crate::panics;
 use crate::related::{related, Related, RelatedOptions};
 use crate::scan::{scan, EarlyLook, Layout, Scan};
 use crate::schema::{kind_is, Fields, KIND_MESSAGE, KIND_SESSION, SCHEMA_VERSION};
-use crate::search::{find, search, Found, Hit, SearchOptions};
+use crate::search::{find, find_matching, search, Found, Hit, MeaningQuery, SearchOptions};
 use crate::searchers::Searchers;
 use crate::session::{message_document, session_document, session_from_document};
 use crate::sessions::documents_by_id;
@@ -218,6 +218,11 @@ impl Engine {
     /// The sessions related to one by its distinctive words (related.rs); the conversation only.
     pub fn related(&self, options: &RelatedOptions) -> Result<Related> {
         related(&self.searchers(&[])?, &self.fields, options)
+    }
+
+    /// The hits by meaning, or by words and meaning (search.rs, `find_matching`).
+    pub fn find_matching(&self, options: &SearchOptions, meaning: MeaningQuery) -> Result<Found> {
+        find_matching(&self.searchers(&options.content)?, &self.fields, options, Some(meaning))
     }
 
     /// The snippet of each text of `kind`, as a search of the `searched` kinds makes it (snippet.rs).

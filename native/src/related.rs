@@ -42,7 +42,7 @@ use crate::index_part::Part;
 use crate::query::{filtered, term_query, Filters, ParsedQuery, TAG_BOOST};
 use crate::relevance::is_stopword;
 use crate::schema::{kind_is, path_key, Fields, KIND_MESSAGE, KIND_SESSION};
-use crate::search::{session_documents, Hit, MAX_LIMIT};
+use crate::search::{session_documents, Hit, MatchedBy, MAX_LIMIT};
 use crate::searchers::Searchers;
 use crate::session::{message_from_document, session_from_document};
 use crate::session_floor::SessionFloor;
@@ -102,7 +102,7 @@ pub fn related(searchers: &Searchers, fields: &Fields, options: &RelatedOptions)
     filters.exclude_session_ids.extend(family(searcher, fields, &options.session_id, &options.path)?);
 
     let found = fuse(neighbours(searchers, fields, &statistics, &distinctive, &filters, options.coordination)?);
-    let session_docs = session_documents(searcher, fields, &found)?;
+    let session_docs = session_documents(searcher, fields, &found.keys().copied().collect())?;
     let last_activity: ByPathKey<i64> = session_docs.iter().map(|(key, (ts, _))| (*key, *ts)).collect();
     let ranked = rank(found, &last_activity, Recency { now: 0, weight: 0.0 }, options.limit);
 
@@ -127,7 +127,7 @@ pub fn related(searchers: &Searchers, fields: &Fields, options: &RelatedOptions)
             None => (None, String::new(), Vec::new()),
         };
         let shared = shared.remove(&ranked.key).unwrap_or_default();
-        hits.push(RelatedHit { hit: Hit { session, score: ranked.score, message, snippet, spans }, shared });
+        hits.push(RelatedHit { hit: Hit { session, score: ranked.score, message, snippet, spans, matched_by: MatchedBy::Words }, shared });
     }
     Ok(Related { words, hits })
 }

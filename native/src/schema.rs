@@ -18,7 +18,7 @@ use crate::tokenizer::ANALYZER;
 
 /// Bump when the schema, the analyzer or the meaning of a field changes; an index written with
 /// another version is rebuilt from the session files.
-pub const SCHEMA_VERSION: u32 = 5;
+pub const SCHEMA_VERSION: u32 = 6;
 
 pub const KIND_MESSAGE: &str = "message";
 pub const KIND_SESSION: &str = "session";
@@ -37,6 +37,9 @@ pub struct Fields {
     pub role: Field,
     pub msg_index: Field,
     pub entry_id: Field,
+    /// The key of a conversation message's text in the meaning index (meaning/unit.rs): which
+    /// vector is its own. Absent on other documents.
+    pub meaning_key: Field,
     /// Byte offset of the line of the entry a message document's text came from (tool output).
     pub line_offset: Field,
     /// Message time on message documents, last activity on session documents (ms since epoch).
@@ -93,6 +96,7 @@ pub fn build_schema() -> Schema {
     builder.add_text_field("role", STRING | STORED);
     builder.add_u64_field("msg_index", INDEXED | FAST | STORED);
     builder.add_text_field("entry_id", STORED);
+    builder.add_u64_field("meaning_key", INDEXED | FAST);
     builder.add_u64_field("line_offset", STORED);
     builder.add_i64_field("ts", INDEXED | FAST | STORED);
     builder.add_text_field("thinking", searchable(true, true));
@@ -130,6 +134,7 @@ impl Fields {
             role: f("role")?,
             msg_index: f("msg_index")?,
             entry_id: f("entry_id")?,
+            meaning_key: f("meaning_key")?,
             line_offset: f("line_offset")?,
             ts: f("ts")?,
             thinking: f("thinking")?,

@@ -12,8 +12,13 @@
 //!    a conversation-only search reads the main index alone, statistics included, so indexing
 //!    them changes nothing of its ranking. A search of both reads them with one set of
 //!    statistics.
+//!    A search by meaning (meaning/index.rs) is the other source: each session's message nearest
+//!    the query's vector, scored by its cosine.
 //! 3. The sessions are ranked (fusion.rs): the best document's score × `1 + w·exp(-age / 7 days)`,
-//!    where age is the time since the session's last message (w = 0.2 by default).
+//!    where age is the time since the session's last message (w = 0.2 by default). A search of
+//!    both words and meaning ranks each source's sessions so, then fuses the two rankings: the
+//!    cosine plus a fifth of the words' score over their best (`fused`), and says which found
+//!    each hit.
 //! 4. The top `limit` sessions get a ~200-character snippet of their best matching message, with
 //!    the matched words as byte ranges into the snippet (snippet.rs); a message of a kind the index
 //!    does not keep whole (tool output) gets none here, and its `line_offset` instead.
@@ -24,12 +29,14 @@ use tantivy::query::Query;
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, Searcher, SegmentReader, TantivyDocument};
 
-use crate::by_path_key::ByPathKey;
-use crate::candidates::{best_message_of, word_candidates, BySession};
+use crate::by_path_key::{ByPathKey, PathKeys};
+use crate::candidates::{best_message_of, word_candidates, BySession, SessionCandidates};
 use crate::correction::{corrected, searched_fields, Corrected, Typos};
 use crate::error::{Code, RecallError, Result};
-use crate::fusion::{fuse, rank, Recency};
+use crate::fusion::{fuse, rank, RankedSession, Recency};
 use crate::index_part::Part;
+use crate::meaning::index::{meaning_candidates, Coverage, UnitCache};
+use crate::meaning::store::Store;
 use crate::query::{filtered, parse, prefix_expansions, text_query, Filters};
 use crate::schema::{for_each_of_kind, Fields, KIND_SESSION};
 use crate::searchers::Searchers;
@@ -76,6 +83,7 @@ pub struct Hit {
     pub snippet: String,
     /// Byte ranges of matched words inside `snippet`.
     pub spans: Vec<(usize, usize)>,
+    pub matched_by: MatchedBy,
 }
 
 /// A search's answer: the hits, and each word of the query it read as another (a typo, see
@@ -83,6 +91,26 @@ pub struct Hit {
 pub struct Found {
     pub hits: Vec<Hit>,
     pub read_as: Vec<(String, String)>,
+    /// With a meaning search: how many of the messages in scope the meaning index covers.
+    pub coverage: Option<Coverage>,
+}
+
+/// Which ranking found a hit's session: the words', the meaning's, or both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchedBy {
+    Words,
+    Meaning,
+    Both,
+}
+
+impl MatchedBy {
+    pub fn name(self) -> &'static str {
+        match self {
+            MatchedBy::Words => "words",
+            MatchedBy::Meaning => "meaning",
+            MatchedBy::Both => "both",
+        }
+    }
 }
 
 pub fn search(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -> Result<Vec<Hit>> {
@@ -90,14 +118,48 @@ pub fn search(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -
 }
 
 pub fn find(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -> Result<Found> {
+    find_matching(searchers, fields, options, None)
+}
+
+/// A search by meaning (meaning/index.rs): the query's vector, the store of the units' vectors, and
+/// whether the words are searched too (`both`), the two rankings of sessions then fused.
+pub struct MeaningQuery<'a> {
+    pub store: &'a Store,
+    pub units: &'a UnitCache,
+    pub vector: &'a [f32],
+    pub words: bool,
+}
+
+/// How deep into the meaning's ranking a session of `both` is said to match by meaning too: every
+/// session has some cosine with the query.
+pub const MEANING_DEPTH: usize = 100;
+/// The weight of the words in `both`: the best word match adds this much to its cosine. On the
+/// paraphrase eval (bench/meaning-eval, BENCHMARKS.md) 0.2 keeps the keyword queries' R@1 at the
+/// words' own; more gives paraphrases back to word matches of function words, less loses keyword
+/// queries. Reciprocal rank fusion was tried first: every word match, however weak, outranked
+/// the meaning's (paraphrase R@5 11%, keyword R@1 3 points below the words').
+pub const WORDS_WEIGHT: f64 = 0.2;
+
+/// A session as it will be shown: its score and, from each source that found it, its candidates.
+struct Ranked {
+    key: u64,
+    score: f64,
+    words: Option<SessionCandidates>,
+    meaning: Option<SessionCandidates>,
+    matched_by: MatchedBy,
+}
+
+/// The hits of `options`, by words (no `meaning`), by meaning, or by both (`MeaningQuery::words`).
+pub fn find_matching(searchers: &Searchers, fields: &Fields, options: &SearchOptions, meaning: Option<MeaningQuery>) -> Result<Found> {
     if options.limit > MAX_LIMIT {
         return Err(RecallError::new(Code::BadInput, format!("limit must be at most {MAX_LIMIT}, not {}", options.limit)));
     }
     let kinds = if options.content.is_empty() { vec![TextKind::Conversation] } else { options.content.clone() };
     let statistics = LiveStatistics::new(searchers, fields);
     let Corrected { parsed, read_as } = corrected(parse(&options.query, options.prefix), &statistics, searchers, &searched_fields(&kinds, fields), options.typos)?;
+    let coverage = None;
     if parsed.is_empty() || options.limit == 0 {
-        return Ok(Found { hits: Vec::new(), read_as });
+        return Ok(Found { hits: Vec::new(), read_as, coverage });
     }
     let mut expansions = Vec::with_capacity(kinds.len());
     for kind in &kinds {
@@ -112,7 +174,7 @@ pub fn find(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -> 
         Some(prefix) => prefix_expansions(searcher, fields.tag_text, prefix)?,
         None => Vec::new(),
     };
-    let Some(filters) = options.filters.with_tags_resolved(searcher, fields)? else { return Ok(Found { hits: Vec::new(), read_as }) };
+    let Some(filters) = options.filters.with_tags_resolved(searcher, fields)? else { return Ok(Found { hits: Vec::new(), read_as, coverage }) };
     // Each index is asked only for the kinds of text it holds (tags are in the main one).
     let queries: Vec<(Part, Box<dyn Query>)> = searchers
         .parts()
@@ -124,15 +186,38 @@ pub fn find(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -> 
         })
         .collect();
 
-    let mut floor = SessionFloor::new(options.limit, options.recency_weight);
-    let found = fuse(vec![word_candidates(searchers, &statistics, &queries, &mut floor)?]);
-    let session_docs = session_documents(searcher, fields, &found)?;
+    // Words alone keep the best `limit` sessions; fused with meaning, every session's rank counts.
+    let mut floor = if meaning.is_none() { SessionFloor::new(options.limit, options.recency_weight) } else { SessionFloor::none() };
+    let by_words = match &meaning {
+        Some(meaning) if !meaning.words => BySession::default(),
+        _ => fuse(vec![word_candidates(searchers, &statistics, &queries, &mut floor)?]),
+    };
+    let (by_meaning, coverage) = match &meaning {
+        Some(meaning) => {
+            let (found, coverage) = meaning_candidates(searcher, fields, meaning.store, meaning.units, meaning.vector, &filters)?;
+            (found, Some(coverage))
+        }
+        None => (BySession::default(), None),
+    };
+    let wanted: PathKeys = by_words.keys().chain(by_meaning.keys()).copied().collect();
+    let session_docs = session_documents(searcher, fields, &wanted)?;
     let last_activity: ByPathKey<i64> = session_docs.iter().map(|(key, (ts, _))| (*key, *ts)).collect();
-    let mut ranked = rank(found, &last_activity, Recency { now: options.now, weight: options.recency_weight }, options.limit);
-    // A session its tags put here may have had its best message skipped as too weak to matter.
-    for session in ranked.iter_mut().filter(|session| session.candidates.best.is_some_and(|best| best.message.is_none())) {
-        session.candidates.best_message = best_message_of(searchers, &statistics, &queries, fields.path_key, session.key)?;
-    }
+    let recency = Recency { now: options.now, weight: options.recency_weight };
+    let ranked = match &meaning {
+        None => {
+            let mut ranked = rank(by_words, &last_activity, recency, options.limit);
+            // A session its tags put here may have had its best message skipped as too weak to matter.
+            for session in ranked.iter_mut().filter(|session| session.candidates.best.is_some_and(|best| best.message.is_none())) {
+                session.candidates.best_message = best_message_of(searchers, &statistics, &queries, fields.path_key, session.key)?;
+            }
+            ranked.into_iter().map(|s| Ranked { key: s.key, score: s.score, words: Some(s.candidates), meaning: None, matched_by: MatchedBy::Words }).collect()
+        }
+        Some(MeaningQuery { words: false, .. }) => rank(by_meaning, &last_activity, recency, options.limit)
+            .into_iter()
+            .map(|s| Ranked { key: s.key, score: s.score, words: None, meaning: Some(s.candidates), matched_by: MatchedBy::Meaning })
+            .collect(),
+        Some(_) => fused(rank(by_words, &last_activity, recency, usize::MAX), rank(by_meaning, &last_activity, recency, usize::MAX), &last_activity, options.limit),
+    };
 
     let mut snippets: HashMap<&'static str, SnippetGenerator> = HashMap::new();
     let mut hits = Vec::with_capacity(ranked.len());
@@ -140,14 +225,16 @@ pub fn find(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -> 
         let Some((_, address)) = session_docs.get(&ranked.key) else { continue };
         let session = session_from_document(fields, &searcher.doc(*address)?);
         let score = ranked.score;
-        let (message, snippet, spans) = match ranked.candidates.best_message {
-            Some(candidate) => {
+        let matched_by = ranked.matched_by;
+        // A session the words found shows their match; one only the meaning found, the passage.
+        let (message, snippet, spans) = match (ranked.words.map(|c| c.best_message), ranked.meaning.and_then(|c| c.best_message)) {
+            (Some(Some(candidate)), _) => {
                 let doc: TantivyDocument = searchers.doc(candidate.origin.part, candidate.origin.address)?;
                 let mut message = message_from_document(fields, &doc);
                 let kind = message.kind;
                 // Text the index does not keep gets its snippet from the session file (snippet.rs).
                 if !kind.kept_whole() {
-                    hits.push(Hit { session, score, message: Some(message), snippet: String::new(), spans: Vec::new() });
+                    hits.push(Hit { session, score, message: Some(message), snippet: String::new(), spans: Vec::new(), matched_by });
                     continue;
                 }
                 let generator = match snippets.entry(kind.name()) {
@@ -161,17 +248,56 @@ pub fn find(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -> 
                 message.text = String::new();
                 (Some(message), snippet, spans)
             }
-            None => (None, String::new(), Vec::new()),
+            (None, Some(candidate)) => {
+                let doc: TantivyDocument = searchers.doc(candidate.origin.part, candidate.origin.address)?;
+                let mut message = message_from_document(fields, &doc);
+                let snippet = passage(&message.text, options.snippet_chars);
+                message.text = String::new();
+                (Some(message), snippet, Vec::new())
+            }
+            _ => (None, String::new(), Vec::new()),
         };
-        hits.push(Hit { session, score, message, snippet, spans });
+        hits.push(Hit { session, score, message, snippet, spans, matched_by });
     }
-    Ok(Found { hits, read_as })
+    Ok(Found { hits, read_as, coverage })
+}
+
+/// The words' and the meaning's rankings fused by score: a session's cosine with the query (×
+/// recency) plus `WORDS_WEIGHT` × its words' score over the best words' score (0 when the words do
+/// not find it). Best first; equal scores fall to the more recent session, then to the path key,
+/// as `rank` orders them. A session is said to match by meaning within the first `MEANING_DEPTH`
+/// of the meaning's ranking, or when the words do not find it.
+fn fused(by_words: Vec<RankedSession>, by_meaning: Vec<RankedSession>, last_activity: &ByPathKey<i64>, limit: usize) -> Vec<Ranked> {
+    let mut sessions: ByPathKey<Ranked> = ByPathKey::default();
+    let best = by_words.first().map_or(1.0, |s| s.score);
+    for session in by_words {
+        sessions.insert(session.key, Ranked { key: session.key, score: WORDS_WEIGHT * session.score / best, words: Some(session.candidates), meaning: None, matched_by: MatchedBy::Words });
+    }
+    for (rank, session) in by_meaning.into_iter().enumerate() {
+        let entry = sessions.entry(session.key).or_insert(Ranked { key: session.key, score: 0.0, words: None, meaning: None, matched_by: MatchedBy::Meaning });
+        entry.score += session.score;
+        entry.meaning = Some(session.candidates);
+        if rank < MEANING_DEPTH && entry.matched_by == MatchedBy::Words {
+            entry.matched_by = MatchedBy::Both;
+        }
+    }
+    let mut ranked: Vec<Ranked> = sessions.into_values().collect();
+    let last = |key: &u64| last_activity.get(key).copied().unwrap_or(0);
+    ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(last(&b.key).cmp(&last(&a.key))).then(a.key.cmp(&b.key)));
+    ranked.truncate(limit);
+    ranked
+}
+
+/// The passage a meaning-only hit shows: the start of the message the model read, `chars` long.
+fn passage(text: &str, chars: usize) -> String {
+    let end = text.char_indices().nth(chars).map_or(text.len(), |(i, _)| i);
+    text[..end].to_owned()
 }
 
 /// The session document of each session file (by path key), with its last activity read from the
 /// fast columns: one pass over the session documents, instead of a lookup per result.
 /// Every indexed session has its session document; one missing means a damaged index.
-pub fn session_documents(searcher: &Searcher, fields: &Fields, wanted: &BySession) -> Result<ByPathKey<(i64, DocAddress)>> {
+pub fn session_documents(searcher: &Searcher, fields: &Fields, wanted: &PathKeys) -> Result<ByPathKey<(i64, DocAddress)>> {
     if wanted.is_empty() {
         return Ok(ByPathKey::default());
     }
@@ -181,7 +307,7 @@ pub fn session_documents(searcher: &Searcher, fields: &Fields, wanted: &BySessio
         Ok((fast.u64("path_key")?, fast.i64("ts")?))
     };
     for_each_of_kind(searcher, fields, KIND_SESSION, columns, |(keys, timestamps), address| {
-        if let Some(key) = keys.first(address.doc_id).filter(|key| wanted.contains_key(key)) {
+        if let Some(key) = keys.first(address.doc_id).filter(|key| wanted.contains(key)) {
             if let Some(ts) = timestamps.first(address.doc_id) {
                 out.insert(key, (ts, address));
             }

@@ -5,6 +5,7 @@ use serde::Deserialize;
 use tantivy::schema::document::Value;
 use tantivy::TantivyDocument;
 
+use crate::meaning::unit::unit_key;
 use crate::schema::{path_key, Fields, KIND_MESSAGE, KIND_SESSION};
 use crate::text_kind::TextKind;
 
@@ -104,6 +105,8 @@ pub fn message_document(fields: &Fields, session: &SessionMeta, message: &Messag
     doc.add_text(kind.field(fields), &message.text);
     if kind != TextKind::Conversation {
         doc.add_text(fields.text_kind, kind.name());
+    } else {
+        doc.add_u64(fields.meaning_key, unit_key(&message.text));
     }
     if let Some(tool) = &message.tool {
         doc.add_text(fields.tool, tool);

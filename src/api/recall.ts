@@ -37,6 +37,8 @@ import { Sessions, type Resolved } from "./facade/sessions.js";
 import { Tags } from "./facade/tags.js";
 import type { Archive } from "../archive/archive.js";
 import { SessionTools } from "./facade/session-tools.js";
+import { MeaningIndexing } from "./facade/meaning.js";
+import type { MeaningBuildOptions, MeaningCoverage, MeaningReport } from "./meaning.js";
 import type { SessionPage, SessionPageRequest } from "./session-tools/session-page.js";
 import { checkedPageChars, findQuery, listQuery, readMode, searchQuery, type SessionQuery, type SessionSearchArgs } from "./session-tools/session-query.js";
 import type { SessionToolMode } from "./session-tools/limits.js";
@@ -52,6 +54,7 @@ export class Recall {
   private readonly models: Models;
   private readonly maintenance: Maintenance;
   private readonly sessionTools: SessionTools;
+  private readonly meaning: MeaningIndexing;
 
   private constructor(options: RecallOptions) {
     this.lease = new IndexLease(options);
@@ -60,6 +63,7 @@ export class Recall {
     this.models = new Models(this.lease, this.sessions);
     this.maintenance = new Maintenance(this.lease);
     this.sessionTools = new SessionTools(this.lease, this.sessions);
+    this.meaning = new MeaningIndexing(this.lease);
   }
 
   /**
@@ -292,6 +296,27 @@ export class Recall {
   }
 
   /**
+   * Builds the meaning index from the conversation as the index holds it (bring the index up to
+   * date first): the messages it lacks are embedded on one thread of the pool, newest first, and
+   * appended as they are, so a stopped or killed build resumes where it was. A search by meaning
+   * meanwhile uses what is there. MODEL_UNAVAILABLE without the model package; LOCKED while
+   * another process builds it.
+   */
+  indexMeaning(options: MeaningBuildOptions = {}): Promise<MeaningReport> {
+    return this.meaning.build(options);
+  }
+
+  /** Whether the meaning model's package is installed, without loading it. */
+  meaningModelInstalled(): boolean {
+    return this.meaning.installed();
+  }
+
+  /** How much of the conversation the meaning index covers; null without the model package. */
+  meaningCoverage(): Promise<MeaningCoverage | null> {
+    return this.meaning.coverage();
+  }
+
+  /**
    * Brings the index up to date as a query does before it answers: what the sync had to say
    * comes back as notices (`takeNotices`) rather than as a report.
    */
@@ -301,10 +326,12 @@ export class Recall {
 
   /**
    * Keeps the index up to date as Pi writes, until the signal aborts (see sync/watch.ts). Each
-   * sync's report comes with what it has to tell the user.
+   * sync's report comes with what it has to tell the user. With `meaning`, the meaning index
+   * follows: what each sync added is embedded after it (`indexMeaning`; its errors go to `onError`).
    */
-  watch(options: Omit<WatchOptions, "onSync"> & { onSync?: (report: SyncReport, notices: Notice[]) => void }): Promise<void> {
-    return this.maintenance.watch(options);
+  watch(options: Omit<WatchOptions, "onSync"> & { onSync?: (report: SyncReport, notices: Notice[]) => void; meaning?: boolean }): Promise<void> {
+    const { meaning, ...rest } = options;
+    return this.maintenance.watch({ ...rest, ...(meaning ? { meaning: this.meaning } : {}) });
   }
 
   /**

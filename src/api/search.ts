@@ -16,6 +16,7 @@ import { textKinds, type ContentScope, type TextKind } from "./content-scope.js"
 import { callsTouching, onlyTouching, type FileCall } from "./touched-file.js";
 import { inProject } from "./project-scope.js";
 import { addOutputSnippets } from "./output-snippets.js";
+import { meaningUnavailable, queryVector, type Match, type Meaning, type MeaningCoverage } from "./meaning.js";
 
 export interface SearchOptions {
   /**
@@ -66,6 +67,13 @@ export interface SearchOptions {
    * or repeating a session.
    */
   snapshot?: boolean;
+  /**
+   * What a session must match (README, "Meaning search"): its `words` (the default), its
+   * `meaning` (the meaning index: the messages nearest the query in meaning, whatever their
+   * words), or `both`, the two rankings fused. Other than words needs the model package
+   * (MODEL_UNAVAILABLE without it).
+   */
+  match?: Match;
   signal?: AbortSignal;
 }
 
@@ -80,6 +88,11 @@ export interface SearchPage {
   readAs: ReadAs[];
   /** With `typos: "suggest"`: the words of the query no searched text holds, each with the word it would have been read as. */
   suggestions: Suggestion[];
+  /**
+   * With `match` meaning or both: how many of the messages searched the meaning index covers
+   * (it is built in the background; a search uses what is there and never waits).
+   */
+  coverage?: MeaningCoverage;
 }
 
 export const TYPO_MODES = ["correct", "suggest", "off"] as const;
@@ -100,6 +113,7 @@ interface Found {
   hits: SearchHit[];
   readAs: ReadAs[];
   suggestions: Suggestion[];
+  coverage?: MeaningCoverage;
 }
 
 export interface MatchedMessage {
@@ -125,6 +139,11 @@ export interface SearchHit extends SessionSummary {
   spans: [number, number][];
   /** With `file`: the calls that touched it, in session order. */
   calls?: FileCall[];
+  /**
+   * With `match` meaning or both: which ranking found the session. A session only the meaning
+   * found has the passage that matched as its snippet, with no marked words.
+   */
+  matchedBy?: Match;
 }
 
 export const DEFAULT_LIMIT = 20;
@@ -149,24 +168,25 @@ export function scopeFilters(options: Pick<SearchOptions, "cwd" | "since" | "unt
 }
 
 /** A page of results: the first, or the one after `options.cursor`. */
-export async function searchPage(store: IndexStore, options: SearchOptions): Promise<SearchPage> {
+export async function searchPage(store: IndexStore, options: SearchOptions, meaning?: Meaning): Promise<SearchPage> {
   const limit = checkedLimit(options.limit ?? DEFAULT_LIMIT);
   const searched = [options.query, options.prefix ?? false, options.cwd ?? null, options.since ?? null, options.until ?? null, limit];
   if (options.repo !== undefined) searched.push(`repo:${options.repo}`);
   if (options.content !== undefined || options.file !== undefined) searched.push(options.content?.join(",") ?? null, options.file ?? null);
   if ((options.typos ?? "correct") !== "correct") searched.push(`typos:${options.typos}`);
+  if ((options.match ?? "words") !== "words") searched.push(`match:${options.match}`);
   const digest = searchDigest(options.sessionIds === undefined ? searched : [...searched, options.sessionIds]);
   const cursor = options.cursor === undefined ? undefined : decodeSearchCursor(options.cursor, digest);
   const offset = cursor?.offset ?? 0;
   // One more than the page shows says whether another page follows.
-  const { hits: found, readAs, suggestions } = await findSessions(store, { ...options, limit: offset + limit + 1 });
+  const { hits: found, readAs, suggestions, coverage } = await findSessions(store, { ...options, limit: offset + limit + 1 }, meaning);
   if (cursor?.results !== undefined && cursor.results !== resultsDigest(found.slice(0, offset))) {
     throw new RecallError("STALE_CURSOR", "the results changed since this cursor was made", { field: "cursor", hint: "start again without a cursor" });
   }
   const hits = found.slice(offset, offset + limit);
   const more = found.length > offset + limit;
   const results = options.snapshot ? resultsDigest(found.slice(0, offset + limit)) : undefined;
-  return { hits, nextCursor: more ? encodeSearchCursor({ offset: offset + limit, digest, results }) : null, readAs, suggestions };
+  return { hits, nextCursor: more ? encodeSearchCursor({ offset: offset + limit, digest, results }) : null, readAs, suggestions, ...(coverage ? { coverage } : {}) };
 }
 
 /** Which sessions came first, in order: what a snapshot cursor is tied to. */
@@ -179,7 +199,7 @@ function unranked(session: SessionSummary): SearchHit {
 }
 
 export async function searchSessions(store: IndexStore, options: SearchOptions): Promise<SearchHit[]> {
-  return (await findSessions(store, options)).hits;
+  return (await findSessions(store, options, undefined)).hits;
 }
 
 /** A hit of the native core as the library gives it. */
@@ -202,7 +222,7 @@ export function toSearchHit(hit: NativeHit): SearchHit {
   };
 }
 
-async function findSessions(store: IndexStore, options: SearchOptions): Promise<Found> {
+async function findSessions(store: IndexStore, options: SearchOptions, meaning: Meaning | undefined): Promise<Found> {
   const query = parseTagQuery(options.query);
   const limit = options.limit ?? DEFAULT_LIMIT;
   const content = textKinds(options.content);
@@ -223,8 +243,9 @@ async function findSessions(store: IndexStore, options: SearchOptions): Promise<
     return { hits: sessions.map((session) => withCalls(unranked(toSummary(session)))), readAs: [], suggestions: [] };
   }
   const typos = options.typos ?? "correct";
-  const { hits, readAs: named } = await store.native.search(
-    {
+  const match = options.match ?? "words";
+  if (match !== "words" && !meaning) throw meaningUnavailable();
+  const request = {
       query: query.text,
       limit,
       prefix: options.prefix ?? false,
@@ -232,11 +253,16 @@ async function findSessions(store: IndexStore, options: SearchOptions): Promise<
       ...(content ? { content } : {}),
       now: options.now ?? Date.now(),
       typos,
-    },
-    options.signal,
-  );
+  };
+  const { hits, readAs: named, coverage } =
+    match !== "words" && meaning
+      ? await store.native.searchByMeaning({ ...request, matching: match, vector: await queryVector(meaning, query.text) }, meaning.index, options.signal)
+      : await store.native.search(request, options.signal);
   await addOutputSnippets(store, hits, query.text, options.prefix ?? false, typos, content ?? ["conversation"]);
-  const found = hits.map((hit) => withCalls(toSearchHit(hit)));
-  if (typos === "suggest") return { hits: found, readAs: [], suggestions: named.map(({ word, readAs }) => ({ word, suggestion: readAs })) };
-  return { hits: found, readAs: named, suggestions: [] };
+  const found = hits.map((hit) => withCalls({ ...toSearchHit(hit), ...(match === "words" ? {} : { matchedBy: hit.matchedBy as Match }) }));
+  const covered = coverage ? { coverage: { embedded: coverage.embedded, messages: coverage.messages } } : {};
+  // Typos are the words' business: a search by meaning alone reads no word as another.
+  if (match === "meaning") return { hits: found, readAs: [], suggestions: [], ...covered };
+  if (typos === "suggest") return { hits: found, readAs: [], suggestions: named.map(({ word, readAs }) => ({ word, suggestion: readAs })), ...covered };
+  return { hits: found, readAs: named, suggestions: [], ...covered };
 }

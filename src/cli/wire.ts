@@ -12,6 +12,8 @@ import type {
   ContextSummary,
   DoctorCheck,
   MalformedLine,
+  MeaningCoverage,
+  MeaningReport,
   ReadMessage,
   ReadPage,
   RelatedHit,
@@ -52,6 +54,10 @@ export interface SearchHitRecord extends SessionRecord {
   snippet: string;
   spans: [number, number][];
   calls?: { tool: string; path: string; entryId: string }[];
+  /** With `--match meaning` or `both`: which ranking found the session. */
+  matchedBy?: string;
+  /** With `--match meaning` or `both`, while the meaning index is incomplete: how much of the searched messages it covers. */
+  meaningCoverage?: { embedded: number; messages: number };
 }
 
 /** A message, as `read --json` prints it. */
@@ -136,7 +142,7 @@ export function sessionRecord(s: SessionSummary): SessionRecord {
   };
 }
 
-export function searchHitRecord(hit: SearchHit): SearchHitRecord {
+export function searchHitRecord(hit: SearchHit, coverage?: MeaningCoverage): SearchHitRecord {
   const m = hit.message;
   return {
     ...sessionRecord(hit),
@@ -147,6 +153,8 @@ export function searchHitRecord(hit: SearchHit): SearchHitRecord {
     snippet: hit.snippet,
     spans: hit.spans.map(([start, end]): [number, number] => [start, end]),
     ...(hit.calls === undefined ? {} : { calls: hit.calls.map((c) => ({ tool: c.tool, path: c.path, entryId: c.entryId })) }),
+    ...(hit.matchedBy === undefined ? {} : { matchedBy: hit.matchedBy }),
+    ...(coverage === undefined || coverage.embedded >= coverage.messages ? {} : { meaningCoverage: { embedded: coverage.embedded, messages: coverage.messages } }),
   };
 }
 
@@ -344,6 +352,22 @@ export function indexSummaryRecord(r: SyncReport, where: { elapsedMs: number; se
     sessionsDir: where.sessionsDir,
     indexDir: where.indexDir,
   };
+}
+
+/** `recall index --meaning --json`: the meaning index after the build, after the summary. */
+export interface MeaningSummaryRecord {
+  type: "meaning";
+  /** Conversation messages with their vector, of all. */
+  embedded: number;
+  messages: number;
+  added: number;
+  dropped: number;
+  stopped: boolean;
+  elapsedMs: number;
+}
+
+export function meaningSummaryRecord(r: MeaningReport, elapsedMs: number): MeaningSummaryRecord {
+  return { type: "meaning", embedded: r.embedded, messages: r.messages, added: r.added, dropped: r.dropped, stopped: r.stopped, elapsedMs };
 }
 
 /** `recall watch --json`: one per sync that changed something. */
@@ -552,6 +576,7 @@ export type WireRecord =
   | IndexFailedRecord
   | IndexMalformedRecord
   | IndexSummaryRecord
+  | MeaningSummaryRecord
   | WatchSyncRecord
   | ResumeRecord
   | PushDocumentRecord

@@ -2,7 +2,7 @@
 import * as z from "zod";
 import { ERROR_CODES } from "./tool-error.js";
 import { SCOPES } from "./config.js";
-import { SESSION_TOOL_LIMITS, SESSION_TOOL_MODES, SESSION_TOOL_TEXT } from "../index.js";
+import { MATCH_MODES, SESSION_TOOL_LIMITS, SESSION_TOOL_MODES, SESSION_TOOL_TEXT } from "../index.js";
 
 export const MAX_QUERY_CHARS = SESSION_TOOL_LIMITS.maxQueryChars;
 export const MAX_RESULTS = SESSION_TOOL_LIMITS.maxResults;
@@ -20,6 +20,7 @@ export const cursorArg = z.string().max(4096).optional().describe(SESSION_TOOL_T
 export const scopeArg = z.enum(SCOPES).optional().describe('"project" (the configured project folder) or "all" (every project); default: the server\'s');
 export const fileArg = z.string().min(1).max(4096).optional().describe(SESSION_TOOL_TEXT.file);
 export const modeArg = z.enum(SESSION_TOOL_MODES).optional().describe(SESSION_TOOL_TEXT.mode);
+export const matchArg = z.enum(MATCH_MODES).optional().describe(SESSION_TOOL_TEXT.match);
 export const sessionRefArg = z.string().max(2048).describe("The exact session_ref (sref_…) a search, find or list returned");
 export const pageCharsArg = (fallback: number) => z.number().int().min(MIN_PAGE_CHARS).max(MAX_PAGE_CHARS).optional().describe(SESSION_TOOL_TEXT.maxChars(fallback));
 

@@ -45,6 +45,8 @@ export function toToolError(error: unknown): ToolError {
       return invalidCursor();
     case "BAD_INPUT":
       return new ToolError("INVALID_ARGUMENT", error.message, error.hint ?? "correct the argument and call again");
+    case "MODEL_UNAVAILABLE":
+      return new ToolError("INVALID_ARGUMENT", error.message, 'leave match out (or pass "words"); meaning search needs the operator to install the model package beside recall');
     case "NOT_FOUND":
     case "AMBIGUOUS":
       return new ToolError("SESSION_NOT_FOUND", "no session with this reference exists any more", SEARCH_AGAIN);

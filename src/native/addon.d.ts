@@ -17,6 +17,31 @@ export declare class LockFile {
   release(): void
 }
 
+/**
+ * The meaning index of one cache folder (meaning/index.rs, meaning/store.rs): the store of
+ * vectors in `dir`, read as searches need it; `embed` takes the store's writer lock on first use
+ * and holds it until `release`.
+ */
+export declare class MeaningIndex {
+  /** The store in `dir` of the model named `identity` (another model's vectors are not read). */
+  static open(dir: string, identity: string): Promise<MeaningIndex>
+  /**
+   * Embeds up to `batch` of the index's messages whose vectors the store lacks, newest first,
+   * with `model`, and appends them to the store (synced to disk). RECALL_LOCKED when another
+   * process is embedding.
+   */
+  embed(index: NativeIndex, model: MeaningModel, batch: number): Promise<NativeMeaningStep>
+  /**
+   * Drops the vectors no message of the index refers to any more, once they are at least a
+   * quarter of the store: the count dropped. Needs the writer (after `embed`).
+   */
+  compact(index: NativeIndex): Promise<number>
+  /** How many of the index's messages the store covers. */
+  coverage(index: NativeIndex): Promise<NativeMeaningCoverage>
+  /** Lets another process embed. */
+  release(): void
+}
+
 /** A loaded meaning model (meaning/model.rs). */
 export declare class MeaningModel {
   /**
@@ -83,7 +108,8 @@ export declare class NativeIndex {
   /** The records of the files the selector names, sorted by path. */
   fileRecords(selector: NativeRecordSelector): Promise<NativeFileRecord[]>
   unlock(): Promise<void>
-  search(request: NativeSearchRequest, signal?: AbortSignal | undefined | null): Promise<NativeFound>
+  /** The hits of a search; by meaning or both (`request.matching`) with the meaning index given. */
+  search(request: NativeSearchRequest, signal?: AbortSignal | undefined | null, meaning?: MeaningIndex | undefined | null): Promise<NativeFound>
   /** The sessions that share the most of one session's distinctive words (related.rs). */
   related(request: NativeRelatedRequest, signal?: AbortSignal | undefined | null): Promise<NativeRelated>
   /** The snippet of each text, as `search` makes it for text of that kind it keeps. */
@@ -230,6 +256,8 @@ export interface NativeFound {
   hits: Array<NativeHit>
   /** The words of the query read as others (typos), in query order. */
   readAs: Array<NativeReadAs>
+  /** With `matching` meaning or both: how many of the messages in scope the meaning index covers. */
+  coverage?: NativeMeaningCoverage
 }
 
 export interface NativeHit {
@@ -238,11 +266,27 @@ export interface NativeHit {
   message?: NativeMessageRef
   snippet: string
   spans: Array<NativeSpan>
+  /** `words`, `meaning` or `both`: which ranking found the session. */
+  matchedBy: string
 }
 
 export interface NativeListRequest {
   limit: number
   filters?: NativeFilters
+}
+
+export interface NativeMeaningCoverage {
+  /** Conversation messages whose vector the meaning index holds. */
+  embedded: number
+  /** Conversation messages in the index. */
+  messages: number
+}
+
+export interface NativeMeaningStep {
+  /** Texts embedded by this step (0: nothing was left to embed). */
+  added: number
+  /** The coverage after it. */
+  coverage: NativeMeaningCoverage
 }
 
 /**
@@ -358,6 +402,10 @@ export interface NativeSearchRequest {
    * named in `readAs`), `suggest` (itself, its nearest word named in `readAs`) or `off`.
    */
   typos?: string
+  /** `meaning` or `both` (a `MeaningIndex` given with the request), `words` (the default). */
+  matching?: string
+  /** The query's vector, with `matching` meaning or both. */
+  vector?: Array<number>
 }
 
 /** A session's metadata: what list and search results show about it, and what a change set sends. */

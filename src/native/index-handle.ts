@@ -24,6 +24,7 @@ import type {
   NativeStats,
 } from "./addon.js";
 import { nativeModule } from "./binding.js";
+import type { MeaningIndexHandle } from "./meaning-index-handle.js";
 
 /**
  * Which segment files' checksums opening reads (native/src/integrity.rs): those changed since the
@@ -33,7 +34,8 @@ import { nativeModule } from "./binding.js";
 export type IndexCheck = "changed" | "written" | "every";
 
 export class IndexHandle {
-  private constructor(private readonly inner: NativeIndex) {}
+  /** The native handle, for the meaning index's calls that read this index (meaning-index-handle.ts). */
+  private constructor(readonly inner: NativeIndex) {}
 
   /**
    * Opens (or creates) the index in `dir`; an index that cannot be used is replaced with an empty
@@ -103,6 +105,11 @@ export class IndexHandle {
   /** The sessions that share the most of one session's distinctive words, and those words. */
   related(request: NativeRelatedRequest, signal?: AbortSignal): Promise<NativeRelated> {
     return native(() => this.inner.related(request, signal));
+  }
+
+  /** The hits by meaning, or by words and meaning (`request.matching`), from this meaning index. */
+  searchByMeaning(request: NativeSearchRequest, meaning: MeaningIndexHandle, signal?: AbortSignal): Promise<NativeFound> {
+    return native(() => this.inner.search(request, signal, meaning.inner));
   }
 
   /** Sessions matching the filters, most recently active first. */

@@ -8,7 +8,8 @@ import type { MeaningModel } from "./addon.js";
 import { nativeModule } from "./binding.js";
 
 export class MeaningHandle {
-  private constructor(private readonly inner: MeaningModel) {}
+  /** The native model, for the meaning index's embedding (meaning-index-handle.ts). */
+  private constructor(readonly inner: MeaningModel) {}
 
   /** Loads the model package in `dir` (its `model.onnx` and `tokenizer.json`), on the thread pool. */
   static async load(dir: string): Promise<MeaningHandle> {

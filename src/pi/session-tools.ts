@@ -10,7 +10,7 @@
  */
 import type { ExtensionToolContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import { Type, type Static, type TSchema } from "typebox";
-import { Recall, RecallError, SESSION_TOOL_LIMITS as LIMITS, SESSION_TOOL_TEXT as TEXT, type SessionQuery } from "../index.js";
+import { MATCH_MODES, Recall, RecallError, SESSION_TOOL_LIMITS as LIMITS, SESSION_TOOL_TEXT as TEXT, type Match, type SessionQuery } from "../index.js";
 import { oneLine, printableLines } from "../output/plain-text.js";
 import { capOutput, formatSessions, HISTORICAL_DATA_NOTE } from "./format.js";
 
@@ -26,6 +26,7 @@ export const searchParameters = Type.Object({
   cursor: cursorParam,
   mode: modeParam,
   file: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: TEXT.file })),
+  match: Type.Optional(Type.Unsafe<Match>({ type: "string", enum: [...MATCH_MODES], description: TEXT.match })),
 });
 export const findParameters = Type.Object({
   sessionId: Type.String({ maxLength: 100, description: TEXT.sessionId }),

@@ -1,13 +1,16 @@
-//! The N-API surface of the meaning model: one `MeaningModel` class. Loading and embedding run on
+//! The N-API surface of the meaning model and index: `MeaningModel` and `MeaningIndex`. Loading and embedding run on
 //! the libuv thread pool, so neither ever holds the JavaScript thread.
 
-use std::path::PathBuf;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use napi::bindgen_prelude::{AsyncTask, Float32Array};
 use napi_derive::napi;
 
-use crate::binding::{job, Job};
+use crate::binding::{job, Job, NativeIndex};
+use crate::error::{Code, RecallError};
+use crate::meaning::index::{live_keys, pending, Coverage, UnitCache};
+use crate::meaning::store::{Store, StoreWriter};
 use crate::meaning::{Model, DIMENSIONS, MAX_TOKENS};
 use crate::panics;
 
@@ -51,5 +54,125 @@ impl MeaningModel {
             }
             Ok(Float32Array::new(vectors))
         }))
+    }
+}
+
+#[napi(object, js_name = "NativeMeaningCoverage")]
+pub struct JsMeaningCoverage {
+    /// Conversation messages whose vector the meaning index holds.
+    pub embedded: f64,
+    /// Conversation messages in the index.
+    pub messages: f64,
+}
+
+impl From<Coverage> for JsMeaningCoverage {
+    fn from(c: Coverage) -> Self {
+        JsMeaningCoverage { embedded: c.embedded as f64, messages: c.messages as f64 }
+    }
+}
+
+#[napi(object, js_name = "NativeMeaningStep")]
+pub struct JsMeaningStep {
+    /// Texts embedded by this step (0: nothing was left to embed).
+    pub added: u32,
+    /// The coverage after it.
+    pub coverage: JsMeaningCoverage,
+}
+
+/// The meaning index of one cache folder (meaning/index.rs, meaning/store.rs): the store of
+/// vectors in `dir`, read as searches need it; `embed` takes the store's writer lock on first use
+/// and holds it until `release`.
+#[napi]
+pub struct MeaningIndex {
+    store: Arc<Mutex<Store>>,
+    writer: Arc<Mutex<Option<StoreWriter>>>,
+    pub(crate) units: Arc<UnitCache>,
+}
+
+pub(crate) fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+#[napi]
+impl MeaningIndex {
+    /// The store in `dir` of the model named `identity` (another model's vectors are not read).
+    #[napi(ts_return_type = "Promise<MeaningIndex>")]
+    pub fn open(dir: String, identity: String) -> AsyncTask<Job<MeaningIndex>> {
+        AsyncTask::new(job(move || Ok(MeaningIndex { store: Arc::new(Mutex::new(Store::open(Path::new(&dir), &identity)?)), writer: Arc::new(Mutex::new(None)), units: Arc::default() })))
+    }
+
+    /// Embeds up to `batch` of the index's messages whose vectors the store lacks, newest first,
+    /// with `model`, and appends them to the store (synced to disk). RECALL_LOCKED when another
+    /// process is embedding.
+    #[napi(ts_return_type = "Promise<NativeMeaningStep>")]
+    pub fn embed(&self, index: &NativeIndex, model: &MeaningModel, batch: u32) -> AsyncTask<Job<JsMeaningStep>> {
+        let (store, writer, engine, model) = (self.store.clone(), self.writer.clone(), index.engine.clone(), model.model.clone());
+        AsyncTask::new(job(move || {
+            let mut writer = locked(&writer);
+            if writer.is_none() {
+                *writer = Some(locked(&store).writer()?);
+            }
+            let searcher = engine.searcher();
+            // The store is not held while the model runs: searches go on meanwhile.
+            let (texts, coverage) = {
+                let mut store = locked(&store);
+                store.refresh()?;
+                pending(&searcher, engine.fields(), &store, batch as usize)?
+            };
+            let mut vectors = Vec::with_capacity(texts.len());
+            for (key, text) in &texts {
+                vectors.push((*key, model.embed(text)?));
+            }
+            let mut store = locked(&store);
+            if let Some(writer) = writer.as_mut() {
+                store.append(writer, &vectors)?;
+            }
+            let coverage = if texts.is_empty() { coverage } else { pending(&searcher, engine.fields(), &store, 0)?.1 };
+            Ok(JsMeaningStep { added: texts.len() as u32, coverage: coverage.into() })
+        }))
+    }
+
+    /// Drops the vectors no message of the index refers to any more, once they are at least a
+    /// quarter of the store: the count dropped. Needs the writer (after `embed`).
+    #[napi(ts_return_type = "Promise<number>")]
+    pub fn compact(&self, index: &NativeIndex) -> AsyncTask<Job<u32>> {
+        let (store, writer, engine) = (self.store.clone(), self.writer.clone(), index.engine.clone());
+        AsyncTask::new(job(move || {
+            let mut writer = locked(&writer);
+            let Some(writer) = writer.as_mut() else { return Err(RecallError::new(Code::NotLocked, "the meaning index is compacted by its writer")) };
+            let live = live_keys(&engine.searcher(), engine.fields())?;
+            let mut store = locked(&store);
+            let dropped = store.unreferenced(&live);
+            if dropped == 0 || dropped * 4 < store.len() {
+                return Ok(0);
+            }
+            store.compact(writer, &live)?;
+            Ok(dropped as u32)
+        }))
+    }
+
+    /// How many of the index's messages the store covers.
+    #[napi(ts_return_type = "Promise<NativeMeaningCoverage>")]
+    pub fn coverage(&self, index: &NativeIndex) -> AsyncTask<Job<JsMeaningCoverage>> {
+        let (store, engine) = (self.store.clone(), index.engine.clone());
+        AsyncTask::new(job(move || {
+            let mut store = locked(&store);
+            store.refresh()?;
+            Ok(pending(&engine.searcher(), engine.fields(), &store, 0)?.1.into())
+        }))
+    }
+
+    /// Lets another process embed.
+    #[napi]
+    pub fn release(&self) {
+        *locked(&self.writer) = None;
+    }
+}
+
+impl MeaningIndex {
+    /// The store, brought up to date with what writers appended, for a search to read.
+    pub(crate) fn store(&self) -> Result<Arc<Mutex<Store>>, RecallError> {
+        locked(&self.store).refresh()?;
+        Ok(self.store.clone())
     }
 }

@@ -8,12 +8,18 @@
 //! on every runtime. Invariants:
 //! a text gives the same vector whenever it is embedded; only its first `MAX_TOKENS` tokens count;
 //! a missing or damaged model file is one `RECALL_MODEL_UNUSABLE` line naming it.
+//!
+//! The meaning index (index.rs) puts the model to use: the vector of each conversation message
+//! (unit.rs), kept in a store of its own beside the word index (store.rs), searched exactly.
 
 mod encoder;
+pub mod index;
 pub mod model;
 mod onnx;
 mod protobuf;
+pub mod store;
 pub mod tokens;
+pub mod unit;
 pub mod vector;
 mod weights;
 

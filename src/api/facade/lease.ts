@@ -24,6 +24,7 @@ import { takeTagNotices } from "../../tags/open-tags.js";
 import type { EarlyLook } from "../../sessions/discover.js";
 import type { IndexCheck } from "../../native/index-handle.js";
 import type { JobRunner, PlainOverrides } from "../background-jobs.js";
+import type { Meaning } from "../meaning.js";
 import { syncNotices, type Notice } from "../notices.js";
 import { readSession, type ReadOptions, type ReadResult } from "../read.js";
 import type { SessionRef } from "../resolve-session.js";
@@ -72,6 +73,7 @@ export class IndexLease {
   private jobs: Promise<JobRunner> | undefined;
   private running: Promise<SyncReport> | undefined;
   private watched: LiveFreshness | undefined;
+  private meaningLoaded: Promise<Meaning | null> | undefined;
   private readonly notices: Notice[] = [];
   private located: Locations | undefined;
   /** The location overrides as plain data (they cross to the background thread). */
@@ -100,6 +102,15 @@ export class IndexLease {
       }
     })();
     return this.opening;
+  }
+
+  /**
+   * The meaning model and the meaning index (api/meaning.ts), loaded on first use, once; null
+   * when the model package is not installed. Loaded lazily: a word search never pays for it.
+   */
+  meaning(): Promise<Meaning | null> {
+    this.meaningLoaded ??= import("../meaning.js").then(({ openMeaning }) => openMeaning(this.locations, this.env));
+    return this.meaningLoaded;
   }
 
   /** The notices waiting, each handed out once: the store's, the syncs', the tag store's. */

@@ -22,8 +22,12 @@ export class Sessions {
   constructor(private readonly lease: IndexLease) {}
 
   async search<T>(options: SearchOptions & Freshness, present?: (page: SearchPage) => T): Promise<T | SearchPage> {
+    // The model loads while the index is brought up to date.
+    const meaning = (options.match ?? "words") === "words" ? undefined : this.lease.meaning();
+    // Its failure (a damaged model file) is the search's, when the search awaits it.
+    meaning?.catch(() => undefined);
     return this.lease.fresh(options, async (store) => {
-      const page = await searchPage(store, options);
+      const page = await searchPage(store, options, (await meaning) ?? undefined);
       return present ? present(page) : page;
     });
   }

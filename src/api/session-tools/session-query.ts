@@ -4,6 +4,7 @@
  * every kind of text, and arguments out of the tools' limits are BAD_INPUT.
  */
 import { RecallError } from "../../errors.js";
+import { MATCH_MODES, type Match } from "../meaning.js";
 import type { SearchOptions } from "../search.js";
 import { SESSION_TOOL_TEXT } from "./descriptions.js";
 import { SESSION_TOOL_LIMITS as LIMITS, SESSION_TOOL_MODES, type SessionToolMode } from "./limits.js";
@@ -12,7 +13,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A search as the tools ask for it: the library's options, and what to tell the model about how it was read. */
 export interface SessionQuery {
-  search: Pick<SearchOptions, "query" | "sessionIds" | "content" | "file" | "since">;
+  search: Pick<SearchOptions, "query" | "sessionIds" | "content" | "file" | "since" | "match">;
   note?: string;
 }
 
@@ -20,6 +21,8 @@ export interface SessionSearchArgs {
   query: string;
   mode?: SessionToolMode;
   file?: string;
+  /** `words` (default), `meaning` or `both`, as `search({ match })`. */
+  match?: Match;
 }
 
 function bad(field: string, message: string, hint: string): RecallError {
@@ -40,11 +43,18 @@ function checkedMode(mode: string | undefined): SessionToolMode {
   return mode as SessionToolMode;
 }
 
-/** pi_session_search: words, or a complete session id; mode "raw" reads every kind of text. */
+function checkedMatch(match: string | undefined): Match {
+  if (match === undefined) return "words";
+  if (!(MATCH_MODES as readonly string[]).includes(match)) throw bad("match", `match must be "words", "meaning" or "both", not ${JSON.stringify(match)}`, "leave it out for words");
+  return match as Match;
+}
+
+/** pi_session_search: words, or a complete session id; mode "raw" reads every kind of text; match "meaning" or "both" the meaning index. */
 export function searchQuery(args: SessionSearchArgs): SessionQuery {
   const query = checkedQuery(args.query);
   const raw = checkedMode(args.mode) === "raw";
-  const widened = { ...(raw ? { content: ["all" as const] } : {}), ...(args.file === undefined ? {} : { file: args.file }) };
+  const match = checkedMatch(args.match);
+  const widened = { ...(raw ? { content: ["all" as const] } : {}), ...(args.file === undefined ? {} : { file: args.file }), ...(match === "words" ? {} : { match }) };
   if (UUID.test(query)) return { search: { query: "", sessionIds: [query.toLowerCase()], ...widened }, note: SESSION_TOOL_TEXT.byIdNote };
   return { search: { query, ...widened } };
 }

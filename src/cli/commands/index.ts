@@ -1,9 +1,10 @@
+import { constants, setPriority } from "node:os";
 import { Command } from "clipanion";
 import { Option } from "../options.js";
-import type { MalformedFile, SyncProgress } from "../../index.js";
+import { MODEL_PACKAGE_NAME, type MalformedFile, type MeaningCoverage, type Recall, type SyncProgress } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
-import { indexFailedRecord, indexMalformedRecord, indexSummaryRecord, wireLine } from "../wire.js";
+import { indexFailedRecord, indexMalformedRecord, indexSummaryRecord, meaningSummaryRecord, wireLine } from "../wire.js";
 
 export class IndexCommand extends BaseCommand {
   static paths = [["index"]];
@@ -14,17 +15,21 @@ export class IndexCommand extends BaseCommand {
       Reads new and changed session files into the index and drops deleted ones. Searching does this by itself, so running it by hand is only needed to rebuild the index or to see what was read. Unreadable files are listed and skipped; what was indexed of them stays.
 
       The index lives in \`~/.pi/agent/cache/recall/\` (\`RECALL_CACHE_DIR\` moves it) and can be deleted at any time; tags are kept elsewhere.
+
+      \`--meaning\` then builds the meaning index that \`recall search --match meaning\` and \`both\` read: each message of the conversation embedded by the model of the package recall-pi-model-minilm (installed beside recall; nothing is downloaded), newest first, on one thread at low priority. It resumes where a stopped or killed run left off, and embeds a text once, however many sessions hold it; searches meanwhile use what it has.
     `,
     examples: [
       ["Update the index", "$0 index"],
       ["Rebuild it from scratch", "$0 index --rebuild"],
       ["Machine-readable report", "$0 index --json"],
+      ["Also build the meaning index", "$0 index --meaning"],
     ],
   });
 
   rebuild = Option.Boolean("--rebuild", false, { description: "Start from an empty index" });
   json = Option.Boolean("--json", false, { description: "Report as JSON Lines (failed files, malformed lines, then a summary)" });
   quiet = Option.Boolean("-q,--quiet", false, { description: "Print nothing but errors" });
+  meaning = Option.Boolean("--meaning", false, { description: "Then build the meaning index (needs the model package recall-pi-model-minilm)" });
 
   // The one command that checks every index file written since they all last passed: damage
   // found is rebuilt now.
@@ -77,8 +82,54 @@ export class IndexCommand extends BaseCommand {
           `${report.unchanged} unchanged, ${report.failed.length} failed (${(elapsedMs / 1000).toFixed(1)} s)`,
       );
       if (report.malformedLines > 0) this.warn(`skipped ${report.malformedLines} malformed lines`);
+      // Said once, to a person: when the index is first built (or built again), on a terminal.
+      if (this.context.stderrIsTTY && !this.meaning && report.indexed === report.discovered && report.indexed > 0 && !recall.meaningModelInstalled()) {
+        this.warn(`search by meaning too: install ${MODEL_PACKAGE_NAME} beside recall, then run \`recall index --meaning\``);
+      }
     }
+    return this.meaning ? this.buildMeaning(recall) : Exit.Ok;
+  }
+
+  /** The meaning index, embedded on one thread at low priority; Ctrl-C keeps what was embedded. */
+  private async buildMeaning(recall: Recall): Promise<ExitCode> {
+    const started = Date.now();
+    setPriority(constants.priority.PRIORITY_LOW);
+    const stop = new AbortController();
+    const onInterrupt = () => stop.abort();
+    process.once("SIGINT", onInterrupt);
+    const progress = this.meaningProgress();
+    let report;
+    try {
+      report = await recall.indexMeaning({ onProgress: progress?.update, signal: stop.signal });
+    } finally {
+      process.off("SIGINT", onInterrupt);
+      progress?.done();
+    }
+    const elapsedMs = Date.now() - started;
+    if (this.json) this.out(wireLine(meaningSummaryRecord(report, elapsedMs)));
+    else if (!this.quiet) {
+      this.out(`meaning index: ${report.embedded} of ${report.messages} messages, ${report.added} embedded now${report.dropped ? `, ${report.dropped} dropped` : ""} (${(elapsedMs / 1000).toFixed(1)} s)`);
+    }
+    if (report.stopped) this.warn("stopped: the meaning index keeps what was embedded; `recall index --meaning` goes on from there");
     return Exit.Ok;
+  }
+
+  /** The meaning build's progress bar on stderr, only on a terminal and not --quiet/--json. */
+  private meaningProgress(): { update: (c: MeaningCoverage) => void; done: () => void } | undefined {
+    if (this.quiet || this.json || !this.context.stderrIsTTY) return undefined;
+    const stderr = this.context.stderr;
+    let shown = false;
+    return {
+      update: ({ embedded, messages }) => {
+        shown = true;
+        const width = 24;
+        const filled = messages > 0 ? Math.round((embedded / messages) * width) : width;
+        stderr.write(`\r[${"#".repeat(filled)}${"-".repeat(width - filled)}] meaning: ${embedded}/${messages} messages\x1b[K`);
+      },
+      done: () => {
+        if (shown) stderr.write("\r\x1b[K");
+      },
+    };
   }
 
   /** A one-line progress bar on stderr, only when stderr is a terminal and not --quiet/--json. */

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { Command } from "clipanion";
 import { Option } from "../options.js";
 import { isEnum, isNumber } from "typanion";
-import { CONTENT_SCOPES, DEFAULT_LIMIT, Recall, RecallError, TYPO_MODES, type ArchiveHit, type ContentScope, type Typos } from "../../index.js";
+import { CONTENT_SCOPES, DEFAULT_LIMIT, MATCH_MODES, Recall, RecallError, TYPO_MODES, type ArchiveHit, type ContentScope, type Match, type Typos } from "../../index.js";
 import type { OutputFormat } from "../../output/format.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { SessionsCommand } from "../sessions-command.js";
@@ -16,6 +16,7 @@ function matchedIn(hit: SearchHit): string[] {
   const details: string[] = [];
   const m = hit.message;
   if (m && m.kind !== "conversation") details.push(terminalText(`${m.tool ? `${m.tool} ` : ""}${m.kind}`));
+  if (hit.matchedBy) details.push(`matched by ${hit.matchedBy === "both" ? "words and meaning" : hit.matchedBy}`);
   if (hit.calls?.length) details.push(terminalText(`touched by ${[...new Set(hit.calls.map((c) => c.tool))].join(", ")}`));
   return details;
 }
@@ -26,7 +27,7 @@ function whereArchived(hit: ArchiveHit): string {
 }
 
 /** The options of a local search that a search of an archive does not take. */
-const LOCAL_ONLY = { file: "--file", prefix: "--prefix", typos: "--typos", exact: "--exact", noSync: "--no-sync" } as const;
+const LOCAL_ONLY = { file: "--file", prefix: "--prefix", typos: "--typos", exact: "--exact", noSync: "--no-sync", match: "--match" } as const;
 
 export class SearchCommand extends SessionsCommand {
   static paths = [["search"]];
@@ -80,6 +81,10 @@ export class SearchCommand extends SessionsCommand {
     validator: isEnum(TYPO_MODES),
   });
   exact = Option.Boolean("--exact", false, { description: "Search every word as typed, suggesting nothing: --typos off" });
+  match = Option.String("--match", {
+    description: "What a session must match: words (the default), meaning (what was said nearest the query in meaning, whatever its words) or both (the two rankings fused); meaning needs the model package recall-pi-model-minilm and `recall index --meaning`",
+    validator: isEnum(MATCH_MODES),
+  });
   remote = Option.String("--remote", { description: "Search the archive of this remote (see recall push) instead of this machine's sessions" });
   user = Option.String("--user", { description: "With --remote: only sessions this user pushed" });
   machine = Option.String("--machine", { description: "With --remote: only sessions pushed from this machine" });
@@ -109,12 +114,17 @@ export class SearchCommand extends SessionsCommand {
     if (missing !== undefined) return missing;
     // The page is formatted while the freshness check finishes (see Recall.search).
     const typos = this.typoMode(format);
-    const page = await this.recall().search({ query, limit, prefix: this.prefix, cwd, repo, since, until, now, content, file, typos, ...this.freshness() }, ({ hits, readAs, suggestions }) => ({
-      ...this.page(hits, (hit) => (format ? this.record(hit, format, now, () => searchHitRecord(hit)) : this.block(hit, now, { snippet: hit.snippet, spans: hit.spans, details: matchedIn(hit) }))),
+    const match = this.match as Match | undefined;
+    const page = await this.recall().search({ query, limit, prefix: this.prefix, cwd, repo, since, until, now, content, file, typos, match, ...this.freshness() }, ({ hits, readAs, suggestions, coverage }) => ({
+      ...this.page(hits, (hit) => (format ? this.record(hit, format, now, () => searchHitRecord(hit, coverage)) : this.block(hit, now, { snippet: hit.snippet, spans: hit.spans, details: matchedIn(hit) }))),
       readAs,
       suggestions,
+      coverage,
     }));
     this.warnNotices();
+    if (page.coverage && page.coverage.embedded < page.coverage.messages) {
+      this.warn(`the meaning index covers ${page.coverage.embedded} of ${page.coverage.messages} messages searched; \`recall index --meaning\` embeds the rest`);
+    }
     for (const typo of page.readAs) this.warn(`no session holds ${quote(typo.word)}: read as ${quote(typo.readAs)}, one typo away`);
     for (const typo of page.suggestions) this.warn(`no session holds ${quote(typo.word)}; did you mean ${quote(typo.suggestion)}?`);
     if (page.sessions.length === 0) {

@@ -27,6 +27,7 @@ export class WatchCommand extends BaseCommand {
   json = Option.Boolean("--json", false, { description: "Print each sync as a JSON object (JSON Lines)" });
   quiet = Option.Boolean("-q,--quiet", false, { description: "Print nothing but errors" });
   push = Option.String("--push", { description: "Also push each change to this remote's archive (see recall push)" });
+  meaning = Option.Boolean("--meaning", false, { description: "Also keep the meaning index up to date, embedding what each sync added (needs the model package recall-pi-model-minilm)" });
 
   async run(): Promise<ExitCode> {
     const recall = this.recall();
@@ -44,6 +45,7 @@ export class WatchCommand extends BaseCommand {
           this.pushedOnce = true;
         },
         onError: (error) => this.warn(error instanceof Error ? error.message.split("\n")[0]! : String(error)),
+        meaning: this.meaning,
       });
       await pusher?.settled();
     } finally {

@@ -1,0 +1,182 @@
+//! The meaning index: the word index says which units exist now (each conversation message
+//! document carries its text's key, `meaning_key`), the store (store.rs) holds a vector per key.
+//! So the meaning index follows every sync of the word index for nothing — an appended message
+//! is a key the store lacks, a deleted session's keys are no longer referenced, a fork's copied
+//! messages are keys the store has — and the same files give the same answers whatever its
+//! history.
+//!
+//! A meaning search is exact: the query's cosine with every vector held, then each message
+//! document in scope takes its key's cosine, and each session its best message
+//! (candidates.rs). A message whose vector is not there yet is not found by meaning.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+
+use tantivy::index::SegmentId;
+use tantivy::query::{EnableScoring, Query};
+use tantivy::{DocAddress, DocId, DocSet, Searcher, SegmentReader, TantivyDocument, TERMINATED};
+
+use crate::by_path_key::PathKeys;
+use crate::candidates::{BySession, Candidate, Origin};
+use crate::error::Result;
+use crate::index_part::Part;
+use crate::meaning::store::Store;
+use crate::query::{filtered, Filters};
+use crate::schema::{kind_is, Fields, KIND_MESSAGE};
+use tantivy::schema::document::Value;
+
+/// How many of the messages in scope the store has a vector for.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Coverage {
+    pub embedded: u64,
+    pub messages: u64,
+}
+
+/// A message document in scope: its session, position, key, time and address.
+struct Unit {
+    path_key: u64,
+    msg_index: u64,
+    key: u64,
+    ts: i64,
+    address: DocAddress,
+}
+
+/// Visits every live conversation message matching `filters`.
+fn for_each_unit(searcher: &Searcher, fields: &Fields, filters: &Filters, visit: impl FnMut(Unit)) -> Result<()> {
+    for_each_unit_of(searcher, fields, filters, None, visit)
+}
+
+/// Visits every live conversation message matching `filters`, of one segment or all.
+fn for_each_unit_of(searcher: &Searcher, fields: &Fields, filters: &Filters, only: Option<usize>, mut visit: impl FnMut(Unit)) -> Result<()> {
+    let query = filtered(kind_is(fields, KIND_MESSAGE), filters, fields);
+    let weight = query.weight(EnableScoring::disabled_from_searcher(searcher))?;
+    for (segment_ord, segment) in searcher.segment_readers().iter().enumerate() {
+        if only.is_some_and(|only| only != segment_ord) {
+            continue;
+        }
+        let fast = segment.fast_fields();
+        let (path_keys, keys, indexes, times) = (fast.u64("path_key")?, fast.u64("meaning_key")?, fast.u64("msg_index")?, fast.i64("ts")?);
+        let alive = segment.alive_bitset();
+        let mut docs = weight.scorer(segment, 1.0)?;
+        let mut doc = docs.doc();
+        while doc != TERMINATED {
+            if alive.is_none_or(|alive| alive.is_alive(doc)) {
+                if let (Some(path_key), Some(key)) = (path_keys.first(doc), keys.first(doc)) {
+                    let msg_index = indexes.first(doc).unwrap_or(0);
+                    let ts = times.first(doc).unwrap_or(0);
+                    visit(Unit { path_key, msg_index, key, ts, address: DocAddress::new(segment_ord as u32, doc) });
+                }
+            }
+            doc = docs.advance();
+        }
+    }
+    Ok(())
+}
+
+/// Up to `limit` texts whose vectors the store lacks (key and text, the newest messages first,
+/// each key once), and the coverage of the whole index.
+pub fn pending(searcher: &Searcher, fields: &Fields, store: &Store, limit: usize) -> Result<(Vec<(u64, String)>, Coverage)> {
+    let mut coverage = Coverage::default();
+    let mut missing: Vec<(i64, u64, DocAddress)> = Vec::new();
+    for_each_unit(searcher, fields, &Filters::default(), |unit| {
+        coverage.messages += 1;
+        match store.slot(unit.key) {
+            Some(_) => coverage.embedded += 1,
+            None => missing.push((unit.ts, unit.key, unit.address)),
+        }
+    })?;
+    missing.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut seen = PathKeys::default();
+    let mut texts = Vec::new();
+    for (_, key, address) in missing {
+        if texts.len() == limit {
+            break;
+        }
+        if seen.insert(key) {
+            let doc: TantivyDocument = searcher.doc(address)?;
+            let text = doc.get_first(fields.content).and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+            texts.push((key, text));
+        }
+    }
+    Ok((texts, coverage))
+}
+
+/// The keys of every live unit: what a compaction keeps.
+pub fn live_keys(searcher: &Searcher, fields: &Fields) -> Result<PathKeys> {
+    let mut keys = PathKeys::default();
+    for_each_unit(searcher, fields, &Filters::default(), |unit| {
+        keys.insert(unit.key);
+    })?;
+    Ok(keys)
+}
+
+/// The units of one segment as a search by meaning reads them, taken from its fast columns once
+/// (a segment never changes; which of its documents are alive is asked at each search).
+struct SegmentUnits {
+    docs: Vec<DocId>,
+    path_keys: Vec<u64>,
+    indexes: Vec<u64>,
+    keys: Vec<u64>,
+}
+
+/// The units of each segment read so far, kept between searches by the meaning index's handle:
+/// without it a search spent more time reading the columns than comparing vectors.
+#[derive(Default)]
+pub struct UnitCache {
+    segments: Mutex<HashMap<SegmentId, Arc<SegmentUnits>>>,
+}
+
+impl UnitCache {
+    /// The units of each segment of `searcher`, in segment order; segments gone are forgotten.
+    fn units(&self, searcher: &Searcher, fields: &Fields) -> Result<Vec<Arc<SegmentUnits>>> {
+        let mut segments = self.segments.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let current: HashSet<SegmentId> = searcher.segment_readers().iter().map(SegmentReader::segment_id).collect();
+        segments.retain(|id, _| current.contains(id));
+        let mut units = Vec::with_capacity(current.len());
+        for (segment_ord, segment) in searcher.segment_readers().iter().enumerate() {
+            if let Some(read) = segments.get(&segment.segment_id()) {
+                units.push(Arc::clone(read));
+                continue;
+            }
+            let mut read = SegmentUnits { docs: Vec::new(), path_keys: Vec::new(), indexes: Vec::new(), keys: Vec::new() };
+            for_each_unit_of(searcher, fields, &Filters::default(), Some(segment_ord), |unit| {
+                read.docs.push(unit.address.doc_id);
+                read.path_keys.push(unit.path_key);
+                read.indexes.push(unit.msg_index);
+                read.keys.push(unit.key);
+            })?;
+            let read = Arc::new(read);
+            segments.insert(segment.segment_id(), Arc::clone(&read));
+            units.push(read);
+        }
+        Ok(units)
+    }
+}
+
+/// Each session's best message by meaning (cosine with `query`, a vector of length 1) among the
+/// messages matching `filters`, and how many of those the store covers.
+pub fn meaning_candidates(searcher: &Searcher, fields: &Fields, store: &Store, cache: &UnitCache, query: &[f32], filters: &Filters) -> Result<(BySession, Coverage)> {
+    let scores = store.scores(query);
+    let mut found = BySession::default();
+    let mut coverage = Coverage::default();
+    let mut offer = |path_key: u64, msg_index: u64, key: u64, address: DocAddress| {
+        coverage.messages += 1;
+        let Some(slot) = store.slot(key) else { return };
+        coverage.embedded += 1;
+        let candidate = Candidate { message: Some(msg_index), score: scores[slot as usize], origin: Origin { part: Part::Main, address } };
+        found.entry(path_key).or_default().offer(candidate);
+    };
+    if !filters.clauses(fields).is_empty() {
+        for_each_unit(searcher, fields, filters, |unit| offer(unit.path_key, unit.msg_index, unit.key, unit.address))?;
+        return Ok((found, coverage));
+    }
+    for (segment_ord, units) in cache.units(searcher, fields)?.iter().enumerate() {
+        let alive = searcher.segment_reader(segment_ord as u32).alive_bitset();
+        for (i, &doc) in units.docs.iter().enumerate() {
+            if alive.is_none_or(|alive| alive.is_alive(doc)) {
+                offer(units.path_keys[i], units.indexes[i], units.keys[i], DocAddress::new(segment_ord as u32, doc));
+            }
+        }
+    }
+    Ok((found, coverage))
+}

@@ -1,0 +1,335 @@
+//! The meaning store: the vector of each unit's text (unit.rs), by the text's key, in one
+//! append-only file of the cache folder (`<cache>/meaning/vectors`).
+//!
+//! A vector is kept as 384 signed bytes and one scale (int8: a quarter of the floats' size, and
+//! cosines within about 0.01 of the floats' on this model). The file is a header (magic, width,
+//! the model's identity) and records of a fixed size, each with its checksum; a record cut short
+//! or failing its checksum ends the file as read (a write killed half-way), and the writer drops it
+//! before it appends, so a resumed embedding neither loses a whole record nor embeds one twice.
+//! A store of another model (identity) or width is read as empty and written anew.
+//!
+//! Readers never write: a search reads what was appended since it last looked (`refresh`). One
+//! writer at a time holds `writer.lock` (`StoreWriter`). `compact` writes the vectors still
+//! referenced to a new file and renames it over the old one; readers see another file and read it
+//! whole.
+
+use std::fs::{File, OpenOptions};
+use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use crate::by_path_key::{ByPathKey, PathKeys};
+use crate::error::{Code, RecallError, Result};
+use crate::lock_file::HeldLock;
+use crate::meaning::DIMENSIONS;
+use crate::schema::{path_key, path_key_after};
+
+pub const STORE_FILE: &str = "vectors";
+pub const LOCK_FILE: &str = "writer.lock";
+const MAGIC: &[u8; 8] = b"RCLMEAN1";
+const HEADER: usize = MAGIC.len() + 4 + 8;
+/// Key, scale, codes, checksum.
+const RECORD: usize = 8 + 4 + DIMENSIONS + 4;
+
+pub struct Store {
+    dir: PathBuf,
+    identity: u64,
+    keys: Vec<u64>,
+    scales: Vec<f32>,
+    codes: Vec<i8>,
+    slots: ByPathKey<u32>,
+    /// Bytes of the file read and found whole (0: no usable file yet).
+    whole: u64,
+    /// Which file was read (device, inode), to see a compaction replace it.
+    file: Option<(u64, u64)>,
+}
+
+/// The writer's hold on the store: its lock, and the file it appends to.
+pub struct StoreWriter {
+    _lock: HeldLock,
+    file: File,
+}
+
+fn io(path: &Path, error: std::io::Error) -> RecallError {
+    RecallError::new(Code::Io, format!("{}: {error}", path.display()))
+}
+
+impl Store {
+    /// The store in `dir` for the model named `identity`, as far as it is whole; empty when there
+    /// is none yet, or it holds another model's vectors. Creates nothing.
+    pub fn open(dir: &Path, identity: &str) -> Result<Store> {
+        let mut store = Store { dir: dir.to_path_buf(), identity: path_key(identity), keys: Vec::new(), scales: Vec::new(), codes: Vec::new(), slots: ByPathKey::default(), whole: 0, file: None };
+        store.refresh()?;
+        Ok(store)
+    }
+
+    fn path(&self) -> PathBuf {
+        self.dir.join(STORE_FILE)
+    }
+
+    /// Reads the records appended since the last look; the whole file again if it was replaced.
+    pub fn refresh(&mut self) -> Result<()> {
+        let path = self.path();
+        let mut file = match File::open(&path) {
+            Ok(file) => file,
+            Err(error) if error.kind() == ErrorKind::NotFound => {
+                self.clear();
+                return Ok(());
+            }
+            Err(error) => return Err(io(&path, error)),
+        };
+        let meta = file.metadata().map_err(|e| io(&path, e))?;
+        let id = Some((meta.dev(), meta.ino()));
+        if id != self.file || meta.len() < self.whole {
+            self.clear();
+            self.file = id;
+        }
+        if self.whole == 0 {
+            let mut header = [0u8; HEADER];
+            if meta.len() < HEADER as u64 || file.read_exact(&mut header).is_err() || header != self.header() {
+                return Ok(());
+            }
+            self.whole = HEADER as u64;
+        }
+        file.seek(SeekFrom::Start(self.whole)).map_err(|e| io(&path, e))?;
+        let mut appended = Vec::with_capacity((meta.len() - self.whole) as usize);
+        file.read_to_end(&mut appended).map_err(|e| io(&path, e))?;
+        for record in appended.chunks_exact(RECORD) {
+            if !self.take(record) {
+                break;
+            }
+            self.whole += RECORD as u64;
+        }
+        Ok(())
+    }
+
+    fn clear(&mut self) {
+        self.keys.clear();
+        self.scales.clear();
+        self.codes.clear();
+        self.slots.clear();
+        self.whole = 0;
+        self.file = None;
+    }
+
+    fn header(&self) -> [u8; HEADER] {
+        let mut header = [0u8; HEADER];
+        header[..8].copy_from_slice(MAGIC);
+        header[8..12].copy_from_slice(&(DIMENSIONS as u32).to_le_bytes());
+        header[12..].copy_from_slice(&self.identity.to_le_bytes());
+        header
+    }
+
+    /// Adds a record read from the file; false if it is not whole.
+    fn take(&mut self, record: &[u8]) -> bool {
+        let (body, check) = record.split_at(RECORD - 4);
+        if checksum(body).to_le_bytes() != check {
+            return false;
+        }
+        let key = u64::from_le_bytes(body[..8].try_into().unwrap_or_default());
+        let scale = f32::from_le_bytes(body[8..12].try_into().unwrap_or_default());
+        self.push(key, scale, body[12..].iter().map(|&b| b as i8));
+        true
+    }
+
+    fn push(&mut self, key: u64, scale: f32, codes: impl Iterator<Item = i8>) {
+        // A key appended twice (two writers one after the other on the same text) keeps its first.
+        if self.slots.contains_key(&key) {
+            return;
+        }
+        self.slots.insert(key, self.keys.len() as u32);
+        self.keys.push(key);
+        self.scales.push(scale);
+        self.codes.extend(codes);
+    }
+
+    /// Vectors held.
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// Where the vector of a unit's key is, if the store holds it.
+    pub fn slot(&self, key: u64) -> Option<u32> {
+        self.slots.get(&key).copied()
+    }
+
+    /// The cosine of `query` (length 1) with every vector held, by slot.
+    pub fn scores(&self, query: &[f32]) -> Vec<f32> {
+        let (query_scale, query_codes) = quantize(query);
+        let query_codes: Vec<i16> = query_codes.into_iter().map(i16::from).collect();
+        self.codes.chunks_exact(DIMENSIONS).zip(&self.scales).map(|(codes, scale)| dot(codes, &query_codes) as f32 * query_scale * scale).collect()
+    }
+
+    /// Takes the writer's lock (RECALL_LOCKED when another process holds it) and makes the file
+    /// ready to append to: created with its header, or cut after its last whole record.
+    pub fn writer(&mut self) -> Result<StoreWriter> {
+        std::fs::create_dir_all(&self.dir).map_err(|e| io(&self.dir, e))?;
+        let lock_path = self.dir.join(LOCK_FILE);
+        let lock = HeldLock::hold(&lock_path).map_err(|e| io(&lock_path, e))?;
+        let lock = lock.ok_or_else(|| RecallError::new(Code::Locked, format!("{} is held by another process", lock_path.display())))?;
+        self.refresh()?;
+        let path = self.path();
+        if self.whole == 0 {
+            self.start_file(&path)?;
+        }
+        let file = OpenOptions::new().write(true).open(&path).map_err(|e| io(&path, e))?;
+        file.set_len(self.whole).map_err(|e| io(&path, e))?;
+        Ok(StoreWriter { _lock: lock, file })
+    }
+
+    /// A new file holding only the header, in place of any other.
+    fn start_file(&mut self, path: &Path) -> Result<()> {
+        self.write_file(path, &[])
+    }
+
+    /// Writes the header and `records` to a new file, then renames it to `path`.
+    fn write_file(&mut self, path: &Path, records: &[u8]) -> Result<()> {
+        let fresh = self.dir.join(format!("{STORE_FILE}.new"));
+        let mut file = File::create(&fresh).map_err(|e| io(&fresh, e))?;
+        file.write_all(&self.header()).and_then(|()| file.write_all(records)).and_then(|()| file.sync_all()).map_err(|e| io(&fresh, e))?;
+        std::fs::rename(&fresh, path).map_err(|e| io(path, e))?;
+        self.clear();
+        self.refresh()
+    }
+
+    /// Appends the vectors of units (key, 384 floats each), and syncs them to disk.
+    pub fn append(&mut self, writer: &mut StoreWriter, vectors: &[(u64, Vec<f32>)]) -> Result<()> {
+        let mut bytes = Vec::with_capacity(vectors.len() * RECORD);
+        for (key, vector) in vectors {
+            let (scale, codes) = quantize(vector);
+            encode(&mut bytes, *key, scale, &codes);
+        }
+        let path = self.path();
+        writer.file.seek(SeekFrom::Start(self.whole)).and_then(|_| writer.file.write_all(&bytes)).and_then(|()| writer.file.sync_data()).map_err(|e| io(&path, e))?;
+        self.refresh()
+    }
+
+    /// Keeps only the vectors of `live` keys: a new file, renamed over the old one.
+    pub fn compact(&mut self, writer: &mut StoreWriter, live: &PathKeys) -> Result<()> {
+        let mut bytes = Vec::new();
+        for (slot, key) in self.keys.iter().enumerate().filter(|(_, key)| live.contains(key)) {
+            encode(&mut bytes, *key, self.scales[slot], &self.codes[slot * DIMENSIONS..(slot + 1) * DIMENSIONS]);
+        }
+        let path = self.path();
+        self.write_file(&path, &bytes)?;
+        writer.file = OpenOptions::new().write(true).open(&path).map_err(|e| io(&path, e))?;
+        Ok(())
+    }
+
+    /// Keys held that are not in `live`.
+    pub fn unreferenced(&self, live: &PathKeys) -> usize {
+        self.keys.iter().filter(|key| !live.contains(key)).count()
+    }
+}
+
+/// The dot product of two vectors of codes, in 16 lanes the compiler keeps in SIMD registers on
+/// plain x86-64 (each product fits in an i16: 127² < 2¹⁵).
+fn dot(a: &[i8], b: &[i16]) -> i32 {
+    let mut lanes = [0i32; 16];
+    for (a, b) in a.chunks_exact(16).zip(b.chunks_exact(16)) {
+        for i in 0..16 {
+            lanes[i] += i32::from(i16::from(a[i]) * b[i]);
+        }
+    }
+    lanes.iter().sum()
+}
+
+/// Appends one record to `bytes`: key, scale, codes, and the checksum of the three.
+fn encode(bytes: &mut Vec<u8>, key: u64, scale: f32, codes: &[i8]) {
+    let start = bytes.len();
+    bytes.extend_from_slice(&key.to_le_bytes());
+    bytes.extend_from_slice(&scale.to_le_bytes());
+    bytes.extend(codes.iter().map(|&c| c as u8));
+    let check = checksum(&bytes[start..]);
+    bytes.extend_from_slice(&check.to_le_bytes());
+}
+
+/// A vector as signed bytes and the scale that gives them back: code × scale ≈ float.
+fn quantize(vector: &[f32]) -> (f32, Vec<i8>) {
+    let largest = vector.iter().fold(0f32, |m, x| m.max(x.abs()));
+    if largest == 0.0 {
+        return (0.0, vec![0; vector.len()]);
+    }
+    let scale = largest / 127.0;
+    (scale, vector.iter().map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8).collect())
+}
+
+fn checksum(bytes: &[u8]) -> u32 {
+    let hash = path_key_after(0x7665_6374_6f72_7321, bytes);
+    (hash ^ (hash >> 32)) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(seed: u64) -> Vec<f32> {
+        let raw: Vec<f32> = (0..DIMENSIONS).map(|i| ((i as u64 * 7919 + seed * 104_729) % 1000) as f32 / 1000.0 - 0.5).collect();
+        let length = raw.iter().map(|x| x * x).sum::<f32>().sqrt();
+        raw.iter().map(|x| x / length).collect()
+    }
+
+    #[test]
+    fn vectors_come_back_close_to_their_floats_and_persist() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path(), "model@1").unwrap();
+        let mut writer = store.writer().unwrap();
+        store.append(&mut writer, &[(1, unit(1)), (2, unit(2))]).unwrap();
+        let reopened = Store::open(dir.path(), "model@1").unwrap();
+        assert_eq!(reopened.len(), 2);
+        let scores = reopened.scores(&unit(1));
+        let exact: f32 = unit(1).iter().zip(unit(2)).map(|(a, b)| a * b).sum();
+        assert!((scores[0] - 1.0).abs() < 0.01, "{scores:?}");
+        assert!((scores[1] - exact).abs() < 0.01, "{scores:?} against {exact}");
+        assert!(Store::open(dir.path(), "model@2").unwrap().is_empty(), "another model's vectors are not read");
+    }
+
+    #[test]
+    fn a_torn_record_is_dropped_and_written_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path(), "m").unwrap();
+        let mut writer = store.writer().unwrap();
+        store.append(&mut writer, &[(1, unit(1)), (2, unit(2))]).unwrap();
+        drop(writer);
+        // A write killed half-way through the second record.
+        let path = dir.path().join(STORE_FILE);
+        let len = std::fs::metadata(&path).unwrap().len();
+        OpenOptions::new().write(true).open(&path).unwrap().set_len(len - 100).unwrap();
+        let mut store = Store::open(dir.path(), "m").unwrap();
+        assert_eq!(store.len(), 1);
+        let mut writer = store.writer().unwrap();
+        store.append(&mut writer, &[(2, unit(2))]).unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), len);
+        assert_eq!(Store::open(dir.path(), "m").unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_reader_sees_appends_and_compaction() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path(), "m").unwrap();
+        let mut reader = Store::open(dir.path(), "m").unwrap();
+        let mut writer = store.writer().unwrap();
+        store.append(&mut writer, &[(1, unit(1)), (2, unit(2)), (3, unit(3))]).unwrap();
+        reader.refresh().unwrap();
+        assert_eq!(reader.len(), 3);
+        let live: PathKeys = [2, 3].into_iter().collect();
+        assert_eq!(store.unreferenced(&live), 1);
+        store.compact(&mut writer, &live).unwrap();
+        store.append(&mut writer, &[(4, unit(4))]).unwrap();
+        reader.refresh().unwrap();
+        assert_eq!((reader.len(), reader.slot(1), reader.slot(4).is_some()), (3, None, true));
+    }
+
+    #[test]
+    fn one_writer_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut first = Store::open(dir.path(), "m").unwrap();
+        let _held = first.writer().unwrap();
+        let error = Store::open(dir.path(), "m").unwrap().writer().err().unwrap();
+        assert_eq!(error.code, Code::Locked);
+    }
+}

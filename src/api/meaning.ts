@@ -1,0 +1,158 @@
+/**
+ * Meaning search, as the library runs it: the model (meaning-model.ts) and the meaning index of
+ * the cache folder (`<cache>/meaning/`, native/src/meaning/index.rs), opened together when first
+ * needed; embedding the conversation a batch at a time (resumable: what a killed run appended is
+ * kept, and a text is embedded once whatever sessions hold it); and a query's vector for a search
+ * by meaning or both. What a unit is and how a search ranks are the native core's.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { RecallError } from "../errors.js";
+import type { Locations } from "../locations.js";
+import { MeaningHandle } from "../native/meaning-handle.js";
+import { MeaningIndexHandle } from "../native/meaning-index-handle.js";
+import type { IndexStore } from "../store.js";
+import { RECALL_VERSION } from "../version.js";
+import { MODEL_PACKAGE_NAME, modelPackageDir } from "./meaning-model.js";
+
+/** What a search matches by: the words (the default), the meaning, or both, their rankings fused. */
+export const MATCH_MODES = ["words", "meaning", "both"] as const;
+export type Match = (typeof MATCH_MODES)[number];
+
+/** The loaded model and the meaning index it made. */
+export interface Meaning {
+  model: MeaningHandle;
+  index: MeaningIndexHandle;
+}
+
+/** How much of the conversation the meaning index covers: messages with their vector, of all. */
+export interface MeaningCoverage {
+  embedded: number;
+  messages: number;
+}
+
+export interface MeaningBuildOptions {
+  onProgress?: (coverage: MeaningCoverage) => void;
+  /** Stops between two batches; what was embedded is kept. */
+  signal?: AbortSignal;
+}
+
+export interface MeaningReport extends MeaningCoverage {
+  /** Texts embedded by this run. */
+  added: number;
+  /** Vectors dropped because no message refers to them any more. */
+  dropped: number;
+  /** Stopped by the signal before the end. */
+  stopped: boolean;
+}
+
+/** Texts embedded per call to the core: about a second of one core, so a stop is heard soon. */
+const BATCH = 64;
+
+/** The error of a search by meaning or a meaning build without the model package. */
+export function meaningUnavailable(): RecallError {
+  return new RecallError("MODEL_UNAVAILABLE", `meaning search needs the model package ${MODEL_PACKAGE_NAME}, which is not installed`, {
+    hint: `install ${MODEL_PACKAGE_NAME}@${RECALL_VERSION} beside recall`,
+  });
+}
+
+/**
+ * The model's folder: `RECALL_MODEL_DIR` if set, else the package installed beside recall;
+ * null when there is none.
+ */
+function modelDir(env: NodeJS.ProcessEnv): string | null {
+  return env.RECALL_MODEL_DIR ? env.RECALL_MODEL_DIR : modelPackageDir();
+}
+
+/** Whether a model package is there to load (one at another release is there, and refused when loaded). */
+export function modelInstalled(env: NodeJS.ProcessEnv): boolean {
+  try {
+    return modelDir(env) !== null;
+  } catch {
+    return true;
+  }
+}
+
+/** Which model made the vectors: its package and version. Vectors of another are not read. */
+function modelIdentity(dir: string): string {
+  const manifest = join(dir, "package.json");
+  const version = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, "utf8")) as { version?: string }).version : undefined;
+  return `${MODEL_PACKAGE_NAME}@${version ?? "unversioned"}`;
+}
+
+/** The model and the meaning index of these locations; null when no model is installed. */
+export async function openMeaning(locations: Locations, env: NodeJS.ProcessEnv): Promise<Meaning | null> {
+  const dir = modelDir(env);
+  if (dir === null) return null;
+  const model = await MeaningHandle.load(dir);
+  const index = await MeaningIndexHandle.open(join(locations.cacheDir, "meaning"), modelIdentity(dir));
+  return { model, index };
+}
+
+/**
+ * Embeds the conversation messages the meaning index lacks, newest first, a batch at a time, then
+ * drops vectors nothing refers to any more. LOCKED when another process is embedding.
+ */
+export async function buildMeaning(store: IndexStore, meaning: Meaning, options: MeaningBuildOptions = {}): Promise<MeaningReport> {
+  let added = 0;
+  let coverage: MeaningCoverage = await meaning.index.coverage(store.native);
+  options.onProgress?.(coverage);
+  try {
+    for (;;) {
+      if (options.signal?.aborted) return { ...coverage, added, dropped: 0, stopped: true };
+      const step = await meaning.index.embed(store.native, meaning.model, BATCH);
+      coverage = step.coverage;
+      added += step.added;
+      options.onProgress?.(coverage);
+      if (step.added === 0) break;
+    }
+    const dropped = await meaning.index.compact(store.native);
+    return { ...coverage, added, dropped, stopped: false };
+  } finally {
+    meaning.index.release();
+  }
+}
+
+/**
+ * Keeps the meaning index following the word index (`recall watch --meaning`): `synced()` after
+ * each sync starts a build unless one runs, and one that runs builds once more when it ends, so an
+ * appended message is embedded soon after the sync that indexed it, and never two builds at once.
+ */
+export class MeaningFollower {
+  private running: Promise<void> | undefined;
+  private again = false;
+
+  constructor(
+    private readonly build: () => Promise<MeaningReport>,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  synced(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        try {
+          await this.build();
+        } catch (error) {
+          this.onError(error);
+        }
+      } while (this.again);
+      this.running = undefined;
+    })();
+  }
+
+  /** Waits for the build under way, if any. */
+  async settled(): Promise<void> {
+    await this.running;
+  }
+}
+
+/** The vector of a query, as the native search takes it. */
+export async function queryVector(meaning: Meaning, query: string): Promise<number[]> {
+  const [vector] = await meaning.model.embed([query]);
+  return Array.from(vector!);
+}

@@ -1,0 +1,217 @@
+/**
+ * The meaning index (native/src/meaning/index.rs, store.rs; api/meaning.ts) through the CLI, with
+ * the real model: `recall index --meaning` embeds each text once, resumes after kill -9 with
+ * nothing embedded twice, and an index kept up to date through appends, forks, rewrites and
+ * deletions answers exactly as one built from the same files; a paraphrase finds its session by
+ * meaning. Without the model package: `--match meaning` is one MODEL_UNAVAILABLE line, and the
+ * default search prints what it printed before. Model tests skip, visibly, without the package.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { shellQuote } from "../src/output/shell.js";
+import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
+import { MODEL_PACKAGE, MODEL_SKIP_REASON } from "./helpers/model-package.js";
+import { jsonLines, RECALL_BIN, runRecall } from "./helpers/run-cli.js";
+
+/** The store's header and record sizes (store.rs): magic, width, identity; key, scale, 384 codes, checksum. */
+const HEADER = 8 + 4 + 8;
+const RECORD = 8 + 4 + 384 + 4;
+
+const hasScript = spawnSync("script", ["--version"], { stdio: "ignore" }).status === 0;
+
+let dir: AgentDir;
+beforeEach(() => {
+  dir = makeAgentDir();
+});
+afterEach(() => dir.cleanup());
+
+const withModel = () => ({ ...dir.env, RECALL_MODEL_DIR: MODEL_PACKAGE });
+const vectorsFile = (env: NodeJS.ProcessEnv = dir.env) => join(env.RECALL_CACHE_DIR ?? join(dir.agentDir, "cache", "recall"), "meaning", "vectors");
+const recordsIn = (file: string) => (statSync(file).size - HEADER) / RECORD;
+/** Output without scores: recency is measured from the time each search ran. */
+const unscored = (stdout: string) => stdout.replace(/"score":[-0-9.e]+,/g, "");
+
+interface MeaningRecord {
+  type: "meaning";
+  embedded: number;
+  messages: number;
+  added: number;
+}
+
+async function indexMeaning(env: NodeJS.ProcessEnv): Promise<MeaningRecord> {
+  const result = await runRecall(["index", "--meaning", "--json"], { env, timeoutMs: 120_000 });
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+  return jsonLines<MeaningRecord>(result.stdout).find((r) => r.type === "meaning")!;
+}
+
+/** A session file of `count` user/assistant messages, each text its own. */
+function writeSession(folder: string, id: string, texts: string[]): string {
+  mkdirSync(folder, { recursive: true });
+  const entries: object[] = [{ type: "session", version: 3, id, timestamp: "2026-10-02T10:00:00.000Z", cwd: "/tmp/meaning" }];
+  texts.forEach((text, m) => {
+    entries.push({ type: "message", id: `e${m}`, parentId: m ? `e${m - 1}` : null, timestamp: `2026-10-02T10:${String(m % 60).padStart(2, "0")}:01.000Z`, message: { role: m % 2 ? "assistant" : "user", content: [{ type: "text", text }] } });
+  });
+  const path = join(folder, `2026-10-02T10-00-00-000Z_${id}.jsonl`);
+  writeFileSync(path, entries.map((e) => JSON.stringify(e)).join("\n") + "\n");
+  return path;
+}
+
+describe("meaning search without the model package", () => {
+  it("is one MODEL_UNAVAILABLE line and exit 2; recall index --meaning too", async () => {
+    for (const args of [["search", "--match", "meaning", "deploy"], ["search", "--match", "both", "deploy"], ["index", "--meaning", "-q"]]) {
+      const result = await runRecall(args, { env: dir.env });
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stdout).toBe("");
+      expect(result.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^recall: meaning search needs the model package recall-pi-model-minilm, which is not installed; install recall-pi-model-minilm@\S+ beside recall$/)]);
+    }
+  });
+
+  it.skipIf(!hasScript)("recall index on a terminal says once, when it first builds the index, how to add it", () => {
+    const command = [process.execPath, RECALL_BIN, "index"].map(shellQuote).join(" ");
+    const onTerminal = () => spawnSync("script", ["-qec", command, "/dev/null"], { env: dir.env, encoding: "utf8" }).stdout;
+    const hint = "search by meaning too: install recall-pi-model-minilm beside recall, then run `recall index --meaning`";
+    expect(onTerminal()).toContain(hint);
+    expect(onTerminal()).not.toContain(hint);
+  });
+
+  it("refuses an unknown match", async () => {
+    const result = await runRecall(["search", "--match", "vibes", "deploy"], { env: dir.env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--match/);
+  });
+
+  it.skipIf(!MODEL_PACKAGE)(`leaves the default search's ranking and output as they were, whether or not a meaning index exists${MODEL_SKIP_REASON}`, async () => {
+    const searches = [["search", "--json", "deploy"], ["search", "staging deploy"], ["search", "--format", "tsv", "-n", "50", "the"]];
+    const before = [];
+    for (const args of searches) before.push(await runRecall(args, { env: dir.env }));
+    await indexMeaning(withModel());
+    for (const [i, args] of searches.entries()) {
+      for (const env of [dir.env, withModel()]) {
+        const after = await runRecall(args, { env });
+        expect({ code: after.code, stdout: unscored(after.stdout) }, args.join(" ")).toEqual({ code: before[i]!.code, stdout: unscored(before[i]!.stdout) });
+      }
+    }
+  }, 120_000);
+});
+
+describe.skipIf(!MODEL_PACKAGE)(`the meaning index${MODEL_SKIP_REASON}`, () => {
+  it("finds a session by a paraphrase that shares none of its words, and says it matched by meaning", async () => {
+    await indexMeaning(withModel());
+    const query = "the rollout to the pre-production cluster never finished";
+    const result = await runRecall(["search", "--match", "meaning", "--json", "-n", "3", query], { env: withModel() });
+    expect(result.code).toBe(0);
+    const [first] = jsonLines<{ name: string; matchedBy: string; snippet: string; spans: unknown[] }>(result.stdout);
+    expect(first).toMatchObject({ name: "Fix staging deploy: readiness probe and nginx ingress", matchedBy: "meaning", spans: [] });
+    expect(first!.snippet.length).toBeGreaterThan(0);
+    const both = jsonLines<{ name: string; matchedBy: string }>((await runRecall(["search", "--match", "both", "--json", "-n", "5", query], { env: withModel() })).stdout);
+    expect(both.map((h) => h.name)).toContain("Fix staging deploy: readiness probe and nginx ingress");
+  }, 120_000);
+
+  it("says how much it covers while incomplete: a field in JSON, one line on stderr", async () => {
+    await indexMeaning(withModel());
+    writeSession(join(dir.sessionsDir, "--tmp-meaning--"), "0190bbbb-0000-7000-8000-000000000001", ["a brand new question about flaky timers", "an answer about fake clocks"]);
+    const json = await runRecall(["search", "--match", "meaning", "--json", "-n", "1", "timers"], { env: withModel() });
+    const [hit] = jsonLines<{ meaningCoverage: { embedded: number; messages: number } }>(json.stdout);
+    expect(hit!.meaningCoverage.messages - hit!.meaningCoverage.embedded).toBe(2);
+    const human = await runRecall(["search", "--match", "meaning", "-n", "1", "timers"], { env: withModel() });
+    expect(human.stderr).toMatch(/^recall: the meaning index covers \d+ of \d+ messages searched; `recall index --meaning` embeds the rest\n$/);
+    await indexMeaning(withModel());
+    const complete = jsonLines<Record<string, unknown>>((await runRecall(["search", "--match", "meaning", "--json", "-n", "1", "timers"], { env: withModel() })).stdout);
+    expect(complete[0]).not.toHaveProperty("meaningCoverage");
+  }, 120_000);
+
+  it("kept up to date through appends, forks, rewrites and deletions, answers as one built from the same files", async () => {
+    const first = await indexMeaning(withModel());
+    expect(first.embedded).toBe(first.messages);
+    expect(recordsIn(vectorsFile())).toBe(first.added);
+
+    const shop = join(dir.sessionsDir, "--home-dev-shop-api--");
+    const infra = join(dir.sessionsDir, "--home-dev-infra--");
+    // Appended: one new exchange.
+    appendFileSync(
+      join(shop, "2026-10-01T09-00-00-000Z_01a0f6b1-2680-79e3-a1fa-30b6f0582ef5.jsonl"),
+      JSON.stringify({ type: "message", id: "zz000001", parentId: null, timestamp: "2026-10-01T09:30:00.000Z", message: { role: "user", content: [{ type: "text", text: "Could the pods be starved of memory on the new nodes?" }] } }) + "\n",
+    );
+    // A copy of a session under another id: every text is one the store has.
+    const copied = readFileSync(join(shop, "2026-10-01T10-00-00-000Z_01a0f6e8-1500-7a6b-ad20-694247f75ec3.jsonl"), "utf8").replace("01a0f6e8-1500-7a6b-ad20-694247f75ec3", "01a0f6e8-1500-7a6b-ad20-000000000002");
+    writeFileSync(join(shop, "2026-10-01T10-00-00-000Z_01a0f6e8-1500-7a6b-ad20-000000000002.jsonl"), copied);
+    // Deleted.
+    rmSync(join(infra, "2026-10-01T17-00-00-000Z_01a0f868-9a80-781f-b021-c1b2df97e78b.jsonl"));
+    // Rewritten: the same session, one text changed.
+    writeSession(join(dir.sessionsDir, "--tmp-meaning--"), "0190bbbb-0000-7000-8000-000000000003", ["how do I rotate the database password", "use the secrets manager rotation"]);
+    const rewritten = await indexMeaning(withModel());
+    writeSession(join(dir.sessionsDir, "--tmp-meaning--"), "0190bbbb-0000-7000-8000-000000000003", ["how do I rotate the database password", "use the vault rotation job, not the secrets manager"]);
+    const updated = await indexMeaning(withModel());
+    // Only new texts were embedded: the appended one and the session's two, then its changed one.
+    expect([rewritten.added, updated.added]).toEqual([3, 1]);
+    expect(updated.embedded).toBe(updated.messages);
+
+    const fresh = { ...withModel(), RECALL_CACHE_DIR: join(dir.root, "fresh-cache") };
+    const rebuilt = await indexMeaning(fresh);
+    expect(rebuilt.messages).toBe(updated.messages);
+    for (const match of ["meaning", "both"]) {
+      for (const query of ["pods out of memory", "rotate a credential", "terraform state lock", "deploy"]) {
+        const args = ["search", "--no-sync", "--match", match, "--json", "-n", "20", query];
+        const kept = await runRecall(args, { env: withModel() });
+        const anew = await runRecall(args, { env: fresh });
+        expect(unscored(kept.stdout), `${match}: ${query}`).toBe(unscored(anew.stdout));
+        expect(kept.code).toBe(0);
+      }
+    }
+  }, 240_000);
+
+  it("follows appended messages under recall watch --meaning", async () => {
+    const env = withModel();
+    const watcher = spawn(process.execPath, [RECALL_BIN, "watch", "--meaning", "--quiet"], { env, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    watcher.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const exited = new Promise((resolve) => watcher.on("exit", resolve));
+    const nearest = async (query: string) => jsonLines<{ snippet: string; meaningCoverage?: unknown }>((await runRecall(["search", "--no-sync", "--match", "meaning", "--json", "-n", "1", query], { env })).stdout)[0];
+    try {
+      // The catch-up: the fixtures embedded.
+      while (!(await nearest("deploy")) || (await nearest("deploy"))!.meaningCoverage) await new Promise((resolve) => setTimeout(resolve, 100));
+      const text = "The espresso machine in the office leaks water onto the floor every morning";
+      appendFileSync(
+        join(dir.sessionsDir, "--home-dev-blog--", "2026-10-01T12-00-00-000Z_01a0f755-f200-7250-a372-48336bf4923d.jsonl"),
+        JSON.stringify({ type: "message", id: "zz000009", parentId: null, timestamp: "2026-10-01T12:30:00.000Z", message: { role: "user", content: [{ type: "text", text }] } }) + "\n",
+      );
+      while ((await nearest("coffee maker dripping in the workplace"))?.snippet !== text) await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      watcher.kill("SIGTERM");
+      await exited;
+    }
+    expect(stderr).toBe("");
+  }, 120_000);
+
+  it("resumes after kill -9 with nothing embedded twice", async () => {
+    const folder = join(dir.sessionsDir, "--tmp-many--");
+    for (let n = 0; n < 24; n++) {
+      const id = `0190cccc-0000-7000-8000-${String(n).padStart(12, "0")}`;
+      writeSession(folder, id, Array.from({ length: 20 }, (_, m) => `session ${n} message ${m}: notes on topic number ${n * 20 + m} of the meaning test`));
+    }
+    expect((await runRecall(["index", "-q"], { env: withModel() })).code).toBe(0);
+    const file = vectorsFile();
+    const child = spawn(process.execPath, [RECALL_BIN, "index", "--meaning", "-q"], { env: withModel(), stdio: "ignore" });
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    // Killed once a batch or more is on disk, while later ones are being embedded.
+    while (!existsSync(file) || recordsIn(file) < 64) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill("SIGKILL");
+    await exited;
+    const kept = Math.floor(recordsIn(file));
+    expect(kept).toBeGreaterThanOrEqual(64);
+
+    const resumed = await indexMeaning(withModel());
+    expect(resumed.added, "the kill came before the end").toBeGreaterThan(0);
+    expect(resumed.embedded).toBe(resumed.messages);
+    // Every text once: what the killed run kept, plus what the next one added, and no record twice.
+    expect(kept + resumed.added).toBe(recordsIn(file));
+    const distinct = new Set<string>();
+    const bytes = readFileSync(file);
+    for (let at = HEADER; at < bytes.length; at += RECORD) distinct.add(bytes.subarray(at, at + 8).toString("hex"));
+    expect(distinct.size).toBe(recordsIn(file));
+    expect(resumed.messages).toBeGreaterThanOrEqual(distinct.size);
+  }, 240_000);
+});
