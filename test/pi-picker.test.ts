@@ -374,6 +374,23 @@ describe("picker component", () => {
     expect(vi.mocked(service.search).mock.calls.at(-1)![0].related).toBeUndefined();
   });
 
+  it("searches by words and meaning on Ctrl+T, says so, and by words again on the next", async () => {
+    const { service, finishSync } = fakeService((q) => [hit({ name: q || "latest" })]);
+    const { picker } = makePicker(service, initialState({ query: "flaky clock", scope: "all", cwd: "/x" }));
+    picker.start();
+    finishSync();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(vi.mocked(service.search).mock.calls.at(-1)![0].match).toBeUndefined();
+    expect(picker.render(160).join("\n")).toContain("Ctrl+T +meaning");
+    picker.handleInput("\x14");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(vi.mocked(service.search).mock.calls.at(-1)![0].match).toBe("both");
+    expect(picker.render(160).join("\n")).toMatch(/by words and meaning[^]*Ctrl\+T words only/);
+    picker.handleInput("\x14");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(vi.mocked(service.search).mock.calls.at(-1)![0].match).toBeUndefined();
+  });
+
   it("finishes with the session to resume, and refuses the one Pi has open", async () => {
     const open = hit({ name: "open" });
     const other = hit({ name: "other" });

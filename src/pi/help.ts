@@ -22,6 +22,7 @@ Picker keys
   Tab           this folder ↔ all projects
   Shift+Tab     the conversation only ↔ also tool calls, tool output and thinking
   Ctrl+R        the sessions related to the selected one (sharing its distinctive words) ↔ the search
+  Ctrl+T        by words ↔ by words and meaning (needs the model package recall-pi-model-minilm)
   Esc           close
 
 Queries: words match whole, case- and accent-insensitively, and any word may match; sessions

@@ -26,7 +26,7 @@ import {
 /** What the picker was closed with. */
 export type PickerOutcome = { type: "resume"; hit: SearchHit } | { type: "fork"; hit: SearchHit } | undefined;
 
-type SearchRequest = { query: string; cwd?: string; limit: number; prefix?: boolean; related?: SessionRef };
+type SearchRequest = { query: string; cwd?: string; limit: number; prefix?: boolean; match?: "both"; related?: SessionRef };
 
 export interface PickerService {
   /** The index as it is: the query's results, or with `related` the sessions related to that one. */

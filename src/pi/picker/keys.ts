@@ -1,7 +1,7 @@
 /**
  * Raw terminal input to picker keys, through Pi's configurable key bindings: whatever the user
- * bound to "select up", "confirm" or "delete word" in Pi works in the picker too. Tab, Shift+Tab
- * and Ctrl+R (related sessions) are fixed.
+ * bound to "select up", "confirm" or "delete word" in Pi works in the picker too. Tab, Shift+Tab,
+ * Ctrl+R (related sessions) and Ctrl+T (by meaning too) are fixed.
  */
 import { decodeKittyPrintable, matchesKey, type KeybindingsManager } from "@earendil-works/pi-tui";
 import type { PickerKey } from "./state.js";
@@ -38,6 +38,7 @@ export function toPickerKey(data: string, keybindings: Pick<KeybindingsManager, 
   if (matchesKey(data, "shift+tab")) return { type: "toggleContent" };
   if (matchesKey(data, "tab")) return { type: "toggleScope" };
   if (matchesKey(data, "ctrl+r")) return { type: "toggleRelated" };
+  if (matchesKey(data, "ctrl+t")) return { type: "toggleMeaning" };
   for (const [binding, key] of BINDINGS) if (keybindings.matches(data, binding)) return key;
   const kitty = decodeKittyPrintable(data);
   if (kitty !== undefined) return { type: "text", text: kitty };

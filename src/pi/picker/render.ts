@@ -318,7 +318,8 @@ function statusSpans(state: PickerState): Span[] {
     const n = state.results.length;
     const more = n >= state.limit ? "+" : "";
     const related = state.relatedTo ? ` related to ${oneLine(sessionTitle(state.relatedTo))}` : "";
-    parts.push({ text: `${n}${more} session${n === 1 ? "" : "s"}${state.scope === "current" ? " in this folder" : ""}${related}`, fg: "dim" });
+    const meaning = state.byMeaning && !state.relatedTo ? " by words and meaning" : "";
+    parts.push({ text: `${n}${more} session${n === 1 ? "" : "s"}${state.scope === "current" ? " in this folder" : ""}${related}${meaning}`, fg: "dim" });
   }
   return parts;
 }
@@ -385,7 +386,7 @@ export function renderPicker(state: PickerState, width: number, height: number, 
     const otherScope = state.scope === "all" ? "this folder" : "all projects";
     const help = state.confirmFork
       ? "Enter fork here · Esc back"
-      : `↑↓ move · Enter resume · Tab ${otherScope} · Shift+Tab ${state.everyKind ? "conversation only" : "+tools, thinking"} · Ctrl+R ${state.relatedTo ? "search" : "related"} · Esc close`;
+      : `↑↓ move · Enter resume · Tab ${otherScope} · Shift+Tab ${state.everyKind ? "conversation only" : "+tools, thinking"} · Ctrl+R ${state.relatedTo ? "search" : "related"} · Ctrl+T ${state.byMeaning ? "words only" : "+meaning"} · Esc close`;
     lines.push(framed(paint.line([{ text: " " }, { text: help, fg: "dim" }], lay.inner)));
   }
   lines.push(border("╰" + "─".repeat(lay.inner) + "╯"));

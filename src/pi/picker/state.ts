@@ -36,6 +36,8 @@ export interface PickerState {
   scope: Scope;
   /** Also search thinking, tool calls and tool output (Shift+Tab), not only the conversation. */
   everyKind: boolean;
+  /** Search by meaning as well as by words (Ctrl+T): `both` (needs the model package). */
+  byMeaning: boolean;
   /** The folder Pi runs in: what `current` scope means. */
   cwd: string;
   /** The session Pi has open, which cannot be resumed from the picker. */
@@ -66,7 +68,7 @@ export interface PickerState {
 
 export type PickerKey =
   | { type: "up" | "down" | "pageUp" | "pageDown" | "first" | "last" }
-  | { type: "confirm" | "cancel" | "toggleScope" | "toggleContent" | "toggleRelated" }
+  | { type: "confirm" | "cancel" | "toggleScope" | "toggleContent" | "toggleRelated" | "toggleMeaning" }
   | { type: "left" | "right" | "lineStart" | "lineEnd" }
   | { type: "backspace" | "delete" | "deleteWordBackward" | "clearLine" }
   | { type: "text"; text: string };
@@ -106,6 +108,7 @@ export function initialState(options: {
     cursor: query.length,
     scope: options.scope,
     everyKind: false,
+    byMeaning: false,
     cwd: options.cwd,
     currentSession: options.currentSession ?? {},
     results: [],
@@ -124,11 +127,12 @@ export function initialState(options: {
  * What the index is asked for the current state: a search, (no words yet) the latest sessions, or
  * the sessions related to one (`related`).
  */
-export function searchRequest(state: PickerState): { query: string; cwd?: string; limit: number; content?: ContentScope[]; related?: SessionRef } {
+export function searchRequest(state: PickerState): { query: string; cwd?: string; limit: number; content?: ContentScope[]; match?: "both"; related?: SessionRef } {
   const related = state.relatedTo;
   return {
     query: state.query,
     ...(state.everyKind ? { content: ["all" as const] } : {}),
+    ...(state.byMeaning && !related ? { match: "both" as const } : {}),
     ...(state.scope === "current" ? { cwd: state.cwd } : {}),
     limit: state.limit,
     ...(related ? { related: { id: related.id, path: related.path, cwd: related.cwd } } : {}),
@@ -249,6 +253,11 @@ export function handleKey(state: PickerState, key: PickerKey, ctx: KeyContext): 
     case "toggleContent":
       return {
         state: { ...state, everyKind: !state.everyKind, selected: 0, scroll: 0, loaded: false, searching: true, notice: undefined },
+        effects: [{ type: "search", debounce: false }],
+      };
+    case "toggleMeaning":
+      return {
+        state: { ...state, byMeaning: !state.byMeaning, selected: 0, scroll: 0, loaded: false, searching: true, notice: undefined },
         effects: [{ type: "search", debounce: false }],
       };
     case "toggleRelated": {
