@@ -134,7 +134,7 @@ describe.skipIf(!PI_RUNTIME)(`the pi_session_* tools in Pi 1.6.0${PI_SKIP_REASON
     });
     expect(search.description).toContain(SESSION_TOOL_TEXT.search);
     expect(search.description).not.toMatch(/not tool output or thinking/);
-    expect(Object.keys(search.parameters.properties)).toEqual(["query", "limit", "cursor", "mode", "file"]);
+    expect(Object.keys(search.parameters.properties)).toEqual(["query", "limit", "cursor", "mode", "file", "match"]);
     expect(find.description).toContain(SESSION_TOOL_TEXT.find);
     expect(context.description).toContain(SESSION_TOOL_TEXT.context);
     expect(read.description).toBe(SESSION_TOOL_TEXT.read);
