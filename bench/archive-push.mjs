@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+// `recall push` to a one-node OpenSearch (scripts/opensearch.sh) on a benchmark corpus (issue 32):
+//  1. the whole corpus pushed from nothing, through the CLI: documents per second;
+//  2. the same documents sent again with no change, in bulk requests of the same size straight to
+//     OpenSearch: its own bulk rate, beside recall's (reading, redacting and acknowledging included);
+//  3. a push with nothing to send, interleaved with `node -e 0`, --runs times: the median of each;
+//  4. one message appended to a session, then pushed and searched for until the archive finds it:
+//     the time from the append to the hit, --appends times.
+//
+//   node bench/archive-push.mjs --agent <corpus agent folder> [--runs 20] [--appends 5] [--json]
+//
+// The corpus is only read: recall's cache and config go to a temporary folder, the appended
+// messages to a copy of one session file in an agent folder of its own inside it.
+import { execFileSync, spawnSync } from "node:child_process";
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { machineInfo, now, REPO_ROOT, summarize } from "./lib.mjs";
+
+const { values } = parseArgs({ options: { agent: { type: "string" }, runs: { type: "string", default: "20" }, appends: { type: "string", default: "5" }, json: { type: "boolean", default: false } } });
+if (!values.agent) throw new Error("--agent <corpus agent folder> is required");
+const SCRIPT = fileURLToPath(new URL("../scripts/opensearch.sh", import.meta.url));
+const RECALL = join(REPO_ROOT, "bin", "recall.cjs");
+const INDEX = "recall-push-bench";
+const log = (m) => process.stderr.write(`${m}\n`);
+
+const work = mkdtempSync(join(tmpdir(), "recall-push-bench-"));
+// A folder of its own: as root, the engine runs as another user, who may not enter `work`.
+const osDir = mkdtempSync(join(tmpdir(), "recall-push-bench-os-"));
+const env = { ...process.env, PI_CODING_AGENT_DIR: values.agent, RECALL_CACHE_DIR: join(work, "cache"), RECALL_DATA_DIR: join(work, "data") };
+const recall = (...args) => {
+  const run = spawnSync(process.execPath, [RECALL, ...args], { env, encoding: "utf8", maxBuffer: 1 << 26 });
+  if (run.status !== 0) throw new Error(`recall ${args.join(" ")}: ${run.stderr}`);
+  return run.stdout;
+};
+const summary = (stdout) => JSON.parse(stdout.trim().split("\n").at(-1));
+const result = { machine: machineInfo(), corpus: values.agent };
+
+try {
+  log("starting OpenSearch");
+  const url = execFileSync(SCRIPT, ["start", "--dir", osDir], { encoding: "utf8" }).trim();
+  recall("remote", "add", "bench", url, "--index", INDEX, "--machine", "bench", "--user", "bench");
+
+  // 1. Everything, from nothing.
+  let t = now();
+  const first = summary(recall("push", "--remote", "bench", "--json"));
+  const pushMs = now() - t;
+  result.firstPush = { sessions: first.sessions, documents: first.messages, bytes: first.bytes, ms: pushMs, documentsPerSecond: first.messages / (pushMs / 1000) };
+  log(`first push: ${first.messages} documents of ${first.sessions} sessions in ${(pushMs / 1000).toFixed(1)} s (${result.firstPush.documentsPerSecond.toFixed(0)}/s)`);
+
+  // 2. OpenSearch's own bulk rate for the same documents: read back, then indexed again as they are.
+  await fetch(`${url}/${INDEX}/_refresh`, { method: "POST" });
+  const documents = [];
+  let page = await (await fetch(`${url}/${INDEX}/_search?scroll=1m`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ size: 5000, query: { match_all: {} } }) })).json();
+  while (page.hits.hits.length > 0) {
+    documents.push(...page.hits.hits.map((hit) => [hit._id, hit._source]));
+    page = await (await fetch(`${url}/_search/scroll`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ scroll: "1m", scroll_id: page._scroll_id }) })).json();
+  }
+  t = now();
+  for (let i = 0; i < documents.length; i += 2000) {
+    const body = documents.slice(i, i + 2000).flatMap(([id, source]) => [JSON.stringify({ index: { _index: INDEX, _id: id } }), JSON.stringify(source)]).join("\n");
+    const answer = await (await fetch(`${url}/_bulk`, { method: "POST", headers: { "content-type": "application/x-ndjson" }, body: `${body}\n` })).json();
+    if (answer.errors) throw new Error("the engine refused part of a bulk request");
+  }
+  const bulkMs = now() - t;
+  result.engineBulk = { documents: documents.length, ms: bulkMs, documentsPerSecond: documents.length / (bulkMs / 1000) };
+  log(`OpenSearch's own bulk: ${documents.length} documents in ${(bulkMs / 1000).toFixed(1)} s (${result.engineBulk.documentsPerSecond.toFixed(0)}/s)`);
+
+  // 3. Nothing to send, beside node -e 0.
+  const runs = Number(values.runs);
+  const node = [];
+  const noChange = [];
+  for (let i = 0; i < runs; i++) {
+    t = now();
+    spawnSync(process.execPath, ["-e", "0"]);
+    node.push(now() - t);
+    t = now();
+    const again = summary(recall("push", "--remote", "bench", "--json"));
+    noChange.push(now() - t);
+    if (again.messages !== 0) throw new Error(`a push with no change sent ${again.messages} documents`);
+  }
+  result.noChange = { node: summarize(node), push: summarize(noChange) };
+  log(`no-change push p50 ${result.noChange.push.median.toFixed(0)} ms beside node -e 0 p50 ${result.noChange.node.median.toFixed(0)} ms`);
+
+  // 4. An appended message, from the append to a hit in the archive.
+  const sessionsDir = join(values.agent, "sessions");
+  const project = readdirSync(sessionsDir)[0];
+  const original = join(sessionsDir, project, readdirSync(join(sessionsDir, project)).find((name) => name.endsWith(".jsonl")));
+  // A copy of one session in an agent folder of its own, so that the corpus is not written to.
+  const appendEnv = { ...env, PI_CODING_AGENT_DIR: join(work, "agent-extra") };
+  const target = join(work, "agent-extra", "sessions", "--extra--", basename(original));
+  mkdirSync(join(target, ".."), { recursive: true });
+  copyFileSync(original, target);
+  const pushExtra = () => spawnSync(process.execPath, [RECALL, "push", "--remote", "bench"], { env: appendEnv, encoding: "utf8" });
+  pushExtra();
+  const toHit = [];
+  for (let i = 0; i < Number(values.appends); i++) {
+    const word = `pushbench${i}x${Date.now().toString(36)}`;
+    const at = Date.now();
+    appendFileSync(target, `${JSON.stringify({ type: "message", id: `pb${i}${at}`.slice(0, 16), parentId: null, timestamp: new Date(at).toISOString(), message: { role: "user", content: `a ${word} line`, timestamp: at } })}\n`);
+    t = now();
+    pushExtra();
+    for (;;) {
+      await fetch(`${url}/${INDEX}/_refresh`, { method: "POST" });
+      const found = await (await fetch(`${url}/${INDEX}/_search`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ size: 1, query: { match: { text: word } } }) })).json();
+      if (found.hits.hits.length > 0) break;
+      if (now() - t > 30_000) throw new Error("the appended message did not reach the archive in 30 s");
+    }
+    toHit.push(now() - t);
+  }
+  result.appendToHit = summarize(toHit);
+  log(`an appended message pushed and found in the archive: p50 ${result.appendToHit.median.toFixed(0)} ms, max ${result.appendToHit.max.toFixed(0)} ms`);
+} finally {
+  try {
+    execFileSync(SCRIPT, ["stop", "--dir", osDir], { stdio: "ignore" });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+    rmSync(osDir, { recursive: true, force: true });
+  }
+}
+if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
