@@ -252,6 +252,9 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("the archive on a real OpenSe
       return jsonLines(result.stdout).at(-1);
     };
     const archivedIds = async () => new Set([...(await archived()).values()].map((d) => d.session_id));
+    const both = await runRecall(["push", "--remote", "local", "--here", "--repo"], { env: agent.env, cwd: inside });
+    expect(both.code).toBe(2);
+    expect(both.stderr.trim().split("\n")).toHaveLength(1);
     expect(await pushed("--since", "2030-01-01")).toMatchObject({ sessions: 0, messages: 0 });
     expect(await pushed("--here")).toMatchObject({ sessions: 1, messages: 1 });
     expect(await archivedIds()).toContain(ids.inside);

@@ -8,6 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { RecallError } from "../errors.js";
 import type { Locations } from "../locations.js";
 import { discoverSessionFiles, type SessionFile } from "../sessions/discover.js";
 import type { SessionHeader } from "../sessions/entries.js";
@@ -99,6 +100,7 @@ function appendedTo(file: SessionFile, known: FileWatermark | undefined): FileWa
 }
 
 export async function push(locations: Locations, remote: Remote, env: NodeJS.ProcessEnv, options: PushOptions = {}): Promise<PushReport> {
+  if (options.cwd !== undefined && options.repo !== undefined) throw new RecallError("BAD_INPUT", "a folder (cwd) and a project (repo) cannot both scope one push", { field: "repo" });
   const dryRun = options.dryRun === true;
   const report: PushReport = { remote: remote.name, sessions: 0, unchanged: 0, documents: 0, bytes: 0, deleted: 0, removed: 0, forgotten: 0, redactions: {}, failed: [], dryRun };
   const { files, failures } = await discoverSessionFiles(locations);

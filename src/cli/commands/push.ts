@@ -58,7 +58,6 @@ export class PushCommand extends BaseCommand {
     const archive = await Recall.openArchive({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
     const printDocuments = this.json && this.dryRun;
     const cwd = this.cwd ?? (this.here ? this.context.cwd : undefined);
-    if (cwd !== undefined && this.repo) throw new RecallError("BAD_INPUT", "--here/--cwd and --repo do not go together: a folder, or its whole project");
     const report = await archive.push(this.remote, {
       dryRun: this.dryRun,
       cwd,

@@ -32,6 +32,8 @@ export class WatchCommand extends BaseCommand {
   async run(): Promise<ExitCode> {
     const recall = this.recall();
     const pusher = this.push === undefined ? undefined : await this.pusher(this.push);
+    // What changed while no watch ran goes out first.
+    pusher?.changed();
     const stop = new AbortController();
     const onSignal = () => stop.abort();
     process.once("SIGINT", onSignal);
@@ -41,8 +43,7 @@ export class WatchCommand extends BaseCommand {
         signal: stop.signal,
         onSync: (report, notices) => {
           this.printSync(report, notices);
-          if (pusher && (report.indexed + report.appended + report.removed > 0 || !this.pushedOnce)) pusher.changed();
-          this.pushedOnce = true;
+          if (report.indexed + report.appended + report.removed > 0) pusher?.changed();
         },
         onError: (error) => this.warn(error instanceof Error ? error.message.split("\n")[0]! : String(error)),
         meaning: this.meaning,
@@ -54,9 +55,6 @@ export class WatchCommand extends BaseCommand {
     }
     return Exit.Ok;
   }
-
-  /** Whether the first sync asked for a push: it sends what changed before the watch began. */
-  private pushedOnce = false;
 
   private async pusher(remote: string): Promise<PushOnChange> {
     const archive = await Recall.openArchive({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
