@@ -4,18 +4,20 @@
  * nearest session shares a topic word of the corpus's plan (manifest `topicWords`) or a project,
  * against what a session drawn at random would. Then over the paraphrase evaluation's sessions
  * (bench/meaning-eval: hand-written topics in close pairs, among generated distractors): where
- * each paired topic's session ranks its twin among its related sessions.
+ * each paired topic's session ranks its twin among its related sessions, by words and, with the
+ * model package, by meaning and by both (its meaning index built first).
  *
  *   npm run prepare && node bench/related.mjs [--corpus S|M] [--sessions 40] [--runs 3] [--distractors 300]
  *
  * Prints one JSON object: latency samples summarized (ms), the share of sessions whose first
  * related session shares a topic word / a project, the same shares for a random session, and the
- * twins' R@1, R@5 and MRR.
+ * twins' R@1, R@5 and MRR by match.
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { generateCorpus } from "./corpus.mjs";
-import { LIBRARY_URL, now, summarize } from "./lib.mjs";
+import { existsSync } from "node:fs";
+import { LIBRARY_URL, REPO_ROOT, now, summarize } from "./lib.mjs";
 import { writeEvalSessions } from "./meaning-eval/sessions.mjs";
 import { TOPICS } from "./meaning-eval/topics.mjs";
 
@@ -66,20 +68,27 @@ for (const session of picked) {
 }
 recall.close();
 
-// The paraphrase evaluation's close pairs: each paired session's twin, among its related sessions.
+// The paraphrase evaluation's close pairs: each paired session's twin, among its related sessions,
+// by words, and with the model package (RECALL_MODEL_DIR or .cache/model-minilm) by meaning and both.
+const modelDir = process.env.RECALL_MODEL_DIR ?? join(REPO_ROOT, ".cache", "model-minilm");
+const withModel = existsSync(join(modelDir, "model.onnx"));
 const evalSessions = await writeEvalSessions(TOPICS, { distractors: Number(values.distractors), seed: 1 });
-const pairs = Recall.open({ env: { PI_CODING_AGENT_DIR: evalSessions.agentDir, RECALL_CACHE_DIR: evalSessions.cacheDir } });
+const pairs = Recall.open({ env: { PI_CODING_AGENT_DIR: evalSessions.agentDir, RECALL_CACHE_DIR: evalSessions.cacheDir, ...(withModel ? { RECALL_MODEL_DIR: modelDir } : {}) } });
 await pairs.sync();
-const ranks = [];
-for (const topic of TOPICS.filter((t) => t.pair)) {
-  const twin = TOPICS.find((t) => t.pair === topic.pair && t.id !== topic.id);
-  const { hits } = await pairs.related({ session: evalSessions.sessionIds.get(topic.id), limit: 10, sync: false });
-  const rank = hits.findIndex((hit) => hit.id === evalSessions.sessionIds.get(twin.id));
-  ranks.push(rank === -1 ? null : rank + 1);
+if (withModel) await pairs.indexMeaning();
+const twins = {};
+for (const match of withModel ? ["words", "meaning", "both"] : ["words"]) {
+  const ranks = [];
+  for (const topic of TOPICS.filter((t) => t.pair)) {
+    const twin = TOPICS.find((t) => t.pair === topic.pair && t.id !== topic.id);
+    const { hits } = await pairs.related({ session: evalSessions.sessionIds.get(topic.id), limit: 10, sync: false, match });
+    const rank = hits.findIndex((hit) => hit.id === evalSessions.sessionIds.get(twin.id));
+    ranks.push(rank === -1 ? null : rank + 1);
+  }
+  const within = (k) => Number((ranks.filter((rank) => rank !== null && rank <= k).length / ranks.length).toFixed(3));
+  twins[match] = { sessions: ranks.length, r1: within(1), r5: within(5), mrr: Number((ranks.reduce((sum, rank) => sum + (rank ? 1 / rank : 0), 0) / ranks.length).toFixed(3)) };
 }
 pairs.close();
-const within = (k) => Number((ranks.filter((rank) => rank !== null && rank <= k).length / ranks.length).toFixed(3));
-const twins = { sessions: ranks.length, r1: within(1), r5: within(5), mrr: Number((ranks.reduce((sum, rank) => sum + (rank ? 1 / rank : 0), 0) / ranks.length).toFixed(3)) };
 const share = (n, of) => Number((n / Math.max(1, of)).toFixed(3));
 console.log(
   JSON.stringify(

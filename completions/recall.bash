@@ -109,8 +109,9 @@ _recall() {
       -n|--limit) return ;;
       --since) return ;;
       --until) return ;;
+      --match) return ;;
       esac
-      opts="--sessions-dir --color --here --cwd --repo --json --format -0 --null --no-sync -n --limit --since --until --help" ;;
+      opts="--sessions-dir --color --here --cwd --repo --json --format -0 --null --no-sync -n --limit --since --until --match --help" ;;
     remote)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;

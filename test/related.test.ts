@@ -1,7 +1,9 @@
 /**
  * Related sessions (`recall related`, `Recall.related`, pi_session_related, the `recall` tool's
  * related action and the picker's Ctrl+R) over a real index of real session files: the fixture
- * sessions, and pairs of sessions on one topic written beside them.
+ * sessions, and pairs of sessions on one topic written beside them. With the model package, the
+ * same by meaning: a session that shares no distinctive word with another but is about the same
+ * thing is related to it by meaning alone.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,6 +15,7 @@ import { runRecallTool } from "../src/pi/tool.js";
 import { handleKey, initialState, searchRequest, withResults } from "../src/pi/picker/state.js";
 import { plainTheme, renderPicker } from "../src/pi/picker/render.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
+import { MODEL_PACKAGE, MODEL_SKIP_REASON } from "./helpers/model-package.js";
 import { jsonLines, runRecall } from "./helpers/run-cli.js";
 
 const ID = {
@@ -21,6 +24,7 @@ const ID = {
   deployA: "0b1e000c-0000-7000-8000-00000000000c",
   deployB: "0b1e000d-0000-7000-8000-00000000000d",
   unique: "0b1e000e-0000-7000-8000-00000000000e",
+  clockA: "0b1e000f-0000-7000-8000-00000000000f",
 } as const;
 
 /** A Pi session file: a header, then user and assistant messages in turn. */
@@ -49,6 +53,8 @@ beforeAll(() => {
     deployA: writeSession(agent, ID.deployA, "/home/dev/web", ["The canary rollout of the payments worker stalls", "The canary weight never moves past ten percent because the rollout analysis fails"]),
     deployB: writeSession(agent, ID.deployB, "/home/dev/app", ["Why does the canary rollout analysis fail for the worker?", "The analysis template queries a metric the worker no longer exports, so the canary stalls"]),
     unique: writeSession(agent, ID.unique, "/home/dev/web", ["zorblaxian quintessorium", "the zorblaxian of it"]),
+    // flakyA's story in other words: no distinctive word of its own is another session's.
+    clockA: writeSession(agent, ID.clockA, "/home/dev/api", ["Our nightly build breaks now and then around twelve at night", "A date comparison in that check depends on the wall time; mock the time source so it stays put"]),
   };
 });
 afterAll(() => agent.cleanup());
@@ -188,5 +194,44 @@ describe("the recall tool's related action and the picker's Ctrl+R", () => {
     expect(searchRequest(handleKey(shown, { type: "toggleRelated" }, keys).state).related).toBeUndefined();
     // Typing searches again.
     expect(searchRequest(handleKey(shown, { type: "text", text: "x" }, keys).state).related).toBeUndefined();
+  });
+});
+
+describe.skipIf(!MODEL_PACKAGE)(`related sessions by meaning${MODEL_SKIP_REASON}`, () => {
+  const withModel = () => ({ ...agent.env, RECALL_MODEL_DIR: MODEL_PACKAGE });
+  const related = (...args: string[]) => runRecall(["related", ...args], { env: withModel(), timeoutMs: 120_000 });
+  type Record = { id: string; matchedBy?: string; shared: string[]; snippet: string; meaningCoverage?: { embedded: number; messages: number } };
+
+  it("says the meaning index holds none of the session's messages before it is built, and exits 1", async () => {
+    const result = await related("--match", "meaning", ID.clockA);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split("\n")).toEqual([`recall: no session is related to ${ID.clockA} (the meaning index holds none of its messages until \`recall index --meaning\` embeds them)`]);
+  }, 120_000);
+
+  it("finds by meaning the session that shares no distinctive word, by default fused with the words", async () => {
+    const built = await runRecall(["index", "--meaning"], { env: withModel(), timeoutMs: 120_000 });
+    expect(built.code).toBe(0);
+    // By words, the night-build session shares nothing distinctive with the flaky-spec sessions.
+    const byWords = jsonLines<Record>((await related("--match", "words", "--json", ID.clockA)).stdout);
+    expect(byWords.map((h) => h.id).slice(0, 2)).not.toContain(ID.flakyA);
+    const byMeaning = await related("--match", "meaning", "--json", ID.clockA);
+    expect(byMeaning.stderr).toBe("");
+    const hits = jsonLines<Record>(byMeaning.stdout);
+    expect([ID.flakyA, ID.flakyB]).toContain(hits[0]!.id);
+    expect(hits[0]).toMatchObject({ matchedBy: "meaning", shared: [] });
+    expect(hits[0]!.snippet.length).toBeGreaterThan(0);
+    expect(hits.map((h) => h.id)).not.toContain(ID.clockA);
+    // The default with the model: both; a session the words find too says so, and shows the words' snippet.
+    const byDefault = jsonLines<Record>((await related("--json", ID.flakyA)).stdout);
+    expect(byDefault[0]).toMatchObject({ id: ID.flakyB, matchedBy: "both" });
+    expect(byDefault[0]!.shared.length).toBeGreaterThan(0);
+    const human = await related(ID.flakyA);
+    expect(human.stdout.split("\n\n")[0]).toContain("related by words and meaning");
+  }, 120_000);
+
+  it("without the model package, --match meaning is one MODEL_UNAVAILABLE line and exit 2", async () => {
+    const result = await runRecall(["related", "--match", "meaning", ID.flakyA], { env: agent.env });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^recall: meaning search needs the model package recall-pi-model-minilm/)]);
   });
 });

@@ -22,7 +22,7 @@ use crate::marks::prefix_marks;
 use crate::meaning::binding::{locked, JsMeaningCoverage, MeaningIndex};
 use crate::panics;
 use crate::query::{Filters, DEFAULT_COORDINATION};
-use crate::related::{Related, RelatedOptions};
+use crate::related::{ByMeaning, Related, RelatedOptions};
 use crate::relevance::{question_terms, Scorer};
 use crate::replace::{open_checked, open_or_replace};
 use crate::scan::{every_file, project_folders, EarlyLook, Layout, Scan, SessionFile};
@@ -221,6 +221,8 @@ pub struct JsRelatedRequest {
     pub limit: u32,
     pub filters: Option<JsFilters>,
     pub snippet_chars: Option<u32>,
+    /// "words" (the default), "meaning" or "both": the latter two read the meaning index given.
+    pub matching: Option<String>,
 }
 
 #[napi(object, js_name = "NativeRelatedHit")]
@@ -235,11 +237,14 @@ pub struct JsRelated {
     /// The session's distinctive words, best first: what it was looked up by.
     pub words: Vec<String>,
     pub hits: Vec<JsRelatedHit>,
+    /// With "meaning" or "both": how many of the messages in scope the meaning index covers.
+    pub coverage: Option<JsMeaningCoverage>,
 }
 
 impl From<Related> for JsRelated {
     fn from(related: Related) -> Self {
-        JsRelated { words: related.words, hits: related.hits.into_iter().map(|h| JsRelatedHit { hit: h.hit.into(), shared: h.shared }).collect() }
+        let hits = related.hits.into_iter().map(|h| JsRelatedHit { hit: h.hit.into(), shared: h.shared }).collect();
+        JsRelated { words: related.words, hits, coverage: related.coverage.map(JsMeaningCoverage::from) }
     }
 }
 
@@ -707,10 +712,21 @@ impl NativeIndex {
         )
     }
 
-    /// The sessions that share the most of one session's distinctive words (related.rs).
+    /// The sessions that share the most of one session's distinctive words, or lie nearest it in
+    /// meaning, or both (related.rs).
     #[napi(ts_return_type = "Promise<NativeRelated>")]
-    pub fn related(&self, request: JsRelatedRequest, signal: Option<AbortSignal>) -> AsyncTask<Job<JsRelated>> {
+    pub fn related(&self, request: JsRelatedRequest, signal: Option<AbortSignal>, meaning: Option<&MeaningIndex>) -> AsyncTask<Job<JsRelated>> {
         let engine = self.engine.clone();
+        let refuse = |error: RecallError, signal| AsyncTask::with_optional_signal(job(move || Err(error)), signal);
+        let by_meaning = match (request.matching.as_deref(), meaning) {
+            (None | Some("words"), _) => None,
+            (Some(name @ ("meaning" | "both")), Some(meaning)) => match meaning.store() {
+                Ok(store) => Some((store, name == "both")),
+                Err(error) => return refuse(error, signal),
+            },
+            (Some(name @ ("meaning" | "both")), None) => return refuse(RecallError::new(Code::BadInput, format!("related sessions by {name} need the meaning index")), signal),
+            (Some(name), _) => return refuse(RecallError::new(Code::BadInput, format!("unknown match: {name}")), signal),
+        };
         let options = RelatedOptions {
             path: request.path,
             session_id: request.session_id,
@@ -719,7 +735,16 @@ impl NativeIndex {
             coordination: DEFAULT_COORDINATION,
             snippet_chars: request.snippet_chars.map_or(DEFAULT_SNIPPET_CHARS, |c| c as usize),
         };
-        AsyncTask::with_optional_signal(job(move || Ok(engine.related(&options)?.into())), signal)
+        AsyncTask::with_optional_signal(
+            job(move || {
+                let related = match by_meaning {
+                    None => engine.related(&options, None)?,
+                    Some((store, words)) => engine.related(&options, Some(ByMeaning { store: &locked(&store), words }))?,
+                };
+                Ok(related.into())
+            }),
+            signal,
+        )
     }
 
     /// The snippet of each text, as `search` makes it for text of that kind it keeps.

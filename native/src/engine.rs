@@ -25,7 +25,7 @@ use crate::identity::Identity;
 use crate::index_part::{IndexPart, Part, Payload};
 use crate::integrity;
 use crate::panics;
-use crate::related::{related, Related, RelatedOptions};
+use crate::related::{related, ByMeaning, Related, RelatedOptions};
 use crate::scan::{scan, EarlyLook, Layout, Scan};
 use crate::schema::{kind_is, Fields, KIND_MESSAGE, KIND_SESSION, SCHEMA_VERSION};
 use crate::search::{find, find_matching, search, Found, Hit, MeaningQuery, SearchOptions};
@@ -215,9 +215,10 @@ impl Engine {
         find(&self.searchers(&options.content)?, &self.fields, options)
     }
 
-    /// The sessions related to one by its distinctive words (related.rs); the conversation only.
-    pub fn related(&self, options: &RelatedOptions) -> Result<Related> {
-        related(&self.searchers(&[])?, &self.fields, options)
+    /// The sessions related to one by its distinctive words, and by meaning with the meaning
+    /// index (related.rs); the conversation only.
+    pub fn related(&self, options: &RelatedOptions, meaning: Option<ByMeaning>) -> Result<Related> {
+        related(&self.searchers(&[])?, &self.fields, options, meaning)
     }
 
     /// The hits by meaning, or by words and meaning (search.rs, `find_matching`).

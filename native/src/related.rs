@@ -18,8 +18,10 @@
 //!    related session is not more related for being recent.
 //! 4. Each hit gets a snippet of its best message and the distinctive words its session shares.
 //!
-//! The meaning index's nearest sessions are the second candidate source of step 3: `fuse` merges
-//! sources per session (see `neighbours`).
+//! With the meaning index (`ByMeaning`), the sessions whose centroids lie nearest the session's
+//! (meaning/index.rs, `nearest_sessions`) are ranked too: alone (`meaning`), or fused with the
+//! words' ranking as a search by both fuses them (search.rs, `fused`). A session only the meaning
+//! found shows its message nearest the session's centroid.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -32,17 +34,19 @@ use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Searcher, TantivyDocument, Term};
 
 use crate::any_term::AnyTerm;
-use crate::by_path_key::ByPathKey;
+use crate::by_path_key::{ByPathKey, PathKeys};
 use crate::candidates::{word_candidates, BySession};
 use crate::coordinated::Coordinated;
 use crate::error::{Code, RecallError, Result};
 use crate::files::{read_records, Selector};
-use crate::fusion::{fuse, rank, Recency};
+use crate::fusion::{rank, Recency};
 use crate::index_part::Part;
+use crate::meaning::index::{nearest_sessions, Coverage};
+use crate::meaning::store::Store;
 use crate::query::{filtered, term_query, Filters, ParsedQuery, TAG_BOOST};
 use crate::relevance::is_stopword;
 use crate::schema::{kind_is, path_key, Fields, KIND_MESSAGE, KIND_SESSION};
-use crate::search::{session_documents, Hit, MatchedBy, MAX_LIMIT};
+use crate::search::{fused, passage, session_documents, Hit, MatchedBy, Ranked, MAX_LIMIT};
 use crate::searchers::Searchers;
 use crate::session::{message_from_document, session_from_document};
 use crate::session_floor::SessionFloor;
@@ -73,10 +77,20 @@ pub struct RelatedHit {
     pub shared: Vec<String>,
 }
 
-/// The session's distinctive words, best first, and the sessions related by them, best first.
+/// The session's distinctive words, best first, and the sessions related by them (and by
+/// meaning), best first.
 pub struct Related {
     pub words: Vec<String>,
     pub hits: Vec<RelatedHit>,
+    /// With the meaning index: how many of the messages in scope it covers.
+    pub coverage: Option<Coverage>,
+}
+
+/// The meaning index a related search reads: its store, and whether the distinctive words are
+/// searched too (`both`) or not (`meaning`).
+pub struct ByMeaning<'a> {
+    pub store: &'a Store,
+    pub words: bool,
 }
 
 /// A distinctive word and its weight relative to the best one (1).
@@ -86,7 +100,7 @@ struct Weighted {
     weight: f32,
 }
 
-pub fn related(searchers: &Searchers, fields: &Fields, options: &RelatedOptions) -> Result<Related> {
+pub fn related(searchers: &Searchers, fields: &Fields, options: &RelatedOptions, meaning: Option<ByMeaning>) -> Result<Related> {
     if options.limit > MAX_LIMIT {
         return Err(RecallError::new(Code::BadInput, format!("limit must be at most {MAX_LIMIT}, not {}", options.limit)));
     }
@@ -94,17 +108,37 @@ pub fn related(searchers: &Searchers, fields: &Fields, options: &RelatedOptions)
     let searcher = &searchers.main;
     let distinctive = distinctive_words(searcher, fields, &statistics, &options.path)?;
     let words: Vec<String> = distinctive.iter().map(|w| w.word.clone()).collect();
-    let nothing = |words| Ok(Related { words, hits: Vec::new() });
-    if distinctive.is_empty() || options.limit == 0 {
-        return nothing(words);
+    let by_words_too = meaning.as_ref().is_none_or(|meaning| meaning.words);
+    let nothing = |words, coverage| Ok(Related { words, hits: Vec::new(), coverage });
+    if options.limit == 0 || (distinctive.is_empty() && meaning.is_none()) {
+        return nothing(words, None);
     }
-    let Some(mut filters) = options.filters.with_tags_resolved(searcher, fields)? else { return nothing(words) };
+    let Some(mut filters) = options.filters.with_tags_resolved(searcher, fields)? else { return nothing(words, meaning.map(|_| Coverage::default())) };
     filters.exclude_session_ids.extend(family(searcher, fields, &options.session_id, &options.path)?);
 
-    let found = fuse(neighbours(searchers, fields, &statistics, &distinctive, &filters, options.coordination)?);
-    let session_docs = session_documents(searcher, fields, &found.keys().copied().collect())?;
+    let by_words = match by_words_too && !distinctive.is_empty() {
+        true => by_distinctive_words(searchers, fields, &statistics, &distinctive, &filters, options.coordination)?,
+        false => BySession::default(),
+    };
+    let (by_meaning, coverage) = match &meaning {
+        Some(meaning) => {
+            let (found, coverage) = nearest_sessions(searcher, fields, meaning.store, &options.path, &filters)?;
+            (found, Some(coverage))
+        }
+        None => (None, None),
+    };
+    let by_meaning = by_meaning.unwrap_or_default();
+    let wanted: PathKeys = by_words.keys().chain(by_meaning.keys()).copied().collect();
+    let session_docs = session_documents(searcher, fields, &wanted)?;
     let last_activity: ByPathKey<i64> = session_docs.iter().map(|(key, (ts, _))| (*key, *ts)).collect();
-    let ranked = rank(found, &last_activity, Recency { now: 0, weight: 0.0 }, options.limit);
+    let unranked = |source| rank(source, &last_activity, Recency { now: 0, weight: 0.0 }, if meaning.is_some() && by_words_too { usize::MAX } else { options.limit });
+    let ranked: Vec<Ranked> = match &meaning {
+        None => unranked(by_words).into_iter().map(|s| Ranked { key: s.key, score: s.score, words: Some(s.candidates), meaning: None, matched_by: MatchedBy::Words }).collect(),
+        Some(ByMeaning { words: false, .. }) => {
+            unranked(by_meaning).into_iter().map(|s| Ranked { key: s.key, score: s.score, words: None, meaning: Some(s.candidates), matched_by: MatchedBy::Meaning }).collect()
+        }
+        Some(_) => fused(unranked(by_words), unranked(by_meaning), &last_activity, options.limit),
+    };
 
     let parsed = ParsedQuery { loose: words.clone(), ..ParsedQuery::default() };
     let generator = snippet_generator(&statistics, fields.content, &parsed, &[], options.snippet_chars)?;
@@ -117,27 +151,31 @@ pub fn related(searchers: &Searchers, fields: &Fields, options: &RelatedOptions)
     let mut shared = shared_words(searcher, fields, &words, &paths)?;
     let mut hits = Vec::with_capacity(sessions.len());
     for (session, ranked) in sessions {
-        let (message, snippet, spans) = match ranked.candidates.best_message {
+        // The words' best message where they found the session, else the one nearest in meaning.
+        let by_words = ranked.words.and_then(|c| c.best_message);
+        let (message, snippet, spans) = match by_words.or(ranked.meaning.and_then(|c| c.best_message)) {
             Some(candidate) => {
                 let mut message = message_from_document(fields, &searchers.doc(candidate.origin.part, candidate.origin.address)?);
-                let (snippet, spans) = make_snippet(&generator, &message.text, options.snippet_chars);
+                let (snippet, spans) = match by_words {
+                    Some(_) => make_snippet(&generator, &message.text, options.snippet_chars),
+                    None => (passage(&message.text, options.snippet_chars), Vec::new()),
+                };
                 message.text = String::new();
                 (Some(message), snippet, spans)
             }
             None => (None, String::new(), Vec::new()),
         };
         let shared = shared.remove(&ranked.key).unwrap_or_default();
-        hits.push(RelatedHit { hit: Hit { session, score: ranked.score, message, snippet, spans, matched_by: MatchedBy::Words }, shared });
+        hits.push(RelatedHit { hit: Hit { session, score: ranked.score, message, snippet, spans, matched_by: ranked.matched_by }, shared });
     }
-    Ok(Related { words, hits })
+    Ok(Related { words, hits, coverage })
 }
 
-/// The candidate sources of related sessions: today the word index, searched for the distinctive
-/// words. (The meaning index adds the sessions nearest the session's embedding here.)
-fn neighbours(searchers: &Searchers, fields: &Fields, statistics: &LiveStatistics, distinctive: &[Weighted], filters: &Filters, coordination: f32) -> Result<Vec<BySession>> {
+/// The sessions holding the distinctive words, each with its best document.
+fn by_distinctive_words(searchers: &Searchers, fields: &Fields, statistics: &LiveStatistics, distinctive: &[Weighted], filters: &Filters, coordination: f32) -> Result<BySession> {
     let query = filtered(words_query(distinctive, coordination, fields), filters, fields);
     // No floor: the sessions left out after ranking (the session itself, its copies) could fill the top.
-    Ok(vec![word_candidates(searchers, statistics, &[(Part::Main, query)], &mut SessionFloor::none())?])
+    word_candidates(searchers, statistics, &[(Part::Main, query)], &mut SessionFloor::none())
 }
 
 /// Each distinctive word in the conversation and in the tag text (tags and names, boosted as a

@@ -141,12 +141,12 @@ pub const MEANING_DEPTH: usize = 100;
 pub const WORDS_WEIGHT: f64 = 0.2;
 
 /// A session as it will be shown: its score and, from each source that found it, its candidates.
-struct Ranked {
-    key: u64,
-    score: f64,
-    words: Option<SessionCandidates>,
-    meaning: Option<SessionCandidates>,
-    matched_by: MatchedBy,
+pub(crate) struct Ranked {
+    pub key: u64,
+    pub score: f64,
+    pub words: Option<SessionCandidates>,
+    pub meaning: Option<SessionCandidates>,
+    pub matched_by: MatchedBy,
 }
 
 /// The hits of `options`, by words (no `meaning`), by meaning, or by both (`MeaningQuery::words`).
@@ -267,7 +267,7 @@ pub fn find_matching(searchers: &Searchers, fields: &Fields, options: &SearchOpt
 /// not find it). Best first; equal scores fall to the more recent session, then to the path key,
 /// as `rank` orders them. A session is said to match by meaning within the first `MEANING_DEPTH`
 /// of the meaning's ranking, or when the words do not find it.
-fn fused(by_words: Vec<RankedSession>, by_meaning: Vec<RankedSession>, last_activity: &ByPathKey<i64>, limit: usize) -> Vec<Ranked> {
+pub(crate) fn fused(by_words: Vec<RankedSession>, by_meaning: Vec<RankedSession>, last_activity: &ByPathKey<i64>, limit: usize) -> Vec<Ranked> {
     let mut sessions: ByPathKey<Ranked> = ByPathKey::default();
     let best = by_words.first().map_or(1.0, |s| s.score);
     for session in by_words {
@@ -289,7 +289,7 @@ fn fused(by_words: Vec<RankedSession>, by_meaning: Vec<RankedSession>, last_acti
 }
 
 /// The passage a meaning-only hit shows: the start of the message the model read, `chars` long.
-fn passage(text: &str, chars: usize) -> String {
+pub(crate) fn passage(text: &str, chars: usize) -> String {
     let end = text.char_indices().nth(chars).map_or(text.len(), |(i, _)| i);
     text[..end].to_owned()
 }

@@ -29,7 +29,7 @@ fn engine_with(sessions: Vec<SessionUpdate>) -> Engine {
 
 fn related_to(engine: &Engine, name: &str, filters: Filters) -> Related {
     let options = RelatedOptions { path: format!("/sessions/{name}.jsonl"), session_id: format!("id-{name}"), limit: 10, filters, coordination: DEFAULT_COORDINATION, snippet_chars: 200 };
-    engine.related(&options).unwrap()
+    engine.related(&options, None).unwrap()
 }
 
 fn names(related: &Related) -> Vec<String> {

@@ -80,13 +80,22 @@ function modelIdentity(dir: string): string {
   return `${MODEL_PACKAGE_NAME}@${version ?? "unversioned"}`;
 }
 
-/** The model and the meaning index of these locations; null when no model is installed. */
-export async function openMeaning(locations: Locations, env: NodeJS.ProcessEnv): Promise<Meaning | null> {
+/**
+ * The meaning index of these locations, without loading the model (what a related search needs);
+ * null when no model is installed.
+ */
+export async function openMeaningIndex(locations: Locations, env: NodeJS.ProcessEnv): Promise<MeaningIndexHandle | null> {
+  const dir = modelDir(env);
+  return dir === null ? null : MeaningIndexHandle.open(join(locations.cacheDir, "meaning"), modelIdentity(dir));
+}
+
+/** The model and the meaning index `index` of these locations; null when no model is installed. */
+export async function openMeaning(index: Promise<MeaningIndexHandle | null>, env: NodeJS.ProcessEnv): Promise<Meaning | null> {
   const dir = modelDir(env);
   if (dir === null) return null;
   const model = await MeaningHandle.load(dir);
-  const index = await MeaningIndexHandle.open(join(locations.cacheDir, "meaning"), modelIdentity(dir));
-  return { model, index };
+  const opened = await index;
+  return opened ? { model, index: opened } : null;
 }
 
 /**

@@ -1,11 +1,14 @@
 /**
  * Related sessions: the sessions nearest one session. Without a model they are those that share
  * the most of its distinctive words (native/src/related.rs: its words weighed tf-idf over the
- * index, the session itself, its copies, its parent and its forks left out); the meaning index,
- * where it exists, adds its nearest sessions there, as a second source of candidates, so this
- * module and its callers do not change. Hits are search hits, each with the words it shares.
+ * index, the session itself, its copies, its parent and its forks left out). With the model
+ * package installed they are by default those nearest it in meaning too (`match` both: the
+ * sessions whose centroid, the mean of their messages' vectors, lies nearest its, fused with the
+ * words' as a search by both fuses them). Hits are search hits, each with the words it shares.
  */
+import type { MeaningIndexHandle } from "../native/meaning-index-handle.js";
 import type { IndexStore } from "../store.js";
+import { meaningUnavailable, type Match, type MeaningCoverage } from "./meaning.js";
 import type { SessionRef } from "./resolve-session.js";
 import { checkedLimit, scopeFilters, toSearchHit, type SearchHit } from "./search.js";
 
@@ -19,6 +22,11 @@ export interface RelatedOptions {
   /** Only messages from this time on / up to this time (ms since epoch). */
   since?: number;
   until?: number;
+  /**
+   * What relates a session: its distinctive `words`, its `meaning` (the meaning index), or `both`.
+   * Default: both when the model package is installed, else words.
+   */
+  match?: Match;
   signal?: AbortSignal;
 }
 
@@ -37,13 +45,25 @@ export interface RelatedPage {
   words: string[];
   /** Best first. */
   hits: RelatedHit[];
+  /**
+   * With `match` meaning or both: how many of the messages searched the meaning index covers.
+   * No hits by meaning while it holds none of the session's own messages.
+   */
+  coverage?: MeaningCoverage;
 }
 
 export const DEFAULT_RELATED_LIMIT = 10;
 
-export async function relatedSessions(store: IndexStore, session: SessionRef, options: Omit<RelatedOptions, "session">): Promise<RelatedPage> {
+/**
+ * The related sessions of `session`; `meaning` is the meaning index when the model package is
+ * installed (null otherwise), which makes `both` the default.
+ */
+export async function relatedSessions(store: IndexStore, session: SessionRef, options: Omit<RelatedOptions, "session">, meaning: MeaningIndexHandle | null): Promise<RelatedPage> {
   const limit = checkedLimit(options.limit ?? DEFAULT_RELATED_LIMIT);
-  const request = { path: session.path, sessionId: session.id, limit, filters: scopeFilters(options) };
-  const { words, hits } = await store.native.related(request, options.signal);
-  return { session, words, hits: hits.map(({ hit, shared }) => ({ ...toSearchHit(hit), shared })) };
+  const match = options.match ?? (meaning ? "both" : "words");
+  if (match !== "words" && !meaning) throw meaningUnavailable();
+  const request = { path: session.path, sessionId: session.id, limit, filters: scopeFilters(options), matching: match };
+  const { words, hits, coverage } = match === "words" || !meaning ? await store.native.related(request, options.signal) : await store.native.relatedByMeaning(request, meaning, options.signal);
+  const page: RelatedPage = { session, words, hits: hits.map(({ hit, shared }) => ({ ...toSearchHit(hit), ...(match === "words" ? {} : { matchedBy: hit.matchedBy as Match }), shared })) };
+  return coverage ? { ...page, coverage } : page;
 }

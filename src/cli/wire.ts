@@ -163,8 +163,8 @@ export interface RelatedHitRecord extends SearchHitRecord {
   shared: string[];
 }
 
-export function relatedHitRecord(hit: RelatedHit): RelatedHitRecord {
-  return { ...searchHitRecord(hit), shared: [...hit.shared] };
+export function relatedHitRecord(hit: RelatedHit, coverage?: MeaningCoverage): RelatedHitRecord {
+  return { ...searchHitRecord(hit, coverage), shared: [...hit.shared] };
 }
 
 export function messageRecord(m: ReadMessage | ContextMessage): MessageRecord {

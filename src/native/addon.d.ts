@@ -110,8 +110,11 @@ export declare class NativeIndex {
   unlock(): Promise<void>
   /** The hits of a search; by meaning or both (`request.matching`) with the meaning index given. */
   search(request: NativeSearchRequest, signal?: AbortSignal | undefined | null, meaning?: MeaningIndex | undefined | null): Promise<NativeFound>
-  /** The sessions that share the most of one session's distinctive words (related.rs). */
-  related(request: NativeRelatedRequest, signal?: AbortSignal | undefined | null): Promise<NativeRelated>
+  /**
+   * The sessions that share the most of one session's distinctive words, or lie nearest it in
+   * meaning, or both (related.rs).
+   */
+  related(request: NativeRelatedRequest, signal?: AbortSignal | undefined | null, meaning?: MeaningIndex | undefined | null): Promise<NativeRelated>
   /** The snippet of each text, as `search` makes it for text of that kind it keeps. */
   snippets(request: NativeSnippetRequest): Promise<NativeSnippet[]>
   /** The indexed tool calls that touched `file` (an absolute path), by session file. */
@@ -352,6 +355,8 @@ export interface NativeRelated {
   /** The session's distinctive words, best first: what it was looked up by. */
   words: Array<string>
   hits: Array<NativeRelatedHit>
+  /** With "meaning" or "both": how many of the messages in scope the meaning index covers. */
+  coverage?: NativeMeaningCoverage
 }
 
 export interface NativeRelatedHit {
@@ -367,6 +372,8 @@ export interface NativeRelatedRequest {
   limit: number
   filters?: NativeFilters
   snippetChars?: number
+  /** "words" (the default), "meaning" or "both": the latter two read the meaning index given. */
+  matching?: string
 }
 
 export interface NativeScan {

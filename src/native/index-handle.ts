@@ -107,6 +107,11 @@ export class IndexHandle {
     return native(() => this.inner.related(request, signal));
   }
 
+  /** The related sessions by meaning, or by words and meaning (`request.matching`), from this meaning index. */
+  relatedByMeaning(request: NativeRelatedRequest, meaning: MeaningIndexHandle, signal?: AbortSignal): Promise<NativeRelated> {
+    return native(() => this.inner.related(request, signal, meaning.inner));
+  }
+
   /** The hits by meaning, or by words and meaning (`request.matching`), from this meaning index. */
   searchByMeaning(request: NativeSearchRequest, meaning: MeaningIndexHandle, signal?: AbortSignal): Promise<NativeFound> {
     return native(() => this.inner.search(request, signal, meaning.inner));

@@ -8,6 +8,9 @@
 //! A meaning search is exact: the query's cosine with every vector held, then each message
 //! document in scope takes its key's cosine, and each session its best message
 //! (candidates.rs). A message whose vector is not there yet is not found by meaning.
+//!
+//! A session's place in meaning is its centroid, the mean of its messages' vectors: the sessions
+//! nearest another (`nearest_sessions`, for related.rs) are those whose centroids are nearest its.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -16,11 +19,12 @@ use tantivy::index::SegmentId;
 use tantivy::query::{EnableScoring, Query};
 use tantivy::{DocAddress, DocId, DocSet, Searcher, SegmentReader, TantivyDocument, TERMINATED};
 
-use crate::by_path_key::PathKeys;
-use crate::candidates::{BySession, Candidate, Origin};
+use crate::by_path_key::{ByPathKey, PathKeys};
+use crate::candidates::{BySession, Candidate, Origin, SessionCandidates};
 use crate::error::Result;
 use crate::index_part::Part;
 use crate::meaning::store::Store;
+use crate::meaning::DIMENSIONS;
 use crate::query::{filtered, Filters};
 use crate::schema::{kind_is, Fields, KIND_MESSAGE};
 use tantivy::schema::document::Value;
@@ -179,4 +183,55 @@ pub fn meaning_candidates(searcher: &Searcher, fields: &Fields, store: &Store, c
         }
     }
     Ok((found, coverage))
+}
+
+/// A session's messages as `nearest_sessions` adds them up.
+struct Centroid {
+    /// The sum of its messages' vectors.
+    sum: Vec<f32>,
+    /// The sum of their cosines with the session asked about: the sum's dot product with it.
+    towards: f32,
+    nearest: SessionCandidates,
+}
+
+/// The sessions in scope (`filters`) nearest in meaning to the session of the file `path`: each
+/// scored by the cosine of its centroid with that session's, its best message the one nearest
+/// that centroid; and how many of the messages in scope the store covers. None when the store
+/// holds no vector of that session's messages.
+pub fn nearest_sessions(searcher: &Searcher, fields: &Fields, store: &Store, path: &str, filters: &Filters) -> Result<(Option<BySession>, Coverage)> {
+    let mut centre = vec![0f32; DIMENSIONS];
+    let own = Filters { paths: Some(vec![path.to_owned()]), ..Filters::default() };
+    for_each_unit(searcher, fields, &own, |unit| {
+        if let Some(slot) = store.slot(unit.key) {
+            store.add_to(slot, &mut centre);
+        }
+    })?;
+    let mut coverage = Coverage::default();
+    let length = centre.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if length == 0.0 {
+        return Ok((None, coverage));
+    }
+    centre.iter_mut().for_each(|x| *x /= length);
+    let scores = store.scores(&centre);
+    let mut sessions: ByPathKey<Centroid> = ByPathKey::default();
+    for_each_unit(searcher, fields, filters, |unit| {
+        coverage.messages += 1;
+        let Some(slot) = store.slot(unit.key) else { return };
+        coverage.embedded += 1;
+        let score = scores[slot as usize];
+        let session = sessions.entry(unit.path_key).or_insert_with(|| Centroid { sum: vec![0f32; DIMENSIONS], towards: 0.0, nearest: SessionCandidates::default() });
+        store.add_to(slot, &mut session.sum);
+        session.towards += score;
+        session.nearest.offer(Candidate { message: Some(unit.msg_index), score, origin: Origin { part: Part::Main, address: unit.address } });
+    })?;
+    let found = sessions
+        .into_iter()
+        .filter_map(|(key, session)| {
+            let length = session.sum.iter().map(|x| x * x).sum::<f32>().sqrt();
+            let message = session.nearest.best_message.filter(|_| length > 0.0)?;
+            let best = Candidate { score: session.towards / length, ..message };
+            Some((key, SessionCandidates { best: Some(best), best_message: Some(message) }))
+        })
+        .collect();
+    Ok((Some(found), coverage))
 }

@@ -164,6 +164,15 @@ impl Store {
         self.codes.chunks_exact(DIMENSIONS).zip(&self.scales).map(|(codes, scale)| dot(codes, &query_codes) as f32 * query_scale * scale).collect()
     }
 
+    /// Adds the vector of `slot` (its codes times its scale) to `sum`, DIMENSIONS floats.
+    pub fn add_to(&self, slot: u32, sum: &mut [f32]) {
+        let slot = slot as usize;
+        let scale = self.scales[slot];
+        for (total, &code) in sum.iter_mut().zip(&self.codes[slot * DIMENSIONS..(slot + 1) * DIMENSIONS]) {
+            *total += f32::from(code) * scale;
+        }
+    }
+
     /// Takes the writer's lock (RECALL_LOCKED when another process holds it) and makes the file
     /// ready to append to: created with its header, or cut after its last whole record.
     pub fn writer(&mut self) -> Result<StoreWriter> {
@@ -285,6 +294,10 @@ mod tests {
         let exact: f32 = unit(1).iter().zip(unit(2)).map(|(a, b)| a * b).sum();
         assert!((scores[0] - 1.0).abs() < 0.01, "{scores:?}");
         assert!((scores[1] - exact).abs() < 0.01, "{scores:?} against {exact}");
+        let mut twice = vec![0f32; DIMENSIONS];
+        reopened.add_to(0, &mut twice);
+        reopened.add_to(0, &mut twice);
+        assert!(twice.iter().zip(unit(1)).all(|(sum, x)| (sum - 2.0 * x).abs() < 0.01), "the vector comes back from its codes");
         assert!(Store::open(dir.path(), "model@2").unwrap().is_empty(), "another model's vectors are not read");
     }
 

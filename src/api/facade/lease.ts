@@ -25,6 +25,7 @@ import type { EarlyLook } from "../../sessions/discover.js";
 import type { IndexCheck } from "../../native/index-handle.js";
 import type { JobRunner, PlainOverrides } from "../background-jobs.js";
 import type { Meaning } from "../meaning.js";
+import type { MeaningIndexHandle } from "../../native/meaning-index-handle.js";
 import { syncNotices, type Notice } from "../notices.js";
 import { readSession, type ReadOptions, type ReadResult } from "../read.js";
 import type { SessionRef } from "../resolve-session.js";
@@ -74,6 +75,7 @@ export class IndexLease {
   private running: Promise<SyncReport> | undefined;
   private watched: LiveFreshness | undefined;
   private meaningLoaded: Promise<Meaning | null> | undefined;
+  private meaningIndexOpened: Promise<MeaningIndexHandle | null> | undefined;
   private readonly notices: Notice[] = [];
   private located: Locations | undefined;
   /** The location overrides as plain data (they cross to the background thread). */
@@ -109,8 +111,14 @@ export class IndexLease {
    * when the model package is not installed. Loaded lazily: a word search never pays for it.
    */
   meaning(): Promise<Meaning | null> {
-    this.meaningLoaded ??= import("../meaning.js").then(({ openMeaning }) => openMeaning(this.locations, this.env));
+    this.meaningLoaded ??= import("../meaning.js").then(({ openMeaning }) => openMeaning(this.meaningIndex(), this.env));
     return this.meaningLoaded;
+  }
+
+  /** The meaning index alone (no model loaded), opened once; null when the model package is not installed. */
+  meaningIndex(): Promise<MeaningIndexHandle | null> {
+    this.meaningIndexOpened ??= import("../meaning.js").then(({ openMeaningIndex }) => openMeaningIndex(this.locations, this.env));
+    return this.meaningIndexOpened;
   }
 
   /** The notices waiting, each handed out once: the store's, the syncs', the tag store's. */

@@ -44,7 +44,8 @@ export class Sessions {
     const ref = options.session;
     const synced = typeof ref === "string" && !looksLikePath(ref) && options.sync !== false;
     const session = typeof ref === "string" && options.sync === false ? await this.resolveAsIs(ref) : await this.session(ref);
-    return this.lease.fresh(synced ? { ...options, sync: false } : options, (store) => relatedSessions(store, session, options));
+    const meaning = (options.match ?? "both") === "words" ? null : await this.lease.meaningIndex();
+    return this.lease.fresh(synced ? { ...options, sync: false } : options, (store) => relatedSessions(store, session, options, meaning));
   }
 
   async count(options: Pick<ListOptions, "cwd">): Promise<number> {
