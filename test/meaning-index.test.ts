@@ -110,6 +110,22 @@ describe.skipIf(!MODEL_PACKAGE)(`the meaning index${MODEL_SKIP_REASON}`, () => {
     expect(both.map((h) => h.name)).toContain("Fix staging deploy: readiness probe and nginx ingress");
   }, 120_000);
 
+  it("ranks the sessions of a scope (a folder, a time window) as the whole search ranks them", async () => {
+    await indexMeaning(withModel());
+    type Hit = { id: string; cwd: string; modified: string };
+    const search = async (...args: string[]) => jsonLines<Hit>((await runRecall(["search", "--match", "meaning", "--json", "-n", "50", ...args, "a deploy that never finished"], { env: withModel() })).stdout);
+    const all = await search();
+    expect(all.length).toBeGreaterThan(3);
+    const folder = all.map((h) => h.cwd).find((cwd) => cwd !== "")!;
+    const inFolder = await search("--cwd", folder);
+    expect(inFolder.length).toBeGreaterThan(0);
+    expect(inFolder.map((h) => h.id)).toEqual(all.filter((h) => h.cwd === folder).map((h) => h.id));
+    const since = await search("--since", "2026-09-20");
+    expect(since.length).toBeGreaterThan(0);
+    expect(since.length).toBeLessThan(all.length);
+    expect(all.map((h) => h.id)).toEqual(expect.arrayContaining(since.map((h) => h.id)));
+  }, 120_000);
+
   it("says how much it covers while incomplete: a field in JSON, one line on stderr", async () => {
     await indexMeaning(withModel());
     writeSession(join(dir.sessionsDir, "--tmp-meaning--"), "0190bbbb-0000-7000-8000-000000000001", ["a brand new question about flaky timers", "an answer about fake clocks"]);

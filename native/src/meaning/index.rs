@@ -23,7 +23,7 @@ use crate::by_path_key::{ByPathKey, PathKeys};
 use crate::candidates::{BySession, Candidate, Origin, SessionCandidates};
 use crate::error::Result;
 use crate::index_part::Part;
-use crate::meaning::store::Store;
+use crate::meaning::store::{Generation, Store};
 use crate::meaning::DIMENSIONS;
 use crate::query::{filtered, Filters};
 use crate::schema::{kind_is, Fields, KIND_MESSAGE};
@@ -115,12 +115,33 @@ pub fn live_keys(searcher: &Searcher, fields: &Fields) -> Result<PathKeys> {
 }
 
 /// The units of one segment as a search by meaning reads them, taken from its fast columns once
-/// (a segment never changes; which of its documents are alive is asked at each search).
+/// (a segment never changes; which of its documents are alive is asked at each search), and
+/// where each unit's vector is in the store as last looked up.
 struct SegmentUnits {
     docs: Vec<DocId>,
     path_keys: Vec<u64>,
     indexes: Vec<u64>,
     keys: Vec<u64>,
+    slots: Mutex<Option<(Generation, Arc<Vec<u32>>)>>,
+}
+
+/// A unit the store holds no vector of.
+const NO_SLOT: u32 = u32::MAX;
+
+impl SegmentUnits {
+    /// Each unit's slot in `store` (NO_SLOT: none yet), looked up again only when the store changed.
+    fn slots(&self, store: &Store) -> Arc<Vec<u32>> {
+        let mut held = self.slots.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let generation = store.generation();
+        if let Some((seen, slots)) = held.as_ref() {
+            if *seen == generation {
+                return Arc::clone(slots);
+            }
+        }
+        let slots = Arc::new(self.keys.iter().map(|key| store.slot(*key).unwrap_or(NO_SLOT)).collect::<Vec<u32>>());
+        *held = Some((generation, Arc::clone(&slots)));
+        slots
+    }
 }
 
 /// The units of each segment read so far, kept between searches by the meaning index's handle:
@@ -142,7 +163,7 @@ impl UnitCache {
                 units.push(Arc::clone(read));
                 continue;
             }
-            let mut read = SegmentUnits { docs: Vec::new(), path_keys: Vec::new(), indexes: Vec::new(), keys: Vec::new() };
+            let mut read = SegmentUnits { docs: Vec::new(), path_keys: Vec::new(), indexes: Vec::new(), keys: Vec::new(), slots: Mutex::new(None) };
             for_each_unit_of(searcher, fields, &Filters::default(), Some(segment_ord), |unit| {
                 read.docs.push(unit.address.doc_id);
                 read.path_keys.push(unit.path_key);
@@ -157,29 +178,55 @@ impl UnitCache {
     }
 }
 
+/// The documents of one segment that `filters` keep, as bits by document id.
+fn kept_by(searcher: &Searcher, fields: &Fields, filters: &Filters, segment_ord: usize) -> Result<Vec<u64>> {
+    let query = filtered(kind_is(fields, KIND_MESSAGE), filters, fields);
+    let weight = query.weight(EnableScoring::disabled_from_searcher(searcher))?;
+    let segment = searcher.segment_reader(segment_ord as u32);
+    let mut kept = vec![0u64; (segment.max_doc() as usize).div_ceil(64)];
+    weight.for_each_no_score(segment, &mut |docs| {
+        for &doc in docs {
+            kept[doc as usize / 64] |= 1 << (doc % 64);
+        }
+    })?;
+    Ok(kept)
+}
+
 /// Each session's best message by meaning (cosine with `query`, a vector of length 1) among the
 /// messages matching `filters`, and how many of those the store covers.
 pub fn meaning_candidates(searcher: &Searcher, fields: &Fields, store: &Store, cache: &UnitCache, query: &[f32], filters: &Filters) -> Result<(BySession, Coverage)> {
     let scores = store.scores(query);
     let mut found = BySession::default();
     let mut coverage = Coverage::default();
-    let mut offer = |path_key: u64, msg_index: u64, key: u64, address: DocAddress| {
-        coverage.messages += 1;
-        let Some(slot) = store.slot(key) else { return };
-        coverage.embedded += 1;
-        let candidate = Candidate { message: Some(msg_index), score: scores[slot as usize], origin: Origin { part: Part::Main, address } };
-        found.entry(path_key).or_default().offer(candidate);
-    };
-    if !filters.clauses(fields).is_empty() {
-        for_each_unit(searcher, fields, filters, |unit| offer(unit.path_key, unit.msg_index, unit.key, unit.address))?;
-        return Ok((found, coverage));
-    }
+    let filtering = !filters.clauses(fields).is_empty();
     for (segment_ord, units) in cache.units(searcher, fields)?.iter().enumerate() {
         let alive = searcher.segment_reader(segment_ord as u32).alive_bitset();
+        let kept = if filtering { Some(kept_by(searcher, fields, filters, segment_ord)?) } else { None };
+        let slots = units.slots(store);
+        // A session's messages lie together in a segment: each run of them is one entry of `found`.
+        let mut run: Option<(u64, SessionCandidates)> = None;
         for (i, &doc) in units.docs.iter().enumerate() {
-            if alive.is_none_or(|alive| alive.is_alive(doc)) {
-                offer(units.path_keys[i], units.indexes[i], units.keys[i], DocAddress::new(segment_ord as u32, doc));
+            let in_scope = kept.as_ref().is_none_or(|kept| kept[doc as usize / 64] & (1 << (doc % 64)) != 0);
+            if !in_scope || alive.is_some_and(|alive| !alive.is_alive(doc)) {
+                continue;
             }
+            coverage.messages += 1;
+            let slot = slots[i];
+            if slot == NO_SLOT {
+                continue;
+            }
+            coverage.embedded += 1;
+            let path_key = units.path_keys[i];
+            if run.as_ref().is_some_and(|(key, _)| *key != path_key) {
+                if let Some((key, candidates)) = run.take() {
+                    found.entry(key).or_default().merge(candidates);
+                }
+            }
+            let candidate = Candidate { message: Some(units.indexes[i]), score: scores[slot as usize], origin: Origin { part: Part::Main, address: DocAddress::new(segment_ord as u32, doc) } };
+            run.get_or_insert_with(|| (path_key, SessionCandidates::default())).1.offer(candidate);
+        }
+        if let Some((key, candidates)) = run {
+            found.entry(key).or_default().merge(candidates);
         }
     }
     Ok((found, coverage))

@@ -44,6 +44,10 @@ pub struct Store {
     file: Option<(u64, u64)>,
 }
 
+/// Which vectors a store holds: the file read, and how many of its vectors. A slot found in one
+/// generation holds in the next only while the file is the same (records are only appended to it).
+pub type Generation = (Option<(u64, u64)>, usize);
+
 /// The writer's hold on the store: its lock, and the file it appends to.
 pub struct StoreWriter {
     _lock: HeldLock,
@@ -152,6 +156,11 @@ impl Store {
         self.keys.is_empty()
     }
 
+    /// What the store holds now, to tell whether slots looked up before still hold.
+    pub fn generation(&self) -> Generation {
+        (self.file, self.keys.len())
+    }
+
     /// Where the vector of a unit's key is, if the store holds it.
     pub fn slot(&self, key: u64) -> Option<u32> {
         self.slots.get(&key).copied()
@@ -161,6 +170,7 @@ impl Store {
     pub fn scores(&self, query: &[f32]) -> Vec<f32> {
         let (query_scale, query_codes) = quantize(query);
         let query_codes: Vec<i16> = query_codes.into_iter().map(i16::from).collect();
+        let dot = dot_product();
         self.codes.chunks_exact(DIMENSIONS).zip(&self.scales).map(|(codes, scale)| dot(codes, &query_codes) as f32 * query_scale * scale).collect()
     }
 
@@ -235,6 +245,37 @@ impl Store {
     }
 }
 
+/// The dot product of two vectors of codes: with AVX2 where the processor has it (twice the
+/// lanes of plain x86-64), else in portable code. Integer sums, so both give the same value.
+fn dot_product() -> fn(&[i8], &[i16]) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        return |a, b| {
+            // SAFETY: the processor has AVX2, checked above.
+            unsafe { dot_avx2(a, b) }
+        };
+    }
+    dot
+}
+
+/// `dot` in AVX2: each step widens 16 codes of `a` to i16 and multiplies them with 16 of `b`,
+/// adding pairs of products into 8 i32 lanes (a pair's sum fits: 2 × 127² < 2³¹).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn dot_avx2(a: &[i8], b: &[i16]) -> i32 {
+    use std::arch::x86_64::{__m128i, __m256i, _mm256_add_epi32, _mm256_cvtepi8_epi16, _mm256_loadu_si256, _mm256_madd_epi16, _mm256_setzero_si256, _mm256_storeu_si256, _mm_loadu_si128};
+    let mut sums = _mm256_setzero_si256();
+    for (a, b) in a.chunks_exact(16).zip(b.chunks_exact(16)) {
+        // SAFETY: each chunk holds 16 codes (16 bytes of `a`, 32 of `b`); the loads are unaligned.
+        let (a, b) = unsafe { (_mm256_cvtepi8_epi16(_mm_loadu_si128(a.as_ptr().cast::<__m128i>())), _mm256_loadu_si256(b.as_ptr().cast::<__m256i>())) };
+        sums = _mm256_add_epi32(sums, _mm256_madd_epi16(a, b));
+    }
+    let mut lanes = [0i32; 8];
+    // SAFETY: `lanes` is 32 bytes; the store is unaligned.
+    unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast::<__m256i>(), sums) };
+    lanes.iter().sum()
+}
+
 /// The dot product of two vectors of codes, in 16 lanes the compiler keeps in SIMD registers on
 /// plain x86-64 (each product fits in an i16: 127² < 2¹⁵).
 fn dot(a: &[i8], b: &[i16]) -> i32 {
@@ -299,6 +340,17 @@ mod tests {
         reopened.add_to(0, &mut twice);
         assert!(twice.iter().zip(unit(1)).all(|(sum, x)| (sum - 2.0 * x).abs() < 0.01), "the vector comes back from its codes");
         assert!(Store::open(dir.path(), "model@2").unwrap().is_empty(), "another model's vectors are not read");
+    }
+
+    #[test]
+    fn every_dot_product_gives_the_same_sum() {
+        let a: Vec<i8> = (0..DIMENSIONS).map(|i| ((i * 37) % 255) as i32 - 127).map(|x| x as i8).collect();
+        let b: Vec<i16> = (0..DIMENSIONS).map(|i| ((i * 91) % 255) as i16 - 127).collect();
+        let exact: i32 = a.iter().zip(&b).map(|(x, y)| i32::from(*x) * i32::from(*y)).sum();
+        assert_eq!(dot(&a, &b), exact);
+        assert_eq!(dot_product()(&a, &b), exact);
+        let extreme = vec![-127i8; DIMENSIONS];
+        assert_eq!(dot_product()(&extreme, &vec![-127i16; DIMENSIONS]), 127 * 127 * DIMENSIONS as i32);
     }
 
     #[test]
