@@ -306,6 +306,16 @@ export class Recall {
     return this.meaning.build(options);
   }
 
+  /**
+   * For a long-lived host (Pi, the MCP server): with the model package installed, builds the
+   * meaning index in the background now and after every sync that changes the index, on one
+   * thread at the lowest priority, until `close()`; another process building it is left to it,
+   * other failures go to `onError`. Returns false, doing nothing, without the model package.
+   */
+  followMeaning(onError: (error: unknown) => void = () => {}): boolean {
+    return this.meaning.follow(onError);
+  }
+
   /** Whether the meaning model's package is installed, without loading it. */
   meaningModelInstalled(): boolean {
     return this.meaning.installed();
@@ -349,6 +359,7 @@ export class Recall {
 
   /** Stops the background thread once its jobs are done. The index needs no closing. */
   close(): void {
+    this.meaning.stop();
     this.lease.close();
   }
 

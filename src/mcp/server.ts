@@ -31,11 +31,26 @@ export function createMcpServer(config: McpConfig, version: string): { server: M
     { instructions: serverInstructions(config), capabilities: { tools: unchanging, resources: unchanging, prompts: unchanging } },
   );
   // A first index of a large history takes minutes: it runs in the background, and calls meanwhile answer from what is indexed.
-  server.server.oninitialized = () => recall.startIndexing();
+  // With the model package, the meaning index follows it there too (one thread, lowest priority).
+  server.server.oninitialized = () => {
+    recall.startIndexing();
+    recall.followMeaning(meaningFailure());
+  };
   registerTools(server, { config, pages, reader, sessions });
   registerConversationResource(server, reader, () => pages.recent());
   registerPriorDecisionPrompt(server, tokens);
   return { server, recall };
+}
+
+/** Says on stderr, once each, why the meaning index could not be built (its model file, never session text). */
+function meaningFailure(): (error: unknown) => void {
+  const said = new Set<string>();
+  return (error) => {
+    const message = error instanceof Error ? error.message : String(error);
+    if (said.has(message)) return;
+    said.add(message);
+    process.stderr.write(`recall-mcp: the meaning index could not be brought up to date: ${message}\n`);
+  };
 }
 
 /** Serves on stdin/stdout until the client closes stdin. */

@@ -4,7 +4,10 @@
  *
  * Loading the extension only registers things: the index, the tag database and the background
  * thread are opened on first use (the library's Recall opens nothing before), so Pi starts as
- * fast with recall as without.
+ * fast with recall as without. With the meaning model's package installed, a session's start also
+ * starts the index and the meaning index being brought up to date in the background (the model on
+ * one thread at the lowest priority), so meaning search finds what Pi wrote without a
+ * `recall index --meaning`.
  */
 import { SessionManager, type ExtensionAPI, type ExtensionCommandContext, type ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { CURSOR_MARKER, renderFakeCursor, visibleWidth } from "@earendil-works/pi-tui";
@@ -75,6 +78,16 @@ export default function recallExtension(pi: ExtensionAPI): void {
   pi.on("session_start", (_event, ctx) => {
     session = currentSession(ctx);
     where = { cwd: ctx.cwd, sessionManager: ctx.sessionManager };
+    const recall = recallFor(where);
+    if (recall.meaningModelInstalled()) {
+      recall.startIndexing();
+      // One warning a session for a meaning index that cannot be built (a damaged model file, a full disk).
+      let warned = false;
+      recall.followMeaning((error) => {
+        if (!warned) ctx.ui.notify(`recall: the meaning index could not be brought up to date: ${errorText(error)}`, "warning");
+        warned = true;
+      });
+    }
   });
   pi.on("session_shutdown", () => {
     opened?.close();

@@ -9,6 +9,7 @@ use napi_derive::napi;
 
 use crate::binding::{job, Job, NativeIndex};
 use crate::error::{Code, RecallError};
+use crate::meaning::background::at_low_priority;
 use crate::meaning::index::{live_keys, pending, Coverage, UnitCache};
 use crate::meaning::store::{Store, StoreWriter};
 use crate::meaning::{Model, DIMENSIONS, MAX_TOKENS};
@@ -102,8 +103,8 @@ impl MeaningIndex {
     }
 
     /// Embeds up to `batch` of the index's messages whose vectors the store lacks, newest first,
-    /// with `model`, and appends them to the store (synced to disk). RECALL_LOCKED when another
-    /// process is embedding.
+    /// with `model` on a thread at the lowest priority (meaning/background.rs), and appends them to
+    /// the store (synced to disk). RECALL_LOCKED when another process is embedding.
     #[napi(ts_return_type = "Promise<NativeMeaningStep>")]
     pub fn embed(&self, index: &NativeIndex, model: &MeaningModel, batch: u32) -> AsyncTask<Job<JsMeaningStep>> {
         let (store, writer, engine, model) = (self.store.clone(), self.writer.clone(), index.engine.clone(), model.model.clone());
@@ -119,10 +120,7 @@ impl MeaningIndex {
                 store.refresh()?;
                 pending(&searcher, engine.fields(), &store, batch as usize)?
             };
-            let mut vectors = Vec::with_capacity(texts.len());
-            for (key, text) in &texts {
-                vectors.push((*key, model.embed(text)?));
-            }
+            let vectors = at_low_priority(|| texts.iter().map(|(key, text)| Ok((*key, model.embed(text)?))).collect::<Result<Vec<(u64, Vec<f32>)>, RecallError>>())?;
             let mut store = locked(&store);
             if let Some(writer) = writer.as_mut() {
                 store.append(writer, &vectors)?;

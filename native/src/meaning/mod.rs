@@ -12,6 +12,7 @@
 //! The meaning index (index.rs) puts the model to use: the vector of each conversation message
 //! (unit.rs), kept in a store of its own beside the word index (store.rs), searched exactly.
 
+pub mod background;
 mod encoder;
 pub mod index;
 pub mod model;

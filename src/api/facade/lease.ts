@@ -194,12 +194,19 @@ export class IndexLease {
     const run = previous
       .catch(() => undefined)
       .then(() => this.repairing(() => this.runSync(options, (progress) => this.reportProgress(progress, request.onProgress), request.signal)))
+      .then((report) => {
+        if (report.changed) for (const listener of this.changeListeners) listener();
+        return report;
+      })
       .finally(() => {
         if (this.running === run) this.running = undefined;
       });
     this.running = run;
     return run;
   }
+
+  /** Who hears that a sync changed the index (the meaning index follows it in a long-lived host). */
+  readonly changeListeners = new Set<() => void>();
 
   /** Who hears of every sync's progress, besides the caller that asked for the sync. */
   readonly progressListeners = new Set<(progress: SyncProgress) => void>();

@@ -1,13 +1,48 @@
 /**
- * The facade's meaning index: building it (embedding what the conversation holds that it lacks)
- * and saying how much of the conversation it covers. Searching by meaning is the sessions part's
- * (`search({ match })`); the model and the index are the lease's, loaded once.
+ * The facade's meaning index: building it (embedding what the conversation holds that it lacks),
+ * following the index in a long-lived host, and saying how much of the conversation it covers.
+ * Searching by meaning is the sessions part's (`search({ match })`); the model and the index are
+ * the lease's, loaded once.
  */
-import { buildMeaning, meaningUnavailable, modelInstalled, type MeaningBuildOptions, type MeaningCoverage, type MeaningReport } from "../meaning.js";
+import { RecallError } from "../../errors.js";
+import { buildMeaning, MeaningFollower, meaningUnavailable, modelInstalled, type MeaningBuildOptions, type MeaningCoverage, type MeaningReport } from "../meaning.js";
 import type { IndexLease } from "./lease.js";
 
 export class MeaningIndexing {
+  /** While following: stops the build under way, between two batches. */
+  private following: AbortController | undefined;
+
   constructor(private readonly lease: IndexLease) {}
+
+  /**
+   * In a long-lived host with the model package: builds the meaning index now, in the background,
+   * and again after every sync that changes the index, until `stop`. Another process building it
+   * (LOCKED) is left to it; other failures go to `onError`. False, doing nothing, without the
+   * model package.
+   */
+  follow(onError: (error: unknown) => void): boolean {
+    if (!this.installed()) return false;
+    if (this.following) return true;
+    const stop = new AbortController();
+    this.following = stop;
+    const follower = new MeaningFollower(
+      () => this.build({ signal: stop.signal }),
+      (error) => {
+        if (!(error instanceof RecallError && error.code === "LOCKED")) onError(error);
+      },
+    );
+    const synced = () => follower.synced();
+    this.lease.changeListeners.add(synced);
+    stop.signal.addEventListener("abort", () => this.lease.changeListeners.delete(synced), { once: true });
+    follower.synced();
+    return true;
+  }
+
+  /** Stops following (see `follow`); the build under way stops after its batch. */
+  stop(): void {
+    this.following?.abort();
+    this.following = undefined;
+  }
 
   /** Embeds the messages the meaning index lacks; MODEL_UNAVAILABLE without the model package. */
   async build(options: MeaningBuildOptions): Promise<MeaningReport> {
