@@ -311,6 +311,7 @@ describe("picker component", () => {
           finishSync = () => resolve({ notices: [], indexBusy: false });
         }),
       read: vi.fn(async (ref) => ({ messages: [{ type: "message", index: 0, entryId: "e", role: "user", timestamp: "", text: `preview of ${ref.id}` }], page: { total: 1 } }) as unknown as ReadResult),
+      readArchived: vi.fn(async (hit) => ({ messages: [{ type: "message", index: 0, entryId: "e", role: "user", timestamp: "", text: `archived preview of ${hit.id}` }], page: { total: 1 } }) as unknown as ReadResult),
     };
     return { service, finishSync: () => finishSync() };
   }
