@@ -404,7 +404,9 @@ export function renderPicker(state: PickerState, width: number, height: number, 
     const otherScope = scopeName(state, nextScope(state));
     const help = state.confirmFork
       ? "Enter fork here · Esc back"
-      : `↑↓ move · Enter resume · Tab ${otherScope} · Shift+Tab ${state.everyKind ? "conversation only" : "+tools, thinking"} · Ctrl+R ${state.relatedTo ? "search" : "related"} · Ctrl+T ${state.byMeaning ? "words only" : "+meaning"} · Esc close`;
+      : state.scope === "remote"
+        ? `↑↓ move · Enter where it lives · Tab ${otherScope} · Shift+Tab ${state.everyKind ? "conversation only" : "+tools, thinking"} · Esc close`
+        : `↑↓ move · Enter resume · Tab ${otherScope} · Shift+Tab ${state.everyKind ? "conversation only" : "+tools, thinking"} · Ctrl+R ${state.relatedTo ? "search" : "related"} · Ctrl+T ${state.byMeaning ? "words only" : "+meaning"} · Esc close`;
     lines.push(framed(paint.line([{ text: " " }, { text: help, fg: "dim" }], lay.inner)));
   }
   lines.push(border("╰" + "─".repeat(lay.inner) + "╯"));
