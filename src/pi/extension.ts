@@ -228,9 +228,10 @@ async function pick(recall: Recall, ctx: ExtensionCommandContext, query: string)
     remoteProblem = `no archive scope: ${errorText(error)}`;
   }
   const state = initialState({ query, scope: config.picker.scope, cwd: ctx.cwd, currentSession: currentSession(ctx), ...(remote === undefined ? {} : { remote }) });
-  if (warning ?? remoteProblem) state.notice = { kind: "warning", text: (warning ?? remoteProblem)! };
+  const problem = warning ?? remoteProblem;
+  if (problem) state.notice = { kind: "warning", text: problem };
   const notices = recall.takeNotices();
-  if (notices.length > 0 && !warning) state.notice = { kind: "info", text: notices.map((n: Notice) => n.message).join(" ") };
+  if (notices.length > 0 && !problem) state.notice = { kind: "info", text: notices.map((n: Notice) => n.message).join(" ") };
   // The picker shows the index as it is at once, and refreshes once the library's freshness check ran.
   const service: PickerService = {
     search: async ({ related, remote, ...request }) => {
