@@ -71,8 +71,9 @@ _recall() {
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       --project-dir) return ;;
       --default-scope) return ;;
+      --remote) return ;;
       esac
-      opts="--agent-dir --sessions-dir --project-dir --default-scope --allow-tagging --help" ;;
+      opts="--agent-dir --sessions-dir --project-dir --default-scope --allow-tagging --remote --help" ;;
     pick)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;

@@ -11,7 +11,7 @@ import { RecallPicker, type PickerOutcome, type PickerService } from "../src/pi/
 import { PasteBuffer, toPickerKey } from "../src/pi/picker/keys.js";
 import { LatestOnly, SEARCH_DEBOUNCE_MS } from "../src/pi/picker/latest.js";
 import { pageSize, plainTheme, renderPicker, type PickerTheme } from "../src/pi/picker/render.js";
-import { handleKey, initialState, searchRequest, withResults, type KeyContext, type PickerState } from "../src/pi/picker/state.js";
+import { handleKey, initialState, PICKER_LIMIT, searchRequest, withResults, withSearchError, type KeyContext, type PickerState } from "../src/pi/picker/state.js";
 import { terminalWidth } from "../src/output/plain-text.js";
 import { byteSpans, colorTheme, highlighted, hit, stripAnsi, unicodeHits } from "./helpers/pi-picker-fixtures.js";
 
@@ -197,6 +197,47 @@ describe("picker keys", () => {
     expect(handleKey(update.state, { type: "toggleScope" }, ctx).state.scope).toBe("all");
   });
 
+  it("with a remote configured, Tab goes this folder → all projects → the remote → this folder, and the archive's search names it", () => {
+    const local = stateWith(hits, { scope: "current", remote: "team" });
+    const all = handleKey(local, { type: "toggleScope" }, ctx).state;
+    expect(all.scope).toBe("all");
+    expect(all.results).toBe(hits);
+    const team = handleKey(all, { type: "toggleScope" }, ctx);
+    expect(team.state.scope).toBe("remote");
+    expect(team.effects).toEqual([{ type: "search", debounce: false }]);
+    // This machine's results are not shown under the archive's name.
+    expect(team.state.results).toEqual([]);
+    expect(searchRequest(team.state)).toEqual({ query: "staging", remote: "team", limit: PICKER_LIMIT });
+    expect(renderPicker(team.state, 120, 20, plainTheme).join("\n")).toContain("Searching remote team…");
+    expect(handleKey(team.state, { type: "toggleScope" }, ctx).state.scope).toBe("current");
+  });
+
+  it("shows where an archived session lives, says the scope in the header and the footer, and does not resume it", () => {
+    const archived = { ...hit({ path: "" }), origin: { remote: "team", machine: "desktop", user: "bob" } };
+    const state = stateWith([archived], { scope: "remote", remote: "team" });
+    const text = renderPicker(state, 90, 20, plainTheme).join("\n");
+    expect(text).toContain("team (archive)");
+    expect(text).toContain("shop-api · on desktop (bob) · 3d ago");
+    expect(text).toContain("1 session in remote team (every machine)");
+    expect(text).toContain("Enter where it lives · Tab this folder");
+    expect(renderPicker(stateWith(hits, { scope: "all", remote: "team" }), 120, 20, plainTheme).join("\n")).toContain("Tab team (archive)");
+    const enter = handleKey(state, { type: "confirm" }, ctx);
+    expect(enter.effects).toEqual([]);
+    expect(enter.state.notice?.text).toBe("That session lives on desktop (bob, in remote team), not on this machine.");
+    expect(renderPicker(enter.state, 120, 20, plainTheme).join("\n")).toContain("That session lives on desktop (bob, in remote team), not on this machine.");
+  });
+
+  it("says in one line when the remote could not be searched, and keeps this machine's scopes", () => {
+    const failed = withSearchError(stateWith([], { scope: "remote", remote: "team" }), "remote team did not answer within 1 s while searching");
+    const text = renderPicker(failed, 120, 20, plainTheme).join("\n");
+    expect(text).toContain("Remote team could not be searched");
+    expect(text).toContain("remote team did not answer within 1 s while searching");
+    const back = handleKey(failed, { type: "toggleScope" }, ctx).state;
+    expect(back.scope).toBe("current");
+    expect(back.notice).toBeUndefined();
+    expect(searchRequest(back)).toEqual({ query: "staging", cwd: "/home/dev/shop-api", limit: PICKER_LIMIT });
+  });
+
   it("widens the search to tool calls, output and thinking with Shift+Tab, says so in the help line, and narrows it back", () => {
     const narrow = stateWith(hits);
     expect(searchRequest(narrow).content).toBeUndefined();
@@ -311,6 +352,7 @@ describe("picker component", () => {
           finishSync = () => resolve({ notices: [], indexBusy: false });
         }),
       read: vi.fn(async (ref) => ({ messages: [{ type: "message", index: 0, entryId: "e", role: "user", timestamp: "", text: `preview of ${ref.id}` }], page: { total: 1 } }) as unknown as ReadResult),
+      readArchived: vi.fn(async (hit) => ({ messages: [{ type: "message", index: 0, entryId: "e", role: "user", timestamp: "", text: `archived preview of ${hit.id}` }], page: { total: 1 } }) as unknown as ReadResult),
     };
     return { service, finishSync: () => finishSync() };
   }
@@ -418,5 +460,22 @@ describe("picker component", () => {
     await vi.advanceTimersByTimeAsync(100);
     expect(service.read).toHaveBeenCalledTimes(1);
     expect(picker.render(120).join("\n")).toContain(`preview of ${a.id}`);
+  });
+
+  it("previews an archived session from the archive, never as a file of this machine", async () => {
+    const archived = { ...hit({ name: "B", path: "" }), origin: { remote: "team", machine: "desktop", user: "bob" } };
+    const { service } = fakeService(() => []);
+    service.search = vi.fn(async (request) => (request.remote === "team" ? [archived] : [hit({ name: "local" })]));
+    const { picker } = makePicker(service, initialState({ query: "", scope: "all", cwd: "/x", remote: "team" }));
+    picker.start();
+    picker.render(120);
+    await vi.advanceTimersByTimeAsync(100);
+    picker.key({ type: "toggleScope" });
+    await vi.advanceTimersByTimeAsync(100);
+    picker.render(120);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(service.readArchived).toHaveBeenCalledWith(archived, { limit: 8 });
+    expect(picker.render(120).join("\n")).toContain(archived.id.slice(0, 20));
+    expect(service.read).not.toHaveBeenCalledWith(expect.objectContaining({ path: "" }), expect.anything());
   });
 });

@@ -37,6 +37,9 @@ import { Sessions, type Resolved } from "./facade/sessions.js";
 import { Tags } from "./facade/tags.js";
 import type { Archive } from "../archive/archive.js";
 import { SessionTools } from "./facade/session-tools.js";
+import { ArchivedSessions, type RemoteReadOptions, type RemoteSearchOptions } from "./facade/archived-sessions.js";
+import type { ArchiveSearchPage } from "../archive/search.js";
+import type { ArchiveReadResult } from "../archive/read.js";
 import { MeaningIndexing } from "./facade/meaning.js";
 import type { MeaningBuildOptions, MeaningCoverage, MeaningReport } from "./meaning.js";
 import type { SessionPage, SessionPageRequest } from "./session-tools/session-page.js";
@@ -46,6 +49,12 @@ import type { SessionToolMode } from "./session-tools/limits.js";
 export type { Freshness, RecallOptions, SyncRequest } from "./facade/lease.js";
 export type { ModelChoice } from "./facade/models.js";
 export type { Resolved } from "./facade/sessions.js";
+export type { RemoteReadOptions, RemoteSearchOptions } from "./facade/archived-sessions.js";
+
+/** Options naming a remote (a `remote` key left undefined names none). */
+function isRemote<T extends object>(options: T | RemoteSearchOptions | RemoteReadOptions): options is RemoteSearchOptions | RemoteReadOptions {
+  return (options as { remote?: string }).remote !== undefined;
+}
 
 export class Recall {
   private readonly lease: IndexLease;
@@ -55,6 +64,7 @@ export class Recall {
   private readonly maintenance: Maintenance;
   private readonly sessionTools: SessionTools;
   private readonly meaning: MeaningIndexing;
+  private readonly archived: ArchivedSessions;
 
   private constructor(options: RecallOptions) {
     this.lease = new IndexLease(options);
@@ -64,6 +74,7 @@ export class Recall {
     this.maintenance = new Maintenance(this.lease);
     this.sessionTools = new SessionTools(this.lease, this.sessions);
     this.meaning = new MeaningIndexing(this.lease);
+    this.archived = new ArchivedSessions(this.lease);
   }
 
   /**
@@ -146,11 +157,21 @@ export class Recall {
    *
    * `present`, if given, turns the page into what the caller shows, as soon as it is read: while
    * a freshness check is still under way (a large history), the presenting overlaps it.
+   *
+   * With `remote`, the archive of that name in config.json is searched instead (never the local
+   * index): the same query language, each hit with its `origin`, and its errors
+   * (REMOTE_UNAVAILABLE within the remote's timeout) naming the remote, never its URL or host.
    */
+  search(options: RemoteSearchOptions): Promise<ArchiveSearchPage>;
   search(options: SearchOptions & Freshness): Promise<SearchPage>;
   search<T>(options: SearchOptions & Freshness, present: (page: SearchPage) => T): Promise<T>;
-  search<T>(options: SearchOptions & Freshness, present?: (page: SearchPage) => T): Promise<T | SearchPage> {
-    return this.sessions.search(options, present);
+  search<T>(options: (SearchOptions & Freshness) | RemoteSearchOptions, present?: (page: SearchPage) => T): Promise<T | SearchPage | ArchiveSearchPage> {
+    return isRemote(options) ? this.archived.search(options) : this.sessions.search(options, present);
+  }
+
+  /** The names of the archives config.json lists (`remotes`), in its order; none configured: empty. */
+  remoteNames(): string[] {
+    return this.archived.names();
   }
 
   /**
@@ -211,9 +232,14 @@ export class Recall {
     return this.sessions.get(ref);
   }
 
-  /** A session's messages, a page at a time. */
-  read(ref: string | SessionRef, options: ReadOptions = {}): Promise<ReadResult> {
-    return this.sessions.read(ref, options);
+  /**
+   * A session's messages, a page at a time. With `remote`, a session of that archive, by id or
+   * unique id prefix, as it was pushed; its errors as `search({ remote })`'s.
+   */
+  read(ref: string, options: RemoteReadOptions): Promise<ArchiveReadResult>;
+  read(ref: string | SessionRef, options?: ReadOptions): Promise<ReadResult>;
+  read(ref: string | SessionRef, options: ReadOptions | RemoteReadOptions = {}): Promise<ReadResult | ArchiveReadResult> {
+    return isRemote(options) ? this.archived.read(ref as string, options) : this.sessions.read(ref, options);
   }
 
   /** The messages of one session that bear on a question, within a budget; no model involved. */

@@ -18,12 +18,19 @@ export class Archive {
     private readonly locations: Locations,
     private readonly env: NodeJS.ProcessEnv,
     private readonly configFile: string,
+    private readonly hostHidden: boolean,
   ) {}
 
-  static open(options: LocationOverrides = {}): Archive {
+  /** With `hostHidden`, errors name a remote only, never its URL or host (see Remote.hostHidden). */
+  static open(options: LocationOverrides & { hostHidden?: boolean } = {}): Archive {
     const env = options.env ?? process.env;
     const locations = resolveLocations(options);
-    return new Archive(locations, env, loadConfig(locations, env, options.cwd).path);
+    return new Archive(locations, env, loadConfig(locations, env, options.cwd).path, options.hostHidden ?? false);
+  }
+
+  private remote(name: string | undefined): Remote {
+    const remote = findRemote(this.configFile, name);
+    return this.hostHidden ? { ...remote, hostHidden: true } : remote;
   }
 
   remotes(): Remote[] {
@@ -35,32 +42,32 @@ export class Archive {
   }
 
   test(name: string): Promise<RemoteCheck[]> {
-    return checkRemote(findRemote(this.configFile, name), this.env);
+    return checkRemote(this.remote(name), this.env);
   }
 
   /** Pushes to the remote named `name` (the only one when none is named). */
   push(name: string | undefined, options: PushOptions = {}): Promise<PushReport> {
-    return push(this.locations, findRemote(this.configFile, name), this.env, options);
+    return push(this.locations, this.remote(name), this.env, options);
   }
 
   /** A pusher to the remote named `name` for each change of the sessions (`recall watch --push`). */
   pushOnChange(name: string, onPush: (report: PushReport) => void, onError: (error: unknown) => void): PushOnChange {
-    findRemote(this.configFile, name);
+    this.remote(name);
     return new PushOnChange(this, name, onPush, onError);
   }
 
   /** Takes sessions, or a project's, out of the remote named `name`, never to be pushed to it again. */
   forget(name: string | undefined, options: ForgetOptions): Promise<ForgetReport> {
-    return forget(this.locations, findRemote(this.configFile, name), this.env, options);
+    return forget(this.locations, this.remote(name), this.env, options);
   }
 
   /** Sessions of the remote named `name` ranked for a query, as a local search ranks them, each with where it lives. */
   search(name: string | undefined, options: ArchiveSearchOptions): Promise<ArchiveSearchPage> {
-    return searchArchive(findRemote(this.configFile, name), this.env, options);
+    return searchArchive(this.remote(name), this.env, options);
   }
 
   /** A page of an archived session's messages, named by id or unique id prefix. */
   read(name: string | undefined, session: string, options: ArchiveReadOptions = {}): Promise<ArchiveReadResult> {
-    return readArchived(findRemote(this.configFile, name), this.env, session, options);
+    return readArchived(this.remote(name), this.env, session, options);
   }
 }

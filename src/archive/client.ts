@@ -38,22 +38,24 @@ export function statusOf(error: unknown): number | undefined {
 }
 
 /**
- * A failed request as one line naming the remote (its URL, never its credentials): unreachable,
- * too slow, refusing the credentials, overloaded or failing (5xx) are REMOTE_UNAVAILABLE; any
- * other answer (a request the remote refuses) is IO.
+ * A failed request as one line naming the remote (its URL, never its credentials; with
+ * `hostHidden`, only its name): unreachable, too slow, refusing the credentials, overloaded or
+ * failing (5xx) are REMOTE_UNAVAILABLE; any other answer (a request the remote refuses) is IO.
  */
 export function remoteError(remote: Remote, error: unknown, doing: string, timeoutMs = remote.timeoutMs): RecallError {
   if (error instanceof RecallError) return error;
   const status = statusOf(error);
-  const where = `remote ${remote.name} (${remote.url})`;
+  const where = remote.hostHidden ? `remote ${remote.name}` : `remote ${remote.name} (${remote.url})`;
   const details = { cause: error };
   if (status === 401 || status === 403) return new RecallError("REMOTE_UNAVAILABLE", `${where} refused the credentials while ${doing} (HTTP ${status})`, { ...details, field: "credentials" });
   if (status !== undefined) {
-    const reason = (error as errors.ResponseError).body?.error?.reason ?? (error as Error).message;
+    // Without the engine's own reason, the client's message is the raw answer (a proxy's page may name its host).
+    const reason = (error as errors.ResponseError).body?.error?.reason ?? (remote.hostHidden ? undefined : (error as Error).message);
     const code = status === 429 || status >= 500 ? "REMOTE_UNAVAILABLE" : "IO";
-    return new RecallError(code, `${where} answered HTTP ${status} while ${doing}: ${String(reason).split("\n")[0]}`, details);
+    return new RecallError(code, `${where} answered HTTP ${status} while ${doing}${reason === undefined ? "" : `: ${String(reason).split("\n")[0]}`}`, details);
   }
   if (error instanceof errors.TimeoutError) return new RecallError("REMOTE_UNAVAILABLE", `${where} did not answer within ${timeoutMs / 1000} s while ${doing}`, details);
-  const message = error instanceof Error ? error.message : String(error);
-  return new RecallError("REMOTE_UNAVAILABLE", `${where} is unreachable while ${doing} (${timeoutMs / 1000} s timeout): ${message.split("\n")[0]}`, details);
+  // The network error's own words name the host (connect ECONNREFUSED 10.0.0.5:9200).
+  const message = remote.hostHidden ? "" : `: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}`;
+  return new RecallError("REMOTE_UNAVAILABLE", `${where} is unreachable while ${doing} (${timeoutMs / 1000} s timeout)${message}`, details);
 }

@@ -44,6 +44,11 @@ export interface Remote {
   ca?: string;
   /** How long a request may take before the remote counts as unavailable (config: `timeout`, in seconds). */
   timeoutMs: number;
+  /**
+   * Errors name the remote only, never its URL or host: set by the facade for adapters whose
+   * answers go to a model or another program (the Pi tool, the MCP server). Not a setting.
+   */
+  hostHidden?: boolean;
 }
 
 export type Credentials = { username: string; password: string } | { token: string };

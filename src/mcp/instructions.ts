@@ -16,6 +16,7 @@ export function serverInstructions(config: McpConfig): string {
     "- The latest sessions: pi_session_list.",
     "- Other sessions on the same topic as one: pi_session_related.",
     `- Search the project first; retry with scope: "all" explicitly for other projects. ${scope}`,
+    ...(config.remote ? ['- Sessions of other machines and users: pi_session_search with scope: "remote" (the shared archive); read one with pi_session_read.'] : []),
     "Reuse every session_ref and next_cursor exactly as returned.",
     HISTORICAL,
   ].join("\n");

@@ -1,7 +1,7 @@
 /** Argument limits and the output shapes the tools declare (outputSchema) and return (structuredContent). */
 import * as z from "zod";
 import { ERROR_CODES } from "./tool-error.js";
-import { SCOPES } from "./config.js";
+import { SCOPES, SEARCH_SCOPES } from "./config.js";
 import { MATCH_MODES, SESSION_TOOL_LIMITS, SESSION_TOOL_MODES, SESSION_TOOL_TEXT } from "../index.js";
 
 export const MAX_QUERY_CHARS = SESSION_TOOL_LIMITS.maxQueryChars;
@@ -18,6 +18,10 @@ export const questionArg = z.string().min(1).max(MAX_QUERY_CHARS).describe(SESSI
 export const limitArg = z.number().int().min(1).max(MAX_RESULTS).optional().describe(SESSION_TOOL_TEXT.limit);
 export const cursorArg = z.string().max(4096).optional().describe(SESSION_TOOL_TEXT.cursor);
 export const scopeArg = z.enum(SCOPES).optional().describe('"project" (the configured project folder) or "all" (every project); default: the server\'s');
+export const searchScopeArg = z
+  .enum(SEARCH_SCOPES)
+  .optional()
+  .describe('"project" (the configured project folder), "all" (every project on this machine), or "remote" (the shared archive of every machine, when the server was started with --remote); default: the server\'s');
 export const fileArg = z.string().min(1).max(4096).optional().describe(SESSION_TOOL_TEXT.file);
 export const modeArg = z.enum(SESSION_TOOL_MODES).optional().describe(SESSION_TOOL_TEXT.mode);
 export const matchArg = z.enum(MATCH_MODES).optional().describe(SESSION_TOOL_TEXT.match);
@@ -60,6 +64,10 @@ export const sessionResult = z.object({
     .optional()
     .describe("With file: the tool calls that touched it (tool, and the entry it is in)"),
   resource_uri: z.string(),
+  origin: z
+    .object({ remote: z.string(), machine: z.string(), user: z.string() })
+    .optional()
+    .describe("scope remote: where the session lives (the remote's name, the machine and user that pushed it); it is not on this machine"),
 });
 
 export const sessionsOutput = orError(
@@ -67,7 +75,7 @@ export const sessionsOutput = orError(
     results: z.array(sessionResult),
     has_more: z.boolean(),
     next_cursor: orNull(z.string()),
-    scope: z.enum(SCOPES),
+    scope: z.enum(SEARCH_SCOPES),
     scanned_sessions: z.number(),
     skipped_sessions: z.number().describe("Matches left out: files over 64 MiB or failing the safety checks"),
     index_complete: z.boolean().describe("false while the server's first index is still being built: the results hold only what is indexed so far (note says how far)"),
@@ -127,6 +135,7 @@ export const readOutput = orError(
       }),
     ),
     next_action: z.string(),
+    origin: z.object({ remote: z.string(), machine: z.string(), user: z.string() }).optional().describe("An archived session: where it lives"),
   }),
 );
 

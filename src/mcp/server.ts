@@ -21,7 +21,7 @@ export function createMcpServer(config: McpConfig, version: string): { server: M
   // Tokens are keyed by the sessions folder: the same after a restart, refused by a server of another folder.
   const key = `recall-mcp:${recall.locations.sessionsDir}`;
   const tokens = new Tokens(key);
-  const sessions = new McpSessions(recall, tokens, key);
+  const sessions = new McpSessions(recall, tokens, key, config.remote);
   const reader = new SessionReader(sessions, tokens);
   const pages = new SessionPages(config, sessions, tokens);
   // The tools, the template and the prompt are fixed for the life of the server: no list ever changes.

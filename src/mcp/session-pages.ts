@@ -4,12 +4,12 @@
  * one session, one page). This file maps the arguments, the scope and the cursor, and words the page.
  */
 import type { CallToolResult, Resource, ServerContext } from "@modelcontextprotocol/server";
-import { Recall, type SearchHit, type SessionQuery } from "../index.js";
+import { Recall, type ArchiveHit, type SearchHit, type SessionQuery, type SessionSearchArgs } from "../index.js";
 import type { McpConfig, Scope } from "./config.js";
 import { HISTORICAL, toolResult } from "./results.js";
 import type { McpSessions } from "./sessions.js";
 import { conversationUri } from "./resource.js";
-import { invalidCursor, ToolError } from "./tool-error.js";
+import { invalidCursor, remoteScopeUnavailable, ToolError } from "./tool-error.js";
 import type { Tokens } from "./tokens.js";
 import { oneLine } from "../output/plain-text.js";
 
@@ -71,6 +71,33 @@ export class SessionPages {
     return toolResult(structured, pageText(structured), results.map((r) => ({ type: "resource_link" as const, uri: r.resource_uri, name: r.title.slice(0, 80) || r.session_id, mimeType: "text/plain" })));
   }
 
+  /**
+   * pi_session_search with scope "remote": the archive the server was started with, one page
+   * (the archive's best `limit` sessions, no cursor), each with where it lives and a reference
+   * that pi_session_read takes. The archive's host is never part of the answer or of an error.
+   */
+  async archived(args: SessionSearchArgs & { limit?: number; cursor?: string }): Promise<CallToolResult> {
+    const remote = this.config.remote;
+    if (remote === undefined) throw remoteScopeUnavailable();
+    if (args.file !== undefined) throw new ToolError("INVALID_ARGUMENT", "file searches the tool calls of this machine's sessions, not the archive's", 'leave file out with scope "remote", or search with scope "project" or "all"');
+    if (args.match !== undefined && args.match !== "words") throw new ToolError("INVALID_ARGUMENT", "the archive is searched by words only", 'leave match out (or pass "words") with scope "remote"');
+    if (args.cursor !== undefined && args.cursor !== "/" && args.cursor !== "start") throw invalidCursor();
+    const { search } = Recall.sessionSearchQuery(args);
+    const { hits } = await this.sessions.recall.search({ remote, query: args.query.trim(), limit: args.limit, ...(search.content ? { content: search.content } : {}) });
+    const results = hits.map((hit) => ({ ...this.result(hit, this.tokens.archivedRef({ remote, id: hit.id })), origin: hit.origin }));
+    const structured = {
+      results,
+      has_more: false,
+      next_cursor: null,
+      scope: "remote" as const,
+      scanned_sessions: results.length,
+      skipped_sessions: 0,
+      index_complete: true,
+      next_action: results.length === 0 ? "nothing matched in the archive; try other words, or fewer" : "use pi_session_read with a session_ref, unchanged (pi_session_context reads this machine's sessions only)",
+    };
+    return toolResult(structured, pageText(structured), results.map((r) => ({ type: "resource_link" as const, uri: r.resource_uri, name: r.title.slice(0, 80) || r.session_id, mimeType: "text/plain" })));
+  }
+
   /** pi_session_related: the sessions nearest the one a reference names, in the scope. */
   async related(args: { session_ref: string; limit?: number; scope?: Scope }, ctx: ServerContext): Promise<CallToolResult> {
     const scope = this.scope(args.scope);
@@ -121,7 +148,7 @@ export class SessionPages {
     return resources;
   }
 
-  private result(hit: SearchHit, ref: string) {
+  private result(hit: SearchHit | ArchiveHit, ref: string) {
     const snippet = Buffer.from(hit.snippet, "utf8");
     return {
       session_ref: ref,
@@ -176,8 +203,8 @@ function relatedText(page: { session_ref: string; words: string[]; results: (Ret
 }
 
 function pageText(page: {
-  results: ReturnType<SessionPages["result"]>[];
-  scope: Scope;
+  results: (ReturnType<SessionPages["result"]> & { origin?: ArchiveHit["origin"] })[];
+  scope: Scope | "remote";
   scanned_sessions: number;
   skipped_sessions: number;
   index_complete: boolean;
@@ -188,7 +215,9 @@ function pageText(page: {
 }): string {
   const lines = [`${page.results.length} result${page.results.length === 1 ? "" : "s"} (scope: ${page.scope}, scanned_sessions: ${page.scanned_sessions}, skipped_sessions: ${page.skipped_sessions}, index_complete: ${page.index_complete})`];
   if (page.note) lines.push(`note: ${page.note}`);
-  for (const [i, r] of page.results.entries()) lines.push(...resultLines(i, r, `messages (every branch): ${r.message_count}`));
+  for (const [i, r] of page.results.entries()) {
+    lines.push(...resultLines(i, r, r.origin ? `lives on: machine ${oneLine(r.origin.machine)}, user ${oneLine(r.origin.user)} (remote ${r.origin.remote})` : `messages (every branch): ${r.message_count}`));
+  }
   lines.push("", `has_more: ${page.has_more}`, `next_cursor: ${page.next_cursor ?? "null"}`, `next_action: ${page.next_action}`);
   if (page.results.length > 0) lines.push(HISTORICAL);
   return lines.join("\n");

@@ -3,6 +3,8 @@
  * page at a time, each through the library's guarded reads (the file is checked before and after,
  * and must still be the file the reference was made with).
  */
+import type { Origin, ReadMessage, ReadPage } from "../index.js";
+import { oneLine } from "../output/plain-text.js";
 import type { McpSessions } from "./sessions.js";
 import { DEFAULT_CONTEXT_CHARS, DEFAULT_READ_CHARS } from "./schemas.js";
 import { HISTORICAL } from "./results.js";
@@ -39,8 +41,7 @@ export class SessionReader {
     const call = { session_ref: args.session_ref, mode, max_chars: maxChars };
     const inner = this.tokens.readCursor("pi_session_read", call, args.cursor);
     if (inner === "invalid") throw invalidCursor();
-    const { session, file } = await this.sessions.named(args.session_ref);
-    const { messages, page } = await this.sessions.recall.readGuarded(session, inner === undefined ? { mode, maxChars } : { maxChars, cursor: inner }, file);
+    const { messages, page, origin } = await this.page(args.session_ref, inner === undefined ? { mode, maxChars } : { maxChars, cursor: inner });
     const nextCursor = page.nextCursor === null ? null : this.tokens.cursor("pi_session_read", call, page.nextCursor);
     const nextCall = nextCursor === null ? null : { tool: "pi_session_read" as const, arguments: { session_ref: args.session_ref, cursor: nextCursor, mode, max_chars: maxChars } };
     const structured = {
@@ -61,17 +62,26 @@ export class SessionReader {
       next_cursor: nextCursor,
       next_call: nextCall,
       next_action: nextCall ? `call pi_session_read with ${JSON.stringify(nextCall.arguments)}` : "this is the end of the session",
+      ...(origin ? { origin } : {}),
     };
     const body = structured.messages.map((m) => `[${m.index}] ${m.role} ${m.timestamp}${m.text_offset === undefined ? "" : ` (part from character ${m.text_offset} of ${m.text_length})`}\n${m.text}`);
     const text = [
       `${HISTORICAL}`,
-      `messages ${page.from ?? "-"}..${page.from === null ? "-" : page.from + page.count - 1} of ${page.total} on the active branch (${mode})`,
+      `messages ${page.from ?? "-"}..${page.from === null ? "-" : page.from + page.count - 1} of ${page.total} ${origin ? `as pushed to remote ${origin.remote} from machine ${oneLine(origin.machine)} by user ${oneLine(origin.user)}` : "on the active branch"} (${mode})`,
       ...body,
       `has_more: ${structured.has_more}`,
       `next_cursor: ${nextCursor ?? "null"}`,
       `next_action: ${structured.next_action}`,
     ].join("\n\n");
     return { structured, text };
+  }
+
+  /** A page of the session a reference names: an archived one through the archive, a local one through a guarded read. */
+  private async page(ref: string, options: { mode?: Mode; maxChars: number; cursor?: string }): Promise<{ messages: ReadMessage[]; page: ReadPage; origin?: Origin }> {
+    const archived = this.sessions.archived(ref);
+    if (archived) return this.sessions.recall.read(archived.id, { remote: archived.remote, ...options });
+    const { session, file } = await this.sessions.named(ref);
+    return this.sessions.recall.readGuarded(session, options, file);
   }
 
   async context(args: ContextArgs): Promise<{ structured: Record<string, unknown>; text: string }> {

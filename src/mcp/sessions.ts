@@ -5,8 +5,8 @@
  */
 import { createHmac } from "node:crypto";
 import type { FileIdentity, Recall, SessionRef, SessionSummary } from "../index.js";
-import { invalidRef, toToolError } from "./tool-error.js";
-import type { Tokens } from "./tokens.js";
+import { archivedOnlyRead, invalidRef, remoteScopeUnavailable, toToolError } from "./tool-error.js";
+import type { ArchivedToken, Tokens } from "./tokens.js";
 
 export interface NamedSession {
   session: SessionRef;
@@ -18,6 +18,8 @@ export class McpSessions {
     readonly recall: Recall,
     private readonly tokens: Tokens,
     private readonly key: string,
+    /** The remote of `--remote`, whose sessions' references this server reads. */
+    private readonly remote: string | undefined,
   ) {}
 
   /** The session's reference, or the tool error saying why its file is not offered (too large, unsafe, gone). */
@@ -34,10 +36,20 @@ export class McpSessions {
     return `proj_${createHmac("sha256", this.key).update(`project:${cwd}`).digest("hex").slice(0, 16)}`;
   }
 
+  /**
+   * The archived session a reference names, if it names one (undefined for a local reference);
+   * refused when this server was not started with that remote.
+   */
+  archived(ref: string): ArchivedToken | undefined {
+    const token = this.tokens.readArchivedRef(ref);
+    if (token && token.remote !== this.remote) throw remoteScopeUnavailable();
+    return token;
+  }
+
   /** The session a reference names; refused (INVALID_SESSION_REF) before any look-up if the server did not make it. */
   async named(ref: string): Promise<NamedSession> {
     const token = this.tokens.readSessionRef(ref);
-    if (!token) throw invalidRef();
+    if (!token) throw this.tokens.readArchivedRef(ref) ? archivedOnlyRead() : invalidRef();
     try {
       return { session: await this.recall.resolve(token.id), file: token.file };
     } catch (error) {

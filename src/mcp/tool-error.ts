@@ -14,6 +14,8 @@ export const ERROR_CODES = [
   "PROJECT_SCOPE_UNAVAILABLE",
   "STORAGE_UNAVAILABLE",
   "FILE_TOO_LARGE",
+  "REMOTE_SCOPE_UNAVAILABLE",
+  "REMOTE_UNAVAILABLE",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -31,6 +33,10 @@ const SEARCH_AGAIN = "search again (pi_session_search or pi_session_find) and us
 const RESTART = "call the tool again without a cursor to start from the first page";
 
 export const invalidRef = () => new ToolError("INVALID_SESSION_REF", "session_ref is not a reference this server made (it must be an exact sref_ value)", SEARCH_AGAIN);
+export const remoteScopeUnavailable = () =>
+  new ToolError("REMOTE_SCOPE_UNAVAILABLE", "this server was not started with an archive, so scope remote is unavailable", 'retry with scope "project" or "all", or ask the operator to start the server with --remote NAME');
+export const archivedOnlyRead = () =>
+  new ToolError("INVALID_ARGUMENT", "this session_ref names a session of the archive: only pi_session_read (and the conversation resource) read it", "read it with pi_session_read and this session_ref, unchanged");
 export const invalidCursor = () => new ToolError("INVALID_ARGUMENT", "cursor is not a cursor this server made for this call (it must be the exact mcur_ value returned by the previous page)", `${RESTART}, or pass next_cursor unchanged with the same other arguments`);
 
 /** A library error (or anything else thrown) as a tool error. */
@@ -56,6 +62,9 @@ export function toToolError(error: unknown): ToolError {
       return new ToolError("FILE_TOO_LARGE", error.message, "this session is skipped by design; pick another result");
     case "UNSAFE_FILE":
       return new ToolError("INVALID_SESSION_REF", "the session's file fails the safety checks (a link, not a regular file, or outside the sessions folder) and is not read", "pick another result");
+    case "REMOTE_UNAVAILABLE":
+      // The facade's remote errors name the remote only, never its host.
+      return new ToolError("REMOTE_UNAVAILABLE", error.message, 'retry later; this machine\'s sessions answer meanwhile with scope "project" or "all"');
     case "IO":
       if (error.field === "sessionsDir") {
         return new ToolError(

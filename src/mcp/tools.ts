@@ -22,6 +22,7 @@ import {
   readOutput,
   relatedOutput,
   scopeArg,
+  searchScopeArg,
   sessionRefArg,
   sessionsOutput,
   tagOutput,
@@ -40,7 +41,7 @@ export interface Tools {
 
 const REFS = " Returns session_ref values for pi_session_context and pi_session_read.";
 
-const searchArgs = z.object({ query: queryArg, limit: limitArg, cursor: cursorArg, mode: modeArg, scope: scopeArg, file: fileArg, match: matchArg });
+const searchArgs = z.object({ query: queryArg, limit: limitArg, cursor: cursorArg, mode: modeArg, scope: searchScopeArg, file: fileArg, match: matchArg });
 const findArgs = z.object({ session_id: z.string().max(100).describe(SESSION_TOOL_TEXT.sessionId), limit: limitArg, cursor: cursorArg, scope: scopeArg });
 const listArgs = z.object({ scope: scopeArg, limit: limitArg, cursor: cursorArg, since: z.string().max(40).optional().describe(SESSION_TOOL_TEXT.since) });
 const contextArgs = z.object({ session_ref: sessionRefArg, question: questionArg, max_chars: pageCharsArg(DEFAULT_CONTEXT_CHARS), mode: modeArg });
@@ -63,6 +64,7 @@ export function registerTools(server: McpServer, { config, pages, reader, sessio
       annotations: { title: "Search Pi sessions", ...READ_ONLY },
     },
     guarded("pi_session_search", searchArgs, async (args, ctx) => {
+      if (args.scope === "remote") return pages.archived(args);
       const call = { query: args.query, mode: args.mode ?? "conversation", ...(args.file === undefined ? {} : { file: args.file }), ...(args.match === undefined || args.match === "words" ? {} : { match: args.match }) };
       return pages.page({ tool: "pi_session_search", query: Recall.sessionSearchQuery(args), call, scope: args.scope, limit: args.limit, cursor: args.cursor }, ctx);
     }),

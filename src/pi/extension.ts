@@ -232,20 +232,34 @@ async function pick(recall: Recall, ctx: ExtensionCommandContext, query: string)
   // Read each time the picker opens, so an edit applies without /reload; what cannot be used is shown.
   const { config, problems } = recall.config();
   const warning = problems.length > 0 ? `${problems.join("; ")}; using the defaults` : undefined;
-  const state = initialState({ query, scope: config.picker.scope, cwd: ctx.cwd, currentSession: currentSession(ctx) });
-  if (warning) state.notice = { kind: "warning", text: warning };
+  // Tab reaches the first remote of config.json after all projects; the archive is searched only there.
+  let remote: string | undefined;
+  let remoteProblem: string | undefined;
+  try {
+    remote = recall.remoteNames()[0];
+  } catch (error) {
+    remoteProblem = `no archive scope: ${errorText(error)}`;
+  }
+  const state = initialState({ query, scope: config.picker.scope, cwd: ctx.cwd, currentSession: currentSession(ctx), ...(remote === undefined ? {} : { remote }) });
+  const problem = warning ?? remoteProblem;
+  if (problem) state.notice = { kind: "warning", text: problem };
   const notices = recall.takeNotices();
-  if (notices.length > 0 && !warning) state.notice = { kind: "info", text: notices.map((n: Notice) => n.message).join(" ") };
+  if (notices.length > 0 && !problem) state.notice = { kind: "info", text: notices.map((n: Notice) => n.message).join(" ") };
   // The picker shows the index as it is at once, and refreshes once the library's freshness check ran.
   const service: PickerService = {
-    search: async ({ related, ...request }) =>
-      related ? (await recall.related({ session: related, limit: request.limit, cwd: request.cwd, sync: false })).hits : (await recall.search({ ...request, sync: false })).hits,
-    catchUp: async (request) => {
+    search: async ({ related, remote, ...request }) => {
+      if (remote !== undefined) return (await recall.search({ remote, query: request.query, limit: request.limit, ...(request.content ? { content: request.content } : {}) })).hits;
+      return related ? (await recall.related({ session: related, limit: request.limit, cwd: request.cwd, sync: false })).hits : (await recall.search({ ...request, sync: false })).hits;
+    },
+    catchUp: async ({ remote, ...request }) => {
+      // The archive has no freshness check of this machine's to wait for.
+      if (remote !== undefined) return { notices: [], indexBusy: false };
       await recall.search(request);
       const notices = recall.takeNotices();
       return { notices: notices.map((n) => n.message), indexBusy: notices.some((n) => n.code === "INDEX_BUSY") };
     },
     read: (ref, options) => recall.read(ref, options),
+    readArchived: (hit, options) => recall.read(hit.id, { remote: hit.origin.remote, limit: options.limit }),
   };
 
   const outcome = await ctx.ui.custom<PickerOutcome>(

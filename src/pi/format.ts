@@ -3,7 +3,7 @@
  * (print mode, notifications): result lists, a session's messages, tags. No colour; session text
  * is folded onto single lines where a line is expected, and control characters never get through.
  */
-import type { ReadMessage, ReadPage, RelatedHit, SearchHit, SessionSummary } from "../index.js";
+import type { ArchiveHit, Origin, ReadMessage, ReadPage, RelatedHit, SearchHit, SessionSummary } from "../index.js";
 import { formatAge } from "../output/age.js";
 import { segments } from "../output/highlight.js";
 import { formatTags, projectFolder, sessionTitle } from "../output/session-text.js";
@@ -27,8 +27,13 @@ export function snippetLine(hit: Pick<SearchHit, "snippet" | "spans">, marks: [s
     .trim();
 }
 
-/** One numbered block per session: title; folder, age, id, tags; snippet; the words a related session shares; path. */
-export function formatSessions(sessions: readonly (SessionSummary | SearchHit | RelatedHit)[], now: number, options: { marks?: [string, string] } = {}): string[] {
+/** Where an archived session lives: the machine and user that pushed it, and the remote it is in. */
+export function originLine(origin: Origin): string {
+  return `lives on: machine ${oneLine(origin.machine)}, user ${oneLine(origin.user)} (remote ${origin.remote}; not a file on this machine)`;
+}
+
+/** One numbered block per session: title; folder, age, id, tags; snippet; the words a related session shares; path (an archived one: where it lives). */
+export function formatSessions(sessions: readonly (SessionSummary | SearchHit | RelatedHit | ArchiveHit)[], now: number, options: { marks?: [string, string] } = {}): string[] {
   const lines: string[] = [];
   sessions.forEach((session, n) => {
     const meta = [
@@ -48,17 +53,17 @@ export function formatSessions(sessions: readonly (SessionSummary | SearchHit | 
     }
     if ("shared" in session && session.shared.length > 0) lines.push(`   shares: ${session.shared.map(oneLine).join(", ")}`);
     lines.push(`   cwd: ${oneLine(session.cwd)}`);
-    lines.push(`   path: ${oneLine(session.path)}`);
+    lines.push("origin" in session ? `   ${originLine(session.origin)}` : `   path: ${oneLine(session.path)}`);
   });
   return lines;
 }
 
-/** A session's messages, oldest first, each under a `[index] role · time` line. */
-export function formatMessages(page: ReadPage, messages: readonly ReadMessage[]): string[] {
+/** A session's messages, oldest first, each under a `[index] role · time` line; an archived one's `origin` replaces its path. */
+export function formatMessages(page: ReadPage, messages: readonly ReadMessage[], origin?: Origin): string[] {
   const lines: string[] = [
     `Session ${page.id}${page.name ? ` "${oneLine(page.name)}"` : ""}`,
     `cwd: ${oneLine(page.cwd)}`,
-    `path: ${oneLine(page.path)}`,
+    origin ? originLine(origin) : `path: ${oneLine(page.path)}`,
     messages.length === 0
       ? `It has ${page.total} message${page.total === 1 ? "" : "s"}; none shown.`
       : `Messages ${page.from! + 1}–${page.from! + messages.length} of ${page.total} (the latest):`,

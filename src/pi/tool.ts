@@ -10,7 +10,11 @@ import { resolve } from "node:path";
 import { CONTENT_SCOPES, Recall, RecallError, type Notice } from "../index.js";
 import { formatTags } from "../output/session-text.js";
 import { printableLines } from "../output/plain-text.js";
-import { capOutput, formatMessages, formatSessions, HISTORICAL_DATA_NOTE } from "./format.js";
+import { formatMessages, formatSessions } from "./format.js";
+import { readRemote, searchRemote } from "./remote-tool.js";
+import { DEFAULT_READ_LIMIT, DEFAULT_SEARCH_LIMIT, failure, READ_MAX_CHARS, result, type RecallToolDetails, type ToolResult } from "./tool-result.js";
+
+export type { RecallToolDetails } from "./tool-result.js";
 import { piModelCaller } from "./model-caller.js";
 import { currentSessionRef } from "./session-ref.js";
 
@@ -33,35 +37,18 @@ export const recallParameters = Type.Object({
   scope: Type.Optional(stringEnum(["current", "all"] as const, "search, list, related: current = sessions started in this folder; all = every project (default)")),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: "search, list, related: sessions to return (default 10); read: latest messages to return (default 20)" })),
   session: Type.Optional(Type.String({ description: "read, ask, related: the session, by id, unique id prefix, or session file path (related: default the current session)" })),
+  remote: Type.Optional(
+    Type.String({
+      description:
+        "search, read: the name of a shared archive (a remote in recall's config.json, e.g. \"team\") to search or read instead of this machine's sessions: sessions of every machine and user that pushed there. With it, scope current = this folder's project (its git remote), from any machine",
+    }),
+  ),
   question: Type.Optional(Type.String({ description: "ask: the question about that session" })),
   add: Type.Optional(Type.Array(Type.String(), { description: 'tag: tags to add to the current session, e.g. ["ready-for-review"]' })),
   remove: Type.Optional(Type.Array(Type.String(), { description: "tag: tags to remove from the current session" })),
 });
 
 export type RecallParams = Static<typeof recallParameters>;
-
-export interface RecallToolDetails {
-  action: string;
-  /** Sessions or messages returned. */
-  count: number;
-  truncated: boolean;
-}
-
-const DEFAULT_SEARCH_LIMIT = 10;
-const DEFAULT_READ_LIMIT = 20;
-/** Characters of message text a read asks for; the output cap cuts further if needed. */
-const READ_MAX_CHARS = 60_000;
-
-type ToolResult = { content: { type: "text"; text: string }[]; details: RecallToolDetails; isError?: boolean };
-
-function result(action: string, lines: string[], count: number, hint: string): ToolResult {
-  const capped = capOutput([HISTORICAL_DATA_NOTE, "", ...lines], hint);
-  return { content: [{ type: "text", text: capped.text }], details: { action, count, truncated: capped.truncated } };
-}
-
-function failure(action: string, text: string): ToolResult {
-  return { content: [{ type: "text", text }], details: { action, count: 0, truncated: false }, isError: true };
-}
 
 /**
  * What the library had to say about the answer, in the model's words: only what bears on it (an
@@ -103,6 +90,11 @@ export async function runRecallTool(recall: Recall, params: RecallParams, ctx: T
   const action = params.action;
   const now = Date.now();
   try {
+    if (params.remote !== undefined) {
+      if (action === "search") return await searchRemote(recall, params, ctx.cwd, now);
+      if (action === "read") return await readRemote(recall, params);
+      return failure(action, `recall ${action} works on this machine's sessions: leave out remote (it goes with search and read)`);
+    }
     switch (action) {
       case "search": {
         const query = params.query?.trim() ?? "";
@@ -211,6 +203,7 @@ export function recallTool(recallFor: (ctx: ExtensionToolContext) => Recall): To
     label: "Recall",
     description:
       "Search and read the user's earlier Pi sessions on this machine, and tag the current session. " +
+      "With remote (the name of a shared archive the user configured), search and read the sessions pushed there from other machines and users instead. " +
       "Actions: search (query; scope current|all, default all; limit; content: also tool calls, outputs, thinking; file: sessions that touched a file), list (latest sessions; scope; limit), " +
       "read (session by id, id prefix or file path; limit = latest N messages), " +
       "related (the sessions nearest a session, by the distinctive words they share; session defaults to the current one; scope; limit), " +

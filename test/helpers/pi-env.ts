@@ -14,7 +14,7 @@
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const REPO = fileURLToPath(new URL("../..", import.meta.url));
@@ -62,13 +62,22 @@ function rewriteTree(dir: string, from: string, to: string): void {
   }
 }
 
-/** The package as installed: the files `npm pack` ships that the extension needs. */
+/**
+ * The package as installed: the files `npm pack` ships that the extension needs, and its
+ * dependencies (linked from this checkout, as npm would install them beside it; Pi's own
+ * packages, its peers, come from Pi).
+ */
 export function installPackageCopy(into: string): string {
   const pkg = join(into, "recall-pi");
   mkdirSync(join(pkg, "native"), { recursive: true });
   cpSync(join(REPO, "package.json"), join(pkg, "package.json"));
   cpSync(join(REPO, "src"), join(pkg, "src"), { recursive: true });
   symlinkSync(join(REPO, "native", "recall.node"), join(pkg, "native", "recall.node"));
+  const { dependencies } = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+  for (const name of Object.keys(dependencies)) {
+    mkdirSync(dirname(join(pkg, "node_modules", name)), { recursive: true });
+    symlinkSync(join(REPO, "node_modules", name), join(pkg, "node_modules", name));
+  }
   return pkg;
 }
 

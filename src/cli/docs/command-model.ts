@@ -66,6 +66,7 @@ const PLACEHOLDERS: Record<string, string> = {
   "--highlight": "WORDS",
   "--model": "MODEL",
   "--default-scope": "SCOPE",
+  "--remote": "NAME",
 };
 
 /** The name of each command's rest of operands (clipanion writes them as `...`). */

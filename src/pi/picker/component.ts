@@ -7,13 +7,15 @@
  * up to date when the session files changed) refreshes them.
  */
 import { existsSync, statSync } from "node:fs";
-import type { ReadOptions, ReadResult, SearchHit, SessionRef } from "../../index.js";
+import type { ArchiveHit, ContentScope, ReadOptions, ReadResult, SearchHit, SessionRef } from "../../index.js";
 import type { Measure } from "../../output/plain-text.js";
 import { PasteBuffer, toPickerKey } from "./keys.js";
 import { LatestOnly, SEARCH_DEBOUNCE_MS, type Timers } from "./latest.js";
 import { MIN_HEIGHT, PREVIEW_MIN_WIDTH, pageSize, renderPicker, type PickerTheme } from "./render.js";
 import {
   handleKey,
+  isArchived,
+  previewKey,
   searchRequest,
   selectedHit,
   withResults,
@@ -26,14 +28,22 @@ import {
 /** What the picker was closed with. */
 export type PickerOutcome = { type: "resume"; hit: SearchHit } | { type: "fork"; hit: SearchHit } | undefined;
 
-type SearchRequest = { query: string; cwd?: string; limit: number; prefix?: boolean; match?: "both"; related?: SessionRef };
+type SearchRequest = { query: string; cwd?: string; limit: number; prefix?: boolean; content?: ContentScope[]; match?: "both"; related?: SessionRef; remote?: string };
+
+/** What the preview shows of a session. */
+type PreviewPage = Pick<ReadResult, "messages" | "page">;
 
 export interface PickerService {
-  /** The index as it is: the query's results, or with `related` the sessions related to that one. */
+  /**
+   * The index as it is: the query's results, or with `related` the sessions related to that one;
+   * with `remote`, the archive's (never waiting on the index, within the remote's timeout).
+   */
   search(request: SearchRequest): Promise<SearchHit[]>;
   /** The request asked after the library's freshness check, and what that check had to say. */
   catchUp(request: SearchRequest): Promise<{ notices: string[]; indexBusy: boolean }>;
   read(ref: SessionRef, options: ReadOptions): Promise<ReadResult>;
+  /** The latest messages of an archived session, from the archive. */
+  readArchived(hit: ArchiveHit, options: { limit: number }): Promise<PreviewPage>;
 }
 
 export interface PickerDeps {
@@ -82,7 +92,7 @@ export class RecallPicker {
   private cache: { key: string; state: PickerState; lines: string[] } | undefined;
   private readonly searches: LatestOnly<SearchJob, SearchHit[]>;
   private readonly paste = new PasteBuffer();
-  private readonly previews = new Map<string, { modified: string; result: ReadResult }>();
+  private readonly previews = new Map<string, { modified: string; result: PreviewPage }>();
   private previewTimer: unknown;
   private previewFor: string | undefined;
   private lastWidth = 80;
@@ -223,36 +233,39 @@ export class RecallPicker {
     if (this.disposed || this.lastWidth < PREVIEW_MIN_WIDTH) return;
     const hit = selectedHit(this.state);
     if (!hit) return;
-    if (this.state.preview?.path === hit.path) return;
-    const cached = this.previews.get(hit.path);
+    const key = previewKey(hit);
+    if (this.state.preview?.path === key) return;
+    const cached = this.previews.get(key);
     if (cached && cached.modified === hit.modified) {
-      this.state = { ...this.state, preview: this.toPreview(hit.path, cached.result) };
+      this.state = { ...this.state, preview: this.toPreview(key, cached.result) };
       return;
     }
-    if (this.previewFor === hit.path) return;
-    this.previewFor = hit.path;
-    this.state = { ...this.state, preview: { path: hit.path, status: "loading", messages: [], total: 0 } };
+    if (this.previewFor === key) return;
+    this.previewFor = key;
+    this.state = { ...this.state, preview: { path: key, status: "loading", messages: [], total: 0 } };
     if (this.previewTimer !== undefined) this.timers.clearTimeout(this.previewTimer);
     this.previewTimer = this.timers.setTimeout(() => {
       this.previewTimer = undefined;
-      const ref = { id: hit.id, path: hit.path, cwd: hit.cwd };
-      this.deps.service.read(ref, { limit: PREVIEW_MESSAGES }).then(
+      const read = isArchived(hit)
+        ? this.deps.service.readArchived(hit, { limit: PREVIEW_MESSAGES })
+        : this.deps.service.read({ id: hit.id, path: hit.path, cwd: hit.cwd }, { limit: PREVIEW_MESSAGES });
+      read.then(
         (result) => {
-          this.remember(hit, result);
-          this.previewLoaded(hit.path, this.toPreview(hit.path, result));
+          this.remember(key, hit, result);
+          this.previewLoaded(key, this.toPreview(key, result));
         },
-        (error: unknown) => this.previewLoaded(hit.path, { path: hit.path, status: "error", messages: [], total: 0, error: message(error) }),
+        (error: unknown) => this.previewLoaded(key, { path: key, status: "error", messages: [], total: 0, error: message(error) }),
       );
     }, PREVIEW_DELAY_MS);
   }
 
-  private remember(hit: SearchHit, result: ReadResult): void {
-    this.previews.delete(hit.path);
-    this.previews.set(hit.path, { modified: hit.modified, result });
+  private remember(key: string, hit: SearchHit, result: PreviewPage): void {
+    this.previews.delete(key);
+    this.previews.set(key, { modified: hit.modified, result });
     while (this.previews.size > PREVIEW_CACHE) this.previews.delete(this.previews.keys().next().value!);
   }
 
-  private toPreview(path: string, result: ReadResult): NonNullable<PickerState["preview"]> {
+  private toPreview(path: string, result: PreviewPage): NonNullable<PickerState["preview"]> {
     return {
       path,
       status: "ready",

@@ -23,7 +23,7 @@ import { formatAge } from "../../output/age.js";
 import { segments } from "../../output/highlight.js";
 import { projectFolder, sessionTitle } from "../../output/session-text.js";
 import { fit, oneLine, printableLines, sliceToWidth, truncate, wrap, type Measure, terminalWidth } from "../../output/plain-text.js";
-import { isCurrentSession, type PickerState, type Preview } from "./state.js";
+import { isArchived, isCurrentSession, nextScope, previewKey, type PickerState, type Preview, type Scope } from "./state.js";
 
 /** The theme colours the picker uses; Pi's `Theme` provides them all. */
 export type PickerFg =
@@ -187,13 +187,21 @@ function snippetSpans(hit: SearchHit, room: number, measure: Measure, selected: 
   );
 }
 
+/** What a scope is called in the header and on Tab. */
+function scopeName(state: PickerState, scope: Scope): string {
+  if (scope === "remote") return `${state.remote ?? "remote"} (archive)`;
+  return scope === "all" ? "all projects" : "this folder";
+}
+
 function resultLines(state: PickerState, hit: SearchHit, index: number, width: number, paint: Painter): string[] {
   const selected = index === state.selected;
   const bg = selected ? ("selectedBg" as const) : undefined;
   const withBg = (span: Span): Span => (bg && !span.bg ? { ...span, bg } : span);
   const marker: Span = { text: selected ? "▶ " : "  ", fg: "accent" };
   const current = isCurrentSession(state, hit);
-  const meta = `${projectFolder(hit.cwd)} · ${formatAge(Date.parse(hit.modified), state.now)}${current ? " · current" : ""}`;
+  // An archived session says where it lives: the machine and user that pushed it.
+  const where = isArchived(hit) ? ` · on ${oneLine(hit.origin.machine)} (${oneLine(hit.origin.user)})` : "";
+  const meta = `${projectFolder(hit.cwd)}${where} · ${formatAge(Date.parse(hit.modified), state.now)}${current ? " · current" : ""}`;
   const metaWidth = Math.min(paint.measure(meta), Math.max(0, Math.floor((width - 2) / 2)));
   const metaText = truncate(meta, metaWidth, paint.measure);
   const titleRoom = Math.max(0, width - 2 - metaWidth - (metaWidth > 0 ? 1 : 0));
@@ -214,10 +222,19 @@ function resultLines(state: PickerState, hit: SearchHit, index: number, width: n
 }
 
 function emptyLines(state: PickerState): { text: string; fg: PickerFg }[] {
-  if (!state.loaded) return [{ text: state.syncing ? "Loading (the index is catching up)…" : "Loading…", fg: "dim" }];
+  if (!state.loaded) {
+    if (state.scope === "remote") return [{ text: `Searching remote ${state.remote}…`, fg: "dim" }];
+    return [{ text: state.syncing ? "Loading (the index is catching up)…" : "Loading…", fg: "dim" }];
+  }
   const words = state.query.trim();
   const lines: { text: string; fg: PickerFg }[] = [];
-  if (state.relatedTo) {
+  if (state.scope === "remote" && state.notice?.kind === "error") {
+    lines.push({ text: `Remote ${state.remote} could not be searched (the line below says why).`, fg: "warning" });
+    lines.push({ text: "This machine's sessions are unaffected: Tab goes back to this folder.", fg: "muted" });
+  } else if (state.scope === "remote") {
+    lines.push({ text: words ? `No session in remote ${state.remote} matches "${oneLine(words)}".` : `No sessions in remote ${state.remote} yet.`, fg: "warning" });
+    lines.push({ text: "Words match whole in the archive; Tab goes back to this folder.", fg: "muted" });
+  } else if (state.relatedTo) {
     const where = state.scope === "current" ? " in this folder" : "";
     lines.push({ text: `No session${where} shares the distinctive words of "${oneLine(sessionTitle(state.relatedTo))}".`, fg: "warning" });
     lines.push({ text: state.scope === "current" ? "Press Tab to look in all projects, Ctrl+R to search again." : "Press Ctrl+R to search again.", fg: "muted" });
@@ -270,7 +287,7 @@ function previewLines(preview: Preview | undefined, hit: SearchHit | undefined, 
   const pad = (spans: Span[]) => paint.line([{ text: " " }, ...spans], width);
   if (!hit) {
     out.push(pad([{ text: "No session selected.", fg: "dim" }]));
-  } else if (!preview || preview.path !== hit.path || preview.status === "loading") {
+  } else if (!preview || preview.path !== previewKey(hit) || preview.status === "loading") {
     out.push(pad([{ text: "Loading the latest messages…", fg: "dim" }]));
   } else if (preview.status === "error") {
     for (const part of wrap(`Cannot read this session: ${oneLine(preview.error ?? "unknown error")}`, width - 2, paint.measure)) {
@@ -319,7 +336,8 @@ function statusSpans(state: PickerState): Span[] {
     const more = n >= state.limit ? "+" : "";
     const related = state.relatedTo ? ` related to ${oneLine(sessionTitle(state.relatedTo))}` : "";
     const meaning = state.byMeaning && !state.relatedTo ? " by words and meaning" : "";
-    parts.push({ text: `${n}${more} session${n === 1 ? "" : "s"}${state.scope === "current" ? " in this folder" : ""}${related}${meaning}`, fg: "dim" });
+    const where = state.scope === "current" ? " in this folder" : state.scope === "remote" ? ` in remote ${state.remote} (every machine)` : "";
+    parts.push({ text: `${n}${more} session${n === 1 ? "" : "s"}${where}${related}${state.scope === "remote" ? "" : meaning}`, fg: "dim" });
   }
   return parts;
 }
@@ -333,7 +351,7 @@ export function renderPicker(state: PickerState, width: number, height: number, 
 
   const lines: string[] = [];
   // ╭─ recall ──── all projects ─╮
-  const scopeLabel = state.scope === "all" ? "all projects" : `this folder: ${projectFolder(state.cwd)}`;
+  const scopeLabel = state.scope === "current" ? `this folder: ${projectFolder(state.cwd)}` : scopeName(state, state.scope);
   const label = truncate(` ${scopeLabel} `, Math.max(0, lay.inner - 12), measure);
   const fill = Math.max(0, lay.inner - 10 - measure(label));
   lines.push(border("╭─") + theme.fg("accent", theme.bold(" recall ")) + border("─".repeat(fill)) + theme.fg("accent", label) + border("─╮"));
@@ -383,10 +401,12 @@ export function renderPicker(state: PickerState, width: number, height: number, 
   lines.push(framed(status + theme.fg("dim", position) + " "));
 
   if (lay.help) {
-    const otherScope = state.scope === "all" ? "this folder" : "all projects";
+    const otherScope = scopeName(state, nextScope(state));
     const help = state.confirmFork
       ? "Enter fork here · Esc back"
-      : `↑↓ move · Enter resume · Tab ${otherScope} · Shift+Tab ${state.everyKind ? "conversation only" : "+tools, thinking"} · Ctrl+R ${state.relatedTo ? "search" : "related"} · Ctrl+T ${state.byMeaning ? "words only" : "+meaning"} · Esc close`;
+      : state.scope === "remote"
+        ? `↑↓ move · Enter where it lives · Tab ${otherScope} · Shift+Tab ${state.everyKind ? "conversation only" : "+tools, thinking"} · Esc close`
+        : `↑↓ move · Enter resume · Tab ${otherScope} · Shift+Tab ${state.everyKind ? "conversation only" : "+tools, thinking"} · Ctrl+R ${state.relatedTo ? "search" : "related"} · Ctrl+T ${state.byMeaning ? "words only" : "+meaning"} · Esc close`;
     lines.push(framed(paint.line([{ text: " " }, { text: help, fg: "dim" }], lay.inner)));
   }
   lines.push(border("╰" + "─".repeat(lay.inner) + "╯"));

@@ -4,10 +4,13 @@
  * terminal input into `PickerKey`s and carries the effects out (searching, resuming, closing), so
  * every behaviour here is testable without a terminal or Pi.
  */
-import type { ContentScope, SearchHit, SessionRef } from "../../index.js";
+import type { ArchiveHit, ContentScope, SearchHit, SessionRef } from "../../index.js";
 
-/** `current`: sessions started in this folder (as Pi's /resume scopes it); `all`: every project. */
-export type Scope = "current" | "all";
+/**
+ * `current`: sessions started in this folder (as Pi's /resume scopes it); `all`: every project;
+ * `remote`: the archive of recall's config.json (`PickerState.remote`), every machine's sessions.
+ */
+export type Scope = "current" | "all" | "remote";
 
 export interface Notice {
   kind: "info" | "warning" | "error";
@@ -21,6 +24,7 @@ export interface PreviewMessage {
 
 /** The latest messages of the selected session, for the preview pane. */
 export interface Preview {
+  /** The session's `previewKey`. */
   path: string;
   status: "loading" | "ready" | "error";
   messages: PreviewMessage[];
@@ -40,6 +44,8 @@ export interface PickerState {
   byMeaning: boolean;
   /** The folder Pi runs in: what `current` scope means. */
   cwd: string;
+  /** The remote Tab reaches after `all` (the first of config.json's); none: Tab toggles the two local scopes. */
+  remote?: string;
   /** The session Pi has open, which cannot be resumed from the picker. */
   currentSession: { id?: string; path?: string };
   /** The session whose related sessions the list shows (Ctrl+R) instead of the query's results. */
@@ -100,6 +106,7 @@ export function initialState(options: {
   scope: Scope;
   cwd: string;
   currentSession?: { id?: string; path?: string };
+  remote?: string;
   now?: number;
 }): PickerState {
   const query = options.query ?? "";
@@ -110,6 +117,7 @@ export function initialState(options: {
     everyKind: false,
     byMeaning: false,
     cwd: options.cwd,
+    ...(options.remote === undefined ? {} : { remote: options.remote }),
     currentSession: options.currentSession ?? {},
     results: [],
     limit: PICKER_LIMIT,
@@ -125,10 +133,13 @@ export function initialState(options: {
 
 /**
  * What the index is asked for the current state: a search, (no words yet) the latest sessions, or
- * the sessions related to one (`related`).
+ * the sessions related to one (`related`); in the `remote` scope, the archive's search.
  */
-export function searchRequest(state: PickerState): { query: string; cwd?: string; limit: number; content?: ContentScope[]; match?: "both"; related?: SessionRef } {
+export function searchRequest(state: PickerState): { query: string; cwd?: string; limit: number; content?: ContentScope[]; match?: "both"; related?: SessionRef; remote?: string } {
   const related = state.relatedTo;
+  if (state.scope === "remote" && state.remote !== undefined) {
+    return { query: state.query, remote: state.remote, limit: state.limit, ...(state.everyKind ? { content: ["all" as const] } : {}) };
+  }
   return {
     query: state.query,
     ...(state.everyKind ? { content: ["all" as const] } : {}),
@@ -141,6 +152,22 @@ export function searchRequest(state: PickerState): { query: string; cwd?: string
 
 export function selectedHit(state: PickerState): SearchHit | undefined {
   return state.results[state.selected];
+}
+
+/** A hit of the archive: it names where it lives, and has no file on this machine. */
+export function isArchived(hit: SearchHit): hit is ArchiveHit {
+  return "origin" in hit;
+}
+
+/** What a preview is known by: a session's file, or an archived session's remote and id (it has no file here). */
+export function previewKey(hit: SearchHit): string {
+  return isArchived(hit) ? `${hit.origin.remote}:${hit.id}` : hit.path;
+}
+
+/** The scope Tab moves to: this folder → all projects → the remote (if any) → this folder. */
+export function nextScope(state: PickerState): Scope {
+  if (state.scope === "current") return "all";
+  return state.scope === "all" && state.remote !== undefined ? "remote" : "current";
 }
 
 export function isCurrentSession(state: PickerState, hit: SearchHit): boolean {
@@ -196,6 +223,10 @@ function confirm(state: PickerState, ctx: KeyContext): Update {
   if (isCurrentSession(state, hit)) {
     return { state: { ...state, notice: { kind: "warning", text: "That is the session you are in already." } }, effects: [] };
   }
+  if (isArchived(hit)) {
+    const { machine, user, remote } = hit.origin;
+    return { state: { ...state, notice: { kind: "warning", text: `That session lives on ${machine} (${user}, in remote ${remote}), not on this machine.` } }, effects: [] };
+  }
   if (!hit.cwd || !ctx.folderExists(hit.cwd)) {
     const where = hit.cwd ? `Its folder ${hit.cwd} no longer exists.` : "It does not record its folder.";
     return {
@@ -237,11 +268,15 @@ export function handleKey(state: PickerState, key: PickerKey, ctx: KeyContext): 
       return confirm(state, ctx);
     case "cancel":
       return { state, effects: [{ type: "close" }] };
-    case "toggleScope":
+    case "toggleScope": {
+      const scope = nextScope(state);
+      // The archive's results and this machine's are of different places: neither stays on show under the other.
+      const across = scope === "remote" || state.scope === "remote";
       return {
         state: {
           ...state,
-          scope: state.scope === "all" ? "current" : "all",
+          scope,
+          ...(across ? { results: [], relatedTo: undefined, preview: undefined } : {}),
           selected: 0,
           scroll: 0,
           loaded: false,
@@ -250,6 +285,7 @@ export function handleKey(state: PickerState, key: PickerKey, ctx: KeyContext): 
         },
         effects: [{ type: "search", debounce: false }],
       };
+    }
     case "toggleContent":
       return {
         state: { ...state, everyKind: !state.everyKind, selected: 0, scroll: 0, loaded: false, searching: true, notice: undefined },
@@ -261,6 +297,7 @@ export function handleKey(state: PickerState, key: PickerKey, ctx: KeyContext): 
         effects: [{ type: "search", debounce: false }],
       };
     case "toggleRelated": {
+      if (state.scope === "remote") return { state: { ...state, notice: { kind: "info", text: "Related sessions are looked up on this machine: Tab to this folder or all projects." } }, effects: [] };
       // The selected session's related sessions, or back to the query's results.
       const relatedTo = state.relatedTo ? undefined : selectedHit(state);
       if (!state.relatedTo && !relatedTo) return { state, effects: [] };

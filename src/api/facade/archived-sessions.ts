@@ -1,0 +1,48 @@
+/**
+ * The facade's archived sessions: searching and reading a remote of config.json (src/archive)
+ * for adapters that name the remote, as `search({ remote })` and `read(id, { remote })`. They
+ * never touch the local index, so a local query never waits for a remote, and a remote's errors
+ * name it only, never its URL or host: these answers go to models and other programs.
+ */
+import type { Archive } from "../../archive/archive.js";
+import type { ArchiveReadOptions, ArchiveReadResult } from "../../archive/read.js";
+import { loadRemotes } from "../../archive/remotes.js";
+import type { ArchiveSearchOptions, ArchiveSearchPage } from "../../archive/search.js";
+import { loadConfig } from "../config.js";
+import type { IndexLease } from "./lease.js";
+
+/** A search of the remote named `remote` (its options as `recall search --remote` takes them). */
+export interface RemoteSearchOptions extends ArchiveSearchOptions {
+  remote: string;
+}
+
+/** A page of a session of the remote named `remote`, named by id or unique id prefix. */
+export interface RemoteReadOptions extends ArchiveReadOptions {
+  remote: string;
+}
+
+export class ArchivedSessions {
+  private opened: Promise<Archive> | undefined;
+
+  constructor(private readonly lease: IndexLease) {}
+
+  /** The names of the remotes config.json lists, in its order; reading the file loads no client. */
+  names(): string[] {
+    const { overrides, env } = this.lease;
+    return loadRemotes(loadConfig(this.lease.locations, env, overrides.cwd).path).map((remote) => remote.name);
+  }
+
+  async search({ remote, ...options }: RemoteSearchOptions): Promise<ArchiveSearchPage> {
+    return (await this.archive()).search(remote, options);
+  }
+
+  async read(session: string, { remote, ...options }: RemoteReadOptions): Promise<ArchiveReadResult> {
+    return (await this.archive()).read(remote, session, options);
+  }
+
+  /** The archive, loaded on first use: nothing else pays for the OpenSearch client. */
+  private archive(): Promise<Archive> {
+    this.opened ??= import("../../archive/archive.js").then(({ Archive }) => Archive.open({ ...this.lease.overrides, hostHidden: true }));
+    return this.opened;
+  }
+}

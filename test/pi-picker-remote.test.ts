@@ -1,0 +1,146 @@
+/**
+ * The picker's archive scope in the real `pi` terminal UI, driven through tmux, against a real
+ * OpenSearch (scripts/opensearch.sh): Tab goes this folder → all projects → the remote of
+ * recall's config.json, whose hits say the machine and user they live on and are not resumed;
+ * a remote that never answers (a real proxy) is one line, and this machine's scopes still answer.
+ * Skipped, visibly, without Java, the Pi runtime or tmux.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
+import { startArchiveProxy, type ArchiveProxy } from "./helpers/archive-proxy.js";
+import { userMessage } from "./helpers/fixture-files.js";
+import { needsOpenSearch, openSearchMissing, openSearchUrl } from "./helpers/opensearch.js";
+import { FAUX_EXTENSION, PI_RUNTIME, PI_SKIP_REASON, makePiHome, type PiHome, type PiRuntime } from "./helpers/pi-env.js";
+import { runRecall } from "./helpers/run-cli.js";
+import { skipWithout } from "./helpers/tools.js";
+
+const SKIP = PI_SKIP_REASON || skipWithout("tmux");
+const INDEX = "recall-picker-test";
+const BOB_SESSION = "0b0b0b0b-3333-7222-8333-944445555666";
+
+describe.skipIf(SKIP !== "" || openSearchMissing)(needsOpenSearch(`/recall's archive scope in Pi's terminal UI${SKIP}`), () => {
+  const runtime = PI_RUNTIME as PiRuntime;
+  const socket = `recall-remote-test-${process.pid}`;
+  let env: PiHome;
+  let bob: AgentDir;
+  let url = "";
+  let hanging: ArchiveProxy;
+  let tmuxEnv: NodeJS.ProcessEnv;
+
+  const tmux = (...args: string[]): string => execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], { env: tmuxEnv, encoding: "utf8" });
+  const screen = (): string => tmux("capture-pane", "-p", "-t", "pi");
+
+  async function waitFor(what: string, test: (text: string) => boolean, timeoutMs = 30_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    let last = "";
+    while (Date.now() < deadline) {
+      last = screen();
+      if (test(last)) return last;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    throw new Error(`timed out waiting for ${what}; the screen shows:\n${last}`);
+  }
+
+  async function submit(line: string): Promise<void> {
+    tmux("send-keys", "-t", "pi", "-l", line);
+    await waitFor(`"${line}" in the editor`, (s) => s.includes(line));
+    tmux("send-keys", "-t", "pi", "Enter");
+  }
+
+  /** recall's config.json in the Pi home: the picker reads it each time it opens. */
+  function configure(team: Record<string, unknown>): void {
+    mkdirSync(join(env.agentDir, "recall"), { recursive: true });
+    writeFileSync(join(env.agentDir, "recall", "config.json"), JSON.stringify({ picker: { scope: "current" }, remotes: { team } }));
+  }
+
+  beforeAll(async () => {
+    url = await openSearchUrl();
+    // Bob's session, pushed from his desktop: this machine has no file of it.
+    bob = makeAgentDir({ withFixtures: false });
+    const folder = join(bob.sessionsDir, "--home-bob-shop-api--");
+    mkdirSync(folder, { recursive: true });
+    const ms = Date.parse("2026-10-05T08:00:00Z");
+    const header = JSON.stringify({ type: "session", version: 3, id: BOB_SESSION, timestamp: new Date(ms).toISOString(), cwd: "/home/bob/shop-api" });
+    writeFileSync(join(folder, `2026-10-05T08-00-00-000Z_${BOB_SESSION}.jsonl`), `${header}\n${userMessage("b0000001", "The numbat rollout on the staging cluster", ms)}`);
+    expect((await runRecall(["remote", "add", "team", url, "--index", INDEX, "--machine", "desktop", "--user", "bob"], { env: bob.env })).stderr).toBe("");
+    expect((await runRecall(["push", "--remote", "team"], { env: bob.env })).stderr).toBe("");
+    await fetch(`${url}/${INDEX}/_refresh`, { method: "POST" });
+    hanging = await startArchiveProxy(url, { hang: true });
+
+    env = makePiHome();
+    configure({ url, index: INDEX });
+    tmuxEnv = { ...env.env, TERM: "xterm-256color", RECALL_FAUX_SCRIPT: "[]" };
+    const command = [runtime.node, runtime.cli, "-e", env.pkg, "-e", FAUX_EXTENSION, "--model", "recall-faux/scripted", "--api-key", "faux"]
+      .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
+      .join(" ");
+    tmux("new-session", "-d", "-s", "pi", "-x", "120", "-y", "40", "-c", env.projects["shop-api"], command);
+    await waitFor("Pi to start", (s) => s.includes("scripted"));
+  }, 300_000);
+
+  afterAll(async () => {
+    let pi: number | undefined;
+    try {
+      pi = Number(tmux("display-message", "-p", "-t", "pi", "#{pane_pid}"));
+      tmux("kill-server");
+    } catch {
+      // already gone
+    }
+    if (pi) await exited(pi, 15_000);
+    await hanging?.close();
+    env?.cleanup();
+    bob?.cleanup();
+  });
+
+  it("Tab reaches the remote after all projects; its hits say where they live, and Enter says so instead of resuming", async () => {
+    await submit("/recall numbat");
+    await waitFor("the picker on this folder", (s) => s.includes("╭─ recall") && s.includes("this folder: shop-api"));
+    tmux("send-keys", "-t", "pi", "Tab");
+    await waitFor("all projects", (s) => s.includes("all projects ─") && s.includes("Tab team (archive)"));
+    tmux("send-keys", "-t", "pi", "Tab");
+    const team = await waitFor("the archive's hit", (s) => s.includes("team (archive) ─") && s.includes("on desktop (bob)"));
+    expect(team).toContain("The numbat rollout on the staging cluster");
+    expect(team).toContain("1 session in remote team (every machine)");
+    expect(team).toContain("Enter where it lives · Tab this folder");
+    expect(team).not.toContain(url);
+    tmux("send-keys", "-t", "pi", "Enter");
+    await waitFor("where it lives", (s) => s.includes("That session lives on desktop (bob, in remote team), not on this machine.") && s.includes("╭─ recall"));
+    tmux("send-keys", "-t", "pi", "Tab");
+    await waitFor("this folder again", (s) => s.includes("this folder: shop-api") && !s.includes("on desktop (bob)"));
+    tmux("send-keys", "-t", "pi", "Escape");
+    await waitFor("the picker to close", (s) => !s.includes("╭─ recall"));
+  });
+
+  it("a remote that never answers is one line in the picker; this machine's scopes answer as before", async () => {
+    configure({ url: hanging.url, index: INDEX, timeout: 1 });
+    await submit("/recall staging deploy");
+    await waitFor("this folder's results", (s) => s.includes("this folder: shop-api") && s.includes("▶ Fix staging deploy"));
+    tmux("send-keys", "-t", "pi", "Tab");
+    tmux("send-keys", "-t", "pi", "Tab");
+    const failed = await waitFor("the remote's one line", (s) => s.includes("remote team did not answer within 1 s while searching"));
+    expect(failed).toContain("Remote team could not be searched");
+    expect(failed).not.toContain(hanging.url);
+    expect(failed).not.toContain(new URL(hanging.url).host);
+    tmux("send-keys", "-t", "pi", "Tab");
+    await waitFor("this folder's results again", (s) => s.includes("this folder: shop-api") && s.includes("▶ Fix staging deploy") && !s.includes("did not answer"));
+    tmux("send-keys", "-t", "pi", "Escape");
+    await waitFor("the picker to close", (s) => !s.includes("╭─ recall"));
+  });
+});
+
+/** Resolves once process `pid` is gone; kills it if it outlives `timeoutMs`. */
+async function exited(pid: number, timeoutMs: number): Promise<void> {
+  const alive = (): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const deadline = Date.now() + timeoutMs;
+  while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  if (alive()) process.kill(pid, "SIGKILL");
+}
