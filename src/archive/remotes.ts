@@ -143,6 +143,7 @@ export interface RemoteSettings {
   machine?: string;
   user?: string;
   insecure?: boolean;
+  keepFiles?: boolean;
   credentials?: string;
 }
 
