@@ -7,12 +7,13 @@
  * to a fresh index holds: the same ids, the same documents, the same kept files.
  */
 import { spawn } from "node:child_process";
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { startArchiveProxy, type ArchiveProxy } from "./helpers/archive-proxy.js";
 import { userMessage } from "./helpers/fixture-files.js";
+import { GENERATED_TOKEN, writeGeneratedSessions } from "./helpers/generated-sessions.js";
 import { needsOpenSearch, openSearchMissing, openSearchUrl } from "./helpers/opensearch.js";
 import { jsonLines, RECALL_BIN, runRecall } from "./helpers/run-cli.js";
 
@@ -42,35 +43,12 @@ async function everything(index: string): Promise<[string, unknown][]> {
   return found.hits.hits.map((h: any) => [h._id, h._source]);
 }
 
-const sessionId = (n: number) => `0c${String(n).padStart(6, "0")}-1111-7222-8333-944445555666`;
-const sessionPath = (folder: string, n: number) => join(folder, `2026-10-10T00-00-00-000Z_${sessionId(n)}.jsonl`);
-
-function assistantMessage(id: string, text: string, ms: number): string {
-  return `${JSON.stringify({ type: "message", id, parentId: null, timestamp: new Date(ms).toISOString(), message: { role: "assistant", content: [{ type: "text", text }], timestamp: ms } })}\n`;
-}
-
-/** A session of MESSAGES messages, users and assistants in turn, with a secret to redact in one. */
-function generatedSession(cwd: string, n: number): string {
-  const at = Date.parse("2026-10-10T00:00:00Z") + n * 60_000;
-  let text = `${JSON.stringify({ type: "session", version: 3, id: sessionId(n), timestamp: new Date(at).toISOString(), cwd })}\n`;
-  for (let m = 0; m < MESSAGES; m++) {
-    const words = `session ${n} message ${m}: the gannet migration report, part ${m}, ${"with some padding words ".repeat(20)}`;
-    const entryId = `e${String(n).padStart(3, "0")}${String(m).padStart(4, "0")}`;
-    text += m % 2 === 0 ? userMessage(entryId, m === 4 ? `${words} token ghp_${"Zx7Qw3rTy9".repeat(4).slice(0, 36)}` : words, at + m * 1000) : assistantMessage(entryId, words, at + m * 1000);
-  }
-  return text;
-}
-
 describe.skipIf(openSearchMissing)(needsOpenSearch("a push killed midway on a real OpenSearch"), () => {
   beforeAll(async () => {
     url = await openSearchUrl();
     proxy = await startArchiveProxy(url);
     agent = makeAgentDir({ withFixtures: false });
-    const cwd = join(realpathSync(agent.root), "work", "birds");
-    mkdirSync(cwd, { recursive: true });
-    const folder = join(agent.sessionsDir, `--${cwd.slice(1).replace(/\//g, "-")}--`);
-    mkdirSync(folder, { recursive: true });
-    for (let n = 0; n < SESSIONS; n++) writeFileSync(sessionPath(folder, n), generatedSession(cwd, n));
+    writeGeneratedSessions(agent, SESSIONS, MESSAGES);
     for (const [name, target, index] of [["killed", proxy.url, KILLED], ["clean", url, CLEAN]]) {
       const added = await runRecall(["remote", "add", name!, target!, "--index", index!, "--keep-files", "--machine", "laptop", "--user", "ada"], { env: agent.env });
       expect(added.stderr).toBe("");
@@ -130,7 +108,7 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("a push killed midway on a re
     const [killedFiles, cleanFiles] = await Promise.all([everything(`${KILLED}-files`), everything(`${CLEAN}-files`)]);
     expect(killedFiles.length).toBe(SESSIONS);
     expect(killedFiles).toEqual(cleanFiles);
-    expect(JSON.stringify(killedFiles)).not.toContain("ghp_");
+    expect(JSON.stringify(killedFiles)).not.toContain(GENERATED_TOKEN);
 
     // And a push after it sends nothing.
     expect(jsonLines((await runRecall(["push", "--remote", "killed", "--json"], { env: agent.env })).stdout).at(-1)).toMatchObject({ messages: 0, files: 0, unchanged: SESSIONS });

@@ -18,6 +18,8 @@ export interface ProxyBehaviour {
   rejectBulks?: { requests: number; items: number; status: number };
   /** Bulk requests to answer before the proxy passes the others on to the engine but never answers them. */
   answerBulks?: number;
+  /** Runs before a bulk request is passed on (a node of the cluster killed meanwhile, say). */
+  beforeBulk?: () => Promise<void>;
 }
 
 export interface ArchiveProxy {
@@ -73,6 +75,7 @@ export async function startArchiveProxy(target: string, behaviour: ProxyBehaviou
         forwarded = Buffer.from(`${actions.slice(reject.items).flat().join("\n")}\n`);
       }
     }
+    if (isBulk && behaviour.beforeBulk) await behaviour.beforeBulk();
     const headers = { "content-type": request.headers["content-type"] ?? "application/json" };
     const answer = refused.length === actions.length && isBulk && refused.length > 0
       ? { status: 200, text: JSON.stringify({ took: 0, errors: false, items: [] }) }
