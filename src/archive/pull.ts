@@ -18,6 +18,7 @@ import type { Locations } from "../locations.js";
 import { discoverSessionFiles, type SessionFile } from "../sessions/discover.js";
 import { idFromFileName, readHeader } from "../sessions/entries.js";
 import { projectOf } from "../sessions/project-identity.js";
+import { pushTimeout } from "./bulk.js";
 import { remoteClient, remoteError, statusOf } from "./client.js";
 import { filesAlias, type KeptFile } from "./kept-files.js";
 import type { Remote } from "./remotes.js";
@@ -59,7 +60,9 @@ const FULL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 /** The one kept file whose session id is `ref` or starts with it. */
 async function findKept(remote: Remote, env: NodeJS.ProcessEnv, ref: string): Promise<KeptFile> {
   if (!/^[0-9a-z-]{4,}$/i.test(ref)) throw new RecallError("BAD_INPUT", `a kept session is named by its id or a prefix of 4 or more of its characters, not ${JSON.stringify(ref)}`, { field: "session" });
-  const client = remoteClient(remote, env);
+  // A kept file may be as large as a push's bulk request: fetching it may take as long.
+  const timeoutMs = pushTimeout(remote);
+  const client = remoteClient(remote, env, timeoutMs);
   const index = filesAlias(remote);
   let ids: string[];
   try {
@@ -75,7 +78,7 @@ async function findKept(remote: Remote, env: NodeJS.ProcessEnv, ref: string): Pr
   } catch (error) {
     // No file was ever kept there.
     if (statusOf(error) === 404) ids = [];
-    else throw remoteError(remote, error, "finding a kept session file");
+    else throw remoteError(remote, error, "finding a kept session file", timeoutMs);
   }
   if (ids.length === 0) throw new RecallError("NOT_FOUND", `remote ${remote.name} keeps no session file ${ref}`, { field: "session", value: ref, hint: "only sessions pushed while the remote had keepFiles set are kept" });
   if (ids.length > 1 && !ids.includes(ref)) throw new RecallError("AMBIGUOUS", `${ref} names several sessions kept in remote ${remote.name}: ${ids.slice(0, 10).join(", ")}${ids.length > 10 ? ", …" : ""}`, { field: "session", value: ref });
@@ -83,7 +86,7 @@ async function findKept(remote: Remote, env: NodeJS.ProcessEnv, ref: string): Pr
   try {
     return (await client.get({ index, id })).body._source as KeptFile;
   } catch (error) {
-    throw remoteError(remote, error, "fetching a kept session file");
+    throw remoteError(remote, error, "fetching a kept session file", timeoutMs);
   }
 }
 
