@@ -183,6 +183,24 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("pulling a kept session file 
     expect(gone.code).toBe(2);
   });
 
+  it("a remote no longer told to keep files drops the files it kept", async () => {
+    expect((await keptFiles()).size).toBeGreaterThan(0);
+    const configFile = join(laptop.agentDir, "recall", "config.json");
+    const config = JSON.parse(readFileSync(configFile, "utf8"));
+    delete config.remotes.team.keepFiles;
+    writeFileSync(configFile, JSON.stringify(config));
+    const pushed = await onLaptop(["push", "--remote", "team", "--json"]);
+    expect(pushed.stderr).toBe("");
+    expect(jsonLines(pushed.stdout).at(-1)).toMatchObject({ files: 0, messages: 0 });
+    expect((await keptFiles()).size).toBe(0);
+    config.remotes.team.keepFiles = true;
+    writeFileSync(configFile, JSON.stringify(config));
+    // Kept again: every file, though none changed.
+    const again = jsonLines((await onLaptop(["push", "--remote", "team", "--json"])).stdout).at(-1)!;
+    expect(again.files).toBeGreaterThan(5);
+    expect((await keptFiles()).size).toBe(again.files);
+  });
+
   it("a session whose folder is not on this machine continues in a local clone of its repository", async () => {
     const clone = (name: string, remote: string) => {
       const dir = join(realpathSync(laptop.root), name);

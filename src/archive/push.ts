@@ -7,7 +7,7 @@
  * counts as pushed only once every one of its documents is acknowledged. A remote with `keepFiles`
  * also gets each pushed session file, redacted (redact-file.ts), in its index of kept files
  * (kept-files.ts): sent whole again whenever the file changed, in the same bulk request as the
- * file's last documents, and taken out with its session.
+ * file's last documents, and taken out with its session (all of them once `keepFiles` is off again).
  */
 import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { basename } from "node:path";
@@ -127,6 +127,15 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
     } catch (error) {
       throw remoteError(remote, error, "preparing the index", pushTimeout(remote));
     }
+  }
+
+  // A remote no longer told to keep files drops the ones it kept (counted with the deleted documents).
+  const unkept = remote.keepFiles ? [] : [...watermarks.values()].filter((mark) => mark.kept);
+  if (client && unkept.length > 0) {
+    await sendBulk(client, remote, unkept.map((mark): Action => ({ id: mark.header.id, index: filesAlias(remote), delete: true })));
+    for (const mark of unkept) delete mark.kept;
+    saveWatermarks(stateFile, watermarks);
+    report.deleted += unkept.length;
   }
 
   let actions: Action[] = [];
