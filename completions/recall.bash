@@ -4,7 +4,7 @@ _recall() {
   cur="${COMP_WORDS[COMP_CWORD]}"
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   if [[ $COMP_CWORD -eq 1 ]]; then
-    COMPREPLY=($(compgen -W "ask autotag completion context doctor index list mcp pick push read related remote resume search tag tags untag watch --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "ask autotag completion context doctor index list mcp pick pull push read related remote resume search tag tags untag watch --help --version" -- "$cur"))
     return
   fi
   case "${COMP_WORDS[1]}" in
@@ -80,6 +80,13 @@ _recall() {
       --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
       esac
       opts="--sessions-dir --color --here --print --help" ;;
+    pull)
+      case "$prev" in
+      --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+      --remote) return ;;
+      esac
+      opts="--sessions-dir --color --remote --json --help" ;;
     push)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -122,7 +129,7 @@ _recall() {
       --user) return ;;
       --credentials) return ;;
       esac
-      opts="--sessions-dir --color --index --machine --user --credentials --insecure --json --help" ;;
+      opts="--sessions-dir --color --index --machine --user --credentials --insecure --keep-files --json --help" ;;
     resume)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;

@@ -58,6 +58,8 @@ export type { Remote, RemoteSettings, PushedContent } from "./archive/remotes.js
 export type { RemoteCheck } from "./archive/remote-check.js";
 export type { PushOptions, PushReport } from "./archive/push.js";
 export type { ForgetOptions, ForgetReport } from "./archive/forget.js";
+export type { PullResult } from "./archive/pull.js";
+export type { KeptFile } from "./archive/kept-files.js";
 export type { PushOnChange } from "./archive/push-on-change.js";
 export type { ArchiveDocument, IdentifiedDocument } from "./archive/documents.js";
 export type { ArchiveSearchOptions, ArchiveSearchPage, ArchiveHit, Origin } from "./archive/search.js";

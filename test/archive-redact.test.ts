@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { redact } from "../src/archive/redact.js";
+import { redactSessionFile } from "../src/archive/redact-file.js";
 
 // Made-up secrets, built from pieces so that no scanner takes this file for a leak.
 const letters = (n: number, from = "Qw3rTy9Zx7") => Array.from({ length: n }, (_, i) => from[i % from.length]).join("");
@@ -68,5 +69,29 @@ describe("redact", () => {
 
   it("leaves look-alikes as they were", () => {
     for (const text of LOOK_ALIKES) expect(redact(text), text).toEqual({ text, counts: {}, total: 0 });
+  });
+
+  it("redacts a session file kept in the archive string by string: secrets anywhere in an entry, other lines byte for byte", () => {
+    const key = `-----BEGIN ${"PRIVATE"} KEY-----\nMIIEvQ${letters(40)}\n-----END ${"PRIVATE"} KEY-----`;
+    const call = { type: "message", id: "m2", message: { role: "assistant", content: [{ type: "toolCall", name: "bash", arguments: { command: `export OPENAI_API_KEY=${letters(20)}\ncat id_rsa` } }] } };
+    const lines = [
+      // Spacing JSON.stringify would not write: a line with nothing to redact keeps it.
+      `{"type": "session", "id":"s1",  "cwd":"/home/ada/app"}`,
+      JSON.stringify(call),
+      JSON.stringify({ type: "message", id: "m3", message: { role: "toolResult", content: [{ type: "text", text: key }] } }),
+      `not json, with ${"ghp_"}${letters(36)}`,
+      "",
+    ];
+    const kept = redactSessionFile(lines.join("\n"));
+    const out = kept.text.split("\n");
+    expect(out[0]).toBe(lines[0]);
+    expect(JSON.parse(out[1]!).message.content[0].arguments.command).toBe("export OPENAI_API_KEY=[REDACTED:env-secret]\ncat id_rsa");
+    expect(JSON.parse(out[2]!).message.content[0].text).toBe("[REDACTED:private-key]");
+    expect(out[3]).toBe("not json, with [REDACTED:github-token]");
+    expect(out[4]).toBe("");
+    expect(kept.counts).toEqual({ "env-secret": 1, "private-key": 1, "github-token": 1 });
+    expect(kept.total).toBe(3);
+    const clean = `${JSON.stringify({ type: "message", id: "m4", message: { role: "user", content: "nothing secret, ünïcode \u2028 kept" } })}\n`;
+    expect(redactSessionFile(clean)).toEqual({ text: clean, counts: {}, total: 0 });
   });
 });

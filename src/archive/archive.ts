@@ -1,12 +1,13 @@
 /**
  * The archive as the adapters see it: the remotes of recall's config file, checking one,
- * pushing the session files to one, and searching and reading what was pushed. Nothing leaves the machine except through this folder, and
+ * pushing the session files to one, searching and reading what was pushed, and pulling a kept session file. Nothing leaves the machine except through this folder, and
  * session text only after redaction (documents.ts), unless the remote says `redact: false`.
  */
 import { loadConfig } from "../api/config.js";
 import { resolveLocations, type LocationOverrides, type Locations } from "../locations.js";
 import { forget, type ForgetOptions, type ForgetReport } from "./forget.js";
 import { push, type PushOptions, type PushReport } from "./push.js";
+import { pull, type PullResult } from "./pull.js";
 import { PushOnChange } from "./push-on-change.js";
 import { readArchived, type ArchiveReadOptions, type ArchiveReadResult } from "./read.js";
 import { checkRemote, type RemoteCheck } from "./remote-check.js";
@@ -59,6 +60,11 @@ export class Archive {
   /** Takes sessions, or a project's, out of the remote named `name`, never to be pushed to it again. */
   forget(name: string | undefined, options: ForgetOptions): Promise<ForgetReport> {
     return forget(this.locations, this.remote(name), this.env, options);
+  }
+
+  /** Writes a session file the remote named `name` keeps into this machine's Pi sessions folder, never over another file. */
+  pull(name: string | undefined, session: string): Promise<PullResult> {
+    return pull(this.locations, findRemote(this.configFile, name), this.env, session);
   }
 
   /** Sessions of the remote named `name` ranked for a query, as a local search ranks them, each with where it lives. */

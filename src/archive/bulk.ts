@@ -6,12 +6,14 @@ import type { Client } from "@opensearch-project/opensearch";
 import { RecallError } from "../errors.js";
 import { PUSH_TIMEOUT_MS, remoteError, statusOf } from "./client.js";
 import type { IdentifiedDocument } from "./documents.js";
+import type { KeptFile } from "./kept-files.js";
 import type { Remote } from "./remotes.js";
 
 /** Tries of an item the archive refused for a passing reason, with backoff from 250 ms to 8 s. */
 const MAX_TRIES = 8;
 
-export type Action = { id: string; document: IdentifiedDocument["document"] } | { id: string; delete: true };
+/** An action on the remote's index, or on `index` (its kept files, kept-files.ts). */
+export type Action = ({ id: string; document: IdentifiedDocument["document"] | KeptFile } | { id: string; delete: true }) & { index?: string };
 
 /** A push's requests may take the remote's timeout, and at least PUSH_TIMEOUT_MS. */
 export const pushTimeout = (remote: Remote) => Math.max(remote.timeoutMs, PUSH_TIMEOUT_MS);
@@ -24,7 +26,7 @@ export async function sendBulk(client: Client, remote: Remote, actions: Action[]
   let pending = actions;
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt > 0) await sleep(backoff(attempt - 1));
-    const body = pending.flatMap((a): Record<string, unknown>[] => ("delete" in a ? [{ delete: { _index: remote.index, _id: a.id } }] : [{ index: { _index: remote.index, _id: a.id } }, { ...a.document }]));
+    const body = pending.flatMap((a): Record<string, unknown>[] => ("delete" in a ? [{ delete: { _index: a.index ?? remote.index, _id: a.id } }] : [{ index: { _index: a.index ?? remote.index, _id: a.id } }, { ...a.document }]));
     let items: Record<string, { status: number; error?: { type?: string; reason?: string } }>[];
     try {
       items = (await client.bulk({ body })).body.items as typeof items;
@@ -47,17 +49,17 @@ export async function sendBulk(client: Client, remote: Remote, actions: Action[]
 }
 
 /**
- * Deletes every document `query` matches, found by a search and deleted in bulk
+ * Deletes every document `query` matches in `index` (the remote's, by default), found by a search and deleted in bulk
  * (`_delete_by_query` is a module that a bare engine lacks); again after a refresh until none is found.
  */
-export async function deleteMatching(client: Client, remote: Remote, query: Record<string, unknown>): Promise<number> {
+export async function deleteMatching(client: Client, remote: Remote, query: Record<string, unknown>, index = remote.index): Promise<number> {
   let deleted = 0;
   for (;;) {
-    await client.indices.refresh({ index: remote.index });
-    const found = await client.search({ index: remote.index, body: { size: 10_000, _source: false, query } });
+    await client.indices.refresh({ index });
+    const found = await client.search({ index, body: { size: 10_000, _source: false, query } });
     const ids = found.body.hits.hits.map((hit) => hit._id!);
     if (ids.length === 0) return deleted;
-    await sendBulk(client, remote, ids.map((id): Action => ({ id, delete: true })));
+    await sendBulk(client, remote, ids.map((id): Action => ({ id, index, delete: true })));
     deleted += ids.length;
   }
 }

@@ -2,13 +2,15 @@
  * `push --forget`: takes sessions, or every session of a project, out of an archive, and notes
  * them as forgotten so that no later push sends them again (forgotten.ts). A session is named by
  * its id or a unique prefix of an archived one's; a project by its identity (project-identity.ts).
+ * Their kept files (kept-files.ts) go with them.
  */
 import type { Locations } from "../locations.js";
 import { RecallError } from "../errors.js";
 import { projectOf } from "../sessions/project-identity.js";
-import { deleteMatching, deleteSession, pushTimeout } from "./bulk.js";
+import { deleteMatching, deleteSession, pushTimeout, sendBulk } from "./bulk.js";
 import { remoteClient, remoteError } from "./client.js";
 import { forgottenFile, loadForgotten, saveForgotten } from "./forgotten.js";
+import { filesAlias, hasFilesIndex } from "./kept-files.js";
 import { resolveArchived } from "./read.js";
 import type { Remote } from "./remotes.js";
 import { loadWatermarks, saveWatermarks, watermarkFile } from "./watermarks.js";
@@ -55,6 +57,12 @@ export async function forget(locations: Locations, remote: Remote, env: NodeJS.P
     saveForgotten(listFile, forgotten);
     for (const id of report.sessions) report.deleted += await deleteSession(client, remote, id);
     if (project !== undefined) report.deleted += await deleteMatching(client, remote, { term: { project } });
+    // Their kept files too, wherever a push kept them (keepFiles may have been turned off since).
+    if (await hasFilesIndex(client, remote)) {
+      const files = filesAlias(remote);
+      if (report.sessions.length > 0) await sendBulk(client, remote, report.sessions.map((id) => ({ id, index: files, delete: true as const })));
+      if (project !== undefined) await deleteMatching(client, remote, { term: { project } }, files);
+    }
   } catch (error) {
     throw error instanceof RecallError ? error : remoteError(remote, error, "forgetting sessions", pushTimeout(remote));
   }

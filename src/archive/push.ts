@@ -4,9 +4,13 @@
  * (as the local sync reads it), and the documents of that message it replaces are deleted; one
  * rewritten is replaced whole. Documents go in bulk requests of bounded size; the items the
  * archive refuses for a passing reason (429, 5xx) are sent again with backoff, alone; a file
- * counts as pushed only once every one of its documents is acknowledged.
+ * counts as pushed only once every one of its documents is acknowledged. A remote with `keepFiles`
+ * also gets each pushed session file, redacted (redact-file.ts), in its index of kept files
+ * (kept-files.ts): sent whole again whenever the file changed, in the same bulk request as the
+ * file's last documents, and taken out with its session (all of them once `keepFiles` is off again).
  */
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync } from "node:fs";
+import { basename } from "node:path";
 import { join, resolve } from "node:path";
 import { RecallError } from "../errors.js";
 import type { Locations } from "../locations.js";
@@ -21,6 +25,8 @@ import { deleteSession, pushTimeout, sendBulk, type Action } from "./bulk.js";
 import { remoteClient, remoteError } from "./client.js";
 import { sessionDocuments, type IdentifiedDocument } from "./documents.js";
 import { forgottenFile, loadForgotten } from "./forgotten.js";
+import { ensureFilesIndex, filesAlias, MAX_KEPT_BYTES, type KeptFile } from "./kept-files.js";
+import { redactSessionFile } from "./redact-file.js";
 import type { Remote } from "./remotes.js";
 import { ensureIndex } from "./template.js";
 import { loadWatermarks, saveWatermarks, watermarkFile, type FileWatermark, type Watermarks } from "./watermarks.js";
@@ -36,6 +42,8 @@ export interface PushOptions {
   since?: number;
   /** Each document that is (or, dry, would be) sent. */
   onDocument?: (document: IdentifiedDocument) => void;
+  /** Each session file that is (or, dry, would be) kept in the archive (`keepFiles`). */
+  onFile?: (file: KeptFile) => void;
 }
 
 export interface PushReport {
@@ -48,6 +56,9 @@ export interface PushReport {
   documents: number;
   /** Bytes of the documents sent, as JSON. */
   bytes: number;
+  /** Session files kept in the archive (`keepFiles`), and their bytes as sent. */
+  files: number;
+  fileBytes: number;
   /** Documents removed from the archive: a message that grew, a rewritten or deleted session's old ones. */
   deleted: number;
   /** Sessions whose file is gone from the sessions folder, taken out of the archive. */
@@ -102,7 +113,7 @@ function appendedTo(file: SessionFile, known: FileWatermark | undefined): FileWa
 export async function push(locations: Locations, remote: Remote, env: NodeJS.ProcessEnv, options: PushOptions = {}): Promise<PushReport> {
   if (options.cwd !== undefined && options.repo !== undefined) throw new RecallError("BAD_INPUT", "a folder (cwd) and a project (repo) cannot both scope one push", { field: "repo" });
   const dryRun = options.dryRun === true;
-  const report: PushReport = { remote: remote.name, sessions: 0, unchanged: 0, documents: 0, bytes: 0, deleted: 0, removed: 0, forgotten: 0, redactions: {}, failed: [], dryRun };
+  const report: PushReport = { remote: remote.name, sessions: 0, unchanged: 0, documents: 0, bytes: 0, files: 0, fileBytes: 0, deleted: 0, removed: 0, forgotten: 0, redactions: {}, failed: [], dryRun };
   const { files, failures } = await discoverSessionFiles(locations);
   report.failed.push(...failures);
   const stateFile = watermarkFile(locations, remote);
@@ -112,9 +123,19 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
   if (client) {
     try {
       await ensureIndex(client, remote.index);
+      if (remote.keepFiles) await ensureFilesIndex(client, remote);
     } catch (error) {
       throw remoteError(remote, error, "preparing the index", pushTimeout(remote));
     }
+  }
+
+  // A remote no longer told to keep files drops the ones it kept (counted with the deleted documents).
+  const unkept = remote.keepFiles ? [] : [...watermarks.values()].filter((mark) => mark.kept);
+  if (client && unkept.length > 0) {
+    await sendBulk(client, remote, unkept.map((mark): Action => ({ id: mark.header.id, index: filesAlias(remote), delete: true })));
+    for (const mark of unkept) delete mark.kept;
+    saveWatermarks(stateFile, watermarks);
+    report.deleted += unkept.length;
   }
 
   let actions: Action[] = [];
@@ -143,7 +164,8 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
       const known = watermarks.get(file.path);
       // A session tagged since its last push sends its documents again, carrying the new tags.
       const retagged = known !== undefined && !sameTags(known.tags ?? [], tags.of(known.header.id));
-      if (known && !retagged && known.ino === file.ino && known.size === file.size && known.mtimeMs === file.mtimeMs) {
+      const keptAsIs = !remote.keepFiles || known?.kept === true;
+      if (known && !retagged && keptAsIs && known.ino === file.ino && known.size === file.size && known.mtimeMs === file.mtimeMs) {
         report.unchanged++;
         continue;
       }
@@ -195,7 +217,24 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
         // A long session spans requests; it counts as pushed only with its last one (it is not queued yet).
         if (actionBytes >= BULK_BYTES || actions.length >= BULK_ACTIONS) await flush();
       }
-      if (documents.length > 0 || stale.length > 0) report.sessions++;
+      let kept = false;
+      if (remote.keepFiles) {
+        const keptFile = keptFileOf(file.path, read, remote);
+        if (keptFile.bytes > MAX_KEPT_BYTES) {
+          report.failed.push({ path: file.path, reason: `too large to keep in remote ${remote.name} (${Math.ceil(keptFile.bytes / 2 ** 20)} MB; at most ${MAX_KEPT_BYTES >> 20} MB)` });
+        } else {
+          // A rewritten file of another session: the old session's kept file goes with its documents.
+          if (known?.kept && known.header.id !== read.header.id) actions.push({ id: known.header.id, index: filesAlias(remote), delete: true });
+          options.onFile?.(keptFile);
+          actions.push({ id: keptFile.session_id, index: filesAlias(remote), document: keptFile });
+          actionBytes += keptFile.bytes;
+          report.files++;
+          report.fileBytes += keptFile.bytes;
+          kept = true;
+          if (actionBytes >= BULK_BYTES || actions.length >= BULK_ACTIONS) await flush();
+        }
+      }
+      if (documents.length > 0 || stale.length > 0 || kept) report.sessions++;
       queued.push([
         file.path,
         {
@@ -208,6 +247,7 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
           checkpoint: read.checkpoint,
           tailIds: documents.filter((d) => d.document.position >= read.checkpoint.nextIndex).map((d) => d.id),
           tags: sessionTags,
+          ...(kept ? { kept } : {}),
         },
       ]);
     }
@@ -215,11 +255,14 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
     tags.close();
   }
   await flush();
-  await removeDeleted(files, watermarks, ofScope, report, (sessionId) => {
-    if (!client) return Promise.resolve(0);
-    return deleteSession(client, remote, sessionId).catch((error: unknown) => {
+  await removeDeleted(files, watermarks, ofScope, report, async (mark) => {
+    if (!client) return 0;
+    try {
+      if (mark.kept) await sendBulk(client, remote, [{ id: mark.header.id, index: filesAlias(remote), delete: true }]);
+      return await deleteSession(client, remote, mark.header.id);
+    } catch (error) {
       throw remoteError(remote, error, "removing a deleted session", pushTimeout(remote));
-    });
+    }
   });
   if (client && report.removed > 0) saveWatermarks(stateFile, watermarks);
   return report;
@@ -235,14 +278,43 @@ async function removeDeleted(
   watermarks: Watermarks,
   ofScope: (header: SessionHeader) => boolean,
   report: PushReport,
-  deleteSessionDocuments: (sessionId: string) => Promise<number>,
+  deleteSessionDocuments: (mark: FileWatermark) => Promise<number>,
 ): Promise<void> {
   const present = new Set([...files.map((file) => file.path), ...report.failed.map((failure) => failure.path)]);
   const gone = [...watermarks].filter(([path, mark]) => !present.has(path) && ofScope(mark.header));
   const heldHere = new Set([...watermarks].filter(([path]) => present.has(path)).map(([, mark]) => mark.header.id));
   for (const [path, mark] of gone) {
-    if (!heldHere.has(mark.header.id)) report.deleted += await deleteSessionDocuments(mark.header.id);
+    if (!heldHere.has(mark.header.id)) report.deleted += await deleteSessionDocuments(mark);
     report.removed++;
     if (!report.dryRun) watermarks.delete(path);
   }
+}
+
+/** The complete lines of a session file as one read found them, redacted as the remote says, to be kept. */
+function keptFileOf(path: string, read: SessionRead, remote: Remote): KeptFile {
+  const bytes = Buffer.alloc(read.end);
+  const fd = openSync(path, "r");
+  try {
+    for (let at = 0; at < read.end; ) {
+      const got = readSync(fd, bytes, at, read.end - at, at);
+      if (got === 0) break;
+      at += got;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  const text = bytes.toString("utf8");
+  const cleaned = remote.redact ? redactSessionFile(text) : { text, total: 0 };
+  return {
+    session_id: read.header.id,
+    file_name: basename(path),
+    folder: read.header.cwd,
+    project: projectOf(read.header.cwd),
+    machine: remote.machine,
+    user: remote.user,
+    session_created: read.header.created,
+    content: cleaned.text,
+    bytes: Buffer.byteLength(cleaned.text),
+    redactions: cleaned.total,
+  };
 }

@@ -148,6 +148,7 @@ export interface RemoteSettings {
   machine?: string;
   user?: string;
   insecure?: boolean;
+  keepFiles?: boolean;
   credentials?: string;
 }
 

@@ -25,6 +25,8 @@ export interface FileWatermark {
   tailIds: string[];
   /** The session's tags its documents carry. */
   tags?: string[];
+  /** The file, as far as `end`, is kept in the archive too (`keepFiles`, kept-files.ts). */
+  kept?: boolean;
 }
 
 export type Watermarks = Map<string, FileWatermark>;

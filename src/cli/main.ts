@@ -22,6 +22,7 @@ import { DoctorCommand } from "./commands/doctor.js";
 import { McpCommand } from "./commands/mcp.js";
 import { VersionCommand } from "./commands/version.js";
 import { PushCommand } from "./commands/push.js";
+import { PullCommand } from "./commands/pull.js";
 import { RemoteCommand } from "./commands/remote.js";
 import type { RecallContext } from "./context.js";
 import { commandModel } from "./docs/command-model.js";
@@ -56,6 +57,7 @@ const COMMANDS = [
   DoctorCommand,
   McpCommand,
   PushCommand,
+  PullCommand,
   RemoteCommand,
   CompletionCommand,
 ];

@@ -25,7 +25,7 @@ import type {
   SyncReport,
   TagCount,
 } from "../index.js";
-import type { ArchiveHit, ArchiveReadResult, ForgetReport, IdentifiedDocument, Origin, PushReport, Remote, RemoteCheck } from "../index.js";
+import type { ArchiveHit, ArchiveReadResult, ForgetReport, IdentifiedDocument, KeptFile, Origin, PullResult, PushReport, Remote, RemoteCheck } from "../index.js";
 import { doctorFixWords } from "./error-words.js";
 
 // Each record's type is written out here, field by field, with the wire's own types: none is
@@ -442,6 +442,37 @@ export function pushDocumentRecord({ id, document: d }: IdentifiedDocument): Pus
   };
 }
 
+/** `recall push --dry-run --json` to a remote with keepFiles: one per session file that would be kept, as it would be sent. */
+export interface PushFileRecord {
+  type: "file";
+  session_id: string;
+  file_name: string;
+  folder: string;
+  project: string;
+  machine: string;
+  user: string;
+  session_created: number;
+  bytes: number;
+  redactions: number;
+  content: string;
+}
+
+export function pushFileRecord(f: KeptFile): PushFileRecord {
+  return {
+    type: "file",
+    session_id: f.session_id,
+    file_name: f.file_name,
+    folder: f.folder,
+    project: f.project,
+    machine: f.machine,
+    user: f.user,
+    session_created: f.session_created,
+    bytes: f.bytes,
+    redactions: f.redactions,
+    content: f.content,
+  };
+}
+
 /** The line that ends `recall push --json`. */
 export interface PushSummaryRecord {
   type: "summary";
@@ -450,6 +481,9 @@ export interface PushSummaryRecord {
   unchanged: number;
   messages: number;
   bytes: number;
+  /** Session files kept in the archive (keepFiles), and their bytes. */
+  files: number;
+  fileBytes: number;
   deleted: number;
   removed: number;
   forgotten: number;
@@ -465,6 +499,8 @@ export function pushSummaryRecord(report: PushReport): PushSummaryRecord {
     unchanged: report.unchanged,
     messages: report.documents,
     bytes: report.bytes,
+    files: report.files,
+    fileBytes: report.fileBytes,
     deleted: report.deleted,
     removed: report.removed,
     forgotten: report.forgotten,
@@ -484,6 +520,20 @@ export interface ForgetRecord {
 
 export function forgetRecord(report: ForgetReport): ForgetRecord {
   return { type: "forgotten", remote: report.remote, sessions: [...report.sessions], project: report.project, deleted: report.deleted };
+}
+
+/** `recall pull --json`: the session file written (or found already here), as a path record with where it came from. */
+export interface PullRecord {
+  id: string;
+  path: string;
+  cwd: string;
+  movedFrom: string | null;
+  alreadyHere: boolean;
+  origin: OriginRecord;
+}
+
+export function pullRecord(r: PullResult): PullRecord {
+  return { id: r.id, path: r.path, cwd: r.cwd, movedFrom: r.movedFrom, alreadyHere: r.alreadyHere, origin: { remote: r.remote, machine: r.machine, user: r.user } };
 }
 
 /** A remote as `--json` prints it (no credentials: only where they are read from). */
@@ -581,6 +631,8 @@ export type WireRecord =
   | ResumeRecord
   | PushDocumentRecord
   | PushSummaryRecord
+  | PushFileRecord
+  | PullRecord
   | ForgetRecord
   | RemoteRecord
   | RemoteCheckRecord;

@@ -2,7 +2,9 @@
  * A real HTTP reverse proxy on 127.0.0.1 in front of the test's OpenSearch, for what the bare
  * engine cannot do itself: demand basic auth (the zip has no security plugin), never answer (a
  * slow remote), or refuse the first items of a bulk request with 429 as an overloaded engine does
- * (those items are not forwarded: the engine never sees them).
+ * (those items are not forwarded: the engine never sees them), or pass bulk requests to the
+ * engine and keep their answers back (a push killed after the engine took a request, before
+ * it heard so).
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,6 +16,10 @@ export interface ProxyBehaviour {
   hang?: boolean;
   /** Bulk requests still to refuse in part, and how many of the first items of each. */
   rejectBulks?: { requests: number; items: number; status: number };
+  /** Bulk requests to answer before the proxy passes the others on to the engine but never answers them. */
+  answerBulks?: number;
+  /** Runs before a bulk request is passed on (a node of the cluster killed meanwhile, say). */
+  beforeBulk?: () => Promise<void>;
 }
 
 export interface ArchiveProxy {
@@ -21,6 +27,8 @@ export interface ArchiveProxy {
   behaviour: ProxyBehaviour;
   /** The number of actions of each bulk request that reached the proxy. */
   bulkActions: number[];
+  /** Bulk requests the engine answered whose answer the proxy kept back (answerBulks). */
+  heldBulks: number;
   close(): Promise<void>;
 }
 
@@ -44,6 +52,7 @@ function bulkActions(text: string): string[][] {
 
 export async function startArchiveProxy(target: string, behaviour: ProxyBehaviour = {}): Promise<ArchiveProxy> {
   const bulks: number[] = [];
+  let held = 0;
   const server: Server = createServer(async (request, response) => {
     const payload = await body(request);
     if (behaviour.hang) return;
@@ -66,10 +75,15 @@ export async function startArchiveProxy(target: string, behaviour: ProxyBehaviou
         forwarded = Buffer.from(`${actions.slice(reject.items).flat().join("\n")}\n`);
       }
     }
+    if (isBulk && behaviour.beforeBulk) await behaviour.beforeBulk();
     const headers = { "content-type": request.headers["content-type"] ?? "application/json" };
     const answer = refused.length === actions.length && isBulk && refused.length > 0
       ? { status: 200, text: JSON.stringify({ took: 0, errors: false, items: [] }) }
       : await fetch(`${target}${request.url}`, { method: request.method, headers, ...(payload.length > 0 ? { body: forwarded } : {}) }).then(async (r) => ({ status: r.status, text: await r.text() }));
+    if (isBulk && behaviour.answerBulks !== undefined && bulks.length > behaviour.answerBulks) {
+      held++;
+      return;
+    }
     let text = answer.text;
     if (refused.length > 0) {
       const result = JSON.parse(text) as { errors: boolean; items: unknown[] };
@@ -89,6 +103,9 @@ export async function startArchiveProxy(target: string, behaviour: ProxyBehaviou
     url: `http://127.0.0.1:${port}`,
     behaviour,
     bulkActions: bulks,
+    get heldBulks() {
+      return held;
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

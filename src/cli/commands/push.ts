@@ -1,8 +1,8 @@
 import { Command } from "clipanion";
 import { Option } from "../options.js";
-import { Recall, RecallError, type IdentifiedDocument, type PushReport } from "../../index.js";
+import { Recall, RecallError, type IdentifiedDocument, type KeptFile, type PushReport } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
-import { forgetRecord, pushDocumentRecord, pushSummaryRecord, wireLine } from "../wire.js";
+import { forgetRecord, pushDocumentRecord, pushFileRecord, pushSummaryRecord, wireLine } from "../wire.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { parseTime } from "../../output/time.js";
 
@@ -16,7 +16,8 @@ function summaryLine(report: PushReport): string {
   const deleted = report.deleted > 0 ? `, ${report.deleted} replaced documents ${would}deleted` : "";
   const removed = report.removed > 0 ? `, ${report.removed} deleted sessions ${would}removed` : "";
   const forgotten = report.forgotten > 0 ? `, ${report.forgotten} forgotten sessions not sent` : "";
-  return `${verb} ${report.documents} messages of ${report.sessions} sessions to ${report.remote} (${kB} kB, ${redacted})${deleted}${removed}${forgotten}; ${report.unchanged} sessions unchanged`;
+  const files = report.files > 0 ? ` and ${report.files} session files (${(report.fileBytes / 1024).toFixed(report.fileBytes < 10_240 ? 1 : 0)} kB)` : "";
+  return `${verb} ${report.documents} messages of ${report.sessions} sessions${files} to ${report.remote} (${kB} kB, ${redacted})${deleted}${removed}${forgotten}; ${report.unchanged} sessions unchanged`;
 }
 
 export class PushCommand extends BaseCommand {
@@ -26,6 +27,8 @@ export class PushCommand extends BaseCommand {
     description: "send the archive what it lacks of your sessions, secrets redacted",
     details: `
       Sends one document per message of every session file the remote has not acknowledged yet: a session that grew sends its new messages only, an unchanged one nothing. Secrets (API keys and tokens, private keys, passwords in URLs, \`.env\` secrets, JWTs, bearer tokens, AWS keys) are replaced with a marker before anything leaves the machine. \`--dry-run\` sends nothing and prints what would leave: a summary, or with \`--json\` every document.
+
+      A remote whose config sets \`"keepFiles": true\` also keeps each pushed session file, redacted the same way, sent whole again whenever it changed and taken out with its session, so that \`recall pull\` can write it on another machine; \`--dry-run --json\` prints those files too.
 
       \`--here\`, \`--cwd DIR\` and \`--repo\` push only the sessions of a folder or of the current folder's project (as \`search\` scopes them), \`--since T\` only those active since T; a deleted session is taken out of the archive only within that scope.
 
@@ -63,7 +66,12 @@ export class PushCommand extends BaseCommand {
       cwd,
       repo: this.repo ? this.context.cwd : undefined,
       since: this.since === undefined ? undefined : parseTime(this.since, Date.now()),
-      ...(printDocuments ? { onDocument: (document: IdentifiedDocument) => this.out(wireLine(pushDocumentRecord(document))) } : {}),
+      ...(printDocuments
+        ? {
+            onDocument: (document: IdentifiedDocument) => this.out(wireLine(pushDocumentRecord(document))),
+            onFile: (file: KeptFile) => this.out(wireLine(pushFileRecord(file))),
+          }
+        : {}),
     });
     for (const failure of report.failed) this.warn(`${failure.path}: ${failure.reason}`);
     if (this.json) this.out(wireLine(pushSummaryRecord(report)));

@@ -17,6 +17,8 @@ export class RemoteCommand extends BaseCommand {
     details: `
       \`recall remote add NAME URL\` writes a remote into recall's config.json (replacing one of the same name). Credentials are never given on the command line: set \`RECALL_REMOTE_<NAME>_USERNAME\` and \`RECALL_REMOTE_<NAME>_PASSWORD\` (or \`RECALL_REMOTE_<NAME>_TOKEN\`), or name a JSON file only you can read with \`--credentials\`. Plain http is refused for any host but this machine unless \`--insecure\` is given.
 
+      \`--keep-files\` sets \`"keepFiles": true\`: each push also keeps the session files themselves (redacted), so that \`recall pull SESSION\` writes one on another machine.
+
       \`recall remote list\` prints the remotes. \`recall remote test NAME\` checks what works: reachable, authenticated, may write and may read (a probe document of this machine, deleted again), the version of recall's index template.
 
       Exit status: 0 on success (\`list\`: a remote is configured; \`test\`: every check passed), 1 when \`list\` finds none, 2 on error or a failed check.
@@ -36,6 +38,7 @@ export class RemoteCommand extends BaseCommand {
   user = Option.String("--user", { description: "add: your name in the archive (default: the login name)" });
   credentials = Option.String("--credentials", { description: "add: a JSON file only you can read, {\"username\", \"password\"} or {\"token\"}" });
   insecure = Option.Boolean("--insecure", false, { description: "add: allow plain http to a host other than this machine" });
+  keepFiles = Option.Boolean("--keep-files", false, { description: "add: also keep each pushed session file (redacted) in the archive, for recall pull" });
   json = Option.Boolean("--json", false, { description: "list, test: print JSON Lines" });
 
   async run(): Promise<ExitCode> {
@@ -52,7 +55,7 @@ export class RemoteCommand extends BaseCommand {
   }
 
   private add(archive: Archive, name: string, url: string): ExitCode {
-    const remote = archive.addRemote(name, { url, index: this.index, machine: this.machine, user: this.user, credentials: this.credentials, insecure: this.insecure || undefined });
+    const remote = archive.addRemote(name, { url, index: this.index, machine: this.machine, user: this.user, credentials: this.credentials, insecure: this.insecure || undefined, keepFiles: this.keepFiles || undefined });
     this.out(`added remote ${remote.name}: ${remote.url} (index ${remote.index}, as ${remote.user} on ${remote.machine})`);
     return Exit.Ok;
   }
