@@ -41,6 +41,23 @@ fn vectors_equal_the_reference_toolchain() {
 }
 
 #[test]
+fn texts_embedded_together_get_the_vectors_they_get_alone() {
+    let Some(dir) = package() else { return };
+    let model = Model::load(&dir).unwrap();
+    let long = "The readiness probe failed while the ingress kept routing to the old pods. ".repeat(40);
+    let mut texts: Vec<String> = vec!["fake timers fixed the flaky spec".into(), "ok".into(), long.clone(), "Ørsted 的 café naïve".into(), String::new()];
+    // Enough texts that they go through the network in more than one batch.
+    texts.extend((0..30).map(|n| format!("message {n}: {long}")));
+    let together = model.embed_all(&texts);
+    assert_eq!(together.len(), texts.len());
+    for (text, vector) in texts.iter().zip(&together) {
+        let alone = model.embed(text).unwrap();
+        let worst = alone.iter().zip(vector).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
+        assert!(worst < 1e-6, "{:?}: differs by {worst} embedded with others", &text[..text.len().min(40)]);
+    }
+}
+
+#[test]
 fn ids_equal_hugging_face_tokenizers() {
     let Some(dir) = package() else { return };
     let tokens = Tokens::load(&dir.join("tokenizer.json")).unwrap();

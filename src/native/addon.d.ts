@@ -27,8 +27,8 @@ export declare class MeaningIndex {
   static open(dir: string, identity: string): Promise<MeaningIndex>
   /**
    * Embeds up to `batch` of the index's messages whose vectors the store lacks, newest first,
-   * with `model`, and appends them to the store (synced to disk). RECALL_LOCKED when another
-   * process is embedding.
+   * with `model` on a thread at the lowest priority (meaning/background.rs), and appends them to
+   * the store (synced to disk). RECALL_LOCKED when another process is embedding.
    */
   embed(index: NativeIndex, model: MeaningModel, batch: number): Promise<NativeMeaningStep>
   /**
@@ -55,7 +55,7 @@ export declare class MeaningModel {
   get maxTokens(): number
   /**
    * The vectors of `texts`, one after another: text i's `dimensions` floats (length 1) start
-   * at i × `dimensions`. One text at a time, on one thread of the pool.
+   * at i × `dimensions`. On one thread of the pool.
    */
   embed(texts: Array<string>): Promise<Float32Array>
 }

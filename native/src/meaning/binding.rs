@@ -44,17 +44,11 @@ impl MeaningModel {
     }
 
     /// The vectors of `texts`, one after another: text i's `dimensions` floats (length 1) start
-    /// at i × `dimensions`. One text at a time, on one thread of the pool.
+    /// at i × `dimensions`. On one thread of the pool.
     #[napi(ts_return_type = "Promise<Float32Array>")]
     pub fn embed(&self, texts: Vec<String>) -> AsyncTask<Job<Float32Array>> {
         let model = Arc::clone(&self.model);
-        AsyncTask::new(job(move || {
-            let mut vectors = Vec::with_capacity(texts.len() * DIMENSIONS);
-            for text in &texts {
-                vectors.extend(model.embed(text)?);
-            }
-            Ok(Float32Array::new(vectors))
-        }))
+        AsyncTask::new(job(move || Ok(Float32Array::new(model.embed_all(&texts).concat()))))
     }
 }
 
@@ -120,7 +114,10 @@ impl MeaningIndex {
                 store.refresh()?;
                 pending(&searcher, engine.fields(), &store, batch as usize)?
             };
-            let vectors = at_low_priority(|| texts.iter().map(|(key, text)| Ok((*key, model.embed(text)?))).collect::<Result<Vec<(u64, Vec<f32>)>, RecallError>>())?;
+            let vectors: Vec<(u64, Vec<f32>)> = at_low_priority(|| {
+                let strings: Vec<&str> = texts.iter().map(|(_, text)| text.as_str()).collect();
+                texts.iter().map(|(key, _)| *key).zip(model.embed_all(&strings)).collect()
+            });
             let mut store = locked(&store);
             if let Some(writer) = writer.as_mut() {
                 store.append(writer, &vectors)?;

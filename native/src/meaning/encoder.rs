@@ -9,12 +9,18 @@ use crate::meaning::weights::{Bert, Dense, Norm};
 pub const HEADS: usize = 12;
 
 impl Bert {
-    /// The last hidden states of `ids` (token ids, at most as many as there are positions): one
-    /// row of `hidden` floats a token.
-    pub fn forward(&self, ids: &[u32]) -> Vec<f32> {
-        let (count, hidden) = (ids.len(), self.hidden);
+    /// The last hidden states of each text of `texts` (token ids, each at most as many as there
+    /// are positions): one row of `hidden` floats a token, the texts' rows one after another. The
+    /// texts go through the dense layers together, as one matrix of all their rows (a row's
+    /// values depend on that row alone there), and through self-attention each on its own, so
+    /// a text gets the states it would get alone, at the cost of fewer, larger matrix products.
+    pub fn forward(&self, texts: &[&[u32]]) -> Vec<f32> {
+        let hidden = self.hidden;
+        let count: usize = texts.iter().map(|ids| ids.len()).sum();
         let mut x = vec![0f32; count * hidden];
-        for (token, (row, &id)) in x.chunks_exact_mut(hidden).zip(ids).enumerate() {
+        let positions = texts.iter().flat_map(|ids| 0..ids.len());
+        let ids = texts.iter().flat_map(|ids| ids.iter());
+        for ((row, &id), token) in x.chunks_exact_mut(hidden).zip(ids).zip(positions) {
             let word = &self.words[id as usize * hidden..][..hidden];
             let position = &self.positions[token * hidden..][..hidden];
             for (((value, w), p), t) in row.iter_mut().zip(word).zip(position).zip(&self.token_type) {
@@ -26,7 +32,13 @@ impl Bert {
         for layer in &self.layers {
             // Self-attention, then x + its projection, normed.
             dense(&x, count, &layer.qkv, None, &mut scratch.qkv);
-            attention(&scratch.qkv, count, hidden, &mut scratch.scores, &mut scratch.context);
+            scratch.context.resize(count * hidden, 0.0);
+            let mut first = 0;
+            for ids in texts {
+                let rows = first..first + ids.len();
+                attention(&scratch.qkv[rows.start * 3 * hidden..rows.end * 3 * hidden], ids.len(), hidden, &mut scratch.scores, &mut scratch.context[rows.start * hidden..rows.end * hidden]);
+                first = rows.end;
+            }
             dense(&scratch.context, count, &layer.attention_out, Some(&x), &mut scratch.sum);
             layer_norm(&mut scratch.sum, &layer.attention_norm, self.epsilon);
             std::mem::swap(&mut x, &mut scratch.sum);
@@ -65,15 +77,14 @@ fn dense(x: &[f32], rows: usize, layer: &Dense, residual: Option<&[f32]>, out: &
     product(1.0, a, b, 1.0, out, layer.outputs);
 }
 
-/// Multi-head self-attention of `count` tokens: `qkv` holds each token's query, key and value
-/// (`hidden` floats each, `HEADS` heads of `hidden / HEADS`); `context` gets each token's heads'
-/// mixes of the values, side by side.
-fn attention(qkv: &[f32], count: usize, hidden: usize, scores: &mut Vec<f32>, context: &mut Vec<f32>) {
+/// Multi-head self-attention of the `count` tokens of one text: `qkv` holds each token's query,
+/// key and value (`hidden` floats each, `HEADS` heads of `hidden / HEADS`); `context` (`count`
+/// rows of `hidden`) gets each token's heads' mixes of the values, side by side.
+fn attention(qkv: &[f32], count: usize, hidden: usize, scores: &mut Vec<f32>, context: &mut [f32]) {
     let width = hidden / HEADS;
     let stride = 3 * hidden;
     let scale = 1.0 / (width as f32).sqrt();
     scores.resize(count * count, 0.0);
-    context.resize(count * hidden, 0.0);
     for head in 0..HEADS {
         let queries = Matrix { data: &qkv[head * width..], rows: count, columns: width, row_stride: stride, column_stride: 1 };
         // The keys transposed: key j's floats down column j.

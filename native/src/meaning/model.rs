@@ -12,6 +12,11 @@ use crate::meaning::weights::Bert;
 
 /// The floats of a vector.
 pub const DIMENSIONS: usize = 384;
+/// Tokens that go through the network together at most (texts of up to MAX_TOKENS each, so a
+/// batch is a few long texts or many short ones): enough rows that a matrix product is no longer
+/// mostly copying the weights into sgemm's panels, few enough that its buffers stay small (2 k rows
+/// × 1,536 floats: 12 MB).
+pub const BATCH_TOKENS: usize = 2048;
 /// The files of a model package that the core reads.
 pub const MODEL_FILE: &str = "model.onnx";
 pub const TOKENIZER_FILE: &str = "tokenizer.json";
@@ -43,8 +48,32 @@ impl Model {
 
     /// The vector of `text`: DIMENSIONS floats of length 1.
     pub fn embed(&self, text: &str) -> Result<Vec<f32>> {
-        let hidden = self.bert.forward(&self.tokens.ids(text));
-        Ok(mean_normalized(&hidden, DIMENSIONS))
+        let ids = self.tokens.ids(text);
+        Ok(mean_normalized(&self.bert.forward(&[&ids]), DIMENSIONS))
+    }
+
+    /// The vector of each text, as `embed` gives it: the texts go through the network together,
+    /// up to BATCH_TOKENS tokens at a time (see encoder.rs).
+    pub fn embed_all<S: AsRef<str>>(&self, texts: &[S]) -> Vec<Vec<f32>> {
+        let ids: Vec<Vec<u32>> = texts.iter().map(|text| self.tokens.ids(text.as_ref())).collect();
+        let mut vectors = Vec::with_capacity(texts.len());
+        let mut batch: Vec<&[u32]> = Vec::new();
+        let mut tokens = 0;
+        for (n, text) in ids.iter().enumerate() {
+            batch.push(text);
+            tokens += text.len();
+            if tokens >= BATCH_TOKENS || n + 1 == ids.len() {
+                let hidden = self.bert.forward(&batch);
+                let mut first = 0;
+                for text in &batch {
+                    vectors.push(mean_normalized(&hidden[first * DIMENSIONS..(first + text.len()) * DIMENSIONS], DIMENSIONS));
+                    first += text.len();
+                }
+                batch.clear();
+                tokens = 0;
+            }
+        }
+        vectors
     }
 }
 
