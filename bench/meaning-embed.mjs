@@ -1,6 +1,6 @@
 /**
- * The meaning model's cost, one text at a time on one thread of the pool (as the background
- * embedding will run it): the load, each message of the paraphrase evaluation's hand-written
+ * The meaning model's cost, one text at a time on one thread of the pool (as a query is
+ * embedded; a build embeds its texts in batches, see bench/meaning-search.mjs): the load, each message of the paraphrase evaluation's hand-written
  * sessions (bench/meaning-eval/topics.mjs), each of their queries, and a text cut at the model's
  * 256 tokens. Needs the model package (scripts/model-package.sh) and a build (dist/).
  *

@@ -100,7 +100,7 @@ describe.skipIf(SKIP !== "" || openSearchMissing)(needsOpenSearch(`/recall's arc
     tmux("send-keys", "-t", "pi", "Tab");
     await waitFor("all projects", (s) => s.includes("all projects ─") && s.includes("Tab team (archive)"));
     tmux("send-keys", "-t", "pi", "Tab");
-    const team = await waitFor("the archive's hit", (s) => s.includes("team (archive) ─") && s.includes("on desktop (bob)"));
+    const team = await waitFor("the archive's hit", (s) => s.includes("team (archive) ─") && s.includes("on desktop (bob)") && s.includes("1 session in remote team (every machine)"));
     expect(team).toContain("The numbat rollout on the staging cluster");
     expect(team).toContain("1 session in remote team (every machine)");
     expect(team).toContain("Enter where it lives · Tab this folder");

@@ -66,6 +66,9 @@ impl From<tantivy::TantivyError> for RecallError {
             T::LockFailure(tantivy::directory::error::LockError::IoError(io), _) => {
                 return RecallError::new(Code::Io, format!("cannot write to the index: {io}"));
             }
+            // Every fast field recall reads is one its schema declares: a segment without it has
+            // a damaged fast-field file (its table of columns), not another schema.
+            T::SchemaError(message) if message.contains("is not configured as a fast field") => Code::Corrupt,
             T::SchemaError(_) | T::IncompatibleIndex(_) => Code::Incompatible,
             T::DataCorruption(_) | T::OpenReadError(_) | T::OpenDirectoryError(_) | T::DeserializeError(_) => Code::Corrupt,
             // Bytes that do not decode (a stored block, a file cut short) are damage, not a disk
@@ -85,3 +88,17 @@ impl From<serde_json::Error> for RecallError {
 }
 
 pub type Result<T> = std::result::Result<T, RecallError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fast_field_the_schema_declares_missing_from_a_segment_is_damage() {
+        // What Tantivy says when a damaged fast-field file lost its table of columns.
+        let missing = tantivy::TantivyError::SchemaError("Field `path_key` is missing or is not configured as a fast field.".to_string());
+        assert_eq!(RecallError::from(missing).code, Code::Corrupt);
+        let other = tantivy::TantivyError::SchemaError("an index of another schema".to_string());
+        assert_eq!(RecallError::from(other).code, Code::Incompatible);
+    }
+}

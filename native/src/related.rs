@@ -137,7 +137,7 @@ pub fn related(searchers: &Searchers, fields: &Fields, options: &RelatedOptions,
         Some(ByMeaning { words: false, .. }) => {
             unranked(by_meaning).into_iter().map(|s| Ranked { key: s.key, score: s.score, words: None, meaning: Some(s.candidates), matched_by: MatchedBy::Meaning }).collect()
         }
-        Some(_) => fused(unranked(by_words), unranked(by_meaning), &last_activity, options.limit),
+        Some(_) => fused(unranked(by_words), unranked(by_meaning), None, &last_activity, options.limit),
     };
 
     let parsed = ParsedQuery { loose: words.clone(), ..ParsedQuery::default() };

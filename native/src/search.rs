@@ -25,9 +25,9 @@
 
 use std::collections::HashMap;
 
-use tantivy::query::Query;
+use tantivy::query::{Bm25StatisticsProvider, Query};
 use tantivy::snippet::SnippetGenerator;
-use tantivy::{DocAddress, Searcher, SegmentReader, TantivyDocument};
+use tantivy::{DocAddress, Searcher, SegmentReader, TantivyDocument, Term};
 
 use crate::by_path_key::{ByPathKey, PathKeys};
 use crate::candidates::{best_message_of, word_candidates, BySession, SessionCandidates};
@@ -37,7 +37,7 @@ use crate::fusion::{fuse, rank, RankedSession, Recency};
 use crate::index_part::Part;
 use crate::meaning::index::{meaning_candidates, Coverage, UnitCache};
 use crate::meaning::store::Store;
-use crate::query::{filtered, parse, prefix_expansions, text_query, Filters};
+use crate::query::{filtered, parse, prefix_expansions, text_query, Filters, ParsedQuery};
 use crate::schema::{for_each_of_kind, Fields, KIND_SESSION};
 use crate::searchers::Searchers;
 use crate::session::{message_from_document, session_from_document, MessageRef, SessionMeta};
@@ -133,11 +133,12 @@ pub struct MeaningQuery<'a> {
 /// How deep into the meaning's ranking a session of `both` is said to match by meaning too: every
 /// session has some cosine with the query.
 pub const MEANING_DEPTH: usize = 100;
-/// The weight of the words in `both`: the best word match adds this much to its cosine. On the
-/// paraphrase eval (bench/meaning-eval, BENCHMARKS.md) 0.2 keeps the keyword queries' R@1 at the
-/// words' own; more gives paraphrases back to word matches of function words, less loses keyword
-/// queries. Reciprocal rank fusion was tried first: every word match, however weak, outranked
-/// the meaning's (paraphrase R@5 11%, keyword R@1 3 points below the words').
+/// The weight of the words in `both`: a match of every word of the query adds this much to its
+/// cosine, a match of fewer words less (see `fused`). On the paraphrase eval (bench/meaning-eval,
+/// BENCHMARKS.md) 0.2 keeps the keyword queries' R@1 at the words' own; more gives paraphrases
+/// back to word matches of a word or two, less loses keyword queries. Reciprocal rank fusion was
+/// tried first: every word match, however weak, outranked the meaning's (paraphrase R@5 11%,
+/// keyword R@1 3 points below the words').
 pub const WORDS_WEIGHT: f64 = 0.2;
 
 /// A session as it will be shown: its score and, from each source that found it, its candidates.
@@ -188,15 +189,18 @@ pub fn find_matching(searchers: &Searchers, fields: &Fields, options: &SearchOpt
 
     // Words alone keep the best `limit` sessions; fused with meaning, every session's rank counts.
     let mut floor = if meaning.is_none() { SessionFloor::new(options.limit, options.recency_weight) } else { SessionFloor::none() };
-    let by_words = match &meaning {
-        Some(meaning) if !meaning.words => BySession::default(),
-        _ => fuse(vec![word_candidates(searchers, &statistics, &queries, &mut floor)?]),
-    };
-    let (by_meaning, coverage) = match &meaning {
-        Some(meaning) => {
-            let (found, coverage) = meaning_candidates(searcher, fields, meaning.store, meaning.units, meaning.vector, &filters)?;
-            (found, Some(coverage))
-        }
+    // With both, the meaning's pass over every vector runs on a second thread beside the words'.
+    let (by_words, by_meaning) = std::thread::scope(|scope| {
+        let by_meaning = meaning.as_ref().map(|meaning| scope.spawn(|| meaning_candidates(searcher, fields, meaning.store, meaning.units, meaning.vector, &filters)));
+        let by_words = match &meaning {
+            Some(meaning) if !meaning.words => Ok(BySession::default()),
+            _ => word_candidates(searchers, &statistics, &queries, &mut floor).map(|found| fuse(vec![found])),
+        };
+        (by_words, by_meaning.map(|thread| thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))))
+    });
+    let by_words = by_words?;
+    let (by_meaning, coverage) = match by_meaning.transpose()? {
+        Some((found, coverage)) => (found, Some(coverage)),
         None => (BySession::default(), None),
     };
     let wanted: PathKeys = by_words.keys().chain(by_meaning.keys()).copied().collect();
@@ -216,7 +220,10 @@ pub fn find_matching(searchers: &Searchers, fields: &Fields, options: &SearchOpt
             .into_iter()
             .map(|s| Ranked { key: s.key, score: s.score, words: None, meaning: Some(s.candidates), matched_by: MatchedBy::Meaning })
             .collect(),
-        Some(_) => fused(rank(by_words, &last_activity, recency, usize::MAX), rank(by_meaning, &last_activity, recency, usize::MAX), &last_activity, options.limit),
+        Some(_) => {
+            let full = full_match_score(&parsed, &statistics, fields, options.coordination)?;
+            fused(rank(by_words, &last_activity, recency, usize::MAX), rank(by_meaning, &last_activity, recency, usize::MAX), Some(full), &last_activity, options.limit)
+        }
     };
 
     let mut snippets: HashMap<&'static str, SnippetGenerator> = HashMap::new();
@@ -263,15 +270,19 @@ pub fn find_matching(searchers: &Searchers, fields: &Fields, options: &SearchOpt
 }
 
 /// The words' and the meaning's rankings fused by score: a session's cosine with the query (×
-/// recency) plus `WORDS_WEIGHT` × its words' score over the best words' score (0 when the words do
-/// not find it). Best first; equal scores fall to the more recent session, then to the path key,
-/// as `rank` orders them. A session is said to match by meaning within the first `MEANING_DEPTH`
-/// of the meaning's ranking, or when the words do not find it.
-pub(crate) fn fused(by_words: Vec<RankedSession>, by_meaning: Vec<RankedSession>, last_activity: &ByPathKey<i64>, limit: usize) -> Vec<Ranked> {
+/// recency) plus `WORDS_WEIGHT` × its words' score over `full` (at most 1; 0 when the words do not
+/// find it). `full` is what a match of the whole query scores (`full_match_score`), so that a
+/// session holding one word of a paraphrase is lifted by a fraction of the weight, not all of it
+/// as the best of weak matches; without it (related sessions), the best words' score. Best first;
+/// equal scores fall to the more recent session, then to the path key, as `rank` orders them. A
+/// session is said to match by meaning within the first `MEANING_DEPTH` of the meaning's ranking,
+/// or when the words do not find it.
+pub(crate) fn fused(by_words: Vec<RankedSession>, by_meaning: Vec<RankedSession>, full: Option<f64>, last_activity: &ByPathKey<i64>, limit: usize) -> Vec<Ranked> {
     let mut sessions: ByPathKey<Ranked> = ByPathKey::default();
-    let best = by_words.first().map_or(1.0, |s| s.score);
+    let best = full.unwrap_or_else(|| by_words.first().map_or(1.0, |s| s.score));
     for session in by_words {
-        sessions.insert(session.key, Ranked { key: session.key, score: WORDS_WEIGHT * session.score / best, words: Some(session.candidates), meaning: None, matched_by: MatchedBy::Words });
+        let score = WORDS_WEIGHT * (session.score / best).min(1.0);
+        sessions.insert(session.key, Ranked { key: session.key, score, words: Some(session.candidates), meaning: None, matched_by: MatchedBy::Words });
     }
     for (rank, session) in by_meaning.into_iter().enumerate() {
         let entry = sessions.entry(session.key).or_insert(Ranked { key: session.key, score: 0.0, words: None, meaning: None, matched_by: MatchedBy::Meaning });
@@ -286,6 +297,19 @@ pub(crate) fn fused(by_words: Vec<RankedSession>, by_meaning: Vec<RankedSession>
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(last(&b.key).cmp(&last(&a.key))).then(a.key.cmp(&b.key)));
     ranked.truncate(limit);
     ranked
+}
+
+/// What a message holding every word of the query once scores, about: each distinct word's idf
+/// in the conversation (BM25's weight of one occurrence in a message of average length) plus
+/// its coordination constant.
+fn full_match_score(parsed: &ParsedQuery, statistics: &LiveStatistics, fields: &Fields, coordination: f32) -> Result<f64> {
+    let documents = statistics.total_num_docs()? as f64;
+    let mut full = 0.0;
+    for word in parsed.distinct_words() {
+        let df = statistics.doc_freq(&Term::from_field_text(fields.content, &word))? as f64;
+        full += (1.0 + (documents - df + 0.5) / (df + 0.5)).ln() + f64::from(coordination);
+    }
+    Ok(full.max(f64::MIN_POSITIVE))
 }
 
 /// The passage a meaning-only hit shows: the start of the message the model read, `chars` long.

@@ -1,6 +1,6 @@
-//! The network: the BERT encoder of `model.onnx` (weights.rs, run by encoder.rs) on one text at a
-//! time, on the calling thread. A text's vector is the mean of the last hidden states of its
-//! tokens, made unit.
+//! The network: the BERT encoder of `model.onnx` (weights.rs, run by encoder.rs) on the calling
+//! thread, on one text or on many together (the same vectors either way). A text's vector is the
+//! mean of the last hidden states of its tokens, made unit.
 
 use std::path::Path;
 
