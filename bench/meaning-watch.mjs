@@ -8,7 +8,7 @@
 //   node bench/meaning-watch.mjs --agent <corpus agent folder> [--rounds 10] [--json]
 //
 // The real CLI watches (a child process); this process appends, each round, one message of its own
-// to a session file of its own in the corpus (removed at the end), and asks `Recall.search({ match:
+// (user and assistant by turns) to a session file of its own in the corpus (removed at the end), and asks `Recall.search({ match:
 // "meaning" })` every 20 ms, with the message's text as the query, until the best hit is that
 // message: its time from the append is one sample.
 import { spawn } from "node:child_process";
@@ -54,7 +54,9 @@ try {
     const text = `Round ${round}: ${topics[round % topics.length]} (${process.pid}-${round})`;
     const at = new Date(Date.parse("2026-12-01T00:00:00Z") + (round + 1) * 60_000).toISOString();
     const start = now();
-    appendFileSync(file, `${JSON.stringify({ type: "message", id: `b${String(round).padStart(7, "0")}`, parentId: null, timestamp: at, message: { role: "user", content: [{ type: "text", text }] } })}\n`);
+    // User and assistant by turns: messages of one role in a row are one unit of the index.
+    const role = round % 2 === 0 ? "user" : "assistant";
+    appendFileSync(file, `${JSON.stringify({ type: "message", id: `b${String(round).padStart(7, "0")}`, parentId: null, timestamp: at, message: { role, content: [{ type: "text", text }] } })}\n`);
     for (;;) {
       await recall.reload();
       const [hit] = (await recall.search({ query: text, match: "meaning", limit: 1, sync: false })).hits;
