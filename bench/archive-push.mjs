@@ -5,7 +5,11 @@
 //     OpenSearch: its own bulk rate, beside recall's (reading, redacting and acknowledging included);
 //  3. a push with nothing to send, interleaved with `node -e 0`, --runs times: the median of each;
 //  4. one message appended to a session, then pushed and searched for until the archive finds it:
-//     the time from the append to the hit, --appends times.
+//     the time from the append to the hit, --appends times;
+//  5. the archive's size on disk (documents, bytes, bytes a document), for sizing a team's cluster;
+//  6. the benchmark's queries (bench/queries.mjs, those an archive takes) by `recall search
+//     --remote` beside the local `recall search`, interleaved, --runs times each: the CLI's wall time,
+//     and the engine's own time for it (its query and fetch time, from the index's search statistics).
 //
 //   node bench/archive-push.mjs --agent <corpus agent folder> [--runs 20] [--appends 5] [--json]
 //
@@ -18,6 +22,7 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { machineInfo, now, REPO_ROOT, summarize } from "./lib.mjs";
+import { QUERIES } from "./queries.mjs";
 
 const { values } = parseArgs({ options: { agent: { type: "string" }, runs: { type: "string", default: "20" }, appends: { type: "string", default: "5" }, json: { type: "boolean", default: false } } });
 if (!values.agent) throw new Error("--agent <corpus agent folder> is required");
@@ -89,7 +94,8 @@ try {
   const project = readdirSync(sessionsDir)[0];
   const original = join(sessionsDir, project, readdirSync(join(sessionsDir, project)).find((name) => name.endsWith(".jsonl")));
   // A copy of one session in an agent folder of its own, so that the corpus is not written to.
-  const appendEnv = { ...env, PI_CODING_AGENT_DIR: join(work, "agent-extra") };
+  // And a cache of its own: its pushes must not take the corpus's sessions, absent from its folder, out of the archive.
+  const appendEnv = { ...env, PI_CODING_AGENT_DIR: join(work, "agent-extra"), RECALL_CACHE_DIR: join(work, "cache-extra") };
   const target = join(work, "agent-extra", "sessions", "--extra--", basename(original));
   mkdirSync(join(target, ".."), { recursive: true });
   copyFileSync(original, target);
@@ -112,6 +118,44 @@ try {
   }
   result.appendToHit = summarize(toHit);
   log(`an appended message pushed and found in the archive: p50 ${result.appendToHit.median.toFixed(0)} ms, max ${result.appendToHit.max.toFixed(0)} ms`);
+
+  // 5. Its size on disk, the appended copies' documents included (a handful).
+  await fetch(`${url}/${INDEX}/_forcemerge?max_num_segments=1`, { method: "POST" });
+  const { primaries } = (await (await fetch(`${url}/${INDEX}/_stats/docs,store`)).json())._all;
+  result.archiveSize = { documents: primaries.docs.count, bytes: primaries.store.size_in_bytes, bytesPerDocument: primaries.store.size_in_bytes / primaries.docs.count };
+  log(`archive on disk: ${result.archiveSize.documents} documents, ${(result.archiveSize.bytes / 1e6).toFixed(1)} MB (${result.archiveSize.bytesPerDocument.toFixed(0)} bytes a document)`);
+
+  // 6. The queries an archive takes, remote beside local; the local index is synced first.
+  recall("index", "--quiet");
+  // The engine's time for what recall asked of it: its own count of query and fetch time, read around each search.
+  const engineTime = async () => {
+    const { search } = (await (await fetch(`${url}/${INDEX}/_stats/search`)).json())._all.total;
+    return search.query_time_in_millis + search.fetch_time_in_millis;
+  };
+  result.search = {};
+  for (const query of QUERIES.filter((q) => !q.cli.includes("--prefix"))) {
+    const local = [];
+    const remote = [];
+    const engine = [];
+    for (let i = 0; i <= runs; i++) {
+      t = now();
+      spawnSync(process.execPath, [RECALL, "search", "--json", "-n", "10", ...query.cli], { env, encoding: "utf8" });
+      const localMs = now() - t;
+      const before = await engineTime();
+      t = now();
+      const answer = spawnSync(process.execPath, [RECALL, "search", "--remote", "bench", "--json", "-n", "10", ...query.cli], { env, encoding: "utf8" });
+      const remoteMs = now() - t;
+      const engineMs = (await engineTime()) - before;
+      if (answer.status === 2) throw new Error(`recall search --remote ${query.cli.join(" ")}: ${answer.stderr}`);
+      // The first round warms both up and is not counted.
+      if (i === 0) continue;
+      local.push(localMs);
+      remote.push(remoteMs);
+      engine.push(engineMs);
+    }
+    result.search[query.key] = { local: summarize(local), remote: summarize(remote), engineMs: summarize(engine) };
+    log(`${query.key}: local p50 ${result.search[query.key].local.median.toFixed(0)} ms, remote p50 ${result.search[query.key].remote.median.toFixed(0)} ms (engine ${result.search[query.key].engineMs.median} ms)`);
+  }
 } finally {
   try {
     execFileSync(SCRIPT, ["stop", "--dir", osDir], { stdio: "ignore" });

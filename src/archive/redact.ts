@@ -22,6 +22,9 @@ interface Rule {
 
 const marker = (what: string) => `[REDACTED:${what}]`;
 
+/** The words that make a `KEY=value` line's name a secret's. */
+const SECRET_NAME = "(?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH)";
+
 /** Values of `KEY=value` lines that are not secrets: references, placeholders, markers. */
 const NOT_A_VALUE = /^(?:\$|<|\[REDACTED|%|\{\{|x+$|\*+$|changeme$|your[-_]|example)/i;
 
@@ -56,8 +59,10 @@ const RULES: Rule[] = [
   },
   {
     what: "env-secret",
-    // A line of a .env file or a shell: NAME=value where the name says it is a secret.
-    pattern: /^(\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH)[A-Za-z0-9_]*\s*[=:]\s*)(["']?)([^\s"'#]+)\2/gim,
+    // A line of a .env file or a shell: NAME=value where the name says it is a secret. A name that
+    // begins with the secret word (`PASSWORD=…`) takes `=` only, so that prose such as "Tokens:
+    // 150000" stays.
+    pattern: new RegExp(`^(\\s*(?:export\\s+)?(?:[A-Za-z_][A-Za-z0-9_]*${SECRET_NAME}[A-Za-z0-9_]*\\s*[=:]|${SECRET_NAME}[A-Za-z0-9_]*\\s*=)\\s*)(["']?)([^\\s"'#]+)\\2`, "gim"),
     replace: (m, start, quote, value) => (secretValue(value!) ? `${start}${quote}${m}${quote}` : `${start}${quote}${value}${quote}`),
   },
 ];
