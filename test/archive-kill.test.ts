@@ -14,7 +14,7 @@ import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { startArchiveProxy, type ArchiveProxy } from "./helpers/archive-proxy.js";
 import { userMessage } from "./helpers/fixture-files.js";
 import { GENERATED_TOKEN, writeGeneratedSessions } from "./helpers/generated-sessions.js";
-import { needsOpenSearch, openSearchMissing, openSearchUrl } from "./helpers/opensearch.js";
+import { engineApi, needsOpenSearch, openSearchMissing, openSearchUrl } from "./helpers/opensearch.js";
 import { jsonLines, RECALL_BIN, runRecall } from "./helpers/run-cli.js";
 
 const KILLED = "recall-kill-test";
@@ -26,14 +26,7 @@ let url = "";
 let agent: AgentDir;
 let proxy: ArchiveProxy;
 
-async function api(path: string, init: { method?: string; body?: unknown } = {}): Promise<any> {
-  const response = await fetch(`${url}${path}`, {
-    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
-    headers: { "content-type": "application/json" },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  return response.json();
-}
+const api = (path: string, init?: { method?: string; body?: unknown }) => engineApi(url, path, init);
 
 /** Every document of an index (after a refresh), by id, sorted by id. */
 async function everything(index: string): Promise<[string, unknown][]> {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redactSessionFile } from "../src/archive/redact-file.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { userMessage } from "./helpers/fixture-files.js";
-import { needsOpenSearch, openSearchMissing, openSearchUrl } from "./helpers/opensearch.js";
+import { engineApi, needsOpenSearch, openSearchMissing, openSearchUrl } from "./helpers/opensearch.js";
 import { PI_RUNTIME } from "./helpers/pi-env.js";
 import { jsonLines, runRecall } from "./helpers/run-cli.js";
 
@@ -26,14 +26,7 @@ let desktop: AgentDir;
 let project = "";
 let sessionFile = "";
 
-async function api(path: string, init: { method?: string; body?: unknown } = {}): Promise<any> {
-  const response = await fetch(`${url}${path}`, {
-    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
-    headers: { "content-type": "application/json" },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  return response.json();
-}
+const api = (path: string, init?: { method?: string; body?: unknown }) => engineApi(url, path, init);
 
 /** The kept files (after a refresh), by session id. */
 async function keptFiles(): Promise<Map<string, any>> {

@@ -10,21 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { questionTerms } from "../src/native/words.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { FIXTURE_FILES, FIXTURE_SESSIONS_DIR, userMessage } from "./helpers/fixture-files.js";
-import { needsOpenSearch, openSearchMissing, openSearchUrl } from "./helpers/opensearch.js";
+import { engineApi, needsOpenSearch, openSearchMissing, openSearchUrl } from "./helpers/opensearch.js";
 import { jsonLines, RECALL_BIN, runRecall } from "./helpers/run-cli.js";
 
 let url = "";
 let agent: AgentDir;
 const INDEX = "recall-push-test";
 
-async function api(path: string, init: { method?: string; body?: unknown } = {}): Promise<any> {
-  const response = await fetch(`${url}${path}`, {
-    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
-    headers: { "content-type": "application/json" },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  return response.json();
-}
+const api = (path: string, init?: { method?: string; body?: unknown }) => engineApi(url, path, init);
 
 /** The archived documents (after a refresh), by id. */
 async function archived(): Promise<Map<string, any>> {

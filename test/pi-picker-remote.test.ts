@@ -5,7 +5,6 @@
  * a remote that never answers (a real proxy) is one line, and this machine's scopes still answer.
  * Skipped, visibly, without Java, the Pi runtime or tmux.
  */
-import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +14,7 @@ import { userMessage } from "./helpers/fixture-files.js";
 import { needsOpenSearch, openSearchMissing, openSearchUrl } from "./helpers/opensearch.js";
 import { FAUX_EXTENSION, PI_RUNTIME, PI_SKIP_REASON, makePiHome, type PiHome, type PiRuntime } from "./helpers/pi-env.js";
 import { runRecall } from "./helpers/run-cli.js";
+import { piTmux } from "./helpers/tmux.js";
 import { skipWithout } from "./helpers/tools.js";
 
 const SKIP = PI_SKIP_REASON || skipWithout("tmux");
@@ -30,25 +30,7 @@ describe.skipIf(SKIP !== "" || openSearchMissing)(needsOpenSearch(`/recall's arc
   let hanging: ArchiveProxy;
   let tmuxEnv: NodeJS.ProcessEnv;
 
-  const tmux = (...args: string[]): string => execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], { env: tmuxEnv, encoding: "utf8" });
-  const screen = (): string => tmux("capture-pane", "-p", "-t", "pi");
-
-  async function waitFor(what: string, test: (text: string) => boolean, timeoutMs = 30_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    let last = "";
-    while (Date.now() < deadline) {
-      last = screen();
-      if (test(last)) return last;
-      await new Promise((r) => setTimeout(r, 150));
-    }
-    throw new Error(`timed out waiting for ${what}; the screen shows:\n${last}`);
-  }
-
-  async function submit(line: string): Promise<void> {
-    tmux("send-keys", "-t", "pi", "-l", line);
-    await waitFor(`"${line}" in the editor`, (s) => s.includes(line));
-    tmux("send-keys", "-t", "pi", "Enter");
-  }
+  const { tmux, waitFor, submit } = piTmux(socket, () => tmuxEnv);
 
   /** recall's config.json in the Pi home: the picker reads it each time it opens. */
   function configure(team: Record<string, unknown>): void {

@@ -4,13 +4,13 @@
  * session that was picked. Needs tmux and the Pi runtime (scripts/pi-runtime.sh); skipped,
  * visibly, without them.
  */
-import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonLines, runRecall } from "./helpers/run-cli.js";
 import { FAUX_EXTENSION, PI_RUNTIME, PI_SKIP_REASON, makePiHome, projectSessionDir, type PiHome, type PiRuntime } from "./helpers/pi-env.js";
 import { startModelServer, type ModelServer } from "./helpers/model-server.js";
+import { piTmux } from "./helpers/tmux.js";
 import { skipWithout } from "./helpers/tools.js";
 
 const SKIP = PI_SKIP_REASON || skipWithout("tmux");
@@ -25,26 +25,7 @@ describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
   let tmuxEnv: NodeJS.ProcessEnv;
   let model: ModelServer;
 
-  const tmux = (...args: string[]): string => execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], { env: tmuxEnv, encoding: "utf8" });
-  const screen = (): string => tmux("capture-pane", "-p", "-t", "pi");
-
-  async function waitFor(what: string, test: (text: string) => boolean, timeoutMs = 30_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    let last = "";
-    while (Date.now() < deadline) {
-      last = screen();
-      if (test(last)) return last;
-      await new Promise((r) => setTimeout(r, 150));
-    }
-    throw new Error(`timed out waiting for ${what}; the screen shows:\n${last}`);
-  }
-
-  /** Types a line into Pi's editor and submits it. */
-  async function submit(line: string): Promise<void> {
-    tmux("send-keys", "-t", "pi", "-l", line);
-    await waitFor(`"${line}" in the editor`, (s) => s.includes(line));
-    tmux("send-keys", "-t", "pi", "Enter");
-  }
+  const { tmux, waitFor, submit } = piTmux(socket, () => tmuxEnv);
 
   beforeAll(async () => {
     env = makePiHome();

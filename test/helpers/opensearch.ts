@@ -25,3 +25,13 @@ export function openSearchUrl(): Promise<string> {
     });
   });
 }
+
+/** A request to the engine's own REST API at `url` (a body makes it a POST), answered as JSON. */
+export async function engineApi(url: string, path: string, init: { method?: string; body?: unknown } = {}): Promise<any> {
+  const response = await fetch(`${url}${path}`, {
+    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
+    headers: { "content-type": "application/json" },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+  return response.json();
+}

@@ -21,3 +21,36 @@ export function tmuxDriver(socket: string): TmuxDriver {
   };
   return { tmux, screen, waitFor };
 }
+
+/** The real Pi in a tmux server of a test's own: its pane is the session `pi`. */
+export interface PiTmux {
+  tmux(...args: string[]): string;
+  /** What Pi's pane shows. */
+  screen(): string;
+  /** The screen once `test` holds of it, polling for up to `timeoutMs` (30 s); else fails with the screen. */
+  waitFor(what: string, test: (text: string) => boolean, timeoutMs?: number): Promise<string>;
+  /** Types a line into Pi's editor and submits it. */
+  submit(line: string): Promise<void>;
+}
+
+/** A driver of Pi in the tmux server `socket`; `env()` is the environment tmux runs with (set in a beforeAll). */
+export function piTmux(socket: string, env: () => NodeJS.ProcessEnv): PiTmux {
+  const tmux = (...args: string[]): string => execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], { env: env(), encoding: "utf8" });
+  const screen = (): string => tmux("capture-pane", "-p", "-t", "pi");
+  const waitFor = async (what: string, test: (text: string) => boolean, timeoutMs = 30_000): Promise<string> => {
+    const deadline = Date.now() + timeoutMs;
+    let last = "";
+    while (Date.now() < deadline) {
+      last = screen();
+      if (test(last)) return last;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    throw new Error(`timed out waiting for ${what}; the screen shows:\n${last}`);
+  };
+  const submit = async (line: string): Promise<void> => {
+    tmux("send-keys", "-t", "pi", "-l", line);
+    await waitFor(`"${line}" in the editor`, (s) => s.includes(line));
+    tmux("send-keys", "-t", "pi", "Enter");
+  };
+  return { tmux, screen, waitFor, submit };
+}
