@@ -8,6 +8,7 @@ import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, realpat
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { questionTerms } from "../src/native/words.js";
+import { startArchiveProxy } from "./helpers/archive-proxy.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { FIXTURE_FILES, FIXTURE_SESSIONS_DIR, userMessage } from "./helpers/fixture-files.js";
 import { engineApi, needsOpenSearch, openSearchMissing, openSearchUrl } from "./helpers/opensearch.js";
@@ -126,6 +127,22 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("the archive on a real OpenSe
     expect(second).toEqual([expect.objectContaining({ type: "summary", dryRun: false, messages: 0, sessions: 0, deleted: 0 })]);
     expect(second[0]!.unchanged).toBeGreaterThan(5);
     expect((await archived()).size).toBe(pushed);
+  });
+
+  it("a push with nothing to send asks the remote nothing; one with something prepares the index first", async () => {
+    const proxy = await startArchiveProxy(url);
+    try {
+      await recall(["remote", "add", "proxied", proxy.url, "--index", INDEX, "--machine", "laptop", "--user", "ada"]);
+      expect((await recall(["push", "--remote", "proxied"])).code).toBe(0);
+      expect(proxy.requests.some((r) => r.includes("_index_template"))).toBe(true);
+      proxy.requests.length = 0;
+      const again = await recall(["push", "--remote", "proxied", "--json"]);
+      expect(again.code).toBe(0);
+      expect(jsonLines(again.stdout)).toEqual([expect.objectContaining({ type: "summary", messages: 0, deleted: 0 })]);
+      expect(proxy.requests).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it("an appended session sends its new messages only; a message that grew replaces its document", async () => {

@@ -3,7 +3,8 @@
  * turned into one line that never holds a credential.
  */
 import { readFileSync } from "node:fs";
-import { Client, errors } from "@opensearch-project/opensearch";
+import { createRequire } from "node:module";
+import type { Client } from "@opensearch-project/opensearch";
 import { RecallError } from "../errors.js";
 import { credentialsOf, type Remote } from "./remotes.js";
 
@@ -11,6 +12,15 @@ import { credentialsOf, type Remote } from "./remotes.js";
 export const PUSH_TIMEOUT_MS = 30_000;
 
 /** A client whose requests give up after `timeoutMs` (the remote's `timeout`, by default). */
+type OpenSearchPackage = typeof import("@opensearch-project/opensearch");
+let loaded: OpenSearchPackage | undefined;
+
+/** The client's package, loaded on first use: it takes ~170 ms, which a command that asks no remote need not pay. */
+function openSearch(): OpenSearchPackage {
+  loaded ??= createRequire(import.meta.url)("@opensearch-project/opensearch") as OpenSearchPackage;
+  return loaded;
+}
+
 export function remoteClient(remote: Remote, env: NodeJS.ProcessEnv, timeoutMs = remote.timeoutMs): Client {
   const credentials = credentialsOf(remote, env);
   let ca: string | undefined;
@@ -21,7 +31,7 @@ export function remoteClient(remote: Remote, env: NodeJS.ProcessEnv, timeoutMs =
       throw new RecallError("BAD_INPUT", `cannot read the CA file ${remote.ca} of remote ${remote.name} (${(error as NodeJS.ErrnoException).code})`, { field: "ca" });
     }
   }
-  return new Client({
+  return new (openSearch().Client)({
     node: remote.url,
     requestTimeout: timeoutMs,
     // Retries are the push's own (only the failed items of a bulk request).
@@ -34,7 +44,7 @@ export function remoteClient(remote: Remote, env: NodeJS.ProcessEnv, timeoutMs =
 
 /** The HTTP status of a failed request, if the remote answered. */
 export function statusOf(error: unknown): number | undefined {
-  return error instanceof errors.ResponseError ? error.statusCode : undefined;
+  return loaded && error instanceof loaded.errors.ResponseError ? error.statusCode : undefined;
 }
 
 /**
@@ -50,11 +60,11 @@ export function remoteError(remote: Remote, error: unknown, doing: string, timeo
   if (status === 401 || status === 403) return new RecallError("REMOTE_UNAVAILABLE", `${where} refused the credentials while ${doing} (HTTP ${status})`, { ...details, field: "credentials" });
   if (status !== undefined) {
     // Without the engine's own reason, the client's message is the raw answer (a proxy's page may name its host).
-    const reason = (error as errors.ResponseError).body?.error?.reason ?? (remote.hostHidden ? undefined : (error as Error).message);
+    const reason = (error as InstanceType<OpenSearchPackage["errors"]["ResponseError"]>).body?.error?.reason ?? (remote.hostHidden ? undefined : (error as Error).message);
     const code = status === 429 || status >= 500 ? "REMOTE_UNAVAILABLE" : "IO";
     return new RecallError(code, `${where} answered HTTP ${status} while ${doing}${reason === undefined ? "" : `: ${String(reason).split("\n")[0]}`}`, details);
   }
-  if (error instanceof errors.TimeoutError) return new RecallError("REMOTE_UNAVAILABLE", `${where} did not answer within ${timeoutMs / 1000} s while ${doing}`, details);
+  if (loaded && error instanceof loaded.errors.TimeoutError) return new RecallError("REMOTE_UNAVAILABLE", `${where} did not answer within ${timeoutMs / 1000} s while ${doing}`, details);
   // The network error's own words name the host (connect ECONNREFUSED 10.0.0.5:9200).
   const message = remote.hostHidden ? "" : `: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}`;
   return new RecallError("REMOTE_UNAVAILABLE", `${where} is unreachable while ${doing} (${timeoutMs / 1000} s timeout)${message}`, details);

@@ -22,6 +22,7 @@ import { parentFinder } from "../sync/fork-parent.js";
 import { tailHash } from "../sync/state.js";
 import { TAGS_DB_FILE, TagStore } from "../tags/tag-store.js";
 import { deleteSession, pushTimeout, sendBulk, type Action } from "./bulk.js";
+import type { Client } from "@opensearch-project/opensearch";
 import { remoteClient, remoteError } from "./client.js";
 import { sessionDocuments, type IdentifiedDocument } from "./documents.js";
 import { forgottenFile, loadForgotten } from "./forgotten.js";
@@ -119,20 +120,27 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
   const stateFile = watermarkFile(locations, remote);
   const watermarks: Watermarks = loadWatermarks(stateFile);
   const forgotten = loadForgotten(forgottenFile(stateFile));
-  const client = dryRun ? undefined : remoteClient(remote, env, pushTimeout(remote));
-  if (client) {
+  // The remote is asked for nothing (its client not even loaded) until the push has something for
+  // it: a push with nothing to send costs only the look at the files. Undefined in a dry run.
+  let client: Client | undefined;
+  const engine = async (): Promise<Client | undefined> => {
+    if (dryRun || client) return client;
+    const made = remoteClient(remote, env, pushTimeout(remote));
     try {
-      await ensureIndex(client, remote.index);
-      if (remote.keepFiles) await ensureFilesIndex(client, remote);
+      await ensureIndex(made, remote.index);
+      if (remote.keepFiles) await ensureFilesIndex(made, remote);
     } catch (error) {
       throw remoteError(remote, error, "preparing the index", pushTimeout(remote));
     }
-  }
+    client = made;
+    return client;
+  };
 
   // A remote no longer told to keep files drops the ones it kept (counted with the deleted documents).
   const unkept = remote.keepFiles ? [] : [...watermarks.values()].filter((mark) => mark.kept);
-  if (client && unkept.length > 0) {
-    await sendBulk(client, remote, unkept.map((mark): Action => ({ id: mark.header.id, index: filesAlias(remote), delete: true })));
+  const dropping = unkept.length > 0 ? await engine() : undefined;
+  if (dropping) {
+    await sendBulk(dropping, remote, unkept.map((mark): Action => ({ id: mark.header.id, index: filesAlias(remote), delete: true })));
     for (const mark of unkept) delete mark.kept;
     saveWatermarks(stateFile, watermarks);
     report.deleted += unkept.length;
@@ -143,8 +151,9 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
   /** Files whose every action is queued: pushed once those are acknowledged. */
   let queued: [string, FileWatermark][] = [];
   const flush = async () => {
-    if (client && actions.length > 0) await sendBulk(client, remote, actions);
-    if (client && queued.length > 0) {
+    const sending = actions.length > 0 || queued.length > 0 ? await engine() : undefined;
+    if (sending && actions.length > 0) await sendBulk(sending, remote, actions);
+    if (sending && queued.length > 0) {
       for (const [path, mark] of queued) watermarks.set(path, mark);
       saveWatermarks(stateFile, watermarks);
     }
@@ -196,10 +205,11 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
       // What the archive holds of this file and will not be overwritten: the last message's old
       // documents, or, for a rewritten file, all of its session's.
       const stale = grown ? grown.tailIds.filter((id) => !ids.has(id)) : [];
-      if (known && !grown && client) {
+      const replacing = known && !grown ? await engine() : undefined;
+      if (known && replacing) {
         await flush();
         try {
-          report.deleted += await deleteSession(client, remote, known.header.id);
+          report.deleted += await deleteSession(replacing, remote, known.header.id);
         } catch (error) {
           throw remoteError(remote, error, "replacing a rewritten session", pushTimeout(remote));
         }
@@ -256,15 +266,16 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
   }
   await flush();
   await removeDeleted(files, watermarks, ofScope, report, async (mark) => {
-    if (!client) return 0;
+    const removing = await engine();
+    if (!removing) return 0;
     try {
-      if (mark.kept) await sendBulk(client, remote, [{ id: mark.header.id, index: filesAlias(remote), delete: true }]);
-      return await deleteSession(client, remote, mark.header.id);
+      if (mark.kept) await sendBulk(removing, remote, [{ id: mark.header.id, index: filesAlias(remote), delete: true }]);
+      return await deleteSession(removing, remote, mark.header.id);
     } catch (error) {
       throw remoteError(remote, error, "removing a deleted session", pushTimeout(remote));
     }
   });
-  if (client && report.removed > 0) saveWatermarks(stateFile, watermarks);
+  if (!dryRun && report.removed > 0) saveWatermarks(stateFile, watermarks);
   return report;
 }
 

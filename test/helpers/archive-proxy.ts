@@ -29,6 +29,8 @@ export interface ArchiveProxy {
   bulkActions: number[];
   /** Bulk requests the engine answered whose answer the proxy kept back (answerBulks). */
   heldBulks: number;
+  /** Every request that reached the proxy, as `METHOD /path`. */
+  requests: string[];
   close(): Promise<void>;
 }
 
@@ -52,8 +54,10 @@ function bulkActions(text: string): string[][] {
 
 export async function startArchiveProxy(target: string, behaviour: ProxyBehaviour = {}): Promise<ArchiveProxy> {
   const bulks: number[] = [];
+  const requests: string[] = [];
   let held = 0;
   const server: Server = createServer(async (request, response) => {
+    requests.push(`${request.method} ${request.url}`);
     const payload = await body(request);
     if (behaviour.hang) return;
     if (behaviour.basicAuth !== undefined && request.headers.authorization !== `Basic ${Buffer.from(behaviour.basicAuth).toString("base64")}`) {
@@ -103,6 +107,7 @@ export async function startArchiveProxy(target: string, behaviour: ProxyBehaviou
     url: `http://127.0.0.1:${port}`,
     behaviour,
     bulkActions: bulks,
+    requests,
     get heldBulks() {
       return held;
     },
