@@ -30,7 +30,7 @@ describe.skipIf(SKIP !== "" || openSearchMissing)(needsOpenSearch(`/recall's arc
   let hanging: ArchiveProxy;
   let tmuxEnv: NodeJS.ProcessEnv;
 
-  const { tmux, waitFor, submit } = piTmux(socket, () => tmuxEnv);
+  const { tmux, waitFor, submit, stop } = piTmux(socket, () => tmuxEnv);
 
   /** recall's config.json in the Pi home: the picker reads it each time it opens. */
   function configure(team: Record<string, unknown>): void {
@@ -63,14 +63,8 @@ describe.skipIf(SKIP !== "" || openSearchMissing)(needsOpenSearch(`/recall's arc
   }, 300_000);
 
   afterAll(async () => {
-    let pi: number | undefined;
-    try {
-      pi = Number(tmux("display-message", "-p", "-t", "pi", "#{pane_pid}"));
-      tmux("kill-server");
-    } catch {
-      // already gone
-    }
-    if (pi) await exited(pi, 15_000);
+    // Pi may still be writing the index: it is gone before its folder is deleted.
+    await stop();
     await hanging?.close();
     env?.cleanup();
     bob?.cleanup();
@@ -111,18 +105,3 @@ describe.skipIf(SKIP !== "" || openSearchMissing)(needsOpenSearch(`/recall's arc
     await waitFor("the picker to close", (s) => !s.includes("╭─ recall"));
   });
 });
-
-/** Resolves once process `pid` is gone; kills it if it outlives `timeoutMs`. */
-async function exited(pid: number, timeoutMs: number): Promise<void> {
-  const alive = (): boolean => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  const deadline = Date.now() + timeoutMs;
-  while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  if (alive()) process.kill(pid, "SIGKILL");
-}

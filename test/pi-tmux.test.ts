@@ -25,7 +25,7 @@ describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
   let tmuxEnv: NodeJS.ProcessEnv;
   let model: ModelServer;
 
-  const { tmux, waitFor, submit } = piTmux(socket, () => tmuxEnv);
+  const { tmux, waitFor, submit, stop } = piTmux(socket, () => tmuxEnv);
 
   beforeAll(async () => {
     env = makePiHome();
@@ -44,16 +44,8 @@ describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
   });
 
   afterAll(async () => {
-    let pi: number | undefined;
-    try {
-      pi = Number(tmux("display-message", "-p", "-t", "pi", "#{pane_pid}"));
-      tmux("kill-server");
-    } catch {
-      // already gone
-    }
-    // Pi shuts down gracefully on the hangup, and may still be writing the index: wait for it
-    // before the folder is deleted under it.
-    if (pi) await exited(pi, 15_000);
+    // Pi may still be writing the index: it is gone before its folder is deleted.
+    await stop();
     await model?.close();
     env?.cleanup();
   });
@@ -152,18 +144,3 @@ describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
     expect(autoTagged).toHaveLength(Number(tagged));
   });
 });
-
-/** Resolves once process `pid` is gone; kills it if it outlives `timeoutMs`. */
-async function exited(pid: number, timeoutMs: number): Promise<void> {
-  const alive = (): boolean => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  const deadline = Date.now() + timeoutMs;
-  while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  if (alive()) process.kill(pid, "SIGKILL");
-}

@@ -31,6 +31,11 @@ export interface PiTmux {
   waitFor(what: string, test: (text: string) => boolean, timeoutMs?: number): Promise<string>;
   /** Types a line into Pi's editor and submits it. */
   submit(line: string): Promise<void>;
+  /**
+   * Stops the tmux server and waits for Pi to exit (it shuts down gracefully on the hangup, and may
+   * still be writing the index), killing it if it outlives `timeoutMs`.
+   */
+  stop(timeoutMs?: number): Promise<void>;
 }
 
 /** A driver of Pi in the tmux server `socket`; `env()` is the environment tmux runs with (set in a beforeAll). */
@@ -52,5 +57,30 @@ export function piTmux(socket: string, env: () => NodeJS.ProcessEnv): PiTmux {
     await waitFor(`"${line}" in the editor`, (s) => s.includes(line));
     tmux("send-keys", "-t", "pi", "Enter");
   };
-  return { tmux, screen, waitFor, submit };
+  const stop = async (timeoutMs = 15_000): Promise<void> => {
+    let pi: number | undefined;
+    try {
+      pi = Number(tmux("display-message", "-p", "-t", "pi", "#{pane_pid}"));
+      tmux("kill-server");
+    } catch {
+      // already gone
+    }
+    if (pi) await exited(pi, timeoutMs);
+  };
+  return { tmux, screen, waitFor, submit, stop };
+}
+
+/** Resolves once process `pid` is gone; kills it if it outlives `timeoutMs`. */
+async function exited(pid: number, timeoutMs: number): Promise<void> {
+  const alive = (): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const deadline = Date.now() + timeoutMs;
+  while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  if (alive()) process.kill(pid, "SIGKILL");
 }
