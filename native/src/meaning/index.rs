@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use tantivy::index::SegmentId;
-use tantivy::query::{EnableScoring, Query};
+use tantivy::query::{EnableScoring, Query, Weight};
 use tantivy::{DocAddress, DocId, DocSet, Searcher, SegmentReader, TantivyDocument, TERMINATED};
 
 use crate::by_path_key::{ByPathKey, PathKeys};
@@ -178,13 +178,11 @@ impl UnitCache {
     }
 }
 
-/// The documents of one segment that `filters` keep, as bits by document id.
-fn kept_by(searcher: &Searcher, fields: &Fields, filters: &Filters, segment_ord: usize) -> Result<Vec<u64>> {
-    let query = filtered(kind_is(fields, KIND_MESSAGE), filters, fields);
-    let weight = query.weight(EnableScoring::disabled_from_searcher(searcher))?;
-    let segment = searcher.segment_reader(segment_ord as u32);
+/// The documents of one segment that `scope` (a weight of the messages the filters keep) keeps,
+/// as bits by document id.
+fn kept_by(scope: &dyn Weight, segment: &SegmentReader) -> Result<Vec<u64>> {
     let mut kept = vec![0u64; (segment.max_doc() as usize).div_ceil(64)];
-    weight.for_each_no_score(segment, &mut |docs| {
+    scope.for_each_no_score(segment, &mut |docs| {
         for &doc in docs {
             kept[doc as usize / 64] |= 1 << (doc % 64);
         }
@@ -198,10 +196,18 @@ pub fn meaning_candidates(searcher: &Searcher, fields: &Fields, store: &Store, c
     let scores = store.scores(query);
     let mut found = BySession::default();
     let mut coverage = Coverage::default();
-    let filtering = !filters.clauses(fields).is_empty();
+    // With filters, the messages they keep; built once, read segment by segment.
+    let scope = match filters.clauses(fields).is_empty() {
+        true => None,
+        false => Some(filtered(kind_is(fields, KIND_MESSAGE), filters, fields).weight(EnableScoring::disabled_from_searcher(searcher))?),
+    };
     for (segment_ord, units) in cache.units(searcher, fields)?.iter().enumerate() {
-        let alive = searcher.segment_reader(segment_ord as u32).alive_bitset();
-        let kept = if filtering { Some(kept_by(searcher, fields, filters, segment_ord)?) } else { None };
+        let segment = searcher.segment_reader(segment_ord as u32);
+        let alive = segment.alive_bitset();
+        let kept = match &scope {
+            Some(scope) => Some(kept_by(scope.as_ref(), segment)?),
+            None => None,
+        };
         let slots = units.slots(store);
         // A session's messages lie together in a segment: each run of them is one entry of `found`.
         let mut run: Option<(u64, SessionCandidates)> = None;

@@ -1,4 +1,5 @@
 import { Command } from "clipanion";
+import { sinceOption, untilOption } from "../message-window.js";
 import { Option } from "../options.js";
 import { isEnum, isNumber } from "typanion";
 import { DEFAULT_RELATED_LIMIT, MATCH_MODES, type RelatedHit, type RelatedPage } from "../../index.js";
@@ -45,8 +46,8 @@ export class RelatedCommand extends SessionsCommand {
     description: `Show at most N sessions (default ${DEFAULT_RELATED_LIMIT})`,
     validator: isNumber(),
   });
-  since = Option.String("--since", { description: "Only messages from this time on: 7d, 24h, 2w, today, yesterday, 2026-11-01" });
-  until = Option.String("--until", { description: "Only messages up to this time (same forms as --since)" });
+  since = sinceOption();
+  until = untilOption();
   match = Option.String("--match", {
     description: "What relates a session: words (its distinctive words), meaning (its conversation's meaning, whatever the words) or both (the default with the model package recall-pi-model-minilm; words without it)",
     validator: isEnum(MATCH_MODES),

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { Command } from "clipanion";
+import { sinceOption, untilOption } from "../message-window.js";
 import { Option } from "../options.js";
 import { isEnum, isNumber } from "typanion";
 import { CONTENT_SCOPES, DEFAULT_LIMIT, MATCH_MODES, Recall, RecallError, TYPO_MODES, type ArchiveHit, type ContentScope, type Match, type Typos } from "../../index.js";
@@ -69,8 +70,8 @@ export class SearchCommand extends SessionsCommand {
     description: `Show at most N sessions (default ${DEFAULT_LIMIT})`,
     validator: isNumber(),
   });
-  since = Option.String("--since", { description: "Only messages from this time on: 7d, 24h, 2w, today, yesterday, 2026-11-01" });
-  until = Option.String("--until", { description: "Only messages up to this time (same forms as --since)" });
+  since = sinceOption();
+  until = untilOption();
   prefix = Option.Boolean("--prefix", false, { description: "Also match the last word as a prefix (as the picker does while you type)" });
   content = Option.Array("--content", {
     description: `What to search: ${CONTENT_SCOPES.join(", ")} (default conversation; repeatable or comma-separated)`,
