@@ -84,3 +84,16 @@ describe("man pages", () => {
     expect(page).toContain("\\fB\\-\\-limit\\fR \\fIN\\fR");
   });
 });
+
+describe("help asked for after a command's operands", () => {
+  it("gives the command's help wherever -h or --help comes, and searches for it after --", async () => {
+    for (const args of [["search", "foo", "--help"], ["remote", "add", "-h"], ["tag", "abc", "--help"], ["push", "--forget", "x", "-h"]]) {
+      const help = await recall(...args);
+      expect(help.code, args.join(" ")).toBe(0);
+      expect(help.stdout, args.join(" ")).toContain(`Usage: recall ${args[0]} [options]`);
+      expect(help.stderr, args.join(" ")).toBe("");
+    }
+    const word = await recall("search", "--no-sync", "--", "--help");
+    expect(word.stdout).not.toContain("Usage:");
+  });
+});

@@ -86,6 +86,12 @@ export function buildCli(only?: string): Cli<RecallContext> {
   return cli;
 }
 
+/** Whether `-h` or `--help` comes after the command's name and before any `--`. */
+function helpAsked(argv: string[]): boolean {
+  const end = argv.indexOf("--");
+  return argv.slice(1, end === -1 ? undefined : end).some((arg) => arg === "-h" || arg === "--help");
+}
+
 /** Runs one command line and returns its exit code. */
 export async function runCli(argv: string[], context: RecallContext = defaultContext()): Promise<number> {
   // `recall` alone is a mistake, as `rg` alone is: how to start, on stderr.
@@ -95,6 +101,9 @@ export async function runCli(argv: string[], context: RecallContext = defaultCon
   }
   const cli = buildCli(argv[0]);
   const commandClass = COMMANDS.find((command) => command.paths.some((path) => path.length === 1 && path[0] === argv[0]));
+  // `recall search foo --help` asks for search's help, as `recall search --help` does (clipanion
+  // takes a help option only right after the command's name); after `--` it is a word.
+  if (commandClass && helpAsked(argv)) argv = [argv[0]!, "--help"];
   let command;
   try {
     command = cli.process(commandClass ? [...withDashWordsLast(commandClass, withAttachedValuesApart(commandClass, argv))] : argv, context);
