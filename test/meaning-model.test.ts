@@ -1,7 +1,8 @@
 /**
  * The meaning model as recall runs it (native/src/meaning/, through MeaningHandle): vectors on the
  * thread pool, equal to the model's own toolchain's (onnxruntime and Hugging Face tokenizers,
- * test/fixtures/meaning/reference.json, made by scripts/meaning-reference.py) within 1e-4, the same
+ * test/fixtures/meaning/reference.json, made by scripts/meaning-reference.py) within 1e-4 in
+ * float32 and within a cosine of 0.99 in int8 (the default where the processor has it), the same
  * bytes on every run and runtime (Node 20, Node 22, Bun), closer for a paraphrase than for another
  * topic, and one clear line for a missing or damaged model file. Skipped, visibly, without the
  * model package (scripts/model-package.sh).
@@ -47,11 +48,25 @@ describe.skipIf(!MODEL_PACKAGE)(`the meaning model${MODEL_SKIP_REASON}`, () => {
     expect(model.maxTokens).toBe(256);
   });
 
-  it("gives the vectors of the model's own toolchain within 1e-4", async () => {
-    const vectors = await model.embed(reference.references.map((r) => r.text));
+  it("gives the vectors of the model's own toolchain within 1e-4 in float32", async () => {
+    const float32 = await MeaningHandle.load(MODEL_PACKAGE!, "float32");
+    expect(float32.arithmetic).toBe("float32");
+    const vectors = await float32.embed(reference.references.map((r) => r.text));
     reference.references.forEach(({ text, vector }, i) => {
       const worst = Math.max(...vector.map((x, d) => Math.abs(x - vectors[i]![d]!)));
       expect(worst, text).toBeLessThan(1e-4);
+    });
+  });
+
+  it("loads in the fastest arithmetic of this processor by default", () => {
+    expect(["float32", "int8"]).toContain(MeaningHandle.arithmetic());
+    expect(model.arithmetic).toBe(MeaningHandle.arithmetic());
+  });
+
+  it.skipIf(MeaningHandle.arithmetic() !== "int8")(`points where the model's own toolchain does in int8 (cosine > 0.99)${MeaningHandle.arithmetic() === "int8" ? "" : " — skipped: this processor has no AVX-VNNI"}`, async () => {
+    const vectors = await model.embed(reference.references.map((r) => r.text));
+    reference.references.forEach(({ text, vector }, i) => {
+      expect(dot(vectors[i]!, Float32Array.from(vector)), text).toBeGreaterThan(0.99);
     });
   });
 

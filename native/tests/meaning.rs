@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use recall_native::error::Code;
 use recall_native::meaning::tokens::Tokens;
-use recall_native::meaning::{Model, DIMENSIONS};
+use recall_native::meaning::{Arithmetic, Model, DIMENSIONS};
 
 /// The assembled model package, where scripts/model-package.sh puts it.
 fn package() -> Option<PathBuf> {
@@ -23,17 +23,30 @@ fn package() -> Option<PathBuf> {
     None
 }
 
-#[test]
-fn vectors_equal_the_reference_toolchain() {
-    let Some(dir) = package() else { return };
-    let model = Model::load(&dir).unwrap();
+/// The reference texts and their vectors (test/fixtures/meaning/reference.json).
+fn references() -> Vec<(String, Vec<f32>)> {
     let fixture: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/fixtures/meaning/reference.json")).unwrap()).unwrap();
     let references = fixture["references"].as_array().unwrap();
     assert_eq!(references.len(), 9);
-    for reference in references {
-        let text = reference["text"].as_str().unwrap();
-        let expected: Vec<f32> = reference["vector"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect();
-        let vector = model.embed(text).unwrap();
+    references.iter().map(|r| (r["text"].as_str().unwrap().to_string(), r["vector"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect())).collect()
+}
+
+/// The arithmetics this processor has: float32 always, int8 with AVX-VNNI.
+fn arithmetics() -> Vec<Arithmetic> {
+    let mut all = vec![Arithmetic::Float32];
+    match Arithmetic::named("int8") {
+        Ok(int8) => all.push(int8),
+        Err(reason) => eprintln!("int8 skipped: {reason}"),
+    }
+    all
+}
+
+#[test]
+fn vectors_equal_the_reference_toolchain() {
+    let Some(dir) = package() else { return };
+    let model = Model::load(&dir, Arithmetic::Float32).unwrap();
+    for (text, expected) in references() {
+        let vector = model.embed(&text).unwrap();
         assert_eq!(vector.len(), DIMENSIONS);
         let worst = vector.iter().zip(&expected).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
         assert!(worst < 1e-4, "{text:?}: differs from the reference by {worst}");
@@ -41,19 +54,36 @@ fn vectors_equal_the_reference_toolchain() {
 }
 
 #[test]
+fn int8_vectors_point_where_the_reference_toolchains_do() {
+    let Some(dir) = package() else { return };
+    let Ok(int8) = Arithmetic::named("int8") else {
+        eprintln!("skipped: this processor has no AVX-VNNI");
+        return;
+    };
+    let model = Model::load(&dir, int8).unwrap();
+    for (text, expected) in references() {
+        let vector = model.embed(&text).unwrap();
+        let cosine: f32 = vector.iter().zip(&expected).map(|(a, b)| a * b).sum();
+        assert!(cosine > 0.99, "{text:?}: cosine {cosine} with the reference");
+    }
+}
+
+#[test]
 fn texts_embedded_together_get_the_vectors_they_get_alone() {
     let Some(dir) = package() else { return };
-    let model = Model::load(&dir).unwrap();
-    let long = "The readiness probe failed while the ingress kept routing to the old pods. ".repeat(40);
-    let mut texts: Vec<String> = vec!["fake timers fixed the flaky spec".into(), "ok".into(), long.clone(), "Ørsted 的 café naïve".into(), String::new()];
-    // Enough texts that they go through the network in more than one batch.
-    texts.extend((0..30).map(|n| format!("message {n}: {long}")));
-    let together = model.embed_all(&texts);
-    assert_eq!(together.len(), texts.len());
-    for (text, vector) in texts.iter().zip(&together) {
-        let alone = model.embed(text).unwrap();
-        let worst = alone.iter().zip(vector).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
-        assert!(worst < 1e-6, "{:?}: differs by {worst} embedded with others", &text[..text.len().min(40)]);
+    for arithmetic in arithmetics() {
+        let model = Model::load(&dir, arithmetic).unwrap();
+        let long = "The readiness probe failed while the ingress kept routing to the old pods. ".repeat(40);
+        let mut texts: Vec<String> = vec!["fake timers fixed the flaky spec".into(), "ok".into(), long.clone(), "Ørsted 的 café naïve".into(), String::new()];
+        // Enough texts that they go through the network in more than one batch.
+        texts.extend((0..30).map(|n| format!("message {n}: {long}")));
+        let together = model.embed_all(&texts);
+        assert_eq!(together.len(), texts.len());
+        for (text, vector) in texts.iter().zip(&together) {
+            let alone = model.embed(text).unwrap();
+            let worst = alone.iter().zip(vector).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
+            assert!(worst < 1e-6, "{arithmetic:?}, {:?}: differs by {worst} embedded with others", &text[..text.len().min(40)]);
+        }
     }
 }
 
@@ -93,7 +123,7 @@ fn damaged_copy(dir: &Path, damage: impl FnOnce(&Path)) -> tempfile::TempDir {
 }
 
 fn load_error(dir: &Path) -> String {
-    let error = Model::load(dir).err().expect("a damaged model must not load");
+    let error = Model::load(dir, Arithmetic::fastest()).err().expect("a damaged model must not load");
     assert_eq!(error.code, Code::ModelUnusable);
     let line = error.to_string();
     assert!(!line.contains('\n'), "not one line: {line}");

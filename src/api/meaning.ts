@@ -73,11 +73,15 @@ export function modelInstalled(env: NodeJS.ProcessEnv): boolean {
   }
 }
 
-/** Which model made the vectors: its package and version. Vectors of another are not read. */
-function modelIdentity(dir: string): string {
+/**
+ * Which model made the vectors: its package and version, and `+int8` when it multiplies in
+ * integers (MeaningHandle.arithmetic: this processor's fastest). Vectors of another are not read.
+ */
+export function modelIdentity(dir: string): string {
   const manifest = join(dir, "package.json");
   const version = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, "utf8")) as { version?: string }).version : undefined;
-  return `${MODEL_PACKAGE_NAME}@${version ?? "unversioned"}`;
+  const arithmetic = MeaningHandle.arithmetic();
+  return `${MODEL_PACKAGE_NAME}@${version ?? "unversioned"}${arithmetic === "float32" ? "" : `+${arithmetic}`}`;
 }
 
 /**
@@ -93,7 +97,7 @@ export async function openMeaningIndex(locations: Locations, env: NodeJS.Process
 export async function openMeaning(index: Promise<MeaningIndexHandle | null>, env: NodeJS.ProcessEnv): Promise<Meaning | null> {
   const dir = modelDir(env);
   if (dir === null) return null;
-  const model = await MeaningHandle.load(dir);
+  const model = await MeaningHandle.load(dir, MeaningHandle.arithmetic());
   const opened = await index;
   return opened ? { model, index: opened } : null;
 }

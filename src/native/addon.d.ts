@@ -46,9 +46,12 @@ export declare class MeaningIndex {
 export declare class MeaningModel {
   /**
    * Loads the model package in `dir` (`model.onnx`, `tokenizer.json`); a missing or damaged
-   * file is a `RECALL_MODEL_UNUSABLE` error naming it.
+   * file is a `RECALL_MODEL_UNUSABLE` error naming it. `arithmetic` (`float32` or `int8`,
+   * default the fastest this processor has: `meaningArithmetic()`) is how it multiplies.
    */
-  static load(dir: string): Promise<MeaningModel>
+  static load(dir: string, arithmetic?: string | undefined | null): Promise<MeaningModel>
+  /** How the model multiplies: `float32` or `int8`. */
+  get arithmetic(): string
   /** The floats of a vector. */
   get dimensions(): number
   /** The tokens of a text the model reads; the rest of a longer text is not read. */
@@ -192,6 +195,12 @@ export declare function listProjectFolders(sessionsDir: string): Array<string>
 
 /** Every session file in `sessionsDir` with its signature (as `changed`), without an index. */
 export declare function listSessionFiles(sessionsDir: string, flat: boolean): Promise<NativeScan>
+
+/**
+ * The arithmetic a model loads with by default on this processor (MeaningModel.load): `int8`
+ * where it has AVX-VNNI, else `float32`. Vectors of one are not read as the other's.
+ */
+export declare function meaningArithmetic(): string
 
 export interface NativeApplyCounts {
   removedPaths: number

@@ -7,12 +7,12 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use napi::bindgen_prelude::{AsyncTask, Float32Array};
 use napi_derive::napi;
 
-use crate::binding::{job, Job, NativeIndex};
+use crate::binding::{job, to_napi, Job, NativeIndex};
 use crate::error::{Code, RecallError};
 use crate::meaning::background::at_low_priority;
 use crate::meaning::index::{live_keys, pending, Coverage, UnitCache};
 use crate::meaning::store::{Store, StoreWriter};
-use crate::meaning::{Model, DIMENSIONS, MAX_TOKENS};
+use crate::meaning::{Arithmetic, Model, DIMENSIONS, MAX_TOKENS};
 use crate::panics;
 
 /// A loaded meaning model (meaning/model.rs).
@@ -24,11 +24,22 @@ pub struct MeaningModel {
 #[napi]
 impl MeaningModel {
     /// Loads the model package in `dir` (`model.onnx`, `tokenizer.json`); a missing or damaged
-    /// file is a `RECALL_MODEL_UNUSABLE` error naming it.
+    /// file is a `RECALL_MODEL_UNUSABLE` error naming it. `arithmetic` (`float32` or `int8`,
+    /// default the fastest this processor has: `meaningArithmetic()`) is how it multiplies.
     #[napi(ts_return_type = "Promise<MeaningModel>")]
-    pub fn load(dir: String) -> AsyncTask<Job<MeaningModel>> {
+    pub fn load(dir: String, arithmetic: Option<String>) -> napi::Result<AsyncTask<Job<MeaningModel>>> {
         panics::quiet();
-        AsyncTask::new(job(move || Ok(MeaningModel { model: Arc::new(Model::load(&PathBuf::from(dir))?) })))
+        let arithmetic = match arithmetic {
+            Some(name) => Arithmetic::named(&name).map_err(|reason| to_napi(RecallError::new(Code::BadInput, reason)))?,
+            None => Arithmetic::fastest(),
+        };
+        Ok(AsyncTask::new(job(move || Ok(MeaningModel { model: Arc::new(Model::load(&PathBuf::from(dir), arithmetic)?) }))))
+    }
+
+    /// How the model multiplies: `float32` or `int8`.
+    #[napi(getter)]
+    pub fn arithmetic(&self) -> &'static str {
+        self.model.arithmetic().name()
     }
 
     /// The floats of a vector.
@@ -50,6 +61,13 @@ impl MeaningModel {
         let model = Arc::clone(&self.model);
         AsyncTask::new(job(move || Ok(Float32Array::new(model.embed_all(&texts).concat()))))
     }
+}
+
+/// The arithmetic a model loads with by default on this processor (MeaningModel.load): `int8`
+/// where it has AVX-VNNI, else `float32`. Vectors of one are not read as the other's.
+#[napi]
+pub fn meaning_arithmetic() -> &'static str {
+    Arithmetic::fastest().name()
 }
 
 #[napi(object, js_name = "NativeMeaningCoverage")]

@@ -5,7 +5,8 @@
 //! The model is all-MiniLM-L6-v2 (ONNX, float32) from recall's model package, read from a folder
 //! (`model.onnx`, `tokenizer.json`) and run in this process by the core's own code (tokens.rs,
 //! encoder.rs), on the calling thread: nothing is downloaded, and a text is embedded the same way
-//! on every runtime. Invariants:
+//! on every runtime. Its dense layers multiply in floats, or in 8-bit integers where the
+//! processor has VNNI (int8.rs; `Arithmetic`), three to four times as fast. Invariants:
 //! a text gives the same vector whenever it is embedded; only its first `MAX_TOKENS` tokens count;
 //! a missing or damaged model file is one `RECALL_MODEL_UNUSABLE` line naming it.
 //!
@@ -15,6 +16,7 @@
 pub mod background;
 mod encoder;
 pub mod index;
+mod int8;
 pub mod model;
 mod onnx;
 mod protobuf;
@@ -28,5 +30,5 @@ mod weights;
 #[cfg_attr(test, allow(dead_code))]
 pub mod binding;
 
-pub use model::{Model, DIMENSIONS};
+pub use model::{Arithmetic, Model, DIMENSIONS};
 pub use tokens::MAX_TOKENS;

@@ -5,11 +5,14 @@
 
 use std::collections::HashMap;
 
+use crate::meaning::int8::QuantizedMatrix;
 use crate::meaning::onnx::{Graph, Tensor};
 
 /// A dense layer: `x × weight + bias`, `weight` inputs × outputs, row-major.
 pub struct Dense {
+    /// Empty once `quantized` holds the matrix instead.
     pub weight: Vec<f32>,
+    pub quantized: Option<QuantizedMatrix>,
     pub bias: Vec<f32>,
     pub inputs: usize,
     pub outputs: usize,
@@ -80,6 +83,21 @@ impl Bert {
     }
 }
 
+impl Bert {
+    /// Every dense layer's matrix quantized for the integer product (int8.rs), its floats dropped;
+    /// a matrix of a shape the integer product cannot take stays in floats.
+    pub fn quantize(&mut self) {
+        for layer in &mut self.layers {
+            for dense in [&mut layer.qkv, &mut layer.attention_out, &mut layer.intermediate, &mut layer.output] {
+                if let Some(quantized) = QuantizedMatrix::new(&dense.weight, dense.inputs, dense.outputs) {
+                    dense.quantized = Some(quantized);
+                    dense.weight = Vec::new();
+                }
+            }
+        }
+    }
+}
+
 struct Weights<'a> {
     initializers: &'a mut HashMap<String, Tensor>,
     /// A dense layer's name (`encoder.layer.0.attention.self.query`) → its matrix's initializer.
@@ -123,7 +141,7 @@ impl Weights<'_> {
             return Err(format!("{name} takes {} inputs, not {inputs}", weight.dims[0]));
         }
         let outputs = weight.dims[1];
-        Ok(Dense { weight: weight.floats, bias: self.vector(&format!("{name}.bias"), outputs)?, inputs, outputs })
+        Ok(Dense { weight: weight.floats, quantized: None, bias: self.vector(&format!("{name}.bias"), outputs)?, inputs, outputs })
     }
 
     fn has_layer(&self, index: usize) -> bool {
@@ -182,7 +200,7 @@ fn side_by_side(parts: &[Dense]) -> Dense {
             weight.extend_from_slice(&part.weight[row * part.outputs..(row + 1) * part.outputs]);
         }
     }
-    Dense { weight, bias: parts.iter().flat_map(|part| part.bias.iter().copied()).collect(), inputs, outputs }
+    Dense { weight, quantized: None, bias: parts.iter().flat_map(|part| part.bias.iter().copied()).collect(), inputs, outputs }
 }
 
 #[cfg(test)]
@@ -191,8 +209,8 @@ mod tests {
 
     #[test]
     fn side_by_side_puts_each_row_of_the_parts_together() {
-        let a = Dense { weight: vec![1.0, 2.0], bias: vec![10.0], inputs: 2, outputs: 1 };
-        let b = Dense { weight: vec![3.0, 4.0, 5.0, 6.0], bias: vec![20.0, 30.0], inputs: 2, outputs: 2 };
+        let a = Dense { weight: vec![1.0, 2.0], quantized: None, bias: vec![10.0], inputs: 2, outputs: 1 };
+        let b = Dense { weight: vec![3.0, 4.0, 5.0, 6.0], quantized: None, bias: vec![20.0, 30.0], inputs: 2, outputs: 2 };
         let both = side_by_side(&[a, b]);
         assert_eq!((both.inputs, both.outputs), (2, 3));
         assert_eq!(both.weight, vec![1.0, 3.0, 4.0, 2.0, 5.0, 6.0]);
