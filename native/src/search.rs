@@ -140,6 +140,12 @@ pub const MEANING_DEPTH: usize = 100;
 /// tried first: every word match, however weak, outranked the meaning's (paraphrase R@5 11%,
 /// keyword R@1 3 points below the words').
 pub const WORDS_WEIGHT: f64 = 0.2;
+/// With `both`, a session whose words score more than this share of a whole query's match...
+const STRONG_WORDS_FROM: f64 = 0.5;
+/// ...gets this much more for each share beyond it: when most of the query's words are in one of
+/// its messages, the words lead the ranking and the meaning orders what they leave level (a
+/// remembered word query's session first as often as by words alone; see BENCHMARKS.md).
+const STRONG_WORDS_WEIGHT: f64 = 1.5;
 
 /// A session as it will be shown: its score and, from each source that found it, its candidates.
 pub(crate) struct Ranked {
@@ -271,9 +277,11 @@ pub fn find_matching(searchers: &Searchers, fields: &Fields, options: &SearchOpt
 
 /// The words' and the meaning's rankings fused by score: a session's cosine with the query (×
 /// recency) plus `WORDS_WEIGHT` × its words' score over `full` (at most 1; 0 when the words do not
-/// find it). `full` is what a match of the whole query scores (`full_match_score`), so that a
-/// session holding one word of a paraphrase is lifted by a fraction of the weight, not all of it
-/// as the best of weak matches; without it (related sessions), the best words' score. Best first;
+/// find it), plus, beyond `STRONG_WORDS_FROM` of it, `STRONG_WORDS_WEIGHT` × the rest. `full` is
+/// what a match of the whole query scores (`full_match_score`), so that a session holding one word
+/// of a paraphrase is lifted by a fraction of the weight, not all of it as the best of weak
+/// matches, while one holding most of a word query's words leads; without it (related sessions),
+/// the best words' score, and no lead. Best first;
 /// equal scores fall to the more recent session, then to the path key, as `rank` orders them. A
 /// session is said to match by meaning within the first `MEANING_DEPTH` of the meaning's ranking,
 /// or when the words do not find it.
@@ -281,7 +289,9 @@ pub(crate) fn fused(by_words: Vec<RankedSession>, by_meaning: Vec<RankedSession>
     let mut sessions: ByPathKey<Ranked> = ByPathKey::default();
     let best = full.unwrap_or_else(|| by_words.first().map_or(1.0, |s| s.score));
     for session in by_words {
-        let score = WORDS_WEIGHT * (session.score / best).min(1.0);
+        let share = session.score / best;
+        let strong = if full.is_some() { STRONG_WORDS_WEIGHT * (share - STRONG_WORDS_FROM).max(0.0) } else { 0.0 };
+        let score = WORDS_WEIGHT * share.min(1.0) + strong;
         sessions.insert(session.key, Ranked { key: session.key, score, words: Some(session.candidates), meaning: None, matched_by: MatchedBy::Words });
     }
     for (rank, session) in by_meaning.into_iter().enumerate() {
@@ -338,4 +348,38 @@ pub fn session_documents(searcher: &Searcher, fields: &Fields, wanted: &PathKeys
         }
     })?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod fusion_tests {
+    use super::*;
+    use crate::candidates::SessionCandidates;
+
+    fn ranked(key: u64, score: f64) -> RankedSession {
+        RankedSession { key, score, candidates: SessionCandidates::default() }
+    }
+
+    /// The keys of `fused`, best first, for sessions 1..: their words' scores (None: not found by
+    /// the words) and cosines, with a whole query's match scoring 10.
+    fn order(sessions: &[(Option<f64>, f64)]) -> Vec<u64> {
+        let keys = 1..=sessions.len() as u64;
+        let by_words = keys.clone().zip(sessions).filter_map(|(key, (words, _))| words.map(|score| ranked(key, score))).collect();
+        let by_meaning = keys.zip(sessions).map(|(key, (_, cosine))| ranked(key, *cosine)).collect();
+        fused(by_words, by_meaning, Some(10.0), &ByPathKey::default(), 10).iter().map(|r| r.key).collect()
+    }
+
+    #[test]
+    fn most_of_a_word_query_in_one_session_leads_the_meaning() {
+        // 1 holds every word and is far in meaning; 2 is near in meaning and holds none.
+        assert_eq!(order(&[(Some(10.0), 0.2), (None, 0.7)]), vec![1, 2]);
+        // Two sessions holding every word: the nearer in meaning first.
+        assert_eq!(order(&[(Some(10.0), 0.2), (Some(10.0), 0.3)]), vec![2, 1]);
+    }
+
+    #[test]
+    fn a_word_or_two_of_a_paraphrase_lifts_a_session_only_a_little() {
+        // 1 holds a fifth of the query's weight of words; 2 is nearer in meaning by 0.1.
+        assert_eq!(order(&[(Some(2.0), 0.5), (None, 0.6)]), vec![2, 1]);
+        assert_eq!(order(&[(Some(2.0), 0.5), (None, 0.52)]), vec![1, 2]);
+    }
 }
