@@ -12,11 +12,15 @@
 //     and the engine's own time for it (its query and fetch time, from the index's search statistics).
 //
 //   node bench/archive-push.mjs --agent <corpus agent folder> [--runs 20] [--appends 5] [--json]
+//        [--content conversation,calls,outputs,thinking] [--skip bulk,no-change,append]
+//
+// --content sets what the remote sends (default conversation): all four kinds make L's 1.35 M
+// message entries an archive of over a million documents. --skip leaves steps out (2, 3, 4).
 //
 // The corpus is only read: recall's cache and config go to a temporary folder, the appended
 // messages to a copy of one session file in an agent folder of its own inside it.
 import { execFileSync, spawnSync } from "node:child_process";
-import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,7 +28,7 @@ import { parseArgs } from "node:util";
 import { machineInfo, now, REPO_ROOT, summarize } from "./lib.mjs";
 import { QUERIES } from "./queries.mjs";
 
-const { values } = parseArgs({ options: { agent: { type: "string" }, runs: { type: "string", default: "20" }, appends: { type: "string", default: "5" }, json: { type: "boolean", default: false } } });
+const { values } = parseArgs({ options: { agent: { type: "string" }, runs: { type: "string", default: "20" }, appends: { type: "string", default: "5" }, content: { type: "string" }, skip: { type: "string", default: "" }, json: { type: "boolean", default: false } } });
 if (!values.agent) throw new Error("--agent <corpus agent folder> is required");
 const SCRIPT = fileURLToPath(new URL("../scripts/opensearch.sh", import.meta.url));
 const RECALL = join(REPO_ROOT, "bin", "recall.cjs");
@@ -42,11 +46,19 @@ const recall = (...args) => {
 };
 const summary = (stdout) => JSON.parse(stdout.trim().split("\n").at(-1));
 const result = { machine: machineInfo(), corpus: values.agent };
+const skipped = new Set(values.skip.split(",").filter(Boolean));
 
 try {
   log("starting OpenSearch");
   const url = execFileSync(SCRIPT, ["start", "--dir", osDir], { encoding: "utf8" }).trim();
   recall("remote", "add", "bench", url, "--index", INDEX, "--machine", "bench", "--user", "bench");
+  if (values.content) {
+    const configFile = join(work, "data", "config.json");
+    const config = JSON.parse(readFileSync(configFile, "utf8"));
+    config.remotes.bench.content = values.content.split(",");
+    writeFileSync(configFile, JSON.stringify(config, null, 2));
+    result.content = config.remotes.bench.content;
+  }
 
   // 1. Everything, from nothing.
   let t = now();
@@ -57,6 +69,7 @@ try {
 
   // 2. OpenSearch's own bulk rate for the same documents: read back, then indexed again as they are.
   await fetch(`${url}/${INDEX}/_refresh`, { method: "POST" });
+  if (!skipped.has("bulk")) {
   const documents = [];
   let page = await (await fetch(`${url}/${INDEX}/_search?scroll=1m`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ size: 5000, query: { match_all: {} } }) })).json();
   while (page.hits.hits.length > 0) {
@@ -72,9 +85,11 @@ try {
   const bulkMs = now() - t;
   result.engineBulk = { documents: documents.length, ms: bulkMs, documentsPerSecond: documents.length / (bulkMs / 1000) };
   log(`OpenSearch's own bulk: ${documents.length} documents in ${(bulkMs / 1000).toFixed(1)} s (${result.engineBulk.documentsPerSecond.toFixed(0)}/s)`);
+  }
 
   // 3. Nothing to send, beside node -e 0.
   const runs = Number(values.runs);
+  if (!skipped.has("no-change")) {
   const node = [];
   const noChange = [];
   for (let i = 0; i < runs; i++) {
@@ -88,8 +103,10 @@ try {
   }
   result.noChange = { node: summarize(node), push: summarize(noChange) };
   log(`no-change push p50 ${result.noChange.push.median.toFixed(0)} ms beside node -e 0 p50 ${result.noChange.node.median.toFixed(0)} ms`);
+  }
 
   // 4. An appended message, from the append to a hit in the archive.
+  if (!skipped.has("append")) {
   const sessionsDir = join(values.agent, "sessions");
   const project = readdirSync(sessionsDir)[0];
   const original = join(sessionsDir, project, readdirSync(join(sessionsDir, project)).find((name) => name.endsWith(".jsonl")));
@@ -118,6 +135,7 @@ try {
   }
   result.appendToHit = summarize(toHit);
   log(`an appended message pushed and found in the archive: p50 ${result.appendToHit.median.toFixed(0)} ms, max ${result.appendToHit.max.toFixed(0)} ms`);
+  }
 
   // 5. Its size on disk, the appended copies' documents included (a handful).
   await fetch(`${url}/${INDEX}/_forcemerge?max_num_segments=1`, { method: "POST" });

@@ -10,10 +10,15 @@
 // the corpus contain them) of the content words of two different sentences of the message.
 //
 //   node bench/eval-ranking.mjs [--sessions 500] [--seed 1] [--queries 300] [--words distinctive|any]
-//        [--shape remembered|two|misspelt|absent|file|command] [--recency W] [--coordination C] [--json]
+//        [--shape remembered|two|misspelt|absent|file|command] [--recency W] [--coordination C]
+//        [--match words|meaning|both] [--json]
+//
+// --match searches through the library facade (`recall.search({ match })`) instead of the native
+// index, after building the corpus's meaning index (the model as the paraphrase evaluation finds
+// it: RECALL_MODEL_DIR, else .cache/model-minilm); for the shapes whose search is a query alone.
 //
 // Seeded and repeatable: the same corpus and seed give the same queries and the same numbers.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { generateCorpus, REFERENCE_DATE, Rng } from "./corpus.mjs";
@@ -23,6 +28,7 @@ import { discoverSessionFiles } from "../dist/sessions/discover.js";
 import { readSessionForIndex } from "../dist/sessions/session-index-reader.js";
 import { openStore } from "../dist/store.js";
 import { syncIndex } from "../dist/sync/sync.js";
+import { LIBRARY_URL, REPO_ROOT } from "./lib.mjs";
 
 const STOPWORDS = new Set(
   ("the a an and or but if then else of to in on at by for with from as is are was were be been being it its this that these those " +
@@ -175,12 +181,29 @@ async function knownItemSearch(shape, item, rng, corpus, words, store) {
   }
 }
 
-export async function evaluate({ sessions = 500, seed = 1, queries = 300, words = "distinctive", shape = "remembered", recencyWeight, coordination, log = () => {} } = {}) {
+/** A search through the library facade by `match`, after the corpus's meaning index is built. */
+async function facadeSearch(env, match, log) {
+  const modelDir = process.env.RECALL_MODEL_DIR ?? join(REPO_ROOT, ".cache", "model-minilm");
+  if (match !== "words" && !existsSync(join(modelDir, "model.onnx"))) throw new Error(`--match ${match} needs the model package in ${modelDir} (scripts/model-package.sh)`);
+  const { Recall } = await import(LIBRARY_URL);
+  const recall = Recall.open({ env: { ...env, RECALL_MODEL_DIR: modelDir } });
+  await recall.sync();
+  if (match !== "words") {
+    const started = Date.now();
+    const built = await recall.indexMeaning();
+    log(`meaning index: ${built.added} texts embedded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  }
+  return async (search, now) => ({ hits: (await recall.search({ query: search.query, limit: 10, now, sync: false, match })).hits.map((hit) => ({ session: { id: hit.id } })) });
+}
+
+export async function evaluate({ sessions = 500, seed = 1, queries = 300, words = "distinctive", shape = "remembered", recencyWeight, coordination, match, log = () => {} } = {}) {
   if (!SHAPES.includes(shape)) throw new Error(`unknown query shape: ${shape} (expected one of ${SHAPES.join(", ")})`);
+  if (match && ["file", "command"].includes(shape)) throw new Error(`--match takes the shapes whose search is a query alone, not ${shape}`);
   const generated = await generateCorpus({ size: sessions, seed, log });
   const env = { PI_CODING_AGENT_DIR: generated.agentDir, RECALL_CACHE_DIR: join(generated.outDir, "recall-cache") };
   const store = await openStore(resolveLocations({ env }));
   await syncIndex(store);
+  const searchBy = match ? await facadeSearch(env, match, log) : (search, now) => store.native.search({ limit: 10, now, ...knobs, ...search });
   const items = readFileSync(generated.knownItemsPath, "utf8").trim().split("\n").map((l) => JSON.parse(l));
   const corpus = await readCorpus(generated.sessionsDir, new Set(items.map((item) => item.sessionId)));
   corpus.vocabulary = [...new Set(items.flatMap((item) => sentences(item.text).flatMap(memorable)))].sort();
@@ -192,7 +215,7 @@ export async function evaluate({ sessions = 500, seed = 1, queries = 300, words 
     if (ranks.length >= queries) break;
     const search = await knownItemSearch(shape, item, rng, corpus, words, store);
     if (!search.query) continue;
-    const { hits } = await store.native.search({ limit: 10, now, ...knobs, ...search });
+    const { hits } = await searchBy(search, now);
     const rank = hits.findIndex((h) => h.session.id === item.sessionId);
     ranks.push({ query: search.query, sessionId: item.sessionId, rank: rank === -1 ? null : rank + 1 });
   }
@@ -200,7 +223,7 @@ export async function evaluate({ sessions = 500, seed = 1, queries = 300, words 
   const within = (k) => ranks.filter((r) => r.rank !== null && r.rank <= k).length / n;
   const mrr = ranks.reduce((sum, r) => sum + (r.rank ? 1 / r.rank : 0), 0) / n;
   const settings = Object.fromEntries(Object.entries({ recencyWeight, coordination }).map(([k, v]) => [k, v ?? "default"]));
-  return { sessions, seed, words, shape, queries: n, ...settings, r1: within(1), r5: within(5), mrr, ranks };
+  return { sessions, seed, words, shape, match: match ?? "native words", queries: n, ...settings, r1: within(1), r5: within(5), mrr, ranks };
 }
 
 /** The command-line options that say which corpus and how many of its known items. */
@@ -218,6 +241,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       shape: { type: "string", default: "remembered" },
       recency: { type: "string" },
       coordination: { type: "string" },
+      match: { type: "string" },
       json: { type: "boolean", default: false },
     },
   });
@@ -230,6 +254,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     shape: values.shape,
     recencyWeight: number(values.recency),
     coordination: number(values.coordination),
+    match: values.match,
     log: (m) => process.stderr.write(`${m}\n`),
   });
   if (values.json) {
@@ -237,7 +262,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   } else {
     const pct = (x) => `${(x * 100).toFixed(1)}%`;
     const settings = ["recencyWeight", "coordination"].map((k) => `${k} ${result[k]}`).join(", ");
-    console.log(`sessions ${result.sessions}, seed ${result.seed}, ${result.queries} ${result.shape} queries of ${result.words} words; ${settings}`);
+    console.log(`sessions ${result.sessions}, seed ${result.seed}, ${result.queries} ${result.shape} queries of ${result.words} words, match ${result.match}; ${settings}`);
     console.log(`R@1 ${pct(result.r1)}  R@5 ${pct(result.r5)}  MRR ${result.mrr.toFixed(3)}`);
   }
 }

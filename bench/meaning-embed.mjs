@@ -1,8 +1,11 @@
 /**
  * The meaning model's cost, one text at a time on one thread of the pool (as a query is
- * embedded; a build embeds its texts in batches, see bench/meaning-search.mjs): the load, each message of the paraphrase evaluation's hand-written
- * sessions (bench/meaning-eval/topics.mjs), each of their queries, and a text cut at the model's
- * 256 tokens. Needs the model package (scripts/model-package.sh) and a build (dist/).
+ * embedded): the load, each message of the paraphrase evaluation's hand-written sessions
+ * (bench/meaning-eval/topics.mjs), each of their queries, and a text cut at the model's 256
+ * tokens; then all the messages in batches, as a build sends them (texts a second). For each
+ * arithmetic the processor has (float32; int8 with AVX-VNNI), and how far int8 moves a vector
+ * (its cosine with the float32 one). Needs the model package (scripts/model-package.sh) and a
+ * build (dist/).
  *
  *   node bench/meaning-embed.mjs [model-package-dir]      (default .cache/model-minilm)
  *
@@ -18,33 +21,48 @@ const { MeaningHandle } = await import(new URL("../dist/native/meaning-handle.js
 const dir = process.argv[2] ?? join(REPO_ROOT, ".cache", "model-minilm");
 
 const loadBefore = load();
-let t = now();
-const model = await MeaningHandle.load(dir);
-const loadMs = now() - t;
-
-/** ms of embedding each text alone, after one warm-up. */
-async function timeEach(texts) {
-  await model.embed([texts[0]]);
-  const samples = [];
-  for (const text of texts) {
-    t = now();
-    await model.embed([text]);
-    samples.push(now() - t);
-  }
-  return samples;
-}
-
 const messages = TOPICS.flatMap((topic) => topic.turns);
 const queries = TOPICS.flatMap((topic) => Object.values(topic.queries));
 const longText = messages.join(" ").repeat(4);
-const result = {
-  machine: machineInfo(),
-  loadAverage: { before: loadBefore, after: null },
-  loadMs: Number(loadMs.toFixed(1)),
-  message: { chars: summarize(messages.map((m) => m.length), 0), ms: summarize(await timeEach(messages)) },
-  query: { ms: summarize(await timeEach(queries)) },
-  fullWindow: { tokens: model.maxTokens, ms: summarize(await timeEach(Array(20).fill(longText))) },
-  peakRssMiB: Number((process.resourceUsage().maxRSS / 1024).toFixed(0)),
-};
+// Each arithmetic this processor has (float32 always; int8 with AVX-VNNI), the fastest last.
+const arithmetics = MeaningHandle.arithmetic() === "int8" ? ["float32", "int8"] : ["float32"];
+const result = { machine: machineInfo(), loadAverage: { before: loadBefore, after: null }, arithmetic: {} };
+const vectors = {};
+for (const arithmetic of arithmetics) {
+  let t = now();
+  const model = await MeaningHandle.load(dir, arithmetic);
+  const loadMs = now() - t;
+  /** ms of embedding each text alone, after one warm-up. */
+  const timeEach = async (texts) => {
+    await model.embed([texts[0]]);
+    const samples = [];
+    for (const text of texts) {
+      t = now();
+      await model.embed([text]);
+      samples.push(now() - t);
+    }
+    return samples;
+  };
+  /** Texts a second when the messages go through in batches, as a build sends them. */
+  const batched = async () => {
+    t = now();
+    vectors[arithmetic] = await model.embed(messages);
+    return messages.length / ((now() - t) / 1000);
+  };
+  result.arithmetic[arithmetic] = {
+    loadMs: Number(loadMs.toFixed(1)),
+    message: { chars: summarize(messages.map((m) => m.length), 0), ms: summarize(await timeEach(messages)) },
+    query: { ms: summarize(await timeEach(queries)) },
+    fullWindow: { tokens: model.maxTokens, ms: summarize(await timeEach(Array(20).fill(longText))) },
+    batchedTextsPerSecond: Number((await batched()).toFixed(1)),
+  };
+}
+if (vectors.int8) {
+  // How far int8 moves a message's vector: its cosine with the float32 one.
+  const cosines = messages.map((_, i) => vectors.int8[i].reduce((sum, x, d) => sum + x * vectors.float32[i][d], 0));
+  result.int8CosineWithFloat32 = summarize(cosines.map((c) => Number(c.toFixed(5))), 5);
+  result.int8CosineWithFloat32.min = Math.min(...cosines);
+}
+result.peakRssMiB = Number((process.resourceUsage().maxRSS / 1024).toFixed(0));
 result.loadAverage.after = load();
 console.log(JSON.stringify(result, null, 2));

@@ -10,22 +10,24 @@
 //  4. `recall.search` by words, meaning and both for the bench queries, the query's embedding
 //     included: p50/p95 over --runs after a warm-up; and the sizes on disk of the two indexes.
 //
-//   node bench/meaning-search.mjs --agent <corpus agent folder> [--runs 30] [--embed-seconds 60] [--json]
+//   node bench/meaning-search.mjs --agent <corpus agent folder> [--runs 30] [--embed-seconds 60]
+//        [--cache DIR] [--json]
 //
-// The corpus is only read (its cache goes to .cache/bench/meaning-search/); the model is found as
+// The corpus is only read (its cache goes to --cache, default .cache/bench/meaning-search/cache:
+// one per corpus, or each run indexes the other corpus again); the model is found as
 // the eval finds it (RECALL_MODEL_DIR, else .cache/model-minilm).
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { folderBytes, LIBRARY_URL, machineInfo, now, REPO_ROOT, summarize } from "./lib.mjs";
 import { QUERIES } from "./queries.mjs";
 
-const { values } = parseArgs({ options: { agent: { type: "string" }, runs: { type: "string", default: "30" }, "embed-seconds": { type: "string", default: "60" }, json: { type: "boolean", default: false } } });
+const { values } = parseArgs({ options: { agent: { type: "string" }, runs: { type: "string", default: "30" }, "embed-seconds": { type: "string", default: "60" }, cache: { type: "string" }, json: { type: "boolean", default: false } } });
 if (!values.agent) throw new Error("--agent <corpus agent folder> is required");
 const modelDir = process.env.RECALL_MODEL_DIR ?? join(REPO_ROOT, ".cache", "model-minilm");
 if (!existsSync(join(modelDir, "model.onnx"))) throw new Error(`no model package in ${modelDir} (scripts/model-package.sh)`);
-const cacheDir = join(REPO_ROOT, ".cache", "bench", "meaning-search", "cache");
+const cacheDir = values.cache ?? join(REPO_ROOT, ".cache", "bench", "meaning-search", "cache");
 mkdirSync(cacheDir, { recursive: true });
 const log = (m) => process.stderr.write(`${m}\n`);
 
@@ -49,10 +51,13 @@ const perSecond = built.added / seconds;
 result.build = { added: built.added, seconds, textsPerSecond: perSecond, messages: built.messages, alreadyEmbedded: before.embedded, projectedMinutes: (built.messages - before.embedded) / perSecond / 60, peakRssMb: process.resourceUsage().maxRSS / 1024 };
 log(`meaning build: ${built.added} texts in ${seconds.toFixed(1)} s (${perSecond.toFixed(1)}/s); ${built.messages} messages would take ${result.build.projectedMinutes.toFixed(1)} min; peak RSS ${result.build.peakRssMb.toFixed(0)} MB`);
 
-const identity = `recall-pi-model-minilm@${JSON.parse(readFileSync(join(modelDir, "package.json"), "utf8")).version}`;
+// The store's identity as the library names it (the model's package, version and arithmetic).
+const { modelIdentity } = await import(new URL("../dist/api/meaning.js", import.meta.url).href);
+const identity = modelIdentity(modelDir);
 const filled = execFileSync(join(REPO_ROOT, "native", "target", "release", "examples", "meaning_fill"), [cacheDir, identity], { encoding: "utf8" }).trim();
 log(`store filled: ${filled}`);
 result.sizes = { wordIndexBytes: folderBytes(join(cacheDir, "index")), meaningBytes: folderBytes(join(cacheDir, "meaning")), coverage: await recall.meaningCoverage() };
+if (result.sizes.coverage.embedded < result.sizes.coverage.messages) throw new Error(`the filled store covers ${result.sizes.coverage.embedded} of ${result.sizes.coverage.messages} messages: not the library's identity?`);
 
 result.search = {};
 const runs = Number(values.runs);
