@@ -93,9 +93,13 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("pulling a kept session file 
     expect(file.content).toBe(redactSessionFile(readFileSync(sessionFile, "utf8")).text);
     expect(file.content).not.toContain(TOKEN);
     expect(file.content).not.toContain("sk-live-");
-    expect(lines.at(-1)).toMatchObject({ type: "summary", dryRun: true, files: files.length, fileBytes: files.reduce((n, f) => n + (f.bytes as number), 0) });
+    const last = lines.at(-1)!;
+    expect(last).toMatchObject({ type: "summary", dryRun: true, files: files.length, fileBytes: files.reduce((n, f) => n + (f.bytes as number), 0) });
+    // The secrets taken out of the kept files are counted apart from the messages' ones.
+    const inFiles = files.reduce((n, f) => n + (f.redactions as number), 0);
+    expect(Object.values(last.fileRedactions as Record<string, number>).reduce((n, c) => n + c, 0)).toBe(inFiles);
     const summary = await onLaptop(["push", "--remote", "team", "--dry-run"]);
-    expect(summary.stdout).toMatch(new RegExp(`^would push \\d+ messages of \\d+ sessions and ${files.length} session files \\(`));
+    expect(summary.stdout).toMatch(new RegExp(`^would push \\d+ messages of \\d+ sessions and ${files.length} session files \\([\\d.]+ kB, ${inFiles} secrets redacted in them\\)`));
     expect((await keptFiles()).size).toBe(0);
   });
 

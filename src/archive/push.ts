@@ -66,8 +66,10 @@ export interface PushReport {
   removed: number;
   /** Sessions not sent because the remote was told to forget them or their project. */
   forgotten: number;
-  /** Secrets removed, by what they were. */
+  /** Secrets removed from the documents, by what they were. */
   redactions: Record<string, number>;
+  /** Secrets removed from the kept session files (`keepFiles`), by what they were: their tool output and thinking included, which documents may not carry. */
+  fileRedactions: Record<string, number>;
   failed: { path: string; reason: string }[];
   dryRun: boolean;
 }
@@ -114,7 +116,7 @@ function appendedTo(file: SessionFile, known: FileWatermark | undefined): FileWa
 export async function push(locations: Locations, remote: Remote, env: NodeJS.ProcessEnv, options: PushOptions = {}): Promise<PushReport> {
   if (options.cwd !== undefined && options.repo !== undefined) throw new RecallError("BAD_INPUT", "a folder (cwd) and a project (repo) cannot both scope one push", { field: "repo" });
   const dryRun = options.dryRun === true;
-  const report: PushReport = { remote: remote.name, sessions: 0, unchanged: 0, documents: 0, bytes: 0, files: 0, fileBytes: 0, deleted: 0, removed: 0, forgotten: 0, redactions: {}, failed: [], dryRun };
+  const report: PushReport = { remote: remote.name, sessions: 0, unchanged: 0, documents: 0, bytes: 0, files: 0, fileBytes: 0, deleted: 0, removed: 0, forgotten: 0, redactions: {}, fileRedactions: {}, failed: [], dryRun };
   const { files, failures } = await discoverSessionFiles(locations);
   report.failed.push(...failures);
   const stateFile = watermarkFile(locations, remote);
@@ -229,7 +231,7 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
       }
       let kept = false;
       if (remote.keepFiles) {
-        const keptFile = keptFileOf(file.path, read, remote);
+        const { file: keptFile, counts } = keptFileOf(file.path, read, remote);
         if (keptFile.bytes > MAX_KEPT_BYTES) {
           report.failed.push({ path: file.path, reason: `too large to keep in remote ${remote.name} (${Math.ceil(keptFile.bytes / 2 ** 20)} MB; at most ${MAX_KEPT_BYTES >> 20} MB)` });
         } else {
@@ -240,6 +242,7 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
           actionBytes += keptFile.bytes;
           report.files++;
           report.fileBytes += keptFile.bytes;
+          for (const [what, count] of Object.entries(counts)) report.fileRedactions[what] = (report.fileRedactions[what] ?? 0) + count;
           kept = true;
           if (actionBytes >= BULK_BYTES || actions.length >= BULK_ACTIONS) await flush();
         }
@@ -301,8 +304,11 @@ async function removeDeleted(
   }
 }
 
-/** The complete lines of a session file as one read found them, redacted as the remote says, to be kept. */
-function keptFileOf(path: string, read: SessionRead, remote: Remote): KeptFile {
+/**
+ * The complete lines of a session file as one read found them, redacted as the remote says, to be
+ * kept; and the secrets removed, by what they were.
+ */
+function keptFileOf(path: string, read: SessionRead, remote: Remote): { file: KeptFile; counts: Record<string, number> } {
   const bytes = Buffer.alloc(read.end);
   const fd = openSync(path, "r");
   try {
@@ -315,8 +321,8 @@ function keptFileOf(path: string, read: SessionRead, remote: Remote): KeptFile {
     closeSync(fd);
   }
   const text = bytes.toString("utf8");
-  const cleaned = remote.redact ? redactSessionFile(text) : { text, total: 0 };
-  return {
+  const cleaned = remote.redact ? redactSessionFile(text) : { text, total: 0, counts: {} };
+  const file: KeptFile = {
     session_id: read.header.id,
     file_name: basename(path),
     folder: read.header.cwd,
@@ -328,4 +334,5 @@ function keptFileOf(path: string, read: SessionRead, remote: Remote): KeptFile {
     bytes: Buffer.byteLength(cleaned.text),
     redactions: cleaned.total,
   };
+  return { file, counts: cleaned.counts };
 }

@@ -488,6 +488,8 @@ export interface PushSummaryRecord {
   removed: number;
   forgotten: number;
   redactions: Record<string, number>;
+  /** Secrets removed from the kept session files, by what they were. */
+  fileRedactions: Record<string, number>;
   failed: { path: string; reason: string }[];
 }
 
@@ -505,6 +507,7 @@ export function pushSummaryRecord(report: PushReport): PushSummaryRecord {
     removed: report.removed,
     forgotten: report.forgotten,
     redactions: { ...report.redactions },
+    fileRedactions: { ...report.fileRedactions },
     failed: report.failed.map((f) => ({ path: f.path, reason: f.reason })),
   };
 }

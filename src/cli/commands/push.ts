@@ -16,7 +16,8 @@ function summaryLine(report: PushReport): string {
   const deleted = report.deleted > 0 ? `, ${report.deleted} replaced documents ${would}deleted` : "";
   const removed = report.removed > 0 ? `, ${report.removed} deleted sessions ${would}removed` : "";
   const forgotten = report.forgotten > 0 ? `, ${report.forgotten} forgotten sessions not sent` : "";
-  const files = report.files > 0 ? ` and ${report.files} session files (${(report.fileBytes / 1024).toFixed(report.fileBytes < 10_240 ? 1 : 0)} kB)` : "";
+  const inFiles = Object.values(report.fileRedactions).reduce((n, c) => n + c, 0);
+  const files = report.files > 0 ? ` and ${report.files} session files (${(report.fileBytes / 1024).toFixed(report.fileBytes < 10_240 ? 1 : 0)} kB, ${inFiles === 0 ? "no secret" : `${inFiles} secrets`} redacted in them)` : "";
   return `${verb} ${report.documents} messages of ${report.sessions} sessions${files} to ${report.remote} (${kB} kB, ${redacted})${deleted}${removed}${forgotten}; ${report.unchanged} sessions unchanged`;
 }
 
