@@ -83,6 +83,22 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("pulling a kept session file 
     desktop?.cleanup();
   });
 
+  it("remote test checks that a remote keeping files may keep them, and leaves no probe", async () => {
+    const tested = await onLaptop(["remote", "test", "team", "--json"]);
+    expect(tested.code).toBe(0);
+    expect(jsonLines(tested.stdout).map((c) => [c.check, c.ok])).toEqual([
+      ["reachable", true],
+      ["authenticated", true],
+      ["may write", true],
+      ["may read", true],
+      ["template", true],
+      ["may keep files", true],
+    ]);
+    expect((await keptFiles()).size).toBe(0);
+    const plain = jsonLines((await onDesktop(["remote", "test", "plain", "--json"])).stdout);
+    expect(plain.map((c) => c.check)).not.toContain("may keep files");
+  });
+
   it("--dry-run --json shows each session file that would be kept, redacted, and sends nothing", async () => {
     const dry = await onLaptop(["push", "--remote", "team", "--dry-run", "--json"]);
     expect(dry.stderr).toBe("");

@@ -1,14 +1,16 @@
 /**
  * `recall remote test`: what works of a remote, each step a line — reachable, authenticated, may
- * write, may read, the version of recall's index template there. Writing and reading are tried
- * for real, with a probe document of this machine that is deleted again.
+ * write, may read, the version of recall's index template there, and for a remote with
+ * `keepFiles`, may keep files. Writing and reading are tried for real, with a probe document of
+ * this machine that is deleted again.
  */
 import { remoteClient, remoteError } from "./client.js";
+import { ensureFilesIndex, filesAlias, type KeptFile } from "./kept-files.js";
 import { credentialsOf, type Remote } from "./remotes.js";
 import { ensureIndex, installedVersion, TEMPLATE_VERSION } from "./template.js";
 
 export interface RemoteCheck {
-  name: "reachable" | "authenticated" | "may write" | "may read" | "template";
+  name: "reachable" | "authenticated" | "may write" | "may read" | "template" | "may keep files";
   ok: boolean;
   message: string;
 }
@@ -58,6 +60,20 @@ export async function checkRemote(remote: Remote, env: NodeJS.ProcessEnv): Promi
     });
   } catch (error) {
     failed("template", error, "reading the index template");
+  }
+  if (remote.keepFiles) {
+    // A kept file of no session, in the index `recall pull` reads, written and read back.
+    const probe: KeptFile = { session_id: id, file_name: "probe.jsonl", folder: "", project: "", machine: remote.machine, user: remote.user, session_created: 0, content: "", bytes: 0, redactions: 0 };
+    const files = filesAlias(remote);
+    try {
+      await ensureFilesIndex(client, remote);
+      await client.index({ index: files, id, body: probe, refresh: true });
+      const found = await client.get({ index: files, id });
+      checks.push({ name: "may keep files", ok: found.body.found === true, message: found.body.found ? `wrote and read a probe file in ${files}` : `the probe file is not in ${files}` });
+    } catch (error) {
+      failed("may keep files", error, `keeping a probe file in ${files}`);
+    }
+    await client.delete({ index: files, id, refresh: true }).catch(() => undefined);
   }
   return checks;
 }
