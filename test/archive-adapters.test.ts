@@ -230,6 +230,9 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("the archive through the faca
         expect(context.s.error.message).toContain("only pi_session_read");
         const file = await call(client, "pi_session_search", { query: "wombat", scope: "remote", file: "a.ts" });
         expect(file.s.error.code).toBe("INVALID_ARGUMENT");
+        // A complete session UUID finds that session in the archive, as in this machine's scopes.
+        const byId = await call(client, "pi_session_search", { query: BOB_SESSION.toUpperCase(), scope: "remote" });
+        expect(byId.s.results.map((r: { session_id: string }) => r.session_id)).toEqual([BOB_SESSION]);
       } finally {
         await client.close();
       }

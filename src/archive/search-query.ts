@@ -98,6 +98,8 @@ export interface ArchiveFilters {
   project?: string;
   user?: string;
   machine?: string;
+  /** Only these sessions (complete ids). */
+  sessionIds?: string[];
 }
 
 type Clause = Record<string, unknown>;
@@ -112,6 +114,7 @@ export function filterClauses(filters: ArchiveFilters): { filter: Clause[]; must
   if (filters.project !== undefined) filter.push({ term: { project: filters.project } });
   if (filters.user !== undefined) filter.push({ term: { user: filters.user } });
   if (filters.machine !== undefined) filter.push({ term: { machine: filters.machine } });
+  if (filters.sessionIds !== undefined) filter.push({ terms: { session_id: filters.sessionIds } });
   return { filter, must_not: filters.tagsNone.length > 0 ? [{ terms: { tags: filters.tagsNone } }] : [] };
 }
 

@@ -37,6 +37,8 @@ export interface ArchiveSearchOptions {
   /** Only sessions pushed by this user / from this machine. */
   user?: string;
   machine?: string;
+  /** Only these sessions (complete ids, as pi_session_search takes a UUID). */
+  sessionIds?: string[];
 }
 
 /** Where an archived session lives: the remote, and the machine and user that pushed it. */
@@ -78,6 +80,7 @@ export async function searchArchive(remote: Remote, env: NodeJS.ProcessEnv, opti
     project: options.repo === undefined ? undefined : projectOf(resolve(options.repo)),
     user: options.user,
     machine: options.machine,
+    sessionIds: options.sessionIds,
   };
   const client = remoteClient(remote, env);
   try {

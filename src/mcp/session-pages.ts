@@ -83,7 +83,9 @@ export class SessionPages {
     if (args.match !== undefined && args.match !== "words") throw new ToolError("INVALID_ARGUMENT", "the archive is searched by words only", 'leave match out (or pass "words") with scope "remote"');
     if (args.cursor !== undefined && args.cursor !== "/" && args.cursor !== "start") throw invalidCursor();
     const { search } = Recall.sessionSearchQuery(args);
-    const { hits } = await this.sessions.recall.search({ remote, query: args.query.trim(), limit: args.limit, ...(search.content ? { content: search.content } : {}) });
+    // A complete UUID finds that session, as in this machine's scopes.
+    const byId = search.sessionIds ? { query: "", sessionIds: search.sessionIds } : { query: args.query.trim() };
+    const { hits } = await this.sessions.recall.search({ remote, ...byId, limit: args.limit, ...(search.content ? { content: search.content } : {}) });
     const results = hits.map((hit) => ({ ...this.result(hit, this.tokens.archivedRef({ remote, id: hit.id })), origin: hit.origin }));
     const structured = {
       results,
