@@ -4,9 +4,10 @@
  * dry run, push, a push with nothing new, appended messages, redaction.
  */
 import { spawn } from "node:child_process";
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resolveLocations } from "../src/locations.js";
 import { questionTerms } from "../src/native/words.js";
 import { startArchiveProxy } from "./helpers/archive-proxy.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
@@ -127,6 +128,27 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("the archive on a real OpenSe
     expect(second).toEqual([expect.objectContaining({ type: "summary", dryRun: false, messages: 0, sessions: 0, deleted: 0 })]);
     expect(second[0]!.unchanged).toBeGreaterThan(5);
     expect((await archived()).size).toBe(pushed);
+  });
+
+  it("a push with nothing to send decides by the signatures alone, believed only beside the watermarks they were saved with", async () => {
+    const dir = join(resolveLocations({ env: agent.env }).cacheDir, "archive");
+    const name = readdirSync(dir).find((f) => f.startsWith("local-") && f.endsWith(".signatures.json"))!;
+    const watermarks = join(dir, name.replace(".signatures.json", ".json"));
+    const original = readFileSync(watermarks);
+    const { mtime } = statSync(watermarks);
+    try {
+      // The same size and time, other bytes: the watermarks are not read, so nothing is sent.
+      writeFileSync(watermarks, Buffer.alloc(original.length, "x"));
+      utimesSync(watermarks, mtime, mtime);
+      expect(jsonLines((await recall(["push", "--remote", "local", "--json"])).stdout)[0]).toMatchObject({ messages: 0, unchanged: expect.any(Number) });
+      // Another time: the signatures are not believed, and unreadable watermarks send everything again.
+      utimesSync(watermarks, mtime, new Date(mtime.getTime() + 1000));
+      expect(jsonLines((await recall(["push", "--remote", "local", "--json"])).stdout)[0]).toMatchObject({ messages: pushed, unchanged: 0 });
+      expect((await archived()).size).toBe(pushed);
+    } finally {
+      writeFileSync(watermarks, original);
+      utimesSync(watermarks, mtime, mtime);
+    }
   });
 
   it("a push with nothing to send asks the remote nothing; one with something prepares the index first", async () => {

@@ -30,7 +30,7 @@ import { ensureFilesIndex, filesAlias, MAX_KEPT_BYTES, type KeptFile } from "./k
 import { redactSessionFile } from "./redact-file.js";
 import type { Remote } from "./remotes.js";
 import { ensureIndex } from "./template.js";
-import { loadWatermarks, saveWatermarks, watermarkFile, type FileWatermark, type Watermarks } from "./watermarks.js";
+import { loadSignatures, loadWatermarks, saveWatermarks, watermarkFile, type FileWatermark, type Signatures, type Watermarks } from "./watermarks.js";
 
 export interface PushOptions {
   /** Read and redact as a push would, send nothing, change nothing. */
@@ -120,6 +120,14 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
   const { files, failures } = await discoverSessionFiles(locations);
   report.failed.push(...failures);
   const stateFile = watermarkFile(locations, remote);
+  const tags = openTags(locations);
+  // Nothing to send, by the signatures alone: the watermarks (five times their bytes) are not read.
+  const signatures = loadSignatures(stateFile);
+  if (allAsPushed(files, signatures, remote, tags.of)) {
+    tags.close();
+    report.unchanged = files.length;
+    return report;
+  }
   const watermarks: Watermarks = loadWatermarks(stateFile);
   const forgotten = loadForgotten(forgottenFile(stateFile));
   // The remote is asked for nothing (its client not even loaded) until the push has something for
@@ -168,7 +176,6 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
   const project = options.repo === undefined ? undefined : projectOf(resolve(options.repo));
   const ofScope = (header: SessionHeader) => (folder === undefined || header.cwd === folder) && (project === undefined || projectOf(header.cwd) === project);
   const inScope = (read: SessionRead) => ofScope(read.header) && (options.since === undefined || read.modified >= options.since);
-  const tags = openTags(locations);
   const copiesOf = forkCopies(locations, files);
   try {
     for (const file of files) {
@@ -278,8 +285,22 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
       throw remoteError(remote, error, "removing a deleted session", pushTimeout(remote));
     }
   });
-  if (!dryRun && report.removed > 0) saveWatermarks(stateFile, watermarks);
+  // Signatures missing or stale (a recall before them, a push stopped between the two files) are
+  // written now, so that the next push with nothing to send reads only them.
+  if (!dryRun && (report.removed > 0 || signatures === undefined)) saveWatermarks(stateFile, watermarks);
   return report;
+}
+
+/**
+ * Whether every session file is as the remote acknowledged it (signature, tags, kept as the remote
+ * says) and the remote holds no file that is gone: a push would send and remove nothing.
+ */
+function allAsPushed(files: readonly SessionFile[], signatures: Signatures | undefined, remote: Remote, tagsOf: (sessionId: string) => string[]): boolean {
+  if (!signatures || signatures.count !== files.length) return false;
+  return files.every((file) => {
+    const known = signatures.of(file.path);
+    return known !== undefined && known.ino === file.ino && known.size === file.size && known.mtimeMs === file.mtimeMs && known.kept === (remote.keepFiles === true) && sameTags(known.tags, tagsOf(known.sessionId));
+  });
 }
 
 /**
