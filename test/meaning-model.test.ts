@@ -63,7 +63,7 @@ describe.skipIf(!MODEL_PACKAGE)(`the meaning model${MODEL_SKIP_REASON}`, () => {
     expect(model.arithmetic).toBe(MeaningHandle.arithmetic());
   });
 
-  it.skipIf(MeaningHandle.arithmetic() !== "int8")(`points where the model's own toolchain does in int8 (cosine > 0.99)${MeaningHandle.arithmetic() === "int8" ? "" : " — skipped: this processor has no AVX-VNNI"}`, async () => {
+  it.skipIf(MeaningHandle.arithmetic() !== "int8")(`points where the model's own toolchain does in int8 (cosine > 0.99)${MeaningHandle.arithmetic() === "int8" ? "" : " — skipped: this processor has no VNNI"}`, async () => {
     const vectors = await model.embed(reference.references.map((r) => r.text));
     reference.references.forEach(({ text, vector }, i) => {
       expect(dot(vectors[i]!, Float32Array.from(vector)), text).toBeGreaterThan(0.99);

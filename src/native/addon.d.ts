@@ -198,7 +198,7 @@ export declare function listSessionFiles(sessionsDir: string, flat: boolean): Pr
 
 /**
  * The arithmetic a model loads with by default on this processor (MeaningModel.load): `int8`
- * where it has AVX-VNNI, else `float32`. Vectors of one are not read as the other's.
+ * where it has VNNI (AVX-VNNI or AVX-512 VNNI), else `float32`. Vectors of one are not read as the other's.
  */
 export declare function meaningArithmetic(): string
 

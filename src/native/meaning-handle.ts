@@ -25,7 +25,7 @@ export class MeaningHandle {
 
   /**
    * The fastest arithmetic of this processor, a model's default: `int8` where it multiplies bytes
-   * in one instruction (AVX-VNNI; three to four times as fast, a vector's cosine with the float
+   * in one instruction (VNNI; three to four times as fast, a vector's cosine with the float
    * one 0.997 or more), else `float32`.
    */
   static arithmetic(): Arithmetic {

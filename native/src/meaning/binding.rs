@@ -64,7 +64,7 @@ impl MeaningModel {
 }
 
 /// The arithmetic a model loads with by default on this processor (MeaningModel.load): `int8`
-/// where it has AVX-VNNI, else `float32`. Vectors of one are not read as the other's.
+/// where it has VNNI (AVX-VNNI or AVX-512 VNNI), else `float32`. Vectors of one are not read as the other's.
 #[napi]
 pub fn meaning_arithmetic() -> &'static str {
     Arithmetic::fastest().name()

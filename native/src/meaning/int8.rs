@@ -29,10 +29,19 @@ pub struct QuantizedMatrix {
     outputs: usize,
 }
 
-/// Whether this processor has the instructions the integer product needs.
+/// Whether this processor has the instructions the integer product needs: AVX2, and VNNI on 256-
+/// or 512-bit registers.
 pub fn available() -> bool {
     #[cfg(target_arch = "x86_64")]
-    return std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("avxvnni");
+    return std::arch::is_x86_feature_detected!("avx2") && (narrow_registers() || wide_registers());
+    #[cfg(not(target_arch = "x86_64"))]
+    return false;
+}
+
+/// Whether this processor has AVX-VNNI (VNNI on 256-bit registers, a block of columns at a time).
+fn narrow_registers() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("avxvnni");
     #[cfg(not(target_arch = "x86_64"))]
     return false;
 }
@@ -48,9 +57,11 @@ fn wide_registers() -> bool {
 
 impl QuantizedMatrix {
     /// `weight` (inputs × outputs, row-major) quantized; None when its shape does not fit the
-    /// kernel (inputs a multiple of 4, outputs of COLUMNS).
+    /// kernels this processor has (inputs a multiple of 4; outputs of COLUMNS, or of two blocks
+    /// where only 512-bit registers have VNNI).
     pub fn new(weight: &[f32], inputs: usize, outputs: usize) -> Option<QuantizedMatrix> {
-        if !inputs.is_multiple_of(4) || !outputs.is_multiple_of(COLUMNS) || weight.len() != inputs * outputs {
+        let columns = if narrow_registers() { COLUMNS } else { 2 * COLUMNS };
+        if !inputs.is_multiple_of(4) || !outputs.is_multiple_of(columns) || weight.len() != inputs * outputs {
             return None;
         }
         let mut largest = vec![0f32; outputs];
@@ -81,19 +92,19 @@ impl QuantizedMatrix {
     /// `out` (rows × outputs, holding what the product is added to) += `x` (rows × inputs) × the
     /// matrix. Only on a processor `available()` says has the instructions.
     pub fn add_product(&self, x: &[f32], rows: usize, out: &mut [f32]) {
-        assert!(available(), "the integer product needs AVX-VNNI");
+        assert!(available(), "the integer product needs VNNI");
         assert!(x.len() >= rows * self.inputs && out.len() >= rows * self.outputs, "the product does not fit");
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: the processor has the instructions, checked above.
+        // SAFETY: the processor has AVX2, checked above.
         unsafe {
-            self.add_product_vnni(x, rows, out)
+            self.add_product_avx2(x, rows, out)
         }
     }
 
-    /// `add_product`, compiled for the processor it needs (the rows' quantization on 8 lanes too).
+    /// `add_product`, compiled for AVX2 (the rows' quantization on 8 lanes).
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,avxvnni")]
-    fn add_product_vnni(&self, x: &[f32], rows: usize, out: &mut [f32]) {
+    #[target_feature(enable = "avx2")]
+    fn add_product_avx2(&self, x: &[f32], rows: usize, out: &mut [f32]) {
         let mut codes = vec![0u8; ROW_CHUNK * self.inputs];
         let mut quantized = Vec::with_capacity(ROW_CHUNK);
         for first in (0..rows).step_by(ROW_CHUNK) {
@@ -103,6 +114,7 @@ impl QuantizedMatrix {
                 quantized.push(quantize_row(row, codes));
             }
             // With 512-bit registers, two blocks at a time: one register holds a group's 16 columns.
+            // Else AVX-VNNI, which `new` made sure of when the outputs are not of two blocks.
             let blocks = if wide_registers() && self.outputs.is_multiple_of(2 * COLUMNS) { 2 } else { 1 };
             let rows_at_once = if blocks == 2 { WIDE_ROWS } else { ROWS };
             for block in (0..self.outputs / COLUMNS).step_by(blocks) {
@@ -136,13 +148,16 @@ impl QuantizedMatrix {
                             }
                         }
                     } else {
-                        match take {
-                            6 => kernel::<6>(&tile, out, self.outputs),
-                            5 => kernel::<5>(&tile, out, self.outputs),
-                            4 => kernel::<4>(&tile, out, self.outputs),
-                            3 => kernel::<3>(&tile, out, self.outputs),
-                            2 => kernel::<2>(&tile, out, self.outputs),
-                            _ => kernel::<1>(&tile, out, self.outputs),
+                        // SAFETY: one block at a time only where the processor has AVX-VNNI (above).
+                        unsafe {
+                            match take {
+                                6 => kernel::<6>(&tile, out, self.outputs),
+                                5 => kernel::<5>(&tile, out, self.outputs),
+                                4 => kernel::<4>(&tile, out, self.outputs),
+                                3 => kernel::<3>(&tile, out, self.outputs),
+                                2 => kernel::<2>(&tile, out, self.outputs),
+                                _ => kernel::<1>(&tile, out, self.outputs),
+                            }
                         }
                     }
                     row += take;
@@ -304,13 +319,16 @@ mod tests {
     #[test]
     fn the_product_is_the_integer_product_of_the_codes_and_near_the_float_one() {
         if !available() {
-            eprintln!("skipped: this processor has no AVX-VNNI");
+            eprintln!("skipped: this processor has no VNNI");
             return;
         }
         // 48 columns: blocks one at a time; 64: two at a time where the processor has AVX-512.
         for (inputs, outputs) in [(64, 48), (64, 64)] {
             let weight = values(inputs * outputs, 7);
-            let matrix = QuantizedMatrix::new(&weight, inputs, outputs).unwrap();
+            let Some(matrix) = QuantizedMatrix::new(&weight, inputs, outputs) else {
+                assert!(!narrow_registers(), "only a processor without AVX-VNNI refuses {outputs} columns");
+                continue;
+            };
             let code = |k: usize, n: usize| i32::from(matrix.packed[((n / COLUMNS) * (inputs / 4) + k / 4) * 4 * COLUMNS + (n % COLUMNS) * 4 + k % 4]);
             // Every tail of the kernels' rows: 1 to 17 rows.
             for rows in 1..=17 {

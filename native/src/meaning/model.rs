@@ -60,7 +60,7 @@ impl Arithmetic {
         match name {
             "float32" => Ok(Arithmetic::Float32),
             "int8" if int8::available() => Ok(Arithmetic::Int8),
-            "int8" => Err("this processor has no AVX-VNNI, which int8 arithmetic needs".to_string()),
+            "int8" => Err("this processor has no VNNI (AVX-VNNI or AVX-512 VNNI), which int8 arithmetic needs".to_string()),
             _ => Err(format!("no arithmetic is named {name:?}: float32 or int8")),
         }
     }
