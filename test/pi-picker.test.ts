@@ -219,6 +219,12 @@ describe("picker keys", () => {
     expect(text).toContain("team (archive)");
     expect(text).toContain("shop-api · on desktop (bob) · 3d ago");
     expect(text).toContain("1 session in remote team (every machine)");
+    // This machine's index updating or busy is not the archive's state.
+    for (const local of [{ syncing: true }, { indexBusy: true }]) {
+      const shown = renderPicker({ ...state, ...local }, 90, 20, plainTheme).join("\n");
+      expect(shown).toContain("1 session in remote team (every machine)");
+      expect(shown).not.toMatch(/Updating the index|Index busy/);
+    }
     expect(text).toContain("Enter where it lives · Tab this folder");
     expect(renderPicker(stateWith(hits, { scope: "all", remote: "team" }), 120, 20, plainTheme).join("\n")).toContain("Tab team (archive)");
     const enter = handleKey(state, { type: "confirm" }, ctx);

@@ -329,8 +329,10 @@ function statusSpans(state: PickerState): Span[] {
   if (state.notice) return [{ text: oneLine(state.notice.text), fg: state.notice.kind === "info" ? "accent" : state.notice.kind }];
   const parts: Span[] = [];
   if (state.searching && state.loaded) parts.push({ text: "Searching… ", fg: "dim" });
-  if (state.syncing) parts.push({ text: "Updating the index… ", fg: "dim" });
-  else if (state.indexBusy) parts.push({ text: "Index busy (another recall is writing); showing what it has. ", fg: "warning" });
+  // This machine's index says nothing of the archive's results: its state is not the remote scope's.
+  const local = state.scope !== "remote";
+  if (state.syncing && local) parts.push({ text: "Updating the index… ", fg: "dim" });
+  else if (state.indexBusy && local) parts.push({ text: "Index busy (another recall is writing); showing what it has. ", fg: "warning" });
   if (parts.length === 0 && state.loaded) {
     const n = state.results.length;
     const more = n >= state.limit ? "+" : "";
