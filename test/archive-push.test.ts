@@ -4,7 +4,7 @@
  * dry run, push, a push with nothing new, appended messages, redaction.
  */
 import { spawn } from "node:child_process";
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveLocations } from "../src/locations.js";
@@ -133,21 +133,26 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("the archive on a real OpenSe
   it("a push with nothing to send decides by the signatures alone, believed only beside the watermarks they were saved with", async () => {
     const dir = join(resolveLocations({ env: agent.env }).cacheDir, "archive");
     const name = readdirSync(dir).find((f) => f.startsWith("local-") && f.endsWith(".signatures.json"))!;
+    const signatures = join(dir, name);
     const watermarks = join(dir, name.replace(".signatures.json", ".json"));
-    const original = readFileSync(watermarks);
-    const { mtime } = statSync(watermarks);
+    const [original, originalSignatures] = [readFileSync(watermarks), readFileSync(signatures, "utf8")];
+    /** The signatures, saying they were saved with the watermarks file as it is now (its inode, size and whole milliseconds). */
+    const vouchForWatermarks = () => {
+      const { ino, size, mtimeMs } = statSync(watermarks);
+      writeFileSync(signatures, JSON.stringify({ ...JSON.parse(originalSignatures), of: [ino, size, Math.trunc(mtimeMs)] }));
+    };
     try {
-      // The same size and time, other bytes: the watermarks are not read, so nothing is sent.
+      // Watermarks that cannot be read, which the signatures vouch for: they are not read, so nothing is sent.
       writeFileSync(watermarks, Buffer.alloc(original.length, "x"));
-      utimesSync(watermarks, mtime, mtime);
+      vouchForWatermarks();
       expect(jsonLines((await recall(["push", "--remote", "local", "--json"])).stdout)[0]).toMatchObject({ messages: 0, unchanged: expect.any(Number) });
-      // Another time: the signatures are not believed, and unreadable watermarks send everything again.
-      utimesSync(watermarks, mtime, new Date(mtime.getTime() + 1000));
+      // Signatures saved with another watermarks file are not believed: unreadable watermarks send everything again.
+      writeFileSync(signatures, originalSignatures);
       expect(jsonLines((await recall(["push", "--remote", "local", "--json"])).stdout)[0]).toMatchObject({ messages: pushed, unchanged: 0 });
       expect((await archived()).size).toBe(pushed);
     } finally {
       writeFileSync(watermarks, original);
-      utimesSync(watermarks, mtime, mtime);
+      vouchForWatermarks();
     }
   });
 

@@ -1,11 +1,12 @@
 /**
  * The picker's archive scope in the real `pi` terminal UI, driven through tmux, against a real
  * OpenSearch (scripts/opensearch.sh): Tab goes this folder → all projects → the remote of
- * recall's config.json, whose hits say the machine and user they live on and are not resumed;
+ * recall's config.json, whose hits say the machine and user they live on; Enter pulls one from a
+ * remote that keeps session files and continues it here (a remote that keeps none says so);
  * a remote that never answers (a real proxy) is one line, and this machine's scopes still answer.
  * Skipped, visibly, without Java, the Pi runtime or tmux.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
@@ -70,7 +71,7 @@ describe.skipIf(SKIP !== "" || openSearchMissing)(needsOpenSearch(`/recall's arc
     bob?.cleanup();
   });
 
-  it("Tab reaches the remote after all projects; its hits say where they live, and Enter says so instead of resuming", async () => {
+  it("Tab reaches the remote after all projects; its hits say where they live, and Enter on a remote keeping no files says so instead of resuming", async () => {
     await submit("/recall numbat");
     await waitFor("the picker on this folder", (s) => s.includes("╭─ recall") && s.includes("this folder: shop-api"));
     tmux("send-keys", "-t", "pi", "Tab");
@@ -79,14 +80,32 @@ describe.skipIf(SKIP !== "" || openSearchMissing)(needsOpenSearch(`/recall's arc
     const team = await waitFor("the archive's hit", (s) => s.includes("team (archive) ─") && s.includes("on desktop (bob)") && s.includes("1 session in remote team (every machine)"));
     expect(team).toContain("The numbat rollout on the staging cluster");
     expect(team).toContain("1 session in remote team (every machine)");
-    expect(team).toContain("Enter where it lives · Tab this folder");
+    expect(team).toContain("Enter pull and resume · Tab this folder");
     expect(team).not.toContain(url);
     tmux("send-keys", "-t", "pi", "Enter");
-    await waitFor("where it lives", (s) => s.includes("That session lives on desktop (bob, in remote team), not on this machine.") && s.includes("╭─ recall"));
+    await waitFor("where it lives", (s) => s.includes("That session lives on desktop (bob, in remote team), not on this machine: remote team keeps no") && s.includes("╭─ recall"));
     tmux("send-keys", "-t", "pi", "Tab");
     await waitFor("this folder again", (s) => s.includes("this folder: shop-api") && !s.includes("on desktop (bob)"));
     tmux("send-keys", "-t", "pi", "Escape");
     await waitFor("the picker to close", (s) => !s.includes("╭─ recall"));
+  });
+
+  it("Enter on an archived session of a remote keeping files pulls it and continues it here (its folder is not here: a fork)", async () => {
+    expect((await runRecall(["remote", "add", "team", url, "--index", INDEX, "--keep-files", "--machine", "desktop", "--user", "bob"], { env: bob.env })).stderr).toBe("");
+    expect((await runRecall(["push", "--remote", "team"], { env: bob.env })).stderr).toBe("");
+    configure({ url, index: INDEX, keepFiles: true });
+    await submit("/recall numbat");
+    await waitFor("the picker", (s) => s.includes("╭─ recall"));
+    tmux("send-keys", "-t", "pi", "Tab");
+    tmux("send-keys", "-t", "pi", "Tab");
+    await waitFor("the archive's hit", (s) => s.includes("team (archive) ─") && s.includes("on desktop (bob)"));
+    tmux("send-keys", "-t", "pi", "Enter");
+    await waitFor("the fork offer for the pulled session", (s) => s.includes("/home/bob/shop-api no longer exists") && s.includes("Enter fork here"));
+    const pulled = join(env.agentDir, "sessions", "--home-bob-shop-api--", `2026-10-05T08-00-00-000Z_${BOB_SESSION}.jsonl`);
+    expect(existsSync(pulled)).toBe(true);
+    tmux("send-keys", "-t", "pi", "Enter");
+    // Pi continues the pulled conversation: its message is on screen, outside the picker.
+    await waitFor("the fork of the pulled session", (s) => !s.includes("╭─ recall") && s.includes("The numbat rollout on the staging cluster"));
   });
 
   it("a remote that never answers is one line in the picker; this machine's scopes answer as before", async () => {

@@ -225,12 +225,12 @@ describe("picker keys", () => {
       expect(shown).toContain("1 session in remote team (every machine)");
       expect(shown).not.toMatch(/Updating the index|Index busy/);
     }
-    expect(text).toContain("Enter where it lives · Tab this folder");
+    expect(text).toContain("Enter pull and resume · Tab this folder");
     expect(renderPicker(stateWith(hits, { scope: "all", remote: "team" }), 120, 20, plainTheme).join("\n")).toContain("Tab team (archive)");
+    // Enter pulls it first: never a resume of a file this machine does not have.
     const enter = handleKey(state, { type: "confirm" }, ctx);
-    expect(enter.effects).toEqual([]);
-    expect(enter.state.notice?.text).toBe("That session lives on desktop (bob, in remote team), not on this machine.");
-    expect(renderPicker(enter.state, 120, 20, plainTheme).join("\n")).toContain("That session lives on desktop (bob, in remote team), not on this machine.");
+    expect(enter.effects).toEqual([{ type: "pull", hit: archived }]);
+    expect(enter.state.notice?.text).toBe("Pulling it from remote team…");
   });
 
   it("says in one line when the remote could not be searched, and keeps this machine's scopes", () => {
@@ -359,6 +359,7 @@ describe("picker component", () => {
         }),
       read: vi.fn(async (ref) => ({ messages: [{ type: "message", index: 0, entryId: "e", role: "user", timestamp: "", text: `preview of ${ref.id}` }], page: { total: 1 } }) as unknown as ReadResult),
       readArchived: vi.fn(async (hit) => ({ messages: [{ type: "message", index: 0, entryId: "e", role: "user", timestamp: "", text: `archived preview of ${hit.id}` }], page: { total: 1 } }) as unknown as ReadResult),
+      pull: vi.fn(async (hit) => ({ path: `/x/sessions/${hit.id}.jsonl`, cwd: "/x" })),
     };
     return { service, finishSync: () => finishSync() };
   }
@@ -466,6 +467,34 @@ describe("picker component", () => {
     await vi.advanceTimersByTimeAsync(100);
     expect(service.read).toHaveBeenCalledTimes(1);
     expect(picker.render(120).join("\n")).toContain(`preview of ${a.id}`);
+  });
+
+  it("Enter on an archived session pulls it, then resumes the pulled file; a pull refused says where it lives and why", async () => {
+    const archived = { ...hit({ name: "B", path: "" }), origin: { remote: "team", machine: "desktop", user: "bob" } };
+    const { service } = fakeService(() => []);
+    service.search = vi.fn(async (request) => (request.remote === "team" ? [archived] : []));
+    const outcomes: PickerOutcome[] = [];
+    const { picker } = makePicker(service, initialState({ query: "", scope: "remote", cwd: "/x", remote: "team" }), (o) => outcomes.push(o));
+    picker.start();
+    await vi.advanceTimersByTimeAsync(100);
+    picker.key({ type: "confirm" });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(service.pull).toHaveBeenCalledWith(archived);
+    expect(outcomes).toHaveLength(1);
+    expect(outcomes[0]!.type).toBe("resume");
+    expect(outcomes[0]!.hit).toMatchObject({ id: archived.id, path: `/x/sessions/${archived.id}.jsonl`, cwd: "/x" });
+    expect("origin" in outcomes[0]!.hit).toBe(false);
+
+    const refused = makePicker(service, initialState({ query: "", scope: "remote", cwd: "/x", remote: "team" }), (o) => outcomes.push(o)).picker;
+    service.pull = vi.fn(async () => {
+      throw new Error('remote team keeps no session files to pull: its config does not set "keepFiles": true');
+    });
+    refused.start();
+    await vi.advanceTimersByTimeAsync(100);
+    refused.key({ type: "confirm" });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(outcomes).toHaveLength(1);
+    expect(refused.current.notice?.text).toBe('That session lives on desktop (bob, in remote team), not on this machine: remote team keeps no session files to pull: its config does not set "keepFiles": true');
   });
 
   it("previews an archived session from the archive, never as a file of this machine", async () => {

@@ -40,6 +40,7 @@ import { SessionTools } from "./facade/session-tools.js";
 import { ArchivedSessions, type RemoteReadOptions, type RemoteSearchOptions } from "./facade/archived-sessions.js";
 import type { ArchiveSearchPage } from "../archive/search.js";
 import type { ArchiveReadResult } from "../archive/read.js";
+import type { PullResult } from "../archive/pull.js";
 import { MeaningIndexing } from "./facade/meaning.js";
 import type { MeaningBuildOptions, MeaningCoverage, MeaningReport } from "./meaning.js";
 import type { SessionPage, SessionPageRequest } from "./session-tools/session-page.js";
@@ -240,6 +241,15 @@ export class Recall {
   read(ref: string | SessionRef, options?: ReadOptions): Promise<ReadResult>;
   read(ref: string | SessionRef, options: ReadOptions | RemoteReadOptions = {}): Promise<ReadResult | ArchiveReadResult> {
     return isRemote(options) ? this.archived.read(ref as string, options) : this.sessions.read(ref, options);
+  }
+
+  /**
+   * Writes a session file the remote named `remote` keeps (`keepFiles`) into this machine's Pi
+   * sessions folder, never over another file, so that Pi can resume it here (`recall pull`); its
+   * errors as `search({ remote })`'s.
+   */
+  pull(session: string, { remote }: { remote: string }): Promise<PullResult> {
+    return this.archived.pull(session, remote);
   }
 
   /** The messages of one session that bear on a question, within a budget; no model involved. */

@@ -260,6 +260,7 @@ async function pick(recall: Recall, ctx: ExtensionCommandContext, query: string)
     },
     read: (ref, options) => recall.read(ref, options),
     readArchived: (hit, options) => recall.read(hit.id, { remote: hit.origin.remote, limit: options.limit }),
+    pull: (hit) => recall.pull(hit.id, { remote: hit.origin.remote }),
   };
 
   const outcome = await ctx.ui.custom<PickerOutcome>(

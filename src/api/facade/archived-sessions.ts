@@ -5,6 +5,7 @@
  * name it only, never its URL or host: these answers go to models and other programs.
  */
 import type { Archive } from "../../archive/archive.js";
+import type { PullResult } from "../../archive/pull.js";
 import type { ArchiveReadOptions, ArchiveReadResult } from "../../archive/read.js";
 import { loadRemotes } from "../../archive/remotes.js";
 import type { ArchiveSearchOptions, ArchiveSearchPage } from "../../archive/search.js";
@@ -38,6 +39,11 @@ export class ArchivedSessions {
 
   async read(session: string, { remote, ...options }: RemoteReadOptions): Promise<ArchiveReadResult> {
     return (await this.archive()).read(remote, session, options);
+  }
+
+  /** Writes the session file the remote keeps into this machine's sessions folder (src/archive/pull.ts). */
+  async pull(session: string, remote: string): Promise<PullResult> {
+    return (await this.archive()).pull(remote, session);
   }
 
   /** The archive, loaded on first use: nothing else pays for the OpenSearch client. */

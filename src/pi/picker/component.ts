@@ -15,7 +15,9 @@ import { MIN_HEIGHT, PREVIEW_MIN_WIDTH, pageSize, renderPicker, type PickerTheme
 import {
   handleKey,
   isArchived,
+  notPulled,
   previewKey,
+  pulled,
   searchRequest,
   selectedHit,
   withResults,
@@ -44,6 +46,8 @@ export interface PickerService {
   read(ref: SessionRef, options: ReadOptions): Promise<ReadResult>;
   /** The latest messages of an archived session, from the archive. */
   readArchived(hit: ArchiveHit, options: { limit: number }): Promise<PreviewPage>;
+  /** Writes an archived session's kept file into this machine's sessions folder: where it is, and the folder it continues in. */
+  pull(hit: ArchiveHit): Promise<{ path: string; cwd: string }>;
 }
 
 export interface PickerDeps {
@@ -206,7 +210,25 @@ export class RecallPicker {
       case "fork":
         this.finish({ type: effect.type, hit: effect.hit });
         return;
+      case "pull":
+        this.pull(effect.hit);
+        return;
     }
+  }
+
+  /** Pulls an archived session, then goes on as Enter on a session of this machine does. */
+  private pull(hit: ArchiveHit): void {
+    this.deps.service.pull(hit).then(
+      (local) => {
+        if (this.disposed) return;
+        const { state, effects } = pulled(this.state, hit, local, { pageSize: this.pageSize(), folderExists: this.deps.folderExists ?? isDirectory });
+        this.update(state);
+        for (const effect of effects) this.apply(effect);
+      },
+      (error: unknown) => {
+        if (!this.disposed) this.update(notPulled(this.state, hit, message(error)));
+      },
+    );
   }
 
   private finish(outcome: PickerOutcome): void {

@@ -407,7 +407,7 @@ export function renderPicker(state: PickerState, width: number, height: number, 
     const help = state.confirmFork
       ? "Enter fork here · Esc back"
       : state.scope === "remote"
-        ? `↑↓ move · Enter where it lives · Tab ${otherScope} · Shift+Tab ${state.everyKind ? "conversation only" : "+tools, thinking"} · Esc close`
+        ? `↑↓ move · Enter pull and resume · Tab ${otherScope} · Shift+Tab ${state.everyKind ? "conversation only" : "+tools, thinking"} · Esc close`
         : `↑↓ move · Enter resume · Tab ${otherScope} · Shift+Tab ${state.everyKind ? "conversation only" : "+tools, thinking"} · Ctrl+R ${state.relatedTo ? "search" : "related"} · Ctrl+T ${state.byMeaning ? "words only" : "+meaning"} · Esc close`;
     lines.push(framed(paint.line([{ text: " " }, { text: help, fg: "dim" }], lay.inner)));
   }

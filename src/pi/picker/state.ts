@@ -85,6 +85,8 @@ export type PickerEffect =
   | { type: "resume"; hit: SearchHit }
   /** Fork `hit` (whose folder is gone) into `cwd` and switch to the fork. */
   | { type: "fork"; hit: SearchHit }
+  /** Pull an archived session's kept file to this machine, then resume it (`pulled`). */
+  | { type: "pull"; hit: ArchiveHit }
   | { type: "close" };
 
 export interface KeyContext {
@@ -219,13 +221,16 @@ function move(state: PickerState, selected: number, ctx: KeyContext): Update {
 
 function confirm(state: PickerState, ctx: KeyContext): Update {
   const hit = selectedHit(state);
-  if (!hit) return { state, effects: [] };
+  return hit ? confirmHit(state, hit, ctx) : { state, effects: [] };
+}
+
+/** Enter on `hit`: resume it; an archived one is pulled to this machine first. */
+function confirmHit(state: PickerState, hit: SearchHit, ctx: KeyContext): Update {
   if (isCurrentSession(state, hit)) {
     return { state: { ...state, notice: { kind: "warning", text: "That is the session you are in already." } }, effects: [] };
   }
   if (isArchived(hit)) {
-    const { machine, user, remote } = hit.origin;
-    return { state: { ...state, notice: { kind: "warning", text: `That session lives on ${machine} (${user}, in remote ${remote}), not on this machine.` } }, effects: [] };
+    return { state: { ...state, notice: { kind: "info", text: `Pulling it from remote ${hit.origin.remote}…` } }, effects: [{ type: "pull", hit }] };
   }
   if (!hit.cwd || !ctx.folderExists(hit.cwd)) {
     const where = hit.cwd ? `Its folder ${hit.cwd} no longer exists.` : "It does not record its folder.";
@@ -239,6 +244,21 @@ function confirm(state: PickerState, ctx: KeyContext): Update {
     };
   }
   return { state, effects: [{ type: "resume", hit }] };
+}
+
+/**
+ * An archived session pulled to this machine (its file at `path`, continuing in `cwd`): resumed
+ * as a session of this machine is, or forked when its folder is not here.
+ */
+export function pulled(state: PickerState, hit: ArchiveHit, local: { path: string; cwd: string }, ctx: KeyContext): Update {
+  const { origin: _origin, ...here } = hit;
+  return confirmHit({ ...state, notice: undefined }, { ...here, path: local.path, cwd: local.cwd }, ctx);
+}
+
+/** An archived session that could not be pulled: where it lives, and why. */
+export function notPulled(state: PickerState, hit: ArchiveHit, reason: string): PickerState {
+  const { machine, user, remote } = hit.origin;
+  return { ...state, notice: { kind: "warning", text: `That session lives on ${machine} (${user}, in remote ${remote}), not on this machine: ${reason}` } };
 }
 
 export function handleKey(state: PickerState, key: PickerKey, ctx: KeyContext): Update {
