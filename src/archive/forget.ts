@@ -13,7 +13,7 @@ import { forgottenFile, loadForgotten, saveForgotten } from "./forgotten.js";
 import { filesAlias, hasFilesIndex } from "./kept-files.js";
 import { resolveArchived } from "./read.js";
 import type { Remote } from "./remotes.js";
-import { loadWatermarks, saveWatermarks, watermarkFile } from "./watermarks.js";
+import { loadWatermarks, saveSignatures, saveWatermarks, watermarkFile } from "./watermarks.js";
 
 export interface ForgetOptions {
   /** Sessions, by id or unique prefix. */
@@ -72,5 +72,6 @@ export async function forget(locations: Locations, remote: Remote, env: NodeJS.P
     if (forgotten.sessions.has(mark.header.id) || forgotten.projects.has(projectOf(mark.header.cwd))) watermarks.delete(path);
   }
   saveWatermarks(stateFile, watermarks);
+  saveSignatures(stateFile, watermarks);
   return report;
 }

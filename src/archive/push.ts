@@ -30,7 +30,7 @@ import { ensureFilesIndex, filesAlias, MAX_KEPT_BYTES, type KeptFile } from "./k
 import { redactSessionFile } from "./redact-file.js";
 import type { Remote } from "./remotes.js";
 import { ensureIndex } from "./template.js";
-import { loadSignatures, loadWatermarks, saveWatermarks, watermarkFile, type FileWatermark, type Signatures, type Watermarks } from "./watermarks.js";
+import { loadSignatures, loadWatermarks, saveSignatures, saveWatermarks, watermarkFile, type FileWatermark, type Signature, type Signatures, type Watermarks } from "./watermarks.js";
 
 export interface PushOptions {
   /** Read and redact as a push would, send nothing, change nothing. */
@@ -120,15 +120,18 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
   const { files, failures } = await discoverSessionFiles(locations);
   report.failed.push(...failures);
   const stateFile = watermarkFile(locations, remote);
-  const tags = openTags(locations);
   // Nothing to send, by the signatures alone: the watermarks (five times their bytes) are not read.
   const signatures = loadSignatures(stateFile);
-  if (allAsPushed(files, signatures, remote, tags.of)) {
-    tags.close();
+  if (signatures && allAsPushed(locations, files, signatures, remote)) {
     report.unchanged = files.length;
     return report;
   }
   const watermarks: Watermarks = loadWatermarks(stateFile);
+  let saved = false;
+  const save = () => {
+    saveWatermarks(stateFile, watermarks);
+    saved = true;
+  };
   const forgotten = loadForgotten(forgottenFile(stateFile));
   // The remote is asked for nothing (its client not even loaded) until the push has something for
   // it: a push with nothing to send costs only the look at the files. Undefined in a dry run.
@@ -152,7 +155,7 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
   if (dropping) {
     await sendBulk(dropping, remote, unkept.map((mark): Action => ({ id: mark.header.id, index: filesAlias(remote), delete: true })));
     for (const mark of unkept) delete mark.kept;
-    saveWatermarks(stateFile, watermarks);
+    save();
     report.deleted += unkept.length;
   }
 
@@ -165,7 +168,7 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
     if (sending && actions.length > 0) await sendBulk(sending, remote, actions);
     if (sending && queued.length > 0) {
       for (const [path, mark] of queued) watermarks.set(path, mark);
-      saveWatermarks(stateFile, watermarks);
+      save();
     }
     actions = [];
     actionBytes = 0;
@@ -176,6 +179,7 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
   const project = options.repo === undefined ? undefined : projectOf(resolve(options.repo));
   const ofScope = (header: SessionHeader) => (folder === undefined || header.cwd === folder) && (project === undefined || projectOf(header.cwd) === project);
   const inScope = (read: SessionRead) => ofScope(read.header) && (options.since === undefined || read.modified >= options.since);
+  const tags = openTags(locations);
   const copiesOf = forkCopies(locations, files);
   try {
     for (const file of files) {
@@ -183,7 +187,7 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
       // A session tagged since its last push sends its documents again, carrying the new tags.
       const retagged = known !== undefined && !sameTags(known.tags ?? [], tags.of(known.header.id));
       const keptAsIs = !remote.keepFiles || known?.kept === true;
-      if (known && !retagged && keptAsIs && known.ino === file.ino && known.size === file.size && known.mtimeMs === file.mtimeMs) {
+      if (known && !retagged && keptAsIs && sameSignature(known, file)) {
         report.unchanged++;
         continue;
       }
@@ -285,9 +289,10 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
       throw remoteError(remote, error, "removing a deleted session", pushTimeout(remote));
     }
   });
-  // Signatures missing or stale (a recall before them, a push stopped between the two files) are
-  // written now, so that the next push with nothing to send reads only them.
-  if (!dryRun && (report.removed > 0 || signatures === undefined)) saveWatermarks(stateFile, watermarks);
+  if (!dryRun && report.removed > 0) save();
+  // After the last save, or when missing or stale (a recall before them, a push that stopped):
+  // the next push with nothing to send reads only them.
+  if (!dryRun && (saved || signatures === undefined)) saveSignatures(stateFile, watermarks);
   return report;
 }
 
@@ -295,12 +300,22 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
  * Whether every session file is as the remote acknowledged it (signature, tags, kept as the remote
  * says) and the remote holds no file that is gone: a push would send and remove nothing.
  */
-function allAsPushed(files: readonly SessionFile[], signatures: Signatures | undefined, remote: Remote, tagsOf: (sessionId: string) => string[]): boolean {
-  if (!signatures || signatures.count !== files.length) return false;
-  return files.every((file) => {
-    const known = signatures.of(file.path);
-    return known !== undefined && known.ino === file.ino && known.size === file.size && known.mtimeMs === file.mtimeMs && known.kept === (remote.keepFiles === true) && sameTags(known.tags, tagsOf(known.sessionId));
-  });
+function allAsPushed(locations: Locations, files: readonly SessionFile[], signatures: Signatures, remote: Remote): boolean {
+  if (signatures.count !== files.length) return false;
+  const tags = openTags(locations);
+  try {
+    return files.every((file) => {
+      const known = signatures.of(file.path);
+      return known !== undefined && sameSignature(known, file) && known.kept === remote.keepFiles && sameTags(known.tags, tags.of(known.sessionId));
+    });
+  } finally {
+    tags.close();
+  }
+}
+
+/** Whether the file is as it was when pushed: the same inode, size and time. */
+function sameSignature(known: Pick<Signature, "ino" | "size" | "mtimeMs">, file: SessionFile): boolean {
+  return known.ino === file.ino && known.size === file.size && known.mtimeMs === file.mtimeMs;
 }
 
 /**

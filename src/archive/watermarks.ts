@@ -5,9 +5,9 @@
  * after every acknowledged batch; losing it only costs a push that sends everything again.
  *
  * Beside it, `….signatures.json`: each file's signature, session id, tags and whether it is kept,
- * written after the watermarks and naming their file's inode, size and time, so a push with nothing to
- * send reads a fifth of the bytes (`loadSignatures`); it is believed only while the watermarks
- * file is the one it was written with.
+ * written at the end of a push and naming the watermarks file's inode, size and time, so a push
+ * with nothing to send reads a fifth of the bytes (`loadSignatures`); it is believed only while
+ * the watermarks file is the one it was written with.
  */
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -57,9 +57,15 @@ export function loadWatermarks(path: string): Watermarks {
 export function saveWatermarks(path: string, watermarks: Watermarks): void {
   mkdirSync(join(path, ".."), { recursive: true });
   writeWhole(path, JSON.stringify({ format: FORMAT, files: Object.fromEntries(watermarks) }));
-  const written = fileStamp(path);
+}
+
+/**
+ * The signatures of `watermarks`, as saved in `path` now (after a push's last save of them, not
+ * after every batch: signatures the watermarks were saved after are not believed anyway).
+ */
+export function saveSignatures(path: string, watermarks: Watermarks): void {
   const files = Object.fromEntries([...watermarks].map(([file, mark]): [string, SavedSignature] => [file, [mark.ino, mark.size, mark.mtimeMs, mark.header.id, mark.tags ?? [], mark.kept === true]]));
-  writeWhole(signaturesFile(path), JSON.stringify({ format: FORMAT, of: written, files }));
+  writeWhole(signaturesFile(path), JSON.stringify({ format: FORMAT, of: fileStamp(path), files }));
 }
 
 /** Which watermarks file this is: its inode, size and time (whole milliseconds). */

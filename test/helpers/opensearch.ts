@@ -16,6 +16,15 @@ export function needsOpenSearch(title: string): string {
 
 export const openSearchMissing = !javaInstalled;
 
+/** What `recall remote test --json` passes on a remote that works, as [check, ok] pairs (keepFiles adds "may keep files"). */
+export const WORKING_REMOTE_CHECKS: [string, boolean][] = [
+  ["reachable", true],
+  ["authenticated", true],
+  ["may write", true],
+  ["may read", true],
+  ["template", true],
+];
+
 /** The URL of this run's OpenSearch, started if it is not running yet. */
 export function openSearchUrl(): Promise<string> {
   return new Promise((resolve, reject) => {
