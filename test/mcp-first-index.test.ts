@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { startSlowFirstIndex, type SlowBuilder } from "./helpers/slow-first-index.js";
 import { runRecall } from "./helpers/run-cli.js";
+import { watchProgress, type ProgressOnWire } from "./helpers/progress-on-wire.js";
 
 const BIN = new URL("../bin/recall-mcp.cjs", import.meta.url).pathname;
 const FIXTURE_SESSION = new URL("./fixtures/agent/sessions/--home-dev-blog--/2026-09-11T09-00-00-000Z_2d9abfc1-ce2a-46a6-a446-f9bb2819c0a3.jsonl", import.meta.url).pathname;
@@ -20,6 +21,7 @@ const FIXTURE_SESSION = new URL("./fixtures/agent/sessions/--home-dev-blog--/202
 let agent: AgentDir | undefined;
 let client: Client | undefined;
 let builder: SlowBuilder | undefined;
+let progress: ProgressOnWire | undefined;
 
 afterEach(async () => {
   await builder?.stop();
@@ -27,21 +29,28 @@ afterEach(async () => {
   agent?.cleanup();
 });
 
+async function connect(env: NodeJS.ProcessEnv): Promise<void> {
+  client = new Client({ name: "recall-first-index-test", version: "1.0.0" });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "--default-scope", "all"], env: env as Record<string, string>, stderr: "pipe" });
+  await client.connect(transport);
+  progress = watchProgress(transport);
+}
+
 type Structured = Record<string, any>;
 async function search(query: string): Promise<{ s: Structured; text: string; progress: number[] }> {
-  const progress: number[] = [];
-  const result = await client!.callTool({ name: "pi_session_search", arguments: { query } }, { onprogress: (p) => progress.push(p.progress) });
+  progress!.take();
+  // A progress token is sent only with an onprogress handler.
+  const result = await client!.callTool({ name: "pi_session_search", arguments: { query } }, { onprogress: () => {} });
   expect(result.isError).toBeFalsy();
   const text = (result.content as { type: string; text?: string }[]).find((b) => b.type === "text")?.text ?? "";
-  return { s: result.structuredContent as Structured, text, progress };
+  return { s: result.structuredContent as Structured, text, progress: progress!.take() };
 }
 
 describe("recall mcp's first index", () => {
   it("answers while the first index is not done, saying so, and completely once it is", { timeout: 120_000 }, async () => {
     agent = makeAgentDir();
     builder = await startSlowFirstIndex(agent.env, Infinity);
-    client = new Client({ name: "recall-first-index-test", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "--default-scope", "all"], env: agent.env as Record<string, string>, stderr: "pipe" }));
+    await connect(agent.env);
 
     const partial = await search("deploy");
     expect(partial.s.index_complete).toBe(false);
@@ -67,22 +76,20 @@ describe("recall mcp's first index", () => {
     expect((await runRecall(["index", "--quiet"], { env: agent.env })).code).toBe(0);
     writeFileSync(join(agent.sessionsDir, "late.jsonl"), readFileSync(FIXTURE_SESSION, "utf8").replace(/2d9abfc1-ce2a-46a6-a446-f9bb2819c0a3/g, "3e8bbcd2-df3b-47b7-b557-0aac3920d1b4"));
     builder = await startSlowFirstIndex(agent.env, Infinity);
-    client = new Client({ name: "recall-first-index-test", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "--default-scope", "all"], env: agent.env as Record<string, string>, stderr: "pipe" }));
+    await connect(agent.env);
     const found = await search("deploy");
     const sessionRef = found.s.results[0].session_ref as string;
-    const read = await client.callTool({ name: "pi_session_read", arguments: { session_ref: sessionRef } });
+    const read = await client!.callTool({ name: "pi_session_read", arguments: { session_ref: sessionRef } });
     expect(read.isError).toBeFalsy();
     expect(JSON.stringify(read.structuredContent)).toMatch(/deploy/);
-    const context = await client.callTool({ name: "pi_session_context", arguments: { session_ref: sessionRef, question: "deploy" } });
+    const context = await client!.callTool({ name: "pi_session_context", arguments: { session_ref: sessionRef, question: "deploy" } });
     expect(context.isError).toBeFalsy();
     expect(JSON.stringify(context.structuredContent)).toMatch(/deploy/);
   });
 
   it("on a small history, the first call waits for the first index and answers completely", async () => {
     agent = makeAgentDir();
-    client = new Client({ name: "recall-first-index-test", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "--default-scope", "all"], env: agent.env as Record<string, string>, stderr: "pipe" }));
+    await connect(agent.env);
     const first = await search("deploy");
     expect(first.s.index_complete).toBe(true);
     expect(first.s.results.length).toBeGreaterThan(0);
