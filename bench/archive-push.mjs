@@ -5,14 +5,16 @@
 //     OpenSearch: its own bulk rate, beside recall's (reading, redacting and acknowledging included);
 //  3. a push with nothing to send, interleaved with `node -e 0`, --runs times: the median of each;
 //  4. one message appended to a session, then pushed and searched for until the archive finds it:
-//     the time from the append to the hit, --appends times;
+//     the time from the append to the hit, --appends times; with --keep-files (a remote keeping
+//     the session files), the largest session is the one that grows, and the bytes of file each
+//     of those pushes sends are reported beside the whole kept file's;
 //  5. the archive's size on disk (documents, bytes, bytes a document), for sizing a team's cluster;
 //  6. the benchmark's queries (bench/queries.mjs, those an archive takes) by `recall search
 //     --remote` beside the local `recall search`, interleaved, --runs times each: the CLI's wall time,
 //     and the engine's own time for it (its query and fetch time, from the index's search statistics).
 //
 //   node bench/archive-push.mjs --agent <corpus agent folder> [--runs 20] [--appends 5] [--json]
-//        [--content conversation,calls,outputs,thinking] [--skip bulk,no-change,append]
+//        [--content conversation,calls,outputs,thinking] [--keep-files] [--skip bulk,no-change,append]
 //
 // --content sets what the remote sends (default conversation): all four kinds make L's 1.35 M
 // message entries an archive of over a million documents. --skip leaves steps out (2, 3, 4).
@@ -20,7 +22,7 @@
 // The corpus is only read: recall's cache and config go to a temporary folder, the appended
 // messages to a copy of one session file in an agent folder of its own inside it.
 import { execFileSync, spawnSync } from "node:child_process";
-import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,7 +30,7 @@ import { parseArgs } from "node:util";
 import { machineInfo, now, REPO_ROOT, summarize } from "./lib.mjs";
 import { QUERIES } from "./queries.mjs";
 
-const { values } = parseArgs({ options: { agent: { type: "string" }, runs: { type: "string", default: "20" }, appends: { type: "string", default: "5" }, content: { type: "string" }, skip: { type: "string", default: "" }, json: { type: "boolean", default: false } } });
+const { values } = parseArgs({ options: { agent: { type: "string" }, runs: { type: "string", default: "20" }, appends: { type: "string", default: "5" }, content: { type: "string" }, "keep-files": { type: "boolean", default: false }, skip: { type: "string", default: "" }, json: { type: "boolean", default: false } } });
 if (!values.agent) throw new Error("--agent <corpus agent folder> is required");
 const SCRIPT = fileURLToPath(new URL("../scripts/opensearch.sh", import.meta.url));
 const RECALL = join(REPO_ROOT, "bin", "recall.cjs");
@@ -52,12 +54,12 @@ try {
   log("starting OpenSearch");
   const url = execFileSync(SCRIPT, ["start", "--dir", osDir], { encoding: "utf8" }).trim();
   recall("remote", "add", "bench", url, "--index", INDEX, "--machine", "bench", "--user", "bench");
-  if (values.content) {
+  if (values.content || values["keep-files"]) {
     const configFile = join(work, "data", "config.json");
     const config = JSON.parse(readFileSync(configFile, "utf8"));
-    config.remotes.bench.content = values.content.split(",");
+    if (values.content) config.remotes.bench.content = result.content = values.content.split(",");
+    if (values["keep-files"]) config.remotes.bench.keepFiles = result.keepFiles = true;
     writeFileSync(configFile, JSON.stringify(config, null, 2));
-    result.content = config.remotes.bench.content;
   }
 
   // 1. Everything, from nothing.
@@ -108,23 +110,24 @@ try {
   // 4. An appended message, from the append to a hit in the archive.
   if (!skipped.has("append")) {
   const sessionsDir = join(values.agent, "sessions");
-  const project = readdirSync(sessionsDir)[0];
-  const original = join(sessionsDir, project, readdirSync(join(sessionsDir, project)).find((name) => name.endsWith(".jsonl")));
+  const sessionFiles = readdirSync(sessionsDir).flatMap((project) => readdirSync(join(sessionsDir, project)).filter((name) => name.endsWith(".jsonl")).map((name) => join(sessionsDir, project, name)));
+  const original = values["keep-files"] ? sessionFiles.reduce((a, b) => (statSync(b).size > statSync(a).size ? b : a)) : sessionFiles[0];
   // A copy of one session in an agent folder of its own, so that the corpus is not written to.
   // And a cache of its own: its pushes must not take the corpus's sessions, absent from its folder, out of the archive.
   const appendEnv = { ...env, PI_CODING_AGENT_DIR: join(work, "agent-extra"), RECALL_CACHE_DIR: join(work, "cache-extra") };
   const target = join(work, "agent-extra", "sessions", "--extra--", basename(original));
   mkdirSync(join(target, ".."), { recursive: true });
   copyFileSync(original, target);
-  const pushExtra = () => spawnSync(process.execPath, [RECALL, "push", "--remote", "bench"], { env: appendEnv, encoding: "utf8" });
-  pushExtra();
+  const pushExtra = () => summary(spawnSync(process.execPath, [RECALL, "push", "--remote", "bench", "--json"], { env: appendEnv, encoding: "utf8" }).stdout);
+  const kept = pushExtra().fileBytes;
   const toHit = [];
+  const fileBytes = [];
   for (let i = 0; i < Number(values.appends); i++) {
     const word = `pushbench${i}x${Date.now().toString(36)}`;
     const at = Date.now();
     appendFileSync(target, `${JSON.stringify({ type: "message", id: `pb${i}${at}`.slice(0, 16), parentId: null, timestamp: new Date(at).toISOString(), message: { role: "user", content: `a ${word} line`, timestamp: at } })}\n`);
     t = now();
-    pushExtra();
+    fileBytes.push(pushExtra().fileBytes);
     for (;;) {
       await fetch(`${url}/${INDEX}/_refresh`, { method: "POST" });
       const found = await (await fetch(`${url}/${INDEX}/_search`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ size: 1, query: { match: { text: word } } }) })).json();
@@ -135,6 +138,10 @@ try {
   }
   result.appendToHit = summarize(toHit);
   log(`an appended message pushed and found in the archive: p50 ${result.appendToHit.median.toFixed(0)} ms, max ${result.appendToHit.max.toFixed(0)} ms`);
+  if (values["keep-files"]) {
+    result.keptAppend = { session: basename(original), keptBytes: kept, appendFileBytes: fileBytes };
+    log(`the session kept (${(kept / 1024).toFixed(0)} kB): each append sent ${fileBytes.join(", ")} bytes of it`);
+  }
   }
 
   // 5. Its size on disk, the appended copies' documents included (a handful).

@@ -8,7 +8,9 @@ import { spawnSync } from "node:child_process";
 import { appendFileSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_KEPT_PARTS } from "../src/archive/kept-files.js";
 import { redactSessionFile } from "../src/archive/redact-file.js";
+import { Recall } from "../src/index.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { userMessage } from "./helpers/fixture-files.js";
 import { engineApi, WORKING_REMOTE_CHECKS, needsOpenSearch, openSearchMissing, openSearchUrl } from "./helpers/opensearch.js";
@@ -169,12 +171,71 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("pulling a kept session file 
     rmSync(here);
   });
 
-  it("a changed file replaces its kept copy; a deleted one and a forgotten one are taken out", async () => {
-    appendFileSync(sessionFile, userMessage("a0000003", "one more kittiwake question", Date.parse("2026-10-07T01:00:00Z")));
+  it("an appended file sends only its new lines, as a part that pull joins to the rest; a rewritten file is kept whole again", async () => {
+    const before = readFileSync(sessionFile, "utf8");
+    const appended = userMessage("a0000003", `one more kittiwake question, with ${TOKEN} again`, Date.parse("2026-10-07T01:00:00Z"));
+    appendFileSync(sessionFile, appended);
     const report = jsonLines((await onLaptop(["push", "--remote", "team", "--json"])).stdout).at(-1)!;
-    // The new message, and the one before it read again (an append may extend it).
-    expect(report).toMatchObject({ messages: 2, files: 1, sessions: 1 });
-    expect((await keptFiles()).get(ID).content).toBe(redactSessionFile(readFileSync(sessionFile, "utf8")).text);
+    // The new message, and the one before it read again (an append may extend it); of the file, its new line.
+    const part = redactSessionFile(appended).text;
+    expect(part).not.toContain(TOKEN);
+    expect(report).toMatchObject({ messages: 2, files: 1, sessions: 1, fileBytes: Buffer.byteLength(part), fileRedactions: { "github-token": 1 } });
+    let kept = await keptFiles();
+    expect(kept.get(ID).content).toBe(redactSessionFile(before).text);
+    const start = Buffer.byteLength(before);
+    expect(kept.get(`${ID}:1`)).toMatchObject({ session_id: ID, part: 1, from: start, end: start + Buffer.byteLength(appended), generation: kept.get(ID).generation, content: part });
+
+    // By a prefix of its id too, which its parts share.
+    const pulled = jsonLines<{ path: string }>((await onDesktop(["pull", "--remote", "team", ID.slice(0, 8), "--json"])).stdout)[0]!;
+    expect(readFileSync(pulled.path, "utf8")).toBe(redactSessionFile(readFileSync(sessionFile, "utf8")).text);
+    rmSync(pulled.path);
+
+    // Parts another version of the file left (a push killed before it was noted) are not joined.
+    const whole = redactSessionFile(readFileSync(sessionFile, "utf8")).text;
+    const end = Buffer.byteLength(readFileSync(sessionFile));
+    const stale = { ...kept.get(`${ID}:1`), part: 2, from: end, end: end + 10, content: "stale\n" };
+    for (const left of [{ ...stale, generation: "0000000000000000" }, { ...stale, from: end - 1 }]) {
+      await api(`/${FILES}/_doc/${encodeURIComponent(`${ID}:2`)}?refresh=true`, { method: "PUT", body: left });
+      const again = jsonLines<{ path: string }>((await onDesktop(["pull", "--remote", "team", ID, "--json"])).stdout)[0]!;
+      expect(readFileSync(again.path, "utf8")).toBe(whole);
+      rmSync(again.path);
+    }
+
+    // Rewritten: kept whole again, its old parts taken out (the stale ones too).
+    writeFileSync(sessionFile, before.replace("Let me run the kittiwake tests.", "Let me read the kittiwake logs."));
+    const rewritten = jsonLines((await onLaptop(["push", "--remote", "team", "--json"])).stdout).at(-1)!;
+    expect(rewritten).toMatchObject({ files: 1, sessions: 1 });
+    kept = await keptFiles();
+    expect([...kept.keys()].filter((id) => id.startsWith(ID))).toEqual([ID]);
+    expect(kept.get(ID)).toMatchObject({ part: 0, from: 0, content: redactSessionFile(readFileSync(sessionFile, "utf8")).text });
+    const third = jsonLines<{ path: string }>((await onDesktop(["pull", "--remote", "team", ID, "--json"])).stdout)[0]!;
+    expect(readFileSync(third.path, "utf8")).toBe(redactSessionFile(readFileSync(sessionFile, "utf8")).text);
+    rmSync(third.path);
+  });
+
+  it("a kept file of 100 parts is kept whole again when it next grows", { timeout: 120_000 }, async () => {
+    const archive = await Recall.openArchive({ env: laptop.env });
+    const line = (n: number) => userMessage(`b${String(n).padStart(7, "0")}`, `kittiwake note ${n}`, Date.parse("2026-10-07T03:00:00Z") + n);
+    const grow = async (n: number) => {
+      appendFileSync(sessionFile, line(n));
+      return archive.push("team");
+    };
+    for (let n = 1; n < MAX_KEPT_PARTS; n++) expect(await grow(n)).toMatchObject({ files: 1, fileBytes: Buffer.byteLength(line(n)) });
+    let kept = await keptFiles();
+    expect([...kept.keys()].filter((id) => id.startsWith(ID))).toHaveLength(MAX_KEPT_PARTS);
+    // Its 100 documents out, the whole file in.
+    const whole = await grow(MAX_KEPT_PARTS);
+    expect(whole).toMatchObject({ files: 1, fileBytes: Buffer.byteLength(redactSessionFile(readFileSync(sessionFile, "utf8")).text) });
+    expect(whole.deleted).toBeGreaterThanOrEqual(MAX_KEPT_PARTS);
+    kept = await keptFiles();
+    expect([...kept.keys()].filter((id) => id.startsWith(ID))).toEqual([ID]);
+    expect(kept.get(ID).content).toBe(redactSessionFile(readFileSync(sessionFile, "utf8")).text);
+  });
+
+  it("a deleted file and a forgotten one are taken out, every part of them", async () => {
+    appendFileSync(sessionFile, userMessage("a0000004", "and a last kittiwake question", Date.parse("2026-10-07T02:00:00Z")));
+    await onLaptop(["push", "--remote", "team"]);
+    expect((await keptFiles()).has(`${ID}:1`)).toBe(true);
 
     const s3 = "01a0f71f-0380-71ce-a5f6-9af2c7be0ad4";
     expect((await keptFiles()).has(s3)).toBe(true);
@@ -184,7 +245,7 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("pulling a kept session file 
 
     const forgot = await onLaptop(["push", "--remote", "team", "--forget", ID]);
     expect(forgot.stderr).toBe("");
-    expect((await keptFiles()).has(ID)).toBe(false);
+    expect([...(await keptFiles()).keys()].filter((id) => id.startsWith(ID))).toEqual([]);
     const gone = await onDesktop(["pull", "--remote", "team", ID]);
     expect(gone.code).toBe(2);
   });

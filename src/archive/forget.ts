@@ -7,10 +7,10 @@
 import type { Locations } from "../locations.js";
 import { RecallError } from "../errors.js";
 import { projectOf } from "../sessions/project-identity.js";
-import { deleteMatching, deleteSession, pushTimeout, sendBulk } from "./bulk.js";
+import { deleteMatching, deleteSession, pushTimeout } from "./bulk.js";
 import { remoteClient, remoteError } from "./client.js";
 import { forgottenFile, loadForgotten, saveForgotten } from "./forgotten.js";
-import { filesAlias, hasFilesIndex } from "./kept-files.js";
+import { deleteKept, filesAlias, hasFilesIndex } from "./kept-files.js";
 import { resolveArchived } from "./read.js";
 import type { Remote } from "./remotes.js";
 import { loadWatermarks, saveSignatures, saveWatermarks, watermarkFile } from "./watermarks.js";
@@ -59,9 +59,8 @@ export async function forget(locations: Locations, remote: Remote, env: NodeJS.P
     if (project !== undefined) report.deleted += await deleteMatching(client, remote, { term: { project } });
     // Their kept files too, wherever a push kept them (keepFiles may have been turned off since).
     if (await hasFilesIndex(client, remote)) {
-      const files = filesAlias(remote);
-      if (report.sessions.length > 0) await sendBulk(client, remote, report.sessions.map((id) => ({ id, index: files, delete: true as const })));
-      if (project !== undefined) await deleteMatching(client, remote, { term: { project } }, files);
+      await deleteKept(client, remote, report.sessions);
+      if (project !== undefined) await deleteMatching(client, remote, { term: { project } }, filesAlias(remote));
     }
   } catch (error) {
     throw error instanceof RecallError ? error : remoteError(remote, error, "forgetting sessions", pushTimeout(remote));

@@ -20,7 +20,7 @@ import { idFromFileName, readHeader } from "../sessions/entries.js";
 import { projectOf } from "../sessions/project-identity.js";
 import { pushTimeout } from "./bulk.js";
 import { remoteClient, remoteError, statusOf } from "./client.js";
-import { filesAlias, type KeptFile } from "./kept-files.js";
+import { filesAlias, keptContent, type KeptFile } from "./kept-files.js";
 import type { Remote } from "./remotes.js";
 
 export interface PullResult {
@@ -57,13 +57,20 @@ function isDirectory(path: string): boolean {
 /** A session id in full: its kept file is read by id, which sees a push the moment it is acknowledged (a search only after a refresh). */
 const FULL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The one kept file whose session id is `ref` or starts with it. */
+/** The one kept file whose session id is `ref` or starts with it, its parts joined (kept-files.ts). */
 async function findKept(remote: Remote, env: NodeJS.ProcessEnv, ref: string): Promise<KeptFile> {
   if (!/^[0-9a-z-]{4,}$/i.test(ref)) throw new RecallError("BAD_INPUT", `a kept session is named by its id or a prefix of 4 or more of its characters, not ${JSON.stringify(ref)}`, { field: "session" });
   // A kept file may be as large as a push's bulk request: fetching it may take as long.
   const timeoutMs = pushTimeout(remote);
   const client = remoteClient(remote, env, timeoutMs);
   const index = filesAlias(remote);
+  const whole = async (first: KeptFile): Promise<KeptFile> => {
+    try {
+      return { ...first, content: await keptContent(client, remote, first) };
+    } catch (error) {
+      throw remoteError(remote, error, "fetching a kept session file", timeoutMs);
+    }
+  };
   let ids: string[];
   try {
     if (FULL_ID.test(ref)) {
@@ -71,11 +78,14 @@ async function findKept(remote: Remote, env: NodeJS.ProcessEnv, ref: string): Pr
         if (statusOf(error) === 404) return undefined;
         throw error;
       });
-      if (found?.body.found) return found.body._source as KeptFile;
+      if (found?.body.found) return await whole(found.body._source as KeptFile);
     }
-    const found = await client.search({ index, body: { size: 11, _source: false, query: { prefix: { session_id: ref.toLowerCase() } } } });
+    // Part 0 of each kept file (a kept file's parts share its session id).
+    const query = { bool: { filter: [{ prefix: { session_id: ref.toLowerCase() } }], must_not: [{ range: { part: { gt: 0 } } }] } };
+    const found = await client.search({ index, body: { size: 11, _source: false, query } });
     ids = found.body.hits.hits.map((hit) => hit._id!);
   } catch (error) {
+    if (error instanceof RecallError) throw error;
     // No file was ever kept there.
     if (statusOf(error) === 404) ids = [];
     else throw remoteError(remote, error, "finding a kept session file", timeoutMs);
@@ -83,11 +93,13 @@ async function findKept(remote: Remote, env: NodeJS.ProcessEnv, ref: string): Pr
   if (ids.length === 0) throw new RecallError("NOT_FOUND", `remote ${remote.name} keeps no session file ${ref}`, { field: "session", value: ref, hint: "only sessions pushed while the remote had keepFiles set are kept" });
   if (ids.length > 1 && !ids.includes(ref)) throw new RecallError("AMBIGUOUS", `${ref} names several sessions kept in remote ${remote.name}: ${ids.slice(0, 10).join(", ")}${ids.length > 10 ? ", …" : ""}`, { field: "session", value: ref });
   const id = ids.includes(ref) ? ref : ids[0]!;
+  let first: KeptFile;
   try {
-    return (await client.get({ index, id })).body._source as KeptFile;
+    first = (await client.get({ index, id })).body._source as KeptFile;
   } catch (error) {
     throw remoteError(remote, error, "fetching a kept session file", timeoutMs);
   }
+  return whole(first);
 }
 
 interface LocalSession {

@@ -26,7 +26,7 @@ import type { Client } from "@opensearch-project/opensearch";
 import { remoteClient, remoteError } from "./client.js";
 import { sessionDocuments, type IdentifiedDocument } from "./documents.js";
 import { forgottenFile, loadForgotten } from "./forgotten.js";
-import { ensureFilesIndex, filesAlias, MAX_KEPT_BYTES, type KeptFile } from "./kept-files.js";
+import { deleteKept, ensureFilesIndex, filesAlias, generationOf, MAX_KEPT_BYTES, MAX_KEPT_PARTS, partId, type KeptFile, type KeptState } from "./kept-files.js";
 import { redactSessionFile } from "./redact-file.js";
 import type { Remote } from "./remotes.js";
 import { ensureIndex } from "./template.js";
@@ -43,7 +43,7 @@ export interface PushOptions {
   since?: number;
   /** Each document that is (or, dry, would be) sent. */
   onDocument?: (document: IdentifiedDocument) => void;
-  /** Each session file that is (or, dry, would be) kept in the archive (`keepFiles`). */
+  /** Each part of a session file that is (or, dry, would be) kept in the archive (`keepFiles`). */
   onFile?: (file: KeptFile) => void;
 }
 
@@ -57,7 +57,7 @@ export interface PushReport {
   documents: number;
   /** Bytes of the documents sent, as JSON. */
   bytes: number;
-  /** Session files kept in the archive (`keepFiles`), and their bytes as sent. */
+  /** Parts of session files kept in the archive (`keepFiles`: a file whole, or the lines appended to it), and their bytes as sent. */
   files: number;
   fileBytes: number;
   /** Documents removed from the archive: a message that grew, a rewritten or deleted session's old ones. */
@@ -153,10 +153,13 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
   const unkept = remote.keepFiles ? [] : [...watermarks.values()].filter((mark) => mark.kept);
   const dropping = unkept.length > 0 ? await engine() : undefined;
   if (dropping) {
-    await sendBulk(dropping, remote, unkept.map((mark): Action => ({ id: mark.header.id, index: filesAlias(remote), delete: true })));
+    try {
+      report.deleted += await deleteKept(dropping, remote, unkept.map((mark) => mark.header.id));
+    } catch (error) {
+      throw remoteError(remote, error, "dropping the kept session files", pushTimeout(remote));
+    }
     for (const mark of unkept) delete mark.kept;
     save();
-    report.deleted += unkept.length;
   }
 
   let actions: Action[] = [];
@@ -186,7 +189,7 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
       const known = watermarks.get(file.path);
       // A session tagged since its last push sends its documents again, carrying the new tags.
       const retagged = known !== undefined && !sameTags(known.tags ?? [], tags.of(known.header.id));
-      const keptAsIs = !remote.keepFiles || known?.kept === true;
+      const keptAsIs = !remote.keepFiles || known?.kept !== undefined;
       if (known && !retagged && keptAsIs && sameSignature(known, file)) {
         report.unchanged++;
         continue;
@@ -240,25 +243,41 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
         // A long session spans requests; it counts as pushed only with its last one (it is not queued yet).
         if (actionBytes >= BULK_BYTES || actions.length >= BULK_ACTIONS) await flush();
       }
-      let kept = false;
+      let kept: KeptState | undefined;
+      let keptNow = false;
       if (remote.keepFiles) {
-        const { file: keptFile, counts } = keptFileOf(file.path, read, remote);
-        if (keptFile.bytes > MAX_KEPT_BYTES) {
-          report.failed.push({ path: file.path, reason: `too large to keep in remote ${remote.name} (${Math.ceil(keptFile.bytes / 2 ** 20)} MB; at most ${MAX_KEPT_BYTES >> 20} MB)` });
-        } else {
-          // A rewritten file of another session: the old session's kept file goes with its documents.
-          if (known?.kept && known.header.id !== read.header.id) actions.push({ id: known.header.id, index: filesAlias(remote), delete: true });
-          options.onFile?.(keptFile);
-          actions.push({ id: keptFile.session_id, index: filesAlias(remote), document: keptFile });
-          actionBytes += keptFile.bytes;
-          report.files++;
-          report.fileBytes += keptFile.bytes;
-          for (const [what, count] of Object.entries(counts)) report.fileRedactions[what] = (report.fileRedactions[what] ?? 0) + count;
-          kept = true;
-          if (actionBytes >= BULK_BYTES || actions.length >= BULK_ACTIONS) await flush();
+        // A kept file that only grew gets the lines appended since as a part of its own.
+        const extending = grown && known?.kept && known.header.id === read.header.id && known.kept.parts < MAX_KEPT_PARTS ? known.kept : undefined;
+        if (extending && read.end === known!.end) kept = extending;
+        else {
+          const { file: keptFile, counts } = keptFileOf(file.path, read, remote, extending ? { from: known!.end, extends: extending } : undefined);
+          const bytes = (extending?.bytes ?? 0) + keptFile.bytes;
+          if (bytes > MAX_KEPT_BYTES) {
+            report.failed.push({ path: file.path, reason: `too large to keep in remote ${remote.name} (${Math.ceil(bytes / 2 ** 20)} MB; at most ${MAX_KEPT_BYTES >> 20} MB)` });
+          } else {
+            // Kept again whole (rewritten, of another session, or of too many parts): the old parts go first.
+            const replacingKept = !extending && known?.kept ? await engine() : undefined;
+            if (known && replacingKept) {
+              await flush();
+              try {
+                report.deleted += await deleteKept(replacingKept, remote, [known.header.id]);
+              } catch (error) {
+                throw remoteError(remote, error, "replacing a kept session file", pushTimeout(remote));
+              }
+            }
+            options.onFile?.(keptFile);
+            actions.push({ id: partId(keptFile.session_id, keptFile.part), index: filesAlias(remote), document: keptFile });
+            actionBytes += keptFile.bytes;
+            report.files++;
+            report.fileBytes += keptFile.bytes;
+            for (const [what, count] of Object.entries(counts)) report.fileRedactions[what] = (report.fileRedactions[what] ?? 0) + count;
+            kept = { generation: keptFile.generation, parts: keptFile.part + 1, bytes };
+            keptNow = true;
+            if (actionBytes >= BULK_BYTES || actions.length >= BULK_ACTIONS) await flush();
+          }
         }
       }
-      if (documents.length > 0 || stale.length > 0 || kept) report.sessions++;
+      if (documents.length > 0 || stale.length > 0 || keptNow) report.sessions++;
       queued.push([
         file.path,
         {
@@ -283,8 +302,8 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
     const removing = await engine();
     if (!removing) return 0;
     try {
-      if (mark.kept) await sendBulk(removing, remote, [{ id: mark.header.id, index: filesAlias(remote), delete: true }]);
-      return await deleteSession(removing, remote, mark.header.id);
+      const keptParts = mark.kept ? await deleteKept(removing, remote, [mark.header.id]) : 0;
+      return keptParts + (await deleteSession(removing, remote, mark.header.id));
     } catch (error) {
       throw remoteError(remote, error, "removing a deleted session", pushTimeout(remote));
     }
@@ -342,14 +361,16 @@ async function removeDeleted(
 
 /**
  * The complete lines of a session file as one read found them, redacted as the remote says, to be
- * kept; and the secrets removed, by what they were.
+ * kept: from its start (part 0), or, extending a kept file, from `from` on (its next part); and
+ * the secrets removed, by what they were.
  */
-function keptFileOf(path: string, read: SessionRead, remote: Remote): { file: KeptFile; counts: Record<string, number> } {
-  const bytes = Buffer.alloc(read.end);
+function keptFileOf(path: string, read: SessionRead, remote: Remote, extending?: { from: number; extends: KeptState }): { file: KeptFile; counts: Record<string, number> } {
+  const from = extending?.from ?? 0;
+  const bytes = Buffer.alloc(read.end - from);
   const fd = openSync(path, "r");
   try {
-    for (let at = 0; at < read.end; ) {
-      const got = readSync(fd, bytes, at, read.end - at, at);
+    for (let at = 0; at < bytes.length; ) {
+      const got = readSync(fd, bytes, at, bytes.length - at, from + at);
       if (got === 0) break;
       at += got;
     }
@@ -366,6 +387,10 @@ function keptFileOf(path: string, read: SessionRead, remote: Remote): { file: Ke
     machine: remote.machine,
     user: remote.user,
     session_created: read.header.created,
+    part: extending ? extending.extends.parts : 0,
+    from,
+    end: read.end,
+    generation: extending?.extends.generation ?? generationOf(read.header.id, cleaned.text),
     content: cleaned.text,
     bytes: Buffer.byteLength(cleaned.text),
     redactions: cleaned.total,

@@ -63,7 +63,7 @@ export async function checkRemote(remote: Remote, env: NodeJS.ProcessEnv): Promi
   }
   if (remote.keepFiles) {
     // A kept file of no session, in the index `recall pull` reads, written and read back.
-    const probe: KeptFile = { session_id: id, file_name: "probe.jsonl", folder: "", project: "", machine: remote.machine, user: remote.user, session_created: 0, content: "", bytes: 0, redactions: 0 };
+    const probe: KeptFile = { session_id: id, file_name: "probe.jsonl", folder: "", project: "", machine: remote.machine, user: remote.user, session_created: 0, part: 0, from: 0, end: 0, generation: "", content: "", bytes: 0, redactions: 0 };
     const files = filesAlias(remote);
     try {
       await ensureFilesIndex(client, remote);

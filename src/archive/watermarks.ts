@@ -15,6 +15,7 @@ import { FastHash } from "../hash.js";
 import type { Locations } from "../locations.js";
 import type { SessionHeader } from "../sessions/entries.js";
 import type { ReadCheckpoint } from "../sessions/session-index-reader.js";
+import type { KeptState } from "./kept-files.js";
 import type { Remote } from "./remotes.js";
 
 export interface FileWatermark {
@@ -30,13 +31,14 @@ export interface FileWatermark {
   tailIds: string[];
   /** The session's tags its documents carry. */
   tags?: string[];
-  /** The file, as far as `end`, is kept in the archive too (`keepFiles`, kept-files.ts). */
-  kept?: boolean;
+  /** The file, as far as `end`, is kept in the archive too (`keepFiles`, kept-files.ts), in these parts. */
+  kept?: KeptState;
 }
 
 export type Watermarks = Map<string, FileWatermark>;
 
-const FORMAT = 1;
+/** 2: kept files in parts (a watermark of 1 said only that its file was kept, whole). */
+const FORMAT = 2;
 
 /** The file of one remote: a new URL or index is another archive, so it starts afresh. */
 export function watermarkFile(locations: Pick<Locations, "cacheDir">, remote: Remote): string {
@@ -64,7 +66,7 @@ export function saveWatermarks(path: string, watermarks: Watermarks): void {
  * after every batch: signatures the watermarks were saved after are not believed anyway).
  */
 export function saveSignatures(path: string, watermarks: Watermarks): void {
-  const files = Object.fromEntries([...watermarks].map(([file, mark]): [string, SavedSignature] => [file, [mark.ino, mark.size, mark.mtimeMs, mark.header.id, mark.tags ?? [], mark.kept === true]]));
+  const files = Object.fromEntries([...watermarks].map(([file, mark]): [string, SavedSignature] => [file, [mark.ino, mark.size, mark.mtimeMs, mark.header.id, mark.tags ?? [], mark.kept !== undefined]]));
   writeWhole(signaturesFile(path), JSON.stringify({ format: FORMAT, of: fileStamp(path), files }));
 }
 

@@ -442,7 +442,7 @@ export function pushDocumentRecord({ id, document: d }: IdentifiedDocument): Pus
   };
 }
 
-/** `recall push --dry-run --json` to a remote with keepFiles: one per session file that would be kept, as it would be sent. */
+/** `recall push --dry-run --json` to a remote with keepFiles: one per session file, or part of one, that would be kept, as it would be sent. */
 export interface PushFileRecord {
   type: "file";
   session_id: string;
@@ -452,6 +452,11 @@ export interface PushFileRecord {
   machine: string;
   user: string;
   session_created: number;
+  /** 0: the file from its start; n: the lines appended after part n - 1. */
+  part: number;
+  /** The bytes of the session file it holds, [from, end), before redaction. */
+  from: number;
+  end: number;
   bytes: number;
   redactions: number;
   content: string;
@@ -467,6 +472,9 @@ export function pushFileRecord(f: KeptFile): PushFileRecord {
     machine: f.machine,
     user: f.user,
     session_created: f.session_created,
+    part: f.part,
+    from: f.from,
+    end: f.end,
     bytes: f.bytes,
     redactions: f.redactions,
     content: f.content,
