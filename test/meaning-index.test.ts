@@ -161,9 +161,20 @@ describe.skipIf(!MODEL_PACKAGE)(`the meaning index${MODEL_SKIP_REASON}`, () => {
     const rewritten = await indexMeaning(withModel());
     writeSession(join(dir.sessionsDir, "--tmp-meaning--"), "0190bbbb-0000-7000-8000-000000000003", ["how do I rotate the database password", "use the vault rotation job, not the secrets manager"]);
     const updated = await indexMeaning(withModel());
-    // Only new texts were embedded: the appended one and the session's two, then its changed one.
-    expect([rewritten.added, updated.added]).toEqual([3, 1]);
+    // Only new texts were embedded: the appended one and its session's longer opening, the new
+    // session's two and its opening, then its changed one and opening. The copy's are all known.
+    expect([rewritten.added, updated.added]).toEqual([5, 2]);
     expect(updated.embedded).toBe(updated.messages);
+
+    // Tagged: its session document is written again, its opening with it, so its score by meaning
+    // stays (recency moves it by the milliseconds between the two searches).
+    const scored = async () => jsonLines<{ id: string; score: number }>((await runRecall(["search", "--no-sync", "--match", "meaning", "--json", "-n", "1", "rotate a credential"], { env: withModel() })).stdout)[0]!;
+    const untagged = await scored();
+    expect(untagged.id).toBe("0190bbbb-0000-7000-8000-000000000003");
+    expect((await runRecall(["tag", untagged.id, "credentials"], { env: withModel() })).code).toBe(0);
+    const tagged = await scored();
+    expect(tagged.id).toBe(untagged.id);
+    expect(tagged.score).toBeCloseTo(untagged.score, 4);
 
     const fresh = { ...withModel(), RECALL_CACHE_DIR: join(dir.root, "fresh-cache") };
     const rebuilt = await indexMeaning(fresh);
@@ -228,6 +239,8 @@ describe.skipIf(!MODEL_PACKAGE)(`the meaning index${MODEL_SKIP_REASON}`, () => {
     const bytes = readFileSync(file);
     for (let at = HEADER; at < bytes.length; at += RECORD) distinct.add(bytes.subarray(at, at + 8).toString("hex"));
     expect(distinct.size).toBe(recordsIn(file));
-    expect(resumed.messages).toBeGreaterThanOrEqual(distinct.size);
+    // A text at most for each message and each session's opening.
+    const sessions = (await runRecall(["list", "--no-sync", "--json", "-n", "1000"], { env: withModel() })).stdout.trim().split("\n").length;
+    expect(resumed.messages + sessions).toBeGreaterThanOrEqual(distinct.size);
   }, 240_000);
 });

@@ -2,7 +2,7 @@ import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { idFromFileName, readCopyKeys, readSessionForIndex, type IndexedMessage } from "../src/sessions/session-index-reader.js";
+import { idFromFileName, OPENING_CHARS, readCopyKeys, readSessionForIndex, type IndexedMessage } from "../src/sessions/session-index-reader.js";
 import { cappedOutput, commandPaths, OUTPUT_HEAD_CHARS, OUTPUT_TAIL_CHARS } from "../src/sessions/other-text.js";
 import { splitConcatenated } from "../src/sessions/lines.js";
 import { FIXTURE_FILES } from "./helpers/fixture-files.js";
@@ -157,6 +157,29 @@ describe("damaged and unusual files", () => {
   });
 });
 
+describe("a session's opening", () => {
+  it("is its user and assistant messages joined, a fork's copied ones too, cut at OPENING_CHARS", () => {
+    const s1 = readSessionForIndex(f.s1);
+    const [asked, answered] = conversation(s1.messages);
+    expect(s1.opening.startsWith(asked!.text.trim())).toBe(true);
+    expect(s1.opening).toContain(answered!.text.trim().slice(0, 40));
+    // A fork starts as its parent did: the same opening, though its copies are not indexed again.
+    const fork = readSessionForIndex(f.s3, { skipCopies: readCopyKeys(f.s1) });
+    expect(fork.opening.startsWith(s1.opening.slice(0, 100))).toBe(true);
+
+    const dir = mkdtempSync(join(tmpdir(), "recall-opening-"));
+    const path = join(dir, "long.jsonl");
+    const header = JSON.stringify({ type: "session", version: 3, id: "0190cccc-0000-7000-8000-000000000001", timestamp: "2026-10-01T00:00:00.000Z", cwd: "/tmp" });
+    const line = (n: number, role: string, text: string) =>
+      JSON.stringify({ type: "message", id: `m${n}`, parentId: null, timestamp: "2026-10-01T00:00:00.000Z", message: { role, content: [{ type: "text", text }], timestamp: Date.parse("2026-10-01T00:00:00Z") + n } });
+    // 900 characters a message, and one with an emoji across the cut.
+    const texts = ["a".repeat(900), "b".repeat(900), `${"c".repeat(OPENING_CHARS - 1803)}😀 tail`, "d".repeat(900)];
+    writeFileSync(path, [header, ...texts.map((text, n) => line(n, n % 2 ? "assistant" : "user", text))].join("\n") + "\n");
+    const long = readSessionForIndex(path);
+    expect(long.opening).toBe(`${texts[0]}\n${texts[1]}\n${"c".repeat(OPENING_CHARS - 1803)}😀`);
+  });
+});
+
 describe("forks", () => {
   it("skips the history a fork copied from its parent", () => {
     const fork = readSessionForIndex(f.s3, { skipCopies: readCopyKeys(f.s1) });
@@ -200,6 +223,7 @@ describe("resuming a read after an append", () => {
     expect(resumed.modified).toBe(full.modified);
     expect(resumed.name).toBe(full.name);
     expect(resumed.firstMessage).toBe(full.firstMessage);
+    expect(resumed.opening).toBe(full.opening);
     expect(resumed.end).toBe(readFileSync(path).length - '{"type":"message","id":"partial'.length);
   });
 

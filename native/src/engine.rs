@@ -30,7 +30,7 @@ use crate::scan::{scan, EarlyLook, Layout, Scan};
 use crate::schema::{kind_is, Fields, KIND_MESSAGE, KIND_SESSION, SCHEMA_VERSION};
 use crate::search::{find, find_matching, search, Found, Hit, MeaningQuery, SearchOptions};
 use crate::searchers::Searchers;
-use crate::session::{message_document, session_document, session_from_document};
+use crate::session::{message_document, session_document, session_to_rewrite};
 use crate::sessions::documents_by_id;
 use crate::snippet::{snippets_of, Snippet};
 use crate::text_kind::TextKind;
@@ -361,7 +361,7 @@ impl Engine {
         let searcher = self.searcher();
         for update in &changes.tag_updates {
             for doc in documents_by_id(&searcher, fields, &update.session_id)? {
-                let mut session = session_from_document(fields, &doc);
+                let mut session = session_to_rewrite(fields, &doc);
                 if changes.sessions.iter().any(|s| s.session.path == session.path) {
                     continue;
                 }

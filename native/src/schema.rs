@@ -18,7 +18,7 @@ use crate::tokenizer::ANALYZER;
 
 /// Bump when the schema, the analyzer or the meaning of a field changes; an index written with
 /// another version is rebuilt from the session files.
-pub const SCHEMA_VERSION: u32 = 6;
+pub const SCHEMA_VERSION: u32 = 7;
 
 pub const KIND_MESSAGE: &str = "message";
 pub const KIND_SESSION: &str = "session";
@@ -62,6 +62,7 @@ pub struct Fields {
     pub created: Field,
     pub message_count: Field,
     pub first_message: Field,
+    pub opening: Field,
     pub parent: Field,
     // File documents.
     pub file_size: Field,
@@ -112,6 +113,7 @@ pub fn build_schema() -> Schema {
     builder.add_i64_field("created", STORED);
     builder.add_u64_field("message_count", STORED);
     builder.add_text_field("first_message", STORED);
+    builder.add_text_field("opening", STORED);
     builder.add_text_field("parent", STORED);
     builder.add_u64_field("file_size", FAST | STORED);
     builder.add_f64_field("file_mtime", FAST | STORED);
@@ -149,6 +151,7 @@ impl Fields {
             created: f("created")?,
             message_count: f("message_count")?,
             first_message: f("first_message")?,
+            opening: f("opening")?,
             parent: f("parent")?,
             file_size: f("file_size")?,
             file_mtime: f("file_mtime")?,

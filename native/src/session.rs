@@ -27,6 +27,10 @@ pub struct SessionMeta {
     pub message_count: u32,
     #[serde(default)]
     pub first_message: String,
+    /// The start of its conversation (meaning/unit.rs), as the meaning index embeds it; given when
+    /// indexing, never read back.
+    #[serde(default)]
+    pub opening: Option<String>,
     /// Path of the session this one was forked from.
     #[serde(default)]
     pub parent: Option<String>,
@@ -79,6 +83,10 @@ pub fn session_document(fields: &Fields, session: &SessionMeta) -> TantivyDocume
     doc.add_i64(fields.created, session.created);
     doc.add_u64(fields.message_count, u64::from(session.message_count));
     doc.add_text(fields.first_message, &session.first_message);
+    if let Some(opening) = session.opening.as_deref().filter(|opening| !opening.trim().is_empty()) {
+        doc.add_text(fields.opening, opening);
+        doc.add_u64(fields.meaning_key, unit_key(opening));
+    }
     if let Some(name) = &session.name {
         doc.add_text(fields.name, name);
     }
@@ -149,9 +157,15 @@ pub fn session_from_document(fields: &Fields, doc: &TantivyDocument) -> SessionM
         modified: int(doc, fields.ts),
         message_count: doc.get_first(fields.message_count).and_then(|v| v.as_u64()).map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX)),
         first_message: text(doc, fields.first_message).unwrap_or_default(),
+        opening: None,
         parent: text(doc, fields.parent),
         tags: doc.get_all(fields.tags).filter_map(|v| v.as_str().map(str::to_owned)).collect(),
     }
+}
+
+/// A session document read back to be written again (a tag edit): with its opening.
+pub fn session_to_rewrite(fields: &Fields, doc: &TantivyDocument) -> SessionMeta {
+    SessionMeta { opening: text(doc, fields.opening), ..session_from_document(fields, doc) }
 }
 
 /// The stored fields of a matched message that a hit reports.

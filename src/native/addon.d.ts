@@ -437,6 +437,11 @@ export interface NativeSession {
   modified: number
   messageCount: number
   firstMessage: string
+  /**
+   * The start of its conversation (meaning/unit.rs), as the meaning index embeds it; given when
+   * indexing, never read back.
+   */
+  opening?: string
   /** Path of the session this one was forked from. */
   parent?: string
   /** Merged manual and automatic tags, normalized by the caller. */

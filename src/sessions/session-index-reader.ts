@@ -42,6 +42,7 @@ export interface ReadCheckpoint {
   messageCount: number;
   name: string | undefined;
   firstMessage: string;
+  opening: string;
   modified: number;
 }
 
@@ -49,6 +50,8 @@ export interface SessionRead {
   header: SessionHeader;
   name: string | undefined;
   firstMessage: string;
+  /** The start of its conversation, for the meaning index (`OPENING_CHARS`). */
+  opening: string;
   /** Last message time, or the header time for a session without messages. */
   modified: number;
   /** User and assistant messages in the file (all branches, copies from a fork parent included). */
@@ -72,6 +75,12 @@ export interface ReadOptions {
 }
 
 export const FIRST_MESSAGE_CHARS = 300;
+/**
+ * A session's opening: its user and assistant messages joined, cut here. The meaning index
+ * embeds it as the session's own unit (native/src/meaning/unit.rs), of which the model reads 256
+ * tokens, some 1,000 to 1,500 characters of prose; it stops changing once this long.
+ */
+export const OPENING_CHARS = 2_000;
 const JOINABLE_ROLES = new Set(["user", "assistant", "custom"]);
 
 /**
@@ -90,6 +99,14 @@ export function readCopyKeys(path: string): Set<string> {
     keys.add(copyKey(line.value));
   });
   return keys;
+}
+
+/** `opening` with one more message, cut at OPENING_CHARS (after a surrogate pair it would cut in two). */
+function openingWith(opening: string, text: string): string {
+  const joined = opening ? `${opening}\n${text.trim()}` : text.trim();
+  if (joined.length <= OPENING_CHARS) return joined;
+  const end = /[\uD800-\uDBFF]/.test(joined[OPENING_CHARS - 1]!) ? OPENING_CHARS + 1 : OPENING_CHARS;
+  return joined.slice(0, end);
 }
 
 interface OpenMessage extends IndexedMessage {
@@ -115,7 +132,7 @@ export function* readSessionInParts(path: string, options: ReadOptions, partChar
   const resume = options.resume;
   const state: ReadCheckpoint = resume
     ? { ...resume.checkpoint }
-    : { offset: 0, lineNo: 1, nextIndex: 0, messageCount: 0, name: undefined, firstMessage: "", modified: 0 };
+    : { offset: 0, lineNo: 1, nextIndex: 0, messageCount: 0, name: undefined, firstMessage: "", opening: "", modified: 0 };
   let checkpoint: ReadCheckpoint = { ...state };
   // The state before the current line: where a resumed read would start if a message begins on it.
   let beforeLine: ReadCheckpoint = { ...state };
@@ -187,6 +204,7 @@ export function* readSessionInParts(path: string, options: ReadOptions, partChar
     header: entries.header,
     name: state.name,
     firstMessage: state.firstMessage,
+    opening: state.opening,
     modified: state.modified || entries.header.created,
     messageCount: state.messageCount,
     messages,
@@ -216,6 +234,8 @@ export function* readSessionInParts(path: string, options: ReadOptions, partChar
         }
         const text = contentText(message.content);
         if (role === "user" && !state.firstMessage && text.trim()) state.firstMessage = clipLine(text, FIRST_MESSAGE_CHARS);
+        // A fork's copied messages too: its conversation starts with them.
+        if ((role === "user" || role === "assistant") && text.trim() && state.opening.length < OPENING_CHARS) state.opening = openingWith(state.opening, text);
         if (!copied && typeof role === "string" && JOINABLE_ROLES.has(role)) addText(line, role, entryId, time, text, true);
         if (!copied) addOtherKinds(message, entryId, time, header.cwd, line);
         return;

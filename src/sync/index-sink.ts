@@ -95,6 +95,7 @@ export class IndexSink implements ChangeSink {
         modified: read.modified,
         messageCount: read.messageCount,
         firstMessage: read.firstMessage,
+        opening: read.opening,
         parent: read.header.parent,
         tags: this.options.tagsOf(read.header.id),
       },

@@ -7,7 +7,8 @@
 //!
 //! A meaning search is exact: the query's cosine with every vector held, then each message
 //! document in scope takes its key's cosine, and each session its best message
-//! (candidates.rs). A message whose vector is not there yet is not found by meaning.
+//! (candidates.rs), weighed with its opening's cosine (unit.rs: each session document carries its
+//! opening's key). A message whose vector is not there yet is not found by meaning.
 //!
 //! A session's place in meaning is its centroid, the mean of its messages' vectors: the sessions
 //! nearest another (`nearest_sessions`, for related.rs) are those whose centroids are nearest its.
@@ -17,6 +18,7 @@ use std::sync::{Arc, Mutex};
 
 use tantivy::index::SegmentId;
 use tantivy::query::{EnableScoring, Query, Weight};
+use tantivy::schema::Field;
 use tantivy::{DocAddress, DocId, DocSet, Searcher, SegmentReader, TantivyDocument, TERMINATED};
 
 use crate::by_path_key::{ByPathKey, PathKeys};
@@ -24,9 +26,10 @@ use crate::candidates::{BySession, Candidate, Origin, SessionCandidates};
 use crate::error::Result;
 use crate::index_part::Part;
 use crate::meaning::store::{Generation, Store};
+use crate::meaning::unit::with_opening;
 use crate::meaning::DIMENSIONS;
 use crate::query::{filtered, Filters};
-use crate::schema::{kind_is, Fields, KIND_MESSAGE};
+use crate::schema::{for_each_of_kind, kind_is, Fields, KIND_MESSAGE, KIND_SESSION};
 use tantivy::schema::document::Value;
 
 /// How many of the messages in scope the store has a vector for.
@@ -77,28 +80,55 @@ fn for_each_unit_of(searcher: &Searcher, fields: &Fields, filters: &Filters, onl
     Ok(())
 }
 
-/// Up to `limit` texts whose vectors the store lacks (key and text, the newest messages first,
-/// each key once), and the coverage of the whole index.
+/// A session's opening (unit.rs): its session's path key, its key, the session's last activity.
+struct Opening {
+    path_key: u64,
+    key: u64,
+    ts: i64,
+    address: DocAddress,
+}
+
+/// Visits the opening of every live session document that has one.
+fn for_each_opening(searcher: &Searcher, fields: &Fields, mut visit: impl FnMut(Opening)) -> Result<()> {
+    let columns = |segment: &SegmentReader| {
+        let fast = segment.fast_fields();
+        Ok((fast.u64("path_key")?, fast.u64("meaning_key")?, fast.i64("ts")?))
+    };
+    for_each_of_kind(searcher, fields, KIND_SESSION, columns, |(path_keys, keys, times), address| {
+        if let (Some(path_key), Some(key)) = (path_keys.first(address.doc_id), keys.first(address.doc_id)) {
+            visit(Opening { path_key, key, ts: times.first(address.doc_id).unwrap_or(0), address });
+        }
+    })
+}
+
+/// Up to `limit` texts whose vectors the store lacks (key and text, messages and sessions'
+/// openings, the newest first, each key once), and the coverage of the whole index (messages).
 pub fn pending(searcher: &Searcher, fields: &Fields, store: &Store, limit: usize) -> Result<(Vec<(u64, String)>, Coverage)> {
     let mut coverage = Coverage::default();
-    let mut missing: Vec<(i64, u64, DocAddress)> = Vec::new();
+    // Time, key, document, and the field its text is in.
+    let mut missing: Vec<(i64, u64, DocAddress, Field)> = Vec::new();
     for_each_unit(searcher, fields, &Filters::default(), |unit| {
         coverage.messages += 1;
         match store.slot(unit.key) {
             Some(_) => coverage.embedded += 1,
-            None => missing.push((unit.ts, unit.key, unit.address)),
+            None => missing.push((unit.ts, unit.key, unit.address, fields.content)),
+        }
+    })?;
+    for_each_opening(searcher, fields, |opening| {
+        if store.slot(opening.key).is_none() {
+            missing.push((opening.ts, opening.key, opening.address, fields.opening));
         }
     })?;
     missing.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let mut seen = PathKeys::default();
     let mut texts = Vec::new();
-    for (_, key, address) in missing {
+    for (_, key, address, field) in missing {
         if texts.len() == limit {
             break;
         }
         if seen.insert(key) {
             let doc: TantivyDocument = searcher.doc(address)?;
-            let text = doc.get_first(fields.content).and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+            let text = doc.get_first(field).and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
             texts.push((key, text));
         }
     }
@@ -110,6 +140,9 @@ pub fn live_keys(searcher: &Searcher, fields: &Fields) -> Result<PathKeys> {
     let mut keys = PathKeys::default();
     for_each_unit(searcher, fields, &Filters::default(), |unit| {
         keys.insert(unit.key);
+    })?;
+    for_each_opening(searcher, fields, |opening| {
+        keys.insert(opening.key);
     })?;
     Ok(keys)
 }
@@ -234,6 +267,15 @@ pub fn meaning_candidates(searcher: &Searcher, fields: &Fields, store: &Store, c
         if let Some((key, candidates)) = run {
             found.entry(key).or_default().merge(candidates);
         }
+    }
+    // Each session found is weighed with its opening, when the store holds its vector.
+    if !found.is_empty() {
+        for_each_opening(searcher, fields, |opening| {
+            let (Some(session), Some(slot)) = (found.get_mut(&opening.path_key), store.slot(opening.key)) else { return };
+            if let Some(best) = session.best.as_mut() {
+                best.score = with_opening(best.score, scores[slot as usize]);
+            }
+        })?;
     }
     Ok((found, coverage))
 }

@@ -4,6 +4,13 @@
 //! (bench/meaning-eval) what was said finds a session; a tool's output is mostly noise to a model
 //! trained on sentences, and ten times the text to embed.
 //!
+//! Beside its messages, a session has one more unit: its opening, the start of its conversation
+//! (its first messages joined, as far as the model reads), which the library gives with the
+//! session (`SessionMeta::opening`) and its session document carries. A paraphrase recalls what a
+//! session was about, which its opening says best: on the paraphrase eval the opening alone found
+//! the session in the first five 90 % of the time, the best message alone 69 %. A session's score
+//! by meaning weighs both (`with_opening`), so a later message can still find it.
+//!
 //! A unit is known by the key of its text alone, so its vector (a function of the text) is
 //! computed once whatever the history: a fork's copied messages, a rewritten session's unchanged
 //! ones and the same text in two sessions all share one vector in the store (store.rs).
@@ -14,6 +21,16 @@ use crate::schema::path_key_after;
 /// from a path key of the same bytes). Stored in the index, so it never changes between builds.
 pub fn unit_key(text: &str) -> u64 {
     path_key_after(0x6d65_616e_696e_6721, text)
+}
+
+/// How much a session's opening weighs against its best message (bench/meaning-eval: 1.5 to 4
+/// gave paraphrases R@5 85–90 % against the best message's 69 %, keyword queries unchanged).
+const OPENING_WEIGHT: f32 = 3.0;
+
+/// A session's score by meaning from its best message's cosine and its opening's: their weighted
+/// mean, a cosine still.
+pub fn with_opening(best_message: f32, opening: f32) -> f32 {
+    (best_message + OPENING_WEIGHT * opening) / (1.0 + OPENING_WEIGHT)
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ pub fn session(name: &str, cwd: &str, modified: i64, texts: &[&str]) -> SessionU
         modified,
         message_count: texts.len() as u32,
         first_message: texts.first().map_or(String::new(), |t| t.to_string()),
+        opening: None,
         parent: None,
         tags: Vec::new(),
     };
