@@ -7,7 +7,7 @@
  * default search prints what it printed before. Model tests skip, visibly, without the package.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { shellQuote } from "../src/output/shell.js";
@@ -83,17 +83,23 @@ describe("meaning search without the model package", () => {
     expect(result.stderr).toMatch(/--match/);
   });
 
-  it.skipIf(!MODEL_PACKAGE)(`leaves the default search's ranking and output as they were, whether or not a meaning index exists${MODEL_SKIP_REASON}`, async () => {
+  it.skipIf(!MODEL_PACKAGE)(`leaves the words' search as it was, by default without the model package and with --match words with it, whether or not a meaning index exists${MODEL_SKIP_REASON}`, async () => {
     const searches = [["search", "--json", "deploy"], ["search", "staging deploy"], ["search", "--format", "tsv", "-n", "50", "the"]];
     const before = [];
     for (const args of searches) before.push(await runRecall(args, { env: dir.env }));
     await indexMeaning(withModel());
     for (const [i, args] of searches.entries()) {
-      for (const env of [dir.env, withModel()]) {
-        const after = await runRecall(args, { env });
-        expect({ code: after.code, stdout: unscored(after.stdout) }, args.join(" ")).toEqual({ code: before[i]!.code, stdout: unscored(before[i]!.stdout) });
+      for (const [env, asked] of [[dir.env, args], [withModel(), [...args, "--match", "words"]]] as const) {
+        const after = await runRecall([...asked], { env });
+        expect({ code: after.code, stdout: unscored(after.stdout) }, asked.join(" ")).toEqual({ code: before[i]!.code, stdout: unscored(before[i]!.stdout) });
       }
+      // With the model package, the default is both.
+      const byDefault = await runRecall(args, { env: withModel() });
+      const both = await runRecall([...args, "--match", "both"], { env: withModel() });
+      expect(unscored(byDefault.stdout), args.join(" ")).toBe(unscored(both.stdout));
     }
+    // What no session holds or is about finds nothing: a session only somewhat near in meaning is no hit.
+    for (const query of ["quokka", "banana bread recipe"]) expect((await runRecall(["search", query], { env: withModel() })).code, query).toBe(1);
   }, 120_000);
 });
 
@@ -109,6 +115,21 @@ describe.skipIf(!MODEL_PACKAGE)(`the meaning index${MODEL_SKIP_REASON}`, () => {
     const both = jsonLines<{ name: string; matchedBy: string }>((await runRecall(["search", "--match", "both", "--json", "-n", "5", query], { env: withModel() })).stdout);
     expect(both.map((h) => h.name)).toContain("Fix staging deploy: readiness probe and nginx ingress");
   }, 120_000);
+
+  it("searches by words by default when the installed model cannot be loaded, saying so once; asked for, it is an error", async () => {
+    const damaged = join(dir.root, "damaged-model");
+    cpSync(MODEL_PACKAGE!, damaged, { recursive: true });
+    truncateSync(join(damaged, "model.onnx"), 1000);
+    const env = { ...dir.env, RECALL_MODEL_DIR: damaged };
+    const words = await runRecall(["search", "--json", "--match", "words", "deploy"], { env });
+    const byDefault = await runRecall(["search", "--json", "deploy"], { env });
+    expect(byDefault.code).toBe(0);
+    expect(unscored(byDefault.stdout)).toBe(unscored(words.stdout));
+    expect(byDefault.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^recall: the meaning model's .*model\.onnx is damaged: .*; searching by words/)]);
+    const asked = await runRecall(["search", "--match", "both", "deploy"], { env });
+    expect(asked.code).toBe(2);
+    expect(asked.stderr.trim().split("\n")).toHaveLength(1);
+  });
 
   it("ranks the sessions of a scope (a folder, a time window) as the whole search ranks them", async () => {
     await indexMeaning(withModel());

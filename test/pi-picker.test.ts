@@ -241,7 +241,7 @@ describe("picker keys", () => {
     const back = handleKey(failed, { type: "toggleScope" }, ctx).state;
     expect(back.scope).toBe("current");
     expect(back.notice).toBeUndefined();
-    expect(searchRequest(back)).toEqual({ query: "staging", cwd: "/home/dev/shop-api", limit: PICKER_LIMIT });
+    expect(searchRequest(back)).toEqual({ query: "staging", match: "words", cwd: "/home/dev/shop-api", limit: PICKER_LIMIT });
   });
 
   it("widens the search to tool calls, output and thinking with Shift+Tab, says so in the help line, and narrows it back", () => {
@@ -429,7 +429,8 @@ describe("picker component", () => {
     picker.start();
     finishSync();
     await vi.advanceTimersByTimeAsync(0);
-    expect(vi.mocked(service.search).mock.calls.at(-1)![0].match).toBeUndefined();
+    // Words said outright: the library's default is both where the model is installed.
+    expect(vi.mocked(service.search).mock.calls.at(-1)![0].match).toBe("words");
     expect(picker.render(160).join("\n")).toContain("Ctrl+T +meaning");
     picker.handleInput("\x14");
     await vi.advanceTimersByTimeAsync(0);
@@ -437,7 +438,17 @@ describe("picker component", () => {
     expect(picker.render(160).join("\n")).toMatch(/by words and meaning[^]*Ctrl\+T words only/);
     picker.handleInput("\x14");
     await vi.advanceTimersByTimeAsync(0);
-    expect(vi.mocked(service.search).mock.calls.at(-1)![0].match).toBeUndefined();
+    expect(vi.mocked(service.search).mock.calls.at(-1)![0].match).toBe("words");
+  });
+
+  it("starts with words and meaning where the meaning model is installed", async () => {
+    const { service, finishSync } = fakeService((q) => [hit({ name: q || "latest" })]);
+    const { picker } = makePicker(service, initialState({ query: "flaky clock", scope: "all", cwd: "/x", byMeaning: true }));
+    picker.start();
+    finishSync();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(vi.mocked(service.search).mock.calls.at(-1)![0].match).toBe("both");
+    expect(picker.render(160).join("\n")).toMatch(/by words and meaning[^]*Ctrl\+T words only/);
   });
 
   it("finishes with the session to resume, and refuses the one Pi has open", async () => {

@@ -133,6 +133,13 @@ pub struct MeaningQuery<'a> {
 /// How deep into the meaning's ranking a session of `both` is said to match by meaning too: every
 /// session has some cosine with the query.
 pub const MEANING_DEPTH: usize = 100;
+/// With `both`, a session the words did not find is a hit only if its score by meaning (unit.rs,
+/// before recency) reaches this: every session has a nearest message, so without it a query about
+/// nothing in the sessions would still find ten, and a word one session holds would bring nine
+/// strangers with it. On the paraphrase eval a
+/// paraphrase's own session scored from 0.20 (p10 0.28, median 0.38); the best session for
+/// queries about nothing there ("quokka", "banana bread recipe", "lorem ipsum dolor") 0.07–0.21.
+pub const MEANING_FLOOR: f32 = 0.22;
 /// The weight of the words in `both`: a match of every word of the query adds this much to its
 /// cosine, a match of fewer words less (see `fused`). On the paraphrase eval (bench/meaning-eval,
 /// BENCHMARKS.md) 0.2 keeps the keyword queries' R@1 at the words' own; more gives paraphrases
@@ -211,6 +218,12 @@ pub fn find_matching(searchers: &Searchers, fields: &Fields, options: &SearchOpt
     let (by_meaning, coverage) = match by_meaning.transpose()? {
         Some((found, coverage)) => (found, Some(coverage)),
         None => (BySession::default(), None),
+    };
+    // With both, a session only the meaning found is a hit from MEANING_FLOOR on (by meaning
+    // alone, the nearest sessions are what was asked for).
+    let by_meaning: BySession = match &meaning {
+        Some(MeaningQuery { words: true, .. }) => by_meaning.into_iter().filter(|(key, found)| by_words.contains_key(key) || found.best.is_some_and(|best| best.score >= MEANING_FLOOR)).collect(),
+        _ => by_meaning,
     };
     let wanted: PathKeys = by_words.keys().chain(by_meaning.keys()).copied().collect();
     let session_docs = session_documents(searcher, fields, &wanted)?;

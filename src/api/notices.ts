@@ -17,6 +17,8 @@ export type NoticeCode =
   | "INDEX_STALE"
   /** Session files that could not be read were skipped. */
   | "FILES_SKIPPED"
+  /** The meaning model is installed but could not be loaded: a search that did not ask for meaning searched by words. */
+  | "MODEL_UNUSABLE"
   /** Anything else a sync reported. */
   | "SYNC";
 

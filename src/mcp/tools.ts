@@ -65,7 +65,7 @@ export function registerTools(server: McpServer, { config, pages, reader, sessio
     },
     guarded("pi_session_search", searchArgs, async (args, ctx) => {
       if (args.scope === "remote") return pages.archived(args);
-      const call = { query: args.query, mode: args.mode ?? "conversation", ...(args.file === undefined ? {} : { file: args.file }), ...(args.match === undefined || args.match === "words" ? {} : { match: args.match }) };
+      const call = { query: args.query, mode: args.mode ?? "conversation", ...(args.file === undefined ? {} : { file: args.file }), ...(args.match === undefined ? {} : { match: args.match }) };
       return pages.page({ tool: "pi_session_search", query: Recall.sessionSearchQuery(args), call, scope: args.scope, limit: args.limit, cursor: args.cursor }, ctx);
     }),
   );

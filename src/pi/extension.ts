@@ -240,7 +240,7 @@ async function pick(recall: Recall, ctx: ExtensionCommandContext, query: string)
   } catch (error) {
     remoteProblem = `no archive scope: ${errorText(error)}`;
   }
-  const state = initialState({ query, scope: config.picker.scope, cwd: ctx.cwd, currentSession: currentSession(ctx), ...(remote === undefined ? {} : { remote }) });
+  const state = initialState({ query, scope: config.picker.scope, cwd: ctx.cwd, currentSession: currentSession(ctx), byMeaning: recall.meaningModelInstalled(), ...(remote === undefined ? {} : { remote }) });
   const problem = warning ?? remoteProblem;
   if (problem) state.notice = { kind: "warning", text: problem };
   const notices = recall.takeNotices();

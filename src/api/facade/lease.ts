@@ -75,6 +75,8 @@ export class IndexLease {
   private running: Promise<SyncReport> | undefined;
   private watched: LiveFreshness | undefined;
   private meaningLoaded: Promise<Meaning | null> | undefined;
+  /** Whether the notice that the model could not be loaded was given (meaningIfUsable). */
+  private modelUnusableSaid = false;
   private meaningIndexOpened: Promise<MeaningIndexHandle | null> | undefined;
   private readonly notices: Notice[] = [];
   private located: Locations | undefined;
@@ -113,6 +115,18 @@ export class IndexLease {
   meaning(): Promise<Meaning | null> {
     this.meaningLoaded ??= import("../meaning.js").then(({ openMeaning }) => openMeaning(this.meaningIndex(), this.env));
     return this.meaningLoaded;
+  }
+
+  /**
+   * The meaning model for a search that did not ask for it: null when it is not installed, and
+   * when it is but cannot be loaded (a damaged file), with a notice saying so, once.
+   */
+  meaningIfUsable(): Promise<Meaning | null> {
+    return this.meaning().catch((error: unknown) => {
+      if (!this.modelUnusableSaid) this.notices.push({ code: "MODEL_UNUSABLE", message: `${error instanceof Error ? error.message : String(error)}; searching by words`, hint: "reinstall the model package, or search with match words" });
+      this.modelUnusableSaid = true;
+      return null;
+    });
   }
 
   /** The meaning index alone (no model loaded), opened once; null when the model package is not installed. */

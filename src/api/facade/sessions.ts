@@ -22,8 +22,9 @@ export class Sessions {
   constructor(private readonly lease: IndexLease) {}
 
   async search<T>(options: SearchOptions & Freshness, present?: (page: SearchPage) => T): Promise<T | SearchPage> {
-    // The model loads while the index is brought up to date.
-    const meaning = (options.match ?? "words") === "words" ? undefined : this.lease.meaning();
+    // The model loads while the index is brought up to date: asked for, or for the default
+    // (`both` where the model is installed, search.ts), which never fails for it.
+    const meaning = options.match === "words" ? undefined : options.match === undefined ? this.lease.meaningIfUsable() : this.lease.meaning();
     // Its failure (a damaged model file) is the search's, when the search awaits it.
     meaning?.catch(() => undefined);
     return this.lease.fresh(options, async (store) => {

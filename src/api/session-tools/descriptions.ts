@@ -22,7 +22,7 @@ export const SESSION_TOOL_TEXT = {
   limit: `Results per page, 1 to ${LIMITS.maxResults} (default ${LIMITS.defaultResults})`,
   cursor: 'The exact cursor the previous page gave; omit (or "start") for the first page',
   mode: '"conversation" (default): user and assistant text; "raw": also thinking, tool calls and tool output',
-  match: '"words" (default): the query\'s words; "meaning": the sessions nearest the query in meaning, whatever their words (needs the meaning model installed and its index built); "both": the two fused',
+  match: '"words": the query\'s words; "meaning": the sessions nearest the query in meaning, whatever their words (needs the meaning model installed and its index built); "both": the two fused. Default: "both" where the meaning model is installed, else "words"',
   file: "Only sessions whose tool calls read, edited or wrote this file, or whose bash commands named it (an absolute path, or one relative to the folder recall runs in)",
   since: "Only sessions active from this time on: 7d, 24h, 2w, today, yesterday or an ISO date",
   maxChars: (fallback: number) => `Characters of message text, ${LIMITS.minPageChars} to ${LIMITS.maxPageChars} (default ${fallback})`,

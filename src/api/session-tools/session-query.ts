@@ -43,9 +43,10 @@ function checkedMode(mode: string | undefined): SessionToolMode {
   return mode as SessionToolMode;
 }
 
-function checkedMatch(match: string | undefined): Match {
-  if (match === undefined) return "words";
-  if (!(MATCH_MODES as readonly string[]).includes(match)) throw bad("match", `match must be "words", "meaning" or "both", not ${JSON.stringify(match)}`, "leave it out for words");
+/** The match asked for; undefined: the library's default (both where the model is installed, else words). */
+function checkedMatch(match: string | undefined): Match | undefined {
+  if (match === undefined) return undefined;
+  if (!(MATCH_MODES as readonly string[]).includes(match)) throw bad("match", `match must be "words", "meaning" or "both", not ${JSON.stringify(match)}`, "leave it out for the default");
   return match as Match;
 }
 
@@ -54,7 +55,7 @@ export function searchQuery(args: SessionSearchArgs): SessionQuery {
   const query = checkedQuery(args.query);
   const raw = checkedMode(args.mode) === "raw";
   const match = checkedMatch(args.match);
-  const widened = { ...(raw ? { content: ["all" as const] } : {}), ...(args.file === undefined ? {} : { file: args.file }), ...(match === "words" ? {} : { match }) };
+  const widened = { ...(raw ? { content: ["all" as const] } : {}), ...(args.file === undefined ? {} : { file: args.file }), ...(match === undefined ? {} : { match }) };
   if (UUID.test(query)) return { search: { query: "", sessionIds: [query.toLowerCase()], ...widened }, note: SESSION_TOOL_TEXT.byIdNote };
   return { search: { query, ...widened } };
 }

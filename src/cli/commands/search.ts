@@ -83,7 +83,7 @@ export class SearchCommand extends SessionsCommand {
   });
   exact = Option.Boolean("--exact", false, { description: "Search every word as typed, suggesting nothing: --typos off" });
   match = Option.String("--match", {
-    description: "What a session must match: words (the default), meaning (what was said nearest the query in meaning, whatever its words) or both (the two rankings fused); meaning needs the model package recall-pi-model-minilm and `recall index --meaning`",
+    description: "What a session must match: words, meaning (what was said nearest the query in meaning, whatever its words) or both (the two rankings fused); meaning needs the model package recall-pi-model-minilm and `recall index --meaning`. Default: both where that package is installed, else words",
     validator: isEnum(MATCH_MODES),
   });
   remote = Option.String("--remote", { description: "Search the archive of this remote (see recall push) instead of this machine's sessions" });

@@ -30,7 +30,7 @@ import {
 /** What the picker was closed with. */
 export type PickerOutcome = { type: "resume"; hit: SearchHit } | { type: "fork"; hit: SearchHit } | undefined;
 
-type SearchRequest = { query: string; cwd?: string; limit: number; prefix?: boolean; content?: ContentScope[]; match?: "both"; related?: SessionRef; remote?: string };
+type SearchRequest = { query: string; cwd?: string; limit: number; prefix?: boolean; content?: ContentScope[]; match?: "both" | "words"; related?: SessionRef; remote?: string };
 
 /** What the preview shows of a session. */
 type PreviewPage = Pick<ReadResult, "messages" | "page">;

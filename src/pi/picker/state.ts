@@ -110,6 +110,8 @@ export function initialState(options: {
   currentSession?: { id?: string; path?: string };
   remote?: string;
   now?: number;
+  /** Searching by words and meaning from the start (the meaning model is installed). */
+  byMeaning?: boolean;
 }): PickerState {
   const query = options.query ?? "";
   return {
@@ -117,7 +119,7 @@ export function initialState(options: {
     cursor: query.length,
     scope: options.scope,
     everyKind: false,
-    byMeaning: false,
+    byMeaning: options.byMeaning ?? false,
     cwd: options.cwd,
     ...(options.remote === undefined ? {} : { remote: options.remote }),
     currentSession: options.currentSession ?? {},
@@ -137,7 +139,7 @@ export function initialState(options: {
  * What the index is asked for the current state: a search, (no words yet) the latest sessions, or
  * the sessions related to one (`related`); in the `remote` scope, the archive's search.
  */
-export function searchRequest(state: PickerState): { query: string; cwd?: string; limit: number; content?: ContentScope[]; match?: "both"; related?: SessionRef; remote?: string } {
+export function searchRequest(state: PickerState): { query: string; cwd?: string; limit: number; content?: ContentScope[]; match?: "both" | "words"; related?: SessionRef; remote?: string } {
   const related = state.relatedTo;
   if (state.scope === "remote" && state.remote !== undefined) {
     return { query: state.query, remote: state.remote, limit: state.limit, ...(state.everyKind ? { content: ["all" as const] } : {}) };
@@ -145,7 +147,8 @@ export function searchRequest(state: PickerState): { query: string; cwd?: string
   return {
     query: state.query,
     ...(state.everyKind ? { content: ["all" as const] } : {}),
-    ...(state.byMeaning && !related ? { match: "both" as const } : {}),
+    // Said either way: the library's default is both where the model is installed.
+    ...(related ? {} : { match: state.byMeaning ? ("both" as const) : ("words" as const) }),
     ...(state.scope === "current" ? { cwd: state.cwd } : {}),
     limit: state.limit,
     ...(related ? { related: { id: related.id, path: related.path, cwd: related.cwd } } : {}),
