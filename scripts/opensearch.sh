@@ -180,11 +180,13 @@ start() {
 }
 
 stop_nodes() {
-  local pid waited
-  for pid in $(pids); do
+  local pid waited stopping
+  # Read once: a node deletes its pid file as it shuts down, before it has let go of its files.
+  stopping=$(pids)
+  for pid in $stopping; do
     kill "$pid" 2>/dev/null || true
   done
-  for pid in $(pids); do
+  for pid in $stopping; do
     waited=0
     while kill -0 "$pid" 2>/dev/null; do
       if [ $waited -ge 30 ]; then kill -9 "$pid" 2>/dev/null || true; fi
