@@ -159,12 +159,14 @@ describe("damaged and unusual files", () => {
 
 describe("a session's opening", () => {
   it("is its user and assistant messages joined, a fork's copied ones too, cut at OPENING_CHARS", () => {
-    const s1 = readSessionForIndex(f.s1);
+    const s1 = readSessionForIndex(f.s1, { opening: true });
     const [asked, answered] = conversation(s1.messages);
     expect(s1.opening.startsWith(asked!.text.trim())).toBe(true);
     expect(s1.opening).toContain(answered!.text.trim().slice(0, 40));
+    // Kept only when asked for (the archive's watermarks keep every checkpoint, and never use it).
+    expect(readSessionForIndex(f.s1).opening).toBe("");
     // A fork starts as its parent did: the same opening, though its copies are not indexed again.
-    const fork = readSessionForIndex(f.s3, { skipCopies: readCopyKeys(f.s1) });
+    const fork = readSessionForIndex(f.s3, { skipCopies: readCopyKeys(f.s1), opening: true });
     expect(fork.opening.startsWith(s1.opening.slice(0, 100))).toBe(true);
 
     const dir = mkdtempSync(join(tmpdir(), "recall-opening-"));
@@ -175,7 +177,7 @@ describe("a session's opening", () => {
     // 900 characters a message, and one with an emoji across the cut.
     const texts = ["a".repeat(900), "b".repeat(900), `${"c".repeat(OPENING_CHARS - 1803)}😀 tail`, "d".repeat(900)];
     writeFileSync(path, [header, ...texts.map((text, n) => line(n, n % 2 ? "assistant" : "user", text))].join("\n") + "\n");
-    const long = readSessionForIndex(path);
+    const long = readSessionForIndex(path, { opening: true });
     expect(long.opening).toBe(`${texts[0]}\n${texts[1]}\n${"c".repeat(OPENING_CHARS - 1803)}😀`);
   });
 });
@@ -205,7 +207,7 @@ describe("resuming a read after an append", () => {
     const dir = mkdtempSync(join(tmpdir(), "recall-resume-"));
     const path = join(dir, "s.jsonl");
     copyFileSync(f.s1, path);
-    const first = readSessionForIndex(path);
+    const first = readSessionForIndex(path, { opening: true });
     const last = conversation(first.messages).at(-1)!;
     // The appended assistant text continues the last (assistant) message: it must be joined.
     expect(last.role).toBe("assistant");
@@ -214,8 +216,8 @@ describe("resuming a read after an append", () => {
     appendFileSync(path, message("aaaa0002", "aaaa0001", "user", "appendeduserword", base + 1000));
     appendFileSync(path, '{"type":"message","id":"partial'); // Pi is still writing this line
 
-    const resumed = readSessionForIndex(path, { resume: { header: first.header, checkpoint: first.checkpoint } });
-    const full = readSessionForIndex(path);
+    const resumed = readSessionForIndex(path, { resume: { header: first.header, checkpoint: first.checkpoint }, opening: true });
+    const full = readSessionForIndex(path, { opening: true });
     expect(resumed.messages).toEqual(full.messages.filter((m) => m.index >= first.checkpoint.nextIndex));
     expect(resumed.messages[0]!.index).toBe(last.index);
     expect(resumed.messages[0]!.text).toContain("appendedjoinword");

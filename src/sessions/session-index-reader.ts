@@ -50,7 +50,7 @@ export interface SessionRead {
   header: SessionHeader;
   name: string | undefined;
   firstMessage: string;
-  /** The start of its conversation, for the meaning index (`OPENING_CHARS`). */
+  /** The start of its conversation, for the meaning index (`OPENING_CHARS`); "" unless `ReadOptions.opening`. */
   opening: string;
   /** Last message time, or the header time for a session without messages. */
   modified: number;
@@ -72,6 +72,12 @@ export interface ReadOptions {
   resume?: { header: SessionHeader; checkpoint: ReadCheckpoint };
   /** `copyKey`s of entries copied from a fork's parent: their text is indexed with the parent. */
   skipCopies?: ReadonlySet<string>;
+  /**
+   * Keep the session's opening (for the index's session document, and in the checkpoint, so that
+   * a resumed read goes on with it); without it the opening is "", as readers that never use it
+   * (the archive, whose watermarks keep every checkpoint) want.
+   */
+  opening?: boolean;
 }
 
 export const FIRST_MESSAGE_CHARS = 300;
@@ -235,7 +241,7 @@ export function* readSessionInParts(path: string, options: ReadOptions, partChar
         const text = contentText(message.content);
         if (role === "user" && !state.firstMessage && text.trim()) state.firstMessage = clipLine(text, FIRST_MESSAGE_CHARS);
         // A fork's copied messages too: its conversation starts with them.
-        if ((role === "user" || role === "assistant") && text.trim() && state.opening.length < OPENING_CHARS) state.opening = openingWith(state.opening, text);
+        if (options.opening && (role === "user" || role === "assistant") && text.trim() && state.opening.length < OPENING_CHARS) state.opening = openingWith(state.opening, text);
         if (!copied && typeof role === "string" && JOINABLE_ROLES.has(role)) addText(line, role, entryId, time, text, true);
         if (!copied) addOtherKinds(message, entryId, time, header.cwd, line);
         return;

@@ -158,7 +158,7 @@ async function readChange({ file, known, whole }: Planned, copiesFromParent: Cop
   // A fork's copied history is read with its parent; only the header says whether this is a fork.
   const skipCopies = await copiesFromParent(file.path, append ? append.state.header.parent : readHeader(file.path).parent);
   const from = append?.state.checkpoint.nextIndex;
-  const parts = readSessionInParts(file.path, { resume, skipCopies }, PART_TEXT_CHARS);
+  const parts = readSessionInParts(file.path, { resume, skipCopies, opening: true }, PART_TEXT_CHARS);
   let continued = false;
   for (;;) {
     const next = parts.next();

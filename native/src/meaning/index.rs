@@ -89,12 +89,20 @@ struct Opening {
 }
 
 /// Visits the opening of every live session document that has one.
-fn for_each_opening(searcher: &Searcher, fields: &Fields, mut visit: impl FnMut(Opening)) -> Result<()> {
+fn for_each_opening(searcher: &Searcher, fields: &Fields, visit: impl FnMut(Opening)) -> Result<()> {
+    for_each_opening_of(searcher, fields, None, visit)
+}
+
+/// Visits the opening of every live session document that has one, of one segment or all.
+fn for_each_opening_of(searcher: &Searcher, fields: &Fields, only: Option<usize>, mut visit: impl FnMut(Opening)) -> Result<()> {
     let columns = |segment: &SegmentReader| {
         let fast = segment.fast_fields();
         Ok((fast.u64("path_key")?, fast.u64("meaning_key")?, fast.i64("ts")?))
     };
     for_each_of_kind(searcher, fields, KIND_SESSION, columns, |(path_keys, keys, times), address| {
+        if only.is_some_and(|only| only != address.segment_ord as usize) {
+            return;
+        }
         if let (Some(path_key), Some(key)) = (path_keys.first(address.doc_id), keys.first(address.doc_id)) {
             visit(Opening { path_key, key, ts: times.first(address.doc_id).unwrap_or(0), address });
         }
@@ -156,6 +164,8 @@ struct SegmentUnits {
     indexes: Vec<u64>,
     keys: Vec<u64>,
     slots: Mutex<Option<(Generation, Arc<Vec<u32>>)>>,
+    /// The segment's session documents with an opening: document, path key, the opening's key.
+    openings: Vec<(DocId, u64, u64)>,
 }
 
 /// A unit the store holds no vector of.
@@ -196,13 +206,14 @@ impl UnitCache {
                 units.push(Arc::clone(read));
                 continue;
             }
-            let mut read = SegmentUnits { docs: Vec::new(), path_keys: Vec::new(), indexes: Vec::new(), keys: Vec::new(), slots: Mutex::new(None) };
+            let mut read = SegmentUnits { docs: Vec::new(), path_keys: Vec::new(), indexes: Vec::new(), keys: Vec::new(), slots: Mutex::new(None), openings: Vec::new() };
             for_each_unit_of(searcher, fields, &Filters::default(), Some(segment_ord), |unit| {
                 read.docs.push(unit.address.doc_id);
                 read.path_keys.push(unit.path_key);
                 read.indexes.push(unit.msg_index);
                 read.keys.push(unit.key);
             })?;
+            for_each_opening_of(searcher, fields, Some(segment_ord), |opening| read.openings.push((opening.address.doc_id, opening.path_key, opening.key)))?;
             let read = Arc::new(read);
             segments.insert(segment.segment_id(), Arc::clone(&read));
             units.push(read);
@@ -234,7 +245,8 @@ pub fn meaning_candidates(searcher: &Searcher, fields: &Fields, store: &Store, c
         true => None,
         false => Some(filtered(kind_is(fields, KIND_MESSAGE), filters, fields).weight(EnableScoring::disabled_from_searcher(searcher))?),
     };
-    for (segment_ord, units) in cache.units(searcher, fields)?.iter().enumerate() {
+    let segments = cache.units(searcher, fields)?;
+    for (segment_ord, units) in segments.iter().enumerate() {
         let segment = searcher.segment_reader(segment_ord as u32);
         let alive = segment.alive_bitset();
         let kept = match &scope {
@@ -269,13 +281,17 @@ pub fn meaning_candidates(searcher: &Searcher, fields: &Fields, store: &Store, c
         }
     }
     // Each session found is weighed with its opening, when the store holds its vector.
-    if !found.is_empty() {
-        for_each_opening(searcher, fields, |opening| {
-            let (Some(session), Some(slot)) = (found.get_mut(&opening.path_key), store.slot(opening.key)) else { return };
+    for (segment_ord, units) in segments.iter().enumerate() {
+        let alive = searcher.segment_reader(segment_ord as u32).alive_bitset();
+        for &(doc, path_key, key) in &units.openings {
+            if alive.is_some_and(|alive| !alive.is_alive(doc)) {
+                continue;
+            }
+            let (Some(session), Some(slot)) = (found.get_mut(&path_key), store.slot(key)) else { continue };
             if let Some(best) = session.best.as_mut() {
                 best.score = with_opening(best.score, scores[slot as usize]);
             }
-        })?;
+        }
     }
     Ok((found, coverage))
 }
