@@ -85,5 +85,5 @@ function isFolder(path: string): boolean {
  * one is rebuilt from the session files by the next sync.
  */
 export async function storeInPlace(store: IndexStore): Promise<IndexStore> {
-  return store.native.isInPlace() ? store : await openStore(store.locations);
+  return store.native.isInPlace() ? store : openStore(store.locations);
 }

@@ -190,7 +190,7 @@ describe("the background thread", () => {
       expect(progress.at(-1)).toBe(report.indexed);
       // The main thread sees what the worker committed once it reloads.
       const service = Recall.open({ cwd: dir.root, env: dir.env });
-      service.reload();
+      await service.reload();
       const { hits } = await service.search({ query: "staging deploy", limit: 5, sync: false });
       const s1 = hits.find((h) => h.id === S1)!;
       expect(s1).toBeDefined();

@@ -95,7 +95,7 @@ export class WorkerJobs implements JobRunner {
     const worker = this.worker;
     if (!worker) return;
     this.worker = undefined;
-    if (this.pending.size === 0) void worker.terminate();
+    if (this.pending.size === 0) stop(worker);
     else this.closing = worker;
   }
 
@@ -159,7 +159,7 @@ export class WorkerJobs implements JobRunner {
         worker.unref();
         if (this.closing === worker) {
           this.closing = undefined;
-          void worker.terminate();
+          stop(worker);
         }
       }
       if (message.ok) pending.resolve(message.result);
@@ -184,4 +184,9 @@ export class WorkerJobs implements JobRunner {
     this.worker = worker;
     return worker;
   }
+}
+
+/** Ends a worker thread; one that cannot be ended is gone already. */
+function stop(worker: Worker): void {
+  worker.terminate().catch(() => undefined);
 }

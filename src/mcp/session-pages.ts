@@ -40,8 +40,11 @@ export class SessionPages {
     const inner = this.tokens.readCursor(request.tool, call, request.cursor);
     if (inner === "invalid") throw invalidCursor();
     const progressToken = ctx.mcpReq._meta?.progressToken;
-    const progress = (filesDone: number, filesTotal: number) =>
-      void ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: progressToken!, progress: filesDone, total: filesTotal, message: `indexing session files: ${filesDone} of ${filesTotal}` } });
+    const progress = (filesDone: number, filesTotal: number) => {
+      const params = { progressToken: progressToken!, progress: filesDone, total: filesTotal, message: `indexing session files: ${filesDone} of ${filesTotal}` };
+      // A notification the client can no longer take is lost with the client: nothing to do.
+      ctx.mcpReq.notify({ method: "notifications/progress", params }).catch(() => undefined);
+    };
     const page = await this.sessions.recall.sessionPage(
       { query: request.query, cwd: scope === "project" ? this.config.projectDir : undefined, limit: request.limit, cursor: inner, signal: ctx.mcpReq.signal },
       progressToken === undefined ? undefined : (p) => progress(p.filesDone, p.filesTotal),

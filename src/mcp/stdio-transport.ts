@@ -121,10 +121,15 @@ export class LineStdioTransport implements Transport {
   private readonly onOutputError = (error: Error): void => {
     if (this.closed) return;
     this.onerror?.(error);
-    void this.close();
+    this.closeQuietly();
   };
 
   private readonly onEnd = (): void => {
-    void this.close();
+    this.closeQuietly();
   };
+
+  /** Closes from an event handler: a failure to close is the output's error, reported as one. */
+  private closeQuietly(): void {
+    this.close().catch((error: Error) => this.onerror?.(error));
+  }
 }

@@ -5,7 +5,6 @@
  * exactly (bash, zsh, ksh, and POSIX sh since 2024 read `$'…'`).
  */
 const SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 export function shellQuote(word: string): string {

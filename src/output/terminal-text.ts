@@ -12,7 +12,6 @@
 // and every bidirectional control: the Arabic letter mark (U+061C), the marks (U+200E, U+200F),
 // embeddings and overrides (U+202A–202E) and isolates (U+2066–2069). Joiners (U+200C, U+200D)
 // stay: emoji sequences are built with them.
-// eslint-disable-next-line no-control-regex
 const ACTIVE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
 function visible(char: string): string {

@@ -6,7 +6,7 @@
  * engine and keep their answers back (a push killed after the engine took a request, before
  * it heard so).
  */
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface ProxyBehaviour {
@@ -56,7 +56,7 @@ export async function startArchiveProxy(target: string, behaviour: ProxyBehaviou
   const bulks: number[] = [];
   const requests: string[] = [];
   let held = 0;
-  const server: Server = createServer(async (request, response) => {
+  const proxy = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     requests.push(`${request.method} ${request.url}`);
     const payload = await body(request);
     if (behaviour.hang) return;
@@ -100,6 +100,9 @@ export async function startArchiveProxy(target: string, behaviour: ProxyBehaviou
     }
     response.writeHead(answer.status, { "content-type": "application/json" });
     response.end(text);
+  };
+  const server: Server = createServer((request, response) => {
+    proxy(request, response).catch((error: Error) => response.destroy(error));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

@@ -31,7 +31,10 @@ export function runSpeaking(env: NodeJS.ProcessEnv, script: string): Speaking {
       out += data.toString();
       if (out.includes("\n")) resolve(out.trim());
     });
-    void closed.then(() => resolve(out.trim()));
+    closed.then(
+      () => resolve(out.trim()),
+      () => resolve(out.trim()),
+    );
   });
   return {
     said,

@@ -64,7 +64,6 @@ export const colorTheme: PickerTheme = {
   bold: (text) => `\x1b[1m${text}\x1b[22m`,
 };
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;]*m/g;
 
 export function stripAnsi(text: string): string {

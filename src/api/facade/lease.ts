@@ -245,7 +245,7 @@ export class IndexLease {
   /** A session's messages, read on the background thread with `background`; a file error as a RecallError either way. */
   async read(session: SessionRef, options: ReadOptions): Promise<ReadResult> {
     try {
-      if (!this.options.background) return await readSession(session, options);
+      if (!this.options.background) return readSession(session, options);
       return await (await this.runner()).read(session, options);
     } catch (error) {
       throw asRecallError(error);
@@ -256,7 +256,11 @@ export class IndexLease {
   close(): void {
     this.watched?.close();
     this.watched = undefined;
-    void this.jobs?.then((jobs) => jobs.dispose());
+    // A thread that never started has nothing to stop.
+    this.jobs?.then(
+      (jobs) => jobs.dispose(),
+      () => undefined,
+    );
     this.jobs = undefined;
   }
 

@@ -357,7 +357,6 @@ export function handleKey(state: PickerState, key: PickerKey, ctx: KeyContext): 
       return edited(state, state.query.slice(state.cursor), 0);
     case "text": {
       // Pasted text may hold line breaks or control characters: a query is one line.
-      // eslint-disable-next-line no-control-regex
       const text = key.text.replace(/[\r\n\t]+/g, " ").replace(/[\u0000-\u001f\u007f]/g, "");
       if (!text) return { state, effects: [] };
       return edited(state, state.query.slice(0, state.cursor) + text + state.query.slice(state.cursor), state.cursor + text.length);
