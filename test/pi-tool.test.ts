@@ -175,12 +175,12 @@ describe("configuration and locations", () => {
 });
 
 describe("the background thread", () => {
-  it("syncs the index and reads sessions off the JS thread", async () => {
+  it("syncs the index, reads sessions and finds a question's context off the JS thread", async () => {
     const dir = makeAgentDir();
     const refuse = async () => {
       throw new Error("ran inline");
     };
-    const inline: JobRunner = { sync: refuse, read: refuse, dispose: () => {} };
+    const inline: JobRunner = { sync: refuse, read: refuse, context: refuse, dispose: () => {} };
     const jobs = new WorkerJobs(inline);
     try {
       const progress: number[] = [];
@@ -197,6 +197,9 @@ describe("the background thread", () => {
       const ref = { id: S1, path: s1.path, cwd: s1.cwd };
       const read = await jobs.read(ref, { limit: 2 });
       expect(read.messages).toHaveLength(2);
+      const context = await jobs.context(ref, "staging deploy", {});
+      expect(context.summary.matched).toBeGreaterThan(0);
+      expect(context.messages.map((m) => m.text).join(" ")).toMatch(/staging/i);
       service.close();
     } finally {
       jobs.dispose();

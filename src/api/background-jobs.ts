@@ -1,8 +1,9 @@
 /**
  * Work a long-lived host (Pi, the MCP server) keeps off its main thread: `Recall.open({
  * background: true })`. Searching and listing are native calls that already run on libuv's pool;
- * syncing the index and reading a session file are not, because they parse JSONL in JavaScript (a
- * first index of a large history takes seconds). Those two run in a worker thread
+ * syncing the index, reading a session file and finding the part of one that bears on a question
+ * are not, because they parse JSONL in JavaScript (a first index of a large history takes seconds,
+ * a question about a 2 MB session ~60 ms). Those run in a worker thread
  * (background-worker.mjs), started on first use and stopped by `Recall.close()`.
  *
  * Where a worker cannot run the library (no jiti and no compiled dist/, or a runtime without
@@ -13,6 +14,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { RecallError, type RecallErrorCode } from "../errors.js";
+import type { ContextOptions, ContextResult } from "./context.js";
 import type { ReadOptions, ReadResult } from "./read.js";
 import type { SessionRef } from "./resolve-session.js";
 import type { SyncProgress, SyncReport } from "../sync/sync.js";
@@ -26,11 +28,13 @@ export interface PlainOverrides {
 
 export type Job =
   | { type: "sync"; overrides: PlainOverrides; options: { rebuild?: boolean; lockTimeoutMs?: number } }
-  | { type: "read"; ref: SessionRef; options: ReadOptions };
+  | { type: "read"; ref: SessionRef; options: ReadOptions }
+  | { type: "context"; ref: SessionRef; question: string; options: ContextOptions };
 
 export interface JobRunner {
   sync(overrides: PlainOverrides, options: { rebuild?: boolean; lockTimeoutMs?: number }, onProgress?: (p: SyncProgress) => void): Promise<SyncReport>;
   read(ref: SessionRef, options: ReadOptions): Promise<ReadResult>;
+  context(ref: SessionRef, question: string, options: ContextOptions): Promise<ContextResult>;
   dispose(): void;
 }
 
@@ -85,6 +89,10 @@ export class WorkerJobs implements JobRunner {
     return this.post({ type: "read", ref, options }) as Promise<ReadResult>;
   }
 
+  context(ref: SessionRef, question: string, options: ContextOptions): Promise<ContextResult> {
+    return this.post({ type: "context", ref, question, options }) as Promise<ContextResult>;
+  }
+
   /**
    * Stops the thread once the jobs it runs have finished: a sync stopped halfway would only be
    * redone by the next one, but it would hold the index's writer lock until the thread is gone.
@@ -106,8 +114,17 @@ export class WorkerJobs implements JobRunner {
 
   private runInline(pending: Pending): void {
     const { job } = pending;
-    const run = job.type === "sync" ? this.inline.sync(job.overrides, job.options, pending.onProgress) : this.inline.read(job.ref, job.options);
-    run.then(pending.resolve, pending.reject);
+    const run = (): Promise<unknown> => {
+      switch (job.type) {
+        case "sync":
+          return this.inline.sync(job.overrides, job.options, pending.onProgress);
+        case "read":
+          return this.inline.read(job.ref, job.options);
+        case "context":
+          return this.inline.context(job.ref, job.question, job.options);
+      }
+    };
+    run().then(pending.resolve, pending.reject);
   }
 
   private post(job: Job, onProgress?: (p: SyncProgress) => void): Promise<unknown> {

@@ -71,6 +71,8 @@ async function run(id, job) {
     }
     case "read":
       return lib.readSession(job.ref, job.options);
+    case "context":
+      return lib.sessionContext(job.ref, job.question, job.options);
     default:
       throw new Error(`Assertion failed: unknown job type ${job.type}`);
   }

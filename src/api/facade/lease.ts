@@ -27,6 +27,7 @@ import type { JobRunner, PlainOverrides } from "../background-jobs.js";
 import type { Meaning } from "../meaning.js";
 import type { MeaningIndexHandle } from "../../native/meaning-index-handle.js";
 import { syncNotices, type Notice } from "../notices.js";
+import { sessionContext, type ContextOptions, type ContextResult } from "../context.js";
 import { readSession, type ReadOptions, type ReadResult } from "../read.js";
 import type { SessionRef } from "../resolve-session.js";
 
@@ -252,6 +253,16 @@ export class IndexLease {
     }
   }
 
+  /** The part of a session that bears on a question (context.ts), found on the background thread with `background`. */
+  async context(session: SessionRef, question: string, options: ContextOptions): Promise<ContextResult> {
+    try {
+      if (!this.options.background) return sessionContext(session, question, options);
+      return await (await this.runner()).context(session, question, options);
+    } catch (error) {
+      throw asRecallError(error);
+    }
+  }
+
   /** Stops watching and stops the background thread once its jobs are done. */
   close(): void {
     this.watched?.close();
@@ -290,6 +301,7 @@ export class IndexLease {
       const inline: JobRunner = {
         sync: async (_overrides, options, onProgress) => syncIndex(await this.store(), { ...options, onProgress }),
         read: async (session, options) => readSession(session, options),
+        context: async (session, question, options) => sessionContext(session, question, options),
         dispose: () => {},
       };
       return new WorkerJobs(inline);

@@ -5,7 +5,7 @@
  */
 import { mayComeFromDamage } from "../../sync/repair.js";
 import { countSessions, listEverySession, listSessions, type ListOptions } from "../list.js";
-import { sessionContext, type ContextOptions, type ContextResult } from "../context.js";
+import type { ContextOptions, ContextResult } from "../context.js";
 import type { ReadOptions, ReadResult } from "../read.js";
 import { looksLikePath, resolveSession, sessionSummary, type SessionRef } from "../resolve-session.js";
 import { relatedSessions, type RelatedOptions, type RelatedPage } from "../related.js";
@@ -121,7 +121,7 @@ export class Sessions {
   }
 
   async context(ref: string | SessionRef, question: string, options: ContextOptions): Promise<ContextResult> {
-    return sessionContext(await this.session(ref), question, options);
+    return this.lease.context(await this.session(ref), question, options);
   }
 
   async resumePlan(ref: string | SessionRef): Promise<ResumePlan> {
