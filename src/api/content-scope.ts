@@ -1,6 +1,6 @@
 /**
  * Which kinds of session text a search reads: the conversation (the default), or also the
- * assistant's thinking, its tool calls and their output (see README "What is searched").
+ * assistant's thinking, its tool calls and their output (see docs/search.md, "What is searched").
  */
 import { RecallError } from "../errors.js";
 

@@ -1,5 +1,5 @@
 /**
- * Snippets of hits in tool output. The index keeps the words of tool output, not its text (README,
+ * Snippets of hits in tool output. The index keeps the words of tool output, not its text (docs/search.md,
  * "What is searched"): such a hit comes back without a snippet, with where its entry's line starts,
  * and the snippet is made from the session file by the native core, as for any other text.
  */

@@ -51,7 +51,7 @@ export interface SearchOptions {
   /** The time recency is measured from (default: now). */
   now?: number;
   /**
-   * What a word that no searched text holds is read as (README, "Typos"): `correct` (the default)
+   * What a word that no searched text holds is read as (docs/search.md, "Typos"): `correct` (the default)
    * reads it as its nearest word, named in the page's `readAs`; `suggest` searches it as typed and
    * names its nearest word in `suggestions` (for callers that must get only the words they asked
    * for); `off` searches it as typed.
@@ -68,7 +68,7 @@ export interface SearchOptions {
    */
   snapshot?: boolean;
   /**
-   * What a session must match (README, "Meaning search"): its `words`, its `meaning` (the
+   * What a session must match (docs/meaning.md): its `words`, its `meaning` (the
    * meaning index: the messages nearest the query in meaning, whatever their words), or `both`,
    * the two rankings fused. Other than words needs the model package (MODEL_UNAVAILABLE without
    * it). Left out: `both` where the model package is installed and loads, else `words`.
@@ -83,7 +83,7 @@ export interface SearchPage {
   nextCursor: string | null;
   /**
    * Words of the query that no searched text holds, each read as the word one typo away that the
-   * most messages hold (README, "Typos"), in query order.
+   * most messages hold (docs/search.md, "Typos"), in query order.
    */
   readAs: ReadAs[];
   /** With `typos: "suggest"`: the words of the query no searched text holds, each with the word it would have been read as. */

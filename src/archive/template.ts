@@ -7,7 +7,7 @@
  * allow: every character that is not a letter, digit or mark ends a word (as locally, so `foo_bar`,
  * `v1.2.3` and `don't` are two or three words, where OpenSearch's `standard` keeps them whole),
  * lower case, ASCII folding (`Ørsted` → `orsted`), Chinese, Japanese and Korean as pairs of
- * characters (`cjk_bigram`). The one difference found is in the README and in
+ * characters (`cjk_bigram`). The one difference found is in docs/archive.md and in
  * test/archive-push.test.ts.
  */
 import type { Client } from "@opensearch-project/opensearch";

@@ -1,6 +1,6 @@
 /**
- * The JSON Lines the CLI prints with `--json`: the documented wire format (README, "JSON output"
- * and each command's section), kept apart from the library's types. Each record is built field by
+ * The JSON Lines the CLI prints with `--json`: the documented wire format (docs/search.md, "JSON output",
+ * and each command's section in docs/), kept apart from the library's types. Each record is built field by
  * field from the library's objects, so a field added to a library type never reaches the output
  * by accident, and a field here is a promise: fields may be added, none removed or changed in
  * meaning.

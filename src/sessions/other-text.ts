@@ -1,7 +1,7 @@
 /**
  * The kinds of session text besides the conversation, as the index holds them: thinking, tool
  * calls (the tool's name and its arguments) and tool output, with the files a call touched.
- * Searched only when asked for (`content`); see README "What is searched".
+ * Searched only when asked for (`content`); see docs/search.md, "What is searched".
  */
 import { isAbsolute, normalize, resolve } from "node:path";
 import { contentText } from "./text.js";
