@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Writes the shell completions (completions/) and man pages (man/) from the compiled command
-// definitions, and lists the man pages in package.json. `--check` writes nothing and exits 1 if
+// Writes the shell completions (completions/), the man pages (man/) and the CLI reference
+// (docs/cli.md) from the compiled command definitions, and lists the man pages in package.json. `--check` writes nothing and exits 1 if
 // any generated file differs from the one on disk. Run after `npm run prepare`.
 import { readFileSync, writeFileSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -9,6 +9,7 @@ import { buildCli } from "../dist/cli/main.js";
 import { commandModel } from "../dist/cli/docs/command-model.js";
 import { COMPLETION_GENERATORS } from "../dist/cli/docs/completions.js";
 import { commandManPage, overviewManPage } from "../dist/cli/docs/man-page.js";
+import { cliReference } from "../dist/cli/docs/markdown.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const check = process.argv.includes("--check");
@@ -20,6 +21,7 @@ const files = new Map([
   ["completions/recall.fish", COMPLETION_GENERATORS.fish(commands)],
   ["man/recall.1", overviewManPage(commands)],
   ...commands.map((c) => [`man/recall-${c.name}.1`, commandManPage(c, commands)]),
+  ["docs/cli.md", cliReference(commands)],
 ]);
 
 const packagePath = join(root, "package.json");

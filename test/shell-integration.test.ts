@@ -53,7 +53,7 @@ describe("--format and -0", () => {
 });
 
 describe("completions", () => {
-  it("the files in completions/ and man/ are what the command definitions generate", () => {
+  it("the files in completions/, man/ and docs/cli.md are what the command definitions generate", () => {
     const check = spawnSync(process.execPath, ["scripts/gen-docs.mjs", "--check"], { cwd: ROOT, encoding: "utf8" });
     expect(check.stderr).toBe("");
     expect(check.status).toBe(0);
