@@ -16,7 +16,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const src = join(root, "src");
 const ADAPTERS = ["cli", "pi", "mcp"];
 /** The library's folders ("" for the files directly in src/: the store, locations, errors…). */
-const LIBRARY = ["api", "sync", "sessions", "tags", "native", ""];
+const LIBRARY = ["api", "archive", "sync", "sessions", "tags", "native", ""];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -154,7 +154,7 @@ describe("the library and presentation", () => {
   it("the library names no CLI flag or recall command in what it says (each adapter words its errors)", () => {
     // Pi's own command line, which the library runs (pi-model.ts) or hands back to run (resume.ts).
     const PI_FLAGS = /^--(session|model|mode|system-prompt|no-(session|tools|extensions|skills|prompt-templates|context-files|mcp|themes))$/;
-    const COMMAND = /(?<![\w-])recall (index|search|list|read|context|ask|tag|untag|tags|autotag|resume|watch|doctor|mcp|version)\b/;
+    const COMMAND = /(?<![\w-])recall (index|search|list|read|context|ask|tag|untag|tags|autotag|resume|watch|doctor|mcp|version|push|pull|remote|related|pick|export|serve)\b/;
     const offending = library.flatMap((f) =>
       literalsOf(f.text)
         .filter((literal) => COMMAND.test(literal) || (literal.match(/(?<![\w-])--[a-z][a-z-]*/g) ?? []).some((flag) => !PI_FLAGS.test(flag)))

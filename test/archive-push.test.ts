@@ -331,3 +331,17 @@ async function eventually(check: () => Promise<boolean>, timeoutMs = 20_000): Pr
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+describe("the archive without a remote", () => {
+  it("push with no remote configured says so in one line, with the command that adds one, exit 2", async () => {
+    const bare = makeAgentDir();
+    try {
+      const run = await runRecall(["push"], { env: bare.env, cwd: bare.root });
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toMatch(/^recall: no remote is configured in .*config\.json; add one with `recall remote add NAME URL`\n$/);
+    } finally {
+      bare.cleanup();
+    }
+  });
+});

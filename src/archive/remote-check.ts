@@ -56,7 +56,7 @@ export async function checkRemote(remote: Remote, env: NodeJS.ProcessEnv): Promi
     checks.push({
       name: "template",
       ok: installed === TEMPLATE_VERSION,
-      message: installed === undefined ? "no recall index template (a push creates it)" : `index template version ${installed}${installed === TEMPLATE_VERSION ? "" : `, this recall writes version ${TEMPLATE_VERSION}`}`,
+      message: installed === undefined ? "no index template of recall's yet (a push creates it)" : `index template version ${installed}${installed === TEMPLATE_VERSION ? "" : `, this recall writes version ${TEMPLATE_VERSION}`}`,
     });
   } catch (error) {
     failed("template", error, "reading the index template");

@@ -134,8 +134,8 @@ export function findRemote(path: string, name: string | undefined): Remote {
   const remotes = loadRemotes(path);
   if (name === undefined) {
     if (remotes.length === 1) return remotes[0]!;
-    const hint = remotes.length === 0 ? "add one with `recall remote add NAME URL`" : `name one of: ${remotes.map((r) => r.name).join(", ")}`;
-    throw new RecallError("BAD_INPUT", remotes.length === 0 ? `no remote is configured in ${path}` : "there are several remotes", { field: "remote", hint });
+    if (remotes.length === 0) throw new RecallError("BAD_INPUT", `no remote is configured in ${path}`, { field: "remote", value: "", hint: "add one: a name and the archive's URL" });
+    throw new RecallError("BAD_INPUT", "there are several remotes", { field: "remote", hint: `name one of: ${remotes.map((r) => r.name).join(", ")}` });
   }
   const remote = remotes.find((r) => r.name === name);
   if (!remote) throw new RecallError("NOT_FOUND", `no remote named ${JSON.stringify(name)} in ${path}`, { field: "remote" });

@@ -32,6 +32,8 @@ export function cliMessage(error: RecallError): string {
     case "FOLDER_GONE":
       return `${error.message}; ${(error.hint ?? "").replace("fork it", `run \`${shellLine(["pi", "--fork", error.value ?? ""])}\``)}`;
     default: {
+      // No remote at all (the library names none by an empty value): the command that adds one.
+      if (error.field === "remote" && error.value === "") return `${error.message}; add one with \`recall remote add NAME URL\``;
       const flag = error.field === undefined ? undefined : FLAGS[error.field];
       const message = flag && error.message.startsWith(`${error.field} `) ? `${flag}${error.message.slice(error.field!.length)}` : error.message;
       return error.hint ? `${message}; ${error.hint}` : message;
