@@ -8,9 +8,9 @@
 use std::path::Path;
 
 use recall_native::engine::Engine;
-use recall_native::meaning::index::live_keys;
 use recall_native::meaning::store::Store;
 use recall_native::meaning::DIMENSIONS;
+use recall_native::search::by_meaning::live_keys;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();

@@ -17,24 +17,24 @@ use tantivy::query::{BooleanQuery, Occur, Query, RangeQuery, TermQuery};
 use tantivy::schema::IndexRecordOption;
 use tantivy::{IndexWriter, TantivyDocument, TantivyError, Term};
 
-use crate::changes::ChangeSet;
-use crate::correction::Typos;
 use crate::error::{Code, RecallError, Result};
-use crate::files::{file_doc_query, file_document, read_records, FileRecord, Selector};
-use crate::identity::Identity;
-use crate::index_part::{IndexPart, Part, Payload};
-use crate::integrity;
+use crate::fs::identity::Identity;
+use crate::index::changes::ChangeSet;
+use crate::index::files::{file_doc_query, file_document, read_records, FileRecord, Selector};
+use crate::index::integrity;
+use crate::index::part::{IndexPart, Part, Payload};
+use crate::index::scan::{scan, EarlyLook, Layout, Scan};
+use crate::index::schema::{kind_is, Fields, KIND_MESSAGE, KIND_SESSION, SCHEMA_VERSION};
+use crate::index::session::{message_document, session_document, session_to_rewrite};
+use crate::index::text_kind::TextKind;
 use crate::panics;
-use crate::related::{related, ByMeaning, Related, RelatedOptions};
-use crate::scan::{scan, EarlyLook, Layout, Scan};
-use crate::schema::{kind_is, Fields, KIND_MESSAGE, KIND_SESSION, SCHEMA_VERSION};
-use crate::search::{find, find_matching, search, Found, Hit, MeaningQuery, SearchOptions};
-use crate::searchers::Searchers;
-use crate::session::{message_document, session_document, session_to_rewrite};
-use crate::sessions::documents_by_id;
-use crate::snippet::{snippets_of, Snippet};
-use crate::text_kind::TextKind;
-use crate::touched::{calls_touching, FileCall};
+use crate::search::correction::Typos;
+use crate::search::find::{find, find_matching, search, Found, Hit, MeaningQuery, SearchOptions};
+use crate::search::related::{related, ByMeaning, Related, RelatedOptions};
+use crate::search::searchers::Searchers;
+use crate::search::sessions::documents_by_id;
+use crate::search::snippet::{snippets_of, Snippet};
+use crate::search::touched::{calls_touching, FileCall};
 
 const WRITER_HEAP_BYTES: usize = 32 * 1024 * 1024;
 const LOCK_RETRY: Duration = Duration::from_millis(25);
@@ -537,7 +537,7 @@ fn not_locked() -> RecallError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::SearchOptions;
+    use crate::search::find::SearchOptions;
 
     fn session(word: &str) -> ChangeSet {
         serde_json::from_value(serde_json::json!({ "sessions": [{
@@ -556,9 +556,9 @@ mod tests {
             content: Vec::new(),
             now: 2,
             recency_weight: 0.0,
-            coordination: crate::query::DEFAULT_COORDINATION,
+            coordination: crate::search::query::DEFAULT_COORDINATION,
             snippet_chars: 50,
-            typos: crate::correction::Typos::Correct,
+            typos: crate::search::correction::Typos::Correct,
         };
         !engine.search(&options).unwrap().is_empty()
     }

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use crate::engine::Engine;
 use crate::error::{Code, RecallError, Result};
-use crate::integrity::{damaged_files_in, describe, Scope};
+use crate::index::integrity::{damaged_files_in, describe, Scope};
 use crate::panics;
 
 /// The open index, and why it was replaced if this call replaced it. Of the segment files, only

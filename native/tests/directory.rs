@@ -5,8 +5,8 @@
 
 use std::time::Duration;
 
-use recall_native::changes::ChangeSet;
 use recall_native::engine::Engine;
+use recall_native::index::changes::ChangeSet;
 use recall_native::replace::open_or_replace;
 
 fn commit_one(engine: &Engine, path: &str) {

@@ -4,13 +4,13 @@
 
 use std::time::Duration;
 
-use recall_native::changes::{ChangeSet, SessionUpdate};
-use recall_native::correction::Typos;
 use recall_native::engine::Engine;
-use recall_native::query::Filters;
-use recall_native::search::SearchOptions;
-use recall_native::session::{MessageDoc, SessionMeta};
-use recall_native::text_kind::TextKind;
+use recall_native::index::changes::{ChangeSet, SessionUpdate};
+use recall_native::index::session::{MessageDoc, SessionMeta};
+use recall_native::index::text_kind::TextKind;
+use recall_native::search::correction::Typos;
+use recall_native::search::find::SearchOptions;
+use recall_native::search::query::Filters;
 
 const NOW: i64 = 1_800_000_000_000;
 const WORDS: &[&str] = &[
@@ -111,7 +111,7 @@ fn options(query: &str, content: &[TextKind]) -> SearchOptions {
         content: content.to_vec(),
         now: NOW,
         recency_weight: 0.2,
-        coordination: recall_native::query::DEFAULT_COORDINATION,
+        coordination: recall_native::search::query::DEFAULT_COORDINATION,
         snippet_chars: 200,
         typos: Typos::Correct,
     }

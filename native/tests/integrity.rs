@@ -8,9 +8,9 @@ use std::io::{Seek, SeekFrom, Write};
 use std::path::Path;
 use std::time::Duration;
 
-use recall_native::changes::ChangeSet;
 use recall_native::engine::Engine;
-use recall_native::integrity::{damaged_files_in, files_to_check, Scope};
+use recall_native::index::changes::ChangeSet;
+use recall_native::index::integrity::{damaged_files_in, files_to_check, Scope};
 use recall_native::replace::{open_checked, open_or_replace};
 use tantivy::Index;
 

@@ -2,12 +2,12 @@
 
 mod support;
 
-use recall_native::changes::{ChangeSet, SessionUpdate, TagUpdate};
-use recall_native::correction::Typos;
 use recall_native::engine::Engine;
-use recall_native::query::Filters;
-use recall_native::search::{Hit, SearchOptions};
-use recall_native::session::MessageDoc;
+use recall_native::index::changes::{ChangeSet, SessionUpdate, TagUpdate};
+use recall_native::index::session::MessageDoc;
+use recall_native::search::correction::Typos;
+use recall_native::search::find::{Hit, SearchOptions};
+use recall_native::search::query::Filters;
 use support::session;
 
 const DAY: i64 = 24 * 3600 * 1000;
@@ -30,7 +30,7 @@ fn options(query: &str) -> SearchOptions {
         content: Vec::new(),
         now: NOW,
         recency_weight: 1.0,
-        coordination: recall_native::query::DEFAULT_COORDINATION,
+        coordination: recall_native::search::query::DEFAULT_COORDINATION,
         snippet_chars: 200,
         typos: Typos::Correct,
     }
@@ -153,7 +153,7 @@ fn tag_filters_use_the_tags_of_session_documents() {
     assert_eq!(found(&["x"], &[]), vec!["both", "x-only"]);
     assert_eq!(found(&[], &["y"]), vec!["none", "x-only"]);
     assert!(found(&["x", "absent"], &[]).is_empty());
-    let listed = recall_native::sessions::list(&engine.searcher(), engine.fields(), &Filters { tags_all: vec!["x".into()], ..Filters::default() }, 10).unwrap();
+    let listed = recall_native::search::sessions::list(&engine.searcher(), engine.fields(), &Filters { tags_all: vec!["x".into()], ..Filters::default() }, 10).unwrap();
     assert_eq!(listed.len(), 2);
 }
 
@@ -204,7 +204,7 @@ fn snippet_spans_are_byte_offsets() {
 
 #[test]
 fn a_huge_message_gets_its_snippet_where_the_words_are_even_across_a_window_edge() {
-    use recall_native::text_kind::TextKind;
+    use recall_native::index::text_kind::TextKind;
     let engine = engine_with(vec![session("u", "/p", OLD, &["a zanzibar note"])]);
     let filler = "é plain filler words go on ".repeat(12_000);
     for at in [0, 16 * 1024 - 4, 16 * 1024 - 1, 100_000, filler.len() - 1] {
@@ -237,9 +237,9 @@ fn a_limit_past_the_bound_is_refused_not_tried() {
     let error = engine.search(&SearchOptions { limit: 100_000_000, ..options("foo") }).unwrap_err();
     assert_eq!(error.code, recall_native::error::Code::BadInput);
     assert!(error.message.contains("at most 100000"), "{}", error.message);
-    assert_eq!(names(&run(&engine, &SearchOptions { limit: recall_native::search::MAX_LIMIT, ..options("foo") })), vec!["a"]);
+    assert_eq!(names(&run(&engine, &SearchOptions { limit: recall_native::search::find::MAX_LIMIT, ..options("foo") })), vec!["a"]);
     // A listing's limit is a count of the sessions at most (the library asks for all of them).
-    let listed = recall_native::sessions::list(&engine.searcher(), engine.fields(), &Filters::default(), 100_000_000).unwrap();
+    let listed = recall_native::search::sessions::list(&engine.searcher(), engine.fields(), &Filters::default(), 100_000_000).unwrap();
     assert_eq!(listed.len(), 1);
 }
 
@@ -335,7 +335,7 @@ fn other_kinds_of_text_change_nothing_of_a_conversation_search() {
 
 #[test]
 fn each_kind_is_searched_when_asked_for_and_says_so() {
-    use recall_native::text_kind::TextKind;
+    use recall_native::index::text_kind::TextKind;
     let mut sessions = corpus();
     let quiet = sessions.pop().unwrap();
     sessions.push(with_other_kinds(quiet, "zanzibar"));
@@ -361,7 +361,7 @@ fn each_kind_is_searched_when_asked_for_and_says_so() {
 
 #[test]
 fn a_match_in_the_conversation_outranks_a_call_which_outranks_an_output() {
-    use recall_native::text_kind::TextKind;
+    use recall_native::index::text_kind::TextKind;
     let said = session("said", "/p", OLD, &["zanzibar plan"]);
     let mut called = with_other_kinds(session("called", "/p", OLD, &["x"]), "zanzibar plan");
     called.messages.retain(|m| m.kind.as_deref() != Some("thinking") && m.kind.as_deref() != Some("output"));

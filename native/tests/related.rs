@@ -2,11 +2,11 @@
 
 mod support;
 
-use recall_native::changes::{ChangeSet, SessionUpdate};
 use recall_native::engine::Engine;
-use recall_native::files::FileRecord;
-use recall_native::query::{Filters, DEFAULT_COORDINATION};
-use recall_native::related::{Related, RelatedOptions};
+use recall_native::index::changes::{ChangeSet, SessionUpdate};
+use recall_native::index::files::FileRecord;
+use recall_native::search::query::{Filters, DEFAULT_COORDINATION};
+use recall_native::search::related::{Related, RelatedOptions};
 
 const T: i64 = 1_800_000_000_000;
 

@@ -6,11 +6,11 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use recall_native::changes::ChangeSet;
 use recall_native::engine::Engine;
-use recall_native::files::{FileRecord, Selector};
-use recall_native::listing::Listings;
-use recall_native::scan::{look, look_remembering, EarlyLook, Layout, SessionFile};
+use recall_native::index::changes::ChangeSet;
+use recall_native::index::files::{FileRecord, Selector};
+use recall_native::index::listing::Listings;
+use recall_native::index::scan::{look, look_remembering, EarlyLook, Layout, SessionFile};
 
 fn write(path: &Path, text: &str) {
     fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -273,7 +273,7 @@ fn an_early_look_writes_its_listings_only_when_a_scan_takes_it() {
     let (root, sessions) = sessions_with(&["--p--/a.jsonl"]);
     let dir = sessions.to_str().unwrap();
     let file = root.path().join("folder-listings");
-    std::thread::sleep(recall_native::listing::SETTLE + Duration::from_millis(200));
+    std::thread::sleep(recall_native::index::listing::SETTLE + Duration::from_millis(200));
 
     let left = EarlyLook::start(dir, Layout::Projects, Some(file.clone()));
     while !left.is_finished() {

@@ -1,13 +1,13 @@
 //! What a word is, end to end through the index: CJK text, session names, prefixes of tags,
 //! words misspelt.
 
-use recall_native::changes::{ChangeSet, SessionUpdate};
-use recall_native::correction::Typos;
 use recall_native::engine::Engine;
-use recall_native::query::Filters;
-use recall_native::search::{Hit, SearchOptions};
-use recall_native::session::{MessageDoc, SessionMeta};
-use recall_native::text_kind::TextKind;
+use recall_native::index::changes::{ChangeSet, SessionUpdate};
+use recall_native::index::session::{MessageDoc, SessionMeta};
+use recall_native::index::text_kind::TextKind;
+use recall_native::search::correction::Typos;
+use recall_native::search::find::{Hit, SearchOptions};
+use recall_native::search::query::Filters;
 
 const NOW: i64 = 1_800_000_000_000;
 const OLD: i64 = NOW - 400 * 24 * 3600 * 1000;
@@ -48,7 +48,7 @@ fn options(query: &str) -> SearchOptions {
         content: Vec::new(),
         now: NOW,
         recency_weight: 0.0,
-        coordination: recall_native::query::DEFAULT_COORDINATION,
+        coordination: recall_native::search::query::DEFAULT_COORDINATION,
         snippet_chars: 200,
         typos: Typos::Correct,
     }

@@ -13,8 +13,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use recall_native::changes::ChangeSet;
 use recall_native::engine::Engine;
+use recall_native::index::changes::ChangeSet;
 
 /// xorshift64*: a fixed sequence of offsets, the same on every run.
 struct Seeded(u64);

@@ -15,7 +15,6 @@
 
 pub mod background;
 mod encoder;
-pub mod index;
 mod int8;
 pub mod model;
 mod onnx;
@@ -25,10 +24,6 @@ pub mod tokens;
 pub mod unit;
 pub mod vector;
 mod weights;
-
-#[cfg(feature = "node")]
-#[cfg_attr(test, allow(dead_code))]
-pub mod binding;
 
 pub use model::{Arithmetic, Model, DIMENSIONS};
 pub use tokens::MAX_TOKENS;

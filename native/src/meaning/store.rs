@@ -18,11 +18,11 @@ use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use crate::by_path_key::{ByPathKey, PathKeys};
 use crate::error::{Code, RecallError, Result};
-use crate::lock_file::HeldLock;
+use crate::fs::lock_file::HeldLock;
+use crate::index::schema::{path_key, path_key_after};
 use crate::meaning::DIMENSIONS;
-use crate::schema::{path_key, path_key_after};
+use crate::path_key::{ByPathKey, PathKeys};
 
 pub const STORE_FILE: &str = "vectors";
 pub const LOCK_FILE: &str = "writer.lock";

@@ -2,8 +2,3 @@
 
 pub mod shared;
 pub mod store;
-
-// napi-rs registers the N-API items only outside `cargo test`, where they look unused.
-#[cfg(feature = "node")]
-#[cfg_attr(test, allow(dead_code))]
-mod binding;

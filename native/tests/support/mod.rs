@@ -1,7 +1,7 @@
 //! What the engine's tests share: a session as the sync would hand it to the engine.
 
-use recall_native::changes::SessionUpdate;
-use recall_native::session::{MessageDoc, SessionMeta};
+use recall_native::index::changes::SessionUpdate;
+use recall_native::index::session::{MessageDoc, SessionMeta};
 
 const DAY: i64 = 24 * 3600 * 1000;
 

@@ -1,0 +1,191 @@
+//! The N-API surface of the meaning model and index: `MeaningModel` and `MeaningIndex`. Loading and embedding run on
+//! the libuv thread pool, so neither ever holds the JavaScript thread.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use napi::bindgen_prelude::{AsyncTask, Float32Array};
+use napi_derive::napi;
+
+use crate::binding::index::{job, to_napi, Job, NativeIndex};
+use crate::error::{Code, RecallError};
+use crate::meaning::background::at_low_priority;
+use crate::meaning::store::{Store, StoreWriter};
+use crate::meaning::{Arithmetic, Model, DIMENSIONS, MAX_TOKENS};
+use crate::panics;
+use crate::search::by_meaning::{live_keys, pending, Coverage, UnitCache};
+
+/// A loaded meaning model (meaning/model.rs).
+#[napi]
+pub struct MeaningModel {
+    model: Arc<Model>,
+}
+
+#[napi]
+impl MeaningModel {
+    /// Loads the model package in `dir` (`model.onnx`, `tokenizer.json`); a missing or damaged
+    /// file is a `RECALL_MODEL_UNUSABLE` error naming it. `arithmetic` (`float32` or `int8`,
+    /// default the fastest this processor has: `meaningArithmetic()`) is how it multiplies.
+    #[napi(ts_return_type = "Promise<MeaningModel>")]
+    pub fn load(dir: String, arithmetic: Option<String>) -> napi::Result<AsyncTask<Job<MeaningModel>>> {
+        panics::quiet();
+        let arithmetic = match arithmetic {
+            Some(name) => Arithmetic::named(&name).map_err(|reason| to_napi(RecallError::new(Code::BadInput, reason)))?,
+            None => Arithmetic::fastest(),
+        };
+        Ok(AsyncTask::new(job(move || Ok(MeaningModel { model: Arc::new(Model::load(&PathBuf::from(dir), arithmetic)?) }))))
+    }
+
+    /// How the model multiplies: `float32` or `int8`.
+    #[napi(getter)]
+    pub fn arithmetic(&self) -> &'static str {
+        self.model.arithmetic().name()
+    }
+
+    /// The floats of a vector.
+    #[napi(getter)]
+    pub fn dimensions(&self) -> u32 {
+        DIMENSIONS as u32
+    }
+
+    /// The tokens of a text the model reads; the rest of a longer text is not read.
+    #[napi(getter)]
+    pub fn max_tokens(&self) -> u32 {
+        MAX_TOKENS as u32
+    }
+
+    /// The vectors of `texts`, one after another: text i's `dimensions` floats (length 1) start
+    /// at i × `dimensions`. On one thread of the pool.
+    #[napi(ts_return_type = "Promise<Float32Array>")]
+    pub fn embed(&self, texts: Vec<String>) -> AsyncTask<Job<Float32Array>> {
+        let model = Arc::clone(&self.model);
+        AsyncTask::new(job(move || Ok(Float32Array::new(model.embed_all(&texts).concat()))))
+    }
+}
+
+/// The arithmetic a model loads with by default on this processor (MeaningModel.load): `int8`
+/// where it has VNNI (AVX-VNNI or AVX-512 VNNI), else `float32`. Vectors of one are not read as the other's.
+#[napi]
+pub fn meaning_arithmetic() -> &'static str {
+    Arithmetic::fastest().name()
+}
+
+#[napi(object, js_name = "NativeMeaningCoverage")]
+pub struct JsMeaningCoverage {
+    /// Conversation messages whose vector the meaning index holds.
+    pub embedded: f64,
+    /// Conversation messages in the index.
+    pub messages: f64,
+}
+
+impl From<Coverage> for JsMeaningCoverage {
+    fn from(c: Coverage) -> Self {
+        JsMeaningCoverage { embedded: c.embedded as f64, messages: c.messages as f64 }
+    }
+}
+
+#[napi(object, js_name = "NativeMeaningStep")]
+pub struct JsMeaningStep {
+    /// Texts embedded by this step (0: nothing was left to embed).
+    pub added: u32,
+    /// The coverage after it.
+    pub coverage: JsMeaningCoverage,
+}
+
+/// The meaning index of one cache folder (meaning/index.rs, meaning/store.rs): the store of
+/// vectors in `dir`, read as searches need it; `embed` takes the store's writer lock on first use
+/// and holds it until `release`.
+#[napi]
+pub struct MeaningIndex {
+    store: Arc<Mutex<Store>>,
+    writer: Arc<Mutex<Option<StoreWriter>>>,
+    pub(crate) units: Arc<UnitCache>,
+}
+
+pub(crate) fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+#[napi]
+impl MeaningIndex {
+    /// The store in `dir` of the model named `identity` (another model's vectors are not read).
+    #[napi(ts_return_type = "Promise<MeaningIndex>")]
+    pub fn open(dir: String, identity: String) -> AsyncTask<Job<MeaningIndex>> {
+        AsyncTask::new(job(move || Ok(MeaningIndex { store: Arc::new(Mutex::new(Store::open(Path::new(&dir), &identity)?)), writer: Arc::new(Mutex::new(None)), units: Arc::default() })))
+    }
+
+    /// Embeds up to `batch` of the index's messages whose vectors the store lacks, newest first,
+    /// with `model` on a thread at the lowest priority (meaning/background.rs), and appends them to
+    /// the store (synced to disk). RECALL_LOCKED when another process is embedding.
+    #[napi(ts_return_type = "Promise<NativeMeaningStep>")]
+    pub fn embed(&self, index: &NativeIndex, model: &MeaningModel, batch: u32) -> AsyncTask<Job<JsMeaningStep>> {
+        let (store, writer, engine, model) = (self.store.clone(), self.writer.clone(), index.engine.clone(), model.model.clone());
+        AsyncTask::new(job(move || {
+            let mut writer = locked(&writer);
+            if writer.is_none() {
+                *writer = Some(locked(&store).writer()?);
+            }
+            let searcher = engine.searcher();
+            // The store is not held while the model runs: searches go on meanwhile.
+            let (texts, coverage) = {
+                let mut store = locked(&store);
+                store.refresh()?;
+                pending(&searcher, engine.fields(), &store, batch as usize)?
+            };
+            let vectors: Vec<(u64, Vec<f32>)> = at_low_priority(|| {
+                let strings: Vec<&str> = texts.iter().map(|(_, text)| text.as_str()).collect();
+                texts.iter().map(|(key, _)| *key).zip(model.embed_all(&strings)).collect()
+            });
+            let mut store = locked(&store);
+            if let Some(writer) = writer.as_mut() {
+                store.append(writer, &vectors)?;
+            }
+            let coverage = if texts.is_empty() { coverage } else { pending(&searcher, engine.fields(), &store, 0)?.1 };
+            Ok(JsMeaningStep { added: texts.len() as u32, coverage: coverage.into() })
+        }))
+    }
+
+    /// Drops the vectors no message of the index refers to any more, once they are at least a
+    /// quarter of the store: the count dropped. Needs the writer (after `embed`).
+    #[napi(ts_return_type = "Promise<number>")]
+    pub fn compact(&self, index: &NativeIndex) -> AsyncTask<Job<u32>> {
+        let (store, writer, engine) = (self.store.clone(), self.writer.clone(), index.engine.clone());
+        AsyncTask::new(job(move || {
+            let mut writer = locked(&writer);
+            let Some(writer) = writer.as_mut() else { return Err(RecallError::new(Code::NotLocked, "the meaning index is compacted by its writer")) };
+            let live = live_keys(&engine.searcher(), engine.fields())?;
+            let mut store = locked(&store);
+            let dropped = store.unreferenced(&live);
+            if dropped == 0 || dropped * 4 < store.len() {
+                return Ok(0);
+            }
+            store.compact(writer, &live)?;
+            Ok(dropped as u32)
+        }))
+    }
+
+    /// How many of the index's messages the store covers.
+    #[napi(ts_return_type = "Promise<NativeMeaningCoverage>")]
+    pub fn coverage(&self, index: &NativeIndex) -> AsyncTask<Job<JsMeaningCoverage>> {
+        let (store, engine) = (self.store.clone(), index.engine.clone());
+        AsyncTask::new(job(move || {
+            let mut store = locked(&store);
+            store.refresh()?;
+            Ok(pending(&engine.searcher(), engine.fields(), &store, 0)?.1.into())
+        }))
+    }
+
+    /// Lets another process embed.
+    #[napi]
+    pub fn release(&self) {
+        *locked(&self.writer) = None;
+    }
+}
+
+impl MeaningIndex {
+    /// The store, brought up to date with what writers appended, for a search to read.
+    pub(crate) fn store(&self) -> Result<Arc<Mutex<Store>>, RecallError> {
+        locked(&self.store).refresh()?;
+        Ok(self.store.clone())
+    }
+}

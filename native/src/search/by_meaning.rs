@@ -1,0 +1,348 @@
+//! The meaning index: the word index says which units exist now (each conversation message
+//! document carries its text's key, `meaning_key`), the store (store.rs) holds a vector per key.
+//! So the meaning index follows every sync of the word index for nothing — an appended message
+//! is a key the store lacks, a deleted session's keys are no longer referenced, a fork's copied
+//! messages are keys the store has — and the same files give the same answers whatever its
+//! history.
+//!
+//! A meaning search is exact: the query's cosine with every vector held, then each message
+//! document in scope takes its key's cosine, and each session its best message
+//! (candidates.rs), weighed with its opening's cosine (unit.rs: each session document carries its
+//! opening's key). A message whose vector is not there yet is not found by meaning.
+//!
+//! A session's place in meaning is its centroid, the mean of its messages' vectors: the sessions
+//! nearest another (`nearest_sessions`, for related.rs) are those whose centroids are nearest its.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+
+use tantivy::index::SegmentId;
+use tantivy::query::{EnableScoring, Query, Weight};
+use tantivy::schema::Field;
+use tantivy::{DocAddress, DocId, DocSet, Searcher, SegmentReader, TantivyDocument, TERMINATED};
+
+use crate::error::Result;
+use crate::index::part::Part;
+use crate::index::schema::{for_each_of_kind, kind_is, Fields, KIND_MESSAGE, KIND_SESSION};
+use crate::meaning::store::{Generation, Store};
+use crate::meaning::unit::with_opening;
+use crate::meaning::DIMENSIONS;
+use crate::path_key::{ByPathKey, PathKeys};
+use crate::search::candidates::{BySession, Candidate, Origin, SessionCandidates};
+use crate::search::query::{filtered, Filters};
+use tantivy::schema::document::Value;
+
+/// How many of the messages in scope the store has a vector for.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Coverage {
+    pub embedded: u64,
+    pub messages: u64,
+}
+
+/// A message document in scope: its session, position, key, time and address.
+struct Unit {
+    path_key: u64,
+    msg_index: u64,
+    key: u64,
+    ts: i64,
+    address: DocAddress,
+}
+
+/// Visits every live conversation message matching `filters`.
+fn for_each_unit(searcher: &Searcher, fields: &Fields, filters: &Filters, visit: impl FnMut(Unit)) -> Result<()> {
+    for_each_unit_of(searcher, fields, filters, None, visit)
+}
+
+/// Visits every live conversation message matching `filters`, of one segment or all.
+fn for_each_unit_of(searcher: &Searcher, fields: &Fields, filters: &Filters, only: Option<usize>, mut visit: impl FnMut(Unit)) -> Result<()> {
+    let query = filtered(kind_is(fields, KIND_MESSAGE), filters, fields);
+    let weight = query.weight(EnableScoring::disabled_from_searcher(searcher))?;
+    for (segment_ord, segment) in searcher.segment_readers().iter().enumerate() {
+        if only.is_some_and(|only| only != segment_ord) {
+            continue;
+        }
+        let fast = segment.fast_fields();
+        let (path_keys, keys, indexes, times) = (fast.u64("path_key")?, fast.u64("meaning_key")?, fast.u64("msg_index")?, fast.i64("ts")?);
+        let alive = segment.alive_bitset();
+        let mut docs = weight.scorer(segment, 1.0)?;
+        let mut doc = docs.doc();
+        while doc != TERMINATED {
+            if alive.is_none_or(|alive| alive.is_alive(doc)) {
+                if let (Some(path_key), Some(key)) = (path_keys.first(doc), keys.first(doc)) {
+                    let msg_index = indexes.first(doc).unwrap_or(0);
+                    let ts = times.first(doc).unwrap_or(0);
+                    visit(Unit { path_key, msg_index, key, ts, address: DocAddress::new(segment_ord as u32, doc) });
+                }
+            }
+            doc = docs.advance();
+        }
+    }
+    Ok(())
+}
+
+/// A session's opening (unit.rs): its session's path key, its key, the session's last activity.
+struct Opening {
+    path_key: u64,
+    key: u64,
+    ts: i64,
+    address: DocAddress,
+}
+
+/// Visits the opening of every live session document that has one.
+fn for_each_opening(searcher: &Searcher, fields: &Fields, visit: impl FnMut(Opening)) -> Result<()> {
+    for_each_opening_of(searcher, fields, None, visit)
+}
+
+/// Visits the opening of every live session document that has one, of one segment or all.
+fn for_each_opening_of(searcher: &Searcher, fields: &Fields, only: Option<usize>, mut visit: impl FnMut(Opening)) -> Result<()> {
+    let columns = |segment: &SegmentReader| {
+        let fast = segment.fast_fields();
+        Ok((fast.u64("path_key")?, fast.u64("meaning_key")?, fast.i64("ts")?))
+    };
+    for_each_of_kind(searcher, fields, KIND_SESSION, columns, |(path_keys, keys, times), address| {
+        if only.is_some_and(|only| only != address.segment_ord as usize) {
+            return;
+        }
+        if let (Some(path_key), Some(key)) = (path_keys.first(address.doc_id), keys.first(address.doc_id)) {
+            visit(Opening { path_key, key, ts: times.first(address.doc_id).unwrap_or(0), address });
+        }
+    })
+}
+
+/// Up to `limit` texts whose vectors the store lacks (key and text, messages and sessions'
+/// openings, the newest first, each key once), and the coverage of the whole index (messages).
+pub fn pending(searcher: &Searcher, fields: &Fields, store: &Store, limit: usize) -> Result<(Vec<(u64, String)>, Coverage)> {
+    let mut coverage = Coverage::default();
+    // Time, key, document, and the field its text is in.
+    let mut missing: Vec<(i64, u64, DocAddress, Field)> = Vec::new();
+    for_each_unit(searcher, fields, &Filters::default(), |unit| {
+        coverage.messages += 1;
+        match store.slot(unit.key) {
+            Some(_) => coverage.embedded += 1,
+            None => missing.push((unit.ts, unit.key, unit.address, fields.content)),
+        }
+    })?;
+    for_each_opening(searcher, fields, |opening| {
+        if store.slot(opening.key).is_none() {
+            missing.push((opening.ts, opening.key, opening.address, fields.opening));
+        }
+    })?;
+    missing.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut seen = PathKeys::default();
+    let mut texts = Vec::new();
+    for (_, key, address, field) in missing {
+        if texts.len() == limit {
+            break;
+        }
+        if seen.insert(key) {
+            let doc: TantivyDocument = searcher.doc(address)?;
+            let text = doc.get_first(field).and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+            texts.push((key, text));
+        }
+    }
+    Ok((texts, coverage))
+}
+
+/// The keys of every live unit: what a compaction keeps.
+pub fn live_keys(searcher: &Searcher, fields: &Fields) -> Result<PathKeys> {
+    let mut keys = PathKeys::default();
+    for_each_unit(searcher, fields, &Filters::default(), |unit| {
+        keys.insert(unit.key);
+    })?;
+    for_each_opening(searcher, fields, |opening| {
+        keys.insert(opening.key);
+    })?;
+    Ok(keys)
+}
+
+/// The units of one segment as a search by meaning reads them, taken from its fast columns once
+/// (a segment never changes; which of its documents are alive is asked at each search), and
+/// where each unit's vector is in the store as last looked up.
+struct SegmentUnits {
+    docs: Vec<DocId>,
+    path_keys: Vec<u64>,
+    indexes: Vec<u64>,
+    keys: Vec<u64>,
+    slots: Mutex<Option<(Generation, Arc<Vec<u32>>)>>,
+    /// The segment's session documents with an opening: document, path key, the opening's key.
+    openings: Vec<(DocId, u64, u64)>,
+}
+
+/// A unit the store holds no vector of.
+const NO_SLOT: u32 = u32::MAX;
+
+impl SegmentUnits {
+    /// Each unit's slot in `store` (NO_SLOT: none yet), looked up again only when the store changed.
+    fn slots(&self, store: &Store) -> Arc<Vec<u32>> {
+        let mut held = self.slots.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let generation = store.generation();
+        if let Some((seen, slots)) = held.as_ref() {
+            if *seen == generation {
+                return Arc::clone(slots);
+            }
+        }
+        let slots = Arc::new(self.keys.iter().map(|key| store.slot(*key).unwrap_or(NO_SLOT)).collect::<Vec<u32>>());
+        *held = Some((generation, Arc::clone(&slots)));
+        slots
+    }
+}
+
+/// The units of each segment read so far, kept between searches by the meaning index's handle:
+/// without it a search spent more time reading the columns than comparing vectors.
+#[derive(Default)]
+pub struct UnitCache {
+    segments: Mutex<HashMap<SegmentId, Arc<SegmentUnits>>>,
+}
+
+impl UnitCache {
+    /// The units of each segment of `searcher`, in segment order; segments gone are forgotten.
+    fn units(&self, searcher: &Searcher, fields: &Fields) -> Result<Vec<Arc<SegmentUnits>>> {
+        let mut segments = self.segments.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let current: HashSet<SegmentId> = searcher.segment_readers().iter().map(SegmentReader::segment_id).collect();
+        segments.retain(|id, _| current.contains(id));
+        let mut units = Vec::with_capacity(current.len());
+        for (segment_ord, segment) in searcher.segment_readers().iter().enumerate() {
+            if let Some(read) = segments.get(&segment.segment_id()) {
+                units.push(Arc::clone(read));
+                continue;
+            }
+            let mut read = SegmentUnits { docs: Vec::new(), path_keys: Vec::new(), indexes: Vec::new(), keys: Vec::new(), slots: Mutex::new(None), openings: Vec::new() };
+            for_each_unit_of(searcher, fields, &Filters::default(), Some(segment_ord), |unit| {
+                read.docs.push(unit.address.doc_id);
+                read.path_keys.push(unit.path_key);
+                read.indexes.push(unit.msg_index);
+                read.keys.push(unit.key);
+            })?;
+            for_each_opening_of(searcher, fields, Some(segment_ord), |opening| read.openings.push((opening.address.doc_id, opening.path_key, opening.key)))?;
+            let read = Arc::new(read);
+            segments.insert(segment.segment_id(), Arc::clone(&read));
+            units.push(read);
+        }
+        Ok(units)
+    }
+}
+
+/// The documents of one segment that `scope` (a weight of the messages the filters keep) keeps,
+/// as bits by document id.
+fn kept_by(scope: &dyn Weight, segment: &SegmentReader) -> Result<Vec<u64>> {
+    let mut kept = vec![0u64; (segment.max_doc() as usize).div_ceil(64)];
+    scope.for_each_no_score(segment, &mut |docs| {
+        for &doc in docs {
+            kept[doc as usize / 64] |= 1 << (doc % 64);
+        }
+    })?;
+    Ok(kept)
+}
+
+/// Each session's best message by meaning (cosine with `query`, a vector of length 1) among the
+/// messages matching `filters`, and how many of those the store covers.
+pub fn meaning_candidates(searcher: &Searcher, fields: &Fields, store: &Store, cache: &UnitCache, query: &[f32], filters: &Filters) -> Result<(BySession, Coverage)> {
+    let scores = store.scores(query);
+    let mut found = BySession::default();
+    let mut coverage = Coverage::default();
+    // With filters, the messages they keep; built once, read segment by segment.
+    let scope = match filters.clauses(fields).is_empty() {
+        true => None,
+        false => Some(filtered(kind_is(fields, KIND_MESSAGE), filters, fields).weight(EnableScoring::disabled_from_searcher(searcher))?),
+    };
+    let segments = cache.units(searcher, fields)?;
+    for (segment_ord, units) in segments.iter().enumerate() {
+        let segment = searcher.segment_reader(segment_ord as u32);
+        let alive = segment.alive_bitset();
+        let kept = match &scope {
+            Some(scope) => Some(kept_by(scope.as_ref(), segment)?),
+            None => None,
+        };
+        let slots = units.slots(store);
+        // A session's messages lie together in a segment: each run of them is one entry of `found`.
+        let mut run: Option<(u64, SessionCandidates)> = None;
+        for (i, &doc) in units.docs.iter().enumerate() {
+            let in_scope = kept.as_ref().is_none_or(|kept| kept[doc as usize / 64] & (1 << (doc % 64)) != 0);
+            if !in_scope || alive.is_some_and(|alive| !alive.is_alive(doc)) {
+                continue;
+            }
+            coverage.messages += 1;
+            let slot = slots[i];
+            if slot == NO_SLOT {
+                continue;
+            }
+            coverage.embedded += 1;
+            let path_key = units.path_keys[i];
+            if run.as_ref().is_some_and(|(key, _)| *key != path_key) {
+                if let Some((key, candidates)) = run.take() {
+                    found.entry(key).or_default().merge(candidates);
+                }
+            }
+            let candidate = Candidate { message: Some(units.indexes[i]), score: scores[slot as usize], origin: Origin { part: Part::Main, address: DocAddress::new(segment_ord as u32, doc) } };
+            run.get_or_insert_with(|| (path_key, SessionCandidates::default())).1.offer(candidate);
+        }
+        if let Some((key, candidates)) = run {
+            found.entry(key).or_default().merge(candidates);
+        }
+    }
+    // Each session found is weighed with its opening, when the store holds its vector.
+    for (segment_ord, units) in segments.iter().enumerate() {
+        let alive = searcher.segment_reader(segment_ord as u32).alive_bitset();
+        for &(doc, path_key, key) in &units.openings {
+            if alive.is_some_and(|alive| !alive.is_alive(doc)) {
+                continue;
+            }
+            let (Some(session), Some(slot)) = (found.get_mut(&path_key), store.slot(key)) else { continue };
+            if let Some(best) = session.best.as_mut() {
+                best.score = with_opening(best.score, scores[slot as usize]);
+            }
+        }
+    }
+    Ok((found, coverage))
+}
+
+/// A session's messages as `nearest_sessions` adds them up.
+struct Centroid {
+    /// The sum of its messages' vectors.
+    sum: Vec<f32>,
+    /// The sum of their cosines with the session asked about: the sum's dot product with it.
+    towards: f32,
+    nearest: SessionCandidates,
+}
+
+/// The sessions in scope (`filters`) nearest in meaning to the session of the file `path`: each
+/// scored by the cosine of its centroid with that session's, its best message the one nearest
+/// that centroid; and how many of the messages in scope the store covers. None when the store
+/// holds no vector of that session's messages.
+pub fn nearest_sessions(searcher: &Searcher, fields: &Fields, store: &Store, path: &str, filters: &Filters) -> Result<(Option<BySession>, Coverage)> {
+    let mut centre = vec![0f32; DIMENSIONS];
+    let own = Filters { paths: Some(vec![path.to_owned()]), ..Filters::default() };
+    for_each_unit(searcher, fields, &own, |unit| {
+        if let Some(slot) = store.slot(unit.key) {
+            store.add_to(slot, &mut centre);
+        }
+    })?;
+    let mut coverage = Coverage::default();
+    let length = centre.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if length == 0.0 {
+        return Ok((None, coverage));
+    }
+    centre.iter_mut().for_each(|x| *x /= length);
+    let scores = store.scores(&centre);
+    let mut sessions: ByPathKey<Centroid> = ByPathKey::default();
+    for_each_unit(searcher, fields, filters, |unit| {
+        coverage.messages += 1;
+        let Some(slot) = store.slot(unit.key) else { return };
+        coverage.embedded += 1;
+        let score = scores[slot as usize];
+        let session = sessions.entry(unit.path_key).or_insert_with(|| Centroid { sum: vec![0f32; DIMENSIONS], towards: 0.0, nearest: SessionCandidates::default() });
+        store.add_to(slot, &mut session.sum);
+        session.towards += score;
+        session.nearest.offer(Candidate { message: Some(unit.msg_index), score, origin: Origin { part: Part::Main, address: unit.address } });
+    })?;
+    let found = sessions
+        .into_iter()
+        .filter_map(|(key, session)| {
+            let length = session.sum.iter().map(|x| x * x).sum::<f32>().sqrt();
+            let message = session.nearest.best_message.filter(|_| length > 0.0)?;
+            let best = Candidate { score: session.towards / length, ..message };
+            Some((key, SessionCandidates { best: Some(best), best_message: Some(message) }))
+        })
+        .collect();
+    Ok((Some(found), coverage))
+}

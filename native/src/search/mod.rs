@@ -1,0 +1,16 @@
+//! Reading the index: a query, the candidates of each source, their fusion and ranking.
+
+pub mod best_per_session;
+pub mod by_meaning;
+pub mod candidates;
+pub mod correction;
+pub mod find;
+pub mod fusion;
+pub mod query;
+pub mod related;
+pub mod searchers;
+pub mod session_floor;
+pub mod sessions;
+pub mod snippet;
+pub mod statistics;
+pub mod touched;
