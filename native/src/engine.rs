@@ -43,7 +43,7 @@ const MAX_DOCS_BEFORE_MERGE: usize = 250_000;
 const UPDATER_CHECK: Duration = Duration::from_millis(20);
 
 pub struct Engine {
-    /// The conversation, the session documents and the file records (index_part.rs).
+    /// The conversation, the session documents and the file records (index/part.rs).
     main: IndexPart,
     /// The other parts (`Part::others`), each opened when a search or a write first needs it.
     others: Vec<(Part, OnceLock<IndexPart>)>,
@@ -210,7 +210,7 @@ impl Engine {
         search(&self.searchers(&options.content)?, &self.fields, options)
     }
 
-    /// The hits, and the words of the query read as others (search.rs, `Found`).
+    /// The hits, and the words of the query read as others (search/find.rs, `Found`).
     pub fn find(&self, options: &SearchOptions) -> Result<Found> {
         find(&self.searchers(&options.content)?, &self.fields, options)
     }
@@ -221,7 +221,7 @@ impl Engine {
         related(&self.searchers(&[])?, &self.fields, options, meaning)
     }
 
-    /// The hits by meaning, or by words and meaning (search.rs, `find_matching`).
+    /// The hits by meaning, or by words and meaning (search/find.rs, `find_matching`).
     pub fn find_matching(&self, options: &SearchOptions, meaning: MeaningQuery) -> Result<Found> {
         find_matching(&self.searchers(&options.content)?, &self.fields, options, Some(meaning))
     }
@@ -386,7 +386,7 @@ impl Engine {
     }
 
     /// Commits what was applied: the other parts first, then the main one, whose commit is the
-    /// one that counts (index_part.rs). A commit that Tantivy's segment updater could not finish
+    /// one that counts (index/part.rs). A commit that Tantivy's segment updater could not finish
     /// (it panicked: a damaged file read while applying deletes) is an error, and the writers are
     /// left behind, stopped; `unlock` then has nothing to release.
     pub fn commit(&self, stamp: &str, state: &str) -> Result<()> {

@@ -1,8 +1,10 @@
 //! recall's search core: a Tantivy index of Pi session messages.
 //!
-//! The crate owns which documents match and how they rank (schema, writer, query, grouping,
-//! recency, snippets). It is used from Node through the N-API `binding` module; everything else
-//! is plain Rust, tested with `cargo test --no-default-features`.
+//! The crate owns what a word is, what a text means, which documents match and how they rank. Its
+//! rooms, lowest layer first, each using only its own room and the layers below (checked by
+//! tests/layers.rs): error, panics, path_key; fs, words, clauses, tags; meaning; index; search;
+//! engine; replace; and binding, the N-API surface, which only the addon builds. Everything but
+//! binding is plain Rust, tested with `cargo test --no-default-features`.
 
 pub mod clauses;
 pub mod engine;

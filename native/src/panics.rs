@@ -1,5 +1,5 @@
 //! A panic inside the search core (a damaged index file read, say) is caught and becomes an
-//! error with its message (binding.rs, replace.rs), after which the index is checked and rebuilt.
+//! error with its message (binding/job.rs, replace.rs), after which the index is checked and rebuilt.
 //! Rust's default hook would also print each one to the user's terminal, with a backtrace note:
 //! this hook prints them only when `RECALL_DEBUG` is set.
 //!

@@ -1,10 +1,10 @@
-//! Maps and sets keyed by path key. Path keys are hashes already (FNV-1a, schema.rs): each is
-//! its own hash, which spares hashing them again with SipHash for every lookup.
+//! Path keys: a session file's path as a number, the hash the index stores in `path_key` (and a
+//! unit of meaning its text's key, meaning/unit.rs), and maps and sets keyed by them. Path keys
+//! are hashes already: each is its own hash in those maps, which spares hashing them again with
+//! SipHash for every lookup.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
-
-use crate::index::schema::path_key_after;
 
 #[derive(Default)]
 pub struct KeyHasher(u64);
@@ -25,3 +25,19 @@ impl Hasher for KeyHasher {
 
 pub type ByPathKey<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
 pub type PathKeys = HashSet<u64, BuildHasherDefault<KeyHasher>>;
+
+/// FNV-1a: a hash that never changes between builds, because it is stored in the index.
+pub fn path_key(path: &str) -> u64 {
+    path_key_after(0xcbf2_9ce4_8422_2325, path)
+}
+
+/// The path key of `path_key`'s path followed by `more`: the key of a folder's path and a slash
+/// serves for each file in it.
+pub fn path_key_after(key: u64, more: impl AsRef<[u8]>) -> u64 {
+    let mut hash = key;
+    for byte in more.as_ref() {
+        hash ^= u64::from(*byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}

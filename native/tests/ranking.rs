@@ -1,4 +1,4 @@
-//! Each ranking rule of `search.rs` and `query.rs`, pinned by a test that fails without it.
+//! Each ranking rule of `search/find.rs` and `search/query.rs`, pinned by a test that fails without it.
 
 mod support;
 

@@ -86,7 +86,7 @@ fn main() {
             let files = files_with(dir.path(), extension);
             let target = files[seed.below(files.len() as u64) as usize].clone();
             damage(&target, &mut seed, 4);
-            // A panic on this thread is the binding's to catch (binding.rs, replace.rs).
+            // A panic on this thread is the binding's to catch (binding/job.rs, replace.rs).
             let outcome = catch_unwind(AssertUnwindSafe(|| match Engine::open(dir.path()) {
                 Err(error) => format!("open failed: {error}"),
                 Ok(engine) => match write(&engine, 0..8) {

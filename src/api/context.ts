@@ -3,7 +3,7 @@
  * involved: the same session and question always give the same answer.
  *
  * Messages of the conversation (active branch by default) are scored against the question's
- * words with BM25, in the native core, whose words are the index's (native/src/relevance.rs): a
+ * words with BM25, in the native core, whose words are the index's (native/src/words/relevance.rs): a
  * question finds here what it finds in a search. First come the matching messages, best first (ties: the later message
  * first), down to a quarter of the best score: each whole if it fits, else cut to the part
  * around its rarest matched word. Then, with the budget left and in the same order, each

@@ -1,6 +1,6 @@
 /**
  * Meaning search, as the library runs it: the model (meaning-model.ts) and the meaning index of
- * the cache folder (`<cache>/meaning/`, native/src/meaning/index.rs), opened together when first
+ * the cache folder (`<cache>/meaning/`, native/src/search/by_meaning.rs), opened together when first
  * needed; embedding the conversation a batch at a time (resumable: what a killed run appended is
  * kept, and a text is embedded once whatever sessions hold it); and a query's vector for a search
  * by meaning or both. What a unit is and how a search ranks are the native core's.

@@ -1,6 +1,6 @@
 /**
  * Related sessions: the sessions nearest one session. Without a model they are those that share
- * the most of its distinctive words (native/src/related.rs: its words weighed tf-idf over the
+ * the most of its distinctive words (native/src/search/related.rs: its words weighed tf-idf over the
  * index, the session itself, its copies, its parent and its forks left out). With the model
  * package installed they are by default those nearest it in meaning too (`match` both: the
  * sessions whose centroid, the mean of their messages' vectors, lies nearest its, fused with the

@@ -1,6 +1,6 @@
 /**
  * The local query language as one OpenSearch query with the local ranking's shape
- * (native/src/query.rs, fusion.rs), on the documents of an archive (one per message):
+ * (native/src/search/query.rs, fusion.rs), on the documents of an archive (one per message):
  *
  * - every word of the query scored by BM25 and OR'ed; a balanced `"quoted phrase"` required;
  * - with two or more loose words, the run of them as a phrase, boosted 10×;
@@ -20,7 +20,7 @@ import type { TextKind } from "../api/content-scope.js";
 import type { PushedContent } from "./remotes.js";
 import { ANALYZER } from "./template.js";
 
-/** The local constants (native/src/query.rs, search.rs, fusion.rs). */
+/** The local constants (native/src/search/: query.rs, find.rs, fusion.rs). */
 const PHRASE_BOOST = 10;
 const TAG_BOOST = 4;
 const COORDINATION = 6;
@@ -44,7 +44,7 @@ export interface QueryWords {
   required: string[][];
 }
 
-/** Balanced quotes, as native/src/query.rs reads them: an unmatched last quote is text. */
+/** Balanced quotes, as native/src/search/query.rs reads them: an unmatched last quote is text. */
 export function splitQuotes(text: string): QueryText {
   const quotes = text.split('"').length - 1;
   const balanced = quotes - (quotes % 2);
@@ -122,7 +122,7 @@ const term = (field: string, word: string, boost = 1): Clause => ({ term: { [fie
 const phrase = (words: string[], boost = 1): Clause => ({ match_phrase: { text: { query: words.join(" "), analyzer: ANALYZER, ...(boost === 1 ? {} : { boost }) } } });
 const constant = (filter: Clause, boost: number): Clause => ({ constant_score: { filter, boost } });
 
-/** How much more a session active at `last` (ms) weighs than an old one, at `now`: as native/src/fusion.rs. */
+/** How much more a session active at `last` (ms) weighs than an old one, at `now`: as native/src/search/fusion.rs. */
 export function recencyFactor(now: number, last: number): number {
   return 1 + RECENCY_WEIGHT * Math.exp(-Math.max(0, now - last) / RECENCY_HALF_LIFE_MS);
 }

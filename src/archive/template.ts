@@ -3,7 +3,7 @@
  * alias, `recall-sessions-v1`) makes the index `<alias>-v1` with the alias `<alias>` in front, so
  * a later mapping is a new index reindexed behind the same alias.
  *
- * The analyzer is as close to the local one (native/src/tokenizer.rs) as OpenSearch's own parts
+ * The analyzer is as close to the local one (native/src/words/tokenizer.rs) as OpenSearch's own parts
  * allow: every character that is not a letter, digit or mark ends a word (as locally, so `foo_bar`,
  * `v1.2.3` and `don't` are two or three words, where OpenSearch's `standard` keeps them whole),
  * lower case, ASCII folding (`Ørsted` → `orsted`), Chinese, Japanese and Korean as pairs of

@@ -1,24 +1,24 @@
 // Generated from native/src by scripts/native-typings.mjs (napi-rs); do not edit.
 
-/** A look at the session files under way on a thread of its own (see scan.rs), for a scan to take. */
+/** A look at the session files under way on a thread of its own (see index/scan.rs), for a scan to take. */
 export declare class EarlyLook {
   /** Starts looking at the session files in `sessionsDir` (`flat` and `listingsFile` as for `scan`). */
   static start(sessionsDir: string, flat: boolean, listingsFile?: string | undefined | null): EarlyLook
 }
 export type JsEarlyLook = EarlyLook
 
-/** A lock file this process holds (see lock_file.rs); released by `release` or when the process ends. */
+/** A lock file this process holds (see fs/lock_file.rs); released by `release` or when the process ends. */
 export declare class LockFile {
   /** Takes the lock at `path`; fails with RECALL_LOCKED when another process holds it. */
   static hold(path: string): LockFile
   setText(text: string): void
-  /** Whether its path still names the locked file (see lock_file.rs); false once released. */
+  /** Whether its path still names the locked file (see fs/lock_file.rs); false once released. */
   isInPlace(): boolean
   release(): void
 }
 
 /**
- * The meaning index of one cache folder (meaning/index.rs, meaning/store.rs): the store of
+ * The meaning index of one cache folder (search/by_meaning.rs, meaning/store.rs): the store of
  * vectors in `dir`, read as searches need it; `embed` takes the store's writer lock on first use
  * and holds it until `release`.
  */
@@ -75,7 +75,7 @@ export declare class NativeIndex {
   static openVerified(dir: string): Promise<NativeIndex>
   /**
    * Like `open`, first checking every segment file written since they all last passed their
-   * checksum (`recall index`; see integrity.rs): an index nothing wrote to since is not read.
+   * checksum (`recall index`; see index/integrity.rs): an index nothing wrote to since is not read.
    */
   static openRechecked(dir: string): Promise<NativeIndex>
   /** Whether the index's folder is still the one it was opened in (not deleted or replaced). */
@@ -104,7 +104,7 @@ export declare class NativeIndex {
    * Looks at the session files in `sessionsDir` (`flat`: directly in it; otherwise one project
    * folder down) and reports those that differ from their records, after picking up other
    * processes' commits. With `compare` false, every file is reported changed. Folder listings
-   * are remembered in `listingsFile` (see listing.rs). `early`, a look started before, is taken
+   * are remembered in `listingsFile` (see index/listing.rs). `early`, a look started before, is taken
    * for this one if it was of the same folder (and used up either way).
    */
   scan(sessionsDir: string, flat: boolean, compare: boolean, listingsFile?: string | undefined | null, early?: EarlyLook | undefined | null): Promise<NativeScan>
@@ -115,7 +115,7 @@ export declare class NativeIndex {
   search(request: NativeSearchRequest, signal?: AbortSignal | undefined | null, meaning?: MeaningIndex | undefined | null): Promise<NativeFound>
   /**
    * The sessions that share the most of one session's distinctive words, or lie nearest it in
-   * meaning, or both (related.rs).
+   * meaning, or both (search/related.rs).
    */
   related(request: NativeRelatedRequest, signal?: AbortSignal | undefined | null, meaning?: MeaningIndex | undefined | null): Promise<NativeRelated>
   /** The snippet of each text, as `search` makes it for text of that kind it keeps. */
@@ -166,7 +166,7 @@ export declare class TagDatabase {
 
 /**
  * BM25 of one session's messages against a question's terms, the texts added a part at a time
- * (relevance.rs): only what scoring needs of each is kept, not the texts.
+ * (words/relevance.rs): only what scoring needs of each is kept, not the texts.
  */
 export declare class TextScorer {
   constructor(terms: Array<string>)
@@ -180,7 +180,7 @@ export declare function coreVersion(): string
 
 /**
  * What is wrong with the files of the index in the cache folder `dir` and of its depth index,
- * read without opening them (integrity.rs, for `recall doctor`): one line per problem.
+ * read without opening them (index/integrity.rs, for `recall doctor`): one line per problem.
  */
 export declare function indexFileProblems(dir: string): Promise<string[]>
 
@@ -210,7 +210,7 @@ export interface NativeApplyCounts {
   files: number
 }
 
-/** What one `apply` changes (see changes.rs); an absent list changes nothing. */
+/** What one `apply` changes (see index/changes.rs); an absent list changes nothing. */
 export interface NativeChangeSet {
   /** Files that no longer exist: every document of theirs goes. */
   removePaths?: Array<string>
@@ -498,7 +498,7 @@ export interface NativeSnippetRequest {
   kind: string
   /**
    * The kinds of text the search read (default: `kind` alone), so that a word it read as
-   * another (a typo, see correction.rs) is read so here too.
+   * another (a typo, see search/correction.rs) is read so here too.
    */
   content?: Array<string>
   texts: Array<string>
@@ -556,10 +556,10 @@ export interface NativeTextScore {
   focus: number
 }
 
-/** For each of `texts`, the spans of its words that start with a word of `query` (marks.rs). */
+/** For each of `texts`, the spans of its words that start with a word of `query` (words/marks.rs). */
 export declare function prefixMarks(texts: Array<string>, query: string): Array<Array<NativeSpan>>
 
-/** The distinct words of a question worth looking for, as the index cuts and folds them (relevance.rs). */
+/** The distinct words of a question worth looking for, as the index cuts and folds them (words/relevance.rs). */
 export declare function questionTerms(question: string): Array<string>
 
 /** The problems SQLite's integrity check finds in the tag database at `path` (none: sound). */

@@ -27,7 +27,7 @@ import { nativeModule } from "./binding.js";
 import type { MeaningIndexHandle } from "./meaning-index-handle.js";
 
 /**
- * Which segment files' checksums opening reads (native/src/integrity.rs): those changed since the
+ * Which segment files' checksums opening reads (native/src/index/integrity.rs): those changed since the
  * last commit (any open), every one written since they all last passed (`recall index`), or
  * every one (after a failure).
  */

@@ -1,5 +1,5 @@
 /**
- * The one owner of a meaning index handle (MeaningIndex in addon.d.ts, native/src/meaning/index.rs
+ * The one owner of a meaning index handle (MeaningIndex in addon.d.ts, native/src/search/by_meaning.rs
  * and store.rs): the vectors of the conversation in the cache folder, with every native error
  * turned into a RecallError here, once.
  */

@@ -1,5 +1,5 @@
 /**
- * Finds session files the way Pi does, in the native core (rules in native/src/scan.rs): in the
+ * Finds session files the way Pi does, in the native core (rules in native/src/index/scan.rs): in the
  * default layout, `*.jsonl` files one folder below the sessions directory (symlinked folders
  * included); in a custom directory, `*.jsonl` files directly inside it.
  */
@@ -32,7 +32,7 @@ export function projectFolders(sessionsDir: string): string[] {
 
 /**
  * Where the scan remembers the listings of project folders, so that it reads again only those
- * that changed (native/src/listing.rs).
+ * that changed (native/src/index/listing.rs).
  */
 function listingsFile(locations: Pick<Locations, "cacheDir">): string {
   return join(locations.cacheDir, "folder-listings");

@@ -1,6 +1,6 @@
 /**
  * What follows a failure that may come from a damaged index: a check of every segment file's
- * checksum (native/src/integrity.rs), and when one fails, the same replacement and rebuild from
+ * checksum (native/src/index/integrity.rs), and when one fails, the same replacement and rebuild from
  * the session files as for an index that cannot be opened (tags come back from the tag store).
  * The check reads the whole index, so it is made only after something went wrong.
  */

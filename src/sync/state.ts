@@ -1,7 +1,7 @@
 /**
  * What the sync keeps, all of it inside the index so that it is committed together with the
  * documents it describes (a crash can never leave the two out of step):
- * - a record per session file (native/src/files.rs): its signature, which the native scan
+ * - a record per session file (native/src/index/files.rs): its signature, which the native scan
  *   compares with the disk, and the state below, which says where a resumed read continues;
  * - with each commit, the index state: which tag store edits the index has applied.
  */

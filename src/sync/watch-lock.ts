@@ -1,5 +1,5 @@
 /**
- * The lock a watcher (`Recall.watch`) holds beside the index while it runs (native/src/lock_file.rs), and
+ * The lock a watcher (`Recall.watch`) holds beside the index while it runs (native/src/fs/lock_file.rs), and
  * the word it writes in it once the index has caught up with the session files. A search that
  * finds the lock held and ready skips its own freshness check.
  */

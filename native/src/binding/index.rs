@@ -2,17 +2,14 @@
 //! files runs on the libuv thread pool (an `AsyncTask`), so the Pi UI never waits on Tantivy.
 //! Errors reach JavaScript as `Error` objects whose message starts with a `RECALL_*` code.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
-use napi::bindgen_prelude::{AbortSignal, AsyncTask, ToNapiValue, TypeName};
-use napi::{Env, Task};
+use napi::bindgen_prelude::{AbortSignal, AsyncTask};
 use napi_derive::napi;
 
-use crate::binding::meaning::{locked, JsMeaningCoverage, MeaningIndex};
-use crate::engine::Engine;
+use crate::binding::handles::{JsMeaningCoverage, MeaningIndex, NativeIndex};
+use crate::binding::job::{job, locked, to_napi, Job};
 use crate::error::{Code, RecallError};
 use crate::fs::lock_file::{text_if_held, HeldLock};
 use crate::index::changes::{ChangeSet, SessionUpdate, TagUpdate};
@@ -35,37 +32,6 @@ use crate::words::relevance::{question_terms, Scorer};
 /// Byte ranges as JavaScript gets them.
 fn js_spans(spans: Vec<(usize, usize)>) -> Vec<JsSpan> {
     spans.into_iter().map(|(start, end)| JsSpan { start: start as u32, end: end as u32 }).collect()
-}
-
-pub(crate) fn to_napi(error: RecallError) -> napi::Error {
-    napi::Error::from_reason(error.to_string())
-}
-
-/// A unit of work for the thread pool. A panic inside it becomes an `RECALL_INTERNAL` error
-/// instead of taking the host process down.
-pub struct Job<T: Send + 'static> {
-    work: Option<Box<dyn FnOnce() -> Result<T, RecallError> + Send>>,
-}
-
-pub(crate) fn job<T: Send + 'static>(work: impl FnOnce() -> Result<T, RecallError> + Send + 'static) -> Job<T> {
-    Job { work: Some(Box::new(work)) }
-}
-
-impl<T: ToNapiValue + TypeName + Send + 'static> Task for Job<T> {
-    type Output = T;
-    type JsValue = T;
-
-    fn compute(&mut self) -> napi::Result<T> {
-        let work = self.work.take().ok_or_else(|| napi::Error::from_reason("RECALL_INTERNAL: task ran twice"))?;
-        match catch_unwind(AssertUnwindSafe(work)) {
-            Ok(result) => result.map_err(to_napi),
-            Err(panic) => Err(napi::Error::from_reason(format!("RECALL_INTERNAL: the search core panicked ({})", panics::message(&*panic)))),
-        }
-    }
-
-    fn resolve(&mut self, _env: Env, output: T) -> napi::Result<T> {
-        Ok(output)
-    }
 }
 
 #[napi(object, js_name = "NativeMessageRef")]
@@ -256,7 +222,7 @@ pub struct JsSnippetRequest {
     /// The kind of text the texts are.
     pub kind: String,
     /// The kinds of text the search read (default: `kind` alone), so that a word it read as
-    /// another (a typo, see correction.rs) is read so here too.
+    /// another (a typo, see search/correction.rs) is read so here too.
     pub content: Option<Vec<String>>,
     pub texts: Vec<String>,
     pub snippet_chars: Option<u32>,
@@ -309,7 +275,7 @@ pub struct JsFileRecordUpdate {
     pub state: String,
 }
 
-/// What one `apply` changes (see changes.rs); an absent list changes nothing.
+/// What one `apply` changes (see index/changes.rs); an absent list changes nothing.
 #[napi(object, js_name = "NativeChangeSet")]
 pub struct JsChangeSet {
     /// Files that no longer exist: every document of theirs goes.
@@ -434,13 +400,13 @@ pub fn list_session_files(sessions_dir: String, flat: bool) -> AsyncTask<Job<JsS
 }
 
 /// What is wrong with the files of the index in the cache folder `dir` and of its depth index,
-/// read without opening them (integrity.rs, for `recall doctor`): one line per problem.
+/// read without opening them (index/integrity.rs, for `recall doctor`): one line per problem.
 #[napi(ts_return_type = "Promise<string[]>")]
 pub fn index_file_problems(dir: String) -> AsyncTask<Job<Vec<String>>> {
     AsyncTask::new(job(move || Ok(crate::index::integrity::inspect(Path::new(&dir)))))
 }
 
-/// The distinct words of a question worth looking for, as the index cuts and folds them (relevance.rs).
+/// The distinct words of a question worth looking for, as the index cuts and folds them (words/relevance.rs).
 #[napi(js_name = "questionTerms", catch_unwind)]
 pub fn js_question_terms(question: String) -> Vec<String> {
     question_terms(&question)
@@ -457,7 +423,7 @@ pub struct JsTextScore {
 }
 
 /// BM25 of one session's messages against a question's terms, the texts added a part at a time
-/// (relevance.rs): only what scoring needs of each is kept, not the texts.
+/// (words/relevance.rs): only what scoring needs of each is kept, not the texts.
 #[napi]
 pub struct TextScorer {
     scorer: Scorer,
@@ -484,7 +450,7 @@ impl TextScorer {
     }
 }
 
-/// For each of `texts`, the spans of its words that start with a word of `query` (marks.rs).
+/// For each of `texts`, the spans of its words that start with a word of `query` (words/marks.rs).
 #[napi(js_name = "prefixMarks", catch_unwind)]
 pub fn js_prefix_marks(texts: Vec<String>, query: String) -> Vec<Vec<JsSpan>> {
     texts.iter().map(|text| js_spans(prefix_marks(text, &query))).collect()
@@ -510,7 +476,7 @@ fn now_ms() -> f64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_millis() as f64)
 }
 
-/// A look at the session files under way on a thread of its own (see scan.rs), for a scan to take.
+/// A look at the session files under way on a thread of its own (see index/scan.rs), for a scan to take.
 #[napi(js_name = "EarlyLook")]
 pub struct JsEarlyLook {
     look: Option<EarlyLook>,
@@ -522,19 +488,6 @@ impl JsEarlyLook {
     #[napi(factory, catch_unwind)]
     pub fn start(sessions_dir: String, flat: bool, listings_file: Option<String>) -> JsEarlyLook {
         JsEarlyLook { look: Some(EarlyLook::start(&sessions_dir, layout(flat), listings_file.map(PathBuf::from))) }
-    }
-}
-
-/// The index of Pi sessions in one folder.
-#[napi]
-pub struct NativeIndex {
-    pub(crate) engine: Arc<Engine>,
-    replaced_because: Option<String>,
-}
-
-impl NativeIndex {
-    fn of((engine, replaced_because): (Engine, Option<String>)) -> Result<NativeIndex, RecallError> {
-        Ok(NativeIndex { engine: Arc::new(engine), replaced_because })
     }
 }
 
@@ -557,7 +510,7 @@ impl NativeIndex {
     }
 
     /// Like `open`, first checking every segment file written since they all last passed their
-    /// checksum (`recall index`; see integrity.rs): an index nothing wrote to since is not read.
+    /// checksum (`recall index`; see index/integrity.rs): an index nothing wrote to since is not read.
     #[napi(ts_return_type = "Promise<NativeIndex>")]
     pub fn open_rechecked(dir: String) -> AsyncTask<Job<NativeIndex>> {
         panics::quiet();
@@ -638,7 +591,7 @@ impl NativeIndex {
     /// Looks at the session files in `sessionsDir` (`flat`: directly in it; otherwise one project
     /// folder down) and reports those that differ from their records, after picking up other
     /// processes' commits. With `compare` false, every file is reported changed. Folder listings
-    /// are remembered in `listingsFile` (see listing.rs). `early`, a look started before, is taken
+    /// are remembered in `listingsFile` (see index/listing.rs). `early`, a look started before, is taken
     /// for this one if it was of the same folder (and used up either way).
     #[napi(ts_return_type = "Promise<NativeScan>")]
     pub fn scan(&self, sessions_dir: String, flat: bool, compare: bool, listings_file: Option<String>, early: Option<&mut JsEarlyLook>) -> AsyncTask<Job<JsScan>> {
@@ -713,7 +666,7 @@ impl NativeIndex {
     }
 
     /// The sessions that share the most of one session's distinctive words, or lie nearest it in
-    /// meaning, or both (related.rs).
+    /// meaning, or both (search/related.rs).
     #[napi(ts_return_type = "Promise<NativeRelated>")]
     pub fn related(&self, request: JsRelatedRequest, signal: Option<AbortSignal>, meaning: Option<&MeaningIndex>) -> AsyncTask<Job<JsRelated>> {
         let engine = self.engine.clone();
@@ -785,7 +738,7 @@ impl NativeIndex {
     }
 }
 
-/// A lock file this process holds (see lock_file.rs); released by `release` or when the process ends.
+/// A lock file this process holds (see fs/lock_file.rs); released by `release` or when the process ends.
 #[napi]
 pub struct LockFile {
     held: Option<HeldLock>,
@@ -809,7 +762,7 @@ impl LockFile {
         held.set_text(&text).map_err(|e| to_napi(RecallError::new(Code::Io, e.to_string())))
     }
 
-    /// Whether its path still names the locked file (see lock_file.rs); false once released.
+    /// Whether its path still names the locked file (see fs/lock_file.rs); false once released.
     #[napi(catch_unwind)]
     pub fn is_in_place(&self) -> bool {
         self.held.as_ref().is_some_and(HeldLock::is_in_place)

@@ -2,18 +2,19 @@
 //! the libuv thread pool, so neither ever holds the JavaScript thread.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use napi::bindgen_prelude::{AsyncTask, Float32Array};
 use napi_derive::napi;
 
-use crate::binding::index::{job, to_napi, Job, NativeIndex};
+use crate::binding::handles::{JsMeaningCoverage, MeaningIndex, NativeIndex};
+use crate::binding::job::{job, locked, to_napi, Job};
 use crate::error::{Code, RecallError};
 use crate::meaning::background::at_low_priority;
-use crate::meaning::store::{Store, StoreWriter};
+use crate::meaning::store::Store;
 use crate::meaning::{Arithmetic, Model, DIMENSIONS, MAX_TOKENS};
 use crate::panics;
-use crate::search::by_meaning::{live_keys, pending, Coverage, UnitCache};
+use crate::search::by_meaning::{live_keys, pending};
 
 /// A loaded meaning model (meaning/model.rs).
 #[napi]
@@ -70,40 +71,12 @@ pub fn meaning_arithmetic() -> &'static str {
     Arithmetic::fastest().name()
 }
 
-#[napi(object, js_name = "NativeMeaningCoverage")]
-pub struct JsMeaningCoverage {
-    /// Conversation messages whose vector the meaning index holds.
-    pub embedded: f64,
-    /// Conversation messages in the index.
-    pub messages: f64,
-}
-
-impl From<Coverage> for JsMeaningCoverage {
-    fn from(c: Coverage) -> Self {
-        JsMeaningCoverage { embedded: c.embedded as f64, messages: c.messages as f64 }
-    }
-}
-
 #[napi(object, js_name = "NativeMeaningStep")]
 pub struct JsMeaningStep {
     /// Texts embedded by this step (0: nothing was left to embed).
     pub added: u32,
     /// The coverage after it.
     pub coverage: JsMeaningCoverage,
-}
-
-/// The meaning index of one cache folder (meaning/index.rs, meaning/store.rs): the store of
-/// vectors in `dir`, read as searches need it; `embed` takes the store's writer lock on first use
-/// and holds it until `release`.
-#[napi]
-pub struct MeaningIndex {
-    store: Arc<Mutex<Store>>,
-    writer: Arc<Mutex<Option<StoreWriter>>>,
-    pub(crate) units: Arc<UnitCache>,
-}
-
-pub(crate) fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 #[napi]
@@ -179,13 +152,5 @@ impl MeaningIndex {
     #[napi]
     pub fn release(&self) {
         *locked(&self.writer) = None;
-    }
-}
-
-impl MeaningIndex {
-    /// The store, brought up to date with what writers appended, for a search to read.
-    pub(crate) fn store(&self) -> Result<Arc<Mutex<Store>>, RecallError> {
-        locked(&self.store).refresh()?;
-        Ok(self.store.clone())
     }
 }

@@ -1,5 +1,5 @@
 //! The N-API surface of the tag database: one `TagDatabase` class. Reads are quick and answer on
-//! the calling thread, on a connection of their own (shared.rs); writes, which may wait up to
+//! the calling thread, on a connection of their own (tags/shared.rs); writes, which may wait up to
 //! `BUSY_TIMEOUT` for another process's transaction, run on the libuv thread pool so the Pi UI
 //! never waits on them.
 
@@ -9,7 +9,7 @@ use std::sync::Arc;
 use napi::bindgen_prelude::{AsyncTask, ToNapiValue, TypeName};
 use napi_derive::napi;
 
-use crate::binding::index::{job, to_napi, Job};
+use crate::binding::job::{job, to_napi, Job};
 use crate::error::RecallError;
 use crate::panics;
 use crate::tags::shared::SharedTagDb;

@@ -11,7 +11,8 @@ use tantivy::{Searcher, TantivyDocument, Term};
 
 use crate::clauses::any_term::AnyTerm;
 use crate::error::Result;
-use crate::index::schema::{kind_is, path_key, Fields, KIND_FILE};
+use crate::index::schema::{kind_is, Fields, KIND_FILE};
+use crate::path_key::path_key;
 
 /// One file's record, as the caller sends it and reads it back.
 #[derive(Debug, Clone, Deserialize, PartialEq)]

@@ -20,8 +20,8 @@ use tantivy::{DocAddress, Searcher, SegmentReader, TantivyDocument, Term};
 
 use crate::error::Result;
 use crate::index::listing::{fits_a_line, FolderState, Listing, Listings, Names, SETTLE};
-use crate::index::schema::{for_each_of_kind, path_key, path_key_after, Fields, KIND_FILE};
-use crate::path_key::ByPathKey;
+use crate::index::schema::{for_each_of_kind, Fields, KIND_FILE};
+use crate::path_key::{path_key, path_key_after, ByPathKey};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Layout {

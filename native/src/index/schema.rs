@@ -186,18 +186,14 @@ pub fn for_each_of_kind<S>(searcher: &Searcher, fields: &Fields, kind: &str, ope
     Ok(())
 }
 
-/// FNV-1a: a hash that never changes between builds, because it is stored in the index.
-pub fn path_key(path: &str) -> u64 {
-    path_key_after(0xcbf2_9ce4_8422_2325, path)
-}
-
-/// The path key of `path_key`'s path followed by `more`: the key of a folder's path and a slash
-/// serves for each file in it.
-pub fn path_key_after(key: u64, more: impl AsRef<[u8]>) -> u64 {
-    let mut hash = key;
-    for byte in more.as_ref() {
-        hash ^= u64::from(*byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
+/// The field that holds each kind of text.
+impl TextKind {
+    pub fn field(self, fields: &Fields) -> Field {
+        match self {
+            TextKind::Conversation => fields.content,
+            TextKind::Thinking => fields.thinking,
+            TextKind::Call => fields.call,
+            TextKind::Output => fields.output,
+        }
     }
-    hash
 }

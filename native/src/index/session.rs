@@ -5,9 +5,10 @@ use serde::Deserialize;
 use tantivy::schema::document::Value;
 use tantivy::TantivyDocument;
 
-use crate::index::schema::{path_key, Fields, KIND_MESSAGE, KIND_SESSION};
+use crate::index::schema::{Fields, KIND_MESSAGE, KIND_SESSION};
 use crate::index::text_kind::TextKind;
 use crate::meaning::unit::unit_key;
+use crate::path_key::path_key;
 
 /// A session's metadata: what list and search results show about it, and what a change set sends.
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]

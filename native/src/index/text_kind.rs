@@ -1,10 +1,7 @@
-//! The kinds of text a session holds, each indexed in a field of its own: the conversation (what
+//! The kinds of text a session holds, each indexed in a field of its own (schema.rs says which:
+//! `TextKind::field`): the conversation (what
 //! user and assistant said, the only kind a search reads by default), the assistant's thinking, its
 //! tool calls (tool name and arguments) and their output. A document holds one kind.
-
-use tantivy::schema::Field;
-
-use crate::index::schema::Fields;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TextKind {
@@ -47,15 +44,6 @@ impl TextKind {
     /// (query.rs).
     pub fn kept_whole(self) -> bool {
         self != TextKind::Output
-    }
-
-    pub fn field(self, fields: &Fields) -> Field {
-        match self {
-            TextKind::Conversation => fields.content,
-            TextKind::Thinking => fields.thinking,
-            TextKind::Call => fields.call,
-            TextKind::Output => fields.output,
-        }
     }
 
     /// Whether `kinds` is what a search reads unless told otherwise: the conversation alone.

@@ -1,6 +1,6 @@
 //! What a text means, as recall's one definition of it: the point in the model's space where the
 //! model puts the text (`DIMENSIONS` floats of length 1), so that texts meaning alike lie close
-//! whatever their words, the way `tokenizer.rs` is the one definition of a word.
+//! whatever their words, the way `words/tokenizer.rs` is the one definition of a word.
 //!
 //! The model is all-MiniLM-L6-v2 (ONNX, float32) from recall's model package, read from a folder
 //! (`model.onnx`, `tokenizer.json`) and run in this process by the core's own code (tokens.rs,
@@ -10,14 +10,16 @@
 //! a text gives the same vector whenever it is embedded; only its first `MAX_TOKENS` tokens count;
 //! a missing or damaged model file is one `RECALL_MODEL_UNUSABLE` line naming it.
 //!
-//! The meaning index (index.rs) puts the model to use: the vector of each conversation message
-//! (unit.rs), kept in a store of its own beside the word index (store.rs), searched exactly.
+//! The meaning index puts the model to use: the vector of each conversation message (unit.rs),
+//! kept in a store of its own beside the word index (store.rs), searched exactly through the word
+//! index (search/by_meaning.rs).
 
 pub mod background;
 mod encoder;
 mod int8;
 pub mod model;
 mod onnx;
+mod package;
 mod protobuf;
 pub mod store;
 pub mod tokens;

@@ -4,9 +4,10 @@
 
 use std::path::Path;
 
-use crate::error::{Code, RecallError, Result};
+use crate::error::Result;
 use crate::meaning::int8;
 use crate::meaning::onnx::Graph;
+use crate::meaning::package::{unusable, MODEL_FILE, TOKENIZER_FILE};
 use crate::meaning::tokens::{Tokens, MAX_TOKENS};
 use crate::meaning::vector::mean_normalized;
 use crate::meaning::weights::Bert;
@@ -18,9 +19,6 @@ pub const DIMENSIONS: usize = 384;
 /// mostly copying the weights into sgemm's panels, few enough that its buffers stay small (2 k rows
 /// × 1,536 floats: 12 MB).
 pub const BATCH_TOKENS: usize = 2048;
-/// The files of a model package that the core reads.
-pub const MODEL_FILE: &str = "model.onnx";
-pub const TOKENIZER_FILE: &str = "tokenizer.json";
 
 pub struct Model {
     bert: Bert,
@@ -64,16 +62,6 @@ impl Arithmetic {
             _ => Err(format!("no arithmetic is named {name:?}: float32 or int8")),
         }
     }
-}
-
-/// A model file that cannot be used, as one line: missing, or damaged and why.
-pub(crate) fn unusable(path: &Path, error: &dyn std::fmt::Display) -> RecallError {
-    if !path.exists() {
-        return RecallError::new(Code::ModelUnusable, format!("the meaning model's {} is missing", path.display()));
-    }
-    let reason = error.to_string();
-    let reason = reason.split_whitespace().collect::<Vec<_>>().join(" ");
-    RecallError::new(Code::ModelUnusable, format!("the meaning model's {} is damaged: {reason}", path.display()))
 }
 
 impl Model {

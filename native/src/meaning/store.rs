@@ -20,9 +20,8 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Code, RecallError, Result};
 use crate::fs::lock_file::HeldLock;
-use crate::index::schema::{path_key, path_key_after};
 use crate::meaning::DIMENSIONS;
-use crate::path_key::{ByPathKey, PathKeys};
+use crate::path_key::{path_key, path_key_after, ByPathKey, PathKeys};
 
 pub const STORE_FILE: &str = "vectors";
 pub const LOCK_FILE: &str = "writer.lock";

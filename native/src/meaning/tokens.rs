@@ -23,7 +23,7 @@ use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCategory};
 
 use crate::error::Result;
-use crate::meaning::model::unusable;
+use crate::meaning::package::unusable;
 
 /// The tokens a text is read to, `[CLS]` and `[SEP]` included (sentence-transformers' limit for
 /// this model; its position table holds 512). The rest of a longer text is not read.

@@ -15,7 +15,7 @@
 //! computed once whatever the history: a fork's copied messages, a rewritten session's unchanged
 //! ones and the same text in two sessions all share one vector in the store (store.rs).
 
-use crate::index::schema::path_key_after;
+use crate::path_key::path_key_after;
 
 /// The key of a unit's text: FNV-1a over its bytes, from a seed of its own (so that it differs
 /// from a path key of the same bytes). Stored in the index, so it never changes between builds.
@@ -43,6 +43,6 @@ mod tests {
     fn the_same_text_has_the_same_key_and_another_text_another() {
         assert_eq!(unit_key("fake timers fixed the flaky spec"), unit_key("fake timers fixed the flaky spec"));
         assert_ne!(unit_key("fake timers fixed the flaky spec"), unit_key("fake timers fixed the flaky spec."));
-        assert_ne!(unit_key("a"), crate::index::schema::path_key("a"));
+        assert_ne!(unit_key("a"), crate::path_key::path_key("a"));
     }
 }

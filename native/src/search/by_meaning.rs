@@ -1,5 +1,5 @@
 //! The meaning index: the word index says which units exist now (each conversation message
-//! document carries its text's key, `meaning_key`), the store (store.rs) holds a vector per key.
+//! document carries its text's key, `meaning_key`), the store (meaning/store.rs) holds a vector per key.
 //! So the meaning index follows every sync of the word index for nothing — an appended message
 //! is a key the store lacks, a deleted session's keys are no longer referenced, a fork's copied
 //! messages are keys the store has — and the same files give the same answers whatever its
@@ -7,7 +7,7 @@
 //!
 //! A meaning search is exact: the query's cosine with every vector held, then each message
 //! document in scope takes its key's cosine, and each session its best message
-//! (candidates.rs), weighed with its opening's cosine (unit.rs: each session document carries its
+//! (candidates.rs), weighed with its opening's cosine (meaning/unit.rs: each session document carries its
 //! opening's key). A message whose vector is not there yet is not found by meaning.
 //!
 //! A session's place in meaning is its centroid, the mean of its messages' vectors: the sessions

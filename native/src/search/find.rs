@@ -8,11 +8,11 @@
 //!    document holds (coordination: more of the words beats fewer). A session is represented by
 //!    its best document; among equal scores the later message wins.
 //!    Documents of other kinds of text than the conversation (text_kind.rs) live in the depth
-//!    index (index_part.rs) and are searched only when asked for, their scores weighted by kind;
+//!    index (index/part.rs) and are searched only when asked for, their scores weighted by kind;
 //!    a conversation-only search reads the main index alone, statistics included, so indexing
 //!    them changes nothing of its ranking. A search of both reads them with one set of
 //!    statistics.
-//!    A search by meaning (meaning/index.rs) is the other source: each session's message nearest
+//!    A search by meaning (search/by_meaning.rs) is the other source: each session's message nearest
 //!    the query's vector, scored by its cosine.
 //! 3. The sessions are ranked (fusion.rs): the best document's score × `1 + w·exp(-age / 7 days)`,
 //!    where age is the time since the session's last message (w = 0.2 by default). A search of
@@ -37,7 +37,8 @@ use crate::index::text_kind::TextKind;
 use crate::meaning::store::Store;
 use crate::path_key::{ByPathKey, PathKeys};
 use crate::search::by_meaning::{meaning_candidates, Coverage, UnitCache};
-use crate::search::candidates::{best_message_of, word_candidates, BySession, SessionCandidates};
+use crate::search::by_words::{best_message_of, word_candidates};
+use crate::search::candidates::{BySession, SessionCandidates};
 use crate::search::correction::{corrected, searched_fields, Corrected, Typos};
 use crate::search::fusion::{fuse, rank, RankedSession, Recency};
 use crate::search::query::{filtered, parse, prefix_expansions, text_query, Filters, ParsedQuery};
@@ -121,7 +122,7 @@ pub fn find(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -> 
     find_matching(searchers, fields, options, None)
 }
 
-/// A search by meaning (meaning/index.rs): the query's vector, the store of the units' vectors, and
+/// A search by meaning (search/by_meaning.rs): the query's vector, the store of the units' vectors, and
 /// whether the words are searched too (`both`), the two rankings of sessions then fused.
 pub struct MeaningQuery<'a> {
     pub store: &'a Store,

@@ -19,8 +19,8 @@
 //! 4. Each hit gets a snippet of its best message and the distinctive words its session shares.
 //!
 //! With the meaning index (`ByMeaning`), the sessions whose centroids lie nearest the session's
-//! (meaning/index.rs, `nearest_sessions`) are ranked too: alone (`meaning`), or fused with the
-//! words' ranking as a search by both fuses them (search.rs, `fused`). A session only the meaning
+//! (search/by_meaning.rs, `nearest_sessions`) are ranked too: alone (`meaning`), or fused with the
+//! words' ranking as a search by both fuses them (search/find.rs, `fused`). A session only the meaning
 //! found shows its message nearest the session's centroid.
 
 use std::collections::{HashMap, HashSet};
@@ -38,12 +38,14 @@ use crate::clauses::coordinated::Coordinated;
 use crate::error::{Code, RecallError, Result};
 use crate::index::files::{read_records, Selector};
 use crate::index::part::Part;
-use crate::index::schema::{kind_is, path_key, Fields, KIND_MESSAGE, KIND_SESSION};
+use crate::index::schema::{kind_is, Fields, KIND_MESSAGE, KIND_SESSION};
 use crate::index::session::{message_from_document, session_from_document};
 use crate::meaning::store::Store;
+use crate::path_key::path_key;
 use crate::path_key::{ByPathKey, PathKeys};
 use crate::search::by_meaning::{nearest_sessions, Coverage};
-use crate::search::candidates::{word_candidates, BySession};
+use crate::search::by_words::word_candidates;
+use crate::search::candidates::BySession;
 use crate::search::find::{fused, passage, session_documents, Hit, MatchedBy, Ranked, MAX_LIMIT};
 use crate::search::fusion::{rank, Recency};
 use crate::search::query::{filtered, term_query, Filters, ParsedQuery, TAG_BOOST};

@@ -1,5 +1,5 @@
 //! The searchers one search reads: the main index's always, and those of the other parts that hold
-//! the kinds of text the search reads, when they exist (index_part.rs).
+//! the kinds of text the search reads, when they exist (index/part.rs).
 
 use tantivy::{DocAddress, Searcher, TantivyDocument};
 
