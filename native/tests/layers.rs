@@ -109,8 +109,9 @@ fn crate_graph() -> Graph {
             uses.insert(resolve(&path, &modules));
         }
         if *owns_folder {
-            for line in text.lines().map(str::trim).filter(|line| line.starts_with("use ") || line.starts_with("pub use ")) {
-                let relative = line.trim_start_matches("pub ").trim_start_matches("use ").trim_start_matches("self::");
+            let starts = text.match_indices("use ").map(|(at, _)| at);
+            for at in starts.filter(|&at| text[..at].trim_end_matches("pub ").ends_with('\n')) {
+                let relative = text[at + "use ".len()..].trim_start_matches("self::");
                 let mut paths = Vec::new();
                 tree_paths(relative, Vec::new(), &mut paths);
                 for path in paths {
