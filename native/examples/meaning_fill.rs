@@ -14,7 +14,9 @@ use recall_native::search::by_meaning::live_keys;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
-    let [_, cache, identity] = &args[..] else { return Err("usage: meaning_fill <cache folder> <model identity>".into()) };
+    let [_, cache, identity] = &args[..] else {
+        return Err("usage: meaning_fill <cache folder> <model identity>".into());
+    };
     let engine = Engine::open(&Path::new(cache).join("index"))?;
     let keys = live_keys(&engine.searcher(), engine.fields())?;
     let mut store = Store::open(&Path::new(cache).join("meaning"), identity)?;
@@ -27,7 +29,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         (state >> 40) as f32 / (1u64 << 24) as f32 - 0.5
     };
     let mut batch = Vec::new();
-    let missing: Vec<u64> = keys.iter().copied().filter(|key| store.slot(*key).is_none()).collect();
+    let missing: Vec<u64> = keys
+        .iter()
+        .copied()
+        .filter(|key| store.slot(*key).is_none())
+        .collect();
     for key in missing {
         let raw: Vec<f32> = (0..DIMENSIONS).map(|_| next()).collect();
         let length = raw.iter().map(|x| x * x).sum::<f32>().sqrt();

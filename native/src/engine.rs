@@ -93,44 +93,84 @@ impl Engine {
     /// Opens the index in `dir`, creating it when the folder holds none. The depth index is
     /// opened when first needed.
     pub fn open(dir: &Path) -> Result<Engine> {
-        let io_error = |e: std::io::Error| RecallError::new(Code::Io, format!("{}: {e}", dir.display()));
+        let io_error =
+            |e: std::io::Error| RecallError::new(Code::Io, format!("{}: {e}", dir.display()));
         std::fs::create_dir_all(dir).map_err(io_error)?;
-        let folder = (dir.to_path_buf(), Identity::of(&std::fs::metadata(dir).map_err(io_error)?));
-        let main = IndexPart::open(dir, true)?.ok_or_else(|| RecallError::new(Code::Io, format!("{}: cannot create the index", dir.display())))?;
+        let folder = (
+            dir.to_path_buf(),
+            Identity::of(&std::fs::metadata(dir).map_err(io_error)?),
+        );
+        let main = IndexPart::open(dir, true)?.ok_or_else(|| {
+            RecallError::new(
+                Code::Io,
+                format!("{}: cannot create the index", dir.display()),
+            )
+        })?;
         let others = Part::others().map(|part| (part, OnceLock::new())).collect();
         Engine::from_parts(main, others, Some(folder))
     }
 
     pub fn in_memory() -> Result<Engine> {
-        let others = Part::others().map(|part| Ok((part, OnceLock::from(IndexPart::in_memory()?)))).collect::<Result<_>>()?;
+        let others = Part::others()
+            .map(|part| Ok((part, OnceLock::from(IndexPart::in_memory()?))))
+            .collect::<Result<_>>()?;
         Engine::from_parts(IndexPart::in_memory()?, others, None)
     }
 
-    fn from_parts(main: IndexPart, others: Vec<(Part, OnceLock<IndexPart>)>, folder: Option<(PathBuf, Identity)>) -> Result<Engine> {
+    fn from_parts(
+        main: IndexPart,
+        others: Vec<(Part, OnceLock<IndexPart>)>,
+        folder: Option<(PathBuf, Identity)>,
+    ) -> Result<Engine> {
         let fields = Fields::from_schema(&main.index.schema())?;
-        Ok(Engine { main, others, fields, writer: Mutex::new(None), folder })
+        Ok(Engine {
+            main,
+            others,
+            fields,
+            writer: Mutex::new(None),
+            folder,
+        })
     }
 
     /// A part other than the main one, opened (or, for a writer, `create`d) on first use; `None`
     /// when nothing has made it yet. Opening it checks the segment files changed since its last
     /// commit, as opening the main index does (integrity.rs).
     fn other(&self, part: Part, create: bool) -> Result<Option<&IndexPart>> {
-        let Some((_, slot)) = self.others.iter().find(|(other, _)| *other == part) else { return Ok(Some(&self.main)) };
+        let Some((_, slot)) = self.others.iter().find(|(other, _)| *other == part) else {
+            return Ok(Some(&self.main));
+        };
         if let Some(opened) = slot.get() {
             return Ok(Some(opened));
         }
-        let Some((dir, _)) = &self.folder else { return Ok(None) };
+        let Some((dir, _)) = &self.folder else {
+            return Ok(None);
+        };
         let folder = part.folder(dir);
         if self.meta_missing(&folder)? {
-            return Err(RecallError::new(Code::Corrupt, integrity::describe(&in_folder(part, vec![format!("meta.json{}", integrity::MISSING)]))));
+            return Err(RecallError::new(
+                Code::Corrupt,
+                integrity::describe(&in_folder(
+                    part,
+                    vec![format!("meta.json{}", integrity::MISSING)],
+                )),
+            ));
         }
         let opened = match IndexPart::open(&folder, create) {
             Ok(Some(opened)) => opened,
             Ok(None) => return Ok(None),
             // Opening reads some segment files: a damaged one may be why it failed.
-            Err(error) => return Err(part_damage(part, integrity::damaged_files_in(&folder, integrity::Scope::All).unwrap_or_default()).unwrap_or(error)),
+            Err(error) => {
+                return Err(part_damage(
+                    part,
+                    integrity::damaged_files_in(&folder, integrity::Scope::All).unwrap_or_default(),
+                )
+                .unwrap_or(error))
+            }
         };
-        if let Some(damage) = part_damage(part, integrity::damaged_files(&opened.index, &folder, integrity::Scope::SinceCommit)?) {
+        if let Some(damage) = part_damage(
+            part,
+            integrity::damaged_files(&opened.index, &folder, integrity::Scope::SinceCommit)?,
+        ) {
             return Err(damage);
         }
         // Another thread may have opened it meanwhile: either copy serves.
@@ -159,21 +199,31 @@ impl Engine {
     /// cache may have been deleted by hand, or an unusable index replaced by another process.
     /// An index whose folder is gone can still be read, but nothing written to it would be kept.
     pub fn is_in_place(&self) -> bool {
-        self.folder.as_ref().is_none_or(|(path, identity)| identity.named_by(path))
+        self.folder
+            .as_ref()
+            .is_none_or(|(path, identity)| identity.named_by(path))
     }
 
     /// The active segment files that fail their checksum, of those `scope` says (see
     /// integrity.rs). The other parts' files (named `depth/…`) are checked with the main one's;
     /// since the last commit, when the part is opened. An index in memory has no files.
     pub fn damaged_files(&self, scope: integrity::Scope) -> Result<Vec<String>> {
-        let Some((dir, _)) = &self.folder else { return Ok(Vec::new()) };
+        let Some((dir, _)) = &self.folder else {
+            return Ok(Vec::new());
+        };
         let mut damaged = integrity::damaged_files(&self.main.index, dir, scope)?;
         for part in Part::others() {
             let folder = part.folder(dir);
             if self.meta_missing(&folder)? {
-                damaged.extend(in_folder(part, vec![format!("meta.json{}", integrity::MISSING)]));
+                damaged.extend(in_folder(
+                    part,
+                    vec![format!("meta.json{}", integrity::MISSING)],
+                ));
             } else if scope != integrity::Scope::SinceCommit && folder.join("meta.json").exists() {
-                damaged.extend(in_folder(part, integrity::damaged_files_in(&folder, scope)?));
+                damaged.extend(in_folder(
+                    part,
+                    integrity::damaged_files_in(&folder, scope)?,
+                ));
             }
         }
         Ok(damaged)
@@ -198,12 +248,16 @@ impl Engine {
     /// kinds (a search of the conversation alone must rank the same whether or not they are open).
     pub fn searchers(&self, kinds: &[TextKind]) -> Result<Searchers> {
         let mut others = Vec::new();
-        for part in Part::others().filter(|part| kinds.iter().any(|kind| Part::of(*kind) == *part)) {
+        for part in Part::others().filter(|part| kinds.iter().any(|kind| Part::of(*kind) == *part))
+        {
             if let Some(opened) = self.other(part, false)? {
                 others.push((part, opened.searcher()));
             }
         }
-        Ok(Searchers { main: self.main.searcher(), others })
+        Ok(Searchers {
+            main: self.main.searcher(),
+            others,
+        })
     }
 
     pub fn search(&self, options: &SearchOptions) -> Result<Vec<Hit>> {
@@ -223,14 +277,38 @@ impl Engine {
 
     /// The hits by meaning, or by words and meaning (search/find.rs, `find_matching`).
     pub fn find_matching(&self, options: &SearchOptions, meaning: MeaningQuery) -> Result<Found> {
-        find_matching(&self.searchers(&options.content)?, &self.fields, options, Some(meaning))
+        find_matching(
+            &self.searchers(&options.content)?,
+            &self.fields,
+            options,
+            Some(meaning),
+        )
     }
 
     /// The snippet of each text of `kind`, as a search of the `searched` kinds makes it (snippet.rs).
     #[allow(clippy::too_many_arguments)]
-    pub fn snippets(&self, query: &str, prefix: bool, typos: Typos, kind: TextKind, searched: &[TextKind], texts: &[String], chars: usize) -> Result<Vec<Snippet>> {
+    pub fn snippets(
+        &self,
+        query: &str,
+        prefix: bool,
+        typos: Typos,
+        kind: TextKind,
+        searched: &[TextKind],
+        texts: &[String],
+        chars: usize,
+    ) -> Result<Vec<Snippet>> {
         let read: Vec<TextKind> = searched.iter().copied().chain([kind]).collect();
-        snippets_of(&self.searchers(&read)?, &self.fields, query, prefix, typos, kind, searched, texts, chars)
+        snippets_of(
+            &self.searchers(&read)?,
+            &self.fields,
+            query,
+            prefix,
+            typos,
+            kind,
+            searched,
+            texts,
+            chars,
+        )
     }
 
     /// Every indexed tool call that touched `file` (touched.rs).
@@ -255,7 +333,10 @@ impl Engine {
         let mut folders = std::collections::BTreeSet::new();
         for segment in self.searcher().segment_readers() {
             let index = segment.inverted_index(self.fields.cwd)?;
-            let mut terms = index.terms().stream().map_err(tantivy::TantivyError::from)?;
+            let mut terms = index
+                .terms()
+                .stream()
+                .map_err(tantivy::TantivyError::from)?;
             while terms.advance() {
                 if let Ok(folder) = std::str::from_utf8(terms.key()) {
                     folders.insert(folder.to_owned());
@@ -268,16 +349,40 @@ impl Engine {
     pub fn stats(&self) -> Result<Stats> {
         let searcher = self.searcher();
         let sessions = searcher.search(&kind_is(&self.fields, KIND_SESSION), &Count)? as u64;
-        let (stamp, state) = self.main.payload()?.map(|p| (p.stamp, p.state)).unwrap_or_default();
-        Ok(Stats { documents: searcher.num_docs(), sessions, stamp, state })
+        let (stamp, state) = self
+            .main
+            .payload()?
+            .map(|p| (p.stamp, p.state))
+            .unwrap_or_default();
+        Ok(Stats {
+            documents: searcher.num_docs(),
+            sessions,
+            stamp,
+            state,
+        })
     }
 
     /// The session files in `sessions_dir` that differ from their records, as of the last commit
     /// of any process; `early`, a look already under way; `listings_file`, where folder listings
     /// are remembered (see `scan.rs`).
-    pub fn scan(&self, sessions_dir: &str, layout: Layout, compare: bool, early: Option<EarlyLook>, listings_file: Option<&Path>) -> Result<Scan> {
+    pub fn scan(
+        &self,
+        sessions_dir: &str,
+        layout: Layout,
+        compare: bool,
+        early: Option<EarlyLook>,
+        listings_file: Option<&Path>,
+    ) -> Result<Scan> {
         self.reload()?;
-        scan(&self.searcher(), &self.fields, sessions_dir, layout, compare, early, listings_file)
+        scan(
+            &self.searcher(),
+            &self.fields,
+            sessions_dir,
+            layout,
+            compare,
+            early,
+            listings_file,
+        )
     }
 
     pub fn file_records(&self, selector: &Selector) -> Result<Vec<FileRecord>> {
@@ -294,23 +399,49 @@ impl Engine {
             return Ok(());
         }
         let deadline = Instant::now() + timeout;
-        let threads = threads.clamp(1, std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let threads = threads.clamp(
+            1,
+            std::thread::available_parallelism().map_or(1, |n| n.get()),
+        );
         let updater_panics = panics::updater_panics();
         let main = loop {
-            match self.main.index.writer_with_num_threads::<TantivyDocument>(threads, WRITER_HEAP_BYTES * threads) {
+            match self
+                .main
+                .index
+                .writer_with_num_threads::<TantivyDocument>(threads, WRITER_HEAP_BYTES * threads)
+            {
                 Ok(writer) => break writer,
-                Err(TantivyError::LockFailure(LockError::LockBusy, _)) if Instant::now() < deadline => std::thread::sleep(LOCK_RETRY),
+                Err(TantivyError::LockFailure(LockError::LockBusy, _))
+                    if Instant::now() < deadline =>
+                {
+                    std::thread::sleep(LOCK_RETRY)
+                }
                 Err(error) => return Err(error.into()),
             }
         };
         let mut parts = Vec::with_capacity(Part::ALL.len());
         for part in Part::others() {
-            let other = self.other(part, true)?.ok_or_else(|| RecallError::new(Code::Io, format!("cannot create the {part:?} index")))?;
-            let writer = other.index.writer_with_num_threads::<TantivyDocument>(threads, WRITER_HEAP_BYTES * threads)?;
-            parts.push(PartWriter { part, writer: ready_to_write(writer, updater_panics)?, changed: false });
+            let other = self.other(part, true)?.ok_or_else(|| {
+                RecallError::new(Code::Io, format!("cannot create the {part:?} index"))
+            })?;
+            let writer = other
+                .index
+                .writer_with_num_threads::<TantivyDocument>(threads, WRITER_HEAP_BYTES * threads)?;
+            parts.push(PartWriter {
+                part,
+                writer: ready_to_write(writer, updater_panics)?,
+                changed: false,
+            });
         }
-        parts.push(PartWriter { part: Part::Main, writer: ready_to_write(main, updater_panics)?, changed: false });
-        *slot = Some(Writer { parts, updater_panics });
+        parts.push(PartWriter {
+            part: Part::Main,
+            writer: ready_to_write(main, updater_panics)?,
+            changed: false,
+        });
+        *slot = Some(Writer {
+            parts,
+            updater_panics,
+        });
         Ok(())
     }
 
@@ -327,23 +458,40 @@ impl Engine {
             let path = &update.session.path;
             match update.replace_from {
                 _ if update.continued == Some(true) => {
-                    writer.main()?.delete_query(session_doc_query(fields, path))?;
+                    writer
+                        .main()?
+                        .delete_query(session_doc_query(fields, path))?;
                 }
                 None => writer.delete_path(fields, path),
                 Some(from) => {
                     let tail = || {
-                        let tail = RangeQuery::new(std::ops::Bound::Included(Term::from_field_u64(fields.msg_index, u64::from(from))), std::ops::Bound::Unbounded);
-                        Box::new(BooleanQuery::new(vec![(Occur::Must, path_query(fields, path)), (Occur::Must, kind_is(fields, KIND_MESSAGE)), (Occur::Must, Box::new(tail))]))
+                        let tail = RangeQuery::new(
+                            std::ops::Bound::Included(Term::from_field_u64(
+                                fields.msg_index,
+                                u64::from(from),
+                            )),
+                            std::ops::Bound::Unbounded,
+                        );
+                        Box::new(BooleanQuery::new(vec![
+                            (Occur::Must, path_query(fields, path)),
+                            (Occur::Must, kind_is(fields, KIND_MESSAGE)),
+                            (Occur::Must, Box::new(tail)),
+                        ]))
                     };
                     for part in &mut writer.parts {
                         part.writer.delete_query(tail())?;
                         part.changed = true;
                     }
-                    writer.main()?.delete_query(session_doc_query(fields, path))?;
+                    writer
+                        .main()?
+                        .delete_query(session_doc_query(fields, path))?;
                 }
             }
             for message in &update.messages {
-                writer.add(Part::of(message.text_kind()), message_document(fields, &update.session, message))?;
+                writer.add(
+                    Part::of(message.text_kind()),
+                    message_document(fields, &update.session, message),
+                )?;
                 counts.messages += 1;
             }
             writer.add(Part::Main, session_document(fields, &update.session))?;
@@ -352,7 +500,9 @@ impl Engine {
         // After the sessions: replacing a session deletes every document of its path, its
         // record included.
         for record in &changes.files {
-            writer.main()?.delete_query(file_doc_query(fields, &record.path))?;
+            writer
+                .main()?
+                .delete_query(file_doc_query(fields, &record.path))?;
             writer.add(Part::Main, file_document(fields, record))?;
             counts.files += 1;
         }
@@ -362,11 +512,17 @@ impl Engine {
         for update in &changes.tag_updates {
             for doc in documents_by_id(&searcher, fields, &update.session_id)? {
                 let mut session = session_to_rewrite(fields, &doc);
-                if changes.sessions.iter().any(|s| s.session.path == session.path) {
+                if changes
+                    .sessions
+                    .iter()
+                    .any(|s| s.session.path == session.path)
+                {
                     continue;
                 }
                 session.tags = update.tags.clone();
-                writer.main()?.delete_query(session_doc_query(fields, &session.path))?;
+                writer
+                    .main()?
+                    .delete_query(session_doc_query(fields, &session.path))?;
                 writer.add(Part::Main, session_document(fields, &session))?;
             }
             counts.tag_updates += 1;
@@ -391,22 +547,51 @@ impl Engine {
     /// left behind, stopped; `unlock` then has nothing to release.
     pub fn commit(&self, stamp: &str, state: &str) -> Result<()> {
         let mut slot = self.writer();
-        let Writer { parts, updater_panics } = slot.take().ok_or_else(not_locked)?;
-        let payload = |state: &str| serde_json::to_string(&Payload { schema: SCHEMA_VERSION, stamp: stamp.to_owned(), state: state.to_owned() });
+        let Writer {
+            parts,
+            updater_panics,
+        } = slot.take().ok_or_else(not_locked)?;
+        let payload = |state: &str| {
+            serde_json::to_string(&Payload {
+                schema: SCHEMA_VERSION,
+                stamp: stamp.to_owned(),
+                state: state.to_owned(),
+            })
+        };
         let mut committed: tantivy::Result<()> = Ok(());
         let mut kept = Vec::with_capacity(parts.len());
-        for PartWriter { part, writer, changed } in parts {
+        for PartWriter {
+            part,
+            writer,
+            changed,
+        } in parts
+        {
             // No part is committed after a failed commit (the main one last): the files stay
             // changed for the next sync.
             if committed.is_err() || !(changed || part == Part::Main) {
-                kept.push(PartWriter { part, writer, changed });
+                kept.push(PartWriter {
+                    part,
+                    writer,
+                    changed,
+                });
                 continue;
             }
-            let (writer, outcome) = commit_one(writer, payload(if part == Part::Main { state } else { "" })?, updater_panics)?;
-            kept.push(PartWriter { part, writer, changed: changed && outcome.is_err() });
+            let (writer, outcome) = commit_one(
+                writer,
+                payload(if part == Part::Main { state } else { "" })?,
+                updater_panics,
+            )?;
+            kept.push(PartWriter {
+                part,
+                writer,
+                changed: changed && outcome.is_err(),
+            });
             committed = outcome;
         }
-        *slot = Some(Writer { parts: kept, updater_panics });
+        *slot = Some(Writer {
+            parts: kept,
+            updater_panics,
+        });
         committed?;
         drop(slot);
         self.reload()
@@ -416,7 +601,11 @@ impl Engine {
     /// are dropped.
     pub fn unlock(&self) -> Result<()> {
         let writer = self.writer().take();
-        if let Some(Writer { parts, updater_panics }) = writer {
+        if let Some(Writer {
+            parts,
+            updater_panics,
+        }) = writer
+        {
             for PartWriter { writer, .. } in parts {
                 beside_updater(updater_panics, move || writer.wait_merging_threads())??;
             }
@@ -427,7 +616,12 @@ impl Engine {
 
 impl Writer {
     fn part(&mut self, part: Part) -> Result<&mut PartWriter> {
-        self.parts.iter_mut().find(|writer| writer.part == part).ok_or_else(|| RecallError::new(Code::Internal, format!("no writer of the {part:?} index")))
+        self.parts
+            .iter_mut()
+            .find(|writer| writer.part == part)
+            .ok_or_else(|| {
+                RecallError::new(Code::Internal, format!("no writer of the {part:?} index"))
+            })
     }
 
     fn main(&mut self) -> Result<&IndexWriter> {
@@ -445,7 +639,8 @@ impl Writer {
     /// Deletes every document of a session file, in every part.
     fn delete_path(&mut self, fields: &Fields, path: &str) {
         for part in &mut self.parts {
-            part.writer.delete_term(Term::from_field_text(fields.path, path));
+            part.writer
+                .delete_term(Term::from_field_text(fields.path, path));
             part.changed = true;
         }
     }
@@ -468,18 +663,30 @@ fn ready_to_write(writer: IndexWriter, updater_panics: u64) -> Result<IndexWrite
 fn in_folder(part: Part, names: Vec<String>) -> Vec<String> {
     match part.folder_name() {
         None => names,
-        Some(folder) => names.into_iter().map(|name| format!("{folder}/{name}")).collect(),
+        Some(folder) => names
+            .into_iter()
+            .map(|name| format!("{folder}/{name}"))
+            .collect(),
     }
 }
 
 /// The error for damaged files of a part, if any are.
 fn part_damage(part: Part, damaged: Vec<String>) -> Option<RecallError> {
-    (!damaged.is_empty()).then(|| RecallError::new(Code::Corrupt, integrity::describe(&in_folder(part, damaged))))
+    (!damaged.is_empty()).then(|| {
+        RecallError::new(
+            Code::Corrupt,
+            integrity::describe(&in_folder(part, damaged)),
+        )
+    })
 }
 
 /// Commits one writer with `payload`, giving it back (for more work, or for `unlock` after a
 /// failed commit) with the commit's outcome.
-fn commit_one(mut writer: IndexWriter, payload: String, updater_panics: u64) -> Result<(IndexWriter, tantivy::Result<()>)> {
+fn commit_one(
+    mut writer: IndexWriter,
+    payload: String,
+    updater_panics: u64,
+) -> Result<(IndexWriter, tantivy::Result<()>)> {
     beside_updater(updater_panics, move || {
         let committed = writer.prepare_commit().and_then(|mut prepared| {
             prepared.set_payload(&payload);
@@ -492,7 +699,10 @@ fn commit_one(mut writer: IndexWriter, payload: String, updater_panics: u64) -> 
 /// Runs `work` (a writer call that waits for Tantivy's segment updater) on a thread of its own,
 /// and waits for it unless the updater stops meanwhile (a panic since `updater_panics`, see
 /// panics.rs): then the wait is an error, and `work` and what it holds are left to that thread.
-fn beside_updater<T: Send + 'static>(updater_panics: u64, work: impl FnOnce() -> T + Send + 'static) -> Result<T> {
+fn beside_updater<T: Send + 'static>(
+    updater_panics: u64,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T> {
     let (send, receive) = mpsc::channel();
     std::thread::Builder::new()
         .name("recall-writer".to_owned())
@@ -503,12 +713,28 @@ fn beside_updater<T: Send + 'static>(updater_panics: u64, work: impl FnOnce() ->
     loop {
         match receive.recv_timeout(UPDATER_CHECK) {
             Ok(Ok(value)) => return Ok(value),
-            Ok(Err(panic)) => return Err(RecallError::new(Code::Internal, format!("writing the index panicked ({})", panics::message(&*panic)))),
+            Ok(Err(panic)) => {
+                return Err(RecallError::new(
+                    Code::Internal,
+                    format!("writing the index panicked ({})", panics::message(&*panic)),
+                ))
+            }
             Err(mpsc::RecvTimeoutError::Timeout) if panics::updater_panics() > updater_panics => {
-                return Err(RecallError::new(Code::Corrupt, format!("Tantivy's segment updater panicked ({}); the index may be damaged", panics::last_updater_panic())));
+                return Err(RecallError::new(
+                    Code::Corrupt,
+                    format!(
+                        "Tantivy's segment updater panicked ({}); the index may be damaged",
+                        panics::last_updater_panic()
+                    ),
+                ));
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => return Err(RecallError::new(Code::Internal, "the writer thread ended without an answer")),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(RecallError::new(
+                    Code::Internal,
+                    "the writer thread ended without an answer",
+                ))
+            }
         }
     }
 }
@@ -523,15 +749,24 @@ fn merge_policy() -> LogMergePolicy {
 }
 
 fn path_query(fields: &Fields, path: &str) -> Box<dyn Query> {
-    Box::new(TermQuery::new(Term::from_field_text(fields.path, path), IndexRecordOption::Basic))
+    Box::new(TermQuery::new(
+        Term::from_field_text(fields.path, path),
+        IndexRecordOption::Basic,
+    ))
 }
 
 fn session_doc_query(fields: &Fields, path: &str) -> Box<dyn Query> {
-    Box::new(BooleanQuery::new(vec![(Occur::Must, path_query(fields, path)), (Occur::Must, kind_is(fields, KIND_SESSION))]))
+    Box::new(BooleanQuery::new(vec![
+        (Occur::Must, path_query(fields, path)),
+        (Occur::Must, kind_is(fields, KIND_SESSION)),
+    ]))
 }
 
 fn not_locked() -> RecallError {
-    RecallError::new(Code::NotLocked, "Assertion failed: write without holding the writer lock")
+    RecallError::new(
+        Code::NotLocked,
+        "Assertion failed: write without holding the writer lock",
+    )
 }
 
 #[cfg(test)]
@@ -585,20 +820,48 @@ mod tests {
     #[test]
     fn a_session_sent_in_parts_is_indexed_as_if_sent_whole() {
         let whole = Engine::in_memory().unwrap();
-        write(&whole, &[part(&[(0, "alpha"), (1, "beta"), (1, "gamma"), (2, "delta")], None, false)]);
+        write(
+            &whole,
+            &[part(
+                &[(0, "alpha"), (1, "beta"), (1, "gamma"), (2, "delta")],
+                None,
+                false,
+            )],
+        );
         // Written anew in parts over an older version: the first part replaces, the others add,
         // one of them at the index the part before ended on.
         let rewritten = Engine::in_memory().unwrap();
-        write(&rewritten, &[part(&[(0, "stale"), (1, "staler")], None, false)]);
-        write(&rewritten, &[part(&[(0, "alpha"), (1, "beta")], None, false), part(&[(1, "gamma")], None, true), part(&[(2, "delta")], Some(0), true)]);
+        write(
+            &rewritten,
+            &[part(&[(0, "stale"), (1, "staler")], None, false)],
+        );
+        write(
+            &rewritten,
+            &[
+                part(&[(0, "alpha"), (1, "beta")], None, false),
+                part(&[(1, "gamma")], None, true),
+                part(&[(2, "delta")], Some(0), true),
+            ],
+        );
         // Appended to in parts: the first part replaces from its index on.
         let appended = Engine::in_memory().unwrap();
-        write(&appended, &[part(&[(0, "alpha"), (1, "staler")], None, false)]);
-        write(&appended, &[part(&[(1, "beta")], Some(1), false), part(&[(1, "gamma"), (2, "delta")], None, true)]);
+        write(
+            &appended,
+            &[part(&[(0, "alpha"), (1, "staler")], None, false)],
+        );
+        write(
+            &appended,
+            &[
+                part(&[(1, "beta")], Some(1), false),
+                part(&[(1, "gamma"), (2, "delta")], None, true),
+            ],
+        );
         for engine in [&rewritten, &appended] {
             let (a, b) = (whole.stats().unwrap(), engine.stats().unwrap());
             assert_eq!((a.documents, a.sessions), (b.documents, b.sessions));
-            assert!(["alpha", "beta", "gamma", "delta"].iter().all(|word| finds(engine, word)));
+            assert!(["alpha", "beta", "gamma", "delta"]
+                .iter()
+                .all(|word| finds(engine, word)));
             assert!(!finds(engine, "stale") && !finds(engine, "staler"));
         }
     }

@@ -45,7 +45,10 @@ pub struct RecallError {
 
 impl RecallError {
     pub fn new(code: Code, message: impl Into<String>) -> Self {
-        RecallError { code, message: message.into() }
+        RecallError {
+            code,
+            message: message.into(),
+        }
     }
 }
 
@@ -68,12 +71,24 @@ impl From<tantivy::TantivyError> for RecallError {
             }
             // Every fast field recall reads is one its schema declares: a segment without it has
             // a damaged fast-field file (its table of columns), not another schema.
-            T::SchemaError(message) if message.contains("is not configured as a fast field") => Code::Corrupt,
+            T::SchemaError(message) if message.contains("is not configured as a fast field") => {
+                Code::Corrupt
+            }
             T::SchemaError(_) | T::IncompatibleIndex(_) => Code::Incompatible,
-            T::DataCorruption(_) | T::OpenReadError(_) | T::OpenDirectoryError(_) | T::DeserializeError(_) => Code::Corrupt,
+            T::DataCorruption(_)
+            | T::OpenReadError(_)
+            | T::OpenDirectoryError(_)
+            | T::DeserializeError(_) => Code::Corrupt,
             // Bytes that do not decode (a stored block, a file cut short) are damage, not a disk
             // that refuses a write.
-            T::IoError(io) if matches!(io.kind(), std::io::ErrorKind::InvalidData | std::io::ErrorKind::UnexpectedEof) => Code::Corrupt,
+            T::IoError(io)
+                if matches!(
+                    io.kind(),
+                    std::io::ErrorKind::InvalidData | std::io::ErrorKind::UnexpectedEof
+                ) =>
+            {
+                Code::Corrupt
+            }
             T::IoError(_) | T::OpenWriteError(_) => Code::Io,
             _ => Code::Internal,
         };
@@ -96,7 +111,9 @@ mod tests {
     #[test]
     fn a_fast_field_the_schema_declares_missing_from_a_segment_is_damage() {
         // What Tantivy says when a damaged fast-field file lost its table of columns.
-        let missing = tantivy::TantivyError::SchemaError("Field `path_key` is missing or is not configured as a fast field.".to_string());
+        let missing = tantivy::TantivyError::SchemaError(
+            "Field `path_key` is missing or is not configured as a fast field.".to_string(),
+        );
         assert_eq!(RecallError::from(missing).code, Code::Corrupt);
         let other = tantivy::TantivyError::SchemaError("an index of another schema".to_string());
         assert_eq!(RecallError::from(other).code, Code::Incompatible);

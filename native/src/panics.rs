@@ -53,10 +53,17 @@ pub fn updater_panics() -> u64 {
 
 /// The message of the last segment updater panic.
 pub fn last_updater_panic() -> String {
-    LAST_UPDATER_PANIC.lock().map(|last| last.clone()).unwrap_or_default()
+    LAST_UPDATER_PANIC
+        .lock()
+        .map(|last| last.clone())
+        .unwrap_or_default()
 }
 
 /// The message a panic was started with, if it had one.
 pub fn message(payload: &(dyn std::any::Any + Send)) -> &str {
-    payload.downcast_ref::<&str>().copied().or_else(|| payload.downcast_ref::<String>().map(String::as_str)).unwrap_or("no message")
+    payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("no message")
 }

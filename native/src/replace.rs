@@ -55,7 +55,12 @@ pub fn open_checked(dir: &Path, check: Scope) -> Result<(Engine, Option<String>)
 
 /// `Engine::open`, with a panic (a damaged file read on the way) made an error.
 fn open_engine(dir: &Path) -> Result<Engine> {
-    catch_unwind(|| Engine::open(dir)).unwrap_or_else(|panic| Err(RecallError::new(Code::Internal, format!("opening the index panicked ({})", panics::message(&*panic)))))
+    catch_unwind(|| Engine::open(dir)).unwrap_or_else(|panic| {
+        Err(RecallError::new(
+            Code::Internal,
+            format!("opening the index panicked ({})", panics::message(&*panic)),
+        ))
+    })
 }
 
 /// What is wrong with the files of an index that opened, if anything is.

@@ -17,7 +17,14 @@ impl TestIndex {
         let text = builder.add_text_field("text", TEXT);
         let label = builder.add_text_field("label", STRING);
         let index = Index::create_in_ram(builder.build());
-        let writer = index.writer_with_num_threads(1, 15_000_000).expect("a writer of an index in memory");
-        TestIndex { index, writer, text, label }
+        let writer = index
+            .writer_with_num_threads(1, 15_000_000)
+            .expect("a writer of an index in memory");
+        TestIndex {
+            index,
+            writer,
+            text,
+            label,
+        }
     }
 }

@@ -25,7 +25,8 @@ fn commit_one(engine: &Engine, path: &str) {
 }
 
 fn managed(dir: &std::path::Path) -> Vec<String> {
-    let mut list: Vec<String> = serde_json::from_str(&std::fs::read_to_string(dir.join(".managed.json")).unwrap()).unwrap();
+    let mut list: Vec<String> =
+        serde_json::from_str(&std::fs::read_to_string(dir.join(".managed.json")).unwrap()).unwrap();
     list.sort();
     list
 }
@@ -40,10 +41,19 @@ fn the_managed_list_names_every_file_tantivy_wrote_and_a_lost_one_breaks_nothing
     for entry in std::fs::read_dir(dir.path()).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();
         if name.ends_with(".idx") || name.ends_with(".store") {
-            assert!(listed.contains(&name), "{name} is not in .managed.json: {listed:?}");
+            assert!(
+                listed.contains(&name),
+                "{name} is not in .managed.json: {listed:?}"
+            );
         }
     }
-    let temporary = std::fs::read_dir(dir.path()).unwrap().filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().ends_with(".tmp"));
+    let temporary = std::fs::read_dir(dir.path()).unwrap().filter(|e| {
+        e.as_ref()
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .ends_with(".tmp")
+    });
     assert_eq!(temporary.count(), 0, "a temporary list was left behind");
     drop(engine);
 
@@ -60,8 +70,14 @@ fn index_folders(dir: &std::path::Path) -> [std::path::PathBuf; 2] {
 
 /// The files of the segments `meta.json` names.
 fn living_files(dir: &std::path::Path) -> std::collections::BTreeSet<String> {
-    let meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("meta.json")).unwrap()).unwrap();
-    let ids: Vec<String> = meta["segments"].as_array().unwrap().iter().map(|s| s["segment_id"].as_str().unwrap().replace('-', "")).collect();
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("meta.json")).unwrap()).unwrap();
+    let ids: Vec<String> = meta["segments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["segment_id"].as_str().unwrap().replace('-', ""))
+        .collect();
     std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -71,7 +87,8 @@ fn living_files(dir: &std::path::Path) -> std::collections::BTreeSet<String> {
 }
 
 #[test]
-fn files_another_process_wrote_are_deleted_once_unused_even_by_an_index_opened_before_they_existed() {
+fn files_another_process_wrote_are_deleted_once_unused_even_by_an_index_opened_before_they_existed()
+{
     let dir = tempfile::tempdir().unwrap();
     // Two handles with their own view of the folder, as two processes have: one opened early and
     // kept open (the Pi extension), one that writes in between (a CLI sync).
@@ -88,7 +105,10 @@ fn files_another_process_wrote_are_deleted_once_unused_even_by_an_index_opened_b
             let entry = entry.unwrap();
             let name = entry.file_name().into_string().unwrap();
             let is_folder = entry.file_type().unwrap().is_dir();
-            assert!(name.starts_with('.') || is_folder || listed.contains(&name), "{name} is not in .managed.json, so nothing will ever delete it");
+            assert!(
+                name.starts_with('.') || is_folder || listed.contains(&name),
+                "{name} is not in .managed.json, so nothing will ever delete it"
+            );
         }
     }
     // A process opened now sees every file the two wrote, and deletes those no segment uses.
@@ -96,7 +116,12 @@ fn files_another_process_wrote_are_deleted_once_unused_even_by_an_index_opened_b
     commit_one(&fresh, "/s/last.jsonl");
     assert_eq!(fresh.stats().unwrap().sessions, 25);
     for folder in index_folders(dir.path()) {
-        assert_eq!(living_files(&folder), Default::default(), "files no segment uses were left behind in {}", folder.display());
+        assert_eq!(
+            living_files(&folder),
+            Default::default(),
+            "files no segment uses were left behind in {}",
+            folder.display()
+        );
     }
 }
 
@@ -143,17 +168,24 @@ fn processes_finding_the_same_unusable_index_replace_it_once() {
                 let (path, start) = (path.clone(), start.clone());
                 std::thread::spawn(move || {
                     start.wait();
-                    let (engine, replaced_because) = open_or_replace(&path).map_err(|e| e.to_string())?;
+                    let (engine, replaced_because) =
+                        open_or_replace(&path).map_err(|e| e.to_string())?;
                     commit_one(&engine, &format!("/s/{t}.jsonl"));
                     Ok::<_, String>(replaced_because)
                 })
             })
             .collect();
-        let reasons: Vec<Option<String>> = threads.into_iter().map(|t| t.join().unwrap().unwrap()).collect();
+        let reasons: Vec<Option<String>> = threads
+            .into_iter()
+            .map(|t| t.join().unwrap().unwrap())
+            .collect();
         assert_eq!(reasons.iter().flatten().count(), 1, "{reasons:?}");
         // Every commit went to the one new index; nothing is left aside.
         assert_eq!(Engine::open(&path).unwrap().stats().unwrap().sessions, 6);
-        let names: Vec<String> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        let names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
         assert!(!names.iter().any(|n| n.contains("unusable")), "{names:?}");
     }
 }

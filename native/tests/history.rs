@@ -74,25 +74,58 @@ fn meta(n: usize, messages: usize) -> SessionMeta {
         created: NOW - 1000,
         modified: NOW - 1000,
         message_count: messages as u32,
-        tags: if n.is_multiple_of(5) { vec!["deploy".into()] } else { Vec::new() },
+        tags: if n.is_multiple_of(5) {
+            vec!["deploy".into()]
+        } else {
+            Vec::new()
+        },
         ..Default::default()
     }
 }
 
 fn message(index: usize, text: &str) -> MessageDoc {
-    MessageDoc { index: index as u32, role: "user".into(), entry_id: format!("e{index}"), timestamp: NOW - 1000, text: text.to_owned(), kind: None, tool: None, files: None, line_offset: None }
+    MessageDoc {
+        index: index as u32,
+        role: "user".into(),
+        entry_id: format!("e{index}"),
+        timestamp: NOW - 1000,
+        text: text.to_owned(),
+        kind: None,
+        tool: None,
+        files: None,
+        line_offset: None,
+    }
 }
 
 /// The message, and a tool call and its output after it (in the depth index): their documents
 /// go through the same appends, rewrites and deletions.
 fn with_tools(index: usize, text: &str) -> [MessageDoc; 3] {
-    let tool = |kind: &str, words: String| MessageDoc { kind: Some(kind.to_owned()), tool: Some("bash".into()), entry_id: format!("{kind}{index}"), text: words, ..message(index, text) };
+    let tool = |kind: &str, words: String| MessageDoc {
+        kind: Some(kind.to_owned()),
+        tool: Some("bash".into()),
+        entry_id: format!("{kind}{index}"),
+        text: words,
+        ..message(index, text)
+    };
     let reversed = text.split(' ').rev().collect::<Vec<_>>().join(" ");
-    [message(index, text), tool("call", reversed.clone()), tool("output", format!("{reversed} {text}"))]
+    [
+        message(index, text),
+        tool("call", reversed.clone()),
+        tool("output", format!("{reversed} {text}")),
+    ]
 }
 
 fn whole(n: usize, texts: &[String]) -> SessionUpdate {
-    SessionUpdate { session: meta(n, texts.len()), messages: texts.iter().enumerate().flat_map(|(i, t)| with_tools(i, t)).collect(), replace_from: None, continued: None }
+    SessionUpdate {
+        session: meta(n, texts.len()),
+        messages: texts
+            .iter()
+            .enumerate()
+            .flat_map(|(i, t)| with_tools(i, t))
+            .collect(),
+        replace_from: None,
+        continued: None,
+    }
 }
 
 fn write(engine: &Engine, changes: ChangeSet) {
@@ -118,7 +151,12 @@ fn options(query: &str, content: &[TextKind]) -> SearchOptions {
 }
 
 fn ranking(engine: &Engine, query: &str, content: &[TextKind]) -> Vec<(String, f64, String)> {
-    engine.search(&options(query, content)).unwrap().into_iter().map(|hit| (hit.session.path, hit.score, hit.snippet)).collect()
+    engine
+        .search(&options(query, content))
+        .unwrap()
+        .into_iter()
+        .map(|hit| (hit.session.path, hit.score, hit.snippet))
+        .collect()
 }
 
 #[test]
@@ -137,8 +175,14 @@ fn incremental_index_ranks_like_a_rebuild() {
         if round > 0 {
             for _ in 0..4 {
                 let n = rng.next(sessions.len() - 6);
-                let Some(texts) = sessions[n].as_mut() else { continue };
-                if changes.sessions.iter().any(|s| s.session.path == meta(n, 0).path) {
+                let Some(texts) = sessions[n].as_mut() else {
+                    continue;
+                };
+                if changes
+                    .sessions
+                    .iter()
+                    .any(|s| s.session.path == meta(n, 0).path)
+                {
                     continue;
                 }
                 match rng.next(3) {
@@ -147,8 +191,18 @@ fn incremental_index_ranks_like_a_rebuild() {
                         let from = texts.len() - 1;
                         texts[from].push_str(&format!(" {}", text(&mut rng)));
                         texts.push(text(&mut rng));
-                        let messages = texts.iter().enumerate().skip(from).flat_map(|(i, t)| with_tools(i, t)).collect();
-                        changes.sessions.push(SessionUpdate { session: meta(n, texts.len()), messages, replace_from: Some(from as u32), continued: None });
+                        let messages = texts
+                            .iter()
+                            .enumerate()
+                            .skip(from)
+                            .flat_map(|(i, t)| with_tools(i, t))
+                            .collect();
+                        changes.sessions.push(SessionUpdate {
+                            session: meta(n, texts.len()),
+                            messages,
+                            replace_from: Some(from as u32),
+                            continued: None,
+                        });
                     }
                     // A rewrite.
                     1 => {
@@ -165,17 +219,48 @@ fn incremental_index_ranks_like_a_rebuild() {
         }
         write(&incremental, changes);
     }
-    let segments_with_deletes = incremental.searcher().segment_readers().iter().filter(|s| s.has_deletes()).count();
-    assert!(segments_with_deletes > 0, "the history left deleted documents in the segments");
+    let segments_with_deletes = incremental
+        .searcher()
+        .segment_readers()
+        .iter()
+        .filter(|s| s.has_deletes())
+        .count();
+    assert!(
+        segments_with_deletes > 0,
+        "the history left deleted documents in the segments"
+    );
 
     let rebuilt = Engine::in_memory().unwrap();
-    let all = sessions.iter().enumerate().filter_map(|(n, texts)| texts.as_ref().map(|t| whole(n, t))).collect();
-    write(&rebuilt, ChangeSet { sessions: all, ..Default::default() });
-    assert_eq!(incremental.stats().unwrap().documents, rebuilt.stats().unwrap().documents);
+    let all = sessions
+        .iter()
+        .enumerate()
+        .filter_map(|(n, texts)| texts.as_ref().map(|t| whole(n, t)))
+        .collect();
+    write(
+        &rebuilt,
+        ChangeSet {
+            sessions: all,
+            ..Default::default()
+        },
+    );
+    assert_eq!(
+        incremental.stats().unwrap().documents,
+        rebuilt.stats().unwrap().documents
+    );
 
-    for query in ["deploy", "staging nginx", "helm chart probe", "readiness timeout retry", "tantivy seg", "\"merge segment\" lock"] {
+    for query in [
+        "deploy",
+        "staging nginx",
+        "helm chart probe",
+        "readiness timeout retry",
+        "tantivy seg",
+        "\"merge segment\" lock",
+    ] {
         for content in [&[][..], &TextKind::ALL[..]] {
-            let (incremental, rebuilt) = (ranking(&incremental, query, content), ranking(&rebuilt, query, content));
+            let (incremental, rebuilt) = (
+                ranking(&incremental, query, content),
+                ranking(&rebuilt, query, content),
+            );
             assert!(!rebuilt.is_empty(), "{query} finds nothing");
             assert_eq!(incremental, rebuilt, "{query} in {content:?}");
         }
@@ -185,24 +270,67 @@ fn incremental_index_ranks_like_a_rebuild() {
 #[test]
 fn ties_rank_the_same_in_an_incremental_index_and_a_rebuild() {
     // 200 sessions with the same text at the same time: every score ties, and so does recency.
-    let tied = |n: usize| SessionUpdate { session: meta(n, 1), messages: vec![message(0, "alphacommon words here")], replace_from: None, continued: None };
+    let tied = |n: usize| SessionUpdate {
+        session: meta(n, 1),
+        messages: vec![message(0, "alphacommon words here")],
+        replace_from: None,
+        continued: None,
+    };
     let incremental = Engine::in_memory().unwrap();
     // Written in batches from the end, with some sessions rewritten and some removed and written
     // again: the segments hold them in another order than a rebuild does.
     for batch in (0..200).collect::<Vec<_>>().rchunks(25) {
-        write(&incremental, ChangeSet { sessions: batch.iter().map(|&n| tied(n)).collect(), ..Default::default() });
+        write(
+            &incremental,
+            ChangeSet {
+                sessions: batch.iter().map(|&n| tied(n)).collect(),
+                ..Default::default()
+            },
+        );
     }
-    write(&incremental, ChangeSet { sessions: (0..200).step_by(7).map(tied).collect(), ..Default::default() });
-    write(&incremental, ChangeSet { remove_paths: (0..200).step_by(3).map(|n| meta(n, 0).path).collect(), ..Default::default() });
-    write(&incremental, ChangeSet { sessions: (0..200).step_by(3).map(tied).collect(), ..Default::default() });
+    write(
+        &incremental,
+        ChangeSet {
+            sessions: (0..200).step_by(7).map(tied).collect(),
+            ..Default::default()
+        },
+    );
+    write(
+        &incremental,
+        ChangeSet {
+            remove_paths: (0..200).step_by(3).map(|n| meta(n, 0).path).collect(),
+            ..Default::default()
+        },
+    );
+    write(
+        &incremental,
+        ChangeSet {
+            sessions: (0..200).step_by(3).map(tied).collect(),
+            ..Default::default()
+        },
+    );
 
     let rebuilt = Engine::in_memory().unwrap();
-    write(&rebuilt, ChangeSet { sessions: (0..200).map(tied).collect(), ..Default::default() });
+    write(
+        &rebuilt,
+        ChangeSet {
+            sessions: (0..200).map(tied).collect(),
+            ..Default::default()
+        },
+    );
 
     for limit in [1, 8, 50] {
         let ranked = |engine: &Engine| {
-            let options = SearchOptions { limit, ..options("alphacommon", &[]) };
-            engine.search(&options).unwrap().into_iter().map(|hit| (hit.session.path, hit.score)).collect::<Vec<_>>()
+            let options = SearchOptions {
+                limit,
+                ..options("alphacommon", &[])
+            };
+            engine
+                .search(&options)
+                .unwrap()
+                .into_iter()
+                .map(|hit| (hit.session.path, hit.score))
+                .collect::<Vec<_>>()
         };
         let (incremental, rebuilt) = (ranked(&incremental), ranked(&rebuilt));
         assert_eq!(rebuilt.len(), limit);
@@ -226,21 +354,65 @@ fn a_short_list_is_the_head_of_a_long_one() {
     // statistics (written into their block maxima) differ from the live ones searches score with.
     for batch in 0..5 {
         let padding = " filler".repeat(batch * batch * 12);
-        let texts = |rng: &mut Rng| (0..1 + rng.next(5)).map(|_| format!("{}{padding}", text(rng))).collect::<Vec<_>>();
-        let sessions = (batch * 200..batch * 200 + 200).map(|n| aged(n, &texts(&mut rng))).collect();
-        write(&engine, ChangeSet { sessions, ..Default::default() });
+        let texts = |rng: &mut Rng| {
+            (0..1 + rng.next(5))
+                .map(|_| format!("{}{padding}", text(rng)))
+                .collect::<Vec<_>>()
+        };
+        let sessions = (batch * 200..batch * 200 + 200)
+            .map(|n| aged(n, &texts(&mut rng)))
+            .collect();
+        write(
+            &engine,
+            ChangeSet {
+                sessions,
+                ..Default::default()
+            },
+        );
     }
-    write(&engine, ChangeSet { remove_paths: (0..1000).step_by(9).map(|n| meta(n, 0).path).collect(), ..Default::default() });
+    write(
+        &engine,
+        ChangeSet {
+            remove_paths: (0..1000).step_by(9).map(|n| meta(n, 0).path).collect(),
+            ..Default::default()
+        },
+    );
     let hits = |query: &str, content: &[TextKind], limit: usize| {
-        let options = SearchOptions { limit, ..options(query, content) };
-        engine.search(&options).unwrap().into_iter().map(|hit| (hit.session.path, hit.score, hit.message.map(|m| m.index), hit.snippet)).collect::<Vec<_>>()
+        let options = SearchOptions {
+            limit,
+            ..options(query, content)
+        };
+        engine
+            .search(&options)
+            .unwrap()
+            .into_iter()
+            .map(|hit| {
+                (
+                    hit.session.path,
+                    hit.score,
+                    hit.message.map(|m| m.index),
+                    hit.snippet,
+                )
+            })
+            .collect::<Vec<_>>()
     };
-    for query in ["deploy", "staging nginx", "helm chart probe", "readiness timeout retry", "tantivy seg", "\"merge segment\" lock"] {
+    for query in [
+        "deploy",
+        "staging nginx",
+        "helm chart probe",
+        "readiness timeout retry",
+        "tantivy seg",
+        "\"merge segment\" lock",
+    ] {
         for content in [&[][..], &TextKind::ALL[..]] {
             let long = hits(query, content, 2000);
             assert!(long.len() > 10, "{query} finds only {}", long.len());
             for limit in [1, 3, 10] {
-                assert_eq!(hits(query, content, limit), long[..limit], "{query} in {content:?}, limit {limit}");
+                assert_eq!(
+                    hits(query, content, limit),
+                    long[..limit],
+                    "{query} in {content:?}, limit {limit}"
+                );
             }
         }
     }

@@ -8,7 +8,16 @@ use std::path::Path;
 
 /// The layers, lowest first; each holds rooms (a folder of src/, or a file at its top) that use
 /// none of each other. `lib.rs` only declares the rooms.
-const LAYERS: &[&[&str]] = &[&["error", "panics", "path_key", "test_index"], &["fs", "words", "clauses", "tags"], &["meaning"], &["index"], &["search"], &["engine"], &["replace"], &["binding"]];
+const LAYERS: &[&[&str]] = &[
+    &["error", "panics", "path_key", "test_index"],
+    &["fs", "words", "clauses", "tags"],
+    &["meaning"],
+    &["index"],
+    &["search"],
+    &["engine"],
+    &["replace"],
+    &["binding"],
+];
 
 type Graph = BTreeMap<String, BTreeSet<String>>;
 
@@ -26,22 +35,39 @@ fn every_module_uses_only_its_own_room_and_the_layers_below() {
             }
         }
     }
-    assert!(wrong.is_empty(), "uses against the layer order (tests/layers.rs):\n{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "uses against the layer order (tests/layers.rs):\n{}",
+        wrong.join("\n")
+    );
 }
 
 #[test]
 fn no_modules_use_each_other_in_a_circle() {
     let graph = crate_graph();
-    assert!(graph.len() > 40, "the source was not read: {} modules", graph.len());
+    assert!(
+        graph.len() > 40,
+        "the source was not read: {} modules",
+        graph.len()
+    );
     if let Some(circle) = circle_in(&graph) {
-        panic!("modules that use each other in a circle: {}", circle.join(" -> "));
+        panic!(
+            "modules that use each other in a circle: {}",
+            circle.join(" -> ")
+        );
     }
 }
 
 #[test]
 fn the_checks_see_a_circle_and_a_use_of_a_higher_layer() {
-    let made_up: Graph =
-        [("search::a", "search::b"), ("search::b", "search::c"), ("search::c", "search::a")].into_iter().map(|(from, to)| (from.to_string(), BTreeSet::from([to.to_string()]))).collect();
+    let made_up: Graph = [
+        ("search::a", "search::b"),
+        ("search::b", "search::c"),
+        ("search::c", "search::a"),
+    ]
+    .into_iter()
+    .map(|(from, to)| (from.to_string(), BTreeSet::from([to.to_string()])))
+    .collect();
     assert_eq!(circle_in(&made_up).map(|circle| circle.len()), Some(4));
     assert!(refused("index::schema", "search::query").is_some());
     assert!(refused("words::marks", "clauses::any_term").is_some());
@@ -58,7 +84,9 @@ fn refused(module: &str, used: &str) -> Option<String> {
     match (layer_of(room), layer_of(used_room)) {
         (None, _) => Some(format!("{room} is in no layer")),
         (_, None) => Some(format!("{used_room} is in no layer")),
-        (Some(layer), Some(used_layer)) if used_layer >= layer => Some(format!("{used_room} is not on a layer below {room}")),
+        (Some(layer), Some(used_layer)) if used_layer >= layer => {
+            Some(format!("{used_room} is not on a layer below {room}"))
+        }
         _ => None,
     }
 }
@@ -73,7 +101,12 @@ fn layer_of(room: &str) -> Option<usize> {
 
 /// A circle of `graph` (its first module repeated at its end), if it has one.
 fn circle_in(graph: &Graph) -> Option<Vec<String>> {
-    fn visit(module: &str, graph: &Graph, path: &mut Vec<String>, done: &mut BTreeSet<String>) -> Option<Vec<String>> {
+    fn visit(
+        module: &str,
+        graph: &Graph,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
         if let Some(start) = path.iter().position(|on_path| on_path == module) {
             let mut circle = path[start..].to_vec();
             circle.push(module.to_string());
@@ -93,7 +126,9 @@ fn circle_in(graph: &Graph) -> Option<Vec<String>> {
         None
     }
     let mut done = BTreeSet::new();
-    graph.keys().find_map(|module| visit(module, graph, &mut Vec::new(), &mut done))
+    graph
+        .keys()
+        .find_map(|module| visit(module, graph, &mut Vec::new(), &mut done))
 }
 
 /// Each module of src/ (`index::schema`; the crate root is "") and the modules it uses.
@@ -115,8 +150,16 @@ fn crate_graph() -> Graph {
                 let mut paths = Vec::new();
                 tree_paths(relative, Vec::new(), &mut paths);
                 for path in paths {
-                    if path.first().is_some_and(|first| modules.contains(&join(module, first))) {
-                        let within: Vec<String> = module.split("::").filter(|part| !part.is_empty()).map(str::to_string).chain(path).collect();
+                    if path
+                        .first()
+                        .is_some_and(|first| modules.contains(&join(module, first)))
+                    {
+                        let within: Vec<String> = module
+                            .split("::")
+                            .filter(|part| !part.is_empty())
+                            .map(str::to_string)
+                            .chain(path)
+                            .collect();
                         uses.insert(resolve(&within, &modules));
                     }
                 }
@@ -141,13 +184,19 @@ fn read_modules(src: &Path, dir: &Path, into: &mut BTreeMap<String, (String, boo
             continue;
         }
         let relative = path.strip_prefix(src).unwrap().with_extension("");
-        let mut parts: Vec<String> = relative.iter().map(|part| part.to_string_lossy().into_owned()).collect();
+        let mut parts: Vec<String> = relative
+            .iter()
+            .map(|part| part.to_string_lossy().into_owned())
+            .collect();
         let owns_folder = matches!(parts.last().map(String::as_str), Some("mod" | "lib"));
         if owns_folder {
             parts.pop();
         }
         let text = std::fs::read_to_string(&path).expect("a source file is readable");
-        let code: Vec<&str> = text.lines().filter(|line| !line.trim_start().starts_with("//")).collect();
+        let code: Vec<&str> = text
+            .lines()
+            .filter(|line| !line.trim_start().starts_with("//"))
+            .collect();
         into.insert(parts.join("::"), (code.join("\n"), owns_folder));
     }
 }
@@ -167,7 +216,9 @@ fn paths_after(text: &str, prefix: &str) -> Vec<Vec<String>> {
 /// The paths of the use tree at the start of `text`, each after `within`; how much of `text` the
 /// tree takes.
 fn tree_paths(text: &str, mut within: Vec<String>, into: &mut Vec<Vec<String>>) -> usize {
-    let name_length = text.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(text.len());
+    let name_length = text
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(text.len());
     if name_length > 0 {
         within.push(text[..name_length].to_string());
         if let Some(rest) = text[name_length..].strip_prefix("::") {
@@ -198,7 +249,11 @@ fn tree_paths(text: &str, mut within: Vec<String>, into: &mut Vec<Vec<String>>) 
 /// The module `path` names: its longest beginning that is a module (an item's path names the
 /// module that holds it).
 fn resolve(path: &[String], modules: &BTreeSet<String>) -> String {
-    (0..=path.len()).rev().map(|length| path[..length].join("::")).find(|module| modules.contains(module)).unwrap_or_default()
+    (0..=path.len())
+        .rev()
+        .map(|length| path[..length].join("::"))
+        .find(|module| modules.contains(module))
+        .unwrap_or_default()
 }
 
 fn join(module: &str, name: &str) -> String {

@@ -15,7 +15,9 @@ use recall_native::meaning::{Arithmetic, Model, DIMENSIONS};
 
 /// The assembled model package, where scripts/model-package.sh puts it.
 fn package() -> Option<PathBuf> {
-    let dir = std::env::var_os("RECALL_MODEL_PACKAGE_DIR").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.cache/model-minilm"));
+    let dir = std::env::var_os("RECALL_MODEL_PACKAGE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.cache/model-minilm"));
     if dir.join("model.onnx").exists() {
         return Some(dir);
     }
@@ -25,10 +27,29 @@ fn package() -> Option<PathBuf> {
 
 /// The reference texts and their vectors (test/fixtures/meaning/reference.json).
 fn references() -> Vec<(String, Vec<f32>)> {
-    let fixture: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/fixtures/meaning/reference.json")).unwrap()).unwrap();
+    let fixture: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/fixtures/meaning/reference.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
     let references = fixture["references"].as_array().unwrap();
     assert_eq!(references.len(), 9);
-    references.iter().map(|r| (r["text"].as_str().unwrap().to_string(), r["vector"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect())).collect()
+    references
+        .iter()
+        .map(|r| {
+            (
+                r["text"].as_str().unwrap().to_string(),
+                r["vector"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_f64().unwrap() as f32)
+                    .collect(),
+            )
+        })
+        .collect()
 }
 
 /// The arithmetics this processor has: float32 always, int8 with AVX-VNNI.
@@ -48,8 +69,15 @@ fn vectors_equal_the_reference_toolchain() {
     for (text, expected) in references() {
         let vector = model.embed(&text).unwrap();
         assert_eq!(vector.len(), DIMENSIONS);
-        let worst = vector.iter().zip(&expected).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
-        assert!(worst < 1e-4, "{text:?}: differs from the reference by {worst}");
+        let worst = vector
+            .iter()
+            .zip(&expected)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0f32, f32::max);
+        assert!(
+            worst < 1e-4,
+            "{text:?}: differs from the reference by {worst}"
+        );
     }
 }
 
@@ -64,7 +92,10 @@ fn int8_vectors_point_where_the_reference_toolchains_do() {
     for (text, expected) in references() {
         let vector = model.embed(&text).unwrap();
         let cosine: f32 = vector.iter().zip(&expected).map(|(a, b)| a * b).sum();
-        assert!(cosine > 0.99, "{text:?}: cosine {cosine} with the reference");
+        assert!(
+            cosine > 0.99,
+            "{text:?}: cosine {cosine} with the reference"
+        );
     }
 }
 
@@ -73,16 +104,31 @@ fn texts_embedded_together_get_the_vectors_they_get_alone() {
     let Some(dir) = package() else { return };
     for arithmetic in arithmetics() {
         let model = Model::load(&dir, arithmetic).unwrap();
-        let long = "The readiness probe failed while the ingress kept routing to the old pods. ".repeat(40);
-        let mut texts: Vec<String> = vec!["fake timers fixed the flaky spec".into(), "ok".into(), long.clone(), "Ørsted 的 café naïve".into(), String::new()];
+        let long = "The readiness probe failed while the ingress kept routing to the old pods. "
+            .repeat(40);
+        let mut texts: Vec<String> = vec![
+            "fake timers fixed the flaky spec".into(),
+            "ok".into(),
+            long.clone(),
+            "Ørsted 的 café naïve".into(),
+            String::new(),
+        ];
         // Enough texts that they go through the network in more than one batch.
         texts.extend((0..30).map(|n| format!("message {n}: {long}")));
         let together = model.embed_all(&texts);
         assert_eq!(together.len(), texts.len());
         for (text, vector) in texts.iter().zip(&together) {
             let alone = model.embed(text).unwrap();
-            let worst = alone.iter().zip(vector).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
-            assert!(worst < 1e-6, "{arithmetic:?}, {:?}: differs by {worst} embedded with others", &text[..text.len().min(40)]);
+            let worst = alone
+                .iter()
+                .zip(vector)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0f32, f32::max);
+            assert!(
+                worst < 1e-6,
+                "{arithmetic:?}, {:?}: differs by {worst} embedded with others",
+                &text[..text.len().min(40)]
+            );
         }
     }
 }
@@ -91,16 +137,31 @@ fn texts_embedded_together_get_the_vectors_they_get_alone() {
 fn ids_equal_hugging_face_tokenizers() {
     let Some(dir) = package() else { return };
     let tokens = Tokens::load(&dir.join("tokenizer.json")).unwrap();
-    let fixture: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/fixtures/meaning/tokens.json")).unwrap()).unwrap();
+    let fixture: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/fixtures/meaning/tokens.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
     let texts = fixture["texts"].as_array().unwrap();
     assert!(texts.len() >= 38);
     let mut differing = Vec::new();
     for case in texts {
         let text = case["text"].as_str().unwrap();
-        let expected: Vec<u32> = case["ids"].as_array().unwrap().iter().map(|id| id.as_u64().unwrap() as u32).collect();
+        let expected: Vec<u32> = case["ids"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|id| id.as_u64().unwrap() as u32)
+            .collect();
         let ids = tokens.ids(text);
         if ids != expected {
-            let at = ids.iter().zip(&expected).position(|(a, b)| a != b).unwrap_or(ids.len().min(expected.len()));
+            let at = ids
+                .iter()
+                .zip(&expected)
+                .position(|(a, b)| a != b)
+                .unwrap_or(ids.len().min(expected.len()));
             differing.push(format!(
                 "{:?}: from token {at}: {:?} instead of {:?}",
                 text.chars().take(60).collect::<String>(),
@@ -109,7 +170,13 @@ fn ids_equal_hugging_face_tokenizers() {
             ));
         }
     }
-    assert!(differing.is_empty(), "{} of {} texts differ:\n{}", differing.len(), texts.len(), differing.join("\n"));
+    assert!(
+        differing.is_empty(),
+        "{} of {} texts differ:\n{}",
+        differing.len(),
+        texts.len(),
+        differing.join("\n")
+    );
 }
 
 /// A copy of the package in a temporary folder, with `damage` done to it.
@@ -123,7 +190,9 @@ fn damaged_copy(dir: &Path, damage: impl FnOnce(&Path)) -> tempfile::TempDir {
 }
 
 fn load_error(dir: &Path) -> String {
-    let error = Model::load(dir, Arithmetic::fastest()).err().expect("a damaged model must not load");
+    let error = Model::load(dir, Arithmetic::fastest())
+        .err()
+        .expect("a damaged model must not load");
     assert_eq!(error.code, Code::ModelUnusable);
     let line = error.to_string();
     assert!(!line.contains('\n'), "not one line: {line}");
@@ -133,9 +202,17 @@ fn load_error(dir: &Path) -> String {
 #[test]
 fn a_missing_or_damaged_model_file_is_one_line_naming_it() {
     let Some(dir) = package() else { return };
-    let gone = damaged_copy(&dir, |d| std::fs::remove_file(d.join("model.onnx")).unwrap());
+    let gone = damaged_copy(&dir, |d| {
+        std::fs::remove_file(d.join("model.onnx")).unwrap()
+    });
     let line = load_error(gone.path());
-    assert_eq!(line, format!("RECALL_MODEL_UNUSABLE: the meaning model's {} is missing", gone.path().join("model.onnx").display()));
+    assert_eq!(
+        line,
+        format!(
+            "RECALL_MODEL_UNUSABLE: the meaning model's {} is missing",
+            gone.path().join("model.onnx").display()
+        )
+    );
 
     let cut = damaged_copy(&dir, |d| {
         let bytes = std::fs::read(d.join("model.onnx")).unwrap();
@@ -145,23 +222,44 @@ fn a_missing_or_damaged_model_file_is_one_line_naming_it() {
     assert!(line.contains("model.onnx is damaged: "), "{line}");
 
     // A whole ONNX file of another network: one Relu node, no weights.
-    let other = damaged_copy(&dir, |d| std::fs::write(d.join("model.onnx"), [0x3a, 8, 0x0a, 6, 0x22, 4, b'R', b'e', b'l', b'u']).unwrap());
+    let other = damaged_copy(&dir, |d| {
+        std::fs::write(
+            d.join("model.onnx"),
+            [0x3a, 8, 0x0a, 6, 0x22, 4, b'R', b'e', b'l', b'u'],
+        )
+        .unwrap()
+    });
     let line = load_error(other.path());
     assert!(line.ends_with("model.onnx is damaged: it has no weights named embeddings.word_embeddings.weight: it is not the BERT encoder recall runs"), "{line}");
 
-    let garbled = damaged_copy(&dir, |d| std::fs::write(d.join("tokenizer.json"), "{\"version\": ").unwrap());
+    let garbled = damaged_copy(&dir, |d| {
+        std::fs::write(d.join("tokenizer.json"), "{\"version\": ").unwrap()
+    });
     let line = load_error(garbled.path());
     assert!(line.contains("tokenizer.json is damaged: "), "{line}");
 
     let other_tokenizer = damaged_copy(&dir, |d| {
-        let mut file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(d.join("tokenizer.json")).unwrap()).unwrap();
+        let mut file: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(d.join("tokenizer.json")).unwrap())
+                .unwrap();
         file["model"]["type"] = "BPE".into();
         std::fs::write(d.join("tokenizer.json"), file.to_string()).unwrap();
     });
     let line = load_error(other_tokenizer.path());
-    assert!(line.ends_with("tokenizer.json is damaged: its model is BPE, not WordPiece"), "{line}");
+    assert!(
+        line.ends_with("tokenizer.json is damaged: its model is BPE, not WordPiece"),
+        "{line}"
+    );
 
-    let no_tokenizer = damaged_copy(&dir, |d| std::fs::remove_file(d.join("tokenizer.json")).unwrap());
+    let no_tokenizer = damaged_copy(&dir, |d| {
+        std::fs::remove_file(d.join("tokenizer.json")).unwrap()
+    });
     let line = load_error(no_tokenizer.path());
-    assert_eq!(line, format!("RECALL_MODEL_UNUSABLE: the meaning model's {} is missing", no_tokenizer.path().join("tokenizer.json").display()));
+    assert_eq!(
+        line,
+        format!(
+            "RECALL_MODEL_UNUSABLE: the meaning model's {} is missing",
+            no_tokenizer.path().join("tokenizer.json").display()
+        )
+    );
 }

@@ -39,7 +39,8 @@ fn session(n: usize) -> serde_json::Value {
 /// One commit per session: `segments` segments (merges are left to the test).
 fn write(engine: &Engine, sessions: std::ops::Range<usize>) -> recall_native::error::Result<()> {
     for n in sessions {
-        let changes: ChangeSet = serde_json::from_value(serde_json::json!({ "sessions": [session(n)] })).unwrap();
+        let changes: ChangeSet =
+            serde_json::from_value(serde_json::json!({ "sessions": [session(n)] })).unwrap();
         engine.lock(Duration::from_secs(20), 1)?;
         let result = engine.apply(&changes).and_then(|_| engine.commit("t", ""));
         engine.unlock()?;
@@ -49,7 +50,11 @@ fn write(engine: &Engine, sessions: std::ops::Range<usize>) -> recall_native::er
 }
 
 fn files_with(dir: &Path, extension: &str) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == extension)).collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == extension))
+        .collect();
     files.sort();
     files
 }
@@ -60,7 +65,8 @@ fn damage(path: &Path, seed: &mut Seeded, count: usize) {
     let mut file = OpenOptions::new().write(true).open(path).unwrap();
     let len = file.metadata().unwrap().len();
     for _ in 0..count {
-        file.seek(SeekFrom::Start(seed.below(len.saturating_sub(8)))).unwrap();
+        file.seek(SeekFrom::Start(seed.below(len.saturating_sub(8))))
+            .unwrap();
         file.write_all(&seed.below(u64::MAX).to_le_bytes()).unwrap();
     }
     file.set_modified(modified).unwrap();
@@ -75,9 +81,16 @@ fn main() {
     let mut outcomes = Vec::new();
     // Segment ids are random, so where the seeded bytes land varies a little from run to run:
     // `.term` trials go on (up to 40) until one has reached the segment updater's panic.
-    let kinds = ["idx", "pos", "fast", "store"].iter().flat_map(|e| [*e; 4]).chain(["term"; 40]);
+    let kinds = ["idx", "pos", "fast", "store"]
+        .iter()
+        .flat_map(|e| [*e; 4])
+        .chain(["term"; 40]);
     for extension in kinds {
-        if extension == "term" && outcomes.iter().any(|o: &String| o.contains("segment updater panicked")) {
+        if extension == "term"
+            && outcomes
+                .iter()
+                .any(|o: &String| o.contains("segment updater panicked"))
+        {
             break;
         }
         {
@@ -90,7 +103,10 @@ fn main() {
             let outcome = catch_unwind(AssertUnwindSafe(|| match Engine::open(dir.path()) {
                 Err(error) => format!("open failed: {error}"),
                 Ok(engine) => match write(&engine, 0..8) {
-                    Ok(()) => format!("written, {} segments left", files_with(dir.path(), "idx").len()),
+                    Ok(()) => format!(
+                        "written, {} segments left",
+                        files_with(dir.path(), "idx").len()
+                    ),
                     Err(error) => format!("write failed: {error}"),
                 },
             }))
@@ -99,8 +115,14 @@ fn main() {
         }
     }
     // The path this test is for was taken: without panics.rs, that trial aborts the binary.
-    if !outcomes.iter().any(|o| o.contains("segment updater panicked")) {
-        eprintln!("{}\nwriter_panics: FAILED, no trial reached a segment updater panic", outcomes.join("\n"));
+    if !outcomes
+        .iter()
+        .any(|o| o.contains("segment updater panicked"))
+    {
+        eprintln!(
+            "{}\nwriter_panics: FAILED, no trial reached a segment updater panic",
+            outcomes.join("\n")
+        );
         std::process::exit(1);
     }
     eprintln!("writer_panics: ok, {} trials", outcomes.len());

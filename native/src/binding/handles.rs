@@ -20,8 +20,13 @@ pub struct NativeIndex {
 }
 
 impl NativeIndex {
-    pub(crate) fn of((engine, replaced_because): (Engine, Option<String>)) -> Result<NativeIndex, RecallError> {
-        Ok(NativeIndex { engine: Arc::new(engine), replaced_because })
+    pub(crate) fn of(
+        (engine, replaced_because): (Engine, Option<String>),
+    ) -> Result<NativeIndex, RecallError> {
+        Ok(NativeIndex {
+            engine: Arc::new(engine),
+            replaced_because,
+        })
     }
 }
 
@@ -53,6 +58,9 @@ pub struct JsMeaningCoverage {
 
 impl From<Coverage> for JsMeaningCoverage {
     fn from(c: Coverage) -> Self {
-        JsMeaningCoverage { embedded: c.embedded as f64, messages: c.messages as f64 }
+        JsMeaningCoverage {
+            embedded: c.embedded as f64,
+            messages: c.messages as f64,
+        }
     }
 }

@@ -21,7 +21,9 @@ use crate::index::text_kind::TextKind;
 use crate::panics;
 use crate::replace::{open_checked, open_or_replace};
 use crate::search::correction::Typos;
-use crate::search::find::{Hit, MeaningQuery, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS};
+use crate::search::find::{
+    Hit, MeaningQuery, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS,
+};
 use crate::search::query::{Filters, DEFAULT_COORDINATION};
 use crate::search::related::{ByMeaning, Related, RelatedOptions};
 use crate::search::sessions::list;
@@ -31,7 +33,13 @@ use crate::words::relevance::{question_terms, Scorer};
 
 /// Byte ranges as JavaScript gets them.
 fn js_spans(spans: Vec<(usize, usize)>) -> Vec<JsSpan> {
-    spans.into_iter().map(|(start, end)| JsSpan { start: start as u32, end: end as u32 }).collect()
+    spans
+        .into_iter()
+        .map(|(start, end)| JsSpan {
+            start: start as u32,
+            end: end as u32,
+        })
+        .collect()
 }
 
 #[napi(object, js_name = "NativeMessageRef")]
@@ -59,7 +67,12 @@ pub struct JsFileCall {
 
 impl From<FileCall> for JsFileCall {
     fn from(call: FileCall) -> Self {
-        JsFileCall { session_path: call.session_path, tool: call.tool, entry_id: call.entry_id, timestamp: call.timestamp as f64 }
+        JsFileCall {
+            session_path: call.session_path,
+            tool: call.tool,
+            entry_id: call.entry_id,
+            timestamp: call.timestamp as f64,
+        }
     }
 }
 
@@ -135,7 +148,9 @@ pub struct JsFilters {
 
 impl From<Option<JsFilters>> for Filters {
     fn from(filters: Option<JsFilters>) -> Self {
-        let Some(f) = filters else { return Filters::default() };
+        let Some(f) = filters else {
+            return Filters::default();
+        };
         Filters {
             cwds: f.cwds,
             session_ids: f.session_ids,
@@ -151,7 +166,10 @@ impl From<Option<JsFilters>> for Filters {
 
 /// A request's `typos`, `correct` when it has none.
 fn typos_of(name: Option<&str>) -> std::result::Result<Typos, RecallError> {
-    name.map_or(Ok(Typos::Correct), |name| Typos::parse(name).ok_or_else(|| RecallError::new(Code::BadInput, format!("unknown typos mode: {name}"))))
+    name.map_or(Ok(Typos::Correct), |name| {
+        Typos::parse(name)
+            .ok_or_else(|| RecallError::new(Code::BadInput, format!("unknown typos mode: {name}")))
+    })
 }
 
 #[napi(object, js_name = "NativeSearchRequest")]
@@ -209,8 +227,19 @@ pub struct JsRelated {
 
 impl From<Related> for JsRelated {
     fn from(related: Related) -> Self {
-        let hits = related.hits.into_iter().map(|h| JsRelatedHit { hit: h.hit.into(), shared: h.shared }).collect();
-        JsRelated { words: related.words, hits, coverage: related.coverage.map(JsMeaningCoverage::from) }
+        let hits = related
+            .hits
+            .into_iter()
+            .map(|h| JsRelatedHit {
+                hit: h.hit.into(),
+                shared: h.shared,
+            })
+            .collect();
+        JsRelated {
+            words: related.words,
+            hits,
+            coverage: related.coverage.map(JsMeaningCoverage::from),
+        }
     }
 }
 
@@ -291,7 +320,12 @@ impl From<JsChangeSet> for ChangeSet {
         ChangeSet {
             remove_paths: c.remove_paths.unwrap_or_default(),
             sessions: c.sessions.unwrap_or_default(),
-            files: c.files.unwrap_or_default().into_iter().map(FileRecord::from).collect(),
+            files: c
+                .files
+                .unwrap_or_default()
+                .into_iter()
+                .map(FileRecord::from)
+                .collect(),
             tag_updates: c.tag_updates.unwrap_or_default(),
         }
     }
@@ -299,7 +333,15 @@ impl From<JsChangeSet> for ChangeSet {
 
 impl From<JsFileRecordUpdate> for FileRecord {
     fn from(r: JsFileRecordUpdate) -> Self {
-        FileRecord { path: r.path, size: r.size as u64, mtime_ms: r.mtime_ms, ino: r.ino as u64, session_id: r.session_id, parent_name: r.parent_name, state: r.state }
+        FileRecord {
+            path: r.path,
+            size: r.size as u64,
+            mtime_ms: r.mtime_ms,
+            ino: r.ino as u64,
+            session_id: r.session_id,
+            parent_name: r.parent_name,
+            state: r.state,
+        }
     }
 }
 
@@ -313,7 +355,12 @@ pub struct JsSessionFile {
 
 impl From<SessionFile> for JsSessionFile {
     fn from(f: SessionFile) -> Self {
-        JsSessionFile { path: f.path, size: f.size as f64, mtime_ms: f.mtime_ms, ino: f.ino as f64 }
+        JsSessionFile {
+            path: f.path,
+            size: f.size as f64,
+            mtime_ms: f.mtime_ms,
+            ino: f.ino as f64,
+        }
     }
 }
 
@@ -339,7 +386,14 @@ impl From<Scan> for JsScan {
             unchanged: s.unchanged as u32,
             changed: s.changed.into_iter().map(JsSessionFile::from).collect(),
             removed: s.removed,
-            failures: s.failures.into_iter().map(|f| JsScanFailure { path: f.path, reason: f.reason }).collect(),
+            failures: s
+                .failures
+                .into_iter()
+                .map(|f| JsScanFailure {
+                    path: f.path,
+                    reason: f.reason,
+                })
+                .collect(),
         }
     }
 }
@@ -380,7 +434,14 @@ pub struct JsFileRecord {
 
 impl From<FileRecord> for JsFileRecord {
     fn from(r: FileRecord) -> Self {
-        JsFileRecord { path: r.path, size: r.size as f64, mtime_ms: r.mtime_ms, ino: r.ino as f64, session_id: r.session_id, state: r.state }
+        JsFileRecord {
+            path: r.path,
+            size: r.size as f64,
+            mtime_ms: r.mtime_ms,
+            ino: r.ino as f64,
+            session_id: r.session_id,
+            state: r.state,
+        }
     }
 }
 
@@ -396,14 +457,18 @@ fn layout(flat: bool) -> Layout {
 /// Every session file in `sessionsDir` with its signature (as `changed`), without an index.
 #[napi(ts_return_type = "Promise<NativeScan>")]
 pub fn list_session_files(sessions_dir: String, flat: bool) -> AsyncTask<Job<JsScan>> {
-    AsyncTask::new(job(move || Ok(every_file(&sessions_dir, layout(flat)).into())))
+    AsyncTask::new(job(move || {
+        Ok(every_file(&sessions_dir, layout(flat)).into())
+    }))
 }
 
 /// What is wrong with the files of the index in the cache folder `dir` and of its depth index,
 /// read without opening them (index/integrity.rs, for `recall doctor`): one line per problem.
 #[napi(ts_return_type = "Promise<string[]>")]
 pub fn index_file_problems(dir: String) -> AsyncTask<Job<Vec<String>>> {
-    AsyncTask::new(job(move || Ok(crate::index::integrity::inspect(Path::new(&dir)))))
+    AsyncTask::new(job(move || {
+        Ok(crate::index::integrity::inspect(Path::new(&dir)))
+    }))
 }
 
 /// The distinct words of a question worth looking for, as the index cuts and folds them (words/relevance.rs).
@@ -433,7 +498,9 @@ pub struct TextScorer {
 impl TextScorer {
     #[napi(constructor)]
     pub fn new(terms: Vec<String>) -> TextScorer {
-        TextScorer { scorer: Scorer::new(terms) }
+        TextScorer {
+            scorer: Scorer::new(terms),
+        }
     }
 
     /// Counts the next texts of the collection.
@@ -446,14 +513,25 @@ impl TextScorer {
     #[napi(catch_unwind)]
     pub fn scores(&self) -> Vec<JsTextScore> {
         let js = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        self.scorer.scores().into_iter().map(|s| JsTextScore { index: js(s.index), score: s.score, focus: js(s.focus) }).collect()
+        self.scorer
+            .scores()
+            .into_iter()
+            .map(|s| JsTextScore {
+                index: js(s.index),
+                score: s.score,
+                focus: js(s.focus),
+            })
+            .collect()
     }
 }
 
 /// For each of `texts`, the spans of its words that start with a word of `query` (words/marks.rs).
 #[napi(js_name = "prefixMarks", catch_unwind)]
 pub fn js_prefix_marks(texts: Vec<String>, query: String) -> Vec<Vec<JsSpan>> {
-    texts.iter().map(|text| js_spans(prefix_marks(text, &query))).collect()
+    texts
+        .iter()
+        .map(|text| js_spans(prefix_marks(text, &query)))
+        .collect()
 }
 
 /// The project folders of a sessions directory in Pi's layout, by the rules of the scan.
@@ -473,7 +551,9 @@ pub fn is_terminal(fd: i32) -> bool {
 }
 
 fn now_ms() -> f64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_millis() as f64)
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_millis() as f64)
 }
 
 /// A look at the session files under way on a thread of its own (see index/scan.rs), for a scan to take.
@@ -487,7 +567,13 @@ impl JsEarlyLook {
     /// Starts looking at the session files in `sessionsDir` (`flat` and `listingsFile` as for `scan`).
     #[napi(factory, catch_unwind)]
     pub fn start(sessions_dir: String, flat: bool, listings_file: Option<String>) -> JsEarlyLook {
-        JsEarlyLook { look: Some(EarlyLook::start(&sessions_dir, layout(flat), listings_file.map(PathBuf::from))) }
+        JsEarlyLook {
+            look: Some(EarlyLook::start(
+                &sessions_dir,
+                layout(flat),
+                listings_file.map(PathBuf::from),
+            )),
+        }
     }
 }
 
@@ -499,14 +585,18 @@ impl NativeIndex {
     #[napi(ts_return_type = "Promise<NativeIndex>")]
     pub fn open(dir: String) -> AsyncTask<Job<NativeIndex>> {
         panics::quiet();
-        AsyncTask::new(job(move || NativeIndex::of(open_or_replace(Path::new(&dir))?)))
+        AsyncTask::new(job(move || {
+            NativeIndex::of(open_or_replace(Path::new(&dir))?)
+        }))
     }
 
     /// Like `open`, checking every segment file's checksum first: after a failure.
     #[napi(ts_return_type = "Promise<NativeIndex>")]
     pub fn open_verified(dir: String) -> AsyncTask<Job<NativeIndex>> {
         panics::quiet();
-        AsyncTask::new(job(move || NativeIndex::of(open_checked(Path::new(&dir), Scope::All)?)))
+        AsyncTask::new(job(move || {
+            NativeIndex::of(open_checked(Path::new(&dir), Scope::All)?)
+        }))
     }
 
     /// Like `open`, first checking every segment file written since they all last passed their
@@ -514,7 +604,9 @@ impl NativeIndex {
     #[napi(ts_return_type = "Promise<NativeIndex>")]
     pub fn open_rechecked(dir: String) -> AsyncTask<Job<NativeIndex>> {
         panics::quiet();
-        AsyncTask::new(job(move || NativeIndex::of(open_checked(Path::new(&dir), Scope::SinceChecked)?)))
+        AsyncTask::new(job(move || {
+            NativeIndex::of(open_checked(Path::new(&dir), Scope::SinceChecked)?)
+        }))
     }
 
     /// Whether the index's folder is still the one it was opened in (not deleted or replaced).
@@ -535,7 +627,12 @@ impl NativeIndex {
         let engine = self.engine.clone();
         AsyncTask::new(job(move || {
             let stats = engine.stats()?;
-            Ok(JsStats { documents: stats.documents as f64, sessions: stats.sessions as f64, stamp: stats.stamp, state: stats.state })
+            Ok(JsStats {
+                documents: stats.documents as f64,
+                sessions: stats.sessions as f64,
+                stamp: stats.stamp,
+                state: stats.state,
+            })
         }))
     }
 
@@ -560,7 +657,9 @@ impl NativeIndex {
     pub fn lock(&self, timeout_ms: u32, heavy: Option<bool>) -> AsyncTask<Job<()>> {
         let engine = self.engine.clone();
         let threads = if heavy.unwrap_or(false) { 2 } else { 1 };
-        AsyncTask::new(job(move || engine.lock(Duration::from_millis(u64::from(timeout_ms)), threads)))
+        AsyncTask::new(job(move || {
+            engine.lock(Duration::from_millis(u64::from(timeout_ms)), threads)
+        }))
     }
 
     /// Applies a change set under the writer lock; nothing is visible before `commit`.
@@ -570,7 +669,13 @@ impl NativeIndex {
         let changes = ChangeSet::from(changes);
         AsyncTask::new(job(move || {
             let c = engine.apply(&changes)?;
-            Ok(JsApplyCounts { removed_paths: c.removed_paths, sessions: c.sessions, messages: c.messages, tag_updates: c.tag_updates, files: c.files })
+            Ok(JsApplyCounts {
+                removed_paths: c.removed_paths,
+                sessions: c.sessions,
+                messages: c.messages,
+                tag_updates: c.tag_updates,
+                files: c.files,
+            })
         }))
     }
 
@@ -594,11 +699,28 @@ impl NativeIndex {
     /// are remembered in `listingsFile` (see index/listing.rs). `early`, a look started before, is taken
     /// for this one if it was of the same folder (and used up either way).
     #[napi(ts_return_type = "Promise<NativeScan>")]
-    pub fn scan(&self, sessions_dir: String, flat: bool, compare: bool, listings_file: Option<String>, early: Option<&mut JsEarlyLook>) -> AsyncTask<Job<JsScan>> {
+    pub fn scan(
+        &self,
+        sessions_dir: String,
+        flat: bool,
+        compare: bool,
+        listings_file: Option<String>,
+        early: Option<&mut JsEarlyLook>,
+    ) -> AsyncTask<Job<JsScan>> {
         let engine = self.engine.clone();
         let layout = layout(flat);
         let early = early.and_then(|e| e.look.take());
-        AsyncTask::new(job(move || Ok(engine.scan(&sessions_dir, layout, compare, early, listings_file.as_deref().map(Path::new))?.into())))
+        AsyncTask::new(job(move || {
+            Ok(engine
+                .scan(
+                    &sessions_dir,
+                    layout,
+                    compare,
+                    early,
+                    listings_file.as_deref().map(Path::new),
+                )?
+                .into())
+        }))
     }
 
     /// The records of the files the selector names, sorted by path.
@@ -606,7 +728,13 @@ impl NativeIndex {
     pub fn file_records(&self, selector: JsRecordSelector) -> AsyncTask<Job<Vec<JsFileRecord>>> {
         let engine = self.engine.clone();
         let selector: Selector = selector.into();
-        AsyncTask::new(job(move || Ok(engine.file_records(&selector)?.into_iter().map(JsFileRecord::from).collect())))
+        AsyncTask::new(job(move || {
+            Ok(engine
+                .file_records(&selector)?
+                .into_iter()
+                .map(JsFileRecord::from)
+                .collect())
+        }))
     }
 
     #[napi(ts_return_type = "Promise<void>")]
@@ -617,12 +745,22 @@ impl NativeIndex {
 
     /// The hits of a search; by meaning or both (`request.matching`) with the meaning index given.
     #[napi(ts_return_type = "Promise<NativeFound>")]
-    pub fn search(&self, request: JsSearchRequest, signal: Option<AbortSignal>, meaning: Option<&MeaningIndex>) -> AsyncTask<Job<JsFound>> {
+    pub fn search(
+        &self,
+        request: JsSearchRequest,
+        signal: Option<AbortSignal>,
+        meaning: Option<&MeaningIndex>,
+    ) -> AsyncTask<Job<JsFound>> {
         let engine = self.engine.clone();
-        let refuse = |error: RecallError, signal| AsyncTask::with_optional_signal(job(move || Err(error)), signal);
+        let refuse = |error: RecallError, signal| {
+            AsyncTask::with_optional_signal(job(move || Err(error)), signal)
+        };
         let content = request.content.unwrap_or_default();
         if let Some(unknown) = content.iter().find(|name| TextKind::parse(name).is_none()) {
-            return refuse(RecallError::new(Code::BadInput, format!("unknown kind of text: {unknown}")), signal);
+            return refuse(
+                RecallError::new(Code::BadInput, format!("unknown kind of text: {unknown}")),
+                signal,
+            );
         }
         let typos = match typos_of(request.typos.as_deref()) {
             Ok(typos) => typos,
@@ -630,34 +768,75 @@ impl NativeIndex {
         };
         let by_meaning = match (request.matching.as_deref(), meaning, request.vector) {
             (None | Some("words"), _, _) => None,
-            (Some(name @ ("meaning" | "both")), Some(meaning), Some(vector)) => match meaning.store() {
-                Ok(store) => Some((store, meaning.units.clone(), vector.into_iter().map(|x| x as f32).collect::<Vec<f32>>(), name == "both")),
-                Err(error) => return refuse(error, signal),
-            },
-            (Some(name @ ("meaning" | "both")), _, _) => return refuse(RecallError::new(Code::BadInput, format!("a search by {name} needs the meaning index and the query's vector")), signal),
-            (Some(name), _, _) => return refuse(RecallError::new(Code::BadInput, format!("unknown match: {name}")), signal),
+            (Some(name @ ("meaning" | "both")), Some(meaning), Some(vector)) => {
+                match meaning.store() {
+                    Ok(store) => Some((
+                        store,
+                        meaning.units.clone(),
+                        vector.into_iter().map(|x| x as f32).collect::<Vec<f32>>(),
+                        name == "both",
+                    )),
+                    Err(error) => return refuse(error, signal),
+                }
+            }
+            (Some(name @ ("meaning" | "both")), _, _) => {
+                return refuse(
+                    RecallError::new(
+                        Code::BadInput,
+                        format!(
+                            "a search by {name} needs the meaning index and the query's vector"
+                        ),
+                    ),
+                    signal,
+                )
+            }
+            (Some(name), _, _) => {
+                return refuse(
+                    RecallError::new(Code::BadInput, format!("unknown match: {name}")),
+                    signal,
+                )
+            }
         };
         let options = SearchOptions {
-            content: content.iter().filter_map(|name| TextKind::parse(name)).collect(),
+            content: content
+                .iter()
+                .filter_map(|name| TextKind::parse(name))
+                .collect(),
             query: request.query,
             limit: request.limit as usize,
             prefix: request.prefix.unwrap_or(false),
             filters: request.filters.into(),
             now: request.now.unwrap_or_else(now_ms) as i64,
             recency_weight: request.recency_weight.unwrap_or(DEFAULT_RECENCY_WEIGHT),
-            coordination: request.coordination.map_or(DEFAULT_COORDINATION, |c| c as f32),
-            snippet_chars: request.snippet_chars.map_or(DEFAULT_SNIPPET_CHARS, |c| c as usize),
+            coordination: request
+                .coordination
+                .map_or(DEFAULT_COORDINATION, |c| c as f32),
+            snippet_chars: request
+                .snippet_chars
+                .map_or(DEFAULT_SNIPPET_CHARS, |c| c as usize),
             typos,
         };
         AsyncTask::with_optional_signal(
             job(move || {
                 let found = match by_meaning {
                     None => engine.find(&options)?,
-                    Some((store, units, vector, words)) => engine.find_matching(&options, MeaningQuery { store: &locked(&store), units: &units, vector: &vector, words })?,
+                    Some((store, units, vector, words)) => engine.find_matching(
+                        &options,
+                        MeaningQuery {
+                            store: &locked(&store),
+                            units: &units,
+                            vector: &vector,
+                            words,
+                        },
+                    )?,
                 };
                 Ok(JsFound {
                     hits: found.hits.into_iter().map(JsHit::from).collect(),
-                    read_as: found.read_as.into_iter().map(|(word, read_as)| JsReadAs { word, read_as }).collect(),
+                    read_as: found
+                        .read_as
+                        .into_iter()
+                        .map(|(word, read_as)| JsReadAs { word, read_as })
+                        .collect(),
                     coverage: found.coverage.map(JsMeaningCoverage::from),
                 })
             }),
@@ -668,17 +847,37 @@ impl NativeIndex {
     /// The sessions that share the most of one session's distinctive words, or lie nearest it in
     /// meaning, or both (search/related.rs).
     #[napi(ts_return_type = "Promise<NativeRelated>")]
-    pub fn related(&self, request: JsRelatedRequest, signal: Option<AbortSignal>, meaning: Option<&MeaningIndex>) -> AsyncTask<Job<JsRelated>> {
+    pub fn related(
+        &self,
+        request: JsRelatedRequest,
+        signal: Option<AbortSignal>,
+        meaning: Option<&MeaningIndex>,
+    ) -> AsyncTask<Job<JsRelated>> {
         let engine = self.engine.clone();
-        let refuse = |error: RecallError, signal| AsyncTask::with_optional_signal(job(move || Err(error)), signal);
+        let refuse = |error: RecallError, signal| {
+            AsyncTask::with_optional_signal(job(move || Err(error)), signal)
+        };
         let by_meaning = match (request.matching.as_deref(), meaning) {
             (None | Some("words"), _) => None,
             (Some(name @ ("meaning" | "both")), Some(meaning)) => match meaning.store() {
                 Ok(store) => Some((store, name == "both")),
                 Err(error) => return refuse(error, signal),
             },
-            (Some(name @ ("meaning" | "both")), None) => return refuse(RecallError::new(Code::BadInput, format!("related sessions by {name} need the meaning index")), signal),
-            (Some(name), _) => return refuse(RecallError::new(Code::BadInput, format!("unknown match: {name}")), signal),
+            (Some(name @ ("meaning" | "both")), None) => {
+                return refuse(
+                    RecallError::new(
+                        Code::BadInput,
+                        format!("related sessions by {name} need the meaning index"),
+                    ),
+                    signal,
+                )
+            }
+            (Some(name), _) => {
+                return refuse(
+                    RecallError::new(Code::BadInput, format!("unknown match: {name}")),
+                    signal,
+                )
+            }
         };
         let options = RelatedOptions {
             path: request.path,
@@ -686,13 +885,21 @@ impl NativeIndex {
             limit: request.limit as usize,
             filters: request.filters.into(),
             coordination: DEFAULT_COORDINATION,
-            snippet_chars: request.snippet_chars.map_or(DEFAULT_SNIPPET_CHARS, |c| c as usize),
+            snippet_chars: request
+                .snippet_chars
+                .map_or(DEFAULT_SNIPPET_CHARS, |c| c as usize),
         };
         AsyncTask::with_optional_signal(
             job(move || {
                 let related = match by_meaning {
                     None => engine.related(&options, None)?,
-                    Some((store, words)) => engine.related(&options, Some(ByMeaning { store: &locked(&store), words }))?,
+                    Some((store, words)) => engine.related(
+                        &options,
+                        Some(ByMeaning {
+                            store: &locked(&store),
+                            words,
+                        }),
+                    )?,
                 };
                 Ok(related.into())
             }),
@@ -705,16 +912,39 @@ impl NativeIndex {
     pub fn snippets(&self, request: JsSnippetRequest) -> AsyncTask<Job<Vec<JsSnippet>>> {
         let engine = self.engine.clone();
         AsyncTask::new(job(move || {
-            let kind_of = |name: &String| TextKind::parse(name).ok_or_else(|| RecallError::new(Code::BadInput, format!("unknown kind of text: {name}")));
+            let kind_of = |name: &String| {
+                TextKind::parse(name).ok_or_else(|| {
+                    RecallError::new(Code::BadInput, format!("unknown kind of text: {name}"))
+                })
+            };
             let kind = kind_of(&request.kind)?;
             let searched = match &request.content {
-                Some(names) => names.iter().map(kind_of).collect::<std::result::Result<Vec<_>, RecallError>>()?,
+                Some(names) => names
+                    .iter()
+                    .map(kind_of)
+                    .collect::<std::result::Result<Vec<_>, RecallError>>()?,
                 None => vec![kind],
             };
-            let chars = request.snippet_chars.map_or(DEFAULT_SNIPPET_CHARS, |c| c as usize);
+            let chars = request
+                .snippet_chars
+                .map_or(DEFAULT_SNIPPET_CHARS, |c| c as usize);
             let typos = typos_of(request.typos.as_deref())?;
-            let made = engine.snippets(&request.query, request.prefix.unwrap_or(false), typos, kind, &searched, &request.texts, chars)?;
-            Ok(made.into_iter().map(|(snippet, spans)| JsSnippet { snippet, spans: js_spans(spans) }).collect())
+            let made = engine.snippets(
+                &request.query,
+                request.prefix.unwrap_or(false),
+                typos,
+                kind,
+                &searched,
+                &request.texts,
+                chars,
+            )?;
+            Ok(made
+                .into_iter()
+                .map(|(snippet, spans)| JsSnippet {
+                    snippet,
+                    spans: js_spans(spans),
+                })
+                .collect())
         }))
     }
 
@@ -722,7 +952,13 @@ impl NativeIndex {
     #[napi(ts_return_type = "Promise<NativeFileCall[]>")]
     pub fn calls_touching(&self, file: String) -> AsyncTask<Job<Vec<JsFileCall>>> {
         let engine = self.engine.clone();
-        AsyncTask::new(job(move || Ok(engine.calls_touching(&file)?.into_iter().map(JsFileCall::from).collect())))
+        AsyncTask::new(job(move || {
+            Ok(engine
+                .calls_touching(&file)?
+                .into_iter()
+                .map(JsFileCall::from)
+                .collect())
+        }))
     }
 
     /// Sessions matching the filters, most recently active first.
@@ -751,15 +987,27 @@ impl LockFile {
     pub fn hold(path: String) -> napi::Result<LockFile> {
         match HeldLock::hold(Path::new(&path)) {
             Ok(Some(held)) => Ok(LockFile { held: Some(held) }),
-            Ok(None) => Err(to_napi(RecallError::new(Code::Locked, format!("{path} is held by another process")))),
-            Err(error) => Err(to_napi(RecallError::new(Code::Io, format!("{path}: {error}")))),
+            Ok(None) => Err(to_napi(RecallError::new(
+                Code::Locked,
+                format!("{path} is held by another process"),
+            ))),
+            Err(error) => Err(to_napi(RecallError::new(
+                Code::Io,
+                format!("{path}: {error}"),
+            ))),
         }
     }
 
     #[napi(catch_unwind)]
     pub fn set_text(&mut self, text: String) -> napi::Result<()> {
-        let held = self.held.as_mut().ok_or_else(|| to_napi(RecallError::new(Code::NotLocked, "the lock file was released")))?;
-        held.set_text(&text).map_err(|e| to_napi(RecallError::new(Code::Io, e.to_string())))
+        let held = self.held.as_mut().ok_or_else(|| {
+            to_napi(RecallError::new(
+                Code::NotLocked,
+                "the lock file was released",
+            ))
+        })?;
+        held.set_text(&text)
+            .map_err(|e| to_napi(RecallError::new(Code::Io, e.to_string())))
     }
 
     /// Whether its path still names the locked file (see fs/lock_file.rs); false once released.
@@ -777,5 +1025,6 @@ impl LockFile {
 /// The text of the lock file at `path` while another process holds it; null when none does.
 #[napi(catch_unwind)]
 pub fn text_of_held_lock(path: String) -> napi::Result<Option<String>> {
-    text_if_held(Path::new(&path)).map_err(|e| to_napi(RecallError::new(Code::Io, format!("{path}: {e}"))))
+    text_if_held(Path::new(&path))
+        .map_err(|e| to_napi(RecallError::new(Code::Io, format!("{path}: {e}"))))
 }

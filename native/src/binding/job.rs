@@ -21,8 +21,12 @@ pub struct Job<T: Send + 'static> {
     work: Option<Box<dyn FnOnce() -> Result<T, RecallError> + Send>>,
 }
 
-pub(crate) fn job<T: Send + 'static>(work: impl FnOnce() -> Result<T, RecallError> + Send + 'static) -> Job<T> {
-    Job { work: Some(Box::new(work)) }
+pub(crate) fn job<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, RecallError> + Send + 'static,
+) -> Job<T> {
+    Job {
+        work: Some(Box::new(work)),
+    }
 }
 
 impl<T: ToNapiValue + TypeName + Send + 'static> Task for Job<T> {
@@ -30,10 +34,16 @@ impl<T: ToNapiValue + TypeName + Send + 'static> Task for Job<T> {
     type JsValue = T;
 
     fn compute(&mut self) -> napi::Result<T> {
-        let work = self.work.take().ok_or_else(|| napi::Error::from_reason("RECALL_INTERNAL: task ran twice"))?;
+        let work = self
+            .work
+            .take()
+            .ok_or_else(|| napi::Error::from_reason("RECALL_INTERNAL: task ran twice"))?;
         match catch_unwind(AssertUnwindSafe(work)) {
             Ok(result) => result.map_err(to_napi),
-            Err(panic) => Err(napi::Error::from_reason(format!("RECALL_INTERNAL: the search core panicked ({})", panics::message(&*panic)))),
+            Err(panic) => Err(napi::Error::from_reason(format!(
+                "RECALL_INTERNAL: the search core panicked ({})",
+                panics::message(&*panic)
+            ))),
         }
     }
 
@@ -44,5 +54,7 @@ impl<T: ToNapiValue + TypeName + Send + 'static> Task for Job<T> {
 
 /// A mutex's value, also after a job panicked while holding it.
 pub(crate) fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -28,13 +28,21 @@ impl MeaningModel {
     /// file is a `RECALL_MODEL_UNUSABLE` error naming it. `arithmetic` (`float32` or `int8`,
     /// default the fastest this processor has: `meaningArithmetic()`) is how it multiplies.
     #[napi(ts_return_type = "Promise<MeaningModel>")]
-    pub fn load(dir: String, arithmetic: Option<String>) -> napi::Result<AsyncTask<Job<MeaningModel>>> {
+    pub fn load(
+        dir: String,
+        arithmetic: Option<String>,
+    ) -> napi::Result<AsyncTask<Job<MeaningModel>>> {
         panics::quiet();
         let arithmetic = match arithmetic {
-            Some(name) => Arithmetic::named(&name).map_err(|reason| to_napi(RecallError::new(Code::BadInput, reason)))?,
+            Some(name) => Arithmetic::named(&name)
+                .map_err(|reason| to_napi(RecallError::new(Code::BadInput, reason)))?,
             None => Arithmetic::fastest(),
         };
-        Ok(AsyncTask::new(job(move || Ok(MeaningModel { model: Arc::new(Model::load(&PathBuf::from(dir), arithmetic)?) }))))
+        Ok(AsyncTask::new(job(move || {
+            Ok(MeaningModel {
+                model: Arc::new(Model::load(&PathBuf::from(dir), arithmetic)?),
+            })
+        })))
     }
 
     /// How the model multiplies: `float32` or `int8`.
@@ -60,7 +68,9 @@ impl MeaningModel {
     #[napi(ts_return_type = "Promise<Float32Array>")]
     pub fn embed(&self, texts: Vec<String>) -> AsyncTask<Job<Float32Array>> {
         let model = Arc::clone(&self.model);
-        AsyncTask::new(job(move || Ok(Float32Array::new(model.embed_all(&texts).concat()))))
+        AsyncTask::new(job(move || {
+            Ok(Float32Array::new(model.embed_all(&texts).concat()))
+        }))
     }
 }
 
@@ -84,15 +94,31 @@ impl MeaningIndex {
     /// The store in `dir` of the model named `identity` (another model's vectors are not read).
     #[napi(ts_return_type = "Promise<MeaningIndex>")]
     pub fn open(dir: String, identity: String) -> AsyncTask<Job<MeaningIndex>> {
-        AsyncTask::new(job(move || Ok(MeaningIndex { store: Arc::new(Mutex::new(Store::open(Path::new(&dir), &identity)?)), writer: Arc::new(Mutex::new(None)), units: Arc::default() })))
+        AsyncTask::new(job(move || {
+            Ok(MeaningIndex {
+                store: Arc::new(Mutex::new(Store::open(Path::new(&dir), &identity)?)),
+                writer: Arc::new(Mutex::new(None)),
+                units: Arc::default(),
+            })
+        }))
     }
 
     /// Embeds up to `batch` of the index's messages whose vectors the store lacks, newest first,
     /// with `model` on a thread at the lowest priority (meaning/background.rs), and appends them to
     /// the store (synced to disk). RECALL_LOCKED when another process is embedding.
     #[napi(ts_return_type = "Promise<NativeMeaningStep>")]
-    pub fn embed(&self, index: &NativeIndex, model: &MeaningModel, batch: u32) -> AsyncTask<Job<JsMeaningStep>> {
-        let (store, writer, engine, model) = (self.store.clone(), self.writer.clone(), index.engine.clone(), model.model.clone());
+    pub fn embed(
+        &self,
+        index: &NativeIndex,
+        model: &MeaningModel,
+        batch: u32,
+    ) -> AsyncTask<Job<JsMeaningStep>> {
+        let (store, writer, engine, model) = (
+            self.store.clone(),
+            self.writer.clone(),
+            index.engine.clone(),
+            model.model.clone(),
+        );
         AsyncTask::new(job(move || {
             let mut writer = locked(&writer);
             if writer.is_none() {
@@ -107,14 +133,25 @@ impl MeaningIndex {
             };
             let vectors: Vec<(u64, Vec<f32>)> = at_low_priority(|| {
                 let strings: Vec<&str> = texts.iter().map(|(_, text)| text.as_str()).collect();
-                texts.iter().map(|(key, _)| *key).zip(model.embed_all(&strings)).collect()
+                texts
+                    .iter()
+                    .map(|(key, _)| *key)
+                    .zip(model.embed_all(&strings))
+                    .collect()
             });
             let mut store = locked(&store);
             if let Some(writer) = writer.as_mut() {
                 store.append(writer, &vectors)?;
             }
-            let coverage = if texts.is_empty() { coverage } else { pending(&searcher, engine.fields(), &store, 0)?.1 };
-            Ok(JsMeaningStep { added: texts.len() as u32, coverage: coverage.into() })
+            let coverage = if texts.is_empty() {
+                coverage
+            } else {
+                pending(&searcher, engine.fields(), &store, 0)?.1
+            };
+            Ok(JsMeaningStep {
+                added: texts.len() as u32,
+                coverage: coverage.into(),
+            })
         }))
     }
 
@@ -122,10 +159,19 @@ impl MeaningIndex {
     /// quarter of the store: the count dropped. Needs the writer (after `embed`).
     #[napi(ts_return_type = "Promise<number>")]
     pub fn compact(&self, index: &NativeIndex) -> AsyncTask<Job<u32>> {
-        let (store, writer, engine) = (self.store.clone(), self.writer.clone(), index.engine.clone());
+        let (store, writer, engine) = (
+            self.store.clone(),
+            self.writer.clone(),
+            index.engine.clone(),
+        );
         AsyncTask::new(job(move || {
             let mut writer = locked(&writer);
-            let Some(writer) = writer.as_mut() else { return Err(RecallError::new(Code::NotLocked, "the meaning index is compacted by its writer")) };
+            let Some(writer) = writer.as_mut() else {
+                return Err(RecallError::new(
+                    Code::NotLocked,
+                    "the meaning index is compacted by its writer",
+                ));
+            };
             let live = live_keys(&engine.searcher(), engine.fields())?;
             let mut store = locked(&store);
             let dropped = store.unreferenced(&live);
@@ -144,7 +190,9 @@ impl MeaningIndex {
         AsyncTask::new(job(move || {
             let mut store = locked(&store);
             store.refresh()?;
-            Ok(pending(&engine.searcher(), engine.fields(), &store, 0)?.1.into())
+            Ok(pending(&engine.searcher(), engine.fields(), &store, 0)?
+                .1
+                .into())
         }))
     }
 

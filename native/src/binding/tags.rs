@@ -62,7 +62,10 @@ impl TagDatabase {
     }
 
     /// A write (or a read in a write's snapshot), on the thread pool.
-    fn later<T: ToNapiValue + TypeName + Send + 'static>(&self, call: impl FnOnce(&mut TagDb) -> Result<T, RecallError> + Send + 'static) -> AsyncTask<Job<T>> {
+    fn later<T: ToNapiValue + TypeName + Send + 'static>(
+        &self,
+        call: impl FnOnce(&mut TagDb) -> Result<T, RecallError> + Send + 'static,
+    ) -> AsyncTask<Job<T>> {
         let db = Arc::clone(&self.db);
         AsyncTask::new(job(move || db.write(call)))
     }
@@ -77,7 +80,10 @@ impl TagDatabase {
         panics::quiet();
         let db = TagDb::open(&path, &fresh_id, &now).map_err(to_napi)?;
         let id = db.id().to_owned();
-        Ok(TagDatabase { db: Arc::new(SharedTagDb::new(db).map_err(to_napi)?), id })
+        Ok(TagDatabase {
+            db: Arc::new(SharedTagDb::new(db).map_err(to_napi)?),
+            id,
+        })
     }
 
     /// Random, made with the database: tells the index a replaced database from an edited one.
@@ -95,7 +101,11 @@ impl TagDatabase {
     #[napi(catch_unwind)]
     pub fn sets(&self, session_id: String) -> napi::Result<JsTagSets> {
         let sets = self.with(|db| db.sets(&session_id))?;
-        Ok(JsTagSets { manual: sets.manual, auto: sets.auto, suppressed: sets.suppressed })
+        Ok(JsTagSets {
+            manual: sets.manual,
+            auto: sets.auto,
+            suppressed: sets.suppressed,
+        })
     }
 
     /// A session's tags: manual ones, then automatic ones.
@@ -126,7 +136,10 @@ impl TagDatabase {
     #[napi(catch_unwind)]
     pub fn counts(&self) -> napi::Result<Vec<JsTagCount>> {
         let counts = self.with(|db| db.counts())?;
-        Ok(counts.into_iter().map(|(tag, sessions)| JsTagCount { tag, sessions }).collect())
+        Ok(counts
+            .into_iter()
+            .map(|(tag, sessions)| JsTagCount { tag, sessions })
+            .collect())
     }
 
     /// The sessions edited after revision `seq`, with their merged tags, as one snapshot.
@@ -134,8 +147,18 @@ impl TagDatabase {
     pub fn changes_since(&self, seq: i64) -> AsyncTask<Job<JsTagChanges>> {
         self.later(move |db| {
             let changes = db.changes_since(seq)?;
-            let sessions = changes.sessions.into_iter().map(|s| JsSessionTags { session_id: s.session_id, tags: s.tags }).collect();
-            Ok(JsTagChanges { seq: changes.seq, sessions })
+            let sessions = changes
+                .sessions
+                .into_iter()
+                .map(|s| JsSessionTags {
+                    session_id: s.session_id,
+                    tags: s.tags,
+                })
+                .collect();
+            Ok(JsTagChanges {
+                seq: changes.seq,
+                sessions,
+            })
         })
     }
 
@@ -149,11 +172,17 @@ impl TagDatabase {
     /// here win, and within a session manual beats suppressed beats automatic. Returns how many
     /// sessions gained a tag.
     #[napi(ts_return_type = "Promise<number | null>")]
-    pub fn import_once(&self, marker: String, now: String, sessions: Vec<JsSessionTagSets>) -> AsyncTask<Job<Option<u32>>> {
+    pub fn import_once(
+        &self,
+        marker: String,
+        now: String,
+        sessions: Vec<JsSessionTagSets>,
+    ) -> AsyncTask<Job<Option<u32>>> {
         let rows: Vec<(String, Vec<(String, Kind)>)> = sessions
             .into_iter()
             .map(|s| {
-                let mut tags: Vec<(String, Kind)> = s.manual.into_iter().map(|t| (t, Kind::Manual)).collect();
+                let mut tags: Vec<(String, Kind)> =
+                    s.manual.into_iter().map(|t| (t, Kind::Manual)).collect();
                 tags.extend(s.suppressed.into_iter().map(|t| (t, Kind::Suppressed)));
                 tags.extend(s.auto.into_iter().map(|t| (t, Kind::Auto)));
                 (s.session_id, tags)
@@ -171,7 +200,10 @@ impl TagDatabase {
     /// Takes the given tags as manual ones, once: null if another process already did.
     #[napi(ts_return_type = "Promise<number | null>")]
     pub fn restore(&self, sessions: Vec<JsSessionTags>) -> AsyncTask<Job<Option<u32>>> {
-        let rows: Vec<(String, Vec<String>)> = sessions.into_iter().map(|s| (s.session_id, s.tags)).collect();
+        let rows: Vec<(String, Vec<String>)> = sessions
+            .into_iter()
+            .map(|s| (s.session_id, s.tags))
+            .collect();
         self.later(move |db| db.restore(&rows))
     }
 }

@@ -6,7 +6,9 @@
 //! text made several such weights, a third of its time on corpus M. Here each segment looks the
 //! terms up in its own term dictionary instead.
 
-use tantivy::query::{BitSetDocSet, ConstScorer, EmptyScorer, EnableScoring, Explanation, Query, Scorer, Weight};
+use tantivy::query::{
+    BitSetDocSet, ConstScorer, EmptyScorer, EnableScoring, Explanation, Query, Scorer, Weight,
+};
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{BitSet, DocId, DocSet, Score, SegmentReader, TantivyError, Term};
 
@@ -22,7 +24,10 @@ pub struct AnyTerm {
 impl AnyTerm {
     /// Documents holding any of `values` as a term of `field` (a field indexed whole, not cut into words).
     pub fn new(field: Field, values: &[String]) -> AnyTerm {
-        let mut terms: Vec<Term> = values.iter().map(|value| Term::from_field_text(field, value)).collect();
+        let mut terms: Vec<Term> = values
+            .iter()
+            .map(|value| Term::from_field_text(field, value))
+            .collect();
         terms.sort_unstable();
         terms.dedup();
         AnyTerm { field, terms }
@@ -56,8 +61,11 @@ impl Weight for AnyTerm {
         }
         let mut documents = BitSet::with_max_value(reader.max_doc());
         for term in &self.terms {
-            let Some(info) = index.get_term_info(term)? else { continue };
-            let mut postings = index.read_block_postings_from_terminfo(&info, IndexRecordOption::Basic)?;
+            let Some(info) = index.get_term_info(term)? else {
+                continue;
+            };
+            let mut postings =
+                index.read_block_postings_from_terminfo(&info, IndexRecordOption::Basic)?;
             while !postings.docs().is_empty() {
                 for &doc in postings.docs() {
                     documents.insert(doc);
@@ -65,12 +73,17 @@ impl Weight for AnyTerm {
                 postings.advance();
             }
         }
-        Ok(Box::new(ConstScorer::new(BitSetDocSet::from(documents), boost)))
+        Ok(Box::new(ConstScorer::new(
+            BitSetDocSet::from(documents),
+            boost,
+        )))
     }
 
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
         if self.scorer(reader, 1.0)?.seek(doc) != doc {
-            return Err(TantivyError::InvalidArgument(format!("document {doc} holds none of the terms")));
+            return Err(TantivyError::InvalidArgument(format!(
+                "document {doc} holds none of the terms"
+            )));
         }
         Ok(Explanation::new("AnyTerm", 1.0))
     }
@@ -86,17 +99,28 @@ mod tests {
     use crate::test_index::TestIndex;
 
     fn found(searcher: &Searcher, query: &dyn Query) -> Vec<DocAddress> {
-        let mut documents: Vec<DocAddress> = searcher.search(query, &DocSetCollector).unwrap().into_iter().collect();
+        let mut documents: Vec<DocAddress> = searcher
+            .search(query, &DocSetCollector)
+            .unwrap()
+            .into_iter()
+            .collect();
         documents.sort();
         documents
     }
 
     #[test]
     fn the_documents_holding_any_of_the_terms_as_tantivys_term_set_finds_them() {
-        let TestIndex { index, mut writer, text, label } = TestIndex::new();
+        let TestIndex {
+            index,
+            mut writer,
+            text,
+            label,
+        } = TestIndex::new();
         // One segment with labels, one without any (its documents have text only), one deleted label.
         for value in ["/home/a", "/home/b", "/home/a", "/home/c"] {
-            writer.add_document(doc!(label => value, text => "words")).unwrap();
+            writer
+                .add_document(doc!(label => value, text => "words"))
+                .unwrap();
         }
         writer.commit().unwrap();
         writer.add_document(doc!(text => "no label here")).unwrap();
@@ -109,12 +133,21 @@ mod tests {
         let searcher = index.reader().unwrap().searcher();
         assert_eq!(searcher.segment_readers().len(), 3);
 
-        let sets: [&[&str]; 5] = [&["/home/a"], &["/home/b", "/home/a"], &["/home/a", "/home/a"], &["/home/nowhere"], &["/home/c"]];
+        let sets: [&[&str]; 5] = [
+            &["/home/a"],
+            &["/home/b", "/home/a"],
+            &["/home/a", "/home/a"],
+            &["/home/nowhere"],
+            &["/home/c"],
+        ];
         let expected_counts = [2, 4, 2, 0, 0];
         for (values, expected) in sets.iter().zip(expected_counts) {
             let values: Vec<String> = values.iter().map(|v| v.to_string()).collect();
             let ours = found(&searcher, &AnyTerm::new(label, &values));
-            let tantivys = found(&searcher, &TermSetQuery::new(values.iter().map(|v| Term::from_field_text(label, v))));
+            let tantivys = found(
+                &searcher,
+                &TermSetQuery::new(values.iter().map(|v| Term::from_field_text(label, v))),
+            );
             assert_eq!(ours, tantivys, "{values:?}");
             assert_eq!(ours.len(), expected, "{values:?}");
         }

@@ -6,7 +6,9 @@
 //! that second reading was a quarter of a search's tail. The scores are the same sums.
 
 use tantivy::query::{EnableScoring, Explanation, Query, Scorer, Weight};
-use tantivy::{DocId, DocSet, Score, SeekDangerResult, SegmentReader, Term, COLLECT_BLOCK_BUFFER_LEN};
+use tantivy::{
+    DocId, DocSet, Score, SeekDangerResult, SegmentReader, Term, COLLECT_BLOCK_BUFFER_LEN,
+};
 
 /// `inner`'s score plus `constant` (times the boost it is given) wherever `inner` matches.
 #[derive(Debug)]
@@ -17,7 +19,10 @@ pub struct Coordinated {
 
 impl Clone for Coordinated {
     fn clone(&self) -> Coordinated {
-        Coordinated { inner: self.inner.box_clone(), constant: self.constant }
+        Coordinated {
+            inner: self.inner.box_clone(),
+            constant: self.constant,
+        }
     }
 }
 
@@ -29,7 +34,10 @@ impl Coordinated {
 
 impl Query for Coordinated {
     fn weight(&self, enable_scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
-        Ok(Box::new(CoordinatedWeight { inner: self.inner.weight(enable_scoring)?, constant: self.constant }))
+        Ok(Box::new(CoordinatedWeight {
+            inner: self.inner.weight(enable_scoring)?,
+            constant: self.constant,
+        }))
     }
 
     fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
@@ -44,12 +52,16 @@ struct CoordinatedWeight {
 
 impl Weight for CoordinatedWeight {
     fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
-        Ok(Box::new(CoordinatedScorer { inner: self.inner.scorer(reader, boost)?, bonus: self.constant * boost }))
+        Ok(Box::new(CoordinatedScorer {
+            inner: self.inner.scorer(reader, boost)?,
+            bonus: self.constant * boost,
+        }))
     }
 
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
         let inner = self.inner.explain(reader, doc)?;
-        let mut explanation = Explanation::new("word score + coordination", inner.value() + self.constant);
+        let mut explanation =
+            Explanation::new("word score + coordination", inner.value() + self.constant);
         explanation.add_detail(inner);
         explanation.add_const("coordination", self.constant);
         Ok(explanation)

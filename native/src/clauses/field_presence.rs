@@ -31,15 +31,27 @@ fn cache() -> &'static Mutex<HashMap<(SegmentId, Field), bool>> {
 /// answer is yes, and Tantivy's own reading decides (and reports what is wrong).
 pub fn holds_terms(segment: &SegmentReader, field: Field) -> bool {
     let key = (segment.segment_id(), field);
-    if let Some(&holds) = cache().lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(&key) {
+    if let Some(&holds) = cache()
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .get(&key)
+    {
         return holds;
     }
     let postings = PathBuf::from(format!("{}.idx", segment.segment_id().uuid_string()));
-    let holds = match segment.index().directory().open_read(&postings).ok().and_then(|file| CompositeFile::open(&file).ok()) {
+    let holds = match segment
+        .index()
+        .directory()
+        .open_read(&postings)
+        .ok()
+        .and_then(|file| CompositeFile::open(&file).ok())
+    {
         Some(composite) => composite.open_read(field).is_some(),
         None => true,
     };
-    let mut cached = cache().lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut cached = cache()
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     if cached.len() >= MAX_CACHED {
         cached.clear();
     }
@@ -62,13 +74,19 @@ impl InField {
 
 impl Clone for InField {
     fn clone(&self) -> InField {
-        InField { field: self.field, inner: self.inner.box_clone() }
+        InField {
+            field: self.field,
+            inner: self.inner.box_clone(),
+        }
     }
 }
 
 impl Query for InField {
     fn weight(&self, enable_scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
-        Ok(Box::new(InFieldWeight { field: self.field, inner: self.inner.weight(enable_scoring)? }))
+        Ok(Box::new(InFieldWeight {
+            field: self.field,
+            inner: self.inner.weight(enable_scoring)?,
+        }))
     }
 
     fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
@@ -91,9 +109,17 @@ impl Weight for InFieldWeight {
         self.inner.scorer(reader, boost)
     }
 
-    fn scorer_danger(&self, reader: &SegmentReader, target: DocId, boost: Score) -> tantivy::Result<(SeekDangerResult, Box<dyn Scorer>)> {
+    fn scorer_danger(
+        &self,
+        reader: &SegmentReader,
+        target: DocId,
+        boost: Score,
+    ) -> tantivy::Result<(SeekDangerResult, Box<dyn Scorer>)> {
         if !holds_terms(reader, self.field) {
-            return Ok((SeekDangerResult::SeekLowerBound(TERMINATED), Box::new(EmptyScorer)));
+            return Ok((
+                SeekDangerResult::SeekLowerBound(TERMINATED),
+                Box::new(EmptyScorer),
+            ));
         }
         self.inner.scorer_danger(reader, target, boost)
     }
@@ -109,21 +135,34 @@ impl Weight for InFieldWeight {
         self.inner.count(reader)
     }
 
-    fn for_each(&self, reader: &SegmentReader, callback: &mut dyn FnMut(DocId, Score)) -> tantivy::Result<()> {
+    fn for_each(
+        &self,
+        reader: &SegmentReader,
+        callback: &mut dyn FnMut(DocId, Score),
+    ) -> tantivy::Result<()> {
         if !holds_terms(reader, self.field) {
             return Ok(());
         }
         self.inner.for_each(reader, callback)
     }
 
-    fn for_each_no_score(&self, reader: &SegmentReader, callback: &mut dyn FnMut(&[DocId])) -> tantivy::Result<()> {
+    fn for_each_no_score(
+        &self,
+        reader: &SegmentReader,
+        callback: &mut dyn FnMut(&[DocId]),
+    ) -> tantivy::Result<()> {
         if !holds_terms(reader, self.field) {
             return Ok(());
         }
         self.inner.for_each_no_score(reader, callback)
     }
 
-    fn for_each_pruning(&self, threshold: Score, reader: &SegmentReader, callback: &mut dyn FnMut(DocId, Score) -> Score) -> tantivy::Result<()> {
+    fn for_each_pruning(
+        &self,
+        threshold: Score,
+        reader: &SegmentReader,
+        callback: &mut dyn FnMut(DocId, Score) -> Score,
+    ) -> tantivy::Result<()> {
         if !holds_terms(reader, self.field) {
             return Ok(());
         }
@@ -143,41 +182,92 @@ mod tests {
 
     #[test]
     fn a_segment_without_a_fields_terms_is_skipped_and_the_results_stay_the_same() {
-        let TestIndex { index, mut writer, text, label } = TestIndex::new();
+        let TestIndex {
+            index,
+            mut writer,
+            text,
+            label,
+        } = TestIndex::new();
         // One segment with text, one with labels only.
         for line in ["source map here", "map of the source", "nothing at all"] {
-            writer.add_document(doc!(text => line, label => "x")).unwrap();
+            writer
+                .add_document(doc!(text => line, label => "x"))
+                .unwrap();
         }
         writer.commit().unwrap();
         writer.add_document(doc!(label => "y")).unwrap();
         writer.add_document(doc!(label => "x")).unwrap();
         writer.commit().unwrap();
         let searcher = index.reader().unwrap().searcher();
-        let holding: Vec<(bool, bool)> = searcher.segment_readers().iter().map(|segment| (holds_terms(segment, text), holds_terms(segment, label))).collect();
+        let holding: Vec<(bool, bool)> = searcher
+            .segment_readers()
+            .iter()
+            .map(|segment| (holds_terms(segment, text), holds_terms(segment, label)))
+            .collect();
         assert_eq!(holding.len(), 2);
-        assert!(holding.contains(&(true, true)) && holding.contains(&(false, true)), "{holding:?}");
+        assert!(
+            holding.contains(&(true, true)) && holding.contains(&(false, true)),
+            "{holding:?}"
+        );
 
         let words = |wrap: bool| -> Box<dyn Query> {
             let clauses = ["source", "map", "nothing"]
                 .iter()
                 .map(|word| {
-                    let term: Box<dyn Query> = Box::new(TermQuery::new(Term::from_field_text(text, word), IndexRecordOption::WithFreqs));
-                    (Occur::Should, if wrap { Box::new(InField::new(text, term)) } else { term })
+                    let term: Box<dyn Query> = Box::new(TermQuery::new(
+                        Term::from_field_text(text, word),
+                        IndexRecordOption::WithFreqs,
+                    ));
+                    (
+                        Occur::Should,
+                        if wrap {
+                            Box::new(InField::new(text, term))
+                        } else {
+                            term
+                        },
+                    )
                 })
                 .collect();
             Box::new(BooleanQuery::new(clauses))
         };
         let top = TopDocs::with_limit(10).order_by_score();
-        let (expected, found) = (searcher.search(&words(false), &top).unwrap(), searcher.search(&words(true), &top).unwrap());
+        let (expected, found) = (
+            searcher.search(&words(false), &top).unwrap(),
+            searcher.search(&words(true), &top).unwrap(),
+        );
         assert_eq!(found.len(), 3);
-        assert_eq!(found.iter().map(|(_, address)| *address).collect::<Vec<_>>(), expected.iter().map(|(_, address)| *address).collect::<Vec<_>>());
+        assert_eq!(
+            found
+                .iter()
+                .map(|(_, address)| *address)
+                .collect::<Vec<_>>(),
+            expected
+                .iter()
+                .map(|(_, address)| *address)
+                .collect::<Vec<_>>()
+        );
         for ((score, _), (expected, _)) in found.iter().zip(&expected) {
-            assert!((score - expected).abs() < 1e-6, "{score} against {expected}");
+            assert!(
+                (score - expected).abs() < 1e-6,
+                "{score} against {expected}"
+            );
         }
         // A lone clause is read through the inner weight's own ways (counting, top documents).
-        let one = InField::new(label, Box::new(TermQuery::new(Term::from_field_text(label, "x"), IndexRecordOption::Basic)));
+        let one = InField::new(
+            label,
+            Box::new(TermQuery::new(
+                Term::from_field_text(label, "x"),
+                IndexRecordOption::Basic,
+            )),
+        );
         assert_eq!(searcher.search(&one, &Count).unwrap(), 4);
-        let lone = InField::new(text, Box::new(TermQuery::new(Term::from_field_text(text, "map"), IndexRecordOption::WithFreqs)));
+        let lone = InField::new(
+            text,
+            Box::new(TermQuery::new(
+                Term::from_field_text(text, "map"),
+                IndexRecordOption::WithFreqs,
+            )),
+        );
         assert_eq!(searcher.search(&lone, &top).unwrap().len(), 2);
     }
 }

@@ -20,7 +20,14 @@ pub struct RequiredFirst {
 
 impl Clone for RequiredFirst {
     fn clone(&self) -> RequiredFirst {
-        RequiredFirst { required: self.required.box_clone(), optional: self.optional.iter().map(|query| query.box_clone()).collect() }
+        RequiredFirst {
+            required: self.required.box_clone(),
+            optional: self
+                .optional
+                .iter()
+                .map(|query| query.box_clone())
+                .collect(),
+        }
     }
 }
 
@@ -32,7 +39,14 @@ impl RequiredFirst {
 
 impl Query for RequiredFirst {
     fn weight(&self, enable_scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
-        Ok(Box::new(RequiredFirstWeight { required: self.required.weight(enable_scoring)?, optional: self.optional.iter().map(|query| query.weight(enable_scoring)).collect::<tantivy::Result<_>>()? }))
+        Ok(Box::new(RequiredFirstWeight {
+            required: self.required.weight(enable_scoring)?,
+            optional: self
+                .optional
+                .iter()
+                .map(|query| query.weight(enable_scoring))
+                .collect::<tantivy::Result<_>>()?,
+        }))
     }
 
     fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
@@ -58,7 +72,10 @@ impl Weight for RequiredFirstWeight {
                 optional.push(scorer);
             }
         }
-        Ok(Box::new(RequiredFirstScorer { required: self.required.scorer(reader, boost)?, optional }))
+        Ok(Box::new(RequiredFirstScorer {
+            required: self.required.scorer(reader, boost)?,
+            optional,
+        }))
     }
 
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
@@ -69,7 +86,10 @@ impl Weight for RequiredFirstWeight {
                 details.push(explanation);
             }
         }
-        let mut explanation = Explanation::new("required + matching optional clauses", details.iter().map(Explanation::value).sum());
+        let mut explanation = Explanation::new(
+            "required + matching optional clauses",
+            details.iter().map(Explanation::value).sum(),
+        );
         for detail in details {
             explanation.add_detail(detail);
         }
@@ -132,23 +152,66 @@ mod tests {
 
     #[test]
     fn finds_and_scores_what_a_boolean_query_does() {
-        let TestIndex { index, mut writer, text, .. } = TestIndex::new();
-        for line in ["source map here", "map of the source", "the source map, the source map", "nothing at all", "a source", "map map map source map"] {
+        let TestIndex {
+            index,
+            mut writer,
+            text,
+            ..
+        } = TestIndex::new();
+        for line in [
+            "source map here",
+            "map of the source",
+            "the source map, the source map",
+            "nothing at all",
+            "a source",
+            "map map map source map",
+        ] {
             writer.add_document(doc!(text => line)).unwrap();
         }
         writer.commit().unwrap();
         let searcher = index.reader().unwrap().searcher();
         let term = |word: &str| Term::from_field_text(text, word);
-        let phrase = || -> Box<dyn Query> { Box::new(PhraseQuery::new(vec![term("source"), term("map")])) };
-        let words = || -> Vec<Box<dyn Query>> { ["source", "map", "the"].iter().map(|w| Box::new(TermQuery::new(term(w), IndexRecordOption::WithFreqs)) as Box<dyn Query>).collect() };
+        let phrase =
+            || -> Box<dyn Query> { Box::new(PhraseQuery::new(vec![term("source"), term("map")])) };
+        let words = || -> Vec<Box<dyn Query>> {
+            ["source", "map", "the"]
+                .iter()
+                .map(|w| {
+                    Box::new(TermQuery::new(term(w), IndexRecordOption::WithFreqs))
+                        as Box<dyn Query>
+                })
+                .collect()
+        };
         let mut clauses = vec![(Occur::Must, phrase())];
         clauses.extend(words().into_iter().map(|query| (Occur::Should, query)));
-        let expected = searcher.search(&BooleanQuery::new(clauses), &TopDocs::with_limit(10).order_by_score()).unwrap();
-        let found = searcher.search(&RequiredFirst::new(phrase(), words()), &TopDocs::with_limit(10).order_by_score()).unwrap();
+        let expected = searcher
+            .search(
+                &BooleanQuery::new(clauses),
+                &TopDocs::with_limit(10).order_by_score(),
+            )
+            .unwrap();
+        let found = searcher
+            .search(
+                &RequiredFirst::new(phrase(), words()),
+                &TopDocs::with_limit(10).order_by_score(),
+            )
+            .unwrap();
         assert_eq!(found.len(), 3);
-        assert_eq!(found.iter().map(|(_, address)| *address).collect::<Vec<_>>(), expected.iter().map(|(_, address)| *address).collect::<Vec<_>>());
+        assert_eq!(
+            found
+                .iter()
+                .map(|(_, address)| *address)
+                .collect::<Vec<_>>(),
+            expected
+                .iter()
+                .map(|(_, address)| *address)
+                .collect::<Vec<_>>()
+        );
         for ((score, _), (expected, _)) in found.iter().zip(&expected) {
-            assert!((score - expected).abs() < 1e-4, "{score} against {expected}");
+            assert!(
+                (score - expected).abs() < 1e-4,
+                "{score} against {expected}"
+            );
         }
     }
 }

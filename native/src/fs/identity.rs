@@ -15,7 +15,10 @@ pub struct Identity {
 
 impl Identity {
     pub fn of(meta: &Metadata) -> Identity {
-        Identity { dev: meta.dev(), ino: meta.ino() }
+        Identity {
+            dev: meta.dev(),
+            ino: meta.ino(),
+        }
     }
 
     /// Whether `path` names this file or folder now; false when it names nothing.

@@ -23,17 +23,27 @@ pub struct HeldLock {
 impl HeldLock {
     /// Takes the lock, or None when another process holds it. The text starts empty.
     pub fn hold(path: &Path) -> io::Result<Option<HeldLock>> {
-        let file = OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path)?;
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)?;
         let deadline = Instant::now() + HOLD_PATIENCE;
         loop {
             match file.try_lock() {
                 Ok(()) => break,
-                Err(TryLockError::WouldBlock) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(10)),
+                Err(TryLockError::WouldBlock) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(10))
+                }
                 Err(TryLockError::WouldBlock) => return Ok(None),
                 Err(TryLockError::Error(error)) => return Err(error),
             }
         }
-        let mut held = HeldLock { file, path: path.to_path_buf() };
+        let mut held = HeldLock {
+            file,
+            path: path.to_path_buf(),
+        };
         held.set_text("")?;
         Ok(Some(held))
     }
@@ -41,7 +51,9 @@ impl HeldLock {
     /// Whether its path still names the file this lock is on: the file may have been deleted (the
     /// cache folder removed by hand) and perhaps made again by another process.
     pub fn is_in_place(&self) -> bool {
-        self.file.metadata().is_ok_and(|held| Identity::of(&held).named_by(&self.path))
+        self.file
+            .metadata()
+            .is_ok_and(|held| Identity::of(&held).named_by(&self.path))
     }
 
     /// Replaces the text. A reader may catch it empty or partly written: readers must take

@@ -24,7 +24,10 @@ pub struct ChangeSet {
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "node", napi_derive::napi(object, js_name = "NativeSessionUpdate"))]
+#[cfg_attr(
+    feature = "node",
+    napi_derive::napi(object, js_name = "NativeSessionUpdate")
+)]
 pub struct SessionUpdate {
     // Named for the typings: napi-derive knows the JavaScript names only of types it expanded
     // before this one (session.rs comes after this module).
@@ -49,7 +52,10 @@ pub struct SessionUpdate {
 /// rewritten; message documents are untouched.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "node", napi_derive::napi(object, js_name = "NativeTagUpdate"))]
+#[cfg_attr(
+    feature = "node",
+    napi_derive::napi(object, js_name = "NativeTagUpdate")
+)]
 pub struct TagUpdate {
     pub session_id: String,
     pub tags: Vec<String>,

@@ -21,7 +21,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use tantivy::directory::error::{DeleteError, LockError, OpenReadError, OpenWriteError};
-use tantivy::directory::{Directory, DirectoryLock, FileHandle, FileSlice, Lock, MmapDirectory, WatchCallback, WatchHandle, WritePtr, META_LOCK};
+use tantivy::directory::{
+    Directory, DirectoryLock, FileHandle, FileSlice, Lock, MmapDirectory, WatchCallback,
+    WatchHandle, WritePtr, META_LOCK,
+};
 
 const MANAGED_LIST: &str = ".managed.json";
 
@@ -34,18 +37,28 @@ pub struct IndexDirectory {
 impl IndexDirectory {
     pub fn open(root: &Path) -> tantivy::Result<IndexDirectory> {
         let mmap = MmapDirectory::open(root)?;
-        Ok(IndexDirectory { mmap, root: root.to_path_buf() })
+        Ok(IndexDirectory {
+            mmap,
+            root: root.to_path_buf(),
+        })
     }
 }
 
 fn cannot_write(error: &io::Error) -> bool {
-    matches!(error.kind(), io::ErrorKind::ReadOnlyFilesystem | io::ErrorKind::PermissionDenied)
+    matches!(
+        error.kind(),
+        io::ErrorKind::ReadOnlyFilesystem | io::ErrorKind::PermissionDenied
+    )
 }
 
 /// A name no other process or thread writes at the same time.
 fn temporary_name() -> String {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
-    format!("{MANAGED_LIST}.{}-{}.tmp", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed))
+    format!(
+        "{MANAGED_LIST}.{}-{}.tmp",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    )
 }
 
 impl Directory for IndexDirectory {
@@ -81,7 +94,10 @@ impl Directory for IndexDirectory {
         if let Ok(on_disk) = std::fs::read(self.root.join(MANAGED_LIST)) {
             // An unreadable list on disk is replaced by this one, as Tantivy would.
             let on_disk: BTreeSet<PathBuf> = serde_json::from_slice(&on_disk).unwrap_or_default();
-            let others: Vec<PathBuf> = on_disk.into_iter().filter(|name| !names.contains(name) && self.root.join(name).exists()).collect();
+            let others: Vec<PathBuf> = on_disk
+                .into_iter()
+                .filter(|name| !names.contains(name) && self.root.join(name).exists())
+                .collect();
             names.extend(others);
         }
         let mut merged = serde_json::to_vec(&names)?;
@@ -100,7 +116,11 @@ impl Directory for IndexDirectory {
             // Readers hold this lock while they open segments, against a writer deleting them.
             // In a folder nobody can write to, there is no such writer, and the lock file cannot
             // be made or opened for writing: reading goes on without it.
-            Err(LockError::IoError(error)) if lock.filepath == META_LOCK.filepath && cannot_write(&error) => Ok(DirectoryLock::from(Box::new(()))),
+            Err(LockError::IoError(error))
+                if lock.filepath == META_LOCK.filepath && cannot_write(&error) =>
+            {
+                Ok(DirectoryLock::from(Box::new(())))
+            }
             other => other,
         }
     }

@@ -59,12 +59,24 @@ pub fn file_document(fields: &Fields, record: &FileRecord) -> TantivyDocument {
 }
 
 fn record_from_document(fields: &Fields, doc: &TantivyDocument) -> FileRecord {
-    let text = |field| doc.get_first(field).and_then(|v| v.as_str().map(str::to_owned));
+    let text = |field| {
+        doc.get_first(field)
+            .and_then(|v| v.as_str().map(str::to_owned))
+    };
     FileRecord {
         path: text(fields.path).unwrap_or_default(),
-        size: doc.get_first(fields.file_size).and_then(|v| v.as_u64()).unwrap_or(0),
-        mtime_ms: doc.get_first(fields.file_mtime).and_then(|v| v.as_f64()).unwrap_or(0.0),
-        ino: doc.get_first(fields.file_ino).and_then(|v| v.as_u64()).unwrap_or(0),
+        size: doc
+            .get_first(fields.file_size)
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0),
+        mtime_ms: doc
+            .get_first(fields.file_mtime)
+            .and_then(|v| v.as_f64())
+            .unwrap_or(0.0),
+        ino: doc
+            .get_first(fields.file_ino)
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0),
         session_id: text(fields.session_id).unwrap_or_default(),
         // Indexed only: the caller's state holds the full parent path.
         parent_name: None,
@@ -78,21 +90,39 @@ fn any_of(field: tantivy::schema::Field, values: &[String]) -> Box<dyn Query> {
 
 /// The file document of `path` (to replace it).
 pub fn file_doc_query(fields: &Fields, path: &str) -> Box<dyn Query> {
-    Box::new(BooleanQuery::new(vec![(Occur::Must, kind_is(fields, KIND_FILE)), (Occur::Must, Box::new(TermQuery::new(Term::from_field_text(fields.path, path), IndexRecordOption::Basic)))]))
+    Box::new(BooleanQuery::new(vec![
+        (Occur::Must, kind_is(fields, KIND_FILE)),
+        (
+            Occur::Must,
+            Box::new(TermQuery::new(
+                Term::from_field_text(fields.path, path),
+                IndexRecordOption::Basic,
+            )),
+        ),
+    ]))
 }
 
-pub fn read_records(searcher: &Searcher, fields: &Fields, selector: &Selector) -> Result<Vec<FileRecord>> {
+pub fn read_records(
+    searcher: &Searcher,
+    fields: &Fields,
+    selector: &Selector,
+) -> Result<Vec<FileRecord>> {
     let mut clauses = vec![(Occur::Must, kind_is(fields, KIND_FILE))];
     match selector {
         Selector::All => {}
         Selector::Paths(paths) => clauses.push((Occur::Must, any_of(fields.path, paths))),
-        Selector::ParentNames(names) => clauses.push((Occur::Must, any_of(fields.parent_name, names))),
+        Selector::ParentNames(names) => {
+            clauses.push((Occur::Must, any_of(fields.parent_name, names)))
+        }
         Selector::SessionIdPrefix(prefix) => {
             // Every string that starts with `prefix` sorts below `prefix` + the highest code point.
             let upper = format!("{prefix}\u{10FFFF}");
             clauses.push((
                 Occur::Must,
-                Box::new(RangeQuery::new(std::ops::Bound::Included(Term::from_field_text(fields.session_id, prefix)), std::ops::Bound::Excluded(Term::from_field_text(fields.session_id, &upper)))),
+                Box::new(RangeQuery::new(
+                    std::ops::Bound::Included(Term::from_field_text(fields.session_id, prefix)),
+                    std::ops::Bound::Excluded(Term::from_field_text(fields.session_id, &upper)),
+                )),
             ));
         }
     }

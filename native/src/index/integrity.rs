@@ -55,7 +55,17 @@ pub fn damaged_files(index: &Index, dir: &Path, scope: Scope) -> Result<Vec<Stri
     // Nothing to read: the last note still holds (every active file is in it), and a no-change
     // `recall index` writes nothing.
     let note = !to_read.is_empty() || !dir.join(CHECKED).exists();
-    let mut damaged: Vec<String> = to_read.into_iter().filter(|name| !intact(index, name)).map(|name| if dir.join(&name).exists() { name } else { format!("{name}{MISSING}") }).collect();
+    let mut damaged: Vec<String> = to_read
+        .into_iter()
+        .filter(|name| !intact(index, name))
+        .map(|name| {
+            if dir.join(&name).exists() {
+                name
+            } else {
+                format!("{name}{MISSING}")
+            }
+        })
+        .collect();
     damaged.sort();
     if damaged.is_empty() && scope != Scope::SinceCommit && note {
         // A read-only cache keeps no note: it is checked whole each time.
@@ -75,14 +85,18 @@ fn plan(index: &Index, dir: &Path, scope: Scope) -> Result<(Vec<String>, Vec<Str
     let mut to_read = active.clone();
     match scope {
         Scope::SinceCommit => {
-            let committed = modified(&dir.join("meta.json")).ok_or_else(|| RecallError::new(Code::Corrupt, "meta.json cannot be read"))?;
+            let committed = modified(&dir.join("meta.json"))
+                .ok_or_else(|| RecallError::new(Code::Corrupt, "meta.json cannot be read"))?;
             to_read.retain(|name| modified(&dir.join(name)).is_none_or(|time| time > committed));
         }
         Scope::SinceChecked => {
             if let Some((checked, whole)) = last_check(dir) {
                 // A file the last check did not know (committed since it listed the files), or
                 // changed since it began, is read; equal times too (the same clock tick).
-                to_read.retain(|name| !whole.contains(name) || changed(&dir.join(name)).is_none_or(|time| time >= checked));
+                to_read.retain(|name| {
+                    !whole.contains(name)
+                        || changed(&dir.join(name)).is_none_or(|time| time >= checked)
+                });
             }
         }
         Scope::All => {}
@@ -107,7 +121,13 @@ const CLOCK_TICK: Duration = Duration::from_millis(50);
 fn note_checked(dir: &Path, whole: &[String], began: SystemTime) -> std::io::Result<()> {
     let aside = dir.join(format!("{CHECKED}.{}", std::process::id()));
     let mut file = File::create(&aside)?;
-    file.write_all(whole.iter().map(|name| format!("{name}\n")).collect::<String>().as_bytes())?;
+    file.write_all(
+        whole
+            .iter()
+            .map(|name| format!("{name}\n"))
+            .collect::<String>()
+            .as_bytes(),
+    )?;
     file.set_modified(began - CLOCK_TICK)?;
     drop(file);
     std::fs::rename(&aside, dir.join(CHECKED))
@@ -123,12 +143,21 @@ pub fn damaged_files_in(dir: &Path, scope: Scope) -> Result<Vec<String>> {
 /// One line for a person: `2 files failed their checksum: a.idx, a.term`.
 pub fn describe(damaged: &[String]) -> String {
     const NAMED: usize = 3;
-    let mut names = damaged.iter().take(NAMED).cloned().collect::<Vec<_>>().join(", ");
+    let mut names = damaged
+        .iter()
+        .take(NAMED)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
     if damaged.len() > NAMED {
         names.push_str(&format!(" and {} more", damaged.len() - NAMED));
     }
     let files = if damaged.len() == 1 { "file" } else { "files" };
-    let what = if damaged.iter().any(|name| name.ends_with(MISSING)) { "are missing or failed their checksum" } else { "failed their checksum" };
+    let what = if damaged.iter().any(|name| name.ends_with(MISSING)) {
+        "are missing or failed their checksum"
+    } else {
+        "failed their checksum"
+    };
     format!("{} {files} {what}: {names}", damaged.len())
 }
 
@@ -138,17 +167,29 @@ pub fn describe(damaged: &[String]) -> String {
 fn active_files(index: &Index) -> Result<Vec<String>> {
     let metas = index.load_metas()?;
     let mut files = metas.list_segment_files();
-    for segment in metas.segments.iter().filter(|segment| !segment.has_deletes()) {
+    for segment in metas
+        .segments
+        .iter()
+        .filter(|segment| !segment.has_deletes())
+    {
         files.remove(&segment.relative_path(SegmentComponent::Delete));
     }
-    Ok(files.into_iter().map(|path| path.to_string_lossy().into_owned()).collect())
+    Ok(files
+        .into_iter()
+        .map(|path| path.to_string_lossy().into_owned())
+        .collect())
 }
 
 /// Whether the file's bytes match its checksum. A footer that cannot be read, or a read that
 /// panics, is damage too.
 fn intact(index: &Index, name: &str) -> bool {
     let path = PathBuf::from(name);
-    matches!(catch_unwind(AssertUnwindSafe(|| index.directory().validate_checksum(&path))), Ok(Ok(true)))
+    matches!(
+        catch_unwind(AssertUnwindSafe(|| index
+            .directory()
+            .validate_checksum(&path))),
+        Ok(Ok(true))
+    )
 }
 
 fn modified(path: &Path) -> Option<SystemTime> {
@@ -182,13 +223,20 @@ fn inspect_one(dir: &Path, prefix: &str) -> Vec<String> {
     if !dir.join("meta.json").exists() {
         return Vec::new();
     }
-    let files = IndexDirectory::open(dir).map_err(RecallError::from).and_then(|directory| {
-        let index = Index::open(directory)?;
-        Ok((active_files(&index)?, index))
-    });
+    let files = IndexDirectory::open(dir)
+        .map_err(RecallError::from)
+        .and_then(|directory| {
+            let index = Index::open(directory)?;
+            Ok((active_files(&index)?, index))
+        });
     let (mut files, index) = match files {
         Ok(opened) => opened,
-        Err(error) => return vec![format!("{prefix}meta.json (cannot be read: {})", error.message)],
+        Err(error) => {
+            return vec![format!(
+                "{prefix}meta.json (cannot be read: {})",
+                error.message
+            )]
+        }
     };
     files.sort();
     files

@@ -36,13 +36,20 @@ pub struct FolderState {
 impl FolderState {
     pub fn of(folder: &File) -> io::Result<FolderState> {
         let meta = folder.metadata()?;
-        Ok(FolderState { identity: Identity::of(&meta), ctime_sec: meta.ctime(), ctime_nsec: meta.ctime_nsec() })
+        Ok(FolderState {
+            identity: Identity::of(&meta),
+            ctime_sec: meta.ctime(),
+            ctime_nsec: meta.ctime_nsec(),
+        })
     }
 
     /// Whether the folder last changed at least `settle` before `now`.
     pub fn settled(&self, now: SystemTime, settle: Duration) -> bool {
-        let Ok(since_epoch) = u64::try_from(self.ctime_sec) else { return false };
-        let changed = UNIX_EPOCH + Duration::new(since_epoch, self.ctime_nsec.clamp(0, 999_999_999) as u32);
+        let Ok(since_epoch) = u64::try_from(self.ctime_sec) else {
+            return false;
+        };
+        let changed =
+            UNIX_EPOCH + Duration::new(since_epoch, self.ctime_nsec.clamp(0, 999_999_999) as u32);
         now.duration_since(changed).is_ok_and(|age| age >= settle)
     }
 }
@@ -116,11 +123,22 @@ impl Listings {
         static COUNTER: AtomicUsize = AtomicUsize::new(0);
         let mut text = format!("{HEADER}\n");
         for (folder, Listing { state, names }) in &self.folders {
-            let FolderState { identity: Identity { dev, ino }, ctime_sec, ctime_nsec } = state;
-            text.push_str(&format!("{dev} {ino} {ctime_sec} {ctime_nsec} {} {folder}\n", names.len()));
+            let FolderState {
+                identity: Identity { dev, ino },
+                ctime_sec,
+                ctime_nsec,
+            } = state;
+            text.push_str(&format!(
+                "{dev} {ino} {ctime_sec} {ctime_nsec} {} {folder}\n",
+                names.len()
+            ));
             text.push_str(&names.as_str().replace('\0', "\n"));
         }
-        let temporary = file.with_extension(format!("{}-{}.tmp", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed)));
+        let temporary = file.with_extension(format!(
+            "{}-{}.tmp",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
         fs::write(&temporary, text)?;
         fs::rename(&temporary, file).inspect_err(|_| {
             let _ = fs::remove_file(&temporary);
@@ -141,7 +159,11 @@ fn parse(mut bytes: Vec<u8>) -> Option<Listings> {
     }
     let text = Arc::new(String::from_utf8(bytes).ok()?);
     // The line at `at`, and where the next one starts.
-    let line_at = |at: usize| text[at..].find('\0').map(|length| (&text[at..at + length], at + length + 1));
+    let line_at = |at: usize| {
+        text[at..]
+            .find('\0')
+            .map(|length| (&text[at..at + length], at + length + 1))
+    };
     let (header, mut at) = line_at(0)?;
     if header != HEADER {
         return None;
@@ -151,7 +173,14 @@ fn parse(mut bytes: Vec<u8>) -> Option<Listings> {
         let (line, names_at) = line_at(at)?;
         let mut fields = line.splitn(6, ' ');
         let mut field = || fields.next();
-        let state = FolderState { identity: Identity { dev: field()?.parse().ok()?, ino: field()?.parse().ok()? }, ctime_sec: field()?.parse().ok()?, ctime_nsec: field()?.parse().ok()? };
+        let state = FolderState {
+            identity: Identity {
+                dev: field()?.parse().ok()?,
+                ino: field()?.parse().ok()?,
+            },
+            ctime_sec: field()?.parse().ok()?,
+            ctime_nsec: field()?.parse().ok()?,
+        };
         let count: usize = field()?.parse().ok()?;
         let folder = field()?.to_owned();
         // The next `count` lines are the folder's names.
@@ -164,7 +193,11 @@ fn parse(mut bytes: Vec<u8>) -> Option<Listings> {
             }
             at = next;
         }
-        let names = Names { text: Arc::clone(&text), span: names_at..at, count };
+        let names = Names {
+            text: Arc::clone(&text),
+            span: names_at..at,
+            count,
+        };
         listings.folders.insert(folder, Listing { state, names });
     }
     Some(listings)

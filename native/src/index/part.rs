@@ -53,7 +53,10 @@ impl Part {
     /// Whether this part's documents may hold terms of `field`: a kind of text lives in one part,
     /// tags (session documents) in the main one, and the fields every document has in both.
     pub fn holds(self, field: Field, fields: &Fields) -> bool {
-        match TextKind::ALL.into_iter().find(|kind| kind.field(fields) == field) {
+        match TextKind::ALL
+            .into_iter()
+            .find(|kind| kind.field(fields) == field)
+        {
             Some(kind) => Part::of(kind) == self,
             None => field != fields.tag_text || self == Part::Main,
         }
@@ -96,13 +99,15 @@ impl IndexPart {
     /// Opens the index in `dir` (made if `create` and the folder holds none); `None` when there
     /// is none and `create` is false.
     pub fn open(dir: &Path, create: bool) -> Result<Option<IndexPart>> {
-        let io_error = |e: std::io::Error| RecallError::new(Code::Io, format!("{}: {e}", dir.display()));
+        let io_error =
+            |e: std::io::Error| RecallError::new(Code::Io, format!("{}: {e}", dir.display()));
         if create {
             std::fs::create_dir_all(dir).map_err(io_error)?;
         } else if !dir.is_dir() {
             return Ok(None);
         }
-        let directory = IndexDirectory::open(dir).map_err(|e| RecallError::new(Code::Io, e.to_string()))?;
+        let directory =
+            IndexDirectory::open(dir).map_err(|e| RecallError::new(Code::Io, e.to_string()))?;
         let index = if index_exists(&directory)? {
             Index::open(directory)?
         } else if create {
@@ -120,7 +125,10 @@ impl IndexPart {
     fn of(index: Index) -> Result<IndexPart> {
         check_compatible(&index)?;
         tokenizer::register(&index);
-        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
         Ok(IndexPart { index, reader })
     }
 
@@ -142,28 +150,47 @@ fn index_exists(directory: &IndexDirectory) -> Result<bool> {
 /// would wipe out what the faster one had committed in the meantime. The lock is the one readers
 /// hold while they open segments; it is released before this process opens its own reader.
 fn create_once(directory: IndexDirectory) -> Result<Index> {
-    let _creating = directory.acquire_lock(&META_LOCK).map_err(|e| RecallError::new(Code::Io, e.to_string()))?;
+    let _creating = directory
+        .acquire_lock(&META_LOCK)
+        .map_err(|e| RecallError::new(Code::Io, e.to_string()))?;
     if index_exists(&directory)? {
         return Ok(Index::open(directory)?);
     }
-    Ok(Index::create(directory, build_schema(), tantivy::IndexSettings::default())?)
+    Ok(Index::create(
+        directory,
+        build_schema(),
+        tantivy::IndexSettings::default(),
+    )?)
 }
 
 fn check_compatible(index: &Index) -> Result<()> {
     let expected = build_schema();
     if !same_fields(&index.schema(), &expected) {
-        return Err(RecallError::new(Code::Incompatible, "the index was written with another schema"));
+        return Err(RecallError::new(
+            Code::Incompatible,
+            "the index was written with another schema",
+        ));
     }
     if let Some(payload) = read_payload(index)? {
         if payload.schema != SCHEMA_VERSION {
-            return Err(RecallError::new(Code::Incompatible, format!("the index has schema version {}, this recall uses {SCHEMA_VERSION}", payload.schema)));
+            return Err(RecallError::new(
+                Code::Incompatible,
+                format!(
+                    "the index has schema version {}, this recall uses {SCHEMA_VERSION}",
+                    payload.schema
+                ),
+            ));
         }
     }
     Ok(())
 }
 
 fn same_fields(a: &Schema, b: &Schema) -> bool {
-    let names = |s: &Schema| s.fields().map(|(_, e)| (e.name().to_owned(), format!("{:?}", e.field_type()))).collect::<Vec<_>>();
+    let names = |s: &Schema| {
+        s.fields()
+            .map(|(_, e)| (e.name().to_owned(), format!("{:?}", e.field_type())))
+            .collect::<Vec<_>>()
+    };
     names(a) == names(b)
 }
 
@@ -171,6 +198,8 @@ fn read_payload(index: &Index) -> Result<Option<Payload>> {
     let metas = index.load_metas()?;
     match metas.payload {
         None => Ok(None),
-        Some(text) => serde_json::from_str(&text).map(Some).map_err(|e| RecallError::new(Code::Corrupt, format!("unreadable commit payload: {e}"))),
+        Some(text) => serde_json::from_str(&text).map(Some).map_err(|e| {
+            RecallError::new(Code::Corrupt, format!("unreadable commit payload: {e}"))
+        }),
     }
 }

@@ -85,14 +85,20 @@ fn on_two_threads<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> 
         let mut done = Vec::new();
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(item) = items.get(i) else { return done };
+            let Some(item) = items.get(i) else {
+                return done;
+            };
             done.push((i, f(item)));
         }
     };
     let mut results = std::thread::scope(|scope| {
         let other = scope.spawn(work);
         let mut results = work();
-        results.extend(other.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        results.extend(
+            other
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+        );
         results
     });
     results.sort_unstable_by_key(|(i, _)| *i);
@@ -121,12 +127,24 @@ struct FolderLook {
 
 impl FolderLook {
     fn files(&self) -> impl Iterator<Item = (&str, &(u64, Signature))> {
-        self.names.iter().zip(&self.found).filter_map(|(name, found)| Some((name, found.as_ref()?)))
+        self.names
+            .iter()
+            .zip(&self.found)
+            .filter_map(|(name, found)| Some((name, found.as_ref()?)))
     }
 
     fn session_file(&self, name: &str, signature: &Signature) -> SessionFile {
-        let Signature { size, mtime_ms, ino } = *signature;
-        SessionFile { path: self.prefix.clone() + name, size, mtime_ms, ino }
+        let Signature {
+            size,
+            mtime_ms,
+            ino,
+        } = *signature;
+        SessionFile {
+            path: self.prefix.clone() + name,
+            size,
+            mtime_ms,
+            ino,
+        }
     }
 }
 
@@ -140,7 +158,10 @@ pub struct Look {
 impl Look {
     /// How many session files it found.
     pub fn file_count(&self) -> usize {
-        self.folders.iter().map(|folder| folder.files().count()).sum()
+        self.folders
+            .iter()
+            .map(|folder| folder.files().count())
+            .sum()
     }
 }
 
@@ -159,7 +180,9 @@ fn join(dir: &str, name: &str) -> String {
 fn is_folder(entry: &DirEntry) -> bool {
     match entry.file_type() {
         Ok(t) if t.is_dir() => true,
-        Ok(t) if t.is_symlink() => fs::metadata(entry.path()).map(|m| m.is_dir()).unwrap_or(false),
+        Ok(t) if t.is_symlink() => fs::metadata(entry.path())
+            .map(|m| m.is_dir())
+            .unwrap_or(false),
         _ => false,
     }
 }
@@ -168,7 +191,10 @@ fn is_folder(entry: &DirEntry) -> bool {
 /// written a session yet.
 fn unreadable(dir: &str, top: bool, error: &io::Error) -> Option<ScanFailure> {
     let missing = top && error.kind() == io::ErrorKind::NotFound;
-    (!missing).then(|| ScanFailure { path: dir.to_owned(), reason: reason(error, "scandir") })
+    (!missing).then(|| ScanFailure {
+        path: dir.to_owned(),
+        reason: reason(error, "scandir"),
+    })
 }
 
 /// The entries of a folder, or why it could not be read.
@@ -181,7 +207,11 @@ fn entries(dir: &str, top: bool) -> (Vec<DirEntry>, Option<ScanFailure>) {
 
 /// The `*.jsonl` names in an open folder, and whether they may be remembered: a name that is not
 /// UTF-8 is reported as a failure instead, and its folder read again next time.
-fn read_names(folder: &File, dir: &str, failures: &mut Vec<ScanFailure>) -> io::Result<(Names, bool)> {
+fn read_names(
+    folder: &File,
+    dir: &str,
+    failures: &mut Vec<ScanFailure>,
+) -> io::Result<(Names, bool)> {
     let mut names = Names::default();
     let mut rememberable = fits_a_line(dir);
     for entry in rustix::fs::Dir::read_from(folder)? {
@@ -198,7 +228,10 @@ fn read_names(folder: &File, dir: &str, failures: &mut Vec<ScanFailure>) -> io::
             Err(_) => {
                 rememberable = false;
                 let path = join(dir, &String::from_utf8_lossy(name));
-                failures.push(ScanFailure { path, reason: "file name is not UTF-8".to_owned() });
+                failures.push(ScanFailure {
+                    path,
+                    reason: "file name is not UTF-8".to_owned(),
+                });
             }
         }
     }
@@ -215,9 +248,15 @@ enum Listed {
 
 /// The `*.jsonl` files of a folder, each with its signature, and how their names were found: from
 /// `remembered` if it is of the folder as it is, else by reading the folder. `settle`: see `look`.
-fn look_in_folder(dir: &str, top: bool, remembered: Option<&Listing>, settle: Option<Duration>) -> (Look, Listed) {
+fn look_in_folder(
+    dir: &str,
+    top: bool,
+    remembered: Option<&Listing>,
+    settle: Option<Duration>,
+) -> (Look, Listed) {
     let mut look = Look::default();
-    let opened = File::open(dir).and_then(|folder| FolderState::of(&folder).map(|state| (folder, state)));
+    let opened =
+        File::open(dir).and_then(|folder| FolderState::of(&folder).map(|state| (folder, state)));
     let (folder, state) = match opened {
         Ok(opened) => opened,
         Err(error) => {
@@ -232,7 +271,8 @@ fn look_in_folder(dir: &str, top: bool, remembered: Option<&Listing>, settle: Op
     match read_names(&folder, dir, &mut look.failures) {
         Ok((names, rememberable)) => {
             look_at_names(&folder, dir, names.clone(), &mut look);
-            let keep = rememberable && settle.is_some_and(|settle| state.settled(SystemTime::now(), settle));
+            let keep = rememberable
+                && settle.is_some_and(|settle| state.settled(SystemTime::now(), settle));
             (look, Listed::Read(keep.then_some(Listing { state, names })))
         }
         Err(error) => {
@@ -253,16 +293,30 @@ fn look_at_names(folder: &File, dir: &str, names: Names, look: &mut Look) {
         found.push(match rustix::fs::statat(folder, name, AtFlags::empty()) {
             Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile => {
                 let mtime_ms = stat.st_mtime as f64 * 1000.0 + stat.st_mtime_nsec as f64 / 1e6;
-                Some((path_key_after(prefix_key, name), Signature { size: stat.st_size as u64, mtime_ms, ino: stat.st_ino }))
+                Some((
+                    path_key_after(prefix_key, name),
+                    Signature {
+                        size: stat.st_size as u64,
+                        mtime_ms,
+                        ino: stat.st_ino,
+                    },
+                ))
             }
             Ok(_) => None, // a folder named *.jsonl, or a symlink to one
             Err(error) => {
-                look.failures.push(ScanFailure { path: prefix.clone() + name, reason: reason(&error.into(), "stat") });
+                look.failures.push(ScanFailure {
+                    path: prefix.clone() + name,
+                    reason: reason(&error.into(), "stat"),
+                });
                 None
             }
         });
     }
-    look.folders.push(FolderLook { prefix, names, found });
+    look.folders.push(FolderLook {
+        prefix,
+        names,
+        found,
+    });
 }
 
 /// The project folders of the sessions directory (or, in a flat one, the directory itself).
@@ -271,7 +325,11 @@ fn folders(sessions_dir: &str, layout: Layout) -> (Vec<String>, Option<ScanFailu
         return (vec![sessions_dir.to_owned()], None);
     }
     let (entries, failure) = entries(sessions_dir, true);
-    let folders = entries.into_iter().filter(is_folder).filter_map(|e| e.file_name().to_str().map(|name| join(sessions_dir, name))).collect();
+    let folders = entries
+        .into_iter()
+        .filter(is_folder)
+        .filter_map(|e| e.file_name().to_str().map(|name| join(sessions_dir, name)))
+        .collect();
     (folders, failure)
 }
 
@@ -284,10 +342,25 @@ pub fn project_folders(sessions_dir: &str) -> Vec<String> {
 /// A folder whose listing `remembered` holds as it is now is not read (see listing.rs); with
 /// `settle`, the listings to remember from now on come back when they differ from `remembered`:
 /// those of folders read that last changed at least `settle` ago, and those that were used.
-pub fn look(sessions_dir: &str, layout: Layout, mut remembered: Listings, settle: Option<Duration>) -> (Look, Option<Listings>) {
+pub fn look(
+    sessions_dir: &str,
+    layout: Layout,
+    mut remembered: Listings,
+    settle: Option<Duration>,
+) -> (Look, Option<Listings>) {
     let (folders, failure) = folders(sessions_dir, layout);
-    let mut look = Look { folders: Vec::new(), failures: failure.into_iter().collect() };
-    let parts = on_two_threads(&folders, |dir| look_in_folder(dir, layout == Layout::Flat, remembered.folders.get(dir), settle));
+    let mut look = Look {
+        folders: Vec::new(),
+        failures: failure.into_iter().collect(),
+    };
+    let parts = on_two_threads(&folders, |dir| {
+        look_in_folder(
+            dir,
+            layout == Layout::Flat,
+            remembered.folders.get(dir),
+            settle,
+        )
+    });
     let mut changed = false;
     let mut listings = Listings::default();
     for (dir, (part, listed)) in folders.into_iter().zip(parts) {
@@ -312,10 +385,17 @@ pub fn look(sessions_dir: &str, layout: Layout, mut remembered: Listings, settle
 
 /// `look`, with the listings remembered in `listings_file` (see listing.rs), and those to write
 /// back there if they changed. Without a file, every folder is read.
-fn look_with_listings(sessions_dir: &str, layout: Layout, listings_file: Option<&Path>) -> (Look, Option<Listings>) {
+fn look_with_listings(
+    sessions_dir: &str,
+    layout: Layout,
+    listings_file: Option<&Path>,
+) -> (Look, Option<Listings>) {
     match listings_file {
         Some(file) => look(sessions_dir, layout, Listings::load(file), Some(SETTLE)),
-        None => (look(sessions_dir, layout, Listings::default(), None).0, None),
+        None => (
+            look(sessions_dir, layout, Listings::default(), None).0,
+            None,
+        ),
     }
 }
 
@@ -337,9 +417,22 @@ pub fn look_remembering(sessions_dir: &str, layout: Layout, listings_file: Optio
 /// Every session file as changed (no records to compare with), sorted by path.
 pub fn every_file(sessions_dir: &str, layout: Layout) -> Scan {
     let Look { folders, failures } = look(sessions_dir, layout, Listings::default(), None).0;
-    let mut files: Vec<SessionFile> = folders.iter().flat_map(|folder| folder.files().map(|(name, (_, signature))| folder.session_file(name, signature))).collect();
+    let mut files: Vec<SessionFile> = folders
+        .iter()
+        .flat_map(|folder| {
+            folder
+                .files()
+                .map(|(name, (_, signature))| folder.session_file(name, signature))
+        })
+        .collect();
     files.sort_by(|a, b| a.path.cmp(&b.path));
-    Scan { files_total: files.len(), unchanged: 0, changed: files, removed: Vec::new(), failures }
+    Scan {
+        files_total: files.len(),
+        unchanged: 0,
+        changed: files,
+        removed: Vec::new(),
+        failures,
+    }
 }
 
 struct Known {
@@ -353,14 +446,40 @@ fn known_files(searcher: &Searcher, fields: &Fields) -> Result<ByPathKey<Known>>
     let mut known = ByPathKey::with_capacity_and_hasher(recorded as usize, Default::default());
     let columns = |segment: &SegmentReader| {
         let fast = segment.fast_fields();
-        Ok((fast.u64("path_key")?, fast.u64("file_size")?, fast.f64("file_mtime")?, fast.u64("file_ino")?))
+        Ok((
+            fast.u64("path_key")?,
+            fast.u64("file_size")?,
+            fast.f64("file_mtime")?,
+            fast.u64("file_ino")?,
+        ))
     };
-    for_each_of_kind(searcher, fields, KIND_FILE, columns, |(keys, sizes, mtimes, inos), address| {
-        let doc = address.doc_id;
-        if let (Some(key), Some(size), Some(mtime_ms), Some(ino)) = (keys.first(doc), sizes.first(doc), mtimes.first(doc), inos.first(doc)) {
-            known.insert(key, Known { signature: Signature { size, mtime_ms, ino }, address });
-        }
-    })?;
+    for_each_of_kind(
+        searcher,
+        fields,
+        KIND_FILE,
+        columns,
+        |(keys, sizes, mtimes, inos), address| {
+            let doc = address.doc_id;
+            if let (Some(key), Some(size), Some(mtime_ms), Some(ino)) = (
+                keys.first(doc),
+                sizes.first(doc),
+                mtimes.first(doc),
+                inos.first(doc),
+            ) {
+                known.insert(
+                    key,
+                    Known {
+                        signature: Signature {
+                            size,
+                            mtime_ms,
+                            ino,
+                        },
+                        address,
+                    },
+                );
+            }
+        },
+    )?;
     Ok(known)
 }
 
@@ -380,7 +499,12 @@ impl EarlyLook {
     pub fn start(sessions_dir: &str, layout: Layout, listings_file: Option<PathBuf>) -> EarlyLook {
         let (dir, file) = (sessions_dir.to_owned(), listings_file.clone());
         let thread = std::thread::spawn(move || look_with_listings(&dir, layout, file.as_deref()));
-        EarlyLook { sessions_dir: sessions_dir.to_owned(), layout, listings_file, thread }
+        EarlyLook {
+            sessions_dir: sessions_dir.to_owned(),
+            layout,
+            listings_file,
+            thread,
+        }
     }
 
     pub fn is_finished(&self) -> bool {
@@ -389,7 +513,10 @@ impl EarlyLook {
 
     /// What it found. A panic on its thread goes on here (see `on_two_threads`).
     fn finish(self) -> Look {
-        let (found, listings) = self.thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let (found, listings) = self
+            .thread
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         remember(listings, self.listings_file.as_deref());
         found
     }
@@ -399,7 +526,15 @@ impl EarlyLook {
 /// every file is reported changed (for a rebuild). The records are read while the files are
 /// looked at (`look_remembering`, with `listings_file`); an early look of the same folder, if
 /// given, stands for the look (one of another folder is dropped).
-pub fn scan(searcher: &Searcher, fields: &Fields, sessions_dir: &str, layout: Layout, compare: bool, early: Option<EarlyLook>, listings_file: Option<&Path>) -> Result<Scan> {
+pub fn scan(
+    searcher: &Searcher,
+    fields: &Fields,
+    sessions_dir: &str,
+    layout: Layout,
+    compare: bool,
+    early: Option<EarlyLook>,
+    listings_file: Option<&Path>,
+) -> Result<Scan> {
     let early = early.filter(|e| e.sessions_dir == sessions_dir && e.layout == layout);
     if !compare {
         return Ok(every_file(sessions_dir, layout));
@@ -410,22 +545,40 @@ pub fn scan(searcher: &Searcher, fields: &Fields, sessions_dir: &str, layout: La
             Some(early) => early.finish(),
             None => look_remembering(sessions_dir, layout, listings_file),
         };
-        (known.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), look)
+        (
+            known
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            look,
+        )
     });
     compare_with_records(searcher, fields, look, known?)
 }
 
 /// Whether a failure hides `path`: it could not be looked at, nor could its folder.
 fn hidden_by(failures: &[ScanFailure], path: &str) -> bool {
-    let parent = Path::new(path).parent().and_then(Path::to_str).unwrap_or("");
-    failures.iter().any(|f| f.path == path || f.path.trim_end_matches('/') == parent)
+    let parent = Path::new(path)
+        .parent()
+        .and_then(Path::to_str)
+        .unwrap_or("");
+    failures
+        .iter()
+        .any(|f| f.path == path || f.path.trim_end_matches('/') == parent)
 }
 
 /// Sorts the files looked at into unchanged (the signature their record has) and changed, and
 /// finds the recorded files that are gone: the records no file was matched with.
-fn compare_with_records(searcher: &Searcher, fields: &Fields, look: Look, mut known: ByPathKey<Known>) -> Result<Scan> {
+fn compare_with_records(
+    searcher: &Searcher,
+    fields: &Fields,
+    look: Look,
+    mut known: ByPathKey<Known>,
+) -> Result<Scan> {
     let Look { folders, failures } = look;
-    let mut result = Scan { failures, ..Scan::default() };
+    let mut result = Scan {
+        failures,
+        ..Scan::default()
+    };
     for folder in &folders {
         for (name, (key, signature)) in folder.files() {
             result.files_total += 1;
@@ -438,7 +591,11 @@ fn compare_with_records(searcher: &Searcher, fields: &Fields, look: Look, mut kn
     result.changed.sort_by(|a, b| a.path.cmp(&b.path));
     for k in known.values() {
         let doc: TantivyDocument = searcher.doc(k.address)?;
-        let path = doc.get_first(fields.path).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
+        let path = doc
+            .get_first(fields.path)
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_owned();
         if !hidden_by(&result.failures, &path) {
             result.removed.push(path);
         }

@@ -9,7 +9,9 @@
 //! with no message (header only) has one too.
 
 use tantivy::query::{EnableScoring, Query, TermQuery};
-use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, INDEXED, STORED, STRING};
+use tantivy::schema::{
+    Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, INDEXED, STORED, STRING,
+};
 use tantivy::{DocAddress, Searcher, SegmentReader, Term};
 
 use crate::error::Result;
@@ -78,8 +80,14 @@ pub struct Fields {
 pub fn build_schema() -> Schema {
     let mut builder = Schema::builder();
     let searchable = |stored: bool, positions: bool| {
-        let record = if positions { IndexRecordOption::WithFreqsAndPositions } else { IndexRecordOption::WithFreqs };
-        let indexing = TextFieldIndexing::default().set_tokenizer(ANALYZER).set_index_option(record);
+        let record = if positions {
+            IndexRecordOption::WithFreqsAndPositions
+        } else {
+            IndexRecordOption::WithFreqs
+        };
+        let indexing = TextFieldIndexing::default()
+            .set_tokenizer(ANALYZER)
+            .set_index_option(record);
         let options = TextOptions::default().set_indexing_options(indexing);
         if stored {
             options.set_stored()
@@ -164,14 +172,24 @@ impl Fields {
 
 /// The documents of one kind (`KIND_MESSAGE`, `KIND_SESSION` or `KIND_FILE`).
 pub fn kind_is(fields: &Fields, kind: &str) -> Box<dyn Query> {
-    Box::new(TermQuery::new(Term::from_field_text(fields.kind, kind), IndexRecordOption::Basic))
+    Box::new(TermQuery::new(
+        Term::from_field_text(fields.kind, kind),
+        IndexRecordOption::Basic,
+    ))
 }
 
 /// Visits every live document of one kind, segment by segment: `open` gives what `visit` needs of
 /// a segment (its fast columns, opened once). Cheaper than a query collecting the documents'
 /// addresses when many of them are wanted.
-pub fn for_each_of_kind<S>(searcher: &Searcher, fields: &Fields, kind: &str, open: impl Fn(&SegmentReader) -> Result<S>, mut visit: impl FnMut(&S, DocAddress)) -> Result<()> {
-    let documents = kind_is(fields, kind).weight(EnableScoring::disabled_from_searcher(searcher))?;
+pub fn for_each_of_kind<S>(
+    searcher: &Searcher,
+    fields: &Fields,
+    kind: &str,
+    open: impl Fn(&SegmentReader) -> Result<S>,
+    mut visit: impl FnMut(&S, DocAddress),
+) -> Result<()> {
+    let documents =
+        kind_is(fields, kind).weight(EnableScoring::disabled_from_searcher(searcher))?;
     for (segment_ord, segment) in searcher.segment_readers().iter().enumerate() {
         let opened = open(segment)?;
         let alive = segment.alive_bitset();

@@ -44,7 +44,10 @@ pub struct SessionMeta {
 /// piece of another kind of text (a thinking block, a tool call, a tool's output).
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "node", napi_derive::napi(object, js_name = "NativeMessageDoc"))]
+#[cfg_attr(
+    feature = "node",
+    napi_derive::napi(object, js_name = "NativeMessageDoc")
+)]
 pub struct MessageDoc {
     /// Position among the session's indexed conversation messages, from 0; text of another kind
     /// has the position of the conversation message it came after (or during).
@@ -72,7 +75,10 @@ pub struct MessageDoc {
 
 impl MessageDoc {
     pub fn text_kind(&self) -> TextKind {
-        self.kind.as_deref().and_then(TextKind::parse).unwrap_or(TextKind::Conversation)
+        self.kind
+            .as_deref()
+            .and_then(TextKind::parse)
+            .unwrap_or(TextKind::Conversation)
     }
 }
 
@@ -84,7 +90,11 @@ pub fn session_document(fields: &Fields, session: &SessionMeta) -> TantivyDocume
     doc.add_i64(fields.created, session.created);
     doc.add_u64(fields.message_count, u64::from(session.message_count));
     doc.add_text(fields.first_message, &session.first_message);
-    if let Some(opening) = session.opening.as_deref().filter(|opening| !opening.trim().is_empty()) {
+    if let Some(opening) = session
+        .opening
+        .as_deref()
+        .filter(|opening| !opening.trim().is_empty())
+    {
         doc.add_text(fields.opening, opening);
         doc.add_u64(fields.meaning_key, unit_key(opening));
     }
@@ -99,14 +109,23 @@ pub fn session_document(fields: &Fields, session: &SessionMeta) -> TantivyDocume
     }
     // The name is searchable with the tags, weighted like them: the seed kept names out of
     // search, but a user looks a session up by the name `/resume` shows.
-    let tag_text: Vec<&str> = session.tags.iter().map(String::as_str).chain(session.name.as_deref()).collect();
+    let tag_text: Vec<&str> = session
+        .tags
+        .iter()
+        .map(String::as_str)
+        .chain(session.name.as_deref())
+        .collect();
     if !tag_text.is_empty() {
         doc.add_text(fields.tag_text, tag_text.join(" "));
     }
     doc
 }
 
-pub fn message_document(fields: &Fields, session: &SessionMeta, message: &MessageDoc) -> TantivyDocument {
+pub fn message_document(
+    fields: &Fields,
+    session: &SessionMeta,
+    message: &MessageDoc,
+) -> TantivyDocument {
     let mut doc = TantivyDocument::default();
     doc.add_text(fields.kind, KIND_MESSAGE);
     add_identity(&mut doc, fields, session);
@@ -141,7 +160,8 @@ fn add_identity(doc: &mut TantivyDocument, fields: &Fields, session: &SessionMet
 }
 
 fn text(doc: &TantivyDocument, field: tantivy::schema::Field) -> Option<String> {
-    doc.get_first(field).and_then(|v| v.as_str().map(str::to_owned))
+    doc.get_first(field)
+        .and_then(|v| v.as_str().map(str::to_owned))
 }
 
 fn int(doc: &TantivyDocument, field: tantivy::schema::Field) -> i64 {
@@ -156,17 +176,26 @@ pub fn session_from_document(fields: &Fields, doc: &TantivyDocument) -> SessionM
         name: text(doc, fields.name),
         created: int(doc, fields.created),
         modified: int(doc, fields.ts),
-        message_count: doc.get_first(fields.message_count).and_then(|v| v.as_u64()).map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX)),
+        message_count: doc
+            .get_first(fields.message_count)
+            .and_then(|v| v.as_u64())
+            .map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX)),
         first_message: text(doc, fields.first_message).unwrap_or_default(),
         opening: None,
         parent: text(doc, fields.parent),
-        tags: doc.get_all(fields.tags).filter_map(|v| v.as_str().map(str::to_owned)).collect(),
+        tags: doc
+            .get_all(fields.tags)
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect(),
     }
 }
 
 /// A session document read back to be written again (a tag edit): with its opening.
 pub fn session_to_rewrite(fields: &Fields, doc: &TantivyDocument) -> SessionMeta {
-    SessionMeta { opening: text(doc, fields.opening), ..session_from_document(fields, doc) }
+    SessionMeta {
+        opening: text(doc, fields.opening),
+        ..session_from_document(fields, doc)
+    }
 }
 
 /// The stored fields of a matched message that a hit reports.
@@ -185,11 +214,17 @@ pub struct MessageRef {
 }
 
 pub fn message_from_document(fields: &Fields, doc: &TantivyDocument) -> MessageRef {
-    let kind = text(doc, fields.text_kind).as_deref().and_then(TextKind::parse).unwrap_or(TextKind::Conversation);
+    let kind = text(doc, fields.text_kind)
+        .as_deref()
+        .and_then(TextKind::parse)
+        .unwrap_or(TextKind::Conversation);
     MessageRef {
         kind,
         tool: text(doc, fields.tool),
-        index: doc.get_first(fields.msg_index).and_then(|v| v.as_u64()).unwrap_or(0),
+        index: doc
+            .get_first(fields.msg_index)
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0),
         role: text(doc, fields.role).unwrap_or_default(),
         entry_id: text(doc, fields.entry_id).unwrap_or_default(),
         timestamp: int(doc, fields.ts),

@@ -12,7 +12,12 @@ pub enum TextKind {
 }
 
 impl TextKind {
-    pub const ALL: [TextKind; 4] = [TextKind::Conversation, TextKind::Thinking, TextKind::Call, TextKind::Output];
+    pub const ALL: [TextKind; 4] = [
+        TextKind::Conversation,
+        TextKind::Thinking,
+        TextKind::Call,
+        TextKind::Output,
+    ];
 
     /// The name callers use, and the value of `text_kind` on documents other than conversation.
     pub fn name(self) -> &'static str {

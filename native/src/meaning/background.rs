@@ -11,7 +11,9 @@ pub fn at_low_priority<T: Send>(work: impl FnOnce() -> T + Send) -> T {
             lower_priority();
             work()
         });
-        thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        thread
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     })
 }
 

@@ -43,7 +43,8 @@ impl Bert {
         for ((row, &id), token) in x.chunks_exact_mut(hidden).zip(ids).zip(positions) {
             let word = &self.words[id as usize * hidden..][..hidden];
             let position = &self.positions[token * hidden..][..hidden];
-            for (((value, w), p), t) in row.iter_mut().zip(word).zip(position).zip(&self.token_type) {
+            for (((value, w), p), t) in row.iter_mut().zip(word).zip(position).zip(&self.token_type)
+            {
                 *value = w + t + p;
             }
         }
@@ -56,10 +57,22 @@ impl Bert {
             let mut first = 0;
             for ids in texts {
                 let rows = first..first + ids.len();
-                attention(&scratch.qkv[rows.start * 3 * hidden..rows.end * 3 * hidden], ids.len(), hidden, &mut scratch.scores, &mut scratch.context[rows.start * hidden..rows.end * hidden]);
+                attention(
+                    &scratch.qkv[rows.start * 3 * hidden..rows.end * 3 * hidden],
+                    ids.len(),
+                    hidden,
+                    &mut scratch.scores,
+                    &mut scratch.context[rows.start * hidden..rows.end * hidden],
+                );
                 first = rows.end;
             }
-            dense(&scratch.context, count, &layer.attention_out, Some(&x), &mut scratch.sum);
+            dense(
+                &scratch.context,
+                count,
+                &layer.attention_out,
+                Some(&x),
+                &mut scratch.sum,
+            );
             layer_norm(&mut scratch.sum, &layer.attention_norm, self.epsilon);
             std::mem::swap(&mut x, &mut scratch.sum);
             // Feed-forward, then x + its output, normed.
@@ -67,7 +80,13 @@ impl Bert {
             for value in scratch.inner.iter_mut() {
                 *value = gelu(*value);
             }
-            dense(&scratch.inner, count, &layer.output, Some(&x), &mut scratch.sum);
+            dense(
+                &scratch.inner,
+                count,
+                &layer.output,
+                Some(&x),
+                &mut scratch.sum,
+            );
             layer_norm(&mut scratch.sum, &layer.output_norm, self.epsilon);
             std::mem::swap(&mut x, &mut scratch.sum);
         }
@@ -91,15 +110,33 @@ fn dense(x: &[f32], rows: usize, layer: &Dense, residual: Option<&[f32]>, out: &
     out.clear();
     for row in 0..rows {
         match residual {
-            Some(residual) => out.extend(layer.bias.iter().zip(&residual[row * layer.outputs..][..layer.outputs]).map(|(b, r)| b + r)),
+            Some(residual) => out.extend(
+                layer
+                    .bias
+                    .iter()
+                    .zip(&residual[row * layer.outputs..][..layer.outputs])
+                    .map(|(b, r)| b + r),
+            ),
             None => out.extend_from_slice(&layer.bias),
         }
     }
     if let Some(quantized) = &layer.quantized {
         return quantized.add_product(x, rows, out);
     }
-    let a = Matrix { data: x, rows, columns: layer.inputs, row_stride: layer.inputs, column_stride: 1 };
-    let b = Matrix { data: &layer.weight, rows: layer.inputs, columns: layer.outputs, row_stride: layer.outputs, column_stride: 1 };
+    let a = Matrix {
+        data: x,
+        rows,
+        columns: layer.inputs,
+        row_stride: layer.inputs,
+        column_stride: 1,
+    };
+    let b = Matrix {
+        data: &layer.weight,
+        rows: layer.inputs,
+        columns: layer.outputs,
+        row_stride: layer.outputs,
+        column_stride: 1,
+    };
     product(1.0, a, b, 1.0, out, layer.outputs);
 }
 
@@ -113,18 +150,49 @@ fn attention(qkv: &[f32], count: usize, hidden: usize, scores: &mut Vec<f32>, co
     let scale = 1.0 / (width as f32).sqrt();
     scores.resize(count * count, 0.0);
     for head in 0..HEADS {
-        let queries = Matrix { data: &qkv[head * width..], rows: count, columns: width, row_stride: stride, column_stride: 1 };
+        let queries = Matrix {
+            data: &qkv[head * width..],
+            rows: count,
+            columns: width,
+            row_stride: stride,
+            column_stride: 1,
+        };
         // The keys transposed: key j's floats down column j.
-        let keys = Matrix { data: &qkv[hidden + head * width..], rows: width, columns: count, row_stride: 1, column_stride: stride };
+        let keys = Matrix {
+            data: &qkv[hidden + head * width..],
+            rows: width,
+            columns: count,
+            row_stride: 1,
+            column_stride: stride,
+        };
         product(scale, queries, keys, 0.0, scores, count);
         // Loops, not `for_each`, in what forward_avx2 runs: an iterator's fold compiled on its
         // own would not get AVX2.
         for row in scores.chunks_exact_mut(count) {
             softmax(row);
         }
-        let weights = Matrix { data: scores, rows: count, columns: count, row_stride: count, column_stride: 1 };
-        let values = Matrix { data: &qkv[2 * hidden + head * width..], rows: count, columns: width, row_stride: stride, column_stride: 1 };
-        product(1.0, weights, values, 0.0, &mut context[head * width..], hidden);
+        let weights = Matrix {
+            data: scores,
+            rows: count,
+            columns: count,
+            row_stride: count,
+            column_stride: 1,
+        };
+        let values = Matrix {
+            data: &qkv[2 * hidden + head * width..],
+            rows: count,
+            columns: width,
+            row_stride: stride,
+            column_stride: 1,
+        };
+        product(
+            1.0,
+            weights,
+            values,
+            0.0,
+            &mut context[head * width..],
+            hidden,
+        );
     }
 }
 
@@ -141,14 +209,23 @@ struct Matrix<'a> {
 impl Matrix<'_> {
     /// Whether every element lies inside `data`.
     fn fits(&self) -> bool {
-        self.rows == 0 || self.columns == 0 || (self.rows - 1) * self.row_stride + (self.columns - 1) * self.column_stride < self.data.len()
+        self.rows == 0
+            || self.columns == 0
+            || (self.rows - 1) * self.row_stride + (self.columns - 1) * self.column_stride
+                < self.data.len()
     }
 }
 
 /// `c` = alpha a × b + beta c, where `c` is a.rows × b.columns with rows `c_stride` apart.
 fn product(alpha: f32, a: Matrix, b: Matrix, beta: f32, c: &mut [f32], c_stride: usize) {
-    assert!(a.columns == b.rows && a.fits() && b.fits(), "matrix shapes do not fit");
-    assert!(a.rows == 0 || b.columns == 0 || (a.rows - 1) * c_stride + b.columns <= c.len(), "the product does not fit");
+    assert!(
+        a.columns == b.rows && a.fits() && b.fits(),
+        "matrix shapes do not fit"
+    );
+    assert!(
+        a.rows == 0 || b.columns == 0 || (a.rows - 1) * c_stride + b.columns <= c.len(),
+        "the product does not fit"
+    );
     // SAFETY: the asserts keep every element sgemm reads or writes inside its slice; `c` is borrowed
     // mutably, so it overlaps neither `a` nor `b`.
     unsafe {
@@ -212,7 +289,12 @@ fn largest(values: &[f32]) -> f32 {
 }
 
 /// `values` folded by `step` from `start` in 8 lanes, the lanes then joined by `join`.
-fn in_lanes(values: &[f32], start: f32, step: impl Fn(f32, f32) -> f32, join: impl Fn(f32, f32) -> f32) -> f32 {
+fn in_lanes(
+    values: &[f32],
+    start: f32,
+    step: impl Fn(f32, f32) -> f32,
+    join: impl Fn(f32, f32) -> f32,
+) -> f32 {
     let mut lanes = [start; 8];
     let chunks = values.chunks_exact(8);
     let rest = chunks.remainder().iter().fold(start, |a, &b| step(a, b));
@@ -237,7 +319,10 @@ fn exp(x: f32) -> f32 {
     let shifted = x * std::f32::consts::LOG2_E + ROUND;
     let n = shifted - ROUND;
     let r = x - n * LN_2_HIGH - n * LN_2_LOW;
-    let series = 1.0 + r * (1.0 + r * (0.5 + r * (1.0 / 6.0 + r * (1.0 / 24.0 + r * (1.0 / 120.0 + r * (1.0 / 720.0))))));
+    let series = 1.0
+        + r * (1.0
+            + r * (0.5
+                + r * (1.0 / 6.0 + r * (1.0 / 24.0 + r * (1.0 / 120.0 + r * (1.0 / 720.0))))));
     let whole = (shifted.to_bits() as i32).wrapping_sub(ROUND.to_bits() as i32);
     series * f32::from_bits(((whole + 127) << 23) as u32)
 }
@@ -253,7 +338,9 @@ fn gelu(x: f32) -> f32 {
 fn erf(x: f32) -> f32 {
     let a = x.abs();
     let t = 1.0 / (1.0 + 0.327_591_1 * a);
-    let poly = t * (0.254_829_6 + t * (-0.284_496_74 + t * (1.421_413_7 + t * (-1.453_152_1 + t * 1.061_405_4))));
+    let poly = t
+        * (0.254_829_6
+            + t * (-0.284_496_74 + t * (1.421_413_7 + t * (-1.453_152_1 + t * 1.061_405_4))));
     (1.0 - poly * exp(-a * a)).copysign(x)
 }
 
@@ -266,14 +353,24 @@ mod tests {
         for step in -8_700..=8_800 {
             let x = step as f32 / 100.0;
             let (got, expected) = (exp(x), x.exp());
-            assert!((got - expected).abs() <= 4e-7 * expected, "exp({x}) = {got}, not {expected}");
+            assert!(
+                (got - expected).abs() <= 4e-7 * expected,
+                "exp({x}) = {got}, not {expected}"
+            );
         }
         assert!(exp(-1000.0) < 1e-37 && exp(-1000.0) >= 0.0);
     }
 
     #[test]
     fn erf_is_close_to_known_values() {
-        for (x, expected) in [(0.0, 0.0), (0.5, 0.520_499_9), (1.0, 0.842_700_8), (-1.0, -0.842_700_8), (2.0, 0.995_322_3), (4.0, 0.999_999_98)] {
+        for (x, expected) in [
+            (0.0, 0.0),
+            (0.5, 0.520_499_9),
+            (1.0, 0.842_700_8),
+            (-1.0, -0.842_700_8),
+            (2.0, 0.995_322_3),
+            (4.0, 0.999_999_98),
+        ] {
             assert!((erf(x) - expected).abs() < 3e-7, "erf({x}) = {}", erf(x));
         }
     }
@@ -281,8 +378,20 @@ mod tests {
     #[test]
     fn product_follows_the_strides() {
         // a = [[1, 2], [3, 4]]; b given transposed through its strides: b = [[5, 6], [7, 8]].
-        let a = Matrix { data: &[1.0, 2.0, 3.0, 4.0], rows: 2, columns: 2, row_stride: 2, column_stride: 1 };
-        let b = Matrix { data: &[5.0, 7.0, 6.0, 8.0], rows: 2, columns: 2, row_stride: 1, column_stride: 2 };
+        let a = Matrix {
+            data: &[1.0, 2.0, 3.0, 4.0],
+            rows: 2,
+            columns: 2,
+            row_stride: 2,
+            column_stride: 1,
+        };
+        let b = Matrix {
+            data: &[5.0, 7.0, 6.0, 8.0],
+            rows: 2,
+            columns: 2,
+            row_stride: 1,
+            column_stride: 2,
+        };
         let mut c = vec![1.0; 4];
         product(1.0, a, b, 1.0, &mut c, 2);
         assert_eq!(c, vec![20.0, 23.0, 44.0, 51.0]);

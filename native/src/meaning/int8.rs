@@ -50,7 +50,9 @@ fn narrow_registers() -> bool {
 /// once (the same integer sums as the 256-bit kernel: the same results).
 fn wide_registers() -> bool {
     #[cfg(target_arch = "x86_64")]
-    return std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512bw") && std::arch::is_x86_feature_detected!("avx512vnni");
+    return std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512vnni");
     #[cfg(not(target_arch = "x86_64"))]
     return false;
 }
@@ -60,8 +62,15 @@ impl QuantizedMatrix {
     /// kernels this processor has (inputs a multiple of 4; outputs of COLUMNS, or of two blocks
     /// where only 512-bit registers have VNNI).
     pub fn new(weight: &[f32], inputs: usize, outputs: usize) -> Option<QuantizedMatrix> {
-        let columns = if narrow_registers() { COLUMNS } else { 2 * COLUMNS };
-        if !inputs.is_multiple_of(4) || !outputs.is_multiple_of(columns) || weight.len() != inputs * outputs {
+        let columns = if narrow_registers() {
+            COLUMNS
+        } else {
+            2 * COLUMNS
+        };
+        if !inputs.is_multiple_of(4)
+            || !outputs.is_multiple_of(columns)
+            || weight.len() != inputs * outputs
+        {
             return None;
         }
         let mut largest = vec![0f32; outputs];
@@ -70,8 +79,15 @@ impl QuantizedMatrix {
                 *m = m.max(w.abs());
             }
         }
-        let scales: Vec<f32> = largest.iter().map(|&m| if m > 0.0 { m / 127.0 } else { 1.0 }).collect();
-        let codes: Vec<i8> = weight.iter().enumerate().map(|(i, w)| (w / scales[i % outputs]).round().clamp(-127.0, 127.0) as i8).collect();
+        let scales: Vec<f32> = largest
+            .iter()
+            .map(|&m| if m > 0.0 { m / 127.0 } else { 1.0 })
+            .collect();
+        let codes: Vec<i8> = weight
+            .iter()
+            .enumerate()
+            .map(|(i, w)| (w / scales[i % outputs]).round().clamp(-127.0, 127.0) as i8)
+            .collect();
         let mut sums = vec![0i32; outputs];
         for row in codes.chunks_exact(outputs) {
             for (sum, &code) in sums.iter_mut().zip(row) {
@@ -82,18 +98,29 @@ impl QuantizedMatrix {
         for block in 0..outputs / COLUMNS {
             for group in 0..inputs / 4 {
                 for column in block * COLUMNS..(block + 1) * COLUMNS {
-                    packed.extend((group * 4..group * 4 + 4).map(|input| codes[input * outputs + column]));
+                    packed.extend(
+                        (group * 4..group * 4 + 4).map(|input| codes[input * outputs + column]),
+                    );
                 }
             }
         }
-        Some(QuantizedMatrix { packed, scales, sums, inputs, outputs })
+        Some(QuantizedMatrix {
+            packed,
+            scales,
+            sums,
+            inputs,
+            outputs,
+        })
     }
 
     /// `out` (rows × outputs, holding what the product is added to) += `x` (rows × inputs) × the
     /// matrix. Only on a processor `available()` says has the instructions.
     pub fn add_product(&self, x: &[f32], rows: usize, out: &mut [f32]) {
         assert!(available(), "the integer product needs VNNI");
-        assert!(x.len() >= rows * self.inputs && out.len() >= rows * self.outputs, "the product does not fit");
+        assert!(
+            x.len() >= rows * self.inputs && out.len() >= rows * self.outputs,
+            "the product does not fit"
+        );
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the processor has AVX2, checked above.
         unsafe {
@@ -110,15 +137,23 @@ impl QuantizedMatrix {
         for first in (0..rows).step_by(ROW_CHUNK) {
             let count = ROW_CHUNK.min(rows - first);
             quantized.clear();
-            for (row, codes) in x[first * self.inputs..(first + count) * self.inputs].chunks_exact(self.inputs).zip(codes.chunks_exact_mut(self.inputs)) {
+            for (row, codes) in x[first * self.inputs..(first + count) * self.inputs]
+                .chunks_exact(self.inputs)
+                .zip(codes.chunks_exact_mut(self.inputs))
+            {
                 quantized.push(quantize_row(row, codes));
             }
             // With 512-bit registers, two blocks at a time: one register holds a group's 16 columns.
             // Else AVX-VNNI, which `new` made sure of when the outputs are not of two blocks.
-            let blocks = if wide_registers() && self.outputs.is_multiple_of(2 * COLUMNS) { 2 } else { 1 };
+            let blocks = if wide_registers() && self.outputs.is_multiple_of(2 * COLUMNS) {
+                2
+            } else {
+                1
+            };
             let rows_at_once = if blocks == 2 { WIDE_ROWS } else { ROWS };
             for block in (0..self.outputs / COLUMNS).step_by(blocks) {
-                let panel = &self.packed[block * self.inputs * COLUMNS..][..blocks * self.inputs * COLUMNS];
+                let panel =
+                    &self.packed[block * self.inputs * COLUMNS..][..blocks * self.inputs * COLUMNS];
                 let columns = block * COLUMNS..(block + blocks) * COLUMNS;
                 let mut row = 0;
                 while row < count {
@@ -191,8 +226,15 @@ fn quantize_row(row: &[f32], codes: &mut [u8]) -> RowQuantization {
             (*low, *high) = (low.min(x), high.max(x));
         }
     }
-    let (low, high) = (lows.into_iter().fold(0f32, f32::min), highs.into_iter().fold(0f32, f32::max));
-    let scale = if high > low { (high - low) / 255.0 } else { 1.0 };
+    let (low, high) = (
+        lows.into_iter().fold(0f32, f32::min),
+        highs.into_iter().fold(0f32, f32::max),
+    );
+    let scale = if high > low {
+        (high - low) / 255.0
+    } else {
+        1.0
+    };
     let zero = ((-low / scale + ROUND) - ROUND).clamp(0.0, 255.0) as i32;
     let inverse = 1.0 / scale;
     for (code, x) in codes.iter_mut().zip(row) {
@@ -221,14 +263,28 @@ struct Tile<'a> {
 #[target_feature(enable = "avx2,avxvnni")]
 fn kernel<const R: usize>(tile: &Tile, out: &mut [f32], stride: usize) {
     use std::arch::x86_64::*;
-    assert!(tile.codes.len() >= R * tile.inputs && tile.panel.len() >= tile.inputs * COLUMNS && out.len() >= (R - 1) * stride + COLUMNS);
+    assert!(
+        tile.codes.len() >= R * tile.inputs
+            && tile.panel.len() >= tile.inputs * COLUMNS
+            && out.len() >= (R - 1) * stride + COLUMNS
+    );
     let mut sums = [[_mm256_setzero_si256(); 2]; R];
     let (codes, panel) = (tile.codes.as_ptr(), tile.panel.as_ptr());
     for group in 0..tile.inputs / 4 {
         // SAFETY (the reads here): inside the slices, by the assert above.
-        let (left, right) = unsafe { (_mm256_loadu_si256(panel.add(group * 64).cast()), _mm256_loadu_si256(panel.add(group * 64 + 32).cast())) };
+        let (left, right) = unsafe {
+            (
+                _mm256_loadu_si256(panel.add(group * 64).cast()),
+                _mm256_loadu_si256(panel.add(group * 64 + 32).cast()),
+            )
+        };
         for (r, sum) in sums.iter_mut().enumerate() {
-            let four = unsafe { codes.add(r * tile.inputs + group * 4).cast::<i32>().read_unaligned() };
+            let four = unsafe {
+                codes
+                    .add(r * tile.inputs + group * 4)
+                    .cast::<i32>()
+                    .read_unaligned()
+            };
             let broadcast = _mm256_set1_epi32(four);
             sum[0] = _mm256_dpbusd_avx_epi32(sum[0], broadcast, left);
             sum[1] = _mm256_dpbusd_avx_epi32(sum[1], broadcast, right);
@@ -240,10 +296,25 @@ fn kernel<const R: usize>(tile: &Tile, out: &mut [f32], stride: usize) {
             let at = half * 8;
             // SAFETY: 8 floats and 8 sums from `at`, inside their slices (COLUMNS each).
             unsafe {
-                let exact = _mm256_sub_epi32(lanes, _mm256_mullo_epi32(_mm256_set1_epi32(zero), _mm256_loadu_si256(tile.sums.as_ptr().add(at).cast())));
-                let scales = _mm256_mul_ps(_mm256_set1_ps(scale), _mm256_loadu_ps(tile.scales.as_ptr().add(at)));
+                let exact = _mm256_sub_epi32(
+                    lanes,
+                    _mm256_mullo_epi32(
+                        _mm256_set1_epi32(zero),
+                        _mm256_loadu_si256(tile.sums.as_ptr().add(at).cast()),
+                    ),
+                );
+                let scales = _mm256_mul_ps(
+                    _mm256_set1_ps(scale),
+                    _mm256_loadu_ps(tile.scales.as_ptr().add(at)),
+                );
                 let target = out.as_mut_ptr().add(r * stride + at);
-                _mm256_storeu_ps(target, _mm256_add_ps(_mm256_loadu_ps(target), _mm256_mul_ps(_mm256_cvtepi32_ps(exact), scales)));
+                _mm256_storeu_ps(
+                    target,
+                    _mm256_add_ps(
+                        _mm256_loadu_ps(target),
+                        _mm256_mul_ps(_mm256_cvtepi32_ps(exact), scales),
+                    ),
+                );
             }
         }
     }
@@ -256,14 +327,28 @@ fn kernel<const R: usize>(tile: &Tile, out: &mut [f32], stride: usize) {
 fn kernel_512<const R: usize>(tile: &Tile, out: &mut [f32], stride: usize) {
     use std::arch::x86_64::*;
     let block = tile.inputs * COLUMNS;
-    assert!(tile.codes.len() >= R * tile.inputs && tile.panel.len() >= 2 * block && out.len() >= (R - 1) * stride + 2 * COLUMNS);
+    assert!(
+        tile.codes.len() >= R * tile.inputs
+            && tile.panel.len() >= 2 * block
+            && out.len() >= (R - 1) * stride + 2 * COLUMNS
+    );
     let mut sums = [[_mm512_setzero_si512(); 2]; R];
     let (codes, panel) = (tile.codes.as_ptr(), tile.panel.as_ptr());
     for group in 0..tile.inputs / 4 {
         // SAFETY (the reads here): inside the slices, by the assert above.
-        let (left, right) = unsafe { (_mm512_loadu_si512(panel.add(group * 64).cast()), _mm512_loadu_si512(panel.add(block + group * 64).cast())) };
+        let (left, right) = unsafe {
+            (
+                _mm512_loadu_si512(panel.add(group * 64).cast()),
+                _mm512_loadu_si512(panel.add(block + group * 64).cast()),
+            )
+        };
         for (r, sum) in sums.iter_mut().enumerate() {
-            let four = unsafe { codes.add(r * tile.inputs + group * 4).cast::<i32>().read_unaligned() };
+            let four = unsafe {
+                codes
+                    .add(r * tile.inputs + group * 4)
+                    .cast::<i32>()
+                    .read_unaligned()
+            };
             let broadcast = _mm512_set1_epi32(four);
             sum[0] = _mm512_dpbusd_epi32(sum[0], broadcast, left);
             sum[1] = _mm512_dpbusd_epi32(sum[1], broadcast, right);
@@ -275,10 +360,25 @@ fn kernel_512<const R: usize>(tile: &Tile, out: &mut [f32], stride: usize) {
             let at = half * COLUMNS;
             // SAFETY: 16 floats and 16 sums from `at`, inside their slices (2 × COLUMNS each).
             unsafe {
-                let exact = _mm512_sub_epi32(lanes, _mm512_mullo_epi32(_mm512_set1_epi32(zero), _mm512_loadu_si512(tile.sums.as_ptr().add(at).cast())));
-                let scales = _mm512_mul_ps(_mm512_set1_ps(scale), _mm512_loadu_ps(tile.scales.as_ptr().add(at)));
+                let exact = _mm512_sub_epi32(
+                    lanes,
+                    _mm512_mullo_epi32(
+                        _mm512_set1_epi32(zero),
+                        _mm512_loadu_si512(tile.sums.as_ptr().add(at).cast()),
+                    ),
+                );
+                let scales = _mm512_mul_ps(
+                    _mm512_set1_ps(scale),
+                    _mm512_loadu_ps(tile.scales.as_ptr().add(at)),
+                );
                 let target = out.as_mut_ptr().add(r * stride + at);
-                _mm512_storeu_ps(target, _mm512_add_ps(_mm512_loadu_ps(target), _mm512_mul_ps(_mm512_cvtepi32_ps(exact), scales)));
+                _mm512_storeu_ps(
+                    target,
+                    _mm512_add_ps(
+                        _mm512_loadu_ps(target),
+                        _mm512_mul_ps(_mm512_cvtepi32_ps(exact), scales),
+                    ),
+                );
             }
         }
     }
@@ -326,10 +426,19 @@ mod tests {
         for (inputs, outputs) in [(64, 48), (64, 64)] {
             let weight = values(inputs * outputs, 7);
             let Some(matrix) = QuantizedMatrix::new(&weight, inputs, outputs) else {
-                assert!(!narrow_registers(), "only a processor without AVX-VNNI refuses {outputs} columns");
+                assert!(
+                    !narrow_registers(),
+                    "only a processor without AVX-VNNI refuses {outputs} columns"
+                );
                 continue;
             };
-            let code = |k: usize, n: usize| i32::from(matrix.packed[((n / COLUMNS) * (inputs / 4) + k / 4) * 4 * COLUMNS + (n % COLUMNS) * 4 + k % 4]);
+            let code = |k: usize, n: usize| {
+                i32::from(
+                    matrix.packed[((n / COLUMNS) * (inputs / 4) + k / 4) * 4 * COLUMNS
+                        + (n % COLUMNS) * 4
+                        + k % 4],
+                )
+            };
             // Every tail of the kernels' rows: 1 to 17 rows.
             for rows in 1..=17 {
                 let x = values(rows * inputs, rows as u32);
@@ -340,13 +449,25 @@ mod tests {
                     let mut codes = vec![0u8; inputs];
                     let q = quantize_row(&x[r * inputs..(r + 1) * inputs], &mut codes);
                     for n in 0..outputs {
-                        let sum: i32 = (0..inputs).map(|k| (i32::from(codes[k]) - q.zero) * code(k, n)).sum();
-                        let integer = bias[r * outputs + n] + sum as f32 * (q.scale * matrix.scales[n]);
-                        let float: f32 = (0..inputs).map(|k| x[r * inputs + k] * weight[k * outputs + n]).sum::<f32>() + bias[r * outputs + n];
+                        let sum: i32 = (0..inputs)
+                            .map(|k| (i32::from(codes[k]) - q.zero) * code(k, n))
+                            .sum();
+                        let integer =
+                            bias[r * outputs + n] + sum as f32 * (q.scale * matrix.scales[n]);
+                        let float: f32 = (0..inputs)
+                            .map(|k| x[r * inputs + k] * weight[k * outputs + n])
+                            .sum::<f32>()
+                            + bias[r * outputs + n];
                         let got = out[r * outputs + n];
-                        assert!((got - integer).abs() < 1e-5, "rows {rows}, ({r}, {n}): {got} against the codes' {integer}");
+                        assert!(
+                            (got - integer).abs() < 1e-5,
+                            "rows {rows}, ({r}, {n}): {got} against the codes' {integer}"
+                        );
                         // 64 products, each off by at most half a step of each side's codes.
-                        assert!((got - float).abs() < 0.15, "rows {rows}, ({r}, {n}): {got} against the floats' {float}");
+                        assert!(
+                            (got - float).abs() < 0.15,
+                            "rows {rows}, ({r}, {n}): {got} against the floats' {float}"
+                        );
                     }
                 }
             }

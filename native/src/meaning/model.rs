@@ -70,11 +70,18 @@ impl Model {
         let tokens = Tokens::load(&dir.join(TOKENIZER_FILE))?;
         let path = dir.join(MODEL_FILE);
         let file = std::fs::read(&path).map_err(|error| unusable(&path, &error))?;
-        let mut bert = Graph::read(&file).and_then(Bert::from_graph).and_then(|bert| fits(&bert, &tokens).map(|()| bert)).map_err(|reason| unusable(&path, &reason))?;
+        let mut bert = Graph::read(&file)
+            .and_then(Bert::from_graph)
+            .and_then(|bert| fits(&bert, &tokens).map(|()| bert))
+            .map_err(|reason| unusable(&path, &reason))?;
         if arithmetic == Arithmetic::Int8 {
             bert.quantize();
         }
-        Ok(Model { bert, tokens, arithmetic })
+        Ok(Model {
+            bert,
+            tokens,
+            arithmetic,
+        })
     }
 
     pub fn arithmetic(&self) -> Arithmetic {
@@ -90,7 +97,10 @@ impl Model {
     /// The vector of each text, as `embed` gives it: the texts go through the network together,
     /// up to BATCH_TOKENS tokens at a time (see encoder.rs).
     pub fn embed_all<S: AsRef<str>>(&self, texts: &[S]) -> Vec<Vec<f32>> {
-        let ids: Vec<Vec<u32>> = texts.iter().map(|text| self.tokens.ids(text.as_ref())).collect();
+        let ids: Vec<Vec<u32>> = texts
+            .iter()
+            .map(|text| self.tokens.ids(text.as_ref()))
+            .collect();
         let mut vectors = Vec::with_capacity(texts.len());
         let mut batch: Vec<&[u32]> = Vec::new();
         let mut tokens = 0;
@@ -101,7 +111,10 @@ impl Model {
                 let hidden = self.bert.forward(&batch);
                 let mut first = 0;
                 for text in &batch {
-                    vectors.push(mean_normalized(&hidden[first * DIMENSIONS..(first + text.len()) * DIMENSIONS], DIMENSIONS));
+                    vectors.push(mean_normalized(
+                        &hidden[first * DIMENSIONS..(first + text.len()) * DIMENSIONS],
+                        DIMENSIONS,
+                    ));
                     first += text.len();
                 }
                 batch.clear();
@@ -116,14 +129,24 @@ impl Model {
 /// and position the tokenizer gives.
 fn fits(bert: &Bert, tokens: &Tokens) -> std::result::Result<(), String> {
     if bert.hidden != DIMENSIONS {
-        return Err(format!("it gives {} floats a token, not {DIMENSIONS}", bert.hidden));
+        return Err(format!(
+            "it gives {} floats a token, not {DIMENSIONS}",
+            bert.hidden
+        ));
     }
-    let (words, positions) = (bert.words.len() / bert.hidden, bert.positions.len() / bert.hidden);
+    let (words, positions) = (
+        bert.words.len() / bert.hidden,
+        bert.positions.len() / bert.hidden,
+    );
     if tokens.largest_id() as usize >= words {
-        return Err(format!("it has {words} token embeddings, fewer than the tokenizer's vocabulary"));
+        return Err(format!(
+            "it has {words} token embeddings, fewer than the tokenizer's vocabulary"
+        ));
     }
     if positions < MAX_TOKENS {
-        return Err(format!("it reads {positions} tokens at most, fewer than {MAX_TOKENS}"));
+        return Err(format!(
+            "it reads {positions} tokens at most, fewer than {MAX_TOKENS}"
+        ));
     }
     Ok(())
 }

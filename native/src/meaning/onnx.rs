@@ -54,13 +54,21 @@ impl Graph {
                 _ => {}
             }
         }
-        Ok(Graph { nodes, initializers })
+        Ok(Graph {
+            nodes,
+            initializers,
+        })
     }
 }
 
 /// A NodeProto.
 fn node(bytes: &[u8]) -> Result<Node, String> {
-    let mut node = Node { op: String::new(), inputs: Vec::new(), outputs: Vec::new(), value: None };
+    let mut node = Node {
+        op: String::new(),
+        inputs: Vec::new(),
+        outputs: Vec::new(),
+        value: None,
+    };
     for field in fields(bytes) {
         match field? {
             (1, Value::Bytes(name)) => node.inputs.push(text(name)?),
@@ -82,14 +90,19 @@ fn node(bytes: &[u8]) -> Result<Node, String> {
 
 /// A TensorProto's name, and the tensor when it holds floats.
 fn tensor(bytes: &[u8]) -> Result<(String, Option<Tensor>), String> {
-    let (mut name, mut dims, mut data_type, mut raw, mut listed, mut external) = (String::new(), Vec::new(), 0, None, Vec::new(), false);
+    let (mut name, mut dims, mut data_type, mut raw, mut listed, mut external) =
+        (String::new(), Vec::new(), 0, None, Vec::new(), false);
     for field in fields(bytes) {
         match field? {
             (1, Value::Varint(dim)) => dims.push(dim),
             (1, Value::Bytes(packed)) => dims.extend(packed_varints(packed)?),
             (2, Value::Varint(kind)) => data_type = kind,
             (4, Value::Fixed32(bits)) => listed.push(f32::from_bits(bits)),
-            (4, Value::Bytes(packed)) => listed.extend(packed.chunks_exact(4).map(|b| f32::from_le_bytes(b.try_into().unwrap()))),
+            (4, Value::Bytes(packed)) => listed.extend(
+                packed
+                    .chunks_exact(4)
+                    .map(|b| f32::from_le_bytes(b.try_into().unwrap())),
+            ),
             (8, Value::Bytes(text_)) => name = text(text_)?,
             (9, Value::Bytes(bytes)) => raw = Some(bytes),
             (14, Value::Varint(location)) => external = location == EXTERNAL,
@@ -103,14 +116,28 @@ fn tensor(bytes: &[u8]) -> Result<(String, Option<Tensor>), String> {
         return Err(format!("the weights of {name} are in another file"));
     }
     let floats = match raw {
-        Some(raw) if raw.len() % 4 == 0 => raw.chunks_exact(4).map(|b| f32::from_le_bytes(b.try_into().unwrap())).collect(),
-        Some(raw) => return Err(format!("{name} holds {} bytes, not whole floats", raw.len())),
+        Some(raw) if raw.len() % 4 == 0 => raw
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+            .collect(),
+        Some(raw) => {
+            return Err(format!(
+                "{name} holds {} bytes, not whole floats",
+                raw.len()
+            ))
+        }
         None => listed,
     };
-    let dims: Vec<usize> = dims.into_iter().map(|d| usize::try_from(d).unwrap_or(usize::MAX)).collect();
+    let dims: Vec<usize> = dims
+        .into_iter()
+        .map(|d| usize::try_from(d).unwrap_or(usize::MAX))
+        .collect();
     let count = dims.iter().try_fold(1usize, |n, &d| n.checked_mul(d));
     if count != Some(floats.len()) {
-        return Err(format!("{name} holds {} floats, not the {dims:?} its shape says", floats.len()));
+        return Err(format!(
+            "{name} holds {} floats, not the {dims:?} its shape says",
+            floats.len()
+        ));
     }
     Ok((name, Some(Tensor { dims, floats })))
 }
@@ -130,7 +157,13 @@ mod tests {
         let mut out = delimited(1, dims);
         out.extend([2 << 3, 1]);
         out.extend(delimited(8, name.as_bytes()));
-        out.extend(delimited(9, &floats.iter().flat_map(|f| f.to_le_bytes()).collect::<Vec<_>>()));
+        out.extend(delimited(
+            9,
+            &floats
+                .iter()
+                .flat_map(|f| f.to_le_bytes())
+                .collect::<Vec<_>>(),
+        ));
         out
     }
 
@@ -141,11 +174,25 @@ mod tests {
         node.extend(delimited(2, b"y"));
         node.extend(delimited(4, b"MatMul"));
         let mut graph = delimited(1, &node);
-        graph.extend(delimited(5, &float_tensor("w", &[2, 2], &[1.0, 2.0, 3.0, 4.0])));
+        graph.extend(delimited(
+            5,
+            &float_tensor("w", &[2, 2], &[1.0, 2.0, 3.0, 4.0]),
+        ));
         // An int64 tensor (data type 7) is left out.
         graph.extend(delimited(5, &[0x10, 7, 0x42, 1, b'p']));
         let graph = Graph::read(&delimited(7, &graph)).unwrap();
-        assert_eq!((graph.nodes[0].op.as_str(), &graph.nodes[0].inputs[..], &graph.nodes[0].outputs[..]), ("MatMul", &["x".to_string(), "w".to_string()][..], &["y".to_string()][..]));
+        assert_eq!(
+            (
+                graph.nodes[0].op.as_str(),
+                &graph.nodes[0].inputs[..],
+                &graph.nodes[0].outputs[..]
+            ),
+            (
+                "MatMul",
+                &["x".to_string(), "w".to_string()][..],
+                &["y".to_string()][..]
+            )
+        );
         assert_eq!(graph.initializers["w"].dims, vec![2, 2]);
         assert_eq!(graph.initializers["w"].floats, vec![1.0, 2.0, 3.0, 4.0]);
         assert_eq!(graph.initializers.len(), 1);
@@ -154,7 +201,13 @@ mod tests {
     #[test]
     fn a_tensor_whose_floats_miss_its_shape_is_an_error() {
         let graph = delimited(5, &float_tensor("w", &[2, 3], &[1.0, 2.0]));
-        assert_eq!(Graph::read(&delimited(7, &graph)).err().unwrap(), "w holds 2 floats, not the [2, 3] its shape says");
-        assert_eq!(Graph::read(&[0x08, 6]).err().unwrap(), "it holds no ONNX graph");
+        assert_eq!(
+            Graph::read(&delimited(7, &graph)).err().unwrap(),
+            "w holds 2 floats, not the [2, 3] its shape says"
+        );
+        assert_eq!(
+            Graph::read(&[0x08, 6]).err().unwrap(),
+            "it holds no ONNX graph"
+        );
     }
 }

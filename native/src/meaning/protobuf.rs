@@ -48,11 +48,16 @@ impl<'a> Fields<'a> {
                 Value::Fixed64
             }
             2 => {
-                let length = usize::try_from(varint(&mut self.rest)?).map_err(|_| TRUNCATED.to_string())?;
+                let length =
+                    usize::try_from(varint(&mut self.rest)?).map_err(|_| TRUNCATED.to_string())?;
                 Value::Bytes(self.take(length)?)
             }
             5 => Value::Fixed32(u32::from_le_bytes(self.take(4)?.try_into().unwrap())),
-            other => return Err(format!("it holds a field of wire type {other}, which ONNX does not write")),
+            other => {
+                return Err(format!(
+                    "it holds a field of wire type {other}, which ONNX does not write"
+                ))
+            }
         };
         Ok((key >> 3, value))
     }
@@ -120,6 +125,11 @@ mod tests {
         assert_eq!(read.next().unwrap().err().unwrap(), TRUNCATED);
         assert!(read.next().is_none());
         assert!(fields(&[0x08, 0x80]).next().unwrap().is_err());
-        assert!(fields(&[0x0b]).next().unwrap().err().unwrap().contains("wire type 3"));
+        assert!(fields(&[0x0b])
+            .next()
+            .unwrap()
+            .err()
+            .unwrap()
+            .contains("wire type 3"));
     }
 }

@@ -61,7 +61,16 @@ impl Store {
     /// The store in `dir` for the model named `identity`, as far as it is whole; empty when there
     /// is none yet, or it holds another model's vectors. Creates nothing.
     pub fn open(dir: &Path, identity: &str) -> Result<Store> {
-        let mut store = Store { dir: dir.to_path_buf(), identity: path_key(identity), keys: Vec::new(), scales: Vec::new(), codes: Vec::new(), slots: ByPathKey::default(), whole: 0, file: None };
+        let mut store = Store {
+            dir: dir.to_path_buf(),
+            identity: path_key(identity),
+            keys: Vec::new(),
+            scales: Vec::new(),
+            codes: Vec::new(),
+            slots: ByPathKey::default(),
+            whole: 0,
+            file: None,
+        };
         store.refresh()?;
         Ok(store)
     }
@@ -89,12 +98,16 @@ impl Store {
         }
         if self.whole == 0 {
             let mut header = [0u8; HEADER];
-            if meta.len() < HEADER as u64 || file.read_exact(&mut header).is_err() || header != self.header() {
+            if meta.len() < HEADER as u64
+                || file.read_exact(&mut header).is_err()
+                || header != self.header()
+            {
                 return Ok(());
             }
             self.whole = HEADER as u64;
         }
-        file.seek(SeekFrom::Start(self.whole)).map_err(|e| io(&path, e))?;
+        file.seek(SeekFrom::Start(self.whole))
+            .map_err(|e| io(&path, e))?;
         let mut appended = Vec::with_capacity((meta.len() - self.whole) as usize);
         file.read_to_end(&mut appended).map_err(|e| io(&path, e))?;
         for record in appended.chunks_exact(RECORD) {
@@ -170,14 +183,21 @@ impl Store {
         let (query_scale, query_codes) = quantize(query);
         let query_codes: Vec<i16> = query_codes.into_iter().map(i16::from).collect();
         let dot = dot_product();
-        self.codes.chunks_exact(DIMENSIONS).zip(&self.scales).map(|(codes, scale)| dot(codes, &query_codes) as f32 * query_scale * scale).collect()
+        self.codes
+            .chunks_exact(DIMENSIONS)
+            .zip(&self.scales)
+            .map(|(codes, scale)| dot(codes, &query_codes) as f32 * query_scale * scale)
+            .collect()
     }
 
     /// Adds the vector of `slot` (its codes times its scale) to `sum`, DIMENSIONS floats.
     pub fn add_to(&self, slot: u32, sum: &mut [f32]) {
         let slot = slot as usize;
         let scale = self.scales[slot];
-        for (total, &code) in sum.iter_mut().zip(&self.codes[slot * DIMENSIONS..(slot + 1) * DIMENSIONS]) {
+        for (total, &code) in sum
+            .iter_mut()
+            .zip(&self.codes[slot * DIMENSIONS..(slot + 1) * DIMENSIONS])
+        {
             *total += f32::from(code) * scale;
         }
     }
@@ -188,13 +208,21 @@ impl Store {
         std::fs::create_dir_all(&self.dir).map_err(|e| io(&self.dir, e))?;
         let lock_path = self.dir.join(LOCK_FILE);
         let lock = HeldLock::hold(&lock_path).map_err(|e| io(&lock_path, e))?;
-        let lock = lock.ok_or_else(|| RecallError::new(Code::Locked, format!("{} is held by another process", lock_path.display())))?;
+        let lock = lock.ok_or_else(|| {
+            RecallError::new(
+                Code::Locked,
+                format!("{} is held by another process", lock_path.display()),
+            )
+        })?;
         self.refresh()?;
         let path = self.path();
         if self.whole == 0 {
             self.start_file(&path)?;
         }
-        let file = OpenOptions::new().write(true).open(&path).map_err(|e| io(&path, e))?;
+        let file = OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .map_err(|e| io(&path, e))?;
         file.set_len(self.whole).map_err(|e| io(&path, e))?;
         Ok(StoreWriter { _lock: lock, file })
     }
@@ -208,7 +236,10 @@ impl Store {
     fn write_file(&mut self, path: &Path, records: &[u8]) -> Result<()> {
         let fresh = self.dir.join(format!("{STORE_FILE}.new"));
         let mut file = File::create(&fresh).map_err(|e| io(&fresh, e))?;
-        file.write_all(&self.header()).and_then(|()| file.write_all(records)).and_then(|()| file.sync_all()).map_err(|e| io(&fresh, e))?;
+        file.write_all(&self.header())
+            .and_then(|()| file.write_all(records))
+            .and_then(|()| file.sync_all())
+            .map_err(|e| io(&fresh, e))?;
         std::fs::rename(&fresh, path).map_err(|e| io(path, e))?;
         self.clear();
         self.refresh()
@@ -222,19 +253,37 @@ impl Store {
             encode(&mut bytes, *key, scale, &codes);
         }
         let path = self.path();
-        writer.file.seek(SeekFrom::Start(self.whole)).and_then(|_| writer.file.write_all(&bytes)).and_then(|()| writer.file.sync_data()).map_err(|e| io(&path, e))?;
+        writer
+            .file
+            .seek(SeekFrom::Start(self.whole))
+            .and_then(|_| writer.file.write_all(&bytes))
+            .and_then(|()| writer.file.sync_data())
+            .map_err(|e| io(&path, e))?;
         self.refresh()
     }
 
     /// Keeps only the vectors of `live` keys: a new file, renamed over the old one.
     pub fn compact(&mut self, writer: &mut StoreWriter, live: &PathKeys) -> Result<()> {
         let mut bytes = Vec::new();
-        for (slot, key) in self.keys.iter().enumerate().filter(|(_, key)| live.contains(key)) {
-            encode(&mut bytes, *key, self.scales[slot], &self.codes[slot * DIMENSIONS..(slot + 1) * DIMENSIONS]);
+        for (slot, key) in self
+            .keys
+            .iter()
+            .enumerate()
+            .filter(|(_, key)| live.contains(key))
+        {
+            encode(
+                &mut bytes,
+                *key,
+                self.scales[slot],
+                &self.codes[slot * DIMENSIONS..(slot + 1) * DIMENSIONS],
+            );
         }
         let path = self.path();
         self.write_file(&path, &bytes)?;
-        writer.file = OpenOptions::new().write(true).open(&path).map_err(|e| io(&path, e))?;
+        writer.file = OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .map_err(|e| io(&path, e))?;
         Ok(())
     }
 
@@ -262,11 +311,19 @@ fn dot_product() -> fn(&[i8], &[i16]) -> i32 {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn dot_avx2(a: &[i8], b: &[i16]) -> i32 {
-    use std::arch::x86_64::{__m128i, __m256i, _mm256_add_epi32, _mm256_cvtepi8_epi16, _mm256_loadu_si256, _mm256_madd_epi16, _mm256_setzero_si256, _mm256_storeu_si256, _mm_loadu_si128};
+    use std::arch::x86_64::{
+        __m128i, __m256i, _mm256_add_epi32, _mm256_cvtepi8_epi16, _mm256_loadu_si256,
+        _mm256_madd_epi16, _mm256_setzero_si256, _mm256_storeu_si256, _mm_loadu_si128,
+    };
     let mut sums = _mm256_setzero_si256();
     for (a, b) in a.chunks_exact(16).zip(b.chunks_exact(16)) {
         // SAFETY: each chunk holds 16 codes (16 bytes of `a`, 32 of `b`); the loads are unaligned.
-        let (a, b) = unsafe { (_mm256_cvtepi8_epi16(_mm_loadu_si128(a.as_ptr().cast::<__m128i>())), _mm256_loadu_si256(b.as_ptr().cast::<__m256i>())) };
+        let (a, b) = unsafe {
+            (
+                _mm256_cvtepi8_epi16(_mm_loadu_si128(a.as_ptr().cast::<__m128i>())),
+                _mm256_loadu_si256(b.as_ptr().cast::<__m256i>()),
+            )
+        };
         sums = _mm256_add_epi32(sums, _mm256_madd_epi16(a, b));
     }
     let mut lanes = [0i32; 8];
@@ -304,7 +361,13 @@ fn quantize(vector: &[f32]) -> (f32, Vec<i8>) {
         return (0.0, vec![0; vector.len()]);
     }
     let scale = largest / 127.0;
-    (scale, vector.iter().map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8).collect())
+    (
+        scale,
+        vector
+            .iter()
+            .map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8)
+            .collect(),
+    )
 }
 
 fn checksum(bytes: &[u8]) -> u32 {
@@ -317,7 +380,9 @@ mod tests {
     use super::*;
 
     fn unit(seed: u64) -> Vec<f32> {
-        let raw: Vec<f32> = (0..DIMENSIONS).map(|i| ((i as u64 * 7919 + seed * 104_729) % 1000) as f32 / 1000.0 - 0.5).collect();
+        let raw: Vec<f32> = (0..DIMENSIONS)
+            .map(|i| ((i as u64 * 7919 + seed * 104_729) % 1000) as f32 / 1000.0 - 0.5)
+            .collect();
         let length = raw.iter().map(|x| x * x).sum::<f32>().sqrt();
         raw.iter().map(|x| x / length).collect()
     }
@@ -327,29 +392,55 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut store = Store::open(dir.path(), "model@1").unwrap();
         let mut writer = store.writer().unwrap();
-        store.append(&mut writer, &[(1, unit(1)), (2, unit(2))]).unwrap();
+        store
+            .append(&mut writer, &[(1, unit(1)), (2, unit(2))])
+            .unwrap();
         let reopened = Store::open(dir.path(), "model@1").unwrap();
         assert_eq!(reopened.len(), 2);
         let scores = reopened.scores(&unit(1));
         let exact: f32 = unit(1).iter().zip(unit(2)).map(|(a, b)| a * b).sum();
         assert!((scores[0] - 1.0).abs() < 0.01, "{scores:?}");
-        assert!((scores[1] - exact).abs() < 0.01, "{scores:?} against {exact}");
+        assert!(
+            (scores[1] - exact).abs() < 0.01,
+            "{scores:?} against {exact}"
+        );
         let mut twice = vec![0f32; DIMENSIONS];
         reopened.add_to(0, &mut twice);
         reopened.add_to(0, &mut twice);
-        assert!(twice.iter().zip(unit(1)).all(|(sum, x)| (sum - 2.0 * x).abs() < 0.01), "the vector comes back from its codes");
-        assert!(Store::open(dir.path(), "model@2").unwrap().is_empty(), "another model's vectors are not read");
+        assert!(
+            twice
+                .iter()
+                .zip(unit(1))
+                .all(|(sum, x)| (sum - 2.0 * x).abs() < 0.01),
+            "the vector comes back from its codes"
+        );
+        assert!(
+            Store::open(dir.path(), "model@2").unwrap().is_empty(),
+            "another model's vectors are not read"
+        );
     }
 
     #[test]
     fn every_dot_product_gives_the_same_sum() {
-        let a: Vec<i8> = (0..DIMENSIONS).map(|i| ((i * 37) % 255) as i32 - 127).map(|x| x as i8).collect();
-        let b: Vec<i16> = (0..DIMENSIONS).map(|i| ((i * 91) % 255) as i16 - 127).collect();
-        let exact: i32 = a.iter().zip(&b).map(|(x, y)| i32::from(*x) * i32::from(*y)).sum();
+        let a: Vec<i8> = (0..DIMENSIONS)
+            .map(|i| ((i * 37) % 255) as i32 - 127)
+            .map(|x| x as i8)
+            .collect();
+        let b: Vec<i16> = (0..DIMENSIONS)
+            .map(|i| ((i * 91) % 255) as i16 - 127)
+            .collect();
+        let exact: i32 = a
+            .iter()
+            .zip(&b)
+            .map(|(x, y)| i32::from(*x) * i32::from(*y))
+            .sum();
         assert_eq!(dot(&a, &b), exact);
         assert_eq!(dot_product()(&a, &b), exact);
         let extreme = vec![-127i8; DIMENSIONS];
-        assert_eq!(dot_product()(&extreme, &vec![-127i16; DIMENSIONS]), 127 * 127 * DIMENSIONS as i32);
+        assert_eq!(
+            dot_product()(&extreme, &vec![-127i16; DIMENSIONS]),
+            127 * 127 * DIMENSIONS as i32
+        );
     }
 
     #[test]
@@ -357,12 +448,19 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut store = Store::open(dir.path(), "m").unwrap();
         let mut writer = store.writer().unwrap();
-        store.append(&mut writer, &[(1, unit(1)), (2, unit(2))]).unwrap();
+        store
+            .append(&mut writer, &[(1, unit(1)), (2, unit(2))])
+            .unwrap();
         drop(writer);
         // A write killed half-way through the second record.
         let path = dir.path().join(STORE_FILE);
         let len = std::fs::metadata(&path).unwrap().len();
-        OpenOptions::new().write(true).open(&path).unwrap().set_len(len - 100).unwrap();
+        OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(len - 100)
+            .unwrap();
         let mut store = Store::open(dir.path(), "m").unwrap();
         assert_eq!(store.len(), 1);
         let mut writer = store.writer().unwrap();
@@ -377,7 +475,9 @@ mod tests {
         let mut store = Store::open(dir.path(), "m").unwrap();
         let mut reader = Store::open(dir.path(), "m").unwrap();
         let mut writer = store.writer().unwrap();
-        store.append(&mut writer, &[(1, unit(1)), (2, unit(2)), (3, unit(3))]).unwrap();
+        store
+            .append(&mut writer, &[(1, unit(1)), (2, unit(2)), (3, unit(3))])
+            .unwrap();
         reader.refresh().unwrap();
         assert_eq!(reader.len(), 3);
         let live: PathKeys = [2, 3].into_iter().collect();
@@ -385,7 +485,10 @@ mod tests {
         store.compact(&mut writer, &live).unwrap();
         store.append(&mut writer, &[(4, unit(4))]).unwrap();
         reader.refresh().unwrap();
-        assert_eq!((reader.len(), reader.slot(1), reader.slot(4).is_some()), (3, None, true));
+        assert_eq!(
+            (reader.len(), reader.slot(1), reader.slot(4).is_some()),
+            (3, None, true)
+        );
     }
 
     #[test]
@@ -393,7 +496,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut first = Store::open(dir.path(), "m").unwrap();
         let _held = first.writer().unwrap();
-        let error = Store::open(dir.path(), "m").unwrap().writer().err().unwrap();
+        let error = Store::open(dir.path(), "m")
+            .unwrap()
+            .writer()
+            .err()
+            .unwrap();
         assert_eq!(error.code, Code::Locked);
     }
 }

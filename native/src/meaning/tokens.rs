@@ -51,7 +51,12 @@ struct File {
     model: WordPiece,
 }
 
-const TYPES: [(&str, &str); 4] = [("normalizer", "BertNormalizer"), ("pre_tokenizer", "BertPreTokenizer"), ("post_processor", "TemplateProcessing"), ("model", "WordPiece")];
+const TYPES: [(&str, &str); 4] = [
+    ("normalizer", "BertNormalizer"),
+    ("pre_tokenizer", "BertPreTokenizer"),
+    ("post_processor", "TemplateProcessing"),
+    ("model", "WordPiece"),
+];
 
 #[derive(Deserialize)]
 struct AddedToken {
@@ -90,11 +95,19 @@ struct WordPiece {
 impl Tokens {
     pub fn load(path: &Path) -> Result<Tokens> {
         let text = std::fs::read_to_string(path).map_err(|error| unusable(path, &error))?;
-        let value: serde_json::Value = serde_json::from_str(&text).map_err(|error| unusable(path, &error))?;
+        let value: serde_json::Value =
+            serde_json::from_str(&text).map_err(|error| unusable(path, &error))?;
         for (part, expected) in TYPES {
-            let found = value.get(part).and_then(|part| part.get("type")).and_then(|kind| kind.as_str()).unwrap_or("missing");
+            let found = value
+                .get(part)
+                .and_then(|part| part.get("type"))
+                .and_then(|kind| kind.as_str())
+                .unwrap_or("missing");
             if found != expected {
-                return Err(unusable(path, &format!("its {part} is {found}, not {expected}")));
+                return Err(unusable(
+                    path,
+                    &format!("its {part} is {found}, not {expected}"),
+                ));
             }
         }
         let file: File = serde_json::from_value(value).map_err(|error| unusable(path, &error))?;
@@ -103,19 +116,46 @@ impl Tokens {
 
     fn from_file(file: File) -> std::result::Result<Tokens, String> {
         let model = file.model;
-        let unknown = *model.vocab.get(&model.unk_token).ok_or("its unknown token is not in its vocabulary")?;
+        let unknown = *model
+            .vocab
+            .get(&model.unk_token)
+            .ok_or("its unknown token is not in its vocabulary")?;
         let [first, last] = bracketing_tokens(&file.post_processor)?;
         if file.added_tokens.iter().any(|token| token.normalized) {
-            return Err("it has added tokens matched after normalizing, which recall does not read".to_string());
+            return Err(
+                "it has added tokens matched after normalizing, which recall does not read"
+                    .to_string(),
+            );
         }
-        let mut added: Vec<_> = file.added_tokens.into_iter().filter(|token| !token.content.is_empty()).map(|token| (token.content, token.id)).collect();
+        let mut added: Vec<_> = file
+            .added_tokens
+            .into_iter()
+            .filter(|token| !token.content.is_empty())
+            .map(|token| (token.content, token.id))
+            .collect();
         added.sort_by_key(|(content, _)| std::cmp::Reverse(content.len()));
-        Ok(Tokens { vocab: model.vocab, added, normalizer: file.normalizer, prefix: model.continuing_subword_prefix, unknown, max_word_chars: model.max_input_chars_per_word, first, last })
+        Ok(Tokens {
+            vocab: model.vocab,
+            added,
+            normalizer: file.normalizer,
+            prefix: model.continuing_subword_prefix,
+            unknown,
+            max_word_chars: model.max_input_chars_per_word,
+            first,
+            last,
+        })
     }
 
     /// The largest token id: the model must have an embedding for each.
     pub fn largest_id(&self) -> u32 {
-        self.vocab.values().chain(self.added.iter().map(|(_, id)| id)).copied().max().unwrap_or(0).max(self.first).max(self.last)
+        self.vocab
+            .values()
+            .chain(self.added.iter().map(|(_, id)| id))
+            .copied()
+            .max()
+            .unwrap_or(0)
+            .max(self.first)
+            .max(self.last)
     }
 
     /// The token ids of `text`, as the model reads them: `[CLS]`, the first MAX_TOKENS - 2 tokens, `[SEP]`.
@@ -137,7 +177,9 @@ impl Tokens {
                 }
                 match c {
                     None => break,
-                    Some(c) if is_punctuation(c) => self.push_pieces(c.encode_utf8(&mut [0; 4]), &mut ids),
+                    Some(c) if is_punctuation(c) => {
+                        self.push_pieces(c.encode_utf8(&mut [0; 4]), &mut ids)
+                    }
                     Some(c) if !c.is_whitespace() => word.push(c),
                     Some(_) => {}
                 }
@@ -220,10 +262,12 @@ fn bracketing_tokens(processor: &PostProcessor) -> std::result::Result<[u32; 2],
         }
     };
     match &processor.single[..] {
-        [first, text, last] if text.get("Sequence").is_some() => match (special(first), special(last)) {
-            (Some(first), Some(last)) => Ok([first, last]),
-            _ => Err("its template's special tokens are not in it".to_string()),
-        },
+        [first, text, last] if text.get("Sequence").is_some() => {
+            match (special(first), special(last)) {
+                (Some(first), Some(last)) => Ok([first, last]),
+                _ => Err("its template's special tokens are not in it".to_string()),
+            }
+        }
         _ => Err("its template for one text is not [CLS] text [SEP]".to_string()),
     }
 }
@@ -234,17 +278,28 @@ impl Normalizer {
         let mut chars: Box<dyn Iterator<Item = char>> = Box::new(text.chars());
         if self.clean_text {
             // Tab, line feed and carriage return are controls, but white space for BERT.
-            chars = Box::new(chars.filter(|&c| !(c == '\0' || c == '\u{fffd}' || is_control(c))).map(|c| if c.is_whitespace() { ' ' } else { c }));
+            chars = Box::new(
+                chars
+                    .filter(|&c| !(c == '\0' || c == '\u{fffd}' || is_control(c)))
+                    .map(|c| if c.is_whitespace() { ' ' } else { c }),
+            );
         }
         if self.handle_chinese_chars {
             // A CJK ideograph becomes a word by itself: spaces around it.
             chars = Box::new(chars.flat_map(|c| {
                 let alone = is_cjk_ideograph(c);
-                [' ', c, ' '].into_iter().skip(usize::from(!alone)).take(if alone { 3 } else { 1 })
+                [' ', c, ' ']
+                    .into_iter()
+                    .skip(usize::from(!alone))
+                    .take(if alone { 3 } else { 1 })
             }));
         }
         if self.strip_accents.unwrap_or(self.lowercase) {
-            chars = Box::new(chars.nfd().filter(|&c| c.general_category() != GeneralCategory::NonspacingMark));
+            chars = Box::new(
+                chars
+                    .nfd()
+                    .filter(|&c| c.general_category() != GeneralCategory::NonspacingMark),
+            );
         }
         if self.lowercase {
             chars = Box::new(chars.flat_map(char::to_lowercase));
@@ -255,7 +310,11 @@ impl Normalizer {
 
 /// A control, format or private-use character, other than tab, line feed and carriage return.
 fn is_control(c: char) -> bool {
-    !matches!(c, '\t' | '\n' | '\r') && matches!(c.general_category(), GeneralCategory::Control | GeneralCategory::Format | GeneralCategory::PrivateUse)
+    !matches!(c, '\t' | '\n' | '\r')
+        && matches!(
+            c.general_category(),
+            GeneralCategory::Control | GeneralCategory::Format | GeneralCategory::PrivateUse
+        )
 }
 
 fn is_punctuation(c: char) -> bool {
@@ -272,12 +331,21 @@ mod tests {
     use super::*;
 
     fn tokens(vocab: &[&str]) -> Tokens {
-        let mut vocab: HashMap<String, u32> = vocab.iter().enumerate().map(|(id, piece)| (piece.to_string(), id as u32)).collect();
+        let mut vocab: HashMap<String, u32> = vocab
+            .iter()
+            .enumerate()
+            .map(|(id, piece)| (piece.to_string(), id as u32))
+            .collect();
         vocab.insert("[UNK]".into(), 100);
         Tokens {
             vocab,
             added: vec![("[MASK]".into(), 103)],
-            normalizer: Normalizer { clean_text: true, handle_chinese_chars: true, strip_accents: None, lowercase: true },
+            normalizer: Normalizer {
+                clean_text: true,
+                handle_chinese_chars: true,
+                strip_accents: None,
+                lowercase: true,
+            },
             prefix: "##".into(),
             unknown: 100,
             max_word_chars: 12,
@@ -293,7 +361,10 @@ mod tests {
         // No cut of "unx" into pieces: the whole word is unknown; an over-long word too.
         assert_eq!(t.ids("unx un aaaaaaaaaaaaa"), vec![101, 100, 0, 100, 102]);
         // An ideograph is a word even inside one; an added token is found before lower-casing.
-        assert_eq!(t.ids("un中[MASK]un [mask]"), vec![101, 0, 6, 103, 0, 100, 100, 100, 102]);
+        assert_eq!(
+            t.ids("un中[MASK]un [mask]"),
+            vec![101, 0, 6, 103, 0, 100, 100, 100, 102]
+        );
     }
 
     #[test]
@@ -301,6 +372,9 @@ mod tests {
         let t = tokens(&["un"]);
         let ids = t.ids(&"un ".repeat(1000));
         assert_eq!(ids.len(), MAX_TOKENS);
-        assert_eq!((ids[0], ids[1], ids[MAX_TOKENS - 2], ids[MAX_TOKENS - 1]), (101, 0, 0, 102));
+        assert_eq!(
+            (ids[0], ids[1], ids[MAX_TOKENS - 2], ids[MAX_TOKENS - 1]),
+            (101, 0, 0, 102)
+        );
     }
 }

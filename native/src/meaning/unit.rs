@@ -41,8 +41,14 @@ mod tests {
 
     #[test]
     fn the_same_text_has_the_same_key_and_another_text_another() {
-        assert_eq!(unit_key("fake timers fixed the flaky spec"), unit_key("fake timers fixed the flaky spec"));
-        assert_ne!(unit_key("fake timers fixed the flaky spec"), unit_key("fake timers fixed the flaky spec."));
+        assert_eq!(
+            unit_key("fake timers fixed the flaky spec"),
+            unit_key("fake timers fixed the flaky spec")
+        );
+        assert_ne!(
+            unit_key("fake timers fixed the flaky spec"),
+            unit_key("fake timers fixed the flaky spec.")
+        );
         assert_ne!(unit_key("a"), crate::path_key::path_key("a"));
     }
 }

@@ -51,7 +51,10 @@ impl Bert {
         let matrices = matrices_by_layer(&graph);
         let is_gelu = graph.nodes.iter().any(|node| node.op == "Erf");
         let epsilon = epsilon(&graph);
-        let mut weights = Weights { initializers: &mut graph.initializers, matrices };
+        let mut weights = Weights {
+            initializers: &mut graph.initializers,
+            matrices,
+        };
         let words = weights.take("embeddings.word_embeddings.weight", 2)?;
         if !is_gelu {
             return Err("its activation is not GELU as erf computes it".to_string());
@@ -59,27 +62,41 @@ impl Bert {
         let epsilon = epsilon?;
         let hidden = words.dims[1];
         let positions = weights.take_rows("embeddings.position_embeddings.weight", hidden)?;
-        let mut token_type = weights.take_rows("embeddings.token_type_embeddings.weight", hidden)?;
+        let mut token_type =
+            weights.take_rows("embeddings.token_type_embeddings.weight", hidden)?;
         token_type.truncate(hidden);
         let embedding_norm = weights.norm("embeddings.LayerNorm", hidden)?;
         let mut layers = Vec::new();
         while weights.has_layer(layers.len()) {
             let prefix = format!("encoder.layer.{}", layers.len());
-            let [query, key, value] = ["query", "key", "value"].map(|part| weights.dense(&format!("{prefix}.attention.self.{part}"), hidden));
+            let [query, key, value] = ["query", "key", "value"]
+                .map(|part| weights.dense(&format!("{prefix}.attention.self.{part}"), hidden));
             let intermediate = weights.dense(&format!("{prefix}.intermediate.dense"), hidden)?;
             layers.push(Layer {
                 qkv: side_by_side(&[query?, key?, value?]),
-                attention_out: weights.dense(&format!("{prefix}.attention.output.dense"), hidden)?,
-                attention_norm: weights.norm(&format!("{prefix}.attention.output.LayerNorm"), hidden)?,
+                attention_out: weights
+                    .dense(&format!("{prefix}.attention.output.dense"), hidden)?,
+                attention_norm: weights
+                    .norm(&format!("{prefix}.attention.output.LayerNorm"), hidden)?,
                 output: weights.dense(&format!("{prefix}.output.dense"), intermediate.outputs)?,
                 intermediate,
                 output_norm: weights.norm(&format!("{prefix}.output.LayerNorm"), hidden)?,
             });
         }
         if layers.is_empty() {
-            return Err("it has no weights for encoder.layer.0: it is not a BERT encoder".to_string());
+            return Err(
+                "it has no weights for encoder.layer.0: it is not a BERT encoder".to_string(),
+            );
         }
-        Ok(Bert { hidden, words: words.floats, positions, token_type, embedding_norm, layers, epsilon })
+        Ok(Bert {
+            hidden,
+            words: words.floats,
+            positions,
+            token_type,
+            embedding_norm,
+            layers,
+            epsilon,
+        })
     }
 }
 
@@ -88,8 +105,15 @@ impl Bert {
     /// a matrix of a shape the integer product cannot take stays in floats.
     pub fn quantize(&mut self) {
         for layer in &mut self.layers {
-            for dense in [&mut layer.qkv, &mut layer.attention_out, &mut layer.intermediate, &mut layer.output] {
-                if let Some(quantized) = QuantizedMatrix::new(&dense.weight, dense.inputs, dense.outputs) {
+            for dense in [
+                &mut layer.qkv,
+                &mut layer.attention_out,
+                &mut layer.intermediate,
+                &mut layer.output,
+            ] {
+                if let Some(quantized) =
+                    QuantizedMatrix::new(&dense.weight, dense.inputs, dense.outputs)
+                {
                     dense.quantized = Some(quantized);
                     dense.weight = Vec::new();
                 }
@@ -106,7 +130,9 @@ struct Weights<'a> {
 
 impl Weights<'_> {
     fn take(&mut self, name: &str, rank: usize) -> Result<Tensor, String> {
-        let tensor = self.initializers.remove(name).ok_or_else(|| format!("it has no weights named {name}: it is not the BERT encoder recall runs"))?;
+        let tensor = self.initializers.remove(name).ok_or_else(|| {
+            format!("it has no weights named {name}: it is not the BERT encoder recall runs")
+        })?;
         if tensor.dims.len() != rank || tensor.dims.contains(&0) {
             return Err(format!("{name} has the shape {:?}", tensor.dims));
         }
@@ -117,7 +143,10 @@ impl Weights<'_> {
     fn take_rows(&mut self, name: &str, width: usize) -> Result<Vec<f32>, String> {
         let tensor = self.take(name, 2)?;
         if tensor.dims[1] != width {
-            return Err(format!("{name} has the shape {:?}, not rows of {width}", tensor.dims));
+            return Err(format!(
+                "{name} has the shape {:?}, not rows of {width}",
+                tensor.dims
+            ));
         }
         Ok(tensor.floats)
     }
@@ -125,27 +154,47 @@ impl Weights<'_> {
     fn vector(&mut self, name: &str, length: usize) -> Result<Vec<f32>, String> {
         let tensor = self.take(name, 1)?;
         if tensor.dims[0] != length {
-            return Err(format!("{name} has {} floats, not {length}", tensor.dims[0]));
+            return Err(format!(
+                "{name} has {} floats, not {length}",
+                tensor.dims[0]
+            ));
         }
         Ok(tensor.floats)
     }
 
     fn norm(&mut self, name: &str, width: usize) -> Result<Norm, String> {
-        Ok(Norm { scale: self.vector(&format!("{name}.weight"), width)?, shift: self.vector(&format!("{name}.bias"), width)? })
+        Ok(Norm {
+            scale: self.vector(&format!("{name}.weight"), width)?,
+            shift: self.vector(&format!("{name}.bias"), width)?,
+        })
     }
 
     fn dense(&mut self, name: &str, inputs: usize) -> Result<Dense, String> {
-        let matrix = self.matrices.get(name).cloned().unwrap_or_else(|| format!("{name}.weight"));
+        let matrix = self
+            .matrices
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| format!("{name}.weight"));
         let weight = self.take(&matrix, 2)?;
         if weight.dims[0] != inputs {
-            return Err(format!("{name} takes {} inputs, not {inputs}", weight.dims[0]));
+            return Err(format!(
+                "{name} takes {} inputs, not {inputs}",
+                weight.dims[0]
+            ));
         }
         let outputs = weight.dims[1];
-        Ok(Dense { weight: weight.floats, quantized: None, bias: self.vector(&format!("{name}.bias"), outputs)?, inputs, outputs })
+        Ok(Dense {
+            weight: weight.floats,
+            quantized: None,
+            bias: self.vector(&format!("{name}.bias"), outputs)?,
+            inputs,
+            outputs,
+        })
     }
 
     fn has_layer(&self, index: usize) -> bool {
-        self.initializers.contains_key(&format!("encoder.layer.{index}.attention.self.query.bias"))
+        self.initializers
+            .contains_key(&format!("encoder.layer.{index}.attention.self.query.bias"))
     }
 }
 
@@ -155,14 +204,25 @@ fn matrices_by_layer(graph: &Graph) -> HashMap<String, String> {
     let products: HashMap<&str, &str> = graph
         .nodes
         .iter()
-        .filter(|node| node.op == "MatMul" && node.inputs.len() == 2 && node.outputs.len() == 1 && graph.initializers.contains_key(&node.inputs[1]))
+        .filter(|node| {
+            node.op == "MatMul"
+                && node.inputs.len() == 2
+                && node.outputs.len() == 1
+                && graph.initializers.contains_key(&node.inputs[1])
+        })
         .map(|node| (node.outputs[0].as_str(), node.inputs[1].as_str()))
         .collect();
     let mut matrices = HashMap::new();
-    for node in graph.nodes.iter().filter(|node| node.op == "Add" && node.inputs.len() == 2) {
+    for node in graph
+        .nodes
+        .iter()
+        .filter(|node| node.op == "Add" && node.inputs.len() == 2)
+    {
         let (a, b) = (&node.inputs[0], &node.inputs[1]);
         for (bias, product) in [(a, b), (b, a)] {
-            if let (Some(layer), Some(matrix)) = (bias.strip_suffix(".bias"), products.get(product.as_str())) {
+            if let (Some(layer), Some(matrix)) =
+                (bias.strip_suffix(".bias"), products.get(product.as_str()))
+            {
                 matrices.insert(layer.to_string(), matrix.to_string());
             }
         }
@@ -177,13 +237,31 @@ fn epsilon(graph: &Graph) -> Result<f32, String> {
         .nodes
         .iter()
         .filter_map(|node| match (&node.value, &node.outputs[..]) {
-            (Some(Tensor { floats, .. }), [output]) if floats.len() == 1 => Some((output.as_str(), floats[0])),
+            (Some(Tensor { floats, .. }), [output]) if floats.len() == 1 => {
+                Some((output.as_str(), floats[0]))
+            }
             _ => None,
         })
         .collect();
-    let sums: HashMap<&str, &Vec<String>> = graph.nodes.iter().filter(|node| node.op == "Add" && node.outputs.len() == 1).map(|node| (node.outputs[0].as_str(), &node.inputs)).collect();
-    let mut found = graph.nodes.iter().filter(|node| node.op == "Sqrt").filter_map(|node| sums.get(node.inputs.first()?.as_str())?.iter().find_map(|input| constants.get(input.as_str())).copied());
-    let epsilon = found.next().ok_or("it has no layer norm whose epsilon recall can read")?;
+    let sums: HashMap<&str, &Vec<String>> = graph
+        .nodes
+        .iter()
+        .filter(|node| node.op == "Add" && node.outputs.len() == 1)
+        .map(|node| (node.outputs[0].as_str(), &node.inputs))
+        .collect();
+    let mut found = graph
+        .nodes
+        .iter()
+        .filter(|node| node.op == "Sqrt")
+        .filter_map(|node| {
+            sums.get(node.inputs.first()?.as_str())?
+                .iter()
+                .find_map(|input| constants.get(input.as_str()))
+                .copied()
+        });
+    let epsilon = found
+        .next()
+        .ok_or("it has no layer norm whose epsilon recall can read")?;
     if found.any(|other| other != epsilon) {
         return Err("its layer norms differ in epsilon".to_string());
     }
@@ -200,7 +278,16 @@ fn side_by_side(parts: &[Dense]) -> Dense {
             weight.extend_from_slice(&part.weight[row * part.outputs..(row + 1) * part.outputs]);
         }
     }
-    Dense { weight, quantized: None, bias: parts.iter().flat_map(|part| part.bias.iter().copied()).collect(), inputs, outputs }
+    Dense {
+        weight,
+        quantized: None,
+        bias: parts
+            .iter()
+            .flat_map(|part| part.bias.iter().copied())
+            .collect(),
+        inputs,
+        outputs,
+    }
 }
 
 #[cfg(test)]
@@ -209,8 +296,20 @@ mod tests {
 
     #[test]
     fn side_by_side_puts_each_row_of_the_parts_together() {
-        let a = Dense { weight: vec![1.0, 2.0], quantized: None, bias: vec![10.0], inputs: 2, outputs: 1 };
-        let b = Dense { weight: vec![3.0, 4.0, 5.0, 6.0], quantized: None, bias: vec![20.0, 30.0], inputs: 2, outputs: 2 };
+        let a = Dense {
+            weight: vec![1.0, 2.0],
+            quantized: None,
+            bias: vec![10.0],
+            inputs: 2,
+            outputs: 1,
+        };
+        let b = Dense {
+            weight: vec![3.0, 4.0, 5.0, 6.0],
+            quantized: None,
+            bias: vec![20.0, 30.0],
+            inputs: 2,
+            outputs: 2,
+        };
         let both = side_by_side(&[a, b]);
         assert_eq!((both.inputs, both.outputs), (2, 3));
         assert_eq!(both.weight, vec![1.0, 3.0, 4.0, 2.0, 5.0, 6.0]);

@@ -16,7 +16,14 @@ use crate::search::session_floor::SessionFloor;
 /// not used, because the block maxima it skips by were chosen when each segment was written, for
 /// that segment's BM25 statistics, not the live ones a search scores with (statistics.rs), so it
 /// can skip a document that scores above the threshold. What the floor saves is the lookups.
-pub fn collect_segment(weight: &dyn Weight, part: Part, segment: SegmentOrdinal, reader: &SegmentReader, found: &mut BySession, floor: &mut SessionFloor) -> tantivy::Result<()> {
+pub fn collect_segment(
+    weight: &dyn Weight,
+    part: Part,
+    segment: SegmentOrdinal,
+    reader: &SegmentReader,
+    found: &mut BySession,
+    floor: &mut SessionFloor,
+) -> tantivy::Result<()> {
     let fast = reader.fast_fields();
     let path_keys = fast.u64("path_key")?;
     let message_indexes = fast.u64("msg_index")?;
@@ -28,13 +35,22 @@ pub fn collect_segment(weight: &dyn Weight, part: Part, segment: SegmentOrdinal,
             return;
         }
         // Every document of a session file has its path key; file records are never matched.
-        let Some(key) = path_keys.first(doc) else { return };
-        let origin = Origin { part, address: DocAddress::new(segment, doc) };
+        let Some(key) = path_keys.first(doc) else {
+            return;
+        };
+        let origin = Origin {
+            part,
+            address: DocAddress::new(segment, doc),
+        };
         let candidates = found.entry(key).or_insert_with(|| {
             floor.admit(score);
             threshold = floor.threshold();
             Default::default()
         });
-        candidates.offer(Candidate { message: message_indexes.first(doc), score, origin });
+        candidates.offer(Candidate {
+            message: message_indexes.first(doc),
+            score,
+            origin,
+        });
     })
 }

@@ -49,12 +49,23 @@ struct Unit {
 }
 
 /// Visits every live conversation message matching `filters`.
-fn for_each_unit(searcher: &Searcher, fields: &Fields, filters: &Filters, visit: impl FnMut(Unit)) -> Result<()> {
+fn for_each_unit(
+    searcher: &Searcher,
+    fields: &Fields,
+    filters: &Filters,
+    visit: impl FnMut(Unit),
+) -> Result<()> {
     for_each_unit_of(searcher, fields, filters, None, visit)
 }
 
 /// Visits every live conversation message matching `filters`, of one segment or all.
-fn for_each_unit_of(searcher: &Searcher, fields: &Fields, filters: &Filters, only: Option<usize>, mut visit: impl FnMut(Unit)) -> Result<()> {
+fn for_each_unit_of(
+    searcher: &Searcher,
+    fields: &Fields,
+    filters: &Filters,
+    only: Option<usize>,
+    mut visit: impl FnMut(Unit),
+) -> Result<()> {
     let query = filtered(kind_is(fields, KIND_MESSAGE), filters, fields);
     let weight = query.weight(EnableScoring::disabled_from_searcher(searcher))?;
     for (segment_ord, segment) in searcher.segment_readers().iter().enumerate() {
@@ -62,7 +73,12 @@ fn for_each_unit_of(searcher: &Searcher, fields: &Fields, filters: &Filters, onl
             continue;
         }
         let fast = segment.fast_fields();
-        let (path_keys, keys, indexes, times) = (fast.u64("path_key")?, fast.u64("meaning_key")?, fast.u64("msg_index")?, fast.i64("ts")?);
+        let (path_keys, keys, indexes, times) = (
+            fast.u64("path_key")?,
+            fast.u64("meaning_key")?,
+            fast.u64("msg_index")?,
+            fast.i64("ts")?,
+        );
         let alive = segment.alive_bitset();
         let mut docs = weight.scorer(segment, 1.0)?;
         let mut doc = docs.doc();
@@ -71,7 +87,13 @@ fn for_each_unit_of(searcher: &Searcher, fields: &Fields, filters: &Filters, onl
                 if let (Some(path_key), Some(key)) = (path_keys.first(doc), keys.first(doc)) {
                     let msg_index = indexes.first(doc).unwrap_or(0);
                     let ts = times.first(doc).unwrap_or(0);
-                    visit(Unit { path_key, msg_index, key, ts, address: DocAddress::new(segment_ord as u32, doc) });
+                    visit(Unit {
+                        path_key,
+                        msg_index,
+                        key,
+                        ts,
+                        address: DocAddress::new(segment_ord as u32, doc),
+                    });
                 }
             }
             doc = docs.advance();
@@ -89,29 +111,60 @@ struct Opening {
 }
 
 /// Visits the opening of every live session document that has one.
-fn for_each_opening(searcher: &Searcher, fields: &Fields, visit: impl FnMut(Opening)) -> Result<()> {
+fn for_each_opening(
+    searcher: &Searcher,
+    fields: &Fields,
+    visit: impl FnMut(Opening),
+) -> Result<()> {
     for_each_opening_of(searcher, fields, None, visit)
 }
 
 /// Visits the opening of every live session document that has one, of one segment or all.
-fn for_each_opening_of(searcher: &Searcher, fields: &Fields, only: Option<usize>, mut visit: impl FnMut(Opening)) -> Result<()> {
+fn for_each_opening_of(
+    searcher: &Searcher,
+    fields: &Fields,
+    only: Option<usize>,
+    mut visit: impl FnMut(Opening),
+) -> Result<()> {
     let columns = |segment: &SegmentReader| {
         let fast = segment.fast_fields();
-        Ok((fast.u64("path_key")?, fast.u64("meaning_key")?, fast.i64("ts")?))
+        Ok((
+            fast.u64("path_key")?,
+            fast.u64("meaning_key")?,
+            fast.i64("ts")?,
+        ))
     };
-    for_each_of_kind(searcher, fields, KIND_SESSION, columns, |(path_keys, keys, times), address| {
-        if only.is_some_and(|only| only != address.segment_ord as usize) {
-            return;
-        }
-        if let (Some(path_key), Some(key)) = (path_keys.first(address.doc_id), keys.first(address.doc_id)) {
-            visit(Opening { path_key, key, ts: times.first(address.doc_id).unwrap_or(0), address });
-        }
-    })
+    for_each_of_kind(
+        searcher,
+        fields,
+        KIND_SESSION,
+        columns,
+        |(path_keys, keys, times), address| {
+            if only.is_some_and(|only| only != address.segment_ord as usize) {
+                return;
+            }
+            if let (Some(path_key), Some(key)) =
+                (path_keys.first(address.doc_id), keys.first(address.doc_id))
+            {
+                visit(Opening {
+                    path_key,
+                    key,
+                    ts: times.first(address.doc_id).unwrap_or(0),
+                    address,
+                });
+            }
+        },
+    )
 }
 
 /// Up to `limit` texts whose vectors the store lacks (key and text, messages and sessions'
 /// openings, the newest first, each key once), and the coverage of the whole index (messages).
-pub fn pending(searcher: &Searcher, fields: &Fields, store: &Store, limit: usize) -> Result<(Vec<(u64, String)>, Coverage)> {
+pub fn pending(
+    searcher: &Searcher,
+    fields: &Fields,
+    store: &Store,
+    limit: usize,
+) -> Result<(Vec<(u64, String)>, Coverage)> {
     let mut coverage = Coverage::default();
     // Time, key, document, and the field its text is in.
     let mut missing: Vec<(i64, u64, DocAddress, Field)> = Vec::new();
@@ -136,7 +189,10 @@ pub fn pending(searcher: &Searcher, fields: &Fields, store: &Store, limit: usize
         }
         if seen.insert(key) {
             let doc: TantivyDocument = searcher.doc(address)?;
-            let text = doc.get_first(field).and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+            let text = doc
+                .get_first(field)
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default();
             texts.push((key, text));
         }
     }
@@ -174,14 +230,22 @@ const NO_SLOT: u32 = u32::MAX;
 impl SegmentUnits {
     /// Each unit's slot in `store` (NO_SLOT: none yet), looked up again only when the store changed.
     fn slots(&self, store: &Store) -> Arc<Vec<u32>> {
-        let mut held = self.slots.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut held = self
+            .slots
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let generation = store.generation();
         if let Some((seen, slots)) = held.as_ref() {
             if *seen == generation {
                 return Arc::clone(slots);
             }
         }
-        let slots = Arc::new(self.keys.iter().map(|key| store.slot(*key).unwrap_or(NO_SLOT)).collect::<Vec<u32>>());
+        let slots = Arc::new(
+            self.keys
+                .iter()
+                .map(|key| store.slot(*key).unwrap_or(NO_SLOT))
+                .collect::<Vec<u32>>(),
+        );
         *held = Some((generation, Arc::clone(&slots)));
         slots
     }
@@ -197,8 +261,15 @@ pub struct UnitCache {
 impl UnitCache {
     /// The units of each segment of `searcher`, in segment order; segments gone are forgotten.
     fn units(&self, searcher: &Searcher, fields: &Fields) -> Result<Vec<Arc<SegmentUnits>>> {
-        let mut segments = self.segments.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let current: HashSet<SegmentId> = searcher.segment_readers().iter().map(SegmentReader::segment_id).collect();
+        let mut segments = self
+            .segments
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let current: HashSet<SegmentId> = searcher
+            .segment_readers()
+            .iter()
+            .map(SegmentReader::segment_id)
+            .collect();
         segments.retain(|id, _| current.contains(id));
         let mut units = Vec::with_capacity(current.len());
         for (segment_ord, segment) in searcher.segment_readers().iter().enumerate() {
@@ -206,14 +277,30 @@ impl UnitCache {
                 units.push(Arc::clone(read));
                 continue;
             }
-            let mut read = SegmentUnits { docs: Vec::new(), path_keys: Vec::new(), indexes: Vec::new(), keys: Vec::new(), slots: Mutex::new(None), openings: Vec::new() };
-            for_each_unit_of(searcher, fields, &Filters::default(), Some(segment_ord), |unit| {
-                read.docs.push(unit.address.doc_id);
-                read.path_keys.push(unit.path_key);
-                read.indexes.push(unit.msg_index);
-                read.keys.push(unit.key);
+            let mut read = SegmentUnits {
+                docs: Vec::new(),
+                path_keys: Vec::new(),
+                indexes: Vec::new(),
+                keys: Vec::new(),
+                slots: Mutex::new(None),
+                openings: Vec::new(),
+            };
+            for_each_unit_of(
+                searcher,
+                fields,
+                &Filters::default(),
+                Some(segment_ord),
+                |unit| {
+                    read.docs.push(unit.address.doc_id);
+                    read.path_keys.push(unit.path_key);
+                    read.indexes.push(unit.msg_index);
+                    read.keys.push(unit.key);
+                },
+            )?;
+            for_each_opening_of(searcher, fields, Some(segment_ord), |opening| {
+                read.openings
+                    .push((opening.address.doc_id, opening.path_key, opening.key))
             })?;
-            for_each_opening_of(searcher, fields, Some(segment_ord), |opening| read.openings.push((opening.address.doc_id, opening.path_key, opening.key)))?;
             let read = Arc::new(read);
             segments.insert(segment.segment_id(), Arc::clone(&read));
             units.push(read);
@@ -236,14 +323,24 @@ fn kept_by(scope: &dyn Weight, segment: &SegmentReader) -> Result<Vec<u64>> {
 
 /// Each session's best message by meaning (cosine with `query`, a vector of length 1) among the
 /// messages matching `filters`, and how many of those the store covers.
-pub fn meaning_candidates(searcher: &Searcher, fields: &Fields, store: &Store, cache: &UnitCache, query: &[f32], filters: &Filters) -> Result<(BySession, Coverage)> {
+pub fn meaning_candidates(
+    searcher: &Searcher,
+    fields: &Fields,
+    store: &Store,
+    cache: &UnitCache,
+    query: &[f32],
+    filters: &Filters,
+) -> Result<(BySession, Coverage)> {
     let scores = store.scores(query);
     let mut found = BySession::default();
     let mut coverage = Coverage::default();
     // With filters, the messages they keep; built once, read segment by segment.
     let scope = match filters.clauses(fields).is_empty() {
         true => None,
-        false => Some(filtered(kind_is(fields, KIND_MESSAGE), filters, fields).weight(EnableScoring::disabled_from_searcher(searcher))?),
+        false => Some(
+            filtered(kind_is(fields, KIND_MESSAGE), filters, fields)
+                .weight(EnableScoring::disabled_from_searcher(searcher))?,
+        ),
     };
     let segments = cache.units(searcher, fields)?;
     for (segment_ord, units) in segments.iter().enumerate() {
@@ -257,7 +354,9 @@ pub fn meaning_candidates(searcher: &Searcher, fields: &Fields, store: &Store, c
         // A session's messages lie together in a segment: each run of them is one entry of `found`.
         let mut run: Option<(u64, SessionCandidates)> = None;
         for (i, &doc) in units.docs.iter().enumerate() {
-            let in_scope = kept.as_ref().is_none_or(|kept| kept[doc as usize / 64] & (1 << (doc % 64)) != 0);
+            let in_scope = kept
+                .as_ref()
+                .is_none_or(|kept| kept[doc as usize / 64] & (1 << (doc % 64)) != 0);
             if !in_scope || alive.is_some_and(|alive| !alive.is_alive(doc)) {
                 continue;
             }
@@ -273,8 +372,17 @@ pub fn meaning_candidates(searcher: &Searcher, fields: &Fields, store: &Store, c
                     found.entry(key).or_default().merge(candidates);
                 }
             }
-            let candidate = Candidate { message: Some(units.indexes[i]), score: scores[slot as usize], origin: Origin { part: Part::Main, address: DocAddress::new(segment_ord as u32, doc) } };
-            run.get_or_insert_with(|| (path_key, SessionCandidates::default())).1.offer(candidate);
+            let candidate = Candidate {
+                message: Some(units.indexes[i]),
+                score: scores[slot as usize],
+                origin: Origin {
+                    part: Part::Main,
+                    address: DocAddress::new(segment_ord as u32, doc),
+                },
+            };
+            run.get_or_insert_with(|| (path_key, SessionCandidates::default()))
+                .1
+                .offer(candidate);
         }
         if let Some((key, candidates)) = run {
             found.entry(key).or_default().merge(candidates);
@@ -287,7 +395,9 @@ pub fn meaning_candidates(searcher: &Searcher, fields: &Fields, store: &Store, c
             if alive.is_some_and(|alive| !alive.is_alive(doc)) {
                 continue;
             }
-            let (Some(session), Some(slot)) = (found.get_mut(&path_key), store.slot(key)) else { continue };
+            let (Some(session), Some(slot)) = (found.get_mut(&path_key), store.slot(key)) else {
+                continue;
+            };
             if let Some(best) = session.best.as_mut() {
                 best.score = with_opening(best.score, scores[slot as usize]);
             }
@@ -309,9 +419,18 @@ struct Centroid {
 /// scored by the cosine of its centroid with that session's, its best message the one nearest
 /// that centroid; and how many of the messages in scope the store covers. None when the store
 /// holds no vector of that session's messages.
-pub fn nearest_sessions(searcher: &Searcher, fields: &Fields, store: &Store, path: &str, filters: &Filters) -> Result<(Option<BySession>, Coverage)> {
+pub fn nearest_sessions(
+    searcher: &Searcher,
+    fields: &Fields,
+    store: &Store,
+    path: &str,
+    filters: &Filters,
+) -> Result<(Option<BySession>, Coverage)> {
     let mut centre = vec![0f32; DIMENSIONS];
-    let own = Filters { paths: Some(vec![path.to_owned()]), ..Filters::default() };
+    let own = Filters {
+        paths: Some(vec![path.to_owned()]),
+        ..Filters::default()
+    };
     for_each_unit(searcher, fields, &own, |unit| {
         if let Some(slot) = store.slot(unit.key) {
             store.add_to(slot, &mut centre);
@@ -327,21 +446,43 @@ pub fn nearest_sessions(searcher: &Searcher, fields: &Fields, store: &Store, pat
     let mut sessions: ByPathKey<Centroid> = ByPathKey::default();
     for_each_unit(searcher, fields, filters, |unit| {
         coverage.messages += 1;
-        let Some(slot) = store.slot(unit.key) else { return };
+        let Some(slot) = store.slot(unit.key) else {
+            return;
+        };
         coverage.embedded += 1;
         let score = scores[slot as usize];
-        let session = sessions.entry(unit.path_key).or_insert_with(|| Centroid { sum: vec![0f32; DIMENSIONS], towards: 0.0, nearest: SessionCandidates::default() });
+        let session = sessions.entry(unit.path_key).or_insert_with(|| Centroid {
+            sum: vec![0f32; DIMENSIONS],
+            towards: 0.0,
+            nearest: SessionCandidates::default(),
+        });
         store.add_to(slot, &mut session.sum);
         session.towards += score;
-        session.nearest.offer(Candidate { message: Some(unit.msg_index), score, origin: Origin { part: Part::Main, address: unit.address } });
+        session.nearest.offer(Candidate {
+            message: Some(unit.msg_index),
+            score,
+            origin: Origin {
+                part: Part::Main,
+                address: unit.address,
+            },
+        });
     })?;
     let found = sessions
         .into_iter()
         .filter_map(|(key, session)| {
             let length = session.sum.iter().map(|x| x * x).sum::<f32>().sqrt();
             let message = session.nearest.best_message.filter(|_| length > 0.0)?;
-            let best = Candidate { score: session.towards / length, ..message };
-            Some((key, SessionCandidates { best: Some(best), best_message: Some(message) }))
+            let best = Candidate {
+                score: session.towards / length,
+                ..message
+            };
+            Some((
+                key,
+                SessionCandidates {
+                    best: Some(best),
+                    best_message: Some(message),
+                },
+            ))
         })
         .collect();
     Ok((Some(found), coverage))

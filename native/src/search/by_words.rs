@@ -20,29 +20,73 @@ use crate::search::statistics::LiveStatistics;
 /// Documents that cannot change the best `floor` sessions are skipped, so a session kept may lack
 /// its best message when its tags outscore it: `best_message_of` finds it again.
 /// (Reading the two parts on two threads was tried: no faster on two cores.)
-pub fn word_candidates(searchers: &Searchers, statistics: &LiveStatistics, queries: &[(Part, Box<dyn Query>)], floor: &mut SessionFloor) -> Result<BySession> {
+pub fn word_candidates(
+    searchers: &Searchers,
+    statistics: &LiveStatistics,
+    queries: &[(Part, Box<dyn Query>)],
+    floor: &mut SessionFloor,
+) -> Result<BySession> {
     let mut found = BySession::default();
     for (part, query) in queries {
-        let Some(searcher) = searchers.of(*part) else { continue };
-        let weight = query.weight(EnableScoring::enabled_from_statistics_provider(statistics, searcher))?;
+        let Some(searcher) = searchers.of(*part) else {
+            continue;
+        };
+        let weight = query.weight(EnableScoring::enabled_from_statistics_provider(
+            statistics, searcher,
+        ))?;
         for (ord, segment) in searcher.segment_readers().iter().enumerate() {
-            collect_segment(weight.as_ref(), *part, ord as u32, segment, &mut found, floor)?;
+            collect_segment(
+                weight.as_ref(),
+                *part,
+                ord as u32,
+                segment,
+                &mut found,
+                floor,
+            )?;
         }
     }
     Ok(found)
 }
 
 /// The best message of one session file among the documents `queries` match, none skipped.
-pub fn best_message_of(searchers: &Searchers, statistics: &LiveStatistics, queries: &[(Part, Box<dyn Query>)], path_key: Field, key: u64) -> Result<Option<Candidate>> {
-    let of_session: Box<dyn Query> = Box::new(ConstScoreQuery::new(Box::new(TermQuery::new(Term::from_field_u64(path_key, key), IndexRecordOption::Basic)), 0.0));
+pub fn best_message_of(
+    searchers: &Searchers,
+    statistics: &LiveStatistics,
+    queries: &[(Part, Box<dyn Query>)],
+    path_key: Field,
+    key: u64,
+) -> Result<Option<Candidate>> {
+    let of_session: Box<dyn Query> = Box::new(ConstScoreQuery::new(
+        Box::new(TermQuery::new(
+            Term::from_field_u64(path_key, key),
+            IndexRecordOption::Basic,
+        )),
+        0.0,
+    ));
     let mut found = BySession::default();
     for (part, query) in queries {
-        let Some(searcher) = searchers.of(*part) else { continue };
-        let query = BooleanQuery::new(vec![(Occur::Must, query.box_clone()), (Occur::Must, of_session.box_clone())]);
-        let weight = query.weight(EnableScoring::enabled_from_statistics_provider(statistics, searcher))?;
+        let Some(searcher) = searchers.of(*part) else {
+            continue;
+        };
+        let query = BooleanQuery::new(vec![
+            (Occur::Must, query.box_clone()),
+            (Occur::Must, of_session.box_clone()),
+        ]);
+        let weight = query.weight(EnableScoring::enabled_from_statistics_provider(
+            statistics, searcher,
+        ))?;
         for (ord, segment) in searcher.segment_readers().iter().enumerate() {
-            collect_segment(weight.as_ref(), *part, ord as u32, segment, &mut found, &mut SessionFloor::none())?;
+            collect_segment(
+                weight.as_ref(),
+                *part,
+                ord as u32,
+                segment,
+                &mut found,
+                &mut SessionFloor::none(),
+            )?;
         }
     }
-    Ok(found.get(&key).and_then(|candidates| candidates.best_message))
+    Ok(found
+        .get(&key)
+        .and_then(|candidates| candidates.best_message))
 }

@@ -32,7 +32,10 @@ impl Candidate {
     /// depends on segments, so an index kept up to date picks what a rebuild would.
     fn beats(&self, other: &Candidate) -> bool {
         let order = |c: &Candidate| (c.message, c.origin.part == Part::Main);
-        self.score.total_cmp(&other.score).then_with(|| order(self).cmp(&order(other))).is_gt()
+        self.score
+            .total_cmp(&other.score)
+            .then_with(|| order(self).cmp(&order(other)))
+            .is_gt()
     }
 }
 
@@ -46,7 +49,8 @@ pub struct SessionCandidates {
 
 impl SessionCandidates {
     pub fn offer(&mut self, candidate: Candidate) {
-        let beats = |slot: &Option<Candidate>| slot.as_ref().is_none_or(|held| candidate.beats(held));
+        let beats =
+            |slot: &Option<Candidate>| slot.as_ref().is_none_or(|held| candidate.beats(held));
         if candidate.message.is_some() && beats(&self.best_message) {
             self.best_message = Some(candidate);
         }

@@ -79,14 +79,24 @@ pub struct Corrected {
 /// `parsed` with each of its loose words that `searched` (fields of text) holds nowhere replaced
 /// by its nearest word there, when it has one (with `Typos::Suggest`, `parsed` as it is, the
 /// nearest words only named).
-pub fn corrected(mut parsed: ParsedQuery, statistics: &LiveStatistics, searchers: &Searchers, searched: &[Field], typos: Typos) -> tantivy::Result<Corrected> {
+pub fn corrected(
+    mut parsed: ParsedQuery,
+    statistics: &LiveStatistics,
+    searchers: &Searchers,
+    searched: &[Field],
+    typos: Typos,
+) -> tantivy::Result<Corrected> {
     let mut nearest_of: HashMap<String, Option<String>> = HashMap::new();
     let mut read_as = Vec::new();
     if typos == Typos::Off {
         return Ok(Corrected { parsed, read_as });
     }
     for word in &parsed.loose {
-        if nearest_of.contains_key(word) || parsed.prefix.as_ref() == Some(word) || !correctable(word) || held(word, statistics, searched)? {
+        if nearest_of.contains_key(word)
+            || parsed.prefix.as_ref() == Some(word)
+            || !correctable(word)
+            || held(word, statistics, searched)?
+        {
             continue;
         }
         if nearest_of.len() == MAX_LOOKED_UP {
@@ -110,7 +120,11 @@ pub fn corrected(mut parsed: ParsedQuery, statistics: &LiveStatistics, searchers
 
 /// The fields a search of `kinds` reads: each kind's text, and the tags and names of sessions.
 pub fn searched_fields(kinds: &[TextKind], fields: &Fields) -> Vec<Field> {
-    kinds.iter().map(|kind| kind.field(fields)).chain([fields.tag_text]).collect()
+    kinds
+        .iter()
+        .map(|kind| kind.field(fields))
+        .chain([fields.tag_text])
+        .collect()
 }
 
 fn correctable(word: &str) -> bool {
@@ -128,14 +142,34 @@ fn held(word: &str, statistics: &LiveStatistics, searched: &[Field]) -> tantivy:
 }
 
 /// `nearest`, from the cache when these segments were looked through for `word` before.
-fn remembered_nearest(word: &str, statistics: &LiveStatistics, searchers: &Searchers, searched: &[Field]) -> tantivy::Result<Option<String>> {
-    let segments = searchers.parts().flat_map(|(_, searcher)| searcher.generation().segments().iter().map(|(id, deletes)| (*id, *deletes))).collect();
+fn remembered_nearest(
+    word: &str,
+    statistics: &LiveStatistics,
+    searchers: &Searchers,
+    searched: &[Field],
+) -> tantivy::Result<Option<String>> {
+    let segments = searchers
+        .parts()
+        .flat_map(|(_, searcher)| {
+            searcher
+                .generation()
+                .segments()
+                .iter()
+                .map(|(id, deletes)| (*id, *deletes))
+        })
+        .collect();
     let key: NearestKey = (word.to_owned(), searched.to_vec(), segments);
-    if let Some(found) = cache().lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(&key) {
+    if let Some(found) = cache()
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .get(&key)
+    {
         return Ok(found.clone());
     }
     let found = nearest(word, statistics, searched)?;
-    let mut cached = cache().lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut cached = cache()
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     if cached.len() >= MAX_CACHED {
         cached.clear();
     }
@@ -145,23 +179,33 @@ fn remembered_nearest(word: &str, statistics: &LiveStatistics, searchers: &Searc
 
 /// The word one edit from `word` that the most documents hold in the fields (ties: the first in
 /// byte order), counted over the term dictionaries, then checked against the live documents.
-fn nearest(word: &str, statistics: &LiveStatistics, searched: &[Field]) -> tantivy::Result<Option<String>> {
-    let Some(&first) = searched.first() else { return Ok(None) };
-    let automaton = FuzzyTermQuery::new(Term::from_field_text(first, word), EDITS, true).automaton()?;
+fn nearest(
+    word: &str,
+    statistics: &LiveStatistics,
+    searched: &[Field],
+) -> tantivy::Result<Option<String>> {
+    let Some(&first) = searched.first() else {
+        return Ok(None);
+    };
+    let automaton =
+        FuzzyTermQuery::new(Term::from_field_text(first, word), EDITS, true).automaton()?;
     let mut counts: HashMap<Vec<u8>, u64> = HashMap::new();
     for &field in searched {
         for segment in statistics.segments(field) {
             let inverted = segment.inverted_index(field)?;
             let mut stream = inverted.terms().search(&automaton).into_stream()?;
             while stream.advance() {
-                *counts.entry(stream.key().to_vec()).or_default() += u64::from(stream.value().doc_freq);
+                *counts.entry(stream.key().to_vec()).or_default() +=
+                    u64::from(stream.value().doc_freq);
             }
         }
     }
     let mut ranked: Vec<(Vec<u8>, u64)> = counts.into_iter().collect();
     ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     for (bytes, _) in ranked {
-        let Ok(candidate) = String::from_utf8(bytes) else { continue };
+        let Ok(candidate) = String::from_utf8(bytes) else {
+            continue;
+        };
         // Deleted documents still count in a dictionary: the word must be in a live one.
         if candidate != word && held(&candidate, statistics, searched)? {
             return Ok(Some(candidate));

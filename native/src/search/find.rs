@@ -32,7 +32,9 @@ use tantivy::{DocAddress, Searcher, SegmentReader, TantivyDocument, Term};
 use crate::error::{Code, RecallError, Result};
 use crate::index::part::Part;
 use crate::index::schema::{for_each_of_kind, Fields, KIND_SESSION};
-use crate::index::session::{message_from_document, session_from_document, MessageRef, SessionMeta};
+use crate::index::session::{
+    message_from_document, session_from_document, MessageRef, SessionMeta,
+};
 use crate::index::text_kind::TextKind;
 use crate::meaning::store::Store;
 use crate::path_key::{ByPathKey, PathKeys};
@@ -168,21 +170,45 @@ pub(crate) struct Ranked {
 }
 
 /// The hits of `options`, by words (no `meaning`), by meaning, or by both (`MeaningQuery::words`).
-pub fn find_matching(searchers: &Searchers, fields: &Fields, options: &SearchOptions, meaning: Option<MeaningQuery>) -> Result<Found> {
+pub fn find_matching(
+    searchers: &Searchers,
+    fields: &Fields,
+    options: &SearchOptions,
+    meaning: Option<MeaningQuery>,
+) -> Result<Found> {
     if options.limit > MAX_LIMIT {
-        return Err(RecallError::new(Code::BadInput, format!("limit must be at most {MAX_LIMIT}, not {}", options.limit)));
+        return Err(RecallError::new(
+            Code::BadInput,
+            format!("limit must be at most {MAX_LIMIT}, not {}", options.limit),
+        ));
     }
-    let kinds = if options.content.is_empty() { vec![TextKind::Conversation] } else { options.content.clone() };
+    let kinds = if options.content.is_empty() {
+        vec![TextKind::Conversation]
+    } else {
+        options.content.clone()
+    };
     let statistics = LiveStatistics::new(searchers, fields);
-    let Corrected { parsed, read_as } = corrected(parse(&options.query, options.prefix), &statistics, searchers, &searched_fields(&kinds, fields), options.typos)?;
+    let Corrected { parsed, read_as } = corrected(
+        parse(&options.query, options.prefix),
+        &statistics,
+        searchers,
+        &searched_fields(&kinds, fields),
+        options.typos,
+    )?;
     let coverage = None;
     if parsed.is_empty() || options.limit == 0 {
-        return Ok(Found { hits: Vec::new(), read_as, coverage });
+        return Ok(Found {
+            hits: Vec::new(),
+            read_as,
+            coverage,
+        });
     }
     let mut expansions = Vec::with_capacity(kinds.len());
     for kind in &kinds {
         expansions.push(match (&parsed.prefix, searchers.of_kind(*kind)) {
-            (Some(prefix), Some(searcher)) => prefix_expansions(searcher, kind.field(fields), prefix)?,
+            (Some(prefix), Some(searcher)) => {
+                prefix_expansions(searcher, kind.field(fields), prefix)?
+            }
             _ => Vec::new(),
         });
     }
@@ -192,28 +218,75 @@ pub fn find_matching(searchers: &Searchers, fields: &Fields, options: &SearchOpt
         Some(prefix) => prefix_expansions(searcher, fields.tag_text, prefix)?,
         None => Vec::new(),
     };
-    let Some(filters) = options.filters.with_tags_resolved(searcher, fields)? else { return Ok(Found { hits: Vec::new(), read_as, coverage }) };
+    let Some(filters) = options.filters.with_tags_resolved(searcher, fields)? else {
+        return Ok(Found {
+            hits: Vec::new(),
+            read_as,
+            coverage,
+        });
+    };
     // Each index is asked only for the kinds of text it holds (tags are in the main one).
     let queries: Vec<(Part, Box<dyn Query>)> = searchers
         .parts()
         .map(|(part, _)| {
-            let (part_kinds, part_expansions): (Vec<TextKind>, Vec<Vec<String>>) =
-                kinds.iter().zip(&expansions).filter(|(kind, _)| Part::of(**kind) == part).map(|(kind, completions)| (*kind, completions.clone())).unzip();
+            let (part_kinds, part_expansions): (Vec<TextKind>, Vec<Vec<String>>) = kinds
+                .iter()
+                .zip(&expansions)
+                .filter(|(kind, _)| Part::of(**kind) == part)
+                .map(|(kind, completions)| (*kind, completions.clone()))
+                .unzip();
             let tags = (part == Part::Main).then_some(&tag_expansions[..]);
-            (part, filtered(text_query(&parsed, &part_kinds, &part_expansions, tags, options.coordination, fields), &filters, fields))
+            (
+                part,
+                filtered(
+                    text_query(
+                        &parsed,
+                        &part_kinds,
+                        &part_expansions,
+                        tags,
+                        options.coordination,
+                        fields,
+                    ),
+                    &filters,
+                    fields,
+                ),
+            )
         })
         .collect();
 
     // Words alone keep the best `limit` sessions; fused with meaning, every session's rank counts.
-    let mut floor = if meaning.is_none() { SessionFloor::new(options.limit, options.recency_weight) } else { SessionFloor::none() };
+    let mut floor = if meaning.is_none() {
+        SessionFloor::new(options.limit, options.recency_weight)
+    } else {
+        SessionFloor::none()
+    };
     // With both, the meaning's pass over every vector runs on a second thread beside the words'.
     let (by_words, by_meaning) = std::thread::scope(|scope| {
-        let by_meaning = meaning.as_ref().map(|meaning| scope.spawn(|| meaning_candidates(searcher, fields, meaning.store, meaning.units, meaning.vector, &filters)));
+        let by_meaning = meaning.as_ref().map(|meaning| {
+            scope.spawn(|| {
+                meaning_candidates(
+                    searcher,
+                    fields,
+                    meaning.store,
+                    meaning.units,
+                    meaning.vector,
+                    &filters,
+                )
+            })
+        });
         let by_words = match &meaning {
             Some(meaning) if !meaning.words => Ok(BySession::default()),
-            _ => word_candidates(searchers, &statistics, &queries, &mut floor).map(|found| fuse(vec![found])),
+            _ => word_candidates(searchers, &statistics, &queries, &mut floor)
+                .map(|found| fuse(vec![found])),
         };
-        (by_words, by_meaning.map(|thread| thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))))
+        (
+            by_words,
+            by_meaning.map(|thread| {
+                thread
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            }),
+        )
     });
     let by_words = by_words?;
     let (by_meaning, coverage) = match by_meaning.transpose()? {
@@ -223,63 +296,133 @@ pub fn find_matching(searchers: &Searchers, fields: &Fields, options: &SearchOpt
     // With both, a session only the meaning found is a hit from MEANING_FLOOR on (by meaning
     // alone, the nearest sessions are what was asked for).
     let by_meaning: BySession = match &meaning {
-        Some(MeaningQuery { words: true, .. }) => by_meaning.into_iter().filter(|(key, found)| by_words.contains_key(key) || found.best.is_some_and(|best| best.score >= MEANING_FLOOR)).collect(),
+        Some(MeaningQuery { words: true, .. }) => by_meaning
+            .into_iter()
+            .filter(|(key, found)| {
+                by_words.contains_key(key)
+                    || found.best.is_some_and(|best| best.score >= MEANING_FLOOR)
+            })
+            .collect(),
         _ => by_meaning,
     };
     let wanted: PathKeys = by_words.keys().chain(by_meaning.keys()).copied().collect();
     let session_docs = session_documents(searcher, fields, &wanted)?;
-    let last_activity: ByPathKey<i64> = session_docs.iter().map(|(key, (ts, _))| (*key, *ts)).collect();
-    let recency = Recency { now: options.now, weight: options.recency_weight };
+    let last_activity: ByPathKey<i64> = session_docs
+        .iter()
+        .map(|(key, (ts, _))| (*key, *ts))
+        .collect();
+    let recency = Recency {
+        now: options.now,
+        weight: options.recency_weight,
+    };
     let ranked = match &meaning {
         None => {
             let mut ranked = rank(by_words, &last_activity, recency, options.limit);
             // A session its tags put here may have had its best message skipped as too weak to matter.
-            for session in ranked.iter_mut().filter(|session| session.candidates.best.is_some_and(|best| best.message.is_none())) {
-                session.candidates.best_message = best_message_of(searchers, &statistics, &queries, fields.path_key, session.key)?;
+            for session in ranked.iter_mut().filter(|session| {
+                session
+                    .candidates
+                    .best
+                    .is_some_and(|best| best.message.is_none())
+            }) {
+                session.candidates.best_message = best_message_of(
+                    searchers,
+                    &statistics,
+                    &queries,
+                    fields.path_key,
+                    session.key,
+                )?;
             }
-            ranked.into_iter().map(|s| Ranked { key: s.key, score: s.score, words: Some(s.candidates), meaning: None, matched_by: MatchedBy::Words }).collect()
+            ranked
+                .into_iter()
+                .map(|s| Ranked {
+                    key: s.key,
+                    score: s.score,
+                    words: Some(s.candidates),
+                    meaning: None,
+                    matched_by: MatchedBy::Words,
+                })
+                .collect()
         }
-        Some(MeaningQuery { words: false, .. }) => rank(by_meaning, &last_activity, recency, options.limit)
-            .into_iter()
-            .map(|s| Ranked { key: s.key, score: s.score, words: None, meaning: Some(s.candidates), matched_by: MatchedBy::Meaning })
-            .collect(),
+        Some(MeaningQuery { words: false, .. }) => {
+            rank(by_meaning, &last_activity, recency, options.limit)
+                .into_iter()
+                .map(|s| Ranked {
+                    key: s.key,
+                    score: s.score,
+                    words: None,
+                    meaning: Some(s.candidates),
+                    matched_by: MatchedBy::Meaning,
+                })
+                .collect()
+        }
         Some(_) => {
             let full = full_match_score(&parsed, &statistics, fields, options.coordination)?;
-            fused(rank(by_words, &last_activity, recency, usize::MAX), rank(by_meaning, &last_activity, recency, usize::MAX), Some(full), &last_activity, options.limit)
+            fused(
+                rank(by_words, &last_activity, recency, usize::MAX),
+                rank(by_meaning, &last_activity, recency, usize::MAX),
+                Some(full),
+                &last_activity,
+                options.limit,
+            )
         }
     };
 
     let mut snippets: HashMap<&'static str, SnippetGenerator> = HashMap::new();
     let mut hits = Vec::with_capacity(ranked.len());
     for ranked in ranked {
-        let Some((_, address)) = session_docs.get(&ranked.key) else { continue };
+        let Some((_, address)) = session_docs.get(&ranked.key) else {
+            continue;
+        };
         let session = session_from_document(fields, &searcher.doc(*address)?);
         let score = ranked.score;
         let matched_by = ranked.matched_by;
         // A session the words found shows their match; one only the meaning found, the passage.
-        let (message, snippet, spans) = match (ranked.words.map(|c| c.best_message), ranked.meaning.and_then(|c| c.best_message)) {
+        let (message, snippet, spans) = match (
+            ranked.words.map(|c| c.best_message),
+            ranked.meaning.and_then(|c| c.best_message),
+        ) {
             (Some(Some(candidate)), _) => {
-                let doc: TantivyDocument = searchers.doc(candidate.origin.part, candidate.origin.address)?;
+                let doc: TantivyDocument =
+                    searchers.doc(candidate.origin.part, candidate.origin.address)?;
                 let mut message = message_from_document(fields, &doc);
                 let kind = message.kind;
                 // Text the index does not keep gets its snippet from the session file (snippet.rs).
                 if !kind.kept_whole() {
-                    hits.push(Hit { session, score, message: Some(message), snippet: String::new(), spans: Vec::new(), matched_by });
+                    hits.push(Hit {
+                        session,
+                        score,
+                        message: Some(message),
+                        snippet: String::new(),
+                        spans: Vec::new(),
+                        matched_by,
+                    });
                     continue;
                 }
                 let generator = match snippets.entry(kind.name()) {
                     std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                     std::collections::hash_map::Entry::Vacant(e) => {
-                        let completions = kinds.iter().position(|k| *k == kind).map_or(&[][..], |i| &expansions[i][..]);
-                        e.insert(snippet_generator(&statistics, kind.field(fields), &parsed, completions, options.snippet_chars)?)
+                        let completions = kinds
+                            .iter()
+                            .position(|k| *k == kind)
+                            .map_or(&[][..], |i| &expansions[i][..]);
+                        e.insert(snippet_generator(
+                            &statistics,
+                            kind.field(fields),
+                            &parsed,
+                            completions,
+                            options.snippet_chars,
+                        )?)
                     }
                 };
-                let (snippet, spans) = make_snippet(generator, &message.text, options.snippet_chars);
+                let (snippet, spans) =
+                    make_snippet(generator, &message.text, options.snippet_chars);
                 message.text = String::new();
                 (Some(message), snippet, spans)
             }
             (None, Some(candidate)) => {
-                let doc: TantivyDocument = searchers.doc(candidate.origin.part, candidate.origin.address)?;
+                let doc: TantivyDocument =
+                    searchers.doc(candidate.origin.part, candidate.origin.address)?;
                 let mut message = message_from_document(fields, &doc);
                 let snippet = passage(&message.text, options.snippet_chars);
                 message.text = String::new();
@@ -287,9 +430,20 @@ pub fn find_matching(searchers: &Searchers, fields: &Fields, options: &SearchOpt
             }
             _ => (None, String::new(), Vec::new()),
         };
-        hits.push(Hit { session, score, message, snippet, spans, matched_by });
+        hits.push(Hit {
+            session,
+            score,
+            message,
+            snippet,
+            spans,
+            matched_by,
+        });
     }
-    Ok(Found { hits, read_as, coverage })
+    Ok(Found {
+        hits,
+        read_as,
+        coverage,
+    })
 }
 
 /// The words' and the meaning's rankings fused by score: a session's cosine with the query (×
@@ -302,17 +456,42 @@ pub fn find_matching(searchers: &Searchers, fields: &Fields, options: &SearchOpt
 /// equal scores fall to the more recent session, then to the path key, as `rank` orders them. A
 /// session is said to match by meaning within the first `MEANING_DEPTH` of the meaning's ranking,
 /// or when the words do not find it.
-pub(crate) fn fused(by_words: Vec<RankedSession>, by_meaning: Vec<RankedSession>, full: Option<f64>, last_activity: &ByPathKey<i64>, limit: usize) -> Vec<Ranked> {
+pub(crate) fn fused(
+    by_words: Vec<RankedSession>,
+    by_meaning: Vec<RankedSession>,
+    full: Option<f64>,
+    last_activity: &ByPathKey<i64>,
+    limit: usize,
+) -> Vec<Ranked> {
     let mut sessions: ByPathKey<Ranked> = ByPathKey::default();
     let best = full.unwrap_or_else(|| by_words.first().map_or(1.0, |s| s.score));
     for session in by_words {
         let share = session.score / best;
-        let strong = if full.is_some() { STRONG_WORDS_WEIGHT * (share - STRONG_WORDS_FROM).max(0.0) } else { 0.0 };
+        let strong = if full.is_some() {
+            STRONG_WORDS_WEIGHT * (share - STRONG_WORDS_FROM).max(0.0)
+        } else {
+            0.0
+        };
         let score = WORDS_WEIGHT * share.min(1.0) + strong;
-        sessions.insert(session.key, Ranked { key: session.key, score, words: Some(session.candidates), meaning: None, matched_by: MatchedBy::Words });
+        sessions.insert(
+            session.key,
+            Ranked {
+                key: session.key,
+                score,
+                words: Some(session.candidates),
+                meaning: None,
+                matched_by: MatchedBy::Words,
+            },
+        );
     }
     for (rank, session) in by_meaning.into_iter().enumerate() {
-        let entry = sessions.entry(session.key).or_insert(Ranked { key: session.key, score: 0.0, words: None, meaning: None, matched_by: MatchedBy::Meaning });
+        let entry = sessions.entry(session.key).or_insert(Ranked {
+            key: session.key,
+            score: 0.0,
+            words: None,
+            meaning: None,
+            matched_by: MatchedBy::Meaning,
+        });
         entry.score += session.score;
         entry.meaning = Some(session.candidates);
         if rank < MEANING_DEPTH && entry.matched_by == MatchedBy::Words {
@@ -321,7 +500,12 @@ pub(crate) fn fused(by_words: Vec<RankedSession>, by_meaning: Vec<RankedSession>
     }
     let mut ranked: Vec<Ranked> = sessions.into_values().collect();
     let last = |key: &u64| last_activity.get(key).copied().unwrap_or(0);
-    ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(last(&b.key).cmp(&last(&a.key))).then(a.key.cmp(&b.key)));
+    ranked.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then(last(&b.key).cmp(&last(&a.key)))
+            .then(a.key.cmp(&b.key))
+    });
     ranked.truncate(limit);
     ranked
 }
@@ -329,7 +513,12 @@ pub(crate) fn fused(by_words: Vec<RankedSession>, by_meaning: Vec<RankedSession>
 /// What a message holding every word of the query once scores, about: each distinct word's idf
 /// in the conversation (BM25's weight of one occurrence in a message of average length) plus
 /// its coordination constant.
-fn full_match_score(parsed: &ParsedQuery, statistics: &LiveStatistics, fields: &Fields, coordination: f32) -> Result<f64> {
+fn full_match_score(
+    parsed: &ParsedQuery,
+    statistics: &LiveStatistics,
+    fields: &Fields,
+    coordination: f32,
+) -> Result<f64> {
     let documents = statistics.total_num_docs()? as f64;
     let mut full = 0.0;
     for word in parsed.distinct_words() {
@@ -341,14 +530,21 @@ fn full_match_score(parsed: &ParsedQuery, statistics: &LiveStatistics, fields: &
 
 /// The passage a meaning-only hit shows: the start of the message the model read, `chars` long.
 pub(crate) fn passage(text: &str, chars: usize) -> String {
-    let end = text.char_indices().nth(chars).map_or(text.len(), |(i, _)| i);
+    let end = text
+        .char_indices()
+        .nth(chars)
+        .map_or(text.len(), |(i, _)| i);
     text[..end].to_owned()
 }
 
 /// The session document of each session file (by path key), with its last activity read from the
 /// fast columns: one pass over the session documents, instead of a lookup per result.
 /// Every indexed session has its session document; one missing means a damaged index.
-pub fn session_documents(searcher: &Searcher, fields: &Fields, wanted: &PathKeys) -> Result<ByPathKey<(i64, DocAddress)>> {
+pub fn session_documents(
+    searcher: &Searcher,
+    fields: &Fields,
+    wanted: &PathKeys,
+) -> Result<ByPathKey<(i64, DocAddress)>> {
     if wanted.is_empty() {
         return Ok(ByPathKey::default());
     }
@@ -357,13 +553,22 @@ pub fn session_documents(searcher: &Searcher, fields: &Fields, wanted: &PathKeys
         let fast = segment.fast_fields();
         Ok((fast.u64("path_key")?, fast.i64("ts")?))
     };
-    for_each_of_kind(searcher, fields, KIND_SESSION, columns, |(keys, timestamps), address| {
-        if let Some(key) = keys.first(address.doc_id).filter(|key| wanted.contains(key)) {
-            if let Some(ts) = timestamps.first(address.doc_id) {
-                out.insert(key, (ts, address));
+    for_each_of_kind(
+        searcher,
+        fields,
+        KIND_SESSION,
+        columns,
+        |(keys, timestamps), address| {
+            if let Some(key) = keys
+                .first(address.doc_id)
+                .filter(|key| wanted.contains(key))
+            {
+                if let Some(ts) = timestamps.first(address.doc_id) {
+                    out.insert(key, (ts, address));
+                }
             }
-        }
-    })?;
+        },
+    )?;
     Ok(out)
 }
 
@@ -373,16 +578,30 @@ mod fusion_tests {
     use crate::search::candidates::SessionCandidates;
 
     fn ranked(key: u64, score: f64) -> RankedSession {
-        RankedSession { key, score, candidates: SessionCandidates::default() }
+        RankedSession {
+            key,
+            score,
+            candidates: SessionCandidates::default(),
+        }
     }
 
     /// The keys of `fused`, best first, for sessions 1..: their words' scores (None: not found by
     /// the words) and cosines, with a whole query's match scoring 10.
     fn order(sessions: &[(Option<f64>, f64)]) -> Vec<u64> {
         let keys = 1..=sessions.len() as u64;
-        let by_words = keys.clone().zip(sessions).filter_map(|(key, (words, _))| words.map(|score| ranked(key, score))).collect();
-        let by_meaning = keys.zip(sessions).map(|(key, (_, cosine))| ranked(key, *cosine)).collect();
-        fused(by_words, by_meaning, Some(10.0), &ByPathKey::default(), 10).iter().map(|r| r.key).collect()
+        let by_words = keys
+            .clone()
+            .zip(sessions)
+            .filter_map(|(key, (words, _))| words.map(|score| ranked(key, score)))
+            .collect();
+        let by_meaning = keys
+            .zip(sessions)
+            .map(|(key, (_, cosine))| ranked(key, *cosine))
+            .collect();
+        fused(by_words, by_meaning, Some(10.0), &ByPathKey::default(), 10)
+            .iter()
+            .map(|r| r.key)
+            .collect()
     }
 
     #[test]

@@ -37,17 +37,34 @@ pub fn fuse(sources: Vec<BySession>) -> BySession {
 
 /// The best `limit` sessions, best first; `last_activity` is each session's last message time (a
 /// session without one is left out: its session document is missing, the index is damaged).
-pub fn rank(sessions: BySession, last_activity: &ByPathKey<i64>, recency: Recency, limit: usize) -> Vec<RankedSession> {
+pub fn rank(
+    sessions: BySession,
+    last_activity: &ByPathKey<i64>,
+    recency: Recency,
+    limit: usize,
+) -> Vec<RankedSession> {
     let mut ranked: Vec<(RankedSession, i64)> = sessions
         .into_iter()
         .filter_map(|(key, candidates)| {
             let best = candidates.best?;
             let last = *last_activity.get(&key)?;
             let score = f64::from(best.score) * recency_factor(recency.now, last, recency.weight);
-            Some((RankedSession { key, score, candidates }, last))
+            Some((
+                RankedSession {
+                    key,
+                    score,
+                    candidates,
+                },
+                last,
+            ))
         })
         .collect();
-    let order = |(a, a_last): &(RankedSession, i64), (b, b_last): &(RankedSession, i64)| b.score.total_cmp(&a.score).then(b_last.cmp(a_last)).then(a.key.cmp(&b.key));
+    let order = |(a, a_last): &(RankedSession, i64), (b, b_last): &(RankedSession, i64)| {
+        b.score
+            .total_cmp(&a.score)
+            .then(b_last.cmp(a_last))
+            .then(a.key.cmp(&b.key))
+    };
     if ranked.len() > limit {
         ranked.select_nth_unstable_by(limit, order);
         ranked.truncate(limit);

@@ -11,7 +11,10 @@
 use std::ops::Bound;
 
 use tantivy::collector::DocSetCollector;
-use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, EmptyQuery, Occur, PhraseQuery, Query, RangeQuery, TermQuery};
+use tantivy::query::{
+    BooleanQuery, BoostQuery, ConstScoreQuery, EmptyQuery, Occur, PhraseQuery, Query, RangeQuery,
+    TermQuery,
+};
 use tantivy::schema::document::Value;
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Searcher, TantivyDocument, Term};
@@ -128,12 +131,23 @@ pub struct Filters {
 impl Filters {
     /// The tag filters as session id filters, from the tags on the session documents; None when
     /// no session carries every wanted tag (nothing can match).
-    pub fn with_tags_resolved(&self, searcher: &Searcher, fields: &Fields) -> tantivy::Result<Option<Filters>> {
-        let mut resolved = Filters { tags_all: Vec::new(), tags_none: Vec::new(), ..self.clone() };
+    pub fn with_tags_resolved(
+        &self,
+        searcher: &Searcher,
+        fields: &Fields,
+    ) -> tantivy::Result<Option<Filters>> {
+        let mut resolved = Filters {
+            tags_all: Vec::new(),
+            tags_none: Vec::new(),
+            ..self.clone()
+        };
         if !self.tags_all.is_empty() {
             let tagged = session_ids_tagged(searcher, fields, &self.tags_all, Occur::Must)?;
             let ids: Vec<String> = match &self.session_ids {
-                Some(wanted) => tagged.into_iter().filter(|id| wanted.contains(id)).collect(),
+                Some(wanted) => tagged
+                    .into_iter()
+                    .filter(|id| wanted.contains(id))
+                    .collect(),
                 None => tagged,
             };
             if ids.is_empty() {
@@ -142,14 +156,24 @@ impl Filters {
             resolved.session_ids = Some(ids);
         }
         if !self.tags_none.is_empty() {
-            resolved.exclude_session_ids.extend(session_ids_tagged(searcher, fields, &self.tags_none, Occur::Should)?);
+            resolved.exclude_session_ids.extend(session_ids_tagged(
+                searcher,
+                fields,
+                &self.tags_none,
+                Occur::Should,
+            )?);
         }
         Ok(Some(resolved))
     }
 
     pub fn clauses(&self, fields: &Fields) -> Vec<(Occur, Box<dyn Query>)> {
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        let set = |field, values: &[String]| -> Box<dyn Query> { Box::new(ConstScoreQuery::new(Box::new(AnyTerm::new(field, values)), 0.0)) };
+        let set = |field, values: &[String]| -> Box<dyn Query> {
+            Box::new(ConstScoreQuery::new(
+                Box::new(AnyTerm::new(field, values)),
+                0.0,
+            ))
+        };
         if let Some(cwds) = &self.cwds {
             clauses.push((Occur::Must, set(fields.cwd, cwds)));
         }
@@ -160,7 +184,10 @@ impl Filters {
             clauses.push((Occur::Must, set(fields.path, paths)));
         }
         if !self.exclude_session_ids.is_empty() {
-            clauses.push((Occur::MustNot, set(fields.session_id, &self.exclude_session_ids)));
+            clauses.push((
+                Occur::MustNot,
+                set(fields.session_id, &self.exclude_session_ids),
+            ));
         }
         if self.since.is_some() || self.until.is_some() {
             let bound = |v: Option<i64>| match v {
@@ -168,16 +195,32 @@ impl Filters {
                 None => Bound::Unbounded,
             };
             let range = RangeQuery::new(bound(self.since), bound(self.until));
-            clauses.push((Occur::Must, Box::new(ConstScoreQuery::new(Box::new(range), 0.0))));
+            clauses.push((
+                Occur::Must,
+                Box::new(ConstScoreQuery::new(Box::new(range), 0.0)),
+            ));
         }
         clauses
     }
 }
 
 /// Session ids of the session documents carrying every tag (`Occur::Must`) or any (`Occur::Should`).
-fn session_ids_tagged(searcher: &Searcher, fields: &Fields, tags: &[String], occur: Occur) -> tantivy::Result<Vec<String>> {
+fn session_ids_tagged(
+    searcher: &Searcher,
+    fields: &Fields,
+    tags: &[String],
+    occur: Occur,
+) -> tantivy::Result<Vec<String>> {
     let mut clauses = vec![(Occur::Must, kind_is(fields, KIND_SESSION))];
-    let tag_clauses: Vec<(Occur, Box<dyn Query>)> = tags.iter().map(|tag| (occur, term_clause(fields.tags, tag, IndexRecordOption::Basic))).collect();
+    let tag_clauses: Vec<(Occur, Box<dyn Query>)> = tags
+        .iter()
+        .map(|tag| {
+            (
+                occur,
+                term_clause(fields.tags, tag, IndexRecordOption::Basic),
+            )
+        })
+        .collect();
     clauses.push((Occur::Must, Box::new(BooleanQuery::new(tag_clauses))));
     let mut ids = Vec::new();
     for address in searcher.search(&BooleanQuery::new(clauses), &DocSetCollector)? {
@@ -192,27 +235,48 @@ fn session_ids_tagged(searcher: &Searcher, fields: &Fields, tags: &[String], occ
 }
 
 /// Completions of `prefix` in one field's dictionary, most frequent first.
-pub fn prefix_expansions(searcher: &Searcher, field: Field, prefix: &str) -> tantivy::Result<Vec<String>> {
+pub fn prefix_expansions(
+    searcher: &Searcher,
+    field: Field,
+    prefix: &str,
+) -> tantivy::Result<Vec<String>> {
     let mut upper = prefix.as_bytes().to_vec();
     upper.push(0xff);
     let mut found: std::collections::HashMap<Vec<u8>, u64> = std::collections::HashMap::new();
-    for segment in searcher.segment_readers().iter().filter(|segment| holds_terms(segment, field)) {
+    for segment in searcher
+        .segment_readers()
+        .iter()
+        .filter(|segment| holds_terms(segment, field))
+    {
         let inverted = segment.inverted_index(field)?;
-        let mut stream = inverted.terms().range().ge(prefix.as_bytes()).lt(&upper).into_stream()?;
+        let mut stream = inverted
+            .terms()
+            .range()
+            .ge(prefix.as_bytes())
+            .lt(&upper)
+            .into_stream()?;
         while stream.advance() {
             if stream.key() != prefix.as_bytes() {
-                *found.entry(stream.key().to_vec()).or_default() += u64::from(stream.value().doc_freq);
+                *found.entry(stream.key().to_vec()).or_default() +=
+                    u64::from(stream.value().doc_freq);
             }
         }
     }
     let mut ranked: Vec<(Vec<u8>, u64)> = found.into_iter().collect();
     ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    Ok(ranked.into_iter().take(MAX_PREFIX_EXPANSIONS).filter_map(|(bytes, _)| String::from_utf8(bytes).ok()).collect())
+    Ok(ranked
+        .into_iter()
+        .take(MAX_PREFIX_EXPANSIONS)
+        .filter_map(|(bytes, _)| String::from_utf8(bytes).ok())
+        .collect())
 }
 
 /// One term of `field`, as a clause that skips the segments without the field's terms.
 fn term_clause(field: Field, text: &str, record: IndexRecordOption) -> Box<dyn Query> {
-    Box::new(InField::new(field, Box::new(TermQuery::new(Term::from_field_text(field, text), record))))
+    Box::new(InField::new(
+        field,
+        Box::new(TermQuery::new(Term::from_field_text(field, text), record)),
+    ))
 }
 
 /// `word` in `field`, scored (its frequencies read), skipping segments without terms of `field`.
@@ -226,9 +290,17 @@ fn phrase_or_term(field: Field, words: &[String], positions: bool) -> Box<dyn Qu
         return term_query(field, &words[0]);
     }
     if !positions {
-        return Box::new(BooleanQuery::new(words.iter().map(|w| (Occur::Must, term_query(field, w))).collect()));
+        return Box::new(BooleanQuery::new(
+            words
+                .iter()
+                .map(|w| (Occur::Must, term_query(field, w)))
+                .collect(),
+        ));
     }
-    let terms = words.iter().map(|w| Term::from_field_text(field, w)).collect();
+    let terms = words
+        .iter()
+        .map(|w| Term::from_field_text(field, w))
+        .collect();
     Box::new(InField::new(field, Box::new(PhraseQuery::new(terms))))
 }
 
@@ -247,7 +319,10 @@ fn in_any_kind(kinds: &[TextKind], make: impl Fn(TextKind) -> Box<dyn Query>) ->
     if let [kind] = kinds {
         return weighted(*kind, 1.0, make(*kind));
     }
-    let clauses = kinds.iter().map(|kind| (Occur::Should, weighted(*kind, 1.0, make(*kind)))).collect();
+    let clauses = kinds
+        .iter()
+        .map(|kind| (Occur::Should, weighted(*kind, 1.0, make(*kind))))
+        .collect();
     Box::new(BooleanQuery::new(clauses))
 }
 
@@ -256,13 +331,25 @@ fn in_any_kind(kinds: &[TextKind], make: impl Fn(TextKind) -> Box<dyn Query>) ->
 /// its text. `expansions` holds the completions of the unfinished word in each kind's field, in
 /// the order of `kinds`; `tags`, when session text (tags, names) is searched too, the completions
 /// there.
-pub fn text_query(parsed: &ParsedQuery, kinds: &[TextKind], expansions: &[Vec<String>], tags: Option<&[String]>, coordination: f32, fields: &Fields) -> Box<dyn Query> {
+pub fn text_query(
+    parsed: &ParsedQuery,
+    kinds: &[TextKind],
+    expansions: &[Vec<String>],
+    tags: Option<&[String]>,
+    coordination: f32,
+    fields: &Fields,
+) -> Box<dyn Query> {
     if parsed.is_empty() || (kinds.is_empty() && tags.is_none()) {
         return Box::new(EmptyQuery);
     }
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
     for phrase in &parsed.required {
-        clauses.push((Occur::Must, in_any_kind(kinds, |kind| phrase_or_term(kind.field(fields), phrase, kind.kept_whole()))));
+        clauses.push((
+            Occur::Must,
+            in_any_kind(kinds, |kind| {
+                phrase_or_term(kind.field(fields), phrase, kind.kept_whole())
+            }),
+        ));
     }
     let words = parsed.distinct_words();
     // With one word, coordination would add the same constant to every match: skip its cost.
@@ -278,10 +365,16 @@ pub fn text_query(parsed: &ParsedQuery, kinds: &[TextKind], expansions: &[Vec<St
     for word in words {
         for kind in kinds {
             let scored = weighted(*kind, 1.0, term_query(kind.field(fields), &word));
-            clauses.push((Occur::Should, coordinated(scored, coordination * kind.weight())));
+            clauses.push((
+                Occur::Should,
+                coordinated(scored, coordination * kind.weight()),
+            ));
         }
         if tags.is_some() {
-            let in_tags = Box::new(BoostQuery::new(term_query(fields.tag_text, &word), TAG_BOOST));
+            let in_tags = Box::new(BoostQuery::new(
+                term_query(fields.tag_text, &word),
+                TAG_BOOST,
+            ));
             clauses.push((Occur::Should, coordinated(in_tags, coordination)));
         }
     }
@@ -289,7 +382,10 @@ pub fn text_query(parsed: &ParsedQuery, kinds: &[TextKind], expansions: &[Vec<St
         // Text without positions has no phrase to boost: coordination already rewards all the words.
         for kind in kinds.iter().filter(|kind| kind.kept_whole()) {
             let phrase = phrase_or_term(kind.field(fields), &parsed.loose, true);
-            clauses.push((Occur::Should, Box::new(BoostQuery::new(phrase, PHRASE_BOOST * kind.weight()))));
+            clauses.push((
+                Occur::Should,
+                Box::new(BoostQuery::new(phrase, PHRASE_BOOST * kind.weight())),
+            ));
         }
     }
     for (kind, completions) in kinds.iter().zip(expansions) {
@@ -297,12 +393,29 @@ pub fn text_query(parsed: &ParsedQuery, kinds: &[TextKind], expansions: &[Vec<St
             continue;
         }
         let field = kind.field(fields);
-        let union = Box::new(BooleanQuery::new(completions.iter().map(|w| (Occur::Should, term_query(field, w))).collect()));
-        clauses.push((Occur::Should, Box::new(BoostQuery::new(union, PREFIX_BOOST * kind.weight()))));
+        let union = Box::new(BooleanQuery::new(
+            completions
+                .iter()
+                .map(|w| (Occur::Should, term_query(field, w)))
+                .collect(),
+        ));
+        clauses.push((
+            Occur::Should,
+            Box::new(BoostQuery::new(union, PREFIX_BOOST * kind.weight())),
+        ));
     }
     if let Some(tag_expansions) = tags.filter(|completions| !completions.is_empty()) {
-        let union = tag_expansions.iter().map(|w| (Occur::Should, term_query(fields.tag_text, w))).collect();
-        clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(BooleanQuery::new(union)), PREFIX_BOOST * TAG_BOOST))));
+        let union = tag_expansions
+            .iter()
+            .map(|w| (Occur::Should, term_query(fields.tag_text, w)))
+            .collect();
+        clauses.push((
+            Occur::Should,
+            Box::new(BoostQuery::new(
+                Box::new(BooleanQuery::new(union)),
+                PREFIX_BOOST * TAG_BOOST,
+            )),
+        ));
     }
     with_required_first(clauses)
 }
@@ -310,12 +423,21 @@ pub fn text_query(parsed: &ParsedQuery, kinds: &[TextKind], expansions: &[Vec<St
 /// `clauses` as one query: with a required clause (a quoted phrase), the optional ones are read
 /// only where the required ones match (required_first.rs).
 fn with_required_first(clauses: Vec<(Occur, Box<dyn Query>)>) -> Box<dyn Query> {
-    let (mut required, optional): (Vec<_>, Vec<_>) = clauses.into_iter().partition(|(occur, _)| *occur == Occur::Must);
+    let (mut required, optional): (Vec<_>, Vec<_>) = clauses
+        .into_iter()
+        .partition(|(occur, _)| *occur == Occur::Must);
     if required.is_empty() {
         return Box::new(BooleanQuery::new(optional));
     }
-    let required = if required.len() == 1 { required.remove(0).1 } else { Box::new(BooleanQuery::new(required)) };
-    Box::new(RequiredFirst::new(required, optional.into_iter().map(|(_, query)| query).collect()))
+    let required = if required.len() == 1 {
+        required.remove(0).1
+    } else {
+        Box::new(BooleanQuery::new(required))
+    };
+    Box::new(RequiredFirst::new(
+        required,
+        optional.into_iter().map(|(_, query)| query).collect(),
+    ))
 }
 
 /// The text query intersected with the filters.
@@ -346,8 +468,14 @@ mod tests {
 
     #[test]
     fn odd_syntax_degrades_to_words() {
-        assert_eq!(parse(r#""unbalanced quote"#, false).loose, owned(&["unbalanced", "quote"]));
-        assert_eq!(parse("field:value (paren* OR", false).loose, owned(&["field", "value", "paren", "or"]));
+        assert_eq!(
+            parse(r#""unbalanced quote"#, false).loose,
+            owned(&["unbalanced", "quote"])
+        );
+        assert_eq!(
+            parse("field:value (paren* OR", false).loose,
+            owned(&["field", "value", "paren", "or"])
+        );
         assert!(parse("*** ( ) :", false).is_empty());
         assert!(parse("", false).is_empty());
     }

@@ -102,29 +102,58 @@ struct Weighted {
     weight: f32,
 }
 
-pub fn related(searchers: &Searchers, fields: &Fields, options: &RelatedOptions, meaning: Option<ByMeaning>) -> Result<Related> {
+pub fn related(
+    searchers: &Searchers,
+    fields: &Fields,
+    options: &RelatedOptions,
+    meaning: Option<ByMeaning>,
+) -> Result<Related> {
     if options.limit > MAX_LIMIT {
-        return Err(RecallError::new(Code::BadInput, format!("limit must be at most {MAX_LIMIT}, not {}", options.limit)));
+        return Err(RecallError::new(
+            Code::BadInput,
+            format!("limit must be at most {MAX_LIMIT}, not {}", options.limit),
+        ));
     }
     let statistics = LiveStatistics::new(searchers, fields);
     let searcher = &searchers.main;
     let distinctive = distinctive_words(searcher, fields, &statistics, &options.path)?;
     let words: Vec<String> = distinctive.iter().map(|w| w.word.clone()).collect();
     let by_words_too = meaning.as_ref().is_none_or(|meaning| meaning.words);
-    let nothing = |words, coverage| Ok(Related { words, hits: Vec::new(), coverage });
+    let nothing = |words, coverage| {
+        Ok(Related {
+            words,
+            hits: Vec::new(),
+            coverage,
+        })
+    };
     if options.limit == 0 || (distinctive.is_empty() && meaning.is_none()) {
         return nothing(words, None);
     }
-    let Some(mut filters) = options.filters.with_tags_resolved(searcher, fields)? else { return nothing(words, meaning.map(|_| Coverage::default())) };
-    filters.exclude_session_ids.extend(family(searcher, fields, &options.session_id, &options.path)?);
+    let Some(mut filters) = options.filters.with_tags_resolved(searcher, fields)? else {
+        return nothing(words, meaning.map(|_| Coverage::default()));
+    };
+    filters.exclude_session_ids.extend(family(
+        searcher,
+        fields,
+        &options.session_id,
+        &options.path,
+    )?);
 
     let by_words = match by_words_too && !distinctive.is_empty() {
-        true => by_distinctive_words(searchers, fields, &statistics, &distinctive, &filters, options.coordination)?,
+        true => by_distinctive_words(
+            searchers,
+            fields,
+            &statistics,
+            &distinctive,
+            &filters,
+            options.coordination,
+        )?,
         false => BySession::default(),
     };
     let (by_meaning, coverage) = match &meaning {
         Some(meaning) => {
-            let (found, coverage) = nearest_sessions(searcher, fields, meaning.store, &options.path, &filters)?;
+            let (found, coverage) =
+                nearest_sessions(searcher, fields, meaning.store, &options.path, &filters)?;
             (found, Some(coverage))
         }
         None => (None, None),
@@ -132,52 +161,142 @@ pub fn related(searchers: &Searchers, fields: &Fields, options: &RelatedOptions,
     let by_meaning = by_meaning.unwrap_or_default();
     let wanted: PathKeys = by_words.keys().chain(by_meaning.keys()).copied().collect();
     let session_docs = session_documents(searcher, fields, &wanted)?;
-    let last_activity: ByPathKey<i64> = session_docs.iter().map(|(key, (ts, _))| (*key, *ts)).collect();
-    let unranked = |source| rank(source, &last_activity, Recency { now: 0, weight: 0.0 }, if meaning.is_some() && by_words_too { usize::MAX } else { options.limit });
+    let last_activity: ByPathKey<i64> = session_docs
+        .iter()
+        .map(|(key, (ts, _))| (*key, *ts))
+        .collect();
+    let unranked = |source| {
+        rank(
+            source,
+            &last_activity,
+            Recency {
+                now: 0,
+                weight: 0.0,
+            },
+            if meaning.is_some() && by_words_too {
+                usize::MAX
+            } else {
+                options.limit
+            },
+        )
+    };
     let ranked: Vec<Ranked> = match &meaning {
-        None => unranked(by_words).into_iter().map(|s| Ranked { key: s.key, score: s.score, words: Some(s.candidates), meaning: None, matched_by: MatchedBy::Words }).collect(),
-        Some(ByMeaning { words: false, .. }) => {
-            unranked(by_meaning).into_iter().map(|s| Ranked { key: s.key, score: s.score, words: None, meaning: Some(s.candidates), matched_by: MatchedBy::Meaning }).collect()
-        }
-        Some(_) => fused(unranked(by_words), unranked(by_meaning), None, &last_activity, options.limit),
+        None => unranked(by_words)
+            .into_iter()
+            .map(|s| Ranked {
+                key: s.key,
+                score: s.score,
+                words: Some(s.candidates),
+                meaning: None,
+                matched_by: MatchedBy::Words,
+            })
+            .collect(),
+        Some(ByMeaning { words: false, .. }) => unranked(by_meaning)
+            .into_iter()
+            .map(|s| Ranked {
+                key: s.key,
+                score: s.score,
+                words: None,
+                meaning: Some(s.candidates),
+                matched_by: MatchedBy::Meaning,
+            })
+            .collect(),
+        Some(_) => fused(
+            unranked(by_words),
+            unranked(by_meaning),
+            None,
+            &last_activity,
+            options.limit,
+        ),
     };
 
-    let parsed = ParsedQuery { loose: words.clone(), ..ParsedQuery::default() };
-    let generator = snippet_generator(&statistics, fields.content, &parsed, &[], options.snippet_chars)?;
+    let parsed = ParsedQuery {
+        loose: words.clone(),
+        ..ParsedQuery::default()
+    };
+    let generator = snippet_generator(
+        &statistics,
+        fields.content,
+        &parsed,
+        &[],
+        options.snippet_chars,
+    )?;
     let mut sessions = Vec::with_capacity(ranked.len());
     for ranked in ranked {
-        let Some((_, address)) = session_docs.get(&ranked.key) else { continue };
-        sessions.push((session_from_document(fields, &searcher.doc(*address)?), ranked));
+        let Some((_, address)) = session_docs.get(&ranked.key) else {
+            continue;
+        };
+        sessions.push((
+            session_from_document(fields, &searcher.doc(*address)?),
+            ranked,
+        ));
     }
-    let paths: Vec<String> = sessions.iter().map(|(session, _)| session.path.clone()).collect();
+    let paths: Vec<String> = sessions
+        .iter()
+        .map(|(session, _)| session.path.clone())
+        .collect();
     let mut shared = shared_words(searcher, fields, &words, &paths)?;
     let mut hits = Vec::with_capacity(sessions.len());
     for (session, ranked) in sessions {
         // The words' best message where they found the session, else the one nearest in meaning.
         let by_words = ranked.words.and_then(|c| c.best_message);
-        let (message, snippet, spans) = match by_words.or(ranked.meaning.and_then(|c| c.best_message)) {
-            Some(candidate) => {
-                let mut message = message_from_document(fields, &searchers.doc(candidate.origin.part, candidate.origin.address)?);
-                let (snippet, spans) = match by_words {
-                    Some(_) => make_snippet(&generator, &message.text, options.snippet_chars),
-                    None => (passage(&message.text, options.snippet_chars), Vec::new()),
-                };
-                message.text = String::new();
-                (Some(message), snippet, spans)
-            }
-            None => (None, String::new(), Vec::new()),
-        };
+        let (message, snippet, spans) =
+            match by_words.or(ranked.meaning.and_then(|c| c.best_message)) {
+                Some(candidate) => {
+                    let mut message = message_from_document(
+                        fields,
+                        &searchers.doc(candidate.origin.part, candidate.origin.address)?,
+                    );
+                    let (snippet, spans) = match by_words {
+                        Some(_) => make_snippet(&generator, &message.text, options.snippet_chars),
+                        None => (passage(&message.text, options.snippet_chars), Vec::new()),
+                    };
+                    message.text = String::new();
+                    (Some(message), snippet, spans)
+                }
+                None => (None, String::new(), Vec::new()),
+            };
         let shared = shared.remove(&ranked.key).unwrap_or_default();
-        hits.push(RelatedHit { hit: Hit { session, score: ranked.score, message, snippet, spans, matched_by: ranked.matched_by }, shared });
+        hits.push(RelatedHit {
+            hit: Hit {
+                session,
+                score: ranked.score,
+                message,
+                snippet,
+                spans,
+                matched_by: ranked.matched_by,
+            },
+            shared,
+        });
     }
-    Ok(Related { words, hits, coverage })
+    Ok(Related {
+        words,
+        hits,
+        coverage,
+    })
 }
 
 /// The sessions holding the distinctive words, each with its best document.
-fn by_distinctive_words(searchers: &Searchers, fields: &Fields, statistics: &LiveStatistics, distinctive: &[Weighted], filters: &Filters, coordination: f32) -> Result<BySession> {
-    let query = filtered(words_query(distinctive, coordination, fields), filters, fields);
+fn by_distinctive_words(
+    searchers: &Searchers,
+    fields: &Fields,
+    statistics: &LiveStatistics,
+    distinctive: &[Weighted],
+    filters: &Filters,
+    coordination: f32,
+) -> Result<BySession> {
+    let query = filtered(
+        words_query(distinctive, coordination, fields),
+        filters,
+        fields,
+    );
     // No floor: the sessions left out after ranking (the session itself, its copies) could fill the top.
-    word_candidates(searchers, statistics, &[(Part::Main, query)], &mut SessionFloor::none())
+    word_candidates(
+        searchers,
+        statistics,
+        &[(Part::Main, query)],
+        &mut SessionFloor::none(),
+    )
 }
 
 /// Each distinctive word in the conversation and in the tag text (tags and names, boosted as a
@@ -187,7 +306,10 @@ fn words_query(distinctive: &[Weighted], coordination: f32, fields: &Fields) -> 
     for Weighted { word, weight } in distinctive {
         for (field, boost) in [(fields.content, 1.0), (fields.tag_text, TAG_BOOST)] {
             let scored = Box::new(BoostQuery::new(term_query(field, word), boost * weight));
-            clauses.push((Occur::Should, Box::new(Coordinated::new(scored, coordination * weight))));
+            clauses.push((
+                Occur::Should,
+                Box::new(Coordinated::new(scored, coordination * weight)),
+            ));
         }
     }
     Box::new(BooleanQuery::new(clauses))
@@ -195,12 +317,19 @@ fn words_query(distinctive: &[Weighted], coordination: f32, fields: &Fields) -> 
 
 /// The distinctive words of the session in the file `path`, best first (see the module's notes);
 /// none for a session the index holds no conversation of.
-fn distinctive_words(searcher: &Searcher, fields: &Fields, statistics: &LiveStatistics, path: &str) -> Result<Vec<Weighted>> {
+fn distinctive_words(
+    searcher: &Searcher,
+    fields: &Fields,
+    statistics: &LiveStatistics,
+    path: &str,
+) -> Result<Vec<Weighted>> {
     // Per word: its count in the session, and how many of the session's documents hold it.
     let mut counts: HashMap<String, (u32, u64)> = HashMap::new();
     for address in searcher.search(&of_file(fields, path, KIND_MESSAGE), &DocSetCollector)? {
         let doc: TantivyDocument = searcher.doc(address)?;
-        let Some(text) = doc.get_first(fields.content).and_then(|v| v.as_str()) else { continue };
+        let Some(text) = doc.get_first(fields.content).and_then(|v| v.as_str()) else {
+            continue;
+        };
         let mut seen: HashSet<String> = HashSet::new();
         for word in words(text) {
             let count = counts.entry(word.clone()).or_default();
@@ -213,7 +342,10 @@ fn distinctive_words(searcher: &Searcher, fields: &Fields, statistics: &LiveStat
     let documents = statistics.total_num_docs()?;
     let mut weighted = Vec::new();
     for (word, (tf, own)) in counts {
-        if word.chars().count() < 2 || word.chars().all(|c| c.is_ascii_digit()) || is_stopword(&word) {
+        if word.chars().count() < 2
+            || word.chars().all(|c| c.is_ascii_digit())
+            || is_stopword(&word)
+        {
             continue;
         }
         let df = statistics.doc_freq(&Term::from_field_text(fields.content, &word))?;
@@ -221,11 +353,22 @@ fn distinctive_words(searcher: &Searcher, fields: &Fields, statistics: &LiveStat
             continue;
         }
         let idf = (1.0 + ((documents - df) as f64 + 0.5) / (df as f64 + 0.5)).ln();
-        weighted.push(Weighted { word, weight: ((1.0 + f64::from(tf).ln()) * idf) as f32 });
+        weighted.push(Weighted {
+            word,
+            weight: ((1.0 + f64::from(tf).ln()) * idf) as f32,
+        });
     }
-    weighted.sort_by(|a, b| b.weight.total_cmp(&a.weight).then_with(|| a.word.cmp(&b.word)));
+    weighted.sort_by(|a, b| {
+        b.weight
+            .total_cmp(&a.weight)
+            .then_with(|| a.word.cmp(&b.word))
+    });
     weighted.truncate(MAX_WORDS);
-    if let Some(best) = weighted.first().map(|w| w.weight).filter(|best| *best > 0.0) {
+    if let Some(best) = weighted
+        .first()
+        .map(|w| w.weight)
+        .filter(|best| *best > 0.0)
+    {
         for w in &mut weighted {
             w.weight /= best;
         }
@@ -235,25 +378,48 @@ fn distinctive_words(searcher: &Searcher, fields: &Fields, statistics: &LiveStat
 
 /// The documents of one kind of the session file `path`.
 fn of_file(fields: &Fields, path: &str, kind: &str) -> BooleanQuery {
-    let file = Box::new(TermQuery::new(Term::from_field_text(fields.path, path), IndexRecordOption::Basic));
-    BooleanQuery::new(vec![(Occur::Must, kind_is(fields, kind)), (Occur::Must, file)])
+    let file = Box::new(TermQuery::new(
+        Term::from_field_text(fields.path, path),
+        IndexRecordOption::Basic,
+    ));
+    BooleanQuery::new(vec![
+        (Occur::Must, kind_is(fields, kind)),
+        (Occur::Must, file),
+    ])
 }
 
 /// The session ids a related search leaves out: the session's own (a copied file shares it), its
 /// parent's, and its forks' (found by the file name their records name as their parent's).
-fn family(searcher: &Searcher, fields: &Fields, session_id: &str, path: &str) -> Result<Vec<String>> {
+fn family(
+    searcher: &Searcher,
+    fields: &Fields,
+    session_id: &str,
+    path: &str,
+) -> Result<Vec<String>> {
     let mut ids = vec![session_id.to_owned()];
     let session_docs = searcher.search(&of_file(fields, path, KIND_SESSION), &DocSetCollector)?;
     for address in session_docs {
         let session = session_from_document(fields, &searcher.doc(address)?);
         ids.push(session.id);
-        let Some(parent) = session.parent else { continue };
-        for parent_address in searcher.search(&of_file(fields, &parent, KIND_SESSION), &DocSetCollector)? {
+        let Some(parent) = session.parent else {
+            continue;
+        };
+        for parent_address in
+            searcher.search(&of_file(fields, &parent, KIND_SESSION), &DocSetCollector)?
+        {
             ids.push(session_from_document(fields, &searcher.doc(parent_address)?).id);
         }
     }
     if let Some(name) = Path::new(path).file_name().and_then(|name| name.to_str()) {
-        ids.extend(read_records(searcher, fields, &Selector::ParentNames(vec![name.to_owned()]))?.into_iter().map(|record| record.session_id));
+        ids.extend(
+            read_records(
+                searcher,
+                fields,
+                &Selector::ParentNames(vec![name.to_owned()]),
+            )?
+            .into_iter()
+            .map(|record| record.session_id),
+        );
     }
     ids.retain(|id| !id.is_empty());
     ids.sort();
@@ -263,16 +429,30 @@ fn family(searcher: &Searcher, fields: &Fields, session_id: &str, path: &str) ->
 
 /// Which of `words` each of the session files `paths` holds (in its conversation, tags or name),
 /// in the order of `words`, by path key.
-fn shared_words(searcher: &Searcher, fields: &Fields, words: &[String], paths: &[String]) -> Result<ByPathKey<Vec<String>>> {
+fn shared_words(
+    searcher: &Searcher,
+    fields: &Fields,
+    words: &[String],
+    paths: &[String],
+) -> Result<ByPathKey<Vec<String>>> {
     let mut shared: ByPathKey<Vec<String>> = ByPathKey::default();
     if paths.is_empty() {
         return Ok(shared);
     }
     let wanted: HashSet<u64> = paths.iter().map(|path| path_key(path)).collect();
     for word in words {
-        let in_text = |field: Field| -> (Occur, Box<dyn Query>) { (Occur::Should, term_query(field, word)) };
-        let holding =
-            BooleanQuery::new(vec![(Occur::Must, Box::new(BooleanQuery::new(vec![in_text(fields.content), in_text(fields.tag_text)]))), (Occur::Must, Box::new(AnyTerm::new(fields.path, paths)))]);
+        let in_text =
+            |field: Field| -> (Occur, Box<dyn Query>) { (Occur::Should, term_query(field, word)) };
+        let holding = BooleanQuery::new(vec![
+            (
+                Occur::Must,
+                Box::new(BooleanQuery::new(vec![
+                    in_text(fields.content),
+                    in_text(fields.tag_text),
+                ])),
+            ),
+            (Occur::Must, Box::new(AnyTerm::new(fields.path, paths))),
+        ]);
         let weight = holding.weight(EnableScoring::disabled_from_searcher(searcher))?;
         let mut holders: HashSet<u64> = HashSet::new();
         for segment in searcher.segment_readers() {

@@ -16,12 +16,15 @@ pub struct Searchers {
 impl Searchers {
     /// Each searcher with the part it reads.
     pub fn parts(&self) -> impl Iterator<Item = (Part, &Searcher)> {
-        std::iter::once((Part::Main, &self.main)).chain(self.others.iter().map(|(part, searcher)| (*part, searcher)))
+        std::iter::once((Part::Main, &self.main))
+            .chain(self.others.iter().map(|(part, searcher)| (*part, searcher)))
     }
 
     /// The searcher of `part`, if it is read.
     pub fn of(&self, part: Part) -> Option<&Searcher> {
-        self.parts().find(|(read, _)| *read == part).map(|(_, searcher)| searcher)
+        self.parts()
+            .find(|(read, _)| *read == part)
+            .map(|(_, searcher)| searcher)
     }
 
     /// The searcher of the index that holds `kind`, if it is read.
@@ -31,7 +34,12 @@ impl Searchers {
 
     /// A document found by the searcher of `part`.
     pub fn doc(&self, part: Part, address: DocAddress) -> Result<TantivyDocument> {
-        let searcher = self.of(part).ok_or_else(|| RecallError::new(Code::Internal, "a document of an index this search does not read"))?;
+        let searcher = self.of(part).ok_or_else(|| {
+            RecallError::new(
+                Code::Internal,
+                "a document of an index this search does not read",
+            )
+        })?;
         Ok(searcher.doc(address)?)
     }
 }

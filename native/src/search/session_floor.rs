@@ -26,7 +26,11 @@ pub struct SessionFloor {
 
 impl SessionFloor {
     pub fn new(limit: usize, recency_weight: f64) -> SessionFloor {
-        SessionFloor { limit, headroom: 1.0 + recency_weight.max(0.0), lowest: BinaryHeap::with_capacity(limit + 1) }
+        SessionFloor {
+            limit,
+            headroom: 1.0 + recency_weight.max(0.0),
+            lowest: BinaryHeap::with_capacity(limit + 1),
+        }
     }
 
     /// A floor that skips nothing (`limit` 0 reads as no limit).
@@ -50,7 +54,11 @@ impl SessionFloor {
         if self.limit == 0 || self.lowest.len() < self.limit {
             return Score::MIN;
         }
-        let Reverse(OrderedScore(floor)) = self.lowest.peek().copied().unwrap_or(Reverse(OrderedScore(Score::MIN)));
+        let Reverse(OrderedScore(floor)) = self
+            .lowest
+            .peek()
+            .copied()
+            .unwrap_or(Reverse(OrderedScore(Score::MIN)));
         let bound = f64::from(floor) / self.headroom * (1.0 - MARGIN);
         // Rounded down to an f32, so that every score it lets pass is below the exact bound.
         let threshold = bound as Score;
@@ -96,7 +104,10 @@ mod tests {
         floor.admit(12.0);
         assert!(floor.threshold() < 5.0 && floor.threshold() > 4.9999);
         floor.admit(1.0);
-        assert!(floor.threshold() < 5.0 && floor.threshold() > 4.9999, "a lower session does not lower the floor");
+        assert!(
+            floor.threshold() < 5.0 && floor.threshold() > 4.9999,
+            "a lower session does not lower the floor"
+        );
     }
 
     #[test]

@@ -25,19 +25,45 @@ pub type Snippet = (String, Vec<(usize, usize)>);
 /// The snippet of each of `texts`, text of `kind`, for `query` as a search of the `searched` kinds
 /// (with `prefix` matching, and its `typos`) finds it.
 #[allow(clippy::too_many_arguments)]
-pub fn snippets_of(searchers: &Searchers, fields: &Fields, query: &str, prefix: bool, typos: Typos, kind: TextKind, searched: &[TextKind], texts: &[String], chars: usize) -> Result<Vec<Snippet>> {
+pub fn snippets_of(
+    searchers: &Searchers,
+    fields: &Fields,
+    query: &str,
+    prefix: bool,
+    typos: Typos,
+    kind: TextKind,
+    searched: &[TextKind],
+    texts: &[String],
+    chars: usize,
+) -> Result<Vec<Snippet>> {
     let statistics = LiveStatistics::new(searchers, fields);
-    let parsed = corrected(parse(query, prefix), &statistics, searchers, &searched_fields(searched, fields), typos)?.parsed;
+    let parsed = corrected(
+        parse(query, prefix),
+        &statistics,
+        searchers,
+        &searched_fields(searched, fields),
+        typos,
+    )?
+    .parsed;
     let field = kind.field(fields);
     let completions = match (&parsed.prefix, searchers.of_kind(kind)) {
         (Some(unfinished), Some(searcher)) => prefix_expansions(searcher, field, unfinished)?,
         _ => Vec::new(),
     };
     let generator = snippet_generator(&statistics, field, &parsed, &completions, chars)?;
-    Ok(texts.iter().map(|text| make_snippet(&generator, text, chars)).collect())
+    Ok(texts
+        .iter()
+        .map(|text| make_snippet(&generator, text, chars))
+        .collect())
 }
 
-pub fn snippet_generator(statistics: &LiveStatistics, field: tantivy::schema::Field, parsed: &ParsedQuery, expansions: &[String], chars: usize) -> Result<SnippetGenerator> {
+pub fn snippet_generator(
+    statistics: &LiveStatistics,
+    field: tantivy::schema::Field,
+    parsed: &ParsedQuery,
+    expansions: &[String],
+    chars: usize,
+) -> Result<SnippetGenerator> {
     let mut terms = BTreeMap::new();
     for word in parsed.distinct_words().iter().chain(expansions) {
         let doc_freq = statistics.doc_freq(&Term::from_field_text(field, word))?;
@@ -54,9 +80,16 @@ const CLOSING_PUNCTUATION_CHARS: usize = 3;
 /// `fragment`, found in `text`, with the punctuation that follows its last word there (`Thanks!`,
 /// not `Thanks`): Tantivy ends a fragment where its last word ends.
 fn with_closing_punctuation(text: &str, fragment: &str) -> String {
-    let Some(start) = text.find(fragment) else { return fragment.to_owned() };
+    let Some(start) = text.find(fragment) else {
+        return fragment.to_owned();
+    };
     let end = start + fragment.len();
-    let closing: usize = text[end..].chars().take_while(|c| !c.is_whitespace() && !c.is_alphanumeric()).take(CLOSING_PUNCTUATION_CHARS).map(char::len_utf8).sum();
+    let closing: usize = text[end..]
+        .chars()
+        .take_while(|c| !c.is_whitespace() && !c.is_alphanumeric())
+        .take(CLOSING_PUNCTUATION_CHARS)
+        .map(char::len_utf8)
+        .sum();
     text[start..end + closing].to_owned()
 }
 
@@ -77,7 +110,10 @@ pub fn make_snippet(generator: &SnippetGenerator, text: &str, chars: usize) -> S
         let snippet = generator.snippet(window);
         if !snippet.fragment().is_empty() && !snippet.highlighted().is_empty() {
             // Pairs of CJK characters overlap (`日本`, `本語`): overlapping marks are one.
-            let spans = collapse_overlapped_ranges(snippet.highlighted()).into_iter().map(|r| (r.start, r.end)).collect();
+            let spans = collapse_overlapped_ranges(snippet.highlighted())
+                .into_iter()
+                .map(|r| (r.start, r.end))
+                .collect();
             return (with_closing_punctuation(window, snippet.fragment()), spans);
         }
         if end == text.len() {
@@ -85,7 +121,10 @@ pub fn make_snippet(generator: &SnippetGenerator, text: &str, chars: usize) -> S
         }
         start = char_boundary_at_or_before(text, end - WINDOW_OVERLAP_BYTES);
     }
-    let end = text.char_indices().nth(chars).map_or(text.len(), |(i, _)| i);
+    let end = text
+        .char_indices()
+        .nth(chars)
+        .map_or(text.len(), |(i, _)| i);
     (text[..end].to_owned(), Vec::new())
 }
 
@@ -94,5 +133,8 @@ fn char_boundary_at_or_before(text: &str, at: usize) -> usize {
     if at >= text.len() {
         return text.len();
     }
-    (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0)
+    (0..=at)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0)
 }

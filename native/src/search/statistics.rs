@@ -53,7 +53,9 @@ fn cache() -> &'static Mutex<HashMap<SegmentKey, Arc<Mutex<SegmentFacts>>>> {
 
 fn facts_of(segment: &SegmentReader) -> Arc<Mutex<SegmentFacts>> {
     let key = (segment.segment_id(), segment.delete_opstamp());
-    let mut cached = cache().lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut cached = cache()
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some(facts) = cached.get(&key) {
         return facts.clone();
     }
@@ -61,17 +63,24 @@ fn facts_of(segment: &SegmentReader) -> Arc<Mutex<SegmentFacts>> {
         cached.clear();
     }
     let deleted = match segment.alive_bitset() {
-        Some(alive) => (0..segment.max_doc()).filter(|&doc| !alive.is_alive(doc)).collect(),
+        Some(alive) => (0..segment.max_doc())
+            .filter(|&doc| !alive.is_alive(doc))
+            .collect(),
         None => Vec::new(),
     };
-    let facts = Arc::new(Mutex::new(SegmentFacts { deleted, ..SegmentFacts::default() }));
+    let facts = Arc::new(Mutex::new(SegmentFacts {
+        deleted,
+        ..SegmentFacts::default()
+    }));
     cached.insert(key, facts.clone());
     facts
 }
 
 fn live_tokens(segment: &SegmentReader, field: Field) -> tantivy::Result<u64> {
     let facts = facts_of(segment);
-    let mut facts = facts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut facts = facts
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some(&tokens) = facts.tokens.get(&field) {
         return Ok(tokens);
     }
@@ -90,7 +99,11 @@ fn live_tokens(segment: &SegmentReader, field: Field) -> tantivy::Result<u64> {
     for &doc in &facts.deleted {
         per_id[usize::from(norms.fieldnorm_id(doc))] -= 1;
     }
-    let tokens = per_id.iter().enumerate().map(|(id, count)| count * u64::from(FieldNormReader::id_to_fieldnorm(id as u8))).sum();
+    let tokens = per_id
+        .iter()
+        .enumerate()
+        .map(|(id, count)| count * u64::from(FieldNormReader::id_to_fieldnorm(id as u8)))
+        .sum();
     facts.tokens.insert(field, tokens);
     Ok(tokens)
 }
@@ -98,7 +111,9 @@ fn live_tokens(segment: &SegmentReader, field: Field) -> tantivy::Result<u64> {
 /// How many of `segment`'s documents that hold `term` are deleted.
 fn deleted_holding(segment: &SegmentReader, term: &Term, doc_freq: u32) -> tantivy::Result<u64> {
     let facts = facts_of(segment);
-    let mut facts = facts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut facts = facts
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     if facts.deleted.is_empty() || doc_freq == 0 {
         return Ok(0);
     }
@@ -113,8 +128,16 @@ fn deleted_holding(segment: &SegmentReader, term: &Term, doc_freq: u32) -> tanti
     Ok(count)
 }
 
-fn count_deleted_holding(segment: &SegmentReader, term: &Term, doc_freq: u32, deleted: &[DocId]) -> tantivy::Result<u64> {
-    let Some(mut postings) = segment.inverted_index(term.field())?.read_postings(term, IndexRecordOption::Basic)? else {
+fn count_deleted_holding(
+    segment: &SegmentReader,
+    term: &Term,
+    doc_freq: u32,
+    deleted: &[DocId],
+) -> tantivy::Result<u64> {
+    let Some(mut postings) = segment
+        .inverted_index(term.field())?
+        .read_postings(term, IndexRecordOption::Basic)?
+    else {
         return Ok(0);
     };
     let mut count = 0;
@@ -165,7 +188,12 @@ pub struct LiveStatistics<'a> {
 
 impl<'a> LiveStatistics<'a> {
     pub fn new(searchers: &'a Searchers, fields: &'a Fields) -> LiveStatistics<'a> {
-        LiveStatistics { searchers: searchers.parts().collect(), fields, tokens: RefCell::default(), doc_freqs: RefCell::default() }
+        LiveStatistics {
+            searchers: searchers.parts().collect(),
+            fields,
+            tokens: RefCell::default(),
+            doc_freqs: RefCell::default(),
+        }
     }
 
     /// The segments that hold terms of `field` (a segment without any has no tokens of it either).
@@ -173,8 +201,13 @@ impl<'a> LiveStatistics<'a> {
     /// postings file's table once a process (the depth index alone asked for the conversation
     /// made a first search with every kind of text 2.5 ms slower on L).
     pub fn segments(&self, field: Field) -> impl Iterator<Item = &SegmentReader> {
-        let parts = self.searchers.iter().filter(move |(part, _)| part.holds(field, self.fields));
-        parts.flat_map(|(_, searcher)| searcher.segment_readers()).filter(move |segment| holds_terms(segment, field))
+        let parts = self
+            .searchers
+            .iter()
+            .filter(move |(part, _)| part.holds(field, self.fields));
+        parts
+            .flat_map(|(_, searcher)| searcher.segment_readers())
+            .filter(move |segment| holds_terms(segment, field))
     }
 }
 
@@ -183,13 +216,20 @@ impl Bm25StatisticsProvider for LiveStatistics<'_> {
         if let Some(&tokens) = self.tokens.borrow().get(&field) {
             return Ok(tokens);
         }
-        let tokens = self.segments(field).map(|segment| live_tokens(segment, field)).sum::<tantivy::Result<u64>>()?;
+        let tokens = self
+            .segments(field)
+            .map(|segment| live_tokens(segment, field))
+            .sum::<tantivy::Result<u64>>()?;
         self.tokens.borrow_mut().insert(field, tokens);
         Ok(tokens)
     }
 
     fn total_num_docs(&self) -> tantivy::Result<u64> {
-        Ok(self.searchers.iter().map(|(_, searcher)| searcher.num_docs()).sum())
+        Ok(self
+            .searchers
+            .iter()
+            .map(|(_, searcher)| searcher.num_docs())
+            .sum())
     }
 
     fn doc_freq(&self, term: &Term) -> tantivy::Result<u64> {
@@ -215,17 +255,34 @@ mod tests {
 
     #[test]
     fn a_segments_token_count_is_that_of_its_live_documents() {
-        let TestIndex { index, mut writer, text, label } = TestIndex::new();
+        let TestIndex {
+            index,
+            mut writer,
+            text,
+            label,
+        } = TestIndex::new();
         // Seven documents (a count that is no multiple of four), one of them deleted below.
-        let lines = ["a b c", "a b", "x y z w", "q", "one two three four five", "", "six seven"];
+        let lines = [
+            "a b c",
+            "a b",
+            "x y z w",
+            "q",
+            "one two three four five",
+            "",
+            "six seven",
+        ];
         for (n, line) in lines.iter().enumerate() {
-            writer.add_document(doc!(text => *line, label => n.to_string())).unwrap();
+            writer
+                .add_document(doc!(text => *line, label => n.to_string()))
+                .unwrap();
         }
         writer.commit().unwrap();
         writer.delete_term(Term::from_field_text(label, "2"));
         writer.commit().unwrap();
         let searcher = index.reader().unwrap().searcher();
-        let [segment] = searcher.segment_readers() else { panic!("one segment") };
+        let [segment] = searcher.segment_readers() else {
+            panic!("one segment")
+        };
         assert_eq!(live_tokens(segment, text).unwrap(), 3 + 2 + 1 + 5 + 2);
     }
 }

@@ -22,15 +22,38 @@ pub struct FileCall {
 
 /// Every indexed call that touched `file` (an absolute path), in session order.
 pub fn calls_touching(searcher: &Searcher, fields: &Fields, file: &str) -> Result<Vec<FileCall>> {
-    let query = TermQuery::new(Term::from_field_text(fields.touched, file), IndexRecordOption::Basic);
-    let mut addresses: Vec<_> = searcher.search(&query, &DocSetCollector)?.into_iter().collect();
+    let query = TermQuery::new(
+        Term::from_field_text(fields.touched, file),
+        IndexRecordOption::Basic,
+    );
+    let mut addresses: Vec<_> = searcher
+        .search(&query, &DocSetCollector)?
+        .into_iter()
+        .collect();
     addresses.sort();
     let mut calls = Vec::with_capacity(addresses.len());
     for address in addresses {
         let doc: TantivyDocument = searcher.doc(address)?;
-        let text = |field| doc.get_first(field).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
-        calls.push(FileCall { session_path: text(fields.path), tool: text(fields.tool), entry_id: text(fields.entry_id), timestamp: doc.get_first(fields.ts).and_then(|v| v.as_i64()).unwrap_or(0) });
+        let text = |field| {
+            doc.get_first(field)
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_owned()
+        };
+        calls.push(FileCall {
+            session_path: text(fields.path),
+            tool: text(fields.tool),
+            entry_id: text(fields.entry_id),
+            timestamp: doc
+                .get_first(fields.ts)
+                .and_then(|v| v.as_i64())
+                .unwrap_or(0),
+        });
     }
-    calls.sort_by(|a, b| a.session_path.cmp(&b.session_path).then(a.timestamp.cmp(&b.timestamp)));
+    calls.sort_by(|a, b| {
+        a.session_path
+            .cmp(&b.session_path)
+            .then(a.timestamp.cmp(&b.timestamp))
+    });
     Ok(calls)
 }

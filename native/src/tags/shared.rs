@@ -25,16 +25,25 @@ fn closed() -> RecallError {
 impl SharedTagDb {
     pub fn new(db: TagDb) -> Result<SharedTagDb, RecallError> {
         let reader = db.reader()?;
-        Ok(SharedTagDb { writer: Mutex::new(Some(db)), reader: Mutex::new(Some(reader)) })
+        Ok(SharedTagDb {
+            writer: Mutex::new(Some(db)),
+            reader: Mutex::new(Some(reader)),
+        })
     }
 
     /// A call on the writing connection (writes, and reads that belong to a write's snapshot).
-    pub fn write<T>(&self, call: impl FnOnce(&mut TagDb) -> Result<T, RecallError>) -> Result<T, RecallError> {
+    pub fn write<T>(
+        &self,
+        call: impl FnOnce(&mut TagDb) -> Result<T, RecallError>,
+    ) -> Result<T, RecallError> {
         call(held(&self.writer).as_mut().ok_or_else(closed)?)
     }
 
     /// A call on the reading connection: never waits for a write of this process.
-    pub fn read<T>(&self, call: impl FnOnce(&TagReader) -> Result<T, RecallError>) -> Result<T, RecallError> {
+    pub fn read<T>(
+        &self,
+        call: impl FnOnce(&TagReader) -> Result<T, RecallError>,
+    ) -> Result<T, RecallError> {
         call(held(&self.reader).as_ref().ok_or_else(closed)?)
     }
 
@@ -58,11 +67,15 @@ mod tests {
         let path = dir.path().join("tags.db");
         let path = path.to_str().unwrap();
         let shared = Arc::new(SharedTagDb::new(TagDb::open(path, "id", "now").unwrap()).unwrap());
-        shared.write(|db| db.set_kind("s1", &["before".to_owned()], Kind::Manual)).unwrap();
+        shared
+            .write(|db| db.set_kind("s1", &["before".to_owned()], Kind::Manual))
+            .unwrap();
 
         // Another process's transaction: it holds the write lock until it ends.
         let mut other = rusqlite::Connection::open(path).unwrap();
-        let transaction = other.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).unwrap();
+        let transaction = other
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .unwrap();
 
         let (done, written) = mpsc::channel();
         let writing = Arc::clone(&shared);
@@ -82,6 +95,9 @@ mod tests {
         transaction.rollback().unwrap();
         writer.join().unwrap();
         assert!(written.recv().unwrap());
-        assert_eq!(shared.read(|reader| reader.merged("s1")).unwrap(), vec!["after".to_owned(), "before".to_owned()]);
+        assert_eq!(
+            shared.read(|reader| reader.merged("s1")).unwrap(),
+            vec!["after".to_owned(), "before".to_owned()]
+        );
     }
 }

@@ -118,29 +118,53 @@ impl TagDb {
     /// Opens the database at `path`, creating it (with `fresh_id`) if it is new. `now` stamps the
     /// restore marker a database made in place of an empty file gets.
     pub fn open(path: &str, fresh_id: &str, now: &str) -> Result<TagDb, RecallError> {
-        let emptied = std::fs::metadata(path).map(|m| m.is_file() && m.len() == 0).unwrap_or(false);
+        let emptied = std::fs::metadata(path)
+            .map(|m| m.is_file() && m.len() == 0)
+            .unwrap_or(false);
         let fail = |error| store_error(path, error);
         let mut conn = Connection::open(path).map_err(fail)?;
         conn.busy_timeout(BUSY_TIMEOUT).map_err(fail)?;
-        conn.pragma_update(None, "synchronous", "FULL").map_err(fail)?;
-        let version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0)).map_err(fail)?;
+        conn.pragma_update(None, "synchronous", "FULL")
+            .map_err(fail)?;
+        let version: i64 = conn
+            .pragma_query_value(None, "user_version", |row| row.get(0))
+            .map_err(fail)?;
         if version > SCHEMA_VERSION {
             return Err(RecallError::new(Code::Incompatible, format!("the tag database {path} was written by a newer recall (schema {version}); upgrade recall")));
         }
         // Only a new database takes the write lock here. Processes creating it at once queue, and
         // each statement does nothing for all but the first.
         if version < SCHEMA_VERSION {
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(fail)?;
+            let tx = conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(fail)?;
             tx.execute_batch(SCHEMA).map_err(fail)?;
-            tx.pragma_update(None, "user_version", SCHEMA_VERSION).map_err(fail)?;
-            tx.execute("INSERT INTO meta (key, value) VALUES ('id', ?) ON CONFLICT DO NOTHING", [fresh_id]).map_err(fail)?;
+            tx.pragma_update(None, "user_version", SCHEMA_VERSION)
+                .map_err(fail)?;
+            tx.execute(
+                "INSERT INTO meta (key, value) VALUES ('id', ?) ON CONFLICT DO NOTHING",
+                [fresh_id],
+            )
+            .map_err(fail)?;
             if emptied {
-                tx.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING", [RESTORE_KEY, now]).map_err(fail)?;
+                tx.execute(
+                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                    [RESTORE_KEY, now],
+                )
+                .map_err(fail)?;
             }
             tx.commit().map_err(fail)?;
         }
-        let id: String = conn.query_row("SELECT value FROM meta WHERE key = 'id'", [], |row| row.get(0)).map_err(fail)?;
-        Ok(TagDb { path: path.to_string(), conn, id })
+        let id: String = conn
+            .query_row("SELECT value FROM meta WHERE key = 'id'", [], |row| {
+                row.get(0)
+            })
+            .map_err(fail)?;
+        Ok(TagDb {
+            path: path.to_string(),
+            conn,
+            id,
+        })
     }
 
     /// Random, made with the database: tells the index a replaced database from an edited one.
@@ -153,9 +177,16 @@ impl TagDb {
         let fail = |error| store_error(&self.path, error);
         // Not read-only: a connection that may not write cannot roll back the journal a crashed
         // writer left, and would fail until another did.
-        let conn = Connection::open_with_flags(&self.path, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX).map_err(fail)?;
+        let conn = Connection::open_with_flags(
+            &self.path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(fail)?;
         conn.busy_timeout(BUSY_TIMEOUT).map_err(fail)?;
-        Ok(TagReader { path: self.path.clone(), conn })
+        Ok(TagReader {
+            path: self.path.clone(),
+            conn,
+        })
     }
 
     fn fail(&self, error: rusqlite::Error) -> RecallError {
@@ -163,9 +194,14 @@ impl TagDb {
     }
 
     /// One `BEGIN IMMEDIATE` transaction: takes the write lock first, so no two writers interleave.
-    fn write<T>(&mut self, change: impl FnOnce(&rusqlite::Transaction) -> rusqlite::Result<T>) -> Result<T, RecallError> {
+    fn write<T>(
+        &mut self,
+        change: impl FnOnce(&rusqlite::Transaction) -> rusqlite::Result<T>,
+    ) -> Result<T, RecallError> {
         let result = (|| {
-            let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let tx = self
+                .conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)?;
             let value = change(&tx)?;
             tx.commit()?;
             Ok(value)
@@ -174,7 +210,12 @@ impl TagDb {
     }
 
     /// Sets `tags` of a session to `kind` (manual or suppressed), whatever they were.
-    pub fn set_kind(&mut self, session_id: &str, tags: &[String], kind: Kind) -> Result<(), RecallError> {
+    pub fn set_kind(
+        &mut self,
+        session_id: &str,
+        tags: &[String],
+        kind: Kind,
+    ) -> Result<(), RecallError> {
         self.write(|tx| {
             let mut upsert = tx.prepare_cached("INSERT INTO tags (session_id, tag, kind) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET kind = excluded.kind")?;
             for tag in tags {
@@ -201,20 +242,30 @@ impl TagDb {
     /// The sessions edited after revision `seq`, with their current tags, read as one snapshot.
     pub fn changes_since(&mut self, seq: i64) -> Result<Changes, RecallError> {
         let result = (|| {
-            let tx = self.conn.transaction_with_behavior(TransactionBehavior::Deferred)?;
+            let tx = self
+                .conn
+                .transaction_with_behavior(TransactionBehavior::Deferred)?;
             let ids: Vec<String> = {
-                let mut statement = tx.prepare_cached("SELECT session_id FROM revisions WHERE seq > ? ORDER BY seq")?;
+                let mut statement = tx.prepare_cached(
+                    "SELECT session_id FROM revisions WHERE seq > ? ORDER BY seq",
+                )?;
                 let rows = statement.query_map([seq], |row| row.get(0))?;
                 rows.collect::<rusqlite::Result<_>>()?
             };
-            let newest: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) FROM revisions", [], |row| row.get(0))?;
+            let newest: i64 =
+                tx.query_row("SELECT COALESCE(MAX(seq), 0) FROM revisions", [], |row| {
+                    row.get(0)
+                })?;
             let mut sessions = Vec::with_capacity(ids.len());
             for session_id in ids {
                 let tags = merged(&tx, &session_id)?;
                 sessions.push(SessionTags { session_id, tags });
             }
             tx.commit()?;
-            Ok(Changes { seq: newest, sessions })
+            Ok(Changes {
+                seq: newest,
+                sessions,
+            })
         })();
         result.map_err(|e| self.fail(e))
     }
@@ -222,9 +273,18 @@ impl TagDb {
     /// Adds tags from another source once: `None` if `marker` was recorded before. Rows already
     /// here win; within a session, the kinds are tried in the order given. Returns how many
     /// sessions gained a tag.
-    pub fn import_once(&mut self, marker: &str, now: &str, rows: &[(String, Vec<(String, Kind)>)]) -> Result<Option<u32>, RecallError> {
+    pub fn import_once(
+        &mut self,
+        marker: &str,
+        now: &str,
+        rows: &[(String, Vec<(String, Kind)>)],
+    ) -> Result<Option<u32>, RecallError> {
         self.write(|tx| {
-            if tx.query_row("SELECT 1 FROM meta WHERE key = ?", [marker], |_| Ok(())).optional()?.is_some() {
+            if tx
+                .query_row("SELECT 1 FROM meta WHERE key = ?", [marker], |_| Ok(()))
+                .optional()?
+                .is_some()
+            {
                 return Ok(None);
             }
             let changed = insert_missing(tx, rows)?;
@@ -235,8 +295,19 @@ impl TagDb {
 
     /// Takes tags back as manual ones if the restore marker is still there (removing it): `None`
     /// if another process did it first. Returns how many sessions got tags back.
-    pub fn restore(&mut self, sessions: &[(String, Vec<String>)]) -> Result<Option<u32>, RecallError> {
-        let rows: Vec<(String, Vec<(String, Kind)>)> = sessions.iter().map(|(id, tags)| (id.clone(), tags.iter().map(|t| (t.clone(), Kind::Manual)).collect())).collect();
+    pub fn restore(
+        &mut self,
+        sessions: &[(String, Vec<String>)],
+    ) -> Result<Option<u32>, RecallError> {
+        let rows: Vec<(String, Vec<(String, Kind)>)> = sessions
+            .iter()
+            .map(|(id, tags)| {
+                (
+                    id.clone(),
+                    tags.iter().map(|t| (t.clone(), Kind::Manual)).collect(),
+                )
+            })
+            .collect();
         self.write(|tx| {
             if tx.execute("DELETE FROM meta WHERE key = ?", [RESTORE_KEY])? == 0 {
                 return Ok(None);
@@ -254,8 +325,15 @@ impl TagReader {
     /// Manual, automatic and suppressed tags of a session, each in name order.
     pub fn sets(&self, session_id: &str) -> Result<TagSets, RecallError> {
         let mut sets = TagSets::default();
-        let mut statement = self.conn.prepare_cached("SELECT tag, kind FROM tags WHERE session_id = ? ORDER BY tag").map_err(|e| self.fail(e))?;
-        let rows = statement.query_map([session_id], |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))).map_err(|e| self.fail(e))?;
+        let mut statement = self
+            .conn
+            .prepare_cached("SELECT tag, kind FROM tags WHERE session_id = ? ORDER BY tag")
+            .map_err(|e| self.fail(e))?;
+        let rows = statement
+            .query_map([session_id], |row| {
+                Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
+            })
+            .map_err(|e| self.fail(e))?;
         for row in rows {
             let (tag, kind) = row.map_err(|e| self.fail(e))?;
             match kind.as_str() {
@@ -275,13 +353,20 @@ impl TagReader {
     /// Every tag in use with its number of sessions, most used first.
     pub fn counts(&self) -> Result<Vec<(String, u32)>, RecallError> {
         let mut statement = self.conn.prepare_cached("SELECT tag, COUNT(*) AS sessions FROM tags WHERE kind != 'suppressed' GROUP BY tag ORDER BY sessions DESC, tag").map_err(|e| self.fail(e))?;
-        let rows = statement.query_map([], |row| Ok((row.get(0)?, row.get(1)?))).map_err(|e| self.fail(e))?;
-        rows.collect::<rusqlite::Result<_>>().map_err(|e| self.fail(e))
+        let rows = statement
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
+            .map_err(|e| self.fail(e))?;
+        rows.collect::<rusqlite::Result<_>>()
+            .map_err(|e| self.fail(e))
     }
 
     /// Whether the meta table has `key` (an import's marker, the restore marker).
     pub fn has_meta(&self, key: &str) -> Result<bool, RecallError> {
-        let found = self.conn.query_row("SELECT 1 FROM meta WHERE key = ?", [key], |_| Ok(())).optional().map_err(|e| self.fail(e))?;
+        let found = self
+            .conn
+            .query_row("SELECT 1 FROM meta WHERE key = ?", [key], |_| Ok(()))
+            .optional()
+            .map_err(|e| self.fail(e))?;
         Ok(found.is_some())
     }
 
@@ -291,8 +376,13 @@ impl TagReader {
 }
 
 /// Inserts the rows a session does not have yet, bumping each session that gained one.
-fn insert_missing(tx: &rusqlite::Transaction, rows: &[(String, Vec<(String, Kind)>)]) -> rusqlite::Result<u32> {
-    let mut insert = tx.prepare_cached("INSERT INTO tags (session_id, tag, kind) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")?;
+fn insert_missing(
+    tx: &rusqlite::Transaction,
+    rows: &[(String, Vec<(String, Kind)>)],
+) -> rusqlite::Result<u32> {
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO tags (session_id, tag, kind) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+    )?;
     let mut changed = 0;
     for (session_id, tags) in rows {
         let mut added = 0;
@@ -318,10 +408,16 @@ fn merged(conn: &Connection, session_id: &str) -> rusqlite::Result<Vec<String>> 
 pub fn integrity_problems(path: &Path) -> Result<Vec<String>, RecallError> {
     let shown = path.display().to_string();
     let fail = |error| store_error(&shown, error);
-    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX).map_err(fail)?;
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(fail)?;
     conn.busy_timeout(BUSY_TIMEOUT).map_err(fail)?;
     let mut statement = conn.prepare("PRAGMA integrity_check").map_err(fail)?;
-    let rows = statement.query_map([], |row| row.get::<_, String>(0)).map_err(fail)?;
+    let rows = statement
+        .query_map([], |row| row.get::<_, String>(0))
+        .map_err(fail)?;
     let problems: Vec<String> = rows.collect::<rusqlite::Result<_>>().map_err(fail)?;
     Ok(problems.into_iter().filter(|p| p != "ok").collect())
 }
@@ -344,18 +440,35 @@ mod tests {
         let mut db = open(&dir);
         db.set_kind("s1", &strings(&["a"]), Kind::Manual).unwrap();
         db.set_auto("s1", &strings(&["a", "b"])).unwrap();
-        db.set_kind("s1", &strings(&["c"]), Kind::Suppressed).unwrap();
+        db.set_kind("s1", &strings(&["c"]), Kind::Suppressed)
+            .unwrap();
         db.set_auto("s1", &strings(&["c", "d"])).unwrap();
         let reader = db.reader().unwrap();
         let sets = reader.sets("s1").unwrap();
-        assert_eq!(sets, TagSets { manual: strings(&["a"]), auto: strings(&["d"]), suppressed: strings(&["c"]) });
+        assert_eq!(
+            sets,
+            TagSets {
+                manual: strings(&["a"]),
+                auto: strings(&["d"]),
+                suppressed: strings(&["c"])
+            }
+        );
         assert_eq!(reader.merged("s1").unwrap(), strings(&["a", "d"]));
         let changes = db.changes_since(0).unwrap();
         assert_eq!(changes.seq, 4);
         // Every commit is fsynced: FULL is 2.
-        let synchronous: i64 = db.conn.pragma_query_value(None, "synchronous", |row| row.get(0)).unwrap();
+        let synchronous: i64 = db
+            .conn
+            .pragma_query_value(None, "synchronous", |row| row.get(0))
+            .unwrap();
         assert_eq!(synchronous, 2);
-        assert_eq!(changes.sessions, vec![SessionTags { session_id: "s1".into(), tags: strings(&["a", "d"]) }]);
+        assert_eq!(
+            changes.sessions,
+            vec![SessionTags {
+                session_id: "s1".into(),
+                tags: strings(&["a", "d"])
+            }]
+        );
     }
 
     #[test]
@@ -371,9 +484,18 @@ mod tests {
         let mut emptied = TagDb::open(path.to_str().unwrap(), "id-3", "now").unwrap();
         assert_eq!(emptied.id(), "id-3");
         assert!(emptied.reader().unwrap().needs_restore().unwrap());
-        assert_eq!(emptied.restore(&[("s1".into(), strings(&["x"]))]).unwrap(), Some(1));
-        assert_eq!(emptied.restore(&[("s1".into(), strings(&["y"]))]).unwrap(), None);
-        assert_eq!(emptied.reader().unwrap().merged("s1").unwrap(), strings(&["x"]));
+        assert_eq!(
+            emptied.restore(&[("s1".into(), strings(&["x"]))]).unwrap(),
+            Some(1)
+        );
+        assert_eq!(
+            emptied.restore(&[("s1".into(), strings(&["y"]))]).unwrap(),
+            None
+        );
+        assert_eq!(
+            emptied.reader().unwrap().merged("s1").unwrap(),
+            strings(&["x"])
+        );
     }
 
     #[test]
@@ -383,7 +505,9 @@ mod tests {
         drop(open(&dir));
         assert!(integrity_problems(&path).unwrap().is_empty());
         std::fs::write(&path, vec![7u8; 8192]).unwrap();
-        let error = TagDb::open(path.to_str().unwrap(), "id", "now").err().unwrap();
+        let error = TagDb::open(path.to_str().unwrap(), "id", "now")
+            .err()
+            .unwrap();
         assert_eq!(error.code, Code::Corrupt);
     }
 }

@@ -9,10 +9,14 @@ const B: f64 = 0.75;
 
 /// Words too common in questions to say what they are about.
 const STOPWORDS: &[&str] = &[
-    "a", "about", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "before", "being", "but", "by", "can", "could", "did", "do", "does", "doing", "done",
-    "for", "from", "had", "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "just", "me", "more", "most", "my", "no", "not", "now", "of", "on", "once", "only", "or", "other", "our",
-    "out", "over", "should", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "too", "under", "up", "us", "very", "was", "we",
-    "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your",
+    "a", "about", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as", "at",
+    "be", "been", "before", "being", "but", "by", "can", "could", "did", "do", "does", "doing",
+    "done", "for", "from", "had", "has", "have", "how", "i", "if", "in", "into", "is", "it", "its",
+    "just", "me", "more", "most", "my", "no", "not", "now", "of", "on", "once", "only", "or",
+    "other", "our", "out", "over", "should", "so", "some", "such", "than", "that", "the", "their",
+    "them", "then", "there", "these", "they", "this", "those", "to", "too", "under", "up", "us",
+    "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why",
+    "will", "with", "would", "you", "your",
 ];
 
 /// Whether `word` (a word as the index cuts it) is too common to say what a text is about.
@@ -72,7 +76,12 @@ pub struct Scorer {
 
 impl Scorer {
     pub fn new(terms: Vec<String>) -> Scorer {
-        Scorer { terms, texts: 0, words: 0, holding: Vec::new() }
+        Scorer {
+            terms,
+            texts: 0,
+            words: 0,
+            holding: Vec::new(),
+        }
     }
 
     /// Counts the next texts of the collection.
@@ -81,7 +90,9 @@ impl Scorer {
             let all = words_at(text);
             let mut held: Vec<(usize, u32, usize)> = Vec::new();
             for word in &all {
-                let Some(term) = self.terms.iter().position(|t| *t == word.text) else { continue };
+                let Some(term) = self.terms.iter().position(|t| *t == word.text) else {
+                    continue;
+                };
                 match held.iter_mut().find(|(t, _, _)| *t == term) {
                     Some((_, count, _)) => *count += 1,
                     None => held.push((term, 1, word.start)),
@@ -89,8 +100,15 @@ impl Scorer {
             }
             if !held.is_empty() {
                 held.sort_unstable_by_key(|(term, _, _)| *term);
-                let terms = held.into_iter().map(|(term, count, at)| (term, count, text[..at].encode_utf16().count())).collect();
-                self.holding.push(Holding { index: self.texts, length: all.len(), terms });
+                let terms = held
+                    .into_iter()
+                    .map(|(term, count, at)| (term, count, text[..at].encode_utf16().count()))
+                    .collect();
+                self.holding.push(Holding {
+                    index: self.texts,
+                    length: all.len(),
+                    terms,
+                });
             }
             self.texts += 1;
             self.words += all.len();
@@ -106,7 +124,11 @@ impl Scorer {
         };
         let idf: Vec<f64> = (0..self.terms.len())
             .map(|term| {
-                let df = self.holding.iter().filter(|h| h.terms.iter().any(|(t, _, _)| *t == term)).count() as f64;
+                let df = self
+                    .holding
+                    .iter()
+                    .filter(|h| h.terms.iter().any(|(t, _, _)| *t == term))
+                    .count() as f64;
                 (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
             })
             .collect();
@@ -114,10 +136,18 @@ impl Scorer {
             .iter()
             .map(|h| {
                 let norm = K1 * (1.0 - B + B * h.length as f64 / average_length);
-                let score = h.terms.iter().fold(0.0, |sum, (term, f, _)| sum + idf[*term] * (f64::from(*f) * (K1 + 1.0)) / (f64::from(*f) + norm));
+                let score = h.terms.iter().fold(0.0, |sum, (term, f, _)| {
+                    sum + idf[*term] * (f64::from(*f) * (K1 + 1.0)) / (f64::from(*f) + norm)
+                });
                 // The rarest term; among equally rare ones, the one that comes first.
-                let rarest = h.terms.iter().max_by(|(a, _, a_at), (b, _, b_at)| idf[*a].total_cmp(&idf[*b]).then(b_at.cmp(a_at)));
-                TextScore { index: h.index, score, focus: rarest.map_or(0, |(_, _, at)| *at) }
+                let rarest = h.terms.iter().max_by(|(a, _, a_at), (b, _, b_at)| {
+                    idf[*a].total_cmp(&idf[*b]).then(b_at.cmp(a_at))
+                });
+                TextScore {
+                    index: h.index,
+                    score,
+                    focus: rarest.map_or(0, |(_, _, at)| *at),
+                }
             })
             .collect()
     }
@@ -138,7 +168,10 @@ mod tests {
 
     #[test]
     fn question_words_drop_stopwords_and_fold() {
-        assert_eq!(question_terms("What did we decide about the Helm chart, the helm CHART?"), vec!["decide", "helm", "chart"]);
+        assert_eq!(
+            question_terms("What did we decide about the Helm chart, the helm CHART?"),
+            vec!["decide", "helm", "chart"]
+        );
         assert_eq!(question_terms("Ørsted straße"), vec!["orsted", "strasse"]);
         assert_eq!(question_terms("what is it"), vec!["what", "is", "it"]);
         assert!(question_terms("?!").is_empty());
@@ -146,16 +179,34 @@ mod tests {
 
     #[test]
     fn rarer_and_denser_matches_score_higher() {
-        let texts = ["zebra zebra", "zebra and other words here", "nothing", "horse"].map(String::from);
+        let texts = [
+            "zebra zebra",
+            "zebra and other words here",
+            "nothing",
+            "horse",
+        ]
+        .map(String::from);
         let scores = scores(&texts, &["zebra", "horse"], 4);
-        assert_eq!(scores.iter().map(|s| s.index).collect::<Vec<_>>(), vec![0, 1, 3], "only the texts holding a term");
+        assert_eq!(
+            scores.iter().map(|s| s.index).collect::<Vec<_>>(),
+            vec![0, 1, 3],
+            "only the texts holding a term"
+        );
         assert!(scores[0].score > scores[1].score);
         assert!(scores[2].score > scores[1].score);
     }
 
     #[test]
     fn a_collection_counted_in_parts_scores_as_one_counted_whole() {
-        let texts: Vec<String> = (0..40).map(|i| format!("{} zebra {}", "word ".repeat(i % 7), if i % 3 == 0 { "horse" } else { "cow" })).collect();
+        let texts: Vec<String> = (0..40)
+            .map(|i| {
+                format!(
+                    "{} zebra {}",
+                    "word ".repeat(i % 7),
+                    if i % 3 == 0 { "horse" } else { "cow" }
+                )
+            })
+            .collect();
         let whole = scores(&texts, &["zebra", "horse"], texts.len());
         for part in [1, 3, 16] {
             assert_eq!(scores(&texts, &["zebra", "horse"], part), whole);

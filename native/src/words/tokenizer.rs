@@ -4,7 +4,9 @@
 //! (word_tokenizer.rs), lowercase, fold accents to ASCII (`café` finds `cafe`), and drop tokens
 //! too long to be words (base64 and hashes). No stemming: recall is exact lexical search by design.
 
-use tantivy::tokenizer::{AsciiFoldingFilter, LowerCaser, RemoveLongFilter, TextAnalyzer, TokenStream};
+use tantivy::tokenizer::{
+    AsciiFoldingFilter, LowerCaser, RemoveLongFilter, TextAnalyzer, TokenStream,
+};
 use tantivy::Index;
 
 use crate::words::word_tokenizer::WordTokenizer;
@@ -13,7 +15,11 @@ pub const ANALYZER: &str = "recall";
 const MAX_TOKEN_BYTES: usize = 64;
 
 pub fn analyzer() -> TextAnalyzer {
-    TextAnalyzer::builder(WordTokenizer::default()).filter(RemoveLongFilter::limit(MAX_TOKEN_BYTES)).filter(LowerCaser).filter(AsciiFoldingFilter).build()
+    TextAnalyzer::builder(WordTokenizer::default())
+        .filter(RemoveLongFilter::limit(MAX_TOKEN_BYTES))
+        .filter(LowerCaser)
+        .filter(AsciiFoldingFilter)
+        .build()
 }
 
 /// Tantivy does not persist tokenizers: they must be registered after every open.
@@ -37,7 +43,11 @@ pub fn words_at(text: &str) -> Vec<Word> {
     let mut out = Vec::new();
     while stream.advance() {
         let token = stream.token();
-        out.push(Word { text: token.text.clone(), start: token.offset_from, end: token.offset_to });
+        out.push(Word {
+            text: token.text.clone(),
+            start: token.offset_from,
+            end: token.offset_to,
+        });
     }
     out
 }
@@ -53,28 +63,47 @@ mod tests {
 
     #[test]
     fn splits_lowercases_and_folds() {
-        assert_eq!(words("Staging-Deploy café"), vec!["staging", "deploy", "cafe"]);
-        assert_eq!(words("foo:bar (baz) \"qux\" *star*"), vec!["foo", "bar", "baz", "qux", "star"]);
+        assert_eq!(
+            words("Staging-Deploy café"),
+            vec!["staging", "deploy", "cafe"]
+        );
+        assert_eq!(
+            words("foo:bar (baz) \"qux\" *star*"),
+            vec!["foo", "bar", "baz", "qux", "star"]
+        );
         assert!(words("***").is_empty());
         assert_eq!(words(&"x".repeat(200)).len(), 0);
     }
 
     #[test]
     fn folds_letters_that_are_not_accented_ascii() {
-        assert_eq!(words("Ørsted Straße Łódź"), vec!["orsted", "strasse", "lodz"]);
+        assert_eq!(
+            words("Ørsted Straße Łódź"),
+            vec!["orsted", "strasse", "lodz"]
+        );
     }
 
     #[test]
     fn places_are_byte_ranges_of_the_original_text() {
         let text = "Łódź, café";
         let places = words_at(text);
-        assert_eq!(places[0], Word { text: "lodz".into(), start: 0, end: "Łódź".len() });
+        assert_eq!(
+            places[0],
+            Word {
+                text: "lodz".into(),
+                start: 0,
+                end: "Łódź".len()
+            }
+        );
         assert_eq!(&text[places[1].start..places[1].end], "café");
     }
 
     #[test]
     fn cjk_text_is_cut_into_pairs_and_latin_beside_it_is_folded() {
-        assert_eq!(words("東京タワーとCafé"), vec!["東京", "京タ", "タワ", "ワー", "ーと", "cafe"]);
+        assert_eq!(
+            words("東京タワーとCafé"),
+            vec!["東京", "京タ", "タワ", "ワー", "ーと", "cafe"]
+        );
         assert_eq!(words("한국어 검색"), vec!["한국", "국어", "검색"]);
     }
 }

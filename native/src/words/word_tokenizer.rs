@@ -26,7 +26,12 @@ impl Tokenizer for WordTokenizer {
     type TokenStream<'a> = WordStream<'a>;
     fn token_stream<'a>(&'a mut self, text: &'a str) -> WordStream<'a> {
         self.token.reset();
-        WordStream { text, at: 0, token: &mut self.token, run: None }
+        WordStream {
+            text,
+            at: 0,
+            token: &mut self.token,
+            run: None,
+        }
     }
 }
 
@@ -89,7 +94,10 @@ impl WordStream<'_> {
     /// Moves the cursor past ASCII characters that separate words.
     fn skip_ascii_separators(&mut self) {
         let bytes = self.text.as_bytes();
-        while bytes.get(self.at).is_some_and(|b| b.is_ascii() && !b.is_ascii_alphanumeric()) {
+        while bytes
+            .get(self.at)
+            .is_some_and(|b| b.is_ascii() && !b.is_ascii_alphanumeric())
+        {
             self.at += 1;
         }
     }
@@ -162,14 +170,20 @@ mod tests {
 
     #[test]
     fn latin_words_are_cut_as_before() {
-        assert_eq!(texts("Hello, happy tax-payer! x2 café"), vec!["Hello", "happy", "tax", "payer", "x2", "café"]);
+        assert_eq!(
+            texts("Hello, happy tax-payer! x2 café"),
+            vec!["Hello", "happy", "tax", "payer", "x2", "café"]
+        );
         assert!(texts("  ...  ").is_empty());
     }
 
     #[test]
     fn cjk_runs_become_overlapping_pairs_with_consecutive_positions() {
         assert_eq!(cut("日本語"), vec![("日本".into(), 0), ("本語".into(), 1)]);
-        assert_eq!(texts("我喜欢北京。你呢"), vec!["我喜", "喜欢", "欢北", "北京", "你呢"]);
+        assert_eq!(
+            texts("我喜欢北京。你呢"),
+            vec!["我喜", "喜欢", "欢北", "北京", "你呢"]
+        );
         assert_eq!(texts("서울에서 회의"), vec!["서울", "울에", "에서", "회의"]);
     }
 
@@ -228,6 +242,9 @@ mod tests {
 
     #[test]
     fn cjk_next_to_latin_splits_where_the_script_changes() {
-        assert_eq!(texts("Pythonを使う3回"), vec!["Python", "を使", "使う", "3", "回"]);
+        assert_eq!(
+            texts("Pythonを使う3回"),
+            vec!["Python", "を使", "使う", "3", "回"]
+        );
     }
 }

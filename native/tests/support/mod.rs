@@ -25,7 +25,11 @@ pub fn session(name: &str, cwd: &str, modified: i64, texts: &[&str]) -> SessionU
         .enumerate()
         .map(|(i, text)| MessageDoc {
             index: i as u32,
-            role: if i % 2 == 0 { "user".into() } else { "assistant".into() },
+            role: if i % 2 == 0 {
+                "user".into()
+            } else {
+                "assistant".into()
+            },
             entry_id: format!("e{i}"),
             timestamp: modified - (texts.len() - i) as i64 * 1000,
             text: text.to_string(),
@@ -35,5 +39,10 @@ pub fn session(name: &str, cwd: &str, modified: i64, texts: &[&str]) -> SessionU
             line_offset: None,
         })
         .collect();
-    SessionUpdate { session: meta, messages, replace_from: None, continued: None }
+    SessionUpdate {
+        session: meta,
+        messages,
+        replace_from: None,
+        continued: None,
+    }
 }
