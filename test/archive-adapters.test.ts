@@ -125,6 +125,22 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("the archive through the faca
       expect(read.message).toBe("remote slow did not answer within 1 s while reading a session");
     });
 
+    it("pull from a remote that cannot be reached (the Pi picker's Enter on an archived session): one line naming the remote, never its host", async () => {
+      configure(ada, "gone-files", { url: "http://127.0.0.1:1", index: INDEX, keepFiles: true });
+      try {
+        const error = (await recall.pull(BOB_SESSION, { remote: "gone-files" }).catch((e: unknown) => e)) as RecallError;
+        expect(error).toBeInstanceOf(RecallError);
+        expect(error.code).toBe("REMOTE_UNAVAILABLE");
+        expect(error.message).toBe("remote gone-files is unreachable while finding a kept session file (30 s timeout)");
+        expectNoHost(error.message, hanging, guarded);
+      } finally {
+        const file = join(ada.agentDir, "recall", "config.json");
+        const config = JSON.parse(readFileSync(file, "utf8")) as { remotes: Record<string, unknown> };
+        delete config.remotes["gone-files"];
+        writeFileSync(file, JSON.stringify(config));
+      }
+    });
+
     it("a local search never waits for a remote that does not answer", async () => {
       const order: string[] = [];
       const remote = recall.search({ remote: "slow", query: "staging" }).then(

@@ -64,7 +64,7 @@ export class Archive {
 
   /** Writes a session file the remote named `name` keeps into this machine's Pi sessions folder, never over another file. */
   pull(name: string | undefined, session: string): Promise<PullResult> {
-    return pull(this.locations, findRemote(this.configFile, name), this.env, session);
+    return pull(this.locations, this.remote(name), this.env, session);
   }
 
   /** Sessions of the remote named `name` ranked for a query, as a local search ranks them, each with where it lives. */
