@@ -2,7 +2,7 @@
  * Writing to an archive: bulk requests whose items the archive refuses for a passing reason (429,
  * 5xx) are sent again with backoff, alone, and deletions of what a search finds.
  */
-import type { Client } from "@opensearch-project/opensearch";
+import type { Client, Types } from "@opensearch-project/opensearch";
 import { RecallError } from "../errors.js";
 import { PUSH_TIMEOUT_MS, remoteError, statusOf } from "./client.js";
 import type { IdentifiedDocument } from "./documents.js";
@@ -27,23 +27,27 @@ export async function sendBulk(client: Client, remote: Remote, actions: Action[]
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt > 0) await sleep(backoff(attempt - 1));
     const body = pending.flatMap((a): Record<string, unknown>[] => ("delete" in a ? [{ delete: { _index: a.index ?? remote.index, _id: a.id } }] : [{ index: { _index: a.index ?? remote.index, _id: a.id } }, { ...a.document }]));
-    let items: Record<string, { status: number; error?: { type?: string; reason?: string } }>[];
+    let items: Types.Core_Bulk.Item[];
     try {
-      items = (await client.bulk({ body })).body.items as typeof items;
+      items = (await client.bulk({ body })).body.items;
     } catch (error) {
       if (passing(statusOf(error)) && attempt + 1 < MAX_TRIES) continue;
       throw remoteError(remote, error, "pushing", pushTimeout(remote));
     }
     const again: Action[] = [];
+    let refusal = "";
     items.forEach((item, i) => {
-      const result = Object.values(item)[0]!;
+      // An item holds one result, under the name of its action (`index`, `delete`).
+      const result = (item.index ?? item.delete ?? item.create ?? item.update)!;
       const action = pending[i]!;
       // Deleting what is not there leaves the archive as wanted.
       if (!result.error && (result.status < 300 || ("delete" in action && result.status === 404))) return;
-      if (!passing(result.status)) throw new RecallError("IO", `remote ${remote.name} refused document ${action.id} (HTTP ${result.status}): ${result.error?.reason ?? result.error?.type ?? "no reason given"}`);
+      const reason = result.error?.reason ?? result.error?.type ?? "no reason given";
+      if (!passing(result.status)) throw new RecallError("IO", `remote ${remote.name} refused document ${action.id} (HTTP ${result.status}): ${reason}`);
       again.push(action);
+      refusal = `HTTP ${result.status}: ${reason}`;
     });
-    if (again.length > 0 && attempt + 1 >= MAX_TRIES) throw new RecallError("IO", `remote ${remote.name} kept refusing ${again.length} documents (HTTP ${items.find((i) => Object.values(i)[0]!.error)?.[0]?.status ?? "429/5xx"}) after ${MAX_TRIES} tries`);
+    if (again.length > 0 && attempt + 1 >= MAX_TRIES) throw new RecallError("IO", `remote ${remote.name} kept refusing ${again.length} documents after ${MAX_TRIES} tries (${refusal})`);
     pending = again;
   }
 }

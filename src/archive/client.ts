@@ -1,6 +1,8 @@
 /**
  * The one OpenSearch client of a remote: its credentials, its CA, a bounded timeout, and errors
- * turned into one line that never holds a credential.
+ * turned into one line that never holds a credential. Each operation on a remote (a push, a
+ * search, a read, a pull...) gets a client of its own, made when it first asks the remote, and
+ * closes it when it ends, however it ends (`withRemote`): its connections go with it.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -11,7 +13,6 @@ import { credentialsOf, type Remote } from "./remotes.js";
 /** How long one request of a push may take at least: a bulk request carries up to 4 MB. */
 export const PUSH_TIMEOUT_MS = 30_000;
 
-/** A client whose requests give up after `timeoutMs` (the remote's `timeout`, by default). */
 type OpenSearchPackage = typeof import("@opensearch-project/opensearch");
 let loaded: OpenSearchPackage | undefined;
 
@@ -21,7 +22,8 @@ function openSearch(): OpenSearchPackage {
   return loaded;
 }
 
-export function remoteClient(remote: Remote, env: NodeJS.ProcessEnv, timeoutMs = remote.timeoutMs): Client {
+/** A client whose requests give up after `timeoutMs`. */
+function remoteClient(remote: Remote, env: NodeJS.ProcessEnv, timeoutMs: number): Client {
   const credentials = credentialsOf(remote, env);
   let ca: string | undefined;
   if (remote.ca) {
@@ -40,6 +42,39 @@ export function remoteClient(remote: Remote, env: NodeJS.ProcessEnv, timeoutMs =
     ...(credentials && "token" in credentials ? { headers: { authorization: `Bearer ${credentials.token}` } } : {}),
     ...(ca ? { ssl: { ca } } : {}),
   });
+}
+
+/** The client of one operation on a remote: made on first use (a push with nothing to send loads no client), closed by `withRemote`. */
+export class RemoteConnection {
+  private made: Client | undefined;
+
+  constructor(
+    private readonly remote: Remote,
+    private readonly env: NodeJS.ProcessEnv,
+    /** How long one request may take. */
+    readonly timeoutMs: number,
+  ) {}
+
+  client(): Client {
+    this.made ??= remoteClient(this.remote, this.env, this.timeoutMs);
+    return this.made;
+  }
+
+  async close(): Promise<void> {
+    const made = this.made;
+    this.made = undefined;
+    await made?.close();
+  }
+}
+
+/** Runs `operation` with a connection to `remote` whose requests give up after `timeoutMs`, closed once it ends. */
+export async function withRemote<T>(remote: Remote, env: NodeJS.ProcessEnv, timeoutMs: number, operation: (connection: RemoteConnection) => Promise<T>): Promise<T> {
+  const connection = new RemoteConnection(remote, env, timeoutMs);
+  try {
+    return await operation(connection);
+  } finally {
+    await connection.close();
+  }
 }
 
 /** The HTTP status of a failed request, if the remote answered. */

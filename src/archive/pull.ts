@@ -19,7 +19,7 @@ import { discoverSessionFiles, type SessionFile } from "../sessions/discover.js"
 import { idFromFileName, readHeader } from "../sessions/entries.js";
 import { projectOf } from "../sessions/project-identity.js";
 import { pushTimeout } from "./bulk.js";
-import { remoteClient, remoteError, statusOf } from "./client.js";
+import { remoteError, statusOf, withRemote, type RemoteConnection } from "./client.js";
 import { filesAlias, keptContent, type KeptFile } from "./kept-files.js";
 import type { Remote } from "./remotes.js";
 
@@ -58,11 +58,10 @@ function isDirectory(path: string): boolean {
 const FULL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The one kept file whose session id is `ref` or starts with it, its parts joined (kept-files.ts). */
-async function findKept(remote: Remote, env: NodeJS.ProcessEnv, ref: string): Promise<KeptFile> {
+async function findKept(connection: RemoteConnection, remote: Remote, ref: string): Promise<KeptFile> {
   if (!/^[0-9a-z-]{4,}$/i.test(ref)) throw new RecallError("BAD_INPUT", `a kept session is named by its id or a prefix of 4 or more of its characters, not ${JSON.stringify(ref)}`, { field: "session" });
-  // A kept file may be as large as a push's bulk request: fetching it may take as long.
-  const timeoutMs = pushTimeout(remote);
-  const client = remoteClient(remote, env, timeoutMs);
+  const { timeoutMs } = connection;
+  const client = connection.client();
   const index = filesAlias(remote);
   const whole = async (first: KeptFile): Promise<KeptFile> => {
     try {
@@ -173,7 +172,8 @@ export async function pull(locations: Locations, remote: Remote, env: NodeJS.Pro
   if (!remote.keepFiles) {
     throw new RecallError("BAD_INPUT", `remote ${remote.name} keeps no session files to pull: its config does not set "keepFiles": true`, { field: "remote" });
   }
-  const kept = await findKept(remote, env, ref);
+  // A kept file may be as large as a push's bulk request: fetching it may take as long.
+  const kept = await withRemote(remote, env, pushTimeout(remote), (connection) => findKept(connection, remote, ref));
   const { files } = await discoverSessionFiles(locations);
   const sessions = localSessions(files);
   const cwd = localFolder(kept, sessions);

@@ -23,7 +23,7 @@ import { tailHash } from "../sync/state.js";
 import { TAGS_DB_FILE, TagStore } from "../tags/tag-store.js";
 import { deleteSession, pushTimeout, sendBulk, type Action } from "./bulk.js";
 import type { Client } from "@opensearch-project/opensearch";
-import { remoteClient, remoteError } from "./client.js";
+import { remoteError, withRemote, type RemoteConnection } from "./client.js";
 import { sessionDocuments, type IdentifiedDocument } from "./documents.js";
 import { forgottenFile, loadForgotten } from "./forgotten.js";
 import { deleteKept, ensureFilesIndex, filesAlias, generationOf, MAX_KEPT_BYTES, MAX_KEPT_PARTS, partId, type KeptFile, type KeptState } from "./kept-files.js";
@@ -113,7 +113,12 @@ function appendedTo(file: SessionFile, known: FileWatermark | undefined): FileWa
   }
 }
 
-export async function push(locations: Locations, remote: Remote, env: NodeJS.ProcessEnv, options: PushOptions = {}): Promise<PushReport> {
+export function push(locations: Locations, remote: Remote, env: NodeJS.ProcessEnv, options: PushOptions = {}): Promise<PushReport> {
+  return withRemote(remote, env, pushTimeout(remote), (connection) => pushOver(locations, remote, connection, options));
+}
+
+/** The push, over a connection whose client is made only once there is something to send. */
+async function pushOver(locations: Locations, remote: Remote, connection: RemoteConnection, options: PushOptions): Promise<PushReport> {
   if (options.cwd !== undefined && options.repo !== undefined) throw new RecallError("BAD_INPUT", "a folder (cwd) and a project (repo) cannot both scope one push", { field: "repo" });
   const dryRun = options.dryRun === true;
   const report: PushReport = { remote: remote.name, sessions: 0, unchanged: 0, documents: 0, bytes: 0, files: 0, fileBytes: 0, deleted: 0, removed: 0, forgotten: 0, redactions: {}, fileRedactions: {}, failed: [], dryRun };
@@ -138,7 +143,7 @@ export async function push(locations: Locations, remote: Remote, env: NodeJS.Pro
   let client: Client | undefined;
   const engine = async (): Promise<Client | undefined> => {
     if (dryRun || client) return client;
-    const made = remoteClient(remote, env, pushTimeout(remote));
+    const made = connection.client();
     try {
       await ensureIndex(made, remote.index);
       if (remote.keepFiles) await ensureFilesIndex(made, remote);

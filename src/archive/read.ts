@@ -11,7 +11,7 @@ import { DEFAULT_PAGE_CHARS, MIN_PAGE_CHARS, type ReadMessage, type ReadPage } f
 import { iso } from "../api/session-summary.js";
 import { RecallError } from "../errors.js";
 import type { TranscriptMode } from "../sessions/transcript.js";
-import { remoteClient, remoteError } from "./client.js";
+import { remoteError, withRemote } from "./client.js";
 import type { ArchiveDocument } from "./documents.js";
 import type { PushedContent, Remote } from "./remotes.js";
 import type { Origin } from "./search.js";
@@ -77,25 +77,24 @@ export async function readArchived(remote: Remote, env: NodeJS.ProcessEnv, ref: 
   if (!Number.isInteger(maxChars) || maxChars < MIN_PAGE_CHARS) {
     throw new RecallError("BAD_INPUT", `maxChars must be a whole number of at least ${MIN_PAGE_CHARS}, not ${maxChars}`, { field: "maxChars" });
   }
-  const client = remoteClient(remote, env);
-  let session: string;
-  let cursor: Cursor | undefined;
-  let mode: TranscriptMode;
-  let documents: ArchiveDocument[];
-  try {
-    session = await resolveArchived(client, remote, ref);
-    cursor = options.cursor === undefined ? undefined : decodeCursor(options.cursor, session);
-    mode = cursor?.mode ?? options.mode ?? "conversation";
-    const query = { bool: { filter: [{ term: { session_id: session } }, ...(mode === "raw" ? [] : [{ term: { kind: "conversation" } }])] } };
-    const found = await client.search({ index: remote.index, body: { size: MAX_DOCUMENTS, track_total_hits: true, query, sort: [{ position: "asc" }] } as never });
-    const total = found.body.hits.total;
-    if ((typeof total === "number" ? total : (total?.value ?? 0)) > MAX_DOCUMENTS) {
-      throw new RecallError("BAD_INPUT", `session ${session} has more than ${MAX_DOCUMENTS} archived messages, more than an archive read takes`, { field: "session" });
+  const { session, cursor, mode, documents } = await withRemote(remote, env, remote.timeoutMs, async (connection) => {
+    const client = connection.client();
+    try {
+      const session = await resolveArchived(client, remote, ref);
+      const cursor = options.cursor === undefined ? undefined : decodeCursor(options.cursor, session);
+      const mode = cursor?.mode ?? options.mode ?? "conversation";
+      const query = { bool: { filter: [{ term: { session_id: session } }, ...(mode === "raw" ? [] : [{ term: { kind: "conversation" } }])] } };
+      const found = await client.search({ index: remote.index, body: { size: MAX_DOCUMENTS, track_total_hits: true, query, sort: [{ position: "asc" }] } as never });
+      const total = found.body.hits.total;
+      if ((typeof total === "number" ? total : (total?.value ?? 0)) > MAX_DOCUMENTS) {
+        throw new RecallError("BAD_INPUT", `session ${session} has more than ${MAX_DOCUMENTS} archived messages, more than an archive read takes`, { field: "session" });
+      }
+      const documents = found.body.hits.hits.map((hit) => hit._source as ArchiveDocument);
+      return { session, cursor, mode, documents };
+    } catch (error) {
+      throw remoteError(remote, error, "reading a session");
     }
-    documents = found.body.hits.hits.map((hit) => hit._source as ArchiveDocument);
-  } catch (error) {
-    throw remoteError(remote, error, "reading a session");
-  }
+  });
   documents.sort((a, b) => a.position - b.position || KIND_ORDER[a.kind] - KIND_ORDER[b.kind]);
   if (cursor && cursor.total !== documents.length) {
     throw new RecallError("STALE_CURSOR", `session ${session} changed in remote ${remote.name} since this cursor was made`, { field: "cursor", hint: "start again without a cursor" });

@@ -4,7 +4,8 @@
  * `keepFiles`, may keep files. Writing and reading are tried for real, with a probe document of
  * this machine that is deleted again.
  */
-import { remoteClient, remoteError } from "./client.js";
+import type { Client } from "@opensearch-project/opensearch";
+import { remoteError, withRemote } from "./client.js";
 import { ensureFilesIndex, filesAlias, type KeptFile } from "./kept-files.js";
 import { credentialsOf, type Remote } from "./remotes.js";
 import { ensureIndex, installedVersion, TEMPLATE_VERSION } from "./template.js";
@@ -15,13 +16,16 @@ export interface RemoteCheck {
   message: string;
 }
 
-export async function checkRemote(remote: Remote, env: NodeJS.ProcessEnv): Promise<RemoteCheck[]> {
+export function checkRemote(remote: Remote, env: NodeJS.ProcessEnv): Promise<RemoteCheck[]> {
+  return withRemote(remote, env, remote.timeoutMs, (connection) => runChecks(remote, env, connection.client()));
+}
+
+async function runChecks(remote: Remote, env: NodeJS.ProcessEnv, client: Client): Promise<RemoteCheck[]> {
   const checks: RemoteCheck[] = [];
   const failed = (name: RemoteCheck["name"], error: unknown, doing: string) => {
     checks.push({ name, ok: false, message: remoteError(remote, error, doing).message });
     return checks;
   };
-  const client = remoteClient(remote, env);
   let version: string;
   try {
     const info = await client.info();

@@ -14,7 +14,7 @@ import { projectOf } from "../sessions/project-identity.js";
 import { FIRST_MESSAGE_CHARS } from "../sessions/session-index-reader.js";
 import { clipLine } from "../sessions/text.js";
 import { parseTagQuery } from "../tags/query-tags.js";
-import { remoteClient, remoteError } from "./client.js";
+import { remoteError, withRemote } from "./client.js";
 import type { ArchiveDocument } from "./documents.js";
 import type { Remote } from "./remotes.js";
 import { filterClauses, hasWords, KIND_CONTENT, markedSnippet, queryWords, rankedQuery, recencyFactor, snippetHighlight, splitQuotes, type ArchiveFilters } from "./search-query.js";
@@ -82,48 +82,54 @@ export async function searchArchive(remote: Remote, env: NodeJS.ProcessEnv, opti
     machine: options.machine,
     sessionIds: options.sessionIds,
   };
-  const client = remoteClient(remote, env);
-  try {
-    const parsed = await queryWords(client, remote.index, splitQuotes(tags.text));
-    const ranked = hasWords(parsed);
-    const now = options.now ?? Date.now();
-    const body = {
-      // Recency can lift a session over one up to 20 % better: the sessions after the best `limit` are ranked too.
-      size: ranked ? Math.min(MAX_CANDIDATES, limit * 2 + 20) : limit,
-      _source: { excludes: ["text"] },
-      query: ranked ? rankedQuery(parsed, filters) : { bool: filterClauses(filters) },
-      collapse: { field: "session_id" },
-      // The best message of a session: equal scores fall to the later message (never to shard order).
-      sort: ranked ? [{ _score: "desc" }, { timestamp: "desc" }, { session_id: "asc" }] : [{ timestamp: "desc" }, { session_id: "asc" }],
-      ...(ranked ? { highlight: snippetHighlight(parsed) } : {}),
+  return withRemote(remote, env, remote.timeoutMs, async (connection) => {
+    try {
+      return await rankedPage(connection.client(), remote, tags.text, options, filters, limit);
+    } catch (error) {
+      throw remoteError(remote, error, "searching");
+    }
+  });
+}
+
+/** The best `limit` sessions of the archive for the query `text` (its tags are in `filters`). */
+async function rankedPage(client: Client, remote: Remote, text: string, options: ArchiveSearchOptions, filters: ArchiveFilters, limit: number): Promise<ArchiveSearchPage> {
+  const parsed = await queryWords(client, remote.index, splitQuotes(text));
+  const ranked = hasWords(parsed);
+  const now = options.now ?? Date.now();
+  const body = {
+    // Recency can lift a session over one up to 20 % better: the sessions after the best `limit` are ranked too.
+    size: ranked ? Math.min(MAX_CANDIDATES, limit * 2 + 20) : limit,
+    _source: { excludes: ["text"] },
+    query: ranked ? rankedQuery(parsed, filters) : { bool: filterClauses(filters) },
+    collapse: { field: "session_id" },
+    // The best message of a session: equal scores fall to the later message (never to shard order).
+    sort: ranked ? [{ _score: "desc" }, { timestamp: "desc" }, { session_id: "asc" }] : [{ timestamp: "desc" }, { session_id: "asc" }],
+    ...(ranked ? { highlight: snippetHighlight(parsed) } : {}),
+  };
+  const response = await client.search({ index: remote.index, body: body as never });
+  const hits = response.body.hits.hits as { _score?: number | null; _source: Source; highlight?: { text?: string[] } }[];
+  const summaries = await sessionSummaries(client, remote, hits.map((hit) => hit._source.session_id));
+  const found: ArchiveHit[] = hits.map((hit) => {
+    const doc = hit._source;
+    const summary = summaryOf(doc, summaries.get(doc.session_id));
+    const fragment = hit.highlight?.text?.[0];
+    const { snippet, spans } = fragment === undefined ? { snippet: "", spans: [] } : markedSnippet(fragment);
+    return {
+      ...summary,
+      score: ranked ? (hit._score ?? 0) * recencyFactor(now, Date.parse(summary.modified)) : 0,
+      // As locally, a session found by its tags or name alone has no message.
+      message:
+        spans.length > 0
+          ? { kind: CONTENT_KIND[doc.kind] ?? "conversation", tool: doc.tool ?? null, role: doc.role, index: doc.position, entryId: doc.entry_id, timestamp: iso(doc.timestamp) }
+          : null,
+      snippet: spans.length > 0 ? snippet : "",
+      spans,
+      origin: { remote: remote.name, machine: doc.machine, user: doc.user },
     };
-    const response = await client.search({ index: remote.index, body: body as never });
-    const hits = response.body.hits.hits as { _score?: number | null; _source: Source; highlight?: { text?: string[] } }[];
-    const summaries = await sessionSummaries(client, remote, hits.map((hit) => hit._source.session_id));
-    const found: ArchiveHit[] = hits.map((hit) => {
-      const doc = hit._source;
-      const summary = summaryOf(doc, summaries.get(doc.session_id));
-      const fragment = hit.highlight?.text?.[0];
-      const { snippet, spans } = fragment === undefined ? { snippet: "", spans: [] } : markedSnippet(fragment);
-      return {
-        ...summary,
-        score: ranked ? (hit._score ?? 0) * recencyFactor(now, Date.parse(summary.modified)) : 0,
-        // As locally, a session found by its tags or name alone has no message.
-        message:
-          spans.length > 0
-            ? { kind: CONTENT_KIND[doc.kind] ?? "conversation", tool: doc.tool ?? null, role: doc.role, index: doc.position, entryId: doc.entry_id, timestamp: iso(doc.timestamp) }
-            : null,
-        snippet: spans.length > 0 ? snippet : "",
-        spans,
-        origin: { remote: remote.name, machine: doc.machine, user: doc.user },
-      };
-    });
-    // Equal scores fall to the more recent session, then to the session id, as locally.
-    if (ranked) found.sort((a, b) => b.score - a.score || Date.parse(b.modified) - Date.parse(a.modified) || (a.id < b.id ? -1 : 1));
-    return { hits: found.slice(0, limit) };
-  } catch (error) {
-    throw remoteError(remote, error, "searching");
-  }
+  });
+  // Equal scores fall to the more recent session, then to the session id, as locally.
+  if (ranked) found.sort((a, b) => b.score - a.score || Date.parse(b.modified) - Date.parse(a.modified) || (a.id < b.id ? -1 : 1));
+  return { hits: found.slice(0, limit) };
 }
 
 interface Activity {

@@ -4,7 +4,7 @@
  * slow remote), or refuse the first items of a bulk request with 429 as an overloaded engine does
  * (those items are not forwarded: the engine never sees them), or pass bulk requests to the
  * engine and keep their answers back (a push killed after the engine took a request, before
- * it heard so).
+ * it heard so), or keep idle connections open for good (to see that a client closes its own).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -20,6 +20,8 @@ export interface ProxyBehaviour {
   answerBulks?: number;
   /** Runs before a bulk request is passed on (a node of the cluster killed meanwhile, say). */
   beforeBulk?: () => Promise<void>;
+  /** Never closes an idle connection itself (Node's server does after 5 s): only its client does. */
+  keepIdle?: boolean;
 }
 
 export interface ArchiveProxy {
@@ -31,6 +33,10 @@ export interface ArchiveProxy {
   heldBulks: number;
   /** Every request that reached the proxy, as `METHOD /path`. */
   requests: string[];
+  /** Connections made to the proxy and not closed yet. */
+  readonly openConnections: number;
+  /** Resolves once no connection to the proxy is open. */
+  allClosed(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -104,6 +110,17 @@ export async function startArchiveProxy(target: string, behaviour: ProxyBehaviou
   const server: Server = createServer((request, response) => {
     proxy(request, response).catch((error: Error) => response.destroy(error));
   });
+  let open = 0;
+  let onAllClosed: (() => void)[] = [];
+  server.on("connection", (socket) => {
+    open++;
+    socket.on("close", () => {
+      if (--open > 0) return;
+      for (const resolve of onAllClosed) resolve();
+      onAllClosed = [];
+    });
+  });
+  if (behaviour.keepIdle) server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -114,6 +131,10 @@ export async function startArchiveProxy(target: string, behaviour: ProxyBehaviou
     get heldBulks() {
       return held;
     },
+    get openConnections() {
+      return open;
+    },
+    allClosed: () => (open === 0 ? Promise.resolve() : new Promise<void>((resolve) => onAllClosed.push(resolve))),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
