@@ -1,6 +1,7 @@
 /**
  * Reading a session file only when it is what the sessions folder should hold, for hosts that
- * name sessions on behalf of someone they do not trust (the MCP server): the file, after
+ * name sessions on behalf of someone they do not trust (the MCP server; `recall pull` writes only
+ * where `realPathInside` says a file stays in the sessions folder): the file, after
  * resolving symlinks, is inside the sessions folder; it is a regular file, not a symlink, with
  * one link (no hard link to a file elsewhere); it is at most `MAX_SESSION_BYTES`; and it is the
  * same file (device and inode) before and after the read, so one replaced in between is noticed.
@@ -20,19 +21,27 @@ function identityOf(stats: Stats): FileIdentity {
   return sha1(`${stats.dev}:${stats.ino}`).slice(0, 12);
 }
 
+/**
+ * `path` with its symbolic links resolved, if that is the sessions folder or inside it; undefined
+ * if it is elsewhere. Both must exist (an error of the file system otherwise).
+ */
+export function realPathInside(sessionsDir: string, path: string): string | undefined {
+  const root = realpathSync(sessionsDir);
+  const real = realpathSync(path);
+  return real === root || real.startsWith(root + sep) ? real : undefined;
+}
+
 /** The file's identity once it passed every check; a RecallError saying which failed otherwise. */
 export function checkSessionFile(sessionsDir: string, path: string): FileIdentity {
   let stats: Stats;
-  let real: string;
-  let root: string;
+  let real: string | undefined;
   try {
     stats = lstatSync(path);
-    root = realpathSync(sessionsDir);
-    real = realpathSync(path);
+    real = realPathInside(sessionsDir, path);
   } catch {
     throw new RecallError("NOT_FOUND", "the session file is gone");
   }
-  if (!real.startsWith(root + sep)) throw new RecallError("UNSAFE_FILE", "the session file is not inside the sessions folder");
+  if (real === undefined) throw new RecallError("UNSAFE_FILE", "the session file is not inside the sessions folder");
   if (stats.isSymbolicLink()) throw new RecallError("UNSAFE_FILE", "the session file is a symbolic link");
   if (!stats.isFile()) throw new RecallError("UNSAFE_FILE", "the session file is not a regular file");
   if (stats.nlink !== 1) throw new RecallError("UNSAFE_FILE", "the session file has more than one link");

@@ -17,6 +17,7 @@ import type { Client } from "@opensearch-project/opensearch";
 import { FastHash } from "../hash.js";
 import { deleteMatching } from "./bulk.js";
 import type { Remote } from "./remotes.js";
+import { followingPart, refusedKeptFile } from "./untrusted.js";
 
 export const FILES_VERSION = 1;
 
@@ -135,19 +136,30 @@ export async function deleteKept(client: Client, remote: Remote, sessionIds: rea
 
 /**
  * The whole kept file whose part 0 is `first`: its content and that of each part after it, as long
- * as they follow on (read by id, so a push is seen the moment it is acknowledged).
+ * as they follow on (read by id, so a push is seen the moment it is acknowledged), up to the
+ * MAX_KEPT_PARTS a push writes. A part that follows on but is not one a push writes, or a file
+ * larger than a push keeps, is refused (untrusted.ts).
  */
 export async function keptContent(client: Client, remote: Remote, first: KeptFile): Promise<string> {
-  const contents = [first.content];
+  const contents: string[] = [];
+  let bytes = 0;
+  const add = (content: string) => {
+    bytes += Buffer.byteLength(content);
+    if (bytes > MAX_KEPT_BYTES) throw refusedKeptFile(remote.name, first.session_id, `it is larger than a push keeps (${MAX_KEPT_BYTES >> 20} MB)`);
+    contents.push(content);
+  };
+  add(first.content);
   let end = first.end;
-  for (let next = 1; ; next += PARTS_PER_READ) {
-    const ids = Array.from({ length: PARTS_PER_READ }, (_, i) => partId(first.session_id, next + i));
-    const { docs } = (await client.mget({ index: filesAlias(remote), body: { ids } })).body as { docs: { found?: boolean; _source?: KeptFile }[] };
-    for (const doc of docs) {
-      const part = doc.found ? doc._source : undefined;
-      if (!part || part.generation !== first.generation || part.from !== end) return contents.join("");
-      contents.push(part.content);
+  for (let next = 1; next < MAX_KEPT_PARTS; next += PARTS_PER_READ) {
+    const ids = Array.from({ length: Math.min(PARTS_PER_READ, MAX_KEPT_PARTS - next) }, (_, i) => partId(first.session_id, next + i));
+    const { docs } = (await client.mget({ index: filesAlias(remote), body: { ids } })).body as { docs: { found?: boolean; _source?: unknown }[] };
+    for (const [i, doc] of docs.entries()) {
+      const part = followingPart(doc.found ? doc._source : undefined, first, next + i, end, remote.name);
+      if (!part) break;
+      add(part.content);
       end = part.end;
     }
+    if (contents.length < next + ids.length) break;
   }
+  return contents.join("");
 }

@@ -10,9 +10,14 @@
  * session of that repository was started stands in (the newest): the pulled file's header names
  * it, so that Pi continues the session in that clone; every other line is the archive's as it is.
  * Otherwise the session keeps its folder (Pi continues it with `--session`, or forks it elsewhere).
+ *
+ * What the archive holds is untrusted (untrusted.ts): a kept file whose names, header or parts are
+ * not what a push writes is refused whole, and the file is written only into a folder that, its
+ * links resolved, is in the sessions folder (session-file-guard.ts). Nothing is written otherwise.
  */
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { basename, isAbsolute, join } from "node:path";
+import { closeSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import { realPathInside } from "../api/session-file-guard.js";
 import { RecallError } from "../errors.js";
 import type { Locations } from "../locations.js";
 import { discoverSessionFiles, type SessionFile } from "../sessions/discover.js";
@@ -22,6 +27,7 @@ import { pushTimeout } from "./bulk.js";
 import { remoteError, statusOf, withRemote, type RemoteConnection } from "./client.js";
 import { filesAlias, keptContent, type KeptFile } from "./kept-files.js";
 import type { Remote } from "./remotes.js";
+import { checkedKeptFile, isSessionId, piFileName } from "./untrusted.js";
 
 export interface PullResult {
   /** The session's id. */
@@ -57,13 +63,15 @@ function isDirectory(path: string): boolean {
 /** A session id in full: its kept file is read by id, which sees a push the moment it is acknowledged (a search only after a refresh). */
 const FULL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The one kept file whose session id is `ref` or starts with it, its parts joined (kept-files.ts). */
+/** The one kept file whose session id is `ref` or starts with it, its parts joined (kept-files.ts), if it is one a push writes. */
 async function findKept(connection: RemoteConnection, remote: Remote, ref: string): Promise<KeptFile> {
   if (!/^[0-9a-z-]{4,}$/i.test(ref)) throw new RecallError("BAD_INPUT", `a kept session is named by its id or a prefix of 4 or more of its characters, not ${JSON.stringify(ref)}`, { field: "session" });
   const { timeoutMs } = connection;
   const client = connection.client();
   const index = filesAlias(remote);
-  const whole = async (first: KeptFile): Promise<KeptFile> => {
+  /** Part 0 stored as `id`, checked, with the parts that follow on from it. */
+  const whole = async (source: unknown, id: string): Promise<KeptFile> => {
+    const first = checkedKeptFile(source, id, remote.name);
     try {
       return { ...first, content: await keptContent(client, remote, first) };
     } catch (error) {
@@ -77,12 +85,13 @@ async function findKept(connection: RemoteConnection, remote: Remote, ref: strin
         if (statusOf(error) === 404) return undefined;
         throw error;
       });
-      if (found?.body.found) return await whole(found.body._source as KeptFile);
+      if (found?.body.found) return await whole(found.body._source, ref.toLowerCase());
     }
     // Part 0 of each kept file (a kept file's parts share its session id).
     const query = { bool: { filter: [{ prefix: { session_id: ref.toLowerCase() } }], must_not: [{ range: { part: { gt: 0 } } }] } };
     const found = await client.search({ index, body: { size: 11, _source: false, query } });
-    ids = found.body.hits.hits.map((hit) => hit._id!);
+    // A document stored under what is no session id is no kept file (untrusted.ts).
+    ids = found.body.hits.hits.map((hit) => hit._id).filter(isSessionId);
   } catch (error) {
     if (error instanceof RecallError) throw error;
     // No file was ever kept there.
@@ -92,13 +101,13 @@ async function findKept(connection: RemoteConnection, remote: Remote, ref: strin
   if (ids.length === 0) throw new RecallError("NOT_FOUND", `remote ${remote.name} keeps no session file ${ref}`, { field: "session", value: ref, hint: "only sessions pushed while the remote had keepFiles set are kept" });
   if (ids.length > 1 && !ids.includes(ref)) throw new RecallError("AMBIGUOUS", `${ref} names several sessions kept in remote ${remote.name}: ${ids.slice(0, 10).join(", ")}${ids.length > 10 ? ", …" : ""}`, { field: "session", value: ref });
   const id = ids.includes(ref) ? ref : ids[0]!;
-  let first: KeptFile;
+  let first: unknown;
   try {
-    first = (await client.get({ index, id })).body._source as KeptFile;
+    first = (await client.get({ index, id })).body._source;
   } catch (error) {
     throw remoteError(remote, error, "fetching a kept session file", timeoutMs);
   }
-  return whole(first);
+  return whole(first, id);
 }
 
 interface LocalSession {
@@ -133,11 +142,24 @@ function withFolder(content: string, cwd: string): string {
   return JSON.stringify({ ...header, cwd }) + (end < 0 ? "" : content.slice(end));
 }
 
-/** Pi's name for the file, unless the archive's is not one a sessions folder can hold. */
-function fileNameOf(kept: KeptFile): string {
-  const name = basename(kept.file_name);
-  if (name === kept.file_name && name.endsWith(".jsonl") && !name.startsWith(".")) return name;
-  return `${new Date(kept.session_created).toISOString().replace(/[:.]/g, "-")}_${kept.session_id}.jsonl`;
+/**
+ * Pi's folder for the session here, made if missing, as its real path; refused when its links
+ * lead out of the sessions folder.
+ */
+function folderHere(sessionsDir: string, folder: string, sessionId: string): string {
+  let real: string | undefined;
+  try {
+    mkdirSync(folder, { recursive: true });
+    real = realPathInside(sessionsDir, folder);
+  } catch (error) {
+    throw new RecallError("IO", `cannot make the folder ${folder} for session ${sessionId}: ${(error as Error).message}`);
+  }
+  if (real !== undefined) return real;
+  throw new RecallError("UNSAFE_FILE", `the folder for session ${sessionId} here, ${folder}, leads out of the sessions folder: nothing was written`, {
+    field: "session",
+    value: folder,
+    hint: "pull writes only inside the sessions folder",
+  });
 }
 
 function sameContent(path: string, content: string): boolean {
@@ -148,10 +170,19 @@ function sameContent(path: string, content: string): boolean {
   }
 }
 
-/** Writes `content` as a new file at `path`; false if a file is there already. */
-function writeNew(path: string, content: string): boolean {
-  const temporary = join(path, "..", `.${basename(path)}.${process.pid}.pull`);
-  const fd = openSync(temporary, "w", 0o600);
+/** Writes `content` as a new file `name` of `folder`; false if a file is there already. */
+function writeNew(folder: string, name: string, content: string): boolean {
+  const path = join(folder, name);
+  const temporary = join(folder, `.${name}.${process.pid}.pull`);
+  const failed = (error: unknown) => new RecallError("IO", `cannot write ${path}: ${(error as Error).message}`);
+  let fd: number;
+  try {
+    // A new file only ("wx"): never through a link left where the temporary file goes.
+    rmSync(temporary, { force: true });
+    fd = openSync(temporary, "wx", 0o600);
+  } catch (error) {
+    throw failed(error);
+  }
   try {
     writeSync(fd, content);
   } finally {
@@ -162,7 +193,7 @@ function writeNew(path: string, content: string): boolean {
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw new RecallError("IO", `cannot write ${path}: ${(error as Error).message}`);
+    throw failed(error);
   } finally {
     unlinkSync(temporary);
   }
@@ -199,9 +230,10 @@ export async function pull(locations: Locations, remote: Remote, env: NodeJS.Pro
     throw differs(local.path);
   }
   const folder = piSessionFolder(locations, cwd);
-  const path = join(folder, fileNameOf(kept));
-  mkdirSync(folder, { recursive: true });
-  if (writeNew(path, content)) return result(path, false);
-  if (sameContent(path, content)) return result(path, true);
+  const name = piFileName(kept);
+  const path = join(folder, name);
+  const real = folderHere(locations.sessionsDir, folder, kept.session_id);
+  if (writeNew(real, name, content)) return result(path, false);
+  if (sameContent(join(real, name), content)) return result(path, true);
   throw differs(path);
 }

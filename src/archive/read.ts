@@ -15,6 +15,7 @@ import { remoteError, withRemote } from "./client.js";
 import type { ArchiveDocument } from "./documents.js";
 import type { PushedContent, Remote } from "./remotes.js";
 import type { Origin } from "./search.js";
+import { checkedDocument, isSessionId } from "./untrusted.js";
 
 export interface ArchiveReadOptions {
   /** `conversation` (the default) or `raw`: every kind of text the remote was sent. */
@@ -66,7 +67,8 @@ function decodeCursor(text: string, session: string): Cursor {
 export async function resolveArchived(client: Client, remote: Remote, ref: string): Promise<string> {
   if (!/^[0-9a-z-]{4,}$/i.test(ref)) throw new RecallError("BAD_INPUT", `an archived session is named by its id or a prefix of 4 or more of its characters, not ${JSON.stringify(ref)}`, { field: "session" });
   const found = await client.search({ index: remote.index, body: { size: 0, query: { prefix: { session_id: ref.toLowerCase() } }, aggs: { ids: { terms: { field: "session_id", size: 11 } } } } as never });
-  const ids = (found.body.aggregations?.ids as unknown as { buckets: { key: string }[] }).buckets.map((b) => b.key);
+  // A session id no push gives (a crafted one: untrusted.ts) names nothing to read.
+  const ids = (found.body.aggregations?.ids as unknown as { buckets: { key: unknown }[] }).buckets.map((b) => b.key).filter(isSessionId);
   if (ids.length === 0) throw new RecallError("NOT_FOUND", `no session ${ref} in remote ${remote.name}`, { field: "session", value: ref });
   if (ids.length > 1 && !ids.includes(ref)) throw new RecallError("AMBIGUOUS", `${ref} names several sessions in remote ${remote.name}: ${ids.slice(0, 10).join(", ")}${ids.length > 10 ? ", …" : ""}`, { field: "session", value: ref });
   return ids.includes(ref) ? ref : ids[0]!;
@@ -89,7 +91,8 @@ export async function readArchived(remote: Remote, env: NodeJS.ProcessEnv, ref: 
       if ((typeof total === "number" ? total : (total?.value ?? 0)) > MAX_DOCUMENTS) {
         throw new RecallError("BAD_INPUT", `session ${session} has more than ${MAX_DOCUMENTS} archived messages, more than an archive read takes`, { field: "session" });
       }
-      const documents = found.body.hits.hits.map((hit) => hit._source as ArchiveDocument);
+      // A crafted message (untrusted.ts) is left out; the others are read.
+      const documents = found.body.hits.hits.flatMap((hit) => checkedDocument<ArchiveDocument>(hit._source, true) ?? []);
       return { session, cursor, mode, documents };
     } catch (error) {
       throw remoteError(remote, error, "reading a session");

@@ -17,6 +17,7 @@ import { parseTagQuery } from "../tags/query-tags.js";
 import { remoteError, withRemote } from "./client.js";
 import type { ArchiveDocument } from "./documents.js";
 import type { Remote } from "./remotes.js";
+import { checkedDocument } from "./untrusted.js";
 import { filterClauses, hasWords, KIND_CONTENT, markedSnippet, queryWords, rankedQuery, recencyFactor, snippetHighlight, splitQuotes, type ArchiveFilters } from "./search-query.js";
 
 export interface ArchiveSearchOptions {
@@ -91,7 +92,7 @@ export async function searchArchive(remote: Remote, env: NodeJS.ProcessEnv, opti
   });
 }
 
-/** The best `limit` sessions of the archive for the query `text` (its tags are in `filters`). */
+/** The best `limit` sessions of the archive for the query `text` (its tags are in `filters`); crafted documents (untrusted.ts) are left out. */
 async function rankedPage(client: Client, remote: Remote, text: string, options: ArchiveSearchOptions, filters: ArchiveFilters, limit: number): Promise<ArchiveSearchPage> {
   const parsed = await queryWords(client, remote.index, splitQuotes(text));
   const ranked = hasWords(parsed);
@@ -107,7 +108,10 @@ async function rankedPage(client: Client, remote: Remote, text: string, options:
     ...(ranked ? { highlight: snippetHighlight(parsed) } : {}),
   };
   const response = await client.search({ index: remote.index, body: body as never });
-  const hits = response.body.hits.hits as { _score?: number | null; _source: Source; highlight?: { text?: string[] } }[];
+  const hits = (response.body.hits.hits as { _score?: number | null; _source: unknown; highlight?: { text?: string[] } }[]).flatMap((hit) => {
+    const source = checkedDocument<Source>(hit._source, false);
+    return source ? [{ ...hit, _source: source }] : [];
+  });
   const summaries = await sessionSummaries(client, remote, hits.map((hit) => hit._source.session_id));
   const found: ArchiveHit[] = hits.map((hit) => {
     const doc = hit._source;
@@ -165,7 +169,10 @@ async function sessionSummaries(client: Client, remote: Remote, ids: string[]): 
   type Bucket = { key: string; last: { value: number | null }; said: { doc_count: number }; asked: { first: { hits: { hits: { _source: { text: string } }[] } } } };
   const buckets = (found.body.aggregations?.sessions as unknown as { buckets: Bucket[] }).buckets;
   return new Map(
-    buckets.map((b) => [b.key, { last: b.last.value ?? 0, messages: b.said.doc_count, firstMessage: clipLine(b.asked.first.hits.hits[0]?._source.text ?? "", FIRST_MESSAGE_CHARS) }]),
+    buckets.map((b) => {
+      const first: unknown = b.asked.first.hits.hits[0]?._source.text;
+      return [b.key, { last: b.last.value ?? 0, messages: b.said.doc_count, firstMessage: clipLine(typeof first === "string" ? first : "", FIRST_MESSAGE_CHARS) }];
+    }),
   );
 }
 
