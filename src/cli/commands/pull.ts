@@ -19,7 +19,9 @@ export class PullCommand extends BaseCommand {
 
       Nothing is overwritten: a session already here is left alone; if its file is the archive's copy, \`pull\` says it is already here. \`--json\` prints the file's path record.
 
-      Exit status: 0 when the file was written or was already here, 2 on error (a remote without kept files, an unknown session, the same session here in another version).
+      What an archive holds is not trusted: a kept file that no push writes (a session id or file name that is not one Pi gives, a folder with \`..\`, a first line that is not the header of that session in that folder, parts that do not follow on) is refused, and so is a Pi folder here that is a link out of the sessions folder. Nothing is written then.
+
+      Exit status: 0 when the file was written or was already here, 2 on error (a remote without kept files, an unknown session, the same session here in another version, a kept file refused).
     `,
     examples: [
       ["Pull a session from the only remote", "$0 pull 01a0f6b1"],
