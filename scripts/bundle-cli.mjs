@@ -39,6 +39,17 @@ const esModuleBuilds = {
   },
 };
 
+// The archive's secret rules (secretlint, src/archive/secret-rules.ts) are a bundle of their own,
+// dist/bundle/secret-rules.cjs, required when redaction first runs (src/archive/redact.ts): the
+// CLI's bundle, which every command loads, holds only that require.
+const secretRules = {
+  name: "secret-rules",
+  setup(build) {
+    build.onResolve({ filter: /\/secret-rules\.js$/ }, (args) => (args.kind === "dynamic-import" ? { path: args.path, namespace: "secret-rules" } : undefined));
+    build.onLoad({ filter: /.*/, namespace: "secret-rules" }, () => ({ contents: `module.exports = require(require("node:path").join(__dirname, "secret-rules.cjs"));`, loader: "js" }));
+  },
+};
+
 // Three bundles loaded by bin/recall.cjs: the start of the freshness check, loaded first
 // (src/cli/early-look.ts): a few KB, so the check's stats begin before the CLI is even loaded;
 // `search` and `list` with recall's own parser and without clipanion's Cli (src/cli/quick.ts),
@@ -50,6 +61,7 @@ await build({
     quick: join(root, "src", "cli", "quick.ts"),
     "early-look": join(root, "src", "cli", "early-look.ts"),
     mcp: join(root, "src", "mcp", "main.ts"),
+    "secret-rules": join(root, "src", "archive", "secret-rules.ts"),
   },
   outdir: join(root, "dist", "bundle"),
   outExtension: { ".js": ".cjs" },
@@ -61,7 +73,7 @@ await build({
   // Less for V8 to parse on every start. Function names are not kept (esbuild's keepNames costs a
   // call per function at load); RECALL_BUNDLE_READABLE=1 builds a readable bundle for profiling.
   minify: !process.env.RECALL_BUNDLE_READABLE,
-  plugins: [esModuleBuilds, lazyBuiltins],
+  plugins: [esModuleBuilds, lazyBuiltins, secretRules],
   // The archive's OpenSearch client is required from node_modules when `push` or `remote` runs,
   // never parsed by a bundle that every other command loads.
   external: ["@opensearch-project/opensearch"],

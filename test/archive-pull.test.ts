@@ -101,7 +101,7 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("pulling a kept session file 
     const files = lines.filter((l) => l.type === "file");
     const file = files.find((f) => f.session_id === ID)!;
     expect(file).toMatchObject({ file_name: `2026-10-07T00-00-00-000Z_${ID}.jsonl`, folder: project, machine: "laptop", redactions: 2 });
-    expect(file.content).toBe(redactSessionFile(readFileSync(sessionFile, "utf8")).text);
+    expect(file.content).toBe((await redactSessionFile(readFileSync(sessionFile, "utf8"))).text);
     expect(file.content).not.toContain(TOKEN);
     expect(file.content).not.toContain("sk-live-");
     const last = lines.at(-1)!;
@@ -121,7 +121,7 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("pulling a kept session file 
     const kept = await keptFiles();
     expect(kept.size).toBe(report.files);
     expect(kept.get(ID)).toMatchObject({ session_id: ID, folder: project, project, machine: "laptop", user: "ada", redactions: 2 });
-    expect(kept.get(ID).content).toBe(redactSessionFile(readFileSync(sessionFile, "utf8")).text);
+    expect(kept.get(ID).content).toBe((await redactSessionFile(readFileSync(sessionFile, "utf8"))).text);
     expect(JSON.stringify([...kept.values()])).not.toContain(TOKEN);
     // The sessions' index holds messages only.
     await api(`/${INDEX}/_refresh`, { method: "POST" });
@@ -138,7 +138,7 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("pulling a kept session file 
     const record = jsonLines(pulled.stdout)[0]!;
     const expected = join(desktop.sessionsDir, `--${project.slice(1).replace(/\//g, "-")}--`, `2026-10-07T00-00-00-000Z_${ID}.jsonl`);
     expect(record).toEqual({ id: ID, path: expected, cwd: project, movedFrom: null, alreadyHere: false, origin: { remote: "team", machine: "laptop", user: "ada" } });
-    expect(readFileSync(expected).equals(Buffer.from(redactSessionFile(readFileSync(sessionFile, "utf8")).text))).toBe(true);
+    expect(readFileSync(expected).equals(Buffer.from((await redactSessionFile(readFileSync(sessionFile, "utf8"))).text))).toBe(true);
 
     const found = jsonLines((await onDesktop(["search", "kittiwake", "--json"])).stdout);
     expect(found.map((hit) => hit.id)).toEqual([ID]);
@@ -177,21 +177,21 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("pulling a kept session file 
     appendFileSync(sessionFile, appended);
     const report = jsonLines((await onLaptop(["push", "--remote", "team", "--json"])).stdout).at(-1)!;
     // The new message, and the one before it read again (an append may extend it); of the file, its new line.
-    const part = redactSessionFile(appended).text;
+    const part = (await redactSessionFile(appended)).text;
     expect(part).not.toContain(TOKEN);
     expect(report).toMatchObject({ messages: 2, files: 1, sessions: 1, fileBytes: Buffer.byteLength(part), fileRedactions: { "github-token": 1 } });
     let kept = await keptFiles();
-    expect(kept.get(ID).content).toBe(redactSessionFile(before).text);
+    expect(kept.get(ID).content).toBe((await redactSessionFile(before)).text);
     const start = Buffer.byteLength(before);
     expect(kept.get(`${ID}:1`)).toMatchObject({ session_id: ID, part: 1, from: start, end: start + Buffer.byteLength(appended), generation: kept.get(ID).generation, content: part });
 
     // By a prefix of its id too, which its parts share.
     const pulled = jsonLines<{ path: string }>((await onDesktop(["pull", "--remote", "team", ID.slice(0, 8), "--json"])).stdout)[0]!;
-    expect(readFileSync(pulled.path, "utf8")).toBe(redactSessionFile(readFileSync(sessionFile, "utf8")).text);
+    expect(readFileSync(pulled.path, "utf8")).toBe((await redactSessionFile(readFileSync(sessionFile, "utf8"))).text);
     rmSync(pulled.path);
 
     // Parts another version of the file left (a push killed before it was noted) are not joined.
-    const whole = redactSessionFile(readFileSync(sessionFile, "utf8")).text;
+    const whole = (await redactSessionFile(readFileSync(sessionFile, "utf8"))).text;
     const end = Buffer.byteLength(readFileSync(sessionFile));
     const stale = { ...kept.get(`${ID}:1`), part: 2, from: end, end: end + 10, content: "stale\n" };
     for (const left of [{ ...stale, generation: "0000000000000000" }, { ...stale, from: end - 1 }]) {
@@ -207,9 +207,9 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("pulling a kept session file 
     expect(rewritten).toMatchObject({ files: 1, sessions: 1 });
     kept = await keptFiles();
     expect([...kept.keys()].filter((id) => id.startsWith(ID))).toEqual([ID]);
-    expect(kept.get(ID)).toMatchObject({ part: 0, from: 0, content: redactSessionFile(readFileSync(sessionFile, "utf8")).text });
+    expect(kept.get(ID)).toMatchObject({ part: 0, from: 0, content: (await redactSessionFile(readFileSync(sessionFile, "utf8"))).text });
     const third = jsonLines<{ path: string }>((await onDesktop(["pull", "--remote", "team", ID, "--json"])).stdout)[0]!;
-    expect(readFileSync(third.path, "utf8")).toBe(redactSessionFile(readFileSync(sessionFile, "utf8")).text);
+    expect(readFileSync(third.path, "utf8")).toBe((await redactSessionFile(readFileSync(sessionFile, "utf8"))).text);
     rmSync(third.path);
   });
 
@@ -225,11 +225,11 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("pulling a kept session file 
     expect([...kept.keys()].filter((id) => id.startsWith(ID))).toHaveLength(MAX_KEPT_PARTS);
     // Its 100 documents out, the whole file in.
     const whole = await grow(MAX_KEPT_PARTS);
-    expect(whole).toMatchObject({ files: 1, fileBytes: Buffer.byteLength(redactSessionFile(readFileSync(sessionFile, "utf8")).text) });
+    expect(whole).toMatchObject({ files: 1, fileBytes: Buffer.byteLength((await redactSessionFile(readFileSync(sessionFile, "utf8"))).text) });
     expect(whole.deleted).toBeGreaterThanOrEqual(MAX_KEPT_PARTS);
     kept = await keptFiles();
     expect([...kept.keys()].filter((id) => id.startsWith(ID))).toEqual([ID]);
-    expect(kept.get(ID).content).toBe(redactSessionFile(readFileSync(sessionFile, "utf8")).text);
+    expect(kept.get(ID).content).toBe((await redactSessionFile(readFileSync(sessionFile, "utf8"))).text);
   });
 
   it("a deleted file and a forgotten one are taken out, every part of them", async () => {

@@ -24,10 +24,10 @@ import { TAGS_DB_FILE, TagStore } from "../tags/tag-store.js";
 import { deleteSession, pushTimeout, sendBulk, type Action } from "./bulk.js";
 import type { Client } from "@opensearch-project/opensearch";
 import { remoteError, withRemote, type RemoteConnection } from "./client.js";
-import { sessionDocuments, type IdentifiedDocument } from "./documents.js";
+import { sessionDocuments, type IdentifiedDocument, type Redactions } from "./documents.js";
 import { forgottenFile, loadForgotten } from "./forgotten.js";
 import { deleteKept, ensureFilesIndex, filesAlias, generationOf, MAX_KEPT_BYTES, MAX_KEPT_PARTS, partId, type KeptFile, type KeptState } from "./kept-files.js";
-import { redactSessionFile } from "./redact-file.js";
+import { redactKeptFields, redactSessionFile } from "./redact-file.js";
 import type { Remote } from "./remotes.js";
 import { ensureIndex } from "./template.js";
 import { loadSignatures, loadWatermarks, saveSignatures, saveWatermarks, watermarkFile, type FileWatermark, type Signature, type Signatures, type Watermarks } from "./watermarks.js";
@@ -43,8 +43,8 @@ export interface PushOptions {
   since?: number;
   /** Each document that is (or, dry, would be) sent. */
   onDocument?: (document: IdentifiedDocument) => void;
-  /** Each part of a session file that is (or, dry, would be) kept in the archive (`keepFiles`). */
-  onFile?: (file: KeptFile) => void;
+  /** Each part of a session file that is (or, dry, would be) kept in the archive (`keepFiles`), and the secrets removed from it by kind. */
+  onFile?: (file: KeptFile, redacted: Record<string, number>) => void;
 }
 
 export interface PushReport {
@@ -70,6 +70,8 @@ export interface PushReport {
   redactions: Record<string, number>;
   /** Secrets removed from the kept session files (`keepFiles`), by what they were: their tool output and thinking included, which documents may not carry. */
   fileRedactions: Record<string, number>;
+  /** All the secrets removed, by where they were (documents.ts's places, `kept-file`) and what they were. */
+  redactedIn: Redactions;
   failed: { path: string; reason: string }[];
   dryRun: boolean;
 }
@@ -121,7 +123,7 @@ export function push(locations: Locations, remote: Remote, env: NodeJS.ProcessEn
 async function pushOver(locations: Locations, remote: Remote, connection: RemoteConnection, options: PushOptions): Promise<PushReport> {
   if (options.cwd !== undefined && options.repo !== undefined) throw new RecallError("BAD_INPUT", "a folder (cwd) and a project (repo) cannot both scope one push", { field: "repo" });
   const dryRun = options.dryRun === true;
-  const report: PushReport = { remote: remote.name, sessions: 0, unchanged: 0, documents: 0, bytes: 0, files: 0, fileBytes: 0, deleted: 0, removed: 0, forgotten: 0, redactions: {}, fileRedactions: {}, failed: [], dryRun };
+  const report: PushReport = { remote: remote.name, sessions: 0, unchanged: 0, documents: 0, bytes: 0, files: 0, fileBytes: 0, deleted: 0, removed: 0, forgotten: 0, redactions: {}, fileRedactions: {}, redactedIn: {}, failed: [], dryRun };
   const { files, failures } = await discoverSessionFiles(locations);
   report.failed.push(...failures);
   const stateFile = watermarkFile(locations, remote);
@@ -204,12 +206,12 @@ async function pushOver(locations: Locations, remote: Remote, connection: Remote
       let read: SessionRead;
       try {
         if (append) {
-          read = readSessionForIndex(file.path, { resume: { header: append.header, checkpoint: append.checkpoint }, skipCopies: await copiesOf(file.path, append.header.parent) });
+          read = readSessionForIndex(file.path, { resume: { header: append.header, checkpoint: append.checkpoint }, skipCopies: await copiesOf(file.path, append.header.parent), whole: true });
         } else {
           // Only the header says whether this is a fork; most files are read once.
-          read = readSessionForIndex(file.path);
+          read = readSessionForIndex(file.path, { whole: true });
           const copies = await copiesOf(file.path, read.header.parent);
-          if (copies) read = readSessionForIndex(file.path, { skipCopies: copies });
+          if (copies) read = readSessionForIndex(file.path, { skipCopies: copies, whole: true });
         }
       } catch (error) {
         report.failed.push({ path: file.path, reason: error instanceof Error ? error.message : String(error) });
@@ -221,7 +223,7 @@ async function pushOver(locations: Locations, remote: Remote, connection: Remote
       }
       if (!inScope(read)) continue;
       const sessionTags = tags.of(read.header.id);
-      const documents = sessionDocuments(read, remote, sessionTags);
+      const documents = await sessionDocuments(read, remote, sessionTags);
       const ids = new Set(documents.map((d) => d.id));
       // What the archive holds of this file and will not be overwritten: the last message's old
       // documents, or, for a rewritten file, all of its session's.
@@ -245,6 +247,7 @@ async function pushOver(locations: Locations, remote: Remote, connection: Remote
         report.bytes += bytes;
         report.documents++;
         for (const [what, count] of Object.entries(document.redacted)) report.redactions[what] = (report.redactions[what] ?? 0) + count;
+        addRedactions(report.redactedIn, document.places);
         // A long session spans requests; it counts as pushed only with its last one (it is not queued yet).
         if (actionBytes >= BULK_BYTES || actions.length >= BULK_ACTIONS) await flush();
       }
@@ -255,7 +258,7 @@ async function pushOver(locations: Locations, remote: Remote, connection: Remote
         const extending = grown && known?.kept && known.header.id === read.header.id && known.kept.parts < MAX_KEPT_PARTS ? known.kept : undefined;
         if (extending && read.end === known!.end) kept = extending;
         else {
-          const { file: keptFile, counts } = keptFileOf(file.path, read, remote, extending ? { from: known!.end, extends: extending } : undefined);
+          const { file: keptFile, counts } = await keptFileOf(file.path, read, remote, extending ? { from: known!.end, extends: extending } : undefined);
           const bytes = (extending?.bytes ?? 0) + keptFile.bytes;
           if (bytes > MAX_KEPT_BYTES) {
             report.failed.push({ path: file.path, reason: `too large to keep in remote ${remote.name} (${Math.ceil(bytes / 2 ** 20)} MB; at most ${MAX_KEPT_BYTES >> 20} MB)` });
@@ -270,12 +273,13 @@ async function pushOver(locations: Locations, remote: Remote, connection: Remote
                 throw remoteError(remote, error, "replacing a kept session file", pushTimeout(remote));
               }
             }
-            options.onFile?.(keptFile);
+            options.onFile?.(keptFile, counts);
             actions.push({ id: partId(keptFile.session_id, keptFile.part), index: filesAlias(remote), document: keptFile });
             actionBytes += keptFile.bytes;
             report.files++;
             report.fileBytes += keptFile.bytes;
             for (const [what, count] of Object.entries(counts)) report.fileRedactions[what] = (report.fileRedactions[what] ?? 0) + count;
+            addRedactions(report.redactedIn, { "kept-file": counts });
             kept = { generation: keptFile.generation, parts: keptFile.part + 1, bytes };
             keptNow = true;
             if (actionBytes >= BULK_BYTES || actions.length >= BULK_ACTIONS) await flush();
@@ -369,7 +373,7 @@ async function removeDeleted(
  * kept: from its start (part 0), or, extending a kept file, from `from` on (its next part); and
  * the secrets removed, by what they were.
  */
-function keptFileOf(path: string, read: SessionRead, remote: Remote, extending?: { from: number; extends: KeptState }): { file: KeptFile; counts: Record<string, number> } {
+async function keptFileOf(path: string, read: SessionRead, remote: Remote, extending?: { from: number; extends: KeptState }): Promise<{ file: KeptFile; counts: Record<string, number> }> {
   const from = extending?.from ?? 0;
   const bytes = Buffer.alloc(read.end - from);
   const fd = openSync(path, "r");
@@ -383,7 +387,7 @@ function keptFileOf(path: string, read: SessionRead, remote: Remote, extending?:
     closeSync(fd);
   }
   const text = bytes.toString("utf8");
-  const cleaned = remote.redact ? redactSessionFile(text) : { text, total: 0, counts: {} };
+  const cleaned = remote.redact ? await redactSessionFile(text) : { text, total: 0, counts: {} as Record<string, number> };
   const file: KeptFile = {
     session_id: read.header.id,
     file_name: basename(path),
@@ -400,5 +404,12 @@ function keptFileOf(path: string, read: SessionRead, remote: Remote, extending?:
     bytes: Buffer.byteLength(cleaned.text),
     redactions: cleaned.total,
   };
+  if (remote.redact) for (const [what, count] of Object.entries(await redactKeptFields(file))) cleaned.counts[what] = (cleaned.counts[what] ?? 0) + count;
   return { file, counts: cleaned.counts };
+}
+
+function addRedactions(into: Redactions, found: Redactions): void {
+  for (const [place, kinds] of Object.entries(found)) {
+    for (const [kind, count] of Object.entries(kinds)) (into[place] ??= {})[kind] = (into[place]![kind] ?? 0) + count;
+  }
 }

@@ -24,10 +24,14 @@ export function cappedOutput(text: string): string {
   return `${text.slice(0, OUTPUT_HEAD_CHARS)}\n…\n${text.slice(text.length - OUTPUT_TAIL_CHARS)}`;
 }
 
-/** The output a message holds, as indexed: a tool's result, or a command's the user ran with `!`. */
-export function outputText(message: Record<string, unknown>): string | undefined {
-  if (message.role === "toolResult") return cappedOutput(contentText(message.content));
-  if (message.role === "bashExecution") return cappedOutput(typeof message.output === "string" ? message.output : "");
+/**
+ * The output a message holds, as indexed: a tool's result, or a command's the user ran with `!`;
+ * `whole`: not cut yet (the archive redacts it first, then cuts it with `cappedOutput`).
+ */
+export function outputText(message: Record<string, unknown>, whole = false): string | undefined {
+  const cut = whole ? (text: string) => text : cappedOutput;
+  if (message.role === "toolResult") return cut(contentText(message.content));
+  if (message.role === "bashExecution") return cut(typeof message.output === "string" ? message.output : "");
   return undefined;
 }
 
@@ -44,6 +48,8 @@ export function thinkingText(content: unknown): string {
 export interface CallText {
   tool: string;
   text: string;
+  /** Its argument values, whole: `text` is `callTextOf(tool, values)`. */
+  values: string[];
   /** Absolute paths of the files it read, edited or wrote, or that its bash command names. */
   files: string[];
 }
@@ -72,7 +78,7 @@ export function callText(block: Record<string, unknown>, cwd: string): CallText 
   if (typeof block.name !== "string" || !block.name) return undefined;
   const args = block.arguments && typeof block.arguments === "object" ? (block.arguments as Record<string, unknown>) : {};
   const values = Object.values(args).filter((v): v is string => typeof v === "string" && v.trim() !== "");
-  const text = [block.name, ...values.map((v) => v.slice(0, CALL_ARGUMENT_CHARS))].join(" ");
+  const text = callTextOf(block.name, values);
   const files = new Set<string>();
   const path = args.path ?? args.file_path;
   if (FILE_TOOLS.has(block.name) && typeof path === "string" && path.trim()) {
@@ -80,7 +86,12 @@ export function callText(block: Record<string, unknown>, cwd: string): CallText 
     if (file) files.add(file);
   }
   if (block.name === "bash" && typeof args.command === "string") for (const file of commandPaths(args.command, cwd)) files.add(file);
-  return { tool: block.name, text, files: [...files] };
+  return { tool: block.name, text, values, files: [...files] };
+}
+
+/** A call's text as indexed: the tool's name and the start of each argument value. */
+export function callTextOf(tool: string, values: readonly string[]): string {
+  return [tool, ...values.map((v) => v.slice(0, CALL_ARGUMENT_CHARS))].join(" ");
 }
 
 /** The tool calls in assistant content. */

@@ -32,6 +32,8 @@ export interface IndexedMessage {
   files?: string[];
   /** Byte offset of the entry's line, for output: the index keeps its words only (entry-output.ts). */
   lineOffset?: number;
+  /** With `ReadOptions.whole`, a tool call's argument values, whole (its `text` is whole too). */
+  values?: string[];
 }
 
 /** Everything a resumed read needs to continue exactly as a full read would. */
@@ -78,6 +80,11 @@ export interface ReadOptions {
    * (the archive, whose watermarks keep every checkpoint) want.
    */
   opening?: boolean;
+  /**
+   * Tool calls and output whole, not cut as the index cuts them (other-text.ts): for the archive,
+   * which redacts them before it cuts them, so that no cut leaves part of a secret unrecognized.
+   */
+  whole?: boolean;
 }
 
 export const FIRST_MESSAGE_CHARS = 300;
@@ -177,29 +184,34 @@ export function* readSessionInParts(path: string, options: ReadOptions, partChar
   };
 
   /** Text of another kind: it neither joins nor ends the open message, and sits at its position. */
-  const addOther = (kind: OtherKind, entryId: string, timestamp: number, text: string, tool?: string, files?: string[], lineOffset?: number) => {
+  const addOther = (kind: OtherKind, entryId: string, timestamp: number, text: string, tool?: string, files?: string[], lineOffset?: number, values?: string[]) => {
     if (!text.trim()) return;
     const message: IndexedMessage = { index: Math.max(state.nextIndex - 1, 0), role: kind === "output" ? "toolResult" : "assistant", entryId, timestamp, text, kind };
     if (tool !== undefined) message.tool = tool;
     if (files?.length) message.files = files;
     if (lineOffset !== undefined) message.lineOffset = lineOffset;
+    if (values) message.values = values;
     push(message);
   };
 
+  const whole = options.whole === true;
   const addOtherKinds = (message: Record<string, unknown>, entryId: string, time: number, cwd: string, line: JsonLine) => {
     switch (message.role) {
       case "assistant":
         addOther("thinking", entryId, time, thinkingText(message.content));
-        for (const call of callsIn(message.content, cwd)) addOther("call", entryId, time, call.text, call.tool, call.files);
+        for (const call of callsIn(message.content, cwd)) {
+          if (whole) addOther("call", entryId, time, [call.tool, ...call.values].join(" "), call.tool, call.files, undefined, call.values);
+          else addOther("call", entryId, time, call.text, call.tool, call.files);
+        }
         return;
       case "toolResult":
-        addOther("output", entryId, time, outputText(message) ?? "", typeof message.toolName === "string" ? message.toolName : undefined, undefined, line.start);
+        addOther("output", entryId, time, outputText(message, whole) ?? "", typeof message.toolName === "string" ? message.toolName : undefined, undefined, line.start);
         return;
       case "bashExecution": {
         // A command the user ran with `!`: a bash call and its output.
         const command = typeof message.command === "string" ? message.command : "";
         addOther("call", entryId, time, command && `bash ${command}`, "bash", commandPaths(command, cwd));
-        addOther("output", entryId, time, outputText(message) ?? "", "bash", undefined, line.start);
+        addOther("output", entryId, time, outputText(message, whole) ?? "", "bash", undefined, line.start);
         return;
       }
     }
