@@ -95,7 +95,7 @@ _recall() {
       --cwd) COMPREPLY=($(compgen -d -- "$cur")); return ;;
       --since) return ;;
       esac
-      opts="--sessions-dir --color --remote --dry-run --json --here --cwd --repo --since --forget --forget-project --help" ;;
+      opts="--sessions-dir --color --remote --dry-run --check-secrets --json --here --cwd --repo --since --forget --forget-project --help" ;;
     read)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;

@@ -61,6 +61,7 @@ export type { ForgetOptions, ForgetReport } from "./archive/forget.js";
 export type { PullResult } from "./archive/pull.js";
 export type { KeptFile } from "./archive/kept-files.js";
 export type { PushOnChange } from "./archive/push-on-change.js";
-export type { ArchiveDocument, IdentifiedDocument } from "./archive/documents.js";
+export type { ArchiveDocument, IdentifiedDocument, Redactions } from "./archive/documents.js";
+export type { SecretCheckReport, SessionSecrets, SecretFind } from "./archive/secret-check.js";
 export type { ArchiveSearchOptions, ArchiveSearchPage, ArchiveHit, Origin } from "./archive/search.js";
 export type { ArchiveReadOptions, ArchiveReadResult } from "./archive/read.js";

@@ -11,6 +11,7 @@ import { pull, type PullResult } from "./pull.js";
 import { PushOnChange } from "./push-on-change.js";
 import { readArchived, type ArchiveReadOptions, type ArchiveReadResult } from "./read.js";
 import { checkRemote, type RemoteCheck } from "./remote-check.js";
+import { checkSecrets, type SecretCheckReport } from "./secret-check.js";
 import { searchArchive, type ArchiveSearchOptions, type ArchiveSearchPage } from "./search.js";
 import { findRemote, loadRemotes, saveRemote, type Remote, type RemoteSettings } from "./remotes.js";
 
@@ -49,6 +50,11 @@ export class Archive {
   /** Pushes to the remote named `name` (the only one when none is named). */
   push(name: string | undefined, options: PushOptions = {}): Promise<PushReport> {
     return push(this.locations, this.remote(name), this.env, options);
+  }
+
+  /** What a push to the remote named `name` would redact, by kind, place and session; nothing is sent. */
+  checkSecrets(name: string | undefined, options: Pick<PushOptions, "cwd" | "repo" | "since"> = {}): Promise<SecretCheckReport> {
+    return checkSecrets(this.locations, this.remote(name), this.env, options);
   }
 
   /** A pusher to the remote named `name` for each change of the sessions (`recall watch --push`). */

@@ -25,7 +25,7 @@ import type {
   SyncReport,
   TagCount,
 } from "../index.js";
-import type { ArchiveHit, ArchiveReadResult, ForgetReport, IdentifiedDocument, KeptFile, Origin, PullResult, PushReport, Remote, RemoteCheck } from "../index.js";
+import type { ArchiveHit, ArchiveReadResult, ForgetReport, IdentifiedDocument, KeptFile, Origin, PullResult, PushReport, Remote, RemoteCheck, SessionSecrets } from "../index.js";
 import { doctorFixWords } from "./error-words.js";
 
 // Each record's type is written out here, field by field, with the wire's own types: none is
@@ -498,6 +498,8 @@ export interface PushSummaryRecord {
   redactions: Record<string, number>;
   /** Secrets removed from the kept session files, by what they were. */
   fileRedactions: Record<string, number>;
+  /** All the secrets removed, by where they were (`message`, `thinking`, `tool-call`, `tool-output`, `session-name`, `folder`, `project`, `tags`, `tool`, `kept-file`, …) and what they were. */
+  redactedIn: Record<string, Record<string, number>>;
   failed: { path: string; reason: string }[];
 }
 
@@ -516,7 +518,27 @@ export function pushSummaryRecord(report: PushReport): PushSummaryRecord {
     forgotten: report.forgotten,
     redactions: { ...report.redactions },
     fileRedactions: { ...report.fileRedactions },
+    redactedIn: Object.fromEntries(Object.entries(report.redactedIn).map(([place, kinds]) => [place, { ...kinds }])),
     failed: report.failed.map((f) => ({ path: f.path, reason: f.reason })),
+  };
+}
+
+/** `recall push --check-secrets --json`: one per session a push would redact something in, before the summary. */
+export interface PushSecretsRecord {
+  type: "secrets";
+  session_id: string;
+  /** The session's name as it would be sent (redacted), if it has one. */
+  session_name?: string;
+  /** What would be redacted, by kind and place, most first. */
+  secrets: { kind: string; place: string; count: number }[];
+}
+
+export function pushSecretsRecord(s: SessionSecrets): PushSecretsRecord {
+  return {
+    type: "secrets",
+    session_id: s.session_id,
+    ...(s.name === undefined ? {} : { session_name: s.name }),
+    secrets: s.secrets.map((f) => ({ kind: f.kind, place: f.place, count: f.count })),
   };
 }
 
@@ -642,6 +664,7 @@ export type WireRecord =
   | ResumeRecord
   | PushDocumentRecord
   | PushSummaryRecord
+  | PushSecretsRecord
   | PushFileRecord
   | PullRecord
   | ForgetRecord
