@@ -15,7 +15,7 @@ _recall() {
       --model) return ;;
       --max-chars) return ;;
       esac
-      opts="--sessions-dir --color --model --max-chars --json --help" ;;
+      opts="--sessions-dir --color --model --max-chars --json --redact --help" ;;
     autotag)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -26,7 +26,7 @@ _recall() {
       -n|--limit) return ;;
       --model) return ;;
       esac
-      opts="--sessions-dir --color --all-untagged --here --cwd --since --until -n --limit --model --dry-run -y --yes --json --help" ;;
+      opts="--sessions-dir --color --all-untagged --here --cwd --since --until -n --limit --model --dry-run -y --yes --json --redact --help" ;;
     completion)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;

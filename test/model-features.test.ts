@@ -120,6 +120,44 @@ describe.skipIf(!PI_RUNTIME)(`model features with the real Pi and a local model$
     expect(again.stderr).toContain("every session in scope already has tags");
   });
 
+  it("ask and autotag redact secrets in what they send to the model unless told --no-redact", async () => {
+    // Made up, in pieces so that no scanner takes it for a leak.
+    const token = `${"gh"}p_${"Qw3rTy9Zx7".repeat(4).slice(0, 36)}`;
+    const password = "correct horse battery staple";
+    const file = join(agent.sessionsDir, "--home-dev-secrets--", `2026-10-05T09-00-00-000Z_0e000001-1111-7222-8333-944445555666.jsonl`);
+    mkdirSync(join(file, ".."), { recursive: true });
+    const ms = Date.parse("2026-10-05T09:00:00Z");
+    writeFileSync(
+      file,
+      [
+        JSON.stringify({ type: "session", version: 3, id: "0e000001-1111-7222-8333-944445555666", timestamp: new Date(ms).toISOString(), cwd: "/home/dev/secrets" }),
+        JSON.stringify({ type: "session_info", id: "i1", parentId: null, timestamp: new Date(ms).toISOString(), name: `deploy with ${token}` }),
+        JSON.stringify({ type: "message", id: "m1", parentId: "i1", timestamp: new Date(ms).toISOString(), message: { role: "user", content: `the deploy fails; my env has GITHUB_TOKEN=${token} and DB_PASSWORD="${password}"`, timestamp: ms } }),
+        JSON.stringify({ type: "message", id: "m2", parentId: "m1", timestamp: new Date(ms).toISOString(), message: { role: "assistant", content: [{ type: "text", text: "The deploy fails because the token expired." }], provider: "faux", model: "faux-1", stopReason: "stop", timestamp: ms } }),
+        "",
+      ].join("\n"),
+    );
+    server.script({ text: "The token expired [0]." });
+    expect((await recall(["ask", "0e000001", "why", "does", "the", "deploy", "fail"])).code).toBe(0);
+    server.script({ text: '{"tags": ["deploy", "github", "database"]}' });
+    expect((await recall(["autotag", "0e000001", "--dry-run"])).code).toBe(0);
+    expect(server.requests).toHaveLength(2);
+    for (const request of server.requests) {
+      const sent = JSON.stringify(request.messages);
+      expect(sent).not.toContain(token);
+      expect(sent).not.toContain(password);
+      expect(sent).toContain("[REDACTED:github-token]");
+      expect(sent).toContain("[REDACTED:password]");
+    }
+
+    server.requests.length = 0;
+    server.script({ text: "The token expired [0]." });
+    expect((await recall(["ask", "0e000001", "why", "does", "the", "deploy", "fail", "--no-redact"])).code).toBe(0);
+    server.script({ text: '{"tags": ["deploy", "github", "database"]}' });
+    expect((await recall(["autotag", "0e000001", "--dry-run", "--no-redact"])).code).toBe(0);
+    for (const request of server.requests) expect(JSON.stringify(request.messages)).toContain(token);
+  });
+
   it("--dry-run prints the tags and saves none", async () => {
     server.script({ text: '{"tags": ["alpha", "beta", "gamma"]}' });
     const result = await recall(["autotag", STAGING, "--dry-run"]);

@@ -5,6 +5,10 @@
  * conversation within the same budget. Those messages, framed as untrusted historical data, go to
  * the model with the question, and it answers citing the messages it drew on as `[n]` (their index
  * in the conversation).
+ *
+ * The messages sent are redacted first (archive/redact.ts, as the archive redacts what it sends),
+ * unless `redact: false`: the user's model is still another party. A message cut to fit is
+ * redacted as cut: a secret cut at the excerpt's edge loses the start or end the rules know it by.
  */
 import { sessionContextOrSample, type ContextMessage } from "./context.js";
 import type { ModelCaller, ModelQuestion } from "./pi-model.js";
@@ -14,6 +18,8 @@ export interface AskOptions {
   /** Characters of session text sent at most (default: context's 20,000). */
   maxChars?: number;
   signal?: AbortSignal;
+  /** Redact secrets in what is sent to the model (default true). */
+  redact?: boolean;
 }
 
 export interface AskResult {
@@ -66,7 +72,13 @@ export async function askAboutSession(session: SessionRef, question: string, cal
   const context = sessionContextOrSample(session, question, options.maxChars === undefined ? {} : { maxChars: options.maxChars });
   const base = { terms: context.summary.terms, sent: context.messages.length, sampled: context.sampled };
   if (context.messages.length === 0) return { ...base, model: null, answer: "", messages: [] };
-  const asked: ModelQuestion = { system: ASK_SYSTEM_PROMPT, prompt: askPrompt(session, question, context.messages) };
+  let sent = context.messages;
+  if (options.redact !== false) {
+    const { redactTexts } = await import("../archive/redact.js");
+    const cleaned = await redactTexts(sent.map((m) => m.text));
+    sent = sent.map((m, i) => ({ ...m, text: cleaned[i]!.text }));
+  }
+  const asked: ModelQuestion = { system: ASK_SYSTEM_PROMPT, prompt: askPrompt(session, question, sent) };
   const answer = await caller.answer(asked, options.signal);
   const cited = citedIndexes(answer.text);
   return { ...base, model: answer.model, answer: answer.text, messages: context.messages.filter((m) => cited.has(m.index)) };

@@ -41,6 +41,8 @@ export interface AutoTagOptions {
   signal?: AbortSignal;
   /** Each session's result, as soon as it is known (and saved). */
   onResult?: (result: AutoTagResult, done: number, total: number) => void;
+  /** Redact secrets in what is sent to the model (default true): its name, folder and messages, whole before they are cut. */
+  redact?: boolean;
 }
 
 export function autoTagSystemPrompt(config: Pick<AutoTagConfig, "minimum" | "maximum">): string {
@@ -88,6 +90,21 @@ function autoTagPrompt(session: SessionRef & { name: string | null }, tags: { ma
     budget -= part.length + 1;
   }
   return `${head}\n${parts.join("\n")}${tail}`;
+}
+
+/**
+ * The session's name, folder and sampled messages redacted (archive/redact.ts), each message
+ * whole, before the prompt cuts it.
+ */
+async function redacted<S extends SessionRef & { name: string | null }>(session: S, items: readonly TranscriptItem[]): Promise<{ session: S; items: TranscriptItem[] }> {
+  const { redactTexts } = await import("../archive/redact.js");
+  const chosen = sampled(items).map((s) => s.item);
+  const cleaned = await redactTexts([session.name ?? "", session.cwd, ...chosen.map((item) => item.text)]);
+  const texts = new Map(chosen.map((item, i) => [item.index, cleaned[i + 2]!.text]));
+  return {
+    session: { ...session, name: session.name === null ? null : cleaned[0]!.text, cwd: cleaned[1]!.text },
+    items: items.map((item) => (texts.has(item.index) ? { ...item, text: texts.get(item.index)! } : item)),
+  };
 }
 
 /** The tags in an answer: a JSON array, or an object with `tags`, possibly in a code fence. */
@@ -139,7 +156,8 @@ export async function autoTagSessions(store: IndexStore, sessions: readonly Sess
         result = { type: "skipped", ...base, reason: "the session has no messages to tag from" };
       } else {
         const sets = tagStore.sets(session.id);
-        const question: ModelQuestion = { system, prompt: autoTagPrompt({ ...session, name: tree.name }, sets, items) };
+        const sent = options.redact === false ? { session: { ...session, name: tree.name }, items } : await redacted({ ...session, name: tree.name }, items);
+        const question: ModelQuestion = { system, prompt: autoTagPrompt(sent.session, sets, sent.items) };
         try {
           const answer = await caller.answer(question, options.signal);
           const outcome = tagsFromAnswer(answer.text, sets, config);

@@ -15,7 +15,7 @@ export class AutotagCommand extends BaseCommand {
   static usage = Command.Usage({
     description: "tag sessions with one of your Pi models",
     details: `
-      Sends a bounded sample of each session (its name, folder and tags, its first user messages and its latest messages, at most 12,000 characters) to a language model and saves the tags it proposes as automatic tags. Session text is sent as untrusted data; the model answers with tags only. Manual tags always win, and a tag removed with \`recall untag\` is never added back. A session for which the model gives fewer tags than the minimum is reported as failed, with nothing saved.
+      Sends a bounded sample of each session (its name, folder and tags, its first user messages and its latest messages, at most 12,000 characters) to a language model and saves the tags it proposes as automatic tags. Session text is sent as untrusted data, its secrets redacted first as \`recall push\` redacts them (\`--no-redact\` sends it as it is); the model answers with tags only. Manual tags always win, and a tag removed with \`recall untag\` is never added back. A session for which the model gives fewer tags than the minimum is reported as failed, with nothing saved.
 
       The model is one you configured in Pi (its models, credentials and logins), asked through your \`pi\` (on PATH, or \`RECALL_PI\`): \`--model provider/id\`, else \`autoTags.model\` in \`~/.pi/agent/recall/config.json\`, else Pi's default model. The provider may charge for each session: a batch of more than one session asks for confirmation on a terminal, and needs \`--yes\` without one.
 
@@ -41,6 +41,7 @@ export class AutotagCommand extends BaseCommand {
   dryRun = Option.Boolean("--dry-run", false, { description: "Print the tags the model proposes, but save nothing" });
   yes = Option.Boolean("-y,--yes", false, { description: "Do not ask before tagging more than one session" });
   json = Option.Boolean("--json", false, { description: "Print one JSON object per session, then a summary (JSON Lines)" });
+  redact = Option.Boolean("--redact", true, { description: "Redact secrets in what is sent to the model, as push does (--no-redact sends the text as it is)" });
 
   async run(): Promise<ExitCode> {
     const sessions = await this.chosenSessions();
@@ -77,6 +78,7 @@ export class AutotagCommand extends BaseCommand {
       results = await recall.autoTag(sessions, {
         ...(model ? { model } : {}),
         dryRun: this.dryRun,
+        redact: this.redact,
         stop: stop.signal,
         signal: now.signal,
         onResult: (result, done, total) => {
