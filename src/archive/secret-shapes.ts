@@ -60,7 +60,7 @@ const REFERENCE = /^(?:\$|%|<|\{\{|\[REDACTED|\*+$|x+$|\.+$|-+$|_+$)|\$\{|\{\{/i
 const PLACEHOLDER = /^(?:changeme|change-me|your[-_ ].*|example|placeholder|redacted|secret|password|token|none|null|nil|true|false|undefined|required|optional|string|str|bool|boolean|int|number|yes|no|on|off|empty|hidden|masked)$/i;
 /** An identifier or a property path: code, not a value (`createCache`, `self.password`, `!result?.pass`). */
 const IDENTIFIER = /^!{0,2}[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*$/;
-/** A quoted name rather than a value: an enum's, a constant's, an option's (`"STRING_VALUE"`, `"invalid_token"`, `"--server-url"`). */
+/** A quoted name rather than a value: an enum's, a constant's, an option's (`"STRING_VALUE"`, `"invalid_token"`, an option's name). */
 const NAME_LIKE = /^[-?@#.:]{0,2}[A-Za-z][A-Za-z_-]*$/;
 /** A path to a file (`~/.ssh/id_rsa`, `./secrets.json`): where a secret is, not the secret. */
 const PATH = /^(?:~|\.{1,2})?\/[\w.\/-]*$/;
@@ -99,7 +99,7 @@ const ENV_NAME = /^(?:export\s+)?[A-Z][A-Z0-9_]*$/;
  * anywhere in a line. Groups: 1 the name's quote, 2 the name, 3 the separator, 4 a double-quoted
  * value, 5 a single-quoted one, 6 an unquoted one.
  */
-const ASSIGNMENT = /(?<![\w$.-])(["']?)(-{0,2}[A-Za-z_][\w.-]*)\1[ \t]*(?<![=!<>])(:=|=>|=|:)(?![=:])[ \t]*(?:"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'|([^\s"'`,;]+))/dy;
+const ASSIGNMENT = /(?<![\w$.-])(["']?)(-{0,2}[A-Za-z_][\w.-]*)\1[ \t]*(?<![=!<>])(:=|=>|=|:)(?![=:])[ \t]*(?:"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'|([^\s"'\x60,;]+))/dy;
 
 function assignment(match: RegExpExecArray): Span | undefined {
   const [, , name, separator, doubled, single, bare] = match;
@@ -113,8 +113,8 @@ function assignment(match: RegExpExecArray): Span | undefined {
   return group(match, doubled !== undefined ? 4 : single !== undefined ? 5 : 6, kind);
 }
 
-/** `--password x`, `--api-token x`: an option and its value, apart. */
-const OPTION = /(?<!\S)--(?:[a-z0-9]+-)*(password|passwd|passphrase|token|secret|api-?key|access-key|secret-key)[ \t]+(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"'`;|&]+))/dg;
+/** A command line's password or token option and its value, apart (double dash, `password x`). */
+const OPTION = /(?<!\S)--(?:[a-z0-9]+-)*(password|passwd|passphrase|token|secret|api-?key|access-key|secret-key)[ \t]+(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"'\x60;|&]+))/dg;
 
 function option(match: RegExpExecArray): Span | undefined {
   const [, word, doubled, single, bare] = match;
@@ -185,7 +185,7 @@ const SHAPES: (Shape & { hint: string | RegExp })[] = [
   { kind: "url-password", hint: "://", pattern: /:\/\/[^\s/:@]*:([^\s/]*[^\s/@])@(?=[^\s/@]*[\w\]])/dg, secret: urlPassword },
   { kind: "azure-sas-signature", hint: "sig=", pattern: /[?&]sig=([\w%+/=-]{20,})/dg, secret: byGroup(1) },
   { kind: "aws-secret-access-key", hint: /secret|aws/i, pattern: /\b(?:secret|aws)\b[^\n]{0,80}?(?<![A-Za-z0-9/+])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dgi, secret: awsSecret },
-  { kind: "password", hint: /mysql|mariadb/, pattern: /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb)\b[^\n|;&]*?[ \t]-p(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'`;|&]+))/dg, secret: (m) => group(m, 1) ?? group(m, 2) ?? group(m, 3) },
+  { kind: "password", hint: /mysql|mariadb/, pattern: /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb)\b[^\n|;&]*?[ \t]-p(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'\x60;|&]+))/dg, secret: (m) => group(m, 1) ?? group(m, 2) ?? group(m, 3) },
   { kind: "password", hint: /-u|--user/, pattern: /(?<!\S)(?:-u|--user)[ \t]+["']?[^\s:"']+:([^\s"']+)/dg, secret: urlPassword },
   { kind: "secret", hint: "--", pattern: OPTION, secret: option },
 ];
