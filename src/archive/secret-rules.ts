@@ -9,9 +9,9 @@
  * not taken for a secret. gitleaks is a Go program: its rules are a data file of Go regular
  * expressions that recall would have to copy, or a binary each user would have to install.
  *
- * Node: 13.x declares Node ≥ 22 (its authors test 22 and 24), recall runs on 20: the rules use
- * nothing Node 20 lacks, and test/archive-redact.test.ts runs every shape through them on the Node
- * the tests run on. The version is pinned so that no release reaches users before that test ran.
+ * Node: 12.0.0 is the newest release that declares Node ≥ 20, as recall does (13.x declares 22).
+ * test/archive-redact.test.ts runs every shape through its rules on the Node the tests run on; the
+ * version is pinned so that no release reaches users before that test ran.
  *
  * The comment filter is left out of the preset: text holding `secretlint-disable` would otherwise
  * stop the redaction of the text after it, and session text is untrusted. (The AWS rule's access
