@@ -26,6 +26,7 @@ import type { Client } from "@opensearch-project/opensearch";
 import { remoteError, withRemote, type RemoteConnection } from "./client.js";
 import { sessionDocuments, type IdentifiedDocument, type Redactions } from "./documents.js";
 import { forgottenFile, loadForgotten } from "./forgotten.js";
+import { ensureHoldersIndex, heldElsewhere, holdAction, release } from "./holders.js";
 import { deleteKept, ensureFilesIndex, filesAlias, generationOf, MAX_KEPT_BYTES, MAX_KEPT_PARTS, partId, type KeptFile, type KeptState } from "./kept-files.js";
 import { redactKeptFields, redactSessionFile } from "./redact-file.js";
 import type { Remote } from "./remotes.js";
@@ -148,6 +149,7 @@ async function pushOver(locations: Locations, remote: Remote, connection: Remote
     const made = connection.client();
     try {
       await ensureIndex(made, remote.index);
+      await ensureHoldersIndex(made, remote);
       if (remote.keepFiles) await ensureFilesIndex(made, remote);
     } catch (error) {
       throw remoteError(remote, error, "preparing the index", pushTimeout(remote));
@@ -157,11 +159,13 @@ async function pushOver(locations: Locations, remote: Remote, connection: Remote
   };
 
   // A remote no longer told to keep files drops the ones it kept (counted with the deleted documents).
+  // Of a session another machine holds too, the kept file may be that machine's: it stays.
   const unkept = remote.keepFiles ? [] : [...watermarks.values()].filter((mark) => mark.kept);
   const dropping = unkept.length > 0 ? await engine() : undefined;
   if (dropping) {
     try {
-      report.deleted += await deleteKept(dropping, remote, unkept.map((mark) => mark.header.id));
+      const elsewhere = await heldElsewhere(dropping, remote, unkept.map((mark) => mark.header.id));
+      report.deleted += await deleteKept(dropping, remote, unkept.map((mark) => mark.header.id).filter((id) => !elsewhere.has(id)));
     } catch (error) {
       throw remoteError(remote, error, "dropping the kept session files", pushTimeout(remote));
     }
@@ -232,7 +236,9 @@ async function pushOver(locations: Locations, remote: Remote, connection: Remote
       if (known && replacing) {
         await flush();
         try {
-          report.deleted += await deleteSession(replacing, remote, known.header.id);
+          // Overwritten only, while another machine holds the session: its documents may be that machine's.
+          if (known.header.id !== read.header.id) await release(replacing, remote, [known.header.id]);
+          if (!(await heldElsewhere(replacing, remote, [known.header.id])).has(known.header.id)) report.deleted += await deleteSession(replacing, remote, known.header.id);
         } catch (error) {
           throw remoteError(remote, error, "replacing a rewritten session", pushTimeout(remote));
         }
@@ -251,6 +257,8 @@ async function pushOver(locations: Locations, remote: Remote, connection: Remote
         // A long session spans requests; it counts as pushed only with its last one (it is not queued yet).
         if (actionBytes >= BULK_BYTES || actions.length >= BULK_ACTIONS) await flush();
       }
+      // This machine holds the session (holders.ts), recorded with its documents.
+      actions.push(holdAction(remote, read.header.id));
       let kept: KeptState | undefined;
       let keptNow = false;
       if (remote.keepFiles) {
@@ -311,6 +319,9 @@ async function pushOver(locations: Locations, remote: Remote, connection: Remote
     const removing = await engine();
     if (!removing) return 0;
     try {
+      // This machine lets the session go; it stays in the archive while another machine holds it.
+      await release(removing, remote, [mark.header.id]);
+      if ((await heldElsewhere(removing, remote, [mark.header.id])).has(mark.header.id)) return 0;
       const keptParts = mark.kept ? await deleteKept(removing, remote, [mark.header.id]) : 0;
       return keptParts + (await deleteSession(removing, remote, mark.header.id));
     } catch (error) {
