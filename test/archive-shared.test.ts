@@ -3,9 +3,10 @@
  * a deletion on one machine never takes out a session another machine still holds (holders.ts),
  * and an index deleted or replaced by someone else is noticed and filled again.
  */
-import { readdirSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resolveLocations } from "../src/locations.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { FIXTURE_FILES, FIXTURE_SESSIONS_DIR } from "./helpers/fixture-files.js";
 import { engineApi, needsOpenSearch, openSearchMissing, openSearchUrl } from "./helpers/opensearch.js";
@@ -83,6 +84,63 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("an archive shared with other
       expect(await ofSession()).toBe(0);
       expect(await kept()).toBe(false);
       expect(await holders()).toEqual([]);
+    });
+  });
+
+  describe("an index someone else deleted or replaced", () => {
+    const INDEX = "recall-identity-test";
+    let laptop: AgentDir;
+    let desktop: AgentDir;
+    beforeAll(async () => {
+      laptop = makeAgentDir();
+      desktop = makeAgentDir({ withFixtures: false });
+      for (const [agent, machine] of [[laptop, "laptop"], [desktop, "desktop"]] as const) {
+        const added = await runRecall(["remote", "add", "team", url, "--index", INDEX, "--machine", machine, "--user", "ada"], { env: agent.env });
+        expect(added.stderr).toBe("");
+      }
+    });
+    afterAll(() => {
+      laptop?.cleanup();
+      desktop?.cleanup();
+    });
+    const sameIndex = async (agent: AgentDir) => {
+      const tested = await runRecall(["remote", "test", "team", "--json"], { env: agent.env });
+      return { code: tested.code, check: jsonLines(tested.stdout).find((c) => c.check === "same index") };
+    };
+
+    it("is noticed by remote test and filled again by the next push, whoever made it again", async () => {
+      const first = await pushed(laptop);
+      const messages = first.messages as number;
+      expect(messages).toBeGreaterThan(10);
+      expect((await documentsOf(INDEX)).size).toBe(messages);
+      expect(await sameIndex(laptop)).toMatchObject({ code: 0, check: { ok: true } });
+
+      // Deleted: remote test says so (its probe makes the index again, empty), the next push sends everything.
+      await api(`/${INDEX}-v1`, { method: "DELETE" });
+      expect(await sameIndex(laptop)).toMatchObject({ code: 2, check: { ok: false, message: expect.stringMatching(/^recall-identity-test was deleted or replaced since this machine's last push/) } });
+      expect(await pushed(laptop)).toMatchObject({ replaced: [INDEX], messages, unchanged: 0 });
+      expect((await documentsOf(INDEX)).size).toBe(messages);
+      expect(await pushed(laptop)).toMatchObject({ replaced: [], messages: 0 });
+      expect(await sameIndex(laptop)).toMatchObject({ code: 0, check: { ok: true } });
+
+      // Replaced: deleted, then made again by another machine's push (with its own sessions only).
+      await api(`/${INDEX}-v1`, { method: "DELETE" });
+      await api(`/${INDEX}-holders-v1`, { method: "DELETE" });
+      expect(await pushed(desktop)).toMatchObject({ messages: 0 });
+      expect(await pushed(laptop)).toMatchObject({ replaced: [INDEX, `${INDEX}-holders`], messages });
+      expect((await documentsOf(INDEX)).size).toBe(messages);
+      expect((await documentsOf(`${INDEX}-holders`)).size).toBeGreaterThan(5);
+    });
+
+    it("watermarks of an earlier format send everything once, without an error", async () => {
+      const dir = join(resolveLocations({ env: laptop.env }).cacheDir, "archive");
+      const file = join(dir, readdirSync(dir).find((f) => f.startsWith("team-") && /^team-[^.]+\.json$/.test(f))!);
+      const saved = JSON.parse(readFileSync(file, "utf8"));
+      writeFileSync(file, JSON.stringify({ format: 2, files: saved.files }));
+      const again = await pushed(laptop);
+      expect(again.messages).toBe((await documentsOf(INDEX)).size);
+      expect(again).toMatchObject({ unchanged: 0, replaced: [] });
+      expect(await pushed(laptop)).toMatchObject({ messages: 0 });
     });
   });
 });

@@ -27,6 +27,7 @@ import { remoteError, withRemote, type RemoteConnection } from "./client.js";
 import { sessionDocuments, type IdentifiedDocument, type Redactions } from "./documents.js";
 import { forgottenFile, loadForgotten } from "./forgotten.js";
 import { ensureHoldersIndex, heldElsewhere, holdAction, release } from "./holders.js";
+import { indexIdentity, replacedSince, type IndexIdentity } from "./index-identity.js";
 import { deleteKept, ensureFilesIndex, filesAlias, generationOf, MAX_KEPT_BYTES, MAX_KEPT_PARTS, partId, type KeptFile, type KeptState } from "./kept-files.js";
 import { redactKeptFields, redactSessionFile } from "./redact-file.js";
 import type { Remote } from "./remotes.js";
@@ -67,6 +68,8 @@ export interface PushReport {
   removed: number;
   /** Sessions not sent because the remote was told to forget them or their project. */
   forgotten: number;
+  /** The aliases whose index was deleted or replaced since this machine's last push (index-identity.ts): everything was sent again. */
+  replaced: string[];
   /** Secrets removed from the documents, by what they were. */
   redactions: Record<string, number>;
   /** Secrets removed from the kept session files (`keepFiles`), by what they were: their tool output and thinking included, which documents may not carry. */
@@ -124,17 +127,32 @@ export function push(locations: Locations, remote: Remote, env: NodeJS.ProcessEn
 async function pushOver(locations: Locations, remote: Remote, connection: RemoteConnection, options: PushOptions): Promise<PushReport> {
   if (options.cwd !== undefined && options.repo !== undefined) throw new RecallError("BAD_INPUT", "a folder (cwd) and a project (repo) cannot both scope one push", { field: "repo" });
   const dryRun = options.dryRun === true;
-  const report: PushReport = { remote: remote.name, sessions: 0, unchanged: 0, documents: 0, bytes: 0, files: 0, fileBytes: 0, deleted: 0, removed: 0, forgotten: 0, redactions: {}, fileRedactions: {}, redactedIn: {}, failed: [], dryRun };
+  const report: PushReport = { remote: remote.name, sessions: 0, unchanged: 0, documents: 0, bytes: 0, files: 0, fileBytes: 0, deleted: 0, removed: 0, forgotten: 0, replaced: [], redactions: {}, fileRedactions: {}, redactedIn: {}, failed: [], dryRun };
   const { files, failures } = await discoverSessionFiles(locations);
   report.failed.push(...failures);
   const stateFile = watermarkFile(locations, remote);
+  // The indexes as they are now, in one small request (a dry run asks nothing): an index deleted or
+  // replaced since the last push holds none of what the watermarks say it acknowledged.
+  let identityNow: IndexIdentity | undefined;
+  if (!dryRun) {
+    try {
+      identityNow = await indexIdentity(connection.client(), remote);
+    } catch (error) {
+      throw remoteError(remote, error, "looking at the index", pushTimeout(remote));
+    }
+  }
+  const replacedIn = (saved: IndexIdentity | undefined) => (identityNow ? replacedSince(remote, saved, identityNow) : []);
   // Nothing to send, by the signatures alone: the watermarks (five times their bytes) are not read.
   const signatures = loadSignatures(stateFile);
-  if (signatures && allAsPushed(locations, files, signatures, remote)) {
+  if (signatures && allAsPushed(locations, files, signatures, remote) && replacedIn(signatures.identity).length === 0) {
     report.unchanged = files.length;
     return report;
   }
   const watermarks: Watermarks = loadWatermarks(stateFile);
+  report.replaced = replacedIn(watermarks.identity);
+  // Sent again, all of it: the archive no longer holds what was acknowledged.
+  if (report.replaced.length > 0) watermarks.clear();
+  if (identityNow) watermarks.identity = identityNow;
   let saved = false;
   const save = () => {
     saveWatermarks(stateFile, watermarks);
@@ -151,6 +169,8 @@ async function pushOver(locations: Locations, remote: Remote, connection: Remote
       await ensureIndex(made, remote.index);
       await ensureHoldersIndex(made, remote);
       if (remote.keepFiles) await ensureFilesIndex(made, remote);
+      // The indexes just made (or found) are the ones the watermarks saved from now on name.
+      watermarks.identity = await indexIdentity(made, remote);
     } catch (error) {
       throw remoteError(remote, error, "preparing the index", pushTimeout(remote));
     }
@@ -328,10 +348,14 @@ async function pushOver(locations: Locations, remote: Remote, connection: Remote
       throw remoteError(remote, error, "removing a deleted session", pushTimeout(remote));
     }
   });
-  if (!dryRun && report.removed > 0) save();
+  if (!dryRun && (report.removed > 0 || (report.replaced.length > 0 && !saved))) save();
   // After the last save, or when missing or stale (a recall before them, a push that stopped):
   // the next push with nothing to send reads only them.
-  if (!dryRun && (saved || signatures === undefined)) saveSignatures(stateFile, watermarks);
+  if (!dryRun && (saved || signatures === undefined)) {
+    // The watermarks first, when this push wrote none (a machine with no session yet has none at all).
+    if (!saved) save();
+    saveSignatures(stateFile, watermarks);
+  }
   return report;
 }
 
