@@ -105,11 +105,11 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("a push killed midway on a re
     writeFileSync(rewritten!, `${readFileSync(rewritten!, "utf8").split("\n").slice(0, 4).join("\n")}\n`);
 
     proxy.behaviour.answerBulks = undefined;
-    const again = await runRecall(["push", "--remote", "killed", "--json"], { env: agent.env, timeoutMs: 120_000 });
+    const again = await runRecall(["push", "--remote", "killed", "--json"], { env: agent.env, timeoutMs: 300_000 });
     expect(again.stderr).toBe("");
     expect(again.code).toBe(0);
     expect(jsonLines(again.stdout).at(-1)!.unchanged).toBeGreaterThan(0);
-    const clean = await runRecall(["push", "--remote", "clean", "--json"], { env: agent.env, timeoutMs: 120_000 });
+    const clean = await runRecall(["push", "--remote", "clean", "--json"], { env: agent.env, timeoutMs: 300_000 });
     expect(clean.code).toBe(0);
     expect(jsonLines(clean.stdout).at(-1)).toMatchObject({ unchanged: 0, sessions: SESSIONS, files: SESSIONS });
 
@@ -126,5 +126,5 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("a push killed midway on a re
 
     // And a push after it sends nothing.
     expect(jsonLines((await runRecall(["push", "--remote", "killed", "--json"], { env: agent.env })).stdout).at(-1)).toMatchObject({ messages: 0, files: 0, unchanged: SESSIONS });
-  }, 300_000);
+  }, 900_000);
 });

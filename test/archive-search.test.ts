@@ -250,7 +250,11 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("searching and reading the ar
       expect(pushed.code).toBe(0);
       const sent = jsonLines(pushed.stdout)[0]!.messages as number;
       expect(sent).toBeGreaterThan(10);
-      expect(proxy.bulkActions).toEqual([sent, 5]);
+      // With each session's holder record (holders.ts).
+      await fetch(`${url}/${retryIndex}-holders/_refresh`, { method: "POST" });
+      const holders = ((await (await fetch(`${url}/${retryIndex}-holders/_count`)).json()) as { count: number }).count;
+      expect(holders).toBeGreaterThan(5);
+      expect(proxy.bulkActions).toEqual([sent + holders, 5]);
       expect(await count()).toBe(sent);
 
       // A document refused for good: the push fails, and the next one sends it again.
@@ -264,8 +268,8 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("searching and reading the ar
       expect(await count()).toBe(sent + 1);
       const again = await recall(["push", "--remote", "busy", "--json"], carol);
       expect(again.code).toBe(0);
-      // The message it resumes from, and the new one: what the refused push carried.
-      expect(jsonLines(again.stdout)[0]).toMatchObject({ sessions: 1, messages: proxy.bulkActions.at(-2) });
+      // The message it resumes from, and the new one: what the refused push carried (with the session's holder record).
+      expect(jsonLines(again.stdout)[0]).toMatchObject({ sessions: 1, messages: proxy.bulkActions.at(-2)! - 1 });
       expect(proxy.bulkActions.at(-1)).toBe(proxy.bulkActions.at(-2));
       expect(await count()).toBe(sent + 1);
     } finally {

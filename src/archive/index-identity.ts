@@ -3,9 +3,9 @@
  * writes to (messages, holder records, kept files), kept with the watermarks. An index deleted or
  * replaced by someone else since (dropped and made again, restored from elsewhere) has another
  * uuid or none: what the watermarks say was acknowledged is then no longer there, so the push
- * sends everything again. Asked for in one small request per push.
+ * sends everything again. Asked for in one small request per push, without the client's package.
  */
-import type { Client } from "@opensearch-project/opensearch";
+import type { RemoteConnection } from "./client.js";
 import { filesAlias } from "./kept-files.js";
 import { holdersAlias } from "./holders.js";
 import type { Remote } from "./remotes.js";
@@ -18,19 +18,18 @@ export function pushedAliases(remote: Remote): string[] {
   return [remote.index, holdersAlias(remote), ...(remote.keepFiles ? [filesAlias(remote)] : [])];
 }
 
-/** The identity of the indexes behind `remote`'s aliases, as they are now (an alias without one is left out). */
-export async function indexIdentity(client: Client, remote: Remote): Promise<IndexIdentity> {
+/**
+ * The identity of the indexes behind `remote`'s aliases, as they are now (an alias without one is
+ * left out), in one GET made without the client (`RemoteConnection.getJson`).
+ */
+export async function indexIdentity(connection: RemoteConnection, remote: Remote, doing = "looking at the index"): Promise<IndexIdentity> {
   const aliases = pushedAliases(remote);
-  const found = await client.indices.get({
-    index: aliases,
-    ignore_unavailable: true,
-    allow_no_indices: true,
-    filter_path: ["*.aliases", "*.settings.index.uuid", "*.settings.index.creation_date"],
-  });
+  const filter = ["*.aliases", "*.settings.index.uuid", "*.settings.index.creation_date"].join(",");
+  const found = await connection.getJson(`${aliases.map(encodeURIComponent).join(",")}?ignore_unavailable=true&allow_no_indices=true&filter_path=${filter}`, doing);
   const identity: IndexIdentity = {};
-  const indexes = (found.body ?? {}) as Record<string, { aliases?: Record<string, unknown>; settings?: { index?: { uuid?: string; creation_date?: string } } }>;
+  const indexes = (found ?? {}) as Record<string, { aliases?: Record<string, unknown>; settings?: { index?: { uuid?: string; creation_date?: string } } }>;
   for (const [name, index] of Object.entries(indexes)) {
-    const uuid = index.settings?.index?.uuid;
+    const uuid = index?.settings?.index?.uuid;
     if (typeof uuid !== "string") continue;
     for (const alias of [name, ...Object.keys(index.aliases ?? {})]) {
       if (aliases.includes(alias)) identity[alias] = { uuid, created: Number(index.settings?.index?.creation_date ?? 0) };

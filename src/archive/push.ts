@@ -106,13 +106,7 @@ async function pushOver(locations: Locations, remote: Remote, connection: Remote
   // The indexes as they are now, in one small request (a dry run asks nothing): an index deleted or
   // replaced since the last push holds none of what the watermarks say it acknowledged.
   let identityNow: IndexIdentity | undefined;
-  if (!dryRun) {
-    try {
-      identityNow = await indexIdentity(connection.client(), remote);
-    } catch (error) {
-      throw remoteError(remote, error, "looking at the index", pushTimeout(remote));
-    }
-  }
+  if (!dryRun) identityNow = await indexIdentity(connection, remote);
   const replacedIn = (saved: IndexIdentity | undefined) => (identityNow ? replacedSince(remote, saved, identityNow) : []);
   // Nothing to send, by the signatures alone: the watermarks (five times their bytes) are not read.
   const signatures = loadSignatures(stateFile);
@@ -141,7 +135,7 @@ async function pushOver(locations: Locations, remote: Remote, connection: Remote
       await ensureHoldersIndex(made, remote);
       if (remote.keepFiles) await ensureFilesIndex(made, remote);
       // The indexes just made (or found) are the ones the watermarks saved from now on name.
-      watermarks.identity = await indexIdentity(made, remote);
+      watermarks.identity = await indexIdentity(connection, remote, "preparing the index");
     } catch (error) {
       throw remoteError(remote, error, "preparing the index", pushTimeout(remote));
     }

@@ -5,9 +5,8 @@
  * (index-identity.ts: one deleted or replaced since is filled again by the next push). Writing and
  * reading are tried for real, with a probe document of this machine that is deleted again.
  */
-import type { Client } from "@opensearch-project/opensearch";
 import type { Locations } from "../locations.js";
-import { remoteError, withRemote } from "./client.js";
+import { remoteError, withRemote, type RemoteConnection } from "./client.js";
 import { indexIdentity, replacedSince } from "./index-identity.js";
 import { ensureFilesIndex, filesAlias, type KeptFile } from "./kept-files.js";
 import { credentialsOf, type Remote } from "./remotes.js";
@@ -21,10 +20,11 @@ export interface RemoteCheck {
 }
 
 export function checkRemote(locations: Locations, remote: Remote, env: NodeJS.ProcessEnv): Promise<RemoteCheck[]> {
-  return withRemote(remote, env, remote.timeoutMs, (connection) => runChecks(locations, remote, env, connection.client()));
+  return withRemote(remote, env, remote.timeoutMs, (connection) => runChecks(locations, remote, env, connection));
 }
 
-async function runChecks(locations: Locations, remote: Remote, env: NodeJS.ProcessEnv, client: Client): Promise<RemoteCheck[]> {
+async function runChecks(locations: Locations, remote: Remote, env: NodeJS.ProcessEnv, connection: RemoteConnection): Promise<RemoteCheck[]> {
+  const client = connection.client();
   const checks: RemoteCheck[] = [];
   const failed = (name: RemoteCheck["name"], error: unknown, doing: string) => {
     checks.push({ name, ok: false, message: remoteError(remote, error, doing).message });
@@ -71,7 +71,7 @@ async function runChecks(locations: Locations, remote: Remote, env: NodeJS.Proce
   }
   const saved = loadWatermarks(watermarkFile(locations, remote)).identity;
   try {
-    const replaced = replacedSince(remote, saved, await indexIdentity(client, remote));
+    const replaced = replacedSince(remote, saved, await indexIdentity(connection, remote));
     checks.push({
       name: "same index",
       ok: replaced.length === 0,
