@@ -14,7 +14,7 @@ import { dirname, join } from "node:path";
 import { sessionsFolderProblem, type Locations, type SessionsSource } from "../locations.js";
 import { nativeModule } from "../native/binding.js";
 import { TagHandle } from "../native/tag-handle.js";
-import { loadConfig } from "./config.js";
+import { loadConfig } from "../config.js";
 import { discoverSessionFiles, scanSessionFiles } from "../sessions/discover.js";
 import { openSessionFile } from "../sessions/lines.js";
 import { openStore } from "../store.js";

@@ -15,7 +15,7 @@ import type { SyncProgress, SyncReport } from "../sync/sync.js";
 import type { WatchOptions } from "../sync/watch.js";
 import type { AskOptions, AskResult } from "./ask.js";
 import type { AutoTagOptions, AutoTagResult } from "./autotag.js";
-import type { LoadedConfig } from "./config.js";
+import type { LoadedConfig } from "../config.js";
 import type { ContextOptions, ContextResult } from "./context.js";
 import type { DoctorCheck } from "./doctor.js";
 import type { ListOptions } from "./list.js";
@@ -25,8 +25,8 @@ import type { RelatedOptions, RelatedPage } from "./related.js";
 import type { SessionRef } from "./resolve-session.js";
 import type { ResumePlan } from "./resume.js";
 import type { SearchOptions, SearchPage } from "./search.js";
-import type { FileIdentity } from "./session-file-guard.js";
-import type { SessionSummary } from "./session-summary.js";
+import type { FileIdentity } from "../sessions/file-guard.js";
+import type { SessionSummary } from "../answers/session-summary.js";
 import type { SessionTags, TagEdit } from "./tags.js";
 import { isTerminal } from "./terminal.js";
 import { versions, type Versions } from "./versions.js";
@@ -197,7 +197,7 @@ export class Recall {
 
   /**
    * The identity of a session's file (device and inode, hashed) if it is a file a guarded read
-   * accepts (see session-file-guard.ts): inside the sessions folder, regular, one link, at most
+   * accepts (see src/sessions/file-guard.ts): inside the sessions folder, regular, one link, at most
    * 64 MiB. A RecallError (UNSAFE_FILE, FILE_TOO_LARGE, NOT_FOUND) otherwise.
    */
   checkFile(session: SessionRef): FileIdentity {

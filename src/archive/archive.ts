@@ -3,7 +3,7 @@
  * pushing the session files to one, searching and reading what was pushed, and pulling a kept session file. Nothing leaves the machine except through this folder, and
  * session text only after redaction (documents.ts), unless the remote says `redact: false`.
  */
-import { loadConfig } from "../api/config.js";
+import { loadConfig } from "../config.js";
 import { resolveLocations, type LocationOverrides, type Locations } from "../locations.js";
 import { forget, type ForgetOptions, type ForgetReport } from "./forget.js";
 import { push, type PushOptions, type PushReport } from "./push.js";
