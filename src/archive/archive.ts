@@ -44,7 +44,7 @@ export class Archive {
   }
 
   test(name: string): Promise<RemoteCheck[]> {
-    return checkRemote(this.remote(name), this.env);
+    return checkRemote(this.locations, this.remote(name), this.env);
   }
 
   /** Pushes to the remote named `name` (the only one when none is named). */

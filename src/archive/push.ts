@@ -26,6 +26,8 @@ import type { Client } from "@opensearch-project/opensearch";
 import { remoteError, withRemote, type RemoteConnection } from "./client.js";
 import { sessionDocuments, type IdentifiedDocument, type Redactions } from "./documents.js";
 import { forgottenFile, loadForgotten } from "./forgotten.js";
+import { ensureHoldersIndex, heldElsewhere, holdAction, release } from "./holders.js";
+import { indexIdentity, replacedSince, type IndexIdentity } from "./index-identity.js";
 import { deleteKept, ensureFilesIndex, filesAlias, generationOf, MAX_KEPT_BYTES, MAX_KEPT_PARTS, partId, type KeptFile, type KeptState } from "./kept-files.js";
 import { redactKeptFields, redactSessionFile } from "./redact-file.js";
 import type { Remote } from "./remotes.js";
@@ -66,6 +68,8 @@ export interface PushReport {
   removed: number;
   /** Sessions not sent because the remote was told to forget them or their project. */
   forgotten: number;
+  /** The aliases whose index was deleted or replaced since this machine's last push (index-identity.ts): everything was sent again. */
+  replaced: string[];
   /** Secrets removed from the documents, by what they were. */
   redactions: Record<string, number>;
   /** Secrets removed from the kept session files (`keepFiles`), by what they were: their tool output and thinking included, which documents may not carry. */
@@ -123,17 +127,32 @@ export function push(locations: Locations, remote: Remote, env: NodeJS.ProcessEn
 async function pushOver(locations: Locations, remote: Remote, connection: RemoteConnection, options: PushOptions): Promise<PushReport> {
   if (options.cwd !== undefined && options.repo !== undefined) throw new RecallError("BAD_INPUT", "a folder (cwd) and a project (repo) cannot both scope one push", { field: "repo" });
   const dryRun = options.dryRun === true;
-  const report: PushReport = { remote: remote.name, sessions: 0, unchanged: 0, documents: 0, bytes: 0, files: 0, fileBytes: 0, deleted: 0, removed: 0, forgotten: 0, redactions: {}, fileRedactions: {}, redactedIn: {}, failed: [], dryRun };
+  const report: PushReport = { remote: remote.name, sessions: 0, unchanged: 0, documents: 0, bytes: 0, files: 0, fileBytes: 0, deleted: 0, removed: 0, forgotten: 0, replaced: [], redactions: {}, fileRedactions: {}, redactedIn: {}, failed: [], dryRun };
   const { files, failures } = await discoverSessionFiles(locations);
   report.failed.push(...failures);
   const stateFile = watermarkFile(locations, remote);
+  // The indexes as they are now, in one small request (a dry run asks nothing): an index deleted or
+  // replaced since the last push holds none of what the watermarks say it acknowledged.
+  let identityNow: IndexIdentity | undefined;
+  if (!dryRun) {
+    try {
+      identityNow = await indexIdentity(connection.client(), remote);
+    } catch (error) {
+      throw remoteError(remote, error, "looking at the index", pushTimeout(remote));
+    }
+  }
+  const replacedIn = (saved: IndexIdentity | undefined) => (identityNow ? replacedSince(remote, saved, identityNow) : []);
   // Nothing to send, by the signatures alone: the watermarks (five times their bytes) are not read.
   const signatures = loadSignatures(stateFile);
-  if (signatures && allAsPushed(locations, files, signatures, remote)) {
+  if (signatures && allAsPushed(locations, files, signatures, remote) && replacedIn(signatures.identity).length === 0) {
     report.unchanged = files.length;
     return report;
   }
   const watermarks: Watermarks = loadWatermarks(stateFile);
+  report.replaced = replacedIn(watermarks.identity);
+  // Sent again, all of it: the archive no longer holds what was acknowledged.
+  if (report.replaced.length > 0) watermarks.clear();
+  if (identityNow) watermarks.identity = identityNow;
   let saved = false;
   const save = () => {
     saveWatermarks(stateFile, watermarks);
@@ -148,7 +167,10 @@ async function pushOver(locations: Locations, remote: Remote, connection: Remote
     const made = connection.client();
     try {
       await ensureIndex(made, remote.index);
+      await ensureHoldersIndex(made, remote);
       if (remote.keepFiles) await ensureFilesIndex(made, remote);
+      // The indexes just made (or found) are the ones the watermarks saved from now on name.
+      watermarks.identity = await indexIdentity(made, remote);
     } catch (error) {
       throw remoteError(remote, error, "preparing the index", pushTimeout(remote));
     }
@@ -157,11 +179,13 @@ async function pushOver(locations: Locations, remote: Remote, connection: Remote
   };
 
   // A remote no longer told to keep files drops the ones it kept (counted with the deleted documents).
+  // Of a session another machine holds too, the kept file may be that machine's: it stays.
   const unkept = remote.keepFiles ? [] : [...watermarks.values()].filter((mark) => mark.kept);
   const dropping = unkept.length > 0 ? await engine() : undefined;
   if (dropping) {
     try {
-      report.deleted += await deleteKept(dropping, remote, unkept.map((mark) => mark.header.id));
+      const elsewhere = await heldElsewhere(dropping, remote, unkept.map((mark) => mark.header.id));
+      report.deleted += await deleteKept(dropping, remote, unkept.map((mark) => mark.header.id).filter((id) => !elsewhere.has(id)));
     } catch (error) {
       throw remoteError(remote, error, "dropping the kept session files", pushTimeout(remote));
     }
@@ -232,7 +256,9 @@ async function pushOver(locations: Locations, remote: Remote, connection: Remote
       if (known && replacing) {
         await flush();
         try {
-          report.deleted += await deleteSession(replacing, remote, known.header.id);
+          // Overwritten only, while another machine holds the session: its documents may be that machine's.
+          if (known.header.id !== read.header.id) await release(replacing, remote, [known.header.id]);
+          if (!(await heldElsewhere(replacing, remote, [known.header.id])).has(known.header.id)) report.deleted += await deleteSession(replacing, remote, known.header.id);
         } catch (error) {
           throw remoteError(remote, error, "replacing a rewritten session", pushTimeout(remote));
         }
@@ -251,6 +277,8 @@ async function pushOver(locations: Locations, remote: Remote, connection: Remote
         // A long session spans requests; it counts as pushed only with its last one (it is not queued yet).
         if (actionBytes >= BULK_BYTES || actions.length >= BULK_ACTIONS) await flush();
       }
+      // This machine holds the session (holders.ts), recorded with its documents.
+      actions.push(holdAction(remote, read.header.id));
       let kept: KeptState | undefined;
       let keptNow = false;
       if (remote.keepFiles) {
@@ -311,16 +339,23 @@ async function pushOver(locations: Locations, remote: Remote, connection: Remote
     const removing = await engine();
     if (!removing) return 0;
     try {
+      // This machine lets the session go; it stays in the archive while another machine holds it.
+      await release(removing, remote, [mark.header.id]);
+      if ((await heldElsewhere(removing, remote, [mark.header.id])).has(mark.header.id)) return 0;
       const keptParts = mark.kept ? await deleteKept(removing, remote, [mark.header.id]) : 0;
       return keptParts + (await deleteSession(removing, remote, mark.header.id));
     } catch (error) {
       throw remoteError(remote, error, "removing a deleted session", pushTimeout(remote));
     }
   });
-  if (!dryRun && report.removed > 0) save();
+  if (!dryRun && (report.removed > 0 || (report.replaced.length > 0 && !saved))) save();
   // After the last save, or when missing or stale (a recall before them, a push that stopped):
   // the next push with nothing to send reads only them.
-  if (!dryRun && (saved || signatures === undefined)) saveSignatures(stateFile, watermarks);
+  if (!dryRun && (saved || signatures === undefined)) {
+    // The watermarks first, when this push wrote none (a machine with no session yet has none at all).
+    if (!saved) save();
+    saveSignatures(stateFile, watermarks);
+  }
   return report;
 }
 

@@ -25,7 +25,8 @@ function summaryLine(report: PushReport): string {
   const removed = report.removed > 0 ? `, ${report.removed} deleted sessions ${would}removed` : "";
   const forgotten = report.forgotten > 0 ? `, ${report.forgotten} forgotten sessions not sent` : "";
   const files = report.files > 0 ? ` and ${report.files} session files (${(report.fileBytes / 1024).toFixed(report.fileBytes < 10_240 ? 1 : 0)} kB, ${secretsSaid(report.fileRedactions)} redacted in them)` : "";
-  return `${verb} ${report.documents} messages of ${report.sessions} sessions${files} to ${report.remote} (${kB} kB, ${redacted})${deleted}${removed}${forgotten}; ${report.unchanged} sessions unchanged`;
+  const replaced = report.replaced.length > 0 ? `${report.replaced.join(", ")} deleted or replaced since the last push: everything sent again; ` : "";
+  return `${replaced}${verb} ${report.documents} messages of ${report.sessions} sessions${files} to ${report.remote} (${kB} kB, ${redacted})${deleted}${removed}${forgotten}; ${report.unchanged} sessions unchanged`;
 }
 
 /** `--check-secrets`: the redactions by kind and place, then by session. */
