@@ -31,6 +31,15 @@ export interface MeaningCoverage {
   messages: number;
 }
 
+/**
+ * Whether a search by meaning should say its index is incomplete: more than 1 in 100 of the
+ * messages searched lack their vector. Fewer (the few a sync just added, embedded by the next
+ * search or the host following the index) change no ranking worth a word.
+ */
+export function meaningIncomplete(coverage: MeaningCoverage): boolean {
+  return (coverage.messages - coverage.embedded) * 100 > coverage.messages;
+}
+
 export interface MeaningBuildOptions {
   onProgress?: (coverage: MeaningCoverage) => void;
   /** Stops between two batches; what was embedded is kept. */
