@@ -67,9 +67,10 @@ export function meaningUnavailable(): RecallError {
 
 /**
  * The model's folder: `RECALL_MODEL_DIR` if set, else the package installed beside recall;
- * null when there is none.
+ * null when there is none, or `RECALL_MEANING=off` turns meaning search off.
  */
-function modelDir(env: NodeJS.ProcessEnv): string | null {
+export function modelDir(env: NodeJS.ProcessEnv): string | null {
+  if (env.RECALL_MEANING === "off") return null;
   return env.RECALL_MODEL_DIR ? env.RECALL_MODEL_DIR : modelPackageDir();
 }
 
