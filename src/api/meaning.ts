@@ -28,6 +28,15 @@ export interface MeaningCoverage {
   messages: number;
 }
 
+/**
+ * Whether a search by meaning should say its index is incomplete: more than 1 in 100 of the
+ * messages searched lack their vector. Fewer (the few a sync just added, embedded by the next
+ * search or the host following the index) change no ranking worth a word.
+ */
+export function meaningIncomplete(coverage: MeaningCoverage): boolean {
+  return (coverage.messages - coverage.embedded) * 100 > coverage.messages;
+}
+
 export interface MeaningBuildOptions {
   onProgress?: (coverage: MeaningCoverage) => void;
   /** Stops between two batches; what was embedded is kept. */
@@ -55,9 +64,10 @@ export function meaningUnavailable(): RecallError {
 
 /**
  * The model's folder: `RECALL_MODEL_DIR` if set, else the package installed beside recall;
- * null when there is none.
+ * null when there is none, or `RECALL_MEANING=off` turns meaning search off.
  */
-function modelDir(env: NodeJS.ProcessEnv): string | null {
+export function modelDir(env: NodeJS.ProcessEnv): string | null {
+  if (env.RECALL_MEANING === "off") return null;
   return env.RECALL_MODEL_DIR ? env.RECALL_MODEL_DIR : modelPackageDir();
 }
 
