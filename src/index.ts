@@ -19,7 +19,6 @@ export { DEFAULT_LIMIT, MAX_LIMIT } from "./answers/limits.js";
 export { TYPO_MODES } from "./api/search.js";
 export { CONTENT_SCOPES } from "./sessions/content-scope.js";
 export { MATCH_MODES } from "./answers/search-hit.js";
-export { meaningIncomplete } from "./api/meaning.js";
 export { MODEL_PACKAGE_NAME } from "./api/meaning-model.js";
 export type { Match } from "./answers/search-hit.js";
 export type { MeaningCoverage, MeaningBuildOptions, MeaningReport } from "./api/meaning.js";

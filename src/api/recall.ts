@@ -42,7 +42,7 @@ import type { ArchiveSearchPage } from "../archive/search.js";
 import type { ArchiveReadResult } from "../archive/read.js";
 import type { PullResult } from "../archive/pull.js";
 import { MeaningIndexing } from "./facade/meaning.js";
-import type { MeaningBuildOptions, MeaningCoverage, MeaningReport } from "./meaning.js";
+import { meaningIncomplete, type MeaningBuildOptions, type MeaningCoverage, type MeaningReport } from "./meaning.js";
 import type { SessionPage, SessionPageRequest } from "./session-tools/session-page.js";
 import { checkedPageChars, findQuery, listQuery, readMode, searchQuery, type SessionQuery, type SessionSearchArgs } from "./session-tools/session-query.js";
 import type { SessionToolMode } from "./session-tools/limits.js";
@@ -90,6 +90,11 @@ export class Recall {
   /** recall for the sessions folder these overrides name (Pi's default without any). Opens nothing yet. */
   static open(options: RecallOptions = {}): Recall {
     return new Recall(options);
+  }
+
+  /** Whether a search by meaning should say its index is incomplete (more than 1 in 100 messages lack a vector). */
+  static meaningIncomplete(coverage: MeaningCoverage): boolean {
+    return meaningIncomplete(coverage);
   }
 
   /** A tag as recall keeps it: lowercase letters, digits, `_` and `-` (`#Rust/Search!` → `rust-search`). */
