@@ -69,7 +69,7 @@ describe("meaning search without the model package", () => {
     }
   });
 
-  it.skipIf(!hasScript)("recall index on a terminal says once, when it first builds the index, how to add it", () => {
+  it.skipIf(!hasScript)(`recall index on a terminal says once, when it first builds the index, how to add it${hasScript ? "" : " (skipped: script is not installed)"}`, () => {
     const command = [process.execPath, RECALL_BIN, "index"].map(shellQuote).join(" ");
     const onTerminal = () => spawnSync("script", ["-qec", command, "/dev/null"], { env: dir.env, encoding: "utf8" }).stdout;
     const hint = "search by meaning too: install recall-pi-model-minilm beside recall, then run `recall index --meaning`";

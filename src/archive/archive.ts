@@ -43,7 +43,8 @@ export class Archive {
     return saveRemote(this.configFile, name, settings);
   }
 
-  test(name: string): Promise<RemoteCheck[]> {
+  /** Checks the remote named `name` (the only one when none is named). */
+  test(name: string | undefined): Promise<RemoteCheck[]> {
     return checkRemote(this.locations, this.remote(name), this.env);
   }
 

@@ -19,6 +19,9 @@
 //!    both words and meaning ranks each source's sessions so, then fuses the two rankings: the
 //!    cosine plus a fifth of the words' score over their best (`fused`), and says which found
 //!    each hit.
+//!    A later page continues after the place of the previous page's last session (`After`):
+//!    the sessions ranked at or before it are counted, not shown, so a deep page reads no more
+//!    documents than the first.
 //! 4. The top `limit` sessions get a ~200-character snippet of their best matching message, with
 //!    the matched words as byte ranges into the snippet (snippet.rs); a message of a kind the index
 //!    does not keep whole (tool output) gets none here, and its `line_offset` instead.
@@ -75,6 +78,46 @@ pub struct SearchOptions {
     pub snippet_chars: usize,
     /// What a word no searched text holds is read as (correction.rs).
     pub typos: Typos,
+    /// A later page: the sessions after this place (`None`: the first page).
+    pub after: Option<After>,
+}
+
+/// Where a session is in a search's ranking: what `rank` and `fused` order by (score, then the
+/// more recent last activity, then the path key).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Place {
+    pub score: f64,
+    pub last_activity: i64,
+    pub key: u64,
+}
+
+impl Place {
+    /// Whether this place comes before `other` in a ranking, or is it.
+    pub fn at_or_before(&self, other: &Place) -> bool {
+        other
+            .score
+            .total_cmp(&self.score)
+            .then(other.last_activity.cmp(&self.last_activity))
+            .then(self.key.cmp(&other.key))
+            .is_le()
+    }
+}
+
+/// Where a later page starts: after the place of the last session shown, `shown` sessions having
+/// been shown up to it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct After {
+    pub place: Place,
+    pub shown: usize,
+}
+
+/// The sessions a later page's search ranked at or before its `After`: how many, and the
+/// wrapping sum of their path keys. Equal to what the pages before showed, unless the results
+/// changed in between.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Ahead {
+    pub sessions: usize,
+    pub digest: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -93,6 +136,10 @@ pub struct Hit {
 /// correction.rs) with the word it read, in query order.
 pub struct Found {
     pub hits: Vec<Hit>,
+    /// Each hit's place in the ranking, in the order of `hits` (where a next page continues).
+    pub places: Vec<Place>,
+    /// With `after`: the sessions ranked at or before it.
+    pub ahead: Option<Ahead>,
     pub read_as: Vec<(String, String)>,
     /// With a meaning search: how many of the messages in scope the meaning index covers.
     pub coverage: Option<Coverage>,
@@ -199,6 +246,8 @@ pub fn find_matching(
     if parsed.is_empty() || options.limit == 0 {
         return Ok(Found {
             hits: Vec::new(),
+            places: Vec::new(),
+            ahead: options.after.map(|_| Ahead::default()),
             read_as,
             coverage,
         });
@@ -221,6 +270,8 @@ pub fn find_matching(
     let Some(filters) = options.filters.with_tags_resolved(searcher, fields)? else {
         return Ok(Found {
             hits: Vec::new(),
+            places: Vec::new(),
+            ahead: options.after.map(|_| Ahead::default()),
             read_as,
             coverage,
         });
@@ -254,9 +305,11 @@ pub fn find_matching(
         })
         .collect();
 
-    // Words alone keep the best `limit` sessions; fused with meaning, every session's rank counts.
+    // Words alone keep the best `limit` sessions (after those shown); fused with meaning, every
+    // session's rank counts.
+    let shown = options.after.map_or(0, |after| after.shown);
     let mut floor = if meaning.is_none() {
-        SessionFloor::new(options.limit, options.recency_weight)
+        SessionFloor::new(options.limit.saturating_add(shown), options.recency_weight)
     } else {
         SessionFloor::none()
     };
@@ -315,9 +368,25 @@ pub fn find_matching(
         now: options.now,
         weight: options.recency_weight,
     };
-    let ranked = match &meaning {
+    // A later page ranks every session found, then keeps those after its place.
+    let window = match options.after {
+        Some(_) => usize::MAX,
+        None => options.limit,
+    };
+    let place = |key: u64, score: f64| Place {
+        score,
+        last_activity: last_activity.get(&key).copied().unwrap_or(0),
+        key,
+    };
+    let after = options.after.as_ref();
+    let (ranked, ahead) = match &meaning {
         None => {
-            let mut ranked = rank(by_words, &last_activity, recency, options.limit);
+            let (mut ranked, ahead) = continue_after(
+                rank(by_words, &last_activity, recency, window),
+                |s| place(s.key, s.score),
+                after,
+                options.limit,
+            );
             // A session its tags put here may have had its best message skipped as too weak to matter.
             for session in ranked.iter_mut().filter(|session| {
                 session
@@ -333,7 +402,7 @@ pub fn find_matching(
                     session.key,
                 )?;
             }
-            ranked
+            let ranked = ranked
                 .into_iter()
                 .map(|s| Ranked {
                     key: s.key,
@@ -342,10 +411,17 @@ pub fn find_matching(
                     meaning: None,
                     matched_by: MatchedBy::Words,
                 })
-                .collect()
+                .collect();
+            (ranked, ahead)
         }
         Some(MeaningQuery { words: false, .. }) => {
-            rank(by_meaning, &last_activity, recency, options.limit)
+            let (ranked, ahead) = continue_after(
+                rank(by_meaning, &last_activity, recency, window),
+                |s| place(s.key, s.score),
+                after,
+                options.limit,
+            );
+            let ranked = ranked
                 .into_iter()
                 .map(|s| Ranked {
                     key: s.key,
@@ -354,15 +430,21 @@ pub fn find_matching(
                     meaning: Some(s.candidates),
                     matched_by: MatchedBy::Meaning,
                 })
-                .collect()
+                .collect();
+            (ranked, ahead)
         }
         Some(_) => {
             let full = full_match_score(&parsed, &statistics, fields, options.coordination)?;
-            fused(
-                rank(by_words, &last_activity, recency, usize::MAX),
-                rank(by_meaning, &last_activity, recency, usize::MAX),
-                Some(full),
-                &last_activity,
+            continue_after(
+                fused(
+                    rank(by_words, &last_activity, recency, usize::MAX),
+                    rank(by_meaning, &last_activity, recency, usize::MAX),
+                    Some(full),
+                    &last_activity,
+                    window,
+                ),
+                |s| place(s.key, s.score),
+                after,
                 options.limit,
             )
         }
@@ -370,10 +452,12 @@ pub fn find_matching(
 
     let mut snippets: HashMap<&'static str, SnippetGenerator> = HashMap::new();
     let mut hits = Vec::with_capacity(ranked.len());
+    let mut places = Vec::with_capacity(ranked.len());
     for ranked in ranked {
         let Some((_, address)) = session_docs.get(&ranked.key) else {
             continue;
         };
+        places.push(place(ranked.key, ranked.score));
         let session = session_from_document(fields, &searcher.doc(*address)?);
         let score = ranked.score;
         let matched_by = ranked.matched_by;
@@ -441,9 +525,33 @@ pub fn find_matching(
     }
     Ok(Found {
         hits,
+        places,
+        ahead,
         read_as,
         coverage,
     })
+}
+
+/// Of sessions ranked best first, the first `limit` after `after`'s place, and what came up to
+/// it; all of them, and nothing counted, without `after`.
+fn continue_after<T>(
+    mut ranked: Vec<T>,
+    place: impl Fn(&T) -> Place,
+    after: Option<&After>,
+    limit: usize,
+) -> (Vec<T>, Option<Ahead>) {
+    let Some(after) = after else {
+        return (ranked, None);
+    };
+    let split = ranked.partition_point(|session| place(session).at_or_before(&after.place));
+    let ahead = ranked[..split]
+        .iter()
+        .fold(Ahead::default(), |ahead, session| Ahead {
+            sessions: ahead.sessions + 1,
+            digest: ahead.digest.wrapping_add(place(session).key),
+        });
+    let page: Vec<T> = ranked.drain(split..).take(limit).collect();
+    (page, Some(ahead))
 }
 
 /// The words' and the meaning's rankings fused by score: a session's cosine with the query (×
