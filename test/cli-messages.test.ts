@@ -73,6 +73,7 @@ describe("a push's summary", () => {
     fileRedactions: {},
     redactedIn: {},
     failed: [],
+    replaced: [],
     dryRun: false,
   };
 
