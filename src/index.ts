@@ -39,6 +39,8 @@ export { DEFAULT_CONTEXT_CHARS } from "./api/context.js";
 export type { ContextOptions, ContextMessage, ContextSummary, ContextResult } from "./api/context.js";
 export type { ResumePlan } from "./api/resume.js";
 export { EXPORT_FORMATS } from "./api/export.js";
+export { DEFAULT_STATS_FILES } from "./api/stats.js";
+export type { Activity, Stats, StatsOptions } from "./api/stats.js";
 export type { ExportedSession, ExportFormat, ExportOptions } from "./api/export.js";
 export type { DocumentBlock, DocumentEntry, EntryKind, SessionDocument, Usage } from "./sessions/session-document.js";
 export type { SessionTags, TagEdit } from "./api/tags.js";

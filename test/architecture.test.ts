@@ -154,7 +154,7 @@ describe("the library and presentation", () => {
   it("the library names no CLI flag or recall command in what it says (each adapter words its errors)", () => {
     // Pi's own command line, which the library runs (pi-model.ts) or hands back to run (resume.ts).
     const PI_FLAGS = /^--(session|model|mode|system-prompt|no-(session|tools|extensions|skills|prompt-templates|context-files|mcp|themes))$/;
-    const COMMAND = /(?<![\w-])recall (index|search|list|read|context|ask|tag|untag|tags|autotag|resume|watch|doctor|mcp|version|push|pull|remote|related|pick|export|serve)\b/;
+    const COMMAND = /(?<![\w-])recall (index|search|list|read|context|ask|tag|untag|tags|autotag|resume|watch|doctor|mcp|version|push|pull|remote|related|pick|export|stats|serve)\b/;
     // The export's stylesheet: its CSS custom properties (`--fg`) are not flags.
     const CSS = join(src, "render", "stylesheet.ts");
     const offending = library.filter((f) => f.path !== CSS).flatMap((f) =>

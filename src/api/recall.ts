@@ -25,6 +25,7 @@ import type { RelatedOptions, RelatedPage } from "./related.js";
 import type { SessionRef } from "./resolve-session.js";
 import type { ResumePlan } from "./resume.js";
 import type { SearchOptions, SearchPage } from "./search.js";
+import type { Stats, StatsOptions } from "./stats.js";
 import type { FileIdentity } from "./session-file-guard.js";
 import type { SessionSummary } from "./session-summary.js";
 import type { SessionTags, TagEdit } from "./tags.js";
@@ -192,6 +193,15 @@ export class Recall {
   list<T>(options: ListOptions & Freshness, present: (sessions: SessionSummary[]) => T): Promise<T>;
   list<T>(options: ListOptions & Freshness = {}, present?: (sessions: SessionSummary[]) => T): Promise<T | SessionSummary[]> {
     return this.sessions.list(options, present);
+  }
+
+  /**
+   * Pictures of the work in a window: sessions, messages, tokens and cost by day, project and
+   * model, and the files calls touched most (see stats.ts). Reads the session files of the sessions
+   * active in the window once each.
+   */
+  stats(options: StatsOptions & Freshness = {}): Promise<Stats> {
+    return this.sessions.stats(options);
   }
 
   /** How many sessions the index holds (of one folder, with `cwd`), as it is: what a search looked through. */

@@ -11,6 +11,7 @@ import { RelatedCommand } from "./commands/related.js";
 import { ContextCommand } from "./commands/context.js";
 import { ResumeCommand } from "./commands/resume.js";
 import { ExportCommand } from "./commands/export.js";
+import { StatsCommand } from "./commands/stats.js";
 import { TagCommand } from "./commands/tag.js";
 import { TagsCommand } from "./commands/tags.js";
 import { UntagCommand } from "./commands/untag.js";
@@ -49,6 +50,7 @@ const COMMANDS = [
   ContextCommand,
   ResumeCommand,
   ExportCommand,
+  StatsCommand,
   TagCommand,
   UntagCommand,
   TagsCommand,
