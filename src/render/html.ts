@@ -72,7 +72,8 @@ function entryHtml(entry: DocumentEntry, conversation: Conversation): string {
   if (entry.model) meta.push(entry.model);
   if (entry.toolName) meta.push(entry.toolName);
   if (entry.kind === "compaction" && entry.tokensBefore !== undefined) meta.push(`${entry.tokensBefore.toLocaleString("en-US")} tokens summarized`);
-  if (entry.usage) meta.push(`${(entry.usage.input + entry.usage.output + entry.usage.cacheRead + entry.usage.cacheWrite).toLocaleString("en-US")} tokens`);
+  const tokens = entry.usage ? entry.usage.input + entry.usage.output + entry.usage.cacheRead + entry.usage.cacheWrite : 0;
+  if (tokens > 0) meta.push(`${tokens.toLocaleString("en-US")} tokens`);
   const heading = `<h2><span class="role">${esc(KIND_LABELS[entry.kind])}</span>${meta.map((m) => ` <span class="meta">${esc(m)}</span>`).join("")} <time datetime="${esc(new Date(entry.timestamp).toISOString())}">${esc(utcTime(entry.timestamp))}</time></h2>`;
   return `<article class="entry ${entry.kind}" id="entry-${esc(entry.id)}">\n${heading}\n${entryBody(entry, conversation)}</article>`;
 }

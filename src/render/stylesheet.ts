@@ -35,6 +35,7 @@ pre { overflow-x: auto; font-size: 0.85em; border-radius: 6px; }
 pre code.hljs { padding: 0.6rem; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 :not(pre) > code { background: var(--panel); padding: 0.1em 0.3em; border-radius: 4px; font-size: 0.9em; }
+.markdown h1 { font-size: 1.3rem; } .markdown h2 { font-size: 1.15rem; } .markdown h3, .markdown h4, .markdown h5, .markdown h6 { font-size: 1rem; }
 .markdown > :first-child { margin-top: 0; }
 .markdown > :last-child { margin-bottom: 0; }
 .markdown table { border-collapse: collapse; }
