@@ -136,7 +136,9 @@ function readSessionStats(
   onFile: (path: string) => void,
 ): void {
   const forked = session.parent === null ? undefined : Date.parse(session.created);
-  readEntries(session.path, ({ value }) => {
+  readEntries(
+    session.path,
+    ({ value }) => {
     if (value.type !== "message") return;
     const message = value.message as Record<string, unknown> | undefined;
     if (!message || (message.role !== "user" && message.role !== "assistant")) return;
@@ -147,5 +149,10 @@ function readSessionStats(
     const model = typeof message.model === "string" && message.model ? (typeof message.provider === "string" && message.provider ? `${message.provider}/${message.model}` : message.model) : "(unknown)";
     onMessage(at, model, usageOf(message.usage));
     for (const call of callsIn(message.content, session.cwd)) for (const file of call.files) onFile(file);
-  });
+    },
+    { skip: (head) => NOT_COUNTED.test(head) },
+  );
 }
+
+/** A line that says at its start it holds a message of a role never counted (tool output, mostly: the bulk of a file), left unparsed. */
+const NOT_COUNTED = /"message":\{"role":"(toolResult|bashExecution|custom|system)"/;
