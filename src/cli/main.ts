@@ -10,6 +10,8 @@ import { ReadCommand } from "./commands/read.js";
 import { RelatedCommand } from "./commands/related.js";
 import { ContextCommand } from "./commands/context.js";
 import { ResumeCommand } from "./commands/resume.js";
+import { ExportCommand } from "./commands/export.js";
+import { StatsCommand } from "./commands/stats.js";
 import { TagCommand } from "./commands/tag.js";
 import { TagsCommand } from "./commands/tags.js";
 import { UntagCommand } from "./commands/untag.js";
@@ -47,6 +49,8 @@ const COMMANDS = [
   RelatedCommand,
   ContextCommand,
   ResumeCommand,
+  ExportCommand,
+  StatsCommand,
   TagCommand,
   UntagCommand,
   TagsCommand,
