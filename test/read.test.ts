@@ -1,7 +1,7 @@
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ReadMessage, ReadPage } from "../src/api/read.js";
+import type { ReadMessage, ReadPage } from "../src/answers/read-page.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { jsonLines, runRecall } from "./helpers/run-cli.js";
 

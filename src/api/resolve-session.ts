@@ -11,7 +11,7 @@ import { readHeader } from "../sessions/entries.js";
 import { readSessionForIndex } from "../sessions/session-index-reader.js";
 import { quote } from "../quote.js";
 import { hasTagData, tagsFor } from "../tags/open-tags.js";
-import { iso, toSummary, type SessionSummary } from "./session-summary.js";
+import { iso, toSummary, type SessionSummary } from "../answers/session-summary.js";
 import { projectOf } from "../sessions/project-identity.js";
 
 export interface SessionRef {

@@ -10,13 +10,15 @@ import type { NativeAhead, NativeAfter, NativeFilters, NativeHit, NativePlace } 
 import type { IndexStore } from "../store.js";
 import { hasTags, hasText, parseTagQuery } from "../tags/query-tags.js";
 import { decodeSearchCursor, encodeSearchCursor, searchDigest, type SearchCursor } from "./search-cursor.js";
-import { iso, toSummary, type SessionSummary } from "./session-summary.js";
+import { iso, toSummary, type SessionSummary } from "../answers/session-summary.js";
 import { garbledTagStore } from "../tags/open-tags.js";
-import { textKinds, type ContentScope, type TextKind } from "./content-scope.js";
-import { callsTouching, onlyTouching, type FileCall } from "./touched-file.js";
+import { textKinds, type ContentScope, type TextKind } from "../sessions/content-scope.js";
+import { callsTouching, onlyTouching } from "./touched-file.js";
 import { inProject } from "./project-scope.js";
 import { addOutputSnippets } from "./output-snippets.js";
-import { meaningUnavailable, queryVector, type Match, type Meaning, type MeaningCoverage } from "./meaning.js";
+import { meaningUnavailable, queryVector, type Meaning, type MeaningCoverage } from "./meaning.js";
+import type { Match, SearchHit } from "../answers/search-hit.js";
+import { checkedLimit, DEFAULT_LIMIT } from "../answers/limits.js";
 
 export interface SearchOptions {
   /**
@@ -120,47 +122,7 @@ interface Found {
   coverage?: MeaningCoverage;
 }
 
-export interface MatchedMessage {
-  /** The kind of text that matched: what was said, or thinking, a tool call, a tool's output. */
-  kind: TextKind;
-  /** The tool of a `call` or `output`; null otherwise. */
-  tool: string | null;
-  role: string;
-  /** Position among the session's indexed messages, from 0. */
-  index: number;
-  entryId: string;
-  /** ISO 8601 */
-  timestamp: string;
-}
 
-export interface SearchHit extends SessionSummary {
-  score: number;
-  /** The best matching message; null when only the session's tags matched. */
-  message: MatchedMessage | null;
-  /** About 200 characters around the match. */
-  snippet: string;
-  /** Matched words in `snippet` as [start, end) UTF-8 byte offsets. */
-  spans: [number, number][];
-  /** With `file`: the calls that touched it, in session order. */
-  calls?: FileCall[];
-  /**
-   * With `match` meaning or both: which ranking found the session. A session only the meaning
-   * found has the passage that matched as its snippet, with no marked words.
-   */
-  matchedBy?: Match;
-}
-
-export const DEFAULT_LIMIT = 20;
-/** The most results a search or a listing returns at once (`limit`); pages go on past it. */
-export const MAX_LIMIT = 10_000;
-
-/** `limit`, checked: a whole number from 1 to `MAX_LIMIT`. */
-export function checkedLimit(limit: number): number {
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    throw new RecallError("BAD_INPUT", `limit must be a whole number from 1 to ${MAX_LIMIT}, not ${limit}`, { field: "limit" });
-  }
-  return limit;
-}
 
 export function scopeFilters(options: Pick<SearchOptions, "cwd" | "since" | "until" | "sessionIds">): NativeFilters {
   const filters: NativeFilters = {};

@@ -11,6 +11,7 @@ import { makeAgentDir, type AgentDir } from "../helpers/agent-dir.js";
 import { damageFile, segmentFiles } from "../helpers/damage.js";
 import { jsonLines, RECALL_BIN, runRecall } from "../helpers/run-cli.js";
 import { isRoot, makeTmpfsCache } from "../helpers/tmpfs-cache.js";
+import { MODEL_PACKAGE, MODEL_SKIP_REASON } from "../helpers/model-package.js";
 
 /** Whether user nobody can reach this checkout's recall (a checkout under a private folder cannot be). */
 const nobodyRunsRecall = isRoot && spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "test", "-r", RECALL_BIN], { stdio: "ignore" }).status === 0;
@@ -44,9 +45,10 @@ describe("recall doctor", () => {
     expect((await runRecall(["index"], { env: agent.env })).code).toBe(0);
     expect((await runRecall(["tag", "01a0f6b1", "checked"], { env: agent.env })).code).toBe(0);
     const { code, checks, summary } = await doctor();
-    expect(checks.map((c) => c.name)).toEqual(["sessions", "index", "tags", "config", "watcher"]);
+    expect(checks.map((c) => c.name)).toEqual(["sessions", "index", "meaning", "tags", "config", "watcher"]);
+    expect(check(checks, "meaning").message).toMatch(/no meaning model \(recall-pi-model-minilm is not installed\): searches are by words/);
     expect(failing(checks)).toEqual([]);
-    expect(summary).toEqual({ type: "summary", ok: true, checks: 5, failed: 0 });
+    expect(summary).toEqual({ type: "summary", ok: true, checks: 6, failed: 0 });
     expect(code).toBe(0);
     const human = await runRecall(["doctor"], { env: agent.env });
     expect(human.stdout).toMatch(/^ok {4}sessions: /);
@@ -94,7 +96,7 @@ describe("recall doctor", () => {
     expect(missing.checks[0]).toMatchObject({ name: "sessions", ok: false, message: expect.stringContaining("no-such-folder") });
     const human = await runRecall(["doctor"], { env: agent.env });
     expect(human.stdout).toMatch(/^FAIL {2}tags: .*\n {6}fix: /m);
-    expect(human.stderr).toBe("recall: 2 of 5 checks failed\n");
+    expect(human.stderr).toBe("recall: 2 of 6 checks failed\n");
   });
 });
 
@@ -185,4 +187,28 @@ describe("recall doctor says what is true", () => {
       agent = undefined!;
     }
   });
+
+  it.skipIf(!MODEL_PACKAGE)(`the meaning model and index: a model that does not load, a meaning index behind the conversation, one that cannot be kept${MODEL_SKIP_REASON}`, async () => {
+    agent = makeAgentDir();
+    const env = { ...agent.env, RECALL_MODEL_DIR: MODEL_PACKAGE };
+    expect((await runRecall(["index"], { env })).code).toBe(0);
+    const behind = await doctor([], env);
+    expect(check(behind.checks, "meaning").message).toMatch(/loads \((int8|float32)\); the meaning index holds 0 of \d+ messages$/);
+    expect(failing(behind.checks)).toEqual([["meaning", "recall index --meaning"]]);
+    expect(behind.code).toBe(2);
+    expect((await runRecall(["index", "--meaning", "-q"], { env, timeoutMs: 120_000 })).code).toBe(0);
+    const built = await doctor([], env);
+    expect(failing(built.checks)).toEqual([]);
+    expect(check(built.checks, "meaning").message).toMatch(/the meaning index holds (\d+) of \1 messages$/);
+    // A damaged model: its file cut short.
+    const damaged = join(agent.root, "model");
+    mkdirSync(damaged);
+    symlinkSync(join(MODEL_PACKAGE!, "tokenizer.json"), join(damaged, "tokenizer.json"));
+    writeFileSync(join(damaged, "model.onnx"), "not a model");
+    const broken = await doctor([], { ...env, RECALL_MODEL_DIR: damaged });
+    expect(check(broken.checks, "meaning").message).toMatch(/the meaning model's .*model\.onnx is damaged/);
+    expect(failing(broken.checks)).toEqual([["meaning", "set RECALL_MODEL_DIR to a folder holding the model package (model.onnx, tokenizer.json), or unset it"]]);
+    // RECALL_MEANING=off: as without the model.
+    expect(check((await doctor([], { ...env, RECALL_MEANING: "off" })).checks, "meaning")).toMatchObject({ ok: true, message: expect.stringMatching(/turned off/) });
+  }, 180_000);
 });

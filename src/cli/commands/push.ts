@@ -29,7 +29,8 @@ export function summaryLine(report: PushReport): string {
   const removed = report.removed > 0 ? `, ${counted(report.removed, "deleted session")} ${would}removed` : "";
   const forgotten = report.forgotten > 0 ? `, ${counted(report.forgotten, "forgotten session")} not sent` : "";
   const files = report.files > 0 ? ` and ${counted(report.files, "session file")} (${(report.fileBytes / 1024).toFixed(report.fileBytes < 10_240 ? 1 : 0)} kB, ${secretsSaid(report.fileRedactions)} redacted in them)` : "";
-  return `${verb} ${counted(report.documents, "message")} of ${counted(report.sessions, "session")}${files} to ${report.remote} (${kB} kB, ${redacted})${deleted}${removed}${forgotten}; ${counted(report.unchanged, "session")} unchanged`;
+  const replaced = report.replaced.length > 0 ? `${report.replaced.join(", ")} deleted or replaced since the last push: everything sent again; ` : "";
+  return `${replaced}${verb} ${counted(report.documents, "message")} of ${counted(report.sessions, "session")}${files} to ${report.remote} (${kB} kB, ${redacted})${deleted}${removed}${forgotten}; ${counted(report.unchanged, "session")} unchanged`;
 }
 
 /** `--check-secrets`: the redactions by kind and place, then by session. */

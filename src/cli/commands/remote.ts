@@ -19,7 +19,7 @@ export class RemoteCommand extends BaseCommand {
 
       \`--keep-files\` sets \`"keepFiles": true\`: each push also keeps the session files themselves (redacted), so that \`recall pull SESSION\` writes one on another machine.
 
-      \`recall remote list\` prints the remotes. \`recall remote test [NAME]\` checks what works: reachable, authenticated, may write and may read (a probe document of this machine, deleted again), the version of recall's index template, and for a remote with \`keepFiles\`, may keep files (a probe file, deleted again); without a name, it tests the only remote, as push and pull do.
+      \`recall remote list\` prints the remotes. \`recall remote test [NAME]\` checks what works: reachable, authenticated, may write and may read (a probe document of this machine, deleted again), the version of recall's index template, whether the indexes are the ones this machine's last push filled (same index: one deleted or replaced since is filled again by the next push), and for a remote with \`keepFiles\`, may keep files (a probe file, deleted again); without a name, it tests the only remote, as push and pull do.
 
       Exit status: 0 on success (\`list\`: a remote is configured; \`test\`: every check passed), 1 when \`list\` finds none, 2 on error or a failed check.
     `,

@@ -123,7 +123,7 @@ export class SearchCommand extends SessionsCommand {
       coverage,
     }));
     this.warnNotices();
-    if (page.coverage && page.coverage.embedded < page.coverage.messages) {
+    if (page.coverage && Recall.meaningIncomplete(page.coverage)) {
       this.warn(`the meaning index covers ${page.coverage.embedded} of ${page.coverage.messages} messages searched; \`recall index --meaning\` embeds the rest`);
     }
     for (const typo of page.readAs) this.warn(`no session holds ${quote(typo.word)}: read as ${quote(typo.readAs)}, one typo away`);
