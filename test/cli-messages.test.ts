@@ -74,6 +74,7 @@ describe("a push's summary", () => {
     redactedIn: {},
     failed: [],
     dryRun: false,
+    replaced: [],
   };
 
   it("counts one of a thing in the singular", () => {
