@@ -216,7 +216,7 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("the archive on a real OpenSe
     expect(before).toBeGreaterThan(0);
     rmSync(join(agent.sessionsDir, FIXTURE_FILES.s3.replace(FIXTURE_SESSIONS_DIR, "")));
     const dry = await recall(["push", "--remote", "local", "--dry-run"]);
-    expect(dry.stdout).toMatch(/1 deleted sessions would be removed/);
+    expect(dry.stdout).toMatch(/1 deleted session would be removed/);
     expect(await count()).toBe(before);
     const pushed = await recall(["push", "--remote", "local", "--json"]);
     expect(pushed.stderr).toBe("");

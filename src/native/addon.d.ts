@@ -202,16 +202,16 @@ export declare function listSessionFiles(sessionsDir: string, flat: boolean): Pr
  */
 export declare function meaningArithmetic(): string
 
-/** With `after`: the sessions ranked at or before it, and the wrapping sum of their path keys (decimal). */
-export interface NativeAhead {
-  sessions: number
-  digest: string
-}
-
 /** A later page: the sessions after `place`, `shown` sessions having been shown up to it. */
 export interface NativeAfter {
   place: NativePlace
   shown: number
+}
+
+/** With `after`: the sessions ranked at or before it, and the wrapping sum of their path keys (decimal). */
+export interface NativeAhead {
+  sessions: number
+  digest: string
 }
 
 export interface NativeApplyCounts {
