@@ -115,7 +115,7 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("the archive on a real OpenSe
   it("pushes every message once; a second push sends nothing", async () => {
     const first = await recall(["push", "--remote", "local"]);
     expect(first.stderr).toBe("");
-    expect(first.stdout).toMatch(new RegExp(`^pushed ${pushed} messages of \\d+ sessions to local \\(.* kB, no secret redacted\\); 0 sessions unchanged\\n$`));
+    expect(first.stdout).toMatch(new RegExp(`^pushed ${pushed} messages? of \\d+ sessions? to local \\(.* kB, no secret redacted\\); 0 sessions unchanged\\n$`));
     const documents = await archived();
     expect(documents.size).toBe(pushed);
     const second = jsonLines((await recall(["push", "--remote", "local", "--json"])).stdout);
@@ -216,7 +216,7 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("the archive on a real OpenSe
     expect(before).toBeGreaterThan(0);
     rmSync(join(agent.sessionsDir, FIXTURE_FILES.s3.replace(FIXTURE_SESSIONS_DIR, "")));
     const dry = await recall(["push", "--remote", "local", "--dry-run"]);
-    expect(dry.stdout).toMatch(/1 deleted sessions would be removed/);
+    expect(dry.stdout).toMatch(/1 deleted session would be removed/);
     expect(await count()).toBe(before);
     const pushed = await recall(["push", "--remote", "local", "--json"]);
     expect(pushed.stderr).toBe("");
@@ -256,7 +256,7 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("the archive on a real OpenSe
     expect([...(await archived()).values()].find((d) => d.session_id === id)?.project).toBe("github.com/acme/tools");
     const project = await runRecall(["push", "--remote", "local", "--forget-project"], { env: agent.env, cwd: clone("tools-b") });
     expect(project.stderr).toBe("");
-    expect(project.stdout).toMatch(/forgot project github.com\/acme\/tools in local: 1 documents removed/);
+    expect(project.stdout).toMatch(/forgot project github.com\/acme\/tools in local: 1 document removed/);
     expect(await ofSession(id)).toBe(0);
     expect(jsonLines((await recall(["push", "--remote", "local", "--json"])).stdout).at(-1)).toMatchObject({ forgotten: 2, messages: 0 });
     const bad = await recall(["push", "--remote", "local", "--forget"]);

@@ -93,6 +93,7 @@ export class RemoteConnection {
             body = undefined;
           }
           if (status >= 200 && status < 300 && body !== undefined) resolve(body);
+          else if (status >= 200 && status < 300) reject(failure(remote, doing, timeoutMs, { notOpenSearch: true }));
           else reject(failure(remote, doing, timeoutMs, { status, reason: body?.error?.reason === undefined ? undefined : String(body.error.reason) }));
         });
       });
@@ -141,12 +142,14 @@ export function remoteError(remote: Remote, error: unknown, doing: string, timeo
     const reason = (error as InstanceType<OpenSearchPackage["errors"]["ResponseError"]>).body?.error?.reason ?? (remote.hostHidden ? undefined : (error as Error).message);
     what = { status, reason: reason === undefined ? undefined : String(reason) };
   } else if (loaded && error instanceof loaded.errors.TimeoutError) what = { timedOut: true };
+  // The client hands a body that is not JSON on as text, which then has none of the fields read.
+  else if (error instanceof TypeError || (loaded && error instanceof loaded.errors.DeserializationError)) what = { notOpenSearch: true };
   else what = { network: error instanceof Error ? error.message : String(error) };
   return failure(remote, doing, timeoutMs, what, error);
 }
 
-/** How a request failed: the remote's answer, no answer in time, or no connection. */
-type Failure = { status: number; reason: string | undefined } | { timedOut: true } | { network: string };
+/** How a request failed: the remote's answer, no answer in time, an answer that is no engine's, or no connection. */
+type Failure = { status: number; reason: string | undefined } | { timedOut: true } | { notOpenSearch: true } | { network: string };
 
 function failure(remote: Remote, doing: string, timeoutMs: number, what: Failure, cause?: unknown): RecallError {
   const where = remote.hostHidden ? `remote ${remote.name}` : `remote ${remote.name} (${remote.url})`;
@@ -158,6 +161,10 @@ function failure(remote: Remote, doing: string, timeoutMs: number, what: Failure
     return new RecallError(code, `${where} answered HTTP ${status} while ${doing}${reason === undefined ? "" : `: ${reason.split("\n")[0]}`}`, details);
   }
   if ("timedOut" in what) return new RecallError("REMOTE_UNAVAILABLE", `${where} did not answer within ${timeoutMs / 1000} s while ${doing}`, details);
+  // It answered, but not with an engine's JSON (a web page, a proxy's sign-in): reachable, but no OpenSearch.
+  if ("notOpenSearch" in what) {
+    return new RecallError("REMOTE_UNAVAILABLE", `${where} answered with a body that is not OpenSearch's JSON while ${doing}: its URL names no OpenSearch (a web server or a proxy's page?)`, details);
+  }
   // The network error's own words name the host (connect ECONNREFUSED 10.0.0.5:9200).
   const message = remote.hostHidden ? "" : `: ${what.network.split("\n")[0]}`;
   return new RecallError("REMOTE_UNAVAILABLE", `${where} is unreachable while ${doing} (${timeoutMs / 1000} s timeout)${message}`, details);

@@ -33,6 +33,8 @@ async function runChecks(locations: Locations, remote: Remote, env: NodeJS.Proce
   let version: string;
   try {
     const info = await client.info();
+    // A web page answers 200 too: its body comes as text.
+    if (typeof info.body !== "object" || info.body === null) throw new TypeError("the answer is not JSON");
     version = String(info.body.version?.number ?? "unknown");
   } catch (error) {
     const status = (error as { statusCode?: number }).statusCode;
