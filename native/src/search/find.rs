@@ -46,7 +46,7 @@ use crate::path_key::{ByPathKey, PathKeys};
 use crate::search::by_meaning::{meaning_candidates, Coverage, UnitCache};
 use crate::search::by_words::{best_message_of, word_candidates};
 use crate::search::candidates::BySession;
-use crate::search::coordination::{idf, Coordination};
+use crate::search::coordination::{idf, Coordination, Telling};
 use crate::search::correction::{corrected, searched_fields, Corrected, Typos};
 pub use crate::search::fusion::MatchedBy;
 use crate::search::fusion::{fuse, rank, Recency, Scale, Source};
@@ -237,8 +237,13 @@ pub fn find_matching(
         });
     };
     let searched = searched_fields(&kinds, fields);
+    let telling = match &meaning {
+        Some(MeaningQuery { words: true, .. }) => Telling::Fused,
+        _ => Telling::WordsAlone,
+    };
     let coordination = Coordination::new(
         options.coordination,
+        telling,
         &parsed.distinct_words(),
         &searched,
         &statistics,
