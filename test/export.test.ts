@@ -319,3 +319,26 @@ describe("recall export -o and errors", () => {
     expect(run.stderr).toBe("");
   });
 });
+
+describe("the library's exportedSession and exportSession", () => {
+  it("gives the session as blocks, a tool call with its answer, replies with model and usage; rendering needs no file of its own", async () => {
+    const { Recall } = await import("../src/index.js");
+    const library = Recall.open({ env: agent.env, cwd: agent.root });
+    try {
+      const session = await library.exportedSession(DEPLOY);
+      expect(session).toMatchObject({ id: "01a0f6b1-2680-79e3-a1fa-30b6f0582ef5", cwd: "/home/dev/shop-api", models: ["faux/faux-large"], redacted: null, allBranches: false });
+      expect(session.entries.map((e) => e.kind).slice(0, 3)).toEqual(["user", "assistant", "toolResult"]);
+      const reply = session.entries[1]!;
+      expect(reply.blocks.map((b) => b.type)).toEqual(["thinking", "text", "toolCall"]);
+      const call = reply.blocks[2] as { type: "toolCall"; id: string; name: string; arguments: string };
+      expect(JSON.parse(call.arguments)).toEqual({ path: "deploy/staging.log" });
+      expect(session.entries[2]).toMatchObject({ kind: "toolResult", toolCallId: call.id, toolName: "read", isError: false });
+      expect(reply.usage!.output).toBeGreaterThan(0);
+      const html = await library.exportSession(DEPLOY, { format: "html" });
+      expect(html.startsWith("<!DOCTYPE html>")).toBe(true);
+      await expect(library.exportSession(DEPLOY, { format: "pdf" as "md" })).rejects.toMatchObject({ code: "BAD_INPUT", field: "format" });
+    } finally {
+      library.close();
+    }
+  });
+});
