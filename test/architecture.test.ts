@@ -16,7 +16,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const src = join(root, "src");
 const ADAPTERS = ["cli", "pi", "mcp"];
 /** The library's folders ("" for the files directly in src/: the store, locations, errors…). */
-const LIBRARY = ["api", "archive", "sync", "sessions", "tags", "native", "render", ""];
+const LIBRARY = ["api", "archive", "sync", "answers", "render", "sessions", "tags", "native", ""];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -102,6 +102,41 @@ describe("the import graph", () => {
       .filter((f) => folderOf(f.path) !== "pi")
       .flatMap((f) => f.imports.filter((s) => s.startsWith("@earendil-works/")).map((s) => `${relative(root, f.path)} → ${s}`));
     expect(offending).toEqual([]);
+  });
+});
+
+/**
+ * The library's layers, highest first (src/index.ts, the facade's door, stands above them all): a
+ * module imports only its own layer and those below, so no two folders import each other. The
+ * archive is a subsystem under src/api; what both answer with (src/answers) is below them.
+ */
+const LAYERS: readonly string[][] = [["api"], ["archive"], ["sync"], ["answers"], ["render"], ["sessions", "tags"], ["store.ts"], ["native"], [""]];
+
+/** The layer of a library file, 0 the lowest; a file directly in src/ is in the lowest but store.ts. */
+function layerOf(path: string): number {
+  const folder = folderOf(path);
+  const name = folder === "" && relative(src, path) === "store.ts" ? "store.ts" : folder;
+  return LAYERS.length - 1 - LAYERS.findIndex((layer) => layer.includes(name));
+}
+
+describe("the library's layers", () => {
+  it("a library module imports only its own layer and those below (the archive never imports src/api)", () => {
+    const offending = library
+      .filter((f) => relative(src, f.path) !== "index.ts")
+      .flatMap((f) =>
+        f.imports
+          .filter((s) => s.startsWith(".") && layerOf(target(f.path, s)) > layerOf(f.path))
+          .map((s) => `${rel(f.path)} → ${s}`),
+      );
+    expect(library.filter((f) => folderOf(f.path) === "archive").length).toBeGreaterThan(10);
+    expect(offending).toEqual([]);
+  });
+
+  it("sees an import that runs up a layer", () => {
+    const archive = join(src, "archive", "push.ts");
+    expect(layerOf(target(archive, "../api/config.js"))).toBeGreaterThan(layerOf(archive));
+    expect(layerOf(target(join(src, "store.ts"), "./api/recall.js"))).toBeGreaterThan(layerOf(join(src, "store.ts")));
+    expect(layerOf(target(archive, "../sessions/file-guard.js"))).toBeLessThan(layerOf(archive));
   });
 });
 

@@ -199,7 +199,9 @@ describe("recall export --format html: a hostile session", () => {
 
 const chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
 
-describe.skipIf(!chromium)("recall export --format html in Debian's chromium", () => {
+const noChromium = chromium ? "" : " (skipped: Debian's chromium is not installed, /usr/bin/chromium)";
+
+describe.skipIf(!chromium)(`recall export --format html in Debian's chromium${noChromium}`, () => {
   it("parses to a page without a script or a loaded resource, its style applied under its policy, nothing refused", async () => {
     const out = join(agent.root, "hostile.html");
     const result = await recall(["export", HOSTILE_ID, "--format", "html", "-o", out]);
@@ -220,8 +222,6 @@ describe.skipIf(!chromium)("recall export --format html in Debian's chromium", (
     expect(console).toEqual([]);
   });
 });
-
-if (!chromium) it.skip("chromium is not installed (/usr/bin/chromium): the export is not parsed by a browser", () => {});
 
 describe("recall export --format md", () => {
   it("a fixture session: header, messages, thinking as a quote, the tool call with its output, resume line", async () => {

@@ -14,14 +14,16 @@ import { dirname, join } from "node:path";
 import { sessionsFolderProblem, type Locations, type SessionsSource } from "../locations.js";
 import { nativeModule } from "../native/binding.js";
 import { TagHandle } from "../native/tag-handle.js";
-import { loadConfig } from "./config.js";
+import { loadConfig } from "../config.js";
 import { discoverSessionFiles, scanSessionFiles } from "../sessions/discover.js";
 import { openSessionFile } from "../sessions/lines.js";
 import { openStore } from "../store.js";
 import { watchLockPath } from "../sync/watch-lock.js";
 import { TAGS_DB_FILE } from "../tags/tag-store.js";
+import { meaningIncomplete, modelDir } from "./meaning.js";
+import { MODEL_PACKAGE_NAME } from "./meaning-model.js";
 
-export type DoctorCheckName = "sessions" | "index" | "tags" | "config" | "watcher";
+export type DoctorCheckName = "sessions" | "index" | "meaning" | "tags" | "config" | "watcher";
 
 /** What fixes a failed check, for an adapter to word (the CLI as commands to run). */
 export type DoctorFix =
@@ -47,7 +49,11 @@ export type DoctorFix =
   /** A file to correct by hand. */
   | { kind: "edit"; path: string }
   /** A file nothing needs: delete it. */
-  | { kind: "remove"; path: string };
+  | { kind: "remove"; path: string }
+  /** The meaning model cannot be used: install its package again (or, `fromEnv`, point RECALL_MODEL_DIR at one that works). */
+  | { kind: "reinstall-model"; fromEnv: boolean }
+  /** The meaning index lacks messages or cannot be read: embed them (`recall index --meaning` repairs and resumes it). */
+  | { kind: "embed" };
 
 export interface DoctorCheck {
   name: DoctorCheckName;
@@ -144,7 +150,7 @@ function unreadableFile(path: string, why: string, denied: boolean): Unreadable 
 type Check = (context: DoctorContext) => DoctorCheck | Promise<DoctorCheck>;
 
 /** The checks, in the order they are reported. */
-const CHECKS: Check[] = [checkSessions, checkIndex, checkTags, checkConfig, checkWatcher];
+const CHECKS: Check[] = [checkSessions, checkIndex, checkMeaning, checkTags, checkConfig, checkWatcher];
 
 export async function runDoctor(locations: Locations, env: NodeJS.ProcessEnv, cwd: string): Promise<DoctorCheck[]> {
   const context = new DoctorContext(locations, env, cwd);
@@ -205,7 +211,8 @@ async function checkIndex(context: DoctorContext): Promise<DoctorCheck> {
   // Opening would make one: say what is there instead.
   if (!existsSync(join(indexDir, "meta.json"))) {
     if (readable === 0) return pass("index", `no index yet at ${indexDir}, and no session files to index`);
-    return fail("index", `no index yet at ${indexDir}; ${readable} session files to read`, writeFix(locations));
+    // Not a failure: the first search builds it.
+    return pass("index", `no index yet at ${indexDir}: the first search builds it from the ${readable} session ${readable === 1 ? "file" : "files"}`);
   }
   try {
     const store = await openStore(locations);
@@ -219,7 +226,7 @@ async function checkIndex(context: DoctorContext): Promise<DoctorCheck> {
       return fail("index", `${indexDir} is behind the session files: ${changed} new or changed, ${scan.removed.length} removed`, writeFix(locations));
     }
     const empty = readable - sessions;
-    return pass("index", `${indexDir}: checksums match; all ${readable} readable session files indexed: ${sessions} sessions${empty > 0 ? `, ${empty} file(s) without messages` : ""}`);
+    return pass("index", `${indexDir}: checksums match; all ${readable} readable session files indexed: ${sessions} sessions${empty > 0 ? `, ${empty} ${empty === 1 ? "file" : "files"} without messages` : ""}`);
   } catch (error) {
     return fail("index", `${indexDir} cannot be opened (${reason(error)})`, writeFix(locations));
   }
@@ -234,7 +241,61 @@ async function checkIndexFiles(locations: Locations, indexDir: string): Promise<
   if (damaged.length === 0) return undefined;
   const named = damaged.slice(0, 3).join(", ") + (damaged.length > 3 ? ` and ${damaged.length - 3} more` : "");
   // `recall index` finds only damage a write made since its last check; a rebuild mends any.
-  return fail("index", `${damaged.length} file(s) of ${indexDir} are missing, empty or fail their checksum (${named})`, writeFix(locations, { kind: "rebuild" }));
+  const files = damaged.length === 1 ? "1 file of" : `${damaged.length} files of`;
+  const are = damaged.length === 1 ? "is missing, empty or fails its checksum" : "are missing, empty or fail their checksum";
+  return fail("index", `${files} ${indexDir} ${are} (${named})`, writeFix(locations, { kind: "rebuild" }));
+}
+
+/**
+ * The meaning model (optional: without its package the check passes, saying searches are by
+ * words) loads and fits; the meaning index can be read and holds all but 1 in 100 messages.
+ */
+async function checkMeaning({ locations, env }: DoctorContext): Promise<DoctorCheck> {
+  const fromEnv = env.RECALL_MEANING !== "off" && Boolean(env.RECALL_MODEL_DIR);
+  let dir: string | null;
+  try {
+    dir = modelDir(env);
+  } catch (error) {
+    return fail("meaning", message(error), { kind: "reinstall-model", fromEnv });
+  }
+  if (dir === null) {
+    const off = env.RECALL_MEANING === "off" ? "meaning search is turned off (RECALL_MEANING=off)" : `no meaning model (${MODEL_PACKAGE_NAME} is not installed)`;
+    return pass("meaning", `${off}: searches are by words`);
+  }
+  const { MeaningHandle } = await import("../native/meaning-handle.js");
+  const { MeaningIndexHandle } = await import("../native/meaning-index-handle.js");
+  const { modelIdentity } = await import("./meaning.js");
+  let arithmetic: string;
+  try {
+    arithmetic = (await MeaningHandle.load(dir)).arithmetic;
+  } catch (error) {
+    return fail("meaning", message(error), { kind: "reinstall-model", fromEnv });
+  }
+  const model = `the model in ${dir} loads (${arithmetic})`;
+  const folder = join(locations.cacheDir, "meaning");
+  if (!existsSync(join(locations.cacheDir, "index", "meta.json"))) return pass("meaning", `${model}; no index to embed yet`);
+  try {
+    if (existsSync(folder) && !statSync(folder).isDirectory()) return fail("meaning", `${model}; ${folder} is not a folder, so the meaning index cannot be kept`, { kind: "embed" });
+    const index = await MeaningIndexHandle.open(folder, modelIdentity(dir));
+    const coverage = await index.coverage((await openStore(locations)).native);
+    const holds = `the meaning index holds ${coverage.embedded} of ${coverage.messages} messages`;
+    if (!meaningIncomplete(coverage)) return pass("meaning", `${model}; ${holds}`);
+    const builder = nativeModule().textOfHeldLock(join(folder, "writer.lock"));
+    return fail("meaning", `${model}; ${holds}${builder === null ? "" : ` (${builderWords(builder)} is embedding the rest)`}`, { kind: "embed" });
+  } catch (error) {
+    return fail("meaning", `${model}; ${folder} cannot be read (${reason(error)})`, { kind: "embed" });
+  }
+}
+
+/** A library error's own words (its first line); reason() gives a code where there is one. */
+function message(error: unknown): string {
+  return error instanceof Error ? error.message.split("\n")[0]! : String(error);
+}
+
+/** Who the text of the meaning index's writer lock says is building it. */
+function builderWords(text: string): string {
+  const pid = /^pid (\d+)/.exec(text.trim());
+  return pid ? `process ${pid[1]}` : "another process";
 }
 
 function checkTags({ locations }: DoctorContext): DoctorCheck {

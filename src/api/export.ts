@@ -10,7 +10,7 @@ import type { ExportedSession, ExportFormat } from "../render/exported-session.j
 import { EXPORT_FORMATS } from "../render/exported-session.js";
 import { readSessionDocument, type DocumentBlock, type SessionDocument } from "../sessions/session-document.js";
 import { readSessionTree } from "../sessions/session-tree.js";
-import type { SessionSummary } from "./session-summary.js";
+import type { SessionSummary } from "../answers/session-summary.js";
 
 export { EXPORT_FORMATS, type ExportFormat };
 export type { ExportedSession };

@@ -15,9 +15,6 @@ import type { IndexStore } from "../store.js";
 import { RECALL_VERSION } from "../version.js";
 import { MODEL_PACKAGE_NAME, modelPackageDir } from "./meaning-model.js";
 
-/** What a search matches by: the words, the meaning, or both, their rankings fused (the default where the model is installed; else the words). */
-export const MATCH_MODES = ["words", "meaning", "both"] as const;
-export type Match = (typeof MATCH_MODES)[number];
 
 /** The loaded model and the meaning index it made. */
 export interface Meaning {
@@ -29,6 +26,15 @@ export interface Meaning {
 export interface MeaningCoverage {
   embedded: number;
   messages: number;
+}
+
+/**
+ * Whether a search by meaning should say its index is incomplete: more than 1 in 100 of the
+ * messages searched lack their vector. Fewer (the few a sync just added, embedded by the next
+ * search or the host following the index) change no ranking worth a word.
+ */
+export function meaningIncomplete(coverage: MeaningCoverage): boolean {
+  return (coverage.messages - coverage.embedded) * 100 > coverage.messages;
 }
 
 export interface MeaningBuildOptions {
@@ -58,9 +64,10 @@ export function meaningUnavailable(): RecallError {
 
 /**
  * The model's folder: `RECALL_MODEL_DIR` if set, else the package installed beside recall;
- * null when there is none.
+ * null when there is none, or `RECALL_MEANING=off` turns meaning search off.
  */
-function modelDir(env: NodeJS.ProcessEnv): string | null {
+export function modelDir(env: NodeJS.ProcessEnv): string | null {
+  if (env.RECALL_MEANING === "off") return null;
   return env.RECALL_MODEL_DIR ? env.RECALL_MODEL_DIR : modelPackageDir();
 }
 

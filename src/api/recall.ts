@@ -15,7 +15,7 @@ import type { SyncProgress, SyncReport } from "../sync/sync.js";
 import type { WatchOptions } from "../sync/watch.js";
 import type { AskOptions, AskResult } from "./ask.js";
 import type { AutoTagOptions, AutoTagResult } from "./autotag.js";
-import type { LoadedConfig } from "./config.js";
+import type { LoadedConfig } from "../config.js";
 import type { ContextOptions, ContextResult } from "./context.js";
 import type { DoctorCheck } from "./doctor.js";
 import type { ListOptions } from "./list.js";
@@ -26,8 +26,8 @@ import type { SessionRef } from "./resolve-session.js";
 import type { ResumePlan } from "./resume.js";
 import type { SearchOptions, SearchPage } from "./search.js";
 import type { Stats, StatsOptions } from "./stats.js";
-import type { FileIdentity } from "./session-file-guard.js";
-import type { SessionSummary } from "./session-summary.js";
+import type { FileIdentity } from "../sessions/file-guard.js";
+import type { SessionSummary } from "../answers/session-summary.js";
 import type { SessionTags, TagEdit } from "./tags.js";
 import { isTerminal } from "./terminal.js";
 import { versions, type Versions } from "./versions.js";
@@ -45,7 +45,7 @@ import type { ArchiveSearchPage } from "../archive/search.js";
 import type { ArchiveReadResult } from "../archive/read.js";
 import type { PullResult } from "../archive/pull.js";
 import { MeaningIndexing } from "./facade/meaning.js";
-import type { MeaningBuildOptions, MeaningCoverage, MeaningReport } from "./meaning.js";
+import { meaningIncomplete, type MeaningBuildOptions, type MeaningCoverage, type MeaningReport } from "./meaning.js";
 import type { SessionPage, SessionPageRequest } from "./session-tools/session-page.js";
 import { checkedPageChars, findQuery, listQuery, readMode, searchQuery, type SessionQuery, type SessionSearchArgs } from "./session-tools/session-query.js";
 import type { SessionToolMode } from "./session-tools/limits.js";
@@ -95,6 +95,11 @@ export class Recall {
   /** recall for the sessions folder these overrides name (Pi's default without any). Opens nothing yet. */
   static open(options: RecallOptions = {}): Recall {
     return new Recall(options);
+  }
+
+  /** Whether a search by meaning should say its index is incomplete (more than 1 in 100 messages lack a vector). */
+  static meaningIncomplete(coverage: MeaningCoverage): boolean {
+    return meaningIncomplete(coverage);
   }
 
   /** A tag as recall keeps it: lowercase letters, digits, `_` and `-` (`#Rust/Search!` → `rust-search`). */
@@ -211,7 +216,7 @@ export class Recall {
 
   /**
    * The identity of a session's file (device and inode, hashed) if it is a file a guarded read
-   * accepts (see session-file-guard.ts): inside the sessions folder, regular, one link, at most
+   * accepts (see src/sessions/file-guard.ts): inside the sessions folder, regular, one link, at most
    * 64 MiB. A RecallError (UNSAFE_FILE, FILE_TOO_LARGE, NOT_FOUND) otherwise.
    */
   checkFile(session: SessionRef): FileIdentity {

@@ -12,7 +12,7 @@ import { usageOf } from "../sessions/session-document.js";
 import { toMillis } from "../sessions/text.js";
 import type { IndexStore } from "../store.js";
 import { listEverySession, type ListOptions } from "./list.js";
-import type { SessionSummary } from "./session-summary.js";
+import type { SessionSummary } from "../answers/session-summary.js";
 import { RecallError } from "../errors.js";
 
 export interface StatsOptions extends Pick<ListOptions, "cwd" | "repo" | "since" | "until"> {

@@ -3,7 +3,7 @@
  * library names it (`maxChars`) becomes its flag (`--max-chars`), and what to do is said in flags
  * and commands too.
  */
-import type { DoctorFix, RecallError, SessionsFolderProblem, SessionsSource } from "../index.js";
+import { MODEL_PACKAGE_NAME, RECALL_VERSION, type DoctorFix, type RecallError, type SessionsFolderProblem, type SessionsSource } from "../index.js";
 import { shellLine, shellQuote } from "../output/shell.js";
 
 /** The library's option names and the flags that set them. */
@@ -89,5 +89,9 @@ export function doctorFixWords(fix: DoctorFix): string {
       return `$EDITOR ${shellQuote(fix.path)}`;
     case "remove":
       return `rm ${shellQuote(fix.path)}`;
+    case "reinstall-model":
+      return fix.fromEnv ? "set RECALL_MODEL_DIR to a folder holding the model package (model.onnx, tokenizer.json), or unset it" : `npm install -g ${MODEL_PACKAGE_NAME}@${RECALL_VERSION}`;
+    case "embed":
+      return "recall index --meaning";
   }
 }

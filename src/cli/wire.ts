@@ -496,6 +496,8 @@ export interface PushSummaryRecord {
   deleted: number;
   removed: number;
   forgotten: number;
+  /** The archive's aliases whose index was deleted or replaced since this machine's last push: everything was sent again. */
+  replaced: string[];
   redactions: Record<string, number>;
   /** Secrets removed from the kept session files, by what they were. */
   fileRedactions: Record<string, number>;
@@ -517,6 +519,7 @@ export function pushSummaryRecord(report: PushReport): PushSummaryRecord {
     deleted: report.deleted,
     removed: report.removed,
     forgotten: report.forgotten,
+    replaced: [...report.replaced],
     redactions: { ...report.redactions },
     fileRedactions: { ...report.fileRedactions },
     redactedIn: Object.fromEntries(Object.entries(report.redactedIn).map(([place, kinds]) => [place, { ...kinds }])),

@@ -59,6 +59,7 @@ export const sessionResult = z.object({
   message_timestamp: orNull(z.string()),
   message_kind: orNull(z.enum(["conversation", "thinking", "call", "output"])).describe("Which kind of text matched"),
   message_tool: orNull(z.string()).describe("The tool of a matched call or output"),
+  matched_by: z.enum(MATCH_MODES).optional().describe('With match "meaning" or "both": which found the session: "words", "meaning" (its snippet is the passage nearest the query, with no matched words) or "both"'),
   file_calls: z
     .array(z.object({ tool: z.string(), entry_id: z.string() }))
     .optional()
@@ -78,7 +79,13 @@ export const sessionsOutput = orError(
     scope: z.enum(SEARCH_SCOPES),
     scanned_sessions: z.number(),
     skipped_sessions: z.number().describe("Matches left out: files over 64 MiB or failing the safety checks"),
-    index_complete: z.boolean().describe("false while the server's first index is still being built: the results hold only what is indexed so far (note says how far)"),
+    index_complete: z
+      .boolean()
+      .describe("false while the server's first index is still being built, or while the meaning index (searched with match meaning or both) lacks more than 1 in 100 messages: the results hold only what is indexed so far (note says how far)"),
+    meaning_coverage: z
+      .object({ embedded: z.number(), messages: z.number() })
+      .optional()
+      .describe("With match meaning or both: how many of the messages searched the meaning index holds (it is built in the background; a search uses what is there)"),
     next_action: z.string(),
     note: z.string().optional().describe("How the query was read: a complete session id looked up, words read as others one typo away"),
   }),
@@ -91,6 +98,10 @@ export const relatedOutput = orError(
     results: z.array(sessionResult.extend({ shared_words: z.array(z.string()).describe("The distinctive words this session shares, most distinctive first") })),
     scope: z.enum(SCOPES),
     skipped_sessions: z.number().describe("Related sessions left out: files over 64 MiB or failing the safety checks"),
+    meaning_coverage: z
+      .object({ embedded: z.number(), messages: z.number() })
+      .optional()
+      .describe("Where the meaning model is installed: how many messages the meaning index holds, of those searched"),
     next_action: z.string(),
   }),
 );

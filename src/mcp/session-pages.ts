@@ -67,7 +67,8 @@ export class SessionPages {
       scope,
       scanned_sessions: page.scanned,
       skipped_sessions: skipped,
-      index_complete: page.indexing === null,
+      index_complete: page.complete,
+      ...(page.meaningCoverage ? { meaning_coverage: page.meaningCoverage } : {}),
       next_action: nextAction(request.tool, scope, results.length, nextCursor),
       ...(note ? { note } : {}),
     };
@@ -120,6 +121,7 @@ export class SessionPages {
       results,
       scope,
       skipped_sessions: page.hits.length - results.length,
+      ...(page.coverage ? { meaning_coverage: page.coverage } : {}),
       next_action: relatedAction(scope, page.words.length > 0, results.length),
     };
     return toolResult(structured, relatedText(structured), results.map((r) => ({ type: "resource_link" as const, uri: r.resource_uri, name: r.title.slice(0, 80) || r.session_id, mimeType: "text/plain" })));
@@ -171,6 +173,7 @@ export class SessionPages {
       message_timestamp: hit.message?.timestamp ?? null,
       message_kind: hit.message?.kind ?? null,
       message_tool: hit.message?.tool ?? null,
+      ...("matchedBy" in hit && hit.matchedBy !== undefined ? { matched_by: hit.matchedBy } : {}),
       ...(hit.calls === undefined ? {} : { file_calls: hit.calls.map((c) => ({ tool: c.tool, entry_id: c.entryId })) }),
       resource_uri: conversationUri(ref),
     };
@@ -188,7 +191,7 @@ function nextAction(tool: string, scope: Scope, found: number, nextCursor: strin
 
 /** One result of a page as text: its title, reference, date, project and `details`, and its match. */
 function resultLines(i: number, r: ReturnType<SessionPages["result"]>, details: string): string[] {
-  const lines = ["", `${i + 1}. ${r.title.replace(/\s+/g, " ").slice(0, 200)}`, `   session_ref: ${r.session_ref}`, `   session_date: ${r.session_date}  project_id: ${r.project_id}  ${details}`];
+  const lines = ["", `${i + 1}. ${r.title.replace(/\s+/g, " ").slice(0, 200)}`, `   session_ref: ${r.session_ref}`, `   session_date: ${r.session_date}  project_id: ${r.project_id}  ${details}${r.matched_by ? `  matched_by: ${r.matched_by}` : ""}`];
   if (r.snippet) lines.push(`   match (message ${r.message_index}, ${r.message_timestamp}): ${r.snippet.replace(/\s+/g, " ")}`);
   return lines;
 }
@@ -199,8 +202,9 @@ function relatedAction(scope: Scope, hasWords: boolean, found: number): string {
   return scope === "project" ? 'nothing related in this project; retry with scope: "all" to look in every project' : "no other session shares its distinctive words";
 }
 
-function relatedText(page: { session_ref: string; words: string[]; results: (ReturnType<SessionPages["result"]> & { shared_words: string[] })[]; scope: Scope; skipped_sessions: number; next_action: string }): string {
-  const lines = [`${page.results.length} related session${page.results.length === 1 ? "" : "s"} (scope: ${page.scope}, skipped_sessions: ${page.skipped_sessions})`, `distinctive words: ${page.words.join(", ") || "(none)"}`];
+function relatedText(page: { session_ref: string; words: string[]; results: (ReturnType<SessionPages["result"]> & { shared_words: string[] })[]; scope: Scope; skipped_sessions: number; meaning_coverage?: { embedded: number; messages: number }; next_action: string }): string {
+  const coverage = page.meaning_coverage ? `, meaning_coverage: ${page.meaning_coverage.embedded} of ${page.meaning_coverage.messages} messages` : "";
+  const lines = [`${page.results.length} related session${page.results.length === 1 ? "" : "s"} (scope: ${page.scope}, skipped_sessions: ${page.skipped_sessions}${coverage})`, `distinctive words: ${page.words.join(", ") || "(none)"}`];
   for (const [i, r] of page.results.entries()) lines.push(...resultLines(i, r, `shares: ${r.shared_words.join(", ")}`));
   lines.push("", `next_action: ${page.next_action}`);
   if (page.results.length > 0) lines.push(HISTORICAL);
@@ -213,12 +217,14 @@ function pageText(page: {
   scanned_sessions: number;
   skipped_sessions: number;
   index_complete: boolean;
+  meaning_coverage?: { embedded: number; messages: number };
   has_more: boolean;
   next_cursor: string | null;
   next_action: string;
   note?: string;
 }): string {
-  const lines = [`${page.results.length} result${page.results.length === 1 ? "" : "s"} (scope: ${page.scope}, scanned_sessions: ${page.scanned_sessions}, skipped_sessions: ${page.skipped_sessions}, index_complete: ${page.index_complete})`];
+  const coverage = page.meaning_coverage ? `, meaning_coverage: ${page.meaning_coverage.embedded} of ${page.meaning_coverage.messages} messages` : "";
+  const lines = [`${page.results.length} result${page.results.length === 1 ? "" : "s"} (scope: ${page.scope}, scanned_sessions: ${page.scanned_sessions}, skipped_sessions: ${page.skipped_sessions}, index_complete: ${page.index_complete}${coverage})`];
   if (page.note) lines.push(`note: ${page.note}`);
   for (const [i, r] of page.results.entries()) {
     lines.push(...resultLines(i, r, r.origin ? `lives on: machine ${oneLine(r.origin.machine)}, user ${oneLine(r.origin.user)} (remote ${r.origin.remote})` : `messages (every branch): ${r.message_count}`));

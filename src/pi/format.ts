@@ -52,6 +52,7 @@ export function formatSessions(sessions: readonly (SessionSummary | SearchHit | 
       lines.push(`   touched by: ${session.calls.map((c) => `${oneLine(c.tool)} (entry ${oneLine(c.entryId)})`).join(", ")}`);
     }
     if ("shared" in session && session.shared.length > 0) lines.push(`   shares: ${session.shared.map(oneLine).join(", ")}`);
+    if ("matchedBy" in session && session.matchedBy) lines.push(`   matched by: ${session.matchedBy === "both" ? "words and meaning" : session.matchedBy}`);
     lines.push(`   cwd: ${oneLine(session.cwd)}`);
     lines.push("origin" in session ? `   ${originLine(session.origin)}` : `   path: ${oneLine(session.path)}`);
   });

@@ -4,13 +4,14 @@
  * fix is one that works there (run here as the user would run it, with `sh`).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeAgentDir, type AgentDir } from "../helpers/agent-dir.js";
 import { damageFile, segmentFiles } from "../helpers/damage.js";
 import { jsonLines, RECALL_BIN, runRecall } from "../helpers/run-cli.js";
 import { isRoot, makeTmpfsCache } from "../helpers/tmpfs-cache.js";
+import { MODEL_PACKAGE, MODEL_SKIP_REASON } from "../helpers/model-package.js";
 
 /** Whether user nobody can reach this checkout's recall (a checkout under a private folder cannot be). */
 const nobodyRunsRecall = isRoot && spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "test", "-r", RECALL_BIN], { stdio: "ignore" }).status === 0;
@@ -44,17 +45,26 @@ describe("recall doctor", () => {
     expect((await runRecall(["index"], { env: agent.env })).code).toBe(0);
     expect((await runRecall(["tag", "01a0f6b1", "checked"], { env: agent.env })).code).toBe(0);
     const { code, checks, summary } = await doctor();
-    expect(checks.map((c) => c.name)).toEqual(["sessions", "index", "tags", "config", "watcher"]);
+    expect(checks.map((c) => c.name)).toEqual(["sessions", "index", "meaning", "tags", "config", "watcher"]);
+    expect(check(checks, "meaning").message).toMatch(/no meaning model \(recall-pi-model-minilm is not installed\): searches are by words/);
     expect(failing(checks)).toEqual([]);
-    expect(summary).toEqual({ type: "summary", ok: true, checks: 5, failed: 0 });
+    expect(summary).toEqual({ type: "summary", ok: true, checks: 6, failed: 0 });
     expect(code).toBe(0);
     const human = await runRecall(["doctor"], { env: agent.env });
     expect(human.stdout).toMatch(/^ok {4}sessions: /);
     expect(human.code).toBe(0);
   });
 
-  it("an index behind the session files: `recall index`; then a damaged index file: `recall index --rebuild`", async () => {
+  it("no index yet is no failure (the first search builds it); an index behind the session files: `recall index`; a damaged index file: `recall index --rebuild`", async () => {
     agent = makeAgentDir();
+    const fresh = await doctor();
+    expect(failing(fresh.checks)).toEqual([]);
+    expect(fresh.code).toBe(0);
+    expect(check(fresh.checks, "index").message).toMatch(/^no index yet at .*: the first search builds it from the \d+ session files$/);
+    await runRecall(["index"], { env: agent.env });
+    const project = join(agent.sessionsDir, readdirSync(agent.sessionsDir)[0]!);
+    const first = readdirSync(project).find((name) => name.endsWith(".jsonl"))!;
+    copyFileSync(join(project, first), join(project, `2026-12-01T00-00-00-000Z_copy.jsonl`));
     expect(failing((await doctor()).checks)).toEqual([["index", "recall index"]]);
     await runRecall(["index"], { env: agent.env });
     // Damage no write made (the file's time kept): only a check of every file finds it.
@@ -64,7 +74,7 @@ describe("recall doctor", () => {
     expect(failing(damaged.checks)).toEqual([["index", "recall index --rebuild"]]);
     // Found by the check of every file, or already when opening (a file changed within the last
     // commit's second is checked then): either way the damaged file is named.
-    expect(damaged.checks[1]!.message).toMatch(/fail their checksum \(.*\.pos\)|failed their checksum: .*\.pos/);
+    expect(damaged.checks[1]!.message).toMatch(/^1 file of .* is missing, empty or fails its checksum \(.*\.pos\)|failed their checksum: .*\.pos/);
     expect((await runRecall(["index", "--rebuild"], { env: agent.env })).code).toBe(0);
     expect((await doctor()).code).toBe(0);
   });
@@ -86,7 +96,7 @@ describe("recall doctor", () => {
     expect(missing.checks[0]).toMatchObject({ name: "sessions", ok: false, message: expect.stringContaining("no-such-folder") });
     const human = await runRecall(["doctor"], { env: agent.env });
     expect(human.stdout).toMatch(/^FAIL {2}tags: .*\n {6}fix: /m);
-    expect(human.stderr).toBe("recall: 2 of 5 checks failed\n");
+    expect(human.stderr).toBe("recall: 2 of 6 checks failed\n");
   });
 });
 
@@ -107,7 +117,7 @@ describe("recall doctor says what is true", () => {
     agent = makeAgentDir();
     await runRecall(["index"], { env: agent.env });
     const message = check((await doctor()).checks, "index").message;
-    const [, files, sessions, empty] = /all (\d+) readable session files indexed: (\d+) sessions, (\d+) file\(s\) without messages$/.exec(message) ?? [];
+    const [, files, sessions, empty] = /all (\d+) readable session files indexed: (\d+) sessions, (\d+) files? without messages$/.exec(message) ?? [];
     expect(Number(files)).toBe(Number(sessions) + Number(empty));
     expect(Number(empty)).toBeGreaterThan(0);
   });
@@ -161,7 +171,7 @@ describe("recall doctor says what is true", () => {
     expect((await doctor([], env)).code).toBe(0);
   });
 
-  it.skipIf(!isRoot)("a read-only cache: the fix is a writable cache folder, not `recall index` (which cannot write there)", async () => {
+  it.skipIf(!isRoot)(`a read-only cache: the fix is a writable cache folder, not \`recall index\` (which cannot write there)${isRoot ? "" : " (skipped: needs root to mount a tmpfs)"}`, async () => {
     const cache = makeTmpfsCache("16m");
     try {
       agent = cache.agent;
@@ -177,4 +187,28 @@ describe("recall doctor says what is true", () => {
       agent = undefined!;
     }
   });
+
+  it.skipIf(!MODEL_PACKAGE)(`the meaning model and index: a model that does not load, a meaning index behind the conversation, one that cannot be kept${MODEL_SKIP_REASON}`, async () => {
+    agent = makeAgentDir();
+    const env = { ...agent.env, RECALL_MODEL_DIR: MODEL_PACKAGE };
+    expect((await runRecall(["index"], { env })).code).toBe(0);
+    const behind = await doctor([], env);
+    expect(check(behind.checks, "meaning").message).toMatch(/loads \((int8|float32)\); the meaning index holds 0 of \d+ messages$/);
+    expect(failing(behind.checks)).toEqual([["meaning", "recall index --meaning"]]);
+    expect(behind.code).toBe(2);
+    expect((await runRecall(["index", "--meaning", "-q"], { env, timeoutMs: 120_000 })).code).toBe(0);
+    const built = await doctor([], env);
+    expect(failing(built.checks)).toEqual([]);
+    expect(check(built.checks, "meaning").message).toMatch(/the meaning index holds (\d+) of \1 messages$/);
+    // A damaged model: its file cut short.
+    const damaged = join(agent.root, "model");
+    mkdirSync(damaged);
+    symlinkSync(join(MODEL_PACKAGE!, "tokenizer.json"), join(damaged, "tokenizer.json"));
+    writeFileSync(join(damaged, "model.onnx"), "not a model");
+    const broken = await doctor([], { ...env, RECALL_MODEL_DIR: damaged });
+    expect(check(broken.checks, "meaning").message).toMatch(/the meaning model's .*model\.onnx is damaged/);
+    expect(failing(broken.checks)).toEqual([["meaning", "set RECALL_MODEL_DIR to a folder holding the model package (model.onnx, tokenizer.json), or unset it"]]);
+    // RECALL_MEANING=off: as without the model.
+    expect(check((await doctor([], { ...env, RECALL_MEANING: "off" })).checks, "meaning")).toMatchObject({ ok: true, message: expect.stringMatching(/turned off/) });
+  }, 180_000);
 });

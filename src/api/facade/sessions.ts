@@ -12,8 +12,8 @@ import { relatedSessions, type RelatedOptions, type RelatedPage } from "../relat
 import { resumePlan, type ResumePlan } from "../resume.js";
 import { searchPage, type SearchOptions, type SearchPage } from "../search.js";
 import { workStats, type Stats, type StatsOptions } from "../stats.js";
-import { checkSessionFile, guardedRead, type FileIdentity } from "../session-file-guard.js";
-import type { SessionSummary } from "../session-summary.js";
+import { checkSessionFile, guardedRead, type FileIdentity } from "../../sessions/file-guard.js";
+import type { SessionSummary } from "../../answers/session-summary.js";
 import type { Freshness, IndexLease } from "./lease.js";
 
 /** A session as commands name it, resolved; or why it could not be. */

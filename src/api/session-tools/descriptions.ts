@@ -14,7 +14,7 @@ export const SESSION_TOOL_TEXT = {
   list: "The latest sessions, most recently active first; since: 7d, 24h, 2w, today, yesterday or an ISO date.",
   context: "The messages of one session that bear on a question, within a character budget; deterministic, no model involved.",
   related:
-    "The sessions nearest one session, best first, each with the distinctive words it shares with it (the words of its conversation that few other messages hold); the session itself, its copies, its parent and its forks are left out. No model involved.",
+    "The sessions nearest one session, best first: by the distinctive words they share with it (the words of its conversation that few other messages hold) and, where the meaning model is installed, by meaning (their messages' vectors, from the meaning index); each with the distinctive words it shares. The session itself, its copies, its parent and its forks are left out.",
   read: 'A session\'s active branch, oldest first, a page at a time: call again with the cursor it gives until has_more is false. mode "raw" also shows thinking, tool calls and tool output.',
   query: `Words, "exact phrases" or #tags (at most ${LIMITS.maxQueryChars} characters); a complete session UUID finds that session`,
   question: `What to look for in that session (at most ${LIMITS.maxQueryChars} characters)`,

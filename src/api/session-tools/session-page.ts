@@ -10,7 +10,9 @@ import { existsSync, readdirSync } from "node:fs";
 import { sessionsFolderProblem, type Locations } from "../../locations.js";
 import type { SyncProgress } from "../../sync/sync.js";
 import type { Freshness } from "../recall.js";
-import type { SearchHit, SearchOptions, SearchPage } from "../search.js";
+import type { SearchOptions, SearchPage } from "../search.js";
+import type { SearchHit } from "../../answers/search-hit.js";
+import { meaningIncomplete, type MeaningCoverage } from "../meaning.js";
 import { checkedResults, type SessionQuery } from "./session-query.js";
 
 export interface SessionPageRequest {
@@ -38,6 +40,10 @@ export interface SessionPage {
   notes: string[];
   /** While the first index is being built: how far it got (the page holds only what is indexed). */
   indexing: IndexingProgress | null;
+  /** A search by meaning or both: how many of the messages searched have their vector. */
+  meaningCoverage: MeaningCoverage | null;
+  /** Whether the page holds all it would with every index complete: no first index under way, and the meaning index (when searched) covers all but 1 in 100 messages. */
+  complete: boolean;
 }
 
 /** What a page needs of the facade. */
@@ -98,12 +104,17 @@ export async function sessionPage(host: PageHost, request: SessionPageRequest): 
   ];
   const progress = indexing ? { filesDone: indexing.progress?.filesDone ?? 0, filesTotal: indexing.progress?.filesTotal ?? 0 } : null;
   if (progress) notes.push(indexingNote(progress));
+  const meaningCoverage = page.coverage ?? null;
+  const meaningShort = meaningCoverage !== null && meaningIncomplete(meaningCoverage);
+  if (meaningShort) notes.push(meaningNote(meaningCoverage));
   return {
     hits: page.hits,
     nextCursor: page.nextCursor === null ? null : encodeCursor({ c: page.nextCursor, n: now }),
     scanned: await host.count(request.cwd),
     notes,
     indexing: progress,
+    meaningCoverage,
+    complete: progress === null && !meaningShort,
   };
 }
 
@@ -127,4 +138,8 @@ function storageProblem(locations: Locations): "unusable" | "empty" | undefined 
 function indexingNote({ filesDone, filesTotal }: IndexingProgress): string {
   const far = filesTotal > 0 ? `${filesDone} of ${filesTotal} session files read so far` : "it has just started";
   return `the index is still being built (${far}): these results come from what is indexed and may be incomplete; call again shortly for complete results`;
+}
+
+function meaningNote({ embedded, messages }: MeaningCoverage): string {
+  return `the meaning index covers ${embedded} of ${messages} messages searched (it is being built): a session whose messages are not embedded yet is found by its words only; call again later for complete results`;
 }
