@@ -199,7 +199,9 @@ describe("recall export --format html: a hostile session", () => {
 
 const chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
 
-describe.skipIf(!chromium)("recall export --format html in Debian's chromium", () => {
+const noChromium = chromium ? "" : " (skipped: Debian's chromium is not installed, /usr/bin/chromium)";
+
+describe.skipIf(!chromium)(`recall export --format html in Debian's chromium${noChromium}`, () => {
   it("parses to a page without a script or a loaded resource, its style applied under its policy, nothing refused", async () => {
     const out = join(agent.root, "hostile.html");
     const result = await recall(["export", HOSTILE_ID, "--format", "html", "-o", out]);
@@ -220,8 +222,6 @@ describe.skipIf(!chromium)("recall export --format html in Debian's chromium", (
     expect(console).toEqual([]);
   });
 });
-
-if (!chromium) it.skip("chromium is not installed (/usr/bin/chromium): the export is not parsed by a browser", () => {});
 
 describe("recall export --format md", () => {
   it("a fixture session: header, messages, thinking as a quote, the tool call with its output, resume line", async () => {
@@ -317,5 +317,28 @@ describe("recall export -o and errors", () => {
     const run = spawnSync("bash", ["-c", command], { env: agent.env, encoding: "utf8" });
     expect(run.status).toBe(0);
     expect(run.stderr).toBe("");
+  });
+});
+
+describe("the library's exportedSession and exportSession", () => {
+  it("gives the session as blocks, a tool call with its answer, replies with model and usage; rendering needs no file of its own", async () => {
+    const { Recall } = await import("../src/index.js");
+    const library = Recall.open({ env: agent.env, cwd: agent.root });
+    try {
+      const session = await library.exportedSession(DEPLOY);
+      expect(session).toMatchObject({ id: "01a0f6b1-2680-79e3-a1fa-30b6f0582ef5", cwd: "/home/dev/shop-api", models: ["faux/faux-large"], redacted: null, allBranches: false });
+      expect(session.entries.map((e) => e.kind).slice(0, 3)).toEqual(["user", "assistant", "toolResult"]);
+      const reply = session.entries[1]!;
+      expect(reply.blocks.map((b) => b.type)).toEqual(["thinking", "text", "toolCall"]);
+      const call = reply.blocks[2] as { type: "toolCall"; id: string; name: string; arguments: string };
+      expect(JSON.parse(call.arguments)).toEqual({ path: "deploy/staging.log" });
+      expect(session.entries[2]).toMatchObject({ kind: "toolResult", toolCallId: call.id, toolName: "read", isError: false });
+      expect(reply.usage!.output).toBeGreaterThan(0);
+      const html = await library.exportSession(DEPLOY, { format: "html" });
+      expect(html.startsWith("<!DOCTYPE html>")).toBe(true);
+      await expect(library.exportSession(DEPLOY, { format: "pdf" as "md" })).rejects.toMatchObject({ code: "BAD_INPUT", field: "format" });
+    } finally {
+      library.close();
+    }
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Escape sequences in session content never reach a terminal: message text, a session's name,
  * the header's folder, tool output (read --mode raw) and error messages are printed with their
- * control characters shown (`^[`), in search, list, list --format tsv, read, context and resume.
+ * control characters shown (`^[`), in search, list, list --format tsv, read, context, resume,
+ * export (to a terminal) and stats.
  * Checked on a real pty (util-linux `script`), where such bytes would act: OSC 0 (window title),
  * OSC 52 (clipboard), OSC 8 (link), ESC[2J (clear). --json stays exact; resume --print's shell line
  * reads back to the same path.
@@ -111,6 +112,8 @@ describe.skipIf(WITHOUT_SCRIPT !== "")(`on a real terminal (script)${WITHOUT_SCR
     ["context", () => ["context", ID, "hostileword"]],
     ["resume (its error: the folder is gone)", () => ["resume", ID]],
     ["resume --print", () => ["resume", "--print", resumable]],
+    ["export", () => ["export", ID]],
+    ["stats (the folder as the project)", () => ["stats"]],
   ];
 
   for (const [name, args] of commands) {

@@ -7,6 +7,7 @@ import { BaseCommand } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { Option } from "../options.js";
 import { readSessionArgs } from "../session-args.js";
+import { terminalText } from "../../output/terminal-text.js";
 
 export class ExportCommand extends BaseCommand {
   static paths = [["export"]];
@@ -20,7 +21,7 @@ export class ExportCommand extends BaseCommand {
 
       \`--redact\` replaces secrets (keys, tokens, passwords) with \`[REDACTED:<kind>]\` by the same rules as \`recall push\`, in every text a reader sees (the folder, path and id stay), so the export can be shared; the header says how many went.
 
-      The export goes to stdout, or with \`-o FILE\` to that file, written whole or not at all (a temporary file beside it, renamed into place).
+      The export goes to stdout (on a terminal, with control characters of the session shown rather than acted on), or with \`-o FILE\` to that file, written whole or not at all (a temporary file beside it, renamed into place).
 
       Exit status: 0 if the session was exported, 2 on error.
     `,
@@ -45,7 +46,9 @@ export class ExportCommand extends BaseCommand {
     const session = await recall.resolve(refs[0]!);
     this.warnNotices();
     const text = await recall.exportSession(session, { format: this.format as ExportFormat, redact: this.redact, allBranches: this.allBranches });
-    if (this.output === undefined || this.output === "-") this.context.stdout.write(text);
+    // On a terminal, what the session holds is shown, never acted on (an escape sequence in a
+    // message); into a file or a pipe, the export is exact.
+    if (this.output === undefined || this.output === "-") this.context.stdout.write(this.context.stdoutIsTTY ? terminalText(text, { lines: true }) : text);
     else writeWhole(this.output, text);
     return Exit.Ok;
   }
