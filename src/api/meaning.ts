@@ -44,6 +44,12 @@ export interface MeaningBuildOptions {
   onProgress?: (coverage: MeaningCoverage) => void;
   /** Stops between two batches; what was embedded is kept. */
   signal?: AbortSignal;
+  /**
+   * Given: a build that finds another process building the meaning index waits for it to end
+   * (looking once a second; `onProgress` hears the other's progress meanwhile), told first who it
+   * is (the LOCKED error's message). Not given: that is a LOCKED error.
+   */
+  onWait?: (holder: string) => void;
 }
 
 export interface MeaningReport extends MeaningCoverage {
@@ -57,6 +63,8 @@ export interface MeaningReport extends MeaningCoverage {
 
 /** Texts embedded per call to the core: about a second of one core, so a stop is heard soon. */
 const BATCH = 64;
+/** How often a build waiting for another process's looks whether it ended. */
+const WAIT_MS = 1000;
 
 /** The error of a search by meaning or a meaning build without the model package. */
 export function meaningUnavailable(): RecallError {
@@ -120,10 +128,22 @@ export async function buildMeaning(store: IndexStore, meaning: Meaning, options:
   let added = 0;
   let coverage: MeaningCoverage = await meaning.index.coverage(store.native);
   options.onProgress?.(coverage);
+  let told = false;
   try {
     for (;;) {
       if (options.signal?.aborted) return { ...coverage, added, dropped: 0, stopped: true };
-      const step = await meaning.index.embed(store.native, meaning.model, BATCH);
+      let step;
+      try {
+        step = await meaning.index.embed(store.native, meaning.model, BATCH);
+      } catch (error) {
+        if (!(error instanceof RecallError && error.code === "LOCKED" && options.onWait)) throw error;
+        if (!told) options.onWait(error.message);
+        told = true;
+        await new Promise((resolve) => setTimeout(resolve, WAIT_MS));
+        coverage = await meaning.index.coverage(store.native);
+        options.onProgress?.(coverage);
+        continue;
+      }
       coverage = step.coverage;
       added += step.added;
       options.onProgress?.(coverage);
@@ -131,6 +151,18 @@ export async function buildMeaning(store: IndexStore, meaning: Meaning, options:
     }
     const dropped = await meaning.index.compact(store.native);
     return { ...coverage, added, dropped, stopped: false };
+  } finally {
+    meaning.index.release();
+  }
+}
+
+/**
+ * Embeds up to `batch` of the messages the meaning index lacks, newest first, then lets another
+ * process embed: what a search does for the few messages a sync just added.
+ */
+export async function catchUpMeaning(store: IndexStore, meaning: Meaning, batch: number): Promise<void> {
+  try {
+    await meaning.index.embed(store.native, meaning.model, batch);
   } finally {
     meaning.index.release();
   }

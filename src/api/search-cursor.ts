@@ -18,6 +18,8 @@ export interface SearchCursor {
   digest: string;
   /** For a snapshot cursor, which results came before (see searchPage). */
   results?: string;
+  /** A search by meaning or both: the vectors of the meaning index the first page read, which later pages read too. */
+  vectors?: number;
 }
 
 /** The search options a cursor is tied to, as one short string. */
@@ -30,7 +32,7 @@ function checksum(body: string): string {
 }
 
 export function encodeSearchCursor(cursor: SearchCursor): string {
-  const body = JSON.stringify({ v: VERSION, o: cursor.offset, d: cursor.digest, ...(cursor.results === undefined ? {} : { r: cursor.results }) });
+  const body = JSON.stringify({ v: VERSION, o: cursor.offset, d: cursor.digest, ...(cursor.results === undefined ? {} : { r: cursor.results }), ...(cursor.vectors === undefined ? {} : { m: cursor.vectors }) });
   return Buffer.from(JSON.stringify({ b: body, k: checksum(body) })).toString("base64url");
 }
 
@@ -45,7 +47,7 @@ export function decodeSearchCursor(text: string, digest: string): SearchCursor {
     throw invalid;
   }
   if (body.v !== VERSION) throw new RecallError("STALE_CURSOR", "this cursor was made by another version of recall", { field: "cursor", hint: "start again without a cursor" });
-  if (!Number.isInteger(body.o) || (body.o as number) < 0 || typeof body.d !== "string" || (body.r !== undefined && typeof body.r !== "string")) throw invalid;
+  if (!Number.isInteger(body.o) || (body.o as number) < 0 || typeof body.d !== "string" || (body.r !== undefined && typeof body.r !== "string") || (body.m !== undefined && (!Number.isInteger(body.m) || (body.m as number) < 0))) throw invalid;
   if (body.d !== digest) throw new RecallError("CURSOR_MISMATCH", "this cursor continues another search", { field: "cursor", hint: "start again without a cursor" });
-  return { offset: body.o as number, digest, results: body.r as string | undefined };
+  return { offset: body.o as number, digest, results: body.r as string | undefined, vectors: body.m as number | undefined };
 }

@@ -114,6 +114,8 @@ interface Found {
   readAs: ReadAs[];
   suggestions: Suggestion[];
   coverage?: MeaningCoverage;
+  /** A search by meaning or both: the vectors of the meaning index it read (a later page reads as many). */
+  vectors?: number;
 }
 
 export interface MatchedMessage {
@@ -179,14 +181,14 @@ export async function searchPage(store: IndexStore, options: SearchOptions, mean
   const cursor = options.cursor === undefined ? undefined : decodeSearchCursor(options.cursor, digest);
   const offset = cursor?.offset ?? 0;
   // One more than the page shows says whether another page follows.
-  const { hits: found, readAs, suggestions, coverage } = await findSessions(store, { ...options, limit: offset + limit + 1 }, meaning);
+  const { hits: found, readAs, suggestions, coverage, vectors } = await findSessions(store, { ...options, limit: offset + limit + 1 }, meaning, cursor?.vectors);
   if (cursor?.results !== undefined && cursor.results !== resultsDigest(found.slice(0, offset))) {
     throw new RecallError("STALE_CURSOR", "the results changed since this cursor was made", { field: "cursor", hint: "start again without a cursor" });
   }
   const hits = found.slice(offset, offset + limit);
   const more = found.length > offset + limit;
   const results = options.snapshot ? resultsDigest(found.slice(0, offset + limit)) : undefined;
-  return { hits, nextCursor: more ? encodeSearchCursor({ offset: offset + limit, digest, results }) : null, readAs, suggestions, ...(coverage ? { coverage } : {}) };
+  return { hits, nextCursor: more ? encodeSearchCursor({ offset: offset + limit, digest, results, vectors }) : null, readAs, suggestions, ...(coverage ? { coverage } : {}) };
 }
 
 /** Which sessions came first, in order: what a snapshot cursor is tied to. */
@@ -199,7 +201,7 @@ function unranked(session: SessionSummary): SearchHit {
 }
 
 export async function searchSessions(store: IndexStore, options: SearchOptions): Promise<SearchHit[]> {
-  return (await findSessions(store, options, undefined)).hits;
+  return (await findSessions(store, options, undefined, undefined)).hits;
 }
 
 /** A hit of the native core as the library gives it. */
@@ -222,7 +224,7 @@ export function toSearchHit(hit: NativeHit): SearchHit {
   };
 }
 
-async function findSessions(store: IndexStore, options: SearchOptions, meaning: Meaning | undefined): Promise<Found> {
+async function findSessions(store: IndexStore, options: SearchOptions, meaning: Meaning | undefined, vectors: number | undefined): Promise<Found> {
   const query = parseTagQuery(options.query);
   const limit = options.limit ?? DEFAULT_LIMIT;
   const content = textKinds(options.content);
@@ -256,13 +258,16 @@ async function findSessions(store: IndexStore, options: SearchOptions, meaning: 
       now: options.now ?? Date.now(),
       typos,
   };
-  const { hits, readAs: named, coverage } =
+  const { hits, readAs: named, coverage, vectors: read } =
     match !== "words" && meaning
-      ? await store.native.searchByMeaning({ ...request, matching: match, vector: await queryVector(meaning, query.text) }, meaning.index, options.signal)
+      ? await store.native.searchByMeaning({ ...request, matching: match, vector: await queryVector(meaning, query.text), ...(vectors === undefined ? {} : { vectors }) }, meaning.index, options.signal)
       : await store.native.search(request, options.signal);
   await addOutputSnippets(store, hits, query.text, options.prefix ?? false, typos, content ?? ["conversation"]);
   const found = hits.map((hit) => withCalls({ ...toSearchHit(hit), ...(match === "words" ? {} : { matchedBy: hit.matchedBy as Match }) }));
-  const covered = coverage ? { coverage: { embedded: coverage.embedded, messages: coverage.messages } } : {};
+  const covered = {
+    ...(coverage ? { coverage: { embedded: coverage.embedded, messages: coverage.messages } } : {}),
+    ...(read === undefined || read === null ? {} : { vectors: read }),
+  };
   // Typos are the words' business: a search by meaning alone reads no word as another.
   if (match === "meaning") return { hits: found, readAs: [], suggestions: [], ...covered };
   if (typos === "suggest") return { hits: found, readAs: [], suggestions: named.map(({ word, readAs }) => ({ word, suggestion: readAs })), ...covered };
