@@ -17,7 +17,7 @@ export type { Notice, NoticeCode } from "./api/notices.js";
 export type { Locations, LocationOverrides, SessionsFolderProblem, SessionsSource } from "./locations.js";
 export { DEFAULT_LIMIT, MAX_LIMIT, TYPO_MODES } from "./api/search.js";
 export { CONTENT_SCOPES } from "./api/content-scope.js";
-export { MATCH_MODES, meaningIncomplete } from "./api/meaning.js";
+export { MATCH_MODES } from "./api/meaning.js";
 export { MODEL_PACKAGE_NAME } from "./api/meaning-model.js";
 export type { Match, MeaningCoverage, MeaningBuildOptions, MeaningReport } from "./api/meaning.js";
 export type { ContentScope, TextKind } from "./api/content-scope.js";

@@ -6,7 +6,8 @@
  * hang, a stack or a loop. Skipped, visibly, without the model package.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { closeSync, copyFileSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Recall } from "../src/index.js";
@@ -53,6 +54,35 @@ describe.skipIf(!MODEL_PACKAGE)(`meaning search under faults${MODEL_SKIP_REASON}
       expect(refused.code).toBe(2);
       oneLine(refused.stderr, /model\.onnx is damaged: it is not a regular file/);
     }
+  }, 120_000);
+
+  it("a model.onnx whose bytes are not those its package records (size and sha256): one line; searches by words", async () => {
+    const dir = join(agent.root, "recorded");
+    mkdirSync(dir);
+    const model = join(dir, "model.onnx");
+    copyFileSync(join(MODEL_PACKAGE!, "model.onnx"), model);
+    symlinkSync(join(MODEL_PACKAGE!, "tokenizer.json"), join(dir, "tokenizer.json"));
+    const record = (path: string) => ({ bytes: statSync(path).size, sha256: createHash("sha256").update(readFileSync(path)).digest("hex") });
+    const files = { "model.onnx": record(model), "tokenizer.json": record(join(dir, "tokenizer.json")) };
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "recall-pi-model-minilm", version: "0.1.0", recall: { files } }));
+    const env = withModel(dir);
+    expect((await runRecall(["index", "--meaning", "-q"], { env })).code).toBe(0);
+    // One byte of the weights changed, the size kept: a model that would load and embed wrongly.
+    const fd = openSync(model, "r+");
+    const byte = Buffer.alloc(1);
+    const middle = Math.floor(files["model.onnx"].bytes / 2);
+    readSync(fd, byte, 0, 1, middle);
+    writeSync(fd, Buffer.from([byte[0]! ^ 0xff]), 0, 1, middle);
+    closeSync(fd);
+    const refused = await runRecall(["search", "--match", "meaning", "deploy"], { env });
+    expect(refused.code).toBe(2);
+    oneLine(refused.stderr, /model\.onnx is damaged: its sha256 is [0-9a-f]{64}, not the [0-9a-f]{64} its package records/);
+    const byWords = await runRecall(["search", "-n", "1", "deploy"], { env });
+    expect(byWords.code).toBe(0);
+    oneLine(byWords.stderr, /its package records; searching by words/);
+    // Cut short: the size says so, without reading it.
+    writeFileSync(model, "short");
+    oneLine((await runRecall(["index", "--meaning", "-q"], { env })).stderr, /model\.onnx is damaged: it holds 5 bytes, not the \d+ its package records/);
   }, 120_000);
 
   it("a meaning folder that is a file: searches answer by words; recall index --meaning puts a folder in its place", async () => {

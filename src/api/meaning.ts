@@ -14,6 +14,7 @@ import { MeaningIndexHandle } from "../native/meaning-index-handle.js";
 import type { IndexStore } from "../store.js";
 import { RECALL_VERSION } from "../version.js";
 import { MODEL_PACKAGE_NAME, modelPackageDir } from "./meaning-model.js";
+import { checkModelFiles } from "./model-files.js";
 
 /** What a search matches by: the words, the meaning, or both, their rankings fused (the default where the model is installed; else the words). */
 export const MATCH_MODES = ["words", "meaning", "both"] as const;
@@ -111,10 +112,15 @@ export async function openMeaningIndex(locations: Locations, env: NodeJS.Process
   return dir === null ? null : MeaningIndexHandle.open(join(locations.cacheDir, "meaning"), modelIdentity(dir));
 }
 
-/** The model and the meaning index `index` of these locations; null when no model is installed. */
-export async function openMeaning(index: Promise<MeaningIndexHandle | null>, env: NodeJS.ProcessEnv): Promise<Meaning | null> {
+/**
+ * The model and the meaning index `index` of these locations; null when no model is installed.
+ * The model's files are checked against what its package records first (model-files.ts;
+ * `cacheDir` keeps which matched).
+ */
+export async function openMeaning(index: Promise<MeaningIndexHandle | null>, env: NodeJS.ProcessEnv, cacheDir?: string): Promise<Meaning | null> {
   const dir = modelDir(env);
   if (dir === null) return null;
+  await checkModelFiles(dir, cacheDir);
   const model = await MeaningHandle.load(dir, MeaningHandle.arithmetic());
   const opened = await index;
   return opened ? { model, index: opened } : null;

@@ -42,7 +42,7 @@ import type { ArchiveSearchPage } from "../archive/search.js";
 import type { ArchiveReadResult } from "../archive/read.js";
 import type { PullResult } from "../archive/pull.js";
 import { MeaningIndexing } from "./facade/meaning.js";
-import type { MeaningBuildOptions, MeaningCoverage, MeaningReport } from "./meaning.js";
+import { meaningIncomplete, type MeaningBuildOptions, type MeaningCoverage, type MeaningReport } from "./meaning.js";
 import type { SessionPage, SessionPageRequest } from "./session-tools/session-page.js";
 import { checkedPageChars, findQuery, listQuery, readMode, searchQuery, type SessionQuery, type SessionSearchArgs } from "./session-tools/session-query.js";
 import type { SessionToolMode } from "./session-tools/limits.js";
@@ -423,6 +423,11 @@ export class Recall {
   /** pi_session_list's search: the latest sessions, from `since` (ms since epoch) on. */
   static sessionListQuery(since: number | undefined): SessionQuery {
     return listQuery(since);
+  }
+
+  /** Whether a search should say its meaning index is incomplete: more than 1 in 100 of the messages searched lack their vector. */
+  static meaningIncomplete(coverage: MeaningCoverage): boolean {
+    return meaningIncomplete(coverage);
   }
 
   /** A read or context budget of the session tools, checked (BAD_INPUT outside their limits, named `field`). */
