@@ -278,7 +278,7 @@ impl Store {
     /// whole record. A file where the store's folder should be, or a folder where its file or lock
     /// should be, is removed first.
     pub fn writer(&mut self) -> Result<StoreWriter> {
-        if std::fs::symlink_metadata(&self.dir).is_ok_and(|meta| !meta.is_dir()) {
+        if std::fs::metadata(&self.dir).is_ok_and(|meta| !meta.is_dir()) {
             std::fs::remove_file(&self.dir).map_err(|e| io(&self.dir, e))?;
         }
         std::fs::create_dir_all(&self.dir).map_err(|e| io(&self.dir, e))?;
