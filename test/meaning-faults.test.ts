@@ -5,7 +5,7 @@
  * messages a sync adds embedded by the next search. Each is one line and an exit code, never a
  * hang, a stack or a loop. Skipped, visibly, without the model package.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { closeSync, copyFileSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
@@ -14,7 +14,10 @@ import { Recall } from "../src/index.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { writeGeneratedSessions } from "./helpers/generated-sessions.js";
 import { MODEL_PACKAGE, MODEL_SKIP_REASON } from "./helpers/model-package.js";
-import { jsonLines, runRecall } from "./helpers/run-cli.js";
+import { jsonLines, RECALL_BIN, runRecall } from "./helpers/run-cli.js";
+import { shellQuote } from "../src/output/shell.js";
+
+const hasScript = spawnSync("script", ["--version"], { stdio: "ignore" }).status === 0;
 
 let agent: AgentDir;
 beforeEach(() => {
@@ -159,6 +162,16 @@ describe.skipIf(!MODEL_PACKAGE)(`meaning search under faults${MODEL_SKIP_REASON}
     const [summary] = jsonLines<{ embedded: number; messages: number }>(stdout);
     expect(summary!.embedded).toBe(summary!.messages);
   }, 120_000);
+
+  it.skipIf(!hasScript)("recall index --meaning on a terminal says after its first batch how long it will take, and its bar shows the rate and the time left", async () => {
+    writeGeneratedSessions(agent, 12, 24);
+    expect((await runRecall(["index", "-q"], { env: withModel() })).code).toBe(0);
+    const command = [process.execPath, RECALL_BIN, "index", "--meaning"].map(shellQuote).join(" ");
+    const shown = spawnSync("script", ["-qec", command, "/dev/null"], { env: withModel(), encoding: "utf8" }).stdout;
+    expect(shown).toMatch(/recall: embedding [\d,]+ messages: about \d+ (s|min) at \d+ messages\/s\r?\n/);
+    expect(shown).toMatch(/\] meaning: \d+\/\d+ messages, \d+\/s, \d+ (s|min) left/);
+    expect(shown).toMatch(/meaning index: (\d+) of \1 messages/);
+  }, 180_000);
 
   it("pages of a `both` search read the meaning index as their first page did, while a build grows it", async () => {
     const recall = Recall.open({ env: withModel() });
