@@ -5,20 +5,32 @@
  * tens of thousands of tool calls whose output is indexed whole (a few KB each) — then runs, each as its own process under
  * `/usr/bin/time`, `recall index` (a first index), `recall context` and `recall read` (one page)
  * of it, and prints each command's peak RSS. The file is seeded, so every run measures the same
- * bytes. It needs a built `dist/` (`npm run prepare`); the temporary folder is removed at the end
- * (`--keep` keeps it).
+ * bytes. With `--push URL` (an OpenSearch, e.g. from `scripts/opensearch.sh start`), also
+ * `recall push --dry-run` and a first `recall push` of it to an index of its own there (removed at
+ * the end), of the remote's `--content` (default conversation). `--bin` measures another build's `bin/recall.cjs` (an earlier commit's, say); `--skip`
+ * leaves out commands (`context,read`). It needs a built `dist/` (`npm run prepare`); the temporary
+ * folder is removed at the end (`--keep` keeps it).
  *
- *   node bench/memory.mjs [--mb 300] [--seed 1] [--keep] [--json]
+ *   node bench/memory.mjs [--mb 300] [--seed 1] [--push URL [--content KINDS]] [--bin PATH] [--skip context,read] [--keep] [--json]
  */
 import { spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { RECALL_BIN, REPO_ROOT } from "./lib.mjs";
 
 const { values } = parseArgs({
-  options: { mb: { type: "string", default: "300" }, seed: { type: "string", default: "1" }, keep: { type: "boolean" }, json: { type: "boolean" } },
+  options: {
+    mb: { type: "string", default: "300" },
+    seed: { type: "string", default: "1" },
+    push: { type: "string" },
+    content: { type: "string", default: "conversation" },
+    bin: { type: "string", default: RECALL_BIN },
+    skip: { type: "string", default: "" },
+    keep: { type: "boolean" },
+    json: { type: "boolean" },
+  },
 });
 const targetBytes = Number(values.mb) * 1e6;
 const log = (line) => !values.json && process.stderr.write(`${line}\n`);
@@ -106,7 +118,7 @@ function writeSession(sessionsDir) {
 function measure(args, env, work) {
   const rssFile = join(work, "rss.txt");
   const started = performance.now();
-  const child = spawnSync("/usr/bin/time", ["-f", "%M", "-o", rssFile, process.execPath, RECALL_BIN, ...args], { env, encoding: "utf8", maxBuffer: 1 << 30 });
+  const child = spawnSync("/usr/bin/time", ["-f", "%M", "-o", rssFile, process.execPath, values.bin, ...args], { env, encoding: "utf8", maxBuffer: 1 << 30 });
   const wallMs = performance.now() - started;
   const peakKiB = Number(readFileSync(rssFile, "utf8").trim().split("\n").at(-1));
   return { command: `recall ${args.join(" ")}`, status: child.status, wallS: Number((wallMs / 1000).toFixed(1)), peakRssMiB: Math.round(peakKiB / 1024), stderr: child.stderr.trim().slice(0, 300) };
@@ -120,12 +132,27 @@ try {
   log(`writing a session of ~${values.mb} MB …`);
   const session = writeSession(join(agentDir, "sessions"));
   log(`  ${(session.bytes / 1e6).toFixed(0)} MB, ${session.entries} message entries`);
-  const results = [
-    measure(["index"], env, work),
-    measure(["context", session.id, "deploy service error configuration", "--json"], env, work),
-    measure(["read", session.id, "--json"], env, work),
-  ];
-  const report = { date: new Date().toISOString(), machine: `${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), Node ${process.version}`, sessionBytes: session.bytes, entries: session.entries, results };
+  const skip = new Set(values.skip.split(",").filter(Boolean));
+  const results = [measure(["index"], env, work)];
+  if (!skip.has("context")) results.push(measure(["context", session.id, "deploy service error configuration", "--json"], env, work));
+  if (!skip.has("read")) results.push(measure(["read", session.id, "--json"], env, work));
+  if (values.push) {
+    const index = `recall-memory-${process.pid}`;
+    spawnSync(process.execPath, [values.bin, "remote", "add", "bench", values.push, "--index", index], { env });
+    // What the remote takes, in recall's config file (remote add has no flag for it).
+    const configFile = join(env.RECALL_DATA_DIR, "config.json");
+    const config = JSON.parse(readFileSync(configFile, "utf8"));
+    config.remotes.bench.content = values.content.split(",");
+    writeFileSync(configFile, JSON.stringify(config, null, 2));
+    try {
+      results.push(measure(["push", "--remote", "bench", "--dry-run"], env, work));
+      results.push(measure(["push", "--remote", "bench"], env, work));
+    } finally {
+      for (const name of [`${index}-v1`, `${index}-holders-v1`]) await fetch(`${values.push}/${name}`, { method: "DELETE" }).catch(() => undefined);
+      await fetch(`${values.push}/_index_template/${index}-v1`, { method: "DELETE" }).catch(() => undefined);
+    }
+  }
+  const report = { date: new Date().toISOString(), bin: values.bin, content: values.push ? values.content : undefined, load: os.loadavg().map((l) => l.toFixed(1)).join(" "), machine: `${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), Node ${process.version}`, sessionBytes: session.bytes, entries: session.entries, results };
   if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`);
   else for (const r of results) log(`${r.command.padEnd(60)} exit ${r.status}  ${String(r.wallS).padStart(6)} s  peak RSS ${String(r.peakRssMiB).padStart(5)} MiB${r.status === 0 ? "" : `  ${r.stderr}`}`);
 } finally {

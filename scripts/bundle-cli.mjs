@@ -50,6 +50,16 @@ const secretRules = {
   },
 };
 
+// Rendering a session (src/render: markdown-it and highlight.js with its languages) is a bundle
+// of its own too, dist/bundle/render.cjs, required when an export first renders (src/api/export.ts).
+const render = {
+  name: "render",
+  setup(build) {
+    build.onResolve({ filter: /\/render\/index\.js$/ }, (args) => (args.kind === "dynamic-import" ? { path: args.path, namespace: "render" } : undefined));
+    build.onLoad({ filter: /.*/, namespace: "render" }, () => ({ contents: `module.exports = require(require("node:path").join(__dirname, "render.cjs"));`, loader: "js" }));
+  },
+};
+
 // Three bundles loaded by bin/recall.cjs: the start of the freshness check, loaded first
 // (src/cli/early-look.ts): a few KB, so the check's stats begin before the CLI is even loaded;
 // `search` and `list` with recall's own parser and without clipanion's Cli (src/cli/quick.ts),
@@ -62,6 +72,7 @@ await build({
     "early-look": join(root, "src", "cli", "early-look.ts"),
     mcp: join(root, "src", "mcp", "main.ts"),
     "secret-rules": join(root, "src", "archive", "secret-rules.ts"),
+    render: join(root, "src", "render", "index.ts"),
   },
   outdir: join(root, "dist", "bundle"),
   outExtension: { ".js": ".cjs" },
@@ -73,7 +84,7 @@ await build({
   // Less for V8 to parse on every start. Function names are not kept (esbuild's keepNames costs a
   // call per function at load); RECALL_BUNDLE_READABLE=1 builds a readable bundle for profiling.
   minify: !process.env.RECALL_BUNDLE_READABLE,
-  plugins: [esModuleBuilds, lazyBuiltins, secretRules],
+  plugins: [esModuleBuilds, lazyBuiltins, secretRules, render],
   // The archive's OpenSearch client is required from node_modules when `push` or `remote` runs,
   // never parsed by a bundle that every other command loads.
   external: ["@opensearch-project/opensearch"],

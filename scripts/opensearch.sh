@@ -48,19 +48,35 @@ while [ $# -gt 0 ]; do
 done
 case "$nodes" in 1|2) ;; *) die "--nodes is 1 or 2, not $nodes" ;; esac
 
+# Maven, quiet and without colours; Maven 3.8 still writes ESC[0m around what it prints, taken out here.
+mvn_quiet() {
+  { mvn -q --batch-mode -Dstyle.color=never "$@" 2>&1 1>&3 3>&- | sed 's/\x1b\[[0-9;]*m//g' >&2; } 3>&1 | sed 's/\x1b\[[0-9;]*m//g'
+}
+
+# The folder being unpacked into, removed however the script ends.
+unpack=""
+trap '[ -z "$unpack" ] || rm -rf "$unpack"' EXIT
+
 # Downloads the engine and the module through Maven once, and unpacks them into the cache.
 fetch() {
   [ -x "$home/bin/opensearch" ] && [ -f "$home/modules/analysis-common/plugin-descriptor.properties" ] && return 0
   command -v mvn >/dev/null 2>&1 || die "Maven (mvn) is needed to fetch OpenSearch"
-  local m2="${MAVEN_REPOSITORY:-$HOME/.m2/repository}/org/opensearch"
+  # Maven's own repository: under its user.home (the account's home, whatever HOME says), or where settings.xml puts it.
+  local repository="${MAVEN_REPOSITORY:-}"
+  if [ -z "$repository" ]; then
+    repository="$(mvn_quiet help:evaluate -Dexpression=settings.localRepository -DforceStdout)" || die "Maven could not say where its repository is: $repository"
+  fi
+  [ -d "$repository" ] || mkdir -p "$repository"
+  local m2="$repository/org/opensearch"
   local zip="$m2/distribution/integ-test-zip/opensearch/$VERSION/opensearch-$VERSION.zip"
   local jar="$m2/plugin/analysis-common/$VERSION/analysis-common-$VERSION.jar"
-  [ -f "$zip" ] || mvn -q dependency:get -Dartifact="org.opensearch.distribution.integ-test-zip:opensearch:$VERSION:zip" -Dtransitive=false >&2
-  [ -f "$jar" ] || mvn -q dependency:get -Dartifact="org.opensearch.plugin:analysis-common:$VERSION" -Dtransitive=false >&2
+  [ -f "$zip" ] || mvn_quiet dependency:get -Dmaven.repo.local="$repository" -Dartifact="org.opensearch.distribution.integ-test-zip:opensearch:$VERSION:zip" -Dtransitive=false >&2
+  [ -f "$jar" ] || mvn_quiet dependency:get -Dmaven.repo.local="$repository" -Dartifact="org.opensearch.plugin:analysis-common:$VERSION" -Dtransitive=false >&2
+  [ -f "$zip" ] && [ -f "$jar" ] || die "Maven did not put OpenSearch $VERSION in $repository"
   mkdir -p "$cache" && chmod 755 "$cache"
-  local unpack="$cache/unpack.$$"
+  unpack="$cache/unpack.$$"
   rm -rf "$unpack" && mkdir -p "$unpack"
-  unzip -q "$zip" -d "$unpack"
+  unzip -q "$zip" -d "$unpack" || die "could not unpack $zip (a damaged download? delete it, and fetch again)"
   # A module is a folder holding its jar and its descriptor. Painless is absent, so the module
   # extends nothing (its Painless whitelist is simply not loaded).
   local module="$unpack/opensearch-$VERSION/modules/analysis-common"
@@ -80,6 +96,7 @@ EOF
   rm -rf "$home"
   mv "$unpack/opensearch-$VERSION" "$home"
   rm -rf "$unpack"
+  unpack=""
 }
 
 # A TCP port nothing listens on now.

@@ -16,7 +16,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const src = join(root, "src");
 const ADAPTERS = ["cli", "pi", "mcp"];
 /** The library's folders ("" for the files directly in src/: the store, locations, errors…). */
-const LIBRARY = ["api", "archive", "sync", "sessions", "tags", "native", ""];
+const LIBRARY = ["api", "archive", "sync", "answers", "sessions", "tags", "native", "render", ""];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -105,6 +105,41 @@ describe("the import graph", () => {
   });
 });
 
+/**
+ * The library's layers, highest first (src/index.ts, the facade's door, stands above them all): a
+ * module imports only its own layer and those below, so no two folders import each other. The
+ * archive is a subsystem under src/api; what both answer with (src/answers) is below them.
+ */
+const LAYERS: readonly string[][] = [["api"], ["archive", "render"], ["sync"], ["answers"], ["sessions", "tags"], ["store.ts"], ["native"], [""]];
+
+/** The layer of a library file, 0 the lowest; a file directly in src/ is in the lowest but store.ts. */
+function layerOf(path: string): number {
+  const folder = folderOf(path);
+  const name = folder === "" && relative(src, path) === "store.ts" ? "store.ts" : folder;
+  return LAYERS.length - 1 - LAYERS.findIndex((layer) => layer.includes(name));
+}
+
+describe("the library's layers", () => {
+  it("a library module imports only its own layer and those below (the archive never imports src/api)", () => {
+    const offending = library
+      .filter((f) => relative(src, f.path) !== "index.ts")
+      .flatMap((f) =>
+        f.imports
+          .filter((s) => s.startsWith(".") && layerOf(target(f.path, s)) > layerOf(f.path))
+          .map((s) => `${rel(f.path)} → ${s}`),
+      );
+    expect(library.filter((f) => folderOf(f.path) === "archive").length).toBeGreaterThan(10);
+    expect(offending).toEqual([]);
+  });
+
+  it("sees an import that runs up a layer", () => {
+    const archive = join(src, "archive", "push.ts");
+    expect(layerOf(target(archive, "../api/config.js"))).toBeGreaterThan(layerOf(archive));
+    expect(layerOf(target(join(src, "store.ts"), "./api/recall.js"))).toBeGreaterThan(layerOf(join(src, "store.ts")));
+    expect(layerOf(target(archive, "../sessions/file-guard.js"))).toBeLessThan(layerOf(archive));
+  });
+});
+
 describe("the facade", () => {
   it("src/index.ts exports the facade, startEarlyLook, RecallError and constants; everything else only as types", () => {
     const index = files.find((f) => f.path === join(src, "index.ts"))!.text;
@@ -154,13 +189,42 @@ describe("the library and presentation", () => {
   it("the library names no CLI flag or recall command in what it says (each adapter words its errors)", () => {
     // Pi's own command line, which the library runs (pi-model.ts) or hands back to run (resume.ts).
     const PI_FLAGS = /^--(session|model|mode|system-prompt|no-(session|tools|extensions|skills|prompt-templates|context-files|mcp|themes))$/;
-    const COMMAND = /(?<![\w-])recall (index|search|list|read|context|ask|tag|untag|tags|autotag|resume|watch|doctor|mcp|version|push|pull|remote|related|pick|export|serve)\b/;
-    const offending = library.flatMap((f) =>
+    const COMMAND = /(?<![\w-])recall (index|search|list|read|context|ask|tag|untag|tags|autotag|resume|watch|doctor|mcp|version|push|pull|remote|related|pick|export|stats|serve)\b/;
+    // The export's stylesheet: its CSS custom properties (`--fg`) are not flags.
+    const CSS = join(src, "render", "stylesheet.ts");
+    const offending = library.filter((f) => f.path !== CSS).flatMap((f) =>
       literalsOf(f.text)
         .filter((literal) => COMMAND.test(literal) || (literal.match(/(?<![\w-])--[a-z][a-z-]*/g) ?? []).some((flag) => !PI_FLAGS.test(flag)))
         .map((literal) => `${rel(f.path)}: ${literal}`),
     );
     expect(offending).toEqual([]);
+  });
+});
+
+describe("src/render", () => {
+  const render = files.filter((f) => folderOf(f.path) === "render");
+  /** What rendering may use besides its own folder: the document's types, the version, its two libraries, hashing; files only for the stylesheet. */
+  const ALLOWED = new Set(["markdown-it", "highlight.js", "node:crypto", "../sessions/session-document.js", "../version.js"]);
+  const STYLESHEET_ONLY = new Set(["node:fs", "node:module"]);
+
+  it("turns a session document into text and nothing else: no session file, index, network or process", () => {
+    expect(render.length).toBeGreaterThan(3);
+    const offending = render.flatMap((f) =>
+      f.imports
+        .filter((s) => !s.startsWith("./") && !ALLOWED.has(s) && !(STYLESHEET_ONLY.has(s) && f.path.endsWith(join("render", "stylesheet.ts"))))
+        .map((s) => `${rel(f.path)} → ${s}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it("renders Markdown to HTML only with raw HTML off, and is imported by the library only lazily (its own bundle)", () => {
+    const options = render.flatMap((f) => [...withoutComments(f.text).matchAll(/\bhtml:\s*(\w+)/g)].map((m) => m[1]));
+    expect(options).toEqual(["false"]);
+    const eager = library
+      .filter((f) => folderOf(f.path) !== "render")
+      .flatMap((f) => [...withoutComments(f.text).matchAll(/(?:^|\n)\s*import\s+(?!type\b)[^;]*?from\s+["']([^"']*\/render\/[^"']+)["']/g)].map((m) => `${rel(f.path)} → ${m[1]}`))
+      .filter((what) => !what.endsWith("/render/exported-session.js"));
+    expect(eager).toEqual([]);
   });
 });
 

@@ -27,7 +27,7 @@ function manySessions(dir: AgentDir): void {
   }
 }
 
-describe.skipIf(!hasScript)("recall index stopped with Ctrl-C (script)", () => {
+describe.skipIf(!hasScript)(`recall index stopped with Ctrl-C (script)${hasScript ? "" : " (skipped: script is not installed)"}`, () => {
   let dir: AgentDir;
   beforeAll(() => {
     dir = makeAgentDir();

@@ -237,7 +237,7 @@ describe("typos: corrected for a person, only suggested to a script", () => {
     expect((await search("--exact", "--typos", "correct", "helm")).code).toBe(2);
   });
 
-  it.skipIf(spawnSync("script", ["--version"], { stdio: "ignore" }).status !== 0)("a person at a terminal (script) gets the correction, and is told", () => {
+  it.skipIf(skipWithout("script") !== "")(`a person at a terminal (script) gets the correction, and is told${skipWithout("script")}`, () => {
     const seen = spawnSync("script", ["-qec", `${process.execPath} ${RECALL_BIN} search --color never helm`, "/dev/null"], { env: typo.env, encoding: "utf8" });
     expect(seen.status).toBe(0);
     expect(seen.stdout).toContain("I need help with the release notes");
@@ -275,5 +275,15 @@ describe("a value attached to a short option", () => {
     const read = await recall("read", "-n1", "--json", S1_ID);
     expect(read.code).toBe(0);
     expect(jsonLines(read.stdout).filter((line) => line.type === "message")).toHaveLength(1);
+    // related has a positional session: its -n3 is split all the same.
+    const related = await recall("related", "-n1", "--json", S1_ID);
+    expect(related.stderr).toBe("");
+    expect(jsonLines(related.stdout).length).toBeLessThanOrEqual(1);
+    // After an option given before the command's name, too.
+    const after = await recall("--color=never", "search", "-n2", "--json", "the");
+    expect(after.code).toBe(0);
+    expect(jsonLines(after.stdout)).toHaveLength(2);
+    const valued = await recall("--color", "never", "list", "-n1", "--json");
+    expect(jsonLines(valued.stdout)).toHaveLength(1);
   });
 });

@@ -34,7 +34,7 @@ function install(): string {
 const caches = (dir: string) => readdirSync(join(dir, "dist", "bundle")).filter((f) => f.endsWith(".v8cache"));
 const version = (dir: string) => execFileSync(process.execPath, [join(dir, "bin", "recall.cjs"), "--version"], { encoding: "utf8" }).trim();
 
-describe.skipIf(!usesOwnCache)("the CLI's code cache", () => {
+describe.skipIf(!usesOwnCache)(`the CLI's code cache${usesOwnCache ? "" : " (skipped: this Node caches compiled code itself, module.enableCompileCache)"}`, () => {
   it("is written by the first run, used by the next, and rewritten when garbled", () => {
     const dir = install();
     expect(version(dir)).toBe("recall 0.1.0 (native core 0.1.0)");
@@ -59,7 +59,7 @@ describe.skipIf(!usesOwnCache)("the CLI's code cache", () => {
   });
 
   // Root can write into a read-only folder.
-  it.skipIf(process.getuid?.() === 0)("is left out where the bundle's folder is read-only", () => {
+  it.skipIf(process.getuid?.() === 0)(`is left out where the bundle's folder is read-only${process.getuid?.() === 0 ? " (skipped: root may write a read-only folder)" : ""}`, () => {
     const dir = install();
     chmodSync(join(dir, "dist", "bundle"), 0o555);
     expect(version(dir)).toBe("recall 0.1.0 (native core 0.1.0)");

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SessionSummary } from "../src/api/session-summary.js";
+import type { SessionSummary } from "../src/answers/session-summary.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { jsonLines, runRecall } from "./helpers/run-cli.js";
 

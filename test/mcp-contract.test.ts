@@ -68,6 +68,10 @@ describe("recall mcp, as clients use it", () => {
       ["pi_session_find", { session_id: ["a"] }, /session_id/],
       ["pi_session_read", { session_ref: "sref_00", max_chars: 100_001 }, /max_chars/],
       ["pi_session_context", { session_ref: "sref_00", question: "why", max_chars: 99 }, /max_chars/],
+      // An argument the tool does not take is named, not quietly dropped (limt would be the default limit).
+      ["pi_session_search", { query: "deploy", limt: 3 }, /^invalid arguments \(limt: not an argument of this tool \(it takes query, limit, /],
+      ["pi_session_list", { scope: "all", sessionId: "x" }, /sessionId: not an argument/],
+      ["pi_session_read", { session_ref: "sref_00", cursor: "x", max_char: 500 }, /max_char: not an argument/],
     ];
     for (const [tool, args, field] of refused) {
       const error = await expectError(tool, args, "INVALID_ARGUMENT");

@@ -53,10 +53,9 @@ describe("paraphrase evaluation (bench/meaning-eval)", () => {
     expect(meaning).toMatchObject({ match: "meaning", available: false });
     const keyword: Scores = words.kinds.keyword;
     expect(keyword.queries).toBe(8);
-    // The distractors' text comes from the packages in node_modules, so a dependency added or
-    // bumped moves them: seven of eight in the first five, and every one found.
-    expect(keyword.r5).toBeGreaterThanOrEqual(7 / 8);
-    expect(keyword.ranks.every((r) => r.rank !== null)).toBe(true);
+    // Every one in the first five: a keyword query's rare word ("40P01") counts for what it tells,
+    // and common ones ("for", "update") for little (native/src/search/coordination.rs).
+    expect(keyword.r5).toBe(1);
     expect(keyword.r1).toBeLessThanOrEqual(keyword.r5);
     expect(words.kinds.paraphrase.queries).toBe(8);
   });

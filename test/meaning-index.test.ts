@@ -69,7 +69,7 @@ describe("meaning search without the model package", () => {
     }
   });
 
-  it.skipIf(!hasScript)("recall index on a terminal says once, when it first builds the index, how to add it", () => {
+  it.skipIf(!hasScript)(`recall index on a terminal says once, when it first builds the index, how to add it${hasScript ? "" : " (skipped: script is not installed)"}`, () => {
     const command = [process.execPath, RECALL_BIN, "index"].map(shellQuote).join(" ");
     const onTerminal = () => spawnSync("script", ["-qec", command, "/dev/null"], { env: dir.env, encoding: "utf8" }).stdout;
     const hint = "search by meaning too: install recall-pi-model-minilm beside recall, then run `recall index --meaning`";
@@ -104,6 +104,25 @@ describe("meaning search without the model package", () => {
 });
 
 describe.skipIf(!MODEL_PACKAGE)(`the meaning index${MODEL_SKIP_REASON}`, () => {
+  it("gives a script what it asked for: one word, or words no session holds, get no meaning-only hits, --exact is the words as typed", async () => {
+    await indexMeaning(withModel());
+    for (const args of [["--json", "repakc"], ["--exact", "repakc"], ["--json", "zzqqxxyy"], ["--json", "xyzzy"], ["--json", "zzqqxxyy wqpz"]]) {
+      const result = await runRecall(["search", ...args], { env: withModel() });
+      expect({ code: result.code, stdout: result.stdout }, args.join(" ")).toEqual({ code: 1, stdout: "" });
+    }
+    // Asked for by name, meaning alone lists the nearest sessions whatever the query.
+    const nearest = await runRecall(["search", "--match", "meaning", "--json", "-n", "3", "xyzzy"], { env: withModel() });
+    expect(nearest.code).toBe(0);
+    expect(jsonLines<{ matchedBy: string }>(nearest.stdout).map((h) => h.matchedBy)).toEqual(["meaning", "meaning", "meaning"]);
+    // --exact searches by the words alone: what --match words --typos off finds.
+    const exact = await runRecall(["search", "--exact", "--json", "staging deploy"], { env: withModel() });
+    const words = await runRecall(["search", "--match", "words", "--typos", "off", "--json", "staging deploy"], { env: withModel() });
+    expect(exact.code).toBe(0);
+    expect(unscored(exact.stdout)).toBe(unscored(words.stdout));
+    const contradiction = await runRecall(["search", "--exact", "--match", "both", "deploy"], { env: withModel() });
+    expect({ code: contradiction.code, stderr: contradiction.stderr.trim() }).toEqual({ code: 2, stderr: "recall: --exact and --match both contradict each other" });
+  }, 120_000);
+
   it("finds a session by a paraphrase that shares none of its words, and says it matched by meaning", async () => {
     await indexMeaning(withModel());
     const query = "the rollout to the pre-production cluster never finished";

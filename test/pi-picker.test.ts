@@ -5,7 +5,7 @@
  */
 import { getKeybindings, visibleWidth } from "@earendil-works/pi-tui";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { SearchHit } from "../src/api/search.js";
+import type { SearchHit } from "../src/answers/search-hit.js";
 import type { ReadResult } from "../src/api/read.js";
 import { RecallPicker, type PickerOutcome, type PickerService } from "../src/pi/picker/component.js";
 import { PasteBuffer, toPickerKey } from "../src/pi/picker/keys.js";

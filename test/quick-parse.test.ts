@@ -11,6 +11,7 @@ import { ListCommand } from "../src/cli/commands/list.js";
 import { SearchCommand } from "../src/cli/commands/search.js";
 import { PickCommand } from "../src/cli/commands/pick.js";
 import { ReadCommand } from "../src/cli/commands/read.js";
+import { RelatedCommand } from "../src/cli/commands/related.js";
 import type { RecallContext } from "../src/cli/context.js";
 import { buildCli } from "../src/cli/main.js";
 import { quickCommand } from "../src/cli/quick-parse.js";
@@ -19,7 +20,7 @@ import { withAttachedValuesApart } from "../src/cli/attached-values.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { RECALL_BIN } from "./helpers/run-cli.js";
 
-const CLASSES = { search: SearchCommand, list: ListCommand } as const;
+const CLASSES = { search: SearchCommand, list: ListCommand, related: RelatedCommand } as const;
 
 const context = (env: NodeJS.ProcessEnv = {}): RecallContext =>
   ({ env, cwd: "/home/dev/recall", stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, colorDepth: 1, stdoutIsTTY: false, stderrIsTTY: false }) as RecallContext;
@@ -146,6 +147,9 @@ const ATTACHED: [string[], string[]][] = [
   [["search", "--since", "-n1", "x"], ["search", "--since", "-n1", "x"]],
   [["search", "--", "-n1"], ["search", "--", "-n1"]],
   [["search", "-x1", "deploy"], ["search", "-x1", "deploy"]],
+  // A command with a positional value (its session) splits them too.
+  [["related", "-n3", "abc"], ["related", "-n", "3", "abc"]],
+  [["related", "abc", "-n3", "--json"], ["related", "abc", "-n", "3", "--json"]],
 ];
 
 describe("values attached to short options", () => {

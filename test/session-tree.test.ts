@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { readSessionForIndex } from "../src/sessions/session-index-reader.js";
 import { activeBranch, depthFirst, readSessionTree } from "../src/sessions/session-tree.js";
 import { listTranscript, readListed, transcript } from "../src/sessions/transcript.js";
-import { SHARED_FIXTURES } from "./helpers/agent-dir.js";
+import { SHARED_FIXTURES, SHARED_FIXTURES_SKIP } from "./helpers/agent-dir.js";
 import { FIXTURE_FILES, FIXTURE_SESSIONS_DIR as S } from "./helpers/fixture-files.js";
 
 const f = FIXTURE_FILES;
@@ -102,7 +102,7 @@ describe("the session tree", () => {
     }
   });
 
-  it.skipIf(!existsSync(SHARED_FIXTURES))("resolves real v1 compactions to entries of the file (../shared fixtures)", () => {
+  it.skipIf(!existsSync(SHARED_FIXTURES))(`resolves real v1 compactions to entries of the file (../shared fixtures)${SHARED_FIXTURES_SKIP}`, () => {
     const path = join(SHARED_FIXTURES, "v1-real-pimono-before-compaction.jsonl");
     const tree = readSessionTree(path);
     const compactions = tree.entries.filter((e) => e.type === "compaction");

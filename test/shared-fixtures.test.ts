@@ -1,6 +1,6 @@
 /**
  * The same checks over the real and Pi-written sessions in ../shared/fixtures/pi-sessions. A
- * user's clone has no ../shared: then these tests are skipped, and vitest reports them skipped.
+ * user's clone has no ../shared: then these tests are skipped, and their names say why.
  */
 import { cpSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -9,12 +9,12 @@ import { openRecall } from "./helpers/open-store.js";
 import { searchSessions } from "../src/api/search.js";
 import { readSessionForIndex } from "../src/sessions/session-index-reader.js";
 import { syncIndex } from "../src/sync/sync.js";
-import { makeAgentDir, SHARED_FIXTURES } from "./helpers/agent-dir.js";
+import { makeAgentDir, SHARED_FIXTURES, SHARED_FIXTURES_SKIP } from "./helpers/agent-dir.js";
 
 const present = existsSync(SHARED_FIXTURES);
 const file = (name: string) => join(SHARED_FIXTURES, name);
 
-describe.skipIf(!present)("shared fixtures (../shared/fixtures/pi-sessions)", () => {
+describe.skipIf(!present)(`shared fixtures (../shared/fixtures/pi-sessions)${SHARED_FIXTURES_SKIP}`, () => {
   it("reads every file without throwing", () => {
     for (const name of readdirSync(SHARED_FIXTURES).filter((n) => n.endsWith(".jsonl"))) {
       const read = readSessionForIndex(file(name));

@@ -153,7 +153,7 @@ describe("help and mistakes", () => {
     const unknownOption = await recall("search", "--limt", "3", "x");
     expect(unknownOption.stderr).toMatch(/unknown option "--limt" for recall search; did you mean "--limit"\?/);
     expect(parseErrorMessage(new Error("Not enough positional arguments.\n\n$ recall read"), ["read"], commands)).toBe(
-      "not enough positional arguments (`recall read --help` shows the usage)",
+      "recall read needs more arguments: recall read [options] <session…> (`recall read --help` shows the usage)",
     );
   });
 });

@@ -144,7 +144,7 @@ describe("sync", () => {
     expect(await ids("kubectl")).toContain(S1_ID);
   });
 
-  it.skipIf(process.getuid?.() === 0)("reports a file it may not read (not testable as root)", async () => {
+  it.skipIf(process.getuid?.() === 0)(`reports a file it may not read${process.getuid?.() === 0 ? " (skipped: root may read every file)" : ""}`, async () => {
     agent = makeAgentDir();
     await syncIndex(await open());
     const path = join(agent.sessionsDir, S1);

@@ -51,7 +51,7 @@ export const sessionText = (topic) => topic.turns.join("\n");
 
 /**
  * What is wrong with the topics, one line each: a paraphrase that shares a word with its session,
- * a keyword query the session does not hold, a missing query, a pair that is not two topics.
+ * a keyword (remembered, two) query the session does not hold, a missing query, a pair that is not two topics.
  */
 export function checkTopics(topics) {
   const problems = [];
@@ -67,8 +67,12 @@ export function checkTopics(topics) {
     const text = sessionText(topic);
     const shared = sharedWords(topic.queries.paraphrase ?? "", text);
     if (shared.length) problems.push(`${topic.id}: the paraphrase shares ${shared.join(", ")} with its session`);
-    const missing = missingWords(topic.queries.keyword ?? "", text);
-    if (missing.length) problems.push(`${topic.id}: the keyword query's ${missing.join(", ")} is not in its session`);
+    // Words a person remembers (keyword, and the held-back set's remembered and two) are all in it.
+    for (const kind of ["keyword", "remembered", "two"]) {
+      if (kind !== "keyword" && topic.queries[kind] === undefined) continue;
+      const missing = missingWords(topic.queries[kind] ?? "", text);
+      if (missing.length) problems.push(`${topic.id}: the ${kind} query's ${missing.join(", ")} is not in its session`);
+    }
   }
   for (const [pair, members] of pairs)
     if (members.length !== 2) problems.push(`pair ${pair}: ${members.length} topics (${members.join(", ")}), not two`);

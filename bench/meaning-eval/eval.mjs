@@ -5,8 +5,10 @@
 // process, and the rank of the topic's session is recorded. Reports R@1, R@5 and MRR per query kind
 // and match mode, and how often a paraphrase or vague query ranked its close twin (`pair`) higher.
 //
-//   node bench/meaning-eval/eval.mjs [--distractors 300] [--seed 1] [--match words,meaning,both] [--json]
+//   node bench/meaning-eval/eval.mjs [--set tuning|held-back] [--distractors 300] [--seed 1] [--match words,meaning,both] [--out DIR] [--json]
 //
+// `--set held-back` reports on the held-back topics (held-back.mjs), never tuned on, with the
+// known-item shapes too (remembered, two, and from remembered: misspelt, absent).
 // The rules of the queries (check.mjs) are checked first; a broken rule stops the evaluation.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -14,10 +16,44 @@ import { parseArgs } from "node:util";
 import { REFERENCE_DATE } from "../corpus.mjs";
 import { LIBRARY_URL, machineInfo } from "../lib.mjs";
 import { checkTopics } from "./check.mjs";
-import { writeEvalSessions } from "./sessions.mjs";
+import { join } from "node:path";
+import { missingWords } from "./check.mjs";
+import { HELD_BACK } from "./held-back.mjs";
+import { defaultEvalDir, writeEvalSessions } from "./sessions.mjs";
 import { TOPICS } from "./topics.mjs";
 
 export const KINDS = ["paraphrase", "vague", "keyword"];
+export const HELD_BACK_KINDS = [...KINDS, "remembered", "two", "misspelt", "absent"];
+/** The sets: the topics tuned on, and the held-back ones that only report. */
+export const SETS = { tuning: { topics: TOPICS, kinds: KINDS }, "held-back": { topics: HELD_BACK, kinds: HELD_BACK_KINDS } };
+
+/** `query` with two letters of its longest word swapped, as a hurried hand types it. */
+export function misspelt(query) {
+  const words = query.split(" ");
+  const at = words.reduce((best, word, i) => (word.length > words[best].length ? i : best), 0);
+  const word = words[at];
+  const i = Math.max(1, Math.floor(word.length / 2) - 1);
+  words[at] = word[i] === word[i + 1] ? `${word.slice(0, i)}${word.slice(i + 1)}` : `${word.slice(0, i)}${word[i + 1]}${word[i]}${word.slice(i + 2)}`;
+  return words.join(" ");
+}
+
+/** `query` with its last word replaced by a remembered word of the next topic that `topic`'s session never says. */
+export function absent(query, topic, topics) {
+  const words = query.split(" ");
+  const text = topic.turns.join("\n");
+  const at = topics.indexOf(topic);
+  const others = [...topics.slice(at + 1), ...topics.slice(0, at)].flatMap((other) => (other.queries.remembered ?? other.queries.keyword).split(" "));
+  const stranger = others.find((word) => missingWords(word, text).length > 0 && !words.includes(word));
+  words[words.length - 1] = stranger;
+  return words.join(" ");
+}
+
+/** The query of `kind` for `topic`: written, or derived from the remembered one. */
+function queryOf(kind, topic, topics) {
+  if (kind === "misspelt") return misspelt(topic.queries.remembered);
+  if (kind === "absent") return absent(topic.queries.remembered, topic, topics);
+  return topic.queries[kind];
+}
 export const MATCHES = ["words", "meaning", "both"];
 const DEPTH = 10;
 
@@ -45,6 +81,7 @@ function scores(ranks) {
 }
 
 export async function evaluate({ topics = TOPICS, distractors = 300, seed = 1, matches = MATCHES, kinds = KINDS, outDir, modelDir = defaultModelDir(), log = () => {} } = {}) {
+  for (const kind of kinds) if (!HELD_BACK_KINDS.includes(kind)) throw new Error(`unknown query kind: ${kind} (expected one of ${HELD_BACK_KINDS.join(", ")})`);
   for (const match of matches) if (!MATCHES.includes(match)) throw new Error(`unknown match mode: ${match} (expected one of ${MATCHES.join(", ")})`);
   const problems = checkTopics(topics);
   if (problems.length) throw new Error(`the paraphrase eval's topics break its rules:\n  ${problems.join("\n  ")}`);
@@ -75,9 +112,10 @@ export async function evaluate({ topics = TOPICS, distractors = 300, seed = 1, m
         const ranks = [];
         let twinAbove = 0;
         for (const topic of topics) {
-          const hits = await search(recall, topic.queries[kind]);
+          const query = queryOf(kind, topic, topics);
+          const hits = await search(recall, query);
           const rank = hits.indexOf(sessionIds.get(topic.id));
-          ranks.push({ topic: topic.id, query: topic.queries[kind], rank: rank === -1 ? null : rank + 1 });
+          ranks.push({ topic: topic.id, query, rank: rank === -1 ? null : rank + 1 });
           const twin = hits.indexOf(sessionIds.get(twinOf.get(topic.id)));
           if (twin !== -1 && (rank === -1 || twin < rank)) twinAbove++;
         }
@@ -94,6 +132,8 @@ export async function evaluate({ topics = TOPICS, distractors = 300, seed = 1, m
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({
     options: {
+      set: { type: "string", default: "tuning" },
+      out: { type: "string" },
       distractors: { type: "string", default: "300" },
       seed: { type: "string", default: "1" },
       match: { type: "string", default: MATCHES.join(",") },
@@ -102,7 +142,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   });
   let result;
   try {
-    result = await evaluate({ distractors: Number(values.distractors), seed: Number(values.seed), matches: values.match.split(","), log: (m) => process.stderr.write(`${m}\n`) });
+    const set = SETS[values.set];
+    if (!set) throw new Error(`unknown set: ${values.set} (expected one of ${Object.keys(SETS).join(", ")})`);
+    const distractors = Number(values.distractors);
+    const seed = Number(values.seed);
+    // The held-back sessions have their own folder: the tuning set's index is not rebuilt for them.
+    const ownDir = values.set === "tuning" ? undefined : join(defaultEvalDir(distractors, seed), "..", `meaning-eval-${values.set}-n${distractors}-${seed}`);
+    const outDir = values.out ?? ownDir;
+    result = await evaluate({ ...set, distractors, seed, outDir, matches: values.match.split(","), log: (m) => process.stderr.write(`${m}\n`) });
+    result.set = values.set;
   } catch (error) {
     process.stderr.write(`meaning-eval: ${error.message}\n`);
     process.exit(1);
@@ -111,7 +159,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.stdout.write(`${JSON.stringify({ ...result, machine: machineInfo() })}\n`);
   } else {
     const pct = (x) => `${(x * 100).toFixed(1)}%`.padStart(6);
-    console.log(`paraphrase eval: ${result.topics} topics (${result.pairs} close pairs) among ${result.distractors} generated sessions, seed ${result.seed}`);
+    console.log(`paraphrase eval (${result.set} set): ${result.topics} topics (${result.pairs} close pairs) among ${result.distractors} generated sessions, seed ${result.seed}`);
     for (const { match, available, reason, kinds } of result.results) {
       if (!available) {
         console.log(`  ${match.padEnd(7)} n/a: ${reason}`);

@@ -794,6 +794,7 @@ mod tests {
             coordination: crate::search::query::DEFAULT_COORDINATION,
             snippet_chars: 50,
             typos: crate::search::correction::Typos::Correct,
+            after: None,
         };
         !engine.search(&options).unwrap().is_empty()
     }

@@ -147,6 +147,7 @@ fn options(query: &str, content: &[TextKind]) -> SearchOptions {
         coordination: recall_native::search::query::DEFAULT_COORDINATION,
         snippet_chars: 200,
         typos: Typos::Correct,
+        after: None,
     }
 }
 

@@ -38,6 +38,7 @@ fn options(query: &str) -> SearchOptions {
         coordination: recall_native::search::query::DEFAULT_COORDINATION,
         snippet_chars: 200,
         typos: Typos::Correct,
+        after: None,
     }
 }
 
@@ -787,4 +788,66 @@ fn a_segment_written_with_other_statistics_loses_no_match() {
     let all = found(1000);
     assert_eq!(all[0], "a0597", "the most recent short message ranks first");
     assert_eq!(found(10), all[..10]);
+}
+
+/// A later page continues after the place of the last session shown: walked a page at a time, the
+/// sessions are those of one search of them all, in its order (equal scores and dates included),
+/// and each page counts what came before it.
+#[test]
+fn pages_continue_after_the_last_place() {
+    // Sessions of equal scores and dates (the path key orders them), and some that differ.
+    let mut sessions = Vec::new();
+    for i in 0..23 {
+        let text = if i % 3 == 0 {
+            "walk walk the dog"
+        } else {
+            "walk the dog"
+        };
+        sessions.push(session(
+            &format!("s{i:02}"),
+            "/p",
+            OLD + (i % 4) * DAY,
+            &[text],
+        ));
+    }
+    let engine = engine_with(sessions);
+    let all = engine
+        .find(&SearchOptions {
+            limit: 100,
+            ..options("walk")
+        })
+        .unwrap();
+    assert_eq!(all.hits.len(), 23);
+    let mut walked = Vec::new();
+    let mut after = None;
+    loop {
+        let page = engine
+            .find(&SearchOptions {
+                limit: 5,
+                after,
+                ..options("walk")
+            })
+            .unwrap();
+        let ahead = page.ahead.unwrap_or_default();
+        assert_eq!(ahead.sessions, walked.len());
+        let shown: u64 = all.places[..walked.len()]
+            .iter()
+            .fold(0u64, |sum, place| sum.wrapping_add(place.key));
+        if after.is_some() {
+            assert_eq!(ahead.digest, shown);
+        }
+        assert_eq!(page.hits.len(), page.places.len());
+        walked.extend(names(&page.hits));
+        let Some(last) = page.places.last() else {
+            break;
+        };
+        after = Some(recall_native::search::find::After {
+            place: *last,
+            shown: walked.len(),
+        });
+        if page.hits.len() < 5 {
+            break;
+        }
+    }
+    assert_eq!(walked, names(&all.hits));
 }

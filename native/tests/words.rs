@@ -71,6 +71,7 @@ fn options(query: &str) -> SearchOptions {
         coordination: recall_native::search::query::DEFAULT_COORDINATION,
         snippet_chars: 200,
         typos: Typos::Correct,
+        after: None,
     }
 }
 

@@ -16,7 +16,7 @@ import { syncTags } from "../sync/apply-tags.js";
 import type { IndexStore } from "../store.js";
 import { normalizeTag } from "../tags/normalize.js";
 import { tagsFor } from "../tags/open-tags.js";
-import type { AutoTagConfig } from "./config.js";
+import type { AutoTagConfig } from "../config.js";
 import type { ModelCaller, ModelQuestion } from "./pi-model.js";
 import type { SessionRef } from "./resolve-session.js";
 

@@ -17,8 +17,8 @@ import type { TranscriptItem } from "../sessions/transcript.js";
 import { questionTerms, scoreTextsInParts } from "../native/words.js";
 import { fileMessages, heldMessages, type ContextMessages } from "./context-messages.js";
 import type { SessionRef } from "./resolve-session.js";
-import { iso } from "./session-summary.js";
-import type { ReadMessage } from "./read.js";
+import { iso } from "../answers/session-summary.js";
+import type { ReadMessage } from "../answers/read-page.js";
 
 export interface ContextOptions {
   /** Characters of message text in all (default 20,000). */

@@ -14,7 +14,7 @@ import { dirname, join } from "node:path";
 import { sessionsFolderProblem, type Locations, type SessionsSource } from "../locations.js";
 import { nativeModule } from "../native/binding.js";
 import { TagHandle } from "../native/tag-handle.js";
-import { loadConfig } from "./config.js";
+import { loadConfig } from "../config.js";
 import { discoverSessionFiles, scanSessionFiles } from "../sessions/discover.js";
 import { openSessionFile } from "../sessions/lines.js";
 import { openStore } from "../store.js";
@@ -211,7 +211,8 @@ async function checkIndex(context: DoctorContext): Promise<DoctorCheck> {
   // Opening would make one: say what is there instead.
   if (!existsSync(join(indexDir, "meta.json"))) {
     if (readable === 0) return pass("index", `no index yet at ${indexDir}, and no session files to index`);
-    return fail("index", `no index yet at ${indexDir}; ${readable} session files to read`, writeFix(locations));
+    // Not a failure: the first search builds it.
+    return pass("index", `no index yet at ${indexDir}: the first search builds it from the ${readable} session ${readable === 1 ? "file" : "files"}`);
   }
   try {
     const store = await openStore(locations);
@@ -225,7 +226,7 @@ async function checkIndex(context: DoctorContext): Promise<DoctorCheck> {
       return fail("index", `${indexDir} is behind the session files: ${changed} new or changed, ${scan.removed.length} removed`, writeFix(locations));
     }
     const empty = readable - sessions;
-    return pass("index", `${indexDir}: checksums match; all ${readable} readable session files indexed: ${sessions} sessions${empty > 0 ? `, ${empty} file(s) without messages` : ""}`);
+    return pass("index", `${indexDir}: checksums match; all ${readable} readable session files indexed: ${sessions} sessions${empty > 0 ? `, ${empty} ${empty === 1 ? "file" : "files"} without messages` : ""}`);
   } catch (error) {
     return fail("index", `${indexDir} cannot be opened (${reason(error)})`, writeFix(locations));
   }
@@ -240,7 +241,9 @@ async function checkIndexFiles(locations: Locations, indexDir: string): Promise<
   if (damaged.length === 0) return undefined;
   const named = damaged.slice(0, 3).join(", ") + (damaged.length > 3 ? ` and ${damaged.length - 3} more` : "");
   // `recall index` finds only damage a write made since its last check; a rebuild mends any.
-  return fail("index", `${damaged.length} file(s) of ${indexDir} are missing, empty or fail their checksum (${named})`, writeFix(locations, { kind: "rebuild" }));
+  const files = damaged.length === 1 ? "1 file of" : `${damaged.length} files of`;
+  const are = damaged.length === 1 ? "is missing, empty or fails its checksum" : "are missing, empty or fail their checksum";
+  return fail("index", `${files} ${indexDir} ${are} (${named})`, writeFix(locations, { kind: "rebuild" }));
 }
 
 /**

@@ -4,8 +4,9 @@
  */
 import type { IndexStore } from "../store.js";
 import { inProject } from "./project-scope.js";
-import { checkedLimit, scopeFilters } from "./search.js";
-import { toSummary, type SessionSummary } from "./session-summary.js";
+import { checkedLimit } from "../answers/limits.js";
+import { scopeFilters } from "./search.js";
+import { toSummary, type SessionSummary } from "../answers/session-summary.js";
 import { callsTouching, onlyTouching } from "./touched-file.js";
 
 export interface ListOptions {

@@ -16,9 +16,6 @@ import { RECALL_VERSION } from "../version.js";
 import { MODEL_PACKAGE_NAME, modelPackageDir } from "./meaning-model.js";
 import { checkModelFiles } from "./model-files.js";
 
-/** What a search matches by: the words, the meaning, or both, their rankings fused (the default where the model is installed; else the words). */
-export const MATCH_MODES = ["words", "meaning", "both"] as const;
-export type Match = (typeof MATCH_MODES)[number];
 
 /** The loaded model and the meaning index it made. */
 export interface Meaning {

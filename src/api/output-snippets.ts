@@ -6,7 +6,7 @@
 import type { NativeHit } from "../native/addon.js";
 import { outputAt } from "../sessions/entry-output.js";
 import type { IndexStore } from "../store.js";
-import type { TextKind } from "./content-scope.js";
+import type { TextKind } from "../sessions/content-scope.js";
 import type { Typos } from "./search.js";
 
 /** Gives the hits in tool output their snippets, in place, as the search of `content` found them. */

@@ -10,7 +10,9 @@ import { readSessionTree } from "../sessions/session-tree.js";
 import { listTranscript, readListed, type TranscriptItem, type TranscriptMode } from "../sessions/transcript.js";
 import { decodeCursor, encodeCursor, fingerprint, START_AGAIN, type ReadCursor } from "./read-cursor.js";
 import type { SessionRef } from "./resolve-session.js";
-import { iso } from "./session-summary.js";
+import { iso } from "../answers/session-summary.js";
+import { checkedPageChars, DEFAULT_PAGE_CHARS } from "../answers/limits.js";
+import type { ReadMessage, ReadPage } from "../answers/read-page.js";
 
 export interface ReadOptions {
   /** Default `conversation`, or the cursor's mode. */
@@ -25,53 +27,12 @@ export interface ReadOptions {
   cursor?: string;
 }
 
-export interface ReadMessage {
-  type: "message";
-  /** Position in the session's listing (same mode and branches), from 0. */
-  index: number;
-  /** The entry's id in the file (`L<line>` for legacy v1 entries): what search hits name. */
-  entryId: string;
-  role: string;
-  /** ISO 8601 */
-  timestamp: string;
-  text: string;
-  /** Only with all branches. */
-  branch?: "active" | "abandoned";
-  toolName?: string;
-  isError?: boolean;
-  /** Only on a message split across pages: where this piece starts in its text… */
-  textOffset?: number;
-  /** …and the length of the whole text. */
-  textLength?: number;
-}
-
-export interface ReadPage {
-  type: "page";
-  id: string;
-  path: string;
-  cwd: string;
-  name: string | null;
-  mode: TranscriptMode;
-  allBranches: boolean;
-  /** Messages in the whole listing. */
-  total: number;
-  /** Index of the first message on this page; null for an empty page. */
-  from: number | null;
-  /** Messages (or pieces of one) on this page. */
-  count: number;
-  /** Characters of message text on this page. */
-  chars: number;
-  /** Pass to `--cursor` for the next page; null on the last page. */
-  nextCursor: string | null;
-}
 
 export interface ReadResult {
   messages: ReadMessage[];
   page: ReadPage;
 }
 
-export const DEFAULT_PAGE_CHARS = 100_000;
-export const MIN_PAGE_CHARS = 100;
 
 interface Position {
   item: number;
@@ -85,10 +46,7 @@ interface Piece {
 }
 
 export function readSession(session: SessionRef, options: ReadOptions = {}): ReadResult {
-  const maxChars = options.maxChars ?? DEFAULT_PAGE_CHARS;
-  if (!Number.isInteger(maxChars) || maxChars < MIN_PAGE_CHARS) {
-    throw new RecallError("BAD_INPUT", `maxChars must be a whole number of at least ${MIN_PAGE_CHARS}, not ${maxChars}`, { field: "maxChars" });
-  }
+  const maxChars = checkedPageChars(options.maxChars ?? DEFAULT_PAGE_CHARS);
   // Taken before the file is parsed: if Pi appends in between, the cursor describes the older
   // content and is refused next time, which is safe.
   const file = fingerprint(session.path);

@@ -15,7 +15,7 @@ import type { SyncProgress, SyncReport } from "../sync/sync.js";
 import type { WatchOptions } from "../sync/watch.js";
 import type { AskOptions, AskResult } from "./ask.js";
 import type { AutoTagOptions, AutoTagResult } from "./autotag.js";
-import type { LoadedConfig } from "./config.js";
+import type { LoadedConfig } from "../config.js";
 import type { ContextOptions, ContextResult } from "./context.js";
 import type { DoctorCheck } from "./doctor.js";
 import type { ListOptions } from "./list.js";
@@ -25,8 +25,9 @@ import type { RelatedOptions, RelatedPage } from "./related.js";
 import type { SessionRef } from "./resolve-session.js";
 import type { ResumePlan } from "./resume.js";
 import type { SearchOptions, SearchPage } from "./search.js";
-import type { FileIdentity } from "./session-file-guard.js";
-import type { SessionSummary } from "./session-summary.js";
+import type { Stats, StatsOptions } from "./stats.js";
+import type { FileIdentity } from "../sessions/file-guard.js";
+import type { SessionSummary } from "../answers/session-summary.js";
 import type { SessionTags, TagEdit } from "./tags.js";
 import { isTerminal } from "./terminal.js";
 import { versions, type Versions } from "./versions.js";
@@ -35,6 +36,8 @@ import { Maintenance } from "./facade/maintenance.js";
 import { Models, type ModelChoice } from "./facade/models.js";
 import { Sessions, type Resolved } from "./facade/sessions.js";
 import { Tags } from "./facade/tags.js";
+import { Exports } from "./facade/exports.js";
+import type { ExportedSession, ExportOptions } from "./export.js";
 import type { Archive } from "../archive/archive.js";
 import { SessionTools } from "./facade/session-tools.js";
 import { ArchivedSessions, type RemoteReadOptions, type RemoteSearchOptions } from "./facade/archived-sessions.js";
@@ -66,6 +69,7 @@ export class Recall {
   private readonly sessionTools: SessionTools;
   private readonly meaning: MeaningIndexing;
   private readonly archived: ArchivedSessions;
+  private readonly exports: Exports;
 
   private constructor(options: RecallOptions) {
     this.lease = new IndexLease(options);
@@ -76,6 +80,7 @@ export class Recall {
     this.maintenance = new Maintenance(this.lease);
     this.sessionTools = new SessionTools(this.lease, this.sessions);
     this.archived = new ArchivedSessions(this.lease);
+    this.exports = new Exports(this.sessions);
   }
 
   /**
@@ -90,6 +95,11 @@ export class Recall {
   /** recall for the sessions folder these overrides name (Pi's default without any). Opens nothing yet. */
   static open(options: RecallOptions = {}): Recall {
     return new Recall(options);
+  }
+
+  /** Whether a search by meaning should say its index is incomplete (more than 1 in 100 messages lack a vector). */
+  static meaningIncomplete(coverage: MeaningCoverage): boolean {
+    return meaningIncomplete(coverage);
   }
 
   /** A tag as recall keeps it: lowercase letters, digits, `_` and `-` (`#Rust/Search!` → `rust-search`). */
@@ -190,6 +200,15 @@ export class Recall {
     return this.sessions.list(options, present);
   }
 
+  /**
+   * Pictures of the work in a window: sessions, messages, tokens and cost by day, project and
+   * model, and the files calls touched most (see stats.ts). Reads the session files of the sessions
+   * active in the window once each.
+   */
+  stats(options: StatsOptions & Freshness = {}): Promise<Stats> {
+    return this.sessions.stats(options);
+  }
+
   /** How many sessions the index holds (of one folder, with `cwd`), as it is: what a search looked through. */
   count(options: Pick<ListOptions, "cwd"> = {}): Promise<number> {
     return this.sessions.count(options);
@@ -197,7 +216,7 @@ export class Recall {
 
   /**
    * The identity of a session's file (device and inode, hashed) if it is a file a guarded read
-   * accepts (see session-file-guard.ts): inside the sessions folder, regular, one link, at most
+   * accepts (see src/sessions/file-guard.ts): inside the sessions folder, regular, one link, at most
    * 64 MiB. A RecallError (UNSAFE_FILE, FILE_TOO_LARGE, NOT_FOUND) otherwise.
    */
   checkFile(session: SessionRef): FileIdentity {
@@ -291,6 +310,20 @@ export class Recall {
   /** Sessions without any tag, most recently active first (what `autotag --all-untagged` takes). */
   untagged(options: ListOptions & Freshness = {}): Promise<SessionSummary[]> {
     return this.sessions.untagged(options);
+  }
+
+  /**
+   * A whole session as one text to read elsewhere: Markdown (`format: "md"`, the default) or one
+   * self-contained HTML file (`"html"`: no script, nothing fetched, session text escaped). With
+   * `redact`, secrets are replaced as a push to an archive replaces them.
+   */
+  exportSession(ref: string | SessionRef, options: ExportOptions = {}): Promise<string> {
+    return this.exports.render(ref, options);
+  }
+
+  /** The session an export renders: every entry a reader sees, as blocks, with its project and tags. */
+  exportedSession(ref: string | SessionRef, options: Omit<ExportOptions, "format"> = {}): Promise<ExportedSession> {
+    return this.exports.document(ref, options);
   }
 
   /** How to continue a session in Pi: the command and the folder to run it in. */
@@ -423,11 +456,6 @@ export class Recall {
   /** pi_session_list's search: the latest sessions, from `since` (ms since epoch) on. */
   static sessionListQuery(since: number | undefined): SessionQuery {
     return listQuery(since);
-  }
-
-  /** Whether a search should say its meaning index is incomplete: more than 1 in 100 of the messages searched lack their vector. */
-  static meaningIncomplete(coverage: MeaningCoverage): boolean {
-    return meaningIncomplete(coverage);
   }
 
   /** A read or context budget of the session tools, checked (BAD_INPUT outside their limits, named `field`). */

@@ -8,9 +8,11 @@
  */
 import type { MeaningIndexHandle } from "../native/meaning-index-handle.js";
 import type { IndexStore } from "../store.js";
-import { meaningUnavailable, type Match, type MeaningCoverage } from "./meaning.js";
+import { meaningUnavailable, type MeaningCoverage } from "./meaning.js";
+import type { Match, SearchHit } from "../answers/search-hit.js";
+import { checkedLimit } from "../answers/limits.js";
 import type { SessionRef } from "./resolve-session.js";
-import { checkedLimit, scopeFilters, toSearchHit, type SearchHit } from "./search.js";
+import { scopeFilters, toSearchHit } from "./search.js";
 
 export interface RelatedOptions {
   /** The session: its id, a unique id prefix, its file's path, or a session already resolved. */

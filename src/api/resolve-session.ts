@@ -11,7 +11,7 @@ import { readHeader } from "../sessions/entries.js";
 import { readSessionForIndex } from "../sessions/session-index-reader.js";
 import { quote } from "../quote.js";
 import { hasTagData, tagsFor } from "../tags/open-tags.js";
-import { iso, toSummary, type SessionSummary } from "./session-summary.js";
+import { iso, toSummary, type SessionSummary } from "../answers/session-summary.js";
 import { projectOf } from "../sessions/project-identity.js";
 
 export interface SessionRef {
@@ -26,7 +26,7 @@ export function looksLikePath(ref: string): boolean {
   return ref.includes("/") || ref.includes("\\") || ref.endsWith(".jsonl");
 }
 
-const MAX_LISTED_CANDIDATES = 10;
+const MAX_LISTED_CANDIDATES = 3;
 
 /** The sessions the index has recorded files of (header-only ones too), from their records. */
 async function recorded(store: IndexStore, selector: { paths: string[] } | { sessionIdPrefix: string }): Promise<SessionRef[]> {
@@ -57,11 +57,12 @@ export async function resolveSession(store: IndexStore, ref: string, cwd: string
   if (exact) return exact;
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) throw new RecallError("NOT_FOUND", `no session with id or id prefix ${quote(wanted)}`);
+  // One short line: a few of the ids (not their paths), and how many more.
   const listed = matches
     .slice(0, MAX_LISTED_CANDIDATES)
-    .map((m) => `${m.id} (${m.path})`)
+    .map((m) => m.id)
     .join(", ");
-  const more = matches.length > MAX_LISTED_CANDIDATES ? `, and ${matches.length - MAX_LISTED_CANDIDATES} more` : "";
+  const more = matches.length > MAX_LISTED_CANDIDATES ? ` and ${matches.length - MAX_LISTED_CANDIDATES} more` : "";
   throw new RecallError("AMBIGUOUS", `${quote(wanted)} matches ${matches.length} sessions: ${listed}${more}; give more of the id`);
 }
 

@@ -6,17 +6,19 @@
  */
 import { resolve } from "node:path";
 import { RecallError } from "../errors.js";
-import type { NativeFilters, NativeHit } from "../native/addon.js";
+import type { NativeAhead, NativeAfter, NativeFilters, NativeHit, NativePlace } from "../native/addon.js";
 import type { IndexStore } from "../store.js";
 import { hasTags, hasText, parseTagQuery } from "../tags/query-tags.js";
-import { decodeSearchCursor, encodeSearchCursor, searchDigest } from "./search-cursor.js";
-import { iso, toSummary, type SessionSummary } from "./session-summary.js";
+import { decodeSearchCursor, encodeSearchCursor, searchDigest, type SearchCursor } from "./search-cursor.js";
+import { iso, toSummary, type SessionSummary } from "../answers/session-summary.js";
 import { garbledTagStore } from "../tags/open-tags.js";
-import { textKinds, type ContentScope, type TextKind } from "./content-scope.js";
-import { callsTouching, onlyTouching, type FileCall } from "./touched-file.js";
+import { textKinds, type ContentScope, type TextKind } from "../sessions/content-scope.js";
+import { callsTouching, onlyTouching } from "./touched-file.js";
 import { inProject } from "./project-scope.js";
 import { addOutputSnippets } from "./output-snippets.js";
-import { meaningUnavailable, queryVector, type Match, type Meaning, type MeaningCoverage } from "./meaning.js";
+import { meaningUnavailable, queryVector, type Meaning, type MeaningCoverage } from "./meaning.js";
+import type { Match, SearchHit } from "../answers/search-hit.js";
+import { checkedLimit, DEFAULT_LIMIT } from "../answers/limits.js";
 
 export interface SearchOptions {
   /**
@@ -111,6 +113,10 @@ export interface Suggestion {
 /** A search's hits, and the words it read as others or would have. */
 interface Found {
   hits: SearchHit[];
+  /** A ranked search: each hit's place in the ranking (where a next page continues). */
+  places?: NativePlace[];
+  /** A ranked search continued after a place: the sessions ranked at or before it. */
+  ahead?: NativeAhead;
   readAs: ReadAs[];
   suggestions: Suggestion[];
   coverage?: MeaningCoverage;
@@ -118,47 +124,7 @@ interface Found {
   vectors?: number;
 }
 
-export interface MatchedMessage {
-  /** The kind of text that matched: what was said, or thinking, a tool call, a tool's output. */
-  kind: TextKind;
-  /** The tool of a `call` or `output`; null otherwise. */
-  tool: string | null;
-  role: string;
-  /** Position among the session's indexed messages, from 0. */
-  index: number;
-  entryId: string;
-  /** ISO 8601 */
-  timestamp: string;
-}
 
-export interface SearchHit extends SessionSummary {
-  score: number;
-  /** The best matching message; null when only the session's tags matched. */
-  message: MatchedMessage | null;
-  /** About 200 characters around the match. */
-  snippet: string;
-  /** Matched words in `snippet` as [start, end) UTF-8 byte offsets. */
-  spans: [number, number][];
-  /** With `file`: the calls that touched it, in session order. */
-  calls?: FileCall[];
-  /**
-   * With `match` meaning or both: which ranking found the session. A session only the meaning
-   * found has the passage that matched as its snippet, with no marked words.
-   */
-  matchedBy?: Match;
-}
-
-export const DEFAULT_LIMIT = 20;
-/** The most results a search or a listing returns at once (`limit`); pages go on past it. */
-export const MAX_LIMIT = 10_000;
-
-/** `limit`, checked: a whole number from 1 to `MAX_LIMIT`. */
-export function checkedLimit(limit: number): number {
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    throw new RecallError("BAD_INPUT", `limit must be a whole number from 1 to ${MAX_LIMIT}, not ${limit}`, { field: "limit" });
-  }
-  return limit;
-}
 
 export function scopeFilters(options: Pick<SearchOptions, "cwd" | "since" | "until" | "sessionIds">): NativeFilters {
   const filters: NativeFilters = {};
@@ -180,15 +146,44 @@ export async function searchPage(store: IndexStore, options: SearchOptions, mean
   const digest = searchDigest(options.sessionIds === undefined ? searched : [...searched, options.sessionIds]);
   const cursor = options.cursor === undefined ? undefined : decodeSearchCursor(options.cursor, digest);
   const offset = cursor?.offset ?? 0;
+  // Every page's scores are measured from the first page's clock, so that a later page ranks as the first did.
+  const now = options.now ?? cursor?.now ?? Date.now();
+  // A ranked search continues after the last session shown; a listing skips the sessions shown.
+  const after: NativeAfter | undefined = cursor?.after ? { place: cursor.after, shown: offset } : undefined;
+  const skip = after ? 0 : offset;
   // One more than the page shows says whether another page follows.
-  const { hits: found, readAs, suggestions, coverage, vectors } = await findSessions(store, { ...options, limit: offset + limit + 1 }, meaning, cursor?.vectors);
-  if (cursor?.results !== undefined && cursor.results !== resultsDigest(found.slice(0, offset))) {
+  const found = await findSessions(store, { ...options, now, limit: skip + limit + 1 }, meaning, after, cursor?.vectors);
+  if (cursor !== undefined && stale(cursor, offset, found)) {
     throw new RecallError("STALE_CURSOR", "the results changed since this cursor was made", { field: "cursor", hint: "start again without a cursor" });
   }
-  const hits = found.slice(offset, offset + limit);
-  const more = found.length > offset + limit;
-  const results = options.snapshot ? resultsDigest(found.slice(0, offset + limit)) : undefined;
-  return { hits, nextCursor: more ? encodeSearchCursor({ offset: offset + limit, digest, results, vectors }) : null, readAs, suggestions, ...(coverage ? { coverage } : {}) };
+  const hits = found.hits.slice(skip, skip + limit);
+  const more = found.hits.length > skip + limit;
+  const { readAs, suggestions, coverage } = found;
+  const page = { readAs, suggestions, ...(coverage ? { coverage } : {}) };
+  if (!more) return { hits, nextCursor: null, ...page };
+  // A search by meaning or both: later pages read the vectors the first page read, so a build under way does not reorder them.
+  const vectors = cursor?.vectors ?? found.vectors;
+  const next = { offset: offset + limit, digest, ...(vectors === undefined ? {} : { vectors }) };
+  const last = found.places?.[skip + limit - 1];
+  if (last === undefined) {
+    const results = options.snapshot ? resultsDigest(found.hits.slice(0, offset + limit)) : undefined;
+    return { hits, nextCursor: encodeSearchCursor({ ...next, results }), ...page };
+  }
+  const shown = found.places!.slice(skip, skip + limit).map((place) => place.key);
+  const ahead = options.snapshot ? sumOfKeys([cursor?.ahead ?? "0", ...shown]) : undefined;
+  return { hits, nextCursor: encodeSearchCursor({ ...next, after: last, now, ahead }), ...page };
+}
+
+/** Whether the sessions the pages before showed are no longer those ranked before this page (a snapshot cursor). */
+function stale(cursor: SearchCursor, offset: number, found: Found): boolean {
+  if (cursor.results !== undefined) return cursor.results !== resultsDigest(found.hits.slice(0, offset));
+  if (cursor.ahead !== undefined) return found.ahead?.sessions !== offset || found.ahead.digest !== cursor.ahead;
+  return false;
+}
+
+/** The wrapping sum of path keys (u64, in decimal), as the native search's `ahead` digest sums them. */
+function sumOfKeys(keys: readonly string[]): string {
+  return BigInt.asUintN(64, keys.reduce((sum, key) => sum + BigInt(key), 0n)).toString();
 }
 
 /** Which sessions came first, in order: what a snapshot cursor is tied to. */
@@ -201,7 +196,7 @@ function unranked(session: SessionSummary): SearchHit {
 }
 
 export async function searchSessions(store: IndexStore, options: SearchOptions): Promise<SearchHit[]> {
-  return (await findSessions(store, options, undefined, undefined)).hits;
+  return (await findSessions(store, options, undefined)).hits;
 }
 
 /** A hit of the native core as the library gives it. */
@@ -224,7 +219,7 @@ export function toSearchHit(hit: NativeHit): SearchHit {
   };
 }
 
-async function findSessions(store: IndexStore, options: SearchOptions, meaning: Meaning | undefined, vectors: number | undefined): Promise<Found> {
+async function findSessions(store: IndexStore, options: SearchOptions, meaning: Meaning | undefined, after?: NativeAfter, vectors?: number): Promise<Found> {
   const query = parseTagQuery(options.query);
   const limit = options.limit ?? DEFAULT_LIMIT;
   const content = textKinds(options.content);
@@ -257,14 +252,17 @@ async function findSessions(store: IndexStore, options: SearchOptions, meaning: 
       ...(content ? { content } : {}),
       now: options.now ?? Date.now(),
       typos,
+      ...(after ? { after } : {}),
   };
-  const { hits, readAs: named, coverage, vectors: read } =
+  const { hits, places, ahead, readAs: named, coverage, vectors: read } =
     match !== "words" && meaning
       ? await store.native.searchByMeaning({ ...request, matching: match, vector: await queryVector(meaning, query.text), ...(vectors === undefined ? {} : { vectors }) }, meaning.index, options.signal)
       : await store.native.search(request, options.signal);
   await addOutputSnippets(store, hits, query.text, options.prefix ?? false, typos, content ?? ["conversation"]);
   const found = hits.map((hit) => withCalls({ ...toSearchHit(hit), ...(match === "words" ? {} : { matchedBy: hit.matchedBy as Match }) }));
   const covered = {
+    places,
+    ...(ahead ? { ahead } : {}),
     ...(coverage ? { coverage: { embedded: coverage.embedded, messages: coverage.messages } } : {}),
     ...(read === undefined || read === null ? {} : { vectors: read }),
   };

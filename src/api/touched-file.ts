@@ -6,15 +6,8 @@
 import type { NativeFilters } from "../native/addon.js";
 import { fileAskedAbout } from "../sessions/other-text.js";
 import type { IndexStore } from "../store.js";
+import type { FileCall } from "../answers/search-hit.js";
 
-export interface FileCall {
-  /** `read`, `edit`, `write` or `bash`. */
-  tool: string;
-  /** The file, absolute. */
-  path: string;
-  /** The entry the call is in (an assistant message, or a `!` command). */
-  entryId: string;
-}
 
 /** The calls that touched `file`, by session file path. */
 export async function callsTouching(store: IndexStore, file: string): Promise<Map<string, FileCall[]>> {

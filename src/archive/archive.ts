@@ -3,7 +3,7 @@
  * pushing the session files to one, searching and reading what was pushed, and pulling a kept session file. Nothing leaves the machine except through this folder, and
  * session text only after redaction (documents.ts), unless the remote says `redact: false`.
  */
-import { loadConfig } from "../api/config.js";
+import { loadConfig } from "../config.js";
 import { resolveLocations, type LocationOverrides, type Locations } from "../locations.js";
 import { forget, type ForgetOptions, type ForgetReport } from "./forget.js";
 import { push, type PushOptions, type PushReport } from "./push.js";
@@ -43,8 +43,9 @@ export class Archive {
     return saveRemote(this.configFile, name, settings);
   }
 
-  test(name: string): Promise<RemoteCheck[]> {
-    return checkRemote(this.remote(name), this.env);
+  /** Checks the remote named `name` (the only one when none is named). */
+  test(name: string | undefined): Promise<RemoteCheck[]> {
+    return checkRemote(this.locations, this.remote(name), this.env);
   }
 
   /** Pushes to the remote named `name` (the only one when none is named). */

@@ -6,14 +6,15 @@ import type { Client, Types } from "@opensearch-project/opensearch";
 import { RecallError } from "../errors.js";
 import { PUSH_TIMEOUT_MS, remoteError, statusOf } from "./client.js";
 import type { IdentifiedDocument } from "./documents.js";
+import type { HolderRecord } from "./holders.js";
 import type { KeptFile } from "./kept-files.js";
 import type { Remote } from "./remotes.js";
 
 /** Tries of an item the archive refused for a passing reason, with backoff from 250 ms to 8 s. */
 const MAX_TRIES = 8;
 
-/** An action on the remote's index, or on `index` (its kept files, kept-files.ts). */
-export type Action = ({ id: string; document: IdentifiedDocument["document"] | KeptFile } | { id: string; delete: true }) & { index?: string };
+/** An action on the remote's index, or on `index` (its kept files, kept-files.ts; its holder records, holders.ts). */
+export type Action = ({ id: string; document: IdentifiedDocument["document"] | KeptFile | HolderRecord } | { id: string; delete: true }) & { index?: string };
 
 /** A push's requests may take the remote's timeout, and at least PUSH_TIMEOUT_MS. */
 export const pushTimeout = (remote: Remote) => Math.max(remote.timeoutMs, PUSH_TIMEOUT_MS);

@@ -100,6 +100,11 @@ export function remoteError(remote: Remote, error: unknown, doing: string, timeo
     return new RecallError(code, `${where} answered HTTP ${status} while ${doing}${reason === undefined ? "" : `: ${String(reason).split("\n")[0]}`}`, details);
   }
   if (loaded && error instanceof loaded.errors.TimeoutError) return new RecallError("REMOTE_UNAVAILABLE", `${where} did not answer within ${timeoutMs / 1000} s while ${doing}`, details);
+  // It answered, but not with an engine's JSON (a web page, a proxy's sign-in: the client hands
+  // such a body on as text, which then has none of the fields read): reachable, but no OpenSearch.
+  if (error instanceof TypeError || (loaded && error instanceof loaded.errors.DeserializationError)) {
+    return new RecallError("REMOTE_UNAVAILABLE", `${where} answered with a body that is not OpenSearch's JSON while ${doing}: its URL names no OpenSearch (a web server or a proxy's page?)`, details);
+  }
   // The network error's own words name the host (connect ECONNREFUSED 10.0.0.5:9200).
   const message = remote.hostHidden ? "" : `: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}`;
   return new RecallError("REMOTE_UNAVAILABLE", `${where} is unreachable while ${doing} (${timeoutMs / 1000} s timeout)${message}`, details);

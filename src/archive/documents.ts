@@ -83,7 +83,7 @@ function cutText(message: IndexedMessage, tool: string | undefined, text: string
  * Redacts every string of `documents` at once: each string once (a session's fields repeat in all
  * its documents), each secret counted where it was.
  */
-async function redactDocuments(drafts: Draft[]): Promise<IdentifiedDocument[]> {
+async function redactDocuments(drafts: Draft[], sessionCounted: boolean): Promise<IdentifiedDocument[]> {
   const strings = new Map<string, number>();
   const add = (text: string) => {
     if (!strings.has(text)) strings.set(text, strings.size);
@@ -111,8 +111,8 @@ async function redactDocuments(drafts: Draft[]): Promise<IdentifiedDocument[]> {
     let total = 0;
     const count = (field: string, result: Redacted) => {
       total += result.total;
-      // A session's fields are counted in the first document of the read only.
-      if (result.total === 0 || (index > 0 && SESSION_FIELDS.has(field))) return;
+      // A session's fields are counted in the first document of the read only (of its first part).
+      if (result.total === 0 || ((index > 0 || sessionCounted) && SESSION_FIELDS.has(field))) return;
       const place = (places[placeOf(field, draft.document.kind)] ??= {});
       for (const [kind, n] of Object.entries(result.counts)) {
         place[kind] = (place[kind] ?? 0) + n;
@@ -157,9 +157,11 @@ interface Draft {
 
 /**
  * The documents of the messages of one read of a session file (read with `whole`), carrying the
- * session's tags.
+ * session's tags; `sessionCounted`: the secrets in the session's own fields were counted with an
+ * earlier part of the same read. A call or output's place among its entry's (its id) is counted
+ * within the read: an entry's units are never split between parts.
  */
-export async function sessionDocuments(read: SessionRead, remote: Remote, tags: readonly string[]): Promise<IdentifiedDocument[]> {
+export async function sessionDocuments(read: SessionRead, remote: Remote, tags: readonly string[], sessionCounted = false): Promise<IdentifiedDocument[]> {
   const drafts: Draft[] = [];
   const ordinals = new Map<string, number>();
   for (const message of read.messages) {
@@ -197,6 +199,6 @@ export async function sessionDocuments(read: SessionRead, remote: Remote, tags: 
       },
     });
   }
-  if (remote.redact) return redactDocuments(drafts);
+  if (remote.redact) return redactDocuments(drafts, sessionCounted);
   return drafts.map(({ id, message, document, values }) => ({ id, redacted: {}, places: {}, document: { ...document, text: cutText(message, document.tool, document.text, values) } }));
 }

@@ -13,11 +13,11 @@
  *
  * What the archive holds is untrusted (untrusted.ts): a kept file whose names, header or parts are
  * not what a push writes is refused whole, and the file is written only into a folder that, its
- * links resolved, is in the sessions folder (session-file-guard.ts). Nothing is written otherwise.
+ * links resolved, is in the sessions folder (src/sessions/file-guard.ts). Nothing is written otherwise.
  */
 import { closeSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { realPathInside } from "../api/session-file-guard.js";
+import { realPathInside } from "../sessions/file-guard.js";
 import { RecallError } from "../errors.js";
 import type { Locations } from "../locations.js";
 import { discoverSessionFiles, type SessionFile } from "../sessions/discover.js";

@@ -7,8 +7,9 @@
  */
 import { Buffer } from "node:buffer";
 import type { Client } from "@opensearch-project/opensearch";
-import { DEFAULT_PAGE_CHARS, MIN_PAGE_CHARS, type ReadMessage, type ReadPage } from "../api/read.js";
-import { iso } from "../api/session-summary.js";
+import { checkedPageChars, DEFAULT_PAGE_CHARS } from "../answers/limits.js";
+import type { ReadMessage, ReadPage } from "../answers/read-page.js";
+import { iso } from "../answers/session-summary.js";
 import { RecallError } from "../errors.js";
 import type { TranscriptMode } from "../sessions/transcript.js";
 import { remoteError, withRemote } from "./client.js";
@@ -75,10 +76,7 @@ export async function resolveArchived(client: Client, remote: Remote, ref: strin
 }
 
 export async function readArchived(remote: Remote, env: NodeJS.ProcessEnv, ref: string, options: ArchiveReadOptions = {}): Promise<ArchiveReadResult> {
-  const maxChars = options.maxChars ?? DEFAULT_PAGE_CHARS;
-  if (!Number.isInteger(maxChars) || maxChars < MIN_PAGE_CHARS) {
-    throw new RecallError("BAD_INPUT", `maxChars must be a whole number of at least ${MIN_PAGE_CHARS}, not ${maxChars}`, { field: "maxChars" });
-  }
+  const maxChars = checkedPageChars(options.maxChars ?? DEFAULT_PAGE_CHARS);
   const { session, cursor, mode, documents } = await withRemote(remote, env, remote.timeoutMs, async (connection) => {
     const client = connection.client();
     try {

@@ -1,26 +1,30 @@
 /**
  * `recall remote test`: what works of a remote, each step a line — reachable, authenticated, may
  * write, may read, the version of recall's index template there, and for a remote with
- * `keepFiles`, may keep files. Writing and reading are tried for real, with a probe document of
- * this machine that is deleted again.
+ * `keepFiles`, may keep files, and whether the indexes are the ones this machine's last push filled
+ * (index-identity.ts: one deleted or replaced since is filled again by the next push). Writing and
+ * reading are tried for real, with a probe document of this machine that is deleted again.
  */
 import type { Client } from "@opensearch-project/opensearch";
+import type { Locations } from "../locations.js";
 import { remoteError, withRemote } from "./client.js";
+import { indexIdentity, replacedSince } from "./index-identity.js";
 import { ensureFilesIndex, filesAlias, type KeptFile } from "./kept-files.js";
 import { credentialsOf, type Remote } from "./remotes.js";
 import { ensureIndex, installedVersion, TEMPLATE_VERSION } from "./template.js";
+import { loadWatermarks, watermarkFile } from "./watermarks.js";
 
 export interface RemoteCheck {
-  name: "reachable" | "authenticated" | "may write" | "may read" | "template" | "may keep files";
+  name: "reachable" | "authenticated" | "may write" | "may read" | "template" | "may keep files" | "same index";
   ok: boolean;
   message: string;
 }
 
-export function checkRemote(remote: Remote, env: NodeJS.ProcessEnv): Promise<RemoteCheck[]> {
-  return withRemote(remote, env, remote.timeoutMs, (connection) => runChecks(remote, env, connection.client()));
+export function checkRemote(locations: Locations, remote: Remote, env: NodeJS.ProcessEnv): Promise<RemoteCheck[]> {
+  return withRemote(remote, env, remote.timeoutMs, (connection) => runChecks(locations, remote, env, connection.client()));
 }
 
-async function runChecks(remote: Remote, env: NodeJS.ProcessEnv, client: Client): Promise<RemoteCheck[]> {
+async function runChecks(locations: Locations, remote: Remote, env: NodeJS.ProcessEnv, client: Client): Promise<RemoteCheck[]> {
   const checks: RemoteCheck[] = [];
   const failed = (name: RemoteCheck["name"], error: unknown, doing: string) => {
     checks.push({ name, ok: false, message: remoteError(remote, error, doing).message });
@@ -29,6 +33,8 @@ async function runChecks(remote: Remote, env: NodeJS.ProcessEnv, client: Client)
   let version: string;
   try {
     const info = await client.info();
+    // A web page answers 200 too: its body comes as text.
+    if (typeof info.body !== "object" || info.body === null) throw new TypeError("the answer is not JSON");
     version = String(info.body.version?.number ?? "unknown");
   } catch (error) {
     const status = (error as { statusCode?: number }).statusCode;
@@ -64,6 +70,22 @@ async function runChecks(remote: Remote, env: NodeJS.ProcessEnv, client: Client)
     });
   } catch (error) {
     failed("template", error, "reading the index template");
+  }
+  const saved = loadWatermarks(watermarkFile(locations, remote)).identity;
+  try {
+    const replaced = replacedSince(remote, saved, await indexIdentity(client, remote));
+    checks.push({
+      name: "same index",
+      ok: replaced.length === 0,
+      message:
+        replaced.length > 0
+          ? `${replaced.join(", ")} was deleted or replaced since this machine's last push: the next push sends every session again`
+          : saved
+            ? "the indexes are the ones this machine's last push filled"
+            : "this machine has not pushed to it yet",
+    });
+  } catch (error) {
+    failed("same index", error, "looking at the index");
   }
   if (remote.keepFiles) {
     // A kept file of no session, in the index `recall pull` reads, written and read back.

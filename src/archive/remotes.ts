@@ -15,7 +15,7 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
 import { dirname } from "node:path";
-import { readSettings, section, type Json } from "../api/config.js";
+import { readSettings, section, type Json } from "../config.js";
 import { RecallError } from "../errors.js";
 import { expandHome } from "../locations.js";
 

@@ -16,7 +16,7 @@
  * `_analyze` before the search.
  */
 import type { Client } from "@opensearch-project/opensearch";
-import type { TextKind } from "../api/content-scope.js";
+import type { TextKind } from "../sessions/content-scope.js";
 import type { PushedContent } from "./remotes.js";
 import { ANALYZER } from "./template.js";
 

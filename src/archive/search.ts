@@ -7,9 +7,10 @@
  */
 import { resolve } from "node:path";
 import type { Client } from "@opensearch-project/opensearch";
-import { textKinds, type ContentScope, type TextKind } from "../api/content-scope.js";
-import { checkedLimit, DEFAULT_LIMIT, type SearchHit } from "../api/search.js";
-import { iso, type SessionSummary } from "../api/session-summary.js";
+import { textKinds, type ContentScope, type TextKind } from "../sessions/content-scope.js";
+import { checkedLimit, DEFAULT_LIMIT } from "../answers/limits.js";
+import type { SearchHit } from "../answers/search-hit.js";
+import { iso, type SessionSummary } from "../answers/session-summary.js";
 import { projectOf } from "../sessions/project-identity.js";
 import { FIRST_MESSAGE_CHARS } from "../sessions/session-index-reader.js";
 import { clipLine } from "../sessions/text.js";

@@ -15,6 +15,7 @@ import { FastHash } from "../hash.js";
 import type { Locations } from "../locations.js";
 import type { SessionHeader } from "../sessions/entries.js";
 import type { ReadCheckpoint } from "../sessions/session-index-reader.js";
+import type { IndexIdentity } from "./index-identity.js";
 import type { KeptState } from "./kept-files.js";
 import type { Remote } from "./remotes.js";
 
@@ -35,10 +36,18 @@ export interface FileWatermark {
   kept?: KeptState;
 }
 
-export type Watermarks = Map<string, FileWatermark>;
+/** Each file's watermark, and the identity of the indexes they were acknowledged by (index-identity.ts). */
+export class Watermarks extends Map<string, FileWatermark> {
+  identity: IndexIdentity | undefined;
+}
 
-/** 2: kept files in parts (a watermark of 1 said only that its file was kept, whole). */
-const FORMAT = 2;
+/**
+ * 2: kept files in parts (a watermark of 1 said only that its file was kept, whole); 3: each
+ * pushed session has its machine's holder record (holders.ts), and the watermarks name the
+ * indexes that acknowledged them (`index`). Watermarks of another format are
+ * not believed: the next push sends everything once again, as this format's pushes send it.
+ */
+const FORMAT = 3;
 
 /** The file of one remote: a new URL or index is another archive, so it starts afresh. */
 export function watermarkFile(locations: Pick<Locations, "cacheDir">, remote: Remote): string {
@@ -48,17 +57,21 @@ export function watermarkFile(locations: Pick<Locations, "cacheDir">, remote: Re
 
 export function loadWatermarks(path: string): Watermarks {
   try {
-    const saved = JSON.parse(readFileSync(path, "utf8")) as { format?: number; files?: Record<string, FileWatermark> };
-    if (saved.format === FORMAT && saved.files) return new Map(Object.entries(saved.files));
+    const saved = JSON.parse(readFileSync(path, "utf8")) as { format?: number; index?: IndexIdentity; files?: Record<string, FileWatermark> };
+    if (saved.format === FORMAT && saved.files) {
+      const watermarks = new Watermarks(Object.entries(saved.files));
+      watermarks.identity = saved.index;
+      return watermarks;
+    }
   } catch {
     // Missing or unreadable: everything is pushed again, which overwrites documents with themselves.
   }
-  return new Map();
+  return new Watermarks();
 }
 
 export function saveWatermarks(path: string, watermarks: Watermarks): void {
   mkdirSync(join(path, ".."), { recursive: true });
-  writeWhole(path, JSON.stringify({ format: FORMAT, files: Object.fromEntries(watermarks) }));
+  writeWhole(path, JSON.stringify({ format: FORMAT, index: watermarks.identity, files: Object.fromEntries(watermarks) }));
 }
 
 /**
@@ -67,7 +80,7 @@ export function saveWatermarks(path: string, watermarks: Watermarks): void {
  */
 export function saveSignatures(path: string, watermarks: Watermarks): void {
   const files = Object.fromEntries([...watermarks].map(([file, mark]): [string, SavedSignature] => [file, [mark.ino, mark.size, mark.mtimeMs, mark.header.id, mark.tags ?? [], mark.kept !== undefined]]));
-  writeWhole(signaturesFile(path), JSON.stringify({ format: FORMAT, of: fileStamp(path), files }));
+  writeWhole(signaturesFile(path), JSON.stringify({ format: FORMAT, of: fileStamp(path), index: watermarks.identity, files }));
 }
 
 /** Which watermarks file this is: its inode, size and time (whole milliseconds). */
@@ -98,9 +111,10 @@ export function signaturesFile(watermarksFile: string): string {
   return watermarksFile.replace(/\.json$/, ".signatures.json");
 }
 
-/** The signatures saved with some watermarks: how many, and each file's. */
+/** The signatures saved with some watermarks: how many, each file's, and the watermarks' index identity. */
 export interface Signatures {
   count: number;
+  identity: IndexIdentity | undefined;
   of(file: string): Signature | undefined;
 }
 
@@ -112,12 +126,13 @@ export interface Signatures {
  */
 export function loadSignatures(path: string): Signatures | undefined {
   try {
-    const saved = JSON.parse(readFileSync(signaturesFile(path), "utf8")) as { format?: number; of?: number[]; files?: Record<string, SavedSignature> };
+    const saved = JSON.parse(readFileSync(signaturesFile(path), "utf8")) as { format?: number; of?: number[]; index?: IndexIdentity; files?: Record<string, SavedSignature> };
     const current = fileStamp(path);
     if (saved.format !== FORMAT || !saved.files || !Array.isArray(saved.of) || saved.of.some((part, i) => part !== current[i])) return undefined;
     const files = saved.files;
     return {
       count: Object.keys(files).length,
+      identity: saved.index,
       of(file) {
         const found = Object.hasOwn(files, file) ? files[file] : undefined;
         if (!found) return undefined;

@@ -10,6 +10,8 @@ import { ReadCommand } from "./commands/read.js";
 import { RelatedCommand } from "./commands/related.js";
 import { ContextCommand } from "./commands/context.js";
 import { ResumeCommand } from "./commands/resume.js";
+import { ExportCommand } from "./commands/export.js";
+import { StatsCommand } from "./commands/stats.js";
 import { TagCommand } from "./commands/tag.js";
 import { TagsCommand } from "./commands/tags.js";
 import { UntagCommand } from "./commands/untag.js";
@@ -47,6 +49,8 @@ const COMMANDS = [
   RelatedCommand,
   ContextCommand,
   ResumeCommand,
+  ExportCommand,
+  StatsCommand,
   TagCommand,
   UntagCommand,
   TagsCommand,
@@ -86,6 +90,20 @@ export function buildCli(only?: string): Cli<RecallContext> {
   return cli;
 }
 
+/**
+ * `argv` with the command's name first: `recall --color=never search -n2 x` is `recall search
+ * --color=never -n2 x`, so that what reads a command's options (help, attached values, words after
+ * a dash) reads these too. Unchanged unless it starts with an option and a later word names a command.
+ */
+function commandFirst(argv: string[]): string[] {
+  if (!argv[0]?.startsWith("-")) return argv;
+  const names = new Set(COMMANDS.flatMap((command) => command.paths.map((path) => path[0])));
+  for (let i = 1; i < argv.length && argv[i] !== "--"; i++) {
+    if (names.has(argv[i])) return [argv[i]!, ...argv.slice(0, i), ...argv.slice(i + 1)];
+  }
+  return argv;
+}
+
 /** Whether `-h` or `--help` comes after the command's name and before any `--`. */
 function helpAsked(argv: string[]): boolean {
   const end = argv.indexOf("--");
@@ -99,6 +117,7 @@ export async function runCli(argv: string[], context: RecallContext = defaultCon
     context.stderr.write(shortUsage());
     return Exit.Error;
   }
+  argv = commandFirst(argv);
   const cli = buildCli(argv[0]);
   const commandClass = COMMANDS.find((command) => command.paths.some((path) => path.length === 1 && path[0] === argv[0]));
   // `recall search foo --help` asks for search's help, as `recall search --help` does (clipanion

@@ -48,6 +48,10 @@ export function parseErrorMessage(error: unknown, argv: readonly string[], comma
     const suggestion = closest(option, command.options.flatMap((o) => o.names).concat("--help"));
     return `unknown option ${quote(option)} for recall ${command.name}${suggestion ? `; did you mean "${suggestion}"?` : ""} (\`recall ${command.name} --help\` lists its options)`;
   }
+  // `recall tag 01a0f6e8` (no tag): say what the command takes.
+  if (/^Not enough positional arguments/.test(raw) && command) {
+    return `recall ${command.name} needs more arguments: ${command.usage} (\`recall ${command.name} --help\` shows the usage)`;
+  }
   const firstLine = raw.split("\n")[0]!.trim().replace(/\.$/, "");
   const help = command ? `recall ${command.name} --help` : "recall --help";
   return `${firstLine.charAt(0).toLowerCase()}${firstLine.slice(1)} (\`${help}\` shows the usage)`;

@@ -26,6 +26,7 @@ import type {
   TagCount,
 } from "../index.js";
 import type { ArchiveHit, ArchiveReadResult, ForgetReport, IdentifiedDocument, KeptFile, Origin, PullResult, PushReport, Remote, RemoteCheck, SessionSecrets } from "../index.js";
+import type { Activity, Stats } from "../index.js";
 import { doctorFixWords } from "./error-words.js";
 
 // Each record's type is written out here, field by field, with the wire's own types: none is
@@ -495,6 +496,8 @@ export interface PushSummaryRecord {
   deleted: number;
   removed: number;
   forgotten: number;
+  /** The archive's aliases whose index was deleted or replaced since this machine's last push: everything was sent again. */
+  replaced: string[];
   redactions: Record<string, number>;
   /** Secrets removed from the kept session files, by what they were. */
   fileRedactions: Record<string, number>;
@@ -516,6 +519,7 @@ export function pushSummaryRecord(report: PushReport): PushSummaryRecord {
     deleted: report.deleted,
     removed: report.removed,
     forgotten: report.forgotten,
+    replaced: [...report.replaced],
     redactions: { ...report.redactions },
     fileRedactions: { ...report.fileRedactions },
     redactedIn: Object.fromEntries(Object.entries(report.redactedIn).map(([place, kinds]) => [place, { ...kinds }])),
@@ -669,7 +673,42 @@ export type WireRecord =
   | PullRecord
   | ForgetRecord
   | RemoteRecord
-  | RemoteCheckRecord;
+  | RemoteCheckRecord
+  | StatsRecord;
+
+/** `recall stats --json`: the sums of a group (a day, project or model, or all of them). */
+export interface ActivityFields {
+  sessions: number;
+  messages: number;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  tokens: number;
+  cost: number;
+}
+
+/** `recall stats --json`: the days (oldest first), projects, models, files (busiest first), then the totals. */
+export type StatsRecord =
+  | ({ type: "day"; day: string } & ActivityFields)
+  | ({ type: "project"; project: string } & ActivityFields)
+  | ({ type: "model"; model: string } & ActivityFields)
+  | { type: "file"; path: string; calls: number; sessions: number }
+  | ({ type: "totals"; unreadable: number } & ActivityFields);
+
+function activityFields(a: Activity): ActivityFields {
+  return { sessions: a.sessions, messages: a.messages, input: a.input, output: a.output, cacheRead: a.cacheRead, cacheWrite: a.cacheWrite, tokens: a.tokens, cost: a.cost };
+}
+
+export function statsRecords(s: Stats): StatsRecord[] {
+  return [
+    ...s.days.map((d): StatsRecord => ({ type: "day", day: d.day, ...activityFields(d) })),
+    ...s.projects.map((p): StatsRecord => ({ type: "project", project: p.project, ...activityFields(p) })),
+    ...s.models.map((m): StatsRecord => ({ type: "model", model: m.model, ...activityFields(m) })),
+    ...s.files.map((f): StatsRecord => ({ type: "file", path: f.path, calls: f.calls, sessions: f.sessions })),
+    { type: "totals", unreadable: s.unreadable, ...activityFields(s.totals) },
+  ];
+}
 
 /** One JSON Lines record. */
 export function wireLine(record: WireRecord): string {

@@ -20,10 +20,18 @@ export function published(schema: z.ZodObject): StandardSchemaWithJSON<unknown, 
   } as StandardSchemaWithJSON<unknown, unknown>;
 }
 
-/** The arguments, checked against the tool's schema; INVALID_ARGUMENT naming each refused one. */
+/**
+ * The arguments, checked against the tool's schema; INVALID_ARGUMENT naming each refused one. An
+ * argument the tool does not take is refused too (the schema is strict), not left unread: `limt`
+ * would otherwise quietly be the default limit.
+ */
 export function checkedArguments<T extends z.ZodObject>(schema: T, value: unknown): z.infer<T> {
   const parsed = schema.safeParse(value ?? {});
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`);
+  const problems = parsed.error.issues.map((issue) =>
+    issue.code === "unrecognized_keys"
+      ? `${issue.keys.join(", ")}: not an argument of this tool (it takes ${Object.keys(schema.shape).join(", ")})`
+      : `${issue.path.join(".") || "arguments"}: ${issue.message}`,
+  );
   throw new ToolError("INVALID_ARGUMENT", `invalid arguments (${problems.join("; ")})`, "correct these arguments as the tool's inputSchema gives their types and limits, and call again");
 }

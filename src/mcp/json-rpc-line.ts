@@ -1,8 +1,9 @@
 /**
  * One line of the stdio stream, judged as JSON-RPC 2.0: the message to hand to the SDK's server,
  * or the error response that answers it (-32700 for text that is not JSON, -32600 for JSON that is
- * no valid request, notification or response). Every line a client waits on is answered: the SDK
- * drops what it cannot parse without a word, so nothing reaches it before this check.
+ * no valid request, notification or response, or that nests deeper than MAX_DEPTH). Every line a
+ * client waits on is answered: the SDK drops what it cannot parse without a word, so nothing
+ * reaches it before this check.
  */
 import { parseJSONRPCMessage, type JSONRPCMessage } from "@modelcontextprotocol/server";
 
@@ -10,6 +11,13 @@ export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
 
 type Id = string | number | null;
+
+/**
+ * The deepest nesting of objects and arrays a message may have. An MCP request nests a few
+ * levels; thousands would overflow the stack of a recursive parse or check (JSON.parse's reviver,
+ * the SDK's schema), which would then lose the request's id.
+ */
+export const MAX_DEPTH = 64;
 
 export interface ErrorResponse {
   jsonrpc: "2.0";
@@ -61,9 +69,38 @@ function judgeOne(value: unknown, forbidden: boolean): { message: JSONRPCMessage
   return typeof checked === "string" ? { answer: invalid(value, checked) } : { message: checked };
 }
 
+/** The id of a request whose line is refused unread, if the line starts with it (`{"jsonrpc":"2.0","id":7,…` or `{"id":7,…`). */
+export function leadingId(head: string): string | number | null {
+  const match = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d{1,15}(?![.\deE])|"(?:[^"\\]|\\.){0,100}")/.exec(head);
+  if (!match) return null;
+  try {
+    return JSON.parse(match[1]!) as string | number;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the text nests objects and arrays deeper than MAX_DEPTH (brackets inside strings are text). */
+function tooDeep(line: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_DEPTH) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
 /** A line of the stream (without its newline). */
 export function judgeLine(line: string): Judged {
   if (line.trim() === "") return { ignore: true };
+  if (tooDeep(line)) return { answer: errorResponse(leadingId(line.slice(0, 256)), INVALID_REQUEST, `Invalid Request: the message nests objects and arrays deeper than ${MAX_DEPTH} levels`) };
   let forbidden = false;
   let value: unknown;
   try {

@@ -3,29 +3,20 @@
  * JSON-RPC on stdin and stdout, as the SDK's own StdioServerTransport, but a line the server cannot
  * use never ends or silences it. Each line is judged first (json-rpc-line.ts) and answered with a
  * JSON-RPC error if it is not a valid message; a line over MAX_LINE_BYTES is not kept, only
- * skipped to its end and answered, so memory stays bounded whatever a client sends. The transport
- * closes when stdin ends or stdout breaks.
+ * skipped to its end and answered, so memory stays bounded whatever a client sends. When stdin
+ * ends, every request already received is answered first (the SDK answers each one, unless the
+ * client cancelled it), what was written reaches stdout, and only then does the transport close;
+ * it closes at once when stdout breaks.
  */
 import type { Readable, Writable } from "node:stream";
 import { serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/server";
-import { errorResponse, INVALID_REQUEST, judgeLine, type ErrorResponse } from "./json-rpc-line.js";
+import { errorResponse, INVALID_REQUEST, judgeLine, leadingId, type ErrorResponse } from "./json-rpc-line.js";
 
 /** The longest line read; a request of this server is a few kilobytes. */
 export const MAX_LINE_BYTES = 1024 * 1024;
 /** What is kept of a longer line: enough to find the id a client usually writes first. */
 const HEAD_BYTES = 256;
 const NEWLINE = 0x0a;
-
-/** The id of an oversized request, if its line starts with it (`{"jsonrpc":"2.0","id":7,…` or `{"id":7,…`). */
-function leadingId(head: string): string | number | null {
-  const match = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d{1,15}(?![.\deE])|"(?:[^"\\]|\\.){0,100}")/.exec(head);
-  if (!match) return null;
-  try {
-    return JSON.parse(match[1]!) as string | number;
-  } catch {
-    return null;
-  }
-}
 
 export class LineStdioTransport implements Transport {
   onclose?: () => void;
@@ -37,6 +28,12 @@ export class LineStdioTransport implements Transport {
   private bytes = 0;
   private oversized: string | undefined;
   private closed = false;
+  /** stdin has ended: the transport closes once `unanswered` is empty. */
+  private inputEnded = false;
+  /** Requests handed to the server and not answered yet, by id (a count: a client may reuse an id). */
+  private readonly unanswered = new Map<string | number, number>();
+  /** Writes stdout has not taken yet; close waits for them. */
+  private readonly writing = new Set<Promise<void>>();
 
   constructor(
     private readonly stdin: Readable = process.stdin,
@@ -53,7 +50,11 @@ export class LineStdioTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    await this.write(serializeMessage(message));
+    try {
+      await this.write(serializeMessage(message));
+    } finally {
+      if ("id" in message && ("result" in message || "error" in message) && message.id !== undefined && message.id !== null) this.answered(message.id);
+    }
   }
 
   async close(): Promise<void> {
@@ -65,7 +66,28 @@ export class LineStdioTransport implements Transport {
     this.stdin.off("close", this.onEnd);
     this.stdin.pause();
     this.chunks = [];
+    // What was written reaches stdout before the process may end (a late reader gets whole lines).
+    await Promise.allSettled([...this.writing]);
     this.onclose?.();
+  }
+
+  /** A request on its way to the server: stdin's end waits for its answer. */
+  private received(message: JSONRPCMessage): void {
+    if ("method" in message && "id" in message) {
+      this.unanswered.set(message.id, (this.unanswered.get(message.id) ?? 0) + 1);
+    } else if ("method" in message && message.method === "notifications/cancelled") {
+      // The SDK does not answer a request the client cancelled (as MCP says).
+      const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      if ((typeof id === "string" || typeof id === "number") && this.unanswered.has(id)) this.answered(id);
+    }
+  }
+
+  private answered(id: string | number): void {
+    const count = this.unanswered.get(id);
+    if (count === undefined) return;
+    if (count > 1) this.unanswered.set(id, count - 1);
+    else this.unanswered.delete(id);
+    if (this.inputEnded && this.unanswered.size === 0) this.closeQuietly();
   }
 
   private readonly onData = (chunk: Buffer): void => {
@@ -99,7 +121,10 @@ export class LineStdioTransport implements Transport {
       return;
     }
     const judged = judgeLine(line.endsWith("\r") ? line.slice(0, -1) : line);
-    if ("message" in judged) this.onmessage?.(judged.message);
+    if ("message" in judged) {
+      this.received(judged.message);
+      this.onmessage?.(judged.message);
+    }
     else if ("answer" in judged) this.answer(judged.answer);
   }
 
@@ -109,9 +134,13 @@ export class LineStdioTransport implements Transport {
 
   private write(text: string): Promise<void> {
     if (this.closed) return Promise.reject(new Error("the stdio transport is closed"));
-    return new Promise((resolve, reject) => {
+    const written = new Promise<void>((resolve, reject) => {
       this.stdout.write(text, (error) => (error ? reject(error) : resolve()));
     });
+    this.writing.add(written);
+    const done = () => this.writing.delete(written);
+    written.then(done, done);
+    return written;
   }
 
   private readonly onInputError = (error: Error): void => {
@@ -125,7 +154,11 @@ export class LineStdioTransport implements Transport {
   };
 
   private readonly onEnd = (): void => {
-    this.closeQuietly();
+    if (this.inputEnded) return;
+    this.inputEnded = true;
+    // A last line without its newline is a line too.
+    if (this.bytes > 0 || this.oversized !== undefined) this.endLine();
+    if (this.unanswered.size === 0) this.closeQuietly();
   };
 
   /** Closes from an event handler: a failure to close is the output's error, reported as one. */

@@ -41,13 +41,13 @@ export interface Tools {
 
 const REFS = " Returns session_ref values for pi_session_context and pi_session_read.";
 
-const searchArgs = z.object({ query: queryArg, limit: limitArg, cursor: cursorArg, mode: modeArg, scope: searchScopeArg, file: fileArg, match: matchArg });
-const findArgs = z.object({ session_id: z.string().max(100).describe(SESSION_TOOL_TEXT.sessionId), limit: limitArg, cursor: cursorArg, scope: scopeArg });
-const listArgs = z.object({ scope: scopeArg, limit: limitArg, cursor: cursorArg, since: z.string().max(40).optional().describe(SESSION_TOOL_TEXT.since) });
-const contextArgs = z.object({ session_ref: sessionRefArg, question: questionArg, max_chars: pageCharsArg(DEFAULT_CONTEXT_CHARS), mode: modeArg });
-const readArgs = z.object({ session_ref: sessionRefArg, cursor: cursorArg, max_chars: pageCharsArg(DEFAULT_READ_CHARS), mode: modeArg });
-const relatedArgs = z.object({ session_ref: sessionRefArg, limit: limitArg, scope: scopeArg });
-const tagArgs = z.object({
+const searchArgs = z.strictObject({ query: queryArg, limit: limitArg, cursor: cursorArg, mode: modeArg, scope: searchScopeArg, file: fileArg, match: matchArg });
+const findArgs = z.strictObject({ session_id: z.string().max(100).describe(SESSION_TOOL_TEXT.sessionId), limit: limitArg, cursor: cursorArg, scope: scopeArg });
+const listArgs = z.strictObject({ scope: scopeArg, limit: limitArg, cursor: cursorArg, since: z.string().max(40).optional().describe(SESSION_TOOL_TEXT.since) });
+const contextArgs = z.strictObject({ session_ref: sessionRefArg, question: questionArg, max_chars: pageCharsArg(DEFAULT_CONTEXT_CHARS), mode: modeArg });
+const readArgs = z.strictObject({ session_ref: sessionRefArg, cursor: cursorArg, max_chars: pageCharsArg(DEFAULT_READ_CHARS), mode: modeArg });
+const relatedArgs = z.strictObject({ session_ref: sessionRefArg, limit: limitArg, scope: scopeArg });
+const tagArgs = z.strictObject({
   session_ref: sessionRefArg,
   add: z.array(z.string().max(100)).max(20).optional(),
   remove: z.array(z.string().max(100)).max(20).optional(),

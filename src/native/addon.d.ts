@@ -205,6 +205,18 @@ export declare function listSessionFiles(sessionsDir: string, flat: boolean): Pr
  */
 export declare function meaningArithmetic(): string
 
+/** A later page: the sessions after `place`, `shown` sessions having been shown up to it. */
+export interface NativeAfter {
+  place: NativePlace
+  shown: number
+}
+
+/** With `after`: the sessions ranked at or before it, and the wrapping sum of their path keys (decimal). */
+export interface NativeAhead {
+  sessions: number
+  digest: string
+}
+
 export interface NativeApplyCounts {
   removedPaths: number
   sessions: number
@@ -269,6 +281,10 @@ export interface NativeFilters {
 
 export interface NativeFound {
   hits: Array<NativeHit>
+  /** Each hit's place in the ranking, in the order of `hits`. */
+  places: Array<NativePlace>
+  /** With `after`: what ranked at or before it. */
+  ahead?: NativeAhead
   /** The words of the query read as others (typos), in query order. */
   readAs: Array<NativeReadAs>
   /** With `matching` meaning or both: how many of the messages in scope the meaning index covers. */
@@ -354,6 +370,15 @@ export interface NativeMessageRef {
   lineOffset?: number
 }
 
+/** A session's place in a search's ranking (search/find.rs, `Place`): where a next page continues. */
+export interface NativePlace {
+  score: number
+  /** ms since epoch. */
+  lastActivity: number
+  /** The session file's path key, in decimal (a u64). */
+  key: string
+}
+
 /** A word of the query that no searched text holds, and the word one typo away it was read as. */
 export interface NativeReadAs {
   word: string
@@ -436,6 +461,8 @@ export interface NativeSearchRequest {
    * appending meanwhile does not reorder the pages.
    */
   vectors?: number
+  /** A later page: continue after the place of the previous page's last session. */
+  after?: NativeAfter
 }
 
 /** A session's metadata: what list and search results show about it, and what a change set sends. */

@@ -9,7 +9,7 @@ import type { Locations } from "../locations.js";
 import type { SessionFile } from "../sessions/discover.js";
 import type { MalformedLine } from "../sessions/lines.js";
 import { readHeader } from "../sessions/entries.js";
-import { readCopyKeys, readSessionInParts, type SessionRead } from "../sessions/session-index-reader.js";
+import { readCopyKeys, readSessionInParts, type ReadOptions, type SessionRead } from "../sessions/session-index-reader.js";
 import type { ChangeSink, SessionChange } from "./changes.js";
 import { parentFinder, type ParentFinder } from "./fork-parent.js";
 import { sameSignature, tailHash, type FileState, type KnownFile } from "./state.js";
@@ -37,6 +37,8 @@ export interface SyncProgress {
 export interface FoundChanges {
   changed: SessionFile[];
   removed: string[];
+  /** Of `changed`, the files to read whole though their marks say they are as marked (the consumer needs them again). */
+  again?: ReadonlySet<string>;
 }
 
 export interface StreamOptions {
@@ -47,6 +49,11 @@ export interface StreamOptions {
   onProgress?: (progress: SyncProgress) => void;
   /** Stops reading files: what was emitted stays emitted, the rest is left for the next sync. */
   signal?: AbortSignal;
+  /**
+   * How the files are read: the index keeps each session's opening (the default); the archive
+   * reads tool calls and output whole instead, to redact them before it cuts them.
+   */
+  reading?: Pick<ReadOptions, "opening" | "whole">;
 }
 
 /** What the stream did, counted as a SyncReport counts it. */
@@ -76,6 +83,7 @@ interface Planned {
 export async function streamChanges(sink: ChangeSink, found: FoundChanges, options: StreamOptions): Promise<StreamCounts> {
   const counts: StreamCounts = { indexed: 0, appended: 0, removed: 0, failed: [], malformedLines: 0, malformed: [], stopped: false, planned: 0 };
   const plan = await planChanges(sink, found, options.rebuild === true);
+  const reading = options.reading ?? { opening: true };
   counts.planned = plan.length;
   for (const path of found.removed) {
     await sink.emit({ kind: "removed", path });
@@ -90,7 +98,7 @@ export async function streamChanges(sink: ChangeSink, found: FoundChanges, optio
     }
     let change: SessionChange | undefined;
     try {
-      change = await readChange(planned, copiesFromParent, (part) => sink.emit(part));
+      change = await readChange(planned, reading, copiesFromParent, (part) => sink.emit(part));
     } catch (error) {
       if (!isGone(error, planned.file.path)) {
         counts.failed.push({ path: planned.file.path, reason: errorReason(error) });
@@ -124,7 +132,8 @@ async function planChanges(sink: ChangeSink, found: FoundChanges, rebuild: boole
   const plan: Planned[] = [];
   for (const file of found.changed) {
     const mark = known.get(file.path);
-    if (!sameSignature(file, mark)) plan.push({ file, known: mark, whole: false });
+    const again = found.again?.has(file.path) === true;
+    if (again || !sameSignature(file, mark)) plan.push({ file, known: mark, whole: again });
   }
   const appearedOrGone = [...plan.filter((p) => !p.known).map((p) => basename(p.file.path)), ...found.removed.map((p) => basename(p))];
   if (rebuild || appearedOrGone.length === 0) return plan;
@@ -152,13 +161,13 @@ export const PART_TEXT_CHARS = 2 << 20;
  * The change one planned file makes: its appended part, or all of it; the messages of a large
  * read go to `emitPart` a part at a time first, each awaited, in order.
  */
-async function readChange({ file, known, whole }: Planned, copiesFromParent: CopiesFinder, emitPart: (part: SessionChange) => Promise<void>): Promise<SessionChange> {
+async function readChange({ file, known, whole }: Planned, reading: StreamOptions["reading"], copiesFromParent: CopiesFinder, emitPart: (part: SessionChange) => Promise<void>): Promise<SessionChange> {
   const append = known && !whole && isAppend(file, known) ? known : undefined;
   const resume = append && { header: append.state.header, checkpoint: append.state.checkpoint };
   // A fork's copied history is read with its parent; only the header says whether this is a fork.
   const skipCopies = await copiesFromParent(file.path, append ? append.state.header.parent : readHeader(file.path).parent);
   const from = append?.state.checkpoint.nextIndex;
-  const parts = readSessionInParts(file.path, { resume, skipCopies, opening: true }, PART_TEXT_CHARS);
+  const parts = readSessionInParts(file.path, { ...reading, resume, skipCopies }, PART_TEXT_CHARS);
   let continued = false;
   for (;;) {
     const next = parts.next();

@@ -7,7 +7,7 @@
  */
 import { sep } from "node:path";
 import type { Locations } from "../locations.js";
-import { discoverSessionFiles } from "../sessions/discover.js";
+import { discoverSessionFiles, type SessionFile } from "../sessions/discover.js";
 import { streamChanges, type StreamCounts, type StreamOptions } from "./change-stream.js";
 import type { ChangeSink } from "./changes.js";
 import { sameSignature, type KnownFile } from "./state.js";
@@ -19,19 +19,24 @@ export interface MarkedSink extends ChangeSink {
 }
 
 /** Emits to `sink` what changed in the session files since its marks. */
-export async function syncConsumer(
-  locations: Pick<Locations, "sessionsDir" | "layout">,
-  sink: MarkedSink,
-  options: Omit<StreamOptions, "locations" | "rebuild"> = {},
-): Promise<StreamCounts> {
-  const { files, failures } = await discoverSessionFiles(locations);
+export interface ConsumerOptions extends Omit<StreamOptions, "locations" | "rebuild"> {
+  /** The session files as listed for this sync, when the consumer listed them already. */
+  listed?: Awaited<ReturnType<typeof discoverSessionFiles>>;
+  /** Files to read whole though they are as the consumer marked them (it needs them again). */
+  again?: (file: SessionFile, mark: KnownFile | undefined) => boolean;
+}
+
+export async function syncConsumer(locations: Pick<Locations, "sessionsDir" | "layout">, sink: MarkedSink, options: ConsumerOptions = {}): Promise<StreamCounts> {
+  const { listed, again: readAgain, ...streamOptions } = options;
+  const { files, failures } = listed ?? (await discoverSessionFiles(locations));
   const marks = new Map((await sink.allMarks()).map((mark) => [mark.path, mark]));
   const onDisk = new Set(files.map((f) => f.path));
   // A file or folder that could not be looked at is not gone: what the consumer has of it stays.
   const unseen = (path: string) => failures.some((f) => path === f.path || path.startsWith(f.path + sep));
-  const changed = files.filter((file) => !sameSignature(file, marks.get(file.path)));
+  const again = new Set(readAgain ? files.filter((file) => readAgain(file, marks.get(file.path))).map((file) => file.path) : []);
+  const changed = files.filter((file) => again.has(file.path) || !sameSignature(file, marks.get(file.path)));
   const removed = [...marks.keys()].filter((path) => !onDisk.has(path) && !unseen(path)).sort();
-  const counts = await streamChanges(sink, { changed, removed }, { ...options, locations });
+  const counts = await streamChanges(sink, { changed, removed, again }, { ...streamOptions, locations });
   counts.failed.unshift(...failures);
   return counts;
 }

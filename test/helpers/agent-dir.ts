@@ -2,13 +2,15 @@
  * A throwaway Pi agent directory for a test: a copy of the project's fixture sessions (or none),
  * with recall's cache and data inside it, and the environment that points recall at it.
  */
-import { cpSync, mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const FIXTURES = fileURLToPath(new URL("../fixtures", import.meta.url));
 export const SHARED_FIXTURES = fileURLToPath(new URL("../../../shared/fixtures/pi-sessions", import.meta.url));
+/** " (skipped: …)" for the name of a test over the shared fixtures when they are not there (a user's clone); "" when they are. */
+export const SHARED_FIXTURES_SKIP = existsSync(SHARED_FIXTURES) ? "" : " (skipped: no ../shared/fixtures/pi-sessions beside the checkout)";
 
 export interface AgentDir {
   root: string;

@@ -89,7 +89,7 @@ export async function startArchiveProxy(target: string, behaviour: ProxyBehaviou
     const headers = { "content-type": request.headers["content-type"] ?? "application/json" };
     const answer = refused.length === actions.length && isBulk && refused.length > 0
       ? { status: 200, text: JSON.stringify({ took: 0, errors: false, items: [] }) }
-      : await fetch(`${target}${request.url}`, { method: request.method, headers, ...(payload.length > 0 ? { body: forwarded } : {}) }).then(async (r) => ({ status: r.status, text: await r.text() }));
+      : await fetch(`${target}${request.url}`, { method: request.method, headers, ...(payload.length > 0 ? { body: new Uint8Array(forwarded) } : {}) }).then(async (r) => ({ status: r.status, text: await r.text() }));
     if (isBulk && behaviour.answerBulks !== undefined && bulks.length > behaviour.answerBulks) {
       held++;
       return;

@@ -23,6 +23,7 @@ export const WORKING_REMOTE_CHECKS: [string, boolean][] = [
   ["may write", true],
   ["may read", true],
   ["template", true],
+  ["same index", true],
 ];
 
 /** The URL of this run's OpenSearch, started if it is not running yet. */

@@ -1,5 +1,5 @@
 /** Search hits and themes for the picker's unit tests: no Pi, no index. */
-import type { SearchHit } from "../../src/api/search.js";
+import type { SearchHit } from "../../src/answers/search-hit.js";
 import type { PickerTheme } from "../../src/pi/picker/render.js";
 
 /** [start, end) UTF-8 byte offsets of each occurrence of `words` in `text`. */

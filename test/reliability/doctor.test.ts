@@ -4,7 +4,7 @@
  * fix is one that works there (run here as the user would run it, with `sh`).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeAgentDir, type AgentDir } from "../helpers/agent-dir.js";
@@ -55,8 +55,16 @@ describe("recall doctor", () => {
     expect(human.code).toBe(0);
   });
 
-  it("an index behind the session files: `recall index`; then a damaged index file: `recall index --rebuild`", async () => {
+  it("no index yet is no failure (the first search builds it); an index behind the session files: `recall index`; a damaged index file: `recall index --rebuild`", async () => {
     agent = makeAgentDir();
+    const fresh = await doctor();
+    expect(failing(fresh.checks)).toEqual([]);
+    expect(fresh.code).toBe(0);
+    expect(check(fresh.checks, "index").message).toMatch(/^no index yet at .*: the first search builds it from the \d+ session files$/);
+    await runRecall(["index"], { env: agent.env });
+    const project = join(agent.sessionsDir, readdirSync(agent.sessionsDir)[0]!);
+    const first = readdirSync(project).find((name) => name.endsWith(".jsonl"))!;
+    copyFileSync(join(project, first), join(project, `2026-12-01T00-00-00-000Z_copy.jsonl`));
     expect(failing((await doctor()).checks)).toEqual([["index", "recall index"]]);
     await runRecall(["index"], { env: agent.env });
     // Damage no write made (the file's time kept): only a check of every file finds it.
@@ -66,7 +74,7 @@ describe("recall doctor", () => {
     expect(failing(damaged.checks)).toEqual([["index", "recall index --rebuild"]]);
     // Found by the check of every file, or already when opening (a file changed within the last
     // commit's second is checked then): either way the damaged file is named.
-    expect(damaged.checks[1]!.message).toMatch(/fail their checksum \(.*\.pos\)|failed their checksum: .*\.pos/);
+    expect(damaged.checks[1]!.message).toMatch(/^1 file of .* is missing, empty or fails its checksum \(.*\.pos\)|failed their checksum: .*\.pos/);
     expect((await runRecall(["index", "--rebuild"], { env: agent.env })).code).toBe(0);
     expect((await doctor()).code).toBe(0);
   });
@@ -109,7 +117,7 @@ describe("recall doctor says what is true", () => {
     agent = makeAgentDir();
     await runRecall(["index"], { env: agent.env });
     const message = check((await doctor()).checks, "index").message;
-    const [, files, sessions, empty] = /all (\d+) readable session files indexed: (\d+) sessions, (\d+) file\(s\) without messages$/.exec(message) ?? [];
+    const [, files, sessions, empty] = /all (\d+) readable session files indexed: (\d+) sessions, (\d+) files? without messages$/.exec(message) ?? [];
     expect(Number(files)).toBe(Number(sessions) + Number(empty));
     expect(Number(empty)).toBeGreaterThan(0);
   });
@@ -163,7 +171,7 @@ describe("recall doctor says what is true", () => {
     expect((await doctor([], env)).code).toBe(0);
   });
 
-  it.skipIf(!isRoot)("a read-only cache: the fix is a writable cache folder, not `recall index` (which cannot write there)", async () => {
+  it.skipIf(!isRoot)(`a read-only cache: the fix is a writable cache folder, not \`recall index\` (which cannot write there)${isRoot ? "" : " (skipped: needs root to mount a tmpfs)"}`, async () => {
     const cache = makeTmpfsCache("16m");
     try {
       agent = cache.agent;

@@ -2,7 +2,8 @@
  * The MCP server's stdio framing against what no well-behaved client sends: lines that are not
  * JSON, JSON that is no valid JSON-RPC message, batches, a line over any buffer, and stdin closed.
  * Each is answered as JSON-RPC says (-32700 / -32600, with the message's id when it has a valid
- * one), and the server keeps serving after it. The real server is spawned, and spoken to byte by byte.
+ * one), and the server keeps serving after it; when stdin ends, what was received is answered
+ * first. The real server is spawned, and spoken to byte by byte.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -154,6 +155,42 @@ describe("MCP stdio framing", () => {
     const listed = (await server.next()) as Message;
     expect(listed.id).toBe(50);
     expect(listed.result.tools.map((t: Message) => t.name)).toContain("pi_session_search");
+  });
+
+  it("answers a message nested thousands of levels deep with -32600 and its id, and keeps serving", async () => {
+    const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
+    for (const depth of [65, 5_000, 100_000]) {
+      server.write(`{"jsonrpc":"2.0","id":60,"method":"tools/call","params":{"name":"pi_session_search","arguments":{"query":"x","deep":${nested(depth)}}}}\n`);
+      expect(await server.next(), String(depth)).toEqual({ jsonrpc: "2.0", id: 60, error: { code: -32600, message: "Invalid Request: the message nests objects and arrays deeper than 64 levels" } });
+    }
+    // Brackets inside a string are text, not nesting.
+    server.write(`${JSON.stringify({ jsonrpc: "2.0", id: 61, method: "ping", params: { _meta: { note: "[{".repeat(10_000) } } })}\n`);
+    expect(await server.next()).toEqual({ jsonrpc: "2.0", id: 61, result: {} });
+    expect(await server.ping(62)).toEqual({ jsonrpc: "2.0", id: 62, result: {} });
+    expect(server.stderr).toBe("");
+  });
+
+  it("when stdin ends, answers every request already received, writes it all, then exits with status 0", async () => {
+    // Searches wait on the first index; tools/list answers are long, so the answers fill the pipe.
+    let requests = "";
+    for (let id = 100; id < 120; id++) requests += `${JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "pi_session_search", arguments: { query: "the" } } })}\n`;
+    for (let id = 120; id < 140; id++) requests += `${JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list" })}\n`;
+    // A request the client cancels is not answered (MCP), and stdin's end does not wait for it.
+    requests += `${JSON.stringify({ jsonrpc: "2.0", id: 140, method: "tools/call", params: { name: "pi_session_search", arguments: { query: "deploy" } } })}\n`;
+    requests += `${JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 140 } })}\n`;
+    // A late reader: nothing is read until all was sent and stdin closed.
+    server.child.stdout.pause();
+    await new Promise<void>((resolve) => server.child.stdin.end(requests, resolve));
+    server.child.stdout.resume();
+    const ids: number[] = [];
+    // (The cancelled search is answered only if it was done before its cancel was read.)
+    while (ids.length < 40) {
+      const { id } = (await server.next()) as Message;
+      if (id !== 140) ids.push(id);
+    }
+    expect(ids.sort()).toEqual(Array.from({ length: 40 }, (_, i) => 100 + i));
+    expect(await server.exited()).toBe(0);
+    expect(server.stderr).toBe("");
   });
 
   it("exits with status 0 when stdin closes, having written nothing more", async () => {

@@ -22,7 +22,7 @@ use crate::panics;
 use crate::replace::{open_checked, open_or_replace};
 use crate::search::correction::Typos;
 use crate::search::find::{
-    Hit, MeaningQuery, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS,
+    After, Hit, MeaningQuery, Place, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS,
 };
 use crate::search::query::{Filters, DEFAULT_COORDINATION};
 use crate::search::related::{ByMeaning, Related, RelatedOptions};
@@ -122,9 +122,47 @@ pub struct JsReadAs {
     pub read_as: String,
 }
 
+/// A session's place in a search's ranking (search/find.rs, `Place`): where a next page continues.
+#[napi(object, js_name = "NativePlace")]
+pub struct JsPlace {
+    pub score: f64,
+    /// ms since epoch.
+    pub last_activity: f64,
+    /// The session file's path key, in decimal (a u64).
+    pub key: String,
+}
+
+impl From<Place> for JsPlace {
+    fn from(place: Place) -> Self {
+        JsPlace {
+            score: place.score,
+            last_activity: place.last_activity as f64,
+            key: place.key.to_string(),
+        }
+    }
+}
+
+/// A later page: the sessions after `place`, `shown` sessions having been shown up to it.
+#[napi(object, js_name = "NativeAfter")]
+pub struct JsAfter {
+    pub place: JsPlace,
+    pub shown: u32,
+}
+
+/// With `after`: the sessions ranked at or before it, and the wrapping sum of their path keys (decimal).
+#[napi(object, js_name = "NativeAhead")]
+pub struct JsAhead {
+    pub sessions: u32,
+    pub digest: String,
+}
+
 #[napi(object, js_name = "NativeFound")]
 pub struct JsFound {
     pub hits: Vec<JsHit>,
+    /// Each hit's place in the ranking, in the order of `hits`.
+    pub places: Vec<JsPlace>,
+    /// With `after`: what ranked at or before it.
+    pub ahead: Option<JsAhead>,
     /// The words of the query read as others (typos), in query order.
     pub read_as: Vec<JsReadAs>,
     /// With `matching` meaning or both: how many of the messages in scope the meaning index covers.
@@ -202,6 +240,8 @@ pub struct JsSearchRequest {
     /// index (what the first page of a search read: `vectors` of its answer), so that a build
     /// appending meanwhile does not reorder the pages.
     pub vectors: Option<f64>,
+    /// A later page: continue after the place of the previous page's last session.
+    pub after: Option<JsAfter>,
 }
 
 #[napi(object, js_name = "NativeRelatedRequest")]
@@ -800,7 +840,27 @@ impl NativeIndex {
                 )
             }
         };
+        let after = match request.after.map(|after| {
+            after.place.key.parse::<u64>().map(|key| After {
+                place: Place {
+                    score: after.place.score,
+                    last_activity: after.place.last_activity as i64,
+                    key,
+                },
+                shown: after.shown as usize,
+            })
+        }) {
+            None => None,
+            Some(Ok(after)) => Some(after),
+            Some(Err(_)) => {
+                return refuse(
+                    RecallError::new(Code::BadInput, "after.place.key is not a path key"),
+                    signal,
+                )
+            }
+        };
         let options = SearchOptions {
+            after,
             content: content
                 .iter()
                 .filter_map(|name| TextKind::parse(name))
@@ -844,6 +904,11 @@ impl NativeIndex {
                 };
                 Ok(JsFound {
                     hits: found.hits.into_iter().map(JsHit::from).collect(),
+                    places: found.places.into_iter().map(JsPlace::from).collect(),
+                    ahead: found.ahead.map(|ahead| JsAhead {
+                        sessions: u32::try_from(ahead.sessions).unwrap_or(u32::MAX),
+                        digest: ahead.digest.to_string(),
+                    }),
                     read_as: found
                         .read_as
                         .into_iter()

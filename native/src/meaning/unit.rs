@@ -9,7 +9,7 @@
 //! session (`SessionMeta::opening`) and its session document carries. A paraphrase recalls what a
 //! session was about, which its opening says best: on the paraphrase eval (seed 1) the opening
 //! alone found the session in the first five 90 % of the time, the best message alone 69 %. A
-//! session's score by meaning weighs both (`with_opening`), so a later message can still find it.
+//! session's score by meaning weighs both (`weighed`), so a later message can still find it.
 //!
 //! A unit is known by the key of its text alone, so its vector (a function of the text) is
 //! computed once whatever the history: a fork's copied messages, a rewritten session's unchanged
@@ -29,10 +29,26 @@ pub fn unit_key(text: &str) -> u64 {
 /// evaluation (`both`): R@1 96.3 % at 3, 97.0 % without openings.
 const OPENING_WEIGHT: f32 = 3.0;
 
-/// A session's score by meaning from its best message's cosine and its opening's: their weighted
-/// mean, a cosine still.
-pub fn with_opening(best_message: f32, opening: f32) -> f32 {
-    (best_message + OPENING_WEIGHT * opening) / (1.0 + OPENING_WEIGHT)
+/// How much a session's centroid (the mean of its messages' vectors: what the whole session is
+/// about) weighs: on bench/meaning-eval (100 distractors, seed 1), `both` found paraphrases in the
+/// first five 85.2 % of the time at 2, 82.0 % without; vague R@1 75.4 against 72.1 %; keyword
+/// queries as before. The (best + 3·opening + 2·centroid) / 6.
+const CENTROID_WEIGHT: f32 = 2.0;
+
+/// A session's score by meaning from its best message's cosine, its opening's and its centroid's
+/// (each when known): their weighted mean, a cosine still.
+pub fn weighed(best_message: f32, opening: Option<f32>, centroid: Option<f32>) -> f32 {
+    let mut sum = best_message;
+    let mut weights = 1.0;
+    if let Some(opening) = opening {
+        sum += OPENING_WEIGHT * opening;
+        weights += OPENING_WEIGHT;
+    }
+    if let Some(centroid) = centroid {
+        sum += CENTROID_WEIGHT * centroid;
+        weights += CENTROID_WEIGHT;
+    }
+    sum / weights
 }
 
 #[cfg(test)]

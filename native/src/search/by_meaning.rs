@@ -25,7 +25,7 @@ use crate::error::Result;
 use crate::index::part::Part;
 use crate::index::schema::{for_each_of_kind, kind_is, Fields, KIND_MESSAGE, KIND_SESSION};
 use crate::meaning::store::{Generation, Store};
-use crate::meaning::unit::with_opening;
+use crate::meaning::unit::weighed;
 use crate::meaning::DIMENSIONS;
 use crate::path_key::{ByPathKey, PathKeys};
 use crate::search::candidates::{BySession, Candidate, Origin, SessionCandidates};
@@ -219,7 +219,7 @@ struct SegmentUnits {
     path_keys: Vec<u64>,
     indexes: Vec<u64>,
     keys: Vec<u64>,
-    slots: Mutex<Option<(Generation, Arc<Vec<u32>>)>>,
+    lookup: Mutex<Option<(Generation, u32, Arc<Lookup>)>>,
     /// The segment's session documents with an opening: document, path key, the opening's key.
     openings: Vec<(DocId, u64, u64)>,
 }
@@ -227,27 +227,53 @@ struct SegmentUnits {
 /// A unit the store holds no vector of.
 const NO_SLOT: u32 = u32::MAX;
 
+/// What a search needs of the store for one segment's units, whatever the query: where each
+/// unit's vector is (NO_SLOT: none yet), and the length of each session's sum of its live
+/// messages' vectors (its centroid, unnormed: the query's cosine with the centroid is the sum of
+/// the messages' cosines over it).
+struct Lookup {
+    slots: Vec<u32>,
+    lengths: ByPathKey<f32>,
+}
+
 impl SegmentUnits {
-    /// Each unit's slot in `store` (NO_SLOT: none yet), looked up again only when the store changed.
-    fn slots(&self, store: &Store) -> Arc<Vec<u32>> {
+    /// The lookup of these units in `store`, made again only when the store or the segment's
+    /// deletions changed.
+    fn lookup(&self, store: &Store, segment: &SegmentReader) -> Arc<Lookup> {
         let mut held = self
-            .slots
+            .lookup
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let generation = store.generation();
-        if let Some((seen, slots)) = held.as_ref() {
-            if *seen == generation {
-                return Arc::clone(slots);
+        let deleted = segment.num_deleted_docs();
+        if let Some((seen, seen_deleted, lookup)) = held.as_ref() {
+            if *seen == generation && *seen_deleted == deleted {
+                return Arc::clone(lookup);
             }
         }
-        let slots = Arc::new(
-            self.keys
-                .iter()
-                .map(|key| store.slot(*key).unwrap_or(NO_SLOT))
-                .collect::<Vec<u32>>(),
-        );
-        *held = Some((generation, Arc::clone(&slots)));
-        slots
+        let slots: Vec<u32> = self
+            .keys
+            .iter()
+            .map(|key| store.slot(*key).unwrap_or(NO_SLOT))
+            .collect();
+        let alive = segment.alive_bitset();
+        let mut sums: ByPathKey<Vec<f32>> = ByPathKey::default();
+        for (i, &doc) in self.docs.iter().enumerate() {
+            if slots[i] == NO_SLOT || alive.is_some_and(|alive| !alive.is_alive(doc)) {
+                continue;
+            }
+            let sum = sums
+                .entry(self.path_keys[i])
+                .or_insert_with(|| vec![0f32; DIMENSIONS]);
+            store.add_to(slots[i], sum);
+        }
+        let lengths = sums
+            .into_iter()
+            .map(|(key, sum)| (key, sum.iter().map(|x| x * x).sum::<f32>().sqrt()))
+            .collect();
+        let lookup = Arc::new(Lookup { slots, lengths });
+        *held = Some((generation, deleted, Arc::clone(&lookup)));
+        lookup
     }
 }
 
@@ -282,7 +308,7 @@ impl UnitCache {
                 path_keys: Vec::new(),
                 indexes: Vec::new(),
                 keys: Vec::new(),
-                slots: Mutex::new(None),
+                lookup: Mutex::new(None),
                 openings: Vec::new(),
             };
             for_each_unit_of(
@@ -343,6 +369,8 @@ pub fn meaning_candidates(
         ),
     };
     let segments = cache.units(searcher, fields)?;
+    // Each session's centroid's cosine with the query, by path key.
+    let mut centroids: ByPathKey<f32> = ByPathKey::default();
     for (segment_ord, units) in segments.iter().enumerate() {
         let segment = searcher.segment_reader(segment_ord as u32);
         let alive = segment.alive_bitset();
@@ -350,28 +378,37 @@ pub fn meaning_candidates(
             Some(scope) => Some(kept_by(scope.as_ref(), segment)?),
             None => None,
         };
-        let slots = units.slots(store);
+        let lookup = units.lookup(store, segment);
+        let slots = &lookup.slots;
         // A session's messages lie together in a segment: each run of them is one entry of `found`.
         let mut run: Option<(u64, SessionCandidates)> = None;
+        // The sum of each session's messages' cosines, in scope or not (its centroid's, unnormed).
+        let mut towards: ByPathKey<f32> = ByPathKey::default();
         for (i, &doc) in units.docs.iter().enumerate() {
-            let in_scope = kept
-                .as_ref()
-                .is_none_or(|kept| kept[doc as usize / 64] & (1 << (doc % 64)) != 0);
-            if !in_scope || alive.is_some_and(|alive| !alive.is_alive(doc)) {
+            if alive.is_some_and(|alive| !alive.is_alive(doc)) {
                 continue;
             }
-            coverage.messages += 1;
             let slot = slots[i];
-            if slot == NO_SLOT {
-                continue;
-            }
-            coverage.embedded += 1;
             let path_key = units.path_keys[i];
             if run.as_ref().is_some_and(|(key, _)| *key != path_key) {
                 if let Some((key, candidates)) = run.take() {
                     found.entry(key).or_default().merge(candidates);
                 }
             }
+            if slot != NO_SLOT {
+                *towards.entry(path_key).or_default() += scores[slot as usize];
+            }
+            let in_scope = kept
+                .as_ref()
+                .is_none_or(|kept| kept[doc as usize / 64] & (1 << (doc % 64)) != 0);
+            if !in_scope {
+                continue;
+            }
+            coverage.messages += 1;
+            if slot == NO_SLOT {
+                continue;
+            }
+            coverage.embedded += 1;
             let candidate = Candidate {
                 message: Some(units.indexes[i]),
                 score: scores[slot as usize],
@@ -387,21 +424,31 @@ pub fn meaning_candidates(
         if let Some((key, candidates)) = run {
             found.entry(key).or_default().merge(candidates);
         }
+        for (key, sum) in towards {
+            if let Some(length) = lookup.lengths.get(&key).filter(|length| **length > 0.0) {
+                centroids.insert(key, sum / length);
+            }
+        }
     }
     // Each session found is weighed with its opening, when the store holds its vector.
+    let mut openings: ByPathKey<f32> = ByPathKey::default();
     for (segment_ord, units) in segments.iter().enumerate() {
         let alive = searcher.segment_reader(segment_ord as u32).alive_bitset();
         for &(doc, path_key, key) in &units.openings {
             if alive.is_some_and(|alive| !alive.is_alive(doc)) {
                 continue;
             }
-            let (Some(session), Some(slot)) = (found.get_mut(&path_key), store.slot(key)) else {
-                continue;
-            };
-            if let Some(best) = session.best.as_mut() {
-                best.score = with_opening(best.score, scores[slot as usize]);
+            if let (true, Some(slot)) = (found.contains_key(&path_key), store.slot(key)) {
+                openings.insert(path_key, scores[slot as usize]);
             }
         }
+    }
+    for (path_key, session) in found.iter_mut() {
+        let Some(best) = session.best.as_mut() else {
+            continue;
+        };
+        let opening = openings.get(path_key).copied();
+        best.score = weighed(best.score, opening, centroids.get(path_key).copied());
     }
     Ok((found, coverage))
 }

@@ -4,6 +4,7 @@ pub mod best_per_session;
 pub mod by_meaning;
 pub mod by_words;
 pub mod candidates;
+pub mod coordination;
 pub mod correction;
 pub mod find;
 pub mod fusion;

@@ -25,14 +25,15 @@ use crate::clauses::field_presence::{holds_terms, InField};
 use crate::clauses::required_first::RequiredFirst;
 use crate::index::schema::{kind_is, Fields, KIND_SESSION};
 use crate::index::text_kind::TextKind;
+use crate::search::coordination::Coordination;
 use crate::words::tokenizer::words;
 
 pub const PHRASE_BOOST: f32 = 10.0;
 pub const TAG_BOOST: f32 = 4.0;
 pub const PREFIX_BOOST: f32 = 0.5;
-/// Added to a document's score for each distinct query word it contains, on top of BM25: a
-/// message holding more of the words ranks above one holding fewer, while any single word still
-/// matches (OR recall is kept).
+/// Added to a document's score for each distinct query word it contains, on top of BM25, times
+/// how much the word tells (coordination.rs): a message holding more of the telling words ranks
+/// above one holding fewer, while any single word still matches (OR recall is kept).
 pub const DEFAULT_COORDINATION: f32 = 6.0;
 /// A prefix shorter than this would expand to too much of the dictionary to mean anything.
 pub const MIN_PREFIX_CHARS: usize = 2;
@@ -336,7 +337,7 @@ pub fn text_query(
     kinds: &[TextKind],
     expansions: &[Vec<String>],
     tags: Option<&[String]>,
-    coordination: f32,
+    coordination: &Coordination,
     fields: &Fields,
 ) -> Box<dyn Query> {
     if parsed.is_empty() || (kinds.is_empty() && tags.is_none()) {
@@ -353,10 +354,10 @@ pub fn text_query(
     }
     let words = parsed.distinct_words();
     // With one word, coordination would add the same constant to every match: skip its cost.
-    let coordinate = coordination > 0.0 && words.len() > 1;
+    let coordinate = words.len() > 1;
     // The constant rides on the word's own clause: one reading of its postings (coordinated.rs).
     let coordinated = |query: Box<dyn Query>, constant: f32| -> Box<dyn Query> {
-        if coordinate {
+        if coordinate && constant > 0.0 {
             Box::new(Coordinated::new(query, constant))
         } else {
             query
@@ -367,7 +368,10 @@ pub fn text_query(
             let scored = weighted(*kind, 1.0, term_query(kind.field(fields), &word));
             clauses.push((
                 Occur::Should,
-                coordinated(scored, coordination * kind.weight()),
+                coordinated(
+                    scored,
+                    coordination.of(kind.field(fields), &word) * kind.weight(),
+                ),
             ));
         }
         if tags.is_some() {
@@ -375,7 +379,10 @@ pub fn text_query(
                 term_query(fields.tag_text, &word),
                 TAG_BOOST,
             ));
-            clauses.push((Occur::Should, coordinated(in_tags, coordination)));
+            clauses.push((
+                Occur::Should,
+                coordinated(in_tags, coordination.of(fields.tag_text, &word)),
+            ));
         }
     }
     if parsed.loose.len() >= 2 {

@@ -20,7 +20,7 @@
 //!
 //! With the meaning index (`ByMeaning`), the sessions whose centroids lie nearest the session's
 //! (search/by_meaning.rs, `nearest_sessions`) are ranked too: alone (`meaning`), or fused with the
-//! words' ranking as a search by both fuses them (search/find.rs, `fused`). A session only the meaning
+//! words' ranking as a search by both fuses them (search/fusion.rs, `fuse`). A session only the meaning
 //! found shows its message nearest the session's centroid.
 
 use std::collections::{HashMap, HashSet};
@@ -46,8 +46,8 @@ use crate::path_key::{ByPathKey, PathKeys};
 use crate::search::by_meaning::{nearest_sessions, Coverage};
 use crate::search::by_words::word_candidates;
 use crate::search::candidates::BySession;
-use crate::search::find::{fused, passage, session_documents, Hit, MatchedBy, Ranked, MAX_LIMIT};
-use crate::search::fusion::{rank, Recency};
+use crate::search::find::{passage, session_documents, Hit, MAX_LIMIT};
+use crate::search::fusion::{fuse, rank, Ranked, Recency, Scale, Source};
 use crate::search::query::{filtered, term_query, Filters, ParsedQuery, TAG_BOOST};
 use crate::search::searchers::Searchers;
 use crate::search::session_floor::SessionFloor;
@@ -180,35 +180,20 @@ pub fn related(
             },
         )
     };
-    let ranked: Vec<Ranked> = match &meaning {
-        None => unranked(by_words)
-            .into_iter()
-            .map(|s| Ranked {
-                key: s.key,
-                score: s.score,
-                words: Some(s.candidates),
-                meaning: None,
-                matched_by: MatchedBy::Words,
-            })
-            .collect(),
-        Some(ByMeaning { words: false, .. }) => unranked(by_meaning)
-            .into_iter()
-            .map(|s| Ranked {
-                key: s.key,
-                score: s.score,
-                words: None,
-                meaning: Some(s.candidates),
-                matched_by: MatchedBy::Meaning,
-            })
-            .collect(),
-        Some(_) => fused(
-            unranked(by_words),
-            unranked(by_meaning),
-            None,
-            &last_activity,
-            options.limit,
-        ),
-    };
+    let mut sources = Vec::with_capacity(2);
+    if by_words_too {
+        sources.push(Source {
+            sessions: unranked(by_words),
+            scale: Scale::Words { full: None },
+        });
+    }
+    if meaning.is_some() {
+        sources.push(Source {
+            sessions: unranked(by_meaning),
+            scale: Scale::Meaning,
+        });
+    }
+    let ranked: Vec<Ranked> = fuse(sources, &last_activity, options.limit);
 
     let parsed = ParsedQuery {
         loose: words.clone(),

@@ -9,7 +9,7 @@ import type { PullResult } from "../../archive/pull.js";
 import type { ArchiveReadOptions, ArchiveReadResult } from "../../archive/read.js";
 import { loadRemotes } from "../../archive/remotes.js";
 import type { ArchiveSearchOptions, ArchiveSearchPage } from "../../archive/search.js";
-import { loadConfig } from "../config.js";
+import { loadConfig } from "../../config.js";
 import type { IndexLease } from "./lease.js";
 
 /** A search of the remote named `remote` (its options as `recall search --remote` takes them). */

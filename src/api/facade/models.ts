@@ -4,7 +4,7 @@
  */
 import type { AskOptions, AskResult } from "../ask.js";
 import type { AutoTagOptions, AutoTagResult } from "../autotag.js";
-import { loadConfig, saveModel, strictConfig, type LoadedConfig } from "../config.js";
+import { loadConfig, saveModel, strictConfig, type LoadedConfig } from "../../config.js";
 import type { ModelCaller } from "../pi-model.js";
 import type { SessionRef } from "../resolve-session.js";
 import type { IndexLease } from "./lease.js";

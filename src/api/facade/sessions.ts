@@ -11,8 +11,9 @@ import { looksLikePath, resolveSession, sessionSummary, type SessionRef } from "
 import { relatedSessions, type RelatedOptions, type RelatedPage } from "../related.js";
 import { resumePlan, type ResumePlan } from "../resume.js";
 import { searchPage, type SearchOptions, type SearchPage } from "../search.js";
-import { checkSessionFile, guardedRead, type FileIdentity } from "../session-file-guard.js";
-import type { SessionSummary } from "../session-summary.js";
+import { workStats, type Stats, type StatsOptions } from "../stats.js";
+import { checkSessionFile, guardedRead, type FileIdentity } from "../../sessions/file-guard.js";
+import type { SessionSummary } from "../../answers/session-summary.js";
 import type { Freshness, IndexLease } from "./lease.js";
 import type { MeaningIndexing } from "./meaning.js";
 
@@ -53,6 +54,10 @@ export class Sessions {
     const session = typeof ref === "string" && options.sync === false ? await this.resolveAsIs(ref) : await this.session(ref);
     const meaning = (options.match ?? "both") === "words" ? null : await this.lease.meaningIndex();
     return this.lease.fresh(synced ? { ...options, sync: false } : options, (store) => relatedSessions(store, session, options, meaning));
+  }
+
+  async stats(options: StatsOptions & Freshness): Promise<Stats> {
+    return this.lease.fresh(options, (store) => workStats(store, options));
   }
 
   async count(options: Pick<ListOptions, "cwd">): Promise<number> {

@@ -10,8 +10,9 @@ import { existsSync, readdirSync } from "node:fs";
 import { sessionsFolderProblem, type Locations } from "../../locations.js";
 import type { SyncProgress } from "../../sync/sync.js";
 import type { Freshness } from "../recall.js";
+import type { SearchOptions, SearchPage } from "../search.js";
+import type { SearchHit } from "../../answers/search-hit.js";
 import { meaningIncomplete, type MeaningCoverage } from "../meaning.js";
-import type { SearchHit, SearchOptions, SearchPage } from "../search.js";
 import { checkedResults, type SessionQuery } from "./session-query.js";
 
 export interface SessionPageRequest {

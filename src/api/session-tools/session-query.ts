@@ -4,7 +4,7 @@
  * every kind of text, and arguments out of the tools' limits are BAD_INPUT.
  */
 import { RecallError } from "../../errors.js";
-import { MATCH_MODES, type Match } from "../meaning.js";
+import { MATCH_MODES, type Match } from "../../answers/search-hit.js";
 import type { SearchOptions } from "../search.js";
 import { SESSION_TOOL_TEXT } from "./descriptions.js";
 import { SESSION_TOOL_LIMITS as LIMITS, SESSION_TOOL_MODES, type SessionToolMode } from "./limits.js";

@@ -13,7 +13,7 @@ export class DoctorCommand extends BaseCommand {
   static usage = Command.Usage({
     description: "check the index, the tag database, the config, the watcher and Pi's sessions folder",
     details: `
-      Checks that Pi's sessions folder can be read; that every file of the index matches its checksum and that the index holds every session file; that the meaning model (where installed) loads and the meaning index holds all but 1 in 100 messages; that the tag database passes SQLite's integrity check; that the config file (if any) parses; and whether \`recall watch\` runs. Prints each check, and for each that fails, the command (or what to do) that fixes it. A machine where Pi never ran passes: there is nothing to index yet.
+      Checks that Pi's sessions folder can be read; that every file of the index matches its checksum and that the index holds every session file; that the meaning model (where installed) loads and the meaning index holds all but 1 in 100 messages; that the tag database passes SQLite's integrity check; that the config file (if any) parses; and whether \`recall watch\` runs. Prints each check, and for each that fails, the command (or what to do) that fixes it. A machine where Pi never ran passes: there is nothing to index yet. No index yet is no failure either: the first search builds it, and the check says so.
 
       Exit status: 0 if everything is healthy, 2 if not.
     `,

@@ -16,16 +16,21 @@ function secretsSaid(counts: Record<string, number>): string {
   return `${total} secret${total === 1 ? "" : "s"} (${kinds.map(([kind, c]) => `${c} ${kind}`).join(", ")})`;
 }
 
-function summaryLine(report: PushReport): string {
+/** `1 message`, `2 messages`. */
+const counted = (n: number, thing: string): string => `${n} ${thing}${n === 1 ? "" : "s"}`;
+
+/** The line a push ends with: what it sent, or would send, and what it left. */
+export function summaryLine(report: PushReport): string {
   const kB = (report.bytes / 1024).toFixed(report.bytes < 10_240 ? 1 : 0);
   const redacted = `${secretsSaid(report.redactions)} redacted`;
   const verb = report.dryRun ? "would push" : "pushed";
   const would = report.dryRun ? "would be " : "";
-  const deleted = report.deleted > 0 ? `, ${report.deleted} replaced documents ${would}deleted` : "";
-  const removed = report.removed > 0 ? `, ${report.removed} deleted sessions ${would}removed` : "";
-  const forgotten = report.forgotten > 0 ? `, ${report.forgotten} forgotten sessions not sent` : "";
-  const files = report.files > 0 ? ` and ${report.files} session files (${(report.fileBytes / 1024).toFixed(report.fileBytes < 10_240 ? 1 : 0)} kB, ${secretsSaid(report.fileRedactions)} redacted in them)` : "";
-  return `${verb} ${report.documents} messages of ${report.sessions} sessions${files} to ${report.remote} (${kB} kB, ${redacted})${deleted}${removed}${forgotten}; ${report.unchanged} sessions unchanged`;
+  const deleted = report.deleted > 0 ? `, ${counted(report.deleted, "replaced document")} ${would}deleted` : "";
+  const removed = report.removed > 0 ? `, ${counted(report.removed, "deleted session")} ${would}removed` : "";
+  const forgotten = report.forgotten > 0 ? `, ${counted(report.forgotten, "forgotten session")} not sent` : "";
+  const files = report.files > 0 ? ` and ${counted(report.files, "session file")} (${(report.fileBytes / 1024).toFixed(report.fileBytes < 10_240 ? 1 : 0)} kB, ${secretsSaid(report.fileRedactions)} redacted in them)` : "";
+  const replaced = report.replaced.length > 0 ? `${report.replaced.join(", ")} deleted or replaced since the last push: everything sent again; ` : "";
+  return `${replaced}${verb} ${counted(report.documents, "message")} of ${counted(report.sessions, "session")}${files} to ${report.remote} (${kB} kB, ${redacted})${deleted}${removed}${forgotten}; ${counted(report.unchanged, "session")} unchanged`;
 }
 
 /** `--check-secrets`: the redactions by kind and place, then by session. */
@@ -130,8 +135,8 @@ export class PushCommand extends BaseCommand {
     const report = await archive.forget(this.remote, { sessions: this.sessions, ...(this.forgetProject ? { projectOf: this.context.cwd } : {}) });
     if (this.json) this.out(wireLine(forgetRecord(report)));
     else {
-      const what = [report.sessions.length > 0 ? `${report.sessions.length} sessions` : "", report.project === null ? "" : `project ${report.project}`].filter(Boolean).join(" and ");
-      this.out(`forgot ${what} in ${report.remote}: ${report.deleted} documents removed; not pushed again`);
+      const what = [report.sessions.length > 0 ? counted(report.sessions.length, "session") : "", report.project === null ? "" : `project ${report.project}`].filter(Boolean).join(" and ");
+      this.out(`forgot ${what} in ${report.remote}: ${counted(report.deleted, "document")} removed; not pushed again`);
     }
     return Exit.Ok;
   }

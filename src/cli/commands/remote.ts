@@ -19,7 +19,7 @@ export class RemoteCommand extends BaseCommand {
 
       \`--keep-files\` sets \`"keepFiles": true\`: each push also keeps the session files themselves (redacted), so that \`recall pull SESSION\` writes one on another machine.
 
-      \`recall remote list\` prints the remotes. \`recall remote test NAME\` checks what works: reachable, authenticated, may write and may read (a probe document of this machine, deleted again), the version of recall's index template, and for a remote with \`keepFiles\`, may keep files (a probe file, deleted again).
+      \`recall remote list\` prints the remotes. \`recall remote test [NAME]\` checks what works: reachable, authenticated, may write and may read (a probe document of this machine, deleted again), the version of recall's index template, whether the indexes are the ones this machine's last push filled (same index: one deleted or replaced since is filled again by the next push), and for a remote with \`keepFiles\`, may keep files (a probe file, deleted again); without a name, it tests the only remote, as push and pull do.
 
       Exit status: 0 on success (\`list\`: a remote is configured; \`test\`: every check passed), 1 when \`list\` finds none, 2 on error or a failed check.
     `,
@@ -28,6 +28,7 @@ export class RemoteCommand extends BaseCommand {
       ["An archive on this machine", "$0 remote add local http://127.0.0.1:9200"],
       ["The remotes", "$0 remote list"],
       ["Check the team archive", "$0 remote test team"],
+      ["Check the only remote", "$0 remote test"],
     ],
   });
 
@@ -44,13 +45,14 @@ export class RemoteCommand extends BaseCommand {
   async run(): Promise<ExitCode> {
     const archive = await Recall.openArchive({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
     const action = this.action;
-    const wanted = { list: 0, add: 2, test: 1 }[action];
-    if (this.args.length !== wanted) {
-      this.warn(`recall remote ${action} takes ${["no argument", "the remote's name", "the remote's name and its URL"][wanted]}`);
+    // test takes a name, or none for the only remote.
+    const [fewest, most] = { list: [0, 0], add: [2, 2], test: [0, 1] }[action];
+    if (this.args.length < fewest! || this.args.length > most!) {
+      this.warn(`recall remote ${action} takes ${{ list: "no argument", add: "the remote's name and its URL", test: "the remote's name, or none for the only remote" }[action]}`);
       return Exit.Error;
     }
     if (action === "add") return this.add(archive, this.args[0]!, this.args[1]!);
-    if (action === "test") return this.test(archive, this.args[0]!);
+    if (action === "test") return this.test(archive, this.args[0]);
     return this.list(archive);
   }
 
@@ -67,7 +69,7 @@ export class RemoteCommand extends BaseCommand {
     return remotes.length > 0 ? Exit.Ok : Exit.NoMatch;
   }
 
-  private async test(archive: Archive, name: string): Promise<ExitCode> {
+  private async test(archive: Archive, name: string | undefined): Promise<ExitCode> {
     const checks = await archive.test(name);
     for (const check of checks) {
       if (this.json) this.out(wireLine(remoteCheckRecord(check)));

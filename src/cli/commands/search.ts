@@ -46,6 +46,8 @@ export class SearchCommand extends SessionsCommand {
 
       \`--repo\` keeps the sessions of the current folder's project, in whichever folder they ran: every clone, worktree and subfolder of its git repository. A project is named by its git remote (\`origin\`, else the first; \`git@github.com:acme/app.git\` and \`https://github.com/acme/app\` are one, \`github.com/acme/app\`), read from \`.git/config\` without running git; a repository without a remote is its top folder, a folder outside git is itself. \`--here\` keeps meaning the exact folder; the two do not combine.
 
+      With the meaning model installed, the words and the meaning are fused (\`--match both\`, the default): a session holding the words ranks by them, and one near the query in meaning is found without them, but only for a query of two words or more that some session holds a word of, so a script asking for one word, or for words no session holds, gets the words alone (exit 1 when nothing holds them). \`--match meaning\` lists the nearest sessions whatever the query; \`--exact\` searches the words as typed, by the words alone.
+
       An empty query (\`''\`, or only spaces) lists the latest sessions. The index is brought up to date first (only new and changed session files are read), unless \`--no-sync\` is given.
 
       \`--remote NAME\` searches the archive of that remote (see \`recall push\`) instead of this machine's index: the same words, phrases, tags, \`--since\`, \`--until\`, \`--content\`, \`--here\`/\`--cwd\` (the folder as the pushing machine named it) and \`--repo\` (the project identity it was pushed with), ranked the same way, one result per session, each saying which user pushed it from which machine; \`--user\` and \`--machine\` keep only theirs. Typos are searched as typed. A remote that cannot be reached, refuses the credentials or does not answer within its timeout (10 s unless its \`timeout\` says otherwise) is an error; a local search never asks a remote.
@@ -81,7 +83,7 @@ export class SearchCommand extends SessionsCommand {
     description: "A word no session holds is: correct (read as the nearest word one typo away), suggest (searched as typed, the nearest word named on stderr) or off (default: correct on a terminal, suggest with --json, --format or a pipe)",
     validator: isEnum(TYPO_MODES),
   });
-  exact = Option.Boolean("--exact", false, { description: "Search every word as typed, suggesting nothing: --typos off" });
+  exact = Option.Boolean("--exact", false, { description: "Search every word as typed, by the words alone, suggesting nothing: --typos off --match words" });
   match = Option.String("--match", {
     description: "What a session must match: words, meaning (what was said nearest the query in meaning, whatever its words) or both (the two rankings fused); meaning needs the model package recall-pi-model-minilm and `recall index --meaning`. Default: both where that package is installed, else words",
     validator: isEnum(MATCH_MODES),
@@ -101,6 +103,12 @@ export class SearchCommand extends SessionsCommand {
     return (this.typos as Typos | undefined) ?? (format || !this.context.stdoutIsTTY ? "suggest" : "correct");
   }
 
+  /** `--exact` is the words as typed: no other word, and no meaning. */
+  private matchMode(): Match | undefined {
+    if (this.exact && this.match !== undefined && this.match !== "words") throw new RecallError("BAD_INPUT", `--exact and --match ${this.match} contradict each other`);
+    return this.exact ? "words" : (this.match as Match | undefined);
+  }
+
   async run(): Promise<ExitCode> {
     const format = this.pipelineFormat();
     const { limit, cwd, repo, since, until, now } = this.scope();
@@ -115,7 +123,7 @@ export class SearchCommand extends SessionsCommand {
     if (missing !== undefined) return missing;
     // The page is formatted while the freshness check finishes (see Recall.search).
     const typos = this.typoMode(format);
-    const match = this.match as Match | undefined;
+    const match = this.matchMode();
     const page = await this.recall().search({ query, limit, prefix: this.prefix, cwd, repo, since, until, now, content, file, typos, match, ...this.freshness() }, ({ hits, readAs, suggestions, coverage }) => ({
       ...this.page(hits, (hit) => (format ? this.record(hit, format, now, () => searchHitRecord(hit, coverage)) : this.block(hit, now, { snippet: hit.snippet, spans: hit.spans, details: matchedIn(hit) }))),
       readAs,

@@ -20,8 +20,8 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { RecallError } from "../errors.js";
-import { expandHome, type Locations } from "../locations.js";
+import { RecallError } from "./errors.js";
+import { expandHome, type Locations } from "./locations.js";
 
 export type PickerScope = "all" | "current";
 
