@@ -72,10 +72,15 @@ cat >"$pkg/SOURCE.md" <<EOF
 
 The model is sentence-transformers' all-MiniLM-L6-v2 (Apache-2.0), exported to ONNX (float32).
 EOF
+# The package records each file's size and sha256: recall checks a file against them before it
+# loads it (src/api/model-files.ts), so a file damaged since is refused, not run.
 node -e '
-  const fs = require("fs"), file = process.argv[1], pkg = JSON.parse(fs.readFileSync(file, "utf8"));
-  pkg.version = process.argv[2];
-  fs.writeFileSync(file, JSON.stringify(pkg, null, 2) + "\n");' "$pkg/package.json" "$version"
+  const fs = require("fs"), [file, version, dir, modelSha, tokenizerSha] = process.argv.slice(1);
+  const pkg = JSON.parse(fs.readFileSync(file, "utf8"));
+  const record = (name, sha256) => ({ bytes: fs.statSync(`${dir}/${name}`).size, sha256 });
+  pkg.version = version;
+  pkg.recall = { files: { "model.onnx": record("model.onnx", modelSha), "tokenizer.json": record("tokenizer.json", tokenizerSha) } };
+  fs.writeFileSync(file, JSON.stringify(pkg, null, 2) + "\n");' "$pkg/package.json" "$version" "$pkg" "$model_sha" "$tokenizer_sha"
 
 rm -rf "$out"
 mkdir -p "$(dirname "$out")"

@@ -166,17 +166,18 @@ describe.skipIf(!MODEL_PACKAGE)(`the meaning index${MODEL_SKIP_REASON}`, () => {
     expect(all.map((h) => h.id)).toEqual(expect.arrayContaining(since.map((h) => h.id)));
   }, 120_000);
 
-  it("says how much it covers while incomplete: a field in JSON, one line on stderr", async () => {
+  it("says how much it covers while incomplete: a field in JSON, one line on stderr past 1 in 100; a search embeds a sync's few new messages", async () => {
     await indexMeaning(withModel());
+    // Two new messages of some fifty: past 1 in 100. The search says so, then embeds them.
     writeSession(join(dir.sessionsDir, "--tmp-meaning--"), "0190bbbb-0000-7000-8000-000000000001", ["a brand new question about flaky timers", "an answer about fake clocks"]);
+    const human = await runRecall(["search", "--match", "meaning", "-n", "1", "timers"], { env: withModel() });
+    expect(human.stderr).toMatch(/^recall: the meaning index covers \d+ of \d+ messages searched; `recall index --meaning` embeds the rest\n$/);
+    const complete = jsonLines<Record<string, unknown>>((await runRecall(["search", "--match", "meaning", "--json", "-n", "1", "timers"], { env: withModel() })).stdout);
+    expect(complete[0]).not.toHaveProperty("meaningCoverage");
+    writeSession(join(dir.sessionsDir, "--tmp-meaning--"), "0190bbbb-0000-7000-8000-000000000002", ["another question about flaky timers", "another answer"]);
     const json = await runRecall(["search", "--match", "meaning", "--json", "-n", "1", "timers"], { env: withModel() });
     const [hit] = jsonLines<{ meaningCoverage: { embedded: number; messages: number } }>(json.stdout);
     expect(hit!.meaningCoverage.messages - hit!.meaningCoverage.embedded).toBe(2);
-    const human = await runRecall(["search", "--match", "meaning", "-n", "1", "timers"], { env: withModel() });
-    expect(human.stderr).toMatch(/^recall: the meaning index covers \d+ of \d+ messages searched; `recall index --meaning` embeds the rest\n$/);
-    await indexMeaning(withModel());
-    const complete = jsonLines<Record<string, unknown>>((await runRecall(["search", "--match", "meaning", "--json", "-n", "1", "timers"], { env: withModel() })).stdout);
-    expect(complete[0]).not.toHaveProperty("meaningCoverage");
   }, 120_000);
 
   it("kept up to date through appends, forks, rewrites and deletions, answers as one built from the same files", async () => {

@@ -267,6 +267,8 @@ async function checkMeaning({ locations, env }: DoctorContext): Promise<DoctorCh
   const { modelIdentity } = await import("./meaning.js");
   let arithmetic: string;
   try {
+    const { checkModelFiles } = await import("./model-files.js");
+    await checkModelFiles(dir);
     arithmetic = (await MeaningHandle.load(dir)).arithmetic;
   } catch (error) {
     return fail("meaning", message(error), { kind: "reinstall-model", fromEnv });

@@ -14,6 +14,7 @@ import { MeaningIndexHandle } from "../native/meaning-index-handle.js";
 import type { IndexStore } from "../store.js";
 import { RECALL_VERSION } from "../version.js";
 import { MODEL_PACKAGE_NAME, modelPackageDir } from "./meaning-model.js";
+import { checkModelFiles } from "./model-files.js";
 
 
 /** The loaded model and the meaning index it made. */
@@ -41,6 +42,12 @@ export interface MeaningBuildOptions {
   onProgress?: (coverage: MeaningCoverage) => void;
   /** Stops between two batches; what was embedded is kept. */
   signal?: AbortSignal;
+  /**
+   * Given: a build that finds another process building the meaning index waits for it to end
+   * (looking once a second; `onProgress` hears the other's progress meanwhile), told first who it
+   * is (the LOCKED error's message). Not given: that is a LOCKED error.
+   */
+  onWait?: (holder: string) => void;
 }
 
 export interface MeaningReport extends MeaningCoverage {
@@ -54,6 +61,8 @@ export interface MeaningReport extends MeaningCoverage {
 
 /** Texts embedded per call to the core: about a second of one core, so a stop is heard soon. */
 const BATCH = 64;
+/** How often a build waiting for another process's looks whether it ended. */
+const WAIT_MS = 1000;
 
 /** The error of a search by meaning or a meaning build without the model package. */
 export function meaningUnavailable(): RecallError {
@@ -100,10 +109,15 @@ export async function openMeaningIndex(locations: Locations, env: NodeJS.Process
   return dir === null ? null : MeaningIndexHandle.open(join(locations.cacheDir, "meaning"), modelIdentity(dir));
 }
 
-/** The model and the meaning index `index` of these locations; null when no model is installed. */
-export async function openMeaning(index: Promise<MeaningIndexHandle | null>, env: NodeJS.ProcessEnv): Promise<Meaning | null> {
+/**
+ * The model and the meaning index `index` of these locations; null when no model is installed.
+ * The model's files are checked against what its package records first (model-files.ts;
+ * `cacheDir` keeps which matched).
+ */
+export async function openMeaning(index: Promise<MeaningIndexHandle | null>, env: NodeJS.ProcessEnv, cacheDir?: string): Promise<Meaning | null> {
   const dir = modelDir(env);
   if (dir === null) return null;
+  await checkModelFiles(dir, cacheDir);
   const model = await MeaningHandle.load(dir, MeaningHandle.arithmetic());
   const opened = await index;
   return opened ? { model, index: opened } : null;
@@ -117,10 +131,22 @@ export async function buildMeaning(store: IndexStore, meaning: Meaning, options:
   let added = 0;
   let coverage: MeaningCoverage = await meaning.index.coverage(store.native);
   options.onProgress?.(coverage);
+  let told = false;
   try {
     for (;;) {
       if (options.signal?.aborted) return { ...coverage, added, dropped: 0, stopped: true };
-      const step = await meaning.index.embed(store.native, meaning.model, BATCH);
+      let step;
+      try {
+        step = await meaning.index.embed(store.native, meaning.model, BATCH);
+      } catch (error) {
+        if (!(error instanceof RecallError && error.code === "LOCKED" && options.onWait)) throw error;
+        if (!told) options.onWait(error.message);
+        told = true;
+        await new Promise((resolve) => setTimeout(resolve, WAIT_MS));
+        coverage = await meaning.index.coverage(store.native);
+        options.onProgress?.(coverage);
+        continue;
+      }
       coverage = step.coverage;
       added += step.added;
       options.onProgress?.(coverage);
@@ -128,6 +154,18 @@ export async function buildMeaning(store: IndexStore, meaning: Meaning, options:
     }
     const dropped = await meaning.index.compact(store.native);
     return { ...coverage, added, dropped, stopped: false };
+  } finally {
+    meaning.index.release();
+  }
+}
+
+/**
+ * Embeds up to `batch` of the messages the meaning index lacks, newest first, then lets another
+ * process embed: what a search does for the few messages a sync just added.
+ */
+export async function catchUpMeaning(store: IndexStore, meaning: Meaning, batch: number): Promise<void> {
+  try {
+    await meaning.index.embed(store.native, meaning.model, batch);
   } finally {
     meaning.index.release();
   }

@@ -73,12 +73,12 @@ export class Recall {
 
   private constructor(options: RecallOptions) {
     this.lease = new IndexLease(options);
-    this.sessions = new Sessions(this.lease);
+    this.meaning = new MeaningIndexing(this.lease);
+    this.sessions = new Sessions(this.lease, this.meaning);
     this.tags = new Tags(this.lease);
     this.models = new Models(this.lease, this.sessions);
     this.maintenance = new Maintenance(this.lease);
     this.sessionTools = new SessionTools(this.lease, this.sessions);
-    this.meaning = new MeaningIndexing(this.lease);
     this.archived = new ArchivedSessions(this.lease);
     this.exports = new Exports(this.sessions);
   }
@@ -383,6 +383,15 @@ export class Recall {
    */
   followMeaning(onError: (error: unknown) => void = () => {}): boolean {
     return this.meaning.follow(onError);
+  }
+
+  /**
+   * Waits for what searches started in the background: a search by meaning embeds the few
+   * messages its index lacked (at most 32, as after a sync) so that the next search covers them.
+   * A short-lived process awaits it before it exits; nothing is lost if it does not.
+   */
+  meaningSettled(): Promise<void> {
+    return this.meaning.settled();
   }
 
   /** Whether the meaning model's package is installed, without loading it. */

@@ -27,6 +27,8 @@ export interface SearchCursor {
   now?: number;
   /** For a snapshot cursor of a ranked search, the sessions shown so far (the native search's `ahead` digest). */
   ahead?: string;
+  /** A search by meaning or both: the vectors of the meaning index the first page read, which later pages read too. */
+  vectors?: number;
 }
 
 /** A session's place in a ranking (the native search's `NativePlace`). */
@@ -60,6 +62,7 @@ export function encodeSearchCursor(cursor: SearchCursor): string {
     ...(cursor.after === undefined ? {} : { a: { s: cursor.after.score, t: cursor.after.lastActivity, k: cursor.after.key } }),
     ...(cursor.now === undefined ? {} : { n: cursor.now }),
     ...(cursor.ahead === undefined ? {} : { h: cursor.ahead }),
+    ...(cursor.vectors === undefined ? {} : { m: cursor.vectors }),
   });
   return Buffer.from(JSON.stringify({ b: body, k: checksum(body) })).toString("base64url");
 }
@@ -77,6 +80,7 @@ export function decodeSearchCursor(text: string, digest: string): SearchCursor {
   if (body.v !== VERSION) throw new RecallError("STALE_CURSOR", "this cursor was made by another version of recall", { field: "cursor", hint: "start again without a cursor" });
   if (!Number.isInteger(body.o) || (body.o as number) < 0 || typeof body.d !== "string" || (body.r !== undefined && typeof body.r !== "string")) throw invalid;
   if ((body.a !== undefined && !isPlace(body.a)) || (body.n !== undefined && !Number.isSafeInteger(body.n)) || (body.h !== undefined && (typeof body.h !== "string" || !/^\d{1,20}$/.test(body.h)))) throw invalid;
+  if (body.m !== undefined && (!Number.isSafeInteger(body.m) || (body.m as number) < 0)) throw invalid;
   if (body.d !== digest) throw new RecallError("CURSOR_MISMATCH", "this cursor continues another search", { field: "cursor", hint: "start again without a cursor" });
   const place = body.a as { s: number; t: number; k: string } | undefined;
   return {
@@ -86,5 +90,6 @@ export function decodeSearchCursor(text: string, digest: string): SearchCursor {
     ...(place ? { after: { score: place.s, lastActivity: place.t, key: place.k } } : {}),
     ...(body.n === undefined ? {} : { now: body.n as number }),
     ...(body.h === undefined ? {} : { ahead: body.h as string }),
+    ...(body.m === undefined ? {} : { vectors: body.m as number }),
   };
 }

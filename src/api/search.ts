@@ -120,6 +120,8 @@ interface Found {
   readAs: ReadAs[];
   suggestions: Suggestion[];
   coverage?: MeaningCoverage;
+  /** A search by meaning or both: the vectors of the meaning index it read (a later page reads as many). */
+  vectors?: number;
 }
 
 
@@ -150,7 +152,7 @@ export async function searchPage(store: IndexStore, options: SearchOptions, mean
   const after: NativeAfter | undefined = cursor?.after ? { place: cursor.after, shown: offset } : undefined;
   const skip = after ? 0 : offset;
   // One more than the page shows says whether another page follows.
-  const found = await findSessions(store, { ...options, now, limit: skip + limit + 1 }, meaning, after);
+  const found = await findSessions(store, { ...options, now, limit: skip + limit + 1 }, meaning, after, cursor?.vectors);
   if (cursor !== undefined && stale(cursor, offset, found)) {
     throw new RecallError("STALE_CURSOR", "the results changed since this cursor was made", { field: "cursor", hint: "start again without a cursor" });
   }
@@ -159,7 +161,9 @@ export async function searchPage(store: IndexStore, options: SearchOptions, mean
   const { readAs, suggestions, coverage } = found;
   const page = { readAs, suggestions, ...(coverage ? { coverage } : {}) };
   if (!more) return { hits, nextCursor: null, ...page };
-  const next = { offset: offset + limit, digest };
+  // A search by meaning or both: later pages read the vectors the first page read, so a build under way does not reorder them.
+  const vectors = cursor?.vectors ?? found.vectors;
+  const next = { offset: offset + limit, digest, ...(vectors === undefined ? {} : { vectors }) };
   const last = found.places?.[skip + limit - 1];
   if (last === undefined) {
     const results = options.snapshot ? resultsDigest(found.hits.slice(0, offset + limit)) : undefined;
@@ -215,7 +219,7 @@ export function toSearchHit(hit: NativeHit): SearchHit {
   };
 }
 
-async function findSessions(store: IndexStore, options: SearchOptions, meaning: Meaning | undefined, after?: NativeAfter): Promise<Found> {
+async function findSessions(store: IndexStore, options: SearchOptions, meaning: Meaning | undefined, after?: NativeAfter, vectors?: number): Promise<Found> {
   const query = parseTagQuery(options.query);
   const limit = options.limit ?? DEFAULT_LIMIT;
   const content = textKinds(options.content);
@@ -250,13 +254,18 @@ async function findSessions(store: IndexStore, options: SearchOptions, meaning: 
       typos,
       ...(after ? { after } : {}),
   };
-  const { hits, places, ahead, readAs: named, coverage } =
+  const { hits, places, ahead, readAs: named, coverage, vectors: read } =
     match !== "words" && meaning
-      ? await store.native.searchByMeaning({ ...request, matching: match, vector: await queryVector(meaning, query.text) }, meaning.index, options.signal)
+      ? await store.native.searchByMeaning({ ...request, matching: match, vector: await queryVector(meaning, query.text), ...(vectors === undefined ? {} : { vectors }) }, meaning.index, options.signal)
       : await store.native.search(request, options.signal);
   await addOutputSnippets(store, hits, query.text, options.prefix ?? false, typos, content ?? ["conversation"]);
   const found = hits.map((hit) => withCalls({ ...toSearchHit(hit), ...(match === "words" ? {} : { matchedBy: hit.matchedBy as Match }) }));
-  const covered = { places, ...(ahead ? { ahead } : {}), ...(coverage ? { coverage: { embedded: coverage.embedded, messages: coverage.messages } } : {}) };
+  const covered = {
+    places,
+    ...(ahead ? { ahead } : {}),
+    ...(coverage ? { coverage: { embedded: coverage.embedded, messages: coverage.messages } } : {}),
+    ...(read === undefined || read === null ? {} : { vectors: read }),
+  };
   // Typos are the words' business: a search by meaning alone reads no word as another.
   if (match === "meaning") return { hits: found, readAs: [], suggestions: [], ...covered };
   if (typos === "suggest") return { hits: found, readAs: [], suggestions: named.map(({ word, readAs }) => ({ word, suggestion: readAs })), ...covered };

@@ -18,17 +18,20 @@ export declare class LockFile {
 }
 
 /**
- * The meaning index of one cache folder (search/by_meaning.rs, meaning/store.rs): the store of
- * vectors in `dir`, read as searches need it; `embed` takes the store's writer lock on first use
- * and holds it until `release`.
+ * The meaning index of one cache folder (search/by_meaning.rs, meaning/store.rs): the latest
+ * snapshot of the store of vectors in `dir`, which a search reads and a refresh on the thread pool
+ * replaces (the mutex is held only to take or put a snapshot, never while reading the file or
+ * searching); `embed` takes the store's writer lock on first use and holds it until `release`.
  */
 export declare class MeaningIndex {
   /** The store in `dir` of the model named `identity` (another model's vectors are not read). */
   static open(dir: string, identity: string): Promise<MeaningIndex>
   /**
    * Embeds up to `batch` of the index's messages whose vectors the store lacks, newest first,
-   * with `model` on a thread at the lowest priority (meaning/background.rs), and appends them to
-   * the store (synced to disk). RECALL_LOCKED when another process is embedding.
+   * with `model` at the lowest priority (meaning/background.rs: on each core the machine leaves
+   * idle, one at least), and appends them to the store (synced to disk). RECALL_LOCKED, naming
+   * the process, when another process is embedding; RECALL_IO when the store's folder was
+   * deleted since this one began.
    */
   embed(index: NativeIndex, model: MeaningModel, batch: number): Promise<NativeMeaningStep>
   /**
@@ -286,6 +289,11 @@ export interface NativeFound {
   readAs: Array<NativeReadAs>
   /** With `matching` meaning or both: how many of the messages in scope the meaning index covers. */
   coverage?: NativeMeaningCoverage
+  /**
+   * With `matching` meaning or both: the vectors of the meaning index the search read, for a
+   * later page to read the same (`vectors` of the request).
+   */
+  vectors?: number
 }
 
 export interface NativeHit {
@@ -447,6 +455,12 @@ export interface NativeSearchRequest {
   matching?: string
   /** The query's vector, with `matching` meaning or both. */
   vector?: Array<number>
+  /**
+   * With `matching` meaning or both: read only the first this many vectors of the meaning
+   * index (what the first page of a search read: `vectors` of its answer), so that a build
+   * appending meanwhile does not reorder the pages.
+   */
+  vectors?: number
   /** A later page: continue after the place of the previous page's last session. */
   after?: NativeAfter
 }

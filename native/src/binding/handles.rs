@@ -30,22 +30,29 @@ impl NativeIndex {
     }
 }
 
-/// The meaning index of one cache folder (search/by_meaning.rs, meaning/store.rs): the store of
-/// vectors in `dir`, read as searches need it; `embed` takes the store's writer lock on first use
-/// and holds it until `release`.
+/// The meaning index of one cache folder (search/by_meaning.rs, meaning/store.rs): the latest
+/// snapshot of the store of vectors in `dir`, which a search reads and a refresh on the thread pool
+/// replaces (the mutex is held only to take or put a snapshot, never while reading the file or
+/// searching); `embed` takes the store's writer lock on first use and holds it until `release`.
 #[napi]
 pub struct MeaningIndex {
-    pub(crate) store: Arc<Mutex<Store>>,
+    pub(crate) current: Arc<Mutex<Store>>,
     pub(crate) writer: Arc<Mutex<Option<StoreWriter>>>,
     pub(crate) units: Arc<UnitCache>,
 }
 
-impl MeaningIndex {
-    /// The store, brought up to date with what writers appended, for a search to read.
-    pub(crate) fn store(&self) -> Result<Arc<Mutex<Store>>, RecallError> {
-        locked(&self.store).refresh()?;
-        Ok(self.store.clone())
-    }
+/// The latest snapshot of a meaning index, brought up to date with what writers appended: on the
+/// thread pool, which only ever waits for another refresh to put its snapshot back.
+pub(crate) fn refreshed(current: &Mutex<Store>) -> Result<Store, RecallError> {
+    let mut store = locked(current).clone();
+    store.refresh()?;
+    publish(current, &store);
+    Ok(store)
+}
+
+/// Makes `store` the snapshot later searches read.
+pub(crate) fn publish(current: &Mutex<Store>, store: &Store) {
+    *locked(current) = store.clone();
 }
 
 #[napi(object, js_name = "NativeMeaningCoverage")]

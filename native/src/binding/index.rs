@@ -8,8 +8,8 @@ use std::time::Duration;
 use napi::bindgen_prelude::{AbortSignal, AsyncTask};
 use napi_derive::napi;
 
-use crate::binding::handles::{JsMeaningCoverage, MeaningIndex, NativeIndex};
-use crate::binding::job::{job, locked, to_napi, Job};
+use crate::binding::handles::{refreshed, JsMeaningCoverage, MeaningIndex, NativeIndex};
+use crate::binding::job::{job, to_napi, Job};
 use crate::error::{Code, RecallError};
 use crate::fs::lock_file::{text_if_held, HeldLock};
 use crate::index::changes::{ChangeSet, SessionUpdate, TagUpdate};
@@ -167,6 +167,9 @@ pub struct JsFound {
     pub read_as: Vec<JsReadAs>,
     /// With `matching` meaning or both: how many of the messages in scope the meaning index covers.
     pub coverage: Option<JsMeaningCoverage>,
+    /// With `matching` meaning or both: the vectors of the meaning index the search read, for a
+    /// later page to read the same (`vectors` of the request).
+    pub vectors: Option<f64>,
 }
 
 #[napi(object, js_name = "NativeFilters")]
@@ -233,6 +236,10 @@ pub struct JsSearchRequest {
     pub matching: Option<String>,
     /// The query's vector, with `matching` meaning or both.
     pub vector: Option<Vec<f64>>,
+    /// With `matching` meaning or both: read only the first this many vectors of the meaning
+    /// index (what the first page of a search read: `vectors` of its answer), so that a build
+    /// appending meanwhile does not reorder the pages.
+    pub vectors: Option<f64>,
     /// A later page: continue after the place of the previous page's last session.
     pub after: Option<JsAfter>,
 }
@@ -806,19 +813,15 @@ impl NativeIndex {
             Ok(typos) => typos,
             Err(error) => return refuse(error, signal),
         };
+        let vectors = request.vectors;
         let by_meaning = match (request.matching.as_deref(), meaning, request.vector) {
             (None | Some("words"), _, _) => None,
-            (Some(name @ ("meaning" | "both")), Some(meaning), Some(vector)) => {
-                match meaning.store() {
-                    Ok(store) => Some((
-                        store,
-                        meaning.units.clone(),
-                        vector.into_iter().map(|x| x as f32).collect::<Vec<f32>>(),
-                        name == "both",
-                    )),
-                    Err(error) => return refuse(error, signal),
-                }
-            }
+            (Some(name @ ("meaning" | "both")), Some(meaning), Some(vector)) => Some((
+                meaning.current.clone(),
+                meaning.units.clone(),
+                vector.into_iter().map(|x| x as f32).collect::<Vec<f32>>(),
+                name == "both",
+            )),
             (Some(name @ ("meaning" | "both")), _, _) => {
                 return refuse(
                     RecallError::new(
@@ -878,17 +881,26 @@ impl NativeIndex {
         };
         AsyncTask::with_optional_signal(
             job(move || {
-                let found = match by_meaning {
-                    None => engine.find(&options)?,
-                    Some((store, units, vector, words)) => engine.find_matching(
-                        &options,
-                        MeaningQuery {
-                            store: &locked(&store),
-                            units: &units,
-                            vector: &vector,
-                            words,
-                        },
-                    )?,
+                let (found, vectors) = match by_meaning {
+                    None => (engine.find(&options)?, None),
+                    Some((current, units, vector, words)) => {
+                        // The snapshot a later page saw on its first, or the latest.
+                        let latest = refreshed(&current)?;
+                        let store = match vectors {
+                            Some(vectors) => latest.limited(vectors as usize),
+                            None => latest,
+                        };
+                        let found = engine.find_matching(
+                            &options,
+                            MeaningQuery {
+                                store: &store,
+                                units: &units,
+                                vector: &vector,
+                                words,
+                            },
+                        )?;
+                        (found, Some(store.len() as f64))
+                    }
                 };
                 Ok(JsFound {
                     hits: found.hits.into_iter().map(JsHit::from).collect(),
@@ -903,6 +915,7 @@ impl NativeIndex {
                         .map(|(word, read_as)| JsReadAs { word, read_as })
                         .collect(),
                     coverage: found.coverage.map(JsMeaningCoverage::from),
+                    vectors,
                 })
             }),
             signal,
@@ -924,10 +937,9 @@ impl NativeIndex {
         };
         let by_meaning = match (request.matching.as_deref(), meaning) {
             (None | Some("words"), _) => None,
-            (Some(name @ ("meaning" | "both")), Some(meaning)) => match meaning.store() {
-                Ok(store) => Some((store, name == "both")),
-                Err(error) => return refuse(error, signal),
-            },
+            (Some(name @ ("meaning" | "both")), Some(meaning)) => {
+                Some((meaning.current.clone(), name == "both"))
+            }
             (Some(name @ ("meaning" | "both")), None) => {
                 return refuse(
                     RecallError::new(
@@ -958,10 +970,10 @@ impl NativeIndex {
             job(move || {
                 let related = match by_meaning {
                     None => engine.related(&options, None)?,
-                    Some((store, words)) => engine.related(
+                    Some((current, words)) => engine.related(
                         &options,
                         Some(ByMeaning {
-                            store: &locked(&store),
+                            store: &refreshed(&current)?,
                             words,
                         }),
                     )?,

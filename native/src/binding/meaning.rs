@@ -7,10 +7,10 @@ use std::sync::{Arc, Mutex};
 use napi::bindgen_prelude::{AsyncTask, Float32Array};
 use napi_derive::napi;
 
-use crate::binding::handles::{JsMeaningCoverage, MeaningIndex, NativeIndex};
+use crate::binding::handles::{publish, refreshed, JsMeaningCoverage, MeaningIndex, NativeIndex};
 use crate::binding::job::{job, locked, to_napi, Job};
 use crate::error::{Code, RecallError};
-use crate::meaning::background::at_low_priority;
+use crate::meaning::background::{each_at_low_priority, spare_cores};
 use crate::meaning::store::Store;
 use crate::meaning::{Arithmetic, Model, DIMENSIONS, MAX_TOKENS};
 use crate::panics;
@@ -96,7 +96,7 @@ impl MeaningIndex {
     pub fn open(dir: String, identity: String) -> AsyncTask<Job<MeaningIndex>> {
         AsyncTask::new(job(move || {
             Ok(MeaningIndex {
-                store: Arc::new(Mutex::new(Store::open(Path::new(&dir), &identity)?)),
+                current: Arc::new(Mutex::new(Store::open(Path::new(&dir), &identity)?)),
                 writer: Arc::new(Mutex::new(None)),
                 units: Arc::default(),
             })
@@ -104,8 +104,10 @@ impl MeaningIndex {
     }
 
     /// Embeds up to `batch` of the index's messages whose vectors the store lacks, newest first,
-    /// with `model` on a thread at the lowest priority (meaning/background.rs), and appends them to
-    /// the store (synced to disk). RECALL_LOCKED when another process is embedding.
+    /// with `model` at the lowest priority (meaning/background.rs: on each core the machine leaves
+    /// idle, one at least), and appends them to the store (synced to disk). RECALL_LOCKED, naming
+    /// the process, when another process is embedding; RECALL_IO when the store's folder was
+    /// deleted since this one began.
     #[napi(ts_return_type = "Promise<NativeMeaningStep>")]
     pub fn embed(
         &self,
@@ -113,8 +115,8 @@ impl MeaningIndex {
         model: &MeaningModel,
         batch: u32,
     ) -> AsyncTask<Job<JsMeaningStep>> {
-        let (store, writer, engine, model) = (
-            self.store.clone(),
+        let (current, writer, engine, model) = (
+            self.current.clone(),
             self.writer.clone(),
             index.engine.clone(),
             model.model.clone(),
@@ -122,26 +124,18 @@ impl MeaningIndex {
         AsyncTask::new(job(move || {
             let mut writer = locked(&writer);
             if writer.is_none() {
-                *writer = Some(locked(&store).writer()?);
+                let mut store = locked(&current).clone();
+                *writer = Some(store.writer()?);
+                publish(&current, &store);
             }
             let searcher = engine.searcher();
-            // The store is not held while the model runs: searches go on meanwhile.
-            let (texts, coverage) = {
-                let mut store = locked(&store);
-                store.refresh()?;
-                pending(&searcher, engine.fields(), &store, batch as usize)?
-            };
-            let vectors: Vec<(u64, Vec<f32>)> = at_low_priority(|| {
-                let strings: Vec<&str> = texts.iter().map(|(_, text)| text.as_str()).collect();
-                texts
-                    .iter()
-                    .map(|(key, _)| *key)
-                    .zip(model.embed_all(&strings))
-                    .collect()
-            });
-            let mut store = locked(&store);
+            // No lock is held while the model runs: searches read their snapshots meanwhile.
+            let mut store = refreshed(&current)?;
+            let (texts, coverage) = pending(&searcher, engine.fields(), &store, batch as usize)?;
+            let vectors = embed_at_low_priority(&model, &texts);
             if let Some(writer) = writer.as_mut() {
                 store.append(writer, &vectors)?;
+                publish(&current, &store);
             }
             let coverage = if texts.is_empty() {
                 coverage
@@ -159,8 +153,8 @@ impl MeaningIndex {
     /// quarter of the store: the count dropped. Needs the writer (after `embed`).
     #[napi(ts_return_type = "Promise<number>")]
     pub fn compact(&self, index: &NativeIndex) -> AsyncTask<Job<u32>> {
-        let (store, writer, engine) = (
-            self.store.clone(),
+        let (current, writer, engine) = (
+            self.current.clone(),
             self.writer.clone(),
             index.engine.clone(),
         );
@@ -173,12 +167,13 @@ impl MeaningIndex {
                 ));
             };
             let live = live_keys(&engine.searcher(), engine.fields())?;
-            let mut store = locked(&store);
+            let mut store = refreshed(&current)?;
             let dropped = store.unreferenced(&live);
             if dropped == 0 || dropped * 4 < store.len() {
                 return Ok(0);
             }
             store.compact(writer, &live)?;
+            publish(&current, &store);
             Ok(dropped as u32)
         }))
     }
@@ -186,10 +181,9 @@ impl MeaningIndex {
     /// How many of the index's messages the store covers.
     #[napi(ts_return_type = "Promise<NativeMeaningCoverage>")]
     pub fn coverage(&self, index: &NativeIndex) -> AsyncTask<Job<JsMeaningCoverage>> {
-        let (store, engine) = (self.store.clone(), index.engine.clone());
+        let (current, engine) = (self.current.clone(), index.engine.clone());
         AsyncTask::new(job(move || {
-            let mut store = locked(&store);
-            store.refresh()?;
+            let store = refreshed(&current)?;
             Ok(pending(&engine.searcher(), engine.fields(), &store, 0)?
                 .1
                 .into())
@@ -201,4 +195,24 @@ impl MeaningIndex {
     pub fn release(&self) {
         *locked(&self.writer) = None;
     }
+}
+
+/// The vectors of `texts` (key, text), split among the cores the machine leaves idle, each
+/// part on a thread at the lowest priority.
+fn embed_at_low_priority(model: &Model, texts: &[(u64, String)]) -> Vec<(u64, Vec<f32>)> {
+    if texts.is_empty() {
+        return Vec::new();
+    }
+    let threads = spare_cores().min(texts.len());
+    let parts: Vec<&[(u64, String)]> = texts.chunks(texts.len().div_ceil(threads)).collect();
+    each_at_low_priority(parts, |part| {
+        let strings: Vec<&str> = part.iter().map(|(_, text)| text.as_str()).collect();
+        part.iter()
+            .map(|(key, _)| *key)
+            .zip(model.embed_all(&strings))
+            .collect::<Vec<_>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect()
 }

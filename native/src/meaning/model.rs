@@ -7,7 +7,9 @@ use std::path::Path;
 use crate::error::Result;
 use crate::meaning::int8;
 use crate::meaning::onnx::Graph;
-use crate::meaning::package::{unusable, MODEL_FILE, TOKENIZER_FILE};
+use crate::meaning::package::{
+    read_model_file, unusable, MODEL_FILE, MODEL_FILE_LIMIT, TOKENIZER_FILE,
+};
 use crate::meaning::tokens::{Tokens, MAX_TOKENS};
 use crate::meaning::vector::mean_normalized;
 use crate::meaning::weights::Bert;
@@ -69,7 +71,7 @@ impl Model {
     pub fn load(dir: &Path, arithmetic: Arithmetic) -> Result<Model> {
         let tokens = Tokens::load(&dir.join(TOKENIZER_FILE))?;
         let path = dir.join(MODEL_FILE);
-        let file = std::fs::read(&path).map_err(|error| unusable(&path, &error))?;
+        let file = read_model_file(&path, MODEL_FILE_LIMIT)?;
         let mut bert = Graph::read(&file)
             .and_then(Bert::from_graph)
             .and_then(|bert| fits(&bert, &tokens).map(|()| bert))

@@ -8,17 +8,25 @@
 //! before it appends, so a resumed embedding neither loses a whole record nor embeds one twice.
 //! A store of another model (identity) or width is read as empty and written anew.
 //!
-//! Readers never write: a search reads what was appended since it last looked (`refresh`). One
-//! writer at a time holds `writer.lock` (`StoreWriter`). `compact` writes the vectors still
-//! referenced to a new file and renames it over the old one; readers see another file and read it
-//! whole.
+//! A `Store` is a snapshot: cloning it is cheap (its vectors are shared chunks of `CHUNK`, and
+//! what a clone adds is copied on write), so a search reads a snapshot nothing changes under it
+//! while `refresh` (on the thread pool) reads what was appended since into another, which then
+//! replaces it for later searches. `limited` shows only the first vectors of a snapshot, as a
+//! cursor's later page saw them on its first. Readers never write. One writer at a time holds
+//! `writer.lock` (`StoreWriter`), with its process id as its text. `compact` writes the vectors
+//! still referenced to a new file and renames it over the old one; readers see another file and
+//! read it whole. What is in the way of the store is recall's own cache: a file where the folder
+//! should be, a folder where the file or the lock should be, is removed by the writer (a reader
+//! reads it as an empty store).
 
 use std::fs::{File, OpenOptions};
 use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::error::{Code, RecallError, Result};
+use crate::fs::identity::Identity;
 use crate::fs::lock_file::HeldLock;
 use crate::meaning::DIMENSIONS;
 use crate::path_key::{path_key, path_key_after, ByPathKey, PathKeys};
@@ -29,18 +37,32 @@ const MAGIC: &[u8; 8] = b"RCLMEAN1";
 const HEADER: usize = MAGIC.len() + 4 + 8;
 /// Key, scale, codes, checksum.
 const RECORD: usize = 8 + 4 + DIMENSIONS + 4;
+/// Vectors a chunk holds (1.6 MB of codes): the most an append copies when a snapshot shares
+/// the last chunk.
+const CHUNK: usize = 4096;
 
+#[derive(Clone)]
 pub struct Store {
     dir: PathBuf,
     identity: u64,
-    keys: Vec<u64>,
-    scales: Vec<f32>,
-    codes: Vec<i8>,
-    slots: ByPathKey<u32>,
+    /// Every chunk holds CHUNK vectors but the last, so slot s is in chunk s / CHUNK.
+    chunks: Vec<Arc<Chunk>>,
+    slots: Arc<ByPathKey<u32>>,
+    /// Vectors held.
+    held: usize,
+    /// Vectors shown (`limited`): the first `shown` of those held.
+    shown: usize,
     /// Bytes of the file read and found whole (0: no usable file yet).
     whole: u64,
     /// Which file was read (device, inode), to see a compaction replace it.
     file: Option<(u64, u64)>,
+}
+
+#[derive(Clone, Default)]
+struct Chunk {
+    keys: Vec<u64>,
+    scales: Vec<f32>,
+    codes: Vec<i8>,
 }
 
 /// Which vectors a store holds: the file read, and how many of its vectors. A slot found in one
@@ -49,12 +71,17 @@ pub type Generation = (Option<(u64, u64)>, usize);
 
 /// The writer's hold on the store: its lock, and the file it appends to.
 pub struct StoreWriter {
-    _lock: HeldLock,
+    lock: HeldLock,
     file: File,
 }
 
 fn io(path: &Path, error: std::io::Error) -> RecallError {
     RecallError::new(Code::Io, format!("{}: {error}", path.display()))
+}
+
+/// An error that says nothing usable is at `path` yet: not there, or under a file, not a folder.
+fn nothing_there(error: &std::io::Error) -> bool {
+    matches!(error.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory)
 }
 
 impl Store {
@@ -64,10 +91,10 @@ impl Store {
         let mut store = Store {
             dir: dir.to_path_buf(),
             identity: path_key(identity),
-            keys: Vec::new(),
-            scales: Vec::new(),
-            codes: Vec::new(),
-            slots: ByPathKey::default(),
+            chunks: Vec::new(),
+            slots: Arc::default(),
+            held: 0,
+            shown: 0,
             whole: 0,
             file: None,
         };
@@ -80,17 +107,22 @@ impl Store {
     }
 
     /// Reads the records appended since the last look; the whole file again if it was replaced.
+    /// A folder in place of the file, or a file in place of the folder, reads as an empty store.
     pub fn refresh(&mut self) -> Result<()> {
         let path = self.path();
         let mut file = match File::open(&path) {
             Ok(file) => file,
-            Err(error) if error.kind() == ErrorKind::NotFound => {
+            Err(error) if nothing_there(&error) => {
                 self.clear();
                 return Ok(());
             }
             Err(error) => return Err(io(&path, error)),
         };
         let meta = file.metadata().map_err(|e| io(&path, e))?;
+        if !meta.is_file() {
+            self.clear();
+            return Ok(());
+        }
         let id = Some((meta.dev(), meta.ino()));
         if id != self.file || meta.len() < self.whole {
             self.clear();
@@ -109,7 +141,9 @@ impl Store {
         file.seek(SeekFrom::Start(self.whole))
             .map_err(|e| io(&path, e))?;
         let mut appended = Vec::with_capacity((meta.len() - self.whole) as usize);
-        file.read_to_end(&mut appended).map_err(|e| io(&path, e))?;
+        file.take(meta.len() - self.whole)
+            .read_to_end(&mut appended)
+            .map_err(|e| io(&path, e))?;
         for record in appended.chunks_exact(RECORD) {
             if !self.take(record) {
                 break;
@@ -120,10 +154,10 @@ impl Store {
     }
 
     fn clear(&mut self) {
-        self.keys.clear();
-        self.scales.clear();
-        self.codes.clear();
-        self.slots.clear();
+        self.chunks.clear();
+        self.slots = Arc::default();
+        self.held = 0;
+        self.shown = 0;
         self.whole = 0;
         self.file = None;
     }
@@ -153,69 +187,123 @@ impl Store {
         if self.slots.contains_key(&key) {
             return;
         }
-        self.slots.insert(key, self.keys.len() as u32);
-        self.keys.push(key);
-        self.scales.push(scale);
-        self.codes.extend(codes);
+        Arc::make_mut(&mut self.slots).insert(key, self.held as u32);
+        if self.held.is_multiple_of(CHUNK) {
+            self.chunks.push(Arc::default());
+        }
+        let chunk = Arc::make_mut(self.chunks.last_mut().expect("a chunk was pushed"));
+        chunk.keys.push(key);
+        chunk.scales.push(scale);
+        chunk.codes.extend(codes);
+        self.held += 1;
+        self.shown = self.held;
     }
 
-    /// Vectors held.
+    /// This snapshot showing only its first `vectors` (all it holds if fewer): what a search saw
+    /// when the store held that many, while the file is the same one.
+    pub fn limited(&self, vectors: usize) -> Store {
+        let mut limited = self.clone();
+        limited.shown = vectors.min(self.held);
+        limited
+    }
+
+    /// Vectors shown.
     pub fn len(&self) -> usize {
-        self.keys.len()
+        self.shown
     }
 
     pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
+        self.shown == 0
     }
 
-    /// What the store holds now, to tell whether slots looked up before still hold.
+    /// What the store shows now, to tell whether slots looked up before still hold.
     pub fn generation(&self) -> Generation {
-        (self.file, self.keys.len())
+        (self.file, self.shown)
     }
 
-    /// Where the vector of a unit's key is, if the store holds it.
+    /// Where the vector of a unit's key is, if the store shows it.
     pub fn slot(&self, key: u64) -> Option<u32> {
-        self.slots.get(&key).copied()
+        self.slots
+            .get(&key)
+            .copied()
+            .filter(|&slot| (slot as usize) < self.shown)
     }
 
-    /// The cosine of `query` (length 1) with every vector held, by slot.
+    fn vector(&self, slot: u32) -> (f32, &[i8]) {
+        let (chunk, at) = (slot as usize / CHUNK, slot as usize % CHUNK);
+        let chunk = &self.chunks[chunk];
+        (
+            chunk.scales[at],
+            &chunk.codes[at * DIMENSIONS..(at + 1) * DIMENSIONS],
+        )
+    }
+
+    /// The key of every vector shown, by slot.
+    fn keys(&self) -> impl Iterator<Item = u64> + '_ {
+        self.chunks
+            .iter()
+            .flat_map(|chunk| chunk.keys.iter().copied())
+            .take(self.shown)
+    }
+
+    /// The cosine of `query` (length 1) with every vector shown, by slot.
     pub fn scores(&self, query: &[f32]) -> Vec<f32> {
         let (query_scale, query_codes) = quantize(query);
         let query_codes: Vec<i16> = query_codes.into_iter().map(i16::from).collect();
         let dot = dot_product();
-        self.codes
-            .chunks_exact(DIMENSIONS)
-            .zip(&self.scales)
-            .map(|(codes, scale)| dot(codes, &query_codes) as f32 * query_scale * scale)
-            .collect()
+        let mut scores = Vec::with_capacity(self.shown);
+        for chunk in &self.chunks {
+            scores.extend(
+                chunk
+                    .codes
+                    .chunks_exact(DIMENSIONS)
+                    .zip(&chunk.scales)
+                    .map(|(codes, scale)| dot(codes, &query_codes) as f32 * query_scale * scale),
+            );
+        }
+        scores.truncate(self.shown);
+        scores
     }
 
     /// Adds the vector of `slot` (its codes times its scale) to `sum`, DIMENSIONS floats.
     pub fn add_to(&self, slot: u32, sum: &mut [f32]) {
-        let slot = slot as usize;
-        let scale = self.scales[slot];
-        for (total, &code) in sum
-            .iter_mut()
-            .zip(&self.codes[slot * DIMENSIONS..(slot + 1) * DIMENSIONS])
-        {
+        let (scale, codes) = self.vector(slot);
+        for (total, &code) in sum.iter_mut().zip(codes) {
             *total += f32::from(code) * scale;
         }
     }
 
-    /// Takes the writer's lock (RECALL_LOCKED when another process holds it) and makes the file
-    /// ready to append to: created with its header, or cut after its last whole record.
+    /// Takes the writer's lock (RECALL_LOCKED, naming the process that holds it, when another
+    /// does) and makes the file ready to append to: created with its header, or cut after its last
+    /// whole record. A file where the store's folder should be, or a folder where its file or lock
+    /// should be, is removed first.
     pub fn writer(&mut self) -> Result<StoreWriter> {
+        if std::fs::metadata(&self.dir).is_ok_and(|meta| !meta.is_dir()) {
+            std::fs::remove_file(&self.dir).map_err(|e| io(&self.dir, e))?;
+        }
         std::fs::create_dir_all(&self.dir).map_err(|e| io(&self.dir, e))?;
         let lock_path = self.dir.join(LOCK_FILE);
+        remove_folder(&lock_path)?;
         let lock = HeldLock::hold(&lock_path).map_err(|e| io(&lock_path, e))?;
-        let lock = lock.ok_or_else(|| {
-            RecallError::new(
+        let Some(mut lock) = lock else {
+            let holder = crate::fs::lock_file::text_if_held(&lock_path)
+                .ok()
+                .flatten()
+                .and_then(|text| text.trim().strip_prefix("pid ").map(str::to_string))
+                .map_or_else(
+                    || "another process".to_string(),
+                    |pid| format!("process {pid}"),
+                );
+            return Err(RecallError::new(
                 Code::Locked,
-                format!("{} is held by another process", lock_path.display()),
-            )
-        })?;
-        self.refresh()?;
+                format!("the meaning index is being built by {holder}"),
+            ));
+        };
+        lock.set_text(&format!("pid {}", std::process::id()))
+            .map_err(|e| io(&lock_path, e))?;
         let path = self.path();
+        remove_folder(&path)?;
+        self.refresh()?;
         if self.whole == 0 {
             self.start_file(&path)?;
         }
@@ -224,7 +312,7 @@ impl Store {
             .open(&path)
             .map_err(|e| io(&path, e))?;
         file.set_len(self.whole).map_err(|e| io(&path, e))?;
-        Ok(StoreWriter { _lock: lock, file })
+        Ok(StoreWriter { lock, file })
     }
 
     /// A new file holding only the header, in place of any other.
@@ -235,6 +323,7 @@ impl Store {
     /// Writes the header and `records` to a new file, then renames it to `path`.
     fn write_file(&mut self, path: &Path, records: &[u8]) -> Result<()> {
         let fresh = self.dir.join(format!("{STORE_FILE}.new"));
+        remove_folder(&fresh)?;
         let mut file = File::create(&fresh).map_err(|e| io(&fresh, e))?;
         file.write_all(&self.header())
             .and_then(|()| file.write_all(records))
@@ -245,14 +334,17 @@ impl Store {
         self.refresh()
     }
 
-    /// Appends the vectors of units (key, 384 floats each), and syncs them to disk.
+    /// Appends the vectors of units (key, 384 floats each), and syncs them to disk. Refused when
+    /// the store's folder was deleted since the writer took it (the cache folder removed by hand):
+    /// what it appended would go nowhere.
     pub fn append(&mut self, writer: &mut StoreWriter, vectors: &[(u64, Vec<f32>)]) -> Result<()> {
+        let path = self.path();
+        writer.check_in_place(&path)?;
         let mut bytes = Vec::with_capacity(vectors.len() * RECORD);
         for (key, vector) in vectors {
             let (scale, codes) = quantize(vector);
             encode(&mut bytes, *key, scale, &codes);
         }
-        let path = self.path();
         writer
             .file
             .seek(SeekFrom::Start(self.whole))
@@ -264,21 +356,17 @@ impl Store {
 
     /// Keeps only the vectors of `live` keys: a new file, renamed over the old one.
     pub fn compact(&mut self, writer: &mut StoreWriter, live: &PathKeys) -> Result<()> {
+        let path = self.path();
+        writer.check_in_place(&path)?;
         let mut bytes = Vec::new();
         for (slot, key) in self
-            .keys
-            .iter()
+            .keys()
             .enumerate()
             .filter(|(_, key)| live.contains(key))
         {
-            encode(
-                &mut bytes,
-                *key,
-                self.scales[slot],
-                &self.codes[slot * DIMENSIONS..(slot + 1) * DIMENSIONS],
-            );
+            let (scale, codes) = self.vector(slot as u32);
+            encode(&mut bytes, key, scale, codes);
         }
-        let path = self.path();
         self.write_file(&path, &bytes)?;
         writer.file = OpenOptions::new()
             .write(true)
@@ -289,8 +377,37 @@ impl Store {
 
     /// Keys held that are not in `live`.
     pub fn unreferenced(&self, live: &PathKeys) -> usize {
-        self.keys.iter().filter(|key| !live.contains(key)).count()
+        self.keys().filter(|key| !live.contains(key)).count()
     }
+}
+
+impl StoreWriter {
+    /// Whether the lock and the file are still the ones their paths name.
+    fn check_in_place(&self, path: &Path) -> Result<()> {
+        let file_in_place = self
+            .file
+            .metadata()
+            .is_ok_and(|meta| Identity::of(&meta).named_by(path));
+        if self.lock.is_in_place() && file_in_place {
+            return Ok(());
+        }
+        let folder = path.parent().unwrap_or(path);
+        Err(RecallError::new(
+            Code::Io,
+            format!(
+                "{} was deleted while the meaning index was being built; it stopped",
+                folder.display()
+            ),
+        ))
+    }
+}
+
+/// Removes a folder at `path` (recall's own cache, where a file belongs); nothing else.
+fn remove_folder(path: &Path) -> Result<()> {
+    if std::fs::symlink_metadata(path).is_ok_and(|meta| meta.is_dir()) {
+        std::fs::remove_dir_all(path).map_err(|e| io(path, e))?;
+    }
+    Ok(())
 }
 
 /// The dot product of two vectors of codes: with AVX2 where the processor has it (twice the
@@ -502,5 +619,85 @@ mod tests {
             .err()
             .unwrap();
         assert_eq!(error.code, Code::Locked);
+    }
+
+    #[test]
+    fn a_snapshot_keeps_what_it_held_and_a_limited_one_shows_its_first_vectors() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path(), "m").unwrap();
+        let mut writer = store.writer().unwrap();
+        let many: Vec<(u64, Vec<f32>)> = (0..CHUNK as u64 + 10).map(|k| (k, unit(k))).collect();
+        store.append(&mut writer, &many[..CHUNK - 1]).unwrap();
+        let before = store.clone();
+        store.append(&mut writer, &many[CHUNK - 1..]).unwrap();
+        assert_eq!((before.len(), store.len()), (CHUNK - 1, CHUNK + 10));
+        assert_eq!(
+            (before.slot(CHUNK as u64), store.slot(CHUNK as u64)),
+            (None, Some(CHUNK as u32))
+        );
+        let limited = store.limited(CHUNK - 1);
+        assert_eq!(limited.generation(), before.generation());
+        assert_eq!(limited.scores(&unit(3)), before.scores(&unit(3)));
+        assert_eq!(limited.slot(CHUNK as u64 + 1), None);
+        let scores = store.scores(&unit(CHUNK as u64 + 5));
+        assert!(
+            (scores[CHUNK + 5] - 1.0).abs() < 0.01,
+            "a vector of the second chunk"
+        );
+        let mut sum = vec![0f32; DIMENSIONS];
+        store.add_to(CHUNK as u32 + 5, &mut sum);
+        assert!(sum
+            .iter()
+            .zip(unit(CHUNK as u64 + 5))
+            .all(|(a, b)| (a - b).abs() < 0.01));
+    }
+
+    #[test]
+    fn what_is_in_the_way_of_the_store_reads_as_empty_and_the_writer_removes_it() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("meaning");
+        // A file where the folder should be.
+        std::fs::write(&dir, b"not a folder").unwrap();
+        let mut store = Store::open(&dir, "m").unwrap();
+        assert!(store.is_empty());
+        let mut writer = store.writer().unwrap();
+        store.append(&mut writer, &[(1, unit(1))]).unwrap();
+        drop(writer);
+        // A folder where the file and the lock should be.
+        for name in [STORE_FILE, LOCK_FILE] {
+            std::fs::remove_file(dir.join(name)).unwrap();
+            std::fs::create_dir_all(dir.join(name).join("inside")).unwrap();
+        }
+        let mut store = Store::open(&dir, "m").unwrap();
+        assert!(store.is_empty());
+        let mut writer = store.writer().unwrap();
+        store.append(&mut writer, &[(2, unit(2))]).unwrap();
+        assert_eq!(Store::open(&dir, "m").unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_writer_whose_folder_was_deleted_stops_and_the_lock_names_its_process() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("meaning");
+        let mut store = Store::open(&dir, "m").unwrap();
+        let mut writer = store.writer().unwrap();
+        let error = Store::open(&dir, "m").unwrap().writer().err().unwrap();
+        assert_eq!(
+            error.message,
+            format!(
+                "the meaning index is being built by process {}",
+                std::process::id()
+            )
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+        let error = store.append(&mut writer, &[(1, unit(1))]).unwrap_err();
+        assert_eq!(error.code, Code::Io);
+        assert!(
+            error
+                .message
+                .ends_with("was deleted while the meaning index was being built; it stopped"),
+            "{}",
+            error.message
+        );
     }
 }

@@ -23,7 +23,7 @@ use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCategory};
 
 use crate::error::Result;
-use crate::meaning::package::unusable;
+use crate::meaning::package::{read_model_file, unusable, TOKENIZER_FILE_LIMIT};
 
 /// The tokens a text is read to, `[CLS]` and `[SEP]` included (sentence-transformers' limit for
 /// this model; its position table holds 512). The rest of a longer text is not read.
@@ -94,7 +94,8 @@ struct WordPiece {
 
 impl Tokens {
     pub fn load(path: &Path) -> Result<Tokens> {
-        let text = std::fs::read_to_string(path).map_err(|error| unusable(path, &error))?;
+        let bytes = read_model_file(path, TOKENIZER_FILE_LIMIT)?;
+        let text = String::from_utf8(bytes).map_err(|error| unusable(path, &error))?;
         let value: serde_json::Value =
             serde_json::from_str(&text).map_err(|error| unusable(path, &error))?;
         for (part, expected) in TYPES {

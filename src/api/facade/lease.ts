@@ -114,7 +114,7 @@ export class IndexLease {
    * when the model package is not installed. Loaded lazily: a word search never pays for it.
    */
   meaning(): Promise<Meaning | null> {
-    this.meaningLoaded ??= import("../meaning.js").then(({ openMeaning }) => openMeaning(this.meaningIndex(), this.env));
+    this.meaningLoaded ??= import("../meaning.js").then(({ openMeaning }) => openMeaning(this.meaningIndex(), this.env, this.locations.cacheDir));
     return this.meaningLoaded;
   }
 

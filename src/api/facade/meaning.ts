@@ -5,12 +5,21 @@
  * the lease's, loaded once.
  */
 import { RecallError } from "../../errors.js";
-import { buildMeaning, MeaningFollower, meaningUnavailable, modelInstalled, type MeaningBuildOptions, type MeaningCoverage, type MeaningReport } from "../meaning.js";
+import type { IndexStore } from "../../store.js";
+import { buildMeaning, catchUpMeaning, MeaningFollower, meaningUnavailable, modelInstalled, type Meaning, type MeaningBuildOptions, type MeaningCoverage, type MeaningReport } from "../meaning.js";
 import type { IndexLease } from "./lease.js";
+
+/**
+ * The most messages a search embeds after it (catchUp): what a sync of Pi's latest turns adds,
+ * a fraction of a second on one core; more is `recall index --meaning`'s to embed.
+ */
+const CATCH_UP = 32;
 
 export class MeaningIndexing {
   /** While following: stops the build under way, between two batches. */
   private following: AbortController | undefined;
+  /** The catch-ups searches started, one after another. */
+  private caughtUp: Promise<void> = Promise.resolve();
 
   constructor(private readonly lease: IndexLease) {}
 
@@ -49,6 +58,23 @@ export class MeaningIndexing {
     const meaning = await this.lease.meaning();
     if (!meaning) throw meaningUnavailable();
     return buildMeaning(await this.lease.store(), meaning, options);
+  }
+
+  /**
+   * After a search by meaning whose index lacked a few messages (`coverage`; at most CATCH_UP,
+   * as after a sync of Pi's latest turns): embeds them, so the next search covers them. Not in a
+   * process that follows the index anyway, nor while another process builds it (LOCKED: left to
+   * it); failures are left for `recall index --meaning` or `recall doctor` to name.
+   */
+  catchUp(store: IndexStore, meaning: Meaning, coverage: MeaningCoverage): void {
+    const missing = coverage.messages - coverage.embedded;
+    if (this.following || missing <= 0 || missing > CATCH_UP) return;
+    this.caughtUp = this.caughtUp.then(() => catchUpMeaning(store, meaning, CATCH_UP)).catch(() => undefined);
+  }
+
+  /** Waits for the catch-ups searches started (a short-lived process, before it exits). */
+  settled(): Promise<void> {
+    return this.caughtUp;
   }
 
   /** Whether the model package is installed (without loading it). */

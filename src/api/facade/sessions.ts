@@ -15,12 +15,16 @@ import { workStats, type Stats, type StatsOptions } from "../stats.js";
 import { checkSessionFile, guardedRead, type FileIdentity } from "../../sessions/file-guard.js";
 import type { SessionSummary } from "../../answers/session-summary.js";
 import type { Freshness, IndexLease } from "./lease.js";
+import type { MeaningIndexing } from "./meaning.js";
 
 /** A session as commands name it, resolved; or why it could not be. */
 export type Resolved = { ref: string; session: SessionRef } | { ref: string; error: unknown };
 
 export class Sessions {
-  constructor(private readonly lease: IndexLease) {}
+  constructor(
+    private readonly lease: IndexLease,
+    private readonly meaningIndexing: MeaningIndexing,
+  ) {}
 
   async search<T>(options: SearchOptions & Freshness, present?: (page: SearchPage) => T): Promise<T | SearchPage> {
     // The model loads while the index is brought up to date: asked for, or for the default
@@ -29,7 +33,9 @@ export class Sessions {
     // Its failure (a damaged model file) is the search's, when the search awaits it.
     meaning?.catch(() => undefined);
     return this.lease.fresh(options, async (store) => {
-      const page = await searchPage(store, options, (await meaning) ?? undefined);
+      const loaded = (await meaning) ?? undefined;
+      const page = await searchPage(store, options, loaded);
+      if (loaded && page.coverage) this.meaningIndexing.catchUp(store, loaded, page.coverage);
       return present ? present(page) : page;
     });
   }

@@ -16,7 +16,7 @@ export class IndexCommand extends BaseCommand {
 
       The index lives in \`~/.pi/agent/cache/recall/\` (\`RECALL_CACHE_DIR\` moves it) and can be deleted at any time; tags are kept elsewhere.
 
-      \`--meaning\` then builds the meaning index that \`recall search --match meaning\` and \`both\` read: each message of the conversation embedded by the model of the package recall-pi-model-minilm (installed beside recall; nothing is downloaded), newest first, on one thread at low priority. It resumes where a stopped or killed run left off, and embeds a text once, however many sessions hold it; searches meanwhile use what it has.
+      \`--meaning\` then builds the meaning index that \`recall search --match meaning\` and \`both\` read: each message of the conversation embedded by the model of the package recall-pi-model-minilm (installed beside recall; nothing is downloaded), newest first, at the lowest priority (nice 19) on as many cores as the machine leaves idle, one at least; on a terminal it says after its first batch how long it will take, and shows its rate and the time left. It resumes where a stopped or killed run left off, and embeds a text once, however many sessions hold it; searches meanwhile use what it has. While another process (the MCP server, Pi, another \`recall index --meaning\`) builds it, it says which and waits for it to end.
     `,
     examples: [
       ["Update the index", "$0 index"],
@@ -90,7 +90,7 @@ export class IndexCommand extends BaseCommand {
     return this.meaning ? this.buildMeaning(recall) : Exit.Ok;
   }
 
-  /** The meaning index, embedded on one thread at low priority; Ctrl-C keeps what was embedded. */
+  /** The meaning index, embedded at the lowest priority; Ctrl-C keeps what was embedded. */
   private async buildMeaning(recall: Recall): Promise<ExitCode> {
     const started = Date.now();
     setPriority(constants.priority.PRIORITY_LOW);
@@ -100,7 +100,11 @@ export class IndexCommand extends BaseCommand {
     const progress = this.meaningProgress();
     let report;
     try {
-      report = await recall.indexMeaning({ onProgress: progress?.update, signal: stop.signal });
+      const onWait = (holder: string) => {
+        progress?.waiting();
+        if (!this.quiet) this.warn(`${holder}: waiting for it to end (searches meanwhile use what it has embedded; Ctrl-C stops waiting)`);
+      };
+      report = await recall.indexMeaning({ onProgress: progress?.update, signal: stop.signal, onWait });
     } finally {
       process.off("SIGINT", onInterrupt);
       progress?.done();
@@ -114,17 +118,38 @@ export class IndexCommand extends BaseCommand {
     return Exit.Ok;
   }
 
-  /** The meaning build's progress bar on stderr, only on a terminal and not --quiet/--json. */
-  private meaningProgress(): { update: (c: MeaningCoverage) => void; done: () => void } | undefined {
+  /**
+   * The meaning build's progress bar on stderr, only on a terminal and not --quiet/--json: the
+   * messages embedded, the rate and the time left; after the first batch, one line saying how
+   * long the whole build will take at that pace. While waiting for another process's build, its
+   * progress, without a time.
+   */
+  private meaningProgress(): { update: (c: MeaningCoverage) => void; waiting: () => void; done: () => void } | undefined {
     if (this.quiet || this.json || !this.context.stderrIsTTY) return undefined;
     const stderr = this.context.stderr;
     let shown = false;
+    let waiting = false;
+    let first: { at: number; embedded: number } | undefined;
+    let estimated = false;
     return {
       update: ({ embedded, messages }) => {
+        const now = Date.now();
+        first ??= { at: now, embedded };
+        const seconds = (now - first.at) / 1000;
+        const rate = seconds > 0 ? (embedded - first.embedded) / seconds : 0;
+        const left = messages - embedded;
+        if (!waiting && !estimated && rate > 0 && left > 0) {
+          estimated = true;
+          stderr.write(`\r\x1b[Krecall: embedding ${left.toLocaleString("en-US")} messages: about ${duration(left / rate)} at ${rate.toFixed(0)} messages/s\n`);
+        }
         shown = true;
         const width = 24;
         const filled = messages > 0 ? Math.round((embedded / messages) * width) : width;
-        stderr.write(`\r[${"#".repeat(filled)}${"-".repeat(width - filled)}] meaning: ${embedded}/${messages} messages\x1b[K`);
+        const pace = !waiting && rate > 0 ? `, ${rate.toFixed(0)}/s, ${duration(left / rate)} left` : "";
+        stderr.write(`\r[${"#".repeat(filled)}${"-".repeat(width - filled)}] meaning: ${embedded}/${messages} messages${pace}\x1b[K`);
+      },
+      waiting: () => {
+        waiting = true;
       },
       done: () => {
         if (shown) stderr.write("\r\x1b[K");
@@ -171,4 +196,12 @@ function malformedSummary(file: MalformedFile): string {
   const named = file.lines.slice(0, LINES_NAMED).map(({ line, reason }) => `${line} (${reason})`);
   const more = file.count - named.length;
   return `${file.path}: skipped malformed line${file.count === 1 ? "" : "s"} ${named.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+}
+
+/** A time to come, roughly: `40 s`, `14 min`, `2 h 05 min`. */
+function duration(seconds: number): string {
+  if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
 }
