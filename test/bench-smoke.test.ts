@@ -71,7 +71,9 @@ describe("benchmark harness (smoke, corpus of 20 sessions)", () => {
       expect(r.notes.join("\n")).toMatch(/tag query: n\/a/);
     }
     expect(m.cliSearch.nohits.hits).toBe(0);
-    expect(m.inProcess.word.hits).toBeGreaterThan(0);
+    // The corpus's text comes from the packages in node_modules: a dependency added may leave the
+    // word only in tool output, so the search of every kind of text must find it.
+    expect(m.inProcessAllContent.word.hits).toBeGreaterThan(0);
 
     expectStat(m.picker.fromOpenMs);
     expectStat(m.picker.fromImportMs);
