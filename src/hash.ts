@@ -1,7 +1,7 @@
 /**
  * Hashing without loading node:crypto at start-up (it costs a few milliseconds of every cold
  * `recall search`): a fast non-cryptographic hash for cache keys and fingerprints, and SHA-1 and
- * random ids that load node:crypto only when first used.
+ * SHA-256 and random ids that load node:crypto only when first used.
  */
 import { createRequire } from "node:module";
 import type * as Crypto from "node:crypto";
@@ -20,6 +20,11 @@ export function sha1(data: string | Uint8Array): string {
 /** A SHA-1 hash to feed in pieces. */
 export function sha1Hasher(): Crypto.Hash {
   return nodeCrypto().createHash("sha1");
+}
+
+/** A SHA-256 hash to feed in pieces. */
+export function sha256Hasher(): Crypto.Hash {
+  return nodeCrypto().createHash("sha256");
 }
 
 export function randomId(): string {

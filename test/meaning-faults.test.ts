@@ -18,6 +18,7 @@ import { jsonLines, RECALL_BIN, runRecall } from "./helpers/run-cli.js";
 import { shellQuote } from "../src/output/shell.js";
 
 const hasScript = spawnSync("script", ["--version"], { stdio: "ignore" }).status === 0;
+const SCRIPT_SKIP_REASON = hasScript ? "" : " (skipped: no script(1) from util-linux to give it a terminal)";
 
 let agent: AgentDir;
 beforeEach(() => {
@@ -163,7 +164,7 @@ describe.skipIf(!MODEL_PACKAGE)(`meaning search under faults${MODEL_SKIP_REASON}
     expect(summary!.embedded).toBe(summary!.messages);
   }, 120_000);
 
-  it.skipIf(!hasScript)("recall index --meaning on a terminal says after its first batch how long it will take, and its bar shows the rate and the time left", async () => {
+  it.skipIf(!hasScript)(`recall index --meaning on a terminal says after its first batch how long it will take, and its bar shows the rate and the time left${SCRIPT_SKIP_REASON}`, async () => {
     writeGeneratedSessions(agent, 12, 24);
     expect((await runRecall(["index", "-q"], { env: withModel() })).code).toBe(0);
     const command = [process.execPath, RECALL_BIN, "index", "--meaning"].map(shellQuote).join(" ");

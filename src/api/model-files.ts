@@ -8,10 +8,10 @@
  * (the core still reads only regular files within a model's size). Not-regular files are the
  * core's to refuse: they are not opened here.
  */
-import { createHash } from "node:crypto";
 import { createReadStream, readFileSync, statSync, writeFileSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { RecallError } from "../errors.js";
+import { sha256Hasher } from "../hash.js";
 
 interface Recorded {
   bytes: number;
@@ -39,7 +39,7 @@ function damaged(path: string, reason: string): RecallError {
 
 function sha256(path: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const hash = createHash("sha256");
+    const hash = sha256Hasher();
     createReadStream(path)
       .on("data", (chunk) => hash.update(chunk))
       .on("error", reject)
