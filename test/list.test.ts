@@ -123,7 +123,10 @@ describe("time filters", () => {
     const own = makeAgentDir();
     try {
       const now = Date.now();
-      writeSession(own, "fresh-session", "/home/dev/fresh", now - 3600e3, "freshword payments");
+      // An hour ago, but never before today's midnight (local time), so that "--until yesterday"
+      // leaves it out at any hour this runs.
+      const today = new Date(now).setHours(0, 0, 0, 0);
+      writeSession(own, "fresh-session", "/home/dev/fresh", Math.max(now - 3600e3, today), "freshword payments");
       const ids = async (...args: string[]) => jsonLines<{ id: string }>((await runRecall([...args, "--json"], { env: own.env })).stdout).map((s) => s.id);
       // Every fixture is from 2026-10-01 or before: more than two weeks old on any clock this runs on.
       expect(now - Date.parse("2026-10-01T19:00:00Z")).toBeGreaterThan(14 * 24 * 3600e3);
