@@ -26,6 +26,11 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export const DEFAULT_CACHE_FILE = path.join(REPO_ROOT, ".cache", "bench", "text-pool.json");
 /** node_modules only: it is pinned by package-lock.json, so the pool is the same on every machine. */
 export const DEFAULT_ROOTS = [path.join(REPO_ROOT, "node_modules")];
+/**
+ * The packages of node_modules the pool reads, listed once: a dependency added later does not
+ * move the pool (and so every bench and eval corpus). Regenerate it only on purpose.
+ */
+const POOL_PACKAGES = new Set(JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "bench", "text-pool-packages.json"), "utf8")));
 export const SYSTEM_DOC_ROOT = "/usr/share/doc";
 
 const MAX_CODE_FILE = 256 * 1024; // longer code files are cut into chunks at line boundaries
@@ -52,6 +57,7 @@ function classify(name) {
 /** Sorted, recursive listing of the input files under `root` (symlinks are not followed). */
 function listFiles(root) {
   const out = [];
+  const pinned = root === DEFAULT_ROOTS[0];
   const walk = (dir) => {
     let entries;
     try {
@@ -63,6 +69,7 @@ function listFiles(root) {
     for (const e of entries) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) {
+        if (pinned && !packageListed(path.relative(root, p).split(path.sep).join("/"))) continue;
         if (!SKIP_DIRS.has(e.name)) walk(p);
       } else if (e.isFile()) {
         const kind = classify(e.name);
@@ -75,6 +82,13 @@ function listFiles(root) {
   };
   walk(root);
   return out;
+}
+
+/** Whether a folder of the default root is (or holds, or is inside) a listed package. */
+function packageListed(rel) {
+  const parts = rel.split("/");
+  if (parts[0].startsWith("@")) return parts.length === 1 || POOL_PACKAGES.has(`${parts[0]}/${parts[1]}`);
+  return POOL_PACKAGES.has(parts[0]);
 }
 
 function readText(file) {
