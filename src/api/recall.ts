@@ -338,6 +338,11 @@ export class Recall {
     return this.exports.view(ref, options);
   }
 
+  /** A session of the remote named `remote` as a page shows it: every message a part (its errors as `search({ remote })`'s). */
+  viewArchivedSession(id: string, { remote }: { remote: string }): Promise<SessionView> {
+    return this.archived.view(id, remote);
+  }
+
   /** The stylesheet of a session's parts (an HTML export's). */
   sessionStylesheet(): Promise<string> {
     return this.exports.stylesheet();
