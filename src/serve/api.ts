@@ -144,7 +144,7 @@ export class ServeApi {
       id: summary.id,
       title: sessionTitle(summary),
       fields: view.fields,
-      resume: view.resume,
+      resume: view.origin ? shellLine(["recall", "pull", summary.id, "--remote", view.origin.remote]) : view.resume,
       tags: summary.tags,
       folder: summary.cwd,
       project: summary.project,
