@@ -5,15 +5,16 @@
  *
  * A file's facts are used only while the file has the size, modification and change time and
  * inode it had when they were read, and the folder and fork time the index gives its session. The
- * cache is rebuildable and never trusted: one that cannot be read, is not this format's, or is
- * damaged is ignored (an entry that is not what it should be is read again from its session
- * file); it is written whole to a temporary file and renamed into place, so two processes at once
+ * cache is rebuildable and never trusted: one that cannot be read, is not this format's, or whose
+ * checksum (SHA-1 of what follows its first line) does not match is ignored, and an entry that is
+ * not what it should be is read again from its session file; it is written whole to a temporary file and renamed into place, so two processes at once
  * each leave a whole cache (the later one's), and one that cannot be written is only not kept. A
  * process keeps the cache it read or wrote last, and reads the file again only when it changed.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionHeader } from "../sessions/entries.js";
+import { sha1 } from "../hash.js";
 import { ROW, Strings, type FileFacts } from "./stats-facts.js";
 
 export const STATS_CACHE_FILE = "stats-facts.json";
@@ -40,9 +41,14 @@ export interface CachedFile {
   facts: FileFacts;
 }
 
-interface Document {
+/** The first line of the file; the body (`Body`, JSON) follows it. */
+interface Head {
   kind: typeof KIND;
   format: number;
+  sha1: string;
+}
+
+interface Body {
   strings: string[];
   files: unknown[];
 }
@@ -68,25 +74,30 @@ export class StatsCache {
     const signature = read?.signature;
     const known = kept.get(file);
     if (known && signature !== undefined && known.signature === signature) return known.cache;
-    const cache = read ? StatsCache.fromText(file, read.text) : undefined;
+    const cache = read ? StatsCache.fromBytes(file, read.bytes) : undefined;
     if (cache && signature !== undefined) kept.set(file, { signature, cache });
     return cache ?? new StatsCache(file, new Strings(), new Map());
   }
 
-  private static fromText(file: string, text: string): StatsCache | undefined {
-    let document: unknown;
+  private static fromBytes(file: string, bytes: Buffer): StatsCache | undefined {
+    const newline = bytes.indexOf(0x0a);
+    if (newline < 0) return undefined;
+    let head: unknown;
+    let body: unknown;
     try {
-      document = JSON.parse(text);
+      head = JSON.parse(bytes.subarray(0, newline).toString("utf8"));
+      if (!isHead(head) || sha1(bytes.subarray(newline + 1)) !== head.sha1) return undefined;
+      body = JSON.parse(bytes.subarray(newline + 1).toString("utf8"));
     } catch {
       return undefined;
     }
-    if (!isDocument(document)) return undefined;
+    if (!isBody(body)) return undefined;
     const files = new Map<string, unknown>();
-    for (const entry of document.files) {
+    for (const entry of body.files) {
       const path = (entry as { path?: unknown } | null)?.path;
       if (typeof path === "string") files.set(path, entry);
     }
-    return new StatsCache(file, new Strings(document.strings), files);
+    return new StatsCache(file, new Strings(body.strings), files);
   }
 
   /** The facts kept of `path`, if they are whole and well-formed. */
@@ -124,10 +135,11 @@ export class StatsCache {
     this.changed = false;
     for (const path of [...this.unchecked.keys()]) this.get(path);
     const { strings, files } = compacted([...this.checked.values()], this.strings.list);
-    const document: Document = { kind: KIND, format: FORMAT, strings, files };
+    const body = JSON.stringify({ strings, files } satisfies Body);
+    const head: Head = { kind: KIND, format: FORMAT, sha1: sha1(body) };
     const temporary = `${this.file}.${process.pid}.${Date.now().toString(36)}.tmp`;
     try {
-      writeFileSync(temporary, JSON.stringify(document));
+      writeFileSync(temporary, `${JSON.stringify(head)}\n${body}`);
       renameSync(temporary, this.file);
       const stat = statSync(this.file);
       const cache = new StatsCache(this.file, new Strings(strings), new Map());
@@ -154,8 +166,8 @@ function signatureOf(stat: { size: number; mtimeMs: number; ino: number }): stri
   return `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
 }
 
-/** The cache file's text and signature, if it is a regular file of a believable size that can be read. */
-function readCacheFile(file: string): { text: string; signature: string } | undefined {
+/** The cache file's bytes and signature, if it is a regular file of a believable size that can be read. */
+function readCacheFile(file: string): { bytes: Buffer; signature: string } | undefined {
   let fd: number;
   try {
     // Without blocking: something other than a file where the cache goes (a FIFO) is never waited on.
@@ -173,7 +185,7 @@ function readCacheFile(file: string): { text: string; signature: string } | unde
       if (read === 0) return undefined;
       got += read;
     }
-    return { text: bytes.toString("utf8"), signature: signatureOf(stat) };
+    return { bytes, signature: signatureOf(stat) };
   } catch {
     return undefined;
   } finally {
@@ -181,9 +193,12 @@ function readCacheFile(file: string): { text: string; signature: string } | unde
   }
 }
 
-function isDocument(value: unknown): value is Document {
-  if (!isRecord(value)) return false;
-  return value.kind === KIND && value.format === FORMAT && Array.isArray(value.strings) && value.strings.every((s) => typeof s === "string") && Array.isArray(value.files);
+function isHead(value: unknown): value is Head {
+  return isRecord(value) && value.kind === KIND && value.format === FORMAT && typeof value.sha1 === "string";
+}
+
+function isBody(value: unknown): value is Body {
+  return isRecord(value) && Array.isArray(value.strings) && value.strings.every((s) => typeof s === "string") && Array.isArray(value.files);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

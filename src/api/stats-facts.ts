@@ -172,11 +172,12 @@ export function readFileFacts(
 /** A line that says at its start it holds a message of a role never counted (tool output, mostly: the bulk of a file), left unparsed. */
 const NOT_COUNTED = /"message":\{"role":"(toolResult|bashExecution|custom|system)"/;
 
-const EDGE_BYTES = 256;
+const EDGE_BYTES = 4096;
 
 /**
- * A fingerprint of the file's first and last bytes before `end`: a file that only grew past
- * `end` keeps it; one rewritten (Pi migrates an old file by writing it anew) almost never does.
+ * A fingerprint of the file's first and last 4 KB before `end`: a file that only grew past `end`
+ * keeps it; one rewritten (Pi migrates an old file by writing it anew, header first) does not,
+ * unless only bytes between those two changed.
  * Undefined when the file cannot be read.
  */
 export function edgesOf(path: string, end: number): string | undefined {
