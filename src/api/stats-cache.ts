@@ -70,12 +70,11 @@ export class StatsCache {
   /** The cache of `cacheDir`: as this process last had it if the file is unchanged, else read (empty if it cannot be used). */
   static open(cacheDir: string): StatsCache {
     const file = join(cacheDir, STATS_CACHE_FILE);
-    const read = readCacheFile(file);
-    const signature = read?.signature;
     const known = kept.get(file);
-    if (known && signature !== undefined && known.signature === signature) return known.cache;
+    const read = readCacheFile(file, known?.signature);
+    if (read === "unchanged") return known!.cache;
     const cache = read ? StatsCache.fromBytes(file, read.bytes) : undefined;
-    if (cache && signature !== undefined) kept.set(file, { signature, cache });
+    if (cache && read) kept.set(file, { signature: read.signature, cache });
     return cache ?? new StatsCache(file, new Strings(), new Map());
   }
 
@@ -166,8 +165,11 @@ function signatureOf(stat: { size: number; mtimeMs: number; ino: number }): stri
   return `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
 }
 
-/** The cache file's bytes and signature, if it is a regular file of a believable size that can be read. */
-function readCacheFile(file: string): { bytes: Buffer; signature: string } | undefined {
+/**
+ * The cache file's bytes and signature, if it is a regular file of a believable size that can be
+ * read; "unchanged" (and nothing read) when its signature is still `known`.
+ */
+function readCacheFile(file: string, known: string | undefined): { bytes: Buffer; signature: string } | "unchanged" | undefined {
   let fd: number;
   try {
     // Without blocking: something other than a file where the cache goes (a FIFO) is never waited on.
@@ -178,6 +180,7 @@ function readCacheFile(file: string): { bytes: Buffer; signature: string } | und
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile() || stat.size > MAX_CACHE_BYTES) return undefined;
+    if (signatureOf(stat) === known) return "unchanged";
     const bytes = Buffer.allocUnsafe(stat.size);
     let got = 0;
     while (got < bytes.length) {

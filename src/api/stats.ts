@@ -90,7 +90,7 @@ function localDay(ms: number): string {
 export async function workStats(store: IndexStore, options: StatsOptions = {}): Promise<Stats> {
   const top = options.files ?? DEFAULT_STATS_FILES;
   if (!Number.isInteger(top) || top < 0) throw new RecallError("BAD_INPUT", `files must be a whole number of at least 0, not ${top}`, { field: "files" });
-  const sessions = await listEverySession(store, { cwd: options.cwd, repo: options.repo, since: options.since, until: options.until });
+  const sessions = await sessionsIn(store, { cwd: options.cwd, repo: options.repo, since: options.since, until: options.until });
   const window: TimeWindow = { since: options.since, until: options.until };
   const cache = StatsCache.open(store.locations.cacheDir);
   const strings = cache.strings.list;
@@ -149,6 +149,30 @@ export async function workStats(store: IndexStore, options: StatsOptions = {}): 
       .slice(0, top),
     unreadable,
   };
+}
+
+type Scope = Pick<ListOptions, "cwd" | "repo" | "since" | "until">;
+
+/** The listings of an index this process made, by scope, as of one commit (the only thing that changes them). */
+const listings = new WeakMap<IndexStore["native"], { stamp: string; byScope: Map<string, SessionSummary[]> }>();
+const LISTINGS_KEPT = 8;
+
+/**
+ * The sessions of the scope, as the index lists them: listing ten thousand sessions costs more
+ * than counting their cached facts, so a process lists a scope once per commit of the index.
+ */
+async function sessionsIn(store: IndexStore, scope: Scope): Promise<SessionSummary[]> {
+  const { stamp } = await store.native.stats();
+  let kept = listings.get(store.native);
+  if (!kept || kept.stamp !== stamp || stamp === "") listings.set(store.native, (kept = { stamp, byScope: new Map() }));
+  const key = JSON.stringify([scope.cwd, scope.repo, scope.since, scope.until]);
+  let sessions = kept.byScope.get(key);
+  if (!sessions) {
+    sessions = await listEverySession(store, scope);
+    if (kept.byScope.size >= LISTINGS_KEPT) kept.byScope.clear();
+    kept.byScope.set(key, sessions);
+  }
+  return sessions;
 }
 
 const NO_FACTS: FileFacts = { first: null, last: null, quarters: [], models: [], files: [] };
