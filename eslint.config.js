@@ -6,7 +6,7 @@ import tseslint from "typescript-eslint";
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "native/", "npm/", ".cache/", "bench/results/", "**/*.cjs", "**/*.mjs", "**/*.js"] },
   {
-    files: ["**/*.ts"],
+    files: ["**/*.ts", "**/*.tsx"],
     languageOptions: {
       parser: tseslint.parser,
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },

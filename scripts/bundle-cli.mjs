@@ -64,13 +64,15 @@ const render = {
 // (src/cli/early-look.ts): a few KB, so the check's stats begin before the CLI is even loaded;
 // `search` and `list` with recall's own parser and without clipanion's Cli (src/cli/quick.ts),
 // tried next for those two; and the whole CLI. A fourth, the MCP server (src/mcp/main.ts), is
-// what `recall mcp` and bin/recall-mcp.cjs load, so no other command loads the MCP SDK.
+// what `recall mcp` and bin/recall-mcp.cjs load, so no other command loads the MCP SDK; a fifth,
+// the web app's server (src/serve/main.ts), only `recall serve`.
 await build({
   entryPoints: {
     cli: join(root, "src", "cli", "main.ts"),
     quick: join(root, "src", "cli", "quick.ts"),
     "early-look": join(root, "src", "cli", "early-look.ts"),
     mcp: join(root, "src", "mcp", "main.ts"),
+    serve: join(root, "src", "serve", "main.ts"),
     "secret-rules": join(root, "src", "archive", "secret-rules.ts"),
     render: join(root, "src", "render", "index.ts"),
   },
@@ -93,3 +95,25 @@ await build({
   banner: { js: "const __recallModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
 
+// The web app's front end (web/: Preact, compiled here), for the browser: what `recall serve`
+// sends as /assets/app.js and /assets/app.css. Nothing of it is fetched from anywhere else.
+rmSync(join(root, "dist", "web"), { recursive: true, force: true });
+await build({
+  entryPoints: { app: join(root, "web", "src", "main.tsx") },
+  outdir: join(root, "dist", "web"),
+  bundle: true,
+  platform: "browser",
+  format: "esm",
+  target: "es2020",
+  jsx: "automatic",
+  jsxImportSource: "preact",
+  logLevel: "warning",
+  minify: !process.env.RECALL_BUNDLE_READABLE,
+});
+await build({
+  entryPoints: { app: join(root, "web", "src", "app.css") },
+  outdir: join(root, "dist", "web"),
+  bundle: true,
+  logLevel: "warning",
+  minify: !process.env.RECALL_BUNDLE_READABLE,
+});

@@ -46,6 +46,7 @@ export { EXPORT_FORMATS } from "./api/export.js";
 export { DEFAULT_STATS_FILES } from "./api/stats.js";
 export type { Activity, Stats, StatsOptions } from "./api/stats.js";
 export type { ExportedSession, ExportFormat, ExportOptions } from "./api/export.js";
+export type { SessionView, ConversationPart, HeaderField } from "./api/session-view.js";
 export type { DocumentBlock, DocumentEntry, EntryKind, SessionDocument, Usage } from "./sessions/session-document.js";
 export type { SessionTags, TagEdit } from "./api/tags.js";
 export type { TagCount } from "./tags/tag-store.js";

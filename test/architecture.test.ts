@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const src = join(root, "src");
-const ADAPTERS = ["cli", "pi", "mcp"];
+const ADAPTERS = ["cli", "pi", "mcp", "serve"];
 /** The library's folders ("" for the files directly in src/: the store, locations, errors…). */
 const LIBRARY = ["api", "archive", "sync", "answers", "render", "sessions", "tags", "native", ""];
 

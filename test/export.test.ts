@@ -256,7 +256,9 @@ describe("recall export --format md", () => {
     expect(all.indexOf("**Branch left behind**")).toBeLessThan(all.indexOf("abandoned answer"));
     expect(all.indexOf("abandoned answer")).toBeLessThan(all.indexOf("kept answer"));
     const html = (await recall(["export", BRANCHED_ID, "--all-branches", "--format", "html"])).stdout;
-    expect(html).toMatch(/<section class="abandoned">\n<p class="branch-note">[^<]*<\/p>\n<article class="entry assistant"[\s\S]*abandoned answer[\s\S]*?<\/section>/);
+    expect(html).toMatch(/<p class="branch-note">[^<]*<\/p>\n<article class="entry assistant abandoned"[^>]*>[\s\S]*abandoned answer/);
+    const keptArticle = html.slice(html.lastIndexOf("<article", html.indexOf("kept answer")), html.indexOf("kept answer"));
+    expect(keptArticle).toMatch(/^<article class="entry assistant" /);
   });
 });
 

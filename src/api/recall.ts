@@ -37,7 +37,9 @@ import { Models, type ModelChoice } from "./facade/models.js";
 import { Sessions, type Resolved } from "./facade/sessions.js";
 import { Tags } from "./facade/tags.js";
 import { Exports } from "./facade/exports.js";
+import { projectOf } from "../sessions/project-identity.js";
 import type { ExportedSession, ExportOptions } from "./export.js";
+import type { SessionView } from "./session-view.js";
 import type { Archive } from "../archive/archive.js";
 import { SessionTools } from "./facade/session-tools.js";
 import { ArchivedSessions, type RemoteReadOptions, type RemoteSearchOptions } from "./facade/archived-sessions.js";
@@ -100,6 +102,11 @@ export class Recall {
   /** Whether a search by meaning should say its index is incomplete (more than 1 in 100 messages lack a vector). */
   static meaningIncomplete(coverage: MeaningCoverage): boolean {
     return meaningIncomplete(coverage);
+  }
+
+  /** The project identity of a folder (its git remote, normalized; what `--repo` compares): "" for a folder of no project. */
+  static projectOf(folder: string): string {
+    return projectOf(folder);
   }
 
   /** A tag as recall keeps it: lowercase letters, digits, `_` and `-` (`#Rust/Search!` → `rust-search`). */
@@ -326,6 +333,21 @@ export class Recall {
   /** The session an export renders: every entry a reader sees, as blocks, with its project and tags. */
   exportedSession(ref: string | SessionRef, options: Omit<ExportOptions, "format"> = {}): Promise<ExportedSession> {
     return this.exports.document(ref, options);
+  }
+
+  /** A session as a page shows it: header fields and its conversation as HTML, a part per shown entry (`recall serve`); its file checked as `exportSession` checks it. */
+  viewSession(ref: string | SessionRef, options: Pick<ExportOptions, "allBranches" | "redact"> = {}): Promise<SessionView> {
+    return this.exports.view(ref, options);
+  }
+
+  /** A session of the remote named `remote` as a page shows it: every message a part (its errors as `search({ remote })`'s). */
+  viewArchivedSession(id: string, { remote }: { remote: string }): Promise<SessionView> {
+    return this.archived.view(id, remote);
+  }
+
+  /** The stylesheet of a session's parts (an HTML export's). */
+  sessionStylesheet(): Promise<string> {
+    return this.exports.stylesheet();
   }
 
   /** How to continue a session in Pi: the command and the folder to run it in. */

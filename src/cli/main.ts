@@ -22,6 +22,7 @@ import { AutotagCommand } from "./commands/autotag.js";
 import { AskCommand } from "./commands/ask.js";
 import { DoctorCommand } from "./commands/doctor.js";
 import { McpCommand } from "./commands/mcp.js";
+import { ServeCommand } from "./commands/serve.js";
 import { VersionCommand } from "./commands/version.js";
 import { PushCommand } from "./commands/push.js";
 import { PullCommand } from "./commands/pull.js";
@@ -60,6 +61,7 @@ const COMMANDS = [
   WatchCommand,
   DoctorCommand,
   McpCommand,
+  ServeCommand,
   PushCommand,
   PullCommand,
   RemoteCommand,

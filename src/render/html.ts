@@ -49,22 +49,32 @@ export function renderHtml(session: ExportedSession): string {
 }
 
 function conversationHtml(session: ExportedSession): string {
+  return conversationParts(session)
+    .map((part) => part.html)
+    .join("\n");
+}
+
+/** One shown entry of a session as HTML, with the ids of the entries it shows (a call's result is in its call's part). */
+export interface ConversationPart {
+  html: string;
+  entryIds: string[];
+}
+
+/**
+ * The conversation a part per shown entry, in order, so that a long session can be shown a part
+ * at a time (`recall serve`) and an export is the parts joined. An entry of a branch left behind
+ * is marked as such, the first of each run with a note.
+ */
+export function conversationParts(session: ExportedSession): ConversationPart[] {
   const conversation = conversationOf(session);
-  const out: string[] = [];
-  let inBranch = false;
-  for (const { entry, branchStarts } of conversation.shown) {
-    if (inBranch && (branchStarts || entry.branch === "active")) {
-      out.push("</section>");
-      inBranch = false;
-    }
-    if (branchStarts) {
-      out.push(`<section class="abandoned">\n<p class="branch-note">Branch left behind: not on the branch Pi continues</p>`);
-      inBranch = true;
-    }
-    out.push(entryHtml(entry, conversation));
-  }
-  if (inBranch) out.push("</section>");
-  return out.join("\n");
+  return conversation.shown.map(({ entry, branchStarts }) => {
+    const note = branchStarts ? `<p class="branch-note">Branch left behind: not on the branch Pi continues</p>\n` : "";
+    const answered = entry.blocks.flatMap((block) => {
+      const result = block.type === "toolCall" ? conversation.resultOf.get(block.id) : undefined;
+      return result ? [result.id] : [];
+    });
+    return { html: note + entryHtml(entry, conversation), entryIds: [entry.id, ...answered] };
+  });
 }
 
 function entryHtml(entry: DocumentEntry, conversation: Conversation): string {
@@ -75,7 +85,8 @@ function entryHtml(entry: DocumentEntry, conversation: Conversation): string {
   const tokens = entry.usage ? entry.usage.input + entry.usage.output + entry.usage.cacheRead + entry.usage.cacheWrite : 0;
   if (tokens > 0) meta.push(`${tokens.toLocaleString("en-US")} tokens`);
   const heading = `<h2><span class="role">${esc(KIND_LABELS[entry.kind])}</span>${meta.map((m) => ` <span class="meta">${esc(m)}</span>`).join("")} <time datetime="${esc(new Date(entry.timestamp).toISOString())}">${esc(utcTime(entry.timestamp))}</time></h2>`;
-  return `<article class="entry ${entry.kind}" id="entry-${esc(entry.id)}">\n${heading}\n${entryBody(entry, conversation)}</article>`;
+  const abandoned = entry.branch === "abandoned" ? " abandoned" : "";
+  return `<article class="entry ${entry.kind}${abandoned}" id="entry-${esc(entry.id)}">\n${heading}\n${entryBody(entry, conversation)}</article>`;
 }
 
 function entryBody(entry: DocumentEntry, conversation: Conversation): string {
@@ -116,3 +127,28 @@ function blockHtml(block: DocumentBlock, conversation: Conversation): string {
 function collapsed(summary: string, body: string, failed: boolean): string {
   return `<details${failed ? ` class="failed"` : ""}><summary>${summary}</summary>\n<div class="body">\n${body}</div>\n</details>\n`;
 }
+
+/** A message as an archive keeps it (one text of one role), for `recall serve`'s page of an archived session. */
+export interface PlainMessage {
+  entryId: string;
+  role: string;
+  /** ms since epoch */
+  timestamp: number;
+  text: string;
+  toolName?: string;
+  isError?: boolean;
+}
+
+/** A part of an archived session: its text rendered from Markdown (said and thought) or shown as code in a collapsed box (calls, output). */
+export function plainMessagePart(message: PlainMessage): ConversationPart {
+  const kind = message.role in KIND_LABELS ? (message.role as keyof typeof KIND_LABELS) : "custom";
+  const label = KIND_LABELS[kind];
+  const meta = message.toolName ? ` <span class="meta">${esc(message.toolName)}</span>` : "";
+  const heading = `<h2><span class="role">${esc(label)}</span>${meta} <time datetime="${esc(new Date(message.timestamp).toISOString())}">${esc(utcTime(message.timestamp))}</time></h2>`;
+  const body =
+    kind === "toolResult" || kind === "bashExecution"
+      ? collapsed(`Output${message.isError ? " (failed)" : ""}`, codeBlock(message.text, ""), message.isError === true)
+      : `<div class="markdown">${markdownHtml(message.text)}</div>\n`;
+  return { html: `<article class="entry ${kind}" id="entry-${esc(message.entryId)}">\n${heading}\n${body}</article>`, entryIds: [message.entryId] };
+}
+

@@ -1,10 +1,12 @@
 /**
- * The facade's exports: a session as a document to render, or rendered as Markdown or HTML (see
- * export.ts). An export holds the whole session in memory: its file is checked first to be a
- * regular file of at most `MAX_SESSION_BYTES` (file-guard.ts), before anything of it is read.
+ * The facade's exports: a session as a document to render, rendered as Markdown or HTML (see
+ * export.ts), or as a page shows it (session-view.ts). Each holds the whole session in memory: its
+ * file is checked first to be a regular file of at most `MAX_SESSION_BYTES` (file-guard.ts),
+ * before anything of it is read.
  */
 import { exportedSession, exportSession, type ExportedSession, type ExportOptions } from "../export.js";
 import type { SessionRef } from "../resolve-session.js";
+import { sessionStylesheet, sessionView, type SessionView } from "../session-view.js";
 import { checkWholeSessionFile, MAX_SESSION_BYTES } from "../../sessions/file-guard.js";
 import type { SessionSummary } from "../../answers/session-summary.js";
 import type { Sessions } from "./sessions.js";
@@ -14,6 +16,14 @@ export class Exports {
 
   async document(ref: string | SessionRef, options: Omit<ExportOptions, "format">): Promise<ExportedSession> {
     return exportedSession(await this.checked(ref), options);
+  }
+
+  async view(ref: string | SessionRef, options: Pick<ExportOptions, "allBranches" | "redact">): Promise<SessionView> {
+    return sessionView(await this.checked(ref), options);
+  }
+
+  stylesheet(): Promise<string> {
+    return sessionStylesheet();
   }
 
   async render(ref: string | SessionRef, options: ExportOptions): Promise<string> {

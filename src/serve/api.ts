@@ -1,0 +1,253 @@
+/**
+ * The server's JSON API: each route maps its query to a call of the `Recall` facade and shapes
+ * the answer for the page (wire.ts). No search, scoring or freshness logic here: the facade
+ * decides what matches, the live feed (live.ts) keeps the index current.
+ */
+import { MAX_LIMIT, Recall, RecallError, type ArchiveHit, type SearchHit, type SessionSummary, type SessionView } from "../index.js";
+import { segments } from "../output/highlight.js";
+import { sessionTitle } from "../output/session-text.js";
+import { resumeShellLine, shellLine } from "../output/shell.js";
+import { activityCharts } from "./charts.js";
+import type { Router } from "./router.js";
+import type { ActivityAnswer, PartAnswer, PartsAnswer, PullAnswer, SearchAnswer, ServeInfo, SessionAnswer, TagsAnswer, WebHit } from "./wire.js";
+
+/** Sessions a search page shows, and the parts of a session sent at once. */
+const HITS_PER_PAGE = 30;
+export const PARTS_PER_PAGE = 120;
+/** Session views kept rendered (a long session renders in tens of milliseconds). */
+const KEPT_VIEWS = 8;
+
+/** A session named in a path: an id or id prefix only, never a file path (the index decides what is read). */
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+export interface ApiOptions {
+  info: ServeInfo;
+  /** Whether queries may skip the freshness check: something follows the index. */
+  followed: () => boolean;
+}
+
+export class ServeApi {
+  private readonly views = new Map<string, { stamp: string; view: SessionView }>();
+
+  constructor(
+    private readonly recall: Recall,
+    private readonly options: ApiOptions,
+  ) {}
+
+  register(router: Router): void {
+    router
+      .on("GET", "/api/info", () => json(this.options.info))
+      .on("GET", "/api/search", async ({ url }) => json(await this.search(url.searchParams)))
+      .on("GET", "/api/sessions/:id", async ({ params, url }) => json(await this.session(params.id!, url.searchParams)))
+      .on("GET", "/api/sessions/:id/parts", async ({ params, url }) => json(await this.parts(params.id!, url.searchParams)))
+      .on("GET", "/api/sessions/:id/related", async ({ params }) => json(await this.related(params.id!)))
+      .on("GET", "/api/sessions/:id/export", async ({ params, url }) => this.export(params.id!, url.searchParams))
+      .on("POST", "/api/sessions/:id/tags", async ({ params, json: body }) => json(await this.editTags(params.id!, await body())))
+      .on("POST", "/api/sessions/:id/pull", async ({ params, url }) => json(await this.pull(params.id!, url.searchParams)))
+      .on("GET", "/api/tags", async () => json(await this.recall.tagCounts()))
+      .on("GET", "/api/activity", async ({ url }) => json(await this.activity(url.searchParams)));
+  }
+
+  private freshness(): { sync?: boolean } {
+    return this.options.followed() ? { sync: false } : {};
+  }
+
+  /** The remote a request names (`remote=`), checked against the config's. */
+  private remoteOf(query: URLSearchParams, required = false): string | undefined {
+    const remote = query.get("remote") || undefined;
+    if (remote === undefined) {
+      if (required) throw new RecallError("BAD_INPUT", "name the archive: remote=NAME");
+      return undefined;
+    }
+    if (!this.options.info.remotes.includes(remote)) throw new RecallError("NOT_FOUND", `no remote named ${remote} in recall's config.json`);
+    return remote;
+  }
+
+  /** Scope filters: `scope=folder` is the folder serve started in, `project` its project. */
+  private scopeOf(query: URLSearchParams): { cwd?: string; repo?: string } {
+    const scope = query.get("scope") ?? "all";
+    if (scope === "folder") return { cwd: this.options.info.folder };
+    if (scope === "project") return { repo: this.options.info.folder };
+    if (scope === "all") return {};
+    throw new RecallError("BAD_INPUT", `no scope ${scope}: all, folder or project`);
+  }
+
+  private async search(query: URLSearchParams): Promise<SearchAnswer> {
+    const text = (query.get("q") ?? "").trim();
+    const scope = this.scopeOf(query);
+    const remote = this.remoteOf(query);
+    const limit = Math.min(MAX_LIMIT, HITS_PER_PAGE);
+    if (remote !== undefined) {
+      if (!text) return { hits: [], nextCursor: null, readAs: null, note: "type to search the archive" };
+      const page = await this.recall.search({ remote, query: text, limit, ...scope });
+      return { hits: page.hits.map(webHit), nextCursor: null, readAs: null, note: null };
+    }
+    if (!text) {
+      const sessions = await this.recall.list({ limit, ...scope, ...this.freshness() });
+      return { hits: sessions.map(listedHit), nextCursor: null, readAs: null, note: null };
+    }
+    const match = query.get("match") ?? undefined;
+    if (match !== undefined && !this.options.info.matchModes.includes(match as never)) throw new RecallError("BAD_INPUT", `no match mode ${match} here: ${this.options.info.matchModes.join(", ")}`);
+    const page = await this.recall.search({
+      query: text,
+      prefix: true,
+      limit,
+      ...scope,
+      ...(match ? { match: match as never } : {}),
+      ...(query.get("cursor") ? { cursor: query.get("cursor")! } : {}),
+      ...this.freshness(),
+    });
+    const coverage = page.coverage;
+    return {
+      hits: page.hits.map(webHit),
+      nextCursor: page.nextCursor,
+      readAs: page.readAs.length > 0 ? page.readAs.map((r) => `${r.word} → ${r.readAs}`).join(", ") : null,
+      note: coverage && Recall.meaningIncomplete(coverage) ? `the meaning index covers ${coverage.embedded} of ${coverage.messages} messages so far` : null,
+    };
+  }
+
+  /**
+   * The session's view, rendered once per version of its file; an archived one (`remote=`) is
+   * read again when its page is opened (`fresh`), and kept for the parts the page asks for after.
+   */
+  private async view(id: string, query: URLSearchParams, fresh = false): Promise<SessionView> {
+    const remote = this.remoteOf(query);
+    if (remote !== undefined) {
+      const key = `${remote}\n${checkedId(id)}`;
+      const kept = this.views.get(key);
+      if (kept && !fresh) return kept.view;
+      return this.keep(key, "archive", await this.recall.viewArchivedSession(id, { remote }));
+    }
+    const summary = await this.recall.get(checkedId(id));
+    const stamp = `${summary.modified}:${summary.messageCount}`;
+    const kept = this.views.get(summary.id);
+    if (kept && kept.stamp === stamp) return kept.view;
+    this.recall.checkFile(summary);
+    return this.keep(summary.id, stamp, await this.recall.viewSession(summary));
+  }
+
+  private keep(key: string, stamp: string, view: SessionView): SessionView {
+    this.views.delete(key);
+    this.views.set(key, { stamp, view });
+    if (this.views.size > KEPT_VIEWS) this.views.delete(this.views.keys().next().value!);
+    return view;
+  }
+
+  private async session(id: string, query: URLSearchParams): Promise<SessionAnswer> {
+    const view = await this.view(id, query, true);
+    const entry = query.get("entry");
+    const marked = entry ? view.parts.findIndex((part) => part.entryIds.includes(entry)) : -1;
+    // The first page, or the page around the marked part.
+    const from = marked < 0 ? 0 : Math.max(0, Math.min(marked - PARTS_PER_PAGE / 4, view.parts.length - PARTS_PER_PAGE));
+    const { summary } = view;
+    return {
+      id: summary.id,
+      title: sessionTitle(summary),
+      fields: view.fields,
+      resume: view.resume,
+      tags: summary.tags,
+      folder: summary.cwd,
+      project: summary.project,
+      total: view.parts.length,
+      from,
+      parts: view.parts.slice(from, from + PARTS_PER_PAGE).map(partAnswer),
+      marked,
+      origin: view.origin ?? null,
+    };
+  }
+
+  private async parts(id: string, query: URLSearchParams): Promise<PartsAnswer> {
+    const view = await this.view(id, query);
+    const from = wholeNumber(query.get("from") ?? "0", "from");
+    const count = Math.min(PARTS_PER_PAGE, wholeNumber(query.get("count") ?? String(PARTS_PER_PAGE), "count"));
+    return { from, parts: view.parts.slice(from, from + count).map(partAnswer) };
+  }
+
+  private async related(id: string): Promise<WebHit[]> {
+    const page = await this.recall.related({ session: checkedId(id), limit: 6, ...this.freshness() });
+    return page.hits.map(webHit);
+  }
+
+  /** Writes the session file the archive keeps into this machine's sessions folder, and says how to resume it. */
+  private async pull(id: string, query: URLSearchParams): Promise<PullAnswer> {
+    const pulled = await this.recall.pull(checkedId(id), { remote: this.remoteOf(query, true)! });
+    const plan = await this.recall.resumePlan({ id: pulled.id, path: pulled.path, cwd: pulled.cwd }).catch(() => null);
+    return { id: pulled.id, alreadyHere: pulled.alreadyHere, resume: plan ? resumeShellLine(plan) : shellLine(["pi", "--fork", pulled.path]) };
+  }
+
+  private async export(id: string, query: URLSearchParams) {
+    const format = query.get("format") ?? "md";
+    const summary = await this.recall.get(checkedId(id));
+    this.recall.checkFile(summary);
+    const text = await this.recall.exportSession(summary, { format: format as never, redact: query.get("redact") === "1", allBranches: query.get("allBranches") === "1" });
+    const html = format === "html";
+    return {
+      kind: "body" as const,
+      body: text,
+      type: html ? "text/html; charset=utf-8" : "text/markdown; charset=utf-8",
+      headers: { "Content-Disposition": `attachment; filename="session-${summary.id}.${html ? "html" : "md"}"` },
+    };
+  }
+
+  private async editTags(id: string, body: unknown): Promise<TagsAnswer> {
+    const { add = [], remove = [] } = (body ?? {}) as { add?: unknown; remove?: unknown };
+    if (!isStrings(add) || !isStrings(remove)) throw new RecallError("BAD_INPUT", "send { add: [tags], remove: [tags] }");
+    const session = await this.recall.resolve(checkedId(id));
+    if (add.length > 0) await this.recall.addTags([session], Recall.parseTags(add));
+    if (remove.length > 0) await this.recall.removeTags([session], Recall.parseTags(remove));
+    const tags = (await this.recall.tagsOf(session)).tags;
+    return { tags, all: await this.recall.tagCounts() };
+  }
+
+  private async activity(query: URLSearchParams): Promise<ActivityAnswer> {
+    const since = query.get("since");
+    const stats = await this.recall.stats({ ...this.scopeOf(query), ...(since ? { since: Date.now() - wholeNumber(since, "since") * 86_400_000 } : {}), files: 15, ...this.freshness() });
+    return {
+      totals: { sessions: stats.totals.sessions, messages: stats.totals.messages, tokens: stats.totals.tokens, cost: stats.totals.cost },
+      charts: activityCharts(stats),
+      files: stats.files,
+      unreadable: stats.unreadable,
+    };
+  }
+}
+
+function json(value: unknown) {
+  return { kind: "json" as const, value };
+}
+
+function checkedId(id: string): string {
+  if (!SESSION_ID.test(id)) throw new RecallError("BAD_INPUT", "a session is named here by its id or an id prefix");
+  return id;
+}
+
+function wholeNumber(text: string, field: string): number {
+  if (!/^\d{1,9}$/.test(text)) throw new RecallError("BAD_INPUT", `${field} is a whole number`, { field, value: text });
+  return Number(text);
+}
+
+function isStrings(value: unknown): value is string[] {
+  return Array.isArray(value) && value.length <= 100 && value.every((v) => typeof v === "string" && v.length <= 200);
+}
+
+function partAnswer(part: { html: string; entryIds: string[] }): PartAnswer {
+  return { html: part.html, entryIds: part.entryIds };
+}
+
+function webHit(hit: SearchHit | ArchiveHit): WebHit {
+  return {
+    ...summaryFields(hit),
+    snippet: segments(hit.snippet, hit.spans),
+    matchedBy: hit.matchedBy ?? null,
+    entryId: hit.message?.entryId ?? null,
+    kind: hit.message?.kind ?? null,
+    origin: "origin" in hit ? hit.origin : null,
+  };
+}
+
+function listedHit(session: SessionSummary): WebHit {
+  return { ...summaryFields(session), snippet: [{ text: session.firstMessage, match: false }], matchedBy: null, entryId: null, kind: null, origin: null };
+}
+
+function summaryFields(session: SessionSummary) {
+  return { id: session.id, title: sessionTitle(session), project: session.project, folder: session.cwd, modified: session.modified, messages: session.messageCount, tags: session.tags };
+}
