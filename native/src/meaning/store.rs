@@ -40,6 +40,8 @@ const RECORD: usize = 8 + 4 + DIMENSIONS + 4;
 /// Vectors a chunk holds (1.6 MB of codes): the most an append copies when a snapshot shares
 /// the last chunk.
 const CHUNK: usize = 4096;
+/// Records a refresh reads at a time (1.6 MB).
+const PIECE_RECORDS: usize = 4096;
 
 #[derive(Clone)]
 pub struct Store {
@@ -140,24 +142,41 @@ impl Store {
         }
         file.seek(SeekFrom::Start(self.whole))
             .map_err(|e| io(&path, e))?;
-        let mut appended = Vec::with_capacity((meta.len() - self.whole) as usize);
-        file.take(meta.len() - self.whole)
-            .read_to_end(&mut appended)
-            .map_err(|e| io(&path, e))?;
+        let appended = meta.len() - self.whole;
+        let records = usize::try_from(appended).unwrap_or(usize::MAX) / RECORD;
+        if records > 0 {
+            Arc::make_mut(&mut self.slots).reserve(records);
+        }
+        // A piece at a time through one buffer (a copy of the whole file cost more in fresh
+        // pages than in reading); each piece whole records, up to the torn end of a killed write.
+        let mut file = file.take(appended);
+        let mut piece = vec![0u8; PIECE_RECORDS.min(records) * RECORD];
+        while !piece.is_empty() {
+            let filled = fill(&mut file, &mut piece).map_err(|e| io(&path, e))?;
+            if !self.take_all(&piece[..filled - filled % RECORD]) || filled < piece.len() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds the records of `records` (whole ones, one after another) up to the first that is
+    /// not whole; false if one was not.
+    fn take_all(&mut self, records: &[u8]) -> bool {
         // Four records' checksums at a time (`checksums`), the rest one by one.
-        let groups = appended.chunks_exact(4 * RECORD);
+        let groups = records.chunks_exact(4 * RECORD);
         let rest = groups.remainder();
         let sums = groups.flat_map(checksums).chain(
             rest.chunks_exact(RECORD)
                 .map(|record| checksum(&record[..RECORD - 4])),
         );
-        for (record, sum) in appended.chunks_exact(RECORD).zip(sums) {
+        for (record, sum) in records.chunks_exact(RECORD).zip(sums) {
             if !self.take(record, sum) {
-                break;
+                return false;
             }
             self.whole += RECORD as u64;
         }
-        Ok(())
+        true
     }
 
     fn clear(&mut self) {
@@ -196,7 +215,11 @@ impl Store {
         }
         Arc::make_mut(&mut self.slots).insert(key, self.held as u32);
         if self.held.is_multiple_of(CHUNK) {
-            self.chunks.push(Arc::default());
+            self.chunks.push(Arc::new(Chunk {
+                keys: Vec::with_capacity(CHUNK),
+                scales: Vec::with_capacity(CHUNK),
+                codes: Vec::with_capacity(CHUNK * DIMENSIONS),
+            }));
         }
         let chunk = Arc::make_mut(self.chunks.last_mut().expect("a chunk was pushed"));
         chunk.keys.push(key);
@@ -411,6 +434,20 @@ impl StoreWriter {
             ),
         ))
     }
+}
+
+/// Reads from `reader` until `buffer` is full or the reader ends: the bytes read.
+fn fill(reader: &mut impl Read, buffer: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buffer.len() {
+        match reader.read(&mut buffer[filled..]) {
+            Ok(0) => break,
+            Ok(read) => filled += read,
+            Err(error) if error.kind() == ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(filled)
 }
 
 /// Removes a folder at `path` (recall's own cache, where a file belongs); nothing else.
