@@ -146,6 +146,15 @@ describe("recall serve over HTTP", () => {
     expect(later.parts).toHaveLength(2);
   });
 
+  it("shows the branches left behind on request, each marked", async () => {
+    const active = await getJson<SessionAnswer>("/api/sessions/01a0f6e8");
+    expect(active.parts.map((p) => p.html).join("")).not.toContain("abandonedbranchword");
+    const all = await getJson<SessionAnswer>("/api/sessions/01a0f6e8?branches=all");
+    const html = all.parts.map((p) => p.html).join("");
+    expect(html).toMatch(/<article class="entry \w+ abandoned"[^>]*>[\s\S]*?abandonedbranchword/);
+    expect(all.total).toBeGreaterThan(active.total);
+  });
+
   it("names a session only by id: a path, a traversal or an unknown id is refused", async () => {
     expect((await get(`/api/sessions/${encodeURIComponent("/etc/passwd")}`)).status).toBe(400);
     expect((await get(`/api/sessions/..%2F..%2Fetc%2Fpasswd`)).status).toBe(400);
