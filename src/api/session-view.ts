@@ -78,7 +78,7 @@ export async function archivedSessionView(pages: Array<{ messages: ReadMessage[]
   };
 }
 
-/** The stylesheet a session's parts are drawn with (the HTML export's). */
+/** The stylesheet a session's parts are drawn with (the HTML export's): read without loading the renderers. */
 export async function sessionStylesheet(): Promise<string> {
-  return (await import("../render/index.js")).stylesheet();
+  return (await import("../render/stylesheet.js")).stylesheet();
 }
