@@ -20,6 +20,7 @@
  * bench/results/serve-<corpus>-<date>.json and prints a table with each target met / not met.
  *
  *   npm run prepare && nice node bench/serve.mjs --corpus M|L [--rounds 5] [--browser-rounds 3] [--no-browser] [--no-save]
+ *   node bench/serve.mjs --corpus M --bin /tmp/before/bin/recall.cjs        (another build: its bin/ and dist/, native/ and node_modules/ linked beside)
  *   node bench/serve.mjs --sessions N --corpus-dir DIR --work DIR --results FILE --long-messages 300   (any size; the smoke test)
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -45,6 +46,7 @@ const { values } = parseArgs({
     "browser-rounds": { type: "string", default: "3" },
     "long-messages": { type: "string", default: "3000" },
     "no-browser": { type: "boolean", default: false },
+    bin: { type: "string", default: RECALL_BIN },
     sessions: { type: "string" },
     "corpus-dir": { type: "string" },
     work: { type: "string" },
@@ -85,7 +87,7 @@ log(`long session ${long.id}: ${long.messages} messages (${long.messageEntries} 
 
 log("bringing the index up to date (recall index)…");
 let t = now();
-const indexed = spawnSync(process.execPath, [RECALL_BIN, "index", "-q"], { env, stdio: ["ignore", "ignore", "inherit"] });
+const indexed = spawnSync(process.execPath, [values.bin, "index", "-q"], { env, stdio: ["ignore", "ignore", "inherit"] });
 if (indexed.status !== 0) throw new Error("recall index failed");
 results.indexMs = Math.round(now() - t);
 
@@ -99,6 +101,8 @@ const samples = {
   nodeStart: [],
   urlPrinted: [],
   firstPage: [],
+  urlToPage: [],
+  withStyles: [],
   info: [],
   sessionCold: [],
   sessionWarm: [],
@@ -124,6 +128,8 @@ for (let round = 0; round < rounds; round++) {
   const server = await startServer();
   samples.urlPrinted.push(server.urlMs);
   samples.firstPage.push(server.firstPageMs);
+  samples.urlToPage.push(server.firstPageMs - server.urlMs);
+  samples.withStyles.push(server.withStylesMs);
   samples.info.push(await timed(server, "/api/info"));
 
   const sessionPath = `/api/sessions/${long.id}`;
@@ -214,6 +220,8 @@ const table = [
   ...[
     ["spawn → URL printed", "urlPrinted"],
     ["spawn → first page answered (`/`, `/assets/app.js`)", "firstPage"],
+    ["URL printed → first page answered (the secret's redirect, `/`, `app.js`)", "urlToPage"],
+    ["spawn → the page's stylesheets too (`app.css`, `session.css`)", "withStyles"],
     ["`/api/info`", "info"],
     ["search as you type, every request", "search"],
     ["long session, first render (`/api/sessions/:id`)", "sessionCold"],
@@ -282,20 +290,25 @@ function writeLongSession(minMessages) {
   for (const source of candidates) {
     if (messages >= minMessages) break;
     const entries = readFileSync(join(root, source.path), "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
-    const body = entries.filter((e) => e.type !== "session" && !(from > 0 && e.type === "message" && e.message?.role === "system"));
+    const body = entries.filter((e) => e.type !== "session");
     if (body.length === 0) continue;
     from++;
     const shift = clock + 60_000 - Date.parse(body[0].timestamp);
+    // Old id → new id; a left-out entry (a later session's system prompt) → its parent, so its children hang on.
     const ids = new Map();
     for (const entry of body) {
+      const parent = entry.parentId === null ? last : (ids.get(entry.parentId) ?? null);
+      if (from > 1 && entry.type === "message" && entry.message?.role === "system") {
+        ids.set(entry.id, parent);
+        continue;
+      }
       let fresh = entry.id;
-      for (let n = 1; used.has(fresh); n++) fresh = `${(parseInt(entry.id, 16) + n * 0x9e3779b1).toString(16).slice(-8).padStart(8, "0")}`;
+      for (let n = 1; used.has(fresh); n++) fresh = (parseInt(entry.id, 16) + n * 0x9e3779b1).toString(16).slice(-8).padStart(8, "0");
       used.add(fresh);
       ids.set(entry.id, fresh);
-    }
-    for (const entry of body) {
-      for (const [key, value] of Object.entries(entry)) if ((key === "id" || key.endsWith("Id")) && typeof value === "string" && ids.has(value)) entry[key] = ids.get(value);
-      if (entry.parentId === null) entry.parentId = last;
+      for (const [key, value] of Object.entries(entry)) if (key.endsWith("Id") && typeof value === "string" && ids.has(value)) entry[key] = ids.get(value);
+      entry.id = fresh;
+      entry.parentId = parent;
       const at = Date.parse(entry.timestamp) + shift;
       entry.timestamp = new Date(at).toISOString();
       if (typeof entry.message?.timestamp === "number") entry.message.timestamp += shift;
@@ -305,7 +318,7 @@ function writeLongSession(minMessages) {
         if (entry.message?.role === "user" || entry.message?.role === "assistant") messages++;
       }
       lines.push(JSON.stringify(entry));
-      last = entry.id;
+      last = fresh;
     }
   }
   if (messages < minMessages) throw new Error(`the corpus holds only ${messages} messages to chain, fewer than ${minMessages}`);
@@ -334,7 +347,7 @@ function typedQueries() {
 /** `recall serve` spawned, timed to its URL and to its first page answered; stopped with SIGTERM. */
 async function startServer() {
   const t0 = now();
-  const child = spawn(process.execPath, [RECALL_BIN, "serve"], { env, cwd: work, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [values.bin, "serve"], { env, cwd: work, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (chunk) => (stderr += chunk));
   const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
@@ -359,6 +372,12 @@ async function startServer() {
     if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${answer.body}`);
   }
   server.firstPageMs = now() - t0;
+  // What the shell links besides: the page is drawn once its stylesheets are in.
+  for (const path of ["/assets/app.css", "/assets/session.css"]) {
+    const answer = await get(server, path);
+    if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${answer.body}`);
+  }
+  server.withStylesMs = now() - t0;
   server.stop = async () => {
     server.agent.destroy();
     child.kill("SIGTERM");
