@@ -47,6 +47,7 @@ const { values } = parseArgs({
     "long-messages": { type: "string", default: "3000" },
     "no-browser": { type: "boolean", default: false },
     bin: { type: "string", default: RECALL_BIN },
+    queries: { type: "string", default: "10" },
     sessions: { type: "string" },
     "corpus-dir": { type: "string" },
     work: { type: "string" },
@@ -331,17 +332,17 @@ function writeLongSession(minMessages) {
   return { id, path, messages, messageEntries, entries: lines.length - 1, bytes: Buffer.byteLength(text), from };
 }
 
-/** The bench's queries (all but the tag filter, which needs tags) and a few remembered words of known items, as typed. */
+/** The bench's queries (all but the tag filter, which needs tags) and remembered words of known items, as typed: `--queries` of them. */
 function typedQueries() {
   const texts = QUERIES.filter((q) => !q.needsTags).map((q) => q.lib.query);
   const items = readFileSync(corpus.knownItemsPath, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
   // Every 60th known item: its three longest words, in the order they appear.
-  for (let i = 0; i < items.length && texts.length < 10; i += 60) {
+  for (let i = 0; i < items.length && texts.length < Number(values.queries); i += 60) {
     const words = items[i].text.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 4);
     const longest = new Set([...words].sort((a, b) => b.length - a.length).slice(0, 3));
     texts.push(words.filter((w) => longest.delete(w)).join(" ").toLowerCase());
   }
-  return texts.map((text) => ({ text }));
+  return texts.slice(0, Number(values.queries)).map((text) => ({ text }));
 }
 
 /** `recall serve` spawned, timed to its URL and to its first page answered; stopped with SIGTERM. */
