@@ -4,7 +4,7 @@ _recall() {
   cur="${COMP_WORDS[COMP_CWORD]}"
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   if [[ $COMP_CWORD -eq 1 ]]; then
-    COMPREPLY=($(compgen -W "ask autotag completion context doctor export index list mcp pick pull push read related remote resume search stats tag tags untag watch --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "ask autotag completion context doctor export index list mcp pick pull push read related remote resume search serve stats tag tags untag watch --help --version" -- "$cur"))
     return
   fi
   case "${COMP_WORDS[1]}" in
@@ -162,6 +162,15 @@ _recall() {
       --machine) return ;;
       esac
       opts="--sessions-dir --color --here --cwd --repo --json --format -0 --null --no-sync -n --limit --since --until --prefix --content --file --typos --exact --match --remote --user --machine --help" ;;
+    serve)
+      case "$prev" in
+      --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+      --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+      --port) return ;;
+      --host) return ;;
+      --remote) return ;;
+      esac
+      opts="--sessions-dir --color --port --host --remote --open --help" ;;
     stats)
       case "$prev" in
       --sessions-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;

@@ -3,11 +3,13 @@
  * session (its header, tool calls with their output, thinking, branches), a hostile session whose
  * every text tries to become markup, a script or a request (the HTML is scanned tag by tag, and,
  * where Debian's chromium is installed, parsed by it under its Content-Security-Policy),
- * `--redact`, `-o` written whole, and the errors.
+ * `--redact`, `-o` written whole, and the errors; what is no session file to read whole (a FIFO,
+ * /dev/zero behind a session's path, a folder, a file over the size an export takes) is refused
+ * at once with one line.
  */
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
@@ -319,6 +321,69 @@ describe("recall export -o and errors", () => {
     const run = spawnSync("bash", ["-c", command], { env: agent.env, encoding: "utf8" });
     expect(run.status).toBe(0);
     expect(run.stderr).toBe("");
+  });
+});
+
+describe("recall export of what cannot be read whole", () => {
+  /** Long enough for a cold start on a busy machine; a hang goes on forever. */
+  const HANG_MS = 30_000;
+  const HUGE_ID = "0e000000-0000-7000-8000-0000000000e3";
+
+  /** A session file that says it is one, made (sparse) 65 MiB long: over the 64 MiB an export takes. */
+  function hugeSession(): string {
+    const path = join(agent.root, `2026-11-03T10-00-00-000Z_${HUGE_ID}.jsonl`);
+    writeFileSync(path, `${line({ type: "session", version: 3, id: HUGE_ID, timestamp: "2026-11-03T10:00:00.000Z", cwd: "/home/dev/huge" })}\n`);
+    truncateSync(path, 65 * 1024 * 1024);
+    return path;
+  }
+
+  it("a FIFO, /dev/zero behind a session's path, a folder, a file too large: one line, exit 2, at once", async () => {
+    const fifo = join(agent.root, "pipe.jsonl");
+    execFileSync("mkfifo", [fifo]);
+    const zero = join(agent.sessionsDir, "--home-dev-hostile--", "2026-11-04T10-00-00-000Z_0e000000-0000-7000-8000-0000000000e4.jsonl");
+    symlinkSync("/dev/zero", zero);
+    const folder = join(agent.root, "folder.jsonl");
+    mkdirSync(folder);
+    const cases: Array<[string, RegExp]> = [
+      [fifo, /is not a regular file \(a FIFO\)/],
+      [zero, /is not a regular file \(a character device\)/],
+      [folder, /is a folder, not a session file/],
+      [hugeSession(), /^recall: the session file is 65 MiB, more than the 64 MiB read whole at once; an export holds the whole session at once/],
+    ];
+    try {
+      for (const [path, message] of cases) {
+        for (const format of ["md", "html"]) {
+          const result = await runRecall(["export", path, "--format", format], { env: agent.env, timeoutMs: HANG_MS });
+          expect(result.timedOut, path).toBeUndefined();
+          expect(result.code, path).toBe(2);
+          expect(result.stdout).toBe("");
+          expect(result.stderr).toMatch(message);
+          expect(result.stderr.trim().split("\n")).toHaveLength(1);
+        }
+      }
+    } finally {
+      for (const path of [fifo, zero, folder]) rmSync(path, { recursive: true, force: true });
+    }
+  });
+
+  it("the library refuses a session whose file became a FIFO or too large, before reading any of it", async () => {
+    const { Recall } = await import("../src/index.js");
+    const library = Recall.open({ env: agent.env, cwd: agent.root });
+    const path = join(agent.sessionsDir, "--home-dev-hostile--", `2026-11-05T10-00-00-000Z_${HUGE_ID}.jsonl`);
+    try {
+      writeFileSync(path, `${line({ type: "session", version: 3, id: HUGE_ID, timestamp: "2026-11-05T10:00:00.000Z", cwd: "/home/dev/huge" })}\n`);
+      const session = await library.resolve(HUGE_ID);
+      rmSync(path);
+      execFileSync("mkfifo", [path]);
+      await expect(library.exportSession(session)).rejects.toMatchObject({ code: "UNSAFE_FILE", message: "the session file is not a regular file (a FIFO)" });
+      rmSync(path);
+      writeFileSync(path, "");
+      truncateSync(path, 64 * 1024 * 1024 + 1);
+      await expect(library.exportedSession(session)).rejects.toMatchObject({ code: "FILE_TOO_LARGE", value: String(64 * 1024 * 1024 + 1) });
+    } finally {
+      library.close();
+      rmSync(path, { force: true });
+    }
   });
 });
 

@@ -322,7 +322,9 @@ export class Recall {
   /**
    * A whole session as one text to read elsewhere: Markdown (`format: "md"`, the default) or one
    * self-contained HTML file (`"html"`: no script, nothing fetched, session text escaped). With
-   * `redact`, secrets are replaced as a push to an archive replaces them.
+   * `redact`, secrets are replaced as a push to an archive replaces them. A session file that is
+   * not a regular file (UNSAFE_FILE) or is over `MAX_SESSION_BYTES` (FILE_TOO_LARGE) is refused
+   * before anything of it is read.
    */
   exportSession(ref: string | SessionRef, options: ExportOptions = {}): Promise<string> {
     return this.exports.render(ref, options);
@@ -333,9 +335,14 @@ export class Recall {
     return this.exports.document(ref, options);
   }
 
-  /** A session as a page shows it: header fields and its conversation as HTML, a part per shown entry (`recall serve`). */
+  /** A session as a page shows it: header fields and its conversation as HTML, a part per shown entry (`recall serve`); its file checked as `exportSession` checks it. */
   viewSession(ref: string | SessionRef, options: Pick<ExportOptions, "allBranches" | "redact"> = {}): Promise<SessionView> {
     return this.exports.view(ref, options);
+  }
+
+  /** A session of the remote named `remote` as a page shows it: every message a part (its errors as `search({ remote })`'s). */
+  viewArchivedSession(id: string, { remote }: { remote: string }): Promise<SessionView> {
+    return this.archived.view(id, remote);
   }
 
   /** The stylesheet of a session's parts (an HTML export's). */

@@ -1,19 +1,19 @@
 /**
  * Pictures of the work: sessions, messages, tokens and cost by day, by project (the `repo`
  * identity of a session's folder) and by model, and the files tool calls touched most. The
- * sessions come from the index (those active in the window, in the scope); their files are then
- * read once each, a line at a time, for what the index does not keep: each message's time, each
- * reply's model and usage (as Pi recorded it), each call's files. A file that cannot be read is
- * counted in `unreadable` and left out.
+ * sessions come from the index (those active in the window, in the scope); what the index does
+ * not keep (each message's time, each reply's model and usage as Pi recorded them, each call's
+ * files) comes from their files, read once and kept summed in the cache (stats-cache.ts): a file
+ * unchanged since is not read again, a file that grew is read from where it ended. A file that
+ * cannot be read is counted in `unreadable` and left out.
  */
-import { readEntries } from "../sessions/entries.js";
-import { callsIn } from "../sessions/other-text.js";
-import { usageOf } from "../sessions/session-document.js";
-import { toMillis } from "../sessions/text.js";
+import { statSync, type Stats as FileStats } from "node:fs";
 import type { IndexStore } from "../store.js";
 import { listEverySession, type ListOptions } from "./list.js";
 import type { SessionSummary } from "../answers/session-summary.js";
 import { RecallError } from "../errors.js";
+import { StatsCache, type CachedFile } from "./stats-cache.js";
+import { edgesOf, QUARTER_HOUR_MS, readFileFacts, ROW, SUMS, type FileFacts, type FileScope, type TimeWindow } from "./stats-facts.js";
 
 export interface StatsOptions extends Pick<ListOptions, "cwd" | "repo" | "since" | "until"> {
   /** Busiest files to give (default 10). */
@@ -51,27 +51,33 @@ export interface Stats {
 
 export const DEFAULT_STATS_FILES = 10;
 
-class Tally {
-  private readonly groups = new Map<string, Activity & { ids: Set<string> }>();
+/** A group's sums, and the last session counted in it (each session once). */
+interface Group {
+  sessions: number;
+  sums: number[];
+  lastSession: number;
+}
 
-  add(key: string, session: string, message: { tokens?: ReturnType<typeof usageOf> }): void {
+/** Groups by key, summed from files' facts. */
+class Tally<K> {
+  private readonly groups = new Map<K, Group>();
+
+  /** The `SUMS` numbers of `flat` from `at` on, for session number `session`. */
+  add(key: K, session: number, flat: readonly number[], at: number): void {
     let group = this.groups.get(key);
-    if (!group) this.groups.set(key, (group = { sessions: 0, messages: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, tokens: 0, cost: 0, ids: new Set() }));
-    group.ids.add(session);
-    group.messages++;
-    const usage = message.tokens;
-    if (usage) {
-      group.input += usage.input;
-      group.output += usage.output;
-      group.cacheRead += usage.cacheRead;
-      group.cacheWrite += usage.cacheWrite;
-      group.tokens += usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
-      group.cost += usage.cost;
+    if (!group) this.groups.set(key, (group = { sessions: 0, sums: new Array<number>(SUMS).fill(0), lastSession: -1 }));
+    if (group.lastSession !== session) {
+      group.sessions++;
+      group.lastSession = session;
     }
+    for (let k = 0; k < SUMS; k++) group.sums[k]! += flat[at + k]!;
   }
 
-  rows(): Array<[string, Activity]> {
-    return [...this.groups].map(([key, { ids, ...activity }]) => [key, { ...activity, sessions: ids.size, cost: Math.round(activity.cost * 1e6) / 1e6 }]);
+  rows<T>(name: (key: K) => T): Array<[T, Activity]> {
+    return [...this.groups].map(([key, { sessions, sums }]) => {
+      const [messages, input, output, cacheRead, cacheWrite, cost] = sums as [number, number, number, number, number, number];
+      return [name(key), { sessions, messages, input, output, cacheRead, cacheWrite, tokens: input + output + cacheRead + cacheWrite, cost: Math.round(cost * 1e6) / 1e6 }];
+    });
   }
 }
 
@@ -84,75 +90,149 @@ function localDay(ms: number): string {
 export async function workStats(store: IndexStore, options: StatsOptions = {}): Promise<Stats> {
   const top = options.files ?? DEFAULT_STATS_FILES;
   if (!Number.isInteger(top) || top < 0) throw new RecallError("BAD_INPUT", `files must be a whole number of at least 0, not ${top}`, { field: "files" });
-  const sessions = await listEverySession(store, { cwd: options.cwd, repo: options.repo, since: options.since, until: options.until });
-  const total = new Tally();
-  const days = new Tally();
-  const projects = new Tally();
-  const models = new Tally();
-  const files = new Map<string, { calls: number; ids: Set<string> }>();
+  const sessions = await sessionsIn(store, { cwd: options.cwd, repo: options.repo, since: options.since, until: options.until });
+  const window: TimeWindow = { since: options.since, until: options.until };
+  const cache = StatsCache.open(store.locations.cacheDir);
+  const strings = cache.strings.list;
+  const total = new Tally<string>();
+  const days = new Tally<string>();
+  const projects = new Tally<string>();
+  const models = new Tally<number>();
+  const files = new Map<number, { calls: number; sessions: number; lastSession: number }>();
+  const dayOf = new Map<number, string>();
+  const sums = new Array<number>(SUMS);
+  // A group counts a session once (by id: two files may hold one) when it counts that session's
+  // files one after the other: files of one id are counted together.
+  const numbers = new Map<string, number>();
+  for (const session of sessions) if (!numbers.has(session.id)) numbers.set(session.id, numbers.size);
+  const ordered = numbers.size === sessions.length ? sessions : [...sessions].sort((a, b) => numbers.get(a.id)! - numbers.get(b.id)!);
   let unreadable = 0;
-  for (const session of sessions) {
-    try {
-      readSessionStats(session, options, (at, model, tokens) => {
-        const message = { tokens };
-        total.add("", session.id, message);
-        days.add(localDay(at), session.id, message);
-        projects.add(session.project, session.id, message);
-        if (model) models.add(model, session.id, message);
-      }, (path) => {
-        const file = files.get(path) ?? { calls: 0, ids: new Set<string>() };
-        file.calls++;
-        file.ids.add(session.id);
-        files.set(path, file);
-      });
-    } catch {
-      unreadable++;
+  for (const session of ordered) {
+    const n = numbers.get(session.id)!;
+    const facts = sessionFacts(cache, session, window);
+    if (facts === undefined) unreadable++;
+    if (facts === undefined || facts.quarters.length === 0) continue;
+    sums.fill(0);
+    for (let i = 0; i < facts.quarters.length; i += ROW) {
+      const quarter = facts.quarters[i]!;
+      let day = dayOf.get(quarter);
+      if (day === undefined) dayOf.set(quarter, (day = localDay(quarter * QUARTER_HOUR_MS)));
+      days.add(day, n, facts.quarters, i + 1);
+      for (let k = 0; k < SUMS; k++) sums[k]! += facts.quarters[i + 1 + k]!;
+    }
+    total.add("", n, sums, 0);
+    projects.add(session.project, n, sums, 0);
+    for (let i = 0; i < facts.models.length; i += ROW) models.add(facts.models[i]!, n, facts.models, i + 1);
+    for (let i = 0; i < facts.files.length; i += 2) {
+      const file = files.get(facts.files[i]!);
+      if (!file) files.set(facts.files[i]!, { calls: facts.files[i + 1]!, sessions: 1, lastSession: n });
+      else {
+        file.calls += facts.files[i + 1]!;
+        if (file.lastSession !== n) file.sessions++;
+        file.lastSession = n;
+      }
     }
   }
+  const unfiltered = options.cwd === undefined && options.repo === undefined && options.since === undefined && options.until === undefined;
+  if (unfiltered) cache.keepOnly(new Set(sessions.map((s) => s.path)));
+  cache.save();
   const byMessages = (a: [string, Activity], b: [string, Activity]) => b[1].messages - a[1].messages || a[0].localeCompare(b[0]);
+  const same = (key: string) => key;
   return {
-    totals: total.rows()[0]?.[1] ?? { sessions: 0, messages: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, tokens: 0, cost: 0 },
-    days: days.rows().sort(([a], [b]) => a.localeCompare(b)).map(([day, activity]) => ({ day, ...activity })),
-    projects: projects.rows().sort(byMessages).map(([project, activity]) => ({ project, ...activity })),
-    models: models.rows().sort(byMessages).map(([model, activity]) => ({ model, ...activity })),
+    totals: total.rows(same)[0]?.[1] ?? { sessions: 0, messages: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, tokens: 0, cost: 0 },
+    days: days.rows(same).sort(([a], [b]) => a.localeCompare(b)).map(([day, activity]) => ({ day, ...activity })),
+    projects: projects.rows(same).sort(byMessages).map(([project, activity]) => ({ project, ...activity })),
+    models: models.rows((id) => strings[id]!).sort(byMessages).map(([model, activity]) => ({ model, ...activity })),
     files: [...files]
-      .map(([path, { calls, ids }]) => ({ path, calls, sessions: ids.size }))
+      .map(([id, { calls, sessions }]) => ({ path: strings[id]!, calls, sessions }))
       .sort((a, b) => b.calls - a.calls || b.sessions - a.sessions || a.path.localeCompare(b.path))
       .slice(0, top),
     unreadable,
   };
 }
 
+type Scope = Pick<ListOptions, "cwd" | "repo" | "since" | "until">;
+
+/** The listings of an index this process made, by scope, as of one commit (the only thing that changes them). */
+const listings = new WeakMap<IndexStore["native"], { stamp: string; byScope: Map<string, SessionSummary[]> }>();
+const LISTINGS_KEPT = 8;
+
 /**
- * Each user or assistant message of a session file in the window (`onMessage` with its time, a
- * reply's model and usage), and each file its calls touched there (`onFile`). Every branch
- * counts: work left on a branch was still done. A fork's copies of its parent's messages (older
- * than the fork) are the parent's, and counted there.
+ * The sessions of the scope, as the index lists them: listing ten thousand sessions costs more
+ * than counting their cached facts, so a process lists a scope once per commit of the index.
  */
-function readSessionStats(
-  session: SessionSummary,
-  window: Pick<StatsOptions, "since" | "until">,
-  onMessage: (at: number, model: string | undefined, usage: ReturnType<typeof usageOf>) => void,
-  onFile: (path: string) => void,
-): void {
-  const forked = session.parent === null ? undefined : Date.parse(session.created);
-  readEntries(
-    session.path,
-    ({ value }) => {
-    if (value.type !== "message") return;
-    const message = value.message as Record<string, unknown> | undefined;
-    if (!message || (message.role !== "user" && message.role !== "assistant")) return;
-    const at = toMillis(message.timestamp) ?? toMillis(value.timestamp);
-    if (at === undefined || (forked !== undefined && at < forked)) return;
-    if ((window.since !== undefined && at < window.since) || (window.until !== undefined && at > window.until)) return;
-    if (message.role === "user") return onMessage(at, undefined, undefined);
-    const model = typeof message.model === "string" && message.model ? (typeof message.provider === "string" && message.provider ? `${message.provider}/${message.model}` : message.model) : "(unknown)";
-    onMessage(at, model, usageOf(message.usage));
-    for (const call of callsIn(message.content, session.cwd)) for (const file of call.files) onFile(file);
-    },
-    { skip: (head) => NOT_COUNTED.test(head) },
-  );
+async function sessionsIn(store: IndexStore, scope: Scope): Promise<SessionSummary[]> {
+  const { stamp } = await store.native.stats();
+  let kept = listings.get(store.native);
+  if (!kept || kept.stamp !== stamp || stamp === "") listings.set(store.native, (kept = { stamp, byScope: new Map() }));
+  const key = JSON.stringify([scope.cwd, scope.repo, scope.since, scope.until]);
+  let sessions = kept.byScope.get(key);
+  if (!sessions) {
+    sessions = await listEverySession(store, scope);
+    if (kept.byScope.size >= LISTINGS_KEPT) kept.byScope.clear();
+    kept.byScope.set(key, sessions);
+  }
+  return sessions;
 }
 
-/** A line that says at its start it holds a message of a role never counted (tool output, mostly: the bulk of a file), left unparsed. */
-const NOT_COUNTED = /"message":\{"role":"(toolResult|bashExecution|custom|system)"/;
+const NO_FACTS: FileFacts = { first: null, last: null, quarters: [], models: [], files: [] };
+
+/**
+ * The facts of a session's file in the window: the cache's while the file is as it was when they
+ * were read; else read (from where it ended, when it only grew) and kept. A file only partly in
+ * the window is read again for the messages in it. Undefined when the file cannot be read.
+ */
+function sessionFacts(cache: StatsCache, session: SessionSummary, window: TimeWindow): FileFacts | undefined {
+  const created = Date.parse(session.created);
+  const scope: FileScope = { cwd: session.cwd, forked: session.parent === null || !Number.isFinite(created) ? null : created };
+  let entry = cache.get(session.path);
+  try {
+    const stat = statSync(session.path);
+    if (!stat.isFile()) return undefined;
+    if (!entry || !isAsRead(entry, stat, scope)) {
+      entry = readEntry(session.path, stat, scope, cache, entry && grownSince(entry, stat, scope) ? entry : undefined);
+      cache.put(entry);
+    }
+  } catch {
+    return undefined;
+  }
+  const { first, last } = entry.facts;
+  const { since, until } = window;
+  if (first === null || last === null) return entry.facts;
+  if ((since === undefined || first >= since) && (until === undefined || last <= until)) return entry.facts;
+  if ((since !== undefined && last < since) || (until !== undefined && first > until)) return NO_FACTS;
+  try {
+    return readFileFacts(session.path, scope, cache.strings, { window }).facts;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAsRead(entry: CachedFile, stat: FileStats, scope: FileScope): boolean {
+  return entry.size === stat.size && entry.mtime === stat.mtimeMs && entry.ctime === stat.ctimeMs && entry.ino === stat.ino && entry.cwd === scope.cwd && entry.forked === scope.forked;
+}
+
+/** True when the file is the one `entry` read, read to its end then, and has only grown since. */
+function grownSince(entry: CachedFile, stat: FileStats, scope: FileScope): boolean {
+  return entry.ino === stat.ino && entry.cwd === scope.cwd && entry.forked === scope.forked && entry.end === entry.size && stat.size > entry.size && entry.edges !== "" && edgesOf(entry.path, entry.end) === entry.edges;
+}
+
+/** The file's facts as a cache entry (`stat` taken before reading), read on from `previous` when given. */
+function readEntry(path: string, stat: FileStats, scope: FileScope, cache: StatsCache, previous?: CachedFile): CachedFile {
+  const from = previous && { offset: previous.end, lineNo: previous.lineNo, header: previous.header };
+  const reading = readFileFacts(path, scope, cache.strings, { from, base: previous?.facts });
+  return {
+    path,
+    size: stat.size,
+    mtime: stat.mtimeMs,
+    ctime: stat.ctimeMs,
+    ino: stat.ino,
+    cwd: scope.cwd,
+    forked: scope.forked,
+    end: reading.end,
+    lineNo: reading.lineNo,
+    header: reading.header,
+    edges: edgesOf(path, reading.end) ?? "",
+    facts: reading.facts,
+  };
+}

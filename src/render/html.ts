@@ -127,3 +127,28 @@ function blockHtml(block: DocumentBlock, conversation: Conversation): string {
 function collapsed(summary: string, body: string, failed: boolean): string {
   return `<details${failed ? ` class="failed"` : ""}><summary>${summary}</summary>\n<div class="body">\n${body}</div>\n</details>\n`;
 }
+
+/** A message as an archive keeps it (one text of one role), for `recall serve`'s page of an archived session. */
+export interface PlainMessage {
+  entryId: string;
+  role: string;
+  /** ms since epoch */
+  timestamp: number;
+  text: string;
+  toolName?: string;
+  isError?: boolean;
+}
+
+/** A part of an archived session: its text rendered from Markdown (said and thought) or shown as code in a collapsed box (calls, output). */
+export function plainMessagePart(message: PlainMessage): ConversationPart {
+  const kind = message.role in KIND_LABELS ? (message.role as keyof typeof KIND_LABELS) : "custom";
+  const label = KIND_LABELS[kind];
+  const meta = message.toolName ? ` <span class="meta">${esc(message.toolName)}</span>` : "";
+  const heading = `<h2><span class="role">${esc(label)}</span>${meta} <time datetime="${esc(new Date(message.timestamp).toISOString())}">${esc(utcTime(message.timestamp))}</time></h2>`;
+  const body =
+    kind === "toolResult" || kind === "bashExecution"
+      ? collapsed(`Output${message.isError ? " (failed)" : ""}`, codeBlock(message.text, ""), message.isError === true)
+      : `<div class="markdown">${markdownHtml(message.text)}</div>\n`;
+  return { html: `<article class="entry ${kind}" id="entry-${esc(message.entryId)}">\n${heading}\n${body}</article>`, entryIds: [message.entryId] };
+}
+

@@ -6,9 +6,10 @@
 import { MAX_LIMIT, Recall, RecallError, type ArchiveHit, type SearchHit, type SessionSummary, type SessionView } from "../index.js";
 import { segments } from "../output/highlight.js";
 import { sessionTitle } from "../output/session-text.js";
+import { resumeShellLine, shellLine } from "../output/shell.js";
 import { activityCharts } from "./charts.js";
 import type { Router } from "./router.js";
-import type { ActivityAnswer, PartAnswer, PartsAnswer, SearchAnswer, ServeInfo, SessionAnswer, TagsAnswer, WebHit } from "./wire.js";
+import type { ActivityAnswer, PartAnswer, PartsAnswer, PullAnswer, SearchAnswer, ServeInfo, SessionAnswer, TagsAnswer, WebHit } from "./wire.js";
 
 /** Sessions a search page shows, and the parts of a session sent at once. */
 const HITS_PER_PAGE = 30;
@@ -42,7 +43,7 @@ export class ServeApi {
       .on("GET", "/api/sessions/:id/related", async ({ params }) => json(await this.related(params.id!)))
       .on("GET", "/api/sessions/:id/export", async ({ params, url }) => this.export(params.id!, url.searchParams))
       .on("POST", "/api/sessions/:id/tags", async ({ params, json: body }) => json(await this.editTags(params.id!, await body())))
-      .on("POST", "/api/sessions/:id/pull", async ({ params, url }) => json(await this.recall.pull(checkedId(params.id!), { remote: this.remoteOf(url.searchParams, true)! })))
+      .on("POST", "/api/sessions/:id/pull", async ({ params, url }) => json(await this.pull(params.id!, url.searchParams)))
       .on("GET", "/api/tags", async () => json(await this.recall.tagCounts()))
       .on("GET", "/api/activity", async ({ url }) => json(await this.activity(url.searchParams)));
   }
@@ -105,22 +106,38 @@ export class ServeApi {
     };
   }
 
-  /** The session's view, rendered once per version of its file. */
-  private async view(id: string): Promise<SessionView> {
+  /**
+   * The session's view, rendered once per version of its file; an archived one (`remote=`) is
+   * read again when its page is opened (`fresh`), and kept for the parts the page asks for after.
+   */
+  private async view(id: string, query: URLSearchParams, fresh = false): Promise<SessionView> {
+    const remote = this.remoteOf(query);
+    if (remote !== undefined) {
+      const key = `${remote}\n${checkedId(id)}`;
+      const kept = this.views.get(key);
+      if (kept && !fresh) return kept.view;
+      return this.keep(key, "archive", await this.recall.viewArchivedSession(id, { remote }));
+    }
     const summary = await this.recall.get(checkedId(id));
+    // `branches=all`: the branches left behind too, each after the message it left from.
+    const allBranches = query.get("branches") === "all";
+    const key = `${summary.id}${allBranches ? "\nall" : ""}`;
     const stamp = `${summary.modified}:${summary.messageCount}`;
-    const kept = this.views.get(summary.id);
+    const kept = this.views.get(key);
     if (kept && kept.stamp === stamp) return kept.view;
     this.recall.checkFile(summary);
-    const view = await this.recall.viewSession(summary);
-    this.views.delete(summary.id);
-    this.views.set(summary.id, { stamp, view });
+    return this.keep(key, stamp, await this.recall.viewSession(summary, { allBranches }));
+  }
+
+  private keep(key: string, stamp: string, view: SessionView): SessionView {
+    this.views.delete(key);
+    this.views.set(key, { stamp, view });
     if (this.views.size > KEPT_VIEWS) this.views.delete(this.views.keys().next().value!);
     return view;
   }
 
   private async session(id: string, query: URLSearchParams): Promise<SessionAnswer> {
-    const view = await this.view(id);
+    const view = await this.view(id, query, true);
     const entry = query.get("entry");
     const marked = entry ? view.parts.findIndex((part) => part.entryIds.includes(entry)) : -1;
     // The first page, or the page around the marked part.
@@ -130,7 +147,7 @@ export class ServeApi {
       id: summary.id,
       title: sessionTitle(summary),
       fields: view.fields,
-      resume: view.resume,
+      resume: view.origin ? shellLine(["recall", "pull", summary.id, "--remote", view.origin.remote]) : view.resume,
       tags: summary.tags,
       folder: summary.cwd,
       project: summary.project,
@@ -138,12 +155,12 @@ export class ServeApi {
       from,
       parts: view.parts.slice(from, from + PARTS_PER_PAGE).map(partAnswer),
       marked,
-      origin: null,
+      origin: view.origin ?? null,
     };
   }
 
   private async parts(id: string, query: URLSearchParams): Promise<PartsAnswer> {
-    const view = await this.view(id);
+    const view = await this.view(id, query);
     const from = wholeNumber(query.get("from") ?? "0", "from");
     const count = Math.min(PARTS_PER_PAGE, wholeNumber(query.get("count") ?? String(PARTS_PER_PAGE), "count"));
     return { from, parts: view.parts.slice(from, from + count).map(partAnswer) };
@@ -152,6 +169,13 @@ export class ServeApi {
   private async related(id: string): Promise<WebHit[]> {
     const page = await this.recall.related({ session: checkedId(id), limit: 6, ...this.freshness() });
     return page.hits.map(webHit);
+  }
+
+  /** Writes the session file the archive keeps into this machine's sessions folder, and says how to resume it. */
+  private async pull(id: string, query: URLSearchParams): Promise<PullAnswer> {
+    const pulled = await this.recall.pull(checkedId(id), { remote: this.remoteOf(query, true)! });
+    const plan = await this.recall.resumePlan({ id: pulled.id, path: pulled.path, cwd: pulled.cwd }).catch(() => null);
+    return { id: pulled.id, alreadyHere: pulled.alreadyHere, resume: plan ? resumeShellLine(plan) : shellLine(["pi", "--fork", pulled.path]) };
   }
 
   private async export(id: string, query: URLSearchParams) {

@@ -96,7 +96,11 @@ async function serve(recall: Recall, options: ServeOptions, say: (line: string) 
     }
     try {
       const asset = assets.get(url.pathname);
-      if (asset && request.method === "GET") return send(response, 200, asset);
+      if (asset && request.method === "GET") {
+        // The icon is asked for again at every change of the address: kept a day.
+        if (url.pathname === "/favicon.svg") response.setHeader("Cache-Control", "private, max-age=86400");
+        return send(response, 200, asset);
+      }
       if (PAGES.test(url.pathname) && request.method === "GET") return send(response, 200, { body: Buffer.from(SHELL), type: "text/html; charset=utf-8" });
       const answer = await router.answer(request, url, response);
       if (answer === null) return sendError(response, 404, `nothing at ${url.pathname}`);

@@ -91,6 +91,14 @@ export interface PartsAnswer {
   parts: PartAnswer[];
 }
 
+/** A session pulled from the archive: the line that resumes it here. */
+export interface PullAnswer {
+  id: string;
+  /** The same file was here already. */
+  alreadyHere: boolean;
+  resume: string;
+}
+
 export interface TagsAnswer {
   tags: string[];
   /** Every tag in the index and its sessions, for suggestions. */

@@ -7,7 +7,7 @@
  * same file (device and inode) before and after the read, so one replaced in between is noticed.
  * Error messages never name a path.
  */
-import { lstatSync, realpathSync, type Stats } from "node:fs";
+import { lstatSync, realpathSync, statSync, type Stats } from "node:fs";
 import { sep } from "node:path";
 import { RecallError } from "../errors.js";
 import { sha1 } from "../hash.js";
@@ -49,6 +49,37 @@ export function checkSessionFile(sessionsDir: string, path: string): FileIdentit
     throw new RecallError("FILE_TOO_LARGE", `the session file is larger than ${MAX_SESSION_BYTES / 1024 / 1024} MiB`, { value: String(stats.size) });
   }
   return identityOf(stats);
+}
+
+/**
+ * For a reader that takes a whole session into memory at once (an export): the file at `path`,
+ * its links followed, is a regular file (never a FIFO or a device, which would be read forever) of
+ * at most `maxBytes`. Throws a RecallError saying which it is not (with `hint`, what to do about a
+ * file too large); nothing is opened.
+ */
+export function checkWholeSessionFile(path: string, maxBytes: number = MAX_SESSION_BYTES, hint?: string): void {
+  let stats: Stats;
+  try {
+    stats = statSync(path);
+  } catch {
+    throw new RecallError("NOT_FOUND", "the session file is gone");
+  }
+  if (!stats.isFile()) throw new RecallError("UNSAFE_FILE", `the session file is not a regular file (${kindOf(stats)})`);
+  if (stats.size > maxBytes) {
+    throw new RecallError("FILE_TOO_LARGE", `the session file is ${mib(stats.size)} MiB, more than the ${mib(maxBytes)} MiB read whole at once`, { value: String(stats.size), hint });
+  }
+}
+
+function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return "a folder";
+  if (stats.isFIFO()) return "a FIFO";
+  if (stats.isCharacterDevice()) return "a character device";
+  if (stats.isBlockDevice()) return "a block device";
+  return stats.isSocket() ? "a socket" : "not a plain file";
+}
+
+function mib(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0).replace(/\.0$/, "");
 }
 
 /**

@@ -9,9 +9,9 @@ export class ApiError extends Error {
 }
 
 async function answer<T>(response: Response): Promise<T> {
-  const body = (await response.json().catch(() => ({ error: `${response.status} ${response.statusText}` }))) as { error?: string };
-  if (!response.ok) throw new ApiError(body.error ?? `${response.status} ${response.statusText}`, response.status);
-  return body as T;
+  if (response.ok) return (await response.json()) as T;
+  const body = (await response.json().catch(() => ({}))) as { error?: string };
+  throw new ApiError(body.error ?? `${response.status} ${response.statusText}`, response.status);
 }
 
 export function apiPath(path: string, query: Record<string, string | undefined> = {}): string {

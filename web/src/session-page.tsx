@@ -6,10 +6,11 @@
  * button opens or closes them all.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import type { PartAnswer, PartsAnswer, SessionAnswer, WebHit } from "../../src/serve/wire.js";
-import { getJson } from "./api.js";
+import type { PartAnswer, PartsAnswer, PullAnswer, SessionAnswer, WebHit } from "../../src/serve/wire.js";
+import { getJson, postJson } from "./api.js";
 import { HitList } from "./hit-list.js";
 import { useLive } from "./live.js";
+import { navigate } from "./navigation.js";
 import { TagEditor } from "./tag-editor.js";
 
 interface Loaded {
@@ -21,6 +22,8 @@ interface Loaded {
 
 export function SessionPage({ id, url }: { id: string; url: URL }) {
   const entry = url.searchParams.get("entry") ?? undefined;
+  const remote = url.searchParams.get("remote") ?? undefined;
+  const branches = url.searchParams.get("branches") ?? undefined;
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [related, setRelated] = useState<WebHit[] | null>(null);
@@ -31,16 +34,18 @@ export function SessionPage({ id, url }: { id: string; url: URL }) {
   useEffect(() => {
     setLoaded(null);
     setRelated(null);
-    getJson<SessionAnswer>(`/api/sessions/${encodeURIComponent(id)}`, { entry })
+    getJson<SessionAnswer>(`/api/sessions/${encodeURIComponent(id)}`, { entry, remote, branches })
       .then((session) => {
         document.title = `${session.title} · recall`;
         setLoaded({ session, from: session.from, parts: session.parts });
       })
       .catch((e: Error) => setError(e.message));
-    getJson<WebHit[]>(`/api/sessions/${encodeURIComponent(id)}/related`)
-      .then(setRelated)
-      .catch(() => setRelated([]));
-  }, [id, entry]);
+    if (remote) setRelated([]);
+    else
+      getJson<WebHit[]>(`/api/sessions/${encodeURIComponent(id)}/related`)
+        .then(setRelated)
+        .catch(() => setRelated([]));
+  }, [id, entry, remote, branches]);
 
   // The matched message, once shown: into view and marked.
   useLayoutEffect(() => {
@@ -58,7 +63,7 @@ export function SessionPage({ id, url }: { id: string; url: URL }) {
     setLoading(true);
     const count = place === "before" ? Math.min(loaded.from, 120) : 120;
     const start = place === "before" ? loaded.from - count : from;
-    getJson<PartsAnswer>(`/api/sessions/${encodeURIComponent(id)}/parts`, { from: String(start), count: String(count) })
+    getJson<PartsAnswer>(`/api/sessions/${encodeURIComponent(id)}/parts`, { from: String(start), count: String(count), remote, branches })
       .then((page) =>
         setLoaded((now) => (now === null ? now : place === "before" ? { ...now, from: page.from, parts: [...page.parts, ...now.parts] } : { ...now, parts: [...now.parts, ...page.parts] })),
       )
@@ -77,7 +82,8 @@ export function SessionPage({ id, url }: { id: string; url: URL }) {
 
   // New messages while the page is open: the new total, and the new parts if the end is shown.
   useLive(() => {
-    getJson<SessionAnswer>(`/api/sessions/${encodeURIComponent(id)}`)
+    if (remote) return;
+    getJson<SessionAnswer>(`/api/sessions/${encodeURIComponent(id)}`, { branches })
       .then((session) => setLoaded((now) => (now === null || session.total === now.session.total ? now : { ...now, session: { ...session, marked: now.session.marked } })))
       .catch(() => undefined);
   });
@@ -101,7 +107,7 @@ export function SessionPage({ id, url }: { id: string; url: URL }) {
               </>
             ))}
         </dl>
-        <TagEditor id={session.id} tags={session.tags} />
+        {session.origin ? <PullButton id={session.id} remote={session.origin.remote} /> : <TagEditor id={session.id} tags={session.tags} />}
         <div class="resume">
           <code>{session.resume}</code>
           <button type="button" onClick={() => copy(session.resume)}>Copy</button>
@@ -109,7 +115,12 @@ export function SessionPage({ id, url }: { id: string; url: URL }) {
         <div class="actions">
           <button type="button" onClick={() => setAll(true)}>Expand all</button>
           <button type="button" onClick={() => setAll(false)}>Collapse all</button>
-          <span class="export">
+          {session.origin ? null : (
+            <label class="branches">
+              <input type="checkbox" checked={branches === "all"} onChange={(e) => showBranches(url, (e.target as HTMLInputElement).checked)} /> Branches left behind
+            </label>
+          )}
+          <span class="export" hidden={session.origin !== null}>
             Export: <a href={exportLink("md", false)} download>Markdown</a> · <a href={exportLink("html", false)} download>HTML</a> · <a href={exportLink("html", true)} download>HTML, redacted</a>
           </span>
         </div>
@@ -126,7 +137,7 @@ export function SessionPage({ id, url }: { id: string; url: URL }) {
           ))}
           <div ref={end} class="end">{shownTo < session.total ? "Loading more…" : null}</div>
         </div>
-        <aside class="related">
+        <aside class="related" hidden={session.origin !== null}>
           <h2>Related sessions</h2>
           {related === null ? <p class="search-note">Looking…</p> : related.length === 0 ? <p class="search-note">None found.</p> : <HitList hits={related} selected={-1} />}
         </aside>
@@ -138,4 +149,36 @@ export function SessionPage({ id, url }: { id: string; url: URL }) {
 /** Text to the clipboard (a page of 127.0.0.1 may write it); where it cannot, the line stays there to select. */
 function copy(text: string): void {
   navigator.clipboard?.writeText(text).catch(() => undefined);
+}
+
+/** An archived session: written into this machine's sessions folder on request, then resumable here. */
+function PullButton({ id, remote }: { id: string; remote: string }) {
+  const [pulled, setPulled] = useState<PullAnswer | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const pull = () => {
+    postJson<PullAnswer>(`/api/sessions/${encodeURIComponent(id)}/pull`, {}, { remote })
+      .then(setPulled)
+      .catch((e: Error) => setError(e.message));
+  };
+  return (
+    <div class="pull">
+      {pulled ? (
+        <p>
+          {pulled.alreadyHere ? "Already on this machine. Resume it with " : "Pulled to this machine. Resume it with "}
+          <code class="pulled-resume">{pulled.resume}</code>
+        </p>
+      ) : (
+        <button type="button" onClick={pull}>Pull to this machine</button>
+      )}
+      {error ? <span class="error">{error}</span> : null}
+    </div>
+  );
+}
+
+/** The same page with or without the branches left behind (the address says which). */
+function showBranches(url: URL, all: boolean): void {
+  const next = new URL(url);
+  if (all) next.searchParams.set("branches", "all");
+  else next.searchParams.delete("branches");
+  navigate(`${next.pathname}${next.search}`, true);
 }

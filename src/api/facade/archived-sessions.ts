@@ -11,6 +11,7 @@ import { loadRemotes } from "../../archive/remotes.js";
 import type { ArchiveSearchOptions, ArchiveSearchPage } from "../../archive/search.js";
 import { loadConfig } from "../../config.js";
 import type { IndexLease } from "./lease.js";
+import { archivedSessionView, type SessionView } from "../session-view.js";
 
 /** A search of the remote named `remote` (its options as `recall search --remote` takes them). */
 export interface RemoteSearchOptions extends ArchiveSearchOptions {
@@ -21,6 +22,10 @@ export interface RemoteSearchOptions extends ArchiveSearchOptions {
 export interface RemoteReadOptions extends ArchiveReadOptions {
   remote: string;
 }
+
+/** An archived session's page is read in pages this large, and at most this many. */
+const MAX_VIEW_PAGE_CHARS = 200_000;
+const MAX_VIEW_PAGES = 50;
 
 export class ArchivedSessions {
   private opened: Promise<Archive> | undefined;
@@ -39,6 +44,16 @@ export class ArchivedSessions {
 
   async read(session: string, { remote, ...options }: RemoteReadOptions): Promise<ArchiveReadResult> {
     return (await this.archive()).read(remote, session, options);
+  }
+
+  /** A whole archived session as a page shows it (`recall serve`): every page of it read, a message a part. */
+  async view(session: string, remote: string): Promise<SessionView> {
+    const archive = await this.archive();
+    const pages = [await archive.read(remote, session, { maxChars: MAX_VIEW_PAGE_CHARS })];
+    for (let cursor = pages[0]!.page.nextCursor; cursor !== null && pages.length < MAX_VIEW_PAGES; cursor = pages[pages.length - 1]!.page.nextCursor) {
+      pages.push(await archive.read(remote, session, { cursor, maxChars: MAX_VIEW_PAGE_CHARS }));
+    }
+    return archivedSessionView(pages);
   }
 
   /** Writes the session file the remote keeps into this machine's sessions folder (src/archive/pull.ts). */

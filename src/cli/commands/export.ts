@@ -23,6 +23,8 @@ export class ExportCommand extends BaseCommand {
 
       The export goes to stdout (on a terminal, with control characters of the session shown rather than acted on), or with \`-o FILE\` to that file, written whole or not at all (a temporary file beside it, renamed into place).
 
+      An export holds the whole session in memory: a session file that is not a regular file (a FIFO, a device) or is larger than 64 MiB is refused before any of it is read; read such a session in pages with \`recall read\`.
+
       Exit status: 0 if the session was exported, 2 on error.
     `,
     examples: [

@@ -16,7 +16,7 @@ export class StatsCommand extends BaseCommand {
     details: `
       Counts the user and assistant messages of the sessions active in the window (\`--since\`, \`--until\`; default: all of them), by local calendar day, by project (the \`--repo\` identity of the session's folder: its git remote, else its folder) and by model (\`provider/model\` of each reply), with the sessions each group holds and the tokens and cost Pi recorded on the replies (a cost of 0 where Pi knew no price). Then the files tool calls read, edited, wrote or named most (\`--files N\`, default ${DEFAULT_STATS_FILES}). Every branch counts; a fork's copies of its parent's messages count once, in the parent.
 
-      It reads the session files of those sessions once each: a long history takes a while without \`--since\`.
+      The first count reads the session files of those sessions, which takes a while for a long history; what it read is kept in the cache folder, so a later count reads only the files that changed since (and of a file that grew, only what it grew by).
 
       \`--json\` prints JSON Lines: a \`day\`, \`project\` and \`model\` record per group (\`sessions\`, \`messages\`, \`input\`, \`output\`, \`cacheRead\`, \`cacheWrite\`, \`tokens\`, \`cost\`), a \`file\` record per busy file (\`path\`, \`calls\`, \`sessions\`), then one \`totals\` record (the same sums, and \`unreadable\`: session files that could not be read).
 
