@@ -214,6 +214,8 @@ results.measurements.slowestPrefixes = [...searchByPrefix]
   .sort((a, b) => b.median - a.median)
   .slice(0, 8);
 results.facts = facts;
+// Each round's own figures (the first round's activity builds the stats cache; later rounds read it).
+results.samples = Object.fromEntries(Object.entries(samples).filter(([name]) => name !== "search").map(([name, list]) => [name, list.map((ms) => Number(ms.toFixed(1)))]));
 const m = results.measurements;
 const sessionFirstScreen = browserRounds > 0 ? m.browserCold : m.sessionCold;
 const within = (value, limit) => value !== null && value <= limit;
