@@ -97,8 +97,9 @@ _recall; printf '%s\\n' "\${COMPREPLY[@]}"`;
     return execFileSync("bash", ["-c", script], { encoding: "utf8" }).trim().split("\n");
   };
 
-  it("bash completes `recall se<TAB>` to search, options and their values", () => {
-    expect(complete("recall se")).toEqual(["search"]);
+  it("bash completes `recall sea<TAB>` to search, options and their values", () => {
+    expect(complete("recall se")).toEqual(["search", "serve"]);
+    expect(complete("recall sea")).toEqual(["search"]);
     expect(complete("recall search --li")).toEqual(["--limit"]);
     expect(complete("recall search --color a")).toEqual(["auto", "always"]);
     expect(complete("recall list --format t")).toEqual(["tsv"]);

@@ -21,7 +21,10 @@ export function activityCharts(stats: Stats): ChartAnswer[] {
     { title: `Tokens per ${unit}`, svg: timeBars(over((d) => d.tokens), compact) },
   ];
   if (stats.totals.cost > 0) charts.push({ title: `Cost per ${unit}`, svg: timeBars(over((d) => d.cost), money) });
-  charts.push({ title: "Messages per project", svg: rowBars(stats.projects.map((p) => ({ label: p.project || "(no project)", value: p.messages, note: `${p.sessions} sessions` }))) });
+  charts.push({
+    title: "Messages per project",
+    svg: rowBars(stats.projects.map((p) => ({ label: p.project || "(no project)", value: p.messages, note: `${p.sessions} sessions, ${compact(p.tokens)} tokens${p.cost > 0 ? `, ${money(p.cost)}` : ""}` }))),
+  });
   charts.push({ title: "Replies per model", svg: rowBars(stats.models.map((m) => ({ label: m.model, value: m.messages, note: `${compact(m.tokens)} tokens${m.cost > 0 ? `, ${money(m.cost)}` : ""}` }))) });
   return charts;
 }
