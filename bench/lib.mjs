@@ -1,7 +1,7 @@
-/** Small helpers shared by the benchmark scripts: statistics, timing, the machine, file sizes. */
-import { execFileSync } from "node:child_process";
+/** Small helpers shared by the benchmark scripts: statistics, timing, the machine, file sizes, recall's folders. */
+import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -140,4 +140,27 @@ export function buildInfo() {
 /** The content hashes only: a rebuild that wrote the same bytes is the same build. */
 export function sameBuild(a, b) {
   return a.native?.sha256 === b.native?.sha256 && a.cliBundle?.sha256 === b.cliBundle?.sha256 && a.library?.sha256 === b.library?.sha256;
+}
+
+/**
+ * The environment of a bench's recall: the corpus's sessions (its `agentDir`), and a home, cache and
+ * data folder of its own under `work`, so nothing of the user's is read or written.
+ */
+export function benchEnv(agentDir, work) {
+  mkdirSync(join(work, "home"), { recursive: true });
+  return {
+    PATH: process.env.PATH,
+    HOME: join(work, "home"),
+    LANG: "C.UTF-8",
+    PI_CODING_AGENT_DIR: agentDir,
+    RECALL_CACHE_DIR: join(work, "cache"),
+    RECALL_DATA_DIR: join(work, "data"),
+  };
+}
+
+/** Brings the index of `env` up to date (`recall index -q`, by the CLI at `bin`), so every measured call finds it fresh. */
+export function indexCorpus(env, bin = RECALL_BIN, log = (line) => process.stderr.write(`${line}\n`)) {
+  log("bringing the index up to date (recall index)…");
+  const indexed = spawnSync(process.execPath, [bin, "index", "-q"], { env, stdio: ["ignore", "ignore", "inherit"] });
+  if (indexed.status !== 0) throw new Error("recall index failed");
 }

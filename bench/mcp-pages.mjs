@@ -12,14 +12,12 @@
  * The index is brought up to date first (`recall index`). Prints the first page, the last ten
  * pages and the whole walk (median of the walks), with the machine's load.
  */
-import { spawnSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { generateCorpus } from "./corpus.mjs";
-import { REPO_ROOT, load, now } from "./lib.mjs";
+import { REPO_ROOT, benchEnv, indexCorpus, load, now } from "./lib.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -40,19 +38,8 @@ const root = resolve(values.root ?? REPO_ROOT);
 const size = values.sessions ? Number(values.sessions) : values.corpus.toUpperCase();
 const corpus = await generateCorpus({ size, seed: Number(values.seed), outDir: values["corpus-dir"], log });
 const work = values.work ?? join(REPO_ROOT, ".cache", "bench", `mcp-pages-${basename(corpus.outDir)}`);
-mkdirSync(join(work, "home"), { recursive: true });
-const env = {
-  PATH: process.env.PATH,
-  HOME: join(work, "home"),
-  LANG: "C.UTF-8",
-  PI_CODING_AGENT_DIR: corpus.agentDir,
-  RECALL_CACHE_DIR: join(work, "cache"),
-  RECALL_DATA_DIR: join(work, "data"),
-};
-
-log("bringing the index up to date (recall index)…");
-const indexed = spawnSync(process.execPath, [join(root, "bin", "recall.cjs"), "index", "-q"], { env, stdio: ["ignore", "ignore", "inherit"] });
-if (indexed.status !== 0) throw new Error("recall index failed");
+const env = benchEnv(corpus.agentDir, work);
+indexCorpus(env, join(root, "bin", "recall.cjs"), log);
 
 const client = new Client({ name: "recall-bench-pages", version: "1.0.0" });
 await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(root, "bin", "recall-mcp.cjs"), "--default-scope", "all"], env, stderr: "inherit" }));

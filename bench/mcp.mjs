@@ -15,13 +15,13 @@
  * the tool call and the in-process search, so a noisy moment of the shared machine hits both.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { generateCorpus } from "./corpus.mjs";
-import { LIBRARY_URL, RECALL_BIN, REPO_ROOT, buildInfo, load, machineInfo, now, summarize } from "./lib.mjs";
+import { LIBRARY_URL, RECALL_BIN, REPO_ROOT, benchEnv, buildInfo, indexCorpus, load, machineInfo, now, summarize } from "./lib.mjs";
 import { QUERIES } from "./queries.mjs";
 
 const MCP_BIN = join(REPO_ROOT, "bin", "recall-mcp.cjs");
@@ -52,15 +52,7 @@ const log = (line) => process.stderr.write(`${line}\n`);
 
 const corpus = await generateCorpus({ size, seed: Number(values.seed), outDir: values["corpus-dir"], log });
 const work = values.work ?? join(REPO_ROOT, ".cache", "bench", `mcp-${basename(corpus.outDir)}`);
-mkdirSync(join(work, "home"), { recursive: true });
-const env = {
-  PATH: process.env.PATH,
-  HOME: join(work, "home"),
-  LANG: "C.UTF-8",
-  PI_CODING_AGENT_DIR: corpus.agentDir,
-  RECALL_CACHE_DIR: join(work, "cache"),
-  RECALL_DATA_DIR: join(work, "data"),
-};
+const env = benchEnv(corpus.agentDir, work);
 Object.assign(process.env, env);
 
 const started = new Date();
@@ -68,9 +60,7 @@ const results = { schema: 1, date: started.toISOString(), command: `node bench/m
 results.corpus = { label, seed: Number(values.seed), files: corpus.files, bytes: corpus.bytes };
 results.runs = { rounds: runs, scanRuns, readyRuns };
 
-log("bringing the index up to date (recall index)…");
-const indexed = spawnSync(process.execPath, [RECALL_BIN, "index", "-q"], { env, stdio: ["ignore", "ignore", "inherit"] });
-if (indexed.status !== 0) throw new Error("recall index failed");
+indexCorpus(env, RECALL_BIN, log);
 
 /** `recall watch`, once its lock says the index is fresh (and still does a moment later). */
 async function startWatcher() {

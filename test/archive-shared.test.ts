@@ -22,6 +22,27 @@ async function documentsOf(index: string): Promise<Map<string, any>> {
   return new Map((found.hits?.hits ?? []).map((h: any) => [h._id, h._source]));
 }
 
+/**
+ * A laptop (with the fixtures' sessions) and a desktop (with none) that share the remote "team" at
+ * `index`, made before the enclosing block's tests and removed after them.
+ */
+function twoMachines(index: string, ...remoteArgs: string[]): { laptop: AgentDir; desktop: AgentDir } {
+  const machines = {} as { laptop: AgentDir; desktop: AgentDir };
+  beforeAll(async () => {
+    machines.laptop = makeAgentDir();
+    machines.desktop = makeAgentDir({ withFixtures: false });
+    for (const machine of ["laptop", "desktop"] as const) {
+      const added = await runRecall(["remote", "add", "team", url, "--index", index, ...remoteArgs, "--machine", machine, "--user", "ada"], { env: machines[machine].env });
+      expect(added.stderr).toBe("");
+    }
+  });
+  afterAll(() => {
+    machines.laptop?.cleanup();
+    machines.desktop?.cleanup();
+  });
+  return machines;
+}
+
 /** The last JSON line of a push, which must succeed without a word on stderr. */
 async function pushed(agent: AgentDir, ...args: string[]): Promise<Record<string, any>> {
   const run = await runRecall(["push", "--remote", "team", "--json", ...args], { env: agent.env });
@@ -38,25 +59,13 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("an archive shared with other
   describe("a session two machines hold", () => {
     const INDEX = "recall-holders-test";
     const session = "01a0f755-f200-7250-a372-48336bf4923d";
-    let laptop: AgentDir;
-    let desktop: AgentDir;
-    beforeAll(async () => {
-      laptop = makeAgentDir();
-      desktop = makeAgentDir({ withFixtures: false });
-      for (const [agent, machine] of [[laptop, "laptop"], [desktop, "desktop"]] as const) {
-        const added = await runRecall(["remote", "add", "team", url, "--index", INDEX, "--keep-files", "--machine", machine, "--user", "ada"], { env: agent.env });
-        expect(added.stderr).toBe("");
-      }
-    });
-    afterAll(() => {
-      laptop?.cleanup();
-      desktop?.cleanup();
-    });
+    const machines = twoMachines(INDEX, "--keep-files");
     const ofSession = async () => [...(await documentsOf(INDEX)).values()].filter((d) => d.session_id === session).length;
     const kept = async () => (await documentsOf(`${INDEX}-files`)).has(session);
     const holders = async () => [...(await documentsOf(`${INDEX}-holders`)).values()].filter((h) => h.session_id === session).map((h) => h.machine).sort();
 
     it("stays in the archive while either machine holds it, and goes with the last", async () => {
+      const { laptop, desktop } = machines;
       expect(await pushed(laptop)).toMatchObject({ messages: expect.any(Number), failed: [] });
       const messages = await ofSession();
       expect(messages).toBeGreaterThan(0);
@@ -89,26 +98,14 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("an archive shared with other
 
   describe("an index someone else deleted or replaced", () => {
     const INDEX = "recall-identity-test";
-    let laptop: AgentDir;
-    let desktop: AgentDir;
-    beforeAll(async () => {
-      laptop = makeAgentDir();
-      desktop = makeAgentDir({ withFixtures: false });
-      for (const [agent, machine] of [[laptop, "laptop"], [desktop, "desktop"]] as const) {
-        const added = await runRecall(["remote", "add", "team", url, "--index", INDEX, "--machine", machine, "--user", "ada"], { env: agent.env });
-        expect(added.stderr).toBe("");
-      }
-    });
-    afterAll(() => {
-      laptop?.cleanup();
-      desktop?.cleanup();
-    });
+    const machines = twoMachines(INDEX);
     const sameIndex = async (agent: AgentDir) => {
       const tested = await runRecall(["remote", "test", "team", "--json"], { env: agent.env });
       return { code: tested.code, check: jsonLines(tested.stdout).find((c) => c.check === "same index") };
     };
 
     it("is noticed by remote test and filled again by the next push, whoever made it again", async () => {
+      const { laptop, desktop } = machines;
       const first = await pushed(laptop);
       const messages = first.messages as number;
       expect(messages).toBeGreaterThan(10);
@@ -133,6 +130,7 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("an archive shared with other
     });
 
     it("watermarks of an earlier format send everything once, without an error", async () => {
+      const { laptop } = machines;
       const dir = join(resolveLocations({ env: laptop.env }).cacheDir, "archive");
       const file = join(dir, readdirSync(dir).find((f) => f.startsWith("team-") && /^team-[^.]+\.json$/.test(f))!);
       const saved = JSON.parse(readFileSync(file, "utf8"));

@@ -161,7 +161,7 @@ describe.skipIf(!PI_RUNTIME)(`recall in Pi 1.6.0${PI_SKIP_REASON}`, () => {
   });
 
   it("installs with `pi install <path>` from the package manifest, and removes cleanly", async () => {
-    const own = makePiHome();
+    const own = makePiHome({ ownPackage: true });
     try {
       const options = { env: own.env, cwd: own.projects["shop-api"] };
       expect((await runPi(runtime, ["install", own.pkg], options)).code).toBe(0);

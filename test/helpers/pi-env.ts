@@ -81,7 +81,16 @@ export function installPackageCopy(into: string): string {
   return pkg;
 }
 
-export function makePiHome(): PiHome {
+/**
+ * The package copy this test run shares (test/helpers/global-setup.ts installs it once): at one
+ * path, Pi's TypeScript loader (jiti) compiles the extension's files once and every later Pi
+ * reuses its cache, as a user's Pi does; a new copy per test cost each test's first Pi about 8 s
+ * (12.7 against 4.7 s for `/recall help` at load 13). Not named RECALL_…: clean-env.ts removes those.
+ */
+export const SHARED_PACKAGE_VARIABLE = "TEST_PI_PACKAGE_COPY";
+
+/** A Pi home with the fixture sessions; `ownPackage` gives it a package copy of its own, inside it. */
+export function makePiHome(options: { ownPackage?: boolean } = {}): PiHome {
   const root = mkdtempSync(join(tmpdir(), "recall-pi-"));
   const home = join(root, "home");
   const agentDir = join(root, "agent");
@@ -93,7 +102,8 @@ export function makePiHome(): PiHome {
   const projects = { "shop-api": join(fakeHome, "shop-api"), blog: join(fakeHome, "blog"), infra: join(fakeHome, "infra") };
   mkdirSync(projects["shop-api"], { recursive: true });
   mkdirSync(projects.blog, { recursive: true });
-  const pkg = installPackageCopy(root);
+  const shared = process.env[SHARED_PACKAGE_VARIABLE];
+  const pkg = options.ownPackage || !shared ? installPackageCopy(root) : shared;
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: home,
