@@ -62,15 +62,15 @@ interface Group {
 class Tally<K> {
   private readonly groups = new Map<K, Group>();
 
-  /** The `SUMS` numbers of `flat` from `at` on, for session number `session`. */
-  add(key: K, session: number, flat: readonly number[], at: number): void {
+  group(key: K): Group {
     let group = this.groups.get(key);
     if (!group) this.groups.set(key, (group = { sessions: 0, sums: new Array<number>(SUMS).fill(0), lastSession: -1 }));
-    if (group.lastSession !== session) {
-      group.sessions++;
-      group.lastSession = session;
-    }
-    for (let k = 0; k < SUMS; k++) group.sums[k]! += flat[at + k]!;
+    return group;
+  }
+
+  /** The `SUMS` numbers of `flat` from `at` on, for session number `session`. */
+  add(key: K, session: number, flat: readonly number[], at: number): void {
+    addTo(this.group(key), session, flat, at);
   }
 
   rows<T>(name: (key: K) => T): Array<[T, Activity]> {
@@ -81,10 +81,74 @@ class Tally<K> {
   }
 }
 
-/** `2026-10-01`: the local calendar day of `ms`. */
-function localDay(ms: number): string {
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+function addTo(group: Group, session: number, flat: readonly number[], at: number): void {
+  if (group.lastSession !== session) {
+    group.sessions++;
+    group.lastSession = session;
+  }
+  for (let k = 0; k < SUMS; k++) group.sums[k]! += flat[at + k]!;
+}
+
+/**
+ * The group of the local day a quarter hour starts in: a file's quarters come in order, mostly
+ * of one day, so the day is worked out once for a run of them (from the day's local midnights).
+ */
+class DayGroups {
+  private start = 0;
+  private end = 0;
+  private current: Group | undefined;
+
+  constructor(private readonly days: Tally<string>) {}
+
+  of(quarter: number): Group {
+    const ms = quarter * QUARTER_HOUR_MS;
+    if (this.current && ms >= this.start && ms < this.end) return this.current;
+    const d = new Date(ms);
+    const [year, month, date] = [d.getFullYear(), d.getMonth(), d.getDate()];
+    this.start = new Date(year, month, date).getTime();
+    this.end = new Date(year, month, date + 1).getTime();
+    return (this.current = this.days.group(`${year}-${String(month + 1).padStart(2, "0")}-${String(date).padStart(2, "0")}`));
+  }
+}
+
+/** Each touched file's calls and sessions, by its string's number. */
+class FileTally {
+  private readonly calls: Float64Array;
+  private readonly sessions: Uint32Array;
+  private readonly lastSession: Int32Array;
+
+  constructor(strings: number) {
+    this.calls = new Float64Array(strings);
+    this.sessions = new Uint32Array(strings);
+    this.lastSession = new Int32Array(strings).fill(-1);
+  }
+
+  add(file: number, session: number, calls: number): void {
+    this.calls[file]! += calls;
+    if (this.lastSession[file] === session) return;
+    this.sessions[file]!++;
+    this.lastSession[file] = session;
+  }
+
+  /** The `top` busiest, most calls first, then most sessions, then by path; only ties at the edge compared by path. */
+  busiest(top: number, strings: readonly string[]): Stats["files"] {
+    if (top === 0) return [];
+    const { calls, sessions } = this;
+    const ids: number[] = [];
+    for (let id = 0; id < calls.length; id++) if (sessions[id]! > 0) ids.push(id);
+    ids.sort((a, b) => calls[b]! - calls[a]! || sessions[b]! - sessions[a]!);
+    let cut = ids.length;
+    if (ids.length > top) {
+      const edge = ids[top - 1]!;
+      cut = top;
+      while (cut < ids.length && calls[ids[cut]!] === calls[edge] && sessions[ids[cut]!] === sessions[edge]) cut++;
+    }
+    return ids
+      .slice(0, cut)
+      .map((id) => ({ path: strings[id]!, calls: calls[id]!, sessions: sessions[id]! }))
+      .sort((a, b) => b.calls - a.calls || b.sessions - a.sessions || a.path.localeCompare(b.path))
+      .slice(0, top);
+  }
 }
 
 export async function workStats(store: IndexStore, options: StatsOptions = {}): Promise<Stats> {
@@ -93,45 +157,37 @@ export async function workStats(store: IndexStore, options: StatsOptions = {}): 
   const sessions = await sessionsIn(store, { cwd: options.cwd, repo: options.repo, since: options.since, until: options.until });
   const window: TimeWindow = { since: options.since, until: options.until };
   const cache = StatsCache.open(store.locations.cacheDir);
-  const strings = cache.strings.list;
-  const total = new Tally<string>();
-  const days = new Tally<string>();
-  const projects = new Tally<string>();
-  const models = new Tally<number>();
-  const files = new Map<number, { calls: number; sessions: number; lastSession: number }>();
-  const dayOf = new Map<number, string>();
-  const sums = new Array<number>(SUMS);
   // A group counts a session once (by id: two files may hold one) when it counts that session's
   // files one after the other: files of one id are counted together.
   const numbers = new Map<string, number>();
   for (const session of sessions) if (!numbers.has(session.id)) numbers.set(session.id, numbers.size);
   const ordered = numbers.size === sessions.length ? sessions : [...sessions].sort((a, b) => numbers.get(a.id)! - numbers.get(b.id)!);
   let unreadable = 0;
+  const counted: Array<[SessionSummary, FileFacts]> = [];
   for (const session of ordered) {
-    const n = numbers.get(session.id)!;
     const facts = sessionFacts(cache, session, window);
     if (facts === undefined) unreadable++;
-    if (facts === undefined || facts.quarters.length === 0) continue;
+    else if (facts.quarters.length > 0) counted.push([session, facts]);
+  }
+  const strings = cache.strings.list;
+  const total = new Tally<string>();
+  const days = new Tally<string>();
+  const dayGroups = new DayGroups(days);
+  const projects = new Tally<string>();
+  const models = new Tally<number>();
+  const files = new FileTally(strings.length);
+  const sums = new Array<number>(SUMS);
+  for (const [session, facts] of counted) {
+    const n = numbers.get(session.id)!;
     sums.fill(0);
     for (let i = 0; i < facts.quarters.length; i += ROW) {
-      const quarter = facts.quarters[i]!;
-      let day = dayOf.get(quarter);
-      if (day === undefined) dayOf.set(quarter, (day = localDay(quarter * QUARTER_HOUR_MS)));
-      days.add(day, n, facts.quarters, i + 1);
+      addTo(dayGroups.of(facts.quarters[i]!), n, facts.quarters, i + 1);
       for (let k = 0; k < SUMS; k++) sums[k]! += facts.quarters[i + 1 + k]!;
     }
     total.add("", n, sums, 0);
     projects.add(session.project, n, sums, 0);
     for (let i = 0; i < facts.models.length; i += ROW) models.add(facts.models[i]!, n, facts.models, i + 1);
-    for (let i = 0; i < facts.files.length; i += 2) {
-      const file = files.get(facts.files[i]!);
-      if (!file) files.set(facts.files[i]!, { calls: facts.files[i + 1]!, sessions: 1, lastSession: n });
-      else {
-        file.calls += facts.files[i + 1]!;
-        if (file.lastSession !== n) file.sessions++;
-        file.lastSession = n;
-      }
-    }
+    for (let i = 0; i < facts.files.length; i += 2) files.add(facts.files[i]!, n, facts.files[i + 1]!);
   }
   const unfiltered = options.cwd === undefined && options.repo === undefined && options.since === undefined && options.until === undefined;
   if (unfiltered) cache.keepOnly(new Set(sessions.map((s) => s.path)));
@@ -143,10 +199,7 @@ export async function workStats(store: IndexStore, options: StatsOptions = {}): 
     days: days.rows(same).sort(([a], [b]) => a.localeCompare(b)).map(([day, activity]) => ({ day, ...activity })),
     projects: projects.rows(same).sort(byMessages).map(([project, activity]) => ({ project, ...activity })),
     models: models.rows((id) => strings[id]!).sort(byMessages).map(([model, activity]) => ({ model, ...activity })),
-    files: [...files]
-      .map(([id, { calls, sessions }]) => ({ path: strings[id]!, calls, sessions }))
-      .sort((a, b) => b.calls - a.calls || b.sessions - a.sessions || a.path.localeCompare(b.path))
-      .slice(0, top),
+    files: files.busiest(top, strings),
     unreadable,
   };
 }
