@@ -13,7 +13,7 @@ import { listEverySession, type ListOptions } from "./list.js";
 import type { SessionSummary } from "../answers/session-summary.js";
 import { RecallError } from "../errors.js";
 import { StatsCache, type CachedFile } from "./stats-cache.js";
-import { edgesOf, QUARTER_HOUR_MS, readFileFacts, ROW, SUMS, type FileFacts, type FileScope, type TimeWindow } from "./stats-facts.js";
+import { COST, edgesOf, QUARTER_HOUR_MS, readFileFacts, ROW, SUMS, type FileFacts, type FileScope, type TimeWindow } from "./stats-facts.js";
 
 export interface StatsOptions extends Pick<ListOptions, "cwd" | "repo" | "since" | "until"> {
   /** Busiest files to give (default 10). */
@@ -51,10 +51,11 @@ export interface Stats {
 
 export const DEFAULT_STATS_FILES = 10;
 
-/** A group's sums, and the last session counted in it (each session once). */
+/** A group's sums, its cost (added reply by reply), and the last session counted in it (each session once). */
 interface Group {
   sessions: number;
   sums: number[];
+  cost: number;
   lastSession: number;
 }
 
@@ -64,7 +65,7 @@ class Tally<K> {
 
   group(key: K): Group {
     let group = this.groups.get(key);
-    if (!group) this.groups.set(key, (group = { sessions: 0, sums: new Array<number>(SUMS).fill(0), lastSession: -1 }));
+    if (!group) this.groups.set(key, (group = { sessions: 0, sums: new Array<number>(SUMS).fill(0), cost: 0, lastSession: -1 }));
     return group;
   }
 
@@ -74,8 +75,8 @@ class Tally<K> {
   }
 
   rows<T>(name: (key: K) => T): Array<[T, Activity]> {
-    return [...this.groups].map(([key, { sessions, sums }]) => {
-      const [messages, input, output, cacheRead, cacheWrite, cost] = sums as [number, number, number, number, number, number];
+    return [...this.groups].map(([key, { sessions, sums, cost }]) => {
+      const [messages, input, output, cacheRead, cacheWrite] = sums as [number, number, number, number, number];
       return [name(key), { sessions, messages, input, output, cacheRead, cacheWrite, tokens: input + output + cacheRead + cacheWrite, cost: Math.round(cost * 1e6) / 1e6 }];
     });
   }
@@ -184,9 +185,17 @@ export async function workStats(store: IndexStore, options: StatsOptions = {}): 
       addTo(dayGroups.of(facts.quarters[i]!), n, facts.quarters, i + 1);
       for (let k = 0; k < SUMS; k++) sums[k]! += facts.quarters[i + 1 + k]!;
     }
-    total.add("", n, sums, 0);
-    projects.add(session.project, n, sums, 0);
+    const [all, project] = [total.group(""), projects.group(session.project)];
+    addTo(all, n, sums, 0);
+    addTo(project, n, sums, 0);
     for (let i = 0; i < facts.models.length; i += ROW) models.add(facts.models[i]!, n, facts.models, i + 1);
+    for (let i = 0; i < facts.costs.length; i += COST) {
+      const cost = facts.costs[i + 2]!;
+      all.cost += cost;
+      project.cost += cost;
+      models.group(facts.costs[i]!).cost += cost;
+      dayGroups.of(facts.costs[i + 1]!).cost += cost;
+    }
     for (let i = 0; i < facts.files.length; i += 2) files.add(facts.files[i]!, n, facts.files[i + 1]!);
   }
   const unfiltered = options.cwd === undefined && options.repo === undefined && options.since === undefined && options.until === undefined;
@@ -228,7 +237,7 @@ async function sessionsIn(store: IndexStore, scope: Scope): Promise<SessionSumma
   return sessions;
 }
 
-const NO_FACTS: FileFacts = { first: null, last: null, quarters: [], models: [], files: [] };
+const NO_FACTS: FileFacts = { first: null, last: null, quarters: [], models: [], files: [], costs: [] };
 
 /**
  * The facts of a session's file in the window: the cache's while the file is as it was when they
