@@ -155,21 +155,20 @@ class FileTally {
 export async function workStats(store: IndexStore, options: StatsOptions = {}): Promise<Stats> {
   const top = options.files ?? DEFAULT_STATS_FILES;
   if (!Number.isInteger(top) || top < 0) throw new RecallError("BAD_INPUT", `files must be a whole number of at least 0, not ${top}`, { field: "files" });
-  const sessions = await sessionsIn(store, { cwd: options.cwd, repo: options.repo, since: options.since, until: options.until });
+  const listing = await listingOf(store, { cwd: options.cwd, repo: options.repo, since: options.since, until: options.until });
   const window: TimeWindow = { since: options.since, until: options.until };
   const cache = StatsCache.open(store.locations.cacheDir);
-  // A group counts a session once (by id: two files may hold one) when it counts that session's
-  // files one after the other: files of one id are counted together.
-  const numbers = new Map<string, number>();
-  for (const session of sessions) if (!numbers.has(session.id)) numbers.set(session.id, numbers.size);
-  const ordered = numbers.size === sessions.length ? sessions : [...sessions].sort((a, b) => numbers.get(a.id)! - numbers.get(b.id)!);
   let unreadable = 0;
-  const counted: Array<[SessionSummary, FileFacts]> = [];
-  for (const session of ordered) {
-    const facts = sessionFacts(cache, session, window);
+  const counted: number[] = [];
+  const factsOf: FileFacts[] = [];
+  listing.sessions.forEach((session, i) => {
+    const facts = sessionFacts(cache, session, listing.scopes[i]!, window);
     if (facts === undefined) unreadable++;
-    else if (facts.quarters.length > 0) counted.push([session, facts]);
-  }
+    else if (facts.quarters.length > 0) {
+      counted.push(i);
+      factsOf.push(facts);
+    }
+  });
   const strings = cache.strings.list;
   const total = new Tally<string>();
   const days = new Tally<string>();
@@ -178,8 +177,8 @@ export async function workStats(store: IndexStore, options: StatsOptions = {}): 
   const models = new Tally<number>();
   const files = new FileTally(strings.length);
   const sums = new Array<number>(SUMS);
-  for (const [session, facts] of counted) {
-    const n = numbers.get(session.id)!;
+  counted.forEach((place, c) => {
+    const [session, facts, n] = [listing.sessions[place]!, factsOf[c]!, listing.numbers[place]!];
     sums.fill(0);
     for (let i = 0; i < facts.quarters.length; i += ROW) {
       addTo(dayGroups.of(facts.quarters[i]!), n, facts.quarters, i + 1);
@@ -189,17 +188,19 @@ export async function workStats(store: IndexStore, options: StatsOptions = {}): 
     addTo(all, n, sums, 0);
     addTo(project, n, sums, 0);
     for (let i = 0; i < facts.models.length; i += ROW) models.add(facts.models[i]!, n, facts.models, i + 1);
+    let [modelId, model] = [-1, all];
     for (let i = 0; i < facts.costs.length; i += COST) {
       const cost = facts.costs[i + 2]!;
       all.cost += cost;
       project.cost += cost;
-      models.group(facts.costs[i]!).cost += cost;
+      if (facts.costs[i] !== modelId) model = models.group((modelId = facts.costs[i]!));
+      model.cost += cost;
       dayGroups.of(facts.costs[i + 1]!).cost += cost;
     }
     for (let i = 0; i < facts.files.length; i += 2) files.add(facts.files[i]!, n, facts.files[i + 1]!);
-  }
+  });
   const unfiltered = options.cwd === undefined && options.repo === undefined && options.since === undefined && options.until === undefined;
-  if (unfiltered) cache.keepOnly(new Set(sessions.map((s) => s.path)));
+  if (unfiltered) cache.keepOnly(listing.paths);
   cache.save();
   const byMessages = (a: [string, Activity], b: [string, Activity]) => b[1].messages - a[1].messages || a[0].localeCompare(b[0]);
   const same = (key: string) => key;
@@ -215,26 +216,51 @@ export async function workStats(store: IndexStore, options: StatsOptions = {}): 
 
 type Scope = Pick<ListOptions, "cwd" | "repo" | "since" | "until">;
 
+/** The sessions of a scope as a count goes through them, with what it needs of each worked out once. */
+interface Listing {
+  /** Files of one session id one after the other (a group counts a session once, by id, when its files come together). */
+  sessions: SessionSummary[];
+  /** Each session's number: one per id. */
+  numbers: number[];
+  scopes: FileScope[];
+  paths: ReadonlySet<string>;
+}
+
 /** The listings of an index this process made, by scope, as of one commit (the only thing that changes them). */
-const listings = new WeakMap<IndexStore["native"], { stamp: string; byScope: Map<string, SessionSummary[]> }>();
+const listings = new WeakMap<IndexStore["native"], { stamp: string; byScope: Map<string, Listing> }>();
 const LISTINGS_KEPT = 8;
 
 /**
  * The sessions of the scope, as the index lists them: listing ten thousand sessions costs more
  * than counting their cached facts, so a process lists a scope once per commit of the index.
  */
-async function sessionsIn(store: IndexStore, scope: Scope): Promise<SessionSummary[]> {
+async function listingOf(store: IndexStore, scope: Scope): Promise<Listing> {
   const { stamp } = await store.native.stats();
   let kept = listings.get(store.native);
   if (!kept || kept.stamp !== stamp || stamp === "") listings.set(store.native, (kept = { stamp, byScope: new Map() }));
   const key = JSON.stringify([scope.cwd, scope.repo, scope.since, scope.until]);
-  let sessions = kept.byScope.get(key);
-  if (!sessions) {
-    sessions = await listEverySession(store, scope);
+  let listing = kept.byScope.get(key);
+  if (!listing) {
+    listing = listed(await listEverySession(store, scope));
     if (kept.byScope.size >= LISTINGS_KEPT) kept.byScope.clear();
-    kept.byScope.set(key, sessions);
+    kept.byScope.set(key, listing);
   }
-  return sessions;
+  return listing;
+}
+
+function listed(all: SessionSummary[]): Listing {
+  const ids = new Map<string, number>();
+  for (const session of all) if (!ids.has(session.id)) ids.set(session.id, ids.size);
+  const sessions = ids.size === all.length ? all : [...all].sort((a, b) => ids.get(a.id)! - ids.get(b.id)!);
+  return {
+    sessions,
+    numbers: sessions.map((s) => ids.get(s.id)!),
+    scopes: sessions.map((s) => {
+      const created = Date.parse(s.created);
+      return { cwd: s.cwd, forked: s.parent === null || !Number.isFinite(created) ? null : created };
+    }),
+    paths: new Set(sessions.map((s) => s.path)),
+  };
 }
 
 const NO_FACTS: FileFacts = { first: null, last: null, quarters: [], models: [], files: [], costs: [] };
@@ -244,9 +270,7 @@ const NO_FACTS: FileFacts = { first: null, last: null, quarters: [], models: [],
  * were read; else read (from where it ended, when it only grew) and kept. A file only partly in
  * the window is read again for the messages in it. Undefined when the file cannot be read.
  */
-function sessionFacts(cache: StatsCache, session: SessionSummary, window: TimeWindow): FileFacts | undefined {
-  const created = Date.parse(session.created);
-  const scope: FileScope = { cwd: session.cwd, forked: session.parent === null || !Number.isFinite(created) ? null : created };
+function sessionFacts(cache: StatsCache, session: SessionSummary, scope: FileScope, window: TimeWindow): FileFacts | undefined {
   let entry = cache.get(session.path);
   try {
     const stat = statSync(session.path);
