@@ -3,7 +3,8 @@
 # core (linux-x64-gnu), `npm install -g` of both into a fresh prefix, with a fresh HOME and npm
 # cache and with cargo, rustc and the C compilers hidden from PATH; then `recall --version`,
 # `recall search`, `recall tag` and `recall tags` on a temporary ~/.pi/agent, and `recall-mcp` over
-# stdio (scripts/install-test-mcp.mjs: initialize, tools/list, a search), from the Node that
+# stdio (scripts/install-test-mcp.mjs: initialize, tools/list, a search), `recall serve`'s page,
+# front end and a search (scripts/install-test-serve.mjs), from the Node that
 # installed it, from Node 22 (.cache/pi-runtime, if installed), and, unless RECALL_INSTALL_QUICK
 # is set, from Node 24 and Bun (their npm packages), with no rebuild for any of them.
 #
@@ -59,6 +60,7 @@ say "ok: without the platform package and cargo, the install says what is missin
 
 "$work/prefix/bin/recall" search forkonlyword | grep -q "01a0f71f-0380-71ce-a5f6-9af2c7be0ad4" || fail "the installed recall command did not find the session"
 node "$repo/scripts/install-test-mcp.mjs" "installed command" forkonlyword "$work/prefix/bin/recall-mcp"
+node "$repo/scripts/install-test-serve.mjs" "installed command" forkonlyword "01a0f71f-0380-71ce-a5f6-9af2c7be0ad4" "$work/prefix/bin/recall"
 check node "node"
 pi_node="$repo/.cache/pi-runtime/node_modules/.bin/node"
 if [ -x "$pi_node" ]; then check "$pi_node" "node22"; else say "skipped Node 22: no .cache/pi-runtime (scripts/pi-runtime.sh installs it)"; fi

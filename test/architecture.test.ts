@@ -218,7 +218,7 @@ describe("src/render", () => {
   });
 
   it("renders Markdown to HTML only with raw HTML off, and is imported by the library only lazily (its own bundle)", () => {
-    const options = render.flatMap((f) => [...withoutComments(f.text).matchAll(/\bhtml:\s*(\w+)/g)].map((m) => m[1]));
+    const options = render.flatMap((f) => [...withoutComments(f.text).matchAll(/\bhtml:\s*(true|false)\b/g)].map((m) => m[1]));
     expect(options).toEqual(["false"]);
     const eager = library
       .filter((f) => folderOf(f.path) !== "render")

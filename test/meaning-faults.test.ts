@@ -1,13 +1,13 @@
 /**
- * Meaning search under faults: a model file that is a device or a FIFO, the meaning folder or its
- * files replaced by what they are not, the cache folder deleted under a build, a second build
+ * Meaning search under faults: a model file that is a device or a FIFO, the model pre-packed in
+ * the cache garbled or cut short, the meaning folder or its files replaced by what they are not, the cache folder deleted under a build, a second build
  * while another process builds, pages of a `both` search while the index grows, and the few
  * messages a sync adds embedded by the next search. Each is one line and an exit code, never a
  * hang, a stack or a loop. Skipped, visibly, without the model package.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { closeSync, copyFileSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, copyFileSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Recall } from "../src/index.js";
@@ -87,6 +87,37 @@ describe.skipIf(!MODEL_PACKAGE)(`meaning search under faults${MODEL_SKIP_REASON}
     // Cut short: the size says so, without reading it.
     writeFileSync(model, "short");
     oneLine((await runRecall(["index", "--meaning", "-q"], { env })).stderr, /model\.onnx is damaged: it holds 5 bytes, not the \d+ its package records/);
+  }, 120_000);
+
+  it("a pre-packed model garbled or cut short is made again from the model files, never read as it is", async () => {
+    const env = withModel();
+    expect((await runRecall(["index", "--meaning", "-q"], { env })).code).toBe(0);
+    const packed = join(agent.agentDir, "cache", "recall", "model-packed");
+    const { size } = statSync(packed);
+    const search = async () => {
+      const found = await runRecall(["search", "--match", "meaning", "--json", "-n", "3", "why does the deploy fail"], { env });
+      expect(found.code).toBe(0);
+      expect(found.stderr).toBe("");
+      return jsonLines<{ path: string; score: number }>(found.stdout).map((hit) => hit.path);
+    };
+    const made = statSync(packed).ino;
+    const expected = await search();
+    expect(statSync(packed).ino, "a whole file is read, not made again").toBe(made);
+    // One byte of the weights changed in place: the checksum finds it; the file is made again.
+    const garbled = made;
+    const fd = openSync(packed, "r+");
+    const byte = Buffer.alloc(1);
+    readSync(fd, byte, 0, 1, Math.floor(size / 2));
+    writeSync(fd, Buffer.from([byte[0]! ^ 0x40]), 0, 1, Math.floor(size / 2));
+    closeSync(fd);
+    expect(await search()).toEqual(expected);
+    expect(statSync(packed).ino).not.toBe(garbled);
+    // Cut short: made again, whole.
+    const whole = statSync(packed).ino;
+    truncateSync(packed, Math.floor(size / 3));
+    expect(await search()).toEqual(expected);
+    expect(statSync(packed).ino).not.toBe(whole);
+    expect(statSync(packed).size).toBe(size);
   }, 120_000);
 
   it("a meaning folder that is a file: searches answer by words; recall index --meaning puts a folder in its place", async () => {

@@ -146,6 +146,15 @@ describe("recall serve over HTTP", () => {
     expect(later.parts).toHaveLength(2);
   });
 
+  it("shows the branches left behind on request, each marked", async () => {
+    const active = await getJson<SessionAnswer>("/api/sessions/01a0f6e8");
+    expect(active.parts.map((p) => p.html).join("")).not.toContain("abandonedbranchword");
+    const all = await getJson<SessionAnswer>("/api/sessions/01a0f6e8?branches=all");
+    const html = all.parts.map((p) => p.html).join("");
+    expect(html).toMatch(/<article class="entry \w+ abandoned"[^>]*>[\s\S]*?abandonedbranchword/);
+    expect(all.total).toBeGreaterThan(active.total);
+  });
+
   it("names a session only by id: a path, a traversal or an unknown id is refused", async () => {
     expect((await get(`/api/sessions/${encodeURIComponent("/etc/passwd")}`)).status).toBe(400);
     expect((await get(`/api/sessions/..%2F..%2Fetc%2Fpasswd`)).status).toBe(400);
@@ -206,9 +215,8 @@ describe("recall serve over HTTP", () => {
     expect(feed.headers.get("content-type")).toContain("text/event-stream");
     const reader = feed.body!.getReader();
     let seen = "";
-    const first = await reader.read();
-    seen += new TextDecoder().decode(first.value);
-    expect(seen).toContain(": following");
+    // The server follows the index once its first sync is done: the feed says so at once, or when it is.
+    while (!/^: following$|^event: following$/m.test(seen)) seen += new TextDecoder().decode((await reader.read()).value);
     writeSession(agent, "--home-dev-web--", "0e000000-0000-7000-8000-0000000000f2", ["livefeedwordzz arrives"]);
     while (!seen.includes("event: changed")) seen += new TextDecoder().decode((await reader.read()).value);
     controller.abort();

@@ -37,7 +37,10 @@ pub fn path_key_after(key: u64, more: impl AsRef<[u8]>) -> u64 {
     let mut hash = key;
     for byte in more.as_ref() {
         hash ^= u64::from(*byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
+        hash = hash.wrapping_mul(FNV_PRIME);
     }
     hash
 }
+
+/// FNV-1a's 64-bit prime: each byte's step multiplies by it.
+pub const FNV_PRIME: u64 = 0x0100_0000_01b3;

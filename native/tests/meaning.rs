@@ -82,6 +82,77 @@ fn vectors_equal_the_reference_toolchain() {
 }
 
 #[test]
+fn the_pre_packed_model_gives_the_same_vectors_and_is_made_again_when_damaged() {
+    use std::os::unix::fs::{FileExt, MetadataExt};
+    let Some(dir) = package() else { return };
+    let cache = tempfile::tempdir().unwrap();
+    let packed = cache.path().join("model-packed");
+    let texts = [
+        "fake timers fixed the flaky spec",
+        "Ørsted 的 café naïve [MASK]",
+        "ok",
+    ];
+    for arithmetic in arithmetics() {
+        let expected = Model::load(&dir, arithmetic).unwrap().embed_all(&texts);
+        let embeds_as_loaded = |why: &str| {
+            let model = Model::load_packed(&dir, arithmetic, &packed).unwrap();
+            assert_eq!(model.embed_all(&texts), expected, "{arithmetic:?}, {why}");
+        };
+        let inode = || std::fs::metadata(&packed).unwrap().ino();
+        // Written by the first load, read by the second.
+        embeds_as_loaded("made");
+        let (made, size) = (inode(), std::fs::metadata(&packed).unwrap().len());
+        embeds_as_loaded("read");
+        assert_eq!(
+            inode(),
+            made,
+            "{arithmetic:?}: a whole file is read, not made again"
+        );
+        // A byte of the weights garbled in place: found by the checksum, made again.
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&packed)
+            .unwrap();
+        let mut byte = [0u8];
+        file.read_exact_at(&mut byte, size / 2).unwrap();
+        file.write_all_at(&[byte[0] ^ 0x40], size / 2).unwrap();
+        drop(file);
+        embeds_as_loaded("garbled");
+        assert_ne!(
+            inode(),
+            made,
+            "{arithmetic:?}: a garbled file is made again"
+        );
+        // Cut short, and a file of another arithmetic or model: made again.
+        let whole = inode();
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&packed)
+            .unwrap()
+            .set_len(size / 3)
+            .unwrap();
+        embeds_as_loaded("cut short");
+        assert_ne!(
+            inode(),
+            whole,
+            "{arithmetic:?}: a file cut short is made again"
+        );
+        assert_eq!(std::fs::metadata(&packed).unwrap().len(), size);
+    }
+    // A folder where the file belongs is left alone; the model loads from its files.
+    std::fs::remove_file(&packed).unwrap();
+    std::fs::create_dir(&packed).unwrap();
+    let model = Model::load_packed(&dir, Arithmetic::Float32, &packed).unwrap();
+    assert_eq!(
+        model.embed_all(&texts),
+        Model::load(&dir, Arithmetic::Float32)
+            .unwrap()
+            .embed_all(&texts)
+    );
+}
+
+#[test]
 fn int8_vectors_point_where_the_reference_toolchains_do() {
     let Some(dir) = package() else { return };
     let Ok(int8) = Arithmetic::named("int8") else {

@@ -109,16 +109,19 @@ export async function openMeaningIndex(locations: Locations, env: NodeJS.Process
   return dir === null ? null : MeaningIndexHandle.open(join(locations.cacheDir, "meaning"), modelIdentity(dir));
 }
 
+/** The model pre-packed in a cache folder (native/src/meaning/packed.rs): mapped by a later load instead of parsed. */
+export const PACKED_MODEL_FILE = "model-packed";
+
 /**
  * The model and the meaning index `index` of these locations; null when no model is installed.
  * The model's files are checked against what its package records first (model-files.ts;
- * `cacheDir` keeps which matched).
+ * `cacheDir` keeps which matched, and the model pre-packed: PACKED_MODEL_FILE).
  */
 export async function openMeaning(index: Promise<MeaningIndexHandle | null>, env: NodeJS.ProcessEnv, cacheDir?: string): Promise<Meaning | null> {
   const dir = modelDir(env);
   if (dir === null) return null;
   await checkModelFiles(dir, cacheDir);
-  const model = await MeaningHandle.load(dir, MeaningHandle.arithmetic());
+  const model = await MeaningHandle.load(dir, MeaningHandle.arithmetic(), cacheDir === undefined ? undefined : join(cacheDir, PACKED_MODEL_FILE));
   const opened = await index;
   return opened ? { model, index: opened } : null;
 }

@@ -17,7 +17,7 @@ export interface SessionView {
   summary: SessionSummary;
   title: string;
   fields: HeaderField[];
-  /** The `cd … && pi --session …` line that resumes it. */
+  /** The `cd … && pi --session …` line that resumes it; "" for an archived session (it is pulled first). */
   resume: string;
   parts: ConversationPart[];
   /** Every `provider/model` that replied (unknown for an archived session: empty). */
@@ -71,14 +71,14 @@ export async function archivedSessionView(pages: Array<{ messages: ReadMessage[]
       { label: "Last message", value: at(last) },
       { label: "Session", value: page.id, code: true },
     ],
-    resume: `recall pull ${page.id} --remote ${origin.remote}`,
+    resume: "",
     parts: messages.map((m) => plainMessagePart({ entryId: m.entryId, role: m.role, timestamp: Date.parse(m.timestamp), text: m.text, toolName: m.toolName, isError: m.isError })),
     models: [],
     origin,
   };
 }
 
-/** The stylesheet a session's parts are drawn with (the HTML export's). */
+/** The stylesheet a session's parts are drawn with (the HTML export's): read without loading the renderers. */
 export async function sessionStylesheet(): Promise<string> {
-  return (await import("../render/index.js")).stylesheet();
+  return (await import("../render/stylesheet.js")).stylesheet();
 }

@@ -20,7 +20,7 @@ import { COST, ROW, Strings, type FileFacts } from "./stats-facts.js";
 export const STATS_CACHE_FILE = "stats-facts.json";
 /** Bump when what a file's facts hold, or how they are counted, changes: older caches are then ignored. */
 const FORMAT = 2;
-const KIND = "recall stats facts";
+const KIND = "stats-facts";
 /** A cache larger than this is not one recall wrote (ten thousand sessions take a few MB). */
 const MAX_CACHE_BYTES = 512 * 1024 * 1024;
 

@@ -51,8 +51,10 @@ export declare class MeaningModel {
    * Loads the model package in `dir` (`model.onnx`, `tokenizer.json`); a missing or damaged
    * file is a `RECALL_MODEL_UNUSABLE` error naming it. `arithmetic` (`float32` or `int8`,
    * default the fastest this processor has: `meaningArithmetic()`) is how it multiplies.
+   * `packed` (a file of the cache folder): the model pre-packed there by an earlier load, read
+   * in place when whole and made from these files, else written there (meaning/packed.rs).
    */
-  static load(dir: string, arithmetic?: string | undefined | null): Promise<MeaningModel>
+  static load(dir: string, arithmetic?: string | undefined | null, packed?: string | undefined | null): Promise<MeaningModel>
   /** How the model multiplies: `float32` or `int8`. */
   get arithmetic(): string
   /** The floats of a vector. */

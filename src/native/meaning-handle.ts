@@ -16,11 +16,13 @@ export class MeaningHandle {
 
   /**
    * Loads the model package in `dir` (its `model.onnx` and `tokenizer.json`), on the thread pool,
-   * to multiply in `arithmetic` (default: `arithmetic()`).
+   * to multiply in `arithmetic` (default: `arithmetic()`). With `packed` (a file of the cache
+   * folder), through the model pre-packed there: read in place when whole and made from these
+   * files, else written there for the next load (native/src/meaning/packed.rs).
    */
-  static async load(dir: string, arithmetic?: Arithmetic): Promise<MeaningHandle> {
+  static async load(dir: string, arithmetic?: Arithmetic, packed?: string): Promise<MeaningHandle> {
     const { MeaningModel } = nativeModule();
-    return new MeaningHandle(await native(() => MeaningModel.load(dir, arithmetic)));
+    return new MeaningHandle(await native(() => MeaningModel.load(dir, arithmetic, packed)));
   }
 
   /**

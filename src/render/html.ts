@@ -56,7 +56,8 @@ function conversationHtml(session: ExportedSession): string {
 
 /** One shown entry of a session as HTML, with the ids of the entries it shows (a call's result is in its call's part). */
 export interface ConversationPart {
-  html: string;
+  /** Rendered on first read. */
+  readonly html: string;
   entryIds: string[];
 }
 
@@ -68,12 +69,19 @@ export interface ConversationPart {
 export function conversationParts(session: ExportedSession): ConversationPart[] {
   const conversation = conversationOf(session);
   return conversation.shown.map(({ entry, branchStarts }) => {
-    const note = branchStarts ? `<p class="branch-note">Branch left behind: not on the branch Pi continues</p>\n` : "";
     const answered = entry.blocks.flatMap((block) => {
       const result = block.type === "toolCall" ? conversation.resultOf.get(block.id) : undefined;
       return result ? [result.id] : [];
     });
-    return { html: note + entryHtml(entry, conversation), entryIds: [entry.id, ...answered] };
+    // Rendered when first asked for: a page of a long session renders only the parts it sends.
+    let html: string | undefined;
+    return {
+      get html() {
+        html ??= (branchStarts ? `<p class="branch-note">Branch left behind: not on the branch Pi continues</p>\n` : "") + entryHtml(entry, conversation);
+        return html;
+      },
+      entryIds: [entry.id, ...answered],
+    };
   });
 }
 

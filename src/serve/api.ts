@@ -119,11 +119,14 @@ export class ServeApi {
       return this.keep(key, "archive", await this.recall.viewArchivedSession(id, { remote }));
     }
     const summary = await this.recall.get(checkedId(id));
+    // `branches=all`: the branches left behind too, each after the message it left from.
+    const allBranches = query.get("branches") === "all";
+    const key = `${summary.id}${allBranches ? "\nall" : ""}`;
     const stamp = `${summary.modified}:${summary.messageCount}`;
-    const kept = this.views.get(summary.id);
+    const kept = this.views.get(key);
     if (kept && kept.stamp === stamp) return kept.view;
     this.recall.checkFile(summary);
-    return this.keep(summary.id, stamp, await this.recall.viewSession(summary));
+    return this.keep(key, stamp, await this.recall.viewSession(summary, { allBranches }));
   }
 
   private keep(key: string, stamp: string, view: SessionView): SessionView {
@@ -144,7 +147,7 @@ export class ServeApi {
       id: summary.id,
       title: sessionTitle(summary),
       fields: view.fields,
-      resume: view.resume,
+      resume: view.origin ? shellLine(["recall", "pull", summary.id, "--remote", view.origin.remote]) : view.resume,
       tags: summary.tags,
       folder: summary.cwd,
       project: summary.project,

@@ -27,28 +27,28 @@ export class LiveFeed {
     return this.watching;
   }
 
-  /** Follows the index until `signal` aborts. Resolves once the first catch-up sync is done (or the watch could not start). */
-  start(signal: AbortSignal): Promise<void> {
-    return new Promise((started) => {
-      let first = true;
-      this.watching = true;
-      this.recall
-        .watch({
-          signal,
-          onSync: (report) => {
-            if (first) {
-              first = false;
-              started();
-            } else if (report.changed) this.send({ at: Date.now() });
-          },
-          onError: (error) => this.say(`a sync failed (${error instanceof Error ? error.message : String(error)}); trying again at the next change`),
-        })
-        .catch((error: unknown) => {
-          this.watching = false;
-          if (!signal.aborted) this.say(`not following the index (${error instanceof Error ? error.message : String(error)}); searches check for new sessions themselves`);
-        })
-        .finally(() => started());
-    });
+  /**
+   * Follows the index until `signal` aborts. The first catch-up sync runs while the server
+   * already answers: until it is done, queries check for changed files themselves.
+   */
+  start(signal: AbortSignal): void {
+    let first = true;
+    this.recall
+      .watch({
+        signal,
+        onSync: (report) => {
+          if (first) {
+            first = false;
+            this.watching = true;
+            this.send("following", { at: Date.now() });
+          } else if (report.changed) this.send("changed", { at: Date.now() });
+        },
+        onError: (error) => this.say(`a sync failed (${error instanceof Error ? error.message : String(error)}); trying again at the next change`),
+      })
+      .catch((error: unknown) => {
+        if (!signal.aborted) this.say(`not following the index (${error instanceof Error ? error.message : String(error)}); searches check for new sessions themselves`);
+      })
+      .finally(() => (this.watching = false));
   }
 
   attach(page: ServerResponse): void {
@@ -61,8 +61,9 @@ export class LiveFeed {
     }, KEEP_ALIVE_MS).unref();
   }
 
-  private send(event: LiveEvent): void {
-    const line = `event: changed\ndata: ${JSON.stringify(event)}\n\n`;
+  /** `following` once the first sync is done (the feed's first comment says whether it was), then `changed` after each sync that changed the index. */
+  private send(name: "following" | "changed", event: LiveEvent): void {
+    const line = `event: ${name}\ndata: ${JSON.stringify(event)}\n\n`;
     for (const page of this.pages) page.write(line);
   }
 

@@ -113,7 +113,7 @@ async function serve(recall: Recall, options: ServeOptions, say: (line: string) 
   }
 
   const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}/?token=${guard.token}`;
-  await live.start(stop.signal);
+  live.start(stop.signal);
   return {
     url,
     server,

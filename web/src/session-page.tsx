@@ -10,6 +10,7 @@ import type { PartAnswer, PartsAnswer, PullAnswer, SessionAnswer, WebHit } from 
 import { getJson, postJson } from "./api.js";
 import { HitList } from "./hit-list.js";
 import { useLive } from "./live.js";
+import { navigate } from "./navigation.js";
 import { TagEditor } from "./tag-editor.js";
 
 interface Loaded {
@@ -22,6 +23,7 @@ interface Loaded {
 export function SessionPage({ id, url }: { id: string; url: URL }) {
   const entry = url.searchParams.get("entry") ?? undefined;
   const remote = url.searchParams.get("remote") ?? undefined;
+  const branches = url.searchParams.get("branches") ?? undefined;
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [related, setRelated] = useState<WebHit[] | null>(null);
@@ -32,7 +34,7 @@ export function SessionPage({ id, url }: { id: string; url: URL }) {
   useEffect(() => {
     setLoaded(null);
     setRelated(null);
-    getJson<SessionAnswer>(`/api/sessions/${encodeURIComponent(id)}`, { entry, remote })
+    getJson<SessionAnswer>(`/api/sessions/${encodeURIComponent(id)}`, { entry, remote, branches })
       .then((session) => {
         document.title = `${session.title} · recall`;
         setLoaded({ session, from: session.from, parts: session.parts });
@@ -43,7 +45,7 @@ export function SessionPage({ id, url }: { id: string; url: URL }) {
       getJson<WebHit[]>(`/api/sessions/${encodeURIComponent(id)}/related`)
         .then(setRelated)
         .catch(() => setRelated([]));
-  }, [id, entry, remote]);
+  }, [id, entry, remote, branches]);
 
   // The matched message, once shown: into view and marked.
   useLayoutEffect(() => {
@@ -61,7 +63,7 @@ export function SessionPage({ id, url }: { id: string; url: URL }) {
     setLoading(true);
     const count = place === "before" ? Math.min(loaded.from, 120) : 120;
     const start = place === "before" ? loaded.from - count : from;
-    getJson<PartsAnswer>(`/api/sessions/${encodeURIComponent(id)}/parts`, { from: String(start), count: String(count), remote })
+    getJson<PartsAnswer>(`/api/sessions/${encodeURIComponent(id)}/parts`, { from: String(start), count: String(count), remote, branches })
       .then((page) =>
         setLoaded((now) => (now === null ? now : place === "before" ? { ...now, from: page.from, parts: [...page.parts, ...now.parts] } : { ...now, parts: [...now.parts, ...page.parts] })),
       )
@@ -81,7 +83,7 @@ export function SessionPage({ id, url }: { id: string; url: URL }) {
   // New messages while the page is open: the new total, and the new parts if the end is shown.
   useLive(() => {
     if (remote) return;
-    getJson<SessionAnswer>(`/api/sessions/${encodeURIComponent(id)}`)
+    getJson<SessionAnswer>(`/api/sessions/${encodeURIComponent(id)}`, { branches })
       .then((session) => setLoaded((now) => (now === null || session.total === now.session.total ? now : { ...now, session: { ...session, marked: now.session.marked } })))
       .catch(() => undefined);
   });
@@ -113,6 +115,11 @@ export function SessionPage({ id, url }: { id: string; url: URL }) {
         <div class="actions">
           <button type="button" onClick={() => setAll(true)}>Expand all</button>
           <button type="button" onClick={() => setAll(false)}>Collapse all</button>
+          {session.origin ? null : (
+            <label class="branches">
+              <input type="checkbox" checked={branches === "all"} onChange={(e) => showBranches(url, (e.target as HTMLInputElement).checked)} /> Branches left behind
+            </label>
+          )}
           <span class="export" hidden={session.origin !== null}>
             Export: <a href={exportLink("md", false)} download>Markdown</a> · <a href={exportLink("html", false)} download>HTML</a> · <a href={exportLink("html", true)} download>HTML, redacted</a>
           </span>
@@ -166,4 +173,12 @@ function PullButton({ id, remote }: { id: string; remote: string }) {
       {error ? <span class="error">{error}</span> : null}
     </div>
   );
+}
+
+/** The same page with or without the branches left behind (the address says which). */
+function showBranches(url: URL, all: boolean): void {
+  const next = new URL(url);
+  if (all) next.searchParams.set("branches", "all");
+  else next.searchParams.delete("branches");
+  navigate(`${next.pathname}${next.search}`, true);
 }

@@ -1,7 +1,7 @@
 //! The N-API surface of the meaning model and index: `MeaningModel` and `MeaningIndex`. Loading and embedding run on
 //! the libuv thread pool, so neither ever holds the JavaScript thread.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use napi::bindgen_prelude::{AsyncTask, Float32Array};
@@ -27,10 +27,13 @@ impl MeaningModel {
     /// Loads the model package in `dir` (`model.onnx`, `tokenizer.json`); a missing or damaged
     /// file is a `RECALL_MODEL_UNUSABLE` error naming it. `arithmetic` (`float32` or `int8`,
     /// default the fastest this processor has: `meaningArithmetic()`) is how it multiplies.
+    /// `packed` (a file of the cache folder): the model pre-packed there by an earlier load, read
+    /// in place when whole and made from these files, else written there (meaning/packed.rs).
     #[napi(ts_return_type = "Promise<MeaningModel>")]
     pub fn load(
         dir: String,
         arithmetic: Option<String>,
+        packed: Option<String>,
     ) -> napi::Result<AsyncTask<Job<MeaningModel>>> {
         panics::quiet();
         let arithmetic = match arithmetic {
@@ -40,7 +43,12 @@ impl MeaningModel {
         };
         Ok(AsyncTask::new(job(move || {
             Ok(MeaningModel {
-                model: Arc::new(Model::load(&PathBuf::from(dir), arithmetic)?),
+                model: Arc::new(match packed {
+                    Some(packed) => {
+                        Model::load_packed(Path::new(&dir), arithmetic, Path::new(&packed))?
+                    }
+                    None => Model::load(Path::new(&dir), arithmetic)?,
+                }),
             })
         })))
     }

@@ -16,17 +16,19 @@ const WIDE_ROWS: usize = 8;
 /// Rows quantized at a time: their bytes stay in cache while every block of columns goes over them.
 const ROW_CHUNK: usize = 96;
 
+use crate::meaning::held::Held;
+
 /// A matrix of weights (inputs × outputs) quantized for the kernel.
 pub struct QuantizedMatrix {
     /// Blocks of COLUMNS output columns, one after another; in a block, for each group of 4
     /// inputs, each column's 4 codes.
-    packed: Vec<i8>,
+    pub(crate) packed: Held<i8>,
     /// Each output column's scale: weight ≈ scale × code.
-    scales: Vec<f32>,
+    pub(crate) scales: Held<f32>,
     /// Each output column's sum of codes, to take the activations' zero point out of the sums.
-    sums: Vec<i32>,
-    inputs: usize,
-    outputs: usize,
+    pub(crate) sums: Held<i32>,
+    pub(crate) inputs: usize,
+    pub(crate) outputs: usize,
 }
 
 /// Whether this processor has the instructions the integer product needs: AVX2, and VNNI on 256-
@@ -36,6 +38,17 @@ pub fn available() -> bool {
     return std::arch::is_x86_feature_detected!("avx2") && (narrow_registers() || wide_registers());
     #[cfg(not(target_arch = "x86_64"))]
     return false;
+}
+
+/// Whether the kernels this processor has take a matrix of this shape: inputs a multiple of 4;
+/// outputs of COLUMNS, or of two blocks where only 512-bit registers have VNNI.
+fn fits(inputs: usize, outputs: usize) -> bool {
+    let columns = if narrow_registers() {
+        COLUMNS
+    } else {
+        2 * COLUMNS
+    };
+    inputs.is_multiple_of(4) && outputs.is_multiple_of(columns)
 }
 
 /// Whether this processor has AVX-VNNI (VNNI on 256-bit registers, a block of columns at a time).
@@ -62,15 +75,7 @@ impl QuantizedMatrix {
     /// kernels this processor has (inputs a multiple of 4; outputs of COLUMNS, or of two blocks
     /// where only 512-bit registers have VNNI).
     pub fn new(weight: &[f32], inputs: usize, outputs: usize) -> Option<QuantizedMatrix> {
-        let columns = if narrow_registers() {
-            COLUMNS
-        } else {
-            2 * COLUMNS
-        };
-        if !inputs.is_multiple_of(4)
-            || !outputs.is_multiple_of(columns)
-            || weight.len() != inputs * outputs
-        {
+        if !fits(inputs, outputs) || weight.len() != inputs * outputs {
             return None;
         }
         let mut largest = vec![0f32; outputs];
@@ -105,6 +110,27 @@ impl QuantizedMatrix {
             }
         }
         Some(QuantizedMatrix {
+            packed: packed.into(),
+            scales: scales.into(),
+            sums: sums.into(),
+            inputs,
+            outputs,
+        })
+    }
+
+    /// The matrix as the packed model file held it (packed.rs); None when its parts do not fit
+    /// its shape or the kernels of this processor cannot take it.
+    pub fn from_parts(
+        packed: Held<i8>,
+        scales: Held<f32>,
+        sums: Held<i32>,
+        inputs: usize,
+        outputs: usize,
+    ) -> Option<QuantizedMatrix> {
+        let whole = packed.len() == inputs.checked_mul(outputs)?
+            && scales.len() == outputs
+            && sums.len() == outputs;
+        (whole && fits(inputs, outputs)).then_some(QuantizedMatrix {
             packed,
             scales,
             sums,

@@ -8,7 +8,9 @@
 //! on every runtime. Its dense layers multiply in floats, or in 8-bit integers where the
 //! processor has VNNI (int8.rs; `Arithmetic`), three to four times as fast. Invariants:
 //! a text gives the same vector whenever it is embedded; only its first `MAX_TOKENS` tokens count;
-//! a missing or damaged model file is one `RECALL_MODEL_UNUSABLE` line naming it.
+//! a missing or damaged model file is one `RECALL_MODEL_UNUSABLE` line naming it. What loading
+//! makes of the model files can be kept pre-packed in the cache (packed.rs) and mapped by later
+//! loads.
 //!
 //! The meaning index puts the model to use: the vector of each conversation message (unit.rs),
 //! kept in a store of its own beside the word index (store.rs), searched exactly through the word
@@ -16,10 +18,12 @@
 
 pub mod background;
 mod encoder;
+mod held;
 mod int8;
 pub mod model;
 mod onnx;
 mod package;
+mod packed;
 mod protobuf;
 pub mod store;
 pub mod tokens;

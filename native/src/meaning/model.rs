@@ -10,6 +10,7 @@ use crate::meaning::onnx::Graph;
 use crate::meaning::package::{
     read_model_file, unusable, MODEL_FILE, MODEL_FILE_LIMIT, TOKENIZER_FILE,
 };
+use crate::meaning::packed;
 use crate::meaning::tokens::{Tokens, MAX_TOKENS};
 use crate::meaning::vector::mean_normalized;
 use crate::meaning::weights::Bert;
@@ -84,6 +85,24 @@ impl Model {
             tokens,
             arithmetic,
         })
+    }
+
+    /// `load`, through the pre-packed model at `packed` (packed.rs): read in place when it is
+    /// whole and made from these model files, else made again from them (as `load` reads them)
+    /// and written there for the next load; a cache that cannot be written only costs the time.
+    pub fn load_packed(dir: &Path, arithmetic: Arithmetic, packed: &Path) -> Result<Model> {
+        if let Some((tokens, bert)) = packed::load(packed, dir, arithmetic) {
+            if fits(&bert, &tokens).is_ok() {
+                return Ok(Model {
+                    bert,
+                    tokens,
+                    arithmetic,
+                });
+            }
+        }
+        let model = Model::load(dir, arithmetic)?;
+        let _ = packed::write(packed, dir, arithmetic, &model.tokens, &model.bert);
+        Ok(model)
     }
 
     pub fn arithmetic(&self) -> Arithmetic {

@@ -29,7 +29,7 @@ use crate::error::{Code, RecallError, Result};
 use crate::fs::identity::Identity;
 use crate::fs::lock_file::HeldLock;
 use crate::meaning::DIMENSIONS;
-use crate::path_key::{path_key, path_key_after, ByPathKey, PathKeys};
+use crate::path_key::{path_key, path_key_after, ByPathKey, PathKeys, FNV_PRIME};
 
 pub const STORE_FILE: &str = "vectors";
 pub const LOCK_FILE: &str = "writer.lock";
@@ -40,6 +40,8 @@ const RECORD: usize = 8 + 4 + DIMENSIONS + 4;
 /// Vectors a chunk holds (1.6 MB of codes): the most an append copies when a snapshot shares
 /// the last chunk.
 const CHUNK: usize = 4096;
+/// Records a refresh reads at a time (1.6 MB).
+const PIECE_RECORDS: usize = 4096;
 
 #[derive(Clone)]
 pub struct Store {
@@ -140,17 +142,41 @@ impl Store {
         }
         file.seek(SeekFrom::Start(self.whole))
             .map_err(|e| io(&path, e))?;
-        let mut appended = Vec::with_capacity((meta.len() - self.whole) as usize);
-        file.take(meta.len() - self.whole)
-            .read_to_end(&mut appended)
-            .map_err(|e| io(&path, e))?;
-        for record in appended.chunks_exact(RECORD) {
-            if !self.take(record) {
+        let appended = meta.len() - self.whole;
+        let records = usize::try_from(appended).unwrap_or(usize::MAX) / RECORD;
+        if records > 0 {
+            Arc::make_mut(&mut self.slots).reserve(records);
+        }
+        // A piece at a time through one buffer (a copy of the whole file cost more in fresh
+        // pages than in reading); each piece whole records, up to the torn end of a killed write.
+        let mut file = file.take(appended);
+        let mut piece = vec![0u8; PIECE_RECORDS.min(records) * RECORD];
+        while !piece.is_empty() {
+            let filled = fill(&mut file, &mut piece).map_err(|e| io(&path, e))?;
+            if !self.take_all(&piece[..filled - filled % RECORD]) || filled < piece.len() {
                 break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds the records of `records` (whole ones, one after another) up to the first that is
+    /// not whole; false if one was not.
+    fn take_all(&mut self, records: &[u8]) -> bool {
+        // Four records' checksums at a time (`checksums`), the rest one by one.
+        let groups = records.chunks_exact(4 * RECORD);
+        let rest = groups.remainder();
+        let sums = groups.flat_map(checksums).chain(
+            rest.chunks_exact(RECORD)
+                .map(|record| checksum(&record[..RECORD - 4])),
+        );
+        for (record, sum) in records.chunks_exact(RECORD).zip(sums) {
+            if !self.take(record, sum) {
+                return false;
             }
             self.whole += RECORD as u64;
         }
-        Ok(())
+        true
     }
 
     fn clear(&mut self) {
@@ -170,10 +196,10 @@ impl Store {
         header
     }
 
-    /// Adds a record read from the file; false if it is not whole.
-    fn take(&mut self, record: &[u8]) -> bool {
+    /// Adds a record read from the file, whose body's checksum is `sum`; false if it is not whole.
+    fn take(&mut self, record: &[u8], sum: u32) -> bool {
         let (body, check) = record.split_at(RECORD - 4);
-        if checksum(body).to_le_bytes() != check {
+        if sum.to_le_bytes() != check {
             return false;
         }
         let key = u64::from_le_bytes(body[..8].try_into().unwrap_or_default());
@@ -189,7 +215,11 @@ impl Store {
         }
         Arc::make_mut(&mut self.slots).insert(key, self.held as u32);
         if self.held.is_multiple_of(CHUNK) {
-            self.chunks.push(Arc::default());
+            self.chunks.push(Arc::new(Chunk {
+                keys: Vec::with_capacity(CHUNK),
+                scales: Vec::with_capacity(CHUNK),
+                codes: Vec::with_capacity(CHUNK * DIMENSIONS),
+            }));
         }
         let chunk = Arc::make_mut(self.chunks.last_mut().expect("a chunk was pushed"));
         chunk.keys.push(key);
@@ -265,12 +295,16 @@ impl Store {
         scores
     }
 
-    /// Adds the vector of `slot` (its codes times its scale) to `sum`, DIMENSIONS floats.
+    /// Adds the vector of `slot` (its codes times its scale) to `sum`, DIMENSIONS floats: with
+    /// AVX2 where the processor has it (twice the lanes; the same operations, the same sums).
     pub fn add_to(&self, slot: u32, sum: &mut [f32]) {
         let (scale, codes) = self.vector(slot);
-        for (total, &code) in sum.iter_mut().zip(codes) {
-            *total += f32::from(code) * scale;
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has AVX2, checked above.
+            return unsafe { add_scaled_avx2(codes, scale, sum) };
         }
+        add_scaled(codes, scale, sum);
     }
 
     /// Takes the writer's lock (RECALL_LOCKED, naming the process that holds it, when another
@@ -402,6 +436,20 @@ impl StoreWriter {
     }
 }
 
+/// Reads from `reader` until `buffer` is full or the reader ends: the bytes read.
+fn fill(reader: &mut impl Read, buffer: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buffer.len() {
+        match reader.read(&mut buffer[filled..]) {
+            Ok(0) => break,
+            Ok(read) => filled += read,
+            Err(error) if error.kind() == ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(filled)
+}
+
 /// Removes a folder at `path` (recall's own cache, where a file belongs); nothing else.
 fn remove_folder(path: &Path) -> Result<()> {
     if std::fs::symlink_metadata(path).is_ok_and(|meta| meta.is_dir()) {
@@ -461,6 +509,19 @@ fn dot(a: &[i8], b: &[i16]) -> i32 {
     lanes.iter().sum()
 }
 
+#[inline(always)]
+fn add_scaled(codes: &[i8], scale: f32, sum: &mut [f32]) {
+    for (total, &code) in sum.iter_mut().zip(codes) {
+        *total += f32::from(code) * scale;
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn add_scaled_avx2(codes: &[i8], scale: f32, sum: &mut [f32]) {
+    add_scaled(codes, scale, sum);
+}
+
 /// Appends one record to `bytes`: key, scale, codes, and the checksum of the three.
 fn encode(bytes: &mut Vec<u8>, key: u64, scale: f32, codes: &[i8]) {
     let start = bytes.len();
@@ -487,9 +548,29 @@ fn quantize(vector: &[f32]) -> (f32, Vec<i8>) {
     )
 }
 
+const CHECKSUM_SEED: u64 = 0x7665_6374_6f72_7321;
+
 fn checksum(bytes: &[u8]) -> u32 {
-    let hash = path_key_after(0x7665_6374_6f72_7321, bytes);
+    folded(path_key_after(CHECKSUM_SEED, bytes))
+}
+
+fn folded(hash: u64) -> u32 {
     (hash ^ (hash >> 32)) as u32
+}
+
+/// The checksums of four records' bodies (`group`: four whole records), as `checksum` gives
+/// them, computed side by side: one chain of FNV waits on its multiply at every byte, four keep
+/// the processor busy (opening a store of 65 k vectors read 26 MB this way).
+fn checksums(group: &[u8]) -> [u32; 4] {
+    let body = RECORD - 4;
+    let records: [&[u8]; 4] = std::array::from_fn(|r| &group[r * RECORD..r * RECORD + body]);
+    let mut hashes = [CHECKSUM_SEED; 4];
+    for i in 0..body {
+        for (hash, record) in hashes.iter_mut().zip(records) {
+            *hash = (*hash ^ u64::from(record[i])).wrapping_mul(FNV_PRIME);
+        }
+    }
+    hashes.map(folded)
 }
 
 #[cfg(test)]
@@ -502,6 +583,22 @@ mod tests {
             .collect();
         let length = raw.iter().map(|x| x * x).sum::<f32>().sqrt();
         raw.iter().map(|x| x / length).collect()
+    }
+
+    #[test]
+    fn four_checksums_side_by_side_are_each_records_own() {
+        let mut bytes = Vec::new();
+        for n in 0..4u64 {
+            let codes: Vec<i8> = (0..DIMENSIONS)
+                .map(|i| (i as u64 * 31 + n * 7) as i8)
+                .collect();
+            encode(&mut bytes, n * 1000 + 1, 0.5 + n as f32, &codes);
+        }
+        let side_by_side = checksums(&bytes);
+        for (record, sum) in bytes.chunks_exact(RECORD).zip(side_by_side) {
+            assert_eq!(sum, checksum(&record[..RECORD - 4]));
+            assert_eq!(sum.to_le_bytes(), record[RECORD - 4..]);
+        }
     }
 
     #[test]

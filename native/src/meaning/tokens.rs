@@ -24,6 +24,7 @@ use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCa
 
 use crate::error::Result;
 use crate::meaning::package::{read_model_file, unusable, TOKENIZER_FILE_LIMIT};
+use crate::meaning::packed::{Packer, Unpacker};
 
 /// The tokens a text is read to, `[CLS]` and `[SEP]` included (sentence-transformers' limit for
 /// this model; its position table holds 512). The rest of a longer text is not read.
@@ -144,6 +145,83 @@ impl Tokens {
             max_word_chars: model.max_input_chars_per_word,
             first,
             last,
+        })
+    }
+
+    /// What the packed model file keeps of the tokenizer (packed.rs): everything it reads by,
+    /// so that a process loading the model parses no JSON.
+    pub(crate) fn pack(&self, out: &mut Packer) {
+        out.number(self.vocab.len() as u64);
+        for (piece, &id) in &self.vocab {
+            out.text(piece);
+            out.number(u64::from(id));
+        }
+        out.number(self.added.len() as u64);
+        for (content, id) in &self.added {
+            out.text(content);
+            out.number(u64::from(*id));
+        }
+        let Normalizer {
+            clean_text,
+            handle_chinese_chars,
+            strip_accents,
+            lowercase,
+        } = self.normalizer;
+        let strip = strip_accents.map_or(2, u64::from);
+        for flag in [
+            u64::from(clean_text),
+            u64::from(handle_chinese_chars),
+            strip,
+            u64::from(lowercase),
+        ] {
+            out.number(flag);
+        }
+        out.text(&self.prefix);
+        for number in [
+            u64::from(self.unknown),
+            self.max_word_chars as u64,
+            u64::from(self.first),
+            u64::from(self.last),
+        ] {
+            out.number(number);
+        }
+    }
+
+    /// The tokenizer `pack` wrote; None when `input` does not hold one.
+    pub(crate) fn unpack(input: &mut Unpacker) -> Option<Tokens> {
+        let id = |input: &mut Unpacker| u32::try_from(input.number()?).ok();
+        let count = input.count()?;
+        let mut vocab = HashMap::with_capacity(count);
+        for _ in 0..count {
+            let piece = input.text()?;
+            vocab.insert(piece, id(input)?);
+        }
+        let mut added = Vec::new();
+        for _ in 0..input.count()? {
+            let content = input.text()?;
+            added.push((content, id(input)?));
+        }
+        let mut flag = || input.number().filter(|&flag| flag <= 2);
+        let (clean_text, handle_chinese_chars, strip, lowercase) =
+            (flag()?, flag()?, flag()?, flag()?);
+        let normalizer = Normalizer {
+            clean_text: clean_text == 1,
+            handle_chinese_chars: handle_chinese_chars == 1,
+            strip_accents: (strip != 2).then_some(strip == 1),
+            lowercase: lowercase == 1,
+        };
+        let prefix = input.text()?;
+        let unknown = id(input)?;
+        let max_word_chars = usize::try_from(input.number()?).ok()?;
+        Some(Tokens {
+            vocab,
+            added,
+            normalizer,
+            prefix,
+            unknown,
+            max_word_chars,
+            first: id(input)?,
+            last: id(input)?,
         })
     }
 

@@ -5,13 +5,14 @@
 
 use std::collections::HashMap;
 
+use crate::meaning::held::Held;
 use crate::meaning::int8::QuantizedMatrix;
 use crate::meaning::onnx::{Graph, Tensor};
 
 /// A dense layer: `x × weight + bias`, `weight` inputs × outputs, row-major.
 pub struct Dense {
     /// Empty once `quantized` holds the matrix instead.
-    pub weight: Vec<f32>,
+    pub weight: Held<f32>,
     pub quantized: Option<QuantizedMatrix>,
     pub bias: Vec<f32>,
     pub inputs: usize,
@@ -37,7 +38,7 @@ pub struct Layer {
 pub struct Bert {
     pub hidden: usize,
     /// Rows of `hidden` floats: one per token id, per position, for token type 0.
-    pub words: Vec<f32>,
+    pub words: Held<f32>,
     pub positions: Vec<f32>,
     pub token_type: Vec<f32>,
     pub embedding_norm: Norm,
@@ -90,7 +91,7 @@ impl Bert {
         }
         Ok(Bert {
             hidden,
-            words: words.floats,
+            words: words.floats.into(),
             positions,
             token_type,
             embedding_norm,
@@ -115,7 +116,7 @@ impl Bert {
                     QuantizedMatrix::new(&dense.weight, dense.inputs, dense.outputs)
                 {
                     dense.quantized = Some(quantized);
-                    dense.weight = Vec::new();
+                    dense.weight = Held::default();
                 }
             }
         }
@@ -184,7 +185,7 @@ impl Weights<'_> {
         }
         let outputs = weight.dims[1];
         Ok(Dense {
-            weight: weight.floats,
+            weight: weight.floats.into(),
             quantized: None,
             bias: self.vector(&format!("{name}.bias"), outputs)?,
             inputs,
@@ -279,7 +280,7 @@ fn side_by_side(parts: &[Dense]) -> Dense {
         }
     }
     Dense {
-        weight,
+        weight: weight.into(),
         quantized: None,
         bias: parts
             .iter()
@@ -297,14 +298,14 @@ mod tests {
     #[test]
     fn side_by_side_puts_each_row_of_the_parts_together() {
         let a = Dense {
-            weight: vec![1.0, 2.0],
+            weight: vec![1.0, 2.0].into(),
             quantized: None,
             bias: vec![10.0],
             inputs: 2,
             outputs: 1,
         };
         let b = Dense {
-            weight: vec![3.0, 4.0, 5.0, 6.0],
+            weight: vec![3.0, 4.0, 5.0, 6.0].into(),
             quantized: None,
             bias: vec![20.0, 30.0],
             inputs: 2,
@@ -312,7 +313,7 @@ mod tests {
         };
         let both = side_by_side(&[a, b]);
         assert_eq!((both.inputs, both.outputs), (2, 3));
-        assert_eq!(both.weight, vec![1.0, 3.0, 4.0, 2.0, 5.0, 6.0]);
+        assert_eq!(&*both.weight, &[1.0, 3.0, 4.0, 2.0, 5.0, 6.0]);
         assert_eq!(both.bias, vec![10.0, 20.0, 30.0]);
     }
 }
