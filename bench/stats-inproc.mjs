@@ -2,11 +2,12 @@
  * One process of bench/stats.mjs: import the library (`--library`, default this checkout's
  * dist/), open the store, bring the index up to date (nothing changed), then time `Recall.stats`
  * calls one after the other as the activity page of `recall serve` makes them (each with the
- * freshness check). With `cold`, the stats cache file is removed first.
+ * freshness check), then `unsynced` more without it (`sync: false`, as `recall serve` asks while
+ * it follows the index). With `cold`, the stats cache file is removed first.
  *
- *   node bench/stats-inproc.mjs '<json: {library?, cacheFile, cold, calls, since?, answers?}>'
+ *   node bench/stats-inproc.mjs '<json: {library?, cacheFile, cold, calls, unsynced?, since?, answers?}>'
  *
- * Prints `{syncMs, callsMs: [...], cpuMs: [...], windowMs?, sessions, messages, same, answer?}` on
+ * Prints `{syncMs, callsMs: [...], cpuMs: [...], unsyncedMs: [...], unsyncedCpuMs: [...], windowMs?, sessions, messages, same, answer?}` on
  * stdout: `cpuMs` is each call's processor time (user and system, all threads), what its wall time
  * would be on an idle machine give or take the threads; `same` says every call gave the first
  * call's answer; `answer` (with `answers`) is that answer.
@@ -37,6 +38,17 @@ for (let i = 0; i < request.calls; i++) {
   if (i === 0) first = stats;
   else same &&= isDeepStrictEqual(stats, first);
 }
+const unsyncedMs = [];
+const unsyncedCpuMs = [];
+for (let i = 0; i < (request.unsynced ?? 0); i++) {
+  const t = now();
+  const cpu = process.cpuUsage();
+  const stats = await recall.stats({ sync: false });
+  unsyncedMs.push(now() - t);
+  const used = process.cpuUsage(cpu);
+  unsyncedCpuMs.push((used.user + used.system) / 1000);
+  same &&= isDeepStrictEqual(stats, first);
+}
 let windowMs;
 if (request.since !== undefined) {
   const t = now();
@@ -45,5 +57,5 @@ if (request.since !== undefined) {
 }
 recall.close();
 process.stdout.write(
-  `${JSON.stringify({ syncMs, callsMs, cpuMs, windowMs, sessions: first.totals.sessions, messages: first.totals.messages, same, ...(request.answers ? { answer: first } : {}) })}\n`,
+  `${JSON.stringify({ syncMs, callsMs, cpuMs, unsyncedMs, unsyncedCpuMs, windowMs, sessions: first.totals.sessions, messages: first.totals.messages, same, ...(request.answers ? { answer: first } : {}) })}\n`,
 );

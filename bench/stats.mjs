@@ -2,8 +2,8 @@
 /**
  * The pictures of the work and the export (issue 42): `Recall.stats` over every session, in
  * process, cold (the first call, no stats cache) and warm (the calls after it in the same process,
- * as the activity page of `recall serve` makes them; and the first call of a new process with the
- * cache on disk), a window of the last 30 days of the corpus, `recall stats` as a command, and
+ * as the activity page of `recall serve` makes them, with the freshness check and without it; and
+ * the first call of a new process with the cache on disk), a window of the last 30 days of the corpus, `recall stats` as a command, and
  * `recall export` of the corpus's largest session to Markdown and to HTML. Every answer is checked
  * to be the cold one's; `--against DIR` also counts once with another build's library (a checkout
  * with its dist/ built: the build before a change) and checks that it gives the same answer.
@@ -103,17 +103,21 @@ const coldCpu = [];
 const warmCpu = [];
 const newProcess = [];
 const newProcessCpu = [];
+const unsynced = [];
+const unsyncedCpu = [];
 const windowed = [];
 const command = [];
 const floor = [];
 let same = true;
 let reference;
 for (let round = 0; round < rounds; round++) {
-  const first = inProcess({ cold: true, calls: CALLS, since: WINDOW_SINCE, answers: round === 0 });
+  const first = inProcess({ cold: true, calls: CALLS, unsynced: CALLS - 1, since: WINDOW_SINCE, answers: round === 0 });
   cold.push(first.callsMs[0]);
   warm.push(...first.callsMs.slice(1));
   coldCpu.push(first.cpuMs[0]);
   warmCpu.push(...first.cpuMs.slice(1));
+  unsynced.push(...first.unsyncedMs);
+  unsyncedCpu.push(...first.unsyncedCpuMs);
   windowed.push(first.windowMs);
   const again = inProcess({ cold: false, calls: 1, answers: round === 0 });
   newProcess.push(again.callsMs[0]);
@@ -133,6 +137,8 @@ results.stats = {
   coldCpuMs: summarize(coldCpu),
   warmMs: summarize(warm),
   warmCpuMs: summarize(warmCpu),
+  warmUnsyncedMs: summarize(unsynced),
+  warmUnsyncedCpuMs: summarize(unsyncedCpu),
   newProcessWarmMs: summarize(newProcess),
   newProcessWarmCpuMs: summarize(newProcessCpu),
   window30dWarmMs: summarize(windowed),
@@ -184,6 +190,8 @@ else {
     row("  its processor time", s.coldCpuMs),
     row("Recall.stats warm (in process)", s.warmMs),
     row("  its processor time", s.warmCpuMs),
+    row("Recall.stats warm, sync: false", s.warmUnsyncedMs),
+    row("  its processor time", s.warmUnsyncedCpuMs),
     row("Recall.stats, new process, cache on disk", s.newProcessWarmMs),
     row("  its processor time", s.newProcessWarmCpuMs),
     row("Recall.stats --since 30 days, warm", s.window30dWarmMs),

@@ -1,7 +1,7 @@
 /**
  * What `recall stats` keeps of each session file in the cache (src/api/stats-cache.ts), through
  * the built CLI and the library, on real files: a second count answers from the cache with the
- * same records and leaves it as it was; a file that grew, one rewritten anew and one changed in
+ * same records and leaves it as it was, its costs added reply by reply; a file that grew, one rewritten anew and one changed in
  * place under its old size and time each count as a first count does; a damaged cache (cut short,
  * a byte changed, garbage, well-formed entries that lie, a FIFO or a folder where it goes) is
  * passed over and rebuilt; two counts at once both answer and leave a whole cache; a session file
@@ -129,6 +129,32 @@ describe("recall stats keeps what it read", () => {
     const changed = await stats();
     expect(changed.find((r) => r.type === "model" && r.model === "acme/smoll")).toMatchObject({ messages: 1 });
     expect(changed.some((r) => r.model === "acme/small")).toBe(false);
+  });
+});
+
+describe("costs from the cache", () => {
+  it("add up reply by reply in the order a count reads them, so the last digit is a first count's", async () => {
+    // Summed per file first, 0.2851398 + 0.303669 would be added to 0.3323697 as one: 0.921179.
+    const folder = join(agent.sessionsDir, "--home-dev-pennies--");
+    mkdirSync(folder);
+    const session = (id: string, replies: Array<[string, number]>) => {
+      const header = JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-12-10T09:00:00.000Z", cwd: "/home/dev/pennies" });
+      const lines = replies.flatMap(([at, cost], i) => [user(`u${i}`, i === 0 ? null : `r${i - 1}`, at, "go"), reply(`r${i}`, `u${i}`, at, "penny", cost, "src/p.ts")]);
+      writeFileSync(join(folder, `2026-12-10T09-00-00-000Z_${id}.jsonl`), [header, ...lines].join("\n") + "\n");
+    };
+    session("0f000000-0000-7000-8000-0000000000d1", [["2026-12-10T12:00:00.000Z", 0.3323697]]);
+    session("0f000000-0000-7000-8000-0000000000d2", [["2026-12-10T10:00:00.000Z", 0.2851398], ["2026-12-10T10:30:00.000Z", 0.303669]]);
+    try {
+      const first = await firstCount();
+      const again = await stats();
+      for (const answer of [first, again]) {
+        expect(answer.find((r) => r.type === "project" && r.project === "/home/dev/pennies")).toMatchObject({ messages: 6, cost: 0.921178 });
+        expect(answer.find((r) => r.type === "model" && r.model === "acme/penny")).toMatchObject({ messages: 3, cost: 0.921178 });
+        expect(answer.find((r) => r.type === "day" && r.day === "2026-12-10")).toMatchObject({ sessions: 2, cost: 0.921178 });
+      }
+    } finally {
+      rmSync(folder, { recursive: true });
+    }
   });
 });
 

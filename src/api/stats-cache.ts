@@ -15,11 +15,11 @@ import { closeSync, constants, fstatSync, openSync, readSync, renameSync, rmSync
 import { join } from "node:path";
 import type { SessionHeader } from "../sessions/entries.js";
 import { sha1 } from "../hash.js";
-import { ROW, Strings, type FileFacts } from "./stats-facts.js";
+import { COST, ROW, Strings, type FileFacts } from "./stats-facts.js";
 
 export const STATS_CACHE_FILE = "stats-facts.json";
 /** Bump when what a file's facts hold, or how they are counted, changes: older caches are then ignored. */
-const FORMAT = 1;
+const FORMAT = 2;
 const KIND = "stats-facts";
 /** A cache larger than this is not one recall wrote (ten thousand sessions take a few MB). */
 const MAX_CACHE_BYTES = 512 * 1024 * 1024;
@@ -156,7 +156,7 @@ function compacted(entries: CachedFile[], list: readonly string[]): { strings: s
   const renumber = (flat: readonly number[], stride: number) => flat.map((n, i) => (i % stride === 0 ? strings.id(list[n]!) : n));
   const files = entries.map((entry) => ({
     ...entry,
-    facts: { ...entry.facts, models: renumber(entry.facts.models, ROW), files: renumber(entry.facts.files, 2) },
+    facts: { ...entry.facts, models: renumber(entry.facts.models, ROW), files: renumber(entry.facts.files, 2), costs: renumber(entry.facts.costs, COST) },
   }));
   return { strings: strings.list, files };
 }
@@ -238,7 +238,7 @@ function isFacts(value: unknown, strings: number): value is FileFacts {
   if (!isRecord(value)) return false;
   const { first, last } = value;
   const times = (first === null && last === null) || (isNumber(first) && isNumber(last) && first <= last);
-  return times && isRows(value.quarters, ROW, undefined) && isRows(value.models, ROW, strings) && isRows(value.files, 2, strings);
+  return times && isRows(value.quarters, ROW, undefined) && isRows(value.models, ROW, strings) && isRows(value.files, 2, strings) && isRows(value.costs, COST, strings);
 }
 
 function isCachedFile(value: unknown, strings: number): value is CachedFile {

@@ -2,9 +2,11 @@
  * What `recall stats` counts in one session file, summed so that a cache keeps it small and a
  * count over ten thousand files adds up a few numbers per file: per quarter hour (every time
  * zone's day starts on one, so any zone's days are made of them), the user and assistant messages
- * and the tokens and cost Pi recorded on the replies; the same per model, of its replies; and per
- * file the calls touched, how many. Model names and paths are numbers in a table of strings the
- * caller keeps (`Strings`), so the same path in a thousand sessions is written once.
+ * and the tokens Pi recorded on the replies; the same per model, of its replies; and per file the
+ * calls touched, how many. Costs are kept per reply, in file order, with its quarter hour and
+ * model: fractions added in another order may round to another last digit, and a count adds them
+ * reply by reply as reading the files did. Model names and paths are numbers in a table of
+ * strings the caller keeps (`Strings`), so the same path in a thousand sessions is written once.
  *
  * Every branch counts: work left on a branch was still done. A fork's copies of its parent's
  * messages (older than the fork) are the parent's, and counted there.
@@ -20,9 +22,11 @@ import { FastHash } from "../hash.js";
 export const QUARTER_HOUR_MS = 15 * 60_000;
 
 /** A row of sums: its key (a quarter hour, or a model's string), then `SUMS` numbers. */
-export const ROW = 7;
-/** messages, input, output, cacheRead, cacheWrite, cost */
-export const SUMS = 6;
+export const ROW = 6;
+/** messages, input, output, cacheRead, cacheWrite */
+export const SUMS = 5;
+/** A reply's cost: its model's string, its quarter hour, the cost. */
+export const COST = 3;
 
 export interface FileFacts {
   /** The first and the last counted message's time (ms), null when none was counted. */
@@ -34,6 +38,8 @@ export interface FileFacts {
   models: number[];
   /** Pairs: a touched file's string, the calls that touched it. */
   files: number[];
+  /** Rows of `COST` numbers, in file order: each reply with a cost, its model's string, its quarter hour, its cost. */
+  costs: number[];
 }
 
 /** Strings by number, each once. */
@@ -74,7 +80,6 @@ class Sums {
       row[2]! += usage.output;
       row[3]! += usage.cacheRead;
       row[4]! += usage.cacheWrite;
-      row[5]! += usage.cost;
     }
   }
 
@@ -103,8 +108,10 @@ class FactsBuilder {
   private readonly quarters = new Sums();
   private readonly models = new Sums();
   private readonly files = new Map<number, number>();
+  private readonly costs: number[];
 
   constructor(base?: FileFacts) {
+    this.costs = base ? [...base.costs] : [];
     this.first = base?.first ?? null;
     this.last = base?.last ?? null;
     if (!base) return;
@@ -116,8 +123,10 @@ class FactsBuilder {
   message(at: number, model: number | undefined, usage: Usage | undefined): void {
     if (this.first === null || at < this.first) this.first = at;
     if (this.last === null || at > this.last) this.last = at;
-    this.quarters.add(Math.floor(at / QUARTER_HOUR_MS), usage);
+    const quarter = Math.floor(at / QUARTER_HOUR_MS);
+    this.quarters.add(quarter, usage);
     if (model !== undefined) this.models.add(model, usage);
+    if (model !== undefined && usage && usage.cost !== 0) this.costs.push(model, quarter, usage.cost);
   }
 
   file(path: number): void {
@@ -125,7 +134,7 @@ class FactsBuilder {
   }
 
   facts(): FileFacts {
-    return { first: this.first, last: this.last, quarters: this.quarters.flat(), models: this.models.flat(), files: [...this.files].flat() };
+    return { first: this.first, last: this.last, quarters: this.quarters.flat(), models: this.models.flat(), files: [...this.files].flat(), costs: this.costs };
   }
 }
 
