@@ -203,8 +203,8 @@ export class ServeApi {
   }
 
   private async activity(query: URLSearchParams): Promise<ActivityAnswer> {
-    const since = query.get("since");
-    const stats = await this.recall.stats({ ...this.scopeOf(query), ...(since ? { since: Date.now() - wholeNumber(since, "since") * 86_400_000 } : {}), files: 15, ...this.freshness() });
+    const days = query.get("since");
+    const stats = await this.recall.stats({ ...this.scopeOf(query), ...(days ? { since: daysBack(wholeNumber(days, "since")) } : {}), files: 15, ...this.freshness() });
     return {
       totals: { sessions: stats.totals.sessions, messages: stats.totals.messages, tokens: stats.totals.tokens, cost: stats.totals.cost },
       charts: activityCharts(stats),
@@ -226,6 +226,17 @@ function checkedId(id: string): string {
 function wholeNumber(text: string, field: string): number {
   if (!/^\d{1,9}$/.test(text)) throw new RecallError("BAD_INPUT", `${field} is a whole number`, { field, value: text });
   return Number(text);
+}
+
+/**
+ * The local midnight that starts the window of the last `days` days, today included: the same
+ * for every call of a day, so the library's listing of the window is reused between calls.
+ */
+function daysBack(days: number): number {
+  const start = new Date();
+  start.setHours(0, 0, 0, 0);
+  start.setDate(start.getDate() - Math.max(0, days - 1));
+  return start.getTime();
 }
 
 function isStrings(value: unknown): value is string[] {
