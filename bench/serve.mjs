@@ -29,7 +29,7 @@ import { Agent, request } from "node:http";
 import { basename, dirname, join, resolve as resolvePath } from "node:path";
 import { parseArgs } from "node:util";
 import { REFERENCE_DATE, generateCorpus } from "./corpus.mjs";
-import { RECALL_BIN, REPO_ROOT, buildInfo, load, machineInfo, now, summarize } from "./lib.mjs";
+import { RECALL_BIN, REPO_ROOT, benchEnv, buildInfo, load, machineInfo, now, summarize } from "./lib.mjs";
 import { QUERIES } from "./queries.mjs";
 
 const TARGETS = { firstPageMs: 100, searchP95Ms: 30, sessionMs: 300, activityMs: 200 };
@@ -70,15 +70,7 @@ const corpus = await generateCorpus({ size, seed: Number(values.seed), outDir: v
 const work = values.work ?? join(REPO_ROOT, ".cache", "bench", `serve-${basename(corpus.outDir)}`);
 const agentDir = join(work, "agent");
 const sessionsDir = join(agentDir, "sessions");
-mkdirSync(join(work, "home"), { recursive: true });
-const env = {
-  PATH: process.env.PATH,
-  HOME: join(work, "home"),
-  LANG: "C.UTF-8",
-  PI_CODING_AGENT_DIR: agentDir,
-  RECALL_CACHE_DIR: join(work, "cache"),
-  RECALL_DATA_DIR: join(work, "data"),
-};
+const env = benchEnv(agentDir, work);
 
 const started = new Date();
 const results = { schema: 1, date: started.toISOString(), command: `node bench/serve.mjs ${process.argv.slice(2).join(" ")}`.trim(), machine: machineInfo(), build: buildInfo(), load: { start: load() } };
