@@ -9,11 +9,10 @@ import { sessionTitle } from "../output/session-text.js";
 import { resumeShellLine, shellLine } from "../output/shell.js";
 import { activityCharts } from "./charts.js";
 import type { Router } from "./router.js";
-import type { ActivityAnswer, PartAnswer, PartsAnswer, PullAnswer, SearchAnswer, ServeInfo, SessionAnswer, TagsAnswer, WebHit } from "./wire.js";
+import { PARTS_PER_PAGE, type ActivityAnswer, type PartAnswer, type PartsAnswer, type PullAnswer, type SearchAnswer, type ServeInfo, type SessionAnswer, type TagsAnswer, type WebHit } from "./wire.js";
 
-/** Sessions a search page shows, and the parts of a session sent at once. */
+/** Sessions a search page shows. */
 const HITS_PER_PAGE = 30;
-export const PARTS_PER_PAGE = 120;
 /** Session views kept rendered (a long session renders in tens of milliseconds). */
 const KEPT_VIEWS = 8;
 
@@ -141,7 +140,7 @@ export class ServeApi {
     const entry = query.get("entry");
     const marked = entry ? view.parts.findIndex((part) => part.entryIds.includes(entry)) : -1;
     // The first page, or the page around the marked part.
-    const from = marked < 0 ? 0 : Math.max(0, Math.min(marked - PARTS_PER_PAGE / 4, view.parts.length - PARTS_PER_PAGE));
+    const from = marked < 0 ? 0 : Math.max(0, Math.min(marked - Math.floor(PARTS_PER_PAGE / 4), view.parts.length - PARTS_PER_PAGE));
     const { summary } = view;
     return {
       id: summary.id,

@@ -80,6 +80,9 @@ export interface SessionAnswer {
   origin: WebOrigin | null;
 }
 
+/** The parts of a session sent at once: a first screen and more, not the whole of a long session. */
+export const PARTS_PER_PAGE = 50;
+
 export interface PartAnswer {
   /** HTML the library rendered: session text escaped, Markdown without raw HTML. */
   html: string;

@@ -6,7 +6,7 @@
  * button opens or closes them all.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import type { PartAnswer, PartsAnswer, PullAnswer, SessionAnswer, WebHit } from "../../src/serve/wire.js";
+import { PARTS_PER_PAGE, type PartAnswer, type PartsAnswer, type PullAnswer, type SessionAnswer, type WebHit } from "../../src/serve/wire.js";
 import { getJson, postJson } from "./api.js";
 import { HitList } from "./hit-list.js";
 import { useLive } from "./live.js";
@@ -61,7 +61,7 @@ export function SessionPage({ id, url }: { id: string; url: URL }) {
   const more = (from: number, place: "before" | "after") => {
     if (!loaded || loading) return;
     setLoading(true);
-    const count = place === "before" ? Math.min(loaded.from, 120) : 120;
+    const count = place === "before" ? Math.min(loaded.from, PARTS_PER_PAGE) : PARTS_PER_PAGE;
     const start = place === "before" ? loaded.from - count : from;
     getJson<PartsAnswer>(`/api/sessions/${encodeURIComponent(id)}/parts`, { from: String(start), count: String(count), remote, branches })
       .then((page) =>
@@ -129,7 +129,7 @@ export function SessionPage({ id, url }: { id: string; url: URL }) {
         <div class="conversation" ref={conversation}>
           {loaded.from > 0 ? (
             <button type="button" class="earlier" onClick={() => more(loaded.from, "before")}>
-              {`Show ${Math.min(loaded.from, 120)} earlier messages (${loaded.from} before)`}
+              {`Show ${Math.min(loaded.from, PARTS_PER_PAGE)} earlier messages (${loaded.from} before)`}
             </button>
           ) : null}
           {loaded.parts.map((part, i) => (
