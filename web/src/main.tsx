@@ -33,11 +33,11 @@ function App() {
         {info ? <span class="where">{info.project || info.folder}</span> : null}
       </nav>
       {error ? <p class="error">{error}</p> : null}
-      {info === null ? null : page === "session" ? (
+      {page === "session" ? (
         <SessionPage key={session![1]} id={decodeURIComponent(session![1]!)} url={url} />
       ) : page === "activity" ? (
         <ActivityPage url={url} />
-      ) : (
+      ) : info === null ? null : (
         <SearchPage info={info} url={url} />
       )}
     </>
