@@ -251,6 +251,12 @@ describe("recall serve's errors", () => {
     expect(missing.stderr.trim().split("\n")).toHaveLength(1);
   });
 
+  it("a sessions folder a setting names wrongly is one line and exit 2", async () => {
+    const missing = await runRecall(["serve", "--sessions-dir", "/nonexistent/sessions"], { env: errorAgent.env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe("recall: there is no sessions folder at /nonexistent/sessions (set by --sessions-dir)\n");
+  });
+
   it("another host is served with a warning", async () => {
     const other = await startServe(errorAgent.env, ["--host", "0.0.0.0"]);
     expect(other.stderr()).toContain("listening on 0.0.0.0, not this machine only");

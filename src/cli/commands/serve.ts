@@ -46,6 +46,10 @@ export class ServeCommand extends BaseCommand {
 
   async run(): Promise<ExitCode> {
     if (!/^\d{1,5}$/.test(this.port) || Number(this.port) > 65535) throw new RecallError("BAD_INPUT", `--port takes a port number (0-65535), not ${this.port}`, { field: "port", value: this.port });
+    // As `recall index`: a sessions folder a setting names wrongly stops it; none yet (Pi never ran) is said, and the app waits for one.
+    const problem = this.sessionsFolderProblem();
+    if (problem) this.warn(problem.message);
+    if (problem?.fatal) return Exit.Error;
     if (!LOOPBACK.has(this.host)) this.warn(`listening on ${this.host}, not this machine only: anyone who can reach it with the printed address can read your sessions`);
     // The server and the front end's files are a bundle of their own, loaded only here.
     const bundle = createRequire(import.meta.url)(new URL("./serve.cjs", import.meta.url).pathname) as ServeBundle;
