@@ -63,6 +63,7 @@ async function serve(recall: Recall, options: ServeOptions, say: (line: string) 
     remotes,
     remote: options.remote,
     live: true,
+    sessionsNote: recall.sessionsFolderProblem()?.message ?? null,
   };
   const router = new Router();
   new ServeApi(recall, { info, followed: () => live.following }).register(router);

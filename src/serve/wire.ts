@@ -59,6 +59,8 @@ export interface ServeInfo {
   remote: string | null;
   /** Whether pages follow the index (a live feed at /api/events). */
   live: boolean;
+  /** What is wrong with the sessions folder (none yet: Pi has not run), for a page with nothing to show. */
+  sessionsNote: string | null;
 }
 
 export interface SessionAnswer {

@@ -105,6 +105,7 @@ export function SearchPage({ info, url }: { info: ServeInfo; url: URL }) {
       </div>
       <p class="search-note" aria-live="polite">
         {error ? <span class="error">{error}</span> : answer ? <SearchNote answer={answer} query={search.q} /> : "Searching…"}
+        {answer?.hits.length === 0 && info.sessionsNote ? <span class="error">{` · ${info.sessionsNote}`}</span> : null}
       </p>
       <HitList hits={hits} selected={selected} query={search.q} onHover={setSelected} />
     </main>
