@@ -348,9 +348,15 @@ impl Store {
     }
 
     /// Adds the vector of `slot` (its codes times its scale) to `sum`, DIMENSIONS floats: with
-    /// AVX2 where the processor has it (twice the lanes; the same operations, the same sums).
+    /// AVX-512 or AVX2 where the processor has it (four or two times the lanes; the same
+    /// operations, the same sums).
     pub fn add_to(&self, slot: u32, sum: &mut [f32]) {
         let (scale, codes) = self.vector(slot);
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the processor has AVX-512 F, checked above.
+            return unsafe { add_scaled_avx512(codes, scale, sum) };
+        }
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the processor has AVX2, checked above.
@@ -567,6 +573,12 @@ fn add_scaled(codes: &[i8], scale: f32, sum: &mut [f32]) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn add_scaled_avx2(codes: &[i8], scale: f32, sum: &mut [f32]) {
+    add_scaled(codes, scale, sum);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn add_scaled_avx512(codes: &[i8], scale: f32, sum: &mut [f32]) {
     add_scaled(codes, scale, sum);
 }
 
