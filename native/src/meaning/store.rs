@@ -342,9 +342,29 @@ impl Store {
         let (query_scale, query_codes) = quantize(query);
         let query_codes: Vec<i16> = query_codes.into_iter().map(i16::from).collect();
         let dot = dot_product();
-        self.vectors()
-            .map(|(_, scale, codes)| dot(codes, &query_codes) as f32 * query_scale * scale)
-            .collect()
+        let score =
+            |codes: &[i8], scale: f32| dot(codes, &query_codes) as f32 * query_scale * scale;
+        let mut scores = Vec::with_capacity(self.shown);
+        // In two tight loops, over the mapped records and over the chunks, not through `vectors`
+        // (whose steps took twice the time of the products over 65 k vectors).
+        if let Some(mapped) = &self.mapped {
+            let records = &mapped.map[HEADER..HEADER + mapped.records * RECORD];
+            scores.extend(records.chunks_exact(RECORD).map(|record| {
+                let (_, scale, codes) = parts(record);
+                score(codes, scale)
+            }));
+        }
+        for chunk in &self.chunks {
+            scores.extend(
+                chunk
+                    .codes
+                    .chunks_exact(DIMENSIONS)
+                    .zip(&chunk.scales)
+                    .map(|(codes, &scale)| score(codes, scale)),
+            );
+        }
+        scores.truncate(self.shown);
+        scores
     }
 
     /// Adds the vector of `slot` (its codes times its scale) to `sum`, DIMENSIONS floats: with
