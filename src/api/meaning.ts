@@ -211,9 +211,3 @@ export class MeaningFollower {
     await this.running;
   }
 }
-
-/** The vector of a query, as the native search takes it. */
-export async function queryVector(meaning: Meaning, query: string): Promise<number[]> {
-  const [vector] = await meaning.model.embed([query]);
-  return Array.from(vector!);
-}

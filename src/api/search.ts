@@ -16,7 +16,7 @@ import { textKinds, type ContentScope, type TextKind } from "../sessions/content
 import { callsTouching, onlyTouching } from "./touched-file.js";
 import { inProject } from "./project-scope.js";
 import { addOutputSnippets } from "./output-snippets.js";
-import { meaningUnavailable, queryVector, type Meaning, type MeaningCoverage } from "./meaning.js";
+import { meaningUnavailable, type Meaning, type MeaningCoverage } from "./meaning.js";
 import type { Match, SearchHit } from "../answers/search-hit.js";
 import { checkedLimit, DEFAULT_LIMIT } from "../answers/limits.js";
 
@@ -256,7 +256,7 @@ async function findSessions(store: IndexStore, options: SearchOptions, meaning: 
   };
   const { hits, places, ahead, readAs: named, coverage, vectors: read } =
     match !== "words" && meaning
-      ? await store.native.searchByMeaning({ ...request, matching: match, vector: await queryVector(meaning, query.text), ...(vectors === undefined ? {} : { vectors }) }, meaning.index, options.signal)
+      ? await store.native.searchByMeaning({ ...request, matching: match, ...(vectors === undefined ? {} : { vectors }) }, meaning.index, options.signal, meaning.model)
       : await store.native.search(request, options.signal);
   await addOutputSnippets(store, hits, query.text, options.prefix ?? false, typos, content ?? ["conversation"]);
   const found = hits.map((hit) => withCalls({ ...toSearchHit(hit), ...(match === "words" ? {} : { matchedBy: hit.matchedBy as Match }) }));

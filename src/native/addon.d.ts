@@ -116,8 +116,11 @@ export declare class NativeIndex {
   /** The records of the files the selector names, sorted by path. */
   fileRecords(selector: NativeRecordSelector): Promise<NativeFileRecord[]>
   unlock(): Promise<void>
-  /** The hits of a search; by meaning or both (`request.matching`) with the meaning index given. */
-  search(request: NativeSearchRequest, signal?: AbortSignal | undefined | null, meaning?: MeaningIndex | undefined | null): Promise<NativeFound>
+  /**
+   * The hits of a search; by meaning or both (`request.matching`) with the meaning index given,
+   * and the query's vector (`request.vector`) or the model that embeds it.
+   */
+  search(request: NativeSearchRequest, signal?: AbortSignal | undefined | null, meaning?: MeaningIndex | undefined | null, model?: MeaningModel | undefined | null): Promise<NativeFound>
   /**
    * The sessions that share the most of one session's distinctive words, or lie nearest it in
    * meaning, or both (search/related.rs).
@@ -455,7 +458,10 @@ export interface NativeSearchRequest {
   typos?: string
   /** `meaning` or `both` (a `MeaningIndex` given with the request), `words` (the default). */
   matching?: string
-  /** The query's vector, with `matching` meaning or both. */
+  /**
+   * The query's vector, with `matching` meaning or both; without it, the `model` given with
+   * the request embeds the query on the meaning's thread while the words are searched.
+   */
   vector?: Array<number>
   /**
    * With `matching` meaning or both: read only the first this many vectors of the meaning

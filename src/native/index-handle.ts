@@ -24,6 +24,7 @@ import type {
   NativeStats,
 } from "./addon.js";
 import { nativeModule } from "./binding.js";
+import type { MeaningHandle } from "./meaning-handle.js";
 import type { MeaningIndexHandle } from "./meaning-index-handle.js";
 
 /**
@@ -112,9 +113,13 @@ export class IndexHandle {
     return native(() => this.inner.related(request, signal, meaning.inner));
   }
 
-  /** The hits by meaning, or by words and meaning (`request.matching`), from this meaning index. */
-  searchByMeaning(request: NativeSearchRequest, meaning: MeaningIndexHandle, signal?: AbortSignal): Promise<NativeFound> {
-    return native(() => this.inner.search(request, signal, meaning.inner));
+  /**
+   * The hits by meaning, or by words and meaning (`request.matching`), from this meaning index;
+   * without `request.vector`, `model` embeds the query on the meaning's thread while the words
+   * are searched.
+   */
+  searchByMeaning(request: NativeSearchRequest, meaning: MeaningIndexHandle, signal?: AbortSignal, model?: MeaningHandle): Promise<NativeFound> {
+    return native(() => this.inner.search(request, signal, meaning.inner, model?.inner));
   }
 
   /** Sessions matching the filters, most recently active first. */

@@ -10,6 +10,7 @@ use napi_derive::napi;
 
 use crate::binding::handles::{refreshed, JsMeaningCoverage, MeaningIndex, NativeIndex};
 use crate::binding::job::{job, to_napi, Job};
+use crate::binding::meaning::MeaningModel;
 use crate::error::{Code, RecallError};
 use crate::fs::lock_file::{text_if_held, HeldLock};
 use crate::index::changes::{ChangeSet, SessionUpdate, TagUpdate};
@@ -22,7 +23,8 @@ use crate::panics;
 use crate::replace::{open_checked, open_or_replace};
 use crate::search::correction::Typos;
 use crate::search::find::{
-    After, Hit, MeaningQuery, Place, SearchOptions, DEFAULT_RECENCY_WEIGHT, DEFAULT_SNIPPET_CHARS,
+    After, Hit, MeaningQuery, Place, QueryVector, SearchOptions, DEFAULT_RECENCY_WEIGHT,
+    DEFAULT_SNIPPET_CHARS,
 };
 use crate::search::query::{Filters, DEFAULT_COORDINATION};
 use crate::search::related::{ByMeaning, Related, RelatedOptions};
@@ -234,7 +236,8 @@ pub struct JsSearchRequest {
     pub typos: Option<String>,
     /// `meaning` or `both` (a `MeaningIndex` given with the request), `words` (the default).
     pub matching: Option<String>,
-    /// The query's vector, with `matching` meaning or both.
+    /// The query's vector, with `matching` meaning or both; without it, the `model` given with
+    /// the request embeds the query on the meaning's thread while the words are searched.
     pub vector: Option<Vec<f64>>,
     /// With `matching` meaning or both: read only the first this many vectors of the meaning
     /// index (what the first page of a search read: `vectors` of its answer), so that a build
@@ -790,13 +793,15 @@ impl NativeIndex {
         AsyncTask::new(job(move || engine.unlock()))
     }
 
-    /// The hits of a search; by meaning or both (`request.matching`) with the meaning index given.
+    /// The hits of a search; by meaning or both (`request.matching`) with the meaning index given,
+    /// and the query's vector (`request.vector`) or the model that embeds it.
     #[napi(ts_return_type = "Promise<NativeFound>")]
     pub fn search(
         &self,
         request: JsSearchRequest,
         signal: Option<AbortSignal>,
         meaning: Option<&MeaningIndex>,
+        model: Option<&MeaningModel>,
     ) -> AsyncTask<Job<JsFound>> {
         let engine = self.engine.clone();
         let refuse = |error: RecallError, signal| {
@@ -814,12 +819,21 @@ impl NativeIndex {
             Err(error) => return refuse(error, signal),
         };
         let vectors = request.vectors;
-        let by_meaning = match (request.matching.as_deref(), meaning, request.vector) {
+        // The query's vector given, or the model that embeds it.
+        let vector = match (request.vector, model) {
+            (Some(vector), _) => Some(Ok(vector
+                .into_iter()
+                .map(|x| x as f32)
+                .collect::<Vec<f32>>())),
+            (None, Some(model)) => Some(Err(model.model.clone())),
+            (None, None) => None,
+        };
+        let by_meaning = match (request.matching.as_deref(), meaning, vector) {
             (None | Some("words"), _, _) => None,
             (Some(name @ ("meaning" | "both")), Some(meaning), Some(vector)) => Some((
                 meaning.current.clone(),
                 meaning.units.clone(),
-                vector.into_iter().map(|x| x as f32).collect::<Vec<f32>>(),
+                vector,
                 name == "both",
             )),
             (Some(name @ ("meaning" | "both")), _, _) => {
@@ -827,7 +841,7 @@ impl NativeIndex {
                     RecallError::new(
                         Code::BadInput,
                         format!(
-                            "a search by {name} needs the meaning index and the query's vector"
+                            "a search by {name} needs the meaning index and the query's vector or the model"
                         ),
                     ),
                     signal,
@@ -895,7 +909,13 @@ impl NativeIndex {
                             MeaningQuery {
                                 store: &store,
                                 units: &units,
-                                vector: &vector,
+                                vector: match &vector {
+                                    Ok(vector) => QueryVector::Given(vector),
+                                    Err(model) => QueryVector::Embedded {
+                                        model,
+                                        text: &options.query,
+                                    },
+                                },
                                 words,
                             },
                         )?;

@@ -19,7 +19,7 @@ use crate::search::by_meaning::{live_keys, pending};
 /// A loaded meaning model (meaning/model.rs).
 #[napi]
 pub struct MeaningModel {
-    model: Arc<Model>,
+    pub(crate) model: Arc<Model>,
 }
 
 #[napi]

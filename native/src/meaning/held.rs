@@ -19,6 +19,10 @@ unsafe impl Plain for f32 {}
 unsafe impl Plain for i8 {}
 // SAFETY: as above.
 unsafe impl Plain for i32 {}
+// SAFETY: as above.
+unsafe impl Plain for u32 {}
+// SAFETY: as above.
+unsafe impl Plain for u8 {}
 
 pub enum Held<T: Plain> {
     Owned(Vec<T>),

@@ -29,6 +29,7 @@ pub mod store;
 pub mod tokens;
 pub mod unit;
 pub mod vector;
+mod vocabulary;
 mod weights;
 
 pub use model::{Arithmetic, Model, DIMENSIONS};

@@ -29,7 +29,7 @@ use crate::meaning::tokens::Tokens;
 use crate::meaning::weights::{Bert, Dense, Layer, Norm};
 use crate::meaning::Arithmetic;
 
-const MAGIC: &[u8; 8] = b"RCLPACK1";
+const MAGIC: &[u8; 8] = b"RCLPACK2";
 /// Magic, arithmetic, the two model files' identities (5 numbers each), body length, checksum;
 /// padded to the arrays' alignment.
 const HEADER: usize = 128;
@@ -189,6 +189,7 @@ fn checksum(bytes: &[u8]) -> u64 {
 }
 
 /// The packed file's body as it is written: numbers, texts and aligned arrays, one after another.
+#[derive(Default)]
 pub struct Packer {
     bytes: Vec<u8>,
 }
@@ -203,7 +204,7 @@ impl Packer {
         self.bytes.extend_from_slice(text.as_bytes());
     }
 
-    fn array<T: Plain>(&mut self, values: &[T]) {
+    pub fn array<T: Plain>(&mut self, values: &[T]) {
         self.number(values.len() as u64);
         // Offsets in the body; the body starts at HEADER, a multiple of ALIGN.
         self.bytes
@@ -242,7 +243,7 @@ impl Unpacker<'_> {
     }
 
     /// An array, read in place.
-    fn array<T: Plain>(&mut self) -> Option<Held<T>> {
+    pub fn array<T: Plain>(&mut self) -> Option<Held<T>> {
         let count = usize::try_from(self.number()?).ok()?;
         let at = self.at.next_multiple_of(ALIGN);
         let held = Held::mapped(self.map, at, count)?;
@@ -253,6 +254,17 @@ impl Unpacker<'_> {
     /// A small array, copied.
     fn vector<T: Plain>(&mut self) -> Option<Vec<T>> {
         Some(self.array::<T>()?.to_vec())
+    }
+}
+
+#[cfg(test)]
+impl Unpacker<'_> {
+    /// What `read` reads of the bytes `packed` wrote, as if from the file (a map of its own).
+    pub fn read<T>(packed: Packer, read: impl FnOnce(&mut Unpacker) -> Option<T>) -> Option<T> {
+        let mut map = memmap2::MmapMut::map_anon(packed.bytes.len().max(1)).ok()?;
+        map[..packed.bytes.len()].copy_from_slice(&packed.bytes);
+        let map = Arc::new(map.make_read_only().ok()?);
+        read(&mut Unpacker { map: &map, at: 0 })
     }
 }
 

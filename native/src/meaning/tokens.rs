@@ -25,13 +25,14 @@ use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCa
 use crate::error::Result;
 use crate::meaning::package::{read_model_file, unusable, TOKENIZER_FILE_LIMIT};
 use crate::meaning::packed::{Packer, Unpacker};
+use crate::meaning::vocabulary::Vocabulary;
 
 /// The tokens a text is read to, `[CLS]` and `[SEP]` included (sentence-transformers' limit for
 /// this model; its position table holds 512). The rest of a longer text is not read.
 pub const MAX_TOKENS: usize = 256;
 
 pub struct Tokens {
-    vocab: HashMap<String, u32>,
+    vocab: Vocabulary,
     /// Added tokens, matched in the text before it is normalized, longest first.
     added: Vec<(String, u32)>,
     normalizer: Normalizer,
@@ -137,7 +138,7 @@ impl Tokens {
             .collect();
         added.sort_by_key(|(content, _)| std::cmp::Reverse(content.len()));
         Ok(Tokens {
-            vocab: model.vocab,
+            vocab: Vocabulary::Map(model.vocab),
             added,
             normalizer: file.normalizer,
             prefix: model.continuing_subword_prefix,
@@ -151,11 +152,7 @@ impl Tokens {
     /// What the packed model file keeps of the tokenizer (packed.rs): everything it reads by,
     /// so that a process loading the model parses no JSON.
     pub(crate) fn pack(&self, out: &mut Packer) {
-        out.number(self.vocab.len() as u64);
-        for (piece, &id) in &self.vocab {
-            out.text(piece);
-            out.number(u64::from(id));
-        }
+        self.vocab.pack(out);
         out.number(self.added.len() as u64);
         for (content, id) in &self.added {
             out.text(content);
@@ -190,12 +187,7 @@ impl Tokens {
     /// The tokenizer `pack` wrote; None when `input` does not hold one.
     pub(crate) fn unpack(input: &mut Unpacker) -> Option<Tokens> {
         let id = |input: &mut Unpacker| u32::try_from(input.number()?).ok();
-        let count = input.count()?;
-        let mut vocab = HashMap::with_capacity(count);
-        for _ in 0..count {
-            let piece = input.text()?;
-            vocab.insert(piece, id(input)?);
-        }
+        let vocab = Vocabulary::unpack(input)?;
         let mut added = Vec::new();
         for _ in 0..input.count()? {
             let content = input.text()?;
@@ -227,12 +219,10 @@ impl Tokens {
 
     /// The largest token id: the model must have an embedding for each.
     pub fn largest_id(&self) -> u32 {
-        self.vocab
-            .values()
-            .chain(self.added.iter().map(|(_, id)| id))
-            .copied()
-            .max()
-            .unwrap_or(0)
+        self.added
+            .iter()
+            .map(|(_, id)| *id)
+            .fold(self.vocab.largest_id(), u32::max)
             .max(self.first)
             .max(self.last)
     }
@@ -310,7 +300,7 @@ impl Tokens {
                     piece.push_str(&self.prefix);
                 }
                 piece.push_str(&word[start..end]);
-                if let Some(&id) = self.vocab.get(&piece) {
+                if let Some(id) = self.vocab.get(&piece) {
                     break Some(id);
                 }
                 match word[start..end].char_indices().next_back() {
@@ -417,7 +407,7 @@ mod tests {
             .collect();
         vocab.insert("[UNK]".into(), 100);
         Tokens {
-            vocab,
+            vocab: Vocabulary::Map(vocab),
             added: vec![("[MASK]".into(), 103)],
             normalizer: Normalizer {
                 clean_text: true,

@@ -258,14 +258,28 @@ impl SegmentUnits {
             .collect();
         let alive = segment.alive_bitset();
         let mut sums: ByPathKey<Vec<f32>> = ByPathKey::default();
+        // A session's messages lie together in a segment: its sum is looked up once a run, and
+        // added to in the same order as ever.
+        let mut run: Option<(u64, Vec<f32>)> = None;
         for (i, &doc) in self.docs.iter().enumerate() {
             if slots[i] == NO_SLOT || alive.is_some_and(|alive| !alive.is_alive(doc)) {
                 continue;
             }
-            let sum = sums
-                .entry(self.path_keys[i])
-                .or_insert_with(|| vec![0f32; DIMENSIONS]);
+            let key = self.path_keys[i];
+            let sum = match &mut run {
+                Some((session, sum)) if *session == key => sum,
+                _ => {
+                    if let Some((session, sum)) = run.take() {
+                        sums.insert(session, sum);
+                    }
+                    let sum = sums.remove(&key).unwrap_or_else(|| vec![0f32; DIMENSIONS]);
+                    &mut run.insert((key, sum)).1
+                }
+            };
             store.add_to(slots[i], sum);
+        }
+        if let Some((session, sum)) = run {
+            sums.insert(session, sum);
         }
         let lengths = sums
             .into_iter()

@@ -42,6 +42,7 @@ use crate::index::session::{
 };
 use crate::index::text_kind::TextKind;
 use crate::meaning::store::Store;
+use crate::meaning::Model;
 use crate::path_key::{ByPathKey, PathKeys};
 use crate::search::by_meaning::{meaning_candidates, Coverage, UnitCache};
 use crate::search::by_words::{best_message_of, word_candidates};
@@ -162,8 +163,15 @@ pub fn find(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -> 
 pub struct MeaningQuery<'a> {
     pub store: &'a Store,
     pub units: &'a UnitCache,
-    pub vector: &'a [f32],
+    pub vector: QueryVector<'a>,
     pub words: bool,
+}
+
+/// The query's vector: given, or embedded by the model on the meaning's thread while the words'
+/// search runs on the other (a cold process then waits for no embedding of its own).
+pub enum QueryVector<'a> {
+    Given(&'a [f32]),
+    Embedded { model: &'a Model, text: &'a str },
 }
 
 /// With `both`, a session the words did not find is a hit only if its score by meaning (unit.rs,
@@ -289,12 +297,20 @@ pub fn find_matching(
     let (by_words, by_meaning) = std::thread::scope(|scope| {
         let by_meaning = meaning.as_ref().map(|meaning| {
             scope.spawn(|| {
+                let embedded;
+                let vector = match meaning.vector {
+                    QueryVector::Given(vector) => vector,
+                    QueryVector::Embedded { model, text } => {
+                        embedded = model.embed(text)?;
+                        &embedded
+                    }
+                };
                 meaning_candidates(
                     searcher,
                     fields,
                     meaning.store,
                     meaning.units,
-                    meaning.vector,
+                    vector,
                     &filters,
                 )
             })
