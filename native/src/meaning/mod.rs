@@ -16,6 +16,7 @@
 //! kept in a store of its own beside the word index (store.rs), searched exactly through the word
 //! index (search/by_meaning.rs).
 
+mod arithmetic;
 pub mod background;
 mod encoder;
 mod held;
@@ -24,6 +25,7 @@ pub mod model;
 mod onnx;
 mod package;
 mod packed;
+mod packing;
 mod protobuf;
 pub mod store;
 pub mod tokens;
@@ -32,5 +34,6 @@ pub mod vector;
 mod vocabulary;
 mod weights;
 
-pub use model::{Arithmetic, Model, DIMENSIONS};
+pub use arithmetic::Arithmetic;
+pub use model::{Model, DIMENSIONS};
 pub use tokens::MAX_TOKENS;

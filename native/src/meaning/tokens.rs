@@ -24,7 +24,7 @@ use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCa
 
 use crate::error::Result;
 use crate::meaning::package::{read_model_file, unusable, TOKENIZER_FILE_LIMIT};
-use crate::meaning::packed::{Packer, Unpacker};
+use crate::meaning::packing::{Packer, Unpacker};
 use crate::meaning::vocabulary::Vocabulary;
 
 /// The tokens a text is read to, `[CLS]` and `[SEP]` included (sentence-transformers' limit for

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use crate::meaning::held::Held;
-use crate::meaning::packed::{Packer, Unpacker};
+use crate::meaning::packing::{Packer, Unpacker};
 use crate::path_key::path_key_after;
 
 pub enum Vocabulary {
