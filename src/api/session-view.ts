@@ -20,8 +20,6 @@ export interface SessionView {
   /** The `cd … && pi --session …` line that resumes it; "" for an archived session (it is pulled first). */
   resume: string;
   parts: ConversationPart[];
-  /** Every `provider/model` that replied (unknown for an archived session: empty). */
-  models: string[];
   /** An archived session: where it lives. */
   origin?: Origin;
 }
@@ -35,7 +33,6 @@ export async function sessionView(summary: SessionSummary, options: Pick<ExportO
     fields: headerFields(session),
     resume: resumeLine(session),
     parts: conversationParts(session),
-    models: session.models,
   };
 }
 
@@ -73,7 +70,6 @@ export async function archivedSessionView(pages: Array<{ messages: ReadMessage[]
     ],
     resume: "",
     parts: messages.map((m) => plainMessagePart({ entryId: m.entryId, role: m.role, timestamp: Date.parse(m.timestamp), text: m.text, toolName: m.toolName, isError: m.isError })),
-    models: [],
     origin,
   };
 }

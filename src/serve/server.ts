@@ -62,7 +62,6 @@ async function serve(recall: Recall, options: ServeOptions, say: (line: string) 
     matchModes: recall.meaningModelInstalled() ? (["both", "words", "meaning"] satisfies Match[]) : ["words"],
     remotes,
     remote: options.remote,
-    live: true,
     sessionsNote: recall.sessionsFolderProblem()?.message ?? null,
   };
   const router = new Router();

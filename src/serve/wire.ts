@@ -57,8 +57,6 @@ export interface ServeInfo {
   remotes: string[];
   /** The remote `--remote` chose: the archive scope to start in. */
   remote: string | null;
-  /** Whether pages follow the index (a live feed at /api/events). */
-  live: boolean;
   /** What is wrong with the sessions folder (none yet: Pi has not run), for a page with nothing to show. */
   sessionsNote: string | null;
 }
