@@ -123,8 +123,10 @@ export class Sessions {
     return resolved;
   }
 
-  async get(ref: string | SessionRef): Promise<SessionSummary> {
-    return sessionSummary(await this.lease.store(), await this.session(ref));
+  /** `sync: false`: an id is looked up in the index as it is (a caller that follows it, as `serve`). */
+  async get(ref: string | SessionRef, options: Freshness = {}): Promise<SessionSummary> {
+    const session = typeof ref === "string" && options.sync === false ? await this.resolveAsIs(ref) : await this.session(ref);
+    return sessionSummary(await this.lease.store(), session);
   }
 
   async read(ref: string | SessionRef, options: ReadOptions): Promise<ReadResult> {
