@@ -11,6 +11,8 @@ import { activityCharts } from "./charts.js";
 import type { Router } from "./router.js";
 import { FIRST_SCREEN_PARTS, PARTS_PER_PAGE, type ActivityAnswer, type PartAnswer, type PartsAnswer, type PullAnswer, type SearchAnswer, type ServeInfo, type SessionAnswer, type TagsAnswer, type WebHit } from "./wire.js";
 
+/** The busiest files the activity page lists. */
+const ACTIVITY_FILES = 15;
 /** Sessions a search page shows. */
 const HITS_PER_PAGE = 30;
 /** Session views kept rendered (a long session renders in tens of milliseconds). */
@@ -27,7 +29,7 @@ export interface ApiOptions {
 
 export class ServeApi {
   private readonly views = new Map<string, { stamp: string; view: SessionView }>();
-  private renderersLoading = false;
+  private prepared = false;
 
   constructor(
     private readonly recall: Recall,
@@ -37,7 +39,7 @@ export class ServeApi {
   register(router: Router): void {
     router
       .on("GET", "/api/info", () => {
-        this.loadRenderers();
+        this.prepare();
         return json(this.options.info);
       })
       .on("GET", "/api/search", async ({ url }) => json(await this.search(url.searchParams)))
@@ -52,14 +54,16 @@ export class ServeApi {
   }
 
   /**
-   * A page has loaded (it asks for the info first): the renderers a session page needs are loaded
-   * while its reader looks, after this answer is sent, rather than when a session is opened.
+   * A page has loaded (it asks for the info first): while its reader looks, after this answer is
+   * sent, the renderers a session page needs are loaded, and the activity is counted on the
+   * background thread, which keeps each file's facts for the activity page's own call.
    */
-  private loadRenderers(): void {
-    if (this.renderersLoading) return;
-    this.renderersLoading = true;
+  private prepare(): void {
+    if (this.prepared) return;
+    this.prepared = true;
     setImmediate(() => {
       this.recall.loadRenderers().catch(() => undefined);
+      this.recall.stats({ files: ACTIVITY_FILES, ...this.freshness() }).catch(() => undefined);
     });
   }
 
@@ -233,7 +237,7 @@ export class ServeApi {
 
   private async activity(query: URLSearchParams): Promise<ActivityAnswer> {
     const days = query.get("since");
-    const stats = await this.recall.stats({ ...this.scopeOf(query), ...(days ? { since: daysBack(wholeNumber(days, "since")) } : {}), files: 15, ...this.freshness() });
+    const stats = await this.recall.stats({ ...this.scopeOf(query), ...(days ? { since: daysBack(wholeNumber(days, "since")) } : {}), files: ACTIVITY_FILES, ...this.freshness() });
     return {
       totals: { sessions: stats.totals.sessions, messages: stats.totals.messages, tokens: stats.totals.tokens, cost: stats.totals.cost },
       charts: activityCharts(stats),
