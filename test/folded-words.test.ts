@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ContextMessage, ContextSummary } from "../src/api/context.js";
-import { Recall } from "../src/index.js";
+import { Recall, wordMarks } from "../src/index.js";
 import { highlightWords } from "../src/output/highlight.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { jsonLines, runRecall } from "./helpers/run-cli.js";
@@ -80,9 +80,9 @@ describe("folded words", () => {
   });
 });
 
-describe("highlightWords, at the spans Recall.wordMarks finds", () => {
+describe("highlightWords, at the spans wordMarks finds", () => {
   const mark = (text: string) => `[${text}]`;
-  const highlight = (texts: string[], query: string) => highlightWords(texts, Recall.wordMarks(texts, query), mark);
+  const highlight = (texts: string[], query: string) => highlightWords(texts, wordMarks(texts, query), mark);
 
   it("marks words that start with a query word, folding case and accents on both sides", () => {
     expect(highlight(["Ørsted in Łódź; the CAFÉ on the Straße", "nothing here"], "orst CAFE straß")).toEqual([

@@ -7,9 +7,7 @@
  * index handle, freshness, repair and the background thread, the only mutable state), sessions
  * (search, list, read, context), tags, models (ask, autotag) and maintenance (watch, doctor).
  */
-import { resolveLocations, sessionsFolderProblem, type LocationOverrides, type Locations, type SessionsFolderProblem } from "../locations.js";
-import { prefixMarks } from "../native/words.js";
-import { normalizeTag, parseTags } from "../tags/normalize.js";
+import { sessionsFolderProblem, type LocationOverrides, type Locations, type SessionsFolderProblem } from "../locations.js";
 import type { TagCount } from "../tags/tag-store.js";
 import type { SyncProgress, SyncReport } from "../sync/sync.js";
 import type { WatchOptions } from "../sync/watch.js";
@@ -29,15 +27,12 @@ import type { Stats, StatsOptions } from "./stats.js";
 import type { FileIdentity } from "../sessions/file-guard.js";
 import type { SessionSummary } from "../answers/session-summary.js";
 import type { SessionTags, TagEdit } from "./tags.js";
-import { isTerminal } from "./terminal.js";
-import { versions, type Versions } from "./versions.js";
 import { IndexLease, type Freshness, type RecallOptions, type SyncRequest } from "./facade/lease.js";
 import { Maintenance } from "./facade/maintenance.js";
 import { Models, type ModelChoice } from "./facade/models.js";
 import { Sessions, type Resolved } from "./facade/sessions.js";
 import { Tags } from "./facade/tags.js";
 import { Exports } from "./facade/exports.js";
-import { projectOf } from "../sessions/project-identity.js";
 import type { ExportedSession, ExportOptions } from "./export.js";
 import type { SessionView } from "./session-view.js";
 import type { Archive } from "../archive/archive.js";
@@ -47,7 +42,7 @@ import type { ArchiveSearchPage } from "../archive/search.js";
 import type { ArchiveReadResult } from "../archive/read.js";
 import type { PullResult } from "../archive/pull.js";
 import { MeaningIndexing } from "./facade/meaning.js";
-import { meaningIncomplete, type MeaningBuildOptions, type MeaningCoverage, type MeaningReport } from "./meaning.js";
+import type { MeaningBuildOptions, MeaningCoverage, MeaningReport } from "./meaning.js";
 import type { SessionPage, SessionPageRequest } from "./session-tools/session-page.js";
 import { checkedPageChars, findQuery, listQuery, readMode, searchQuery, type SessionQuery, type SessionSearchArgs } from "./session-tools/session-query.js";
 import type { SessionToolMode } from "./session-tools/limits.js";
@@ -97,49 +92,6 @@ export class Recall {
   /** recall for the sessions folder these overrides name (Pi's default without any). Opens nothing yet. */
   static open(options: RecallOptions = {}): Recall {
     return new Recall(options);
-  }
-
-  /** Whether a search by meaning should say its index is incomplete (more than 1 in 100 messages lack a vector). */
-  static meaningIncomplete(coverage: MeaningCoverage): boolean {
-    return meaningIncomplete(coverage);
-  }
-
-  /** The project identity of a folder (its git remote, normalized; what `--repo` compares): "" for a folder of no project. */
-  static projectOf(folder: string): string {
-    return projectOf(folder);
-  }
-
-  /** A tag as recall keeps it: lowercase letters, digits, `_` and `-` (`#Rust/Search!` → `rust-search`). */
-  static normalizeTag(raw: string): string {
-    return normalizeTag(raw);
-  }
-
-  /** Tags as a user gives them (`#` optional), normalized; one that normalizes to nothing is an error. */
-  static parseTags(raws: readonly string[]): string[] {
-    return parseTags(raws);
-  }
-
-  /** The package's version and the loaded native core's (loading fails when it is of another release). */
-  static versions(): Versions {
-    return versions();
-  }
-
-  /**
-   * For each of `texts`, the UTF-8 byte spans of its words that start with a word of `query`, by
-   * the index's words (case and accents folded: `orst` marks `Ørsted`). One native call for all.
-   */
-  static wordMarks(texts: string[], query: string): [number, number][][] {
-    return prefixMarks(texts, query);
-  }
-
-  /** Whether descriptor 1 or 2 is a terminal, without loading Node's tty module (see terminal.ts). */
-  static isTerminal(fd: 1 | 2): boolean {
-    return isTerminal(fd);
-  }
-
-  /** Where the sessions, the index and the user data of these overrides are, without opening anything. */
-  static locate(overrides: LocationOverrides = {}): Locations {
-    return resolveLocations(overrides);
   }
 
   /** Where this recall's sessions, index and user data are; worked out once (it reads Pi's settings). */

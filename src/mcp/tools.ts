@@ -1,7 +1,7 @@
 /** The tools, their arguments, limits, output shapes and annotations; each handler is one call into this folder. */
 import type { McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
-import { Recall, SESSION_TOOL_TEXT } from "../index.js";
+import { parseTags, Recall, SESSION_TOOL_TEXT } from "../index.js";
 import type { McpConfig } from "./config.js";
 import { parseTime } from "../output/time.js";
 import { published } from "./arguments.js";
@@ -161,8 +161,8 @@ export function registerTools(server: McpServer, { config, pages, reader, sessio
       let add: string[];
       let remove: string[];
       try {
-        add = args.add?.length ? Recall.parseTags(args.add) : [];
-        remove = args.remove?.length ? Recall.parseTags(args.remove) : [];
+        add = args.add?.length ? parseTags(args.add) : [];
+        remove = args.remove?.length ? parseTags(args.remove) : [];
       } catch {
         throw new ToolError("INVALID_ARGUMENT", "a tag normalizes to nothing", "use letters, digits, _ or -");
       }

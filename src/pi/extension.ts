@@ -11,7 +11,7 @@
  */
 import { SessionManager, type ExtensionAPI, type ExtensionCommandContext, type ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { CURSOR_MARKER, renderFakeCursor, visibleWidth } from "@earendil-works/pi-tui";
-import { Recall, RecallError, type AutoTagResult, type Notice, type SearchHit } from "../index.js";
+import { normalizeTag, Recall, RecallError, type AutoTagResult, type Notice, type SearchHit } from "../index.js";
 import { formatTags, sessionTitle } from "../output/session-text.js";
 import { parseRecallArgs, completeRecallArgs } from "./commands.js";
 import { formatSessions } from "./format.js";
@@ -195,7 +195,7 @@ async function editTags(recall: Recall, ctx: ExtensionCommandContext, out: Outpu
   const ref = currentSessionRef(ctx);
   const before = (await recall.tagsOf(ref)).tags;
   const edit = kind === "tag" ? await recall.addTags([ref], raw) : await recall.removeTags([ref], raw);
-  const wanted = raw.map(Recall.normalizeTag);
+  const wanted = raw.map(normalizeTag);
   const now = edit.sessions[0]!.tags;
   const list = now.length > 0 ? `Its tags: ${formatTags(now)}.` : "It has no tags now.";
   if (kind === "tag") {

@@ -7,7 +7,7 @@
 import type { ExtensionToolContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import { Type, type Static } from "typebox";
 import { resolve } from "node:path";
-import { CONTENT_SCOPES, Recall, RecallError, type Notice } from "../index.js";
+import { CONTENT_SCOPES, normalizeTag, Recall, RecallError, type Notice } from "../index.js";
 import { formatTags } from "../output/session-text.js";
 import { printableLines } from "../output/plain-text.js";
 import { formatMessages, formatSessions } from "./format.js";
@@ -174,7 +174,7 @@ export async function runRecallTool(recall: Recall, params: RecallParams, ctx: T
         if (remove.length > 0) edit = await recall.removeTags([session], remove);
         const tags = edit!.sessions[0]!.tags;
         const lines = [
-          `${add.length > 0 ? `Added ${formatTags(add.map(Recall.normalizeTag))}` : ""}${add.length > 0 && remove.length > 0 ? "; " : ""}${remove.length > 0 ? `removed ${formatTags(remove.map(Recall.normalizeTag))}` : ""}.`,
+          `${add.length > 0 ? `Added ${formatTags(add.map(normalizeTag))}` : ""}${add.length > 0 && remove.length > 0 ? "; " : ""}${remove.length > 0 ? `removed ${formatTags(remove.map(normalizeTag))}` : ""}.`,
           tags.length > 0 ? `This session (${session.id}) is now tagged ${formatTags(tags)}.` : `This session (${session.id}) has no tags now.`,
           ...(edit!.indexBusy ? ["The tags are saved; the index was busy and will show them after its next update."] : []),
           ...(edit!.indexUnwritable ? [`The tags are saved, not yet in the index: ${edit!.indexUnwritable}.`] : []),

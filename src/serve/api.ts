@@ -3,7 +3,7 @@
  * the answer for the page (wire.ts). No search, scoring or freshness logic here: the facade
  * decides what matches, the live feed (live.ts) keeps the index current.
  */
-import { MAX_LIMIT, Recall, RecallError, type ArchiveHit, type SearchHit, type SessionSummary, type SessionView } from "../index.js";
+import { MAX_LIMIT, meaningIncomplete, parseTags, Recall, RecallError, type ArchiveHit, type SearchHit, type SessionSummary, type SessionView } from "../index.js";
 import { segments } from "../output/highlight.js";
 import { sessionTitle } from "../output/session-text.js";
 import { resumeShellLine, shellLine } from "../output/shell.js";
@@ -101,7 +101,7 @@ export class ServeApi {
       hits: page.hits.map(webHit),
       nextCursor: page.nextCursor,
       readAs: page.readAs.length > 0 ? page.readAs.map((r) => `${r.word} → ${r.readAs}`).join(", ") : null,
-      note: coverage && Recall.meaningIncomplete(coverage) ? `the meaning index covers ${coverage.embedded} of ${coverage.messages} messages so far` : null,
+      note: coverage && meaningIncomplete(coverage) ? `the meaning index covers ${coverage.embedded} of ${coverage.messages} messages so far` : null,
     };
   }
 
@@ -195,8 +195,8 @@ export class ServeApi {
     const { add = [], remove = [] } = (body ?? {}) as { add?: unknown; remove?: unknown };
     if (!isStrings(add) || !isStrings(remove)) throw new RecallError("BAD_INPUT", "send { add: [tags], remove: [tags] }");
     const session = await this.recall.resolve(checkedId(id));
-    if (add.length > 0) await this.recall.addTags([session], Recall.parseTags(add));
-    if (remove.length > 0) await this.recall.removeTags([session], Recall.parseTags(remove));
+    if (add.length > 0) await this.recall.addTags([session], parseTags(add));
+    if (remove.length > 0) await this.recall.removeTags([session], parseTags(remove));
     const tags = (await this.recall.tagsOf(session)).tags;
     return { tags, all: await this.recall.tagCounts() };
   }

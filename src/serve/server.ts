@@ -4,7 +4,7 @@
  * (live.ts). Every answer carries the security headers; errors are one line of JSON.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { Recall, RECALL_VERSION, RecallError, type Match } from "../index.js";
+import { projectOf, Recall, RECALL_VERSION, RecallError, type Match } from "../index.js";
 import { ServeApi } from "./api.js";
 import { loadAssets, PAGES, SHELL, type Asset } from "./assets.js";
 import { Guard, SECURITY_HEADERS } from "./guard.js";
@@ -58,7 +58,7 @@ async function serve(recall: Recall, options: ServeOptions, say: (line: string) 
   const info: ServeInfo = {
     version: RECALL_VERSION,
     folder: options.folder,
-    project: Recall.projectOf(options.folder),
+    project: projectOf(options.folder),
     matchModes: recall.meaningModelInstalled() ? (["both", "words", "meaning"] satisfies Match[]) : ["words"],
     remotes,
     remote: options.remote,

@@ -3,7 +3,7 @@ import { Command } from "clipanion";
 import { sinceOption, untilOption } from "../message-window.js";
 import { Option } from "../options.js";
 import { isEnum, isNumber } from "typanion";
-import { CONTENT_SCOPES, DEFAULT_LIMIT, MATCH_MODES, Recall, RecallError, TYPO_MODES, type ArchiveHit, type ContentScope, type Match, type Typos } from "../../index.js";
+import { CONTENT_SCOPES, DEFAULT_LIMIT, MATCH_MODES, meaningIncomplete, Recall, RecallError, TYPO_MODES, type ArchiveHit, type ContentScope, type Match, type Typos } from "../../index.js";
 import type { OutputFormat } from "../../output/format.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { SessionsCommand } from "../sessions-command.js";
@@ -131,7 +131,7 @@ export class SearchCommand extends SessionsCommand {
       coverage,
     }));
     this.warnNotices();
-    if (page.coverage && Recall.meaningIncomplete(page.coverage)) {
+    if (page.coverage && meaningIncomplete(page.coverage)) {
       this.warn(`the meaning index covers ${page.coverage.embedded} of ${page.coverage.messages} messages searched; \`recall index --meaning\` embeds the rest`);
     }
     for (const typo of page.readAs) this.warn(`no session holds ${quote(typo.word)}: read as ${quote(typo.readAs)}, one typo away`);

@@ -1,6 +1,6 @@
 import { Command } from "clipanion";
 import { Option } from "../options.js";
-import { Recall } from "../../index.js";
+import { parseTags } from "../../index.js";
 import { formatTags } from "../../output/session-text.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { SessionTagsCommand } from "../session-tags-command.js";
@@ -27,7 +27,7 @@ export class UntagCommand extends SessionTagsCommand {
   tags = Option.Rest({ name: "tag", required: 1 });
 
   async run(): Promise<ExitCode> {
-    const unwanted = Recall.parseTags(this.tags);
+    const unwanted = parseTags(this.tags);
     const recall = this.recall();
     const { sessions, failed } = await this.resolveSessions([this.session]);
     const absent = await Promise.all(sessions.map(async (session) => {
