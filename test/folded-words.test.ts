@@ -66,7 +66,7 @@ describe("folded words", () => {
 
   it("tags with text that holds no word of the index (one too long to index) list the tagged sessions", async () => {
     const library = Recall.open({ env: agent.env });
-    await library.addTags([await library.resolve(ID)], ["travel"]);
+    await library.tags.add([await library.resolve(ID)], ["travel"]);
     const page = await library.search({ query: `#travel ${"x".repeat(200)}` });
     expect(page.hits.map((hit) => [hit.id, hit.score])).toEqual([[ID, 0]]);
     library.close();

@@ -8,7 +8,6 @@
  * (search, list, read, context), tags, models (ask, autotag) and maintenance (watch, doctor).
  */
 import { sessionsFolderProblem, type LocationOverrides, type Locations, type SessionsFolderProblem } from "../locations.js";
-import type { TagCount } from "../tags/tag-store.js";
 import type { SyncProgress, SyncReport } from "../sync/sync.js";
 import type { WatchOptions } from "../sync/watch.js";
 import type { AskOptions, AskResult } from "./ask.js";
@@ -26,7 +25,6 @@ import type { SearchOptions, SearchPage } from "./search.js";
 import type { Stats, StatsOptions } from "./stats.js";
 import type { FileIdentity } from "../sessions/file-guard.js";
 import type { SessionSummary } from "../answers/session-summary.js";
-import type { SessionTags, TagEdit } from "./tags.js";
 import { IndexLease, type Freshness, type RecallOptions, type SyncRequest } from "./facade/lease.js";
 import { Maintenance } from "./facade/maintenance.js";
 import { Models, type ModelChoice } from "./facade/models.js";
@@ -60,7 +58,8 @@ function isRemote<T extends object>(options: T | RemoteSearchOptions | RemoteRea
 export class Recall {
   private readonly lease: IndexLease;
   private readonly sessions: Sessions;
-  private readonly tags: Tags;
+  /** A session's tags, editing them, the tags in use and the sessions without any. */
+  readonly tags: Tags;
   private readonly models: Models;
   private readonly maintenance: Maintenance;
   private readonly sessionTools: SessionTools;
@@ -266,11 +265,6 @@ export class Recall {
     return this.models.config();
   }
 
-  /** Sessions without any tag, most recently active first (what `autotag --all-untagged` takes). */
-  untagged(options: ListOptions & Freshness = {}): Promise<SessionSummary[]> {
-    return this.sessions.untagged(options);
-  }
-
   /**
    * A whole session as one text to read elsewhere: Markdown (`format: "md"`, the default) or one
    * self-contained HTML file (`"html"`: no script, nothing fetched, session text escaped). With
@@ -305,31 +299,6 @@ export class Recall {
   /** How to continue a session in Pi: the command and the folder to run it in. */
   resumePlan(ref: string | SessionRef): Promise<ResumePlan> {
     return this.sessions.resumePlan(ref);
-  }
-
-  /** Throws the error a damaged tag database gives: tag operations and `#tag` filters stop on it. */
-  checkTags(): Promise<void> {
-    return this.tags.check();
-  }
-
-  /** A session's manual, automatic and suppressed tags. */
-  tagsOf(session: SessionRef): Promise<SessionTags> {
-    return this.tags.of(session);
-  }
-
-  /** Adds manual tags (`#` optional, normalized); the index shows them at once. */
-  addTags(sessions: SessionRef[], tags: readonly string[]): Promise<TagEdit> {
-    return this.tags.add(sessions, tags);
-  }
-
-  /** Removes tags and keeps automatic tagging from adding them back. */
-  removeTags(sessions: SessionRef[], tags: readonly string[]): Promise<TagEdit> {
-    return this.tags.remove(sessions, tags);
-  }
-
-  /** Every tag in use with its number of sessions, most used first. */
-  tagCounts(): Promise<TagCount[]> {
-    return this.tags.counts();
   }
 
   /**

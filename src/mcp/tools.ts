@@ -167,9 +167,9 @@ export function registerTools(server: McpServer, { config, pages, reader, sessio
         throw new ToolError("INVALID_ARGUMENT", "a tag normalizes to nothing", "use letters, digits, _ or -");
       }
       let busy = false;
-      if (add.length) busy = (await sessions.recall.addTags([session], add)).indexBusy || busy;
-      if (remove.length) busy = (await sessions.recall.removeTags([session], remove)).indexBusy || busy;
-      const tags = (await sessions.recall.tagsOf(session)).tags;
+      if (add.length) busy = (await sessions.recall.tags.add([session], add)).indexBusy || busy;
+      if (remove.length) busy = (await sessions.recall.tags.remove([session], remove)).indexBusy || busy;
+      const tags = (await sessions.recall.tags.of(session)).tags;
       return toolResult({ session_ref: args.session_ref, tags, index_busy: busy }, `tags: ${tags.map((t) => `#${t}`).join(" ") || "(none)"}`);
     }),
   );

@@ -98,7 +98,7 @@ export default function recallExtension(pi: ExtensionAPI): void {
   // Completions are best effort: a tag database that cannot be opened just completes nothing.
   const knownTags = async (): Promise<string[]> => {
     try {
-      return where ? (await recallFor(where).tagCounts()).map((c) => c.tag) : [];
+      return where ? (await recallFor(where).tags.counts()).map((c) => c.tag) : [];
     } catch {
       return [];
     }
@@ -106,7 +106,7 @@ export default function recallExtension(pi: ExtensionAPI): void {
   const openSessionTags = async (): Promise<string[]> => {
     if (!session.id || !where) return knownTags();
     try {
-      return (await recallFor(where).tagsOf({ id: session.id, path: session.path ?? "", cwd: where.cwd })).tags;
+      return (await recallFor(where).tags.of({ id: session.id, path: session.path ?? "", cwd: where.cwd })).tags;
     } catch {
       return [];
     }
@@ -182,7 +182,7 @@ function showNotices(recall: Recall, out: Output, extra: readonly string[] = [])
 
 async function showTags(recall: Recall, ctx: ExtensionCommandContext, out: Output): Promise<void> {
   const ref = currentSessionRef(ctx);
-  const tags = await recall.tagsOf(ref);
+  const tags = await recall.tags.of(ref);
   if (tags.tags.length === 0) {
     out.info("This session has no tags. Add some with /recall tag #name.");
     return;
@@ -193,8 +193,8 @@ async function showTags(recall: Recall, ctx: ExtensionCommandContext, out: Outpu
 
 async function editTags(recall: Recall, ctx: ExtensionCommandContext, out: Output, kind: "tag" | "untag", raw: string[]): Promise<void> {
   const ref = currentSessionRef(ctx);
-  const before = (await recall.tagsOf(ref)).tags;
-  const edit = kind === "tag" ? await recall.addTags([ref], raw) : await recall.removeTags([ref], raw);
+  const before = (await recall.tags.of(ref)).tags;
+  const edit = kind === "tag" ? await recall.tags.add([ref], raw) : await recall.tags.remove([ref], raw);
   const wanted = raw.map(normalizeTag);
   const now = edit.sessions[0]!.tags;
   const list = now.length > 0 ? `Its tags: ${formatTags(now)}.` : "It has no tags now.";
@@ -360,7 +360,7 @@ async function autotagThisSession(recall: Recall, ctx: ExtensionCommandContext, 
   try {
     const [result] = await recall.autoTag([ref], { caller: callerIn(ctx), ...(ctx.signal ? { signal: ctx.signal } : {}) });
     if (!result) return;
-    if (result.type === "tagged") out.info(`Tagged this session ${formatTags(result.tags)} (automatic). Its tags: ${formatTags((await recall.tagsOf(ref)).tags)}.`);
+    if (result.type === "tagged") out.info(`Tagged this session ${formatTags(result.tags)} (automatic). Its tags: ${formatTags((await recall.tags.of(ref)).tags)}.`);
     else out.warn(`no tags for this session: ${result.reason}`);
   } finally {
     if (ctx.mode === "tui") ctx.ui.setStatus("recall", undefined);
@@ -371,7 +371,7 @@ async function autotagUntagged(recall: Recall, ctx: ExtensionCommandContext, out
   const model = recall.modelFor("autoTags");
   // Which model will answer, by name, before anything is sent.
   const caller = callerIn(ctx)(model);
-  const sessions = await recall.untagged();
+  const sessions = await recall.tags.untagged();
   if (sessions.length === 0) {
     out.info("Every session already has tags.");
     return;

@@ -170,8 +170,8 @@ export async function runRecallTool(recall: Recall, params: RecallParams, ctx: T
         const remove = params.remove ?? [];
         if (add.length === 0 && remove.length === 0) return failure(action, 'recall tag needs tags: {"action": "tag", "add": ["name"]} or "remove"');
         const session = currentSessionRef(ctx);
-        let edit = add.length > 0 ? await recall.addTags([session], add) : undefined;
-        if (remove.length > 0) edit = await recall.removeTags([session], remove);
+        let edit = add.length > 0 ? await recall.tags.add([session], add) : undefined;
+        if (remove.length > 0) edit = await recall.tags.remove([session], remove);
         const tags = edit!.sessions[0]!.tags;
         const lines = [
           `${add.length > 0 ? `Added ${formatTags(add.map(normalizeTag))}` : ""}${add.length > 0 && remove.length > 0 ? "; " : ""}${remove.length > 0 ? `removed ${formatTags(remove.map(normalizeTag))}` : ""}.`,

@@ -43,7 +43,7 @@ export class ServeApi {
       .on("GET", "/api/sessions/:id/export", async ({ params, url }) => this.export(params.id!, url.searchParams))
       .on("POST", "/api/sessions/:id/tags", async ({ params, json: body }) => json(await this.editTags(params.id!, await body())))
       .on("POST", "/api/sessions/:id/pull", async ({ params, url }) => json(await this.pull(params.id!, url.searchParams)))
-      .on("GET", "/api/tags", async () => json(await this.recall.tagCounts()))
+      .on("GET", "/api/tags", async () => json(await this.recall.tags.counts()))
       .on("GET", "/api/activity", async ({ url }) => json(await this.activity(url.searchParams)));
   }
 
@@ -195,10 +195,10 @@ export class ServeApi {
     const { add = [], remove = [] } = (body ?? {}) as { add?: unknown; remove?: unknown };
     if (!isStrings(add) || !isStrings(remove)) throw new RecallError("BAD_INPUT", "send { add: [tags], remove: [tags] }");
     const session = await this.recall.resolve(checkedId(id));
-    if (add.length > 0) await this.recall.addTags([session], parseTags(add));
-    if (remove.length > 0) await this.recall.removeTags([session], parseTags(remove));
-    const tags = (await this.recall.tagsOf(session)).tags;
-    return { tags, all: await this.recall.tagCounts() };
+    if (add.length > 0) await this.recall.tags.add([session], parseTags(add));
+    if (remove.length > 0) await this.recall.tags.remove([session], parseTags(remove));
+    const tags = (await this.recall.tags.of(session)).tags;
+    return { tags, all: await this.recall.tags.counts() };
   }
 
   private async activity(query: URLSearchParams): Promise<ActivityAnswer> {

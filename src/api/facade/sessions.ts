@@ -4,7 +4,7 @@
  * to resume it). Every index access goes through the lease, which keeps the index fresh.
  */
 import { mayComeFromDamage } from "../../sync/repair.js";
-import { countSessions, listEverySession, listSessions, type ListOptions } from "../list.js";
+import { countSessions, listSessions, type ListOptions } from "../list.js";
 import type { ContextOptions, ContextResult } from "../context.js";
 import type { ReadOptions, ReadResult } from "../read.js";
 import { looksLikePath, resolveSession, sessionSummary, type SessionRef } from "../resolve-session.js";
@@ -62,12 +62,6 @@ export class Sessions {
 
   async count(options: Pick<ListOptions, "cwd">): Promise<number> {
     return countSessions(await this.lease.store(), options);
-  }
-
-  async untagged(options: ListOptions & Freshness): Promise<SessionSummary[]> {
-    const all = await this.lease.fresh(options, (store) => listEverySession(store, options));
-    const untagged = all.filter((s) => s.tags.length === 0);
-    return options.limit === undefined ? untagged : untagged.slice(0, options.limit);
   }
 
   checkFile(session: SessionRef): FileIdentity {

@@ -106,7 +106,7 @@ export class AutotagCommand extends BaseCommand {
       const limit = this.limit === undefined ? undefined : Number(this.limit);
       if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new RecallError("BAD_INPUT", `--limit must be a whole number of at least 1, not ${this.limit}`);
       const now = Date.now();
-      const untagged = await this.recall().untagged({
+      const untagged = await this.recall().tags.untagged({
         cwd: this.cwd ?? (this.here ? this.context.cwd : undefined),
         since: this.since === undefined ? undefined : parseTime(this.since, now),
         until: this.until === undefined ? undefined : parseTime(this.until, now),

@@ -31,7 +31,7 @@ export class TagCommand extends SessionTagsCommand {
   async run(): Promise<ExitCode> {
     const wanted = parseTags(this.tags);
     const { sessions, failed } = await this.resolveSessions([this.session]);
-    const edit = await this.recall().addTags(sessions, wanted);
+    const edit = await this.recall().tags.add(sessions, wanted);
     for (const tags of edit.sessions) this.printSessionTags(tags);
     if (edit.indexBusy) this.warn("the tags are saved; another recall process is writing the index, and the next search will show them");
     if (edit.indexUnwritable) this.warn(`the tags are saved, not yet in the index: ${edit.indexUnwritable}`);

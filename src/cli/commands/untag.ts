@@ -31,10 +31,10 @@ export class UntagCommand extends SessionTagsCommand {
     const recall = this.recall();
     const { sessions, failed } = await this.resolveSessions([this.session]);
     const absent = await Promise.all(sessions.map(async (session) => {
-      const { tags } = await recall.tagsOf(session);
+      const { tags } = await recall.tags.of(session);
       return unwanted.filter((tag) => !tags.includes(tag));
     }));
-    const edit = await recall.removeTags(sessions, unwanted);
+    const edit = await recall.tags.remove(sessions, unwanted);
     edit.sessions.forEach((tags, i) => {
       if (absent[i]!.length > 0) this.warn(`${tags.id} had no ${formatTags(absent[i]!)}; suppressed for automatic tagging all the same`);
       this.printSessionTags(tags);
