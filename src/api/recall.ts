@@ -40,7 +40,7 @@ import type { ArchiveSearchPage } from "../archive/search.js";
 import type { ArchiveReadResult } from "../archive/read.js";
 import type { PullResult } from "../archive/pull.js";
 import { MeaningIndexing } from "./facade/meaning.js";
-import type { MeaningBuildOptions, MeaningCoverage, MeaningReport } from "./meaning.js";
+import { MeaningCatchUp } from "./facade/meaning-catch-up.js";
 import type { SessionPage, SessionPageRequest } from "./session-tools/session-page.js";
 import { checkedPageChars, findQuery, listQuery, readMode, searchQuery, type SessionQuery, type SessionSearchArgs } from "./session-tools/session-query.js";
 import type { SessionToolMode } from "./session-tools/limits.js";
@@ -63,14 +63,16 @@ export class Recall {
   private readonly models: Models;
   private readonly maintenance: Maintenance;
   private readonly sessionTools: SessionTools;
-  private readonly meaning: MeaningIndexing;
+  /** The meaning index: building it, following it in a long-lived host, how much it covers. */
+  readonly meaning: MeaningIndexing;
   private readonly archived: ArchivedSessions;
   private readonly exports: Exports;
 
   private constructor(options: RecallOptions) {
     this.lease = new IndexLease(options);
-    this.meaning = new MeaningIndexing(this.lease);
-    this.sessions = new Sessions(this.lease, this.meaning);
+    const catchUp = new MeaningCatchUp();
+    this.meaning = new MeaningIndexing(this.lease, catchUp);
+    this.sessions = new Sessions(this.lease, catchUp);
     this.tags = new Tags(this.lease);
     this.models = new Models(this.lease, this.sessions);
     this.maintenance = new Maintenance(this.lease);
@@ -310,46 +312,6 @@ export class Recall {
   }
 
   /**
-   * Builds the meaning index from the conversation as the index holds it (bring the index up to
-   * date first): the messages it lacks are embedded on one thread of the pool, newest first, and
-   * appended as they are, so a stopped or killed build resumes where it was. A search by meaning
-   * meanwhile uses what is there. MODEL_UNAVAILABLE without the model package; LOCKED while
-   * another process builds it.
-   */
-  indexMeaning(options: MeaningBuildOptions = {}): Promise<MeaningReport> {
-    return this.meaning.build(options);
-  }
-
-  /**
-   * For a long-lived host (Pi, the MCP server): with the model package installed, builds the
-   * meaning index in the background now and after every sync that changes the index, on one
-   * thread at the lowest priority, until `close()`; another process building it is left to it,
-   * other failures go to `onError`. Returns false, doing nothing, without the model package.
-   */
-  followMeaning(onError: (error: unknown) => void = () => {}): boolean {
-    return this.meaning.follow(onError);
-  }
-
-  /**
-   * Waits for what searches started in the background: a search by meaning embeds the few
-   * messages its index lacked (at most 32, as after a sync) so that the next search covers them.
-   * A short-lived process awaits it before it exits; nothing is lost if it does not.
-   */
-  meaningSettled(): Promise<void> {
-    return this.meaning.settled();
-  }
-
-  /** Whether the meaning model's package is installed, without loading it. */
-  meaningModelInstalled(): boolean {
-    return this.meaning.installed();
-  }
-
-  /** How much of the conversation the meaning index covers; null without the model package. */
-  meaningCoverage(): Promise<MeaningCoverage | null> {
-    return this.meaning.coverage();
-  }
-
-  /**
    * Brings the index up to date as a query does before it answers: what the sync had to say
    * comes back as notices (`takeNotices`) rather than as a report.
    */
@@ -360,7 +322,7 @@ export class Recall {
   /**
    * Keeps the index up to date as Pi writes, until the signal aborts (see sync/watch.ts). Each
    * sync's report comes with what it has to tell the user. With `meaning`, the meaning index
-   * follows: what each sync added is embedded after it (`indexMeaning`; its errors go to `onError`).
+   * follows: what each sync added is embedded after it (`meaning.build`; its errors go to `onError`).
    */
   watch(options: Omit<WatchOptions, "onSync"> & { onSync?: (report: SyncReport, notices: Notice[]) => void; meaning?: boolean }): Promise<void> {
     const { meaning, ...rest } = options;
@@ -382,7 +344,7 @@ export class Recall {
 
   /** Stops the background thread once its jobs are done. The index needs no closing. */
   close(): void {
-    this.meaning.stop();
+    this.meaning.stopFollowing();
     this.lease.close();
   }
 

@@ -79,11 +79,11 @@ export default function recallExtension(pi: ExtensionAPI): void {
     session = currentSession(ctx);
     where = { cwd: ctx.cwd, sessionManager: ctx.sessionManager };
     const recall = recallFor(where);
-    if (recall.meaningModelInstalled()) {
+    if (recall.meaning.modelInstalled()) {
       recall.startIndexing();
       // One warning a session for a meaning index that cannot be built (a damaged model file, a full disk).
       let warned = false;
-      recall.followMeaning((error) => {
+      recall.meaning.follow((error) => {
         if (!warned) ctx.ui.notify(`recall: the meaning index could not be brought up to date: ${errorText(error)}`, "warning");
         warned = true;
       });
@@ -240,7 +240,7 @@ async function pick(recall: Recall, ctx: ExtensionCommandContext, query: string)
   } catch (error) {
     remoteProblem = `no archive scope: ${errorText(error)}`;
   }
-  const state = initialState({ query, scope: config.picker.scope, cwd: ctx.cwd, currentSession: currentSession(ctx), byMeaning: recall.meaningModelInstalled(), ...(remote === undefined ? {} : { remote }) });
+  const state = initialState({ query, scope: config.picker.scope, cwd: ctx.cwd, currentSession: currentSession(ctx), byMeaning: recall.meaning.modelInstalled(), ...(remote === undefined ? {} : { remote }) });
   const problem = warning ?? remoteProblem;
   if (problem) state.notice = { kind: "warning", text: problem };
   const notices = recall.takeNotices();

@@ -59,7 +59,7 @@ async function serve(recall: Recall, options: ServeOptions, say: (line: string) 
     version: RECALL_VERSION,
     folder: options.folder,
     project: projectOf(options.folder),
-    matchModes: recall.meaningModelInstalled() ? (["both", "words", "meaning"] satisfies Match[]) : ["words"],
+    matchModes: recall.meaning.modelInstalled() ? (["both", "words", "meaning"] satisfies Match[]) : ["words"],
     remotes,
     remote: options.remote,
     sessionsNote: recall.sessionsFolderProblem()?.message ?? null,

@@ -15,7 +15,7 @@ import { workStats, type Stats, type StatsOptions } from "../stats.js";
 import { checkSessionFile, guardedRead, type FileIdentity } from "../../sessions/file-guard.js";
 import type { SessionSummary } from "../../answers/session-summary.js";
 import type { Freshness, IndexLease } from "./lease.js";
-import type { MeaningIndexing } from "./meaning.js";
+import type { MeaningCatchUp } from "./meaning-catch-up.js";
 
 /** A session as commands name it, resolved; or why it could not be. */
 export type Resolved = { ref: string; session: SessionRef } | { ref: string; error: unknown };
@@ -23,7 +23,7 @@ export type Resolved = { ref: string; session: SessionRef } | { ref: string; err
 export class Sessions {
   constructor(
     private readonly lease: IndexLease,
-    private readonly meaningIndexing: MeaningIndexing,
+    private readonly catchUp: MeaningCatchUp,
   ) {}
 
   async search<T>(options: SearchOptions & Freshness, present?: (page: SearchPage) => T): Promise<T | SearchPage> {
@@ -35,7 +35,7 @@ export class Sessions {
     return this.lease.fresh(options, async (store) => {
       const loaded = (await meaning) ?? undefined;
       const page = await searchPage(store, options, loaded);
-      if (loaded && page.coverage) this.meaningIndexing.catchUp(store, loaded, page.coverage);
+      if (loaded && page.coverage) this.catchUp.searched(store, loaded, page.coverage);
       return present ? present(page) : page;
     });
   }

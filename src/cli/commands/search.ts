@@ -140,12 +140,12 @@ export class SearchCommand extends SessionsCommand {
       const what = file === undefined ? quote(query) : query.trim() ? `${quote(query)} and touched ${file}` : `touched ${file}`;
       if (!format && repo !== undefined) this.warn(`no session of this folder's project matches ${what}; drop --repo to search every project`);
       else if (!format) this.warn(cwd ? `no session in ${cwd} ${file !== undefined && !query.trim() ? what : `matches ${what}`}; drop --here/--cwd to search every project` : `no session ${file !== undefined && !query.trim() ? what : `matches ${what}`}`);
-      await this.recall().meaningSettled();
+      await this.recall().meaning.settled();
       return Exit.NoMatch;
     }
     this.context.stdout.write(page.text);
     // The few messages the meaning index lacked are embedded after the answer is out.
-    await this.recall().meaningSettled();
+    await this.recall().meaning.settled();
     return Exit.Ok;
   }
 
