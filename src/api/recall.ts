@@ -10,8 +10,6 @@
 import { sessionsFolderProblem, type LocationOverrides, type Locations, type SessionsFolderProblem } from "../locations.js";
 import type { SyncProgress, SyncReport } from "../sync/sync.js";
 import type { WatchOptions } from "../sync/watch.js";
-import type { AskOptions, AskResult } from "./ask.js";
-import type { AutoTagOptions, AutoTagResult } from "./autotag.js";
 import type { LoadedConfig } from "../config.js";
 import type { ContextOptions, ContextResult } from "./context.js";
 import type { DoctorCheck } from "./doctor.js";
@@ -27,7 +25,7 @@ import type { FileIdentity } from "../sessions/file-guard.js";
 import type { SessionSummary } from "../answers/session-summary.js";
 import { IndexLease, type Freshness, type RecallOptions, type SyncRequest } from "./facade/lease.js";
 import { Maintenance } from "./facade/maintenance.js";
-import { Models, type ModelChoice } from "./facade/models.js";
+import { Models } from "./facade/models.js";
 import { Sessions, type Resolved } from "./facade/sessions.js";
 import { Tags } from "./facade/tags.js";
 import { Exports } from "./facade/exports.js";
@@ -60,7 +58,8 @@ export class Recall {
   private readonly sessions: Sessions;
   /** A session's tags, editing them, the tags in use and the sessions without any. */
   readonly tags: Tags;
-  private readonly models: Models;
+  /** Asking a model about a session, tagging sessions with one, and which model that is. */
+  readonly models: Models;
   private readonly maintenance: Maintenance;
   private readonly sessionTools: SessionTools;
   /** The meaning index: building it, following it in a long-lived host, how much it covers. */
@@ -236,35 +235,9 @@ export class Recall {
     return this.sessions.context(ref, question, options);
   }
 
-  /**
-   * Asks a model about one session: the messages `context` picks for the question go to the
-   * model (`model`, else the configured one, else Pi's default), through the user's `pi`.
-   */
-  ask(ref: string | SessionRef, question: string, options: AskOptions & ModelChoice = {}): Promise<AskResult> {
-    return this.models.ask(ref, question, options);
-  }
-
-  /**
-   * Tags sessions with a model (`model`, else the configured one, else Pi's default); see
-   * autotag.ts. A batch keeps one `pi` process for all its sessions.
-   */
-  autoTag(sessions: readonly SessionRef[], options: AutoTagOptions & ModelChoice = {}): Promise<AutoTagResult[]> {
-    return this.models.autoTag(sessions, options);
-  }
-
-  /** The model a feature would ask: `provider/id` from the configuration, or undefined for Pi's default. */
-  modelFor(feature: "autoTags" | "ask"): string | undefined {
-    return this.models.modelFor(feature);
-  }
-
-  /** Makes `model` (`provider/id`) the one asking and auto-tagging use, in recall's config.json. */
-  chooseModel(model: string): void {
-    this.models.chooseModel(model);
-  }
-
   /** recall's settings (config.json and the earlier tools' files), read now, with what could not be used. */
   config(): LoadedConfig {
-    return this.models.config();
+    return this.lease.config();
   }
 
   /**

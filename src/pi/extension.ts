@@ -358,7 +358,7 @@ async function autotagThisSession(recall: Recall, ctx: ExtensionCommandContext, 
   const ref = currentSessionRef(ctx);
   if (ctx.mode === "tui") ctx.ui.setStatus("recall", "recall: asking the model for tags…");
   try {
-    const [result] = await recall.autoTag([ref], { caller: callerIn(ctx), ...(ctx.signal ? { signal: ctx.signal } : {}) });
+    const [result] = await recall.models.autoTag([ref], { caller: callerIn(ctx), ...(ctx.signal ? { signal: ctx.signal } : {}) });
     if (!result) return;
     if (result.type === "tagged") out.info(`Tagged this session ${formatTags(result.tags)} (automatic). Its tags: ${formatTags((await recall.tags.of(ref)).tags)}.`);
     else out.warn(`no tags for this session: ${result.reason}`);
@@ -368,7 +368,7 @@ async function autotagThisSession(recall: Recall, ctx: ExtensionCommandContext, 
 }
 
 async function autotagUntagged(recall: Recall, ctx: ExtensionCommandContext, out: Output, yes: boolean): Promise<void> {
-  const model = recall.modelFor("autoTags");
+  const model = recall.models.modelFor("autoTags");
   // Which model will answer, by name, before anything is sent.
   const caller = callerIn(ctx)(model);
   const sessions = await recall.tags.untagged();
@@ -389,7 +389,7 @@ async function autotagUntagged(recall: Recall, ctx: ExtensionCommandContext, out
   let tagged = 0;
   let failed = 0;
   const run = (onResult: (result: AutoTagResult, done: number) => void) =>
-    recall.autoTag(refs, { caller: () => caller, signal: stop.signal, onResult: (result, done) => onResult(result, done) });
+    recall.models.autoTag(refs, { caller: () => caller, signal: stop.signal, onResult: (result, done) => onResult(result, done) });
 
   if (ctx.mode !== "tui") {
     const results = await run((result) => (result.type === "tagged" ? tagged++ : result.type === "failed" && failed++));
@@ -429,7 +429,7 @@ async function autotagUntagged(recall: Recall, ctx: ExtensionCommandContext, out
 
 /** `/recall model`: a pick among the models Pi can use, saved in recall's config. */
 async function chooseModel(recall: Recall, ctx: ExtensionCommandContext, out: Output): Promise<void> {
-  const current = recall.modelFor("autoTags") ?? recall.modelFor("ask");
+  const current = recall.models.modelFor("autoTags") ?? recall.models.modelFor("ask");
   const names = ctx.modelRegistry.getAvailable().map(modelName);
   if (names.length === 0) {
     out.warn("Pi has no model with credentials; log in with /login first");
@@ -442,7 +442,7 @@ async function chooseModel(recall: Recall, ctx: ExtensionCommandContext, out: Ou
   const choice = await ctx.ui.select(`Model for auto-tagging and asking (now: ${current ?? "this session's model"})`, names);
   if (!choice) return;
   try {
-    recall.chooseModel(choice);
+    recall.models.choose(choice);
   } catch (error) {
     if (error instanceof RecallError) out.error(error.message);
     else throw error;

@@ -70,7 +70,7 @@ async function fresh<T>(recall: Recall, query: () => Promise<T>): Promise<{ valu
 /** A model's answer about one session, and the messages it drew on, as tool text. */
 export async function askAbout(recall: Recall, ref: string, question: string, ctx: ToolContext, signal?: AbortSignal): Promise<{ lines: string[]; count: number }> {
   const session = await recall.resolve(ref);
-  const asked = await recall.ask(session, question, { caller: (model) => piModelCaller(ctx, model), ...(signal ? { signal } : {}) });
+  const asked = await recall.models.ask(session, question, { caller: (model) => piModelCaller(ctx, model), ...(signal ? { signal } : {}) });
   if (asked.sent === 0) return { lines: [`Session ${session.id} has no messages to ask about; nothing was asked.`], count: 0 };
   const from = `${asked.sent} message${asked.sent === 1 ? "" : "s"} of session ${session.id}${asked.sampled ? " (its start and end: no message holds a word of the question)" : ""}`;
   const citing = asked.messages.length > 0 ? `citing ${asked.messages.map((m) => `[${m.index}]`).join(" ")}` : "citing none";

@@ -50,7 +50,7 @@ export class AutotagCommand extends BaseCommand {
       return Exit.NoMatch;
     }
     const recall = this.recall();
-    const model = this.model ?? recall.modelFor("autoTags");
+    const model = this.model ?? recall.models.modelFor("autoTags");
     const modelName = model ?? "Pi's default model";
     if (sessions.length > 1 && !this.yes) {
       const question = `Tag ${sessions.length} sessions with ${modelName}? Each session is one request, and the provider may charge for it.`;
@@ -75,7 +75,7 @@ export class AutotagCommand extends BaseCommand {
     process.on("SIGINT", onSignal);
     let results: AutoTagResult[];
     try {
-      results = await recall.autoTag(sessions, {
+      results = await recall.models.autoTag(sessions, {
         ...(model ? { model } : {}),
         dryRun: this.dryRun,
         redact: this.redact,
