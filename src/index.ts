@@ -4,7 +4,7 @@
  * test checks it). Node ≥ 20; never imports Pi.
  */
 export { Recall } from "./api/recall.js";
-export type { RecallOptions, Freshness, SyncRequest, Resolved, ModelChoice, RemoteReadOptions, RemoteSearchOptions } from "./api/recall.js";
+export type { RecallOptions, Freshness, SyncRequest, Resolved, ModelChoice } from "./api/recall.js";
 export type { IndexCheck } from "./native/index-handle.js";
 export type { ModelCaller, ModelQuestion } from "./api/pi-model.js";
 export { startEarlyLook } from "./api/early-look.js";

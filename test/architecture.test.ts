@@ -35,6 +35,11 @@ export function importsOf(text: string): string[] {
   return found;
 }
 
+/** The modules a file imports for their code: every import but `import type` and `export type`. */
+function valueImportsOf(text: string): string[] {
+  return importsOf(text.replace(/(?:^|\n)\s*(?:import|export)\s+type\s[^;]*;/g, "\n"));
+}
+
 /** `src/<folder>` a source path belongs to ("" for files directly in src/). */
 function folderOf(path: string): string {
   const rel = relative(src, path).split(sep);
@@ -130,6 +135,19 @@ describe("the library's layers", () => {
       );
     expect(library.filter((f) => folderOf(f.path) === "archive").length).toBeGreaterThan(10);
     expect(offending).toEqual([]);
+  });
+
+  it("the archive has one entry point: from the rest of the library, only archive.ts is imported for its code (and redact.ts, the redaction the model features share)", () => {
+    const ENTRIES = [join(src, "archive", "archive.ts"), join(src, "archive", "redact.ts")];
+    const offending = library
+      .filter((f) => folderOf(f.path) !== "archive" && relative(src, f.path) !== "index.ts")
+      .flatMap((f) =>
+        valueImportsOf(f.text)
+          .filter((s) => s.startsWith(".") && folderOf(target(f.path, s)) === "archive" && !ENTRIES.includes(target(f.path, s)))
+          .map((s) => `${rel(f.path)} → ${s}`),
+      );
+    expect(offending).toEqual([]);
+    expect(valueImportsOf(`import type { A } from "./a.js";\nimport { B, type C } from "./b.js";\nexport type { D } from "./d.js";`)).toEqual(["./b.js"]);
   });
 
   it("sees an import that runs up a layer", () => {

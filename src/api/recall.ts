@@ -7,7 +7,7 @@
  * index handle, freshness, repair and the background thread, the only mutable state), sessions
  * (search, list, read, context), tags, models (ask, autotag) and maintenance (watch, doctor).
  */
-import { sessionsFolderProblem, type LocationOverrides, type Locations, type SessionsFolderProblem } from "../locations.js";
+import { sessionsFolderProblem, type Locations, type SessionsFolderProblem } from "../locations.js";
 import type { SyncProgress, SyncReport } from "../sync/sync.js";
 import type { WatchOptions } from "../sync/watch.js";
 import type { LoadedConfig } from "../config.js";
@@ -29,14 +29,8 @@ import { Models } from "./facade/models.js";
 import { Sessions, type Resolved } from "./facade/sessions.js";
 import { Tags } from "./facade/tags.js";
 import { Exports } from "./facade/exports.js";
-import type { ExportedSession, ExportOptions } from "./export.js";
-import type { SessionView } from "./session-view.js";
-import type { Archive } from "../archive/archive.js";
+import { Archive } from "../archive/archive.js";
 import { SessionTools } from "./facade/session-tools.js";
-import { ArchivedSessions, type RemoteReadOptions, type RemoteSearchOptions } from "./facade/archived-sessions.js";
-import type { ArchiveSearchPage } from "../archive/search.js";
-import type { ArchiveReadResult } from "../archive/read.js";
-import type { PullResult } from "../archive/pull.js";
 import { MeaningIndexing } from "./facade/meaning.js";
 import { MeaningCatchUp } from "./facade/meaning-catch-up.js";
 import type { SessionPage, SessionPageRequest } from "./session-tools/session-page.js";
@@ -46,12 +40,6 @@ import type { SessionToolMode } from "./session-tools/limits.js";
 export type { Freshness, RecallOptions, SyncRequest } from "./facade/lease.js";
 export type { ModelChoice } from "./facade/models.js";
 export type { Resolved } from "./facade/sessions.js";
-export type { RemoteReadOptions, RemoteSearchOptions } from "./facade/archived-sessions.js";
-
-/** Options naming a remote (a `remote` key left undefined names none). */
-function isRemote<T extends object>(options: T | RemoteSearchOptions | RemoteReadOptions): options is RemoteSearchOptions | RemoteReadOptions {
-  return (options as { remote?: string }).remote !== undefined;
-}
 
 export class Recall {
   private readonly lease: IndexLease;
@@ -64,11 +52,14 @@ export class Recall {
   private readonly sessionTools: SessionTools;
   /** The meaning index: building it, following it in a long-lived host, how much it covers. */
   readonly meaning: MeaningIndexing;
-  private readonly archived: ArchivedSessions;
-  private readonly exports: Exports;
+  /** A whole session as Markdown or HTML, as the document those render, or as a page shows it. */
+  readonly exports: Exports;
+  private opened: Archive | undefined;
+  private readonly hostHidden: boolean;
 
   private constructor(options: RecallOptions) {
     this.lease = new IndexLease(options);
+    this.hostHidden = !options.showRemoteHosts;
     const catchUp = new MeaningCatchUp();
     this.meaning = new MeaningIndexing(this.lease, catchUp);
     this.sessions = new Sessions(this.lease, catchUp);
@@ -76,22 +67,24 @@ export class Recall {
     this.models = new Models(this.lease, this.sessions);
     this.maintenance = new Maintenance(this.lease);
     this.sessionTools = new SessionTools(this.lease, this.sessions);
-    this.archived = new ArchivedSessions(this.lease);
-    this.exports = new Exports(this.sessions);
-  }
-
-  /**
-   * The team archives (remotes in config.json) for the sessions these overrides name: src/archive.
-   * Loaded when first asked for, so nothing else pays for the OpenSearch client.
-   */
-  static async openArchive(options: LocationOverrides = {}): Promise<Archive> {
-    const { Archive } = await import("../archive/archive.js");
-    return Archive.open(options);
+    this.exports = new Exports(this.sessions, () => this.archive);
   }
 
   /** recall for the sessions folder these overrides name (Pi's default without any). Opens nothing yet. */
   static open(options: RecallOptions = {}): Recall {
     return new Recall(options);
+  }
+
+  /**
+   * The team archives, the remotes of config.json: pushing to one, searching and reading it,
+   * pulling a session file it keeps. The one way into src/archive; it loads no OpenSearch client
+   * until an operation needs it, and never touches the local index. Its errors name the remote
+   * only (REMOTE_UNAVAILABLE within the remote's timeout), never its URL or host, unless opened
+   * with `showRemoteHosts`.
+   */
+  get archive(): Archive {
+    this.opened ??= Archive.open({ ...this.lease.overrides, hostHidden: this.hostHidden });
+    return this.opened;
   }
 
   /** Where this recall's sessions, index and user data are; worked out once (it reads Pi's settings). */
@@ -127,21 +120,11 @@ export class Recall {
    *
    * `present`, if given, turns the page into what the caller shows, as soon as it is read: while
    * a freshness check is still under way (a large history), the presenting overlaps it.
-   *
-   * With `remote`, the archive of that name in config.json is searched instead (never the local
-   * index): the same query language, each hit with its `origin`, and its errors
-   * (REMOTE_UNAVAILABLE within the remote's timeout) naming the remote, never its URL or host.
    */
-  search(options: RemoteSearchOptions): Promise<ArchiveSearchPage>;
   search(options: SearchOptions & Freshness): Promise<SearchPage>;
   search<T>(options: SearchOptions & Freshness, present: (page: SearchPage) => T): Promise<T>;
-  search<T>(options: (SearchOptions & Freshness) | RemoteSearchOptions, present?: (page: SearchPage) => T): Promise<T | SearchPage | ArchiveSearchPage> {
-    return isRemote(options) ? this.archived.search(options) : this.sessions.search(options, present);
-  }
-
-  /** The names of the archives config.json lists (`remotes`), in its order; none configured: empty. */
-  remoteNames(): string[] {
-    return this.archived.names();
+  search<T>(options: SearchOptions & Freshness, present?: (page: SearchPage) => T): Promise<T | SearchPage> {
+    return this.sessions.search(options, present);
   }
 
   /**
@@ -211,23 +194,9 @@ export class Recall {
     return this.sessions.get(ref);
   }
 
-  /**
-   * A session's messages, a page at a time. With `remote`, a session of that archive, by id or
-   * unique id prefix, as it was pushed; its errors as `search({ remote })`'s.
-   */
-  read(ref: string, options: RemoteReadOptions): Promise<ArchiveReadResult>;
-  read(ref: string | SessionRef, options?: ReadOptions): Promise<ReadResult>;
-  read(ref: string | SessionRef, options: ReadOptions | RemoteReadOptions = {}): Promise<ReadResult | ArchiveReadResult> {
-    return isRemote(options) ? this.archived.read(ref as string, options) : this.sessions.read(ref, options);
-  }
-
-  /**
-   * Writes a session file the remote named `remote` keeps (`keepFiles`) into this machine's Pi
-   * sessions folder, never over another file, so that Pi can resume it here (`recall pull`); its
-   * errors as `search({ remote })`'s.
-   */
-  pull(session: string, { remote }: { remote: string }): Promise<PullResult> {
-    return this.archived.pull(session, remote);
+  /** A session's messages, a page at a time. */
+  read(ref: string | SessionRef, options: ReadOptions = {}): Promise<ReadResult> {
+    return this.sessions.read(ref, options);
   }
 
   /** The messages of one session that bear on a question, within a budget; no model involved. */
@@ -238,37 +207,6 @@ export class Recall {
   /** recall's settings (config.json and the earlier tools' files), read now, with what could not be used. */
   config(): LoadedConfig {
     return this.lease.config();
-  }
-
-  /**
-   * A whole session as one text to read elsewhere: Markdown (`format: "md"`, the default) or one
-   * self-contained HTML file (`"html"`: no script, nothing fetched, session text escaped). With
-   * `redact`, secrets are replaced as a push to an archive replaces them. A session file that is
-   * not a regular file (UNSAFE_FILE) or is over `MAX_SESSION_BYTES` (FILE_TOO_LARGE) is refused
-   * before anything of it is read.
-   */
-  exportSession(ref: string | SessionRef, options: ExportOptions = {}): Promise<string> {
-    return this.exports.render(ref, options);
-  }
-
-  /** The session an export renders: every entry a reader sees, as blocks, with its project and tags. */
-  exportedSession(ref: string | SessionRef, options: Omit<ExportOptions, "format"> = {}): Promise<ExportedSession> {
-    return this.exports.document(ref, options);
-  }
-
-  /** A session as a page shows it: header fields and its conversation as HTML, a part per shown entry (`recall serve`); its file checked as `exportSession` checks it. */
-  viewSession(ref: string | SessionRef, options: Pick<ExportOptions, "allBranches" | "redact"> = {}): Promise<SessionView> {
-    return this.exports.view(ref, options);
-  }
-
-  /** A session of the remote named `remote` as a page shows it: every message a part (its errors as `search({ remote })`'s). */
-  viewArchivedSession(id: string, { remote }: { remote: string }): Promise<SessionView> {
-    return this.archived.view(id, remote);
-  }
-
-  /** The stylesheet of a session's parts (an HTML export's). */
-  sessionStylesheet(): Promise<string> {
-    return this.exports.stylesheet();
   }
 
   /** How to continue a session in Pi: the command and the folder to run it in. */

@@ -236,7 +236,7 @@ async function pick(recall: Recall, ctx: ExtensionCommandContext, query: string)
   let remote: string | undefined;
   let remoteProblem: string | undefined;
   try {
-    remote = recall.remoteNames()[0];
+    remote = recall.archive.remotes()[0]?.name;
   } catch (error) {
     remoteProblem = `no archive scope: ${errorText(error)}`;
   }
@@ -248,7 +248,7 @@ async function pick(recall: Recall, ctx: ExtensionCommandContext, query: string)
   // The picker shows the index as it is at once, and refreshes once the library's freshness check ran.
   const service: PickerService = {
     search: async ({ related, remote, ...request }) => {
-      if (remote !== undefined) return (await recall.search({ remote, query: request.query, limit: request.limit, ...(request.content ? { content: request.content } : {}) })).hits;
+      if (remote !== undefined) return (await recall.archive.search(remote, { query: request.query, limit: request.limit, ...(request.content ? { content: request.content } : {}) })).hits;
       return related ? (await recall.related({ session: related, limit: request.limit, cwd: request.cwd, sync: false })).hits : (await recall.search({ ...request, sync: false })).hits;
     },
     catchUp: async ({ remote, ...request }) => {
@@ -259,8 +259,8 @@ async function pick(recall: Recall, ctx: ExtensionCommandContext, query: string)
       return { notices: notices.map((n) => n.message), indexBusy: notices.some((n) => n.code === "INDEX_BUSY") };
     },
     read: (ref, options) => recall.read(ref, options),
-    readArchived: (hit, options) => recall.read(hit.id, { remote: hit.origin.remote, limit: options.limit }),
-    pull: (hit) => recall.pull(hit.id, { remote: hit.origin.remote }),
+    readArchived: async (hit, options) => recall.archive.read(hit.origin.remote, hit.id, { limit: options.limit }),
+    pull: async (hit) => recall.archive.pull(hit.origin.remote, hit.id),
   };
 
   const outcome = await ctx.ui.custom<PickerOutcome>(

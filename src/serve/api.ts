@@ -78,7 +78,7 @@ export class ServeApi {
     const limit = Math.min(MAX_LIMIT, HITS_PER_PAGE);
     if (remote !== undefined) {
       if (!text) return { hits: [], nextCursor: null, readAs: null, note: "type to search the archive" };
-      const page = await this.recall.search({ remote, query: text, limit, ...scope });
+      const page = await this.recall.archive.search(remote, { query: text, limit, ...scope });
       return { hits: page.hits.map(webHit), nextCursor: null, readAs: null, note: null };
     }
     if (!text) {
@@ -115,7 +115,7 @@ export class ServeApi {
       const key = `${remote}\n${checkedId(id)}`;
       const kept = this.views.get(key);
       if (kept && !fresh) return kept.view;
-      return this.keep(key, "archive", await this.recall.viewArchivedSession(id, { remote }));
+      return this.keep(key, "archive", await this.recall.exports.archivedView(remote, id));
     }
     const summary = await this.recall.get(checkedId(id));
     // `branches=all`: the branches left behind too, each after the message it left from.
@@ -125,7 +125,7 @@ export class ServeApi {
     const kept = this.views.get(key);
     if (kept && kept.stamp === stamp) return kept.view;
     this.recall.checkFile(summary);
-    return this.keep(key, stamp, await this.recall.viewSession(summary, { allBranches }));
+    return this.keep(key, stamp, await this.recall.exports.view(summary, { allBranches }));
   }
 
   private keep(key: string, stamp: string, view: SessionView): SessionView {
@@ -172,7 +172,7 @@ export class ServeApi {
 
   /** Writes the session file the archive keeps into this machine's sessions folder, and says how to resume it. */
   private async pull(id: string, query: URLSearchParams): Promise<PullAnswer> {
-    const pulled = await this.recall.pull(checkedId(id), { remote: this.remoteOf(query, true)! });
+    const pulled = await this.recall.archive.pull(this.remoteOf(query, true)!, checkedId(id));
     const plan = await this.recall.resumePlan({ id: pulled.id, path: pulled.path, cwd: pulled.cwd }).catch(() => null);
     return { id: pulled.id, alreadyHere: pulled.alreadyHere, resume: plan ? resumeShellLine(plan) : shellLine(["pi", "--fork", pulled.path]) };
   }
@@ -181,7 +181,7 @@ export class ServeApi {
     const format = query.get("format") ?? "md";
     const summary = await this.recall.get(checkedId(id));
     this.recall.checkFile(summary);
-    const text = await this.recall.exportSession(summary, { format: format as never, redact: query.get("redact") === "1", allBranches: query.get("allBranches") === "1" });
+    const text = await this.recall.exports.render(summary, { format: format as never, redact: query.get("redact") === "1", allBranches: query.get("allBranches") === "1" });
     const html = format === "html";
     return {
       kind: "body" as const,

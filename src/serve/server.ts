@@ -53,7 +53,7 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
 async function serve(recall: Recall, options: ServeOptions, say: (line: string) => void): Promise<RunningServer> {
   const stop = new AbortController();
   const live = new LiveFeed(recall, say);
-  const remotes = recall.remoteNames();
+  const remotes = recall.archive.remotes().map((remote) => remote.name);
   if (options.remote !== null && !remotes.includes(options.remote)) throw new RecallError("NOT_FOUND", `no remote named ${options.remote} in recall's config.json (see recall remote)`);
   const info: ServeInfo = {
     version: RECALL_VERSION,
@@ -70,7 +70,7 @@ async function serve(recall: Recall, options: ServeOptions, say: (line: string) 
     live.attach(response);
     return { kind: "held" };
   });
-  const assets = loadAssets(await recall.sessionStylesheet());
+  const assets = loadAssets(await recall.exports.stylesheet());
 
   const server = createServer();
   await new Promise<void>((listening, failed) => {

@@ -47,6 +47,12 @@ export interface RecallOptions extends LocationOverrides {
    * (or the watches cannot be trusted; see sync/live-freshness.ts). `close()` stops watching.
    */
   live?: boolean;
+  /**
+   * The archive's errors name a remote's URL or host too, not only its name: for a person at their
+   * own terminal (the CLI). Left out, what a host answers a model or another program (the Pi
+   * extension, the MCP server, `recall serve`) never holds a remote's host.
+   */
+  showRemoteHosts?: boolean;
 }
 
 /** How a query treats the index before it answers. */

@@ -3,7 +3,7 @@ import { Command } from "clipanion";
 import { sinceOption, untilOption } from "../message-window.js";
 import { Option } from "../options.js";
 import { isEnum, isNumber } from "typanion";
-import { CONTENT_SCOPES, DEFAULT_LIMIT, MATCH_MODES, meaningIncomplete, Recall, RecallError, TYPO_MODES, type ArchiveHit, type ContentScope, type Match, type Typos } from "../../index.js";
+import { CONTENT_SCOPES, DEFAULT_LIMIT, MATCH_MODES, meaningIncomplete, RecallError, TYPO_MODES, type ArchiveHit, type ContentScope, type Match, type Typos } from "../../index.js";
 import type { OutputFormat } from "../../output/format.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { SessionsCommand } from "../sessions-command.js";
@@ -156,7 +156,7 @@ export class SearchCommand extends SessionsCommand {
       if (value !== undefined && value !== false) throw new RecallError("BAD_INPUT", `${flag} searches this machine's index: it does not go with --remote`);
     }
     if (format === "path") throw new RecallError("BAD_INPUT", "--format path prints session files, which an archive does not have here: use --json or --format tsv");
-    const archive = await Recall.openArchive({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
+    const archive = this.recall().archive;
     const { hits } = await archive.search(remote, { ...options, user: this.user, machine: this.machine });
     if (hits.length === 0) {
       if (!format) this.warn(`no session in remote ${remote} matches ${quote(options.query)}`);
