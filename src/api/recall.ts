@@ -254,9 +254,9 @@ export class Recall {
     return this.sessions.resolveAll(refs);
   }
 
-  /** A session's summary, as search and list give it, by id, id prefix or path. */
-  get(ref: string | SessionRef): Promise<SessionSummary> {
-    return this.sessions.get(ref);
+  /** A session's summary, as search and list give it, by id, id prefix or path (an id after a sync, unless `sync: false`). */
+  get(ref: string | SessionRef, options: Freshness = {}): Promise<SessionSummary> {
+    return this.sessions.get(ref, options);
   }
 
   /**
@@ -348,6 +348,11 @@ export class Recall {
   /** The stylesheet of a session's parts (an HTML export's). */
   sessionStylesheet(): Promise<string> {
     return this.exports.stylesheet();
+  }
+
+  /** Loads the renderers ahead of the first `viewSession` or export (~100 ms, once per process). */
+  loadRenderers(): Promise<void> {
+    return this.exports.loadRenderers();
   }
 
   /** How to continue a session in Pi: the command and the folder to run it in. */

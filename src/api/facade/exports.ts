@@ -6,7 +6,7 @@
  */
 import { exportedSession, exportSession, type ExportedSession, type ExportOptions } from "../export.js";
 import type { SessionRef } from "../resolve-session.js";
-import { sessionStylesheet, sessionView, type SessionView } from "../session-view.js";
+import { loadRenderers, sessionStylesheet, sessionView, type SessionView } from "../session-view.js";
 import { checkWholeSessionFile, MAX_SESSION_BYTES } from "../../sessions/file-guard.js";
 import type { SessionSummary } from "../../answers/session-summary.js";
 import type { Sessions } from "./sessions.js";
@@ -24,6 +24,10 @@ export class Exports {
 
   stylesheet(): Promise<string> {
     return sessionStylesheet();
+  }
+
+  loadRenderers(): Promise<void> {
+    return loadRenderers();
   }
 
   async render(ref: string | SessionRef, options: ExportOptions): Promise<string> {
