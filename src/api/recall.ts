@@ -8,7 +8,7 @@
  * (search, list, read, context), tags, models (ask, autotag) and maintenance (watch, doctor).
  */
 import { sessionsFolderProblem, type Locations, type SessionsFolderProblem } from "../locations.js";
-import type { SyncProgress, SyncReport } from "../sync/sync.js";
+import type { SyncReport } from "../sync/sync.js";
 import type { WatchOptions } from "../sync/watch.js";
 import type { LoadedConfig } from "../config.js";
 import type { ContextOptions, ContextResult } from "./context.js";
@@ -33,9 +33,6 @@ import { Archive } from "../archive/archive.js";
 import { SessionTools } from "./facade/session-tools.js";
 import { MeaningIndexing } from "./facade/meaning.js";
 import { MeaningCatchUp } from "./facade/meaning-catch-up.js";
-import type { SessionPage, SessionPageRequest } from "./session-tools/session-page.js";
-import { checkedPageChars, findQuery, listQuery, readMode, searchQuery, type SessionQuery, type SessionSearchArgs } from "./session-tools/session-query.js";
-import type { SessionToolMode } from "./session-tools/limits.js";
 
 export type { Freshness, RecallOptions, SyncRequest } from "./facade/lease.js";
 export type { ModelChoice } from "./facade/models.js";
@@ -49,7 +46,8 @@ export class Recall {
   /** Asking a model about a session, tagging sessions with one, and which model that is. */
   readonly models: Models;
   private readonly maintenance: Maintenance;
-  private readonly sessionTools: SessionTools;
+  /** The pi_session_* tools' pages, one implementation for the MCP server and the Pi extension. */
+  readonly sessionTools: SessionTools;
   /** The meaning index: building it, following it in a long-lived host, how much it covers. */
   readonly meaning: MeaningIndexing;
   /** A whole session as Markdown or HTML, as the document those render, or as a page shows it. */
@@ -257,42 +255,5 @@ export class Recall {
   close(): void {
     this.meaning.stopFollowing();
     this.lease.close();
-  }
-
-  // The pi_session_* tools' semantics (session-tools/), one implementation for the MCP server and the Pi extension.
-
-  /** pi_session_search's arguments as a search: a complete UUID finds that session, mode "raw" searches every kind of text. */
-  static sessionSearchQuery(args: SessionSearchArgs): SessionQuery {
-    return searchQuery(args);
-  }
-
-  /** pi_session_find's argument as a search; anything but a complete UUID is BAD_INPUT (named `field`). */
-  static sessionFindQuery(sessionId: string, field?: string): SessionQuery {
-    return findQuery(sessionId, field);
-  }
-
-  /** pi_session_list's search: the latest sessions, from `since` (ms since epoch) on. */
-  static sessionListQuery(since: number | undefined): SessionQuery {
-    return listQuery(since);
-  }
-
-  /** A read or context budget of the session tools, checked (BAD_INPUT outside their limits, named `field`). */
-  static sessionPageChars(chars: number | undefined, fallback: number, field?: string): number {
-    return checkedPageChars(chars, fallback, field);
-  }
-
-  /** The session tools' `mode` as a read's: "conversation" unless "raw"; anything else is BAD_INPUT. */
-  static sessionReadMode(mode: string | undefined): SessionToolMode {
-    return readMode(mode);
-  }
-
-  /** Starts the first index of a long-lived host in the background (session-tools pages answer from what is indexed meanwhile). */
-  startIndexing(): void {
-    this.sessionTools.startIndexing();
-  }
-
-  /** A page of sessions for pi_session_search, find or list; `onProgress` hears of any sync that runs meanwhile. */
-  sessionPage(request: SessionPageRequest, onProgress?: (progress: SyncProgress) => void): Promise<SessionPage> {
-    return this.sessionTools.page(request, onProgress);
   }
 }
