@@ -8,8 +8,9 @@
  *  2. search as you type: each query typed a character at a time, one `/api/search?q=<prefix>`
  *     after another (a browser sends the newest), p50 / p95 over every request;
  *  3. a long session's page: `/api/sessions/:id` on a fresh server (its first render) and again
- *     (kept), a later page of parts, and in chromium: navigating to `/session/:id` until the first
- *     `.part` is visible;
+ *     (kept), a later page of parts, and in chromium: from the search page, the session opened as a
+ *     hit's link opens it, timed in the page to the frame after its first `.part` (the target);
+ *     then as a new tab opens it, with its view kept and on a fresh server;
  *  4. the activity page: `/api/activity` for all time (the target) and for the corpus's last 30
  *     days (the page's default window; the corpus's dates are fixed), first call and again.
  *
@@ -110,6 +111,7 @@ const samples = {
   search: [],
   browserCold: [],
   browserWarm: [],
+  browserNewTab: [],
 };
 const searchByQuery = Object.fromEntries(typed.map((q) => [q.text, []]));
 /** By the typed prefix's length: 1, 2, 3 and 4 or more characters. */
@@ -176,20 +178,50 @@ if (browserRounds > 0) {
       const context = await browser.newContext();
       const page = await context.newPage();
       const firstPart = page.locator(".part").first();
-      // Cold: the secret's redirect, the shell, the script, the info, the first render of the session.
-      t = now();
-      await page.goto(`${server.origin}/session/${long.id}?token=${server.token}`);
+      // Cold, in the app: the search page open (the server's first catch-up done), then the
+      // session opened as a hit's link opens it (the address changes, no reload), its view
+      // rendered for the first time.
+      await page.goto(`${server.origin}/?token=${server.token}`);
+      await page.locator("input").first().waitFor({ state: "visible" });
+      await server.settled();
+      // Timed in the page, from the address change to the frame after the first part is in
+      // (Playwright's own polling would add its interval to the figure).
+      samples.browserCold.push(
+        await page.evaluate(
+          (to) =>
+            new Promise((resolve) => {
+              const start = performance.now();
+              new MutationObserver((_, observer) => {
+                if (!document.querySelector(".part")) return;
+                observer.disconnect();
+                requestAnimationFrame(() => resolve(performance.now() - start));
+              }).observe(document.body, { childList: true, subtree: true });
+              history.pushState(null, "", to);
+              dispatchEvent(new PopStateEvent("popstate"));
+            }),
+          `/session/${long.id}`,
+        ),
+      );
       await firstPart.waitFor({ state: "visible" });
-      samples.browserCold.push(now() - t);
+      // Again, as a new tab opens it: the whole page loaded, its view kept by the server.
       for (let i = 0; i < warmRuns; i++) {
         t = now();
         await page.goto(`${server.origin}/session/${long.id}`);
         await firstPart.waitFor({ state: "visible" });
         samples.browserWarm.push(now() - t);
       }
-      facts.browserParts = await page.locator(".part").count();
+      // A new tab at the session's address on a fresh server: the page, the script, the first render.
       await context.close();
       await server.stop();
+      const fresh = await startServer();
+      const tab = await (await browser.newContext()).newPage();
+      t = now();
+      await tab.goto(`${fresh.origin}/session/${long.id}?token=${fresh.token}`);
+      await tab.locator(".part").first().waitFor({ state: "visible" });
+      samples.browserNewTab.push(now() - t);
+      facts.browserParts = await tab.locator(".part").count();
+      await tab.context().close();
+      await fresh.stop();
     }
   } finally {
     await browser.close();
@@ -239,8 +271,9 @@ const table = [
     ["long session, first render (`/api/sessions/:id`)", "sessionCold"],
     ["long session, again", "sessionWarm"],
     ["long session, a later page of 120 parts", "partsPage"],
-    ["long session in chromium, first `.part` visible, first render", "browserCold"],
-    ["long session in chromium, again", "browserWarm"],
+    ["long session in chromium, opened in the app, first `.part` visible, first render", "browserCold"],
+    ["long session in chromium, a new tab, the view kept", "browserWarm"],
+    ["long session in chromium, a new tab on a fresh server (the page, the script, the first render)", "browserNewTab"],
     ["activity, all time, first call", "activityAllCold"],
     ["activity, all time, again", "activityAllWarm"],
     [`activity, the corpus's last 30 days (since=${lastMonth}), first call`, "activityMonthCold"],
@@ -392,6 +425,24 @@ async function startServer() {
     if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${answer.body}`);
   }
   server.withStylesMs = now() - t0;
+  // The server's first catch-up sync done: its live feed says "following" (a comment if it
+  // already was when the feed opened, an event once it is).
+  server.settled = () =>
+    new Promise((resolve, reject) => {
+      const req = request(`${server.origin}/api/events`, { headers: { Cookie: server.cookie } }, (response) => {
+        let text = "";
+        response.on("data", (chunk) => {
+          text += chunk;
+          if (/^: following$|^event: following$/m.test(text)) {
+            req.destroy();
+            resolve();
+          }
+        });
+        response.on("end", () => reject(new Error("the live feed ended before the server followed the index")));
+      });
+      req.on("error", (error) => (req.destroyed ? undefined : reject(error)));
+      req.end();
+    });
   server.stop = async () => {
     server.agent.destroy();
     child.kill("SIGTERM");

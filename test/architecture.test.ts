@@ -225,7 +225,7 @@ describe("the library and presentation", () => {
 describe("src/render", () => {
   const render = files.filter((f) => folderOf(f.path) === "render");
   /** What rendering may use besides its own folder: the document's types, the version, its two libraries, hashing; files only for the stylesheet. */
-  const ALLOWED = new Set(["markdown-it", "highlight.js", "node:crypto", "../sessions/session-document.js", "../version.js"]);
+  const ALLOWED = new Set(["markdown-it", "highlight.js/lib/common", "highlight.js/lib/languages/dockerfile", "highlight.js/lib/languages/powershell", "node:crypto", "../sessions/session-document.js", "../version.js"]);
   const STYLESHEET_ONLY = new Set(["node:fs", "node:module"]);
 
   it("turns a session document into text and nothing else: no session file, index, network or process", () => {
@@ -249,6 +249,15 @@ describe("src/render", () => {
   });
 });
 
+/** A path into a dependency that its package.json `exports` names (its public API, e.g. highlight.js/lib/common). */
+function exported(specifier: string): boolean {
+  const name = specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
+  const exports = (JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")) as { exports?: unknown }).exports;
+  if (!exports || typeof exports !== "object") return false;
+  const subpath = `.${specifier.slice(name.length)}`;
+  return Object.keys(exports).some((key) => key === subpath || (key.endsWith("/*") && subpath.startsWith(key.slice(0, -1))));
+}
+
 describe("adapters and dependencies", () => {
   it("no private internals of Node or of a dependency: no Module._…, no clipanion RunState, no deep imports", () => {
     const bin = readdirSync(join(root, "bin")).map((name) => join(root, "bin", name));
@@ -257,7 +266,7 @@ describe("adapters and dependencies", () => {
       const text = withoutComments(readFileSync(path, "utf8"));
       const found = [...text.matchAll(/\bModule\._\w+|\bRunState\b/g)].map((m) => m[0]);
       const specifiers = [...importsOf(text), ...[...text.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]!)];
-      const deep = specifiers.filter((s) => !s.startsWith(".") && !s.startsWith("node:") && /^(@[^/]+\/)?[^/]+\/(lib|dist|src|build|internal)(\/|$)/.test(s));
+      const deep = specifiers.filter((s) => !s.startsWith(".") && !s.startsWith("node:") && /^(@[^/]+\/)?[^/]+\/(lib|dist|src|build|internal)(\/|$)/.test(s) && !exported(s));
       return [...new Set([...found, ...deep])].map((what) => `${rel(path)}: ${what}`);
     });
     expect(offending).toEqual([]);

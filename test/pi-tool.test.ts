@@ -175,12 +175,12 @@ describe("configuration and locations", () => {
 });
 
 describe("the background thread", () => {
-  it("syncs the index, reads sessions and finds a question's context off the JS thread", async () => {
+  it("syncs the index, reads sessions, finds a question's context and counts the work off the JS thread", async () => {
     const dir = makeAgentDir();
     const refuse = async () => {
       throw new Error("ran inline");
     };
-    const inline: JobRunner = { sync: refuse, read: refuse, context: refuse, dispose: () => {} };
+    const inline: JobRunner = { sync: refuse, read: refuse, context: refuse, stats: refuse, dispose: () => {} };
     const jobs = new WorkerJobs(inline);
     try {
       const progress: number[] = [];
@@ -200,6 +200,10 @@ describe("the background thread", () => {
       const context = await jobs.context(ref, "staging deploy", {});
       expect(context.summary.matched).toBeGreaterThan(0);
       expect(context.messages.map((m) => m.text).join(" ")).toMatch(/staging/i);
+      // The work counted there too, as the main thread counts it.
+      const stats = await jobs.stats({ env: { ...dir.env }, cwd: dir.root }, {});
+      expect(stats).toEqual(await service.stats({ sync: false }));
+      expect(stats.totals.sessions).toBeGreaterThan(5);
       service.close();
     } finally {
       jobs.dispose();

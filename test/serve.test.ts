@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ActivityAnswer, SearchAnswer, SessionAnswer, TagsAnswer } from "../src/serve/wire.js";
+import { FIRST_SCREEN_PARTS, type ActivityAnswer, type SearchAnswer, type SessionAnswer, type TagsAnswer } from "../src/serve/wire.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { needsOpenSearch, openSearchMissing, openSearchUrl } from "./helpers/opensearch.js";
 import { runRecall } from "./helpers/run-cli.js";
@@ -20,6 +20,8 @@ import { startServe, type Serving } from "./helpers/serve-run.js";
 
 const S1 = "01a0f6b1-2680-79e3-a1fa-30b6f0582ef5";
 const HOSTILE_ID = "0e000000-0000-7000-8000-0000000000f1";
+const LONG_ID = "0e000000-0000-7000-8000-0000000000f4";
+const LONG_MESSAGES = 130;
 const HOSTILE_TEXTS = [
   "<script>document.title='pwned'</script> hostilewordzz",
   `<img src="https://evil.example/i.png" onerror="alert(1)">`,
@@ -278,6 +280,7 @@ describe.skipIf(!CHROMIUM)(`recall serve in Debian's chromium${noChromium}`, () 
   beforeAll(async () => {
     browserAgent = makeAgentDir();
     writeSession(browserAgent, "--home-dev-web--", HOSTILE_ID, HOSTILE_TEXTS);
+    writeSession(browserAgent, "--home-dev-web--", LONG_ID, Array.from({ length: LONG_MESSAGES }, (_, i) => `longsessionline number ${i}`), Date.now() - 86_400_000);
     app = await startServe(browserAgent.env);
     const { chromium } = await import("playwright-core");
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
@@ -352,6 +355,19 @@ describe.skipIf(!CHROMIUM)(`recall serve in Debian's chromium${noChromium}`, () 
     expect(await page.locator(".conversation img, .conversation script, .conversation iframe").count()).toBe(0);
     expect(dialogs).toEqual([]);
     expect(requests.filter((url) => !url.startsWith(app.origin))).toEqual([]);
+  });
+
+  it("opens a long session a screen first, then the rest as the reader scrolls", async () => {
+    const first = page.waitForResponse((r) => new URL(r.url()).pathname === `/api/sessions/${LONG_ID}`);
+    await page.goto(`${app.origin}/session/${LONG_ID}`);
+    const answer = (await (await first).json()) as SessionAnswer;
+    expect(answer.parts).toHaveLength(FIRST_SCREEN_PARTS);
+    expect(answer.total).toBe(LONG_MESSAGES);
+    for (let shown = await page.locator(".part").count(); shown < LONG_MESSAGES; shown = await page.locator(".part").count()) {
+      await page.locator(".conversation .end").scrollIntoViewIfNeeded();
+      await page.waitForFunction((n) => document.querySelectorAll(".part").length > n, shown);
+    }
+    expect(await page.locator(".part").last().textContent()).toContain(`longsessionline number ${LONG_MESSAGES - 1}`);
   });
 
   it("draws the activity page", async () => {

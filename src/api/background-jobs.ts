@@ -1,8 +1,8 @@
 /**
  * Work a long-lived host (Pi, the MCP server) keeps off its main thread: `Recall.open({
  * background: true })`. Searching and listing are native calls that already run on libuv's pool;
- * syncing the index, reading a session file and finding the part of one that bears on a question
- * are not, because they parse JSONL in JavaScript (a first index of a large history takes seconds,
+ * syncing the index, reading a session file, finding the part of one that bears on a question and
+ * counting the work (stats) are not, because they parse JSONL in JavaScript (a first index of a large history takes seconds,
  * a question about a 2 MB session ~60 ms). Those run in a worker thread
  * (background-worker.mjs), started on first use and stopped by `Recall.close()`.
  *
@@ -16,6 +16,7 @@ import { Worker } from "node:worker_threads";
 import { RecallError, type RecallErrorCode } from "../errors.js";
 import type { ContextOptions, ContextResult } from "./context.js";
 import type { ReadOptions, ReadResult } from "./read.js";
+import type { Stats, StatsOptions } from "./stats.js";
 import type { SessionRef } from "./resolve-session.js";
 import type { SyncProgress, SyncReport } from "../sync/sync.js";
 
@@ -29,12 +30,14 @@ export interface PlainOverrides {
 export type Job =
   | { type: "sync"; overrides: PlainOverrides; options: { rebuild?: boolean; lockTimeoutMs?: number } }
   | { type: "read"; ref: SessionRef; options: ReadOptions }
-  | { type: "context"; ref: SessionRef; question: string; options: ContextOptions };
+  | { type: "context"; ref: SessionRef; question: string; options: ContextOptions }
+  | { type: "stats"; overrides: PlainOverrides; options: StatsOptions };
 
 export interface JobRunner {
   sync(overrides: PlainOverrides, options: { rebuild?: boolean; lockTimeoutMs?: number }, onProgress?: (p: SyncProgress) => void): Promise<SyncReport>;
   read(ref: SessionRef, options: ReadOptions): Promise<ReadResult>;
   context(ref: SessionRef, question: string, options: ContextOptions): Promise<ContextResult>;
+  stats(overrides: PlainOverrides, options: StatsOptions): Promise<Stats>;
   dispose(): void;
 }
 
@@ -93,6 +96,10 @@ export class WorkerJobs implements JobRunner {
     return this.post({ type: "context", ref, question, options }) as Promise<ContextResult>;
   }
 
+  stats(overrides: PlainOverrides, options: StatsOptions): Promise<Stats> {
+    return this.post({ type: "stats", overrides, options }) as Promise<Stats>;
+  }
+
   /**
    * Stops the thread once the jobs it runs have finished: a sync stopped halfway would only be
    * redone by the next one, but it would hold the index's writer lock until the thread is gone.
@@ -122,6 +129,8 @@ export class WorkerJobs implements JobRunner {
           return this.inline.read(job.ref, job.options);
         case "context":
           return this.inline.context(job.ref, job.question, job.options);
+        case "stats":
+          return this.inline.stats(job.overrides, job.options);
       }
     };
     run().then(pending.resolve, pending.reject);

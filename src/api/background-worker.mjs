@@ -73,6 +73,8 @@ async function run(id, job) {
       return lib.readSession(job.ref, job.options);
     case "context":
       return lib.sessionContext(job.ref, job.question, job.options);
+    case "stats":
+      return lib.workStats(await storeFor(lib, job.overrides), job.options);
     default:
       throw new Error(`Assertion failed: unknown job type ${job.type}`);
   }

@@ -25,7 +25,7 @@ export interface ExportOptions {
 }
 
 export async function exportedSession(summary: SessionSummary, options: Omit<ExportOptions, "format"> = {}): Promise<ExportedSession> {
-  const document = readSessionDocument(readSessionTree(summary.path), { allBranches: options.allBranches ?? false });
+  const document = readSessionDocument(readSessionTree(summary.path, { keep: true, modes: ["raw"] }), { allBranches: options.allBranches ?? false });
   const session: ExportedSession = { ...document, id: summary.id, project: summary.project, tags: summary.tags, redacted: null };
   return options.redact ? redacted(session) : session;
 }

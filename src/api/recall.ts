@@ -187,9 +187,9 @@ export class Recall {
     return this.sessions.resolveAll(refs);
   }
 
-  /** A session's summary, as search and list give it, by id, id prefix or path. */
-  get(ref: string | SessionRef): Promise<SessionSummary> {
-    return this.sessions.get(ref);
+  /** A session's summary, as search and list give it, by id, id prefix or path (an id after a sync, unless `sync: false`). */
+  get(ref: string | SessionRef, options: Freshness = {}): Promise<SessionSummary> {
+    return this.sessions.get(ref, options);
   }
 
   /** A session's messages, a page at a time. */

@@ -74,6 +74,11 @@ export async function archivedSessionView(pages: Array<{ messages: ReadMessage[]
   };
 }
 
+/** The renderers, loaded before they are first needed. */
+export async function loadRenderers(): Promise<void> {
+  await import("../render/index.js");
+}
+
 /** The stylesheet a session's parts are drawn with (the HTML export's): read without loading the renderers. */
 export async function sessionStylesheet(): Promise<string> {
   return (await import("../render/stylesheet.js")).stylesheet();

@@ -2,12 +2,21 @@
  * Session text (Markdown, untrusted) as HTML: markdown-it with raw HTML off, so any tag in a
  * message is shown as text; links only to http, https and mailto, each with
  * rel="noopener noreferrer"; images shown as text with their address, never loaded; fenced code
- * highlighted by highlight.js (a language it knows, named by the fence); table alignment as
- * classes, since the export's Content-Security-Policy allows no style attribute.
+ * highlighted by highlight.js (one of the languages below, named by the fence); table alignment
+ * as classes, since the export's Content-Security-Policy allows no style attribute.
+ *
+ * highlight.js's common languages (36: the shells, C to Rust, JS/TS, Python, Go, Java, SQL, JSON,
+ * YAML, Markdown, diffs…) and two more a coding agent writes, not all 190: registering every
+ * language took ~70 ms of a page's first session view.
  */
-import hljs from "highlight.js";
+import hljs from "highlight.js/lib/common";
+import dockerfile from "highlight.js/lib/languages/dockerfile";
+import powershell from "highlight.js/lib/languages/powershell";
 import markdownItCallable, { type MarkdownIt } from "markdown-it";
 import { escapeHtml } from "./escape.js";
+
+hljs.registerLanguage("dockerfile", dockerfile);
+hljs.registerLanguage("powershell", powershell);
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
 

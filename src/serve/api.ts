@@ -9,8 +9,10 @@ import { sessionTitle } from "../output/session-text.js";
 import { resumeShellLine, shellLine } from "../output/shell.js";
 import { activityCharts } from "./charts.js";
 import type { Router } from "./router.js";
-import { PARTS_PER_PAGE, type ActivityAnswer, type PartAnswer, type PartsAnswer, type PullAnswer, type SearchAnswer, type ServeInfo, type SessionAnswer, type TagsAnswer, type WebHit } from "./wire.js";
+import { FIRST_SCREEN_PARTS, PARTS_PER_PAGE, type ActivityAnswer, type PartAnswer, type PartsAnswer, type PullAnswer, type SearchAnswer, type ServeInfo, type SessionAnswer, type TagsAnswer, type WebHit } from "./wire.js";
 
+/** The busiest files the activity page lists. */
+const ACTIVITY_FILES = 15;
 /** Sessions a search page shows. */
 const HITS_PER_PAGE = 30;
 /** Session views kept rendered (a long session renders in tens of milliseconds). */
@@ -27,6 +29,7 @@ export interface ApiOptions {
 
 export class ServeApi {
   private readonly views = new Map<string, { stamp: string; view: SessionView }>();
+  private prepared = false;
 
   constructor(
     private readonly recall: Recall,
@@ -35,7 +38,10 @@ export class ServeApi {
 
   register(router: Router): void {
     router
-      .on("GET", "/api/info", () => json(this.options.info))
+      .on("GET", "/api/info", () => {
+        this.prepare();
+        return json(this.options.info);
+      })
       .on("GET", "/api/search", async ({ url }) => json(await this.search(url.searchParams)))
       .on("GET", "/api/sessions/:id", async ({ params, url }) => json(await this.session(params.id!, url.searchParams)))
       .on("GET", "/api/sessions/:id/parts", async ({ params, url }) => json(await this.parts(params.id!, url.searchParams)))
@@ -45,6 +51,34 @@ export class ServeApi {
       .on("POST", "/api/sessions/:id/pull", async ({ params, url }) => json(await this.pull(params.id!, url.searchParams)))
       .on("GET", "/api/tags", async () => json(await this.recall.tags.counts()))
       .on("GET", "/api/activity", async ({ url }) => json(await this.activity(url.searchParams)));
+  }
+
+  /**
+   * A page has loaded (it asks for the info first): while its reader looks, after this answer is
+   * sent, the renderers a session page needs are loaded, and the activity is counted on the
+   * background thread, which keeps each file's facts for the activity page's own call.
+   */
+  private prepare(): void {
+    if (this.prepared) return;
+    this.prepared = true;
+    setImmediate(() => {
+      this.recall.exports.loadRenderers().catch(() => undefined);
+      this.recall.stats({ files: ACTIVITY_FILES, ...this.freshness() }).catch(() => undefined);
+    });
+  }
+
+  /**
+   * A session's summary: from the index as it is while this server follows it (a freshness
+   * check costs a look at every session file), and after a sync if it is not there yet.
+   */
+  private async summary(id: string): Promise<SessionSummary> {
+    const freshness = this.freshness();
+    try {
+      return await this.recall.get(checkedId(id), freshness);
+    } catch (error) {
+      if (freshness.sync === false && error instanceof RecallError && error.code === "NOT_FOUND") return this.recall.get(checkedId(id));
+      throw error;
+    }
   }
 
   private freshness(): { sync?: boolean } {
@@ -117,7 +151,7 @@ export class ServeApi {
       if (kept && !fresh) return kept.view;
       return this.keep(key, "archive", await this.recall.exports.archivedView(remote, id));
     }
-    const summary = await this.recall.get(checkedId(id));
+    const summary = await this.summary(id);
     // `branches=all`: the branches left behind too, each after the message it left from.
     const allBranches = query.get("branches") === "all";
     const key = `${summary.id}${allBranches ? "\nall" : ""}`;
@@ -139,8 +173,8 @@ export class ServeApi {
     const view = await this.view(id, query, true);
     const entry = query.get("entry");
     const marked = entry ? view.parts.findIndex((part) => part.entryIds.includes(entry)) : -1;
-    // The first page, or the page around the marked part.
-    const from = marked < 0 ? 0 : Math.max(0, Math.min(marked - Math.floor(PARTS_PER_PAGE / 4), view.parts.length - PARTS_PER_PAGE));
+    // The first screen, or the screen around the marked part.
+    const from = marked < 0 ? 0 : Math.max(0, Math.min(marked - Math.floor(FIRST_SCREEN_PARTS / 4), view.parts.length - FIRST_SCREEN_PARTS));
     const { summary } = view;
     return {
       id: summary.id,
@@ -152,7 +186,7 @@ export class ServeApi {
       project: summary.project,
       total: view.parts.length,
       from,
-      parts: view.parts.slice(from, from + PARTS_PER_PAGE).map(partAnswer),
+      parts: view.parts.slice(from, from + FIRST_SCREEN_PARTS).map(partAnswer),
       marked,
       origin: view.origin ?? null,
     };
@@ -179,7 +213,7 @@ export class ServeApi {
 
   private async export(id: string, query: URLSearchParams) {
     const format = query.get("format") ?? "md";
-    const summary = await this.recall.get(checkedId(id));
+    const summary = await this.summary(id);
     this.recall.checkFile(summary);
     const text = await this.recall.exports.render(summary, { format: format as never, redact: query.get("redact") === "1", allBranches: query.get("allBranches") === "1" });
     const html = format === "html";
@@ -203,7 +237,7 @@ export class ServeApi {
 
   private async activity(query: URLSearchParams): Promise<ActivityAnswer> {
     const days = query.get("since");
-    const stats = await this.recall.stats({ ...this.scopeOf(query), ...(days ? { since: daysBack(wholeNumber(days, "since")) } : {}), files: 15, ...this.freshness() });
+    const stats = await this.recall.stats({ ...this.scopeOf(query), ...(days ? { since: daysBack(wholeNumber(days, "since")) } : {}), files: ACTIVITY_FILES, ...this.freshness() });
     return {
       totals: { sessions: stats.totals.sessions, messages: stats.totals.messages, tokens: stats.totals.tokens, cost: stats.totals.cost },
       charts: activityCharts(stats),

@@ -80,8 +80,11 @@ export interface SessionAnswer {
   origin: WebOrigin | null;
 }
 
-/** The parts of a session sent at once: a first screen and more, not the whole of a long session. */
+/** The parts of a session sent at once, as the reader scrolls: not the whole of a long session. */
 export const PARTS_PER_PAGE = 50;
+
+/** The parts of a session page's first answer: a first screen, drawn before the rest is asked for. */
+export const FIRST_SCREEN_PARTS = 12;
 
 export interface PartAnswer {
   /** HTML the library rendered: session text escaped, Markdown without raw HTML. */

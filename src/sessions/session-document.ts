@@ -13,7 +13,7 @@ import { RecallError } from "../errors.js";
 import { EntryFile } from "./entries.js";
 import { renderEntry } from "./entry-text.js";
 import { listTranscript } from "./transcript.js";
-import type { SessionTree } from "./session-tree.js";
+import type { SessionTree, TreeEntry } from "./session-tree.js";
 
 export type DocumentBlock =
   | { type: "text"; text: string }
@@ -74,21 +74,19 @@ export interface SessionDocument {
   entries: DocumentEntry[];
 }
 
+/** The listed entries' contents: kept by the tree where it was read with `keep`, else read again. */
 export function readSessionDocument(tree: SessionTree, options: { allBranches: boolean }): SessionDocument {
   const listed = listTranscript(tree, { mode: "raw", allBranches: options.allBranches });
   const entries: DocumentEntry[] = [];
-  const file = new EntryFile(tree.path);
+  let file: EntryFile | undefined;
   try {
     for (const { entry, branch } of listed) {
-      const value = file.read(entry.place);
-      if (!value || !renderEntry(entry.type, value, "raw")) {
-        throw new RecallError("SESSION_REPLACED", `${tree.path} was rewritten while it was read; read it again`);
-      }
+      const value = entry.value ?? readAgain((file ??= new EntryFile(tree.path)), entry);
       const read = documentEntry(entry.type, value);
       if (read) entries.push({ id: entry.id, timestamp: entry.timestamp, branch, ...read });
     }
   } finally {
-    file.close();
+    file?.close();
   }
   const models = [...new Set(entries.flatMap((e) => (e.model ? [e.model] : [])))];
   return {
@@ -103,6 +101,15 @@ export function readSessionDocument(tree: SessionTree, options: { allBranches: b
     allBranches: options.allBranches,
     entries,
   };
+}
+
+/** An entry read again from the file: it must still be there, as the tree found it. */
+function readAgain(file: EntryFile, entry: TreeEntry): Record<string, unknown> {
+  const value = file.read(entry.place);
+  if (!value || !renderEntry(entry.type, value, "raw")) {
+    throw new RecallError("SESSION_REPLACED", `${file.path} was rewritten while it was read; read it again`);
+  }
+  return value;
 }
 
 type EntryContent = Omit<DocumentEntry, "id" | "timestamp" | "branch">;
@@ -171,9 +178,22 @@ function blocksOf(content: unknown): DocumentBlock[] {
     if (b.type === "text" && typeof b.text === "string" && b.text.trim()) blocks.push({ type: "text", text: b.text });
     else if (b.type === "image") blocks.push({ type: "image", mimeType: typeof b.mimeType === "string" ? b.mimeType : null });
     else if (b.type === "thinking") blocks.push({ type: "thinking", text: b.redacted === true ? "" : String(b.thinking ?? ""), redacted: b.redacted === true });
-    else if (b.type === "toolCall") blocks.push({ type: "toolCall", id: String(b.id ?? ""), name: String(b.name ?? "?"), arguments: JSON.stringify(b.arguments ?? {}, null, 2) });
+    else if (b.type === "toolCall") blocks.push(toolCallBlock(String(b.id ?? ""), String(b.name ?? "?"), b.arguments ?? {}));
   }
   return blocks;
+}
+
+/** A tool call, its arguments as indented JSON when first read: a page that renders a few parts of a long session formats only theirs. */
+function toolCallBlock(id: string, name: string, input: unknown): DocumentBlock {
+  let text: string | undefined;
+  return {
+    type: "toolCall",
+    id,
+    name,
+    get arguments() {
+      return (text ??= JSON.stringify(input, null, 2));
+    },
+  };
 }
 
 function count(value: unknown): number {

@@ -14,7 +14,7 @@
  * and a reader reads again only the entries it shows (transcript.ts).
  */
 import { placeOf, readEntries, type EntryPlace, type SessionHeader } from "./entries.js";
-import { renderEntry, TRANSCRIPT_MODES, type TranscriptMode } from "./entry-text.js";
+import { shownRole, TRANSCRIPT_MODES, type TranscriptMode } from "./entry-text.js";
 import { toMillis } from "./text.js";
 
 export interface TreeEntry {
@@ -26,10 +26,12 @@ export interface TreeEntry {
   timestamp: number;
   /** Where it is in the file, to read it again. */
   place: EntryPlace;
-  /** Its role in each listing that shows it (see entry-text.ts); absent from the others. */
+  /** Its role in each listing that shows it (see entry-text.ts); absent from the others and from listings not read. */
   shownAs: Partial<Record<TranscriptMode, string>>;
   /** Compactions: the first entry kept (a v1 `firstKeptEntryIndex` resolved to its id). */
   firstKeptEntryId?: string;
+  /** The entry as parsed, where the tree was read to keep it (`{ keep: true }`). */
+  value?: Record<string, unknown>;
 }
 
 export interface SessionTree {
@@ -46,7 +48,17 @@ export interface SessionTree {
   malformedLines: number;
 }
 
-export function readSessionTree(path: string): SessionTree {
+export interface TreeReading {
+  /**
+   * Each entry keeps its parsed value, for a reader of the whole session (an export, a page),
+   * which then parses the file once instead of twice; its memory grows with the file.
+   */
+  keep?: boolean;
+  /** The listings `shownAs` is filled for (default: every one). */
+  modes?: readonly TranscriptMode[];
+}
+
+export function readSessionTree(path: string, { keep = false, modes = TRANSCRIPT_MODES }: TreeReading = {}): SessionTree {
   const entries: TreeEntry[] = [];
   // Every object of the file, header included: what a v1 `firstKeptEntryIndex` counts.
   const fileObjects: Array<TreeEntry | "header"> = [];
@@ -63,9 +75,9 @@ export function readSessionTree(path: string): SessionTree {
       const message = value.message as { timestamp?: unknown } | undefined;
       const type = typeof value.type === "string" ? value.type : "";
       const shownAs: TreeEntry["shownAs"] = {};
-      for (const mode of TRANSCRIPT_MODES) {
-        const rendered = renderEntry(type, value, mode);
-        if (rendered) shownAs[mode] = rendered.role;
+      for (const mode of modes) {
+        const role = shownRole(type, value, mode);
+        if (role) shownAs[mode] = role;
       }
       const entry: TreeEntry = {
         id,
@@ -75,6 +87,7 @@ export function readSessionTree(path: string): SessionTree {
         place: placeOf(sessionEntry),
         shownAs,
         ...(typeof value.firstKeptEntryId === "string" ? { firstKeptEntryId: value.firstKeptEntryId } : {}),
+        ...(keep ? { value } : {}),
       };
       entries.push(entry);
       fileObjects.push(entry);

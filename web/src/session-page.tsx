@@ -34,15 +34,17 @@ export function SessionPage({ id, url }: { id: string; url: URL }) {
   useEffect(() => {
     setLoaded(null);
     setRelated(null);
-    getJson<SessionAnswer>(`/api/sessions/${encodeURIComponent(id)}`, { entry, remote, branches })
+    const shown = getJson<SessionAnswer>(`/api/sessions/${encodeURIComponent(id)}`, { entry, remote, branches })
       .then((session) => {
         document.title = `${session.title} · recall`;
         setLoaded({ session, from: session.from, parts: session.parts });
       })
       .catch((e: Error) => setError(e.message));
+    // Related sessions after the conversation: the server answers one request at a time.
     if (remote) setRelated([]);
     else
-      getJson<WebHit[]>(`/api/sessions/${encodeURIComponent(id)}/related`)
+      shown
+        .then(() => getJson<WebHit[]>(`/api/sessions/${encodeURIComponent(id)}/related`))
         .then(setRelated)
         .catch(() => setRelated([]));
   }, [id, entry, remote, branches]);

@@ -7,7 +7,7 @@
 import type { Archive } from "../../archive/archive.js";
 import { exportedSession, exportSession, type ExportedSession, type ExportOptions } from "../export.js";
 import type { SessionRef } from "../resolve-session.js";
-import { archivedSessionView, sessionStylesheet, sessionView, type SessionView } from "../session-view.js";
+import { archivedSessionView, loadRenderers, sessionStylesheet, sessionView, type SessionView } from "../session-view.js";
 import { checkWholeSessionFile, MAX_SESSION_BYTES } from "../../sessions/file-guard.js";
 import type { SessionSummary } from "../../answers/session-summary.js";
 import type { Sessions } from "./sessions.js";
@@ -56,6 +56,11 @@ export class Exports {
   /** The stylesheet of a session's parts (an HTML export's). */
   stylesheet(): Promise<string> {
     return sessionStylesheet();
+  }
+
+  /** Loads the renderers ahead of the first `view` or export (~100 ms, once per process). */
+  loadRenderers(): Promise<void> {
+    return loadRenderers();
   }
 
   private async checked(ref: string | SessionRef): Promise<SessionSummary> {

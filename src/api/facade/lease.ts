@@ -29,6 +29,7 @@ import type { Meaning } from "../meaning.js";
 import type { MeaningIndexHandle } from "../../native/meaning-index-handle.js";
 import { syncNotices, type Notice } from "../notices.js";
 import { sessionContext, type ContextOptions, type ContextResult } from "../context.js";
+import { workStats, type Stats, type StatsOptions } from "../stats.js";
 import { readSession, type ReadOptions, type ReadResult } from "../read.js";
 import type { SessionRef } from "../resolve-session.js";
 
@@ -275,6 +276,12 @@ export class IndexLease {
     }
   }
 
+  /** The work counted (stats.ts), on the background thread with `background`: its cache of each file's facts is kept there. */
+  async stats(options: StatsOptions): Promise<Stats> {
+    if (!this.options.background) return workStats(await this.store(), options);
+    return (await this.runner()).stats(this.overrides, options);
+  }
+
   /** Stops watching and stops the background thread once its jobs are done. */
   close(): void {
     this.watched?.close();
@@ -314,6 +321,7 @@ export class IndexLease {
         sync: async (_overrides, options, onProgress) => syncIndex(await this.store(), { ...options, onProgress }),
         read: async (session, options) => readSession(session, options),
         context: async (session, question, options) => sessionContext(session, question, options),
+        stats: async (_overrides, options) => workStats(await this.store(), options),
         dispose: () => {},
       };
       return new WorkerJobs(inline);

@@ -11,7 +11,7 @@ import { looksLikePath, resolveSession, sessionSummary, type SessionRef } from "
 import { relatedSessions, type RelatedOptions, type RelatedPage } from "../related.js";
 import { resumePlan, type ResumePlan } from "../resume.js";
 import { searchPage, type SearchOptions, type SearchPage } from "../search.js";
-import { workStats, type Stats, type StatsOptions } from "../stats.js";
+import type { Stats, StatsOptions } from "../stats.js";
 import { checkSessionFile, guardedRead, type FileIdentity } from "../../sessions/file-guard.js";
 import type { SessionSummary } from "../../answers/session-summary.js";
 import type { Freshness, IndexLease } from "./lease.js";
@@ -57,7 +57,7 @@ export class Sessions {
   }
 
   async stats(options: StatsOptions & Freshness): Promise<Stats> {
-    return this.lease.fresh(options, (store) => workStats(store, options));
+    return this.lease.fresh(options, () => this.lease.stats(options));
   }
 
   async count(options: Pick<ListOptions, "cwd">): Promise<number> {
@@ -117,8 +117,10 @@ export class Sessions {
     return resolved;
   }
 
-  async get(ref: string | SessionRef): Promise<SessionSummary> {
-    return sessionSummary(await this.lease.store(), await this.session(ref));
+  /** `sync: false`: an id is looked up in the index as it is (a caller that follows it, as `serve`). */
+  async get(ref: string | SessionRef, options: Freshness = {}): Promise<SessionSummary> {
+    const session = typeof ref === "string" && options.sync === false ? await this.resolveAsIs(ref) : await this.session(ref);
+    return sessionSummary(await this.lease.store(), session);
   }
 
   async read(ref: string | SessionRef, options: ReadOptions): Promise<ReadResult> {
