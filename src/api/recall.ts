@@ -1,11 +1,13 @@
 /**
  * The recall library as one object: `Recall.open()` for a sessions folder, then search, list,
- * read, ask for context, tag, sync and watch. The CLI, the Pi extension and the MCP server all
- * stand on this class (through src/index.ts) and on nothing else of the library.
+ * read, ask for context, sync and watch; tags, meaning, models, exports, the session tools and the
+ * archive are its parts, each a property. The CLI, the Pi extension, the MCP server and `recall
+ * serve` all stand on this class (through src/index.ts) and on nothing else of the library.
  *
  * Each method is one line handing the call to a part in facade/: the index lease (lease.ts: the
- * index handle, freshness, repair and the background thread, the only mutable state), sessions
- * (search, list, read, context), tags, models (ask, autotag) and maintenance (watch, doctor).
+ * index handle, freshness, repair and the background thread, most of the mutable state), sessions
+ * (search, list, read, context) and maintenance (watch, doctor). The parts shown as properties
+ * answer their calls themselves.
  */
 import { sessionsFolderProblem, type Locations, type SessionsFolderProblem } from "../locations.js";
 import type { SyncReport } from "../sync/sync.js";
@@ -39,19 +41,21 @@ export type { ModelChoice } from "./facade/models.js";
 export type { Resolved } from "./facade/sessions.js";
 
 export class Recall {
-  private readonly lease: IndexLease;
-  private readonly sessions: Sessions;
   /** A session's tags, editing them, the tags in use and the sessions without any. */
   readonly tags: Tags;
-  /** Asking a model about a session, tagging sessions with one, and which model that is. */
-  readonly models: Models;
-  private readonly maintenance: Maintenance;
-  /** The pi_session_* tools' pages, one implementation for the MCP server and the Pi extension. */
-  readonly sessionTools: SessionTools;
   /** The meaning index: building it, following it in a long-lived host, how much it covers. */
   readonly meaning: MeaningIndexing;
+  /** Asking a model about a session, tagging sessions with one, and which model that is. */
+  readonly models: Models;
   /** A whole session as Markdown or HTML, as the document those render, or as a page shows it. */
   readonly exports: Exports;
+  /** The pi_session_* tools' pages, one implementation for the MCP server and the Pi extension. */
+  readonly sessionTools: SessionTools;
+
+  private readonly lease: IndexLease;
+  private readonly sessions: Sessions;
+  private readonly maintenance: Maintenance;
+  /** The archive, opened on first use (`archive`); its errors name no host unless `showRemoteHosts`. */
   private opened: Archive | undefined;
   private readonly hostHidden: boolean;
 
@@ -110,6 +114,11 @@ export class Recall {
    */
   takeNotices(): Notice[] {
     return this.lease.takeNotices();
+  }
+
+  /** recall's settings (config.json and the earlier tools' files), read now, with what could not be used. */
+  config(): LoadedConfig {
+    return this.lease.config();
   }
 
   /**
@@ -200,11 +209,6 @@ export class Recall {
   /** The messages of one session that bear on a question, within a budget; no model involved. */
   context(ref: string | SessionRef, question: string, options: ContextOptions = {}): Promise<ContextResult> {
     return this.sessions.context(ref, question, options);
-  }
-
-  /** recall's settings (config.json and the earlier tools' files), read now, with what could not be used. */
-  config(): LoadedConfig {
-    return this.lease.config();
   }
 
   /** How to continue a session in Pi: the command and the folder to run it in. */
