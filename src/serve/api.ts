@@ -25,6 +25,8 @@ export interface ApiOptions {
   info: ServeInfo;
   /** Whether queries may skip the freshness check: something follows the index. */
   followed: () => boolean;
+  /** Settles once the server follows the index (its first catch-up sync done). */
+  caughtUp: Promise<void>;
 }
 
 export class ServeApi {
@@ -55,16 +57,19 @@ export class ServeApi {
 
   /**
    * A page has loaded (it asks for the info first): while its reader looks, after this answer is
-   * sent, the renderers a session page needs are loaded, and the activity is counted on the
-   * background thread, which keeps each file's facts for the activity page's own call.
+   * sent, the renderers a session page needs are loaded; and once the server follows the index
+   * (the background thread runs one job at a time, the catch-up sync first), the activity is
+   * counted there, which keeps each file's facts for the activity page's own call.
    */
   private prepare(): void {
     if (this.prepared) return;
     this.prepared = true;
     setImmediate(() => {
       this.recall.exports.loadRenderers().catch(() => undefined);
-      this.recall.stats({ files: ACTIVITY_FILES, ...this.freshness() }).catch(() => undefined);
     });
+    this.options.caughtUp
+      .then(() => this.recall.stats({ files: ACTIVITY_FILES, sync: false }))
+      .catch(() => undefined);
   }
 
   /**

@@ -65,7 +65,7 @@ async function serve(recall: Recall, options: ServeOptions, say: (line: string) 
     sessionsNote: recall.sessionsFolderProblem()?.message ?? null,
   };
   const router = new Router();
-  new ServeApi(recall, { info, followed: () => live.following }).register(router);
+  new ServeApi(recall, { info, followed: () => live.following, caughtUp: live.caughtUp }).register(router);
   router.on("GET", "/api/events", (_request, response) => {
     live.attach(response);
     return { kind: "held" };

@@ -58,7 +58,7 @@ export class Exports {
     return sessionStylesheet();
   }
 
-  /** Loads the renderers ahead of the first `view` or export (~100 ms, once per process). */
+  /** Loads the renderers ahead of the first `view` or `render` (~100 ms, once per process). */
   loadRenderers(): Promise<void> {
     return loadRenderers();
   }
