@@ -16,6 +16,9 @@ export { prefixMarks as wordMarks } from "./native/words.js";
 export { normalizeTag, parseTags } from "./tags/normalize.js";
 export { projectOf } from "./sessions/project-identity.js";
 export { meaningIncomplete } from "./api/meaning.js";
+// The pi_session_* tools' arguments, checked and turned into a search (`recall.sessionTools.page` takes it).
+export { searchQuery as sessionSearchQuery, findQuery as sessionFindQuery, listQuery as sessionListQuery } from "./api/session-tools/session-query.js";
+export { checkedPageChars as sessionPageChars, readMode as sessionReadMode } from "./api/session-tools/session-query.js";
 export type { EarlyLook } from "./sessions/discover.js";
 export { RecallError } from "./errors.js";
 export { RECALL_VERSION } from "./version.js";

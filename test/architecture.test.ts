@@ -170,7 +170,8 @@ describe("the facade", () => {
     );
     expect(values).toEqual(expect.arrayContaining(["Recall", "startEarlyLook", "RecallError"]));
     // Functions of their arguments alone (no index, no state), named here so that a new one is a decision.
-    const helpers = ["resolveLocations as locate", "versions", "isTerminal", "prefixMarks as wordMarks", "normalizeTag", "parseTags", "projectOf", "meaningIncomplete"];
+    const helpers = ["resolveLocations as locate", "versions", "isTerminal", "prefixMarks as wordMarks", "normalizeTag", "parseTags", "projectOf", "meaningIncomplete",
+      "searchQuery as sessionSearchQuery", "findQuery as sessionFindQuery", "listQuery as sessionListQuery", "checkedPageChars as sessionPageChars", "readMode as sessionReadMode"];
     const others = values.filter((name) => !["Recall", "startEarlyLook", "RecallError", ...helpers].includes(name) && !/^[A-Z][A-Z0-9_]*$/.test(name));
     expect(others).toEqual([]);
   });

@@ -1,14 +1,16 @@
 /**
  * The recall library as one object: `Recall.open()` for a sessions folder, then search, list,
- * read, ask for context, tag, sync and watch. The CLI, the Pi extension and the MCP server all
- * stand on this class (through src/index.ts) and on nothing else of the library.
+ * read, ask for context, sync and watch; tags, meaning, models, exports, the session tools and the
+ * archive are its parts, each a property. The CLI, the Pi extension, the MCP server and `recall
+ * serve` all stand on this class (through src/index.ts) and on nothing else of the library.
  *
  * Each method is one line handing the call to a part in facade/: the index lease (lease.ts: the
- * index handle, freshness, repair and the background thread, the only mutable state), sessions
- * (search, list, read, context), tags, models (ask, autotag) and maintenance (watch, doctor).
+ * index handle, freshness, repair and the background thread, most of the mutable state), sessions
+ * (search, list, read, context) and maintenance (watch, doctor). The parts shown as properties
+ * answer their calls themselves.
  */
 import { sessionsFolderProblem, type Locations, type SessionsFolderProblem } from "../locations.js";
-import type { SyncProgress, SyncReport } from "../sync/sync.js";
+import type { SyncReport } from "../sync/sync.js";
 import type { WatchOptions } from "../sync/watch.js";
 import type { LoadedConfig } from "../config.js";
 import type { ContextOptions, ContextResult } from "./context.js";
@@ -33,27 +35,27 @@ import { Archive } from "../archive/archive.js";
 import { SessionTools } from "./facade/session-tools.js";
 import { MeaningIndexing } from "./facade/meaning.js";
 import { MeaningCatchUp } from "./facade/meaning-catch-up.js";
-import type { SessionPage, SessionPageRequest } from "./session-tools/session-page.js";
-import { checkedPageChars, findQuery, listQuery, readMode, searchQuery, type SessionQuery, type SessionSearchArgs } from "./session-tools/session-query.js";
-import type { SessionToolMode } from "./session-tools/limits.js";
 
 export type { Freshness, RecallOptions, SyncRequest } from "./facade/lease.js";
 export type { ModelChoice } from "./facade/models.js";
 export type { Resolved } from "./facade/sessions.js";
 
 export class Recall {
-  private readonly lease: IndexLease;
-  private readonly sessions: Sessions;
   /** A session's tags, editing them, the tags in use and the sessions without any. */
   readonly tags: Tags;
-  /** Asking a model about a session, tagging sessions with one, and which model that is. */
-  readonly models: Models;
-  private readonly maintenance: Maintenance;
-  private readonly sessionTools: SessionTools;
   /** The meaning index: building it, following it in a long-lived host, how much it covers. */
   readonly meaning: MeaningIndexing;
+  /** Asking a model about a session, tagging sessions with one, and which model that is. */
+  readonly models: Models;
   /** A whole session as Markdown or HTML, as the document those render, or as a page shows it. */
   readonly exports: Exports;
+  /** The pi_session_* tools' pages, one implementation for the MCP server and the Pi extension. */
+  readonly sessionTools: SessionTools;
+
+  private readonly lease: IndexLease;
+  private readonly sessions: Sessions;
+  private readonly maintenance: Maintenance;
+  /** The archive, opened on first use (`archive`); its errors name no host unless `showRemoteHosts`. */
   private opened: Archive | undefined;
   private readonly hostHidden: boolean;
 
@@ -112,6 +114,11 @@ export class Recall {
    */
   takeNotices(): Notice[] {
     return this.lease.takeNotices();
+  }
+
+  /** recall's settings (config.json and the earlier tools' files), read now, with what could not be used. */
+  config(): LoadedConfig {
+    return this.lease.config();
   }
 
   /**
@@ -204,11 +211,6 @@ export class Recall {
     return this.sessions.context(ref, question, options);
   }
 
-  /** recall's settings (config.json and the earlier tools' files), read now, with what could not be used. */
-  config(): LoadedConfig {
-    return this.lease.config();
-  }
-
   /** How to continue a session in Pi: the command and the folder to run it in. */
   resumePlan(ref: string | SessionRef): Promise<ResumePlan> {
     return this.sessions.resumePlan(ref);
@@ -257,42 +259,5 @@ export class Recall {
   close(): void {
     this.meaning.stopFollowing();
     this.lease.close();
-  }
-
-  // The pi_session_* tools' semantics (session-tools/), one implementation for the MCP server and the Pi extension.
-
-  /** pi_session_search's arguments as a search: a complete UUID finds that session, mode "raw" searches every kind of text. */
-  static sessionSearchQuery(args: SessionSearchArgs): SessionQuery {
-    return searchQuery(args);
-  }
-
-  /** pi_session_find's argument as a search; anything but a complete UUID is BAD_INPUT (named `field`). */
-  static sessionFindQuery(sessionId: string, field?: string): SessionQuery {
-    return findQuery(sessionId, field);
-  }
-
-  /** pi_session_list's search: the latest sessions, from `since` (ms since epoch) on. */
-  static sessionListQuery(since: number | undefined): SessionQuery {
-    return listQuery(since);
-  }
-
-  /** A read or context budget of the session tools, checked (BAD_INPUT outside their limits, named `field`). */
-  static sessionPageChars(chars: number | undefined, fallback: number, field?: string): number {
-    return checkedPageChars(chars, fallback, field);
-  }
-
-  /** The session tools' `mode` as a read's: "conversation" unless "raw"; anything else is BAD_INPUT. */
-  static sessionReadMode(mode: string | undefined): SessionToolMode {
-    return readMode(mode);
-  }
-
-  /** Starts the first index of a long-lived host in the background (session-tools pages answer from what is indexed meanwhile). */
-  startIndexing(): void {
-    this.sessionTools.startIndexing();
-  }
-
-  /** A page of sessions for pi_session_search, find or list; `onProgress` hears of any sync that runs meanwhile. */
-  sessionPage(request: SessionPageRequest, onProgress?: (progress: SyncProgress) => void): Promise<SessionPage> {
-    return this.sessionTools.page(request, onProgress);
   }
 }

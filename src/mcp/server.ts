@@ -33,7 +33,7 @@ export function createMcpServer(config: McpConfig, version: string): { server: M
   // A first index of a large history takes minutes: it runs in the background, and calls meanwhile answer from what is indexed.
   // With the model package, the meaning index follows it there too (one thread, lowest priority).
   server.server.oninitialized = () => {
-    recall.startIndexing();
+    recall.sessionTools.startIndexing();
     recall.meaning.follow(meaningFailure());
   };
   registerTools(server, { config, pages, reader, sessions });

@@ -4,7 +4,7 @@
  * one session, one page). This file maps the arguments, the scope and the cursor, and words the page.
  */
 import type { CallToolResult, Resource, ServerContext } from "@modelcontextprotocol/server";
-import { Recall, type ArchiveHit, type SearchHit, type SessionQuery, type SessionSearchArgs } from "../index.js";
+import { sessionListQuery, sessionSearchQuery, type ArchiveHit, type SearchHit, type SessionQuery, type SessionSearchArgs } from "../index.js";
 import type { McpConfig, Scope } from "./config.js";
 import { HISTORICAL, toolResult } from "./results.js";
 import type { McpSessions } from "./sessions.js";
@@ -45,7 +45,7 @@ export class SessionPages {
       // A notification the client can no longer take is lost with the client: nothing to do.
       ctx.mcpReq.notify({ method: "notifications/progress", params }).catch(() => undefined);
     };
-    const page = await this.sessions.recall.sessionPage(
+    const page = await this.sessions.recall.sessionTools.page(
       { query: request.query, cwd: scope === "project" ? this.config.projectDir : undefined, limit: request.limit, cursor: inner, signal: ctx.mcpReq.signal },
       progressToken === undefined ? undefined : (p) => progress(p.filesDone, p.filesTotal),
     );
@@ -86,7 +86,7 @@ export class SessionPages {
     if (args.file !== undefined) throw new ToolError("INVALID_ARGUMENT", "file searches the tool calls of this machine's sessions, not the archive's", 'leave file out with scope "remote", or search with scope "project" or "all"');
     if (args.match !== undefined && args.match !== "words") throw new ToolError("INVALID_ARGUMENT", "the archive is searched by words only", 'leave match out (or pass "words") with scope "remote"');
     if (args.cursor !== undefined && args.cursor !== "/" && args.cursor !== "start") throw invalidCursor();
-    const { search } = Recall.sessionSearchQuery(args);
+    const { search } = sessionSearchQuery(args);
     // A complete UUID finds that session, as in this machine's scopes.
     const byId = search.sessionIds ? { query: "", sessionIds: search.sessionIds } : { query: args.query.trim() };
     const { hits } = await this.sessions.recall.archive.search(remote, { ...byId, limit: args.limit, ...(search.content ? { content: search.content } : {}) });
@@ -144,7 +144,7 @@ export class SessionPages {
   async recent(): Promise<Resource[]> {
     const scope = this.config.defaultScope;
     if (scope === "project" && this.config.projectDir === undefined) return [];
-    const page = await this.sessions.recall.sessionPage({ query: Recall.sessionListQuery(undefined), cwd: scope === "project" ? this.config.projectDir : undefined, limit: RECENT_RESOURCES });
+    const page = await this.sessions.recall.sessionTools.page({ query: sessionListQuery(undefined), cwd: scope === "project" ? this.config.projectDir : undefined, limit: RECENT_RESOURCES });
     const resources: Resource[] = [];
     for (const hit of page.hits) {
       const ref = this.sessions.refFor(hit);

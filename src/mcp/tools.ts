@@ -1,7 +1,7 @@
 /** The tools, their arguments, limits, output shapes and annotations; each handler is one call into this folder. */
 import type { McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
-import { parseTags, Recall, SESSION_TOOL_TEXT } from "../index.js";
+import { parseTags, SESSION_TOOL_TEXT, sessionFindQuery, sessionListQuery, sessionSearchQuery } from "../index.js";
 import type { McpConfig } from "./config.js";
 import { parseTime } from "../output/time.js";
 import { published } from "./arguments.js";
@@ -66,7 +66,7 @@ export function registerTools(server: McpServer, { config, pages, reader, sessio
     guarded("pi_session_search", searchArgs, async (args, ctx) => {
       if (args.scope === "remote") return pages.archived(args);
       const call = { query: args.query, mode: args.mode ?? "conversation", ...(args.file === undefined ? {} : { file: args.file }), ...(args.match === undefined ? {} : { match: args.match }) };
-      return pages.page({ tool: "pi_session_search", query: Recall.sessionSearchQuery(args), call, scope: args.scope, limit: args.limit, cursor: args.cursor }, ctx);
+      return pages.page({ tool: "pi_session_search", query: sessionSearchQuery(args), call, scope: args.scope, limit: args.limit, cursor: args.cursor }, ctx);
     }),
   );
 
@@ -80,7 +80,7 @@ export function registerTools(server: McpServer, { config, pages, reader, sessio
       annotations: { title: "Find a Pi session by id", ...READ_ONLY },
     },
     guarded("pi_session_find", findArgs, async (args, ctx) =>
-      pages.page({ tool: "pi_session_find", query: Recall.sessionFindQuery(args.session_id), call: { session_id: args.session_id.trim() }, scope: args.scope, limit: args.limit, cursor: args.cursor }, ctx),
+      pages.page({ tool: "pi_session_find", query: sessionFindQuery(args.session_id), call: { session_id: args.session_id.trim() }, scope: args.scope, limit: args.limit, cursor: args.cursor }, ctx),
     ),
   );
 
@@ -100,7 +100,7 @@ export function registerTools(server: McpServer, { config, pages, reader, sessio
       } catch {
         throw new ToolError("INVALID_ARGUMENT", "since is not a time", "use 7d, 24h, 2w, today, yesterday or an ISO date such as 2026-11-01");
       }
-      return pages.page({ tool: "pi_session_list", query: Recall.sessionListQuery(since), call: { since: since ?? null }, scope: args.scope, limit: args.limit, cursor: args.cursor }, ctx);
+      return pages.page({ tool: "pi_session_list", query: sessionListQuery(since), call: { since: since ?? null }, scope: args.scope, limit: args.limit, cursor: args.cursor }, ctx);
     }),
   );
 

@@ -80,7 +80,7 @@ export default function recallExtension(pi: ExtensionAPI): void {
     where = { cwd: ctx.cwd, sessionManager: ctx.sessionManager };
     const recall = recallFor(where);
     if (recall.meaning.modelInstalled()) {
-      recall.startIndexing();
+      recall.sessionTools.startIndexing();
       // One warning a session for a meaning index that cannot be built (a damaged model file, a full disk).
       let warned = false;
       recall.meaning.follow((error) => {

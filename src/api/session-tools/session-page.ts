@@ -25,7 +25,7 @@ export interface SessionPageRequest {
   signal?: AbortSignal;
 }
 
-/** How far the first index of a long-lived host got (see `Recall.startIndexing`). */
+/** How far the first index of a long-lived host got (see `recall.sessionTools.startIndexing`). */
 export interface IndexingProgress {
   filesDone: number;
   filesTotal: number;
