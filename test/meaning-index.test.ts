@@ -1,5 +1,5 @@
 /**
- * The meaning index (native/src/meaning/index.rs, store.rs; api/meaning.ts) through the CLI, with
+ * The meaning index (native/src/meaning/store.rs, search/by_meaning.rs; api/meaning.ts) through the CLI, with
  * the real model: `recall index --meaning` embeds each text once, resumes after kill -9 with
  * nothing embedded twice, and an index kept up to date through appends, forks, rewrites and
  * deletions answers exactly as one built from the same files; a paraphrase finds its session by

@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { renderEntry, shownRole, TRANSCRIPT_MODES } from "../src/sessions/entry-text.js";
 import { readSessionDocument } from "../src/sessions/session-document.js";
 import { readSessionForIndex } from "../src/sessions/session-index-reader.js";
 import { activeBranch, depthFirst, readSessionTree } from "../src/sessions/session-tree.js";
@@ -142,6 +143,20 @@ describe("the transcript", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("notes each entry's role in a listing as the listing renders it, without its tool calls' arguments", () => {
+    let shown = 0;
+    for (const path of Object.values(f)) {
+      for (const entry of readSessionTree(path, { keep: true }).entries) {
+        for (const mode of TRANSCRIPT_MODES) {
+          expect(shownRole(entry.type, entry.value!, mode)).toBe(renderEntry(entry.type, entry.value!, mode)?.role);
+          expect(entry.shownAs[mode]).toBe(shownRole(entry.type, entry.value!, mode));
+          if (entry.shownAs[mode]) shown++;
+        }
+      }
+    }
+    expect(shown).toBeGreaterThan(50);
   });
 
   it("reads a whole session once when the tree keeps its entries: the same document, without reading the file again", () => {

@@ -16,7 +16,7 @@ pub enum Code {
     NotLocked,
     /// Bad input from the caller (a malformed change set).
     BadInput,
-    /// A file of the meaning model is missing or damaged (meaning/model.rs).
+    /// A file of the meaning model is missing or damaged (recall-model's `Unusable`).
     ModelUnusable,
     Io,
     Internal,
@@ -96,6 +96,12 @@ impl From<tantivy::TantivyError> for RecallError {
     }
 }
 
+impl From<recall_model::Unusable> for RecallError {
+    fn from(error: recall_model::Unusable) -> Self {
+        RecallError::new(Code::ModelUnusable, error.message)
+    }
+}
+
 impl From<serde_json::Error> for RecallError {
     fn from(error: serde_json::Error) -> Self {
         RecallError::new(Code::BadInput, error.to_string())
@@ -117,5 +123,22 @@ mod tests {
         assert_eq!(RecallError::from(missing).code, Code::Corrupt);
         let other = tantivy::TantivyError::SchemaError("an index of another schema".to_string());
         assert_eq!(RecallError::from(other).code, Code::Incompatible);
+    }
+
+    #[test]
+    fn a_model_that_cannot_be_used_is_recall_model_unusable() {
+        let dir = tempfile::tempdir().unwrap();
+        let error = recall_model::Model::load(dir.path(), recall_model::Arithmetic::Float32)
+            .map(|_| ())
+            .map_err(RecallError::from)
+            .unwrap_err();
+        assert_eq!(error.code, Code::ModelUnusable);
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "RECALL_MODEL_UNUSABLE: the meaning model's {} is missing",
+                dir.path().join("tokenizer.json").display()
+            )
+        );
     }
 }

@@ -4,7 +4,10 @@
 //! rooms, lowest layer first, each using only its own room and the layers below (checked by
 //! tests/layers.rs): error, panics, path_key; fs, words, clauses, tags; meaning; index; search;
 //! engine; replace; and binding, the N-API surface, which only the addon builds. Everything but
-//! binding is plain Rust, tested with `cargo test --no-default-features`.
+//! binding is plain Rust, tested with `cargo test --no-default-features`. The meaning model runs
+//! in the workspace's other crate, `recall-model` (model/), below all of these.
+
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod clauses;
 pub mod engine;

@@ -1,37 +1,70 @@
-//! The crate's rooms and their order, read from its source: a module uses only modules of its own
-//! room or of a room on a lower layer, and no modules use each other in a circle, directly or
-//! through others. A module's uses are the `crate::` paths in it (its tests included) and, in a
-//! room's `mod.rs`, the `use` of its own modules (re-exports).
+//! The workspace's rooms and their order, read from the source of each crate: a module uses only
+//! modules of its own room or of a room on a lower layer, and no modules use each other in a
+//! circle, directly or through others. A module's uses are the `crate::` paths in it (its tests
+//! included) and, in a room's `mod.rs`, the `use` of its own modules (re-exports). The model
+//! runtime (model/, the crate `recall-model`) is below the whole of this crate: it uses none of
+//! it (Cargo refuses a circle of crates) and knows nothing of the index or of Node.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// The layers, lowest first; each holds rooms (a folder of src/, or a file at its top) that use
-/// none of each other. `lib.rs` only declares the rooms.
-const LAYERS: &[&[&str]] = &[
-    &["error", "panics", "path_key", "test_index"],
-    &["fs", "words", "clauses", "tags"],
-    &["meaning"],
-    &["index"],
-    &["search"],
-    &["engine"],
-    &["replace"],
-    &["binding"],
-];
+/// A crate of the workspace: its folder (from this crate's), its layers, lowest first, each
+/// holding rooms (a folder of src/, or a file at its top) that use none of each other, and how
+/// many modules it has at least (so a source that was not read fails). `lib.rs` only declares the
+/// rooms.
+struct Crate {
+    folder: &'static str,
+    layers: &'static [&'static [&'static str]],
+    modules: usize,
+}
+
+/// recall-native: the search core and its N-API binding.
+const CORE: Crate = Crate {
+    folder: ".",
+    layers: &[
+        &["error", "panics", "path_key", "test_index"],
+        &["fs", "words", "clauses", "tags"],
+        &["meaning"],
+        &["index"],
+        &["search"],
+        &["engine"],
+        &["replace"],
+        &["binding"],
+    ],
+    modules: 40,
+};
+
+/// recall-model: the model package's files and the ONNX file's parts; the numbers as held and
+/// packed; the tokenizer and the network; the pre-packed model; the model as loaded.
+const MODEL: Crate = Crate {
+    folder: "model",
+    layers: &[
+        &["held", "protobuf", "package", "vector"],
+        &["packing", "int8", "onnx"],
+        &["vocabulary", "arithmetic", "weights"],
+        &["tokens", "encoder"],
+        &["packed"],
+        &["model"],
+    ],
+    modules: 14,
+};
+
+const CRATES: [&Crate; 2] = [&CORE, &MODEL];
 
 type Graph = BTreeMap<String, BTreeSet<String>>;
 
 #[test]
 fn every_module_uses_only_its_own_room_and_the_layers_below() {
-    let graph = crate_graph();
     let mut wrong = Vec::new();
-    for (module, uses) in &graph {
-        if module.is_empty() {
-            continue;
-        }
-        for used in uses {
-            if let Some(reason) = refused(module, used) {
-                wrong.push(format!("{module} uses {used}: {reason}"));
+    for krate in CRATES {
+        for (module, uses) in &crate_graph(krate) {
+            if module.is_empty() {
+                continue;
+            }
+            for used in uses {
+                if let Some(reason) = refused(krate.layers, module, used) {
+                    wrong.push(format!("{}: {module} uses {used}: {reason}", krate.folder));
+                }
             }
         }
     }
@@ -44,18 +77,51 @@ fn every_module_uses_only_its_own_room_and_the_layers_below() {
 
 #[test]
 fn no_modules_use_each_other_in_a_circle() {
-    let graph = crate_graph();
-    assert!(
-        graph.len() > 40,
-        "the source was not read: {} modules",
-        graph.len()
-    );
-    if let Some(circle) = circle_in(&graph) {
-        panic!(
-            "modules that use each other in a circle: {}",
-            circle.join(" -> ")
+    for krate in CRATES {
+        let graph = crate_graph(krate);
+        assert!(
+            graph.len() > krate.modules,
+            "the source of {} was not read: {} modules",
+            krate.folder,
+            graph.len()
+        );
+        if let Some(circle) = circle_in(&graph) {
+            panic!(
+                "modules of {} that use each other in a circle: {}",
+                krate.folder,
+                circle.join(" -> ")
+            );
+        }
+    }
+}
+
+#[test]
+fn the_model_runtime_knows_nothing_of_the_index_or_of_node() {
+    let manifest = std::fs::read_to_string(folder(&MODEL).join("Cargo.toml")).unwrap();
+    let dependencies = manifest
+        .split("\n[")
+        .filter(|table| table.starts_with("dependencies]"))
+        .collect::<String>();
+    for crate_name in [
+        "tantivy",
+        "napi",
+        "napi-derive",
+        "rusqlite",
+        "recall-native",
+    ] {
+        assert!(
+            !dependencies
+                .lines()
+                .any(|line| line.starts_with(&format!("{crate_name} "))),
+            "model/Cargo.toml depends on {crate_name}"
         );
     }
+    assert!(
+        dependencies
+            .lines()
+            .any(|line| line.starts_with("matrixmultiply ")),
+        "model/Cargo.toml's dependencies were not read"
+    );
 }
 
 #[test]
@@ -69,19 +135,23 @@ fn the_checks_see_a_circle_and_a_use_of_a_higher_layer() {
     .map(|(from, to)| (from.to_string(), BTreeSet::from([to.to_string()])))
     .collect();
     assert_eq!(circle_in(&made_up).map(|circle| circle.len()), Some(4));
-    assert!(refused("index::schema", "search::query").is_some());
-    assert!(refused("words::marks", "clauses::any_term").is_some());
-    assert!(refused("search::query", "index::schema").is_none());
-    assert!(refused("meaning::model", "meaning::tokens").is_none());
+    let core = CORE.layers;
+    assert!(refused(core, "index::schema", "search::query").is_some());
+    assert!(refused(core, "words::marks", "clauses::any_term").is_some());
+    assert!(refused(core, "search::query", "index::schema").is_none());
+    assert!(refused(core, "meaning::store", "meaning::unit").is_none());
+    assert!(refused(MODEL.layers, "model", "tokens").is_none());
+    assert!(refused(MODEL.layers, "tokens", "model").is_some());
+    assert!(refused(MODEL.layers, "weights", "encoder").is_some());
 }
 
 /// Why `module` may not use `used`, if it may not.
-fn refused(module: &str, used: &str) -> Option<String> {
+fn refused(layers: &[&[&str]], module: &str, used: &str) -> Option<String> {
     let (room, used_room) = (room_of(module), room_of(used));
     if room == used_room || used.is_empty() {
         return None;
     }
-    match (layer_of(room), layer_of(used_room)) {
+    match (layer_of(layers, room), layer_of(layers, used_room)) {
         (None, _) => Some(format!("{room} is in no layer")),
         (_, None) => Some(format!("{used_room} is in no layer")),
         (Some(layer), Some(used_layer)) if used_layer >= layer => {
@@ -95,8 +165,8 @@ fn room_of(module: &str) -> &str {
     module.split("::").next().unwrap_or_default()
 }
 
-fn layer_of(room: &str) -> Option<usize> {
-    LAYERS.iter().position(|rooms| rooms.contains(&room))
+fn layer_of(layers: &[&[&str]], room: &str) -> Option<usize> {
+    layers.iter().position(|rooms| rooms.contains(&room))
 }
 
 /// A circle of `graph` (its first module repeated at its end), if it has one.
@@ -131,9 +201,14 @@ fn circle_in(graph: &Graph) -> Option<Vec<String>> {
         .find_map(|module| visit(module, graph, &mut Vec::new(), &mut done))
 }
 
-/// Each module of src/ (`index::schema`; the crate root is "") and the modules it uses.
-fn crate_graph() -> Graph {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+/// The folder of `krate`.
+fn folder(krate: &Crate) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(krate.folder)
+}
+
+/// Each module of `krate`'s src/ (`index::schema`; the crate root is "") and the modules it uses.
+fn crate_graph(krate: &Crate) -> Graph {
+    let src = folder(krate).join("src");
     let mut sources = BTreeMap::new();
     read_modules(&src, &src, &mut sources);
     let modules: BTreeSet<String> = sources.keys().cloned().collect();

@@ -109,7 +109,7 @@ export async function openMeaningIndex(locations: Locations, env: NodeJS.Process
   return dir === null ? null : MeaningIndexHandle.open(join(locations.cacheDir, "meaning"), modelIdentity(dir));
 }
 
-/** The model pre-packed in a cache folder (native/src/meaning/packed.rs): mapped by a later load instead of parsed. */
+/** The model pre-packed in a cache folder (native/model/src/packed.rs): mapped by a later load instead of parsed. */
 export const PACKED_MODEL_FILE = "model-packed";
 
 /**

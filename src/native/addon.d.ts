@@ -45,14 +45,14 @@ export declare class MeaningIndex {
   release(): void
 }
 
-/** A loaded meaning model (meaning/model.rs). */
+/** A loaded meaning model (recall-model's model.rs). */
 export declare class MeaningModel {
   /**
    * Loads the model package in `dir` (`model.onnx`, `tokenizer.json`); a missing or damaged
    * file is a `RECALL_MODEL_UNUSABLE` error naming it. `arithmetic` (`float32` or `int8`,
    * default the fastest this processor has: `meaningArithmetic()`) is how it multiplies.
    * `packed` (a file of the cache folder): the model pre-packed there by an earlier load, read
-   * in place when whole and made from these files, else written there (meaning/packed.rs).
+   * in place when whole and made from these files, else written there (recall-model's packed.rs).
    */
   static load(dir: string, arithmetic?: string | undefined | null, packed?: string | undefined | null): Promise<MeaningModel>
   /** How the model multiplies: `float32` or `int8`. */

@@ -7,7 +7,7 @@ import { native } from "../errors.js";
 import type { MeaningModel } from "./addon.js";
 import { nativeModule } from "./binding.js";
 
-/** How a model multiplies in its dense layers (native/src/meaning/model.rs). */
+/** How a model multiplies in its dense layers (native/model/src/arithmetic.rs). */
 export type Arithmetic = "float32" | "int8";
 
 export class MeaningHandle {
@@ -18,7 +18,7 @@ export class MeaningHandle {
    * Loads the model package in `dir` (its `model.onnx` and `tokenizer.json`), on the thread pool,
    * to multiply in `arithmetic` (default: `arithmetic()`). With `packed` (a file of the cache
    * folder), through the model pre-packed there: read in place when whole and made from these
-   * files, else written there for the next load (native/src/meaning/packed.rs).
+   * files, else written there for the next load (native/model/src/packed.rs).
    */
   static async load(dir: string, arithmetic?: Arithmetic, packed?: string): Promise<MeaningHandle> {
     const { MeaningModel } = nativeModule();

@@ -19,16 +19,26 @@ export interface RenderedEntry {
 
 /** The entry as listed in `mode`, or undefined when that listing leaves it out (no text). */
 export function renderEntry(type: string, value: Record<string, unknown>, mode: TranscriptMode): RenderedEntry | undefined {
-  const rendered = render(type, value, mode === "raw");
+  const rendered = render(type, value, mode === "raw", false);
   return rendered && rendered.text.trim() ? rendered : undefined;
 }
 
-function render(type: string, value: Record<string, unknown>, raw: boolean): RenderedEntry | undefined {
+/**
+ * The role the entry is listed with in `mode`, or undefined when that listing leaves it out:
+ * `renderEntry`'s answer without the text, which for a tool call is its arguments as JSON.
+ */
+export function shownRole(type: string, value: Record<string, unknown>, mode: TranscriptMode): string | undefined {
+  const rendered = render(type, value, mode === "raw", true);
+  return rendered && rendered.text.trim() ? rendered.role : undefined;
+}
+
+/** `probe`: only whether there is text matters, so a tool call's arguments are left out of it. */
+function render(type: string, value: Record<string, unknown>, raw: boolean, probe: boolean): RenderedEntry | undefined {
   switch (type) {
     case "message":
-      return renderMessage(value.message, raw);
+      return renderMessage(value.message, raw, probe);
     case "custom_message":
-      return raw || value.display !== false ? { role: "custom", text: blocksText(value.content, raw) } : undefined;
+      return raw || value.display !== false ? { role: "custom", text: blocksText(value.content, raw, probe) } : undefined;
     case "compaction":
     case "branch_summary":
       return typeof value.summary === "string" ? { role: type, text: value.summary } : undefined;
@@ -37,24 +47,24 @@ function render(type: string, value: Record<string, unknown>, raw: boolean): Ren
   }
 }
 
-function renderMessage(message: unknown, raw: boolean): RenderedEntry | undefined {
+function renderMessage(message: unknown, raw: boolean, probe: boolean): RenderedEntry | undefined {
   if (!message || typeof message !== "object") return undefined;
   const m = message as Record<string, unknown>;
   switch (m.role) {
     case "user":
-      return { role: "user", text: blocksText(m.content, raw) };
+      return { role: "user", text: blocksText(m.content, raw, probe) };
     case "assistant": {
-      const text = blocksText(m.content, raw);
+      const text = blocksText(m.content, raw, probe);
       const error = raw && typeof m.errorMessage === "string" && m.errorMessage ? `[error] ${m.errorMessage}` : "";
       return { role: "assistant", text: [text, error].filter(Boolean).join("\n\n") };
     }
     case "custom":
-      return raw || m.display !== false ? { role: "custom", text: blocksText(m.content, raw) } : undefined;
+      return raw || m.display !== false ? { role: "custom", text: blocksText(m.content, raw, probe) } : undefined;
     case "toolResult":
       if (!raw) return undefined;
       return {
         role: "toolResult",
-        text: blocksText(m.content, raw),
+        text: blocksText(m.content, raw, probe),
         ...(typeof m.toolName === "string" ? { toolName: m.toolName } : {}),
         isError: m.isError === true,
       };
@@ -70,7 +80,7 @@ function renderMessage(message: unknown, raw: boolean): RenderedEntry | undefine
 }
 
 /** Message content (a string or blocks) as text; thinking and tool calls only when `raw`. */
-function blocksText(content: unknown, raw: boolean): string {
+function blocksText(content: unknown, raw: boolean, probe: boolean): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   const parts: string[] = [];
@@ -80,7 +90,7 @@ function blocksText(content: unknown, raw: boolean): string {
     if (b.type === "text" && typeof b.text === "string") parts.push(b.text);
     else if (b.type === "image") parts.push(typeof b.mimeType === "string" ? `[image ${b.mimeType}]` : "[image]");
     else if (raw && b.type === "thinking") parts.push(b.redacted === true ? "[thinking, redacted]" : `[thinking]\n${String(b.thinking ?? "")}`);
-    else if (raw && b.type === "toolCall") parts.push(`[tool call] ${String(b.name ?? "?")} ${JSON.stringify(b.arguments ?? {})}`);
+    else if (raw && b.type === "toolCall") parts.push(probe ? "[tool call]" : `[tool call] ${String(b.name ?? "?")} ${JSON.stringify(b.arguments ?? {})}`);
   }
   return parts.filter((p) => p.trim()).join("\n\n");
 }

@@ -178,9 +178,22 @@ function blocksOf(content: unknown): DocumentBlock[] {
     if (b.type === "text" && typeof b.text === "string" && b.text.trim()) blocks.push({ type: "text", text: b.text });
     else if (b.type === "image") blocks.push({ type: "image", mimeType: typeof b.mimeType === "string" ? b.mimeType : null });
     else if (b.type === "thinking") blocks.push({ type: "thinking", text: b.redacted === true ? "" : String(b.thinking ?? ""), redacted: b.redacted === true });
-    else if (b.type === "toolCall") blocks.push({ type: "toolCall", id: String(b.id ?? ""), name: String(b.name ?? "?"), arguments: JSON.stringify(b.arguments ?? {}, null, 2) });
+    else if (b.type === "toolCall") blocks.push(toolCallBlock(String(b.id ?? ""), String(b.name ?? "?"), b.arguments ?? {}));
   }
   return blocks;
+}
+
+/** A tool call, its arguments as indented JSON when first read: a page that renders a few parts of a long session formats only theirs. */
+function toolCallBlock(id: string, name: string, input: unknown): DocumentBlock {
+  let text: string | undefined;
+  return {
+    type: "toolCall",
+    id,
+    name,
+    get arguments() {
+      return (text ??= JSON.stringify(input, null, 2));
+    },
+  };
 }
 
 function count(value: unknown): number {

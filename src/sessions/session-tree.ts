@@ -14,7 +14,7 @@
  * and a reader reads again only the entries it shows (transcript.ts).
  */
 import { placeOf, readEntries, type EntryPlace, type SessionHeader } from "./entries.js";
-import { renderEntry, TRANSCRIPT_MODES, type TranscriptMode } from "./entry-text.js";
+import { shownRole, TRANSCRIPT_MODES, type TranscriptMode } from "./entry-text.js";
 import { toMillis } from "./text.js";
 
 export interface TreeEntry {
@@ -76,8 +76,8 @@ export function readSessionTree(path: string, { keep = false, modes = TRANSCRIPT
       const type = typeof value.type === "string" ? value.type : "";
       const shownAs: TreeEntry["shownAs"] = {};
       for (const mode of modes) {
-        const rendered = renderEntry(type, value, mode);
-        if (rendered) shownAs[mode] = rendered.role;
+        const role = shownRole(type, value, mode);
+        if (role) shownAs[mode] = role;
       }
       const entry: TreeEntry = {
         id,

@@ -16,7 +16,7 @@ use crate::meaning::{Arithmetic, Model, DIMENSIONS, MAX_TOKENS};
 use crate::panics;
 use crate::search::by_meaning::{live_keys, pending};
 
-/// A loaded meaning model (meaning/model.rs).
+/// A loaded meaning model (recall-model's model.rs).
 #[napi]
 pub struct MeaningModel {
     pub(crate) model: Arc<Model>,
@@ -28,7 +28,7 @@ impl MeaningModel {
     /// file is a `RECALL_MODEL_UNUSABLE` error naming it. `arithmetic` (`float32` or `int8`,
     /// default the fastest this processor has: `meaningArithmetic()`) is how it multiplies.
     /// `packed` (a file of the cache folder): the model pre-packed there by an earlier load, read
-    /// in place when whole and made from these files, else written there (meaning/packed.rs).
+    /// in place when whole and made from these files, else written there (recall-model's packed.rs).
     #[napi(ts_return_type = "Promise<MeaningModel>")]
     pub fn load(
         dir: String,

@@ -301,7 +301,7 @@ pub fn find_matching(
                 let vector = match meaning.vector {
                     QueryVector::Given(vector) => vector,
                     QueryVector::Embedded { model, text } => {
-                        embedded = model.embed(text)?;
+                        embedded = model.embed(text);
                         &embedded
                     }
                 };

@@ -22,13 +22,13 @@ use std::sync::Arc;
 
 use memmap2::Mmap;
 
-use crate::meaning::arithmetic::Arithmetic;
-use crate::meaning::held::Held;
-use crate::meaning::int8::QuantizedMatrix;
-use crate::meaning::package::{MODEL_FILE, TOKENIZER_FILE};
-use crate::meaning::packing::{Packer, Unpacker};
-use crate::meaning::tokens::Tokens;
-use crate::meaning::weights::{Bert, Dense, Layer, Norm};
+use crate::arithmetic::Arithmetic;
+use crate::held::Held;
+use crate::int8::QuantizedMatrix;
+use crate::package::{MODEL_FILE, TOKENIZER_FILE};
+use crate::packing::{Packer, Unpacker};
+use crate::tokens::Tokens;
+use crate::weights::{Bert, Dense, Layer, Norm};
 
 const MAGIC: &[u8; 8] = b"RCLPACK2";
 /// Magic, arithmetic, the two model files' identities (5 numbers each), body length, checksum;

@@ -4,7 +4,7 @@
 //! (pure Rust, its own SIMD kernels chosen at run time, one thread), or a dense layer's through the
 //! integer product (int8.rs) when its matrix is quantized.
 
-use crate::meaning::weights::{Bert, Dense, Norm};
+use crate::weights::{Bert, Dense, Norm};
 
 /// The attention heads of all-MiniLM-L6-v2 (the graph's reshapes to 12 × 32): not among the weights.
 pub const HEADS: usize = 12;

@@ -16,7 +16,7 @@ const WIDE_ROWS: usize = 8;
 /// Rows quantized at a time: their bytes stay in cache while every block of columns goes over them.
 const ROW_CHUNK: usize = 96;
 
-use crate::meaning::held::Held;
+use crate::held::Held;
 
 /// A matrix of weights (inputs × outputs) quantized for the kernel.
 pub struct QuantizedMatrix {
@@ -297,7 +297,7 @@ fn kernel<const R: usize>(tile: &Tile, out: &mut [f32], stride: usize) {
     let mut sums = [[_mm256_setzero_si256(); 2]; R];
     let (codes, panel) = (tile.codes.as_ptr(), tile.panel.as_ptr());
     for group in 0..tile.inputs / 4 {
-        // SAFETY (the reads here): inside the slices, by the assert above.
+        // SAFETY: the two panel loads of this group are inside `tile.panel`, by the assert above.
         let (left, right) = unsafe {
             (
                 _mm256_loadu_si256(panel.add(group * 64).cast()),
@@ -305,6 +305,8 @@ fn kernel<const R: usize>(tile: &Tile, out: &mut [f32], stride: usize) {
             )
         };
         for (r, sum) in sums.iter_mut().enumerate() {
+            // SAFETY: four codes of row r from `group * 4`, inside `tile.codes` by the assert
+            // above; the read is unaligned.
             let four = unsafe {
                 codes
                     .add(r * tile.inputs + group * 4)
@@ -361,7 +363,7 @@ fn kernel_512<const R: usize>(tile: &Tile, out: &mut [f32], stride: usize) {
     let mut sums = [[_mm512_setzero_si512(); 2]; R];
     let (codes, panel) = (tile.codes.as_ptr(), tile.panel.as_ptr());
     for group in 0..tile.inputs / 4 {
-        // SAFETY (the reads here): inside the slices, by the assert above.
+        // SAFETY: the two panel loads of this group are inside `tile.panel`, by the assert above.
         let (left, right) = unsafe {
             (
                 _mm512_loadu_si512(panel.add(group * 64).cast()),
@@ -369,6 +371,8 @@ fn kernel_512<const R: usize>(tile: &Tile, out: &mut [f32], stride: usize) {
             )
         };
         for (r, sum) in sums.iter_mut().enumerate() {
+            // SAFETY: four codes of row r from `group * 4`, inside `tile.codes` by the assert
+            // above; the read is unaligned.
             let four = unsafe {
                 codes
                     .add(r * tile.inputs + group * 4)

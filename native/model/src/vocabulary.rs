@@ -6,9 +6,8 @@
 
 use std::collections::HashMap;
 
-use crate::meaning::held::Held;
-use crate::meaning::packing::{Packer, Unpacker};
-use crate::path_key::path_key_after;
+use crate::held::Held;
+use crate::packing::{Packer, Unpacker};
 
 pub enum Vocabulary {
     Map(HashMap<String, u32>),
@@ -121,9 +120,15 @@ impl Vocabulary {
     }
 }
 
-/// Where a piece's search in the table starts: its FNV-1a hash.
+/// Where a piece's search in the table starts: its 64-bit FNV-1a hash, which never changes between
+/// builds, since pre-packed tables are kept.
 fn hash(piece: &[u8]) -> usize {
-    path_key_after(0xcbf2_9ce4_8422_2325, piece) as usize
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in piece {
+        hash ^= u64::from(*byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash as usize
 }
 
 #[cfg(test)]

@@ -1,13 +1,27 @@
-//! The files of a model package that the core reads, how it reads them (regular files only, up to
-//! a size no file of a model of this shape reaches), and the one line that says one of them cannot
-//! be used (`RECALL_MODEL_UNUSABLE`).
+//! The files of a model package that the runtime reads, how it reads them (regular files only, up
+//! to a size no file of a model of this shape reaches), and the one line that says one of them
+//! cannot be used (`Unusable`).
 
 use std::fs::OpenOptions;
 use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
-use crate::error::{Code, RecallError};
+/// A model file that cannot be used: missing, or damaged and why, as one line naming it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unusable {
+    pub message: String,
+}
+
+impl std::fmt::Display for Unusable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Unusable {}
+
+pub type Result<T> = std::result::Result<T, Unusable>;
 
 pub const MODEL_FILE: &str = "model.onnx";
 pub const TOKENIZER_FILE: &str = "tokenizer.json";
@@ -20,7 +34,7 @@ pub const TOKENIZER_FILE_LIMIT: u64 = 16 << 20;
 
 /// The bytes of a model file: a regular file (a FIFO, a device or a folder is refused without
 /// being opened for reading, so `/dev/zero` or a pipe never hangs the load) of at most `limit` bytes.
-pub(crate) fn read_model_file(path: &Path, limit: u64) -> Result<Vec<u8>, RecallError> {
+pub(crate) fn read_model_file(path: &Path, limit: u64) -> Result<Vec<u8>> {
     let meta = std::fs::metadata(path).map_err(|error| unusable(path, &error))?;
     if !meta.is_file() {
         return Err(unusable(path, &"it is not a regular file"));
@@ -55,22 +69,20 @@ pub(crate) fn read_model_file(path: &Path, limit: u64) -> Result<Vec<u8>, Recall
 }
 
 /// A model file that cannot be used, as one line: missing, or damaged and why.
-pub(crate) fn unusable(path: &Path, error: &dyn std::fmt::Display) -> RecallError {
+pub(crate) fn unusable(path: &Path, error: &dyn std::fmt::Display) -> Unusable {
     if !path.exists() {
-        return RecallError::new(
-            Code::ModelUnusable,
-            format!("the meaning model's {} is missing", path.display()),
-        );
+        return Unusable {
+            message: format!("the meaning model's {} is missing", path.display()),
+        };
     }
     let reason = error.to_string();
     let reason = reason.split_whitespace().collect::<Vec<_>>().join(" ");
-    RecallError::new(
-        Code::ModelUnusable,
-        format!(
+    Unusable {
+        message: format!(
             "the meaning model's {} is damaged: {reason}",
             path.display()
         ),
-    )
+    }
 }
 
 #[cfg(test)]

@@ -5,9 +5,9 @@
 
 use std::collections::HashMap;
 
-use crate::meaning::held::Held;
-use crate::meaning::int8::QuantizedMatrix;
-use crate::meaning::onnx::{Graph, Tensor};
+use crate::held::Held;
+use crate::int8::QuantizedMatrix;
+use crate::onnx::{Graph, Tensor};
 
 /// A dense layer: `x × weight + bias`, `weight` inputs × outputs, row-major.
 pub struct Dense {

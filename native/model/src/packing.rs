@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use memmap2::Mmap;
 
-use crate::meaning::held::{bytes_of, Held, Plain};
+use crate::held::{bytes_of, Held, Plain};
 
 /// Arrays start at multiples of this (and the body, after its header, at one too).
 pub const ALIGN: usize = 64;

@@ -4,16 +4,15 @@
 
 use std::path::Path;
 
-use crate::error::Result;
-use crate::meaning::arithmetic::Arithmetic;
-use crate::meaning::onnx::Graph;
-use crate::meaning::package::{
-    read_model_file, unusable, MODEL_FILE, MODEL_FILE_LIMIT, TOKENIZER_FILE,
+use crate::arithmetic::Arithmetic;
+use crate::onnx::Graph;
+use crate::package::{
+    read_model_file, unusable, Result, MODEL_FILE, MODEL_FILE_LIMIT, TOKENIZER_FILE,
 };
-use crate::meaning::packed;
-use crate::meaning::tokens::{Tokens, MAX_TOKENS};
-use crate::meaning::vector::mean_normalized;
-use crate::meaning::weights::Bert;
+use crate::packed;
+use crate::tokens::{Tokens, MAX_TOKENS};
+use crate::vector::mean_normalized;
+use crate::weights::Bert;
 
 /// The floats of a vector.
 pub const DIMENSIONS: usize = 384;
@@ -72,9 +71,9 @@ impl Model {
     }
 
     /// The vector of `text`: DIMENSIONS floats of length 1.
-    pub fn embed(&self, text: &str) -> Result<Vec<f32>> {
+    pub fn embed(&self, text: &str) -> Vec<f32> {
         let ids = self.tokens.ids(text);
-        Ok(mean_normalized(&self.bert.forward(&[&ids]), DIMENSIONS))
+        mean_normalized(&self.bert.forward(&[&ids]), DIMENSIONS)
     }
 
     /// The vector of each text, as `embed` gives it: the texts go through the network together,

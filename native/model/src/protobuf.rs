@@ -6,7 +6,7 @@
 /// The value of one field.
 pub enum Value<'a> {
     Varint(u64),
-    /// 8 bytes, skipped: the core reads no double or fixed 64-bit field.
+    /// 8 bytes, skipped: the runtime reads no double or fixed 64-bit field.
     Fixed64,
     Bytes(&'a [u8]),
     Fixed32(u32),

@@ -1,7 +1,7 @@
 //! How the dense layers multiply (floats or 8-bit integers): what the model runs with and what
 //! its pre-packed file was made for, so both take it from here.
 
-use crate::meaning::int8;
+use crate::int8;
 
 /// How the dense layers multiply: in floats, as the ONNX graph does, or in 8-bit integers (int8.rs:
 /// three to four times as fast where the processor has VNNI; a text's vector keeps a cosine of

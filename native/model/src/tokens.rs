@@ -22,10 +22,9 @@ use serde::Deserialize;
 use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCategory};
 
-use crate::error::Result;
-use crate::meaning::package::{read_model_file, unusable, TOKENIZER_FILE_LIMIT};
-use crate::meaning::packing::{Packer, Unpacker};
-use crate::meaning::vocabulary::Vocabulary;
+use crate::package::{read_model_file, unusable, Result, TOKENIZER_FILE_LIMIT};
+use crate::packing::{Packer, Unpacker};
+use crate::vocabulary::Vocabulary;
 
 /// The tokens a text is read to, `[CLS]` and `[SEP]` included (sentence-transformers' limit for
 /// this model; its position table holds 512). The rest of a longer text is not read.

@@ -1,10 +1,10 @@
-//! What the core reads of an ONNX file (`model.onnx`): its graph's nodes (operator, input and
+//! What the runtime reads of an ONNX file (`model.onnx`): its graph's nodes (operator, input and
 //! output names, a `Constant`'s value) and its float initializers (the weights), by name. Other
 //! messages and fields are skipped. Field numbers are those of onnx.proto.
 
 use std::collections::HashMap;
 
-use crate::meaning::protobuf::{fields, packed_varints, text, Value};
+use crate::protobuf::{fields, packed_varints, text, Value};
 
 pub struct Graph {
     pub nodes: Vec<Node>,
