@@ -190,7 +190,7 @@ async function facadeSearch(env, match, log) {
   await recall.sync();
   if (match !== "words") {
     const started = Date.now();
-    const built = await recall.indexMeaning();
+    const built = await recall.meaning.build();
     log(`meaning index: ${built.added} texts embedded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   }
   return async (search, now) => ({ hits: (await recall.search({ query: search.query, limit: 10, now, sync: false, match })).hits.map((hit) => ({ session: { id: hit.id } })) });

@@ -40,11 +40,11 @@ const synced = await recall.sync();
 result.wordIndex = { ms: now() - t, indexed: synced.indexed };
 log(`word index: ${synced.indexed} files indexed in ${((now() - t) / 1000).toFixed(1)} s`);
 
-const before = await recall.meaningCoverage();
+const before = await recall.meaning.coverage();
 const stop = new AbortController();
 const timer = setTimeout(() => stop.abort(), Number(values["embed-seconds"]) * 1000);
 t = now();
-const built = await recall.indexMeaning({ signal: stop.signal });
+const built = await recall.meaning.build({ signal: stop.signal });
 clearTimeout(timer);
 const seconds = (now() - t) / 1000;
 const perSecond = built.added / seconds;
@@ -56,7 +56,7 @@ const { modelIdentity } = await import(new URL("../dist/api/meaning.js", import.
 const identity = modelIdentity(modelDir);
 const filled = execFileSync(join(REPO_ROOT, "native", "target", "release", "examples", "meaning_fill"), [cacheDir, identity], { encoding: "utf8" }).trim();
 log(`store filled: ${filled}`);
-result.sizes = { wordIndexBytes: folderBytes(join(cacheDir, "index")), meaningBytes: folderBytes(join(cacheDir, "meaning")), coverage: await recall.meaningCoverage() };
+result.sizes = { wordIndexBytes: folderBytes(join(cacheDir, "index")), meaningBytes: folderBytes(join(cacheDir, "meaning")), coverage: await recall.meaning.coverage() };
 if (result.sizes.coverage.embedded < result.sizes.coverage.messages) throw new Error(`the filled store covers ${result.sizes.coverage.embedded} of ${result.sizes.coverage.messages} messages: not the library's identity?`);
 
 result.search = {};

@@ -27,7 +27,7 @@ const log = (m) => process.stderr.write(`${m}\n`);
 
 const { Recall } = await import(LIBRARY_URL);
 const recall = Recall.open({ env });
-const coverage = async () => (await recall.meaningCoverage()) ?? { embedded: 0, messages: 0 };
+const coverage = async () => (await recall.meaning.coverage()) ?? { embedded: 0, messages: 0 };
 
 // The session this bench appends to, in a folder of its own.
 const id = `0be0c4a7-0000-7000-8000-${String(process.pid).padStart(12, "0")}`;

@@ -75,7 +75,7 @@ const withModel = existsSync(join(modelDir, "model.onnx"));
 const evalSessions = await writeEvalSessions(TOPICS, { distractors: Number(values.distractors), seed: 1 });
 const pairs = Recall.open({ env: { PI_CODING_AGENT_DIR: evalSessions.agentDir, RECALL_CACHE_DIR: evalSessions.cacheDir, ...(withModel ? { RECALL_MODEL_DIR: modelDir } : {}) } });
 await pairs.sync();
-if (withModel) await pairs.indexMeaning();
+if (withModel) await pairs.meaning.build();
 const twins = {};
 for (const match of withModel ? ["words", "meaning", "both"] : ["words"]) {
   const ranks = [];

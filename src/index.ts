@@ -4,10 +4,18 @@
  * test checks it). Node ≥ 20; never imports Pi.
  */
 export { Recall } from "./api/recall.js";
-export type { RecallOptions, Freshness, SyncRequest, Resolved, ModelChoice, RemoteReadOptions, RemoteSearchOptions } from "./api/recall.js";
+export type { RecallOptions, Freshness, SyncRequest, Resolved, ModelChoice } from "./api/recall.js";
 export type { IndexCheck } from "./native/index-handle.js";
 export type { ModelCaller, ModelQuestion } from "./api/pi-model.js";
 export { startEarlyLook } from "./api/early-look.js";
+// Pure helpers the adapters share: no index, no state.
+export { resolveLocations as locate } from "./locations.js";
+export { versions } from "./api/versions.js";
+export { isTerminal } from "./api/terminal.js";
+export { prefixMarks as wordMarks } from "./native/words.js";
+export { normalizeTag, parseTags } from "./tags/normalize.js";
+export { projectOf } from "./sessions/project-identity.js";
+export { meaningIncomplete } from "./api/meaning.js";
 export type { EarlyLook } from "./sessions/discover.js";
 export { RecallError } from "./errors.js";
 export { RECALL_VERSION } from "./version.js";

@@ -35,6 +35,11 @@ export function importsOf(text: string): string[] {
   return found;
 }
 
+/** The modules a file imports for their code: every import but `import type` and `export type`. */
+function valueImportsOf(text: string): string[] {
+  return importsOf(text.replace(/(?:^|\n)\s*(?:import|export)\s+type\s[^;]*;/g, "\n"));
+}
+
 /** `src/<folder>` a source path belongs to ("" for files directly in src/). */
 function folderOf(path: string): string {
   const rel = relative(src, path).split(sep);
@@ -132,6 +137,19 @@ describe("the library's layers", () => {
     expect(offending).toEqual([]);
   });
 
+  it("the archive has one entry point: from the rest of the library, only archive.ts is imported for its code (and redact.ts, the redaction the model features share)", () => {
+    const ENTRIES = [join(src, "archive", "archive.ts"), join(src, "archive", "redact.ts")];
+    const offending = library
+      .filter((f) => folderOf(f.path) !== "archive" && relative(src, f.path) !== "index.ts")
+      .flatMap((f) =>
+        valueImportsOf(f.text)
+          .filter((s) => s.startsWith(".") && folderOf(target(f.path, s)) === "archive" && !ENTRIES.includes(target(f.path, s)))
+          .map((s) => `${rel(f.path)} → ${s}`),
+      );
+    expect(offending).toEqual([]);
+    expect(valueImportsOf(`import type { A } from "./a.js";\nimport { B, type C } from "./b.js";\nexport type { D } from "./d.js";`)).toEqual(["./b.js"]);
+  });
+
   it("sees an import that runs up a layer", () => {
     const archive = join(src, "archive", "push.ts");
     expect(layerOf(target(archive, "../api/config.js"))).toBeGreaterThan(layerOf(archive));
@@ -141,7 +159,7 @@ describe("the library's layers", () => {
 });
 
 describe("the facade", () => {
-  it("src/index.ts exports the facade, startEarlyLook, RecallError and constants; everything else only as types", () => {
+  it("src/index.ts exports the facade, startEarlyLook, RecallError, the pure helpers and constants; everything else only as types", () => {
     const index = files.find((f) => f.path === join(src, "index.ts"))!.text;
     expect(index).not.toMatch(/export\s+\*/);
     const values = [...withoutComments(index).matchAll(/export\s+\{([^}]*)\}/g)].flatMap((m) =>
@@ -151,7 +169,9 @@ describe("the facade", () => {
         .filter((name) => name && !name.startsWith("type ")),
     );
     expect(values).toEqual(expect.arrayContaining(["Recall", "startEarlyLook", "RecallError"]));
-    const others = values.filter((name) => !["Recall", "startEarlyLook", "RecallError"].includes(name) && !/^[A-Z][A-Z0-9_]*$/.test(name));
+    // Functions of their arguments alone (no index, no state), named here so that a new one is a decision.
+    const helpers = ["resolveLocations as locate", "versions", "isTerminal", "prefixMarks as wordMarks", "normalizeTag", "parseTags", "projectOf", "meaningIncomplete"];
+    const others = values.filter((name) => !["Recall", "startEarlyLook", "RecallError", ...helpers].includes(name) && !/^[A-Z][A-Z0-9_]*$/.test(name));
     expect(others).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The archive through the adapters, against a real OpenSearch (scripts/opensearch.sh): the
- * facade's `search({ remote })` and `read(id, { remote })`, the Pi `recall` tool's `remote`
+ * facade's `recall.archive` (search, read, pull), the Pi `recall` tool's `remote`
  * argument, and `recall-mcp --remote` driven by the official MCP client (scope "remote", opaque
  * references read through the archive). A remote that is unreachable, refuses the credentials or
  * never answers (a real proxy) is one line naming the remote, never its host, and local searches
@@ -95,17 +95,15 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("the archive through the faca
 
   describe("the facade", () => {
     it("searches a remote by name as the archive does, each hit with its origin, and reads a session of it", async () => {
-      expect(recall.remoteNames()).toEqual(["team", "slow", "guarded", "gone"]);
-      const { hits } = await recall.search({ remote: "team", query: "wombat", limit: 5 });
+      expect(recall.archive.remotes().map((remote) => remote.name)).toEqual(["team", "slow", "guarded", "gone"]);
+      const { hits } = await recall.archive.search("team", { query: "wombat", limit: 5 });
       expect(hits.map((h) => [h.id, h.origin])).toEqual([[BOB_SESSION, { remote: "team", machine: "desktop", user: "bob" }]]);
       expect(hits[0]!.path).toBe("");
-      const archive = await Recall.openArchive({ env: ada.env });
-      expect((await archive.search("team", { query: "staging deploy", limit: 5 })).hits.map((h) => h.id)).toEqual((await recall.search({ remote: "team", query: "staging deploy", limit: 5 })).hits.map((h) => h.id));
-      const read = await recall.read(BOB_SESSION.slice(0, 8), { remote: "team" });
+      const shown = Recall.open({ env: ada.env, showRemoteHosts: true }).archive;
+      expect((await shown.search("team", { query: "staging deploy", limit: 5 })).hits.map((h) => h.id)).toEqual((await recall.archive.search("team", { query: "staging deploy", limit: 5 })).hits.map((h) => h.id));
+      const read = await recall.archive.read("team", BOB_SESSION.slice(0, 8));
       expect(read.messages.map((m) => m.text)).toEqual([WOMBAT, "second wombat note"]);
       expect(read.origin).toEqual({ remote: "team", machine: "desktop", user: "bob" });
-      // A remote key left undefined is a local search.
-      expect((await recall.search({ query: "wombat", remote: undefined } as never)).hits).toEqual([]);
     });
 
     it("a remote down, refusing the credentials or never answering: REMOTE_UNAVAILABLE naming the remote, never its host", async () => {
@@ -115,20 +113,23 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("the archive through the faca
         ["slow", /^remote slow did not answer within 1 s while searching$/],
       ];
       for (const [remote, message] of cases) {
-        const error = (await recall.search({ remote, query: "staging" }).catch((e: unknown) => e)) as RecallError;
+        const error = (await recall.archive.search(remote, { query: "staging" }).catch((e: unknown) => e)) as RecallError;
         expect(error).toBeInstanceOf(RecallError);
         expect(error.code).toBe("REMOTE_UNAVAILABLE");
         expect(error.message).toMatch(message);
         expectNoHost(error.message, hanging, guarded);
       }
-      const read = (await recall.read(BOB_SESSION, { remote: "slow" }).catch((e: unknown) => e)) as RecallError;
+      const read = (await recall.archive.read("slow", BOB_SESSION).catch((e: unknown) => e)) as RecallError;
       expect(read.message).toBe("remote slow did not answer within 1 s while reading a session");
+      // Opened for a person at their own terminal (the CLI), the archive names the URL too.
+      const shown = (await Recall.open({ env: ada.env, showRemoteHosts: true }).archive.search("gone", { query: "staging" }).catch((e: unknown) => e)) as RecallError;
+      expect(shown.message).toMatch(/^remote gone \(http:\/\/127\.0\.0\.1:1\) is unreachable while searching/);
     });
 
     it("pull from a remote that cannot be reached (the Pi picker's Enter on an archived session): one line naming the remote, never its host", async () => {
       configure(ada, "gone-files", { url: "http://127.0.0.1:1", index: INDEX, keepFiles: true });
       try {
-        const error = (await recall.pull(BOB_SESSION, { remote: "gone-files" }).catch((e: unknown) => e)) as RecallError;
+        const error = (await recall.archive.pull("gone-files", BOB_SESSION).catch((e: unknown) => e)) as RecallError;
         expect(error).toBeInstanceOf(RecallError);
         expect(error.code).toBe("REMOTE_UNAVAILABLE");
         expect(error.message).toBe("remote gone-files is unreachable while finding a kept session file (30 s timeout)");
@@ -143,7 +144,7 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("the archive through the faca
 
     it("a local search never waits for a remote that does not answer", async () => {
       const order: string[] = [];
-      const remote = recall.search({ remote: "slow", query: "staging" }).then(
+      const remote = recall.archive.search("slow", { query: "staging" }).then(
         () => order.push("remote"),
         () => order.push("remote failed"),
       );

@@ -30,7 +30,7 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("the archive's OpenSearch cli
     const added = await runRecall(["remote", "add", "team", proxy.url, "--index", INDEX, "--keep-files", "--machine", "laptop", "--user", "ada"], { env: ada.env });
     expect(added.stderr).toBe("");
     expect((await runRecall(["remote", "add", "full", url, "--index", BLOCKED], { env: ada.env })).stderr).toBe("");
-    archive = await Recall.openArchive({ env: ada.env });
+    archive = Recall.open({ env: ada.env, showRemoteHosts: true }).archive;
   }, 300_000);
   afterAll(async () => {
     await proxy?.close();

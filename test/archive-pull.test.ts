@@ -214,7 +214,7 @@ describe.skipIf(openSearchMissing)(needsOpenSearch("pulling a kept session file 
   });
 
   it("a kept file of 100 parts is kept whole again when it next grows", { timeout: 120_000 }, async () => {
-    const archive = await Recall.openArchive({ env: laptop.env });
+    const archive = Recall.open({ env: laptop.env, showRemoteHosts: true }).archive;
     const line = (n: number) => userMessage(`b${String(n).padStart(7, "0")}`, `kittiwake note ${n}`, Date.parse("2026-10-07T03:00:00Z") + n);
     const grow = async (n: number) => {
       appendFileSync(sessionFile, line(n));

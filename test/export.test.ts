@@ -375,11 +375,11 @@ describe("recall export of what cannot be read whole", () => {
       const session = await library.resolve(HUGE_ID);
       rmSync(path);
       execFileSync("mkfifo", [path]);
-      await expect(library.exportSession(session)).rejects.toMatchObject({ code: "UNSAFE_FILE", message: "the session file is not a regular file (a FIFO)" });
+      await expect(library.exports.render(session)).rejects.toMatchObject({ code: "UNSAFE_FILE", message: "the session file is not a regular file (a FIFO)" });
       rmSync(path);
       writeFileSync(path, "");
       truncateSync(path, 64 * 1024 * 1024 + 1);
-      await expect(library.exportedSession(session)).rejects.toMatchObject({ code: "FILE_TOO_LARGE", value: String(64 * 1024 * 1024 + 1) });
+      await expect(library.exports.document(session)).rejects.toMatchObject({ code: "FILE_TOO_LARGE", value: String(64 * 1024 * 1024 + 1) });
     } finally {
       library.close();
       rmSync(path, { force: true });
@@ -387,12 +387,12 @@ describe("recall export of what cannot be read whole", () => {
   });
 });
 
-describe("the library's exportedSession and exportSession", () => {
+describe("the library's exports.document and exports.render", () => {
   it("gives the session as blocks, a tool call with its answer, replies with model and usage; rendering needs no file of its own", async () => {
     const { Recall } = await import("../src/index.js");
     const library = Recall.open({ env: agent.env, cwd: agent.root });
     try {
-      const session = await library.exportedSession(DEPLOY);
+      const session = await library.exports.document(DEPLOY);
       expect(session).toMatchObject({ id: "01a0f6b1-2680-79e3-a1fa-30b6f0582ef5", cwd: "/home/dev/shop-api", models: ["faux/faux-large"], redacted: null, allBranches: false });
       expect(session.entries.map((e) => e.kind).slice(0, 3)).toEqual(["user", "assistant", "toolResult"]);
       const reply = session.entries[1]!;
@@ -401,9 +401,9 @@ describe("the library's exportedSession and exportSession", () => {
       expect(JSON.parse(call.arguments)).toEqual({ path: "deploy/staging.log" });
       expect(session.entries[2]).toMatchObject({ kind: "toolResult", toolCallId: call.id, toolName: "read", isError: false });
       expect(reply.usage!.output).toBeGreaterThan(0);
-      const html = await library.exportSession(DEPLOY, { format: "html" });
+      const html = await library.exports.render(DEPLOY, { format: "html" });
       expect(html.startsWith("<!DOCTYPE html>")).toBe(true);
-      await expect(library.exportSession(DEPLOY, { format: "pdf" as "md" })).rejects.toMatchObject({ code: "BAD_INPUT", field: "format" });
+      await expect(library.exports.render(DEPLOY, { format: "pdf" as "md" })).rejects.toMatchObject({ code: "BAD_INPUT", field: "format" });
     } finally {
       library.close();
     }

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ContextMessage, ContextSummary } from "../src/api/context.js";
-import { Recall } from "../src/index.js";
+import { Recall, wordMarks } from "../src/index.js";
 import { highlightWords } from "../src/output/highlight.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { jsonLines, runRecall } from "./helpers/run-cli.js";
@@ -66,7 +66,7 @@ describe("folded words", () => {
 
   it("tags with text that holds no word of the index (one too long to index) list the tagged sessions", async () => {
     const library = Recall.open({ env: agent.env });
-    await library.addTags([await library.resolve(ID)], ["travel"]);
+    await library.tags.add([await library.resolve(ID)], ["travel"]);
     const page = await library.search({ query: `#travel ${"x".repeat(200)}` });
     expect(page.hits.map((hit) => [hit.id, hit.score])).toEqual([[ID, 0]]);
     library.close();
@@ -80,9 +80,9 @@ describe("folded words", () => {
   });
 });
 
-describe("highlightWords, at the spans Recall.wordMarks finds", () => {
+describe("highlightWords, at the spans wordMarks finds", () => {
   const mark = (text: string) => `[${text}]`;
-  const highlight = (texts: string[], query: string) => highlightWords(texts, Recall.wordMarks(texts, query), mark);
+  const highlight = (texts: string[], query: string) => highlightWords(texts, wordMarks(texts, query), mark);
 
   it("marks words that start with a query word, folding case and accents on both sides", () => {
     expect(highlight(["Ørsted in Łódź; the CAFÉ on the Straße", "nothing here"], "orst CAFE straß")).toEqual([

@@ -101,7 +101,7 @@ describe("the library, from open to read", () => {
 
   it("tags sessions, and a #tag query finds them", async () => {
     const session = await recall.resolve(STAGING);
-    const edit = await recall.addTags([session], ["#K8s"]);
+    const edit = await recall.tags.add([session], ["#K8s"]);
     expect(edit.sessions[0]!.tags).toEqual(["k8s"]);
     const { hits } = await recall.search({ query: "#k8s" });
     expect(hits.map((h) => h.id)).toEqual([STAGING]);

@@ -69,7 +69,7 @@ describe("live freshness", () => {
 
     // A tag edit by another process is in the tag database, not in a session folder.
     const other = Recall.open({ env: agent.env });
-    await other.addTags([await other.resolve("live-session")], ["livetag"]);
+    await other.tags.add([await other.resolve("live-session")], ["livetag"]);
     other.close();
     expect(await live.state(store)).toBe("changed");
   });

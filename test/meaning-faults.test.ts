@@ -156,7 +156,7 @@ describe.skipIf(!MODEL_PACKAGE)(`meaning search under faults${MODEL_SKIP_REASON}
     try {
       await recall.sync();
       let deleted = false;
-      const build = recall.indexMeaning({
+      const build = recall.meaning.build({
         onProgress: ({ embedded }) => {
           if (embedded > 0 && !deleted) {
             deleted = true;
@@ -214,7 +214,7 @@ describe.skipIf(!MODEL_PACKAGE)(`meaning search under faults${MODEL_SKIP_REASON}
       // Before the build: the words alone rank; the first page pins that.
       const whole = await recall.search({ ...options, limit: 4 });
       const first = await recall.search({ ...options, limit: 2 });
-      await recall.indexMeaning();
+      await recall.meaning.build();
       const built = await recall.search({ ...options, limit: 4 });
       expect(built.hits.slice(0, 2).map((h) => h.id)).not.toEqual(first.hits.map((h) => h.id));
       const second = await recall.search({ ...options, limit: 2, cursor: first.nextCursor! });

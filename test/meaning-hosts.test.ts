@@ -23,7 +23,7 @@ const BIN = new URL("../bin/recall-mcp.cjs", import.meta.url).pathname;
 async function coverage(env: NodeJS.ProcessEnv): Promise<MeaningCoverage> {
   const reader = Recall.open({ env });
   try {
-    return (await reader.meaningCoverage())!;
+    return (await reader.meaning.coverage())!;
   } finally {
     reader.close();
   }
@@ -87,11 +87,11 @@ describe.skipIf(!MODEL_PACKAGE)(`the meaning index built by long-lived hosts${MO
 
   it("Recall.followMeaning does nothing without the model package, and close() stops it", async () => {
     const without = Recall.open({ env: agent.env, background: true });
-    expect(without.followMeaning()).toBe(false);
+    expect(without.meaning.follow()).toBe(false);
     without.close();
     const recall = Recall.open({ env, background: true });
     const failures: unknown[] = [];
-    expect(recall.followMeaning((error) => failures.push(error))).toBe(true);
+    expect(recall.meaning.follow((error) => failures.push(error))).toBe(true);
     await recall.sync();
     await untilCovered(env);
     recall.close();

@@ -91,11 +91,11 @@ export async function evaluate({ topics = TOPICS, distractors = 300, seed = 1, m
   try {
     await recall.sync();
     const meaningWanted = matches.some((match) => match !== "words");
-    const hasModel = meaningWanted && recall.meaningModelInstalled();
+    const hasModel = meaningWanted && recall.meaning.modelInstalled();
     let meaningBuild = null;
     if (hasModel) {
       const started = performance.now();
-      const report = await recall.indexMeaning();
+      const report = await recall.meaning.build();
       meaningBuild = { messages: report.messages, embedded: report.embedded, seconds: (performance.now() - started) / 1000 };
       log(`meaning index: ${report.embedded} messages embedded in ${meaningBuild.seconds.toFixed(1)} s`);
     }

@@ -7,14 +7,9 @@
  * index handle, freshness, repair and the background thread, the only mutable state), sessions
  * (search, list, read, context), tags, models (ask, autotag) and maintenance (watch, doctor).
  */
-import { resolveLocations, sessionsFolderProblem, type LocationOverrides, type Locations, type SessionsFolderProblem } from "../locations.js";
-import { prefixMarks } from "../native/words.js";
-import { normalizeTag, parseTags } from "../tags/normalize.js";
-import type { TagCount } from "../tags/tag-store.js";
+import { sessionsFolderProblem, type Locations, type SessionsFolderProblem } from "../locations.js";
 import type { SyncProgress, SyncReport } from "../sync/sync.js";
 import type { WatchOptions } from "../sync/watch.js";
-import type { AskOptions, AskResult } from "./ask.js";
-import type { AutoTagOptions, AutoTagResult } from "./autotag.js";
 import type { LoadedConfig } from "../config.js";
 import type { ContextOptions, ContextResult } from "./context.js";
 import type { DoctorCheck } from "./doctor.js";
@@ -28,26 +23,16 @@ import type { SearchOptions, SearchPage } from "./search.js";
 import type { Stats, StatsOptions } from "./stats.js";
 import type { FileIdentity } from "../sessions/file-guard.js";
 import type { SessionSummary } from "../answers/session-summary.js";
-import type { SessionTags, TagEdit } from "./tags.js";
-import { isTerminal } from "./terminal.js";
-import { versions, type Versions } from "./versions.js";
 import { IndexLease, type Freshness, type RecallOptions, type SyncRequest } from "./facade/lease.js";
 import { Maintenance } from "./facade/maintenance.js";
-import { Models, type ModelChoice } from "./facade/models.js";
+import { Models } from "./facade/models.js";
 import { Sessions, type Resolved } from "./facade/sessions.js";
 import { Tags } from "./facade/tags.js";
 import { Exports } from "./facade/exports.js";
-import { projectOf } from "../sessions/project-identity.js";
-import type { ExportedSession, ExportOptions } from "./export.js";
-import type { SessionView } from "./session-view.js";
-import type { Archive } from "../archive/archive.js";
+import { Archive } from "../archive/archive.js";
 import { SessionTools } from "./facade/session-tools.js";
-import { ArchivedSessions, type RemoteReadOptions, type RemoteSearchOptions } from "./facade/archived-sessions.js";
-import type { ArchiveSearchPage } from "../archive/search.js";
-import type { ArchiveReadResult } from "../archive/read.js";
-import type { PullResult } from "../archive/pull.js";
 import { MeaningIndexing } from "./facade/meaning.js";
-import { meaningIncomplete, type MeaningBuildOptions, type MeaningCoverage, type MeaningReport } from "./meaning.js";
+import { MeaningCatchUp } from "./facade/meaning-catch-up.js";
 import type { SessionPage, SessionPageRequest } from "./session-tools/session-page.js";
 import { checkedPageChars, findQuery, listQuery, readMode, searchQuery, type SessionQuery, type SessionSearchArgs } from "./session-tools/session-query.js";
 import type { SessionToolMode } from "./session-tools/limits.js";
@@ -55,43 +40,34 @@ import type { SessionToolMode } from "./session-tools/limits.js";
 export type { Freshness, RecallOptions, SyncRequest } from "./facade/lease.js";
 export type { ModelChoice } from "./facade/models.js";
 export type { Resolved } from "./facade/sessions.js";
-export type { RemoteReadOptions, RemoteSearchOptions } from "./facade/archived-sessions.js";
-
-/** Options naming a remote (a `remote` key left undefined names none). */
-function isRemote<T extends object>(options: T | RemoteSearchOptions | RemoteReadOptions): options is RemoteSearchOptions | RemoteReadOptions {
-  return (options as { remote?: string }).remote !== undefined;
-}
 
 export class Recall {
   private readonly lease: IndexLease;
   private readonly sessions: Sessions;
-  private readonly tags: Tags;
-  private readonly models: Models;
+  /** A session's tags, editing them, the tags in use and the sessions without any. */
+  readonly tags: Tags;
+  /** Asking a model about a session, tagging sessions with one, and which model that is. */
+  readonly models: Models;
   private readonly maintenance: Maintenance;
   private readonly sessionTools: SessionTools;
-  private readonly meaning: MeaningIndexing;
-  private readonly archived: ArchivedSessions;
-  private readonly exports: Exports;
+  /** The meaning index: building it, following it in a long-lived host, how much it covers. */
+  readonly meaning: MeaningIndexing;
+  /** A whole session as Markdown or HTML, as the document those render, or as a page shows it. */
+  readonly exports: Exports;
+  private opened: Archive | undefined;
+  private readonly hostHidden: boolean;
 
   private constructor(options: RecallOptions) {
     this.lease = new IndexLease(options);
-    this.meaning = new MeaningIndexing(this.lease);
-    this.sessions = new Sessions(this.lease, this.meaning);
+    this.hostHidden = !options.showRemoteHosts;
+    const catchUp = new MeaningCatchUp();
+    this.meaning = new MeaningIndexing(this.lease, catchUp);
+    this.sessions = new Sessions(this.lease, catchUp);
     this.tags = new Tags(this.lease);
     this.models = new Models(this.lease, this.sessions);
     this.maintenance = new Maintenance(this.lease);
     this.sessionTools = new SessionTools(this.lease, this.sessions);
-    this.archived = new ArchivedSessions(this.lease);
-    this.exports = new Exports(this.sessions);
-  }
-
-  /**
-   * The team archives (remotes in config.json) for the sessions these overrides name: src/archive.
-   * Loaded when first asked for, so nothing else pays for the OpenSearch client.
-   */
-  static async openArchive(options: LocationOverrides = {}): Promise<Archive> {
-    const { Archive } = await import("../archive/archive.js");
-    return Archive.open(options);
+    this.exports = new Exports(this.sessions, () => this.archive);
   }
 
   /** recall for the sessions folder these overrides name (Pi's default without any). Opens nothing yet. */
@@ -99,47 +75,16 @@ export class Recall {
     return new Recall(options);
   }
 
-  /** Whether a search by meaning should say its index is incomplete (more than 1 in 100 messages lack a vector). */
-  static meaningIncomplete(coverage: MeaningCoverage): boolean {
-    return meaningIncomplete(coverage);
-  }
-
-  /** The project identity of a folder (its git remote, normalized; what `--repo` compares): "" for a folder of no project. */
-  static projectOf(folder: string): string {
-    return projectOf(folder);
-  }
-
-  /** A tag as recall keeps it: lowercase letters, digits, `_` and `-` (`#Rust/Search!` → `rust-search`). */
-  static normalizeTag(raw: string): string {
-    return normalizeTag(raw);
-  }
-
-  /** Tags as a user gives them (`#` optional), normalized; one that normalizes to nothing is an error. */
-  static parseTags(raws: readonly string[]): string[] {
-    return parseTags(raws);
-  }
-
-  /** The package's version and the loaded native core's (loading fails when it is of another release). */
-  static versions(): Versions {
-    return versions();
-  }
-
   /**
-   * For each of `texts`, the UTF-8 byte spans of its words that start with a word of `query`, by
-   * the index's words (case and accents folded: `orst` marks `Ørsted`). One native call for all.
+   * The team archives, the remotes of config.json: pushing to one, searching and reading it,
+   * pulling a session file it keeps. The one way into src/archive; it loads no OpenSearch client
+   * until an operation needs it, and never touches the local index. Its errors name the remote
+   * only (REMOTE_UNAVAILABLE within the remote's timeout), never its URL or host, unless opened
+   * with `showRemoteHosts`.
    */
-  static wordMarks(texts: string[], query: string): [number, number][][] {
-    return prefixMarks(texts, query);
-  }
-
-  /** Whether descriptor 1 or 2 is a terminal, without loading Node's tty module (see terminal.ts). */
-  static isTerminal(fd: 1 | 2): boolean {
-    return isTerminal(fd);
-  }
-
-  /** Where the sessions, the index and the user data of these overrides are, without opening anything. */
-  static locate(overrides: LocationOverrides = {}): Locations {
-    return resolveLocations(overrides);
+  get archive(): Archive {
+    this.opened ??= Archive.open({ ...this.lease.overrides, hostHidden: this.hostHidden });
+    return this.opened;
   }
 
   /** Where this recall's sessions, index and user data are; worked out once (it reads Pi's settings). */
@@ -175,21 +120,11 @@ export class Recall {
    *
    * `present`, if given, turns the page into what the caller shows, as soon as it is read: while
    * a freshness check is still under way (a large history), the presenting overlaps it.
-   *
-   * With `remote`, the archive of that name in config.json is searched instead (never the local
-   * index): the same query language, each hit with its `origin`, and its errors
-   * (REMOTE_UNAVAILABLE within the remote's timeout) naming the remote, never its URL or host.
    */
-  search(options: RemoteSearchOptions): Promise<ArchiveSearchPage>;
   search(options: SearchOptions & Freshness): Promise<SearchPage>;
   search<T>(options: SearchOptions & Freshness, present: (page: SearchPage) => T): Promise<T>;
-  search<T>(options: (SearchOptions & Freshness) | RemoteSearchOptions, present?: (page: SearchPage) => T): Promise<T | SearchPage | ArchiveSearchPage> {
-    return isRemote(options) ? this.archived.search(options) : this.sessions.search(options, present);
-  }
-
-  /** The names of the archives config.json lists (`remotes`), in its order; none configured: empty. */
-  remoteNames(): string[] {
-    return this.archived.names();
+  search<T>(options: SearchOptions & Freshness, present?: (page: SearchPage) => T): Promise<T | SearchPage> {
+    return this.sessions.search(options, present);
   }
 
   /**
@@ -259,23 +194,9 @@ export class Recall {
     return this.sessions.get(ref, options);
   }
 
-  /**
-   * A session's messages, a page at a time. With `remote`, a session of that archive, by id or
-   * unique id prefix, as it was pushed; its errors as `search({ remote })`'s.
-   */
-  read(ref: string, options: RemoteReadOptions): Promise<ArchiveReadResult>;
-  read(ref: string | SessionRef, options?: ReadOptions): Promise<ReadResult>;
-  read(ref: string | SessionRef, options: ReadOptions | RemoteReadOptions = {}): Promise<ReadResult | ArchiveReadResult> {
-    return isRemote(options) ? this.archived.read(ref as string, options) : this.sessions.read(ref, options);
-  }
-
-  /**
-   * Writes a session file the remote named `remote` keeps (`keepFiles`) into this machine's Pi
-   * sessions folder, never over another file, so that Pi can resume it here (`recall pull`); its
-   * errors as `search({ remote })`'s.
-   */
-  pull(session: string, { remote }: { remote: string }): Promise<PullResult> {
-    return this.archived.pull(session, remote);
+  /** A session's messages, a page at a time. */
+  read(ref: string | SessionRef, options: ReadOptions = {}): Promise<ReadResult> {
+    return this.sessions.read(ref, options);
   }
 
   /** The messages of one session that bear on a question, within a budget; no model involved. */
@@ -283,106 +204,14 @@ export class Recall {
     return this.sessions.context(ref, question, options);
   }
 
-  /**
-   * Asks a model about one session: the messages `context` picks for the question go to the
-   * model (`model`, else the configured one, else Pi's default), through the user's `pi`.
-   */
-  ask(ref: string | SessionRef, question: string, options: AskOptions & ModelChoice = {}): Promise<AskResult> {
-    return this.models.ask(ref, question, options);
-  }
-
-  /**
-   * Tags sessions with a model (`model`, else the configured one, else Pi's default); see
-   * autotag.ts. A batch keeps one `pi` process for all its sessions.
-   */
-  autoTag(sessions: readonly SessionRef[], options: AutoTagOptions & ModelChoice = {}): Promise<AutoTagResult[]> {
-    return this.models.autoTag(sessions, options);
-  }
-
-  /** The model a feature would ask: `provider/id` from the configuration, or undefined for Pi's default. */
-  modelFor(feature: "autoTags" | "ask"): string | undefined {
-    return this.models.modelFor(feature);
-  }
-
-  /** Makes `model` (`provider/id`) the one asking and auto-tagging use, in recall's config.json. */
-  chooseModel(model: string): void {
-    this.models.chooseModel(model);
-  }
-
   /** recall's settings (config.json and the earlier tools' files), read now, with what could not be used. */
   config(): LoadedConfig {
-    return this.models.config();
-  }
-
-  /** Sessions without any tag, most recently active first (what `autotag --all-untagged` takes). */
-  untagged(options: ListOptions & Freshness = {}): Promise<SessionSummary[]> {
-    return this.sessions.untagged(options);
-  }
-
-  /**
-   * A whole session as one text to read elsewhere: Markdown (`format: "md"`, the default) or one
-   * self-contained HTML file (`"html"`: no script, nothing fetched, session text escaped). With
-   * `redact`, secrets are replaced as a push to an archive replaces them. A session file that is
-   * not a regular file (UNSAFE_FILE) or is over `MAX_SESSION_BYTES` (FILE_TOO_LARGE) is refused
-   * before anything of it is read.
-   */
-  exportSession(ref: string | SessionRef, options: ExportOptions = {}): Promise<string> {
-    return this.exports.render(ref, options);
-  }
-
-  /** The session an export renders: every entry a reader sees, as blocks, with its project and tags. */
-  exportedSession(ref: string | SessionRef, options: Omit<ExportOptions, "format"> = {}): Promise<ExportedSession> {
-    return this.exports.document(ref, options);
-  }
-
-  /** A session as a page shows it: header fields and its conversation as HTML, a part per shown entry (`recall serve`); its file checked as `exportSession` checks it. */
-  viewSession(ref: string | SessionRef, options: Pick<ExportOptions, "allBranches" | "redact"> = {}): Promise<SessionView> {
-    return this.exports.view(ref, options);
-  }
-
-  /** A session of the remote named `remote` as a page shows it: every message a part (its errors as `search({ remote })`'s). */
-  viewArchivedSession(id: string, { remote }: { remote: string }): Promise<SessionView> {
-    return this.archived.view(id, remote);
-  }
-
-  /** The stylesheet of a session's parts (an HTML export's). */
-  sessionStylesheet(): Promise<string> {
-    return this.exports.stylesheet();
-  }
-
-  /** Loads the renderers ahead of the first `viewSession` or export (~100 ms, once per process). */
-  loadRenderers(): Promise<void> {
-    return this.exports.loadRenderers();
+    return this.lease.config();
   }
 
   /** How to continue a session in Pi: the command and the folder to run it in. */
   resumePlan(ref: string | SessionRef): Promise<ResumePlan> {
     return this.sessions.resumePlan(ref);
-  }
-
-  /** Throws the error a damaged tag database gives: tag operations and `#tag` filters stop on it. */
-  checkTags(): Promise<void> {
-    return this.tags.check();
-  }
-
-  /** A session's manual, automatic and suppressed tags. */
-  tagsOf(session: SessionRef): Promise<SessionTags> {
-    return this.tags.of(session);
-  }
-
-  /** Adds manual tags (`#` optional, normalized); the index shows them at once. */
-  addTags(sessions: SessionRef[], tags: readonly string[]): Promise<TagEdit> {
-    return this.tags.add(sessions, tags);
-  }
-
-  /** Removes tags and keeps automatic tagging from adding them back. */
-  removeTags(sessions: SessionRef[], tags: readonly string[]): Promise<TagEdit> {
-    return this.tags.remove(sessions, tags);
-  }
-
-  /** Every tag in use with its number of sessions, most used first. */
-  tagCounts(): Promise<TagCount[]> {
-    return this.tags.counts();
   }
 
   /**
@@ -391,46 +220,6 @@ export class Recall {
    */
   sync(request: SyncRequest = {}): Promise<SyncReport> {
     return this.lease.sync(request);
-  }
-
-  /**
-   * Builds the meaning index from the conversation as the index holds it (bring the index up to
-   * date first): the messages it lacks are embedded on one thread of the pool, newest first, and
-   * appended as they are, so a stopped or killed build resumes where it was. A search by meaning
-   * meanwhile uses what is there. MODEL_UNAVAILABLE without the model package; LOCKED while
-   * another process builds it.
-   */
-  indexMeaning(options: MeaningBuildOptions = {}): Promise<MeaningReport> {
-    return this.meaning.build(options);
-  }
-
-  /**
-   * For a long-lived host (Pi, the MCP server): with the model package installed, builds the
-   * meaning index in the background now and after every sync that changes the index, on one
-   * thread at the lowest priority, until `close()`; another process building it is left to it,
-   * other failures go to `onError`. Returns false, doing nothing, without the model package.
-   */
-  followMeaning(onError: (error: unknown) => void = () => {}): boolean {
-    return this.meaning.follow(onError);
-  }
-
-  /**
-   * Waits for what searches started in the background: a search by meaning embeds the few
-   * messages its index lacked (at most 32, as after a sync) so that the next search covers them.
-   * A short-lived process awaits it before it exits; nothing is lost if it does not.
-   */
-  meaningSettled(): Promise<void> {
-    return this.meaning.settled();
-  }
-
-  /** Whether the meaning model's package is installed, without loading it. */
-  meaningModelInstalled(): boolean {
-    return this.meaning.installed();
-  }
-
-  /** How much of the conversation the meaning index covers; null without the model package. */
-  meaningCoverage(): Promise<MeaningCoverage | null> {
-    return this.meaning.coverage();
   }
 
   /**
@@ -444,7 +233,7 @@ export class Recall {
   /**
    * Keeps the index up to date as Pi writes, until the signal aborts (see sync/watch.ts). Each
    * sync's report comes with what it has to tell the user. With `meaning`, the meaning index
-   * follows: what each sync added is embedded after it (`indexMeaning`; its errors go to `onError`).
+   * follows: what each sync added is embedded after it (`meaning.build`; its errors go to `onError`).
    */
   watch(options: Omit<WatchOptions, "onSync"> & { onSync?: (report: SyncReport, notices: Notice[]) => void; meaning?: boolean }): Promise<void> {
     const { meaning, ...rest } = options;
@@ -466,7 +255,7 @@ export class Recall {
 
   /** Stops the background thread once its jobs are done. The index needs no closing. */
   close(): void {
-    this.meaning.stop();
+    this.meaning.stopFollowing();
     this.lease.close();
   }
 

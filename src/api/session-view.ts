@@ -36,7 +36,7 @@ export async function sessionView(summary: SessionSummary, options: Pick<ExportO
   };
 }
 
-/** A session of a team archive, from its pages as read (`Recall.read(id, { remote })`): a message a part. */
+/** A session of a team archive, from its pages as read (`recall.archive.read`): a message a part. */
 export async function archivedSessionView(pages: Array<{ messages: ReadMessage[]; page: ReadPage; origin: Origin }>): Promise<SessionView> {
   const { plainMessagePart } = await import("../render/index.js");
   const { page, origin } = pages[0]!;

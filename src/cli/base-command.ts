@@ -42,7 +42,7 @@ export abstract class BaseCommand extends Command<RecallContext> {
 
   /** The library for the sessions folder this command line names; nothing opened yet. */
   private unopened(): Recall {
-    this.library ??= Recall.open({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd, check: this.indexCheck });
+    this.library ??= Recall.open({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd, check: this.indexCheck, showRemoteHosts: true });
     return this.library;
   }
 

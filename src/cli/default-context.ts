@@ -2,7 +2,7 @@
 import type { Readable } from "node:stream";
 import type { RecallContext } from "./context.js";
 import { DirectOutput } from "./direct-output.js";
-import { Recall } from "../index.js";
+import { isTerminal } from "../index.js";
 
 /**
  * process.stdin, created when first read: creating it costs milliseconds (on a terminal it loads
@@ -15,7 +15,7 @@ function lazyStdin(): Readable {
 }
 
 export function defaultContext(): RecallContext {
-  const stdoutIsTTY = Recall.isTerminal(1);
+  const stdoutIsTTY = isTerminal(1);
   return {
     stdin: lazyStdin(),
     // A terminal shows each line as it is written; a pipe or a file gets a turn's lines at once.
@@ -24,7 +24,7 @@ export function defaultContext(): RecallContext {
     env: process.env,
     cwd: process.cwd(),
     stdoutIsTTY,
-    stderrIsTTY: Recall.isTerminal(2),
+    stderrIsTTY: isTerminal(2),
     colorDepth: 1,
   };
 }

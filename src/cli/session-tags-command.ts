@@ -13,7 +13,7 @@ export abstract class SessionTagsCommand extends BaseCommand {
 
   /** Tag commands need the tag database: a damaged one stops them before a sync says so too. */
   override async resolveSessions(args: string[]): Promise<{ sessions: SessionRef[]; failed: boolean }> {
-    await this.recall().checkTags();
+    await this.recall().tags.check();
     return super.resolveSessions(args);
   }
 

@@ -68,7 +68,7 @@ export function mcpConfig(flags: McpFlags, env: NodeJS.ProcessEnv, cwd: string):
 function checkRemote(recall: RecallOptions, remote: string, cwd: string): void {
   let names: string[];
   try {
-    names = Recall.open({ env: recall.env, sessionsDir: recall.sessionsDir, cwd }).remoteNames();
+    names = Recall.open({ env: recall.env, sessionsDir: recall.sessionsDir, cwd }).archive.remotes().map((remote) => remote.name);
   } catch (error) {
     if (error instanceof RecallError) throw new Error(`cannot read the remotes of recall's config.json: ${error.message}`);
     throw error;

@@ -34,7 +34,7 @@ export function createMcpServer(config: McpConfig, version: string): { server: M
   // With the model package, the meaning index follows it there too (one thread, lowest priority).
   server.server.oninitialized = () => {
     recall.startIndexing();
-    recall.followMeaning(meaningFailure());
+    recall.meaning.follow(meaningFailure());
   };
   registerTools(server, { config, pages, reader, sessions });
   registerConversationResource(server, reader, () => pages.recent());

@@ -89,7 +89,7 @@ export class SessionPages {
     const { search } = Recall.sessionSearchQuery(args);
     // A complete UUID finds that session, as in this machine's scopes.
     const byId = search.sessionIds ? { query: "", sessionIds: search.sessionIds } : { query: args.query.trim() };
-    const { hits } = await this.sessions.recall.search({ remote, ...byId, limit: args.limit, ...(search.content ? { content: search.content } : {}) });
+    const { hits } = await this.sessions.recall.archive.search(remote, { ...byId, limit: args.limit, ...(search.content ? { content: search.content } : {}) });
     const results = hits.map((hit) => ({ ...this.result(hit, this.tokens.archivedRef({ remote, id: hit.id })), origin: hit.origin }));
     const structured = {
       results,

@@ -79,7 +79,7 @@ export class SessionReader {
   /** A page of the session a reference names: an archived one through the archive, a local one through a guarded read. */
   private async page(ref: string, options: { mode?: Mode; maxChars: number; cursor?: string }): Promise<{ messages: ReadMessage[]; page: ReadPage; origin?: Origin }> {
     const archived = this.sessions.archived(ref);
-    if (archived) return this.sessions.recall.read(archived.id, { remote: archived.remote, ...options });
+    if (archived) return this.sessions.recall.archive.read(archived.remote, archived.id, options);
     const { session, file } = await this.sessions.named(ref);
     return this.sessions.recall.readGuarded(session, options, file);
   }

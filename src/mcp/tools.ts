@@ -1,7 +1,7 @@
 /** The tools, their arguments, limits, output shapes and annotations; each handler is one call into this folder. */
 import type { McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
-import { Recall, SESSION_TOOL_TEXT } from "../index.js";
+import { parseTags, Recall, SESSION_TOOL_TEXT } from "../index.js";
 import type { McpConfig } from "./config.js";
 import { parseTime } from "../output/time.js";
 import { published } from "./arguments.js";
@@ -161,15 +161,15 @@ export function registerTools(server: McpServer, { config, pages, reader, sessio
       let add: string[];
       let remove: string[];
       try {
-        add = args.add?.length ? Recall.parseTags(args.add) : [];
-        remove = args.remove?.length ? Recall.parseTags(args.remove) : [];
+        add = args.add?.length ? parseTags(args.add) : [];
+        remove = args.remove?.length ? parseTags(args.remove) : [];
       } catch {
         throw new ToolError("INVALID_ARGUMENT", "a tag normalizes to nothing", "use letters, digits, _ or -");
       }
       let busy = false;
-      if (add.length) busy = (await sessions.recall.addTags([session], add)).indexBusy || busy;
-      if (remove.length) busy = (await sessions.recall.removeTags([session], remove)).indexBusy || busy;
-      const tags = (await sessions.recall.tagsOf(session)).tags;
+      if (add.length) busy = (await sessions.recall.tags.add([session], add)).indexBusy || busy;
+      if (remove.length) busy = (await sessions.recall.tags.remove([session], remove)).indexBusy || busy;
+      const tags = (await sessions.recall.tags.of(session)).tags;
       return toolResult({ session_ref: args.session_ref, tags, index_busy: busy }, `tags: ${tags.map((t) => `#${t}`).join(" ") || "(none)"}`);
     }),
   );

@@ -35,7 +35,7 @@ export function highlightLine(snippet: string, spans: readonly [number, number][
 
 /**
  * Marks, in each of `texts`, the words at `spans` (UTF-8 byte spans per text, as
- * `Recall.wordMarks` finds them by the index's words).
+ * the library's `wordMarks` finds them by the index's words).
  */
 export function highlightWords(texts: string[], spans: readonly (readonly [number, number][])[], mark: (text: string) => string): string[] {
   return texts.map((text, i) =>

@@ -11,7 +11,7 @@
  */
 import { SessionManager, type ExtensionAPI, type ExtensionCommandContext, type ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { CURSOR_MARKER, renderFakeCursor, visibleWidth } from "@earendil-works/pi-tui";
-import { Recall, RecallError, type AutoTagResult, type Notice, type SearchHit } from "../index.js";
+import { normalizeTag, Recall, RecallError, type AutoTagResult, type Notice, type SearchHit } from "../index.js";
 import { formatTags, sessionTitle } from "../output/session-text.js";
 import { parseRecallArgs, completeRecallArgs } from "./commands.js";
 import { formatSessions } from "./format.js";
@@ -79,11 +79,11 @@ export default function recallExtension(pi: ExtensionAPI): void {
     session = currentSession(ctx);
     where = { cwd: ctx.cwd, sessionManager: ctx.sessionManager };
     const recall = recallFor(where);
-    if (recall.meaningModelInstalled()) {
+    if (recall.meaning.modelInstalled()) {
       recall.startIndexing();
       // One warning a session for a meaning index that cannot be built (a damaged model file, a full disk).
       let warned = false;
-      recall.followMeaning((error) => {
+      recall.meaning.follow((error) => {
         if (!warned) ctx.ui.notify(`recall: the meaning index could not be brought up to date: ${errorText(error)}`, "warning");
         warned = true;
       });
@@ -98,7 +98,7 @@ export default function recallExtension(pi: ExtensionAPI): void {
   // Completions are best effort: a tag database that cannot be opened just completes nothing.
   const knownTags = async (): Promise<string[]> => {
     try {
-      return where ? (await recallFor(where).tagCounts()).map((c) => c.tag) : [];
+      return where ? (await recallFor(where).tags.counts()).map((c) => c.tag) : [];
     } catch {
       return [];
     }
@@ -106,7 +106,7 @@ export default function recallExtension(pi: ExtensionAPI): void {
   const openSessionTags = async (): Promise<string[]> => {
     if (!session.id || !where) return knownTags();
     try {
-      return (await recallFor(where).tagsOf({ id: session.id, path: session.path ?? "", cwd: where.cwd })).tags;
+      return (await recallFor(where).tags.of({ id: session.id, path: session.path ?? "", cwd: where.cwd })).tags;
     } catch {
       return [];
     }
@@ -182,7 +182,7 @@ function showNotices(recall: Recall, out: Output, extra: readonly string[] = [])
 
 async function showTags(recall: Recall, ctx: ExtensionCommandContext, out: Output): Promise<void> {
   const ref = currentSessionRef(ctx);
-  const tags = await recall.tagsOf(ref);
+  const tags = await recall.tags.of(ref);
   if (tags.tags.length === 0) {
     out.info("This session has no tags. Add some with /recall tag #name.");
     return;
@@ -193,9 +193,9 @@ async function showTags(recall: Recall, ctx: ExtensionCommandContext, out: Outpu
 
 async function editTags(recall: Recall, ctx: ExtensionCommandContext, out: Output, kind: "tag" | "untag", raw: string[]): Promise<void> {
   const ref = currentSessionRef(ctx);
-  const before = (await recall.tagsOf(ref)).tags;
-  const edit = kind === "tag" ? await recall.addTags([ref], raw) : await recall.removeTags([ref], raw);
-  const wanted = raw.map(Recall.normalizeTag);
+  const before = (await recall.tags.of(ref)).tags;
+  const edit = kind === "tag" ? await recall.tags.add([ref], raw) : await recall.tags.remove([ref], raw);
+  const wanted = raw.map(normalizeTag);
   const now = edit.sessions[0]!.tags;
   const list = now.length > 0 ? `Its tags: ${formatTags(now)}.` : "It has no tags now.";
   if (kind === "tag") {
@@ -236,11 +236,11 @@ async function pick(recall: Recall, ctx: ExtensionCommandContext, query: string)
   let remote: string | undefined;
   let remoteProblem: string | undefined;
   try {
-    remote = recall.remoteNames()[0];
+    remote = recall.archive.remotes()[0]?.name;
   } catch (error) {
     remoteProblem = `no archive scope: ${errorText(error)}`;
   }
-  const state = initialState({ query, scope: config.picker.scope, cwd: ctx.cwd, currentSession: currentSession(ctx), byMeaning: recall.meaningModelInstalled(), ...(remote === undefined ? {} : { remote }) });
+  const state = initialState({ query, scope: config.picker.scope, cwd: ctx.cwd, currentSession: currentSession(ctx), byMeaning: recall.meaning.modelInstalled(), ...(remote === undefined ? {} : { remote }) });
   const problem = warning ?? remoteProblem;
   if (problem) state.notice = { kind: "warning", text: problem };
   const notices = recall.takeNotices();
@@ -248,7 +248,7 @@ async function pick(recall: Recall, ctx: ExtensionCommandContext, query: string)
   // The picker shows the index as it is at once, and refreshes once the library's freshness check ran.
   const service: PickerService = {
     search: async ({ related, remote, ...request }) => {
-      if (remote !== undefined) return (await recall.search({ remote, query: request.query, limit: request.limit, ...(request.content ? { content: request.content } : {}) })).hits;
+      if (remote !== undefined) return (await recall.archive.search(remote, { query: request.query, limit: request.limit, ...(request.content ? { content: request.content } : {}) })).hits;
       return related ? (await recall.related({ session: related, limit: request.limit, cwd: request.cwd, sync: false })).hits : (await recall.search({ ...request, sync: false })).hits;
     },
     catchUp: async ({ remote, ...request }) => {
@@ -259,8 +259,8 @@ async function pick(recall: Recall, ctx: ExtensionCommandContext, query: string)
       return { notices: notices.map((n) => n.message), indexBusy: notices.some((n) => n.code === "INDEX_BUSY") };
     },
     read: (ref, options) => recall.read(ref, options),
-    readArchived: (hit, options) => recall.read(hit.id, { remote: hit.origin.remote, limit: options.limit }),
-    pull: (hit) => recall.pull(hit.id, { remote: hit.origin.remote }),
+    readArchived: async (hit, options) => recall.archive.read(hit.origin.remote, hit.id, { limit: options.limit }),
+    pull: async (hit) => recall.archive.pull(hit.origin.remote, hit.id),
   };
 
   const outcome = await ctx.ui.custom<PickerOutcome>(
@@ -358,9 +358,9 @@ async function autotagThisSession(recall: Recall, ctx: ExtensionCommandContext, 
   const ref = currentSessionRef(ctx);
   if (ctx.mode === "tui") ctx.ui.setStatus("recall", "recall: asking the model for tags…");
   try {
-    const [result] = await recall.autoTag([ref], { caller: callerIn(ctx), ...(ctx.signal ? { signal: ctx.signal } : {}) });
+    const [result] = await recall.models.autoTag([ref], { caller: callerIn(ctx), ...(ctx.signal ? { signal: ctx.signal } : {}) });
     if (!result) return;
-    if (result.type === "tagged") out.info(`Tagged this session ${formatTags(result.tags)} (automatic). Its tags: ${formatTags((await recall.tagsOf(ref)).tags)}.`);
+    if (result.type === "tagged") out.info(`Tagged this session ${formatTags(result.tags)} (automatic). Its tags: ${formatTags((await recall.tags.of(ref)).tags)}.`);
     else out.warn(`no tags for this session: ${result.reason}`);
   } finally {
     if (ctx.mode === "tui") ctx.ui.setStatus("recall", undefined);
@@ -368,10 +368,10 @@ async function autotagThisSession(recall: Recall, ctx: ExtensionCommandContext, 
 }
 
 async function autotagUntagged(recall: Recall, ctx: ExtensionCommandContext, out: Output, yes: boolean): Promise<void> {
-  const model = recall.modelFor("autoTags");
+  const model = recall.models.modelFor("autoTags");
   // Which model will answer, by name, before anything is sent.
   const caller = callerIn(ctx)(model);
-  const sessions = await recall.untagged();
+  const sessions = await recall.tags.untagged();
   if (sessions.length === 0) {
     out.info("Every session already has tags.");
     return;
@@ -389,7 +389,7 @@ async function autotagUntagged(recall: Recall, ctx: ExtensionCommandContext, out
   let tagged = 0;
   let failed = 0;
   const run = (onResult: (result: AutoTagResult, done: number) => void) =>
-    recall.autoTag(refs, { caller: () => caller, signal: stop.signal, onResult: (result, done) => onResult(result, done) });
+    recall.models.autoTag(refs, { caller: () => caller, signal: stop.signal, onResult: (result, done) => onResult(result, done) });
 
   if (ctx.mode !== "tui") {
     const results = await run((result) => (result.type === "tagged" ? tagged++ : result.type === "failed" && failed++));
@@ -429,7 +429,7 @@ async function autotagUntagged(recall: Recall, ctx: ExtensionCommandContext, out
 
 /** `/recall model`: a pick among the models Pi can use, saved in recall's config. */
 async function chooseModel(recall: Recall, ctx: ExtensionCommandContext, out: Output): Promise<void> {
-  const current = recall.modelFor("autoTags") ?? recall.modelFor("ask");
+  const current = recall.models.modelFor("autoTags") ?? recall.models.modelFor("ask");
   const names = ctx.modelRegistry.getAvailable().map(modelName);
   if (names.length === 0) {
     out.warn("Pi has no model with credentials; log in with /login first");
@@ -442,7 +442,7 @@ async function chooseModel(recall: Recall, ctx: ExtensionCommandContext, out: Ou
   const choice = await ctx.ui.select(`Model for auto-tagging and asking (now: ${current ?? "this session's model"})`, names);
   if (!choice) return;
   try {
-    recall.chooseModel(choice);
+    recall.models.choose(choice);
   } catch (error) {
     if (error instanceof RecallError) out.error(error.message);
     else throw error;

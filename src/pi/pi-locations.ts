@@ -5,7 +5,7 @@
  * would pick is passed on.
  */
 import { isAbsolute, relative, resolve } from "node:path";
-import { Recall, type RecallOptions } from "../index.js";
+import { locate, type RecallOptions } from "../index.js";
 
 export interface PiPlace {
   /** Pi's working directory when recall is first used. */
@@ -23,7 +23,7 @@ function inside(child: string, parent: string): boolean {
 export function recallOptionsFor(place: PiPlace): RecallOptions {
   const env = { ...(place.env ?? process.env) };
   const options: RecallOptions = { env, cwd: place.cwd };
-  const defaults = Recall.locate({ env, cwd: place.cwd });
+  const defaults = locate({ env, cwd: place.cwd });
   if (place.piSessionDir) {
     const piDir = resolve(place.cwd, place.piSessionDir);
     if (!inside(piDir, defaults.sessionsDir)) options.sessionsDir = piDir;

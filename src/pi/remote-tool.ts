@@ -1,6 +1,6 @@
 /**
  * The `recall` tool's `remote` argument: search and read a shared archive (a remote of recall's
- * config.json) through the facade's `search({ remote })` and `read(id, { remote })`. The answers
+ * config.json) through the facade's `recall.archive.search` and `read`. The answers
  * are framed as historical data like local ones, and say where each session lives (machine and
  * user); a remote that is down, slow or refuses the credentials is one line naming the remote,
  * never its URL or host (the facade's errors never hold them).
@@ -16,8 +16,7 @@ export async function searchRemote(recall: Recall, params: RecallParams, cwd: st
   if (!query) return failure("search", `recall search needs a query: {"action": "search", "remote": ${JSON.stringify(remote)}, "query": "…"}`);
   if (params.file) return failure("search", "file searches this machine's sessions: leave out remote to use it");
   const current = params.scope === "current";
-  const { hits } = await recall.search({
-    remote,
+  const { hits } = await recall.archive.search(remote, {
     query,
     limit: params.limit ?? DEFAULT_SEARCH_LIMIT,
     ...(params.content?.length ? { content: params.content } : {}),
@@ -37,6 +36,6 @@ export async function searchRemote(recall: Recall, params: RecallParams, cwd: st
 export async function readRemote(recall: Recall, params: RecallParams): Promise<ToolResult> {
   const ref = params.session?.trim();
   if (!ref) return failure("read", `recall read needs a session: {"action": "read", "remote": ${JSON.stringify(params.remote)}, "session": "<id or id prefix>"}`);
-  const read = await recall.read(ref, { remote: params.remote!, limit: params.limit ?? DEFAULT_READ_LIMIT, maxChars: READ_MAX_CHARS });
+  const read = await recall.archive.read(params.remote!, ref, { limit: params.limit ?? DEFAULT_READ_LIMIT, maxChars: READ_MAX_CHARS });
   return result("read", formatMessages(read.page, read.messages, read.origin), read.messages.length, "Ask for fewer messages with a lower `limit`.");
 }

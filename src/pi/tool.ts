@@ -7,7 +7,7 @@
 import type { ExtensionToolContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import { Type, type Static } from "typebox";
 import { resolve } from "node:path";
-import { CONTENT_SCOPES, Recall, RecallError, type Notice } from "../index.js";
+import { CONTENT_SCOPES, normalizeTag, Recall, RecallError, type Notice } from "../index.js";
 import { formatTags } from "../output/session-text.js";
 import { printableLines } from "../output/plain-text.js";
 import { formatMessages, formatSessions } from "./format.js";
@@ -70,7 +70,7 @@ async function fresh<T>(recall: Recall, query: () => Promise<T>): Promise<{ valu
 /** A model's answer about one session, and the messages it drew on, as tool text. */
 export async function askAbout(recall: Recall, ref: string, question: string, ctx: ToolContext, signal?: AbortSignal): Promise<{ lines: string[]; count: number }> {
   const session = await recall.resolve(ref);
-  const asked = await recall.ask(session, question, { caller: (model) => piModelCaller(ctx, model), ...(signal ? { signal } : {}) });
+  const asked = await recall.models.ask(session, question, { caller: (model) => piModelCaller(ctx, model), ...(signal ? { signal } : {}) });
   if (asked.sent === 0) return { lines: [`Session ${session.id} has no messages to ask about; nothing was asked.`], count: 0 };
   const from = `${asked.sent} message${asked.sent === 1 ? "" : "s"} of session ${session.id}${asked.sampled ? " (its start and end: no message holds a word of the question)" : ""}`;
   const citing = asked.messages.length > 0 ? `citing ${asked.messages.map((m) => `[${m.index}]`).join(" ")}` : "citing none";
@@ -170,11 +170,11 @@ export async function runRecallTool(recall: Recall, params: RecallParams, ctx: T
         const remove = params.remove ?? [];
         if (add.length === 0 && remove.length === 0) return failure(action, 'recall tag needs tags: {"action": "tag", "add": ["name"]} or "remove"');
         const session = currentSessionRef(ctx);
-        let edit = add.length > 0 ? await recall.addTags([session], add) : undefined;
-        if (remove.length > 0) edit = await recall.removeTags([session], remove);
+        let edit = add.length > 0 ? await recall.tags.add([session], add) : undefined;
+        if (remove.length > 0) edit = await recall.tags.remove([session], remove);
         const tags = edit!.sessions[0]!.tags;
         const lines = [
-          `${add.length > 0 ? `Added ${formatTags(add.map(Recall.normalizeTag))}` : ""}${add.length > 0 && remove.length > 0 ? "; " : ""}${remove.length > 0 ? `removed ${formatTags(remove.map(Recall.normalizeTag))}` : ""}.`,
+          `${add.length > 0 ? `Added ${formatTags(add.map(normalizeTag))}` : ""}${add.length > 0 && remove.length > 0 ? "; " : ""}${remove.length > 0 ? `removed ${formatTags(remove.map(normalizeTag))}` : ""}.`,
           tags.length > 0 ? `This session (${session.id}) is now tagged ${formatTags(tags)}.` : `This session (${session.id}) has no tags now.`,
           ...(edit!.indexBusy ? ["The tags are saved; the index was busy and will show them after its next update."] : []),
           ...(edit!.indexUnwritable ? [`The tags are saved, not yet in the index: ${edit!.indexUnwritable}.`] : []),

@@ -3,7 +3,7 @@
  * the answer for the page (wire.ts). No search, scoring or freshness logic here: the facade
  * decides what matches, the live feed (live.ts) keeps the index current.
  */
-import { MAX_LIMIT, Recall, RecallError, type ArchiveHit, type SearchHit, type SessionSummary, type SessionView } from "../index.js";
+import { MAX_LIMIT, meaningIncomplete, parseTags, Recall, RecallError, type ArchiveHit, type SearchHit, type SessionSummary, type SessionView } from "../index.js";
 import { segments } from "../output/highlight.js";
 import { sessionTitle } from "../output/session-text.js";
 import { resumeShellLine, shellLine } from "../output/shell.js";
@@ -25,6 +25,8 @@ export interface ApiOptions {
   info: ServeInfo;
   /** Whether queries may skip the freshness check: something follows the index. */
   followed: () => boolean;
+  /** Settles once the server follows the index (its first catch-up sync done). */
+  caughtUp: Promise<void>;
 }
 
 export class ServeApi {
@@ -49,22 +51,25 @@ export class ServeApi {
       .on("GET", "/api/sessions/:id/export", async ({ params, url }) => this.export(params.id!, url.searchParams))
       .on("POST", "/api/sessions/:id/tags", async ({ params, json: body }) => json(await this.editTags(params.id!, await body())))
       .on("POST", "/api/sessions/:id/pull", async ({ params, url }) => json(await this.pull(params.id!, url.searchParams)))
-      .on("GET", "/api/tags", async () => json(await this.recall.tagCounts()))
+      .on("GET", "/api/tags", async () => json(await this.recall.tags.counts()))
       .on("GET", "/api/activity", async ({ url }) => json(await this.activity(url.searchParams)));
   }
 
   /**
    * A page has loaded (it asks for the info first): while its reader looks, after this answer is
-   * sent, the renderers a session page needs are loaded, and the activity is counted on the
-   * background thread, which keeps each file's facts for the activity page's own call.
+   * sent, the renderers a session page needs are loaded; and once the server follows the index
+   * (the background thread runs one job at a time, the catch-up sync first), the activity is
+   * counted there, which keeps each file's facts for the activity page's own call.
    */
   private prepare(): void {
     if (this.prepared) return;
     this.prepared = true;
     setImmediate(() => {
-      this.recall.loadRenderers().catch(() => undefined);
-      this.recall.stats({ files: ACTIVITY_FILES, ...this.freshness() }).catch(() => undefined);
+      this.recall.exports.loadRenderers().catch(() => undefined);
     });
+    this.options.caughtUp
+      .then(() => this.recall.stats({ files: ACTIVITY_FILES, sync: false }))
+      .catch(() => undefined);
   }
 
   /**
@@ -112,7 +117,7 @@ export class ServeApi {
     const limit = Math.min(MAX_LIMIT, HITS_PER_PAGE);
     if (remote !== undefined) {
       if (!text) return { hits: [], nextCursor: null, readAs: null, note: "type to search the archive" };
-      const page = await this.recall.search({ remote, query: text, limit, ...scope });
+      const page = await this.recall.archive.search(remote, { query: text, limit, ...scope });
       return { hits: page.hits.map(webHit), nextCursor: null, readAs: null, note: null };
     }
     if (!text) {
@@ -135,7 +140,7 @@ export class ServeApi {
       hits: page.hits.map(webHit),
       nextCursor: page.nextCursor,
       readAs: page.readAs.length > 0 ? page.readAs.map((r) => `${r.word} → ${r.readAs}`).join(", ") : null,
-      note: coverage && Recall.meaningIncomplete(coverage) ? `the meaning index covers ${coverage.embedded} of ${coverage.messages} messages so far` : null,
+      note: coverage && meaningIncomplete(coverage) ? `the meaning index covers ${coverage.embedded} of ${coverage.messages} messages so far` : null,
     };
   }
 
@@ -149,7 +154,7 @@ export class ServeApi {
       const key = `${remote}\n${checkedId(id)}`;
       const kept = this.views.get(key);
       if (kept && !fresh) return kept.view;
-      return this.keep(key, "archive", await this.recall.viewArchivedSession(id, { remote }));
+      return this.keep(key, "archive", await this.recall.exports.archivedView(remote, id));
     }
     const summary = await this.summary(id);
     // `branches=all`: the branches left behind too, each after the message it left from.
@@ -159,7 +164,7 @@ export class ServeApi {
     const kept = this.views.get(key);
     if (kept && kept.stamp === stamp) return kept.view;
     this.recall.checkFile(summary);
-    return this.keep(key, stamp, await this.recall.viewSession(summary, { allBranches }));
+    return this.keep(key, stamp, await this.recall.exports.view(summary, { allBranches }));
   }
 
   private keep(key: string, stamp: string, view: SessionView): SessionView {
@@ -206,7 +211,7 @@ export class ServeApi {
 
   /** Writes the session file the archive keeps into this machine's sessions folder, and says how to resume it. */
   private async pull(id: string, query: URLSearchParams): Promise<PullAnswer> {
-    const pulled = await this.recall.pull(checkedId(id), { remote: this.remoteOf(query, true)! });
+    const pulled = await this.recall.archive.pull(this.remoteOf(query, true)!, checkedId(id));
     const plan = await this.recall.resumePlan({ id: pulled.id, path: pulled.path, cwd: pulled.cwd }).catch(() => null);
     return { id: pulled.id, alreadyHere: pulled.alreadyHere, resume: plan ? resumeShellLine(plan) : shellLine(["pi", "--fork", pulled.path]) };
   }
@@ -215,7 +220,7 @@ export class ServeApi {
     const format = query.get("format") ?? "md";
     const summary = await this.summary(id);
     this.recall.checkFile(summary);
-    const text = await this.recall.exportSession(summary, { format: format as never, redact: query.get("redact") === "1", allBranches: query.get("allBranches") === "1" });
+    const text = await this.recall.exports.render(summary, { format: format as never, redact: query.get("redact") === "1", allBranches: query.get("allBranches") === "1" });
     const html = format === "html";
     return {
       kind: "body" as const,
@@ -229,10 +234,10 @@ export class ServeApi {
     const { add = [], remove = [] } = (body ?? {}) as { add?: unknown; remove?: unknown };
     if (!isStrings(add) || !isStrings(remove)) throw new RecallError("BAD_INPUT", "send { add: [tags], remove: [tags] }");
     const session = await this.recall.resolve(checkedId(id));
-    if (add.length > 0) await this.recall.addTags([session], Recall.parseTags(add));
-    if (remove.length > 0) await this.recall.removeTags([session], Recall.parseTags(remove));
-    const tags = (await this.recall.tagsOf(session)).tags;
-    return { tags, all: await this.recall.tagCounts() };
+    if (add.length > 0) await this.recall.tags.add([session], parseTags(add));
+    if (remove.length > 0) await this.recall.tags.remove([session], parseTags(remove));
+    const tags = (await this.recall.tags.of(session)).tags;
+    return { tags, all: await this.recall.tags.counts() };
   }
 
   private async activity(query: URLSearchParams): Promise<ActivityAnswer> {

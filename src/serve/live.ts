@@ -15,6 +15,9 @@ const KEEP_ALIVE_MS = 25_000;
 export class LiveFeed {
   private readonly pages = new Set<ServerResponse>();
   private watching = false;
+  private markCaughtUp: () => void = () => {};
+  /** Settles when the first catch-up sync is done (never, if following failed). */
+  readonly caughtUp = new Promise<void>((resolve) => (this.markCaughtUp = resolve));
   private keepAlive: NodeJS.Timeout | undefined;
 
   constructor(
@@ -40,6 +43,7 @@ export class LiveFeed {
           if (first) {
             first = false;
             this.watching = true;
+            this.markCaughtUp();
             this.send("following", { at: Date.now() });
           } else if (report.changed) this.send("changed", { at: Date.now() });
         },

@@ -4,7 +4,7 @@
  * (live.ts). Every answer carries the security headers; errors are one line of JSON.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { Recall, RECALL_VERSION, RecallError, type Match } from "../index.js";
+import { projectOf, Recall, RECALL_VERSION, RecallError, type Match } from "../index.js";
 import { ServeApi } from "./api.js";
 import { loadAssets, PAGES, SHELL, type Asset } from "./assets.js";
 import { Guard, SECURITY_HEADERS } from "./guard.js";
@@ -53,24 +53,24 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
 async function serve(recall: Recall, options: ServeOptions, say: (line: string) => void): Promise<RunningServer> {
   const stop = new AbortController();
   const live = new LiveFeed(recall, say);
-  const remotes = recall.remoteNames();
+  const remotes = recall.archive.remotes().map((remote) => remote.name);
   if (options.remote !== null && !remotes.includes(options.remote)) throw new RecallError("NOT_FOUND", `no remote named ${options.remote} in recall's config.json (see recall remote)`);
   const info: ServeInfo = {
     version: RECALL_VERSION,
     folder: options.folder,
-    project: Recall.projectOf(options.folder),
-    matchModes: recall.meaningModelInstalled() ? (["both", "words", "meaning"] satisfies Match[]) : ["words"],
+    project: projectOf(options.folder),
+    matchModes: recall.meaning.modelInstalled() ? (["both", "words", "meaning"] satisfies Match[]) : ["words"],
     remotes,
     remote: options.remote,
     sessionsNote: recall.sessionsFolderProblem()?.message ?? null,
   };
   const router = new Router();
-  new ServeApi(recall, { info, followed: () => live.following }).register(router);
+  new ServeApi(recall, { info, followed: () => live.following, caughtUp: live.caughtUp }).register(router);
   router.on("GET", "/api/events", (_request, response) => {
     live.attach(response);
     return { kind: "held" };
   });
-  const assets = loadAssets(await recall.sessionStylesheet());
+  const assets = loadAssets(await recall.exports.stylesheet());
 
   const server = createServer();
   await new Promise<void>((listening, failed) => {

@@ -39,7 +39,7 @@ async function nextUse(options: { check?: "written" } = {}): Promise<{ text: str
   const recall = Recall.open({ env: agent.env, check: options.check });
   try {
     const session = await recall.resolve(TAGGED);
-    await recall.addTags([session], ["matrix"]);
+    await recall.tags.add([session], ["matrix"]);
     const text = await answers(recall);
     const replaced = recall.takeNotices().filter((n) => n.code === "INDEX_REPLACED").length;
     return { text, replaced };
@@ -56,7 +56,7 @@ beforeAll(async () => {
   agent = makeAgentDir();
   const recall = Recall.open({ env: agent.env });
   await recall.sync();
-  await recall.addTags([await recall.resolve(TAGGED)], ["keepme"]);
+  await recall.tags.add([await recall.resolve(TAGGED)], ["keepme"]);
   recall.close();
   clean = keepCleanCache(agent.agentDir, agent.root);
   cacheDir = clean.dir;

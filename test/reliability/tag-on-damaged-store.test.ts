@@ -41,8 +41,8 @@ describe("a tag given over a damaged .store", () => {
         damageFile(storeFiles()[file]!, seed, { keepTime: true });
         const tag = `seed${seed}-file${file}`;
         const session = await recall.resolve(TAGGED);
-        await recall.addTags([session], [tag]);
-        expect((await recall.tagsOf(session)).manual).toContain(tag);
+        await recall.tags.add([session], [tag]);
+        expect((await recall.tags.of(session)).manual).toContain(tag);
         const listed = await recall.list({ limit: 50 });
         expect(listed.find((s) => s.id === session.id)?.tags).toContain(tag);
       } catch (error) {

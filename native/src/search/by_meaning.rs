@@ -230,7 +230,8 @@ const NO_SLOT: u32 = u32::MAX;
 /// What a search needs of the store for one segment's units, whatever the query: where each
 /// unit's vector is (NO_SLOT: none yet), and the length of each session's sum of its live
 /// messages' vectors (its centroid, unnormed: the query's cosine with the centroid is the sum of
-/// the messages' cosines over it).
+/// the messages' cosines over it). Of a session whose messages lie in several segments, only
+/// this segment's part: `UnitCache::spanning` has the whole.
 struct Lookup {
     slots: Vec<u32>,
     lengths: ByPathKey<f32>,
@@ -296,6 +297,14 @@ impl SegmentUnits {
 #[derive(Default)]
 pub struct UnitCache {
     segments: Mutex<HashMap<SegmentId, Arc<SegmentUnits>>>,
+    spanning: Mutex<Option<Spanning>>,
+}
+
+/// The segments' lookups last seen, and the lengths of the centroids of the sessions whose
+/// messages lie in more than one of them, made again when a lookup was.
+struct Spanning {
+    lookups: Vec<Arc<Lookup>>,
+    lengths: Arc<ByPathKey<f32>>,
 }
 
 impl UnitCache {
@@ -347,6 +356,68 @@ impl UnitCache {
         }
         Ok(units)
     }
+
+    /// The length of the centroid of each session whose messages lie in more than one segment
+    /// (an append committed after the rest, until a merge brings them together): the length of
+    /// the sum of its vectors over all of them, which no segment's lookup alone can give.
+    fn spanning(
+        &self,
+        searcher: &Searcher,
+        store: &Store,
+        segments: &[Arc<SegmentUnits>],
+        lookups: &[Arc<Lookup>],
+    ) -> Arc<ByPathKey<f32>> {
+        let mut held = self
+            .spanning
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(Spanning {
+            lookups: seen,
+            lengths,
+        }) = held.as_ref()
+        {
+            if seen.len() == lookups.len()
+                && seen.iter().zip(lookups).all(|(a, b)| Arc::ptr_eq(a, b))
+            {
+                return Arc::clone(lengths);
+            }
+        }
+        let mut segments_of: ByPathKey<u32> = ByPathKey::default();
+        for lookup in lookups {
+            for key in lookup.lengths.keys() {
+                *segments_of.entry(*key).or_default() += 1;
+            }
+        }
+        let mut sums: ByPathKey<Vec<f32>> = segments_of
+            .into_iter()
+            .filter(|(_, segments)| *segments > 1)
+            .map(|(key, _)| (key, vec![0f32; DIMENSIONS]))
+            .collect();
+        if !sums.is_empty() {
+            for (segment_ord, (units, lookup)) in segments.iter().zip(lookups).enumerate() {
+                let alive = searcher.segment_reader(segment_ord as u32).alive_bitset();
+                for (i, &doc) in units.docs.iter().enumerate() {
+                    let slot = lookup.slots[i];
+                    if slot == NO_SLOT || alive.is_some_and(|alive| !alive.is_alive(doc)) {
+                        continue;
+                    }
+                    if let Some(sum) = sums.get_mut(&units.path_keys[i]) {
+                        store.add_to(slot, sum);
+                    }
+                }
+            }
+        }
+        let lengths: Arc<ByPathKey<f32>> = Arc::new(
+            sums.into_iter()
+                .map(|(key, sum)| (key, sum.iter().map(|x| x * x).sum::<f32>().sqrt()))
+                .collect(),
+        );
+        *held = Some(Spanning {
+            lookups: lookups.to_vec(),
+            lengths: Arc::clone(&lengths),
+        });
+        lengths
+    }
 }
 
 /// The documents of one segment that `scope` (a weight of the messages the filters keep) keeps,
@@ -383,16 +454,24 @@ pub fn meaning_candidates(
         ),
     };
     let segments = cache.units(searcher, fields)?;
-    // Each session's centroid's cosine with the query, by path key.
+    let lookups: Vec<Arc<Lookup>> = segments
+        .iter()
+        .enumerate()
+        .map(|(segment_ord, units)| {
+            units.lookup(store, searcher.segment_reader(segment_ord as u32))
+        })
+        .collect();
+    let spanning = cache.spanning(searcher, store, &segments, &lookups);
+    // Each session's centroid's cosine with the query, by path key; of a session over several
+    // segments, first the sum of its messages' cosines.
     let mut centroids: ByPathKey<f32> = ByPathKey::default();
-    for (segment_ord, units) in segments.iter().enumerate() {
+    for (segment_ord, (units, lookup)) in segments.iter().zip(&lookups).enumerate() {
         let segment = searcher.segment_reader(segment_ord as u32);
         let alive = segment.alive_bitset();
         let kept = match &scope {
             Some(scope) => Some(kept_by(scope.as_ref(), segment)?),
             None => None,
         };
-        let lookup = units.lookup(store, segment);
         let slots = &lookup.slots;
         // A session's messages lie together in a segment: each run of them is one entry of `found`.
         let mut run: Option<(u64, SessionCandidates)> = None;
@@ -439,8 +518,18 @@ pub fn meaning_candidates(
             found.entry(key).or_default().merge(candidates);
         }
         for (key, sum) in towards {
-            if let Some(length) = lookup.lengths.get(&key).filter(|length| **length > 0.0) {
+            if spanning.contains_key(&key) {
+                *centroids.entry(key).or_default() += sum;
+            } else if let Some(length) = lookup.lengths.get(&key).filter(|length| **length > 0.0) {
                 centroids.insert(key, sum / length);
+            }
+        }
+    }
+    for (key, length) in spanning.iter() {
+        match centroids.get_mut(key) {
+            Some(sum) if *length > 0.0 => *sum /= length,
+            _ => {
+                centroids.remove(key);
             }
         }
     }

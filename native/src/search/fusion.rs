@@ -28,7 +28,9 @@ pub const WORDS_WEIGHT: f64 = 0.2;
 const STRONG_WORDS_FROM: f64 = 0.4;
 /// ...gets this much more for each share beyond it: when most of what the query's words tell is in
 /// one of its messages, the words lead the ranking and the meaning orders what they leave level.
-/// See BENCHMARKS.md.
+/// See BENCHMARKS.md. Where no session's words score that much, the query is not one the words
+/// answer (a paraphrase): every session's share of `WORDS_WEIGHT` is scaled by the best share over
+/// this one, so a word or two held by chance lifts a session less than a small lead in meaning.
 const STRONG_WORDS_WEIGHT: f64 = 5.0;
 /// How deep into the meaning's ranking a session the words found too is said to match by meaning:
 /// every session has some cosine with the query.
@@ -83,7 +85,10 @@ impl Scale {
         match self {
             Scale::Words { full: Some(full) } => {
                 let share = score / full;
-                WORDS_WEIGHT * share.min(1.0)
+                // How far the words answer the query at all: below a strong match in the best
+                // session, a word or two held here is mostly chance.
+                let answered = (best / full / STRONG_WORDS_FROM).min(1.0);
+                WORDS_WEIGHT * share.min(1.0) * answered
                     + STRONG_WORDS_WEIGHT * (share - STRONG_WORDS_FROM).max(0.0)
             }
             Scale::Words { full: None } => WORDS_WEIGHT * (score / best).min(1.0),
@@ -276,9 +281,20 @@ mod tests {
 
     #[test]
     fn a_word_or_two_of_a_paraphrase_lifts_a_session_only_a_little() {
-        // 1 holds a fifth of the query's weight of words; 2 is nearer in meaning by 0.1.
+        // 1 holds a fifth of the query's weight of words, the most any session holds: half of
+        // 0.2 × a fifth, as no session holds a strong match (STRONG_WORDS_FROM).
         assert_eq!(order(&[(Some(2.0), 0.5), (None, 0.6)]), vec![2, 1]);
-        assert_eq!(order(&[(Some(2.0), 0.5), (None, 0.52)]), vec![1, 2]);
+        assert_eq!(order(&[(Some(2.0), 0.5), (None, 0.53)]), vec![2, 1]);
+        assert_eq!(order(&[(Some(2.0), 0.5), (None, 0.51)]), vec![1, 2]);
+    }
+
+    #[test]
+    fn a_word_or_two_lift_in_full_where_another_session_holds_the_query() {
+        // 1 holds the whole query; 2 a fifth of it, and 0.2 × a fifth lifts it above 3.
+        assert_eq!(
+            order(&[(Some(10.0), 0.1), (Some(2.0), 0.5), (None, 0.535)]),
+            vec![1, 2, 3]
+        );
     }
 
     #[test]

@@ -12,6 +12,7 @@
  * - the offload of long work: with `background: true` (hosts with a UI thread), syncs and session
  *   reads run on a worker thread; otherwise on this one, overlapped with the read that needs them.
  */
+import { loadConfig, type LoadedConfig } from "../../config.js";
 import { asRecallError } from "../../errors.js";
 import { resolveLocations, type LocationOverrides, type Locations } from "../../locations.js";
 import { openStore, storeInPlace, type IndexStore } from "../../store.js";
@@ -47,6 +48,12 @@ export interface RecallOptions extends LocationOverrides {
    * (or the watches cannot be trusted; see sync/live-freshness.ts). `close()` stops watching.
    */
   live?: boolean;
+  /**
+   * The archive's errors name a remote's URL or host too, not only its name: for a person at their
+   * own terminal (the CLI). Left out, what a host answers a model or another program (the Pi
+   * extension, the MCP server, `recall serve`) never holds a remote's host.
+   */
+  showRemoteHosts?: boolean;
 }
 
 /** How a query treats the index before it answers. */
@@ -95,6 +102,11 @@ export class IndexLease {
   get locations(): Locations {
     this.located ??= resolveLocations(this.overrides);
     return this.located;
+  }
+
+  /** recall's settings (config.json and the earlier tools' files), read now, with what could not be used. */
+  config(): LoadedConfig {
+    return loadConfig(this.locations, this.env, this.overrides.cwd);
   }
 
   /** The index, opened on first call, and again if its folder was deleted since (see storeInPlace); callers at once share one opening. */

@@ -1,39 +1,49 @@
 /**
- * The facade's meaning index: building it (embedding what the conversation holds that it lacks),
- * following the index in a long-lived host, and saying how much of the conversation it covers.
- * Searching by meaning is the sessions part's (`search({ match })`); the model and the index are
- * the lease's, loaded once.
+ * The facade's meaning index (`recall.meaning`): building it (embedding what the conversation
+ * holds that it lacks), following the index in a long-lived host, and saying how much of the
+ * conversation it covers. Searching by meaning is the sessions part's (`search({ match })`); the
+ * model and the index are the lease's, loaded once.
  */
 import { RecallError } from "../../errors.js";
-import type { IndexStore } from "../../store.js";
-import { buildMeaning, catchUpMeaning, MeaningFollower, meaningUnavailable, modelInstalled, type Meaning, type MeaningBuildOptions, type MeaningCoverage, type MeaningReport } from "../meaning.js";
+import { buildMeaning, MeaningFollower, meaningUnavailable, modelInstalled, type MeaningBuildOptions, type MeaningCoverage, type MeaningReport } from "../meaning.js";
 import type { IndexLease } from "./lease.js";
-
-/**
- * The most messages a search embeds after it (catchUp): what a sync of Pi's latest turns adds,
- * a fraction of a second on one core; more is `recall index --meaning`'s to embed.
- */
-const CATCH_UP = 32;
+import type { MeaningCatchUp } from "./meaning-catch-up.js";
 
 export class MeaningIndexing {
   /** While following: stops the build under way, between two batches. */
   private following: AbortController | undefined;
-  /** The catch-ups searches started, one after another. */
-  private caughtUp: Promise<void> = Promise.resolve();
 
-  constructor(private readonly lease: IndexLease) {}
+  constructor(
+    private readonly lease: IndexLease,
+    private readonly catchUp: MeaningCatchUp,
+  ) {}
 
   /**
-   * In a long-lived host with the model package: builds the meaning index now, in the background,
-   * and again after every sync that changes the index, until `stop`. Another process building it
-   * (LOCKED) is left to it; other failures go to `onError`. False, doing nothing, without the
-   * model package.
+   * Builds the meaning index from the conversation as the index holds it (bring the index up to
+   * date first): the messages it lacks are embedded on one thread of the pool, newest first, and
+   * appended as they are, so a stopped or killed build resumes where it was. A search by meaning
+   * meanwhile uses what is there. MODEL_UNAVAILABLE without the model package; LOCKED while
+   * another process builds it.
    */
-  follow(onError: (error: unknown) => void): boolean {
-    if (!this.installed()) return false;
+  async build(options: MeaningBuildOptions = {}): Promise<MeaningReport> {
+    const meaning = await this.lease.meaning();
+    if (!meaning) throw meaningUnavailable();
+    return buildMeaning(await this.lease.store(), meaning, options);
+  }
+
+  /**
+   * For a long-lived host (Pi, the MCP server): with the model package installed, builds the
+   * meaning index in the background now and after every sync that changes the index, on one
+   * thread at the lowest priority, until `stopFollowing()` (`recall.close()` calls it). Another
+   * process building it (LOCKED) is left to it; other failures go to `onError`. Returns false,
+   * doing nothing, without the model package.
+   */
+  follow(onError: (error: unknown) => void = () => {}): boolean {
+    if (!this.modelInstalled()) return false;
     if (this.following) return true;
     const stop = new AbortController();
     this.following = stop;
+    this.catchUp.paused = true;
     const follower = new MeaningFollower(
       () => this.build({ signal: stop.signal }),
       (error) => {
@@ -48,37 +58,23 @@ export class MeaningIndexing {
   }
 
   /** Stops following (see `follow`); the build under way stops after its batch. */
-  stop(): void {
+  stopFollowing(): void {
     this.following?.abort();
     this.following = undefined;
-  }
-
-  /** Embeds the messages the meaning index lacks; MODEL_UNAVAILABLE without the model package. */
-  async build(options: MeaningBuildOptions): Promise<MeaningReport> {
-    const meaning = await this.lease.meaning();
-    if (!meaning) throw meaningUnavailable();
-    return buildMeaning(await this.lease.store(), meaning, options);
+    this.catchUp.paused = false;
   }
 
   /**
-   * After a search by meaning whose index lacked a few messages (`coverage`; at most CATCH_UP,
-   * as after a sync of Pi's latest turns): embeds them, so the next search covers them. Not in a
-   * process that follows the index anyway, nor while another process builds it (LOCKED: left to
-   * it); failures are left for `recall index --meaning` or `recall doctor` to name.
+   * Waits for what searches started in the background: a search by meaning embeds the few
+   * messages its index lacked (at most 32, as after a sync) so that the next search covers them.
+   * A short-lived process awaits it before it exits; nothing is lost if it does not.
    */
-  catchUp(store: IndexStore, meaning: Meaning, coverage: MeaningCoverage): void {
-    const missing = coverage.messages - coverage.embedded;
-    if (this.following || missing <= 0 || missing > CATCH_UP) return;
-    this.caughtUp = this.caughtUp.then(() => catchUpMeaning(store, meaning, CATCH_UP)).catch(() => undefined);
-  }
-
-  /** Waits for the catch-ups searches started (a short-lived process, before it exits). */
   settled(): Promise<void> {
-    return this.caughtUp;
+    return this.catchUp.settled();
   }
 
-  /** Whether the model package is installed (without loading it). */
-  installed(): boolean {
+  /** Whether the meaning model's package is installed, without loading it. */
+  modelInstalled(): boolean {
     return modelInstalled(this.lease.env);
   }
 

@@ -4,7 +4,7 @@
  * to resume it). Every index access goes through the lease, which keeps the index fresh.
  */
 import { mayComeFromDamage } from "../../sync/repair.js";
-import { countSessions, listEverySession, listSessions, type ListOptions } from "../list.js";
+import { countSessions, listSessions, type ListOptions } from "../list.js";
 import type { ContextOptions, ContextResult } from "../context.js";
 import type { ReadOptions, ReadResult } from "../read.js";
 import { looksLikePath, resolveSession, sessionSummary, type SessionRef } from "../resolve-session.js";
@@ -15,7 +15,7 @@ import type { Stats, StatsOptions } from "../stats.js";
 import { checkSessionFile, guardedRead, type FileIdentity } from "../../sessions/file-guard.js";
 import type { SessionSummary } from "../../answers/session-summary.js";
 import type { Freshness, IndexLease } from "./lease.js";
-import type { MeaningIndexing } from "./meaning.js";
+import type { MeaningCatchUp } from "./meaning-catch-up.js";
 
 /** A session as commands name it, resolved; or why it could not be. */
 export type Resolved = { ref: string; session: SessionRef } | { ref: string; error: unknown };
@@ -23,7 +23,7 @@ export type Resolved = { ref: string; session: SessionRef } | { ref: string; err
 export class Sessions {
   constructor(
     private readonly lease: IndexLease,
-    private readonly meaningIndexing: MeaningIndexing,
+    private readonly catchUp: MeaningCatchUp,
   ) {}
 
   async search<T>(options: SearchOptions & Freshness, present?: (page: SearchPage) => T): Promise<T | SearchPage> {
@@ -35,7 +35,7 @@ export class Sessions {
     return this.lease.fresh(options, async (store) => {
       const loaded = (await meaning) ?? undefined;
       const page = await searchPage(store, options, loaded);
-      if (loaded && page.coverage) this.meaningIndexing.catchUp(store, loaded, page.coverage);
+      if (loaded && page.coverage) this.catchUp.searched(store, loaded, page.coverage);
       return present ? present(page) : page;
     });
   }
@@ -62,12 +62,6 @@ export class Sessions {
 
   async count(options: Pick<ListOptions, "cwd">): Promise<number> {
     return countSessions(await this.lease.store(), options);
-  }
-
-  async untagged(options: ListOptions & Freshness): Promise<SessionSummary[]> {
-    const all = await this.lease.fresh(options, (store) => listEverySession(store, options));
-    const untagged = all.filter((s) => s.tags.length === 0);
-    return options.limit === undefined ? untagged : untagged.slice(0, options.limit);
   }
 
   checkFile(session: SessionRef): FileIdentity {

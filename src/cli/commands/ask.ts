@@ -37,7 +37,7 @@ export class AskCommand extends BaseCommand {
     const session = await recall.resolve(this.session);
     this.warnNotices();
     const question = this.question.join(" ");
-    const result = await recall.ask(session, question, { maxChars: Number(this.maxChars), redact: this.redact, ...(this.model ? { model: this.model } : {}) });
+    const result = await recall.models.ask(session, question, { maxChars: Number(this.maxChars), redact: this.redact, ...(this.model ? { model: this.model } : {}) });
     if (result.sent === 0) {
       if (this.json) this.out(wireLine(askRecord(result)));
       else this.warn(`session ${session.id} has no messages to ask about; nothing was sent to the model`);

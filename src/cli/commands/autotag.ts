@@ -50,7 +50,7 @@ export class AutotagCommand extends BaseCommand {
       return Exit.NoMatch;
     }
     const recall = this.recall();
-    const model = this.model ?? recall.modelFor("autoTags");
+    const model = this.model ?? recall.models.modelFor("autoTags");
     const modelName = model ?? "Pi's default model";
     if (sessions.length > 1 && !this.yes) {
       const question = `Tag ${sessions.length} sessions with ${modelName}? Each session is one request, and the provider may charge for it.`;
@@ -75,7 +75,7 @@ export class AutotagCommand extends BaseCommand {
     process.on("SIGINT", onSignal);
     let results: AutoTagResult[];
     try {
-      results = await recall.autoTag(sessions, {
+      results = await recall.models.autoTag(sessions, {
         ...(model ? { model } : {}),
         dryRun: this.dryRun,
         redact: this.redact,
@@ -106,7 +106,7 @@ export class AutotagCommand extends BaseCommand {
       const limit = this.limit === undefined ? undefined : Number(this.limit);
       if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new RecallError("BAD_INPUT", `--limit must be a whole number of at least 1, not ${this.limit}`);
       const now = Date.now();
-      const untagged = await this.recall().untagged({
+      const untagged = await this.recall().tags.untagged({
         cwd: this.cwd ?? (this.here ? this.context.cwd : undefined),
         since: this.since === undefined ? undefined : parseTime(this.since, now),
         until: this.until === undefined ? undefined : parseTime(this.until, now),

@@ -47,7 +47,7 @@ export class ExportCommand extends BaseCommand {
     const recall = this.recall();
     const session = await recall.resolve(refs[0]!);
     this.warnNotices();
-    const text = await recall.exportSession(session, { format: this.format as ExportFormat, redact: this.redact, allBranches: this.allBranches });
+    const text = await recall.exports.render(session, { format: this.format as ExportFormat, redact: this.redact, allBranches: this.allBranches });
     // On a terminal, what the session holds is shown, never acted on (an escape sequence in a
     // message); into a file or a pipe, the export is exact.
     if (this.output === undefined || this.output === "-") this.context.stdout.write(this.context.stdoutIsTTY ? terminalText(text, { lines: true }) : text);

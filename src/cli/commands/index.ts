@@ -83,7 +83,7 @@ export class IndexCommand extends BaseCommand {
       );
       if (report.malformedLines > 0) this.warn(`skipped ${report.malformedLines} malformed lines`);
       // Said once, to a person: when the index is first built (or built again), on a terminal.
-      if (this.context.stderrIsTTY && !this.meaning && report.indexed === report.discovered && report.indexed > 0 && !recall.meaningModelInstalled()) {
+      if (this.context.stderrIsTTY && !this.meaning && report.indexed === report.discovered && report.indexed > 0 && !recall.meaning.modelInstalled()) {
         this.warn(`search by meaning too: install ${MODEL_PACKAGE_NAME} beside recall, then run \`recall index --meaning\``);
       }
     }
@@ -104,7 +104,7 @@ export class IndexCommand extends BaseCommand {
         progress?.waiting();
         if (!this.quiet) this.warn(`${holder}: waiting for it to end (searches meanwhile use what it has embedded; Ctrl-C stops waiting)`);
       };
-      report = await recall.indexMeaning({ onProgress: progress?.update, signal: stop.signal, onWait });
+      report = await recall.meaning.build({ onProgress: progress?.update, signal: stop.signal, onWait });
     } finally {
       process.off("SIGINT", onInterrupt);
       progress?.done();

@@ -1,6 +1,5 @@
 import { Command } from "clipanion";
 import { Option } from "../options.js";
-import { Recall } from "../../index.js";
 import { terminalText } from "../../output/terminal-text.js";
 import { shellQuote } from "../../output/shell.js";
 import { BaseCommand } from "../base-command.js";
@@ -34,7 +33,7 @@ export class PullCommand extends BaseCommand {
   json = Option.Boolean("--json", false, { description: "Print the path record as JSON" });
 
   async run(): Promise<ExitCode> {
-    const archive = await Recall.openArchive({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
+    const archive = this.recall().archive;
     const pulled = await archive.pull(this.remote, this.session);
     if (this.json) {
       this.out(wireLine(pullRecord(pulled)));

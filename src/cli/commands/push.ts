@@ -1,6 +1,6 @@
 import { Command } from "clipanion";
 import { Option } from "../options.js";
-import { Recall, RecallError, type IdentifiedDocument, type KeptFile, type PushReport, type SecretCheckReport } from "../../index.js";
+import { RecallError, type IdentifiedDocument, type KeptFile, type PushReport, type SecretCheckReport } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
 import { forgetRecord, pushDocumentRecord, pushFileRecord, pushSecretsRecord, pushSummaryRecord, wireLine } from "../wire.js";
 import { Exit, type ExitCode } from "../exit.js";
@@ -97,7 +97,7 @@ export class PushCommand extends BaseCommand {
   async run(): Promise<ExitCode> {
     if (this.forget || this.forgetProject) return this.forgetSessions();
     if (this.sessions.length > 0) throw new RecallError("BAD_INPUT", `push takes sessions only after --forget, not ${this.sessions[0]}`);
-    const archive = await Recall.openArchive({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
+    const archive = this.recall().archive;
     const printDocuments = this.json && this.dryRun;
     const cwd = this.cwd ?? (this.here ? this.context.cwd : undefined);
     const scope = { cwd, repo: this.repo ? this.context.cwd : undefined, since: this.since === undefined ? undefined : parseTime(this.since, Date.now()) };
@@ -131,7 +131,7 @@ export class PushCommand extends BaseCommand {
     if (this.dryRun || this.checkSecrets) throw new RecallError("BAD_INPUT", `${this.dryRun ? "--dry-run" : "--check-secrets"} does not go with --forget or --forget-project`);
     if (this.forget && this.sessions.length === 0) throw new RecallError("BAD_INPUT", "--forget takes the sessions to forget: ids, or unique prefixes of archived ones");
     if (!this.forget && this.sessions.length > 0) throw new RecallError("BAD_INPUT", `push takes sessions only after --forget, not ${this.sessions[0]}`);
-    const archive = await Recall.openArchive({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
+    const archive = this.recall().archive;
     const report = await archive.forget(this.remote, { sessions: this.sessions, ...(this.forgetProject ? { projectOf: this.context.cwd } : {}) });
     if (this.json) this.out(wireLine(forgetRecord(report)));
     else {

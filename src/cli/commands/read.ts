@@ -1,7 +1,7 @@
 import { Command } from "clipanion";
 import { Option } from "../options.js";
 import { isEnum, isNumber } from "typanion";
-import { DEFAULT_PAGE_CHARS, Recall, RecallError, TRANSCRIPT_MODES, type ArchiveReadResult, type ReadResult, type TranscriptMode } from "../../index.js";
+import { DEFAULT_PAGE_CHARS, RecallError, TRANSCRIPT_MODES, wordMarks, type ArchiveReadResult, type ReadResult, type TranscriptMode } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
 import { cliMessage } from "../error-words.js";
 import { Exit, type ExitCode } from "../exit.js";
@@ -93,7 +93,7 @@ export class ReadCommand extends BaseCommand {
   private async readRemote(remote: string, limit: number | undefined): Promise<ExitCode> {
     if (this.sessions.length !== 1 || this.sessions[0] === "-") throw new RecallError("BAD_INPUT", "--remote reads one session: give its id or a unique prefix of it");
     if (this.allBranches) throw new RecallError("BAD_INPUT", "--all-branches reads a session file: an archive keeps the messages as they were pushed");
-    const archive = await Recall.openArchive({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
+    const archive = this.recall().archive;
     const result = await archive.read(remote, this.sessions[0]!, { mode: this.mode as TranscriptMode | undefined, limit, maxChars: Number(this.maxChars), cursor: this.cursor });
     if (this.json) {
       for (const message of result.messages) this.out(wireLine(messageRecord(message)));
@@ -121,7 +121,7 @@ export class ReadCommand extends BaseCommand {
     if (page.total === 0) this.warn(`session ${page.id} has no messages to show${page.mode === "raw" ? "" : " (--mode raw shows tool calls and output too)"}`);
     // Marked after the text is made safe for the terminal (a mark is an escape sequence itself).
     const safe = messages.map((m) => terminalText(m.text, { lines: true }).trimEnd());
-    const marked = this.highlight ? highlightWords(safe, Recall.wordMarks(safe, this.highlight), (w) => paint.bold.red(w)) : safe;
+    const marked = this.highlight ? highlightWords(safe, wordMarks(safe, this.highlight), (w) => paint.bold.red(w)) : safe;
     for (const [i, message] of messages.entries()) {
       const notes: string[] = [];
       if (message.textOffset !== undefined && message.textLength !== undefined) {

@@ -2,7 +2,7 @@ import { Command } from "clipanion";
 import { sinceOption, untilOption } from "../message-window.js";
 import { Option } from "../options.js";
 import { isEnum, isNumber } from "typanion";
-import { DEFAULT_RELATED_LIMIT, MATCH_MODES, Recall, type RelatedHit, type RelatedPage } from "../../index.js";
+import { DEFAULT_RELATED_LIMIT, MATCH_MODES, meaningIncomplete, type RelatedHit, type RelatedPage } from "../../index.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { SessionsCommand } from "../sessions-command.js";
 import { relatedHitRecord } from "../wire.js";
@@ -60,7 +60,7 @@ export class RelatedCommand extends SessionsCommand {
     if (missing !== undefined) return missing;
     const page = await this.recall().related({ session: this.session, limit, cwd, since, until, match: this.match, ...this.freshness() });
     this.warnNotices();
-    if (page.coverage && Recall.meaningIncomplete(page.coverage)) {
+    if (page.coverage && meaningIncomplete(page.coverage)) {
       this.warn(`the meaning index covers ${page.coverage.embedded} of ${page.coverage.messages} messages searched; \`recall index --meaning\` embeds the rest`);
     }
     if (page.hits.length === 0) {

@@ -1,7 +1,7 @@
 import { Command } from "clipanion";
 import { Option } from "../options.js";
 import { isEnum } from "typanion";
-import { Recall, type Archive } from "../../index.js";
+import type { Archive } from "../../index.js";
 import { BaseCommand } from "../base-command.js";
 import { remoteCheckRecord, remoteRecord, wireLine } from "../wire.js";
 import { Exit, type ExitCode } from "../exit.js";
@@ -43,7 +43,7 @@ export class RemoteCommand extends BaseCommand {
   json = Option.Boolean("--json", false, { description: "list, test: print JSON Lines" });
 
   async run(): Promise<ExitCode> {
-    const archive = await Recall.openArchive({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
+    const archive = this.recall().archive;
     const action = this.action;
     // test takes a name, or none for the only remote.
     const [fewest, most] = { list: [0, 0], add: [2, 2], test: [0, 1] }[action];

@@ -3,7 +3,7 @@ import { Command } from "clipanion";
 import { sinceOption, untilOption } from "../message-window.js";
 import { Option } from "../options.js";
 import { isEnum, isNumber } from "typanion";
-import { CONTENT_SCOPES, DEFAULT_LIMIT, MATCH_MODES, Recall, RecallError, TYPO_MODES, type ArchiveHit, type ContentScope, type Match, type Typos } from "../../index.js";
+import { CONTENT_SCOPES, DEFAULT_LIMIT, MATCH_MODES, meaningIncomplete, RecallError, TYPO_MODES, type ArchiveHit, type ContentScope, type Match, type Typos } from "../../index.js";
 import type { OutputFormat } from "../../output/format.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { SessionsCommand } from "../sessions-command.js";
@@ -131,7 +131,7 @@ export class SearchCommand extends SessionsCommand {
       coverage,
     }));
     this.warnNotices();
-    if (page.coverage && Recall.meaningIncomplete(page.coverage)) {
+    if (page.coverage && meaningIncomplete(page.coverage)) {
       this.warn(`the meaning index covers ${page.coverage.embedded} of ${page.coverage.messages} messages searched; \`recall index --meaning\` embeds the rest`);
     }
     for (const typo of page.readAs) this.warn(`no session holds ${quote(typo.word)}: read as ${quote(typo.readAs)}, one typo away`);
@@ -140,12 +140,12 @@ export class SearchCommand extends SessionsCommand {
       const what = file === undefined ? quote(query) : query.trim() ? `${quote(query)} and touched ${file}` : `touched ${file}`;
       if (!format && repo !== undefined) this.warn(`no session of this folder's project matches ${what}; drop --repo to search every project`);
       else if (!format) this.warn(cwd ? `no session in ${cwd} ${file !== undefined && !query.trim() ? what : `matches ${what}`}; drop --here/--cwd to search every project` : `no session ${file !== undefined && !query.trim() ? what : `matches ${what}`}`);
-      await this.recall().meaningSettled();
+      await this.recall().meaning.settled();
       return Exit.NoMatch;
     }
     this.context.stdout.write(page.text);
     // The few messages the meaning index lacked are embedded after the answer is out.
-    await this.recall().meaningSettled();
+    await this.recall().meaning.settled();
     return Exit.Ok;
   }
 
@@ -156,7 +156,7 @@ export class SearchCommand extends SessionsCommand {
       if (value !== undefined && value !== false) throw new RecallError("BAD_INPUT", `${flag} searches this machine's index: it does not go with --remote`);
     }
     if (format === "path") throw new RecallError("BAD_INPUT", "--format path prints session files, which an archive does not have here: use --json or --format tsv");
-    const archive = await Recall.openArchive({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
+    const archive = this.recall().archive;
     const { hits } = await archive.search(remote, { ...options, user: this.user, machine: this.machine });
     if (hits.length === 0) {
       if (!format) this.warn(`no session in remote ${remote} matches ${quote(options.query)}`);

@@ -1,6 +1,6 @@
 import { Command } from "clipanion";
 import { Option } from "../options.js";
-import { Recall } from "../../index.js";
+import { parseTags } from "../../index.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { SessionTagsCommand } from "../session-tags-command.js";
 
@@ -29,9 +29,9 @@ export class TagCommand extends SessionTagsCommand {
   tags = Option.Rest({ name: "tag", required: 1 });
 
   async run(): Promise<ExitCode> {
-    const wanted = Recall.parseTags(this.tags);
+    const wanted = parseTags(this.tags);
     const { sessions, failed } = await this.resolveSessions([this.session]);
-    const edit = await this.recall().addTags(sessions, wanted);
+    const edit = await this.recall().tags.add(sessions, wanted);
     for (const tags of edit.sessions) this.printSessionTags(tags);
     if (edit.indexBusy) this.warn("the tags are saved; another recall process is writing the index, and the next search will show them");
     if (edit.indexUnwritable) this.warn(`the tags are saved, not yet in the index: ${edit.indexUnwritable}`);

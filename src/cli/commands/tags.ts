@@ -25,13 +25,13 @@ export class TagsCommand extends SessionTagsCommand {
 
   async run(): Promise<ExitCode> {
     // A sync first: it restores the tags of a tag database found emptied (see restore-tags.ts).
-    await this.recall().checkTags();
+    await this.recall().tags.check();
     await this.recall().refresh();
     if (this.sessions.length === 0) return this.printCounts();
     const { sessions, failed } = await this.resolveSessions(this.sessions);
     let tagged = false;
     for (const session of sessions) {
-      const tags = await this.recall().tagsOf(session);
+      const tags = await this.recall().tags.of(session);
       tagged ||= tags.tags.length > 0;
       this.printSessionTags(tags);
     }
@@ -40,7 +40,7 @@ export class TagsCommand extends SessionTagsCommand {
   }
 
   private async printCounts(): Promise<ExitCode> {
-    const counts = await this.recall().tagCounts();
+    const counts = await this.recall().tags.counts();
     this.warnNotices();
     if (counts.length === 0) {
       if (!this.json) this.warn("no session is tagged yet; add tags with `recall tag <session> <tag>`");

@@ -1,6 +1,6 @@
 import { Command } from "clipanion";
 import { Option } from "../options.js";
-import { Recall } from "../../index.js";
+import { parseTags } from "../../index.js";
 import { formatTags } from "../../output/session-text.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { SessionTagsCommand } from "../session-tags-command.js";
@@ -27,14 +27,14 @@ export class UntagCommand extends SessionTagsCommand {
   tags = Option.Rest({ name: "tag", required: 1 });
 
   async run(): Promise<ExitCode> {
-    const unwanted = Recall.parseTags(this.tags);
+    const unwanted = parseTags(this.tags);
     const recall = this.recall();
     const { sessions, failed } = await this.resolveSessions([this.session]);
     const absent = await Promise.all(sessions.map(async (session) => {
-      const { tags } = await recall.tagsOf(session);
+      const { tags } = await recall.tags.of(session);
       return unwanted.filter((tag) => !tags.includes(tag));
     }));
-    const edit = await recall.removeTags(sessions, unwanted);
+    const edit = await recall.tags.remove(sessions, unwanted);
     edit.sessions.forEach((tags, i) => {
       if (absent[i]!.length > 0) this.warn(`${tags.id} had no ${formatTags(absent[i]!)}; suppressed for automatic tagging all the same`);
       this.printSessionTags(tags);

@@ -3,7 +3,7 @@
  * release (a stale build, a half-upgraded install) is an error that says how to fix it.
  */
 import { Command } from "clipanion";
-import { Recall } from "../../index.js";
+import { versions } from "../../index.js";
 import type { RecallContext } from "../context.js";
 import { Exit } from "../exit.js";
 
@@ -13,7 +13,7 @@ export class VersionCommand extends Command<RecallContext> {
 
   async execute(): Promise<number> {
     try {
-      const { recall, core } = Recall.versions();
+      const { recall, core } = versions();
       this.context.stdout.write(`recall ${recall} (native core ${core})\n`);
       return Exit.Ok;
     } catch (error) {

@@ -1,6 +1,6 @@
 import { Command } from "clipanion";
 import { Option } from "../options.js";
-import { Recall, type Notice, type PushOnChange, type SyncReport } from "../../index.js";
+import type { Notice, PushOnChange, SyncReport } from "../../index.js";
 import { BaseCommand, noticeLine } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { pushSummaryRecord, watchSyncRecord, wireLine } from "../wire.js";
@@ -57,7 +57,7 @@ export class WatchCommand extends BaseCommand {
   }
 
   private async pusher(remote: string): Promise<PushOnChange> {
-    const archive = await Recall.openArchive({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd });
+    const archive = this.recall().archive;
     return archive.pushOnChange(
       remote,
       (report) => {
