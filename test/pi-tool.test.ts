@@ -7,11 +7,12 @@ import { completeRecallArgs, parseRecallArgs } from "../src/pi/commands.js";
 import { capOutput, HISTORICAL_DATA_NOTE, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "../src/pi/format.js";
 import { recallOptionsFor } from "../src/pi/pi-locations.js";
 import { runRecallTool } from "../src/pi/tool.js";
-import { WorkerJobs, type JobRunner } from "../src/api/background-jobs.js";
+import { WorkerJobs, workerFiles, type JobRunner } from "../src/api/background-jobs.js";
 import { Recall } from "../src/index.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
 const S1 = "01a0f6b1-2680-79e3-a1fa-30b6f0582ef5";
 
@@ -175,6 +176,19 @@ describe("configuration and locations", () => {
 });
 
 describe("the background thread", () => {
+  it("finds its worker and library from the sources, the compiled library and every bundle (serve, the MCP server)", () => {
+    const root = join(import.meta.dirname, "..");
+    const at = (...path: string[]) => pathToFileURL(join(root, ...path)).href;
+    const sources = workerFiles(at("src", "api", "background-jobs.ts"));
+    expect(sources.workerFile).toBe(join(root, "src", "api", "background-worker.mjs"));
+    expect(sources.libraryTs).toBe(join(root, "src", "api", "background-library.ts"));
+    for (const module of [at("dist", "api", "background-jobs.js"), at("dist", "bundle", "serve.cjs"), at("dist", "bundle", "mcp.cjs")]) {
+      const files = workerFiles(module);
+      expect(files).toEqual({ workerFile: join(root, "dist", "api", "background-worker.mjs"), libraryTs: undefined, libraryJs: join(root, "dist", "api", "background-library.js") });
+    }
+    for (const file of [sources.workerFile, sources.libraryTs!, join(root, "dist", "api", "background-worker.mjs"), join(root, "dist", "api", "background-library.js")]) expect(existsSync(file), file).toBe(true);
+  });
+
   it("syncs the index, reads sessions, finds a question's context and counts the work off the JS thread", async () => {
     const dir = makeAgentDir();
     const refuse = async () => {

@@ -101,4 +101,31 @@ fn a_session_over_two_segments_has_the_centroid_of_all_its_messages() {
         let whole = found[&path_key("/sessions/whole.jsonl")].best.unwrap();
         assert!(whole.score.abs() < 0.01, "score {}", whole.score);
     }
+
+    // A third message in a third segment, its vector along e0: the same cache sums again.
+    let third = "the new toolchain builds on ARM too";
+    let mut append = support::session("spread", "/p", T + 2000, &[first, second, third]);
+    append.messages.drain(..2);
+    append.replace_from = Some(2);
+    write(&engine, vec![append]);
+    store
+        .append(&mut writer, &[(unit_key(third), axis(0))])
+        .unwrap();
+    let (found, _) = meaning_candidates(
+        &engine.searcher(),
+        engine.fields(),
+        &store,
+        &cache,
+        &axis(0),
+        &Filters::default(),
+    )
+    .unwrap();
+    let spread = found[&path_key("/sessions/spread.jsonl")].best.unwrap();
+    // Centroid (2 e0 + e1) / √5, its cosine with e0 2 / √5.
+    let expected = (1.0 + 2.0 * 2.0 / 5f32.sqrt()) / 3.0;
+    assert!(
+        (spread.score - expected).abs() < 0.01,
+        "score {} against {expected}",
+        spread.score
+    );
 }

@@ -57,6 +57,22 @@ interface WireError {
   fatal: boolean;
 }
 
+/**
+ * The worker's script and the library it runs, for this module at `moduleUrl`: in the sources
+ * (src/api, the TypeScript library through jiti, or else its build) or the compiled library
+ * (dist/api) they are beside it; in a bundle of the CLI, the MCP server or `serve` (dist/bundle),
+ * they are the compiled library's, in dist/api.
+ */
+export function workerFiles(moduleUrl: string): { workerFile: string; libraryTs: string | undefined; libraryJs: string } {
+  const here = fileURLToPath(moduleUrl);
+  const beside = /background-jobs\.[cm]?[jt]s$/.test(here);
+  return {
+    workerFile: fileURLToPath(new URL(beside ? "./background-worker.mjs" : "../api/background-worker.mjs", moduleUrl)),
+    libraryTs: here.endsWith(".ts") && beside ? here.replace(/background-jobs\.ts$/, "background-library.ts") : undefined,
+    libraryJs: fileURLToPath(new URL("../../dist/api/background-library.js", moduleUrl)),
+  };
+}
+
 /** Where the worker can find jiti: next to recall (a development install) or next to the running Pi. */
 function findJiti(): string | undefined {
   const bases = [import.meta.url, process.argv[1]].filter((b): b is string => typeof b === "string" && b.length > 0);
@@ -154,19 +170,15 @@ export class WorkerJobs implements JobRunner {
 
   private start(): Worker | undefined {
     if (this.worker) return this.worker;
-    const here = fileURLToPath(import.meta.url);
-    const workerFile = fileURLToPath(new URL("./background-worker.mjs", import.meta.url));
+    const { workerFile, libraryTs, libraryJs } = workerFiles(import.meta.url);
     if (!existsSync(workerFile)) {
       this.broken = true;
       return undefined;
     }
-    // What the worker runs, next to this file: the TypeScript source (through jiti) or its build.
-    const libraryTs = here.replace(/background-jobs\.[cm]?[jt]s$/, "background-library.ts");
-    const libraryJs = fileURLToPath(new URL("../../dist/api/background-library.js", import.meta.url));
     let worker: Worker;
     try {
       worker = new Worker(workerFile, {
-        workerData: { jitiPath: existsSync(libraryTs) ? findJiti() : undefined, libraryTs, libraryJs },
+        workerData: { jitiPath: libraryTs !== undefined && existsSync(libraryTs) ? findJiti() : undefined, libraryTs, libraryJs },
       });
     } catch {
       this.broken = true;

@@ -217,7 +217,7 @@ impl Tokens {
     }
 
     /// The largest token id: the model must have an embedding for each.
-    pub fn largest_id(&self) -> u32 {
+    pub(crate) fn largest_id(&self) -> u32 {
         self.added
             .iter()
             .map(|(_, id)| *id)

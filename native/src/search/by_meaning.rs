@@ -227,19 +227,15 @@ struct SegmentUnits {
 /// A unit the store holds no vector of.
 const NO_SLOT: u32 = u32::MAX;
 
-/// What a search needs of the store for one segment's units, whatever the query: where each
-/// unit's vector is (NO_SLOT: none yet), and the length of each session's sum of its live
-/// messages' vectors (its centroid, unnormed: the query's cosine with the centroid is the sum of
-/// the messages' cosines over it). Of a session whose messages lie in several segments, only
-/// this segment's part: `UnitCache::spanning` has the whole.
+/// Where each of one segment's units' vectors is in the store (NO_SLOT: none yet), whatever the
+/// query.
 struct Lookup {
     slots: Vec<u32>,
-    lengths: ByPathKey<f32>,
 }
 
 impl SegmentUnits {
     /// The lookup of these units in `store`, made again only when the store or the segment's
-    /// deletions changed.
+    /// deletions changed (a new lookup is what tells `UnitCache::lengths` to sum again).
     fn lookup(&self, store: &Store, segment: &SegmentReader) -> Arc<Lookup> {
         let mut held = self
             .lookup
@@ -257,36 +253,7 @@ impl SegmentUnits {
             .iter()
             .map(|key| store.slot(*key).unwrap_or(NO_SLOT))
             .collect();
-        let alive = segment.alive_bitset();
-        let mut sums: ByPathKey<Vec<f32>> = ByPathKey::default();
-        // A session's messages lie together in a segment: its sum is looked up once a run, and
-        // added to in the same order as ever.
-        let mut run: Option<(u64, Vec<f32>)> = None;
-        for (i, &doc) in self.docs.iter().enumerate() {
-            if slots[i] == NO_SLOT || alive.is_some_and(|alive| !alive.is_alive(doc)) {
-                continue;
-            }
-            let key = self.path_keys[i];
-            let sum = match &mut run {
-                Some((session, sum)) if *session == key => sum,
-                _ => {
-                    if let Some((session, sum)) = run.take() {
-                        sums.insert(session, sum);
-                    }
-                    let sum = sums.remove(&key).unwrap_or_else(|| vec![0f32; DIMENSIONS]);
-                    &mut run.insert((key, sum)).1
-                }
-            };
-            store.add_to(slots[i], sum);
-        }
-        if let Some((session, sum)) = run {
-            sums.insert(session, sum);
-        }
-        let lengths = sums
-            .into_iter()
-            .map(|(key, sum)| (key, sum.iter().map(|x| x * x).sum::<f32>().sqrt()))
-            .collect();
-        let lookup = Arc::new(Lookup { slots, lengths });
+        let lookup = Arc::new(Lookup { slots });
         *held = Some((generation, deleted, Arc::clone(&lookup)));
         lookup
     }
@@ -297,12 +264,14 @@ impl SegmentUnits {
 #[derive(Default)]
 pub struct UnitCache {
     segments: Mutex<HashMap<SegmentId, Arc<SegmentUnits>>>,
-    spanning: Mutex<Option<Spanning>>,
+    lengths: Mutex<Option<Lengths>>,
 }
 
-/// The segments' lookups last seen, and the lengths of the centroids of the sessions whose
-/// messages lie in more than one of them, made again when a lookup was.
-struct Spanning {
+/// The length of each session's sum of its live messages' vectors (its centroid, unnormed: the
+/// query's cosine with the centroid is the sum of the messages' cosines over it), over every
+/// segment its messages lie in (a sync's indexing threads and a later append spread a session
+/// over segments), made again when a segment's lookup was.
+struct Lengths {
     lookups: Vec<Arc<Lookup>>,
     lengths: Arc<ByPathKey<f32>>,
 }
@@ -357,10 +326,8 @@ impl UnitCache {
         Ok(units)
     }
 
-    /// The length of the centroid of each session whose messages lie in more than one segment
-    /// (an append committed after the rest, until a merge brings them together): the length of
-    /// the sum of its vectors over all of them, which no segment's lookup alone can give.
-    fn spanning(
+    /// The length of each session's centroid, unnormed (`Lengths`), for the segments' `lookups`.
+    fn lengths(
         &self,
         searcher: &Searcher,
         store: &Store,
@@ -368,10 +335,10 @@ impl UnitCache {
         lookups: &[Arc<Lookup>],
     ) -> Arc<ByPathKey<f32>> {
         let mut held = self
-            .spanning
+            .lengths
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(Spanning {
+        if let Some(Lengths {
             lookups: seen,
             lengths,
         }) = held.as_ref()
@@ -382,29 +349,31 @@ impl UnitCache {
                 return Arc::clone(lengths);
             }
         }
-        let mut segments_of: ByPathKey<u32> = ByPathKey::default();
-        for lookup in lookups {
-            for key in lookup.lengths.keys() {
-                *segments_of.entry(*key).or_default() += 1;
-            }
-        }
-        let mut sums: ByPathKey<Vec<f32>> = segments_of
-            .into_iter()
-            .filter(|(_, segments)| *segments > 1)
-            .map(|(key, _)| (key, vec![0f32; DIMENSIONS]))
-            .collect();
-        if !sums.is_empty() {
-            for (segment_ord, (units, lookup)) in segments.iter().zip(lookups).enumerate() {
-                let alive = searcher.segment_reader(segment_ord as u32).alive_bitset();
-                for (i, &doc) in units.docs.iter().enumerate() {
-                    let slot = lookup.slots[i];
-                    if slot == NO_SLOT || alive.is_some_and(|alive| !alive.is_alive(doc)) {
-                        continue;
-                    }
-                    if let Some(sum) = sums.get_mut(&units.path_keys[i]) {
-                        store.add_to(slot, sum);
-                    }
+        let mut sums: ByPathKey<Vec<f32>> = ByPathKey::default();
+        for (segment_ord, (units, lookup)) in segments.iter().zip(lookups).enumerate() {
+            let alive = searcher.segment_reader(segment_ord as u32).alive_bitset();
+            // A session's messages mostly lie in runs: its sum is looked up once a run.
+            let mut run: Option<(u64, Vec<f32>)> = None;
+            for (i, &doc) in units.docs.iter().enumerate() {
+                let slot = lookup.slots[i];
+                if slot == NO_SLOT || alive.is_some_and(|alive| !alive.is_alive(doc)) {
+                    continue;
                 }
+                let key = units.path_keys[i];
+                let sum = match &mut run {
+                    Some((session, sum)) if *session == key => sum,
+                    _ => {
+                        if let Some((session, sum)) = run.take() {
+                            sums.insert(session, sum);
+                        }
+                        let sum = sums.remove(&key).unwrap_or_else(|| vec![0f32; DIMENSIONS]);
+                        &mut run.insert((key, sum)).1
+                    }
+                };
+                store.add_to(slot, sum);
+            }
+            if let Some((session, sum)) = run {
+                sums.insert(session, sum);
             }
         }
         let lengths: Arc<ByPathKey<f32>> = Arc::new(
@@ -412,7 +381,7 @@ impl UnitCache {
                 .map(|(key, sum)| (key, sum.iter().map(|x| x * x).sum::<f32>().sqrt()))
                 .collect(),
         );
-        *held = Some(Spanning {
+        *held = Some(Lengths {
             lookups: lookups.to_vec(),
             lengths: Arc::clone(&lengths),
         });
@@ -461,10 +430,10 @@ pub fn meaning_candidates(
             units.lookup(store, searcher.segment_reader(segment_ord as u32))
         })
         .collect();
-    let spanning = cache.spanning(searcher, store, &segments, &lookups);
-    // Each session's centroid's cosine with the query, by path key; of a session over several
-    // segments, first the sum of its messages' cosines.
-    let mut centroids: ByPathKey<f32> = ByPathKey::default();
+    let lengths = cache.lengths(searcher, store, &segments, &lookups);
+    // The sum of each session's messages' cosines, in scope or not (its centroid's, unnormed),
+    // over all its segments.
+    let mut towards: ByPathKey<f32> = ByPathKey::default();
     for (segment_ord, (units, lookup)) in segments.iter().zip(&lookups).enumerate() {
         let segment = searcher.segment_reader(segment_ord as u32);
         let alive = segment.alive_bitset();
@@ -473,10 +442,8 @@ pub fn meaning_candidates(
             None => None,
         };
         let slots = &lookup.slots;
-        // A session's messages lie together in a segment: each run of them is one entry of `found`.
+        // A session's messages mostly lie in runs: each run of them is one entry of `found`.
         let mut run: Option<(u64, SessionCandidates)> = None;
-        // The sum of each session's messages' cosines, in scope or not (its centroid's, unnormed).
-        let mut towards: ByPathKey<f32> = ByPathKey::default();
         for (i, &doc) in units.docs.iter().enumerate() {
             if alive.is_some_and(|alive| !alive.is_alive(doc)) {
                 continue;
@@ -517,22 +484,15 @@ pub fn meaning_candidates(
         if let Some((key, candidates)) = run {
             found.entry(key).or_default().merge(candidates);
         }
-        for (key, sum) in towards {
-            if spanning.contains_key(&key) {
-                *centroids.entry(key).or_default() += sum;
-            } else if let Some(length) = lookup.lengths.get(&key).filter(|length| **length > 0.0) {
-                centroids.insert(key, sum / length);
-            }
-        }
     }
-    for (key, length) in spanning.iter() {
-        match centroids.get_mut(key) {
-            Some(sum) if *length > 0.0 => *sum /= length,
-            _ => {
-                centroids.remove(key);
-            }
-        }
-    }
+    // Each session's centroid's cosine with the query.
+    let centroids: ByPathKey<f32> = towards
+        .into_iter()
+        .filter_map(|(key, sum)| {
+            let length = *lengths.get(&key).filter(|length| **length > 0.0)?;
+            Some((key, sum / length))
+        })
+        .collect();
     // Each session found is weighed with its opening, when the store holds its vector.
     let mut openings: ByPathKey<f32> = ByPathKey::default();
     for (segment_ord, units) in segments.iter().enumerate() {
