@@ -1,7 +1,9 @@
 /**
- * recall as a library: the `Recall` facade and the types of what it takes and gives. The CLI,
- * the Pi extension and the MCP server import this module and nothing else of the library (a
- * test checks it). Node ≥ 20; never imports Pi.
+ * recall as a library: the `Recall` facade (its parts are properties: `recall.tags`, `.meaning`,
+ * `.models`, `.exports`, `.sessionTools`, `.archive`), a few pure functions, and the types and
+ * constants of what they take and give. The CLI, the Pi extension, the MCP server and `recall
+ * serve` import this module and nothing else of the library (a test checks it). Node ≥ 20; never
+ * imports Pi.
  */
 export { Recall } from "./api/recall.js";
 export type { RecallOptions, Freshness, SyncRequest, Resolved, ModelChoice } from "./api/recall.js";

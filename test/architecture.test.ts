@@ -2,10 +2,10 @@
  * The invariants of ARCHITECTURE.md that a machine can check, on every source file: adapters
  * stand on the facade (src/index.ts) and on presentation (src/output) only, the library never
  * reaches into an adapter or into presentation, presentation never into the native core, nothing
- * but the Pi adapter imports Pi; src/index.ts exports the facade and the types and constants of
- * what it takes and gives; the library never prints, never names a CLI flag or command in what
- * it says, and decides nothing about words; dependencies only through their public entry points;
- * `--json` records only in src/cli/wire.ts.
+ * but the Pi adapter imports Pi; src/index.ts exports the facade, its pure helpers and the types
+ * and constants of what they take and give; the archive has one entry point; the library never
+ * prints, never names a CLI flag or command in what it says, and decides nothing about words;
+ * dependencies only through their public entry points; `--json` records only in src/cli/wire.ts.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";

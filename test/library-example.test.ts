@@ -105,6 +105,13 @@ describe("the library, from open to read", () => {
     expect(edit.sessions[0]!.tags).toEqual(["k8s"]);
     const { hits } = await recall.search({ query: "#k8s" });
     expect(hits.map((h) => h.id)).toEqual([STAGING]);
+    expect(await recall.tags.of(session)).toMatchObject({ manual: ["k8s"] });
+    expect((await recall.tags.counts()).find((c) => c.tag === "k8s")).toMatchObject({ sessions: 1 });
+    expect((await recall.tags.untagged()).map((s) => s.id)).not.toContain(STAGING);
+  });
+
+  it("keeps the team archives behind recall.archive: none configured, none listed", () => {
+    expect(recall.archive.remotes()).toEqual([]);
   });
 
   it("speaks in codes an adapter can word for its users", async () => {
