@@ -40,8 +40,13 @@ const { values, positionals } = parseArgs({
 });
 const builds = positionals.map((folder) => resolve(folder));
 const args = separator < 0 ? ["search", "websocket", "reconnect"] : argv.slice(separator + 1);
-if (builds.length !== 2) throw new Error("usage: node bench/ab.mjs [--corpus L] [--runs N] <folder A> <folder B> [-- recall arguments]");
-for (const build of builds) if (!existsSync(join(build, "bin", "recall.cjs"))) throw new Error(`${build} has no bin/recall.cjs`);
+if (builds.length !== 2)
+  throw new Error(
+    "usage: node bench/ab.mjs [--corpus L] [--runs N] <folder A> <folder B> [-- recall arguments]",
+  );
+for (const build of builds)
+  if (!existsSync(join(build, "bin", "recall.cjs")))
+    throw new Error(`${build} has no bin/recall.cjs`);
 
 const corpus = join(REPO_ROOT, ".cache", "bench", `corpus-${values.corpus}-${values.seed}`);
 const work = join(REPO_ROOT, ".cache", "bench", `run-corpus-${values.corpus}-${values.seed}`);
@@ -57,13 +62,19 @@ const env = {
 
 function wall(argv) {
   const start = now();
-  const child = spawnSync(process.execPath, argv, { env, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 << 20 });
+  const child = spawnSync(process.execPath, argv, {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 64 << 20,
+  });
   const ms = now() - start;
-  if (child.status !== 0 && child.status !== 1) throw new Error(`node ${argv.join(" ")} failed (${child.status}): ${child.stderr}`);
+  if (child.status !== 0 && child.status !== 1)
+    throw new Error(`node ${argv.join(" ")} failed (${child.status}): ${child.stderr}`);
   return ms;
 }
 
-const at = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+const at = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 const rounds = Number(values.runs);
 const label = (name) => `${name} ${builds[name === "A" ? 0 : 1]}`;
 
@@ -75,20 +86,36 @@ if (values.inproc) {
   const searches = { A: {}, B: {} };
   for (let round = 0; round < rounds; round++) {
     for (const name of round % 2 === 0 ? ["A", "B"] : ["B", "A"]) {
-      const params = { runs: Number(values["per-round"]), appendRuns: 0, queries, append: null, library: join(builds[name === "A" ? 0 : 1], "dist", "index.js") };
-      const child = spawnSync(process.execPath, [join(REPO_ROOT, "bench", "inproc.mjs"), JSON.stringify(params)], { env, encoding: "utf8", maxBuffer: 64 << 20 });
-      if (child.status !== 0) throw new Error(`inproc.mjs failed for ${label(name)} (${child.status}): ${child.stderr}`);
-      for (const [key, { samples }] of Object.entries(JSON.parse(child.stdout).search)) (searches[name][key] ??= []).push(...samples);
+      const params = {
+        runs: Number(values["per-round"]),
+        appendRuns: 0,
+        queries,
+        append: null,
+        library: join(builds[name === "A" ? 0 : 1], "dist", "index.js"),
+      };
+      const child = spawnSync(
+        process.execPath,
+        [join(REPO_ROOT, "bench", "inproc.mjs"), JSON.stringify(params)],
+        { env, encoding: "utf8", maxBuffer: 64 << 20 },
+      );
+      if (child.status !== 0)
+        throw new Error(`inproc.mjs failed for ${label(name)} (${child.status}): ${child.stderr}`);
+      for (const [key, { samples }] of Object.entries(JSON.parse(child.stdout).search))
+        (searches[name][key] ??= []).push(...samples);
     }
   }
-  console.log(`in-process searches: ${rounds} interleaved rounds × ${values["per-round"]} on ${values.corpus}; A = ${builds[0]}, B = ${builds[1]}`);
+  console.log(
+    `in-process searches: ${rounds} interleaved rounds × ${values["per-round"]} on ${values.corpus}; A = ${builds[0]}, B = ${builds[1]}`,
+  );
   console.log("| query | A p50 | B p50 | A p95 | B p95 |\n|---|--:|--:|--:|--:|");
   const worst = { A: 0, B: 0 };
   for (const { key } of queries) {
     const [a, b] = ["A", "B"].map((name) => [...searches[name][key]].sort((x, y) => x - y));
     worst.A = Math.max(worst.A, at(a, 95));
     worst.B = Math.max(worst.B, at(b, 95));
-    console.log(`| ${key} | ${at(a, 50).toFixed(2)} | ${at(b, 50).toFixed(2)} | ${at(a, 95).toFixed(2)} | ${at(b, 95).toFixed(2)} |`);
+    console.log(
+      `| ${key} | ${at(a, 50).toFixed(2)} | ${at(b, 50).toFixed(2)} | ${at(a, 95).toFixed(2)} | ${at(b, 95).toFixed(2)} |`,
+    );
   }
   console.log(`worst query p95 (ms): A ${worst.A.toFixed(2)}, B ${worst.B.toFixed(2)}`);
   process.exit(0);
@@ -99,7 +126,8 @@ const samples = { "node -e 0": [], A: [], B: [] };
 for (let round = -1; round < rounds; round++) {
   const order = round % 2 === 0 ? ["A", "B"] : ["B", "A"];
   const times = { "node -e 0": wall(["-e", "0"]) };
-  for (const name of order) times[name] = wall([join(builds[name === "A" ? 0 : 1], "bin", "recall.cjs"), ...args]);
+  for (const name of order)
+    times[name] = wall([join(builds[name === "A" ? 0 : 1], "bin", "recall.cjs"), ...args]);
   if (round >= 0) for (const [name, ms] of Object.entries(times)) samples[name].push(ms);
 }
 
@@ -107,5 +135,7 @@ const base = [...samples["node -e 0"]].sort((a, b) => a - b);
 console.log(`recall ${args.join(" ")}: ${rounds} interleaved rounds on ${values.corpus}`);
 for (const [name, list] of Object.entries(samples)) {
   const sorted = [...list].sort((a, b) => a - b);
-  console.log(`${name === "node -e 0" ? name : label(name)}: p10 ${at(sorted, 10).toFixed(1)} ms, p50 ${at(sorted, 50).toFixed(1)} ms (${(at(sorted, 50) / at(base, 50)).toFixed(2)} × node -e 0)`);
+  console.log(
+    `${name === "node -e 0" ? name : label(name)}: p10 ${at(sorted, 10).toFixed(1)} ms, p50 ${at(sorted, 50).toFixed(1)} ms (${(at(sorted, 50) / at(base, 50)).toFixed(2)} × node -e 0)`,
+  );
 }

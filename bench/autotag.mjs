@@ -37,17 +37,30 @@ async function agentFolder(name, corpus, server) {
   cpSync(corpus.sessionsDir, join(agentDir, "sessions"), { recursive: true });
   server.register(agentDir);
   const pi = join(work, name, "pi");
-  writeFileSync(pi, `#!/bin/sh\nexec ${JSON.stringify(runtime.node)} ${JSON.stringify(runtime.cli)} "$@"\n`);
+  writeFileSync(
+    pi,
+    `#!/bin/sh\nexec ${JSON.stringify(runtime.node)} ${JSON.stringify(runtime.cli)} "$@"\n`,
+  );
   chmodSync(pi, 0o755);
-  return { PATH: process.env.PATH, HOME: join(work, name), PI_CODING_AGENT_DIR: agentDir, RECALL_PI: pi, PI_OFFLINE: "1" };
+  return {
+    PATH: process.env.PATH,
+    HOME: join(work, name),
+    PI_CODING_AGENT_DIR: agentDir,
+    RECALL_PI: pi,
+    PI_OFFLINE: "1",
+  };
 }
 
 /** Runs recall; calls `onLine(ms)` as each stdout line arrives. */
 function recall(args, env, onLine = () => {}) {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    // The project's Node (on PATH), which its native addons were built for: this script runs on Pi's.
-    const child = spawn("node", [recallBin, ...args], { env, stdio: ["ignore", "pipe", "inherit"] });
+    // The project's Node (on PATH), which its native addons were built for: this script runs on
+    // Pi's.
+    const child = spawn("node", [recallBin, ...args], {
+      env,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (d) => {
       out += d;
@@ -67,14 +80,21 @@ try {
   const batchEnv = await agentFolder("batch", corpus, server);
   await recall(["index", "-q"], batchEnv);
   const arrivals = [];
-  const batch = await recall(["autotag", "--all-untagged", "--yes", "--json", "-n", String(count)], batchEnv, (ms) => arrivals.push(ms));
+  const batch = await recall(
+    ["autotag", "--all-untagged", "--yes", "--json", "-n", String(count)],
+    batchEnv,
+    (ms) => arrivals.push(ms),
+  );
   if (batch.code !== 0) throw new Error(`the batch failed: ${batch.out}`);
   const perSession = arrivals.slice(1, count).map((ms, i) => ms - arrivals[i]);
 
   // One process per session.
   const eachEnv = await agentFolder("each", corpus, server);
   await recall(["index", "-q"], eachEnv);
-  const ids = (await recall(["list", "--json", "-n", String(count)], eachEnv)).out.trim().split("\n").map((l) => JSON.parse(l).id);
+  const ids = (await recall(["list", "--json", "-n", String(count)], eachEnv)).out
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l).id);
   const each = [];
   for (const id of ids) each.push((await recall(["autotag", id, "--json"], eachEnv)).ms);
 
@@ -83,8 +103,16 @@ try {
     `${JSON.stringify({
       sessions: ids.length,
       requests: server.requests.length,
-      rpcBatch: { firstMs: Math.round(arrivals[0]), perSessionAfterFirstMs: Math.round(median(perSession)), totalMs: Math.round(batch.ms) },
-      processPerSession: { firstMs: Math.round(each[0]), perSessionAfterFirstMs: Math.round(median(each.slice(1))), totalMs: Math.round(each.reduce((a, b) => a + b, 0)) },
+      rpcBatch: {
+        firstMs: Math.round(arrivals[0]),
+        perSessionAfterFirstMs: Math.round(median(perSession)),
+        totalMs: Math.round(batch.ms),
+      },
+      processPerSession: {
+        firstMs: Math.round(each[0]),
+        perSessionAfterFirstMs: Math.round(median(each.slice(1))),
+        totalMs: Math.round(each.reduce((a, b) => a + b, 0)),
+      },
     })}\n`,
   );
 } finally {

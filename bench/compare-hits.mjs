@@ -9,10 +9,17 @@ import { parseArgs } from "node:util";
 import { REPO_ROOT } from "./lib.mjs";
 import { QUERIES } from "./queries.mjs";
 
-const { values, positionals } = parseArgs({ options: { corpus: { type: "string", default: "M" }, seed: { type: "string", default: "1" } }, allowPositionals: true });
+const { values, positionals } = parseArgs({
+  options: { corpus: { type: "string", default: "M" }, seed: { type: "string", default: "1" } },
+  allowPositionals: true,
+});
 const corpus = join(REPO_ROOT, ".cache", "bench", `corpus-${values.corpus}-${values.seed}`);
 const work = join(REPO_ROOT, ".cache", "bench", `run-corpus-${values.corpus}-${values.seed}`);
-const env = { ...process.env, PI_CODING_AGENT_DIR: join(corpus, "agent"), RECALL_CACHE_DIR: join(work, "cache") };
+const env = {
+  ...process.env,
+  PI_CODING_AGENT_DIR: join(corpus, "agent"),
+  RECALL_CACHE_DIR: join(work, "cache"),
+};
 const contents = [undefined, ["all"]];
 
 /** Every query's hits from the library in `folder`, in a process of its own. */
@@ -29,7 +36,11 @@ function hitsOf(folder) {
       }
     }
     process.stdout.write(JSON.stringify(out));`;
-  const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { env, encoding: "utf8", maxBuffer: 1 << 26 });
+  const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+    env,
+    encoding: "utf8",
+    maxBuffer: 1 << 26,
+  });
   if (run.status !== 0) throw new Error(`${folder}: ${run.stderr}`);
   return JSON.parse(run.stdout);
 }
@@ -39,7 +50,11 @@ let same = 0;
 for (const key of Object.keys(a)) {
   const equal = JSON.stringify(a[key]) === JSON.stringify(b[key]);
   if (equal) same++;
-  const changed = a[key].map((hit, i) => (hit === b[key][i] ? null : `${i + 1}: ${hit} → ${b[key][i] ?? "-"}`)).filter(Boolean);
-  console.log(`${key.padEnd(14)} ${equal ? "same" : `${changed.length} of ${a[key].length} differ: ${changed.slice(0, 4).join("; ")}`}`);
+  const changed = a[key]
+    .map((hit, i) => (hit === b[key][i] ? null : `${i + 1}: ${hit} → ${b[key][i] ?? "-"}`))
+    .filter(Boolean);
+  console.log(
+    `${key.padEnd(14)} ${equal ? "same" : `${changed.length} of ${a[key].length} differ: ${changed.slice(0, 4).join("; ")}`}`,
+  );
 }
 console.log(`${same} of ${Object.keys(a).length} queries give the same hits and scores`);

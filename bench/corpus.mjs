@@ -8,7 +8,8 @@
 //   import { generateCorpus } from "./bench/corpus.mjs";
 //   const summary = await generateCorpus({ size: "S", seed: 1, outDir });
 //
-// Plain Node >= 20, standard library only. Same parameters + same text pool ⇒ byte-identical output.
+// Plain Node >= 20, standard library only. Same parameters + same text pool ⇒ byte-identical
+// output.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -21,13 +22,22 @@ export const REFERENCE_DATE = "2026-11-01T00:00:00.000Z";
 export const SIZES = { S: 200, M: 2000, L: 10000 };
 /**
  * How a session's turns spend their bytes. `default`: about 60 % tool output. `output`: most bytes
- * are tool output (~85 % of the bytes: more tool rounds, more bash, more test logs, file dumps and big
- * untruncated outputs), as in the histories of agents that mostly run commands. Each list is the
- * weights of one random choice, so a shape changes what is drawn, never how often the generator draws.
+ * are tool output (~85 % of the bytes: more tool rounds, more bash, more test logs, file dumps and
+ * big untruncated outputs), as in the histories of agents that mostly run commands. Each list is
+ * the weights of one random choice, so a shape changes what is drawn, never how often the generator
+ * draws.
  */
 export const SHAPES = {
-  default: { rounds: [12, 18, 18, 15, 12, 9, 7, 5, 4], tools: [34, 42, 18, 4], bash: [18, 7, 20, 8, 15, 14, 8, 9, 1] },
-  output: { rounds: [2, 4, 6, 10, 12, 14, 16, 18, 18], tools: [30, 62, 6, 2], bash: [12, 4, 30, 10, 10, 18, 8, 2, 6] },
+  default: {
+    rounds: [12, 18, 18, 15, 12, 9, 7, 5, 4],
+    tools: [34, 42, 18, 4],
+    bash: [18, 7, 20, 8, 15, 14, 8, 9, 1],
+  },
+  output: {
+    rounds: [2, 4, 6, 10, 12, 14, 16, 18, 18],
+    tools: [30, 62, 6, 2],
+    bash: [12, 4, 30, 10, 10, 18, 8, 2, 6],
+  },
 };
 export const KNOWN_ITEM_COUNT = 300;
 const MARKER = ".complete.json";
@@ -146,12 +156,48 @@ const PROJECTS = [
 ];
 
 const MODELS = [
-  { w: 35, api: "anthropic-messages", provider: "anthropic", model: "claude-opus-4-5", price: [5, 25, 0.5, 6.25] },
-  { w: 22, api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-5", price: [3, 15, 0.3, 3.75] },
-  { w: 20, api: "openai-responses", provider: "openai", model: "gpt-5.1-codex", price: [1.25, 10, 0.125, 0] },
-  { w: 6, api: "openai-responses", provider: "openai", model: "gpt-5.2", price: [1.75, 14, 0.175, 0] },
-  { w: 12, api: "google-generative-ai", provider: "google", model: "gemini-2.5-pro", price: [1.25, 10, 0.31, 0] },
-  { w: 5, api: "openai-completions", provider: "openrouter", model: "z-ai/glm-4.6", price: [0.6, 2.2, 0.11, 0] },
+  {
+    w: 35,
+    api: "anthropic-messages",
+    provider: "anthropic",
+    model: "claude-opus-4-5",
+    price: [5, 25, 0.5, 6.25],
+  },
+  {
+    w: 22,
+    api: "anthropic-messages",
+    provider: "anthropic",
+    model: "claude-sonnet-4-5",
+    price: [3, 15, 0.3, 3.75],
+  },
+  {
+    w: 20,
+    api: "openai-responses",
+    provider: "openai",
+    model: "gpt-5.1-codex",
+    price: [1.25, 10, 0.125, 0],
+  },
+  {
+    w: 6,
+    api: "openai-responses",
+    provider: "openai",
+    model: "gpt-5.2",
+    price: [1.75, 14, 0.175, 0],
+  },
+  {
+    w: 12,
+    api: "google-generative-ai",
+    provider: "google",
+    model: "gemini-2.5-pro",
+    price: [1.25, 10, 0.31, 0],
+  },
+  {
+    w: 5,
+    api: "openai-completions",
+    provider: "openrouter",
+    model: "z-ai/glm-4.6",
+    price: [0.6, 2.2, 0.11, 0],
+  },
 ];
 const THINKING_LEVELS = ["off", "low", "medium", "high"];
 const THINKING_WEIGHTS = [20, 20, 40, 20];
@@ -219,7 +265,14 @@ const THINKING_LEADS = [
   "The test failure points at `{file}`.",
   "Maybe the simplest fix is to guard {topic} in `{ident}`.",
 ];
-const NAME_TEMPLATES = ["Fix {topic} in {base}", "{Topic} handling in {ident}", "Refactor {ident}", "Investigate {topic} {topic2}", "{Topic} tests for {base}", "Debug {ident} failure"];
+const NAME_TEMPLATES = [
+  "Fix {topic} in {base}",
+  "{Topic} handling in {ident}",
+  "Refactor {ident}",
+  "Investigate {topic} {topic2}",
+  "{Topic} tests for {base}",
+  "Debug {ident} failure",
+];
 const COMMIT_PREFIX = ["fix", "feat", "refactor", "test", "docs", "chore", "perf"];
 const TS_ERRORS = [
   "Property '{ident}' does not exist on type '{Type}'.",
@@ -259,7 +312,18 @@ function preparePool(pool) {
     if (c.text.length >= 1500) readable.push(i);
     if (c.text.length >= 100_000) big.push(i);
   });
-  return { pool, sentences, paragraphs, snippets: pool.snippets, code: pool.code, topicWords, postings, readable, big, lineCache: new Map() };
+  return {
+    pool,
+    sentences,
+    paragraphs,
+    snippets: pool.snippets,
+    code: pool.code,
+    topicWords,
+    postings,
+    readable,
+    big,
+    lineCache: new Map(),
+  };
 }
 
 function linesOf(P, codeIdx) {
@@ -275,8 +339,12 @@ function linesOf(P, codeIdx) {
 function identifiersOf(text) {
   const ids = new Set();
   const head = text.length > 40_000 ? text.slice(0, 40_000) : text;
-  for (const m of head.matchAll(/\b(?:function|class|const|let|interface|type|enum)\s+([A-Za-z_$][\w$]{3,})/g)) if (m[1].length <= 32) ids.add(m[1]);
-  if (ids.size < 3) for (const m of head.matchAll(/\b([a-z]+[A-Z][A-Za-z0-9]{2,24})\b/g)) ids.add(m[1]);
+  for (const m of head.matchAll(
+    /\b(?:function|class|const|let|interface|type|enum)\s+([A-Za-z_$][\w$]{3,})/g,
+  ))
+    if (m[1].length <= 32) ids.add(m[1]);
+  if (ids.size < 3)
+    for (const m of head.matchAll(/\b([a-z]+[A-Z][A-Za-z0-9]{2,24})\b/g)) ids.add(m[1]);
   if (ids.size === 0) ids.add("handler");
   return [...ids];
 }
@@ -288,11 +356,33 @@ function fenceLang(p) {
   return "";
 }
 
-/** pool path → a plausible path inside a project ("vite/dist/node/chunks/build.js" → "src/node/build.js") */
+/**
+ * pool path → a plausible path inside a project ("vite/dist/node/chunks/build.js" →
+ * "src/node/build.js")
+ */
 function projectPath(project, poolPath) {
-  const segs = poolPath.split("/").filter((s) => !["dist", "lib", "chunks", "shared", "esm", "cjs", "node_modules", "build", "types", "@types"].includes(s));
+  const segs = poolPath
+    .split("/")
+    .filter(
+      (s) =>
+        ![
+          "dist",
+          "lib",
+          "chunks",
+          "shared",
+          "esm",
+          "cjs",
+          "node_modules",
+          "build",
+          "types",
+          "@types",
+        ].includes(s),
+    );
   // drop bundler content hashes ("cli-api.B0Pz1_R7.js" → "cli-api.js")
-  let name = segs[segs.length - 1].replace(/[.-](?=[A-Za-z0-9_-]{8}\.)(?=[^.]*[A-Z0-9])[A-Za-z0-9_-]{8}(?=\.)/, "");
+  let name = segs[segs.length - 1].replace(
+    /[.-](?=[A-Za-z0-9_-]{8}\.)(?=[^.]*[A-Z0-9])[A-Za-z0-9_-]{8}(?=\.)/,
+    "",
+  );
   name = name.replace(/^_/, "").replace(/\.d\.d\.ts$/, ".d.ts");
   const dir = segs.length > 1 ? segs[segs.length - 2].replace(/^@/, "") : "";
   if (name === "package.json") return dir ? `${project.root}/${dir}/package.json` : "package.json";
@@ -302,7 +392,8 @@ function projectPath(project, poolPath) {
 // =============================================================================================
 // Output helpers
 
-const sortKeys = (o) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+const sortKeys = (o) =>
+  Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 const userTextOf = (runs) => runs.find((x) => x.role === "user").text;
 
 function encodeCwd(cwd) {
@@ -355,11 +446,24 @@ function planCorpus(count, seed) {
     const daysAgo = 1 + Math.floor(179 * rng.next() ** 1.4); // more sessions recently
     const turns = 2 + Math.floor(58 * rng.next() ** 3.2);
     // leave room so that even long sessions end before the reference date
-    const start = Math.min(REF_MS - daysAgo * DAY + Math.floor((7 + 15 * rng.next()) * HOUR), REF_MS - 2 * DAY - turns * 30 * MINUTE);
+    const start = Math.min(
+      REF_MS - daysAgo * DAY + Math.floor((7 + 15 * rng.next()) * HOUR),
+      REF_MS - 2 * DAY - turns * 30 * MINUTE,
+    );
     const named = rng.chance(0.4);
     const branch = turns >= 5 && rng.chance(0.085);
     const compaction = turns >= 14 && rng.chance(0.15);
-    plans.push({ index: i, project, start, turns, named, branch, compaction, fork: null, forkedBy: 0 });
+    plans.push({
+      index: i,
+      project,
+      start,
+      turns,
+      named,
+      branch,
+      compaction,
+      fork: null,
+      forkedBy: 0,
+    });
   }
   plans.sort((a, b) => a.start - b.start || a.index - b.index);
   // ~1% forks: a later session that copies an earlier one of the same project.
@@ -408,7 +512,10 @@ class SessionBuilder {
 
   // -- topic -----------------------------------------------------------------------------------
 
-  /** Topic of a session: a few rare-ish pool words and files of its project; forks reuse the source's. */
+  /**
+   * Topic of a session: a few rare-ish pool words and files of its project; forks reuse the
+   * source's.
+   */
   static makeTopic(ctx, plan) {
     const rng = Rng.from("recall-corpus", ctx.seed, "topic", plan.index);
     const P = ctx.P;
@@ -471,7 +578,8 @@ class SessionBuilder {
 
   sentence(topicBias = 0.35) {
     const r = this.rng;
-    if (this.topic.sentenceIds.length && r.chance(topicBias)) return this.P.sentences[r.pick(this.topic.sentenceIds)];
+    if (this.topic.sentenceIds.length && r.chance(topicBias))
+      return this.P.sentences[r.pick(this.topic.sentenceIds)];
     return r.pick(this.P.sentences);
   }
 
@@ -603,16 +711,29 @@ class SessionBuilder {
       cacheWrite: (cacheWrite * m.price[3]) / 1e6,
     };
     cost.total = cost.input + cost.output + cost.cacheRead + cost.cacheWrite;
-    return { input, output, cacheRead, cacheWrite, totalTokens: input + output + cacheRead + cacheWrite, cost };
+    return {
+      input,
+      output,
+      cacheRead,
+      cacheWrite,
+      totalTokens: input + output + cacheRead + cacheWrite,
+      cost,
+    };
   }
 
   thinkingBlock() {
     const r = this.rng;
     const thinking = this.thinkingText();
     const block = { type: "thinking", thinking };
-    if (this.model.api === "anthropic-messages") block.thinkingSignature = r.base64(r.range(250, 2000));
+    if (this.model.api === "anthropic-messages")
+      block.thinkingSignature = r.base64(r.range(250, 2000));
     else if (this.model.api === "openai-responses")
-      block.thinkingSignature = JSON.stringify({ type: "reasoning", id: `rs_${r.hex(48)}`, summary: [], encrypted_content: r.base64(r.range(300, 1500)) });
+      block.thinkingSignature = JSON.stringify({
+        type: "reasoning",
+        id: `rs_${r.hex(48)}`,
+        summary: [],
+        encrypted_content: r.base64(r.range(300, 1500)),
+      });
     return block;
   }
 
@@ -631,12 +752,23 @@ class SessionBuilder {
   assistant(content, stopReason, inputChars, extra) {
     const startedAt = this.clock;
     let outChars = 0;
-    for (const b of content) outChars += (b.text ?? b.thinking ?? JSON.stringify(b.arguments ?? "")).length;
+    for (const b of content)
+      outChars += (b.text ?? b.thinking ?? JSON.stringify(b.arguments ?? "")).length;
     this.advance(1500 + outChars * 8, 4000 + outChars * 25);
     const m = this.model;
-    const message = { role: "assistant", content, api: m.api, provider: m.provider, model: m.model, usage: this.usage(inputChars, outChars), stopReason, timestamp: startedAt };
+    const message = {
+      role: "assistant",
+      content,
+      api: m.api,
+      provider: m.provider,
+      model: m.model,
+      usage: this.usage(inputChars, outChars),
+      stopReason,
+      timestamp: startedAt,
+    };
     if (extra) Object.assign(message, extra);
-    if (this.thinkingLevel !== "off" || this.rng.chance(0.5)) message.thinkingLevel = this.thinkingLevel;
+    if (this.thinkingLevel !== "off" || this.rng.chance(0.5))
+      message.thinkingLevel = this.thinkingLevel;
     const id = this.append("message", { message });
     this.noteText("assistant", content, id);
     return id;
@@ -644,7 +776,11 @@ class SessionBuilder {
 
   user(text) {
     this.advance(200, 900);
-    const message = { role: "user", content: [{ type: "text", text }], timestamp: this.clock - this.rng.range(0, 3) };
+    const message = {
+      role: "user",
+      content: [{ type: "text", text }],
+      timestamp: this.clock - this.rng.range(0, 3),
+    };
     const id = this.append("message", { message });
     this.noteText("user", message.content, id);
     return id;
@@ -652,7 +788,12 @@ class SessionBuilder {
 
   toolResult(call, text, isError, durationMs, details) {
     this.advance(durationMs, durationMs + 40);
-    const message = { role: "toolResult", toolCallId: call.id, toolName: call.name, content: [{ type: "text", text }] };
+    const message = {
+      role: "toolResult",
+      toolCallId: call.id,
+      toolName: call.name,
+      content: [{ type: "text", text }],
+    };
     if (details) message.details = details;
     message.isError = isError;
     message.durationMs = durationMs;
@@ -677,7 +818,9 @@ class SessionBuilder {
   // -- tools -----------------------------------------------------------------------------------
 
   pickFile(focusBias = 0.6) {
-    return this.rng.chance(focusBias) ? this.rng.pick(this.topic.focus) : this.rng.pick(this.projectFiles);
+    return this.rng.chance(focusBias)
+      ? this.rng.pick(this.topic.focus)
+      : this.rng.pick(this.projectFiles);
   }
 
   argPath(p) {
@@ -717,7 +860,15 @@ class SessionBuilder {
     }
     if (r.chance(0.03)) {
       const missing = `${path.posix.dirname(f.path)}/${r.pick(this.topic.words)}.ts`;
-      return { name: "read", args: { path: missing }, run: () => [`ENOENT: no such file or directory, access '${this.project.cwd}/${missing}'`, true, r.range(0, 2)] };
+      return {
+        name: "read",
+        args: { path: missing },
+        run: () => [
+          `ENOENT: no such file or directory, access '${this.project.cwd}/${missing}'`,
+          true,
+          r.range(0, 2),
+        ],
+      };
     }
     return {
       name: "read",
@@ -733,8 +884,10 @@ class SessionBuilder {
           }
         }
         let text = lines.slice(from, end).join("\n");
-        if (end < to) text += `\n\n[Showing lines ${from + 1}-${end} of ${lines.length}. Use offset=${end + 1} to continue.]`;
-        else if (args.limit && to < lines.length) text += `\n\n[${lines.length - to} more lines in file. Use offset=${to + 1} to continue.]`;
+        if (end < to)
+          text += `\n\n[Showing lines ${from + 1}-${end} of ${lines.length}. Use offset=${end + 1} to continue.]`;
+        else if (args.limit && to < lines.length)
+          text += `\n\n[${lines.length - to} more lines in file. Use offset=${to + 1} to continue.]`;
         return [text, false, r.range(1, 30)];
       },
     };
@@ -746,7 +899,8 @@ class SessionBuilder {
     for (const f of files) {
       if (!this.P.code[f.code].text.includes(ident)) continue;
       const lines = linesOf(this.P, f.code);
-      for (let i = 0; i < lines.length && out.length < 400; i++) if (lines[i].includes(ident)) out.push(`${f.path}:${i + 1}:${lines[i].slice(0, 300)}`);
+      for (let i = 0; i < lines.length && out.length < 400; i++)
+        if (lines[i].includes(ident)) out.push(`${f.path}:${i + 1}:${lines[i].slice(0, 300)}`);
     }
     return out;
   }
@@ -763,16 +917,34 @@ class SessionBuilder {
       const n = r.range(1, 30);
       tests += n;
       lines.push(` ✓ ${name} (${n} test${n > 1 ? "s" : ""}) ${r.range(2, 900)}ms`);
-      if (verbose) for (let k = 0; k < n; k++) lines.push(`   ✓ ${this.sentence(0.3).slice(0, 90).replace(/[.:]$/, "")} ${r.range(0, 40)}ms`);
+      if (verbose)
+        for (let k = 0; k < n; k++)
+          lines.push(
+            `   ✓ ${this.sentence(0.3).slice(0, 90).replace(/[.:]$/, "")} ${r.range(0, 40)}ms`,
+          );
     }
     if (failing) {
       const f = r.pick(t.focus);
       const title = `${t.idents[0]} > ${this.sentence(0.6).slice(0, 80).replace(/[.:]$/, "")}`;
       const slice = this.codeSlice(f, 8, 16);
-      lines.push(` ❯ ${this.project.test}/${path.posix.basename(f.path).replace(/\.[^.]+$/, "")}.test.ts (${r.range(2, 20)} tests | 1 failed) ${r.range(5, 500)}ms`);
-      lines.push(`   × ${title} ${r.range(1, 50)}ms`, "", "⎯⎯⎯⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯⎯⎯⎯", "", ` FAIL  ${title}`);
-      lines.push(`AssertionError: expected ${r.pick(t.words)} to equal ${r.pick(t.words)}`, ` ❯ ${f.path}:${slice.start + 3}:${r.range(3, 30)}`, "");
-      slice.text.split("\n").forEach((l, k) => lines.push(`    ${String(slice.start + k + 1).padStart(4)}| ${l}`));
+      lines.push(
+        ` ❯ ${this.project.test}/${path.posix.basename(f.path).replace(/\.[^.]+$/, "")}.test.ts (${r.range(2, 20)} tests | 1 failed) ${r.range(5, 500)}ms`,
+      );
+      lines.push(
+        `   × ${title} ${r.range(1, 50)}ms`,
+        "",
+        "⎯⎯⎯⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯⎯⎯⎯",
+        "",
+        ` FAIL  ${title}`,
+      );
+      lines.push(
+        `AssertionError: expected ${r.pick(t.words)} to equal ${r.pick(t.words)}`,
+        ` ❯ ${f.path}:${slice.start + 3}:${r.range(3, 30)}`,
+        "",
+      );
+      slice.text
+        .split("\n")
+        .forEach((l, k) => lines.push(`    ${String(slice.start + k + 1).padStart(4)}| ${l}`));
       lines.push("");
     }
     lines.push(
@@ -792,7 +964,12 @@ class SessionBuilder {
       const f = this.pickFile();
       const lines = linesOf(this.P, f.code);
       const other = linesOf(this.P, this.pickFile(0.3).code);
-      out.push(`diff --git a/${f.path} b/${f.path}`, `index ${r.hex(7)}..${r.hex(7)} 100644`, `--- a/${f.path}`, `+++ b/${f.path}`);
+      out.push(
+        `diff --git a/${f.path} b/${f.path}`,
+        `index ${r.hex(7)}..${r.hex(7)} 100644`,
+        `--- a/${f.path}`,
+        `+++ b/${f.path}`,
+      );
       let at = r.int(Math.max(1, lines.length - 60));
       const hunks = r.range(1, 4);
       for (let h = 0; h < hunks && at < lines.length - 10; h++) {
@@ -803,7 +980,9 @@ class SessionBuilder {
         const o = r.int(Math.max(1, other.length - add));
         const added = other.slice(o, o + add);
         const after = lines.slice(at + 3 + del, at + 6 + del);
-        out.push(`@@ -${at + 1},${ctx.length + removed.length + after.length} +${at + 1},${ctx.length + added.length + after.length} @@ ${lines[Math.max(0, at - 1)].slice(0, 60)}`);
+        out.push(
+          `@@ -${at + 1},${ctx.length + removed.length + after.length} +${at + 1},${ctx.length + added.length + after.length} @@ ${lines[Math.max(0, at - 1)].slice(0, 60)}`,
+        );
         for (const l of ctx) out.push(` ${l}`);
         for (const l of removed) out.push(`-${l}`);
         for (const l of added) out.push(`+${l}`);
@@ -825,23 +1004,35 @@ class SessionBuilder {
       case 0: {
         const ident = r.chance(0.7) ? r.pick(t.idents) : r.pick(t.words);
         const dir = r.chance(0.5) ? this.project.root : ".";
-        command = r.chance(0.5) ? `grep -rn "${ident}" ${dir}` : `rg -n '${ident}' ${dir}${r.chance(0.3) ? " | head -50" : ""}`;
+        command = r.chance(0.5)
+          ? `grep -rn "${ident}" ${dir}`
+          : `rg -n '${ident}' ${dir}${r.chance(0.3) ? " | head -50" : ""}`;
         run = () => {
           let lines = this.grepOutput(ident);
           if (command.includes("head -50")) lines = lines.slice(0, 50);
-          return lines.length ? [lines.join("\n"), false, dur(10, 400)] : ["(no output)\n\nCommand exited with code 1", true, dur(10, 200)];
+          return lines.length
+            ? [lines.join("\n"), false, dur(10, 400)]
+            : ["(no output)\n\nCommand exited with code 1", true, dur(10, 200)];
         };
         break;
       }
       case 1: {
         const dir = path.posix.dirname(this.pickFile().path);
-        command = r.chance(0.5) ? `ls -la ${dir}` : `find ${this.project.root} -name "*.ts" | head -80`;
+        command = r.chance(0.5)
+          ? `ls -la ${dir}`
+          : `find ${this.project.root} -name "*.ts" | head -80`;
         run = () => {
           const files = [];
           const n = r.range(5, 80);
           for (let i = 0; i < n; i++) files.push(r.pick(this.projectFiles));
           const text = command.startsWith("ls")
-            ? [`total ${r.range(8, 400)}`, ...files.map((f) => `-rw-r--r--  1 dev dev ${String(this.P.code[f.code].text.length).padStart(7)} ${iso(this.clock - r.int(90 * DAY)).slice(5, 10)} ${path.posix.basename(f.path)}`)].join("\n")
+            ? [
+                `total ${r.range(8, 400)}`,
+                ...files.map(
+                  (f) =>
+                    `-rw-r--r--  1 dev dev ${String(this.P.code[f.code].text.length).padStart(7)} ${iso(this.clock - r.int(90 * DAY)).slice(5, 10)} ${path.posix.basename(f.path)}`,
+                ),
+              ].join("\n")
             : files.map((f) => f.path).join("\n");
           return [text, false, dur(5, 100)];
         };
@@ -849,10 +1040,18 @@ class SessionBuilder {
       }
       case 2: {
         const failing = r.chance(0.35);
-        command = r.pick(["npm test", "npx vitest run", `npx vitest run ${this.project.test}`, "npm run test -- --reporter=verbose", "pnpm test"]);
+        command = r.pick([
+          "npm test",
+          "npx vitest run",
+          `npx vitest run ${this.project.test}`,
+          "npm run test -- --reporter=verbose",
+          "pnpm test",
+        ]);
         run = () => {
           const text = this.truncateTail(this.testOutput(failing));
-          return failing ? [`${text}\n\nCommand exited with code 1`, true, dur(800, 60000)] : [text, false, dur(800, 60000)];
+          return failing
+            ? [`${text}\n\nCommand exited with code 1`, true, dur(800, 60000)]
+            : [text, false, dur(800, 60000)];
         };
         break;
       }
@@ -865,15 +1064,27 @@ class SessionBuilder {
             const n = r.range(1, 25);
             for (let i = 0; i < n; i++) {
               const f = r.pick(t.focus);
-              lines.push(`${f.path}(${r.range(1, 900)},${r.range(1, 40)}): error TS${r.range(2300, 2800)}: ${this.fill(r.pick(TS_ERRORS))}`);
+              lines.push(
+                `${f.path}(${r.range(1, 900)},${r.range(1, 40)}): error TS${r.range(2300, 2800)}: ${this.fill(r.pick(TS_ERRORS))}`,
+              );
             }
-            lines.push("", `Found ${n} error${n > 1 ? "s" : ""} in ${r.range(1, Math.min(n, 4))} file${n > 1 ? "s" : ""}.`, "", "Command exited with code 2");
+            lines.push(
+              "",
+              `Found ${n} error${n > 1 ? "s" : ""} in ${r.range(1, Math.min(n, 4))} file${n > 1 ? "s" : ""}.`,
+              "",
+              "Command exited with code 2",
+            );
           } else if (command === "npm run build") {
-            lines.push(`vite v8.3.8 building for production...`, `✓ ${r.range(30, 3000)} modules transformed.`);
+            lines.push(
+              `vite v8.3.8 building for production...`,
+              `✓ ${r.range(30, 3000)} modules transformed.`,
+            );
             const n = r.range(3, 60);
             for (let i = 0; i < n; i++) {
               const f = r.pick(this.projectFiles);
-              lines.push(`dist/assets/${path.posix.basename(f.path).replace(/\.[^.]+$/, "")}-${r.chars(B62, 8)}.js  ${(r.range(100, 90000) / 100).toFixed(2)} kB │ gzip: ${(r.range(50, 30000) / 100).toFixed(2)} kB`);
+              lines.push(
+                `dist/assets/${path.posix.basename(f.path).replace(/\.[^.]+$/, "")}-${r.chars(B62, 8)}.js  ${(r.range(100, 90000) / 100).toFixed(2)} kB │ gzip: ${(r.range(50, 30000) / 100).toFixed(2)} kB`,
+              );
             }
             lines.push(`✓ built in ${(r.range(300, 20000) / 1000).toFixed(2)}s`);
           } else lines.push("(no output)");
@@ -883,17 +1094,29 @@ class SessionBuilder {
       }
       case 4: {
         const sub = r.weighted([4, 4, 3]);
-        command = sub === 0 ? "git status" : sub === 1 ? `git diff${r.chance(0.5) ? "" : ` ${this.pickFile().path}`}` : `git log --oneline -${r.range(10, 40)}`;
+        command =
+          sub === 0
+            ? "git status"
+            : sub === 1
+              ? `git diff${r.chance(0.5) ? "" : ` ${this.pickFile().path}`}`
+              : `git log --oneline -${r.range(10, 40)}`;
         run = () => {
           let text;
           if (sub === 0) {
             const mod = [...new Set([this.pickFile().path, this.pickFile().path])];
             text = `On branch ${r.pick(["main", `fix/${t.words[0]}`, `feat/${t.words[1]}`])}\nChanges not staged for commit:\n  (use "git add <file>..." to update what will be committed)\n${mod.map((p) => `\tmodified:   ${p}`).join("\n")}\n\nno changes added to commit (use "git add" and/or "git commit -a")`;
-          } else if (sub === 1) text = this.truncateTail(this.diffOutput(command === "git diff" ? r.range(1, 5) : 1));
+          } else if (sub === 1)
+            text = this.truncateTail(this.diffOutput(command === "git diff" ? r.range(1, 5) : 1));
           else {
             const n = Number(command.split("-").pop());
             const lines = [];
-            for (let i = 0; i < n; i++) lines.push(`${r.hex(7)} ${r.pick(COMMIT_PREFIX)}: ${this.sentence(0.3).slice(0, 72).replace(/\.$/, "").replace(/^./, (c) => c.toLowerCase())}`);
+            for (let i = 0; i < n; i++)
+              lines.push(
+                `${r.hex(7)} ${r.pick(COMMIT_PREFIX)}: ${this.sentence(0.3)
+                  .slice(0, 72)
+                  .replace(/\.$/, "")
+                  .replace(/^./, (c) => c.toLowerCase())}`,
+              );
             text = lines.join("\n");
           }
           return [text, false, dur(5, 300)];
@@ -907,7 +1130,13 @@ class SessionBuilder {
         const b = a + r.range(30, 400);
         command = r.chance(0.5) ? `cat ${f.path}` : `sed -n '${a},${b}p' ${f.path}`;
         this.readFiles.add(f.path);
-        run = () => [this.truncateTail(command.startsWith("cat") ? this.P.code[f.code].text : lines.slice(a - 1, b).join("\n")), false, dur(3, 50)];
+        run = () => [
+          this.truncateTail(
+            command.startsWith("cat") ? this.P.code[f.code].text : lines.slice(a - 1, b).join("\n"),
+          ),
+          false,
+          dur(3, 50),
+        ];
         break;
       }
       case 6: {
@@ -917,19 +1146,39 @@ class SessionBuilder {
           const n = r.range(0, 40);
           for (let i = 0; i < n; i++) {
             const f = this.pickFile(0.4);
-            lines.push(`${f.path}:${r.range(1, 800)}:${r.range(1, 60)} lint/${r.pick(["style", "suspicious", "correctness", "complexity"])}/${r.pick(t.idents)} ${this.sentence(0.2)}`);
+            lines.push(
+              `${f.path}:${r.range(1, 800)}:${r.range(1, 60)} lint/${r.pick(["style", "suspicious", "correctness", "complexity"])}/${r.pick(t.idents)} ${this.sentence(0.2)}`,
+            );
           }
-          lines.push(`Checked ${r.range(20, 600)} files in ${r.range(20, 900)}ms. ${n ? `Found ${n} diagnostics.` : "No fixes applied."}`);
+          lines.push(
+            `Checked ${r.range(20, 600)} files in ${r.range(20, 900)}ms. ${n ? `Found ${n} diagnostics.` : "No fixes applied."}`,
+          );
           return [lines.join("\n"), n > 0, dur(200, 8000)];
         };
         break;
       }
       case 7: {
-        const cmds = [`mkdir -p ${this.project.test}/fixtures`, `git add -A && git commit -m "${r.pick(COMMIT_PREFIX)}: ${t.words[0]} ${r.pick(t.idents)}"`, `mv ${this.pickFile().path} ${this.project.root}/`, "npm install", "node --version && npm --version"];
+        const cmds = [
+          `mkdir -p ${this.project.test}/fixtures`,
+          `git add -A && git commit -m "${r.pick(COMMIT_PREFIX)}: ${t.words[0]} ${r.pick(t.idents)}"`,
+          `mv ${this.pickFile().path} ${this.project.root}/`,
+          "npm install",
+          "node --version && npm --version",
+        ];
         command = r.pick(cmds);
         run = () => {
-          if (command.startsWith("git add")) return [`[main ${r.hex(7)}] ${command.split('"')[1]}\n ${r.range(1, 9)} files changed, ${r.range(1, 400)} insertions(+), ${r.range(0, 300)} deletions(-)`, false, dur(20, 400)];
-          if (command === "npm install") return [`\nadded ${r.range(1, 300)} packages, and audited ${r.range(300, 900)} packages in ${r.range(1, 40)}s\n\n${r.range(40, 200)} packages are looking for funding\n  run \`npm fund\` for details\n\nfound 0 vulnerabilities`, false, dur(1000, 40000)];
+          if (command.startsWith("git add"))
+            return [
+              `[main ${r.hex(7)}] ${command.split('"')[1]}\n ${r.range(1, 9)} files changed, ${r.range(1, 400)} insertions(+), ${r.range(0, 300)} deletions(-)`,
+              false,
+              dur(20, 400),
+            ];
+          if (command === "npm install")
+            return [
+              `\nadded ${r.range(1, 300)} packages, and audited ${r.range(300, 900)} packages in ${r.range(1, 40)}s\n\n${r.range(40, 200)} packages are looking for funding\n  run \`npm fund\` for details\n\nfound 0 vulnerabilities`,
+              false,
+              dur(1000, 40000),
+            ];
           if (command.startsWith("node")) return ["v20.20.2\n10.8.2", false, dur(30, 200)];
           return ["(no output)", false, dur(2, 40)];
         };
@@ -943,7 +1192,11 @@ class SessionBuilder {
         run = () => [this.P.code[idx].text.slice(0, r.range(100_000, 200_000)), false, dur(3, 60)];
       }
     }
-    return { name: "bash", args: r.chance(0.1) ? { command, timeout: r.pick([60, 120, 300]) } : { command }, run };
+    return {
+      name: "bash",
+      args: r.chance(0.1) ? { command, timeout: r.pick([60, 120, 300]) } : { command },
+      run,
+    };
   }
 
   toolEdit() {
@@ -958,8 +1211,15 @@ class SessionBuilder {
       const newLines = oldLines.slice();
       const k = r.int(newLines.length);
       const style = r.int(3);
-      if (style === 0) newLines.splice(k, 1, `${newLines[k].match(/^\s*/)[0]}// ${this.sentence(0.6)}`, newLines[k]);
-      else if (style === 1) newLines.splice(k, 1, ...this.codeSlice(this.pickFile(0.3), 1, 6).text.split("\n"));
+      if (style === 0)
+        newLines.splice(
+          k,
+          1,
+          `${newLines[k].match(/^\s*/)[0]}// ${this.sentence(0.6)}`,
+          newLines[k],
+        );
+      else if (style === 1)
+        newLines.splice(k, 1, ...this.codeSlice(this.pickFile(0.3), 1, 6).text.split("\n"));
       else newLines[k] = newLines[k].replace(/[A-Za-z_$][\w$]{3,}/, this.topic.idents[0]);
       edits.push({ oldText: old.text, newText: newLines.join("\n") });
       oldLines.forEach((l, j) => diff.push(`-${String(old.start + j + 1).padStart(4)} ${l}`));
@@ -973,10 +1233,19 @@ class SessionBuilder {
       args: { path: p, edits },
       run: () => {
         if (failed)
-          return [`Could not find edits[0] in ${p}. The oldText must match exactly including all whitespace and newlines.`, true, r.range(1, 10)];
+          return [
+            `Could not find edits[0] in ${p}. The oldText must match exactly including all whitespace and newlines.`,
+            true,
+            r.range(1, 10),
+          ];
         const before = edits.reduce((s, e) => s + e.oldText.length, 0);
         const after = edits.reduce((s, e) => s + e.newText.length, 0);
-        return [`Successfully replaced ${edits.length} block(s) in ${p}. Changed ${before} characters to ${after} characters.`, false, r.range(2, 25), { diff: diff.join("\n"), firstChangedLine: Number(diff[0].slice(1, 5)) }];
+        return [
+          `Successfully replaced ${edits.length} block(s) in ${p}. Changed ${before} characters to ${after} characters.`,
+          false,
+          r.range(2, 25),
+          { diff: diff.join("\n"), firstChangedLine: Number(diff[0].slice(1, 5)) },
+        ];
       },
     };
   }
@@ -987,7 +1256,15 @@ class SessionBuilder {
     const content = this.codeSlice(src, 20, 250).text;
     const p = `${this.project.test}/${r.pick(this.topic.idents)}.test${path.posix.extname(src.path) || ".ts"}`;
     this.modifiedFiles.add(p);
-    return { name: "write", args: { path: this.argPath(p), content }, run: () => [`Successfully wrote ${Buffer.byteLength(content)} bytes to ${p}`, false, r.range(1, 15)] };
+    return {
+      name: "write",
+      args: { path: this.argPath(p), content },
+      run: () => [
+        `Successfully wrote ${Buffer.byteLength(content)} bytes to ${p}`,
+        false,
+        r.range(1, 15),
+      ],
+    };
   }
 
   // -- turns -----------------------------------------------------------------------------------
@@ -995,7 +1272,10 @@ class SessionBuilder {
   turn() {
     const r = this.rng;
     // the user thinks / reads between turns; now and then comes back hours later
-    if (this.stats.roles.user) this.clock += r.chance(0.03) ? Math.round(r.logNormal(3 * HOUR, 0.8, HOUR, 20 * HOUR)) : Math.round(r.logNormal(2 * MINUTE, 1, 15_000, 20 * MINUTE));
+    if (this.stats.roles.user)
+      this.clock += r.chance(0.03)
+        ? Math.round(r.logNormal(3 * HOUR, 0.8, HOUR, 20 * HOUR))
+        : Math.round(r.logNormal(2 * MINUTE, 1, 15_000, 20 * MINUTE));
     const userText = this.userText();
     const userId = this.user(userText);
     let contextChars = userText.length + (this.stats.roles.user === 1 ? 8000 : 0);
@@ -1008,8 +1288,20 @@ class SessionBuilder {
       const calls = [];
       for (let c = 0; c < nCalls; c++) {
         const tool = r.weighted(this.ctx.shape.tools);
-        const spec = tool === 0 ? this.toolRead() : tool === 1 ? this.toolBash() : tool === 2 ? this.toolEdit() : this.toolWrite();
-        const call = { type: "toolCall", id: this.toolCallId(), name: spec.name, arguments: spec.args };
+        const spec =
+          tool === 0
+            ? this.toolRead()
+            : tool === 1
+              ? this.toolBash()
+              : tool === 2
+                ? this.toolEdit()
+                : this.toolWrite();
+        const call = {
+          type: "toolCall",
+          id: this.toolCallId(),
+          name: spec.name,
+          arguments: spec.args,
+        };
         content.push(call);
         calls.push([call, spec]);
       }
@@ -1022,7 +1314,13 @@ class SessionBuilder {
     }
     // final answer (rarely a provider error instead)
     if (r.chance(0.01)) {
-      this.assistant([], "error", contextChars, { errorMessage: r.pick(["529 overloaded_error: Overloaded", "Request timed out.", "terminated"]) });
+      this.assistant([], "error", contextChars, {
+        errorMessage: r.pick([
+          "529 overloaded_error: Overloaded",
+          "Request timed out.",
+          "terminated",
+        ]),
+      });
     } else {
       const content = [];
       if (this.thinkingLevel !== "off" && r.chance(0.6)) content.push(this.thinkingBlock());
@@ -1039,7 +1337,8 @@ class SessionBuilder {
     const modified = [...this.modifiedFiles].slice(0, 12);
     let summary = `## Goal\n${this.firstUserText}\n\n## Constraints & Preferences\n${bullets(r.range(1, 3))}\n\n## Progress\n### Done\n${bullets(r.range(1, 4)).replace(/^- /gm, "- [x] ")}\n\n### In Progress\n${bullets(r.range(1, 2)).replace(/^- /gm, "- [ ] ")}\n\n## Key Decisions\n- **${this.topic.idents[0]}**: ${this.sentence(0.6)}\n\n## Next Steps\n1. ${this.sentence(0.5)}\n2. ${this.sentence(0.5)}\n\n## Critical Context\n${this.paragraph()}`;
     if (read.length) summary += `\n\n<read-files>\n${read.join("\n")}\n</read-files>`;
-    if (modified.length) summary += `\n\n<modified-files>\n${modified.join("\n")}\n</modified-files>`;
+    if (modified.length)
+      summary += `\n\n<modified-files>\n${modified.join("\n")}\n</modified-files>`;
     this.advance(20_000, 90_000);
     const m = this.model;
     this.append("compaction", {
@@ -1047,7 +1346,20 @@ class SessionBuilder {
       firstKeptEntryId,
       tokensBefore: this.tokens,
       details: { readFiles: read, modifiedFiles: modified },
-      usage: { input: this.tokens, output: Math.round(summary.length / 4), cacheRead: 0, cacheWrite: 0, totalTokens: this.tokens + Math.round(summary.length / 4), cost: { input: (this.tokens * m.price[0]) / 1e6, output: 0, cacheRead: 0, cacheWrite: 0, total: (this.tokens * m.price[0]) / 1e6 } },
+      usage: {
+        input: this.tokens,
+        output: Math.round(summary.length / 4),
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: this.tokens + Math.round(summary.length / 4),
+        cost: {
+          input: (this.tokens * m.price[0]) / 1e6,
+          output: 0,
+          cacheRead: 0,
+          cacheWrite: 0,
+          total: (this.tokens * m.price[0]) / 1e6,
+        },
+      },
       fromHook: false,
     });
     this.tokens = Math.round(summary.length / 4) + 3000;
@@ -1065,8 +1377,18 @@ class SessionBuilder {
       {
         fromId,
         summary,
-        details: { readFiles: [...this.readFiles].slice(0, 6), modifiedFiles: [...this.modifiedFiles].slice(0, 6) },
-        usage: { input: inTok, output: outTok, cacheRead: 0, cacheWrite: 0, totalTokens: inTok + outTok, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+        details: {
+          readFiles: [...this.readFiles].slice(0, 6),
+          modifiedFiles: [...this.modifiedFiles].slice(0, 6),
+        },
+        usage: {
+          input: inTok,
+          output: outTok,
+          cacheRead: 0,
+          cacheWrite: 0,
+          totalTokens: inTok + outTok,
+          cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+        },
         fromHook: false,
       },
       targetId,
@@ -1087,7 +1409,9 @@ class SessionBuilder {
     const { ctx, plan, rng } = this;
     const r = rng;
     const fork = source ? source.record : null;
-    this.topic = structuredClone(ctx.topics.get(plan.fork ?? plan.index) ?? SessionBuilder.makeTopic(ctx, plan));
+    this.topic = structuredClone(
+      ctx.topics.get(plan.fork ?? plan.index) ?? SessionBuilder.makeTopic(ctx, plan),
+    );
     this.model = MODELS[r.weighted(MODELS.map((m) => m.w))];
     this.thinkingLevel = THINKING_LEVELS[r.weighted(THINKING_WEIGHTS)];
     if (fork) this.clock = Math.max(this.clock, source.end + r.range(10 * MINUTE, 6 * HOUR));
@@ -1100,7 +1424,13 @@ class SessionBuilder {
     fs.mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `${fileStamp(created)}_${id}.jsonl`);
     this.sink = new FileSink(file);
-    const header = { type: "session", version: 3, id, timestamp: iso(created), cwd: this.project.cwd };
+    const header = {
+      type: "session",
+      version: 3,
+      id,
+      timestamp: iso(created),
+      cwd: this.project.cwd,
+    };
     if (fork) header.parentSession = source.file;
     this.sink.write(JSON.stringify(header));
 
@@ -1125,13 +1455,25 @@ class SessionBuilder {
       if (r.chance(0.6)) {
         // Pi >= 0.86 records the system prompt as a `system` message (indexers should skip it)
         const sections = {
-          preamble: "You are an expert coding assistant operating inside pi, a coding agent harness. You help users by reading files, executing commands, editing code, and writing new files.",
-          tools: "<tools>\n- read: Read file contents\n- bash: Execute bash commands (ls, grep, find, etc.)\n- edit: Make precise file edits with exact text replacement, including multiple disjoint edits in one call\n- write: Create or overwrite files\n</tools>",
+          preamble:
+            "You are an expert coding assistant operating inside pi, a coding agent harness. You help users by reading files, executing commands, editing code, and writing new files.",
+          tools:
+            "<tools>\n- read: Read file contents\n- bash: Execute bash commands (ls, grep, find, etc.)\n- edit: Make precise file edits with exact text replacement, including multiple disjoint edits in one call\n- write: Create or overwrite files\n</tools>",
           rules: `<rules>\n${Array.from({ length: 6 }, () => `- ${r.pick(this.P.sentences)}`).join("\n")}\n</rules>`,
           cwd: `<cwd>\n${this.project.cwd}\n</cwd>`,
         };
-        const toolsAdded = ["read", "bash", "edit", "write"].map((name) => ({ name, description: `${name[0].toUpperCase()}${name.slice(1)} tool. ${r.pick(this.P.sentences)}`, parameters: { type: "object", required: name === "bash" ? ["command"] : ["path"], properties: {} } }));
-        this.append("message", { message: { role: "system", content: "", sections, timestamp: this.clock, toolsAdded } });
+        const toolsAdded = ["read", "bash", "edit", "write"].map((name) => ({
+          name,
+          description: `${name[0].toUpperCase()}${name.slice(1)} tool. ${r.pick(this.P.sentences)}`,
+          parameters: {
+            type: "object",
+            required: name === "bash" ? ["command"] : ["path"],
+            properties: {},
+          },
+        }));
+        this.append("message", {
+          message: { role: "system", content: "", sections, timestamp: this.clock, toolsAdded },
+        });
       }
     }
 
@@ -1143,7 +1485,8 @@ class SessionBuilder {
       if (lo <= plan.turns - 1) compactAt = r.range(lo, plan.turns - 1);
     }
     const nameAt = plan.named ? Math.min(plan.turns - 1, r.range(1, 2)) : -1;
-    let named = fork ? (source.record.name ?? null) : null; // a fork inherits the copied session_info
+    // A fork inherits the copied session_info.
+    let named = fork ? (source.record.name ?? null) : null;
     for (let t = 0; t < plan.turns; t++) {
       if (t === branchAt) this.branchSummary(turns[r.int(t - 1)].finalId);
       if (t === compactAt) this.compaction(turns[t - 1].userId);
@@ -1179,7 +1522,13 @@ class SessionBuilder {
       model: this.model.model,
       topicWords: [...this.topic.words].sort(),
     };
-    return { record, file, end: this.clock, firstUserText: this.firstUserText, tokens: this.tokens };
+    return {
+      record,
+      file,
+      end: this.clock,
+      firstUserText: this.firstUserText,
+      tokens: this.tokens,
+    };
   }
 }
 
@@ -1198,7 +1547,12 @@ function resolveSize(size) {
 }
 
 export function defaultOutDir(size, seed = 1, shape = "default") {
-  return path.join(REPO_ROOT, ".cache", "bench", `corpus-${resolveSize(size).label}${shape === "default" ? "" : `-${shape}`}-${seed}`);
+  return path.join(
+    REPO_ROOT,
+    ".cache",
+    "bench",
+    `corpus-${resolveSize(size).label}${shape === "default" ? "" : `-${shape}`}-${seed}`,
+  );
 }
 
 /**
@@ -1214,7 +1568,10 @@ export async function generateCorpus(opts = {}) {
   const seed = Number(opts.seed ?? 1);
   if (!Number.isFinite(seed)) throw new Error(`invalid seed: ${opts.seed}`);
   const shape = opts.shape ?? "default";
-  if (!Object.hasOwn(SHAPES, shape)) throw new Error(`unknown corpus shape: ${shape} (expected ${Object.keys(SHAPES).join(" or ")})`);
+  if (!Object.hasOwn(SHAPES, shape))
+    throw new Error(
+      `unknown corpus shape: ${shape} (expected ${Object.keys(SHAPES).join(" or ")})`,
+    );
   const outDir = path.resolve(opts.outDir ?? defaultOutDir(opts.size ?? "S", seed, shape));
   const log = opts.log ?? (() => {});
   const agentDir = path.join(outDir, "agent");
@@ -1225,14 +1582,32 @@ export async function generateCorpus(opts = {}) {
 
   const pool = loadTextPool({ roots: opts.textSources, log });
   // The default shape is left out, so that corpora made before shapes existed are still reused.
-  const params = { generatorVersion: GENERATOR_VERSION, sessions: count, seed, ...(shape === "default" ? {} : { shape }), referenceDate: REFERENCE_DATE, textPool: pool.key };
+  const params = {
+    generatorVersion: GENERATOR_VERSION,
+    sessions: count,
+    seed,
+    ...(shape === "default" ? {} : { shape }),
+    referenceDate: REFERENCE_DATE,
+    textPool: pool.key,
+  };
 
   if (!opts.force && fs.existsSync(markerPath)) {
     try {
       const marker = JSON.parse(fs.readFileSync(markerPath, "utf8"));
       if (JSON.stringify(marker.params) === JSON.stringify(params) && fs.existsSync(manifestPath)) {
         log(`corpus up to date: ${outDir}`);
-        return { outDir, agentDir, sessionsDir, manifestPath, knownItemsPath, sessions: count, files: marker.files, bytes: marker.bytes, reused: true, ms: Math.round(performance.now() - t0) };
+        return {
+          outDir,
+          agentDir,
+          sessionsDir,
+          manifestPath,
+          knownItemsPath,
+          sessions: count,
+          files: marker.files,
+          bytes: marker.bytes,
+          reused: true,
+          ms: Math.round(performance.now() - t0),
+        };
       }
     } catch {
       // regenerate
@@ -1247,7 +1622,8 @@ export async function generateCorpus(opts = {}) {
   fs.mkdirSync(sessionsDir, { recursive: true });
 
   const P = preparePool(pool);
-  if (P.readable.length === 0 || P.sentences.length < 100 || P.topicWords.length < 20) throw new Error("text pool too small: is node_modules installed?");
+  if (P.readable.length === 0 || P.sentences.length < 100 || P.topicWords.length < 20)
+    throw new Error("text pool too small: is node_modules installed?");
 
   // Each project gets its own code base: a fixed set of pool files under project paths.
   const projectFiles = PROJECTS.map((project, k) => {
@@ -1262,7 +1638,8 @@ export async function generateCorpus(opts = {}) {
       used.add(code);
       const base = projectPath(project, P.code[code].path);
       let p = base;
-      for (let s = 2; paths.has(p); s++) p = base.replace(/((?:\.d)?\.[^./]+)?$/, (ext) => `-${s}${ext}`);
+      for (let s = 2; paths.has(p); s++)
+        p = base.replace(/((?:\.d)?\.[^./]+)?$/, (ext) => `-${s}${ext}`);
       paths.add(p);
       files.push({ path: p, code });
     }
@@ -1307,15 +1684,24 @@ export async function generateCorpus(opts = {}) {
     counts.entries += b.stats.entries;
     counts.toolCalls += b.stats.toolCalls;
     counts.thinking += b.stats.thinking;
-    for (const k of ["types", "roles"]) for (const [t, n] of Object.entries(b.stats[k])) counts[k][t] = (counts[k][t] ?? 0) + n;
+    for (const k of ["types", "roles"])
+      for (const [t, n] of Object.entries(b.stats[k])) counts[k][t] = (counts[k][t] ?? 0) + n;
     if (out.record.name) ctx.totals.named++;
     if (out.record.compaction) ctx.totals.compaction++;
     if (out.record.branch) ctx.totals.branch++;
-    // known items: reservoir sample over the text runs of sessions that are neither forks nor forked
+    // known items: reservoir sample over the text runs of sessions that are neither forks nor
+    // forked
     if (plan.fork === null && !ctx.topics.has(plan.index)) {
       b.runs.forEach((run, messageIndex) => {
         if (run.text.length < 30) return;
-        const item = { sessionId: out.record.id, role: run.role, messageIndex, entryIds: run.entryIds, text: run.text, order: i };
+        const item = {
+          sessionId: out.record.id,
+          role: run.role,
+          messageIndex,
+          entryIds: run.entryIds,
+          text: run.text,
+          order: i,
+        };
         if (reservoir.length < KNOWN_ITEM_COUNT) reservoir.push(item);
         else {
           const j = kiRng.int(seen + 1);
@@ -1325,15 +1711,26 @@ export async function generateCorpus(opts = {}) {
       });
     }
     if ((i + 1) / plans.length >= nextReport) {
-      log(`  ${i + 1}/${plans.length} sessions, ${(bytes / 1e6).toFixed(0)} MB, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      log(
+        `  ${i + 1}/${plans.length} sessions, ${(bytes / 1e6).toFixed(0)} MB, ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      );
       nextReport += 0.1;
     }
   }
 
   reservoir.sort((a, b) => a.order - b.order || a.messageIndex - b.messageIndex);
-  fs.writeFileSync(knownItemsPath, reservoir.map(({ order, ...item }) => JSON.stringify(item)).join("\n") + (reservoir.length ? "\n" : ""));
+  fs.writeFileSync(
+    knownItemsPath,
+    reservoir.map(({ order, ...item }) => JSON.stringify(item)).join("\n") +
+      (reservoir.length ? "\n" : ""),
+  );
 
-  const byProject = PROJECTS.map((p) => ({ cwd: p.cwd, dir: encodeCwd(p.cwd), sessions: 0, bytes: 0 }));
+  const byProject = PROJECTS.map((p) => ({
+    cwd: p.cwd,
+    dir: encodeCwd(p.cwd),
+    sessions: 0,
+    bytes: 0,
+  }));
   for (const rec of records) {
     const pr = byProject.find((p) => p.cwd === rec.cwd);
     pr.sessions++;
@@ -1346,10 +1743,19 @@ export async function generateCorpus(opts = {}) {
     seed,
     ...(shape === "default" ? {} : { shape }),
     referenceDate: REFERENCE_DATE,
-    layout: "agent/sessions/--<encoded cwd>--/<fileTimestamp>_<sessionId>.jsonl (paths below are relative to this file's folder)",
+    layout:
+      "agent/sessions/--<encoded cwd>--/<fileTimestamp>_<sessionId>.jsonl (paths below are relative to this file's folder)",
     agentDir: "agent",
     sessionsDir: "agent/sessions",
-    textPool: { key: pool.key, roots: pool.roots.map((r) => (r.startsWith(REPO_ROOT + path.sep) ? path.relative(REPO_ROOT, r) : r)), paragraphs: pool.paragraphs.length, sentences: pool.sentences.length, codeFiles: pool.code.length },
+    textPool: {
+      key: pool.key,
+      roots: pool.roots.map((r) =>
+        r.startsWith(REPO_ROOT + path.sep) ? path.relative(REPO_ROOT, r) : r,
+      ),
+      paragraphs: pool.paragraphs.length,
+      sentences: pool.sentences.length,
+      codeFiles: pool.code.length,
+    },
     counts: {
       sessions: records.length,
       files: records.length,
@@ -1369,7 +1775,7 @@ export async function generateCorpus(opts = {}) {
     knownItems: {
       file: "known-items.jsonl",
       messageIndex:
-        "0-based index among the session's user/assistant text messages in file order, where a message's text blocks are joined with \"\\n\", messages without text (tool calls only, toolResult, other entries) are skipped, and consecutive same-role texts are joined with \"\\n\\n\" into one item",
+        '0-based index among the session\'s user/assistant text messages in file order, where a message\'s text blocks are joined with "\\n", messages without text (tool calls only, toolResult, other entries) are skipped, and consecutive same-role texts are joined with "\\n\\n" into one item',
       excludes: "fork files and sessions that were forked (their texts exist in two files)",
     },
     projects: byProject,
@@ -1378,15 +1784,40 @@ export async function generateCorpus(opts = {}) {
   fs.writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 1)}\n`);
 
   const ms = Math.round(performance.now() - t0);
-  fs.writeFileSync(markerPath, `${JSON.stringify({ params, files: records.length, bytes, ms, completedAt: new Date().toISOString() }, null, 1)}\n`);
-  return { outDir, agentDir, sessionsDir, manifestPath, knownItemsPath, sessions: records.length, files: records.length, bytes, reused: false, ms, counts: manifest.counts };
+  fs.writeFileSync(
+    markerPath,
+    `${JSON.stringify({ params, files: records.length, bytes, ms, completedAt: new Date().toISOString() }, null, 1)}\n`,
+  );
+  return {
+    outDir,
+    agentDir,
+    sessionsDir,
+    manifestPath,
+    knownItemsPath,
+    sessions: records.length,
+    files: records.length,
+    bytes,
+    reused: false,
+    ms,
+    counts: manifest.counts,
+  };
 }
 
 // =============================================================================================
 // CLI
 
 function parseArgs(argv) {
-  const opts = { corpus: "S", sessions: undefined, seed: 1, shape: "default", out: undefined, force: false, systemDocs: false, quiet: false, json: false };
+  const opts = {
+    corpus: "S",
+    sessions: undefined,
+    seed: 1,
+    shape: "default",
+    out: undefined,
+    force: false,
+    systemDocs: false,
+    quiet: false,
+    json: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const [flag, inline] = a.includes("=") ? a.split(/=(.*)/s) : [a, undefined];
@@ -1403,7 +1834,8 @@ function parseArgs(argv) {
         break;
       case "--sessions":
         opts.sessions = Number(value());
-        if (!Number.isInteger(opts.sessions) || opts.sessions < 1) throw new Error("--sessions must be a positive integer");
+        if (!Number.isInteger(opts.sessions) || opts.sessions < 1)
+          throw new Error("--sessions must be a positive integer");
         break;
       case "--seed":
         opts.seed = Number(value());
@@ -1411,7 +1843,8 @@ function parseArgs(argv) {
         break;
       case "--shape":
         opts.shape = value();
-        if (!Object.hasOwn(SHAPES, opts.shape)) throw new Error(`--shape must be ${Object.keys(SHAPES).join(" or ")}`);
+        if (!Object.hasOwn(SHAPES, opts.shape))
+          throw new Error(`--shape must be ${Object.keys(SHAPES).join(" or ")}`);
         break;
       case "--out":
         opts.out = value();
@@ -1465,13 +1898,23 @@ async function main() {
   const size = opts.sessions ?? opts.corpus;
   const textSources = opts.systemDocs ? [...DEFAULT_ROOTS, SYSTEM_DOC_ROOT] : undefined;
   const log = opts.quiet ? () => {} : (m) => process.stderr.write(`${m}\n`);
-  const res = await generateCorpus({ size, seed: opts.seed, shape: opts.shape, outDir: opts.out ?? defaultOutDir(size, opts.seed, opts.shape), textSources, force: opts.force, log });
+  const res = await generateCorpus({
+    size,
+    seed: opts.seed,
+    shape: opts.shape,
+    outDir: opts.out ?? defaultOutDir(size, opts.seed, opts.shape),
+    textSources,
+    force: opts.force,
+    log,
+  });
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(res, null, 2)}\n`);
     return;
   }
   const mb = (res.bytes / 1e6).toFixed(1);
-  process.stdout.write(`${res.reused ? "reused" : "generated"} ${res.sessions} sessions, ${mb} MB in ${(res.ms / 1000).toFixed(1)} s\n`);
+  process.stdout.write(
+    `${res.reused ? "reused" : "generated"} ${res.sessions} sessions, ${mb} MB in ${(res.ms / 1000).toFixed(1)} s\n`,
+  );
   if (res.counts) {
     const c = res.counts;
     process.stdout.write(

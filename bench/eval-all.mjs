@@ -1,13 +1,16 @@
 // The whole known-item table of BENCHMARKS.md ("Ranking quality"): every query shape, both ways of
 // picking words, seeds 1 and 2, with each query's rank, as one JSON file; `eval-diff.mjs` compares
-// two such files query by query (a change meant to keep results, checked against the build before it).
+// two such files query by query (a change meant to keep results, checked against the build before
+// it).
 //
 //   node bench/eval-all.mjs [--out FILE] [--seeds 1,2]
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { evaluate, SHAPES } from "./eval-ranking.mjs";
 
-const { values } = parseArgs({ options: { out: { type: "string" }, seeds: { type: "string", default: "1,2" } } });
+const { values } = parseArgs({
+  options: { out: { type: "string" }, seeds: { type: "string", default: "1,2" } },
+});
 const runs = [];
 for (const seed of values.seeds.split(",").map(Number)) {
   for (const shape of SHAPES) {
@@ -15,7 +18,9 @@ for (const seed of values.seeds.split(",").map(Number)) {
       const result = await evaluate({ seed, shape, words });
       runs.push(result);
       const pct = (x) => `${(x * 100).toFixed(1)} %`;
-      process.stderr.write(`${shape} ${words} seed ${seed}: ${pct(result.r1)} / ${pct(result.r5)} / ${result.mrr.toFixed(3)}\n`);
+      process.stderr.write(
+        `${shape} ${words} seed ${seed}: ${pct(result.r1)} / ${pct(result.r5)} / ${result.mrr.toFixed(3)}\n`,
+      );
     }
   }
 }

@@ -9,7 +9,8 @@
 // distinctive ones — so the words are drawn at random from the rarer half (by how many messages of
 // the corpus contain them) of the content words of two different sentences of the message.
 //
-//   node bench/eval-ranking.mjs [--sessions 500] [--seed 1] [--queries 300] [--words distinctive|any]
+//   node bench/eval-ranking.mjs [--sessions 500] [--seed 1] [--queries 300] [--words
+//   distinctive|any]
 //        [--shape remembered|two|misspelt|absent|file|command] [--recency W] [--coordination C]
 //        [--match words|meaning|both] [--json]
 //
@@ -31,17 +32,22 @@ import { syncIndex } from "../dist/sync/sync.js";
 import { LIBRARY_URL, REPO_ROOT } from "./lib.mjs";
 
 const STOPWORDS = new Set(
-  ("the a an and or but if then else of to in on at by for with from as is are was were be been being it its this that these those " +
+  (
+    "the a an and or but if then else of to in on at by for with from as is are was were be been being it its this that these those " +
     "there here what which who whom how why when where can could should would will shall may might must do does did done have has had " +
     "not no yes you your we our they their them he she his her i me my use used using let now also just like into over under about " +
     "than so such some any all each other more most very only own same too out up down off again further once one two new make made " +
-    "get got see set need value values function return returns string number true false null undefined file files code")
-    .split(/\s+/),
+    "get got see set need value values function return returns string number true false null undefined file files code"
+  ).split(/\s+/),
 );
 
 /** Words a person would remember: not stopwords, at least 4 letters, not code noise. */
 function memorable(sentence) {
-  return [...new Set((sentence.toLowerCase().match(/[a-z][a-z0-9]{3,}/g) ?? []).filter((w) => !STOPWORDS.has(w)))];
+  return [
+    ...new Set(
+      (sentence.toLowerCase().match(/[a-z][a-z0-9]{3,}/g) ?? []).filter((w) => !STOPWORDS.has(w)),
+    ),
+  ];
 }
 
 function sentences(text) {
@@ -55,7 +61,13 @@ function sentences(text) {
  * `count` words (3 or 4 at random when not given) from two different sentences of the message
  * (from one when it has only one), half of them from the first.
  */
-export function knownItemQuery(text, rng, messageFrequency, sampling = "distinctive", count = undefined) {
+export function knownItemQuery(
+  text,
+  rng,
+  messageFrequency,
+  sampling = "distinctive",
+  count = undefined,
+) {
   const parts = sentences(text);
   if (parts.length === 0) return undefined;
   const first = rng.int(parts.length);
@@ -64,7 +76,13 @@ export function knownItemQuery(text, rng, messageFrequency, sampling = "distinct
   const wanted = count ?? (rng.chance(0.5) ? 3 : 4);
   const fromFirst = Math.ceil(wanted / 2);
   const a = remembered(memorable(parts[first]), fromFirst, rng, messageFrequency, sampling);
-  const b = remembered(memorable(parts[second]).filter((w) => !a.includes(w)), wanted - a.length, rng, messageFrequency, sampling);
+  const b = remembered(
+    memorable(parts[second]).filter((w) => !a.includes(w)),
+    wanted - a.length,
+    rng,
+    messageFrequency,
+    sampling,
+  );
   const query = [...a, ...b];
   return query.length >= Math.min(wanted, 3) ? query.join(" ") : undefined;
 }
@@ -72,13 +90,17 @@ export function knownItemQuery(text, rng, messageFrequency, sampling = "distinct
 /** `n` of `words` at random: from the rarer half of them (at least n), or from all of them. */
 function remembered(words, n, rng, frequency, sampling) {
   const ranked = [...words].sort((x, y) => (frequency.get(x) ?? 0) - (frequency.get(y) ?? 0));
-  const pool = sampling === "any" ? ranked : ranked.slice(0, Math.max(n, Math.ceil(ranked.length / 2)));
+  const pool =
+    sampling === "any" ? ranked : ranked.slice(0, Math.max(n, Math.ceil(ranked.length / 2)));
   const out = [];
   while (out.length < n && pool.length) out.push(pool.splice(rng.int(pool.length), 1)[0]);
   return out;
 }
 
-/** `word` as a hurried typist gets it wrong: two neighbouring letters swapped, one dropped, or one doubled. */
+/**
+ * `word` as a hurried typist gets it wrong: two neighbouring letters swapped, one dropped, or one
+ * doubled.
+ */
 export function misspelt(word, rng) {
   const at = 1 + rng.int(word.length - 2);
   const typos = [
@@ -123,7 +145,9 @@ export async function readCorpus(sessionsDir, wanted) {
   };
   for (const file of (await discoverSessionFiles({ sessionsDir, layout: "projects" })).files) {
     const read = readSessionForIndex(file.path);
-    const mine = wanted.has(read.header.id) ? { words: new Set(), files: new Set(), commands: [] } : undefined;
+    const mine = wanted.has(read.header.id)
+      ? { words: new Set(), files: new Set(), commands: [] }
+      : undefined;
     for (const message of read.messages) {
       if (message.kind === undefined) {
         count(messageFrequency, message.text);
@@ -140,7 +164,10 @@ export async function readCorpus(sessionsDir, wanted) {
   return { messageFrequency, callFrequency, sessions };
 }
 
-/** The search one known item (a message of a session) turns into; its query is undefined when the item gives none of this shape. */
+/**
+ * The search one known item (a message of a session) turns into; its query is undefined when the
+ * item gives none of this shape.
+ */
 async function knownItemSearch(shape, item, rng, corpus, words, store) {
   const { messageFrequency, callFrequency, sessions } = corpus;
   const session = sessions.get(item.sessionId);
@@ -156,7 +183,9 @@ async function knownItemSearch(shape, item, rng, corpus, words, store) {
       const at = rng.int(query.length);
       if (shape === "misspelt") query[at] = misspelt(query[at], rng);
       else {
-        const candidates = corpus.vocabulary.filter((w) => !session.words.has(w) && !query.includes(w));
+        const candidates = corpus.vocabulary.filter(
+          (w) => !session.words.has(w) && !query.includes(w),
+        );
         const [word] = remembered(candidates, 1, rng, messageFrequency, words);
         query[at] = word;
       }
@@ -165,12 +194,18 @@ async function knownItemSearch(shape, item, rng, corpus, words, store) {
     case "file": {
       if (session.files.length === 0) return { query: undefined };
       const file = session.files[rng.int(session.files.length)];
-      const touching = new Set((await store.native.callsTouching(file)).map((call) => call.sessionPath));
-      return { query: knownItemQuery(item.text, rng, messageFrequency, words, 2), filters: { paths: [...touching] } };
+      const touching = new Set(
+        (await store.native.callsTouching(file)).map((call) => call.sessionPath),
+      );
+      return {
+        query: knownItemQuery(item.text, rng, messageFrequency, words, 2),
+        filters: { paths: [...touching] },
+      };
     }
     case "command": {
       // A command is as rare as its rarest word; `distinctive` draws from the rarer half of them.
-      const rarity = (command) => Math.min(...wordsIn(command).map((w) => callFrequency.get(w) ?? 0));
+      const rarity = (command) =>
+        Math.min(...wordsIn(command).map((w) => callFrequency.get(w) ?? 0));
       const commands = [...new Set(session.commands)].filter((c) => wordsIn(c).length > 0);
       const ranked = commands.sort((x, y) => rarity(x) - rarity(y) || (x < y ? -1 : 1));
       const pool = words === "any" ? ranked : ranked.slice(0, Math.ceil(ranked.length / 2));
@@ -184,30 +219,66 @@ async function knownItemSearch(shape, item, rng, corpus, words, store) {
 /** A search through the library facade by `match`, after the corpus's meaning index is built. */
 async function facadeSearch(env, match, log) {
   const modelDir = process.env.RECALL_MODEL_DIR ?? join(REPO_ROOT, ".cache", "model-minilm");
-  if (match !== "words" && !existsSync(join(modelDir, "model.onnx"))) throw new Error(`--match ${match} needs the model package in ${modelDir} (scripts/model-package.sh)`);
+  if (match !== "words" && !existsSync(join(modelDir, "model.onnx")))
+    throw new Error(
+      `--match ${match} needs the model package in ${modelDir} (scripts/model-package.sh)`,
+    );
   const { Recall } = await import(LIBRARY_URL);
   const recall = Recall.open({ env: { ...env, RECALL_MODEL_DIR: modelDir } });
   await recall.sync();
   if (match !== "words") {
     const started = Date.now();
     const built = await recall.meaning.build();
-    log(`meaning index: ${built.added} texts embedded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    log(
+      `meaning index: ${built.added} texts embedded in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    );
   }
-  return async (search, now) => ({ hits: (await recall.search({ query: search.query, limit: 10, now, sync: false, match })).hits.map((hit) => ({ session: { id: hit.id } })) });
+  return async (search, now) => ({
+    hits: (
+      await recall.search({ query: search.query, limit: 10, now, sync: false, match })
+    ).hits.map((hit) => ({ session: { id: hit.id } })),
+  });
 }
 
-export async function evaluate({ sessions = 500, seed = 1, queries = 300, words = "distinctive", shape = "remembered", recencyWeight, coordination, match, log = () => {} } = {}) {
-  if (!SHAPES.includes(shape)) throw new Error(`unknown query shape: ${shape} (expected one of ${SHAPES.join(", ")})`);
-  if (match && ["file", "command"].includes(shape)) throw new Error(`--match takes the shapes whose search is a query alone, not ${shape}`);
+export async function evaluate({
+  sessions = 500,
+  seed = 1,
+  queries = 300,
+  words = "distinctive",
+  shape = "remembered",
+  recencyWeight,
+  coordination,
+  match,
+  log = () => {},
+} = {}) {
+  if (!SHAPES.includes(shape))
+    throw new Error(`unknown query shape: ${shape} (expected one of ${SHAPES.join(", ")})`);
+  if (match && ["file", "command"].includes(shape))
+    throw new Error(`--match takes the shapes whose search is a query alone, not ${shape}`);
   const generated = await generateCorpus({ size: sessions, seed, log });
-  const env = { PI_CODING_AGENT_DIR: generated.agentDir, RECALL_CACHE_DIR: join(generated.outDir, "recall-cache") };
+  const env = {
+    PI_CODING_AGENT_DIR: generated.agentDir,
+    RECALL_CACHE_DIR: join(generated.outDir, "recall-cache"),
+  };
   const store = await openStore(resolveLocations({ env }));
   await syncIndex(store);
-  const searchBy = match ? await facadeSearch(env, match, log) : (search, now) => store.native.search({ limit: 10, now, ...knobs, ...search });
-  const items = readFileSync(generated.knownItemsPath, "utf8").trim().split("\n").map((l) => JSON.parse(l));
-  const corpus = await readCorpus(generated.sessionsDir, new Set(items.map((item) => item.sessionId)));
-  corpus.vocabulary = [...new Set(items.flatMap((item) => sentences(item.text).flatMap(memorable)))].sort();
-  const knobs = Object.fromEntries(Object.entries({ recencyWeight, coordination }).filter(([, v]) => v !== undefined));
+  const searchBy = match
+    ? await facadeSearch(env, match, log)
+    : (search, now) => store.native.search({ limit: 10, now, ...knobs, ...search });
+  const items = readFileSync(generated.knownItemsPath, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  const corpus = await readCorpus(
+    generated.sessionsDir,
+    new Set(items.map((item) => item.sessionId)),
+  );
+  corpus.vocabulary = [
+    ...new Set(items.flatMap((item) => sentences(item.text).flatMap(memorable))),
+  ].sort();
+  const knobs = Object.fromEntries(
+    Object.entries({ recencyWeight, coordination }).filter(([, v]) => v !== undefined),
+  );
   const rng = Rng.from("eval", seed);
   const ranks = [];
   const now = Date.parse(REFERENCE_DATE);
@@ -217,13 +288,31 @@ export async function evaluate({ sessions = 500, seed = 1, queries = 300, words 
     if (!search.query) continue;
     const { hits } = await searchBy(search, now);
     const rank = hits.findIndex((h) => h.session.id === item.sessionId);
-    ranks.push({ query: search.query, sessionId: item.sessionId, rank: rank === -1 ? null : rank + 1 });
+    ranks.push({
+      query: search.query,
+      sessionId: item.sessionId,
+      rank: rank === -1 ? null : rank + 1,
+    });
   }
   const n = ranks.length;
   const within = (k) => ranks.filter((r) => r.rank !== null && r.rank <= k).length / n;
   const mrr = ranks.reduce((sum, r) => sum + (r.rank ? 1 / r.rank : 0), 0) / n;
-  const settings = Object.fromEntries(Object.entries({ recencyWeight, coordination }).map(([k, v]) => [k, v ?? "default"]));
-  return { sessions, seed, words, shape, match: match ?? "native words", queries: n, ...settings, r1: within(1), r5: within(5), mrr, ranks };
+  const settings = Object.fromEntries(
+    Object.entries({ recencyWeight, coordination }).map(([k, v]) => [k, v ?? "default"]),
+  );
+  return {
+    sessions,
+    seed,
+    words,
+    shape,
+    match: match ?? "native words",
+    queries: n,
+    ...settings,
+    r1: within(1),
+    r5: within(5),
+    mrr,
+    ranks,
+  };
 }
 
 /** The command-line options that say which corpus and how many of its known items. */
@@ -234,7 +323,7 @@ export const CORPUS_OPTIONS = {
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-    const { values } = parseArgs({
+  const { values } = parseArgs({
     options: {
       ...CORPUS_OPTIONS,
       words: { type: "string", default: "distinctive" },
@@ -262,7 +351,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   } else {
     const pct = (x) => `${(x * 100).toFixed(1)}%`;
     const settings = ["recencyWeight", "coordination"].map((k) => `${k} ${result[k]}`).join(", ");
-    console.log(`sessions ${result.sessions}, seed ${result.seed}, ${result.queries} ${result.shape} queries of ${result.words} words, match ${result.match}; ${settings}`);
+    console.log(
+      `sessions ${result.sessions}, seed ${result.seed}, ${result.queries} ${result.shape} queries of ${result.words} words, match ${result.match}; ${settings}`,
+    );
     console.log(`R@1 ${pct(result.r1)}  R@5 ${pct(result.r5)}  MRR ${result.mrr.toFixed(3)}`);
   }
 }

@@ -8,12 +8,21 @@
  *
  * Prints one JSON object on stdout:
  *  - noChangeSync: `recall.sync()` that finds nothing to do (ms samples);
- *  - search: per query key, `recall.search` latency samples (no sync) after one warm-up call, and hits;
+ *  - search: per query key, `recall.search` latency samples (no sync) after one warm-up call, and
+ *    hits;
  *  - append: one message appended to a ~2 MB session, then `recall.sync()` + `recall.search` for a
  *    word of it, until the session is found (ms samples). The file is restored afterwards: cut back
  *    to its size, its times reset, and the index synced again.
  */
-import { appendFileSync, closeSync, openSync, readSync, statSync, truncateSync, utimesSync } from "node:fs";
+import {
+  appendFileSync,
+  closeSync,
+  openSync,
+  readSync,
+  statSync,
+  truncateSync,
+  utimesSync,
+} from "node:fs";
 import { randomBytes } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import { LIBRARY_URL, now } from "./lib.mjs";
@@ -28,14 +37,21 @@ const result = { noChangeSync: [], search: {}, append: null, firstSync: null };
 
 let t = now();
 const first = await recall.sync();
-result.firstSync = { ms: now() - t, indexed: first.indexed, appended: first.appended, removed: first.removed, unchanged: first.unchanged };
+result.firstSync = {
+  ms: now() - t,
+  indexed: first.indexed,
+  appended: first.appended,
+  removed: first.removed,
+  unchanged: first.unchanged,
+};
 
 // No-change freshness check.
 for (let i = 0; i < params.runs; i++) {
   t = now();
   const report = await recall.sync();
   result.noChangeSync.push(now() - t);
-  if (report.indexed + report.appended + report.removed !== 0) throw new Error(`sync changed something on an unchanged corpus: ${JSON.stringify(report)}`);
+  if (report.indexed + report.appended + report.removed !== 0)
+    throw new Error(`sync changed something on an unchanged corpus: ${JSON.stringify(report)}`);
 }
 
 // Search latency: one warm-up each, then rounds over all queries, so a noisy moment hits all alike.
@@ -62,7 +78,10 @@ function lastEntryId(path) {
   } finally {
     closeSync(fd);
   }
-  const lines = buffer.toString("utf8").split("\n").filter((l) => l.trim());
+  const lines = buffer
+    .toString("utf8")
+    .split("\n")
+    .filter((l) => l.trim());
   for (let i = lines.length - 1; i >= 0; i--) {
     try {
       const entry = JSON.parse(lines[i]);
@@ -102,7 +121,11 @@ if (params.append && params.appendRuns > 0) {
         id,
         parentId,
         timestamp: stamp.toISOString(),
-        message: { role: "user", content: [{ type: "text", text: `Check ${word} once more before we ship.` }], timestamp: stamp.getTime() },
+        message: {
+          role: "user",
+          content: [{ type: "text", text: `Check ${word} once more before we ship.` }],
+          timestamp: stamp.getTime(),
+        },
       };
       appendFileSync(path, `${JSON.stringify(entry)}\n`);
       parentId = id;
@@ -121,7 +144,15 @@ if (params.append && params.appendRuns > 0) {
     restore();
     await recall.sync();
   }
-  result.append = { path, sessionId, fileBytes: original.size, ...samples, found, appendedReports, runs: params.appendRuns };
+  result.append = {
+    path,
+    sessionId,
+    fileBytes: original.size,
+    ...samples,
+    found,
+    appendedReports,
+    runs: params.appendRuns,
+  };
 }
 
 process.stdout.write(`${JSON.stringify(result)}\n`);

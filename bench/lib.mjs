@@ -1,4 +1,7 @@
-/** Small helpers shared by the benchmark scripts: statistics, timing, the machine, file sizes, recall's folders. */
+/**
+ * Small helpers shared by the benchmark scripts: statistics, timing, the machine, file sizes,
+ * recall's folders.
+ */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -60,7 +63,10 @@ export function folderBytes(dir) {
 
 function tryExec(file, args) {
   try {
-    return execFileSync(file, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return execFileSync(file, args, {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
   } catch {
     return null;
   }
@@ -71,14 +77,22 @@ export function machineInfo() {
   const cpus = os.cpus();
   let cpuModel = cpus[0]?.model ?? "unknown";
   try {
-    const line = readFileSync("/proc/cpuinfo", "utf8").split("\n").find((l) => l.startsWith("model name"));
+    const line = readFileSync("/proc/cpuinfo", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("model name"));
     if (line) cpuModel = line.split(":")[1].trim();
   } catch {
     // not Linux
   }
   const rgVersion = tryExec("rg", ["--version"])?.split("\n")[0] ?? null;
   const gitRev = tryExec("git", ["-C", REPO_ROOT, "rev-parse", "--short", "HEAD"]);
-  const gitDirty = tryExec("git", ["-C", REPO_ROOT, "status", "--porcelain", "--untracked-files=no"]);
+  const gitDirty = tryExec("git", [
+    "-C",
+    REPO_ROOT,
+    "status",
+    "--porcelain",
+    "--untracked-files=no",
+  ]);
   return {
     hostname: os.hostname(),
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
@@ -111,14 +125,17 @@ function libraryId() {
   const walk = (dir) => {
     let entries;
     try {
-      entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+      entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+        a.name < b.name ? -1 : 1,
+      );
     } catch {
       return;
     }
     for (const entry of entries) {
       const path = join(dir, entry.name);
       if (entry.isDirectory() && entry.name !== "bundle") walk(path);
-      else if (entry.isFile() && entry.name.endsWith(".js")) hash.update(path).update(readFileSync(path));
+      else if (entry.isFile() && entry.name.endsWith(".js"))
+        hash.update(path).update(readFileSync(path));
     }
   };
   walk(join(REPO_ROOT, "dist"));
@@ -139,12 +156,16 @@ export function buildInfo() {
 
 /** The content hashes only: a rebuild that wrote the same bytes is the same build. */
 export function sameBuild(a, b) {
-  return a.native?.sha256 === b.native?.sha256 && a.cliBundle?.sha256 === b.cliBundle?.sha256 && a.library?.sha256 === b.library?.sha256;
+  return (
+    a.native?.sha256 === b.native?.sha256 &&
+    a.cliBundle?.sha256 === b.cliBundle?.sha256 &&
+    a.library?.sha256 === b.library?.sha256
+  );
 }
 
 /**
- * The environment of a bench's recall: the corpus's sessions (its `agentDir`), and a home, cache and
- * data folder of its own under `work`, so nothing of the user's is read or written.
+ * The environment of a bench's recall: the corpus's sessions (its `agentDir`), and a home, cache
+ * and data folder of its own under `work`, so nothing of the user's is read or written.
  */
 export function benchEnv(agentDir, work) {
   mkdirSync(join(work, "home"), { recursive: true });
@@ -158,9 +179,19 @@ export function benchEnv(agentDir, work) {
   };
 }
 
-/** Brings the index of `env` up to date (`recall index -q`, by the CLI at `bin`), so every measured call finds it fresh. */
-export function indexCorpus(env, bin = RECALL_BIN, log = (line) => process.stderr.write(`${line}\n`)) {
+/**
+ * Brings the index of `env` up to date (`recall index -q`, by the CLI at `bin`), so every measured
+ * call finds it fresh.
+ */
+export function indexCorpus(
+  env,
+  bin = RECALL_BIN,
+  log = (line) => process.stderr.write(`${line}\n`),
+) {
   log("bringing the index up to date (recall index)…");
-  const indexed = spawnSync(process.execPath, [bin, "index", "-q"], { env, stdio: ["ignore", "ignore", "inherit"] });
+  const indexed = spawnSync(process.execPath, [bin, "index", "-q"], {
+    env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   if (indexed.status !== 0) throw new Error("recall index failed");
 }

@@ -36,13 +36,26 @@ const { values } = parseArgs({
 const log = (line) => process.stderr.write(`${line}\n`);
 const root = resolve(values.root ?? REPO_ROOT);
 const size = values.sessions ? Number(values.sessions) : values.corpus.toUpperCase();
-const corpus = await generateCorpus({ size, seed: Number(values.seed), outDir: values["corpus-dir"], log });
-const work = values.work ?? join(REPO_ROOT, ".cache", "bench", `mcp-pages-${basename(corpus.outDir)}`);
+const corpus = await generateCorpus({
+  size,
+  seed: Number(values.seed),
+  outDir: values["corpus-dir"],
+  log,
+});
+const work =
+  values.work ?? join(REPO_ROOT, ".cache", "bench", `mcp-pages-${basename(corpus.outDir)}`);
 const env = benchEnv(corpus.agentDir, work);
 indexCorpus(env, join(root, "bin", "recall.cjs"), log);
 
 const client = new Client({ name: "recall-bench-pages", version: "1.0.0" });
-await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(root, "bin", "recall-mcp.cjs"), "--default-scope", "all"], env, stderr: "inherit" }));
+await client.connect(
+  new StdioClientTransport({
+    command: process.execPath,
+    args: [join(root, "bin", "recall-mcp.cjs"), "--default-scope", "all"],
+    env,
+    stderr: "inherit",
+  }),
+);
 
 const pages = Number(values.pages);
 const limit = Number(values.limit);
@@ -53,9 +66,13 @@ async function walk() {
   let cursor;
   for (let page = 0; page < pages; page++) {
     const t = now();
-    const result = await client.callTool({ name: "pi_session_search", arguments: { query: values.query, limit, ...(cursor ? { cursor } : {}) } });
+    const result = await client.callTool({
+      name: "pi_session_search",
+      arguments: { query: values.query, limit, ...(cursor ? { cursor } : {}) },
+    });
     times.push(now() - t);
-    if (result.isError) throw new Error(`page ${page + 1}: ${JSON.stringify(result.structuredContent)}`);
+    if (result.isError)
+      throw new Error(`page ${page + 1}: ${JSON.stringify(result.structuredContent)}`);
     for (const hit of result.structuredContent.results) {
       if (seen.has(hit.session_id)) throw new Error(`page ${page + 1} repeats ${hit.session_id}`);
       seen.add(hit.session_id);
@@ -79,7 +96,9 @@ const row = {
   pages: walks[0].times.length,
   sessions: walks[0].sessions,
   firstPageMs: summary((w) => w.times[0]),
-  lastTenPagesMeanMs: summary((w) => w.times.slice(-10).reduce((a, b) => a + b, 0) / Math.min(10, w.times.length)),
+  lastTenPagesMeanMs: summary(
+    (w) => w.times.slice(-10).reduce((a, b) => a + b, 0) / Math.min(10, w.times.length),
+  ),
   walkMs: summary((w) => w.times.reduce((a, b) => a + b, 0)),
   walks: walks.length,
   load: { before: loadBefore, after: load() },

@@ -7,7 +7,8 @@
  * bench/results/mcp-<corpus>-<date>.json and prints a table with each target met / not met.
  *
  *   node bench/mcp.mjs --corpus M|L  [--runs N] [--scan-runs N] [--ready-runs N] [--no-save]
- *   node bench/mcp.mjs --sessions N --corpus-dir DIR --work DIR --results FILE   (any size; the smoke test)
+ *   node bench/mcp.mjs --sessions N --corpus-dir DIR --work DIR --results FILE (any size; the smoke
+ *   test)
  *
  * The index is brought up to date first (`recall index`), so every measured call finds it fresh;
  * the server's watches then say nothing changed, as they do for most real calls (a call after a
@@ -21,11 +22,25 @@ import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { generateCorpus } from "./corpus.mjs";
-import { LIBRARY_URL, RECALL_BIN, REPO_ROOT, benchEnv, buildInfo, indexCorpus, load, machineInfo, now, summarize } from "./lib.mjs";
+import {
+  LIBRARY_URL,
+  RECALL_BIN,
+  REPO_ROOT,
+  benchEnv,
+  buildInfo,
+  indexCorpus,
+  load,
+  machineInfo,
+  now,
+  summarize,
+} from "./lib.mjs";
 import { QUERIES } from "./queries.mjs";
 
 const MCP_BIN = join(REPO_ROOT, "bin", "recall-mcp.cjs");
-/** The queries a tool call can ask as they are (MCP search has no prefix mode; the corpus has no tags here). */
+/**
+ * The queries a tool call can ask as they are (MCP search has no prefix mode; the corpus has no
+ * tags here).
+ */
 const MCP_QUERIES = QUERIES.filter((q) => !q.needsTags && !q.lib.prefix && q.lib.cwd === undefined);
 const TARGETS = { p95Ms: 15, speedup: 50, readyMs: 1000 };
 
@@ -50,13 +65,25 @@ const scanRuns = Number(values["scan-runs"] ?? (size === "L" ? 1 : 3));
 const readyRuns = Number(values["ready-runs"]);
 const log = (line) => process.stderr.write(`${line}\n`);
 
-const corpus = await generateCorpus({ size, seed: Number(values.seed), outDir: values["corpus-dir"], log });
+const corpus = await generateCorpus({
+  size,
+  seed: Number(values.seed),
+  outDir: values["corpus-dir"],
+  log,
+});
 const work = values.work ?? join(REPO_ROOT, ".cache", "bench", `mcp-${basename(corpus.outDir)}`);
 const env = benchEnv(corpus.agentDir, work);
 Object.assign(process.env, env);
 
 const started = new Date();
-const results = { schema: 1, date: started.toISOString(), command: `node bench/mcp.mjs ${process.argv.slice(2).join(" ")}`.trim(), machine: machineInfo(), build: buildInfo(), load: { start: load() } };
+const results = {
+  schema: 1,
+  date: started.toISOString(),
+  command: `node bench/mcp.mjs ${process.argv.slice(2).join(" ")}`.trim(),
+  machine: machineInfo(),
+  build: buildInfo(),
+  load: { start: load() },
+};
 results.corpus = { label, seed: Number(values.seed), files: corpus.files, bytes: corpus.bytes };
 results.runs = { rounds: runs, scanRuns, readyRuns };
 
@@ -66,12 +93,16 @@ indexCorpus(env, RECALL_BIN, log);
 async function startWatcher() {
   const lockFile = join(env.RECALL_CACHE_DIR, "watch.lock");
   rmSync(lockFile, { force: true });
-  const child = spawn(process.execPath, [RECALL_BIN, "watch", "--quiet"], { env, stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawn(process.execPath, [RECALL_BIN, "watch", "--quiet"], {
+    env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const exited = new Promise((resolve) => child.on("exit", resolve));
   const ready = () => existsSync(lockFile) && readFileSync(lockFile, "utf8").trim() === "ready";
   const deadline = Date.now() + 300_000;
-  for (let quietSince = now(); now() - quietSince < 200; ) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error("recall watch did not get ready");
+  for (let quietSince = now(); now() - quietSince < 200;) {
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error("recall watch did not get ready");
     if (!ready()) quietSince = now();
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -86,7 +117,14 @@ async function startWatcher() {
 const serverArgs = [MCP_BIN, "--default-scope", "all"];
 const connect = async () => {
   const client = new Client({ name: "recall-bench", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: serverArgs, env, stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: serverArgs,
+      env,
+      stderr: "ignore",
+    }),
+  );
   return client;
 };
 
@@ -109,13 +147,18 @@ for (let i = 0; i < readyRuns; i++) {
 // Round trips and in-process searches, interleaved.
 const client = await connect();
 const { Recall } = await import(LIBRARY_URL);
-// As the server opens it: watching the session folders, so the two differ by the hop over stdio alone.
+// As the server opens it: watching the session folders, so the two differ by the hop over stdio
+// alone.
 const recall = Recall.open({ env, live: true });
 const mcp = {};
 const inproc = {};
 for (const q of MCP_QUERIES) {
-  const warm = await client.callTool({ name: "pi_session_search", arguments: { query: q.lib.query } });
-  if (warm.isError) throw new Error(`pi_session_search failed: ${JSON.stringify(warm.structuredContent)}`);
+  const warm = await client.callTool({
+    name: "pi_session_search",
+    arguments: { query: q.lib.query },
+  });
+  if (warm.isError)
+    throw new Error(`pi_session_search failed: ${JSON.stringify(warm.structuredContent)}`);
   await recall.search({ query: q.lib.query, limit: 10 });
   mcp[q.key] = { samples: [], hits: warm.structuredContent.results.length };
   inproc[q.key] = { samples: [] };
@@ -153,7 +196,9 @@ function sessionFiles(dir) {
   const files = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.isFile() && entry.name.endsWith(".jsonl")) files.push(join(dir, entry.name));
-    else if (entry.isDirectory()) for (const f of readdirSync(join(dir, entry.name))) if (f.endsWith(".jsonl")) files.push(join(dir, entry.name, f));
+    else if (entry.isDirectory())
+      for (const f of readdirSync(join(dir, entry.name)))
+        if (f.endsWith(".jsonl")) files.push(join(dir, entry.name, f));
   }
   return files;
 }
@@ -181,7 +226,18 @@ const rows = MCP_QUERIES.map((q) => {
   const withWatcher = summarize(watched[q.key].samples);
   const lib = summarize(inproc[q.key].samples);
   const literal = summarize(scan[q.key].samples, 0);
-  return { key: q.key, label: q.label, hits: mcp[q.key].hits, scanFiles: scan[q.key].files, mcp: call, mcpWatched: withWatcher, inproc: lib, scan: literal, speedupP50: Number((literal.median / call.median).toFixed(0)), speedupP95: Number((literal.median / call.p95).toFixed(0)) };
+  return {
+    key: q.key,
+    label: q.label,
+    hits: mcp[q.key].hits,
+    scanFiles: scan[q.key].files,
+    mcp: call,
+    mcpWatched: withWatcher,
+    inproc: lib,
+    scan: literal,
+    speedupP50: Number((literal.median / call.median).toFixed(0)),
+    speedupP95: Number((literal.median / call.p95).toFixed(0)),
+  };
 });
 results.ready = summarize(ready, 0);
 results.nodeStart = summarize(nodeStart, 1);
@@ -190,10 +246,26 @@ const worstP95 = Math.max(...rows.map((r) => r.mcp.p95));
 const worstWatchedP95 = Math.max(...rows.map((r) => r.mcpWatched.p95));
 const worstSpeedup = Math.min(...rows.map((r) => r.speedupP95));
 results.targets = {
-  p95: { target: `p95 <= ${TARGETS.p95Ms} ms${size === "L" ? "" : " (the target is for L)"}`, worst: worstP95, met: worstP95 <= TARGETS.p95Ms },
-  p95Watched: { target: `with recall watch running: p95 <= ${TARGETS.p95Ms} ms${size === "L" ? "" : " (the target is for L)"}`, worst: worstWatchedP95, met: worstWatchedP95 <= TARGETS.p95Ms },
-  speedup: { target: `>= ${TARGETS.speedup}x the literal scan (scan median / call p95)`, worst: worstSpeedup, met: worstSpeedup >= TARGETS.speedup },
-  ready: { target: `ready <= ${TARGETS.readyMs} ms (p95)`, p95: results.ready.p95, met: results.ready.p95 <= TARGETS.readyMs },
+  p95: {
+    target: `p95 <= ${TARGETS.p95Ms} ms${size === "L" ? "" : " (the target is for L)"}`,
+    worst: worstP95,
+    met: worstP95 <= TARGETS.p95Ms,
+  },
+  p95Watched: {
+    target: `with recall watch running: p95 <= ${TARGETS.p95Ms} ms${size === "L" ? "" : " (the target is for L)"}`,
+    worst: worstWatchedP95,
+    met: worstWatchedP95 <= TARGETS.p95Ms,
+  },
+  speedup: {
+    target: `>= ${TARGETS.speedup}x the literal scan (scan median / call p95)`,
+    worst: worstSpeedup,
+    met: worstSpeedup >= TARGETS.speedup,
+  },
+  ready: {
+    target: `ready <= ${TARGETS.readyMs} ms (p95)`,
+    p95: results.ready.p95,
+    met: results.ready.p95 <= TARGETS.readyMs,
+  },
 };
 
 const table = [
@@ -212,7 +284,9 @@ const table = [
 ];
 process.stdout.write(`${table.join("\n")}\n`);
 if (!values["no-save"]) {
-  const file = values.results ?? join(REPO_ROOT, "bench", "results", `mcp-${label}-${started.toISOString().slice(0, 10)}.json`);
+  const file =
+    values.results ??
+    join(REPO_ROOT, "bench", "results", `mcp-${label}-${started.toISOString().slice(0, 10)}.json`);
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   log(`wrote ${file}`);
 }

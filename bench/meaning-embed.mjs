@@ -17,7 +17,9 @@ import { TOPICS } from "./meaning-eval/topics.mjs";
 
 // One thread of the pool: what the background embedding gets.
 process.env.UV_THREADPOOL_SIZE = "1";
-const { MeaningHandle } = await import(new URL("../dist/native/meaning-handle.js", import.meta.url).href);
+const { MeaningHandle } = await import(
+  new URL("../dist/native/meaning-handle.js", import.meta.url).href
+);
 const dir = process.argv[2] ?? join(REPO_ROOT, ".cache", "model-minilm");
 
 const loadBefore = load();
@@ -26,7 +28,11 @@ const queries = TOPICS.flatMap((topic) => Object.values(topic.queries));
 const longText = messages.join(" ").repeat(4);
 // Each arithmetic this processor has (float32 always; int8 with AVX-VNNI), the fastest last.
 const arithmetics = MeaningHandle.arithmetic() === "int8" ? ["float32", "int8"] : ["float32"];
-const result = { machine: machineInfo(), loadAverage: { before: loadBefore, after: null }, arithmetic: {} };
+const result = {
+  machine: machineInfo(),
+  loadAverage: { before: loadBefore, after: null },
+  arithmetic: {},
+};
 const vectors = {};
 for (const arithmetic of arithmetics) {
   let t = now();
@@ -51,16 +57,30 @@ for (const arithmetic of arithmetics) {
   };
   result.arithmetic[arithmetic] = {
     loadMs: Number(loadMs.toFixed(1)),
-    message: { chars: summarize(messages.map((m) => m.length), 0), ms: summarize(await timeEach(messages)) },
+    message: {
+      chars: summarize(
+        messages.map((m) => m.length),
+        0,
+      ),
+      ms: summarize(await timeEach(messages)),
+    },
     query: { ms: summarize(await timeEach(queries)) },
-    fullWindow: { tokens: model.maxTokens, ms: summarize(await timeEach(Array(20).fill(longText))) },
+    fullWindow: {
+      tokens: model.maxTokens,
+      ms: summarize(await timeEach(Array(20).fill(longText))),
+    },
     batchedTextsPerSecond: Number((await batched()).toFixed(1)),
   };
 }
 if (vectors.int8) {
   // How far int8 moves a message's vector: its cosine with the float32 one.
-  const cosines = messages.map((_, i) => vectors.int8[i].reduce((sum, x, d) => sum + x * vectors.float32[i][d], 0));
-  result.int8CosineWithFloat32 = summarize(cosines.map((c) => Number(c.toFixed(5))), 5);
+  const cosines = messages.map((_, i) =>
+    vectors.int8[i].reduce((sum, x, d) => sum + x * vectors.float32[i][d], 0),
+  );
+  result.int8CosineWithFloat32 = summarize(
+    cosines.map((c) => Number(c.toFixed(5))),
+    5,
+  );
   result.int8CosineWithFloat32.min = Math.min(...cosines);
 }
 result.peakRssMiB = Number((process.resourceUsage().maxRSS / 1024).toFixed(0));

@@ -44,14 +44,23 @@ export const ABOUT_NOTHING = [
   "asdf qwer zxcv",
   "blorft snargle wibble",
 ];
-/** One-word queries about nothing, as the issue found them (a one-word query gets no meaning-only hits now). */
+/**
+ * One-word queries about nothing, as the issue found them (a one-word query gets no meaning-only
+ * hits now).
+ */
 export const ONE_WORD = ["repakc", "zzqqxxyy", "xyzzy", "quokka", "banana"];
 const FAR_FUTURE = Date.parse("2100-01-01T00:00:00Z");
 
 async function bestScores(recall, queries) {
   const scores = [];
   for (const query of queries) {
-    const { hits } = await recall.search({ query, limit: 1, now: FAR_FUTURE, sync: false, match: "meaning" });
+    const { hits } = await recall.search({
+      query,
+      limit: 1,
+      now: FAR_FUTURE,
+      sync: false,
+      match: "meaning",
+    });
     scores.push(hits[0]?.score ?? 0);
   }
   return scores;
@@ -60,7 +69,13 @@ async function bestScores(recall, queries) {
 async function ownScores(recall, topics, sessionIds, kind) {
   const scores = [];
   for (const topic of topics) {
-    const { hits } = await recall.search({ query: topic.queries[kind], limit: 100, now: FAR_FUTURE, sync: false, match: "meaning" });
+    const { hits } = await recall.search({
+      query: topic.queries[kind],
+      limit: 100,
+      now: FAR_FUTURE,
+      sync: false,
+      match: "meaning",
+    });
     scores.push(hits.find((hit) => hit.id === sessionIds.get(topic.id))?.score ?? 0);
   }
   return scores;
@@ -78,12 +93,38 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { topics } = SETS[values.set];
   const distractors = Number(values.distractors);
   const seed = Number(values.seed);
-  const outDir = values.set === "tuning" ? undefined : join(defaultEvalDir(distractors, seed), "..", `meaning-eval-${values.set}-n${distractors}-${seed}`);
+  const outDir =
+    values.set === "tuning"
+      ? undefined
+      : join(
+          defaultEvalDir(distractors, seed),
+          "..",
+          `meaning-eval-${values.set}-n${distractors}-${seed}`,
+        );
   // The evaluation writes the sessions and builds their meaning index (words only would not).
-  await evaluate({ topics, distractors, seed, outDir, matches: ["meaning"], kinds: ["keyword"], log: (m) => process.stderr.write(`${m}\n`) });
-  const { agentDir, cacheDir, sessionIds } = await writeEvalSessions(topics, { distractors, seed, outDir });
+  await evaluate({
+    topics,
+    distractors,
+    seed,
+    outDir,
+    matches: ["meaning"],
+    kinds: ["keyword"],
+    log: (m) => process.stderr.write(`${m}\n`),
+  });
+  const { agentDir, cacheDir, sessionIds } = await writeEvalSessions(topics, {
+    distractors,
+    seed,
+    outDir,
+  });
   const { Recall } = await import(LIBRARY_URL);
-  const recall = Recall.open({ env: { PI_CODING_AGENT_DIR: agentDir, RECALL_CACHE_DIR: cacheDir, RECALL_MODEL_DIR: process.env.RECALL_MODEL_DIR ?? join(import.meta.dirname, "..", ".cache", "model-minilm") } });
+  const recall = Recall.open({
+    env: {
+      PI_CODING_AGENT_DIR: agentDir,
+      RECALL_CACHE_DIR: cacheDir,
+      RECALL_MODEL_DIR:
+        process.env.RECALL_MODEL_DIR ?? join(import.meta.dirname, "..", ".cache", "model-minilm"),
+    },
+  });
   try {
     const result = {
       set: values.set,
@@ -94,11 +135,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       paraphraseOwn: summarize(await ownScores(recall, topics, sessionIds, "paraphrase"), 3),
       vagueOwn: summarize(await ownScores(recall, topics, sessionIds, "vague"), 3),
     };
-    if (values.json) process.stdout.write(`${JSON.stringify({ ...result, machine: machineInfo() })}\n`);
+    if (values.json)
+      process.stdout.write(`${JSON.stringify({ ...result, machine: machineInfo() })}\n`);
     else {
-      console.log(`meaning scores without recency (${values.set} set, ${distractors} distractors, seed ${seed}): n, min, median, p95, max`);
+      console.log(
+        `meaning scores without recency (${values.set} set, ${distractors} distractors, seed ${seed}): n, min, median, p95, max`,
+      );
       for (const [name, s] of Object.entries(result).filter(([, v]) => typeof v === "object"))
-        console.log(`  ${name.padEnd(14)} ${String(s.n).padStart(3)}  ${s.min}  ${s.median}  ${s.p95}  ${s.max}`);
+        console.log(
+          `  ${name.padEnd(14)} ${String(s.n).padStart(3)}  ${s.min}  ${s.median}  ${s.p95}  ${s.max}`,
+        );
     }
   } finally {
     recall.close();

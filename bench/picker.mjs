@@ -21,7 +21,8 @@ const report = await recall.sync();
 const t3 = now();
 const { hits } = await recall.search({ ...request, sync: false });
 const t4 = now();
-if (report.indexed + report.appended + report.removed !== 0) throw new Error(`the picker's sync found changes: ${JSON.stringify(report)}`);
+if (report.indexed + report.appended + report.removed !== 0)
+  throw new Error(`the picker's sync found changes: ${JSON.stringify(report)}`);
 process.stdout.write(
   `${JSON.stringify({ importMs: t1 - t0, openMs: t2 - t1, syncMs: t3 - t2, searchMs: t4 - t3, fromOpenMs: t4 - t1, fromImportMs: t4 - t0, hits: hits.length })}\n`,
 );

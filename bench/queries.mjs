@@ -9,7 +9,8 @@
  * Each query says how to run it three ways:
  *  - `cli`: the arguments after `recall search`;
  *  - `lib`: the `searchSessions` options (the project cwd is absolute, as in the corpus headers);
- *  - `rg`:  the ripgrep baseline over the raw JSONL, `rg -l -F -i <patterns> <sessionsDir>/<subdir>`:
+ *  - `rg`: the ripgrep baseline over the raw JSONL, `rg -l -F -i <patterns>
+ *    <sessionsDir>/<subdir>`:
  *           a literal, case-insensitive search that lists matching files. Several words are OR'ed
  *           with `-e`, as recall ORs loose words. rg has no tags: that query has no baseline.
  */
@@ -80,6 +81,9 @@ export const PICKER_QUERY = { query: "webso", prefix: true, limit: 20 };
 /** `rg` arguments for a query. */
 export function rgArgs(query, sessionsDir) {
   const dir = query.rg.subdir ? `${sessionsDir}/${query.rg.subdir}` : sessionsDir;
-  const patterns = query.rg.patterns.length === 1 ? [query.rg.patterns[0]] : query.rg.patterns.flatMap((p) => ["-e", p]);
+  const patterns =
+    query.rg.patterns.length === 1
+      ? [query.rg.patterns[0]]
+      : query.rg.patterns.flatMap((p) => ["-e", p]);
   return ["-l", "-F", "-i", ...patterns, dir];
 }

@@ -7,7 +7,8 @@
  * each paired topic's session ranks its twin among its related sessions, by words and, with the
  * model package, by meaning and by both (its meaning index built first).
  *
- *   npm run prepare && node bench/related.mjs [--corpus S|M] [--sessions 40] [--runs 3] [--distractors 300]
+ *   npm run prepare && node bench/related.mjs [--corpus S|M] [--sessions 40] [--runs 3]
+ *   [--distractors 300]
  *
  * Prints one JSON object: latency samples summarized (ms), the share of sessions whose first
  * related session shares a topic word / a project, the same shares for a random session, and the
@@ -22,7 +23,12 @@ import { writeEvalSessions } from "./meaning-eval/sessions.mjs";
 import { TOPICS } from "./meaning-eval/topics.mjs";
 
 const { values } = parseArgs({
-  options: { corpus: { type: "string", default: "S" }, sessions: { type: "string", default: "40" }, runs: { type: "string", default: "3" }, distractors: { type: "string", default: "300" } },
+  options: {
+    corpus: { type: "string", default: "S" },
+    sessions: { type: "string", default: "40" },
+    runs: { type: "string", default: "3" },
+    distractors: { type: "string", default: "300" },
+  },
 });
 const corpus = await generateCorpus({ size: values.corpus, seed: 1 });
 const { Recall } = await import(LIBRARY_URL);
@@ -69,11 +75,21 @@ for (const session of picked) {
 recall.close();
 
 // The paraphrase evaluation's close pairs: each paired session's twin, among its related sessions,
-// by words, and with the model package (RECALL_MODEL_DIR or .cache/model-minilm) by meaning and both.
+// by words, and with the model package (RECALL_MODEL_DIR or .cache/model-minilm) by meaning and
+// both.
 const modelDir = process.env.RECALL_MODEL_DIR ?? join(REPO_ROOT, ".cache", "model-minilm");
 const withModel = existsSync(join(modelDir, "model.onnx"));
-const evalSessions = await writeEvalSessions(TOPICS, { distractors: Number(values.distractors), seed: 1 });
-const pairs = Recall.open({ env: { PI_CODING_AGENT_DIR: evalSessions.agentDir, RECALL_CACHE_DIR: evalSessions.cacheDir, ...(withModel ? { RECALL_MODEL_DIR: modelDir } : {}) } });
+const evalSessions = await writeEvalSessions(TOPICS, {
+  distractors: Number(values.distractors),
+  seed: 1,
+});
+const pairs = Recall.open({
+  env: {
+    PI_CODING_AGENT_DIR: evalSessions.agentDir,
+    RECALL_CACHE_DIR: evalSessions.cacheDir,
+    ...(withModel ? { RECALL_MODEL_DIR: modelDir } : {}),
+  },
+});
 await pairs.sync();
 if (withModel) await pairs.meaning.build();
 const twins = {};
@@ -81,12 +97,25 @@ for (const match of withModel ? ["words", "meaning", "both"] : ["words"]) {
   const ranks = [];
   for (const topic of TOPICS.filter((t) => t.pair)) {
     const twin = TOPICS.find((t) => t.pair === topic.pair && t.id !== topic.id);
-    const { hits } = await pairs.related({ session: evalSessions.sessionIds.get(topic.id), limit: 10, sync: false, match });
+    const { hits } = await pairs.related({
+      session: evalSessions.sessionIds.get(topic.id),
+      limit: 10,
+      sync: false,
+      match,
+    });
     const rank = hits.findIndex((hit) => hit.id === evalSessions.sessionIds.get(twin.id));
     ranks.push(rank === -1 ? null : rank + 1);
   }
-  const within = (k) => Number((ranks.filter((rank) => rank !== null && rank <= k).length / ranks.length).toFixed(3));
-  twins[match] = { sessions: ranks.length, r1: within(1), r5: within(5), mrr: Number((ranks.reduce((sum, rank) => sum + (rank ? 1 / rank : 0), 0) / ranks.length).toFixed(3)) };
+  const within = (k) =>
+    Number((ranks.filter((rank) => rank !== null && rank <= k).length / ranks.length).toFixed(3));
+  twins[match] = {
+    sessions: ranks.length,
+    r1: within(1),
+    r5: within(5),
+    mrr: Number(
+      (ranks.reduce((sum, rank) => sum + (rank ? 1 / rank : 0), 0) / ranks.length).toFixed(3),
+    ),
+  };
 }
 pairs.close();
 const share = (n, of) => Number((n / Math.max(1, of)).toFixed(3));

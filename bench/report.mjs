@@ -16,7 +16,9 @@ const worst = (values, pick) => {
   return list.length ? pick(...list) : null;
 };
 
-/** Each target: what it says, which corpora it is stated for, how to read its value from results. */
+/**
+ * Each target: what it says, which corpora it is stated for, how to read its value from results.
+ */
 export const TARGETS = [
   {
     id: "cli-vs-node",
@@ -25,7 +27,13 @@ export const TARGETS = [
     unit: "×",
     threshold: 2,
     better: "lower",
-    value: (r) => worst(Object.values(r.measurements.cliSearch).map((c) => c.median / r.measurements.nodeFloorMs.median), Math.max),
+    value: (r) =>
+      worst(
+        Object.values(r.measurements.cliSearch).map(
+          (c) => c.median / r.measurements.nodeFloorMs.median,
+        ),
+        Math.max,
+      ),
   },
   {
     id: "cli-watched-vs-node",
@@ -34,7 +42,13 @@ export const TARGETS = [
     unit: "×",
     threshold: 2,
     better: "lower",
-    value: (r) => worst(Object.values(r.measurements.cliSearch).map((c) => c.watched.median / r.measurements.nodeFloorMs.median), Math.max),
+    value: (r) =>
+      worst(
+        Object.values(r.measurements.cliSearch).map(
+          (c) => c.watched.median / r.measurements.nodeFloorMs.median,
+        ),
+        Math.max,
+      ),
   },
   {
     id: "inproc-p95",
@@ -43,7 +57,11 @@ export const TARGETS = [
     unit: "ms",
     threshold: 10,
     better: "lower",
-    value: (r) => worst(Object.values(r.measurements.inProcess).map((q) => q.p95), Math.max),
+    value: (r) =>
+      worst(
+        Object.values(r.measurements.inProcess).map((q) => q.p95),
+        Math.max,
+      ),
   },
   {
     id: "inproc-all-p95",
@@ -52,7 +70,13 @@ export const TARGETS = [
     unit: "ms",
     threshold: 15,
     better: "lower",
-    value: (r) => (r.measurements.inProcessAllContent ? worst(Object.values(r.measurements.inProcessAllContent).map((q) => q.p95), Math.max) : null),
+    value: (r) =>
+      r.measurements.inProcessAllContent
+        ? worst(
+            Object.values(r.measurements.inProcessAllContent).map((q) => q.p95),
+            Math.max,
+          )
+        : null,
   },
   {
     id: "inproc-vs-rg",
@@ -61,7 +85,13 @@ export const TARGETS = [
     unit: "×",
     threshold: 10,
     better: "higher",
-    value: (r) => worst(Object.entries(r.measurements.rg).map(([k, rg]) => rg.median / r.measurements.inProcess[k]?.p95), Math.min),
+    value: (r) =>
+      worst(
+        Object.entries(r.measurements.rg).map(
+          ([k, rg]) => rg.median / r.measurements.inProcess[k]?.p95,
+        ),
+        Math.min,
+      ),
   },
   {
     id: "picker",
@@ -137,12 +167,14 @@ export function evaluateTargets(results) {
     } catch {
       value = null;
     }
-    const met = value === null ? null : t.better === "lower" ? value <= t.threshold : value >= t.threshold;
+    const met =
+      value === null ? null : t.better === "lower" ? value <= t.threshold : value >= t.threshold;
     return {
       id: t.id,
       text: t.text,
       applies: t.applies,
-      appliesHere: t.applies.includes(results.corpus.label) || t.applies.includes(results.corpus.shape),
+      appliesHere:
+        t.applies.includes(results.corpus.label) || t.applies.includes(results.corpus.shape),
       value: value === null ? null : Number(value.toFixed(3)),
       threshold: t.threshold,
       unit: t.unit,
@@ -168,65 +200,120 @@ function machineLine(r) {
 function measurementRows(list) {
   const rows = [];
   const add = (label, cell) => rows.push([label, ...list.flatMap((r) => cell(r) ?? ["–", "–"])]);
-  const stat = (s, scale = 1, digits = 1) => (s ? [fmt(s.median / scale, digits), fmt(s.p95 / scale, digits)] : null);
+  const stat = (s, scale = 1, digits = 1) =>
+    s ? [fmt(s.median / scale, digits), fmt(s.p95 / scale, digits)] : null;
   const one = (x, digits = 1) => [fmt(x, digits), ""];
   const queries = [];
-  for (const r of list) for (const q of r.queries) if (!queries.some((x) => x.key === q.key)) queries.push(q);
+  for (const r of list)
+    for (const q of r.queries) if (!queries.some((x) => x.key === q.key)) queries.push(q);
 
-  add("corpus: sessions / MB / message entries", (r) => [`${r.corpus.files} / ${fmt(r.corpus.bytes / 1e6, 0)} MB`, `${r.corpus.messageEntries.toLocaleString("en-US")} msgs`]);
+  add("corpus: sessions / MB / message entries", (r) => [
+    `${r.corpus.files} / ${fmt(r.corpus.bytes / 1e6, 0)} MB`,
+    `${r.corpus.messageEntries.toLocaleString("en-US")} msgs`,
+  ]);
   add("load average at start (1 min)", (r) => one(r.load.start[0], 2));
-  add("**full index** wall, `recall index` from empty (s)", (r) => stat(r.measurements.index.wallMs, 1000, 2));
+  add("**full index** wall, `recall index` from empty (s)", (r) =>
+    stat(r.measurements.index.wallMs, 1000, 2),
+  );
   add("full index MB/s (at p50)", (r) => one(r.measurements.index.mbPerS));
-  add("full index s per GB (at p50)", (r) => one(r.measurements.index.wallMs.median / 1000 / (r.corpus.bytes / 1e9)));
+  add("full index s per GB (at p50)", (r) =>
+    one(r.measurements.index.wallMs.median / 1000 / (r.corpus.bytes / 1e9)),
+  );
   add("full index message entries/s (at p50)", (r) => one(r.measurements.index.messagesPerS, 0));
   add("full index peak RSS (MiB)", (r) => stat(r.measurements.index.peakRssMiB, 1, 0));
-  add("index size (MB) / ÷ corpus bytes", (r) => [fmt(r.measurements.index.cacheBytes / 1e6, 1), `${(r.measurements.index.indexRatio * 100).toFixed(2)} %`]);
-  add("**freshness**: no-change `syncIndex`, in-process (ms)", (r) => stat(r.measurements.freshness.noChangeSyncMs, 1, 2));
-  add("`recall search` minus `--no-sync`, same query (ms)", (r) => stat(r.measurements.freshness.cliSyncOverheadMs, 1, 1));
-  add("appended message → searchable: sync + search (ms)", (r) => stat(r.measurements.freshness.append?.totalMs, 1, 1));
+  add("index size (MB) / ÷ corpus bytes", (r) => [
+    fmt(r.measurements.index.cacheBytes / 1e6, 1),
+    `${(r.measurements.index.indexRatio * 100).toFixed(2)} %`,
+  ]);
+  add("**freshness**: no-change `syncIndex`, in-process (ms)", (r) =>
+    stat(r.measurements.freshness.noChangeSyncMs, 1, 2),
+  );
+  add("`recall search` minus `--no-sync`, same query (ms)", (r) =>
+    stat(r.measurements.freshness.cliSyncOverheadMs, 1, 1),
+  );
+  add("appended message → searchable: sync + search (ms)", (r) =>
+    stat(r.measurements.freshness.append?.totalMs, 1, 1),
+  );
   add("  of which `syncIndex` (ms)", (r) => stat(r.measurements.freshness.append?.syncMs, 1, 1));
   add("**`node -e 0`** (ms)", (r) => stat(r.measurements.nodeFloorMs, 1, 1));
-  for (const q of queries) add(`\`recall search\`, ${q.label} (ms)`, (r) => stat(r.measurements.cliSearch[q.key], 1, 1));
-  for (const q of queries) add(`\`recall search --no-sync\`, ${q.label} (ms)`, (r) => stat(r.measurements.cliSearch[q.key]?.noSync, 1, 1));
-  for (const q of queries) add(`\`recall search\` with \`recall watch\` running, ${q.label} (ms)`, (r) => stat(r.measurements.cliSearch[q.key]?.watched, 1, 1));
-  for (const q of queries) add(`in-process \`searchSessions\`, ${q.label} (ms)`, (r) => stat(r.measurements.inProcess[q.key], 1, 2));
-  for (const q of queries) add(`in-process \`searchSessions\` \`--content all\`, ${q.label} (ms)`, (r) => stat(r.measurements.inProcessAllContent?.[q.key], 1, 2));
-  for (const q of queries.filter((q) => q.rg)) add(`\`rg\`, ${q.label} (ms)`, (r) => stat(r.measurements.rg[q.key], 1, 1));
-  add("**picker**: Recall.open → results (ms)", (r) => stat(r.measurements.picker?.fromOpenMs, 1, 1));
+  for (const q of queries)
+    add(`\`recall search\`, ${q.label} (ms)`, (r) => stat(r.measurements.cliSearch[q.key], 1, 1));
+  for (const q of queries)
+    add(`\`recall search --no-sync\`, ${q.label} (ms)`, (r) =>
+      stat(r.measurements.cliSearch[q.key]?.noSync, 1, 1),
+    );
+  for (const q of queries)
+    add(`\`recall search\` with \`recall watch\` running, ${q.label} (ms)`, (r) =>
+      stat(r.measurements.cliSearch[q.key]?.watched, 1, 1),
+    );
+  for (const q of queries)
+    add(`in-process \`searchSessions\`, ${q.label} (ms)`, (r) =>
+      stat(r.measurements.inProcess[q.key], 1, 2),
+    );
+  for (const q of queries)
+    add(`in-process \`searchSessions\` \`--content all\`, ${q.label} (ms)`, (r) =>
+      stat(r.measurements.inProcessAllContent?.[q.key], 1, 2),
+    );
+  for (const q of queries.filter((q) => q.rg))
+    add(`\`rg\`, ${q.label} (ms)`, (r) => stat(r.measurements.rg[q.key], 1, 1));
+  add("**picker**: Recall.open → results (ms)", (r) =>
+    stat(r.measurements.picker?.fromOpenMs, 1, 1),
+  );
   add("  import library + the above (ms)", (r) => stat(r.measurements.picker?.fromImportMs, 1, 1));
   add("  of which no-change `syncIndex` / first search (ms)", (r) =>
-    r.measurements.picker ? [fmt(r.measurements.picker.syncMs.median), fmt(r.measurements.picker.searchMs.median)] : null,
+    r.measurements.picker
+      ? [fmt(r.measurements.picker.syncMs.median), fmt(r.measurements.picker.searchMs.median)]
+      : null,
   );
   add("Pi `SessionManager.listAll()` (ms)", (r) => stat(r.measurements.piListAll?.listMs, 1, 0));
   return rows;
 }
 
 function table(header, rows) {
-  const lines = [`| ${header.join(" | ")} |`, `|${header.map((_, i) => (i === 0 ? "---" : "--:")).join("|")}|`];
+  const lines = [
+    `| ${header.join(" | ")} |`,
+    `|${header.map((_, i) => (i === 0 ? "---" : "--:")).join("|")}|`,
+  ];
   for (const row of rows) lines.push(`| ${row.join(" | ")} |`);
   return lines.join("\n");
 }
 
 /** Hit counts per query, so a reader sees the queries do match (and rg's noise). */
 function hitsTable(list) {
-  const header = ["query", ...list.flatMap((r) => [`${r.corpus.label}: recall sessions (limit 20)`, `${r.corpus.label}: rg files`])];
+  const header = [
+    "query",
+    ...list.flatMap((r) => [
+      `${r.corpus.label}: recall sessions (limit 20)`,
+      `${r.corpus.label}: rg files`,
+    ]),
+  ];
   const queries = list[0].queries;
   const rows = queries.map((q) => [
     `${q.label}: \`${q.cli.replace(/^recall search /, "")}\``,
-    ...list.flatMap((r) => [r.measurements.cliSearch[q.key]?.hits ?? "n/a", r.measurements.rg[q.key]?.files ?? "–"]),
+    ...list.flatMap((r) => [
+      r.measurements.cliSearch[q.key]?.hits ?? "n/a",
+      r.measurements.rg[q.key]?.files ?? "–",
+    ]),
   ]);
   return table(header, rows);
 }
 
 function targetsTable(list) {
-  const header = ["target", "stated for", ...list.flatMap((r) => [`${r.corpus.label}`, `${r.corpus.label} verdict`])];
+  const header = [
+    "target",
+    "stated for",
+    ...list.flatMap((r) => [`${r.corpus.label}`, `${r.corpus.label} verdict`]),
+  ];
   const rows = TARGETS.map((t) => [
     t.text,
     t.applies.join(", "),
     ...list.flatMap((r) => {
       const e = r.targets.find((x) => x.id === t.id);
       if (!e || e.value === null) return ["n/a", "n/a"];
-      return [`${fmt(e.value, 2)} ${e.unit}`, `${verdict(e.met)}${e.appliesHere ? "" : " (informative)"}`];
+      return [
+        `${fmt(e.value, 2)} ${e.unit}`,
+        `${verdict(e.met)}${e.appliesHere ? "" : " (informative)"}`,
+      ];
     }),
   ]);
   return table(header, rows);
@@ -240,8 +327,18 @@ function growthLines(list) {
   const large = sorted.at(-1);
   const k = `${small.corpus.label} → ${large.corpus.label}`;
   const x = large.corpus.bytes / small.corpus.bytes;
-  const cliRatio = (r) => Math.max(...Object.values(r.measurements.cliSearch).map((c) => c.median / r.measurements.nodeFloorMs.median));
-  const gap = (r) => Math.min(...Object.entries(r.measurements.rg).map(([q, rg]) => rg.median / r.measurements.inProcess[q].p95));
+  const cliRatio = (r) =>
+    Math.max(
+      ...Object.values(r.measurements.cliSearch).map(
+        (c) => c.median / r.measurements.nodeFloorMs.median,
+      ),
+    );
+  const gap = (r) =>
+    Math.min(
+      ...Object.entries(r.measurements.rg).map(
+        ([q, rg]) => rg.median / r.measurements.inProcess[q].p95,
+      ),
+    );
   const rss = (r) => r.measurements.index.peakRssMiB?.max;
   const cliWorst = (r) => Math.max(...Object.values(r.measurements.cliSearch).map((c) => c.median));
   const inprocWorst = (r) => Math.max(...Object.values(r.measurements.inProcess).map((q) => q.p95));
@@ -258,11 +355,23 @@ export function markdown(list) {
   const out = [];
   out.push(`Machine: ${machineLine(list[0])}.`);
   for (const r of list) {
-    const build = r.build ? `, native ${r.build.native?.sha256 ?? "?"}, CLI bundle ${r.build.cliBundle?.sha256 ?? "?"}` : "";
-    out.push(`- ${r.corpus.label}: \`${r.command}\` — ${r.date}, load average ${r.load.start.join(" ")} at start, ${r.load.end.join(" ")} at the end, ${r.elapsedS} s, git ${r.machine.git ?? "?"}${build}`);
+    const build = r.build
+      ? `, native ${r.build.native?.sha256 ?? "?"}, CLI bundle ${r.build.cliBundle?.sha256 ?? "?"}`
+      : "";
+    out.push(
+      `- ${r.corpus.label}: \`${r.command}\` — ${r.date}, load average ${r.load.start.join(" ")} at start, ${r.load.end.join(" ")} at the end, ${r.elapsedS} s, git ${r.machine.git ?? "?"}${build}`,
+    );
   }
   out.push("");
-  out.push(table(["measurement", ...list.flatMap((r) => [`${r.corpus.label} median`, `${r.corpus.label} p95`])], measurementRows(list)));
+  out.push(
+    table(
+      [
+        "measurement",
+        ...list.flatMap((r) => [`${r.corpus.label} median`, `${r.corpus.label} p95`]),
+      ],
+      measurementRows(list),
+    ),
+  );
   out.push("");
   out.push(hitsTable(list));
   out.push("");
@@ -279,7 +388,9 @@ export function formatTable(results) {
   const lines = [markdown([results]), ""];
   for (const t of results.targets) {
     const value = t.value === null ? "n/a" : `${fmt(t.value, 2)} ${t.unit}`;
-    lines.push(`${t.met === null ? "N/A    " : t.met ? "MET    " : "NOT MET"}  ${t.text}: ${value}${t.appliesHere ? "" : ` (stated for ${t.applies.join(", ")})`}`);
+    lines.push(
+      `${t.met === null ? "N/A    " : t.met ? "MET    " : "NOT MET"}  ${t.text}: ${value}${t.appliesHere ? "" : ` (stated for ${t.applies.join(", ")})`}`,
+    );
   }
   return lines.join("\n");
 }

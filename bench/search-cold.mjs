@@ -18,11 +18,22 @@ const argv = process.argv.slice(2);
 const separator = argv.indexOf("--");
 const { values } = parseArgs({
   args: separator < 0 ? argv : argv.slice(0, separator),
-  options: { agent: { type: "string" }, cache: { type: "string" }, rounds: { type: "string", default: "20" }, json: { type: "boolean", default: false } },
+  options: {
+    agent: { type: "string" },
+    cache: { type: "string" },
+    rounds: { type: "string", default: "20" },
+    json: { type: "boolean", default: false },
+  },
 });
-if (!values.agent || !values.cache) throw new Error("--agent <agent folder> and --cache <recall cache folder> are required");
+if (!values.agent || !values.cache)
+  throw new Error("--agent <agent folder> and --cache <recall cache folder> are required");
 const query = separator < 0 ? ["staging", "deploy"] : argv.slice(separator + 1);
-const env = { ...process.env, PI_CODING_AGENT_DIR: values.agent, RECALL_CACHE_DIR: values.cache, RECALL_MODEL_DIR: process.env.RECALL_MODEL_DIR ?? join(REPO_ROOT, ".cache", "model-minilm") };
+const env = {
+  ...process.env,
+  PI_CODING_AGENT_DIR: values.agent,
+  RECALL_CACHE_DIR: values.cache,
+  RECALL_MODEL_DIR: process.env.RECALL_MODEL_DIR ?? join(REPO_ROOT, ".cache", "model-minilm"),
+};
 const search = ["search", "--no-sync", "--json", "-n", "10"];
 const commands = {
   "node -e 0": [process.execPath, ["-e", "0"]],
@@ -38,14 +49,29 @@ for (let round = 0; round < Number(values.rounds); round++) {
     const started = now();
     const result = spawnSync(file, args, { env, stdio: ["ignore", "ignore", "pipe"] });
     samples[name].push(now() - started);
-    if (result.status !== 0 && name !== "node -e 0") throw new Error(`${name} exited ${result.status}: ${result.stderr}`);
+    if (result.status !== 0 && name !== "node -e 0")
+      throw new Error(`${name} exited ${result.status}: ${result.stderr}`);
   }
 }
-const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
-const result = Object.fromEntries(names.map((name) => [name, { ...summarize(samples[name], 1), p10: Number(percentile(samples[name], 10).toFixed(1)) }]));
-if (values.json) process.stdout.write(`${JSON.stringify({ query: query.join(" "), rounds: Number(values.rounds), result, machine: machineInfo() })}\n`);
+const percentile = (xs, p) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const result = Object.fromEntries(
+  names.map((name) => [
+    name,
+    { ...summarize(samples[name], 1), p10: Number(percentile(samples[name], 10).toFixed(1)) },
+  ]),
+);
+if (values.json)
+  process.stdout.write(
+    `${JSON.stringify({ query: query.join(" "), rounds: Number(values.rounds), result, machine: machineInfo() })}\n`,
+  );
 else {
-  console.log(`cold recall search ${query.join(" ")}, ${values.rounds} rounds (ms): p10 / p50 / p95`);
-  for (const name of names) console.log(`  ${name.padEnd(10)} ${result[name].p10} / ${result[name].median} / ${result[name].p95}`);
+  console.log(
+    `cold recall search ${query.join(" ")}, ${values.rounds} rounds (ms): p10 / p50 / p95`,
+  );
+  for (const name of names)
+    console.log(
+      `  ${name.padEnd(10)} ${result[name].p10} / ${result[name].median} / ${result[name].p95}`,
+    );
   console.log(`  both − words, p50: ${(result.both.median - result.words.median).toFixed(1)} ms`);
 }

@@ -4,7 +4,8 @@
  * so a noisy moment of a shared machine hits both alike. Run by bench/seed-baseline.mjs (under
  * Node 22, which the seed's TypeScript needs) with recall's environment set:
  *
- *   node bench/seed-inproc.mjs '<json: {seedModule, agentDir, seedCache, runs, queries, recallOptions}>'
+ *   node bench/seed-inproc.mjs '<json: {seedModule, agentDir, seedCache, runs, queries,
+ *   recallOptions}>'
  *
  * Prints one JSON object on stdout: the seed's index time and peak RSS after it, and per query the
  * latency samples (ms) and hit counts of each engine.
@@ -25,7 +26,12 @@ const seed = await RecallIndex.open({
   tagFile: join(params.seedCache, "tags-v1.json"),
 });
 const seedSync = await seed.sync();
-const seedIndex = { ms: now() - t, indexed: seedSync.indexed, discovered: seedSync.discovered, rssAfterMiB: process.memoryUsage().rss / 2 ** 20 };
+const seedIndex = {
+  ms: now() - t,
+  indexed: seedSync.indexed,
+  discovered: seedSync.discovered,
+  rssAfterMiB: process.memoryUsage().rss / 2 ** 20,
+};
 
 const recall = Recall.open({ env: process.env });
 await recall.sync();
@@ -33,13 +39,25 @@ await recall.sync();
 // What each engine is asked: recall's `searchSessions` options as the query set gives them; the
 // seed's search takes the query text, a limit, a folder and the prefix flag.
 const engines = {
-  seed: async (q) => seed.search(q.lib.query, { limit: 20, scope: q.lib.cwd ? "current" : "all", ...(q.lib.cwd ? { cwd: q.lib.cwd } : {}), prefixLastToken: q.lib.prefix ?? false }).length,
-  recall: async (q) => (await recall.search({ limit: 20, ...q.lib, ...params.recallOptions, sync: false })).hits.length,
+  seed: async (q) =>
+    seed.search(q.lib.query, {
+      limit: 20,
+      scope: q.lib.cwd ? "current" : "all",
+      ...(q.lib.cwd ? { cwd: q.lib.cwd } : {}),
+      prefixLastToken: q.lib.prefix ?? false,
+    }).length,
+  recall: async (q) =>
+    (await recall.search({ limit: 20, ...q.lib, ...params.recallOptions, sync: false })).hits
+      .length,
 };
 
 const result = { seedIndex, queries: {} };
 for (const q of params.queries) {
-  result.queries[q.key] = { label: q.label, seed: { samples: [], hits: await engines.seed(q) }, recall: { samples: [], hits: await engines.recall(q) } };
+  result.queries[q.key] = {
+    label: q.label,
+    seed: { samples: [], hits: await engines.seed(q) },
+    recall: { samples: [], hits: await engines.recall(q) },
+  };
 }
 for (let round = 0; round < params.runs; round++) {
   const order = round % 2 === 0 ? ["seed", "recall"] : ["recall", "seed"];

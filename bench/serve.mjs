@@ -20,17 +20,37 @@
  * `node -e 0`, the yardstick of how loaded the machine is. Writes
  * bench/results/serve-<corpus>-<date>.json and prints a table with each target met / not met.
  *
- *   npm run prepare && nice node bench/serve.mjs --corpus M|L [--rounds 5] [--activity-rounds N] [--browser-rounds 3] [--no-browser] [--no-save]
- *   node bench/serve.mjs --corpus M --bin /tmp/before/bin/recall.cjs        (another build: its bin/ and dist/, native/ and node_modules/ linked beside)
- *   node bench/serve.mjs --sessions N --corpus-dir DIR --work DIR --results FILE --long-messages 300   (any size; the smoke test)
+ *   npm run prepare && nice node bench/serve.mjs --corpus M|L [--rounds 5] [--activity-rounds N]
+ *   [--browser-rounds 3] [--no-browser] [--no-save] node bench/serve.mjs --corpus M --bin
+ *   /tmp/before/bin/recall.cjs (another build: its bin/ and dist/, native/ and node_modules/ linked
+ *   beside) node bench/serve.mjs --sessions N --corpus-dir DIR --work DIR --results FILE
+ *   --long-messages 300 (any size; the smoke test)
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { Agent, request } from "node:http";
 import { basename, dirname, join, resolve as resolvePath } from "node:path";
 import { parseArgs } from "node:util";
 import { REFERENCE_DATE, generateCorpus } from "./corpus.mjs";
-import { RECALL_BIN, REPO_ROOT, benchEnv, buildInfo, load, machineInfo, now, summarize } from "./lib.mjs";
+import {
+  RECALL_BIN,
+  REPO_ROOT,
+  benchEnv,
+  buildInfo,
+  load,
+  machineInfo,
+  now,
+  summarize,
+} from "./lib.mjs";
 import { QUERIES } from "./queries.mjs";
 
 const TARGETS = { firstPageMs: 100, searchP95Ms: 30, sessionMs: 300, activityMs: 200 };
@@ -63,36 +83,59 @@ const rounds = Number(values.rounds);
 const warmRuns = Number(values["warm-runs"]);
 const activityRuns = Number(values["activity-runs"]);
 const activityRounds = Math.min(rounds, Number(values["activity-rounds"] ?? rounds));
-const browserRounds = values["no-browser"] || !existsSync(CHROMIUM) ? 0 : Number(values["browser-rounds"]);
+const browserRounds =
+  values["no-browser"] || !existsSync(CHROMIUM) ? 0 : Number(values["browser-rounds"]);
 const log = (line) => process.stderr.write(`${line}\n`);
 const bin = resolvePath(values.bin);
 
-const corpus = await generateCorpus({ size, seed: Number(values.seed), outDir: values["corpus-dir"], log });
+const corpus = await generateCorpus({
+  size,
+  seed: Number(values.seed),
+  outDir: values["corpus-dir"],
+  log,
+});
 const work = values.work ?? join(REPO_ROOT, ".cache", "bench", `serve-${basename(corpus.outDir)}`);
 const agentDir = join(work, "agent");
 const sessionsDir = join(agentDir, "sessions");
 const env = benchEnv(agentDir, work);
 
 const started = new Date();
-const results = { schema: 1, date: started.toISOString(), command: `node bench/serve.mjs ${process.argv.slice(2).join(" ")}`.trim(), machine: machineInfo(), build: buildInfo(), load: { start: load() } };
+const results = {
+  schema: 1,
+  date: started.toISOString(),
+  command: `node bench/serve.mjs ${process.argv.slice(2).join(" ")}`.trim(),
+  machine: machineInfo(),
+  build: buildInfo(),
+  load: { start: load() },
+};
 results.corpus = { label, seed: Number(values.seed), files: corpus.files, bytes: corpus.bytes };
 
 linkCorpus();
 const long = writeLongSession(Number(values["long-messages"]));
 results.longSession = long;
-log(`long session ${long.id}: ${long.messages} messages (${long.messageEntries} message entries, ${(long.bytes / 1e6).toFixed(1)} MB) from ${long.from} corpus sessions`);
+log(
+  `long session ${long.id}: ${long.messages} messages (${long.messageEntries} message entries, ${(long.bytes / 1e6).toFixed(1)} MB) from ${long.from} corpus sessions`,
+);
 
 log("bringing the index up to date (recall index)…");
 let t = now();
-const indexed = spawnSync(process.execPath, [bin, "index", "-q"], { env, stdio: ["ignore", "ignore", "inherit"] });
+const indexed = spawnSync(process.execPath, [bin, "index", "-q"], {
+  env,
+  stdio: ["ignore", "ignore", "inherit"],
+});
 if (indexed.status !== 0) throw new Error("recall index failed");
 results.indexMs = Math.round(now() - t);
 
 // The page's default window is the last 30 days; the corpus's end is fixed, so that window is
 // the corpus's last 30 days, counted back from today.
-const lastMonth = String(Math.ceil((Date.now() - (Date.parse(REFERENCE_DATE) - 30 * DAY_MS)) / DAY_MS));
+const lastMonth = String(
+  Math.ceil((Date.now() - (Date.parse(REFERENCE_DATE) - 30 * DAY_MS)) / DAY_MS),
+);
 const typed = typedQueries();
-results.typing = { queries: typed.map((q) => q.text), requestsPerRound: typed.reduce((sum, q) => sum + q.text.length, 0) };
+results.typing = {
+  queries: typed.map((q) => q.text),
+  requestsPerRound: typed.reduce((sum, q) => sum + q.text.length, 0),
+};
 
 const samples = {
   nodeStart: [],
@@ -119,7 +162,9 @@ const searchByLength = { 1: [], 2: [], 3: [], "4+": [] };
 const searchByPrefix = new Map();
 const facts = {};
 
-log(`${rounds} rounds over HTTP: start, the long session, the activity page, ${results.typing.requestsPerRound} searches as you type…`);
+log(
+  `${rounds} rounds over HTTP: start, the long session, the activity page, ${results.typing.requestsPerRound} searches as you type…`,
+);
 results.load.http = load();
 for (let round = 0; round < rounds; round++) {
   t = now();
@@ -136,25 +181,55 @@ for (let round = 0; round < rounds; round++) {
   const sessionPath = `/api/sessions/${long.id}`;
   let answer;
   samples.sessionCold.push(await timed(server, sessionPath, (body) => (answer = JSON.parse(body))));
-  if (answer.parts.length === 0 || answer.id !== long.id) throw new Error(`the long session's page came back without parts: ${JSON.stringify(answer).slice(0, 200)}`);
-  facts.session = { parts: answer.total, partsSent: answer.parts.length, firstAnswerBytes: server.lastBytes };
+  if (answer.parts.length === 0 || answer.id !== long.id)
+    throw new Error(
+      `the long session's page came back without parts: ${JSON.stringify(answer).slice(0, 200)}`,
+    );
+  facts.session = {
+    parts: answer.total,
+    partsSent: answer.parts.length,
+    firstAnswerBytes: server.lastBytes,
+  };
   for (let i = 0; i < warmRuns; i++) samples.sessionWarm.push(await timed(server, sessionPath));
-  for (let i = 0; i < warmRuns; i++) samples.partsPage.push(await timed(server, `${sessionPath}/parts?from=${120 * (i + 1)}&count=120`));
+  for (let i = 0; i < warmRuns; i++)
+    samples.partsPage.push(
+      await timed(server, `${sessionPath}/parts?from=${120 * (i + 1)}&count=120`),
+    );
 
   if (round < activityRounds) {
     let activity;
-    samples.activityAllCold.push(await timed(server, "/api/activity?scope=all", (body) => (activity = JSON.parse(body))));
-    facts.activityAll = { ...activity.totals, charts: activity.charts.length, files: activity.files.length };
-    for (let i = 0; i < activityRuns; i++) samples.activityAllWarm.push(await timed(server, "/api/activity?scope=all"));
-    samples.activityMonthCold.push(await timed(server, `/api/activity?since=${lastMonth}&scope=all`, (body) => (activity = JSON.parse(body))));
+    samples.activityAllCold.push(
+      await timed(server, "/api/activity?scope=all", (body) => (activity = JSON.parse(body))),
+    );
+    facts.activityAll = {
+      ...activity.totals,
+      charts: activity.charts.length,
+      files: activity.files.length,
+    };
+    for (let i = 0; i < activityRuns; i++)
+      samples.activityAllWarm.push(await timed(server, "/api/activity?scope=all"));
+    samples.activityMonthCold.push(
+      await timed(
+        server,
+        `/api/activity?since=${lastMonth}&scope=all`,
+        (body) => (activity = JSON.parse(body)),
+      ),
+    );
     facts.activityMonth = { since: Number(lastMonth), ...activity.totals };
-    for (let i = 0; i < activityRuns; i++) samples.activityMonthWarm.push(await timed(server, `/api/activity?since=${lastMonth}&scope=all`));
+    for (let i = 0; i < activityRuns; i++)
+      samples.activityMonthWarm.push(
+        await timed(server, `/api/activity?since=${lastMonth}&scope=all`),
+      );
   }
 
   const hits = {};
   for (const query of typed) {
     for (let n = 1; n <= query.text.length; n++) {
-      const ms = await timed(server, `/api/search?${new URLSearchParams({ q: query.text.slice(0, n), scope: "all" })}`, (body) => (hits[query.text] = JSON.parse(body).hits.length));
+      const ms = await timed(
+        server,
+        `/api/search?${new URLSearchParams({ q: query.text.slice(0, n), scope: "all" })}`,
+        (body) => (hits[query.text] = JSON.parse(body).hits.length),
+      );
       samples.search.push(ms);
       searchByQuery[query.text].push(ms);
       searchByLength[n >= 4 ? "4+" : n].push(ms);
@@ -164,7 +239,9 @@ for (let round = 0; round < rounds; round++) {
   }
   facts.searchHits = hits;
   await server.stop();
-  log(`  round ${round + 1}: url ${server.urlMs.toFixed(0)} ms, page ${server.firstPageMs.toFixed(0)} ms, session ${samples.sessionCold.at(-1).toFixed(0)} ms, activity ${samples.activityAllCold.at(-1)?.toFixed(0) ?? "-"} ms; load ${load().join(" ")}`);
+  log(
+    `  round ${round + 1}: url ${server.urlMs.toFixed(0)} ms, page ${server.firstPageMs.toFixed(0)} ms, session ${samples.sessionCold.at(-1).toFixed(0)} ms, activity ${samples.activityAllCold.at(-1)?.toFixed(0) ?? "-"} ms; load ${load().join(" ")}`,
+  );
 }
 
 if (browserRounds > 0) {
@@ -210,7 +287,8 @@ if (browserRounds > 0) {
         await firstPart.waitFor({ state: "visible" });
         samples.browserWarm.push(now() - t);
       }
-      // A new tab at the session's address on a fresh server: the page, the script, the first render.
+      // A new tab at the session's address on a fresh server: the page, the script, the first
+      // render.
       await context.close();
       await server.stop();
       const fresh = await startServer();
@@ -231,29 +309,51 @@ results.load.end = load();
 
 const stat = (name, digits = 1) => summarize(samples[name], digits);
 results.measurements = Object.fromEntries(Object.keys(samples).map((name) => [name, stat(name)]));
-results.measurements.searchByQuery = Object.fromEntries(Object.entries(searchByQuery).map(([q, list]) => [q, summarize(list, 1)]));
-results.measurements.searchByLength = Object.fromEntries(Object.entries(searchByLength).map(([n, list]) => [n, summarize(list, 1)]));
+results.measurements.searchByQuery = Object.fromEntries(
+  Object.entries(searchByQuery).map(([q, list]) => [q, summarize(list, 1)]),
+);
+results.measurements.searchByLength = Object.fromEntries(
+  Object.entries(searchByLength).map(([n, list]) => [n, summarize(list, 1)]),
+);
 results.measurements.slowestPrefixes = [...searchByPrefix]
   .map(([prefix, list]) => ({ prefix, ...summarize(list, 1) }))
   .sort((a, b) => b.median - a.median)
   .slice(0, 8);
 results.facts = facts;
-// Each round's own figures (the first round's activity builds the stats cache; later rounds read it).
-results.samples = Object.fromEntries(Object.entries(samples).filter(([name]) => name !== "search").map(([name, list]) => [name, list.map((ms) => Number(ms.toFixed(1)))]));
+// Each round's own figures (the first round's activity builds the stats cache; later rounds read
+// it).
+results.samples = Object.fromEntries(
+  Object.entries(samples)
+    .filter(([name]) => name !== "search")
+    .map(([name, list]) => [name, list.map((ms) => Number(ms.toFixed(1)))]),
+);
 const m = results.measurements;
 const sessionFirstScreen = browserRounds > 0 ? m.browserCold : m.sessionCold;
 const within = (value, limit) => value !== null && value <= limit;
 results.targets = {
-  firstPage: { target: `first page answered <= ${TARGETS.firstPageMs} ms after the spawn (median)`, value: m.firstPage.median, met: within(m.firstPage.median, TARGETS.firstPageMs) },
-  search: { target: `search as you type p95 <= ${TARGETS.searchP95Ms} ms`, value: m.search.p95, met: within(m.search.p95, TARGETS.searchP95Ms) },
+  firstPage: {
+    target: `first page answered <= ${TARGETS.firstPageMs} ms after the spawn (median)`,
+    value: m.firstPage.median,
+    met: within(m.firstPage.median, TARGETS.firstPageMs),
+  },
+  search: {
+    target: `search as you type p95 <= ${TARGETS.searchP95Ms} ms`,
+    value: m.search.p95,
+    met: within(m.search.p95, TARGETS.searchP95Ms),
+  },
   session: {
     target: `the ${long.messages}-message session's first screen <= ${TARGETS.sessionMs} ms (median; ${browserRounds > 0 ? "chromium, first .part visible, first render" : "the API's first render: no chromium"})`,
     value: sessionFirstScreen.median,
     met: within(sessionFirstScreen.median, TARGETS.sessionMs),
   },
-  activity: { target: `the activity page, all time, <= ${TARGETS.activityMs} ms (median of first calls)`, value: m.activityAllCold.median, met: within(m.activityAllCold.median, TARGETS.activityMs) },
+  activity: {
+    target: `the activity page, all time, <= ${TARGETS.activityMs} ms (median of first calls)`,
+    value: m.activityAllCold.median,
+    met: within(m.activityAllCold.median, TARGETS.activityMs),
+  },
 };
-if (label !== "L") for (const t of Object.values(results.targets)) t.target += " (the targets are for L)";
+if (label !== "L")
+  for (const t of Object.values(results.targets)) t.target += " (the targets are for L)";
 
 const cell = (s) => (s.n ? `${s.median} / ${s.p95}` : "n/a");
 const table = [
@@ -271,9 +371,15 @@ const table = [
     ["long session, first render (`/api/sessions/:id`)", "sessionCold"],
     ["long session, again", "sessionWarm"],
     ["long session, a later page of 120 parts", "partsPage"],
-    ["long session in chromium, opened in the app, first `.part` visible, first render", "browserCold"],
+    [
+      "long session in chromium, opened in the app, first `.part` visible, first render",
+      "browserCold",
+    ],
     ["long session in chromium, a new tab, the view kept", "browserWarm"],
-    ["long session in chromium, a new tab on a fresh server (the page, the script, the first render)", "browserNewTab"],
+    [
+      "long session in chromium, a new tab on a fresh server (the page, the script, the first render)",
+      "browserNewTab",
+    ],
     ["activity, all time, first call", "activityAllCold"],
     ["activity, all time, again", "activityAllWarm"],
     [`activity, the corpus's last 30 days (since=${lastMonth}), first call`, "activityMonthCold"],
@@ -281,21 +387,38 @@ const table = [
     ["`node -e 0`", "nodeStart"],
   ].map(([what, name]) => `| ${what} | ${cell(m[name])} | ${m[name].n} |`),
   "",
-  `search as you type by the prefix's length, p50 / p95 (ms): ${Object.entries(m.searchByLength).map(([n, s]) => `${n} characters ${cell(s)}`).join(", ")}`,
+  `search as you type by the prefix's length, p50 / p95 (ms): ${Object.entries(m.searchByLength)
+    .map(([n, s]) => `${n} characters ${cell(s)}`)
+    .join(", ")}`,
   `slowest prefixes, p50 (ms): ${m.slowestPrefixes.map((p) => `${JSON.stringify(p.prefix)} ${p.median}`).join(", ")}`,
   "search as you type per query, p50 / p95 (ms):",
-  ...Object.entries(m.searchByQuery).map(([q, s]) => `  ${JSON.stringify(q)}: ${s.median} / ${s.p95} (hits at the end: ${facts.searchHits[q]})`),
+  ...Object.entries(m.searchByQuery).map(
+    ([q, s]) =>
+      `  ${JSON.stringify(q)}: ${s.median} / ${s.p95} (hits at the end: ${facts.searchHits[q]})`,
+  ),
   "",
-  ...Object.values(results.targets).map((t) => `${t.met ? "MET" : "NOT MET"}: ${t.target}: ${t.value} ms`),
+  ...Object.values(results.targets).map(
+    (t) => `${t.met ? "MET" : "NOT MET"}: ${t.target}: ${t.value} ms`,
+  ),
 ];
 process.stdout.write(`${table.join("\n")}\n`);
 if (!values["no-save"]) {
-  const file = values.results ?? join(REPO_ROOT, "bench", "results", `serve-${label}-${started.toISOString().slice(0, 10)}.json`);
+  const file =
+    values.results ??
+    join(
+      REPO_ROOT,
+      "bench",
+      "results",
+      `serve-${label}-${started.toISOString().slice(0, 10)}.json`,
+    );
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   log(`wrote ${file}`);
 }
 
-/** Hard links to every corpus session (the corpus is only read); stale links (a regenerated corpus) are replaced. */
+/**
+ * Hard links to every corpus session (the corpus is only read); stale links (a regenerated corpus)
+ * are replaced.
+ */
 function linkCorpus() {
   const from = join(corpus.agentDir, "sessions");
   for (const folder of readdirSync(from)) {
@@ -324,10 +447,23 @@ function writeLongSession(minMessages) {
   const largest = [...manifest.projects].sort((a, b) => b.sessions - a.sessions)[0].cwd;
   const candidates = manifest.sessions
     .filter((s) => !s.parentSession)
-    .sort((a, b) => Number(b.cwd === largest) - Number(a.cwd === largest) || b.entries - a.entries || (a.id < b.id ? -1 : 1));
+    .sort(
+      (a, b) =>
+        Number(b.cwd === largest) - Number(a.cwd === largest) ||
+        b.entries - a.entries ||
+        (a.id < b.id ? -1 : 1),
+    );
   const id = "01a0ffff-0000-7000-8000-00000000b3a0";
   const created = Date.parse(REFERENCE_DATE) - 60 * DAY_MS;
-  const lines = [JSON.stringify({ type: "session", version: 3, id, timestamp: new Date(created).toISOString(), cwd: largest })];
+  const lines = [
+    JSON.stringify({
+      type: "session",
+      version: 3,
+      id,
+      timestamp: new Date(created).toISOString(),
+      cwd: largest,
+    }),
+  ];
   const used = new Set();
   let messages = 0;
   let messageEntries = 0;
@@ -336,12 +472,16 @@ function writeLongSession(minMessages) {
   let clock = created;
   for (const source of candidates) {
     if (messages >= minMessages) break;
-    const entries = readFileSync(join(root, source.path), "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
+    const entries = readFileSync(join(root, source.path), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
     const body = entries.filter((e) => e.type !== "session");
     if (body.length === 0) continue;
     from++;
     const shift = clock + 60_000 - Date.parse(body[0].timestamp);
-    // Old id → new id; a left-out entry (a later session's system prompt) → its parent, so its children hang on.
+    // Old id → new id; a left-out entry (a later session's system prompt) → its parent, so its
+    // children hang on.
     const ids = new Map();
     for (const entry of body) {
       const parent = entry.parentId === null ? last : (ids.get(entry.parentId) ?? null);
@@ -350,10 +490,13 @@ function writeLongSession(minMessages) {
         continue;
       }
       let fresh = entry.id;
-      for (let n = 1; used.has(fresh); n++) fresh = (parseInt(entry.id, 16) + n * 0x9e3779b1).toString(16).slice(-8).padStart(8, "0");
+      for (let n = 1; used.has(fresh); n++)
+        fresh = (parseInt(entry.id, 16) + n * 0x9e3779b1).toString(16).slice(-8).padStart(8, "0");
       used.add(fresh);
       ids.set(entry.id, fresh);
-      for (const [key, value] of Object.entries(entry)) if (key.endsWith("Id") && typeof value === "string" && ids.has(value)) entry[key] = ids.get(value);
+      for (const [key, value] of Object.entries(entry))
+        if (key.endsWith("Id") && typeof value === "string" && ids.has(value))
+          entry[key] = ids.get(value);
       entry.id = fresh;
       entry.parentId = parent;
       const at = Date.parse(entry.timestamp) + shift;
@@ -368,36 +511,66 @@ function writeLongSession(minMessages) {
       last = fresh;
     }
   }
-  if (messages < minMessages) throw new Error(`the corpus holds only ${messages} messages to chain, fewer than ${minMessages}`);
+  if (messages < minMessages)
+    throw new Error(
+      `the corpus holds only ${messages} messages to chain, fewer than ${minMessages}`,
+    );
   const folder = join(sessionsDir, `--${largest.slice(1).replace(/[/\\:]/g, "-")}--`);
   mkdirSync(folder, { recursive: true });
   const path = join(folder, `${new Date(created).toISOString().replace(/[:.]/g, "-")}_${id}.jsonl`);
   const text = `${lines.join("\n")}\n`;
   // Rewritten only when it changed, so that the index need not read it again.
   if (!existsSync(path) || readFileSync(path, "utf8") !== text) writeFileSync(path, text);
-  return { id, path, messages, messageEntries, entries: lines.length - 1, bytes: Buffer.byteLength(text), from };
+  return {
+    id,
+    path,
+    messages,
+    messageEntries,
+    entries: lines.length - 1,
+    bytes: Buffer.byteLength(text),
+    from,
+  };
 }
 
-/** The bench's queries (all but the tag filter, which needs tags) and remembered words of known items, as typed: `--queries` of them. */
+/**
+ * The bench's queries (all but the tag filter, which needs tags) and remembered words of known
+ * items, as typed: `--queries` of them.
+ */
 function typedQueries() {
   const texts = QUERIES.filter((q) => !q.needsTags).map((q) => q.lib.query);
-  const items = readFileSync(corpus.knownItemsPath, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
+  const items = readFileSync(corpus.knownItemsPath, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
   // Every 60th known item: its three longest words, in the order they appear.
   for (let i = 0; i < items.length && texts.length < Number(values.queries); i += 60) {
     const words = items[i].text.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 4);
     const longest = new Set([...words].sort((a, b) => b.length - a.length).slice(0, 3));
-    texts.push(words.filter((w) => longest.delete(w)).join(" ").toLowerCase());
+    texts.push(
+      words
+        .filter((w) => longest.delete(w))
+        .join(" ")
+        .toLowerCase(),
+    );
   }
   return texts.slice(0, Number(values.queries)).map((text) => ({ text }));
 }
 
-/** `recall serve` spawned, timed to its URL and to its first page answered; stopped with SIGTERM. */
+/**
+ * `recall serve` spawned, timed to its URL and to its first page answered; stopped with SIGTERM.
+ */
 async function startServer() {
   const t0 = now();
-  const child = spawn(process.execPath, [bin, "serve"], { env, cwd: work, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [bin, "serve"], {
+    env,
+    cwd: work,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr.on("data", (chunk) => (stderr += chunk));
-  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
   const url = await new Promise((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (chunk) => {
@@ -405,14 +578,24 @@ async function startServer() {
       const end = out.indexOf("\n");
       if (end >= 0) resolve(out.slice(0, end));
     });
-    exited.then(({ code }) => reject(new Error(`recall serve exited (${code}) before printing its URL: ${stderr.trim()}`)));
+    exited.then(({ code }) =>
+      reject(new Error(`recall serve exited (${code}) before printing its URL: ${stderr.trim()}`)),
+    );
   });
   const urlMs = now() - t0;
   const address = new URL(url);
   const token = address.searchParams.get("token");
-  const server = { origin: address.origin, token, urlMs, agent: new Agent({ keepAlive: true, maxSockets: 1 }), cookie: "", lastBytes: 0 };
+  const server = {
+    origin: address.origin,
+    token,
+    urlMs,
+    agent: new Agent({ keepAlive: true, maxSockets: 1 }),
+    cookie: "",
+    lastBytes: 0,
+  };
   const admitted = await get(server, `/?token=${token}`);
-  if (admitted.status !== 303) throw new Error(`the URL's secret was not admitted: ${admitted.status}`);
+  if (admitted.status !== 303)
+    throw new Error(`the URL's secret was not admitted: ${admitted.status}`);
   server.cookie = String(admitted.headers["set-cookie"]).split(";")[0];
   for (const path of [admitted.headers.location, "/assets/app.js"]) {
     const answer = await get(server, path);
@@ -429,17 +612,23 @@ async function startServer() {
   // already was when the feed opened, an event once it is).
   server.settled = () =>
     new Promise((resolve, reject) => {
-      const req = request(`${server.origin}/api/events`, { headers: { Cookie: server.cookie } }, (response) => {
-        let text = "";
-        response.on("data", (chunk) => {
-          text += chunk;
-          if (/^: following$|^event: following$/m.test(text)) {
-            req.destroy();
-            resolve();
-          }
-        });
-        response.on("end", () => reject(new Error("the live feed ended before the server followed the index")));
-      });
+      const req = request(
+        `${server.origin}/api/events`,
+        { headers: { Cookie: server.cookie } },
+        (response) => {
+          let text = "";
+          response.on("data", (chunk) => {
+            text += chunk;
+            if (/^: following$|^event: following$/m.test(text)) {
+              req.destroy();
+              resolve();
+            }
+          });
+          response.on("end", () =>
+            reject(new Error("the live feed ended before the server followed the index")),
+          );
+        },
+      );
       req.on("error", (error) => (req.destroyed ? undefined : reject(error)));
       req.end();
     });
@@ -447,7 +636,8 @@ async function startServer() {
     server.agent.destroy();
     child.kill("SIGTERM");
     const { code, signal } = await exited;
-    if (code !== 0) throw new Error(`recall serve stopped with ${code ?? signal}: ${stderr.trim()}`);
+    if (code !== 0)
+      throw new Error(`recall serve stopped with ${code ?? signal}: ${stderr.trim()}`);
   };
   return server;
 }
@@ -455,12 +645,22 @@ async function startServer() {
 /** One GET with the server's cookie: status, headers and body. */
 function get(server, path) {
   return new Promise((resolve, reject) => {
-    const req = request(`${server.origin}${path}`, { agent: server.agent, headers: server.cookie ? { Cookie: server.cookie } : {} }, (response) => {
-      const chunks = [];
-      response.on("data", (chunk) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks).toString("utf8") }));
-      response.on("error", reject);
-    });
+    const req = request(
+      `${server.origin}${path}`,
+      { agent: server.agent, headers: server.cookie ? { Cookie: server.cookie } : {} },
+      (response) => {
+        const chunks = [];
+        response.on("data", (chunk) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+        response.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end();
   });
@@ -471,7 +671,8 @@ async function timed(server, path, read) {
   const t0 = now();
   const answer = await get(server, path);
   const ms = now() - t0;
-  if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${answer.body.slice(0, 300)}`);
+  if (answer.status !== 200)
+    throw new Error(`${path}: ${answer.status} ${answer.body.slice(0, 300)}`);
   server.lastBytes = answer.body.length;
   read?.(answer.body);
   return ms;

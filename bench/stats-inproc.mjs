@@ -5,12 +5,14 @@
  * freshness check), then `unsynced` more without it (`sync: false`, as `recall serve` asks while
  * it follows the index). With `cold`, the stats cache file is removed first.
  *
- *   node bench/stats-inproc.mjs '<json: {library?, cacheFile, cold, calls, unsynced?, since?, answers?}>'
+ *   node bench/stats-inproc.mjs '<json: {library?, cacheFile, cold, calls, unsynced?, since?,
+ *   answers?}>'
  *
- * Prints `{syncMs, callsMs: [...], cpuMs: [...], unsyncedMs: [...], unsyncedCpuMs: [...], windowMs?, sessions, messages, same, answer?}` on
- * stdout: `cpuMs` is each call's processor time (user and system, all threads), what its wall time
- * would be on an idle machine give or take the threads; `same` says every call gave the first
- * call's answer; `answer` (with `answers`) is that answer.
+ * Prints `{syncMs, callsMs: [...], cpuMs: [...], unsyncedMs: [...], unsyncedCpuMs: [...],
+ * windowMs?, sessions, messages, same, answer?}` on stdout: `cpuMs` is each call's processor time
+ * (user and system, all threads), what its wall time would be on an idle machine give or take the
+ * threads; `same` says every call gave the first call's answer; `answer` (with `answers`) is that
+ * answer.
  */
 import { isDeepStrictEqual } from "node:util";
 import { rmSync } from "node:fs";
@@ -23,7 +25,8 @@ const recall = Recall.open({ env: process.env });
 const t0 = now();
 const report = await recall.sync();
 const syncMs = now() - t0;
-if (report.indexed + report.appended + report.removed !== 0) throw new Error(`the index was not up to date: ${JSON.stringify(report)}`);
+if (report.indexed + report.appended + report.removed !== 0)
+  throw new Error(`the index was not up to date: ${JSON.stringify(report)}`);
 const callsMs = [];
 const cpuMs = [];
 let first;

@@ -24,13 +24,17 @@ export const POOL_VERSION = 3;
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const DEFAULT_CACHE_FILE = path.join(REPO_ROOT, ".cache", "bench", "text-pool.json");
-/** node_modules only: it is pinned by package-lock.json, so the pool is the same on every machine. */
+/**
+ * node_modules only: it is pinned by package-lock.json, so the pool is the same on every machine.
+ */
 export const DEFAULT_ROOTS = [path.join(REPO_ROOT, "node_modules")];
 /**
  * The packages of node_modules the pool reads, listed once: a dependency added later does not
  * move the pool (and so every bench and eval corpus). Regenerate it only on purpose.
  */
-const POOL_PACKAGES = new Set(JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "bench", "text-pool-packages.json"), "utf8")));
+const POOL_PACKAGES = new Set(
+  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "bench", "text-pool-packages.json"), "utf8")),
+);
 export const SYSTEM_DOC_ROOT = "/usr/share/doc";
 
 const MAX_CODE_FILE = 256 * 1024; // longer code files are cut into chunks at line boundaries
@@ -41,13 +45,33 @@ const MAX_MD_FILE = 2 * 1024 * 1024;
 // Directories never worth reading: non-English TypeScript diagnostics, caches, VCS. Tool caches
 // inside node_modules (`.vite/vitest/…/results.json` is rewritten by every test run) must stay out:
 // they would change the pool, and so every corpus, after each `vitest run`.
-const SKIP_DIRS = new Set([".git", ".cache", ".bin", ".vite", ".vitest", "cs", "de", "es", "fr", "it", "ja", "ko", "pl", "pt-br", "ru", "tr", "zh-cn", "zh-tw"]);
+const SKIP_DIRS = new Set([
+  ".git",
+  ".cache",
+  ".bin",
+  ".vite",
+  ".vitest",
+  "cs",
+  "de",
+  "es",
+  "fr",
+  "it",
+  "ja",
+  "ko",
+  "pl",
+  "pt-br",
+  "ru",
+  "tr",
+  "zh-cn",
+  "zh-tw",
+]);
 
 function classify(name) {
   const lower = name.toLowerCase();
   if (lower.startsWith(".")) return null; // .package-lock.json and other tool state
   if (/^(license|licence|copying|notice)([.-]|$)/.test(lower)) return null; // legal boilerplate
-  if (lower.endsWith(".min.js") || lower.endsWith(".map") || lower === "package-lock.json") return null;
+  if (lower.endsWith(".min.js") || lower.endsWith(".map") || lower === "package-lock.json")
+    return null;
   if (lower.endsWith(".md") || lower.endsWith(".markdown") || lower.endsWith(".md.gz")) return "md";
   if (lower.endsWith(".d.ts") || lower.endsWith(".d.mts") || lower.endsWith(".d.cts")) return "dts";
   if (/\.(js|mjs|cjs|ts|mts|cts|json)$/.test(lower)) return "code";
@@ -87,7 +111,8 @@ function listFiles(root) {
 /** Whether a folder of the default root is (or holds, or is inside) a listed package. */
 function packageListed(rel) {
   const parts = rel.split("/");
-  if (parts[0].startsWith("@")) return parts.length === 1 || POOL_PACKAGES.has(`${parts[0]}/${parts[1]}`);
+  if (parts[0].startsWith("@"))
+    return parts.length === 1 || POOL_PACKAGES.has(`${parts[0]}/${parts[1]}`);
   return POOL_PACKAGES.has(parts[0]);
 }
 
@@ -115,7 +140,9 @@ function cleanInline(s) {
     .replace(/!\[[^\]]*\]\([^)]*\)/g, " ") // images
     .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1") // links → text
     .replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1") // reference links
-    .replace(/\{@link(?:code|plain)?\s+([^}|\s]+)(?:[|\s]([^}]*))?\}/g, (_, a, b) => (b ? b.trim() : a))
+    .replace(/\{@link(?:code|plain)?\s+([^}|\s]+)(?:[|\s]([^}]*))?\}/g, (_, a, b) =>
+      b ? b.trim() : a,
+    )
     .replace(/<\/?[a-zA-Z][^>]*>/g, " ") // html tags
     .replace(/\*\*([^*]+)\*\*/g, "$1")
     .replace(/__([^_]+)__/g, "$1")
@@ -169,11 +196,19 @@ function extractMarkdown(text) {
       i++;
       while (i < lines.length && !lines[i].trimStart().startsWith(close)) body.push(lines[i++]);
       const code = body.join("\n");
-      if (code.trim().length >= 40 && code.length <= 4000) snippets.push({ lang: fence[2] || "", text: code });
+      if (code.trim().length >= 40 && code.length <= 4000)
+        snippets.push({ lang: fence[2] || "", text: code });
       continue;
     }
     const t = line.trim();
-    if (!t || /^#{1,6}\s/.test(t) || t.startsWith("|") || /^[-=*_]{3,}$/.test(t) || t.startsWith("    ") || /^\[[^\]]+\]:/.test(t)) {
+    if (
+      !t ||
+      /^#{1,6}\s/.test(t) ||
+      t.startsWith("|") ||
+      /^[-=*_]{3,}$/.test(t) ||
+      t.startsWith("    ") ||
+      /^\[[^\]]+\]:/.test(t)
+    ) {
       flush();
       continue;
     }
@@ -211,7 +246,8 @@ function splitSentences(p) {
   const out = [];
   for (const s of p.split(SENTENCE_SPLIT)) {
     const t = s.trim();
-    if (t.length >= 20 && t.length <= 400 && t.split(" ").length >= 4 && /[a-z]/.test(t)) out.push(t);
+    if (t.length >= 20 && t.length <= 400 && t.split(" ").length >= 4 && /[a-z]/.test(t))
+      out.push(t);
   }
   return out;
 }
@@ -269,15 +305,21 @@ function poolKey(roots, filesByRoot) {
  * @param {{roots?: string[], cacheFile?: string|null, log?: (msg: string) => void}} [opts]
  */
 export function loadTextPool(opts = {}) {
-  const roots = (opts.roots && opts.roots.length ? opts.roots : DEFAULT_ROOTS).map((r) => path.resolve(r));
-  const isDefault = roots.length === DEFAULT_ROOTS.length && roots.every((r, i) => r === DEFAULT_ROOTS[i]);
+  const roots = (opts.roots && opts.roots.length ? opts.roots : DEFAULT_ROOTS).map((r) =>
+    path.resolve(r),
+  );
+  const isDefault =
+    roots.length === DEFAULT_ROOTS.length && roots.every((r, i) => r === DEFAULT_ROOTS[i]);
   // other root sets get their own cache file, so switching back and forth does not rebuild
   const cacheFile =
     opts.cacheFile !== undefined
       ? opts.cacheFile
       : isDefault
         ? DEFAULT_CACHE_FILE
-        : DEFAULT_CACHE_FILE.replace(/\.json$/, `-${createHash("sha256").update(roots.join("\n")).digest("hex").slice(0, 8)}.json`);
+        : DEFAULT_CACHE_FILE.replace(
+            /\.json$/,
+            `-${createHash("sha256").update(roots.join("\n")).digest("hex").slice(0, 8)}.json`,
+          );
   const log = opts.log ?? (() => {});
   const filesByRoot = roots.map((r) => listFiles(r));
   const key = poolKey(roots, filesByRoot);
@@ -322,7 +364,8 @@ export function loadTextPool(opts = {}) {
       }
       if (f.kind === "dts") extractJsDoc(text).forEach(addPara);
       if (f.size < MIN_CODE_FILE) continue;
-      for (const part of splitCode(text)) code.push({ path: prefix + f.rel, startLine: part.startLine, text: part.text });
+      for (const part of splitCode(text))
+        code.push({ path: prefix + f.rel, startLine: part.startLine, text: part.text });
     }
   });
 
@@ -337,8 +380,19 @@ export function loadTextPool(opts = {}) {
     }
   }
 
-  const pool = { version: POOL_VERSION, key, roots, files: filesByRoot.reduce((n, l) => n + l.length, 0), paragraphs, sentences, snippets, code };
-  log(`text pool: ${paragraphs.length} paragraphs, ${sentences.length} sentences, ${snippets.length} snippets, ${code.length} code files (built in ${Date.now() - t0} ms)`);
+  const pool = {
+    version: POOL_VERSION,
+    key,
+    roots,
+    files: filesByRoot.reduce((n, l) => n + l.length, 0),
+    paragraphs,
+    sentences,
+    snippets,
+    code,
+  };
+  log(
+    `text pool: ${paragraphs.length} paragraphs, ${sentences.length} sentences, ${snippets.length} snippets, ${code.length} code files (built in ${Date.now() - t0} ms)`,
+  );
   if (cacheFile) {
     fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
     const tmp = `${cacheFile}.${process.pid}.tmp`;
@@ -354,7 +408,11 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const roots = [...DEFAULT_ROOTS];
   if (args.includes("--system-docs")) roots.push(SYSTEM_DOC_ROOT);
   const t0 = Date.now();
-  const pool = loadTextPool({ roots, cacheFile: args.includes("--no-cache") ? null : DEFAULT_CACHE_FILE, log: (m) => console.error(m) });
+  const pool = loadTextPool({
+    roots,
+    cacheFile: args.includes("--no-cache") ? null : DEFAULT_CACHE_FILE,
+    log: (m) => console.error(m),
+  });
   const codeBytes = pool.code.reduce((n, c) => n + c.text.length, 0);
   const proseBytes = pool.paragraphs.reduce((n, p) => n + p.length, 0);
   console.log(

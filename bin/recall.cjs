@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 "use strict";
-// CommonJS on purpose: a CommonJS entry never starts Node's ES module loader (see scripts/bundle-cli.mjs).
+// CommonJS on purpose: a CommonJS entry never starts Node's ES module loader (see
+// scripts/bundle-cli.mjs).
 //
 // `recall search` and `recall list` are tried first with the quick bundle (src/cli/quick.ts): the
 // two commands with a parser of recall's own and without clipanion's Cli; a command line it
@@ -23,7 +24,10 @@ const QUICK_COMMANDS = new Set(["search", "list"]);
 
 // `recall search` and `recall list` start their freshness check before the CLI loads, from a
 // bundle of a few KB (src/cli/early-look.ts): its stats then overlap the loading.
-const earlyLook = require(path.join(bundles, "early-look.cjs")).lookAheadFor(process.argv.slice(2), { env: process.env, cwd: process.cwd() });
+const earlyLook = require(path.join(bundles, "early-look.cjs")).lookAheadFor(
+  process.argv.slice(2),
+  { env: process.env, cwd: process.cwd() },
+);
 
 function loadWithCodeCache(vm, name) {
   const bundle = path.join(bundles, name);
@@ -41,16 +45,33 @@ function loadWithCodeCache(vm, name) {
   // The bundle has no import() (scripts/bundle-cli.mjs turns them into require), which a script
   // compiled here could not run. It runs as Node runs a CommonJS file, in a function given its
   // exports, a require that resolves from the bundle's own folder, and its module.
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, cachedData });
+  const script = new vm.Script(
+    `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
+    { filename: bundle, cachedData },
+  );
   const bundleModule = { exports: {}, filename: bundle, id: bundle };
-  script.runInThisContext().call(bundleModule.exports, bundleModule.exports, Module.createRequire(bundle), bundleModule, bundle, path.dirname(bundle));
+  script
+    .runInThisContext()
+    .call(
+      bundleModule.exports,
+      bundleModule.exports,
+      Module.createRequire(bundle),
+      bundleModule,
+      bundle,
+      path.dirname(bundle),
+    );
   const writeCache = () => {
     if (cachedData && !script.cachedDataRejected) return;
     try {
       fs.accessSync(path.dirname(bundle), fs.constants.W_OK);
       // Caches of an earlier build of this bundle or another Node.
       for (const old of fs.readdirSync(path.dirname(bundle))) {
-        if (old.startsWith(`${name}.`) && old.endsWith(".v8cache") && !old.startsWith(`${version}.`)) fs.rmSync(path.join(path.dirname(bundle), old), { force: true });
+        if (
+          old.startsWith(`${name}.`) &&
+          old.endsWith(".v8cache") &&
+          !old.startsWith(`${version}.`)
+        )
+          fs.rmSync(path.join(path.dirname(bundle), old), { force: true });
       }
       const temporary = `${cacheFile}.${process.pid}.tmp`;
       fs.writeFileSync(temporary, script.createCachedData());

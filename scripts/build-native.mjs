@@ -6,7 +6,15 @@
 // loads; only where none fits does it compile, and without cargo it says what is missing.
 // --force always builds.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -42,19 +50,31 @@ function loads(path) {
  * src/native/platform.ts lists them). The release adds their packages, recall-pi-<platform>, to
  * the published package.json as optional dependencies (`napi pre-publish`).
  */
-const PREBUILT_PLATFORMS = ["darwin-arm64", "darwin-x64", "linux-x64-gnu", "linux-arm64-gnu", "linux-x64-musl"];
+const PREBUILT_PLATFORMS = [
+  "darwin-arm64",
+  "darwin-x64",
+  "linux-x64-gnu",
+  "linux-arm64-gnu",
+  "linux-x64-musl",
+];
 
 /** The installed prebuilt core of this platform, if it loads. */
 function prebuilt() {
   try {
-    const file = join(dirname(require.resolve(`recall-pi-${thisPlatform()}/package.json`)), `recall.${thisPlatform()}.node`);
+    const file = join(
+      dirname(require.resolve(`recall-pi-${thisPlatform()}/package.json`)),
+      `recall.${thisPlatform()}.node`,
+    );
     return loads(file) ? file : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** This machine in napi-rs's platform names (as src/native/platform.ts): linux-x64-gnu, darwin-arm64, … */
+/**
+ * This machine in napi-rs's platform names (as src/native/platform.ts): linux-x64-gnu,
+ * darwin-arm64, …
+ */
 function thisPlatform() {
   const { platform, arch } = process;
   if (platform === "win32") return `win32-${arch}-msvc`;
@@ -69,7 +89,9 @@ function thisPlatform() {
 }
 
 const checkout = existsSync(join(nativeDir, "..", ".git"));
-const upToDate = checkout ? statSync(addon, { throwIfNoEntry: false })?.mtimeMs >= newestSource(nativeDir) : (existsSync(addon) && loads(addon)) || prebuilt() !== undefined;
+const upToDate = checkout
+  ? statSync(addon, { throwIfNoEntry: false })?.mtimeMs >= newestSource(nativeDir)
+  : (existsSync(addon) && loads(addon)) || prebuilt() !== undefined;
 if (!force && upToDate) {
   process.exit(0);
 }
@@ -82,7 +104,9 @@ if (cargo.error || cargo.status !== 0) {
     : fitting
       ? `the prebuilt native core for this machine, recall-pi-${thisPlatform()}, is not installed (optional dependencies left out, or not published for ${packageJson.version})`
       : `no prebuilt native core fits this machine (${thisPlatform()}; prebuilt for ${PREBUILT_PLATFORMS.join(", ")})`;
-  console.error(`recall: ${why}, and building one needs Rust, but cargo is not on PATH; install Rust from https://rustup.rs, then run \`npm rebuild recall-pi\` (or \`npm install\` again)`);
+  console.error(
+    `recall: ${why}, and building one needs Rust, but cargo is not on PATH; install Rust from https://rustup.rs, then run \`npm rebuild recall-pi\` (or \`npm install\` again)`,
+  );
   process.exit(1);
 }
 
@@ -90,16 +114,23 @@ if (cargo.error || cargo.status !== 0) {
 // the dependency tree a second time (one cargo run decides how each dependency is compiled).
 const targets = checkout ? ["--all-targets"] : [];
 // About 9 min of CPU time for the core, under 1 more for the tests (BENCHMARKS.md, "Install").
-console.error(`recall: building the native search core (cargo build --release${checkout ? " --all-targets" : ""}: about 10 minutes of CPU time)…`);
-const build = spawnSync("cargo", ["build", "--release", ...targets, "--manifest-path", join(nativeDir, "Cargo.toml")], {
-  stdio: ["ignore", "inherit", "inherit"],
-});
+console.error(
+  `recall: building the native search core (cargo build --release${checkout ? " --all-targets" : ""}: about 10 minutes of CPU time)…`,
+);
+const build = spawnSync(
+  "cargo",
+  ["build", "--release", ...targets, "--manifest-path", join(nativeDir, "Cargo.toml")],
+  {
+    stdio: ["ignore", "inherit", "inherit"],
+  },
+);
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const libraryName = {
-  darwin: "librecall_native.dylib",
-  win32: "recall_native.dll",
-}[process.platform] ?? "librecall_native.so";
+const libraryName =
+  {
+    darwin: "librecall_native.dylib",
+    win32: "recall_native.dll",
+  }[process.platform] ?? "librecall_native.so";
 // Copy then rename: a running Pi process keeps its mapping of the previous addon intact.
 const staged = `${addon}.${process.pid}.tmp`;
 copyFileSync(join(nativeDir, "target", "release", libraryName), staged);

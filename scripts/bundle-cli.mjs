@@ -18,8 +18,13 @@ rmSync(join(root, "dist", "bundle"), { recursive: true, force: true });
 const lazyBuiltins = {
   name: "lazy-builtins",
   setup(build) {
-    build.onResolve({ filter: /^node:/ }, (args) => (args.kind === "dynamic-import" ? { path: args.path, namespace: "lazy-builtin" } : undefined));
-    build.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: "js" }));
+    build.onResolve({ filter: /^node:/ }, (args) =>
+      args.kind === "dynamic-import" ? { path: args.path, namespace: "lazy-builtin" } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: "js",
+    }));
   },
 };
 
@@ -32,8 +37,14 @@ const esModuleBuilds = {
   setup(build) {
     build.onResolve({ filter: /^(clipanion|typanion)$/ }, (args) => {
       const folder = dirname(createRequire(args.importer).resolve(`${args.path}/package.json`));
-      const esModule = join(folder, `${JSON.parse(readFileSync(join(folder, "package.json"), "utf8")).main}.mjs`);
-      if (!existsSync(esModule)) throw new Error(`${args.path} has no ES module build at ${esModule}: update scripts/bundle-cli.mjs`);
+      const esModule = join(
+        folder,
+        `${JSON.parse(readFileSync(join(folder, "package.json"), "utf8")).main}.mjs`,
+      );
+      if (!existsSync(esModule))
+        throw new Error(
+          `${args.path} has no ES module build at ${esModule}: update scripts/bundle-cli.mjs`,
+        );
       return { path: esModule };
     });
   },
@@ -45,18 +56,29 @@ const esModuleBuilds = {
 const secretRules = {
   name: "secret-rules",
   setup(build) {
-    build.onResolve({ filter: /\/secret-rules\.js$/ }, (args) => (args.kind === "dynamic-import" ? { path: args.path, namespace: "secret-rules" } : undefined));
-    build.onLoad({ filter: /.*/, namespace: "secret-rules" }, () => ({ contents: `module.exports = require(require("node:path").join(__dirname, "secret-rules.cjs"));`, loader: "js" }));
+    build.onResolve({ filter: /\/secret-rules\.js$/ }, (args) =>
+      args.kind === "dynamic-import" ? { path: args.path, namespace: "secret-rules" } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "secret-rules" }, () => ({
+      contents: `module.exports = require(require("node:path").join(__dirname, "secret-rules.cjs"));`,
+      loader: "js",
+    }));
   },
 };
 
 // Rendering a session (src/render: markdown-it and highlight.js with its languages) is a bundle
-// of its own too, dist/bundle/render.cjs, required when an export first renders (src/api/export.ts).
+// of its own too, dist/bundle/render.cjs, required when an export first renders
+// (src/api/export.ts).
 const render = {
   name: "render",
   setup(build) {
-    build.onResolve({ filter: /\/render\/index\.js$/ }, (args) => (args.kind === "dynamic-import" ? { path: args.path, namespace: "render" } : undefined));
-    build.onLoad({ filter: /.*/, namespace: "render" }, () => ({ contents: `module.exports = require(require("node:path").join(__dirname, "render.cjs"));`, loader: "js" }));
+    build.onResolve({ filter: /\/render\/index\.js$/ }, (args) =>
+      args.kind === "dynamic-import" ? { path: args.path, namespace: "render" } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "render" }, () => ({
+      contents: `module.exports = require(require("node:path").join(__dirname, "render.cjs"));`,
+      loader: "js",
+    }));
   },
 };
 

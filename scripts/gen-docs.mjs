@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Writes the shell completions (completions/), the man pages (man/) and the CLI reference
-// (docs/cli.md) from the compiled command definitions, and lists the man pages in package.json. `--check` writes nothing and exits 1 if
-// any generated file differs from the one on disk. Run after `npm run prepare`.
+// (docs/cli.md) from the compiled command definitions, and lists the man pages in package.json.
+// `--check` writes nothing and exits 1 if any generated file differs from the one on disk. Run
+// after `npm run prepare`.
 import { readFileSync, writeFileSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

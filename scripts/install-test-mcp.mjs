@@ -4,7 +4,8 @@
 // then its stdin closed, after which it must exit 0. Every line on its stdout must be a JSON-RPC
 // message; anything else there would corrupt a client's stream. Used by scripts/install-test.sh.
 //
-// Usage: node scripts/install-test-mcp.mjs <label> <word> <command> [args…]   (e.g. bun …/recall-mcp.cjs)
+// Usage: node scripts/install-test-mcp.mjs <label> <word> <command> [args…] (e.g. bun
+// …/recall-mcp.cjs)
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 
@@ -24,8 +25,15 @@ server.on("error", (error) => fail(`cannot start: ${error.message}`));
 // A server that died is reported by its exit below, not by the write that found its stdin closed.
 server.stdin.on("error", () => {});
 let asked = false;
-server.on("exit", (code, signal) => asked || fail(`exited with ${code ?? signal} before answering; stderr: ${stderr}`));
-const timer = setTimeout(() => fail(`no answer within ${TIMEOUT_MS / 1000} s; stderr: ${stderr}`), TIMEOUT_MS);
+server.on(
+  "exit",
+  (code, signal) =>
+    asked || fail(`exited with ${code ?? signal} before answering; stderr: ${stderr}`),
+);
+const timer = setTimeout(
+  () => fail(`no answer within ${TIMEOUT_MS / 1000} s; stderr: ${stderr}`),
+  TIMEOUT_MS,
+);
 
 const waiting = new Map();
 createInterface({ input: server.stdout }).on("line", (line) => {
@@ -35,7 +43,8 @@ createInterface({ input: server.stdout }).on("line", (line) => {
   } catch {
     fail(`printed a line on stdout that is not JSON-RPC: ${line}`);
   }
-  if (message?.jsonrpc !== "2.0") fail(`printed a message on stdout that is not JSON-RPC 2.0: ${line}`);
+  if (message?.jsonrpc !== "2.0")
+    fail(`printed a message on stdout that is not JSON-RPC 2.0: ${line}`);
   waiting.get(message.id)?.(message);
   waiting.delete(message.id);
 });
@@ -50,21 +59,33 @@ function request(method, params) {
   });
 }
 
-const init = await request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "recall-install-test", version: "1.0.0" } });
-if (init.serverInfo?.name === undefined || !init.capabilities?.tools) fail(`initialize did not describe a server with tools: ${JSON.stringify(init)}`);
+const init = await request("initialize", {
+  protocolVersion: "2025-06-18",
+  capabilities: {},
+  clientInfo: { name: "recall-install-test", version: "1.0.0" },
+});
+if (init.serverInfo?.name === undefined || !init.capabilities?.tools)
+  fail(`initialize did not describe a server with tools: ${JSON.stringify(init)}`);
 server.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
 
 const { tools } = await request("tools/list", {});
-if (!tools.some((tool) => tool.name === "pi_session_search")) fail(`tools/list lacks pi_session_search: ${tools.map((t) => t.name).join(", ")}`);
+if (!tools.some((tool) => tool.name === "pi_session_search"))
+  fail(`tools/list lacks pi_session_search: ${tools.map((t) => t.name).join(", ")}`);
 
-const found = await request("tools/call", { name: "pi_session_search", arguments: { query: word, scope: "all" } });
+const found = await request("tools/call", {
+  name: "pi_session_search",
+  arguments: { query: word, scope: "all" },
+});
 const hit = found.structuredContent?.results?.[0];
-if (found.isError || !hit?.matched_words?.includes(word)) fail(`pi_session_search ${word} found no session: ${JSON.stringify(found)}`);
+if (found.isError || !hit?.matched_words?.includes(word))
+  fail(`pi_session_search ${word} found no session: ${JSON.stringify(found)}`);
 
 asked = true;
 server.on("exit", (code, signal) => {
   clearTimeout(timer);
   if (code !== 0) fail(`exited with ${code ?? signal} after its stdin closed; stderr: ${stderr}`);
-  console.error(`install-test: ok: ${label}: recall-mcp (${init.serverInfo.name} ${init.serverInfo.version}, protocol ${init.protocolVersion}) found ${hit.session_ref}`);
+  console.error(
+    `install-test: ok: ${label}: recall-mcp (${init.serverInfo.name} ${init.serverInfo.version}, protocol ${init.protocolVersion}) found ${hit.session_ref}`,
+  );
 });
 server.stdin.end();

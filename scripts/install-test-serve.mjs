@@ -20,29 +20,45 @@ const server = spawn(command, [...args, "serve"], { stdio: ["ignore", "pipe", "p
 let stderr = "";
 server.stderr.on("data", (chunk) => (stderr += chunk));
 server.on("error", (error) => fail(`cannot start: ${error.message}`));
-const timer = setTimeout(() => fail(`no address within ${TIMEOUT_MS / 1000} s; stderr: ${stderr}`), TIMEOUT_MS);
+const timer = setTimeout(
+  () => fail(`no address within ${TIMEOUT_MS / 1000} s; stderr: ${stderr}`),
+  TIMEOUT_MS,
+);
 let printed = "";
 const address = await new Promise((resolve) => {
   server.stdout.on("data", (chunk) => {
     printed += chunk;
     if (printed.includes("\n")) resolve(new URL(printed.split("\n")[0]));
   });
-  server.on("exit", (code, signal) => fail(`exited with ${code ?? signal} before printing its address; stderr: ${stderr}`));
+  server.on("exit", (code, signal) =>
+    fail(`exited with ${code ?? signal} before printing its address; stderr: ${stderr}`),
+  );
 });
 server.removeAllListeners("exit");
 
 const admitted = await fetch(address, { redirect: "manual" });
 const cookie = admitted.headers.get("set-cookie")?.split(";")[0];
-if (admitted.status !== 303 || !cookie) fail(`the printed address answered ${admitted.status} without a cookie`);
+if (admitted.status !== 303 || !cookie)
+  fail(`the printed address answered ${admitted.status} without a cookie`);
 for (const path of ["/", "/assets/app.js", "/assets/app.css", "/assets/session.css"]) {
   const response = await fetch(new URL(path, address), { headers: { cookie } });
-  if (response.status !== 200 || (await response.text()).length === 0) fail(`${path} answered ${response.status}`);
+  if (response.status !== 200 || (await response.text()).length === 0)
+    fail(`${path} answered ${response.status}`);
 }
-const found = await (await fetch(new URL(`/api/search?q=${encodeURIComponent(word)}`, address), { headers: { cookie } })).json();
-if (!found.hits?.some((hit) => hit.id === id)) fail(`a search for ${word} did not find ${id}: ${JSON.stringify(found)}`);
-const exited = new Promise((resolve) => server.on("exit", (code, signal) => resolve(code ?? signal)));
+const found = await (
+  await fetch(new URL(`/api/search?q=${encodeURIComponent(word)}`, address), {
+    headers: { cookie },
+  })
+).json();
+if (!found.hits?.some((hit) => hit.id === id))
+  fail(`a search for ${word} did not find ${id}: ${JSON.stringify(found)}`);
+const exited = new Promise((resolve) =>
+  server.on("exit", (code, signal) => resolve(code ?? signal)),
+);
 server.kill("SIGTERM");
 const code = await exited;
 clearTimeout(timer);
 if (code !== 0) fail(`exited with ${code} after SIGTERM; stderr: ${stderr}`);
-console.error(`install-test: ok: ${label}: recall serve answered its page, its front end and a search, and stopped on SIGTERM`);
+console.error(
+  `install-test: ok: ${label}: recall serve answered its page, its front end and a search, and stopped on SIGTERM`,
+);

@@ -26,17 +26,33 @@ mkdirSync(typeDefDir, { recursive: true });
 // `cargo check --release`: its build-script run is the addon's build's, and the changed value
 // would make `cargo test --release` compile the crate and every test again.
 const clippy = spawnSync("cargo", ["clippy", "--version"], { stdio: "ignore" }).status === 0;
-const expand = spawnSync("cargo", [...(clippy ? ["clippy", "--release"] : ["check"]), "--quiet", "--manifest-path", join(nativeDir, "Cargo.toml")], {
-  stdio: ["ignore", "inherit", "inherit"],
-  env: { ...process.env, NAPI_TYPE_DEF_TMP_FOLDER: typeDefDir, NAPI_FORCE_BUILD_RECALL_NATIVE: String(Date.now()) },
-});
+const expand = spawnSync(
+  "cargo",
+  [
+    ...(clippy ? ["clippy", "--release"] : ["check"]),
+    "--quiet",
+    "--manifest-path",
+    join(nativeDir, "Cargo.toml"),
+  ],
+  {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: {
+      ...process.env,
+      NAPI_TYPE_DEF_TMP_FOLDER: typeDefDir,
+      NAPI_FORCE_BUILD_RECALL_NATIVE: String(Date.now()),
+    },
+  },
+);
 if (expand.status !== 0) process.exit(expand.status ?? 1);
 
-const header = "// Generated from native/src by scripts/native-typings.mjs (napi-rs); do not edit.\n";
+const header =
+  "// Generated from native/src by scripts/native-typings.mjs (napi-rs); do not edit.\n";
 const { dts } = await generateTypeDef({ typeDefDir, cwd: root, dtsHeader: header });
 if (!check) {
   writeFileSync(typingsFile, dts);
 } else if (!existsSync(typingsFile) || readFileSync(typingsFile, "utf8") !== dts) {
-  console.error(`recall: ${typingsFile} differs from what native/src declares; run \`node scripts/native-typings.mjs\` and commit it`);
+  console.error(
+    `recall: ${typingsFile} differs from what native/src declares; run \`node scripts/native-typings.mjs\` and commit it`,
+  );
   process.exit(1);
 }

@@ -14,18 +14,36 @@ const out = join(root, "docs", "images");
 const home = mkdtempSync(join(tmpdir(), "recall-shots-"));
 const agentDir = join(home, "agent");
 mkdirSync(agentDir, { recursive: true });
-cpSync(join(root, "test", "fixtures", "agent", "sessions"), join(agentDir, "sessions"), { recursive: true });
+cpSync(join(root, "test", "fixtures", "agent", "sessions"), join(agentDir, "sessions"), {
+  recursive: true,
+});
 const env = { PATH: process.env.PATH, HOME: home, PI_CODING_AGENT_DIR: agentDir, TZ: "UTC" };
 
-const server = spawn(process.execPath, [join(root, "bin", "recall.cjs"), "serve"], { env, cwd: home, stdio: ["ignore", "pipe", "inherit"] });
-const url = await new Promise((resolve) => server.stdout.once("data", (d) => resolve(String(d).split("\n")[0])));
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox"] });
+const server = spawn(process.execPath, [join(root, "bin", "recall.cjs"), "serve"], {
+  env,
+  cwd: home,
+  stdio: ["ignore", "pipe", "inherit"],
+});
+const url = await new Promise((resolve) =>
+  server.stdout.once("data", (d) => resolve(String(d).split("\n")[0])),
+);
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  args: ["--no-sandbox"],
+});
 try {
   mkdirSync(out, { recursive: true });
-  const page = await browser.newPage({ viewport: { width: 1200, height: 720 }, colorScheme: "light" });
+  const page = await browser.newPage({
+    viewport: { width: 1200, height: 720 },
+    colorScheme: "light",
+  });
   await page.goto(url);
   await page.locator("input[type=search]").pressSequentially("staging depl");
-  await page.waitForFunction(() => document.querySelectorAll("li.hit mark").length > 0 && document.querySelectorAll("li.hit").length < 10);
+  await page.waitForFunction(
+    () =>
+      document.querySelectorAll("li.hit mark").length > 0 &&
+      document.querySelectorAll("li.hit").length < 10,
+  );
   await page.screenshot({ path: join(out, "serve-search.png") });
   await page.locator("input[type=search]").press("Enter");
   await page.waitForSelector(".part.marked");
@@ -34,7 +52,9 @@ try {
   await page.goto(new URL("/activity?since=", url).href);
   await page.waitForSelector("svg.chart");
   await page.screenshot({ path: join(out, "serve-activity.png") });
-  console.log(`wrote ${["serve-search.png", "serve-session.png", "serve-activity.png"].map((f) => join("docs", "images", f)).join(", ")}`);
+  console.log(
+    `wrote ${["serve-search.png", "serve-session.png", "serve-activity.png"].map((f) => join("docs", "images", f)).join(", ")}`,
+  );
 } finally {
   await browser.close();
   server.kill("SIGTERM");

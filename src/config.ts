@@ -66,7 +66,8 @@ export function readSettings(path: string, problems: string[]): Json | undefined
     text = readFileSync(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT" && code !== "ENOTDIR") problems.push(`cannot read ${path} (${code ?? String(error)})`);
+    if (code !== "ENOENT" && code !== "ENOTDIR")
+      problems.push(`cannot read ${path} (${code ?? String(error)})`);
     return undefined;
   }
   try {
@@ -91,31 +92,61 @@ function modelName(value: unknown, where: string, problems: string[]): string | 
   return undefined;
 }
 
-/** A tag count, clamped to low–10 as pi-recall clamps it; anything but a whole number is a problem. */
-function count(value: unknown, fallback: number, low: number, where: string, problems: string[]): number {
+/**
+ * A tag count, clamped to low–10 as pi-recall clamps it; anything but a whole number is a problem.
+ */
+function count(
+  value: unknown,
+  fallback: number,
+  low: number,
+  where: string,
+  problems: string[],
+): number {
   if (value === undefined) return fallback;
-  if (typeof value === "number" && Number.isInteger(value)) return Math.min(MOST_TAGS, Math.max(low, value));
+  if (typeof value === "number" && Number.isInteger(value))
+    return Math.min(MOST_TAGS, Math.max(low, value));
   problems.push(`${where} must be a whole number, not ${JSON.stringify(value)}`);
   return fallback;
 }
 
-export function loadConfig(locations: Pick<Locations, "agentDir" | "dataDir" | "piRecallDir">, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): LoadedConfig {
+export function loadConfig(
+  locations: Pick<Locations, "agentDir" | "dataDir" | "piRecallDir">,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): LoadedConfig {
   const problems: string[] = [];
-  const path = env.RECALL_CONFIG_FILE ? absolute(env.RECALL_CONFIG_FILE, cwd) : join(locations.dataDir, "config.json");
+  const path = env.RECALL_CONFIG_FILE
+    ? absolute(env.RECALL_CONFIG_FILE, cwd)
+    : join(locations.dataDir, "config.json");
   const own = readSettings(path, problems);
 
   const scope = section(own, "picker")?.scope;
-  if (scope !== undefined && scope !== "all" && scope !== "current") problems.push(`${path}: picker.scope must be "all" or "current", not ${JSON.stringify(scope)}`);
+  if (scope !== undefined && scope !== "all" && scope !== "current")
+    problems.push(`${path}: picker.scope must be "all" or "current", not ${JSON.stringify(scope)}`);
 
   // autoTags: recall's own values, else pi-recall's file.
   let autoTags = section(own, "autoTags");
   let autoTagsFile = path;
   if (!autoTags) {
-    autoTagsFile = env.PI_RECALL_CONFIG_FILE ? absolute(env.PI_RECALL_CONFIG_FILE, cwd) : join(locations.piRecallDir, "config.json");
+    autoTagsFile = env.PI_RECALL_CONFIG_FILE
+      ? absolute(env.PI_RECALL_CONFIG_FILE, cwd)
+      : join(locations.piRecallDir, "config.json");
     autoTags = section(readSettings(autoTagsFile, problems), "autoTags");
   }
-  const minimum = count(autoTags?.minimum, DEFAULT_MINIMUM_TAGS, DEFAULT_MINIMUM_TAGS, `${autoTagsFile}: autoTags.minimum`, problems);
-  const maximum = count(autoTags?.maximum, Math.max(DEFAULT_MAXIMUM_TAGS, minimum), minimum, `${autoTagsFile}: autoTags.maximum`, problems);
+  const minimum = count(
+    autoTags?.minimum,
+    DEFAULT_MINIMUM_TAGS,
+    DEFAULT_MINIMUM_TAGS,
+    `${autoTagsFile}: autoTags.minimum`,
+    problems,
+  );
+  const maximum = count(
+    autoTags?.maximum,
+    Math.max(DEFAULT_MAXIMUM_TAGS, minimum),
+    minimum,
+    `${autoTagsFile}: autoTags.maximum`,
+    problems,
+  );
   const autoTagModel = modelName(autoTags?.model, `${autoTagsFile}: autoTags.model`, problems);
 
   // ask: recall's own model, else pi-session-recall's.
@@ -141,7 +172,8 @@ export function loadConfig(locations: Pick<Locations, "agentDir" | "dataDir" | "
 
 /** The configuration a model feature runs with: any problem in it is an error. */
 export function strictConfig(loaded: LoadedConfig): RecallConfig {
-  if (loaded.problems.length > 0) throw new RecallError("BAD_INPUT", loaded.problems[0]!, { field: "config" });
+  if (loaded.problems.length > 0)
+    throw new RecallError("BAD_INPUT", loaded.problems[0]!, { field: "config" });
   return loaded.config;
 }
 
@@ -150,11 +182,23 @@ export function strictConfig(loaded: LoadedConfig): RecallConfig {
  * Written to a temporary file and renamed, so a reader never sees half a file.
  */
 export function saveModel(path: string, model: string): void {
-  if (!/^[^/\s]+\/\S+$/.test(model)) throw new RecallError("BAD_INPUT", `a model is "provider/model-id", not ${JSON.stringify(model)}`, { field: "model" });
+  if (!/^[^/\s]+\/\S+$/.test(model))
+    throw new RecallError(
+      "BAD_INPUT",
+      `a model is "provider/model-id", not ${JSON.stringify(model)}`,
+      { field: "model" },
+    );
   const problems: string[] = [];
   const settings = readSettings(path, problems) ?? {};
-  if (problems.length > 0) throw new RecallError("BAD_INPUT", `${problems[0]}; fix or remove it to save the model`, { field: "config" });
-  const updated = { ...settings, autoTags: { ...section(settings, "autoTags"), model }, ask: { ...section(settings, "ask"), model } };
+  if (problems.length > 0)
+    throw new RecallError("BAD_INPUT", `${problems[0]}; fix or remove it to save the model`, {
+      field: "config",
+    });
+  const updated = {
+    ...settings,
+    autoTags: { ...section(settings, "autoTags"), model },
+    ask: { ...section(settings, "ask"), model },
+  };
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(updated, null, 2)}\n`);

@@ -18,7 +18,10 @@ export type RecallErrorCode =
   | "STALE_CURSOR"
   /** A cursor that continues another listing than the one asked for. */
   | "CURSOR_MISMATCH"
-  /** A session whose folder is gone (or unknown): it can be forked, not resumed; `value` is its file. */
+  /**
+   * A session whose folder is gone (or unknown): it can be forked, not resumed; `value` is its
+   * file.
+   */
   | "FOLDER_GONE"
   /**
    * No model can be asked: no `pi` to run, an unknown model, no credentials; or a file of the
@@ -35,11 +38,15 @@ export type RecallErrorCode =
   /** Stopped by the caller's signal. */
   | "ABORTED"
   | "IO"
-  /** A session file a guarded read refuses: outside the sessions folder, a link, not a regular file. */
+  /**
+   * A session file a guarded read refuses: outside the sessions folder, a link, not a regular file.
+   */
   | "UNSAFE_FILE"
   /** A session file over the size a guarded read accepts. */
   | "FILE_TOO_LARGE"
-  /** A session file that is no longer the file it was when it was named (replaced, not appended to). */
+  /**
+   * A session file that is no longer the file it was when it was named (replaced, not appended to).
+   */
   | "SESSION_REPLACED"
   | "INTERNAL";
 
@@ -81,10 +88,19 @@ export function asRecallError(error: unknown): RecallError {
   if (error instanceof RecallError) return error;
   const e = error as NodeJS.ErrnoException;
   if (e instanceof Error && typeof e.code === "string" && typeof e.path === "string") {
-    if (e.code === "ENOENT") return new RecallError("NOT_FOUND", `${e.path} does not exist (any more)`, { value: e.path, cause: error });
-    return new RecallError("IO", `cannot read ${e.path}: ${e.code}`, { value: e.path, cause: error });
+    if (e.code === "ENOENT")
+      return new RecallError("NOT_FOUND", `${e.path} does not exist (any more)`, {
+        value: e.path,
+        cause: error,
+      });
+    return new RecallError("IO", `cannot read ${e.path}: ${e.code}`, {
+      value: e.path,
+      cause: error,
+    });
   }
-  return new RecallError("INTERNAL", error instanceof Error ? error.message : String(error), { cause: error });
+  return new RecallError("INTERNAL", error instanceof Error ? error.message : String(error), {
+    cause: error,
+  });
 }
 
 const NATIVE_CODES: Record<string, RecallErrorCode> = {

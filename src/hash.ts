@@ -52,6 +52,8 @@ export class FastHash {
   }
 
   digest(): string {
-    return (this.a >>> 0).toString(16).padStart(8, "0") + (this.b >>> 0).toString(16).padStart(8, "0");
+    return (
+      (this.a >>> 0).toString(16).padStart(8, "0") + (this.b >>> 0).toString(16).padStart(8, "0")
+    );
   }
 }

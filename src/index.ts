@@ -18,16 +18,29 @@ export { prefixMarks as wordMarks } from "./native/words.js";
 export { normalizeTag, parseTags } from "./tags/normalize.js";
 export { projectOf } from "./sessions/project-identity.js";
 export { meaningIncomplete } from "./api/meaning.js";
-// The pi_session_* tools' arguments, checked and turned into a search (`recall.sessionTools.page` takes it).
-export { searchQuery as sessionSearchQuery, findQuery as sessionFindQuery, listQuery as sessionListQuery } from "./api/session-tools/session-query.js";
-export { checkedPageChars as sessionPageChars, readMode as sessionReadMode } from "./api/session-tools/session-query.js";
+// The pi_session_* tools' arguments, checked and turned into a search (`recall.sessionTools.page`
+// takes it).
+export {
+  searchQuery as sessionSearchQuery,
+  findQuery as sessionFindQuery,
+  listQuery as sessionListQuery,
+} from "./api/session-tools/session-query.js";
+export {
+  checkedPageChars as sessionPageChars,
+  readMode as sessionReadMode,
+} from "./api/session-tools/session-query.js";
 export type { EarlyLook } from "./sessions/discover.js";
 export { RecallError } from "./errors.js";
 export { RECALL_VERSION } from "./version.js";
 export type { Versions } from "./api/versions.js";
 export type { RecallErrorCode, RecallErrorDetails } from "./errors.js";
 export type { Notice, NoticeCode } from "./api/notices.js";
-export type { Locations, LocationOverrides, SessionsFolderProblem, SessionsSource } from "./locations.js";
+export type {
+  Locations,
+  LocationOverrides,
+  SessionsFolderProblem,
+  SessionsSource,
+} from "./locations.js";
 export { DEFAULT_LIMIT, MAX_LIMIT } from "./answers/limits.js";
 export { TYPO_MODES } from "./api/search.js";
 export { CONTENT_SCOPES } from "./sessions/content-scope.js";
@@ -53,14 +66,25 @@ export type { ReadOptions, ReadResult } from "./api/read.js";
 export { TRANSCRIPT_MODES } from "./sessions/transcript.js";
 export type { TranscriptMode } from "./sessions/transcript.js";
 export { DEFAULT_CONTEXT_CHARS } from "./api/context.js";
-export type { ContextOptions, ContextMessage, ContextSummary, ContextResult } from "./api/context.js";
+export type {
+  ContextOptions,
+  ContextMessage,
+  ContextSummary,
+  ContextResult,
+} from "./api/context.js";
 export type { ResumePlan } from "./api/resume.js";
 export { EXPORT_FORMATS } from "./api/export.js";
 export { DEFAULT_STATS_FILES } from "./api/stats.js";
 export type { Activity, Stats, StatsOptions } from "./api/stats.js";
 export type { ExportedSession, ExportFormat, ExportOptions } from "./api/export.js";
 export type { SessionView, ConversationPart, HeaderField } from "./api/session-view.js";
-export type { DocumentBlock, DocumentEntry, EntryKind, SessionDocument, Usage } from "./sessions/session-document.js";
+export type {
+  DocumentBlock,
+  DocumentEntry,
+  EntryKind,
+  SessionDocument,
+  Usage,
+} from "./sessions/session-document.js";
 export type { SessionTags, TagEdit } from "./api/tags.js";
 export type { TagCount } from "./tags/tag-store.js";
 export type { SyncReport, SyncProgress, SyncFailure, MalformedFile } from "./sync/sync.js";
@@ -74,7 +98,11 @@ export { SESSION_TOOL_LIMITS, SESSION_TOOL_MODES } from "./api/session-tools/lim
 export type { SessionToolMode } from "./api/session-tools/limits.js";
 export { SESSION_TOOL_TEXT } from "./api/session-tools/descriptions.js";
 export type { SessionQuery, SessionSearchArgs } from "./api/session-tools/session-query.js";
-export type { SessionPage, SessionPageRequest, IndexingProgress } from "./api/session-tools/session-page.js";
+export type {
+  SessionPage,
+  SessionPageRequest,
+  IndexingProgress,
+} from "./api/session-tools/session-page.js";
 export type { Archive } from "./archive/archive.js";
 export { PUSHED_CONTENT } from "./archive/remotes.js";
 export type { Remote, RemoteSettings, PushedContent } from "./archive/remotes.js";
@@ -86,5 +114,10 @@ export type { KeptFile } from "./archive/kept-files.js";
 export type { PushOnChange } from "./archive/push-on-change.js";
 export type { ArchiveDocument, IdentifiedDocument, Redactions } from "./archive/documents.js";
 export type { SecretCheckReport, SessionSecrets, SecretFind } from "./archive/secret-check.js";
-export type { ArchiveSearchOptions, ArchiveSearchPage, ArchiveHit, Origin } from "./archive/search.js";
+export type {
+  ArchiveSearchOptions,
+  ArchiveSearchPage,
+  ArchiveHit,
+  Origin,
+} from "./archive/search.js";
 export type { ArchiveReadOptions, ArchiveReadResult } from "./archive/read.js";

@@ -14,7 +14,9 @@ import { FastHash } from "./hash.js";
 export interface Locations {
   agentDir: string;
   sessionsDir: string;
-  /** Which setting named `sessionsDir`, as a person would look for it (an environment variable, …). */
+  /**
+   * Which setting named `sessionsDir`, as a person would look for it (an environment variable, …).
+   */
   sessionsFrom: SessionsSource;
   /** Pi's default layout (project folders) or a custom flat directory. */
   layout: "projects" | "flat";
@@ -22,7 +24,10 @@ export interface Locations {
   cacheDir: string;
   /** User data that must survive a rebuild: tags. */
   dataDir: string;
-  /** Where the earlier pi-recall extension kept its tags and config (`PI_RECALL_DATA_DIR`), read once. */
+  /**
+   * Where the earlier pi-recall extension kept its tags and config (`PI_RECALL_DATA_DIR`), read
+   * once.
+   */
   piRecallDir: string;
 }
 
@@ -30,7 +35,12 @@ export interface Locations {
  * `sessionsDir` is the option of that name (each adapter names it as its users set it: the CLI's
  * `--sessions-dir`); `default` is Pi's own `~/.pi/agent/sessions`, chosen by no setting.
  */
-export type SessionsSource = "sessionsDir" | "PI_CODING_AGENT_SESSION_DIR" | `sessionDir in ${string}` | "PI_CODING_AGENT_DIR" | "default";
+export type SessionsSource =
+  | "sessionsDir"
+  | "PI_CODING_AGENT_SESSION_DIR"
+  | `sessionDir in ${string}`
+  | "PI_CODING_AGENT_DIR"
+  | "default";
 
 export interface LocationOverrides {
   sessionsDir?: string;
@@ -51,8 +61,12 @@ function absolute(path: string, cwd: string): string {
 
 function settingsSessionDir(agentDir: string): string | undefined {
   try {
-    const settings = JSON.parse(readFileSync(join(agentDir, "settings.json"), "utf8")) as { sessionDir?: unknown };
-    return typeof settings.sessionDir === "string" && settings.sessionDir.trim() ? settings.sessionDir : undefined;
+    const settings = JSON.parse(readFileSync(join(agentDir, "settings.json"), "utf8")) as {
+      sessionDir?: unknown;
+    };
+    return typeof settings.sessionDir === "string" && settings.sessionDir.trim()
+      ? settings.sessionDir
+      : undefined;
   } catch {
     return undefined;
   }
@@ -61,30 +75,46 @@ function settingsSessionDir(agentDir: string): string | undefined {
 export function resolveLocations(overrides: LocationOverrides = {}): Locations {
   const env = overrides.env ?? process.env;
   const cwd = overrides.cwd ?? process.cwd();
-  const agentDir = env.PI_CODING_AGENT_DIR ? absolute(env.PI_CODING_AGENT_DIR, cwd) : join(homedir(), ".pi", "agent");
+  const agentDir = env.PI_CODING_AGENT_DIR
+    ? absolute(env.PI_CODING_AGENT_DIR, cwd)
+    : join(homedir(), ".pi", "agent");
   const defaultSessions = join(agentDir, "sessions");
   const fromSettings = settingsSessionDir(agentDir);
   const [custom, sessionsFrom]: [string | undefined, SessionsSource] =
-    overrides.sessionsDir !== undefined ? [overrides.sessionsDir, "sessionsDir"]
-    : env.PI_CODING_AGENT_SESSION_DIR ? [env.PI_CODING_AGENT_SESSION_DIR, "PI_CODING_AGENT_SESSION_DIR"]
-    : fromSettings ? [fromSettings, `sessionDir in ${join(agentDir, "settings.json")}`]
-    : [undefined, env.PI_CODING_AGENT_DIR ? "PI_CODING_AGENT_DIR" : "default"];
+    overrides.sessionsDir !== undefined
+      ? [overrides.sessionsDir, "sessionsDir"]
+      : env.PI_CODING_AGENT_SESSION_DIR
+        ? [env.PI_CODING_AGENT_SESSION_DIR, "PI_CODING_AGENT_SESSION_DIR"]
+        : fromSettings
+          ? [fromSettings, `sessionDir in ${join(agentDir, "settings.json")}`]
+          : [undefined, env.PI_CODING_AGENT_DIR ? "PI_CODING_AGENT_DIR" : "default"];
   // Pi resolves a relative `sessionDir` setting from the working directory; so does recall.
   const sessionsDir = custom ? absolute(custom, cwd) : defaultSessions;
   const layout = sessionsDir === defaultSessions ? "projects" : "flat";
 
-  const cacheRoot = env.RECALL_CACHE_DIR ? absolute(env.RECALL_CACHE_DIR, cwd) : join(agentDir, "cache", "recall");
+  const cacheRoot = env.RECALL_CACHE_DIR
+    ? absolute(env.RECALL_CACHE_DIR, cwd)
+    : join(agentDir, "cache", "recall");
   // Each sessions directory gets an index of its own, so switching between them never
   // thrashes one index.
   const cacheDir =
-    layout === "projects" ? cacheRoot : join(cacheRoot, "dirs", new FastHash().update(sessionsDir).digest());
-  const dataDir = env.RECALL_DATA_DIR ? absolute(env.RECALL_DATA_DIR, cwd) : join(agentDir, "recall");
-  const piRecallDir = env.PI_RECALL_DATA_DIR ? absolute(env.PI_RECALL_DATA_DIR, cwd) : join(agentDir, "pi-recall");
+    layout === "projects"
+      ? cacheRoot
+      : join(cacheRoot, "dirs", new FastHash().update(sessionsDir).digest());
+  const dataDir = env.RECALL_DATA_DIR
+    ? absolute(env.RECALL_DATA_DIR, cwd)
+    : join(agentDir, "recall");
+  const piRecallDir = env.PI_RECALL_DATA_DIR
+    ? absolute(env.PI_RECALL_DATA_DIR, cwd)
+    : join(agentDir, "pi-recall");
   return { agentDir, sessionsDir, sessionsFrom, layout, cacheDir, dataDir, piRecallDir };
 }
 
 export interface SessionsFolderProblem {
-  /** Pi's default folder not made yet (Pi has not run), or a folder a setting names missing, or a file. */
+  /**
+   * Pi's default folder not made yet (Pi has not run), or a folder a setting names missing, or a
+   * file.
+   */
   kind: "none-yet" | "missing" | "not-a-folder";
   sessionsDir: string;
   from: SessionsSource;
@@ -106,10 +136,29 @@ export function sessionsFolderProblem(locations: Locations): SessionsFolderProbl
   try {
     stat = statSync(sessionsDir);
   } catch {
-    if (from === "default") return { kind: "none-yet", sessionsDir, from, message: `no Pi sessions yet at ${sessionsDir} (Pi writes them there)`, fatal: false };
-    return { kind: "missing", sessionsDir, from, message: `there is no sessions folder at ${sessionsDir} (set by ${setBy})`, fatal: true };
+    if (from === "default")
+      return {
+        kind: "none-yet",
+        sessionsDir,
+        from,
+        message: `no Pi sessions yet at ${sessionsDir} (Pi writes them there)`,
+        fatal: false,
+      };
+    return {
+      kind: "missing",
+      sessionsDir,
+      from,
+      message: `there is no sessions folder at ${sessionsDir} (set by ${setBy})`,
+      fatal: true,
+    };
   }
-  if (!stat.isDirectory()) return { kind: "not-a-folder", sessionsDir, from, message: `the sessions folder ${sessionsDir} (set by ${setBy}) is a file, not a folder`, fatal: true };
+  if (!stat.isDirectory())
+    return {
+      kind: "not-a-folder",
+      sessionsDir,
+      from,
+      message: `the sessions folder ${sessionsDir} (set by ${setBy}) is a file, not a folder`,
+      fatal: true,
+    };
   return undefined;
 }
-

@@ -21,33 +21,50 @@ export interface IndexStore {
   replaced: boolean;
 }
 
-/** Enough of the reason an index could not be used to say what it was (Tantivy's may quote a whole file). */
+/**
+ * Enough of the reason an index could not be used to say what it was (Tantivy's may quote a whole
+ * file).
+ */
 const NOTICE_REASON_CHARS = 160;
 
 export interface OpenOptions {
-  /** Which segment files' checksums opening reads (default: those changed since the last commit). */
+  /**
+   * Which segment files' checksums opening reads (default: those changed since the last commit).
+   */
   check?: IndexCheck;
 }
 
-export async function openStore(locations: Locations, options: OpenOptions = {}): Promise<IndexStore> {
+export async function openStore(
+  locations: Locations,
+  options: OpenOptions = {},
+): Promise<IndexStore> {
   const indexDir = join(locations.cacheDir, "index");
   const notices: string[] = [];
   try {
     mkdirSync(locations.cacheDir, { recursive: true });
   } catch (error) {
-    throw new RecallError("IO", `cannot create the cache folder ${locations.cacheDir}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+    throw new RecallError(
+      "IO",
+      `cannot create the cache folder ${locations.cacheDir}: ${(error as NodeJS.ErrnoException).code ?? error}`,
+    );
   }
   // The cache is recall's own: something other than a folder where the index goes is put aside.
   const notFolder = clearNotAFolder(indexDir);
-  if (notFolder) notices.push(`${indexDir} was ${notFolder}, not the index's folder; replaced it with a new index, rebuilt from the session files`);
+  if (notFolder)
+    notices.push(
+      `${indexDir} was ${notFolder}, not the index's folder; replaced it with a new index, rebuilt from the session files`,
+    );
   const native = await IndexHandle.open(indexDir, options.check);
   const replacedBecause = native.replacedBecause();
   let replaced = notFolder !== undefined;
   if (replacedBecause !== null) {
     replaced = true;
-    notices.push(`the index in ${indexDir} could not be used (${shorten(replacedBecause, NOTICE_REASON_CHARS)}); rebuilding it from the session files`);
+    notices.push(
+      `the index in ${indexDir} could not be used (${shorten(replacedBecause, NOTICE_REASON_CHARS)}); rebuilding it from the session files`,
+    );
     // Where recall kept its sync state before the index held it.
-    for (const old of ["state.json", "fingerprint.json"]) rmSync(join(locations.cacheDir, old), { force: true });
+    for (const old of ["state.json", "fingerprint.json"])
+      rmSync(join(locations.cacheDir, old), { force: true });
   }
   return { locations, native, notices, replaced };
 }
@@ -61,11 +78,18 @@ function clearNotAFolder(path: string): string | undefined {
     return undefined;
   }
   if (stat.isDirectory() || (stat.isSymbolicLink() && isFolder(path))) return undefined;
-  const what = stat.isFile() ? "a file" : stat.isSymbolicLink() ? "a link to no folder" : "not a folder";
+  const what = stat.isFile()
+    ? "a file"
+    : stat.isSymbolicLink()
+      ? "a link to no folder"
+      : "not a folder";
   try {
     rmSync(path, { force: true });
   } catch (error) {
-    throw new RecallError("IO", `${path} is ${what}, not the index's folder, and cannot be removed: ${(error as NodeJS.ErrnoException).code ?? error}`);
+    throw new RecallError(
+      "IO",
+      `${path} is ${what}, not the index's folder, and cannot be removed: ${(error as NodeJS.ErrnoException).code ?? error}`,
+    );
   }
   return what;
 }

@@ -17,7 +17,15 @@ import { CALL_ARGUMENT_CHARS, OUTPUT_HEAD_CHARS } from "../src/sessions/other-te
 import { normalizeTag } from "../src/tags/normalize.js";
 import { TAGS_DB_FILE, TagStore } from "../src/tags/tag-store.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
-import { CALL_PREFIX, OUTPUT_PREFIX, pemBody, random, sessionId, SHAPES, writeSessions } from "./helpers/secret-shapes.js";
+import {
+  CALL_PREFIX,
+  OUTPUT_PREFIX,
+  pemBody,
+  random,
+  sessionId,
+  SHAPES,
+  writeSessions,
+} from "./helpers/secret-shapes.js";
 
 /** Code and prose that only look like secrets: every one must leave exactly as it is. */
 const LOOK_ALIKES = [
@@ -58,7 +66,16 @@ const LOOK_ALIKES = [
   "// secretlint-disable\nconst answer = 42;",
 ];
 
-const PLACES = ["message", "tool-call", "tool-output", "thinking", "session-name", "folder", "tags", "kept-file"] as const;
+const PLACES = [
+  "message",
+  "tool-call",
+  "tool-output",
+  "thinking",
+  "session-name",
+  "folder",
+  "tags",
+  "kept-file",
+] as const;
 type Place = (typeof PLACES)[number];
 
 interface Pushed {
@@ -66,22 +83,42 @@ interface Pushed {
   files: KeptFile[];
 }
 
-/** Writes one session a text, tags each with its tags, and dry-runs a push of all kinds with kept files: what would leave, by session. */
-async function pushTexts(agent: AgentDir, texts: readonly string[], tagsOf: (n: number) => string[] = () => []): Promise<Map<string, Pushed>> {
+/**
+ * Writes one session a text, tags each with its tags, and dry-runs a push of all kinds with kept
+ * files: what would leave, by session.
+ */
+async function pushTexts(
+  agent: AgentDir,
+  texts: readonly string[],
+  tagsOf: (n: number) => string[] = () => [],
+): Promise<Map<string, Pushed>> {
   writeSessions(agent.sessionsDir, agent.root, texts);
   const dataDir = join(agent.root, "data");
   mkdirSync(dataDir, { recursive: true });
   const tags = TagStore.open(join(dataDir, TAGS_DB_FILE));
   try {
-    for (let n = 0; n < texts.length; n++) if (tagsOf(n).length > 0) await tags.addManual(sessionId(n), tagsOf(n));
+    for (let n = 0; n < texts.length; n++)
+      if (tagsOf(n).length > 0) await tags.addManual(sessionId(n), tagsOf(n));
   } finally {
     tags.close();
   }
-  const remote = { url: "http://127.0.0.1:9", index: "redaction", machine: "laptop", user: "ada", content: ["conversation", "calls", "outputs", "thinking"], keepFiles: true };
+  const remote = {
+    url: "http://127.0.0.1:9",
+    index: "redaction",
+    machine: "laptop",
+    user: "ada",
+    content: ["conversation", "calls", "outputs", "thinking"],
+    keepFiles: true,
+  };
   writeFileSync(join(dataDir, "config.json"), JSON.stringify({ remotes: { team: remote } }));
-  const env = { ...agent.env, RECALL_DATA_DIR: dataDir, RECALL_CACHE_DIR: join(agent.root, "cache") };
+  const env = {
+    ...agent.env,
+    RECALL_DATA_DIR: dataDir,
+    RECALL_CACHE_DIR: join(agent.root, "cache"),
+  };
   const pushed = new Map<string, Pushed>();
-  const of = (id: string) => pushed.get(id) ?? pushed.set(id, { documents: [], files: [] }).get(id)!;
+  const of = (id: string) =>
+    pushed.get(id) ?? pushed.set(id, { documents: [], files: [] }).get(id)!;
   const report = await Archive.open({ env, cwd: agent.root }).push("team", {
     dryRun: true,
     onDocument: (d) => of(d.document.session_id).documents.push(d),
@@ -93,7 +130,8 @@ async function pushTexts(agent: AgentDir, texts: readonly string[], tagsOf: (n: 
 
 /** What leaves from one place of a pushed session, as text. */
 function placeText(pushed: Pushed, place: Place): string {
-  const text = (kind: string) => pushed.documents.filter((d) => d.document.kind === kind).map((d) => d.document.text);
+  const text = (kind: string) =>
+    pushed.documents.filter((d) => d.document.kind === kind).map((d) => d.document.text);
   switch (place) {
     case "message":
       return text("conversation").join("\n");
@@ -106,7 +144,10 @@ function placeText(pushed: Pushed, place: Place): string {
     case "session-name":
       return pushed.documents.map((d) => d.document.session_name ?? "").join("\n");
     case "folder":
-      return [...pushed.documents.map((d) => `${d.document.folder}\n${d.document.project}`), ...pushed.files.map((f) => `${f.folder}\n${f.project}`)].join("\n");
+      return [
+        ...pushed.documents.map((d) => `${d.document.folder}\n${d.document.project}`),
+        ...pushed.files.map((f) => `${f.folder}\n${f.project}`),
+      ].join("\n");
     case "tags":
       return pushed.documents.map((d) => d.document.tags.join(" ")).join("\n");
     case "kept-file":
@@ -127,7 +168,11 @@ describe("redaction of every secret shape in every place that leaves", () => {
   let pushed: Map<string, Pushed>;
   beforeAll(async () => {
     agent = makeAgentDir({ withFixtures: false });
-    pushed = await pushTexts(agent, SHAPES.map((s) => s.text), (n) => (SHAPES[n]!.tag ? [SHAPES[n]!.secret] : []));
+    pushed = await pushTexts(
+      agent,
+      SHAPES.map((s) => s.text),
+      (n) => (SHAPES[n]!.tag ? [SHAPES[n]!.secret] : []),
+    );
   }, 120_000);
   afterAll(() => agent?.cleanup());
 
@@ -142,7 +187,8 @@ describe("redaction of every secret shape in every place that leaves", () => {
         pairs++;
         const text = placeText(session!, place);
         expect(text.length, `${shape.name} × ${place}: nothing left from it`).toBeGreaterThan(0);
-        if (asIn(place, shape.secret).some((part) => text.includes(part))) leaks.push(`${shape.name} × ${place}`);
+        if (asIn(place, shape.secret).some((part) => text.includes(part)))
+          leaks.push(`${shape.name} × ${place}`);
       }
     });
     expect(leaks, `${leaks.length} of ${pairs} pairs leak`).toEqual([]);
@@ -151,11 +197,14 @@ describe("redaction of every secret shape in every place that leaves", () => {
 
   it("names each redaction by its kind in the documents and the kept file", () => {
     const first = pushed.get(sessionId(0))!;
-    expect(first.documents.find((d) => d.document.kind === "conversation")!.document.text).toMatch(/\[REDACTED:aws-access-key-id\]/);
+    expect(first.documents.find((d) => d.document.kind === "conversation")!.document.text).toMatch(
+      /\[REDACTED:aws-access-key-id\]/,
+    );
     expect(first.documents[0]!.places["session-name"]).toEqual({ "aws-access-key-id": 1 });
     expect(first.files[0]!.content).toContain("[REDACTED:aws-access-key-id]");
     // The kept file is still Pi's JSON Lines.
-    for (const line of first.files[0]!.content.trim().split("\n")) expect(() => JSON.parse(line)).not.toThrow();
+    for (const line of first.files[0]!.content.trim().split("\n"))
+      expect(() => JSON.parse(line)).not.toThrow();
   });
 });
 
@@ -171,11 +220,18 @@ describe("look-alikes stay byte for byte", () => {
   it("in every document and in the kept file, which is the session file itself", () => {
     LOOK_ALIKES.forEach((text, n) => {
       const session = pushed.get(sessionId(n))!;
-      for (const { document } of session.documents) expect(document.redactions, `${text} (${document.kind})`).toBe(0);
-      expect(session.documents.find((d) => d.document.kind === "conversation")!.document.text).toContain(text);
+      for (const { document } of session.documents)
+        expect(document.redactions, `${text} (${document.kind})`).toBe(0);
+      expect(
+        session.documents.find((d) => d.document.kind === "conversation")!.document.text,
+      ).toContain(text);
       const file = session.files[0]!;
       expect(file.redactions, text).toBe(0);
-      const path = join(agent.sessionsDir, `--work-app-${n}--`, `2026-10-20T00-00-00-000Z_${sessionId(n)}.jsonl`);
+      const path = join(
+        agent.sessionsDir,
+        `--work-app-${n}--`,
+        `2026-10-20T00-00-00-000Z_${sessionId(n)}.jsonl`,
+      );
       expect(file.content, text).toBe(readFileSync(path, "utf8"));
     });
   });

@@ -28,7 +28,18 @@ describe("benchmark harness (smoke, corpus of 20 sessions)", () => {
     const resultsFile = join(dir, "results.json");
     const run = spawnSync(
       process.execPath,
-      ["bench/run.mjs", "--sessions", "20", "--quick", "--corpus-dir", join(dir, "corpus"), "--work", join(dir, "work"), "--results", resultsFile],
+      [
+        "bench/run.mjs",
+        "--sessions",
+        "20",
+        "--quick",
+        "--corpus-dir",
+        join(dir, "corpus"),
+        "--work",
+        join(dir, "work"),
+        "--results",
+        resultsFile,
+      ],
       { cwd: ROOT, encoding: "utf8", env: { PATH: process.env.PATH, HOME: dir } },
     );
     expect(run.stderr).not.toMatch(/Error/);
@@ -37,7 +48,11 @@ describe("benchmark harness (smoke, corpus of 20 sessions)", () => {
     expect(existsSync(resultsFile)).toBe(true);
 
     const r = JSON.parse(readFileSync(resultsFile, "utf8"));
-    expect(r.machine).toMatchObject({ nproc: expect.any(Number), memoryGiB: expect.any(Number), cpuModel: expect.any(String) });
+    expect(r.machine).toMatchObject({
+      nproc: expect.any(Number),
+      memoryGiB: expect.any(Number),
+      cpuModel: expect.any(String),
+    });
     expect(r.load.start).toHaveLength(3);
     expect(r.corpus).toMatchObject({ label: "n20", files: 20, bytes: expect.any(Number) });
     expect(r.command).toMatch(/^npm run bench -- /);
@@ -95,7 +110,10 @@ describe("benchmark harness (smoke, corpus of 20 sessions)", () => {
       "fresh-append",
     ]);
 
-    const report = spawnSync(process.execPath, ["bench/report.mjs", resultsFile], { cwd: ROOT, encoding: "utf8" });
+    const report = spawnSync(process.execPath, ["bench/report.mjs", resultsFile], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
     expect(report.status).toBe(0);
     expect(report.stdout).toMatch(/full index/);
     expect(report.stdout).toMatch(/in-process `searchSessions` `--content all`, single word/);

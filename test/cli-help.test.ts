@@ -13,7 +13,9 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const env = { PATH: process.env.PATH ?? "", HOME: "/nonexistent", NO_COLOR: "1" };
 const recall = (...args: string[]) => runRecall(args, { env });
 
-/** The option lines of a help text: `  -n, --limit N   Show…`, with where the description starts. */
+/**
+ * The option lines of a help text: ` -n, --limit N Show…`, with where the description starts.
+ */
 function optionLines(help: string): { names: string; column: number }[] {
   const section = help.slice(help.indexOf("Options:"));
   return section
@@ -35,7 +37,16 @@ describe("recall search --help", () => {
     const { stdout } = await recall("search", "--help");
     expect(stdout).not.toMatch(/<value>/);
     const names = optionLines(stdout).map((line) => line.names);
-    for (const expected of ["-n, --limit N", "--since T", "--until T", "--cwd DIR", "--content KINDS", "--file PATH", "--format FORMAT", "--color WHEN"]) {
+    for (const expected of [
+      "-n, --limit N",
+      "--since T",
+      "--until T",
+      "--cwd DIR",
+      "--content KINDS",
+      "--file PATH",
+      "--format FORMAT",
+      "--color WHEN",
+    ]) {
       expect(names, expected).toContain(expected);
     }
   });
@@ -52,7 +63,10 @@ describe("recall search --help", () => {
       const { stdout } = await recall(command, "--help");
       const lines = optionLines(stdout);
       expect(lines.length, command).toBeGreaterThan(3);
-      expect(new Set(lines.map((line) => line.column)).size, `${command}: ${JSON.stringify(lines)}`).toBe(1);
+      expect(
+        new Set(lines.map((line) => line.column)).size,
+        `${command}: ${JSON.stringify(lines)}`,
+      ).toBe(1);
     }
   });
 });
@@ -69,7 +83,8 @@ describe("recall alone and recall --help", () => {
   it("recall --help lists the commands and says the options of every command once", async () => {
     const help = await recall("--help");
     expect(help.code).toBe(0);
-    for (const command of ["search", "list", "read", "index", "tag", "pick"]) expect(help.stdout).toMatch(new RegExp(`^ {2}${command} +\\S`, "m"));
+    for (const command of ["search", "list", "read", "index", "tag", "pick"])
+      expect(help.stdout).toMatch(new RegExp(`^ {2}${command} +\\S`, "m"));
     expect(help.stdout.match(/--sessions-dir/g)).toHaveLength(1);
     expect(help.stdout.match(/--color/g)).toHaveLength(1);
   });
@@ -78,7 +93,10 @@ describe("recall alone and recall --help", () => {
 describe("man pages", () => {
   it("give the synopsis with its operands and typed values", () => {
     const page = readFileSync(`${ROOT}/man/recall-search.1`, "utf8");
-    const synopsis = page.slice(page.indexOf(".SH SYNOPSIS"), page.indexOf(".SH", page.indexOf(".SH SYNOPSIS") + 4));
+    const synopsis = page.slice(
+      page.indexOf(".SH SYNOPSIS"),
+      page.indexOf(".SH", page.indexOf(".SH SYNOPSIS") + 4),
+    );
     expect(synopsis).toMatch(/recall search \[options\] <query/);
     expect(page).not.toMatch(/<value>/);
     expect(page).toContain("\\fB\\-\\-limit\\fR \\fIN\\fR");
@@ -87,7 +105,12 @@ describe("man pages", () => {
 
 describe("help asked for after a command's operands", () => {
   it("gives the command's help wherever -h or --help comes, and searches for it after --", async () => {
-    for (const args of [["search", "foo", "--help"], ["remote", "add", "-h"], ["tag", "abc", "--help"], ["push", "--forget", "x", "-h"]]) {
+    for (const args of [
+      ["search", "foo", "--help"],
+      ["remote", "add", "-h"],
+      ["tag", "abc", "--help"],
+      ["push", "--forget", "x", "-h"],
+    ]) {
       const help = await recall(...args);
       expect(help.code, args.join(" ")).toBe(0);
       expect(help.stdout, args.join(" ")).toContain(`Usage: recall ${args[0]} [options]`);

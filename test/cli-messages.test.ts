@@ -37,23 +37,33 @@ describe("the CLI's short messages", () => {
   it("recall tag with a session and no tag says what tag takes", async () => {
     const tagged = await recall("tag", S1_ID);
     expect(tagged).toMatchObject({ code: 2, stdout: "" });
-    expect(tagged.stderr).toBe("recall: recall tag needs more arguments: recall tag [options] <session> <tag…> (`recall tag --help` shows the usage)\n");
+    expect(tagged.stderr).toBe(
+      "recall: recall tag needs more arguments: recall tag [options] <session> <tag…> (`recall tag --help` shows the usage)\n",
+    );
   });
 
   it("remote test without a name tests the only remote, as push and pull do; a 200 answer that is no JSON is said to be no OpenSearch", async () => {
     const none = await recall("remote", "test");
     expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/^recall: no remote is configured in .*; add one with `recall remote add NAME URL`\n$/);
+    expect(none.stderr).toMatch(
+      /^recall: no remote is configured in .*; add one with `recall remote add NAME URL`\n$/,
+    );
     expect((await recall("remote", "add", "web", webUrl)).code).toBe(0);
     const only = await recall("remote", "test");
     expect(only.code).toBe(2);
-    expect(only.stdout).toMatch(new RegExp(`^FAIL {2}reachable: remote web \\(${webUrl.replaceAll(".", "\\.")}\\) answered with a body that is not OpenSearch's JSON while connecting: its URL names no OpenSearch`));
+    expect(only.stdout).toMatch(
+      new RegExp(
+        `^FAIL {2}reachable: remote web \\(${webUrl.replaceAll(".", "\\.")}\\) answered with a body that is not OpenSearch's JSON while connecting: its URL names no OpenSearch`,
+      ),
+    );
     expect(only.stdout).not.toMatch(/unreachable/);
     expect((await recall("remote", "add", "other", "http://127.0.0.1:1")).code).toBe(0);
     const several = await recall("remote", "test");
     expect(several.code).toBe(2);
     expect(several.stderr).toMatch(/^recall: there are several remotes.*other, web|web, other/);
-    expect((await recall("remote", "test", "web", "other")).stderr).toBe("recall: recall remote test takes the remote's name, or none for the only remote\n");
+    expect((await recall("remote", "test", "web", "other")).stderr).toBe(
+      "recall: recall remote test takes the remote's name, or none for the only remote\n",
+    );
   });
 });
 
@@ -81,6 +91,19 @@ describe("a push's summary", () => {
     expect(summaryLine(report)).toBe(
       "pushed 2 messages of 1 session and 1 session file (1.0 kB, no secret redacted in them) to team (2.0 kB, no secret redacted), 1 replaced document deleted, 1 deleted session removed, 1 forgotten session not sent; 1 session unchanged",
     );
-    expect(summaryLine({ ...report, sessions: 3, documents: 1, unchanged: 0, files: 0, deleted: 0, removed: 0, forgotten: 0 })).toBe("pushed 1 message of 3 sessions to team (2.0 kB, no secret redacted); 0 sessions unchanged");
+    expect(
+      summaryLine({
+        ...report,
+        sessions: 3,
+        documents: 1,
+        unchanged: 0,
+        files: 0,
+        deleted: 0,
+        removed: 0,
+        forgotten: 0,
+      }),
+    ).toBe(
+      "pushed 1 message of 3 sessions to team (2.0 kB, no secret redacted); 0 sessions unchanged",
+    );
   });
 });

@@ -20,11 +20,19 @@ describe("recall index", () => {
   it("reports what it read, as text and as JSON Lines", async () => {
     const first = await recall("index");
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/11 session files: 11 indexed, 0 appended, 0 removed, 0 unchanged, 0 failed/);
+    expect(first.stdout).toMatch(
+      /11 session files: 11 indexed, 0 appended, 0 removed, 0 unchanged, 0 failed/,
+    );
     expect(first.stderr).toMatch(/skipped 2 malformed lines/);
     const again = await recall("index", "--json");
     const [summary] = jsonLines(again.stdout);
-    expect(summary).toMatchObject({ type: "summary", discovered: 11, indexed: 0, unchanged: 11, failed: 0 });
+    expect(summary).toMatchObject({
+      type: "summary",
+      discovered: 11,
+      indexed: 0,
+      unchanged: 11,
+      failed: 0,
+    });
     const rebuilt = jsonLines((await recall("index", "--rebuild", "--json")).stdout);
     expect(rebuilt.at(-1)).toMatchObject({ type: "summary", indexed: 11, rebuilt: true });
   });
@@ -32,13 +40,21 @@ describe("recall index", () => {
   it("lists files it cannot read in its JSON output", async () => {
     const other = makeAgentDir();
     try {
-      const broken = join(other.sessionsDir, "--home-dev-x--", "2026-01-01T00-00-00-000Z_broken.jsonl");
+      const broken = join(
+        other.sessionsDir,
+        "--home-dev-x--",
+        "2026-01-01T00-00-00-000Z_broken.jsonl",
+      );
       mkdirSync(join(other.sessionsDir, "--home-dev-x--"));
       symlinkSync(join(other.root, "missing"), broken);
       const result = await runRecall(["index", "--json"], { env: other.env });
       expect(result.code).toBe(0);
       const lines = jsonLines(result.stdout);
-      expect(lines[0]).toEqual({ type: "failed", path: broken, reason: expect.stringMatching(/ENOENT/) });
+      expect(lines[0]).toEqual({
+        type: "failed",
+        path: broken,
+        reason: expect.stringMatching(/ENOENT/),
+      });
       expect(lines.at(-1)).toMatchObject({ type: "summary", failed: 1, indexed: 11 });
       const human = await runRecall(["index"], { env: other.env });
       expect(human.stderr).toContain(`cannot read ${broken}`);
@@ -59,15 +75,24 @@ describe("recall search", () => {
     expect(result.stderr).toBe("");
   });
 
-  it.skipIf(skipWithout("script") !== "")(`colors its output on a terminal${skipWithout("script")}`, () => {
-    // `script` runs the command with a pseudo-terminal for its stdout.
-    const terminal = spawnSync("script", ["-qec", `${process.execPath} ${RECALL_BIN} search staging deploy`, "/dev/null"], { env: agent.env, encoding: "utf8" });
-    expect(terminal.stdout).toContain("Fix staging deploy");
-    expect(terminal.stdout).toMatch(/\x1b\[[0-9;]*m/);
-  });
+  it.skipIf(skipWithout("script") !== "")(
+    `colors its output on a terminal${skipWithout("script")}`,
+    () => {
+      // `script` runs the command with a pseudo-terminal for its stdout.
+      const terminal = spawnSync(
+        "script",
+        ["-qec", `${process.execPath} ${RECALL_BIN} search staging deploy`, "/dev/null"],
+        { env: agent.env, encoding: "utf8" },
+      );
+      expect(terminal.stdout).toContain("Fix staging deploy");
+      expect(terminal.stdout).toMatch(/\x1b\[[0-9;]*m/);
+    },
+  );
 
   it("colors matches with --color always, and NO_COLOR does not override an explicit flag", async () => {
-    const colored = await runRecall(["search", "--color", "always", "forkonlyword"], { env: { ...agent.env, NO_COLOR: "1" } });
+    const colored = await runRecall(["search", "--color", "always", "forkonlyword"], {
+      env: { ...agent.env, NO_COLOR: "1" },
+    });
     expect(colored.stdout).toMatch(/\x1b\[1m\x1b\[31mforkonlyword\x1b\[39m\x1b\[22m/);
   });
 
@@ -77,12 +102,38 @@ describe("recall search", () => {
     expect(hits.length).toBeGreaterThanOrEqual(2);
     const first = hits[0]!;
     expect(Object.keys(first).sort()).toEqual(
-      ["id", "path", "cwd", "project", "name", "created", "modified", "messageCount", "firstMessage", "parent", "tags", "score", "message", "snippet", "spans"].sort(),
+      [
+        "id",
+        "path",
+        "cwd",
+        "project",
+        "name",
+        "created",
+        "modified",
+        "messageCount",
+        "firstMessage",
+        "parent",
+        "tags",
+        "score",
+        "message",
+        "snippet",
+        "spans",
+      ].sort(),
     );
     expect(first.path).toMatch(/^\/.*\.jsonl$/);
-    expect(first.message).toMatchObject({ role: expect.any(String), index: expect.any(Number), entryId: expect.any(String), timestamp: expect.stringMatching(/Z$/) });
+    expect(first.message).toMatchObject({
+      role: expect.any(String),
+      index: expect.any(Number),
+      entryId: expect.any(String),
+      timestamp: expect.stringMatching(/Z$/),
+    });
     const [start, end] = (first.spans as number[][])[0]!;
-    expect(Buffer.from(first.snippet as string).subarray(start, end).toString().toLowerCase()).toMatch(/staging|deploy/);
+    expect(
+      Buffer.from(first.snippet as string)
+        .subarray(start, end)
+        .toString()
+        .toLowerCase(),
+    ).toMatch(/staging|deploy/);
   });
 
   it("exits 1 with nothing on stdout when nothing matches", async () => {
@@ -93,35 +144,64 @@ describe("recall search", () => {
   });
 
   it("accepts any query: quotes, colons, parentheses, stars, unicode", async () => {
-    for (const query of ['"', ":", "(", "*", "foo:bar (baz", '"unbalanced', "日本語", "-", "AND OR"]) {
+    for (const query of [
+      '"',
+      ":",
+      "(",
+      "*",
+      "foo:bar (baz",
+      '"unbalanced',
+      "日本語",
+      "-",
+      "AND OR",
+    ]) {
       const result = await recall("search", "--json", "--", query);
       expect([0, 1], `query ${query}: ${result.stderr}`).toContain(result.code);
       expect(result.stderr).not.toMatch(/at .*\.js:\d+/); // never a stack trace
     }
     const literal = jsonLines((await recall("search", "--json", "foo:bar (baz)")).stdout);
     expect(literal[0]!.id).toBe("01a0f755-f200-7250-a372-48336bf4923d");
-    expect(jsonLines((await recall("search", "--json", "naïve")).stdout)[0]!.id).toBe("01a0f755-f200-7250-a372-48336bf4923d");
+    expect(jsonLines((await recall("search", "--json", "naïve")).stdout)[0]!.id).toBe(
+      "01a0f755-f200-7250-a372-48336bf4923d",
+    );
   });
 
   it("limits to a folder with --cwd and --here, inside the index", async () => {
-    const blog = jsonLines((await recall("search", "--json", "--cwd", "/home/dev/blog", "the")).stdout);
+    const blog = jsonLines(
+      (await recall("search", "--json", "--cwd", "/home/dev/blog", "the")).stdout,
+    );
     expect(blog.length).toBeGreaterThan(0);
     expect(blog.every((h) => h.cwd === "/home/dev/blog")).toBe(true);
-    const here = await runRecall(["search", "--here", "staging"], { env: agent.env, cwd: agent.root });
+    const here = await runRecall(["search", "--here", "staging"], {
+      env: agent.env,
+      cwd: agent.root,
+    });
     expect(here.code).toBe(1);
     expect(here.stderr).toMatch(/no session in .* matches "staging"; drop --here/);
   });
 
   it("finds a session appended to since the last search without a manual index; --no-sync does not", async () => {
-    const path = join(agent.sessionsDir, "--home-dev-infra--/2026-10-01T13-00-00-000Z_01a0f78c-e080-7f28-af10-ffa76e6bae4c.jsonl");
+    const path = join(
+      agent.sessionsDir,
+      "--home-dev-infra--/2026-10-01T13-00-00-000Z_01a0f78c-e080-7f28-af10-ffa76e6bae4c.jsonl",
+    );
     const ms = Date.parse("2026-11-03T00:00:00Z");
-    appendFileSync(path, `${JSON.stringify({ type: "message", id: "dddd0001", parentId: null, timestamp: new Date(ms).toISOString(), message: { role: "user", content: "lateappendword", timestamp: ms } })}\n`);
+    appendFileSync(
+      path,
+      `${JSON.stringify({ type: "message", id: "dddd0001", parentId: null, timestamp: new Date(ms).toISOString(), message: { role: "user", content: "lateappendword", timestamp: ms } })}\n`,
+    );
     expect((await recall("search", "--no-sync", "lateappendword")).code).toBe(1);
     expect((await recall("search", "lateappendword")).code).toBe(0);
   });
 
   it("usage mistakes are one line on stderr and exit 2", async () => {
-    for (const args of [["search"], ["search", "--limit", "zero", "x"], ["search", "--color", "bogus", "x"], ["frobnicate"], ["search", "--since", "last tuesday", "x"]]) {
+    for (const args of [
+      ["search"],
+      ["search", "--limit", "zero", "x"],
+      ["search", "--color", "bogus", "x"],
+      ["frobnicate"],
+      ["search", "--since", "last tuesday", "x"],
+    ]) {
       const result = await recall(...args);
       expect(result.code, args.join(" ")).toBe(2);
       expect(result.stdout, args.join(" ")).toBe("");
@@ -131,21 +211,31 @@ describe("recall search", () => {
 
   it("a limit past the most a search returns is one line on stderr and exit 2, not an abort", async () => {
     // Tried, it asked for memory for a billion results and the process aborted (SIGABRT).
-    for (const args of [["search", "-n", "100000000", "x"], ["list", "-n", "100000000"]]) {
+    for (const args of [
+      ["search", "-n", "100000000", "x"],
+      ["list", "-n", "100000000"],
+    ]) {
       const result = await recall(...args);
       expect(result.code, args.join(" ")).toBe(2);
       expect(result.stdout, args.join(" ")).toBe("");
-      expect(result.stderr.trim().split("\n"), args.join(" ")).toEqual([expect.stringMatching(/^recall: --limit must be a whole number from 1 to 10000, not 100000000/)]);
+      expect(result.stderr.trim().split("\n"), args.join(" ")).toEqual([
+        expect.stringMatching(
+          /^recall: --limit must be a whole number from 1 to 10000, not 100000000/,
+        ),
+      ]);
     }
   });
 
   it("exits 0 quietly when the reader closes the pipe early", async () => {
     const code = await new Promise<number | null>((resolve) => {
-      const child = spawn(`"${process.execPath}" "${RECALL_BIN}" search --json the | head -c 1 > /dev/null; echo "\${PIPESTATUS[0]}"`, {
-        shell: "/bin/bash",
-        env: agent.env,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      const child = spawn(
+        `"${process.execPath}" "${RECALL_BIN}" search --json the | head -c 1 > /dev/null; echo "\${PIPESTATUS[0]}"`,
+        {
+          shell: "/bin/bash",
+          env: agent.env,
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
       let out = "";
       let err = "";
       child.stdout.on("data", (d) => (out += d));
@@ -159,15 +249,23 @@ describe("recall search", () => {
   });
 
   it("answers from the index as it is while another process holds the writer lock, and says so", async () => {
-    const path = join(agent.sessionsDir, "--home-dev-blog--/2026-10-01T12-00-00-000Z_01a0f755-f200-7250-a372-48336bf4923d.jsonl");
+    const path = join(
+      agent.sessionsDir,
+      "--home-dev-blog--/2026-10-01T12-00-00-000Z_01a0f755-f200-7250-a372-48336bf4923d.jsonl",
+    );
     const ms = Date.parse("2026-11-04T00:00:00Z");
-    appendFileSync(path, `${JSON.stringify({ type: "message", id: "dddd0002", parentId: null, timestamp: new Date(ms).toISOString(), message: { role: "user", content: "lockedoutword", timestamp: ms } })}\n`);
+    appendFileSync(
+      path,
+      `${JSON.stringify({ type: "message", id: "dddd0002", parentId: null, timestamp: new Date(ms).toISOString(), message: { role: "user", content: "lockedoutword", timestamp: ms } })}\n`,
+    );
     const holder = await holdWriterLock(agent.agentDir);
     try {
       const result = await recall("search", "--json", "naive");
       expect(result.code).toBe(0);
       expect(jsonLines(result.stdout)[0]!.id).toBe("01a0f755-f200-7250-a372-48336bf4923d");
-      expect(result.stderr).toMatch(/another recall process is updating the index; results may miss the newest sessions/);
+      expect(result.stderr).toMatch(
+        /another recall process is updating the index; results may miss the newest sessions/,
+      );
       expect((await recall("search", "lockedoutword")).code).toBe(1);
     } finally {
       await holder.release();
@@ -186,9 +284,13 @@ describe("recall search", () => {
 describe("where sessions are read from", () => {
   it("honours --sessions-dir, PI_CODING_AGENT_SESSION_DIR and settings.json sessionDir (flat layout)", async () => {
     const flatDir = join(FIXTURES, "flat");
-    const byFlag = jsonLines((await recall("search", "--json", "--sessions-dir", flatDir, "flatlayoutblogword")).stdout);
+    const byFlag = jsonLines(
+      (await recall("search", "--json", "--sessions-dir", flatDir, "flatlayoutblogword")).stdout,
+    );
     expect(byFlag.map((h) => h.cwd)).toEqual(["/home/dev/blog"]);
-    const byEnv = await runRecall(["search", "--json", "flatlayoutinfraword"], { env: { ...agent.env, PI_CODING_AGENT_SESSION_DIR: flatDir } });
+    const byEnv = await runRecall(["search", "--json", "flatlayoutinfraword"], {
+      env: { ...agent.env, PI_CODING_AGENT_SESSION_DIR: flatDir },
+    });
     expect(jsonLines(byEnv.stdout).map((h) => h.cwd)).toEqual(["/home/dev/infra"]);
     writeFileSync(join(agent.agentDir, "settings.json"), JSON.stringify({ sessionDir: flatDir }));
     try {
@@ -211,9 +313,21 @@ describe("typos: corrected for a person, only suggested to a script", () => {
     const id = "0190bbbb-0000-7000-8000-000000000001";
     const entries = [
       { type: "session", version: 3, id, timestamp: "2026-10-02T10:00:00.000Z", cwd: "/tmp/typo" },
-      { type: "message", id: "e1", parentId: null, timestamp: "2026-10-02T10:00:01.000Z", message: { role: "user", content: [{ type: "text", text: "I need help with the release notes" }] } },
+      {
+        type: "message",
+        id: "e1",
+        parentId: null,
+        timestamp: "2026-10-02T10:00:01.000Z",
+        message: {
+          role: "user",
+          content: [{ type: "text", text: "I need help with the release notes" }],
+        },
+      },
     ];
-    writeFileSync(join(folder, `2026-10-02T10-00-00-000Z_${id}.jsonl`), entries.map((e) => JSON.stringify(e)).join("\n") + "\n");
+    writeFileSync(
+      join(folder, `2026-10-02T10-00-00-000Z_${id}.jsonl`),
+      entries.map((e) => JSON.stringify(e)).join("\n") + "\n",
+    );
   });
   afterAll(() => typo.cleanup());
   const search = (...args: string[]) => runRecall(["search", ...args], { env: typo.env });
@@ -223,7 +337,9 @@ describe("typos: corrected for a person, only suggested to a script", () => {
       const result = await search(...args);
       expect(result.code, args.join(" ")).toBe(1);
       expect(result.stdout, args.join(" ")).toBe("");
-      expect(result.stderr, args.join(" ")).toMatch(/^recall: no session holds "helm"; did you mean "help"\?\n/);
+      expect(result.stderr, args.join(" ")).toMatch(
+        /^recall: no session holds "helm"; did you mean "help"\?\n/,
+      );
     }
   });
 
@@ -231,23 +347,36 @@ describe("typos: corrected for a person, only suggested to a script", () => {
     const corrected = await search("--typos", "correct", "--json", "helm");
     expect(corrected.code).toBe(0);
     expect(jsonLines(corrected.stdout)).toHaveLength(1);
-    expect(corrected.stderr).toBe('recall: no session holds "helm": read as "help", one typo away\n');
+    expect(corrected.stderr).toBe(
+      'recall: no session holds "helm": read as "help", one typo away\n',
+    );
     const exact = await search("--exact", "--json", "helm");
     expect(exact).toMatchObject({ code: 1, stdout: "", stderr: "" });
     expect((await search("--exact", "--typos", "correct", "helm")).code).toBe(2);
   });
 
-  it.skipIf(skipWithout("script") !== "")(`a person at a terminal (script) gets the correction, and is told${skipWithout("script")}`, () => {
-    const seen = spawnSync("script", ["-qec", `${process.execPath} ${RECALL_BIN} search --color never helm`, "/dev/null"], { env: typo.env, encoding: "utf8" });
-    expect(seen.status).toBe(0);
-    expect(seen.stdout).toContain("I need help with the release notes");
-    expect(seen.stdout).toContain('recall: no session holds "helm": read as "help", one typo away');
-  });
+  it.skipIf(skipWithout("script") !== "")(
+    `a person at a terminal (script) gets the correction, and is told${skipWithout("script")}`,
+    () => {
+      const seen = spawnSync(
+        "script",
+        ["-qec", `${process.execPath} ${RECALL_BIN} search --color never helm`, "/dev/null"],
+        { env: typo.env, encoding: "utf8" },
+      );
+      expect(seen.status).toBe(0);
+      expect(seen.stdout).toContain("I need help with the release notes");
+      expect(seen.stdout).toContain(
+        'recall: no session holds "helm": read as "help", one typo away',
+      );
+    },
+  );
 });
 
 describe("an empty query", () => {
   it("lists the latest sessions, as '' and as whitespace; no query at all is a mistake", async () => {
-    const latest = jsonLines<{ id: string; modified: string }>((await recall("list", "--json", "-n", "5")).stdout).map((s) => s.id);
+    const latest = jsonLines<{ id: string; modified: string }>(
+      (await recall("list", "--json", "-n", "5")).stdout,
+    ).map((s) => s.id);
     for (const query of ["", "   "]) {
       const result = await recall("search", "--json", "-n", "5", "--", query);
       expect(result.code, JSON.stringify(query)).toBe(0);

@@ -12,7 +12,14 @@ import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { jsonLines, runRecall } from "./helpers/run-cli.js";
 
 const CLI = fileURLToPath(new URL("../src/cli", import.meta.url));
-const sources = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
+const sources = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? sources(join(dir, e.name))
+      : e.name.endsWith(".ts")
+        ? [join(dir, e.name)]
+        : [],
+  );
 
 describe("the wire format in the source", () => {
   it("no command builds a JSON record itself: each JSON.stringify takes one of wire.ts's", () => {
@@ -27,7 +34,9 @@ describe("the wire format in the source", () => {
     const wire = readFileSync(join(CLI, "wire.ts"), "utf8");
     expect(wire).not.toMatch(/\b(Pick|Omit|Partial|Required|ReturnType|Parameters)</);
     expect(wire).not.toMatch(/:\s*[A-Z][A-Za-z]*\["[a-z]/);
-    expect(wire).not.toMatch(/\bextends (SessionSummary|SearchHit|ReadMessage|ReadPage|ContextMessage|ContextSummary|DoctorCheck|SyncReport)\b/);
+    expect(wire).not.toMatch(
+      /\bextends (SessionSummary|SearchHit|ReadMessage|ReadPage|ContextMessage|ContextSummary|DoctorCheck|SyncReport)\b/,
+    );
   });
 });
 
@@ -41,7 +50,20 @@ describe("the records the commands print", () => {
 
   it("index and doctor print exactly their documented fields", async () => {
     const index = jsonLines((await recall("index", "--json")).stdout);
-    expect(Object.keys(index.at(-1)!)).toEqual(["type", "discovered", "indexed", "appended", "removed", "unchanged", "failed", "malformedLines", "rebuilt", "elapsedMs", "sessionsDir", "indexDir"]);
+    expect(Object.keys(index.at(-1)!)).toEqual([
+      "type",
+      "discovered",
+      "indexed",
+      "appended",
+      "removed",
+      "unchanged",
+      "failed",
+      "malformedLines",
+      "rebuilt",
+      "elapsedMs",
+      "sessionsDir",
+      "indexDir",
+    ]);
     const doctor = jsonLines((await recall("doctor", "--json")).stdout);
     expect(Object.keys(doctor[0]!)).toEqual(["type", "name", "ok", "message", "fix"]);
     expect(Object.keys(doctor.at(-1)!)).toEqual(["type", "ok", "checks", "failed"]);

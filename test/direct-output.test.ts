@@ -37,34 +37,37 @@ describe("DirectOutput", () => {
   it.each([
     ["line by line", false],
     ["batched", true],
-  ])("hands a full non-blocking pipe to Node's stream and loses nothing (%s)", async (_label, batched) => {
-    folder = mkdtempSync(join(tmpdir(), "recall-output-"));
-    const fifo = join(folder, "out.fifo");
-    execFileSync("mkfifo", [fifo]);
-    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
-    const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
-    let fellBack = false;
-    let socket: Socket | undefined;
-    const output = new DirectOutput(
-      writer,
-      () => {
-        fellBack = true;
-        socket = new Socket({ fd: writer, readable: false, writable: true });
-        return socket;
-      },
-      batched,
-    );
-    // Far more than a pipe holds (64 KiB), in lines that can be told apart.
-    const lines = Array.from({ length: 20_000 }, (_, i) => `line ${i} of a long answer\n`);
-    for (const line of lines) output.write(line);
-    output.flush();
-    expect(fellBack).toBe(true);
-    const closed = new Promise<void>((resolve) => socket!.end(() => resolve()));
-    const received = await drain(reader);
-    await closed;
-    closeSync(reader);
-    expect(received.toString("utf8")).toBe(lines.join(""));
-  });
+  ])(
+    "hands a full non-blocking pipe to Node's stream and loses nothing (%s)",
+    async (_label, batched) => {
+      folder = mkdtempSync(join(tmpdir(), "recall-output-"));
+      const fifo = join(folder, "out.fifo");
+      execFileSync("mkfifo", [fifo]);
+      const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+      const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+      let fellBack = false;
+      let socket: Socket | undefined;
+      const output = new DirectOutput(
+        writer,
+        () => {
+          fellBack = true;
+          socket = new Socket({ fd: writer, readable: false, writable: true });
+          return socket;
+        },
+        batched,
+      );
+      // Far more than a pipe holds (64 KiB), in lines that can be told apart.
+      const lines = Array.from({ length: 20_000 }, (_, i) => `line ${i} of a long answer\n`);
+      for (const line of lines) output.write(line);
+      output.flush();
+      expect(fellBack).toBe(true);
+      const closed = new Promise<void>((resolve) => socket!.end(() => resolve()));
+      const received = await drain(reader);
+      await closed;
+      closeSync(reader);
+      expect(received.toString("utf8")).toBe(lines.join(""));
+    },
+  );
 
   it("when batched, writes what a turn of the event loop wrote once the turn ends", async () => {
     folder = mkdtempSync(join(tmpdir(), "recall-output-"));
@@ -100,7 +103,9 @@ describe("DirectOutput", () => {
       const output = new DirectOutput(1, () => process.stdout, true);
       output.write("gathered\\n");
       process.exit(3);`;
-    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+    });
     expect(child.stderr).toBe("");
     expect(child.stdout).toBe("gathered\n");
     expect(child.status).toBe(3);

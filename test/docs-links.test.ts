@@ -22,11 +22,16 @@ function prose(text: string): string {
   return text.replace(/^```[\s\S]*?^```/gm, "").replace(/`[^`\n]*`/g, "");
 }
 
-/** The anchors GitHub gives a document's headings: lower case, punctuation dropped, spaces to dashes, repeats numbered. */
+/**
+ * The anchors GitHub gives a document's headings: lower case, punctuation dropped, spaces to
+ * dashes, repeats numbered.
+ */
 function anchorsOf(text: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
-  for (const [, heading] of text.replace(/^```[\s\S]*?^```/gm, "").matchAll(/^#{1,6} +(.+?) *#*$/gm)) {
+  for (const [, heading] of text
+    .replace(/^```[\s\S]*?^```/gm, "")
+    .matchAll(/^#{1,6} +(.+?) *#*$/gm)) {
     const slug = heading!
       .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
       .toLowerCase()
@@ -41,25 +46,43 @@ function anchorsOf(text: string): Set<string> {
 
 describe("the documents' links", () => {
   it("finds the documents and their links", () => {
-    expect(DOCUMENTS).toEqual(expect.arrayContaining(["README.md", "ARCHITECTURE.md", "docs/README.md", "docs/cli.md", "docs/search.md"]));
-    expect(anchorsOf("# A `b` · c: d\n## Sizing and the index's life\n## Tools\n## Tools\n")).toEqual(new Set(["a-b--c-d", "sizing-and-the-indexs-life", "tools", "tools-1"]));
+    expect(DOCUMENTS).toEqual(
+      expect.arrayContaining([
+        "README.md",
+        "ARCHITECTURE.md",
+        "docs/README.md",
+        "docs/cli.md",
+        "docs/search.md",
+      ]),
+    );
+    expect(
+      anchorsOf("# A `b` · c: d\n## Sizing and the index's life\n## Tools\n## Tools\n"),
+    ).toEqual(new Set(["a-b--c-d", "sizing-and-the-indexs-life", "tools", "tools-1"]));
   });
 
-  it.each(DOCUMENTS)("%s: every relative link names a file that exists, and a heading in it", (document) => {
-    const text = readFileSync(join(ROOT, document), "utf8");
-    const broken: string[] = [];
-    for (const [, target] of prose(text).matchAll(/\]\(([^)\s]+)\)/g)) {
-      if (/^[a-z]+:/.test(target!)) continue;
-      const [path, anchor] = target!.split("#") as [string, string | undefined];
-      const file = path === "" ? join(ROOT, document) : join(ROOT, dirname(document), path);
-      if (!existsSync(file)) {
-        broken.push(`${target} (no ${relative(ROOT, file)})`);
-        continue;
+  it.each(DOCUMENTS)(
+    "%s: every relative link names a file that exists, and a heading in it",
+    (document) => {
+      const text = readFileSync(join(ROOT, document), "utf8");
+      const broken: string[] = [];
+      for (const [, target] of prose(text).matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        const [path, anchor] = target!.split("#") as [string, string | undefined];
+        const file = path === "" ? join(ROOT, document) : join(ROOT, dirname(document), path);
+        if (!existsSync(file)) {
+          broken.push(`${target} (no ${relative(ROOT, file)})`);
+          continue;
+        }
+        if (
+          anchor !== undefined &&
+          file.endsWith(".md") &&
+          !anchorsOf(readFileSync(file, "utf8")).has(anchor)
+        )
+          broken.push(`${target} (no such heading)`);
       }
-      if (anchor !== undefined && file.endsWith(".md") && !anchorsOf(readFileSync(file, "utf8")).has(anchor)) broken.push(`${target} (no such heading)`);
-    }
-    expect(broken).toEqual([]);
-  });
+      expect(broken).toEqual([]);
+    },
+  );
 });
 
 describe("the README", () => {

@@ -18,7 +18,16 @@ describe("the freshness check started before the command line is parsed", () => 
     const context = { env: agent.env, cwd: agent.root };
     expect(lookAheadFor(["search", "deploy"], context)).toBeDefined();
     expect(lookAheadFor(["list", "--here"], context)).toBeDefined();
-    for (const argv of [[], ["index"], ["read", "x"], ["search", "--no-sync", "x"], ["search", "-h"], ["list", "--help"], ["search", "--sessions-dir", "/tmp", "x"], ["search", "--sessions-dir=/tmp", "x"]]) {
+    for (const argv of [
+      [],
+      ["index"],
+      ["read", "x"],
+      ["search", "--no-sync", "x"],
+      ["search", "-h"],
+      ["list", "--help"],
+      ["search", "--sessions-dir", "/tmp", "x"],
+      ["search", "--sessions-dir=/tmp", "x"],
+    ]) {
       expect(lookAheadFor(argv, context), argv.join(" ")).toBeUndefined();
     }
   });
@@ -45,13 +54,25 @@ describe("the freshness check started before the command line is parsed", () => 
     const context = { env: agent.env, cwd: agent.root };
     const search = (earlyLook: RecallContext["earlyLook"]) => {
       const quiet = { write: () => true } as unknown as RecallContext["stdout"];
-      return cli.runCli(["search", "earlyword"], { ...context, stdin: process.stdin, stdout: quiet, stderr: quiet, stdoutIsTTY: false, stderrIsTTY: false, colorDepth: 1, earlyLook });
+      return cli.runCli(["search", "earlyword"], {
+        ...context,
+        stdin: process.stdin,
+        stdout: quiet,
+        stderr: quiet,
+        stdoutIsTTY: false,
+        stderrIsTTY: false,
+        colorDepth: 1,
+        earlyLook,
+      });
     };
     expect(await search(undefined)).toBe(1); // indexes the sessions; none has the word yet
     const look = early.lookAheadFor(["search", "earlyword"], context);
     // The look has long finished (11 files) when a session grows: the search sees what it saw.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    appendFileSync(FIXTURE_FILES.s1.replace(FIXTURE_SESSIONS_DIR, agent.sessionsDir), userMessage("c0000012", "earlyword", Date.parse("2026-11-02T00:00:00Z")));
+    appendFileSync(
+      FIXTURE_FILES.s1.replace(FIXTURE_SESSIONS_DIR, agent.sessionsDir),
+      userMessage("c0000012", "earlyword", Date.parse("2026-11-02T00:00:00Z")),
+    );
     expect(await search(look)).toBe(1);
     expect(await search(undefined)).toBe(0);
   });

@@ -27,14 +27,32 @@ describe("known-item evaluation (bench/eval-ranking.mjs)", () => {
       expect(result.queries, shape).toBe(20);
       expect(result.r5, shape).toBeGreaterThanOrEqual(0.5);
       const lengths = result.ranks.map((r: Rank) => r.query.split(" ").length);
-      if (shape === "two" || shape === "file") expect(lengths.every((n: number) => n === 2), shape).toBe(true);
-      if (shape === "misspelt" || shape === "absent") expect(lengths.every((n: number) => n === 3 || n === 4), shape).toBe(true);
+      if (shape === "two" || shape === "file")
+        expect(
+          lengths.every((n: number) => n === 2),
+          shape,
+        ).toBe(true);
+      if (shape === "misspelt" || shape === "absent")
+        expect(
+          lengths.every((n: number) => n === 3 || n === 4),
+          shape,
+        ).toBe(true);
     }
   });
 
   it("builds 3–4 word queries from two sentences of a message", () => {
-    const rng = { state: 1, int(n: number) { this.state = (this.state * 48271) % 2147483647; return this.state % n; }, chance() { return false; } };
-    const text = "The flamingo ledger broke during the migration. Later the quarterly reconciliation script failed again.";
+    const rng = {
+      state: 1,
+      int(n: number) {
+        this.state = (this.state * 48271) % 2147483647;
+        return this.state % n;
+      },
+      chance() {
+        return false;
+      },
+    };
+    const text =
+      "The flamingo ledger broke during the migration. Later the quarterly reconciliation script failed again.";
     const query = knownItemQuery(text, rng, new Map(), "any") as string;
     const words = query.split(" ");
     expect(words).toHaveLength(4);
@@ -43,7 +61,13 @@ describe("known-item evaluation (bench/eval-ranking.mjs)", () => {
   });
 
   it("misspells a word by one swap, drop or doubling, never leaving it as it was", () => {
-    const rng = { state: 7, int(n: number) { this.state = (this.state * 48271) % 2147483647; return this.state % n; } };
+    const rng = {
+      state: 7,
+      int(n: number) {
+        this.state = (this.state * 48271) % 2147483647;
+        return this.state % n;
+      },
+    };
     for (const word of ["ledger", "reconciliation", "aaaa", "flamingo"]) {
       for (let i = 0; i < 10; i++) {
         const typo = misspelt(word, rng) as string;

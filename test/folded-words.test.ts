@@ -33,13 +33,24 @@ function writeFoldedSession(agent: AgentDir): void {
   const at = new Date(MS).toISOString();
   const folder = join(agent.sessionsDir, "--home-dev-travel--");
   mkdirSync(folder, { recursive: true });
-  const entries: object[] = [{ type: "session", version: 3, id: ID, timestamp: at, cwd: "/home/dev/travel" }];
+  const entries: object[] = [
+    { type: "session", version: 3, id: ID, timestamp: at, cwd: "/home/dev/travel" },
+  ];
   TEXTS.forEach((text, i) => {
     const role = i % 2 === 0 ? "user" : "assistant";
     const content = role === "user" ? text : [{ type: "text", text }];
-    entries.push({ type: "message", id: `f0${i}`, parentId: i === 0 ? null : `f0${i - 1}`, timestamp: at, message: { role, content, timestamp: MS + i } });
+    entries.push({
+      type: "message",
+      id: `f0${i}`,
+      parentId: i === 0 ? null : `f0${i - 1}`,
+      timestamp: at,
+      message: { role, content, timestamp: MS + i },
+    });
   });
-  writeFileSync(join(folder, `${at.replace(/[:.]/g, "-")}_${ID}.jsonl`), entries.map((e) => `${JSON.stringify(e)}\n`).join(""));
+  writeFileSync(
+    join(folder, `${at.replace(/[:.]/g, "-")}_${ID}.jsonl`),
+    entries.map((e) => `${JSON.stringify(e)}\n`).join(""),
+  );
 }
 
 describe("folded words", () => {
@@ -51,18 +62,26 @@ describe("folded words", () => {
   afterAll(() => agent.cleanup());
   const recall = (...args: string[]) => runRecall(args, { env: agent.env });
 
-  it.each(FOLDED)("recall context finds %s where recall search does (%s)", async (word, spelling) => {
-    const search = await recall("search", word, "--json");
-    expect(search.code).toBe(0);
-    expect(jsonLines<{ id: string }>(search.stdout).map((hit) => hit.id)).toContain(ID);
+  it.each(FOLDED)(
+    "recall context finds %s where recall search does (%s)",
+    async (word, spelling) => {
+      const search = await recall("search", word, "--json");
+      expect(search.code).toBe(0);
+      expect(jsonLines<{ id: string }>(search.stdout).map((hit) => hit.id)).toContain(ID);
 
-    const context = await recall("context", ID, word, "--json");
-    expect(context.code).toBe(0);
-    const lines = jsonLines<ContextMessage | ContextSummary>(context.stdout);
-    const matches = lines.filter((l): l is ContextMessage => l.type === "message" && l.score > 0);
-    expect(matches.map((m) => m.text)).toEqual([expect.stringContaining(spelling)]);
-    expect(lines.at(-1)).toMatchObject({ type: "context", terms: [word], matched: 1, total: TEXTS.length });
-  });
+      const context = await recall("context", ID, word, "--json");
+      expect(context.code).toBe(0);
+      const lines = jsonLines<ContextMessage | ContextSummary>(context.stdout);
+      const matches = lines.filter((l): l is ContextMessage => l.type === "message" && l.score > 0);
+      expect(matches.map((m) => m.text)).toEqual([expect.stringContaining(spelling)]);
+      expect(lines.at(-1)).toMatchObject({
+        type: "context",
+        terms: [word],
+        matched: 1,
+        total: TEXTS.length,
+      });
+    },
+  );
 
   it("tags with text that holds no word of the index (one too long to index) list the tagged sessions", async () => {
     const library = Recall.open({ env: agent.env });
@@ -75,24 +94,28 @@ describe("folded words", () => {
   it("recall read --highlight marks the original spelling of a folded, partly typed word", async () => {
     const read = await recall("read", ID, "--highlight", "orst lod", "--color", "always");
     expect(read.code).toBe(0);
-    const marked = [...read.stdout.matchAll(/\x1b\[1m\x1b\[31m([^\x1b]*)\x1b\[39m\x1b\[22m/g)].map((m) => m[1]);
+    const marked = [...read.stdout.matchAll(/\x1b\[1m\x1b\[31m([^\x1b]*)\x1b\[39m\x1b\[22m/g)].map(
+      (m) => m[1],
+    );
     expect(marked).toEqual(["Ørsted", "Łódź"]);
   });
 });
 
 describe("highlightWords, at the spans wordMarks finds", () => {
   const mark = (text: string) => `[${text}]`;
-  const highlight = (texts: string[], query: string) => highlightWords(texts, wordMarks(texts, query), mark);
+  const highlight = (texts: string[], query: string) =>
+    highlightWords(texts, wordMarks(texts, query), mark);
 
   it("marks words that start with a query word, folding case and accents on both sides", () => {
-    expect(highlight(["Ørsted in Łódź; the CAFÉ on the Straße", "nothing here"], "orst CAFE straß")).toEqual([
-      "[Ørsted] in Łódź; the [CAFÉ] on the [Straße]",
-      "nothing here",
-    ]);
+    expect(
+      highlight(["Ørsted in Łódź; the CAFÉ on the Straße", "nothing here"], "orst CAFE straß"),
+    ).toEqual(["[Ørsted] in Łódź; the [CAFÉ] on the [Straße]", "nothing here"]);
   });
 
   it("marks only whole words from their start, and nothing for one-letter query words", () => {
-    expect(highlight(["redeploy the deploy-bot, deploying"], "deploy")).toEqual(["redeploy the [deploy]-bot, [deploying]"]);
+    expect(highlight(["redeploy the deploy-bot, deploying"], "deploy")).toEqual([
+      "redeploy the [deploy]-bot, [deploying]",
+    ]);
     expect(highlight(["a b c"], "a")).toEqual(["a b c"]);
   });
 });

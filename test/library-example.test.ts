@@ -36,9 +36,15 @@ describe("the library, from open to read", () => {
   });
 
   it("stops a sync when asked, keeping what it read, and the next one goes on from there", async () => {
-    const fresh = Recall.open({ env: { ...agent.env, RECALL_CACHE_DIR: `${agent.root}/other-cache` }, cwd: agent.root });
+    const fresh = Recall.open({
+      env: { ...agent.env, RECALL_CACHE_DIR: `${agent.root}/other-cache` },
+      cwd: agent.root,
+    });
     const stop = new AbortController();
-    const first = await fresh.sync({ signal: stop.signal, onProgress: (p) => p.filesDone === 2 && stop.abort() });
+    const first = await fresh.sync({
+      signal: stop.signal,
+      onProgress: (p) => p.filesDone === 2 && stop.abort(),
+    });
     expect(first).toMatchObject({ stopped: true, indexed: 2 });
     const rest = await fresh.sync();
     expect(rest.stopped).toBe(false);
@@ -67,14 +73,25 @@ describe("the library, from open to read", () => {
     expect(seen.length).toBeGreaterThan(2);
     // A cursor belongs to its search.
     const first = await recall.search({ query: "the", limit: 2 });
-    await expect(recall.search({ query: "deploy", limit: 2, cursor: first.nextCursor! })).rejects.toMatchObject({ code: "CURSOR_MISMATCH" });
+    await expect(
+      recall.search({ query: "deploy", limit: 2, cursor: first.nextCursor! }),
+    ).rejects.toMatchObject({ code: "CURSOR_MISMATCH" });
   });
 
   it("refuses a limit past MAX_LIMIT with a RecallError instead of trying it", async () => {
-    for (const call of [() => recall.search({ query: "deploy", limit: MAX_LIMIT + 1 }), () => recall.list({ limit: 100_000_000 })]) {
-      await expect(call()).rejects.toMatchObject({ name: "RecallError", code: "BAD_INPUT", field: "limit" });
+    for (const call of [
+      () => recall.search({ query: "deploy", limit: MAX_LIMIT + 1 }),
+      () => recall.list({ limit: 100_000_000 }),
+    ]) {
+      await expect(call()).rejects.toMatchObject({
+        name: "RecallError",
+        code: "BAD_INPUT",
+        field: "limit",
+      });
     }
-    expect((await recall.search({ query: "deploy", limit: MAX_LIMIT })).hits.length).toBeGreaterThan(0);
+    expect(
+      (await recall.search({ query: "deploy", limit: MAX_LIMIT })).hits.length,
+    ).toBeGreaterThan(0);
   });
 
   it("lists the latest sessions for an empty query", async () => {
@@ -106,7 +123,9 @@ describe("the library, from open to read", () => {
     const { hits } = await recall.search({ query: "#k8s" });
     expect(hits.map((h) => h.id)).toEqual([STAGING]);
     expect(await recall.tags.of(session)).toMatchObject({ manual: ["k8s"] });
-    expect((await recall.tags.counts()).find((c) => c.tag === "k8s")).toMatchObject({ sessions: 1 });
+    expect((await recall.tags.counts()).find((c) => c.tag === "k8s")).toMatchObject({
+      sessions: 1,
+    });
     expect((await recall.tags.untagged()).map((s) => s.id)).not.toContain(STAGING);
   });
 

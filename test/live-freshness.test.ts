@@ -13,7 +13,8 @@ import { syncIndex } from "../src/sync/sync.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { openRecall } from "./helpers/open-store.js";
 
-const S1 = "--home-dev-shop-api--/2026-10-01T09-00-00-000Z_01a0f6b1-2680-79e3-a1fa-30b6f0582ef5.jsonl";
+const S1 =
+  "--home-dev-shop-api--/2026-10-01T09-00-00-000Z_01a0f6b1-2680-79e3-a1fa-30b6f0582ef5.jsonl";
 
 let agent: AgentDir;
 let live: LiveFreshness | undefined;
@@ -54,11 +55,17 @@ describe("live freshness", () => {
 
     const folder = join(agent.sessionsDir, "--home-dev-live--");
     mkdirSync(folder);
-    writeFileSync(join(folder, "2026-11-01T00-00-00-000Z_live-session.jsonl"), `${JSON.stringify({ type: "session", version: 3, id: "live-session", timestamp: "2026-11-01T00:00:00.000Z", cwd: "/home/dev/live" })}\n`);
+    writeFileSync(
+      join(folder, "2026-11-01T00-00-00-000Z_live-session.jsonl"),
+      `${JSON.stringify({ type: "session", version: 3, id: "live-session", timestamp: "2026-11-01T00:00:00.000Z", cwd: "/home/dev/live" })}\n`,
+    );
     expect(await live.state(store)).toBe("changed");
     await syncMarked(live, store);
     // The new folder is watched from then on.
-    appendFileSync(join(folder, "2026-11-01T00-00-00-000Z_live-session.jsonl"), userMessage("f0000002", "livenewfolderword"));
+    appendFileSync(
+      join(folder, "2026-11-01T00-00-00-000Z_live-session.jsonl"),
+      userMessage("f0000002", "livenewfolderword"),
+    );
     expect(await live.state(store)).toBe("changed");
     await syncMarked(live, store);
 
@@ -105,8 +112,13 @@ describe("live freshness", () => {
     try {
       expect((await recall.search({ query: "deploy" })).hits).not.toEqual([]);
       for (let round = 0; round < 5; round++) {
-        appendFileSync(join(agent.sessionsDir, S1), userMessage(`e000000${round}`, `ownwriteround${round}word`));
-        expect((await recall.search({ query: `ownwriteround${round}word` })).hits.map((h) => h.id)).toEqual(["01a0f6b1-2680-79e3-a1fa-30b6f0582ef5"]);
+        appendFileSync(
+          join(agent.sessionsDir, S1),
+          userMessage(`e000000${round}`, `ownwriteround${round}word`),
+        );
+        expect(
+          (await recall.search({ query: `ownwriteround${round}word` })).hits.map((h) => h.id),
+        ).toEqual(["01a0f6b1-2680-79e3-a1fa-30b6f0582ef5"]);
       }
       rmSync(join(agent.sessionsDir, S1));
       expect((await recall.search({ query: "ownwriteround4word" })).hits).toEqual([]);
@@ -120,13 +132,32 @@ describe("live freshness", () => {
     const host = Recall.open({ env: agent.env, cwd: agent.root, live: true });
     try {
       // Opens the depth index (thinking, calls, output) in this process.
-      expect((await host.search({ query: "quuxtooloutput", content: ["outputs"] })).hits).not.toEqual([]);
-      const output = { type: "message", id: "f0000009", parentId: null, timestamp: "2026-11-02T00:00:00.000Z", message: { role: "toolResult", toolCallId: "x1", toolName: "bash", content: [{ type: "text", text: "otherprocessoutputword" }], isError: false, timestamp: Date.parse("2026-11-02T00:00:00Z") } };
+      expect(
+        (await host.search({ query: "quuxtooloutput", content: ["outputs"] })).hits,
+      ).not.toEqual([]);
+      const output = {
+        type: "message",
+        id: "f0000009",
+        parentId: null,
+        timestamp: "2026-11-02T00:00:00.000Z",
+        message: {
+          role: "toolResult",
+          toolCallId: "x1",
+          toolName: "bash",
+          content: [{ type: "text", text: "otherprocessoutputword" }],
+          isError: false,
+          timestamp: Date.parse("2026-11-02T00:00:00Z"),
+        },
+      };
       appendFileSync(join(agent.sessionsDir, S1), `${JSON.stringify(output)}\n`);
       const other = Recall.open({ env: agent.env });
       await other.sync();
       other.close();
-      expect((await host.search({ query: "otherprocessoutputword", content: ["outputs"] })).hits.map((h) => h.id)).toEqual(["01a0f6b1-2680-79e3-a1fa-30b6f0582ef5"]);
+      expect(
+        (await host.search({ query: "otherprocessoutputword", content: ["outputs"] })).hits.map(
+          (h) => h.id,
+        ),
+      ).toEqual(["01a0f6b1-2680-79e3-a1fa-30b6f0582ef5"]);
     } finally {
       host.close();
     }

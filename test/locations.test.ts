@@ -25,7 +25,10 @@ describe("where sessions, the cache and tags live", () => {
     const fromSettings = resolveLocations({ env: { PI_CODING_AGENT_DIR: agentDir }, cwd: "/work" });
     expect(fromSettings).toMatchObject({ sessionsDir: "/work/from-settings", layout: "flat" });
     writeFileSync(join(agentDir, "settings.json"), "not json");
-    expect(resolveLocations({ env: { PI_CODING_AGENT_DIR: agentDir } })).toMatchObject({ sessionsDir: join(agentDir, "sessions"), layout: "projects" });
+    expect(resolveLocations({ env: { PI_CODING_AGENT_DIR: agentDir } })).toMatchObject({
+      sessionsDir: join(agentDir, "sessions"),
+      layout: "projects",
+    });
   });
 
   it("gives each custom sessions directory its own index, and honours the env overrides", () => {

@@ -13,14 +13,24 @@ import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 
 const BIN = new URL("../bin/recall-mcp.cjs", import.meta.url).pathname;
 const require = createRequire(import.meta.url);
-const INSPECTOR = join(dirname(require.resolve("@modelcontextprotocol/inspector/package.json")), "clients", "launcher", "build", "index.js");
+const INSPECTOR = join(
+  dirname(require.resolve("@modelcontextprotocol/inspector/package.json")),
+  "clients",
+  "launcher",
+  "build",
+  "index.js",
+);
 
 let agent: AgentDir;
 
 function inspect(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const server = [process.execPath, BIN, "--agent-dir", agent.agentDir, "--default-scope", "all"];
-    const child = spawn(process.execPath, [INSPECTOR, "--cli", ...server, ...args], { env: agent.env, cwd: agent.root, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [INSPECTOR, "--cli", ...server, ...args], {
+      env: agent.env,
+      cwd: agent.root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -48,15 +58,36 @@ describe("the MCP Inspector CLI", () => {
     const run = await inspect(["--method", "tools/list", "--strict"]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    const { tools } = JSON.parse(run.stdout) as { tools: { name: string; outputSchema?: unknown }[] };
-    expect(tools.map((t) => t.name).sort()).toEqual(["pi_session_context", "pi_session_find", "pi_session_list", "pi_session_read", "pi_session_related", "pi_session_search"]);
+    const { tools } = JSON.parse(run.stdout) as {
+      tools: { name: string; outputSchema?: unknown }[];
+    };
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "pi_session_context",
+      "pi_session_find",
+      "pi_session_list",
+      "pi_session_read",
+      "pi_session_related",
+      "pi_session_search",
+    ]);
     for (const tool of tools) expect(tool.outputSchema).toBeDefined();
   });
 
   it("calls pi_session_search and gets structured results", async () => {
-    const run = await inspect(["--method", "tools/call", "--tool-name", "pi_session_search", "--tool-arg", "query=deploy", "--tool-arg", "limit=2"]);
+    const run = await inspect([
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "pi_session_search",
+      "--tool-arg",
+      "query=deploy",
+      "--tool-arg",
+      "limit=2",
+    ]);
     expect(run.code).toBe(0);
-    const result = JSON.parse(run.stdout) as { isError?: boolean; structuredContent: { results: { session_ref: string }[]; scanned_sessions: number } };
+    const result = JSON.parse(run.stdout) as {
+      isError?: boolean;
+      structuredContent: { results: { session_ref: string }[]; scanned_sessions: number };
+    };
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent.results).toHaveLength(2);
     expect(result.structuredContent.results[0]!.session_ref).toMatch(/^sref_/);
@@ -64,7 +95,14 @@ describe("the MCP Inspector CLI", () => {
   });
 
   it("gets a tool error that matches the output schema (a forged ref): exit 5, the Inspector's isError", async () => {
-    const run = await inspect(["--method", "tools/call", "--tool-name", "pi_session_read", "--tool-arg", 'session_ref="sref_forged"']);
+    const run = await inspect([
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "pi_session_read",
+      "--tool-arg",
+      'session_ref="sref_forged"',
+    ]);
     expect(run.code).toBe(5);
     expect(run.stdout).toContain("INVALID_SESSION_REF");
     expect(run.stdout + run.stderr).not.toContain(agent.root);

@@ -16,7 +16,18 @@ import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 const BIN = new URL("../bin/recall-mcp.cjs", import.meta.url).pathname;
 const SESSIONS = 320;
 const WORDS = ["the", "node", "function", "error", "deploy"];
-const FILLER = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"];
+const FILLER = [
+  "alpha",
+  "bravo",
+  "charlie",
+  "delta",
+  "echo",
+  "foxtrot",
+  "golf",
+  "hotel",
+  "india",
+  "juliet",
+];
 
 /** A deterministic corpus: session i has 1 to 4 messages, every eleventh 80; words chosen by i. */
 function writeCorpus(sessionsDir: string): void {
@@ -27,11 +38,17 @@ function writeCorpus(sessionsDir: string): void {
     mkdirSync(folder, { recursive: true });
     const id = `0000${i.toString(16).padStart(4, "0")}-0000-7000-8000-${i.toString(16).padStart(12, "0")}`;
     const start = day + i * 3_600_000;
-    const lines = [{ type: "session", version: 3, id, timestamp: new Date(start).toISOString(), cwd: project }];
+    const lines = [
+      { type: "session", version: 3, id, timestamp: new Date(start).toISOString(), cwd: project },
+    ];
     const messages = i % 11 === 0 ? 80 : 1 + (i % 4);
     let parent: string | null = null;
     for (let m = 0; m < messages; m++) {
-      const words = [FILLER[(i + m) % FILLER.length], ...WORDS.filter((_, w) => (i * 7 + m * 3 + w) % (w + 2) === 0), FILLER[(i * 3 + m) % FILLER.length]];
+      const words = [
+        FILLER[(i + m) % FILLER.length],
+        ...WORDS.filter((_, w) => (i * 7 + m * 3 + w) % (w + 2) === 0),
+        FILLER[(i * 3 + m) % FILLER.length],
+      ];
       const entry = `${i.toString(16).padStart(4, "0")}${m.toString(16).padStart(4, "0")}`;
       const ms = start + m * 60_000;
       lines.push({
@@ -39,11 +56,21 @@ function writeCorpus(sessionsDir: string): void {
         id: entry,
         parentId: parent,
         timestamp: new Date(ms).toISOString(),
-        message: { role: m % 2 === 0 ? "user" : "assistant", content: m % 2 === 0 ? `${words.join(" ")} ${i}` : [{ type: "text", text: `${words.join(" ")} ${i}` }], timestamp: ms },
+        message: {
+          role: m % 2 === 0 ? "user" : "assistant",
+          content:
+            m % 2 === 0
+              ? `${words.join(" ")} ${i}`
+              : [{ type: "text", text: `${words.join(" ")} ${i}` }],
+          timestamp: ms,
+        },
       } as never);
       parent = entry;
     }
-    writeFileSync(join(folder, `${new Date(start).toISOString().replace(/[:.]/g, "-")}_${id}.jsonl`), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    writeFileSync(
+      join(folder, `${new Date(start).toISOString().replace(/[:.]/g, "-")}_${id}.jsonl`),
+      lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
+    );
   }
 }
 
@@ -56,10 +83,21 @@ beforeAll(async () => {
   writeCorpus(agent.sessionsDir);
   const recall = Recall.open({ env: agent.env });
   await recall.sync();
-  for (const word of WORDS) expected.set(word, (await recall.search({ query: word, limit: 5_000, sync: false })).hits.map((hit) => hit.id));
+  for (const word of WORDS)
+    expected.set(
+      word,
+      (await recall.search({ query: word, limit: 5_000, sync: false })).hits.map((hit) => hit.id),
+    );
   recall.close();
   client = new Client({ name: "recall-paging-test", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "--default-scope", "all"], env: agent.env as Record<string, string>, stderr: "pipe" }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, "--default-scope", "all"],
+      env: agent.env as Record<string, string>,
+      stderr: "pipe",
+    }),
+  );
 }, 180_000);
 afterAll(async () => {
   await client?.close();
@@ -73,7 +111,10 @@ async function pageToEnd(query: string, limit: number): Promise<string[]> {
   const seen: string[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 1_000; page++) {
-    const result = await client.callTool({ name: "pi_session_search", arguments: { query, limit, ...(cursor ? { cursor } : {}) } });
+    const result = await client.callTool({
+      name: "pi_session_search",
+      arguments: { query, limit, ...(cursor ? { cursor } : {}) },
+    });
     const s = result.structuredContent as Structured;
     expect(result.isError, `${query}, page ${page + 1}: ${JSON.stringify(s)}`).toBeFalsy();
     expect(s.index_complete).toBe(true);
@@ -87,15 +128,20 @@ async function pageToEnd(query: string, limit: number): Promise<string[]> {
 
 describe("pi_session_search pages to the end", () => {
   it("the corpus makes common words fill many messages: each word matches most sessions", () => {
-    for (const word of WORDS) expect(expected.get(word)!.length, word).toBeGreaterThan(SESSIONS / 4);
+    for (const word of WORDS)
+      expect(expected.get(word)!.length, word).toBeGreaterThan(SESSIONS / 4);
   });
 
   for (const word of WORDS) {
-    it(`"${word}": every session once, as one large library search orders them`, { timeout: 120_000 }, async () => {
-      const all = await pageToEnd(word, 25);
-      expect(new Set(all).size).toBe(all.length);
-      expect(all).toEqual(expected.get(word));
-    });
+    it(
+      `"${word}": every session once, as one large library search orders them`,
+      { timeout: 120_000 },
+      async () => {
+        const all = await pageToEnd(word, 25);
+        expect(new Set(all).size).toBe(all.length);
+        expect(all).toEqual(expected.get(word));
+      },
+    );
   }
 
   it("with an odd page size too", { timeout: 120_000 }, async () => {

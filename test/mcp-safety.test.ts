@@ -5,7 +5,15 @@
  * (STORAGE_UNAVAILABLE), and the opt-in tag tool (--allow-tagging), which never writes a session.
  */
 import { createHash } from "node:crypto";
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -20,8 +28,16 @@ let agent: AgentDir;
 let client: Client;
 let stderr: string;
 
-async function connect(args: string[] = [], command: { command: string; args: string[] } = { command: process.execPath, args: [BIN] }): Promise<Client> {
-  const transport = new StdioClientTransport({ command: command.command, args: [...command.args, "--default-scope", "all", ...args], env: agent.env as Record<string, string>, stderr: "pipe" });
+async function connect(
+  args: string[] = [],
+  command: { command: string; args: string[] } = { command: process.execPath, args: [BIN] },
+): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: command.command,
+    args: [...command.args, "--default-scope", "all", ...args],
+    env: agent.env as Record<string, string>,
+    stderr: "pipe",
+  });
   stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
   const connected = new Client({ name: "recall-safety-test", version: "1.0.0" });
@@ -30,9 +46,14 @@ async function connect(args: string[] = [], command: { command: string; args: st
 }
 
 type Structured = Record<string, any>;
-async function call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; s: Structured; text: string }> {
+async function call(
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ isError: boolean; s: Structured; text: string }> {
   const result = await client.callTool({ name, arguments: args });
-  const text = (result.content as { type: string; text?: string }[]).find((b) => b.type === "text")?.text ?? "";
+  const text =
+    (result.content as { type: string; text?: string }[]).find((b) => b.type === "text")?.text ??
+    "";
   return { isError: result.isError === true, s: result.structuredContent as Structured, text };
 }
 
@@ -69,7 +90,10 @@ describe("recall mcp safety", () => {
     expect(read.isError).toBe(true);
     expect(["INVALID_SESSION_REF", "SESSION_REPLACED"]).toContain(read.s.error.code);
     expect(read.text).not.toContain(agent.root);
-    const context = await call("pi_session_context", { session_ref: first.session_ref, question: "deploy" });
+    const context = await call("pi_session_context", {
+      session_ref: first.session_ref,
+      question: "deploy",
+    });
     expect(context.isError).toBe(true);
     // Searched again, the linked session gets no reference: it is counted as skipped.
     const again = await call("pi_session_find", { session_id: first.session_id });
@@ -96,61 +120,81 @@ describe("recall mcp safety", () => {
     expect(read.s.total_messages).toBeGreaterThan(0);
   });
 
-  it.skipIf(WITHOUT_STRACE !== "")(`opens nothing outside the sessions folder while refusing forged and path-like refs${WITHOUT_STRACE}`, async () => {
-    const log = join(agent.root, "strace.log");
-    // Every file-related system call of the server and its threads, with a wall-clock time.
-    client = await connect([], { command: "strace", args: ["-f", "-ttt", "-e", "trace=%file", "-o", log, process.execPath, BIN] });
-    const [hit] = (await call("pi_session_search", { query: "deploy" })).s.results;
-    const page = await call("pi_session_read", { session_ref: hit.session_ref, max_chars: 100 });
-    const canary = join(agent.root, "canary-outside.jsonl");
-    writeFileSync(canary, "{}\n");
-    const ref: string = hit.session_ref;
-    const cursor: string = page.s.next_cursor;
-    const forged = [
-      "../../etc/passwd",
-      "/etc/passwd",
-      canary,
-      `../${"../".repeat(8)}${canary}`,
-      "sref_\u0000/etc/passwd",
-      `sref_${Buffer.from(canary).toString("hex")}`,
-      ref.slice(0, -4),
-      ...Array.from({ length: 12 }, (_, k) => {
-        const i = 5 + Math.floor((k * (ref.length - 6)) / 11);
-        return ref.slice(0, i) + (ref[i] === "a" ? "b" : "a") + ref.slice(i + 1);
-      }),
-    ];
-    const start = Date.now() / 1000;
-    for (const bad of forged) {
-      for (const tool of ["pi_session_read", "pi_session_context"]) {
-        const result = await call(tool, tool === "pi_session_read" ? { session_ref: bad } : { session_ref: bad, question: "deploy" });
-        expect(result.s.error.code).toBe("INVALID_SESSION_REF");
-        expect(result.text).not.toContain(agent.root);
-        expect(result.text).not.toContain("/etc");
+  it.skipIf(WITHOUT_STRACE !== "")(
+    `opens nothing outside the sessions folder while refusing forged and path-like refs${WITHOUT_STRACE}`,
+    async () => {
+      const log = join(agent.root, "strace.log");
+      // Every file-related system call of the server and its threads, with a wall-clock time.
+      client = await connect([], {
+        command: "strace",
+        args: ["-f", "-ttt", "-e", "trace=%file", "-o", log, process.execPath, BIN],
+      });
+      const [hit] = (await call("pi_session_search", { query: "deploy" })).s.results;
+      const page = await call("pi_session_read", { session_ref: hit.session_ref, max_chars: 100 });
+      const canary = join(agent.root, "canary-outside.jsonl");
+      writeFileSync(canary, "{}\n");
+      const ref: string = hit.session_ref;
+      const cursor: string = page.s.next_cursor;
+      const forged = [
+        "../../etc/passwd",
+        "/etc/passwd",
+        canary,
+        `../${"../".repeat(8)}${canary}`,
+        "sref_\u0000/etc/passwd",
+        `sref_${Buffer.from(canary).toString("hex")}`,
+        ref.slice(0, -4),
+        ...Array.from({ length: 12 }, (_, k) => {
+          const i = 5 + Math.floor((k * (ref.length - 6)) / 11);
+          return ref.slice(0, i) + (ref[i] === "a" ? "b" : "a") + ref.slice(i + 1);
+        }),
+      ];
+      const start = Date.now() / 1000;
+      for (const bad of forged) {
+        for (const tool of ["pi_session_read", "pi_session_context"]) {
+          const result = await call(
+            tool,
+            tool === "pi_session_read"
+              ? { session_ref: bad }
+              : { session_ref: bad, question: "deploy" },
+          );
+          expect(result.s.error.code).toBe("INVALID_SESSION_REF");
+          expect(result.text).not.toContain(agent.root);
+          expect(result.text).not.toContain("/etc");
+        }
       }
-    }
-    const badCursors = [cursor.slice(0, -3), cursor.replace(/\.[0-9a-f]+$/, ".0000000000000000"), `mcur_${Buffer.from(canary).toString("base64url")}`, "../../etc/passwd"];
-    for (const bad of badCursors) {
-      const result = await call("pi_session_read", { session_ref: ref, cursor: bad });
-      expect(result.isError).toBe(true);
-      expect(result.s.error.code).toMatch(/^(INVALID_ARGUMENT|STALE_CURSOR)$/);
-    }
-    const end = Date.now() / 1000;
-    await client.close();
-    const calls = readFileSync(log, "utf8")
-      .split("\n")
-      .map((line) => /^\d+ +(\d+\.\d+) (\w+)\((.*)$/.exec(line))
-      .filter((m): m is RegExpExecArray => m !== null)
-      .map((m) => ({ time: Number(m[1]), call: m[2]!, args: m[3]! }));
-    // strace saw the server at work (it read the session while paging), so it would see an access.
-    expect(calls.some((c) => c.args.includes(agent.sessionsDir))).toBe(true);
-    // The canary, outside the sessions folder, was never touched in the whole life of the process…
-    expect(calls.filter((c) => c.args.includes("canary") || c.args.includes("/etc/passwd"))).toEqual([]);
-    // …and while the forged refs and cursors were refused, nothing outside the sessions folder was
-    // (no file system call names any other path; today there is none at all in that time).
-    const during = calls.filter((c) => c.time >= start && c.time <= end);
-    const paths = during.flatMap((c) => [...c.args.matchAll(/"([^"]*)"/g)].map((m) => m[1]!));
-    expect(paths.filter((p) => !p.startsWith(`${agent.sessionsDir}/`))).toEqual([]);
-  });
+      const badCursors = [
+        cursor.slice(0, -3),
+        cursor.replace(/\.[0-9a-f]+$/, ".0000000000000000"),
+        `mcur_${Buffer.from(canary).toString("base64url")}`,
+        "../../etc/passwd",
+      ];
+      for (const bad of badCursors) {
+        const result = await call("pi_session_read", { session_ref: ref, cursor: bad });
+        expect(result.isError).toBe(true);
+        expect(result.s.error.code).toMatch(/^(INVALID_ARGUMENT|STALE_CURSOR)$/);
+      }
+      const end = Date.now() / 1000;
+      await client.close();
+      const calls = readFileSync(log, "utf8")
+        .split("\n")
+        .map((line) => /^\d+ +(\d+\.\d+) (\w+)\((.*)$/.exec(line))
+        .filter((m): m is RegExpExecArray => m !== null)
+        .map((m) => ({ time: Number(m[1]), call: m[2]!, args: m[3]! }));
+      // strace saw the server at work (it read the session while paging), so it would see an
+      // access.
+      expect(calls.some((c) => c.args.includes(agent.sessionsDir))).toBe(true);
+      // The canary, outside the sessions folder, was never touched in the whole life of the
+      // process…
+      expect(
+        calls.filter((c) => c.args.includes("canary") || c.args.includes("/etc/passwd")),
+      ).toEqual([]);
+      // …and while the forged refs and cursors were refused, nothing outside the sessions folder
+      // was (no file system call names any other path; today there is none at all in that time).
+      const during = calls.filter((c) => c.time >= start && c.time <= end);
+      const paths = during.flatMap((c) => [...c.args.matchAll(/"([^"]*)"/g)].map((m) => m[1]!));
+      expect(paths.filter((p) => !p.startsWith(`${agent.sessionsDir}/`))).toEqual([]);
+    },
+  );
 
   it("answers STORAGE_UNAVAILABLE when the index cannot be opened, and says nothing of paths", async () => {
     // Where recall's cache folder goes, a plain file: the index can be neither opened nor made.
@@ -176,7 +220,10 @@ describe("recall mcp safety", () => {
     const [hit] = (await call("pi_session_search", { query: "deploy" })).s.results;
     const file = sessionFiles().find((f) => f.includes(hit.session_id))!;
     const before = digest(file);
-    const added = await call("pi_session_tag", { session_ref: hit.session_ref, add: ["Needs Review", "#k8s"] });
+    const added = await call("pi_session_tag", {
+      session_ref: hit.session_ref,
+      add: ["Needs Review", "#k8s"],
+    });
     expect(added.isError).toBe(false);
     expect(added.s.tags).toEqual(["k8s", "needs-review"]);
     const tagged = await call("pi_session_search", { query: "#needs-review" });

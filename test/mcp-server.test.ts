@@ -2,7 +2,16 @@
  * `recall mcp` end to end: the official MCP client spawns the built server (bin/recall-mcp.cjs)
  * over stdio against a throwaway agent folder with the fixture sessions.
  */
-import { appendFileSync, copyFileSync, linkSync, readdirSync, renameSync, rmSync, symlinkSync, truncateSync } from "node:fs";
+import {
+  appendFileSync,
+  copyFileSync,
+  linkSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+} from "node:fs";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
 import { Client } from "@modelcontextprotocol/client";
@@ -19,7 +28,12 @@ let client: Client;
 let progress: ProgressOnWire;
 
 async function connect(args: string[] = ["--default-scope", "all"]): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, ...args], env: agent.env as Record<string, string>, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, ...args],
+    env: agent.env as Record<string, string>,
+    stderr: "pipe",
+  });
   const connected = new Client({ name: "recall-test", version: "1.0.0" });
   await connected.connect(transport);
   progress = watchProgress(transport);
@@ -27,14 +41,21 @@ async function connect(args: string[] = ["--default-scope", "all"]): Promise<Cli
 }
 
 type Structured = Record<string, any>;
-async function call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; s: Structured; text: string }> {
+async function call(
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ isError: boolean; s: Structured; text: string }> {
   const result = await client.callTool({ name, arguments: args });
-  const text = (result.content as { type: string; text?: string }[]).find((b) => b.type === "text")?.text ?? "";
+  const text =
+    (result.content as { type: string; text?: string }[]).find((b) => b.type === "text")?.text ??
+    "";
   return { isError: result.isError === true, s: result.structuredContent as Structured, text };
 }
 
 function sessionFiles(): string[] {
-  return readdirSync(agent.sessionsDir, { recursive: true, encoding: "utf8" }).filter((p) => p.endsWith(".jsonl")).map((p) => join(agent.sessionsDir, p));
+  return readdirSync(agent.sessionsDir, { recursive: true, encoding: "utf8" })
+    .filter((p) => p.endsWith(".jsonl"))
+    .map((p) => join(agent.sessionsDir, p));
 }
 
 beforeEach(async () => {
@@ -51,10 +72,22 @@ describe("recall mcp", () => {
     expect(client.getInstructions()).toMatch(/pi_session_find/);
     expect(client.getInstructions()).toMatch(/untrusted historical data/);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["pi_session_context", "pi_session_find", "pi_session_list", "pi_session_read", "pi_session_related", "pi_session_search"]);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "pi_session_context",
+      "pi_session_find",
+      "pi_session_list",
+      "pi_session_read",
+      "pi_session_related",
+      "pi_session_search",
+    ]);
     for (const tool of tools) {
       expect(tool.outputSchema).toBeDefined();
-      expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+      expect(tool.annotations).toMatchObject({
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      });
     }
     const search = tools.find((t) => t.name === "pi_session_search")!;
     expect((search.inputSchema.properties as any).query.maxLength).toBe(4000);
@@ -92,13 +125,27 @@ describe("recall mcp", () => {
     expect((await call("pi_session_search", { query: "quuxtooloutput" })).s.results).toEqual([]);
     const raw = await call("pi_session_search", { query: "quuxtooloutput", mode: "raw" });
     expect(raw.s.results).toHaveLength(1);
-    expect(raw.s.results[0]).toMatchObject({ message_kind: "output", message_tool: "read", matched_words: ["quuxtooloutput"] });
+    expect(raw.s.results[0]).toMatchObject({
+      message_kind: "output",
+      message_tool: "read",
+      matched_words: ["quuxtooloutput"],
+    });
     expect(raw.text).not.toMatch(/searched the conversation/);
-    const touched = await call("pi_session_search", { query: "readiness", file: "/home/dev/shop-api/deploy/staging.log" });
+    const touched = await call("pi_session_search", {
+      query: "readiness",
+      file: "/home/dev/shop-api/deploy/staging.log",
+    });
     expect(touched.s.results).toHaveLength(1);
     expect(touched.s.results[0].file_calls).toEqual([{ tool: "read", entry_id: "8eb91481" }]);
     expect(JSON.stringify(touched.s)).not.toContain("/home/dev");
-    expect((await call("pi_session_search", { query: "readiness", file: "/home/dev/shop-api/nothing.txt" })).s.results).toEqual([]);
+    expect(
+      (
+        await call("pi_session_search", {
+          query: "readiness",
+          file: "/home/dev/shop-api/nothing.txt",
+        })
+      ).s.results,
+    ).toEqual([]);
   });
 
   it("says in its note which words of the query it read as others (typos)", async () => {
@@ -114,7 +161,9 @@ describe("recall mcp", () => {
     await client.close();
     client = await connect();
     const after = await call("pi_session_search", { query: "deploy" });
-    expect(after.s.results.map((r: Structured) => r.session_ref)).toEqual(before.s.results.map((r: Structured) => r.session_ref));
+    expect(after.s.results.map((r: Structured) => r.session_ref)).toEqual(
+      before.s.results.map((r: Structured) => r.session_ref),
+    );
   });
 
   it("finds by id, lists, gives focused context, and reads to the end", async () => {
@@ -125,7 +174,10 @@ describe("recall mcp", () => {
     expect(asQuery.s.results[0].session_ref).toBe(hit.session_ref);
     const listed = await call("pi_session_list", { limit: 25 });
     expect(listed.s.results.length).toBeGreaterThan(3);
-    const context = await call("pi_session_context", { session_ref: hit.session_ref, question: "deploy" });
+    const context = await call("pi_session_context", {
+      session_ref: hit.session_ref,
+      question: "deploy",
+    });
     expect(context.isError).toBe(false);
     expect(context.s.matched_messages).toBeGreaterThan(0);
     let page = await call("pi_session_read", { session_ref: hit.session_ref, max_chars: 100 });
@@ -150,9 +202,17 @@ describe("recall mcp", () => {
       expect(result.text).toContain(code);
       expect(result.text).not.toContain(agent.root);
     };
-    await expectError("pi_session_search", { query: "deploy", cursor: "mcur_forged.0000000000000000" }, "INVALID_ARGUMENT");
+    await expectError(
+      "pi_session_search",
+      { query: "deploy", cursor: "mcur_forged.0000000000000000" },
+      "INVALID_ARGUMENT",
+    );
     await expectError("pi_session_find", { session_id: "not-a-uuid" }, "INVALID_ARGUMENT");
-    await expectError("pi_session_read", { session_ref: "../../etc/passwd" }, "INVALID_SESSION_REF");
+    await expectError(
+      "pi_session_read",
+      { session_ref: "../../etc/passwd" },
+      "INVALID_SESSION_REF",
+    );
     await expectError("pi_session_read", { session_ref: "/etc/passwd" }, "INVALID_SESSION_REF");
     await expectError("pi_session_read", { session_ref: "sref_\u0000" }, "INVALID_SESSION_REF");
     const ref: string = hit.session_ref;
@@ -164,7 +224,15 @@ describe("recall mcp", () => {
     // A stale read cursor: the file grows between pages.
     const page = await call("pi_session_read", { session_ref: ref, max_chars: 100 });
     const file = sessionFiles().find((f) => f.includes(hit.session_id))!;
-    appendFileSync(file, JSON.stringify({ type: "custom", id: "zz999999", parentId: null, timestamp: new Date().toISOString() }) + "\n");
+    appendFileSync(
+      file,
+      JSON.stringify({
+        type: "custom",
+        id: "zz999999",
+        parentId: null,
+        timestamp: new Date().toISOString(),
+      }) + "\n",
+    );
     await expectError("pi_session_read", page.s.next_call.arguments, "STALE_CURSOR");
     // Replaced by another file (a new inode) with the same content.
     copyFileSync(file, `${file}.tmp`);
@@ -176,7 +244,11 @@ describe("recall mcp", () => {
     await expectError("pi_session_read", { session_ref: fresh.session_ref }, "FILE_TOO_LARGE");
     // Gone.
     rmSync(file);
-    await expectError("pi_session_context", { session_ref: fresh.session_ref, question: "deploy" }, "SESSION_NOT_FOUND");
+    await expectError(
+      "pi_session_context",
+      { session_ref: fresh.session_ref, question: "deploy" },
+      "SESSION_NOT_FOUND",
+    );
   });
 
   it("says project scope is unavailable without a project folder, and scopes to one with it", async () => {
@@ -229,10 +301,15 @@ describe("recall mcp", () => {
   it("serves the conversation resource and the prompt", async () => {
     const hit = (await call("pi_session_search", { query: "deploy" })).s.results[0];
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate)).toContain("pi-session://sessions/{session_ref}/conversation");
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toContain(
+      "pi-session://sessions/{session_ref}/conversation",
+    );
     const resource = await client.readResource({ uri: hit.resource_uri });
     expect((resource.contents[0] as { text: string }).text).toMatch(/has_more: (true|false)/);
-    const prompt = await client.getPrompt({ name: "recall-prior-decision", arguments: { session_ref: hit.session_ref, question: "why kubectl?" } });
+    const prompt = await client.getPrompt({
+      name: "recall-prior-decision",
+      arguments: { session_ref: hit.session_ref, question: "why kubectl?" },
+    });
     expect(JSON.stringify(prompt.messages)).toMatch(/pi_session_context/);
   });
 
@@ -241,27 +318,56 @@ describe("recall mcp", () => {
     copyFileSync(file!, file!.replace(/_([0-9a-f]{8})/, "_0000beef"));
     progress.take();
     // A progress token is sent only with an onprogress handler.
-    const result = await client.callTool({ name: "pi_session_search", arguments: { query: "deploy" } }, { onprogress: () => {} });
+    const result = await client.callTool(
+      { name: "pi_session_search", arguments: { query: "deploy" } },
+      { onprogress: () => {} },
+    );
     expect(result.isError).toBeFalsy();
     expect(progress.take().length).toBeGreaterThan(0);
     const stop = new AbortController();
-    const cancelled = client.callTool({ name: "pi_session_search", arguments: { query: "deploy" } }, { signal: stop.signal });
+    const cancelled = client.callTool(
+      { name: "pi_session_search", arguments: { query: "deploy" } },
+      { signal: stop.signal },
+    );
     stop.abort();
     await expect(cancelled).rejects.toThrow();
     expect((await call("pi_session_search", { query: "deploy" })).isError).toBe(false);
   });
 
   it("writes nothing but JSON-RPC to stdout", async () => {
-    const child = spawn(process.execPath, [BIN, "--default-scope", "all"], { env: agent.env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, "--default-scope", "all"], {
+      env: agent.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.on("data", (chunk) => (out += chunk));
     const send = (message: unknown) => child.stdin.write(JSON.stringify(message) + "\n");
-    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "raw", version: "1" },
+      },
+    });
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "pi_session_search", arguments: { query: "deploy" } } });
-    send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "pi_session_read", arguments: { session_ref: "../../x" } } });
+    send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "pi_session_search", arguments: { query: "deploy" } },
+    });
+    send({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "pi_session_read", arguments: { session_ref: "../../x" } },
+    });
     await new Promise<void>((resolve) => {
-      const check = () => (out.split("\n").filter(Boolean).length >= 3 ? resolve() : setTimeout(check, 50));
+      const check = () =>
+        out.split("\n").filter(Boolean).length >= 3 ? resolve() : setTimeout(check, 50);
       check();
     });
     child.stdin.end();

@@ -25,7 +25,9 @@ describe("paraphrase evaluation (bench/meaning-eval)", () => {
   it("has at least 60 topics and 12 close pairs, every one keeping the rules", () => {
     const topics = TOPICS as Topic[];
     expect(topics.length).toBeGreaterThanOrEqual(60);
-    expect(new Set(topics.filter((t) => t.pair).map((t) => t.pair)).size).toBeGreaterThanOrEqual(12);
+    expect(new Set(topics.filter((t) => t.pair).map((t) => t.pair)).size).toBeGreaterThanOrEqual(
+      12,
+    );
     expect(checkTopics(topics)).toEqual([]);
   });
 
@@ -38,8 +40,16 @@ describe("paraphrase evaluation (bench/meaning-eval)", () => {
 
   it("refuses topics that break the rules, one line each", () => {
     const topic = TOPICS[0] as Topic;
-    const sharing = { ...topic, queries: { ...topic.queries, paraphrase: "the tests kept failing" } };
-    const absent = { ...topic, id: "absent", pair: undefined, queries: { ...topic.queries, keyword: "useFakeTimers kubernetes" } };
+    const sharing = {
+      ...topic,
+      queries: { ...topic.queries, paraphrase: "the tests kept failing" },
+    };
+    const absent = {
+      ...topic,
+      id: "absent",
+      pair: undefined,
+      queries: { ...topic.queries, keyword: "useFakeTimers kubernetes" },
+    };
     const problems = checkTopics([sharing, absent]) as string[];
     expect(problems).toContain(`${topic.id}: the paraphrase shares tests with its session`);
     expect(problems).toContain("absent: the keyword query's kubernetes is not in its session");
@@ -47,7 +57,14 @@ describe("paraphrase evaluation (bench/meaning-eval)", () => {
 
   it("finds close pairs by their keywords among distractors, and reports meaning search unavailable without the model", async () => {
     const paired = (TOPICS as Topic[]).filter((t) => t.pair).slice(0, 8);
-    const result = await evaluate({ topics: paired, distractors: 20, seed: 2, matches: ["words", "meaning"], outDir: work, modelDir: null });
+    const result = await evaluate({
+      topics: paired,
+      distractors: 20,
+      seed: 2,
+      matches: ["words", "meaning"],
+      outDir: work,
+      modelDir: null,
+    });
     expect(result.pairs).toBe(4);
     const [words, meaning] = result.results;
     expect(meaning).toMatchObject({ match: "meaning", available: false });

@@ -1,13 +1,27 @@
 /**
  * Meaning search under faults: a model file that is a device or a FIFO, the model pre-packed in
- * the cache garbled or cut short, the meaning folder or its files replaced by what they are not, the cache folder deleted under a build, a second build
- * while another process builds, pages of a `both` search while the index grows, and the few
- * messages a sync adds embedded by the next search. Each is one line and an exit code, never a
- * hang, a stack or a loop. Skipped, visibly, without the model package.
+ * the cache garbled or cut short, the meaning folder or its files replaced by what they are not,
+ * the cache folder deleted under a build, a second build while another process builds, pages of a
+ * `both` search while the index grows, and the few messages a sync adds embedded by the next
+ * search. Each is one line and an exit code, never a hang, a stack or a loop. Skipped, visibly,
+ * without the model package.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { closeSync, copyFileSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Recall } from "../src/index.js";
@@ -18,7 +32,9 @@ import { jsonLines, RECALL_BIN, runRecall } from "./helpers/run-cli.js";
 import { shellQuote } from "../src/output/shell.js";
 
 const hasScript = spawnSync("script", ["--version"], { stdio: "ignore" }).status === 0;
-const SCRIPT_SKIP_REASON = hasScript ? "" : " (skipped: no script(1) from util-linux to give it a terminal)";
+const SCRIPT_SKIP_REASON = hasScript
+  ? ""
+  : " (skipped: no script(1) from util-linux to give it a terminal)";
 
 let agent: AgentDir;
 beforeEach(() => {
@@ -48,17 +64,27 @@ describe.skipIf(!MODEL_PACKAGE)(`meaning search under faults${MODEL_SKIP_REASON}
   it.each([
     ["/dev/zero", (path: string) => symlinkSync("/dev/zero", path)],
     ["a FIFO", (path: string) => execFileSync("mkfifo", [path])],
-  ])("a model.onnx that is %s: searches by words with one line; meaning and the build are one line, exit 2", async (_name, make) => {
-    const env = withModel(modelFolder(make));
-    const found = await runRecall(["search", "-n", "1", "deploy"], { env, timeoutMs: 30_000 });
-    expect(found.code).toBe(0);
-    oneLine(found.stderr, /^recall: the meaning model's .*model\.onnx is damaged: it is not a regular file; searching by words/);
-    for (const args of [["search", "--match", "meaning", "deploy"], ["index", "--meaning", "-q"]]) {
-      const refused = await runRecall(args, { env, timeoutMs: 30_000 });
-      expect(refused.code).toBe(2);
-      oneLine(refused.stderr, /model\.onnx is damaged: it is not a regular file/);
-    }
-  }, 120_000);
+  ])(
+    "a model.onnx that is %s: searches by words with one line; meaning and the build are one line, exit 2",
+    async (_name, make) => {
+      const env = withModel(modelFolder(make));
+      const found = await runRecall(["search", "-n", "1", "deploy"], { env, timeoutMs: 30_000 });
+      expect(found.code).toBe(0);
+      oneLine(
+        found.stderr,
+        /^recall: the meaning model's .*model\.onnx is damaged: it is not a regular file; searching by words/,
+      );
+      for (const args of [
+        ["search", "--match", "meaning", "deploy"],
+        ["index", "--meaning", "-q"],
+      ]) {
+        const refused = await runRecall(args, { env, timeoutMs: 30_000 });
+        expect(refused.code).toBe(2);
+        oneLine(refused.stderr, /model\.onnx is damaged: it is not a regular file/);
+      }
+    },
+    120_000,
+  );
 
   it("a model.onnx whose bytes are not those its package records (size and sha256): one line; searches by words", async () => {
     const dir = join(agent.root, "recorded");
@@ -66,9 +92,18 @@ describe.skipIf(!MODEL_PACKAGE)(`meaning search under faults${MODEL_SKIP_REASON}
     const model = join(dir, "model.onnx");
     copyFileSync(join(MODEL_PACKAGE!, "model.onnx"), model);
     symlinkSync(join(MODEL_PACKAGE!, "tokenizer.json"), join(dir, "tokenizer.json"));
-    const record = (path: string) => ({ bytes: statSync(path).size, sha256: createHash("sha256").update(readFileSync(path)).digest("hex") });
-    const files = { "model.onnx": record(model), "tokenizer.json": record(join(dir, "tokenizer.json")) };
-    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "recall-pi-model-minilm", version: "0.1.0", recall: { files } }));
+    const record = (path: string) => ({
+      bytes: statSync(path).size,
+      sha256: createHash("sha256").update(readFileSync(path)).digest("hex"),
+    });
+    const files = {
+      "model.onnx": record(model),
+      "tokenizer.json": record(join(dir, "tokenizer.json")),
+    };
+    writeFileSync(
+      join(dir, "package.json"),
+      JSON.stringify({ name: "recall-pi-model-minilm", version: "0.1.0", recall: { files } }),
+    );
     const env = withModel(dir);
     expect((await runRecall(["index", "--meaning", "-q"], { env })).code).toBe(0);
     // One byte of the weights changed, the size kept: a model that would load and embed wrongly.
@@ -80,13 +115,19 @@ describe.skipIf(!MODEL_PACKAGE)(`meaning search under faults${MODEL_SKIP_REASON}
     closeSync(fd);
     const refused = await runRecall(["search", "--match", "meaning", "deploy"], { env });
     expect(refused.code).toBe(2);
-    oneLine(refused.stderr, /model\.onnx is damaged: its sha256 is [0-9a-f]{64}, not the [0-9a-f]{64} its package records/);
+    oneLine(
+      refused.stderr,
+      /model\.onnx is damaged: its sha256 is [0-9a-f]{64}, not the [0-9a-f]{64} its package records/,
+    );
     const byWords = await runRecall(["search", "-n", "1", "deploy"], { env });
     expect(byWords.code).toBe(0);
     oneLine(byWords.stderr, /its package records; searching by words/);
     // Cut short: the size says so, without reading it.
     writeFileSync(model, "short");
-    oneLine((await runRecall(["index", "--meaning", "-q"], { env })).stderr, /model\.onnx is damaged: it holds 5 bytes, not the \d+ its package records/);
+    oneLine(
+      (await runRecall(["index", "--meaning", "-q"], { env })).stderr,
+      /model\.onnx is damaged: it holds 5 bytes, not the \d+ its package records/,
+    );
   }, 120_000);
 
   it("a pre-packed model garbled or cut short is made again from the model files, never read as it is", async () => {
@@ -95,7 +136,10 @@ describe.skipIf(!MODEL_PACKAGE)(`meaning search under faults${MODEL_SKIP_REASON}
     const packed = join(agent.agentDir, "cache", "recall", "model-packed");
     const { size } = statSync(packed);
     const search = async () => {
-      const found = await runRecall(["search", "--match", "meaning", "--json", "-n", "3", "why does the deploy fail"], { env });
+      const found = await runRecall(
+        ["search", "--match", "meaning", "--json", "-n", "3", "why does the deploy fail"],
+        { env },
+      );
       expect(found.code).toBe(0);
       expect(found.stderr).toBe("");
       return jsonLines<{ path: string; score: number }>(found.stdout).map((hit) => hit.path);
@@ -127,12 +171,16 @@ describe.skipIf(!MODEL_PACKAGE)(`meaning search under faults${MODEL_SKIP_REASON}
     expect(found.code).toBe(0);
     expect(jsonLines(found.stdout)).toHaveLength(1);
     // By meaning alone, an index with no vectors finds nothing, and says why.
-    const meaning = await runRecall(["search", "--match", "meaning", "-n", "1", "deploy"], { env: withModel() });
+    const meaning = await runRecall(["search", "--match", "meaning", "-n", "1", "deploy"], {
+      env: withModel(),
+    });
     expect(meaning.code).toBe(1);
     expect(meaning.stderr).toMatch(/^recall: the meaning index covers 0 of \d+ messages searched/);
     expect((await runRecall(["index", "--meaning", "-q"], { env: withModel() })).code).toBe(0);
     expect(statSync(meaningDir()).isDirectory()).toBe(true);
-    const after = await runRecall(["search", "--match", "meaning", "-n", "1", "deploy"], { env: withModel() });
+    const after = await runRecall(["search", "--match", "meaning", "-n", "1", "deploy"], {
+      env: withModel(),
+    });
     expect(after.code).toBe(0);
     expect(after.stderr).toBe("");
   }, 120_000);
@@ -147,7 +195,8 @@ describe.skipIf(!MODEL_PACKAGE)(`meaning search under faults${MODEL_SKIP_REASON}
     expect(built.code).toBe(0);
     const [summary] = jsonLines<{ embedded: number; messages: number }>(built.stdout);
     expect(summary!.embedded).toBe(summary!.messages);
-    for (const name of ["vectors", "writer.lock"]) expect(statSync(join(meaningDir(), name)).isFile()).toBe(true);
+    for (const name of ["vectors", "writer.lock"])
+      expect(statSync(join(meaningDir(), name)).isFile()).toBe(true);
   }, 120_000);
 
   it("a build whose cache folder is deleted stops, with one line", async () => {
@@ -164,7 +213,9 @@ describe.skipIf(!MODEL_PACKAGE)(`meaning search under faults${MODEL_SKIP_REASON}
           }
         },
       });
-      await expect(build).rejects.toThrow(/^.*meaning was deleted while the meaning index was being built; it stopped$/);
+      await expect(build).rejects.toThrow(
+        /^.*meaning was deleted while the meaning index was being built; it stopped$/,
+      );
       expect(deleted).toBe(true);
     } finally {
       recall.close();
@@ -175,9 +226,15 @@ describe.skipIf(!MODEL_PACKAGE)(`meaning search under faults${MODEL_SKIP_REASON}
     expect((await runRecall(["index", "-q"], { env: withModel() })).code).toBe(0);
     mkdirSync(meaningDir(), { recursive: true });
     writeFileSync(join(meaningDir(), "writer.lock"), "pid 4242\n");
-    const holder = spawn("flock", [join(meaningDir(), "writer.lock"), "-c", "echo held; cat"], { stdio: ["pipe", "pipe", "inherit"] });
+    const holder = spawn("flock", [join(meaningDir(), "writer.lock"), "-c", "echo held; cat"], {
+      stdio: ["pipe", "pipe", "inherit"],
+    });
     await new Promise<void>((resolve) => holder.stdout.once("data", () => resolve()));
-    const second = spawn(process.execPath, [new URL("../bin/recall.cjs", import.meta.url).pathname, "index", "--meaning", "--json"], { env: withModel(), stdio: ["ignore", "pipe", "pipe"] });
+    const second = spawn(
+      process.execPath,
+      [new URL("../bin/recall.cjs", import.meta.url).pathname, "index", "--meaning", "--json"],
+      { env: withModel(), stdio: ["ignore", "pipe", "pipe"] },
+    );
     let stderr = "";
     let stdout = "";
     second.stdout.on("data", (data: Buffer) => (stdout += data.toString()));
@@ -187,7 +244,9 @@ describe.skipIf(!MODEL_PACKAGE)(`meaning search under faults${MODEL_SKIP_REASON}
         if (stderr.includes("\n")) resolve();
       }),
     );
-    expect(stderr).toBe("recall: the meaning index is being built by process 4242: waiting for it to end (searches meanwhile use what it has embedded; Ctrl-C stops waiting)\n");
+    expect(stderr).toBe(
+      "recall: the meaning index is being built by process 4242: waiting for it to end (searches meanwhile use what it has embedded; Ctrl-C stops waiting)\n",
+    );
     holder.stdin.end();
     const code = await new Promise((resolve) => second.on("close", resolve));
     expect(code).toBe(0);
@@ -195,15 +254,26 @@ describe.skipIf(!MODEL_PACKAGE)(`meaning search under faults${MODEL_SKIP_REASON}
     expect(summary!.embedded).toBe(summary!.messages);
   }, 120_000);
 
-  it.skipIf(!hasScript)(`recall index --meaning on a terminal says after its first batch how long it will take, and its bar shows the rate and the time left${SCRIPT_SKIP_REASON}`, async () => {
-    writeGeneratedSessions(agent, 12, 24);
-    expect((await runRecall(["index", "-q"], { env: withModel() })).code).toBe(0);
-    const command = [process.execPath, RECALL_BIN, "index", "--meaning"].map(shellQuote).join(" ");
-    const shown = spawnSync("script", ["-qec", command, "/dev/null"], { env: withModel(), encoding: "utf8" }).stdout;
-    expect(shown).toMatch(/recall: embedding [\d,]+ messages: about \d+ (s|min) at \d+ messages\/s\r?\n/);
-    expect(shown).toMatch(/\] meaning: \d+\/\d+ messages, \d+\/s, \d+ (s|min) left/);
-    expect(shown).toMatch(/meaning index: (\d+) of \1 messages/);
-  }, 180_000);
+  it.skipIf(!hasScript)(
+    `recall index --meaning on a terminal says after its first batch how long it will take, and its bar shows the rate and the time left${SCRIPT_SKIP_REASON}`,
+    async () => {
+      writeGeneratedSessions(agent, 12, 24);
+      expect((await runRecall(["index", "-q"], { env: withModel() })).code).toBe(0);
+      const command = [process.execPath, RECALL_BIN, "index", "--meaning"]
+        .map(shellQuote)
+        .join(" ");
+      const shown = spawnSync("script", ["-qec", command, "/dev/null"], {
+        env: withModel(),
+        encoding: "utf8",
+      }).stdout;
+      expect(shown).toMatch(
+        /recall: embedding [\d,]+ messages: about \d+ (s|min) at \d+ messages\/s\r?\n/,
+      );
+      expect(shown).toMatch(/\] meaning: \d+\/\d+ messages, \d+\/s, \d+ (s|min) left/);
+      expect(shown).toMatch(/meaning index: (\d+) of \1 messages/);
+    },
+    180_000,
+  );
 
   it("pages of a `both` search read the meaning index as their first page did, while a build grows it", async () => {
     const recall = Recall.open({ env: withModel() });
@@ -229,13 +299,43 @@ describe.skipIf(!MODEL_PACKAGE)(`meaning search under faults${MODEL_SKIP_REASON}
     const folder = join(agent.sessionsDir, "--tmp-new--");
     mkdirSync(folder);
     const entries = [
-      { type: "session", version: 3, id: "0190cccc-0000-7000-8000-000000000001", timestamp: "2026-10-02T10:00:00.000Z", cwd: "/tmp/new" },
-      { type: "message", id: "e0", parentId: null, timestamp: "2026-10-02T10:00:01.000Z", message: { role: "user", content: [{ type: "text", text: "why does the spec fail only at midnight?" }] } },
+      {
+        type: "session",
+        version: 3,
+        id: "0190cccc-0000-7000-8000-000000000001",
+        timestamp: "2026-10-02T10:00:00.000Z",
+        cwd: "/tmp/new",
+      },
+      {
+        type: "message",
+        id: "e0",
+        parentId: null,
+        timestamp: "2026-10-02T10:00:01.000Z",
+        message: {
+          role: "user",
+          content: [{ type: "text", text: "why does the spec fail only at midnight?" }],
+        },
+      },
     ];
-    writeFileSync(join(folder, "2026-10-02T10-00-00-000Z_0190cccc-0000-7000-8000-000000000001.jsonl"), entries.map((e) => JSON.stringify(e)).join("\n") + "\n");
-    const [gap] = jsonLines<{ meaningCoverage?: { embedded: number; messages: number } }>((await runRecall(["search", "--match", "meaning", "--json", "-n", "1", "clock"], { env: withModel() })).stdout);
+    writeFileSync(
+      join(folder, "2026-10-02T10-00-00-000Z_0190cccc-0000-7000-8000-000000000001.jsonl"),
+      entries.map((e) => JSON.stringify(e)).join("\n") + "\n",
+    );
+    const [gap] = jsonLines<{ meaningCoverage?: { embedded: number; messages: number } }>(
+      (
+        await runRecall(["search", "--match", "meaning", "--json", "-n", "1", "clock"], {
+          env: withModel(),
+        })
+      ).stdout,
+    );
     expect(gap!.meaningCoverage!.messages - gap!.meaningCoverage!.embedded).toBe(1);
-    const [next] = jsonLines<Record<string, unknown>>((await runRecall(["search", "--match", "meaning", "--json", "-n", "1", "clock"], { env: withModel() })).stdout);
+    const [next] = jsonLines<Record<string, unknown>>(
+      (
+        await runRecall(["search", "--match", "meaning", "--json", "-n", "1", "clock"], {
+          env: withModel(),
+        })
+      ).stdout,
+    );
     expect(next).not.toHaveProperty("meaningCoverage");
   }, 120_000);
 });

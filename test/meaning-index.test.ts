@@ -1,13 +1,23 @@
 /**
- * The meaning index (native/src/meaning/store.rs, search/by_meaning.rs; api/meaning.ts) through the CLI, with
- * the real model: `recall index --meaning` embeds each text once, resumes after kill -9 with
- * nothing embedded twice, and an index kept up to date through appends, forks, rewrites and
+ * The meaning index (native/src/meaning/store.rs, search/by_meaning.rs; api/meaning.ts) through the
+ * CLI, with the real model: `recall index --meaning` embeds each text once, resumes after kill -9
+ * with nothing embedded twice, and an index kept up to date through appends, forks, rewrites and
  * deletions answers exactly as one built from the same files; a paraphrase finds its session by
  * meaning. Without the model package: `--match meaning` is one MODEL_UNAVAILABLE line, and the
  * default search prints what it printed before. Model tests skip, visibly, without the package.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { shellQuote } from "../src/output/shell.js";
@@ -15,7 +25,10 @@ import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { MODEL_PACKAGE, MODEL_SKIP_REASON } from "./helpers/model-package.js";
 import { jsonLines, RECALL_BIN, runRecall } from "./helpers/run-cli.js";
 
-/** The store's header and record sizes (store.rs): magic, width, identity; key, scale, 384 codes, checksum. */
+/**
+ * The store's header and record sizes (store.rs): magic, width, identity; key, scale, 384 codes,
+ * checksum.
+ */
 const HEADER = 8 + 4 + 8;
 const RECORD = 8 + 4 + 384 + 4;
 
@@ -28,7 +41,8 @@ beforeEach(() => {
 afterEach(() => dir.cleanup());
 
 const withModel = () => ({ ...dir.env, RECALL_MODEL_DIR: MODEL_PACKAGE });
-const vectorsFile = (env: NodeJS.ProcessEnv = dir.env) => join(env.RECALL_CACHE_DIR ?? join(dir.agentDir, "cache", "recall"), "meaning", "vectors");
+const vectorsFile = (env: NodeJS.ProcessEnv = dir.env) =>
+  join(env.RECALL_CACHE_DIR ?? join(dir.agentDir, "cache", "recall"), "meaning", "vectors");
 const recordsIn = (file: string) => (statSync(file).size - HEADER) / RECORD;
 /** Output without scores: recency is measured from the time each search ran. */
 const unscored = (stdout: string) => stdout.replace(/"score":[-0-9.e]+,/g, "");
@@ -50,9 +64,17 @@ async function indexMeaning(env: NodeJS.ProcessEnv): Promise<MeaningRecord> {
 /** A session file of `count` user/assistant messages, each text its own. */
 function writeSession(folder: string, id: string, texts: string[]): string {
   mkdirSync(folder, { recursive: true });
-  const entries: object[] = [{ type: "session", version: 3, id, timestamp: "2026-10-02T10:00:00.000Z", cwd: "/tmp/meaning" }];
+  const entries: object[] = [
+    { type: "session", version: 3, id, timestamp: "2026-10-02T10:00:00.000Z", cwd: "/tmp/meaning" },
+  ];
   texts.forEach((text, m) => {
-    entries.push({ type: "message", id: `e${m}`, parentId: m ? `e${m - 1}` : null, timestamp: `2026-10-02T10:${String(m % 60).padStart(2, "0")}:01.000Z`, message: { role: m % 2 ? "assistant" : "user", content: [{ type: "text", text }] } });
+    entries.push({
+      type: "message",
+      id: `e${m}`,
+      parentId: m ? `e${m - 1}` : null,
+      timestamp: `2026-10-02T10:${String(m % 60).padStart(2, "0")}:01.000Z`,
+      message: { role: m % 2 ? "assistant" : "user", content: [{ type: "text", text }] },
+    });
   });
   const path = join(folder, `2026-10-02T10-00-00-000Z_${id}.jsonl`);
   writeFileSync(path, entries.map((e) => JSON.stringify(e)).join("\n") + "\n");
@@ -61,21 +83,35 @@ function writeSession(folder: string, id: string, texts: string[]): string {
 
 describe("meaning search without the model package", () => {
   it("is one MODEL_UNAVAILABLE line and exit 2; recall index --meaning too", async () => {
-    for (const args of [["search", "--match", "meaning", "deploy"], ["search", "--match", "both", "deploy"], ["index", "--meaning", "-q"]]) {
+    for (const args of [
+      ["search", "--match", "meaning", "deploy"],
+      ["search", "--match", "both", "deploy"],
+      ["index", "--meaning", "-q"],
+    ]) {
       const result = await runRecall(args, { env: dir.env });
       expect(result.code, args.join(" ")).toBe(2);
       expect(result.stdout).toBe("");
-      expect(result.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^recall: meaning search needs the model package recall-pi-model-minilm, which is not installed; install recall-pi-model-minilm@\S+ beside recall$/)]);
+      expect(result.stderr.trim().split("\n")).toEqual([
+        expect.stringMatching(
+          /^recall: meaning search needs the model package recall-pi-model-minilm, which is not installed; install recall-pi-model-minilm@\S+ beside recall$/,
+        ),
+      ]);
     }
   });
 
-  it.skipIf(!hasScript)(`recall index on a terminal says once, when it first builds the index, how to add it${hasScript ? "" : " (skipped: script is not installed)"}`, () => {
-    const command = [process.execPath, RECALL_BIN, "index"].map(shellQuote).join(" ");
-    const onTerminal = () => spawnSync("script", ["-qec", command, "/dev/null"], { env: dir.env, encoding: "utf8" }).stdout;
-    const hint = "search by meaning too: install recall-pi-model-minilm beside recall, then run `recall index --meaning`";
-    expect(onTerminal()).toContain(hint);
-    expect(onTerminal()).not.toContain(hint);
-  });
+  it.skipIf(!hasScript)(
+    `recall index on a terminal says once, when it first builds the index, how to add it${hasScript ? "" : " (skipped: script is not installed)"}`,
+    () => {
+      const command = [process.execPath, RECALL_BIN, "index"].map(shellQuote).join(" ");
+      const onTerminal = () =>
+        spawnSync("script", ["-qec", command, "/dev/null"], { env: dir.env, encoding: "utf8" })
+          .stdout;
+      const hint =
+        "search by meaning too: install recall-pi-model-minilm beside recall, then run `recall index --meaning`";
+      expect(onTerminal()).toContain(hint);
+      expect(onTerminal()).not.toContain(hint);
+    },
+  );
 
   it("refuses an unknown match", async () => {
     const result = await runRecall(["search", "--match", "vibes", "deploy"], { env: dir.env });
@@ -83,56 +119,117 @@ describe("meaning search without the model package", () => {
     expect(result.stderr).toMatch(/--match/);
   });
 
-  it.skipIf(!MODEL_PACKAGE)(`leaves the words' search as it was, by default without the model package and with --match words with it, whether or not a meaning index exists${MODEL_SKIP_REASON}`, async () => {
-    const searches = [["search", "--json", "deploy"], ["search", "staging deploy"], ["search", "--format", "tsv", "-n", "50", "the"]];
-    const before = [];
-    for (const args of searches) before.push(await runRecall(args, { env: dir.env }));
-    await indexMeaning(withModel());
-    for (const [i, args] of searches.entries()) {
-      for (const [env, asked] of [[dir.env, args], [withModel(), [...args, "--match", "words"]]] as const) {
-        const after = await runRecall([...asked], { env });
-        expect({ code: after.code, stdout: unscored(after.stdout) }, asked.join(" ")).toEqual({ code: before[i]!.code, stdout: unscored(before[i]!.stdout) });
+  it.skipIf(!MODEL_PACKAGE)(
+    `leaves the words' search as it was, by default without the model package and with --match words with it, whether or not a meaning index exists${MODEL_SKIP_REASON}`,
+    async () => {
+      const searches = [
+        ["search", "--json", "deploy"],
+        ["search", "staging deploy"],
+        ["search", "--format", "tsv", "-n", "50", "the"],
+      ];
+      const before = [];
+      for (const args of searches) before.push(await runRecall(args, { env: dir.env }));
+      await indexMeaning(withModel());
+      for (const [i, args] of searches.entries()) {
+        for (const [env, asked] of [
+          [dir.env, args],
+          [withModel(), [...args, "--match", "words"]],
+        ] as const) {
+          const after = await runRecall([...asked], { env });
+          expect({ code: after.code, stdout: unscored(after.stdout) }, asked.join(" ")).toEqual({
+            code: before[i]!.code,
+            stdout: unscored(before[i]!.stdout),
+          });
+        }
+        // With the model package, the default is both.
+        const byDefault = await runRecall(args, { env: withModel() });
+        const both = await runRecall([...args, "--match", "both"], { env: withModel() });
+        expect(unscored(byDefault.stdout), args.join(" ")).toBe(unscored(both.stdout));
       }
-      // With the model package, the default is both.
-      const byDefault = await runRecall(args, { env: withModel() });
-      const both = await runRecall([...args, "--match", "both"], { env: withModel() });
-      expect(unscored(byDefault.stdout), args.join(" ")).toBe(unscored(both.stdout));
-    }
-    // What no session holds or is about finds nothing: a session only somewhat near in meaning is no hit.
-    for (const query of ["quokka", "banana bread recipe"]) expect((await runRecall(["search", query], { env: withModel() })).code, query).toBe(1);
-  }, 120_000);
+      // What no session holds or is about finds nothing: a session only somewhat near in meaning is
+      // no hit.
+      for (const query of ["quokka", "banana bread recipe"])
+        expect((await runRecall(["search", query], { env: withModel() })).code, query).toBe(1);
+    },
+    120_000,
+  );
 });
 
 describe.skipIf(!MODEL_PACKAGE)(`the meaning index${MODEL_SKIP_REASON}`, () => {
   it("gives a script what it asked for: one word, or words no session holds, get no meaning-only hits, --exact is the words as typed", async () => {
     await indexMeaning(withModel());
-    for (const args of [["--json", "repakc"], ["--exact", "repakc"], ["--json", "zzqqxxyy"], ["--json", "xyzzy"], ["--json", "zzqqxxyy wqpz"]]) {
+    for (const args of [
+      ["--json", "repakc"],
+      ["--exact", "repakc"],
+      ["--json", "zzqqxxyy"],
+      ["--json", "xyzzy"],
+      ["--json", "zzqqxxyy wqpz"],
+    ]) {
       const result = await runRecall(["search", ...args], { env: withModel() });
-      expect({ code: result.code, stdout: result.stdout }, args.join(" ")).toEqual({ code: 1, stdout: "" });
+      expect({ code: result.code, stdout: result.stdout }, args.join(" ")).toEqual({
+        code: 1,
+        stdout: "",
+      });
     }
     // Asked for by name, meaning alone lists the nearest sessions whatever the query.
-    const nearest = await runRecall(["search", "--match", "meaning", "--json", "-n", "3", "xyzzy"], { env: withModel() });
+    const nearest = await runRecall(
+      ["search", "--match", "meaning", "--json", "-n", "3", "xyzzy"],
+      { env: withModel() },
+    );
     expect(nearest.code).toBe(0);
-    expect(jsonLines<{ matchedBy: string }>(nearest.stdout).map((h) => h.matchedBy)).toEqual(["meaning", "meaning", "meaning"]);
+    expect(jsonLines<{ matchedBy: string }>(nearest.stdout).map((h) => h.matchedBy)).toEqual([
+      "meaning",
+      "meaning",
+      "meaning",
+    ]);
     // --exact searches by the words alone: what --match words --typos off finds.
-    const exact = await runRecall(["search", "--exact", "--json", "staging deploy"], { env: withModel() });
-    const words = await runRecall(["search", "--match", "words", "--typos", "off", "--json", "staging deploy"], { env: withModel() });
+    const exact = await runRecall(["search", "--exact", "--json", "staging deploy"], {
+      env: withModel(),
+    });
+    const words = await runRecall(
+      ["search", "--match", "words", "--typos", "off", "--json", "staging deploy"],
+      { env: withModel() },
+    );
     expect(exact.code).toBe(0);
     expect(unscored(exact.stdout)).toBe(unscored(words.stdout));
-    const contradiction = await runRecall(["search", "--exact", "--match", "both", "deploy"], { env: withModel() });
-    expect({ code: contradiction.code, stderr: contradiction.stderr.trim() }).toEqual({ code: 2, stderr: "recall: --exact and --match both contradict each other" });
+    const contradiction = await runRecall(["search", "--exact", "--match", "both", "deploy"], {
+      env: withModel(),
+    });
+    expect({ code: contradiction.code, stderr: contradiction.stderr.trim() }).toEqual({
+      code: 2,
+      stderr: "recall: --exact and --match both contradict each other",
+    });
   }, 120_000);
 
   it("finds a session by a paraphrase that shares none of its words, and says it matched by meaning", async () => {
     await indexMeaning(withModel());
     const query = "the rollout to the pre-production cluster never finished";
-    const result = await runRecall(["search", "--match", "meaning", "--json", "-n", "3", query], { env: withModel() });
+    const result = await runRecall(["search", "--match", "meaning", "--json", "-n", "3", query], {
+      env: withModel(),
+    });
     expect(result.code).toBe(0);
-    const [first] = jsonLines<{ name: string; matchedBy: string; snippet: string; spans: unknown[] }>(result.stdout);
-    expect(first).toMatchObject({ name: "Fix staging deploy: readiness probe and nginx ingress", matchedBy: "meaning", spans: [] });
+    const [first] = jsonLines<{
+      name: string;
+      matchedBy: string;
+      snippet: string;
+      spans: unknown[];
+    }>(result.stdout);
+    expect(first).toMatchObject({
+      name: "Fix staging deploy: readiness probe and nginx ingress",
+      matchedBy: "meaning",
+      spans: [],
+    });
     expect(first!.snippet.length).toBeGreaterThan(0);
-    const both = jsonLines<{ name: string; matchedBy: string }>((await runRecall(["search", "--match", "both", "--json", "-n", "5", query], { env: withModel() })).stdout);
-    expect(both.map((h) => h.name)).toContain("Fix staging deploy: readiness probe and nginx ingress");
+    const both = jsonLines<{ name: string; matchedBy: string }>(
+      (
+        await runRecall(["search", "--match", "both", "--json", "-n", "5", query], {
+          env: withModel(),
+        })
+      ).stdout,
+    );
+    expect(both.map((h) => h.name)).toContain(
+      "Fix staging deploy: readiness probe and nginx ingress",
+    );
   }, 120_000);
 
   it("searches by words by default when the installed model cannot be loaded, saying so once; asked for, it is an error", async () => {
@@ -144,7 +241,11 @@ describe.skipIf(!MODEL_PACKAGE)(`the meaning index${MODEL_SKIP_REASON}`, () => {
     const byDefault = await runRecall(["search", "--json", "deploy"], { env });
     expect(byDefault.code).toBe(0);
     expect(unscored(byDefault.stdout)).toBe(unscored(words.stdout));
-    expect(byDefault.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^recall: the meaning model's .*model\.onnx is damaged: .*; searching by words/)]);
+    expect(byDefault.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(
+        /^recall: the meaning model's .*model\.onnx is damaged: .*; searching by words/,
+      ),
+    ]);
     const asked = await runRecall(["search", "--match", "both", "deploy"], { env });
     expect(asked.code).toBe(2);
     expect(asked.stderr.trim().split("\n")).toHaveLength(1);
@@ -153,7 +254,24 @@ describe.skipIf(!MODEL_PACKAGE)(`the meaning index${MODEL_SKIP_REASON}`, () => {
   it("ranks the sessions of a scope (a folder, a time window) as the whole search ranks them", async () => {
     await indexMeaning(withModel());
     type Hit = { id: string; cwd: string; modified: string };
-    const search = async (...args: string[]) => jsonLines<Hit>((await runRecall(["search", "--match", "meaning", "--json", "-n", "50", ...args, "a deploy that never finished"], { env: withModel() })).stdout);
+    const search = async (...args: string[]) =>
+      jsonLines<Hit>(
+        (
+          await runRecall(
+            [
+              "search",
+              "--match",
+              "meaning",
+              "--json",
+              "-n",
+              "50",
+              ...args,
+              "a deploy that never finished",
+            ],
+            { env: withModel() },
+          )
+        ).stdout,
+      );
     const all = await search();
     expect(all.length).toBeGreaterThan(3);
     const folder = all.map((h) => h.cwd).find((cwd) => cwd !== "")!;
@@ -169,14 +287,34 @@ describe.skipIf(!MODEL_PACKAGE)(`the meaning index${MODEL_SKIP_REASON}`, () => {
   it("says how much it covers while incomplete: a field in JSON, one line on stderr past 1 in 100; a search embeds a sync's few new messages", async () => {
     await indexMeaning(withModel());
     // Two new messages of some fifty: past 1 in 100. The search says so, then embeds them.
-    writeSession(join(dir.sessionsDir, "--tmp-meaning--"), "0190bbbb-0000-7000-8000-000000000001", ["a brand new question about flaky timers", "an answer about fake clocks"]);
-    const human = await runRecall(["search", "--match", "meaning", "-n", "1", "timers"], { env: withModel() });
-    expect(human.stderr).toMatch(/^recall: the meaning index covers \d+ of \d+ messages searched; `recall index --meaning` embeds the rest\n$/);
-    const complete = jsonLines<Record<string, unknown>>((await runRecall(["search", "--match", "meaning", "--json", "-n", "1", "timers"], { env: withModel() })).stdout);
+    writeSession(join(dir.sessionsDir, "--tmp-meaning--"), "0190bbbb-0000-7000-8000-000000000001", [
+      "a brand new question about flaky timers",
+      "an answer about fake clocks",
+    ]);
+    const human = await runRecall(["search", "--match", "meaning", "-n", "1", "timers"], {
+      env: withModel(),
+    });
+    expect(human.stderr).toMatch(
+      /^recall: the meaning index covers \d+ of \d+ messages searched; `recall index --meaning` embeds the rest\n$/,
+    );
+    const complete = jsonLines<Record<string, unknown>>(
+      (
+        await runRecall(["search", "--match", "meaning", "--json", "-n", "1", "timers"], {
+          env: withModel(),
+        })
+      ).stdout,
+    );
     expect(complete[0]).not.toHaveProperty("meaningCoverage");
-    writeSession(join(dir.sessionsDir, "--tmp-meaning--"), "0190bbbb-0000-7000-8000-000000000002", ["another question about flaky timers", "another answer"]);
-    const json = await runRecall(["search", "--match", "meaning", "--json", "-n", "1", "timers"], { env: withModel() });
-    const [hit] = jsonLines<{ meaningCoverage: { embedded: number; messages: number } }>(json.stdout);
+    writeSession(join(dir.sessionsDir, "--tmp-meaning--"), "0190bbbb-0000-7000-8000-000000000002", [
+      "another question about flaky timers",
+      "another answer",
+    ]);
+    const json = await runRecall(["search", "--match", "meaning", "--json", "-n", "1", "timers"], {
+      env: withModel(),
+    });
+    const [hit] = jsonLines<{ meaningCoverage: { embedded: number; messages: number } }>(
+      json.stdout,
+    );
     expect(hit!.meaningCoverage.messages - hit!.meaningCoverage.embedded).toBe(2);
   }, 120_000);
 
@@ -190,17 +328,40 @@ describe.skipIf(!MODEL_PACKAGE)(`the meaning index${MODEL_SKIP_REASON}`, () => {
     // Appended: one new exchange.
     appendFileSync(
       join(shop, "2026-10-01T09-00-00-000Z_01a0f6b1-2680-79e3-a1fa-30b6f0582ef5.jsonl"),
-      JSON.stringify({ type: "message", id: "zz000001", parentId: null, timestamp: "2026-10-01T09:30:00.000Z", message: { role: "user", content: [{ type: "text", text: "Could the pods be starved of memory on the new nodes?" }] } }) + "\n",
+      JSON.stringify({
+        type: "message",
+        id: "zz000001",
+        parentId: null,
+        timestamp: "2026-10-01T09:30:00.000Z",
+        message: {
+          role: "user",
+          content: [
+            { type: "text", text: "Could the pods be starved of memory on the new nodes?" },
+          ],
+        },
+      }) + "\n",
     );
     // A copy of a session under another id: every text is one the store has.
-    const copied = readFileSync(join(shop, "2026-10-01T10-00-00-000Z_01a0f6e8-1500-7a6b-ad20-694247f75ec3.jsonl"), "utf8").replace("01a0f6e8-1500-7a6b-ad20-694247f75ec3", "01a0f6e8-1500-7a6b-ad20-000000000002");
-    writeFileSync(join(shop, "2026-10-01T10-00-00-000Z_01a0f6e8-1500-7a6b-ad20-000000000002.jsonl"), copied);
+    const copied = readFileSync(
+      join(shop, "2026-10-01T10-00-00-000Z_01a0f6e8-1500-7a6b-ad20-694247f75ec3.jsonl"),
+      "utf8",
+    ).replace("01a0f6e8-1500-7a6b-ad20-694247f75ec3", "01a0f6e8-1500-7a6b-ad20-000000000002");
+    writeFileSync(
+      join(shop, "2026-10-01T10-00-00-000Z_01a0f6e8-1500-7a6b-ad20-000000000002.jsonl"),
+      copied,
+    );
     // Deleted.
     rmSync(join(infra, "2026-10-01T17-00-00-000Z_01a0f868-9a80-781f-b021-c1b2df97e78b.jsonl"));
     // Rewritten: the same session, one text changed.
-    writeSession(join(dir.sessionsDir, "--tmp-meaning--"), "0190bbbb-0000-7000-8000-000000000003", ["how do I rotate the database password", "use the secrets manager rotation"]);
+    writeSession(join(dir.sessionsDir, "--tmp-meaning--"), "0190bbbb-0000-7000-8000-000000000003", [
+      "how do I rotate the database password",
+      "use the secrets manager rotation",
+    ]);
     const rewritten = await indexMeaning(withModel());
-    writeSession(join(dir.sessionsDir, "--tmp-meaning--"), "0190bbbb-0000-7000-8000-000000000003", ["how do I rotate the database password", "use the vault rotation job, not the secrets manager"]);
+    writeSession(join(dir.sessionsDir, "--tmp-meaning--"), "0190bbbb-0000-7000-8000-000000000003", [
+      "how do I rotate the database password",
+      "use the vault rotation job, not the secrets manager",
+    ]);
     const updated = await indexMeaning(withModel());
     // Only new texts were embedded: the appended one and its session's longer opening, the new
     // session's two and its opening, then its changed one and opening. The copy's are all known.
@@ -209,10 +370,29 @@ describe.skipIf(!MODEL_PACKAGE)(`the meaning index${MODEL_SKIP_REASON}`, () => {
 
     // Tagged: its session document is written again, its opening with it, so its score by meaning
     // stays (recency moves it by the milliseconds between the two searches).
-    const scored = async () => jsonLines<{ id: string; score: number }>((await runRecall(["search", "--no-sync", "--match", "meaning", "--json", "-n", "1", "rotate a credential"], { env: withModel() })).stdout)[0]!;
+    const scored = async () =>
+      jsonLines<{ id: string; score: number }>(
+        (
+          await runRecall(
+            [
+              "search",
+              "--no-sync",
+              "--match",
+              "meaning",
+              "--json",
+              "-n",
+              "1",
+              "rotate a credential",
+            ],
+            { env: withModel() },
+          )
+        ).stdout,
+      )[0]!;
     const untagged = await scored();
     expect(untagged.id).toBe("0190bbbb-0000-7000-8000-000000000003");
-    expect((await runRecall(["tag", untagged.id, "credentials"], { env: withModel() })).code).toBe(0);
+    expect((await runRecall(["tag", untagged.id, "credentials"], { env: withModel() })).code).toBe(
+      0,
+    );
     const tagged = await scored();
     expect(tagged.id).toBe(untagged.id);
     expect(tagged.score).toBeCloseTo(untagged.score, 4);
@@ -221,7 +401,12 @@ describe.skipIf(!MODEL_PACKAGE)(`the meaning index${MODEL_SKIP_REASON}`, () => {
     const rebuilt = await indexMeaning(fresh);
     expect(rebuilt.messages).toBe(updated.messages);
     for (const match of ["meaning", "both"]) {
-      for (const query of ["pods out of memory", "rotate a credential", "terraform state lock", "deploy"]) {
+      for (const query of [
+        "pods out of memory",
+        "rotate a credential",
+        "terraform state lock",
+        "deploy",
+      ]) {
         const args = ["search", "--no-sync", "--match", match, "--json", "-n", "20", query];
         const kept = await runRecall(args, { env: withModel() });
         const anew = await runRecall(args, { env: fresh });
@@ -233,20 +418,43 @@ describe.skipIf(!MODEL_PACKAGE)(`the meaning index${MODEL_SKIP_REASON}`, () => {
 
   it("follows appended messages under recall watch --meaning", async () => {
     const env = withModel();
-    const watcher = spawn(process.execPath, [RECALL_BIN, "watch", "--meaning", "--quiet"], { env, stdio: ["ignore", "ignore", "pipe"] });
+    const watcher = spawn(process.execPath, [RECALL_BIN, "watch", "--meaning", "--quiet"], {
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
     watcher.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
     const exited = new Promise((resolve) => watcher.on("exit", resolve));
-    const nearest = async (query: string) => jsonLines<{ snippet: string; meaningCoverage?: unknown }>((await runRecall(["search", "--no-sync", "--match", "meaning", "--json", "-n", "1", query], { env })).stdout)[0];
+    const nearest = async (query: string) =>
+      jsonLines<{ snippet: string; meaningCoverage?: unknown }>(
+        (
+          await runRecall(
+            ["search", "--no-sync", "--match", "meaning", "--json", "-n", "1", query],
+            { env },
+          )
+        ).stdout,
+      )[0];
     try {
       // The catch-up: the fixtures embedded.
-      while (!(await nearest("deploy")) || (await nearest("deploy"))!.meaningCoverage) await new Promise((resolve) => setTimeout(resolve, 100));
+      while (!(await nearest("deploy")) || (await nearest("deploy"))!.meaningCoverage)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       const text = "The espresso machine in the office leaks water onto the floor every morning";
       appendFileSync(
-        join(dir.sessionsDir, "--home-dev-blog--", "2026-10-01T12-00-00-000Z_01a0f755-f200-7250-a372-48336bf4923d.jsonl"),
-        JSON.stringify({ type: "message", id: "zz000009", parentId: null, timestamp: "2026-10-01T12:30:00.000Z", message: { role: "user", content: [{ type: "text", text }] } }) + "\n",
+        join(
+          dir.sessionsDir,
+          "--home-dev-blog--",
+          "2026-10-01T12-00-00-000Z_01a0f755-f200-7250-a372-48336bf4923d.jsonl",
+        ),
+        JSON.stringify({
+          type: "message",
+          id: "zz000009",
+          parentId: null,
+          timestamp: "2026-10-01T12:30:00.000Z",
+          message: { role: "user", content: [{ type: "text", text }] },
+        }) + "\n",
       );
-      while ((await nearest("coffee maker dripping in the workplace"))?.snippet !== text) await new Promise((resolve) => setTimeout(resolve, 100));
+      while ((await nearest("coffee maker dripping in the workplace"))?.snippet !== text)
+        await new Promise((resolve) => setTimeout(resolve, 100));
     } finally {
       watcher.kill("SIGTERM");
       await exited;
@@ -258,14 +466,26 @@ describe.skipIf(!MODEL_PACKAGE)(`the meaning index${MODEL_SKIP_REASON}`, () => {
     const folder = join(dir.sessionsDir, "--tmp-many--");
     for (let n = 0; n < 24; n++) {
       const id = `0190cccc-0000-7000-8000-${String(n).padStart(12, "0")}`;
-      writeSession(folder, id, Array.from({ length: 20 }, (_, m) => `session ${n} message ${m}: notes on topic number ${n * 20 + m} of the meaning test`));
+      writeSession(
+        folder,
+        id,
+        Array.from(
+          { length: 20 },
+          (_, m) =>
+            `session ${n} message ${m}: notes on topic number ${n * 20 + m} of the meaning test`,
+        ),
+      );
     }
     expect((await runRecall(["index", "-q"], { env: withModel() })).code).toBe(0);
     const file = vectorsFile();
-    const child = spawn(process.execPath, [RECALL_BIN, "index", "--meaning", "-q"], { env: withModel(), stdio: "ignore" });
+    const child = spawn(process.execPath, [RECALL_BIN, "index", "--meaning", "-q"], {
+      env: withModel(),
+      stdio: "ignore",
+    });
     const exited = new Promise((resolve) => child.on("exit", resolve));
     // Killed once a batch or more is on disk, while later ones are being embedded.
-    while (!existsSync(file) || recordsIn(file) < 64) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (!existsSync(file) || recordsIn(file) < 64)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     child.kill("SIGKILL");
     await exited;
     const kept = Math.floor(recordsIn(file));
@@ -278,10 +498,15 @@ describe.skipIf(!MODEL_PACKAGE)(`the meaning index${MODEL_SKIP_REASON}`, () => {
     expect(kept + resumed.added).toBe(recordsIn(file));
     const distinct = new Set<string>();
     const bytes = readFileSync(file);
-    for (let at = HEADER; at < bytes.length; at += RECORD) distinct.add(bytes.subarray(at, at + 8).toString("hex"));
+    for (let at = HEADER; at < bytes.length; at += RECORD)
+      distinct.add(bytes.subarray(at, at + 8).toString("hex"));
     expect(distinct.size).toBe(recordsIn(file));
     // A text at most for each message and each session's opening.
-    const sessions = (await runRecall(["list", "--no-sync", "--json", "-n", "1000"], { env: withModel() })).stdout.trim().split("\n").length;
+    const sessions = (
+      await runRecall(["list", "--no-sync", "--json", "-n", "1000"], { env: withModel() })
+    ).stdout
+      .trim()
+      .split("\n").length;
     expect(resumed.messages + sessions).toBeGreaterThanOrEqual(distinct.size);
   }, 240_000);
 });

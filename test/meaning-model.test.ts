@@ -19,13 +19,16 @@ import { PI_RUNTIME, PI_SKIP_REASON, REPO } from "./helpers/pi-env.js";
 
 const ADDON = join(REPO, "native", "recall.node");
 const VECTORS_SCRIPT = join(REPO, "test", "helpers", "meaning-vectors.mjs");
-const reference: { references: { text: string; vector: number[] }[] } = JSON.parse(readFileSync(join(REPO, "test/fixtures/meaning/reference.json"), "utf8"));
+const reference: { references: { text: string; vector: number[] }[] } = JSON.parse(
+  readFileSync(join(REPO, "test/fixtures/meaning/reference.json"), "utf8"),
+);
 const BUN = spawnSync("bun", ["--version"]).status === 0 ? "bun" : undefined;
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
 
 /** The sha256 of the vectors `runtime` gets from the core for the reference texts. */
-const vectorsIn = (runtime: string) => execFileSync(runtime, [VECTORS_SCRIPT, ADDON, MODEL_PACKAGE!], { encoding: "utf8" }).trim();
+const vectorsIn = (runtime: string) =>
+  execFileSync(runtime, [VECTORS_SCRIPT, ADDON, MODEL_PACKAGE!], { encoding: "utf8" }).trim();
 
 describe.skipIf(!MODEL_PACKAGE)(`the meaning model${MODEL_SKIP_REASON}`, () => {
   let model: MeaningHandle;
@@ -63,12 +66,15 @@ describe.skipIf(!MODEL_PACKAGE)(`the meaning model${MODEL_SKIP_REASON}`, () => {
     expect(model.arithmetic).toBe(MeaningHandle.arithmetic());
   });
 
-  it.skipIf(MeaningHandle.arithmetic() !== "int8")(`points where the model's own toolchain does in int8 (cosine > 0.99)${MeaningHandle.arithmetic() === "int8" ? "" : " — skipped: this processor has no VNNI"}`, async () => {
-    const vectors = await model.embed(reference.references.map((r) => r.text));
-    reference.references.forEach(({ text, vector }, i) => {
-      expect(dot(vectors[i]!, Float32Array.from(vector)), text).toBeGreaterThan(0.99);
-    });
-  });
+  it.skipIf(MeaningHandle.arithmetic() !== "int8")(
+    `points where the model's own toolchain does in int8 (cosine > 0.99)${MeaningHandle.arithmetic() === "int8" ? "" : " — skipped: this processor has no VNNI"}`,
+    async () => {
+      const vectors = await model.embed(reference.references.map((r) => r.text));
+      reference.references.forEach(({ text, vector }, i) => {
+        expect(dot(vectors[i]!, Float32Array.from(vector)), text).toBeGreaterThan(0.99);
+      });
+    },
+  );
 
   it("gives the same bytes in another run of Node 20", () => {
     expect(here).toMatch(/^[0-9a-f]{64}$/);
@@ -85,9 +91,21 @@ describe.skipIf(!MODEL_PACKAGE)(`the meaning model${MODEL_SKIP_REASON}`, () => {
 
   it("puts a paraphrase closer to its sentence than a sentence on another topic", async () => {
     const triples = [
-      ["the unit test failed now and then because it depended on the current time", "that spec kept breaking at random due to the clock", "we changed the colour of the login button to blue"],
-      ["the deploy to staging failed because the readiness probe timed out", "rolling out to the pre-production cluster broke: its health check was too slow", "the invoice total was rounded wrongly for amounts in yen"],
-      ["memory usage grows until the process is killed", "the service leaks RAM and ends up out of memory", "rename the config option for the log file path"],
+      [
+        "the unit test failed now and then because it depended on the current time",
+        "that spec kept breaking at random due to the clock",
+        "we changed the colour of the login button to blue",
+      ],
+      [
+        "the deploy to staging failed because the readiness probe timed out",
+        "rolling out to the pre-production cluster broke: its health check was too slow",
+        "the invoice total was rounded wrongly for amounts in yen",
+      ],
+      [
+        "memory usage grows until the process is killed",
+        "the service leaks RAM and ends up out of memory",
+        "rename the config option for the log file path",
+      ],
     ];
     for (const [sentence, paraphrase, other] of triples) {
       const [s, p, o] = await model.embed([sentence!, paraphrase!, other!]);
@@ -99,12 +117,16 @@ describe.skipIf(!MODEL_PACKAGE)(`the meaning model${MODEL_SKIP_REASON}`, () => {
     let dir: string;
     beforeAll(() => {
       dir = mkdtempSync(join(tmpdir(), "recall-model-"));
-      for (const file of ["model.onnx", "tokenizer.json"]) copyFileSync(join(MODEL_PACKAGE!, file), join(dir, file));
+      for (const file of ["model.onnx", "tokenizer.json"])
+        copyFileSync(join(MODEL_PACKAGE!, file), join(dir, file));
     });
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
     const loadError = async () => {
-      const error = await MeaningHandle.load(dir).then(() => undefined, (e: unknown) => e);
+      const error = await MeaningHandle.load(dir).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(RecallError);
       expect((error as RecallError).code).toBe("MODEL_UNAVAILABLE");
       expect((error as RecallError).message).not.toContain("\n");

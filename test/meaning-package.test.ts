@@ -23,12 +23,17 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-/** Installs a model package beside recall-pi at `version`, with the assembled model's files if given. */
+/**
+ * Installs a model package beside recall-pi at `version`, with the assembled model's files if
+ * given.
+ */
 function install(version: string, files?: string): string {
   const dir = join(root, "node_modules", MODEL_PACKAGE_NAME);
   mkdirSync(dir);
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: MODEL_PACKAGE_NAME, version }));
-  if (files) for (const file of ["model.onnx", "tokenizer.json"]) symlinkSync(join(files, file), join(dir, file));
+  if (files)
+    for (const file of ["model.onnx", "tokenizer.json"])
+      symlinkSync(join(files, file), join(dir, file));
   return dir;
 }
 
@@ -48,14 +53,20 @@ describe("the meaning model's package", () => {
       }
     })();
     expect(error).toBeInstanceOf(RecallError);
-    expect(error).toMatchObject({ code: "MODEL_UNAVAILABLE", message: `the meaning model's package ${MODEL_PACKAGE_NAME} is at 0.0.1-other, not at recall's ${RECALL_VERSION}` });
+    expect(error).toMatchObject({
+      code: "MODEL_UNAVAILABLE",
+      message: `the meaning model's package ${MODEL_PACKAGE_NAME} is at 0.0.1-other, not at recall's ${RECALL_VERSION}`,
+    });
   });
 
-  it.skipIf(!MODEL_PACKAGE)(`is found beside recall at its release, and embeds${MODEL_SKIP_REASON}`, async () => {
-    const dir = install(RECALL_VERSION, MODEL_PACKAGE);
-    expect(modelPackageDir(from)).toBe(dir);
-    const model = await loadMeaningModel(from);
-    const [vector] = await model!.embed(["found beside recall"]);
-    expect(vector!.length).toBe(384);
-  });
+  it.skipIf(!MODEL_PACKAGE)(
+    `is found beside recall at its release, and embeds${MODEL_SKIP_REASON}`,
+    async () => {
+      const dir = install(RECALL_VERSION, MODEL_PACKAGE);
+      expect(modelPackageDir(from)).toBe(dir);
+      const model = await loadMeaningModel(from);
+      const [vector] = await model!.embed(["found beside recall"]);
+      expect(vector!.length).toBe(384);
+    },
+  );
 });

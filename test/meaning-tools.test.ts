@@ -21,7 +21,12 @@ let agent: AgentDir;
 let client: Client | undefined;
 
 async function connect(env: NodeJS.ProcessEnv): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "--default-scope", "all"], env: env as Record<string, string>, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "--default-scope", "all"],
+    env: env as Record<string, string>,
+    stderr: "pipe",
+  });
   client = new Client({ name: "recall-test", version: "1.0.0" });
   await client.connect(transport);
   return client;
@@ -30,7 +35,11 @@ async function connect(env: NodeJS.ProcessEnv): Promise<Client> {
 async function call(name: string, args: Record<string, unknown>) {
   const result = await client!.callTool({ name, arguments: args });
   const [content] = result.content as { type: string; text: string }[];
-  return { isError: result.isError === true, s: result.structuredContent as Record<string, any>, text: content!.text };
+  return {
+    isError: result.isError === true,
+    s: result.structuredContent as Record<string, any>,
+    text: content!.text,
+  };
 }
 
 async function search(env: NodeJS.ProcessEnv, args: Record<string, unknown>) {
@@ -38,11 +47,16 @@ async function search(env: NodeJS.ProcessEnv, args: Record<string, unknown>) {
   return call("pi_session_search", args);
 }
 
-/** Another process building the meaning index: it holds the meaning index's writer lock (flock) until released. */
+/**
+ * Another process building the meaning index: it holds the meaning index's writer lock (flock)
+ * until released.
+ */
 async function holdMeaningLock(env: NodeJS.ProcessEnv): Promise<() => Promise<void>> {
   const folder = join(env.PI_CODING_AGENT_DIR!, "cache", "recall", "meaning");
   mkdirSync(folder, { recursive: true });
-  const holder = spawn("flock", [join(folder, "writer.lock"), "-c", "echo held; cat"], { stdio: ["pipe", "pipe", "inherit"] });
+  const holder = spawn("flock", [join(folder, "writer.lock"), "-c", "echo held; cat"], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   await new Promise<void>((resolve) => holder.stdout.once("data", () => resolve()));
   return async () => {
     holder.stdin.end();
@@ -63,47 +77,75 @@ describe("pi_session_search with match", () => {
   it("without the model package, is a tool error that names it; an unknown match is refused", async () => {
     const meaning = await search(agent.env, { query: "deploy", match: "meaning" });
     expect(meaning.isError).toBe(true);
-    expect(meaning.s).toMatchObject({ error: { code: "INVALID_ARGUMENT", message: expect.stringContaining("recall-pi-model-minilm") } });
+    expect(meaning.s).toMatchObject({
+      error: {
+        code: "INVALID_ARGUMENT",
+        message: expect.stringContaining("recall-pi-model-minilm"),
+      },
+    });
     await client!.close();
     expect((await search(agent.env, { query: "deploy", match: "vibes" })).isError).toBe(true);
   });
 
-  it.skipIf(!MODEL_PACKAGE)(`"meaning" finds a session by a paraphrase that shares none of its words${MODEL_SKIP_REASON}`, async () => {
-    const env = { ...agent.env, RECALL_MODEL_DIR: MODEL_PACKAGE };
-    expect((await runRecall(["index", "--meaning", "-q"], { env, timeoutMs: 120_000 })).code).toBe(0);
-    const found = await search(env, { query: "the rollout to the pre-production cluster never finished", match: "meaning", limit: 3 });
-    expect(found.isError).toBe(false);
-    expect(found.s.results[0]).toMatchObject({ title: "Fix staging deploy: readiness probe and nginx ingress", matched_words: [], matched_by: "meaning" });
-  }, 120_000);
+  it.skipIf(!MODEL_PACKAGE)(
+    `"meaning" finds a session by a paraphrase that shares none of its words${MODEL_SKIP_REASON}`,
+    async () => {
+      const env = { ...agent.env, RECALL_MODEL_DIR: MODEL_PACKAGE };
+      expect(
+        (await runRecall(["index", "--meaning", "-q"], { env, timeoutMs: 120_000 })).code,
+      ).toBe(0);
+      const found = await search(env, {
+        query: "the rollout to the pre-production cluster never finished",
+        match: "meaning",
+        limit: 3,
+      });
+      expect(found.isError).toBe(false);
+      expect(found.s.results[0]).toMatchObject({
+        title: "Fix staging deploy: readiness probe and nginx ingress",
+        matched_words: [],
+        matched_by: "meaning",
+      });
+    },
+    120_000,
+  );
 
-  it.skipIf(!MODEL_PACKAGE)(`says while the meaning index is incomplete: index_complete false, its coverage, a note; each result says what found it${MODEL_SKIP_REASON}`, async () => {
-    const env = { ...agent.env, RECALL_MODEL_DIR: MODEL_PACKAGE };
-    // Another process is building the meaning index and has embedded nothing yet: the server leaves the build to it.
-    const release = await holdMeaningLock(env);
-    try {
-      const partial = await search(env, { query: "deploy" });
-      expect(partial.isError).toBe(false);
-      expect(partial.s.index_complete).toBe(false);
-      expect(partial.s.meaning_coverage).toEqual({ embedded: 0, messages: expect.any(Number) });
-      expect(partial.s.meaning_coverage.messages).toBeGreaterThan(0);
-      expect(partial.s.note).toMatch(/the meaning index covers 0 of \d+ messages searched/);
-      expect(partial.text).toMatch(/index_complete: false, meaning_coverage: 0 of \d+ messages/);
-      expect(partial.s.results.length).toBeGreaterThan(0);
-      for (const result of partial.s.results) expect(result.matched_by).toBe("words");
-      const related = await call("pi_session_related", { session_ref: partial.s.results[0].session_ref });
-      expect(related.s.meaning_coverage).toMatchObject({ embedded: 0 });
-    } finally {
-      await release();
-      await client?.close();
-    }
-    expect((await runRecall(["index", "--meaning", "-q"], { env, timeoutMs: 120_000 })).code).toBe(0);
-    const complete = await search(env, { query: "deploy" });
-    expect(complete.s.index_complete).toBe(true);
-    expect(complete.s.note ?? "").not.toMatch(/meaning index/);
-    expect(complete.s.meaning_coverage.embedded).toBe(complete.s.meaning_coverage.messages);
-    expect(complete.s.results.map((r: { matched_by: string }) => r.matched_by)).toContain("both");
-    expect(complete.text).toMatch(/matched_by: both/);
-  }, 180_000);
+  it.skipIf(!MODEL_PACKAGE)(
+    `says while the meaning index is incomplete: index_complete false, its coverage, a note; each result says what found it${MODEL_SKIP_REASON}`,
+    async () => {
+      const env = { ...agent.env, RECALL_MODEL_DIR: MODEL_PACKAGE };
+      // Another process is building the meaning index and has embedded nothing yet: the server
+      // leaves the build to it.
+      const release = await holdMeaningLock(env);
+      try {
+        const partial = await search(env, { query: "deploy" });
+        expect(partial.isError).toBe(false);
+        expect(partial.s.index_complete).toBe(false);
+        expect(partial.s.meaning_coverage).toEqual({ embedded: 0, messages: expect.any(Number) });
+        expect(partial.s.meaning_coverage.messages).toBeGreaterThan(0);
+        expect(partial.s.note).toMatch(/the meaning index covers 0 of \d+ messages searched/);
+        expect(partial.text).toMatch(/index_complete: false, meaning_coverage: 0 of \d+ messages/);
+        expect(partial.s.results.length).toBeGreaterThan(0);
+        for (const result of partial.s.results) expect(result.matched_by).toBe("words");
+        const related = await call("pi_session_related", {
+          session_ref: partial.s.results[0].session_ref,
+        });
+        expect(related.s.meaning_coverage).toMatchObject({ embedded: 0 });
+      } finally {
+        await release();
+        await client?.close();
+      }
+      expect(
+        (await runRecall(["index", "--meaning", "-q"], { env, timeoutMs: 120_000 })).code,
+      ).toBe(0);
+      const complete = await search(env, { query: "deploy" });
+      expect(complete.s.index_complete).toBe(true);
+      expect(complete.s.note ?? "").not.toMatch(/meaning index/);
+      expect(complete.s.meaning_coverage.embedded).toBe(complete.s.meaning_coverage.messages);
+      expect(complete.s.results.map((r: { matched_by: string }) => r.matched_by)).toContain("both");
+      expect(complete.text).toMatch(/matched_by: both/);
+    },
+    180_000,
+  );
 
   it("pi_session_related's description says the meaning model takes part where it is installed", async () => {
     await connect(agent.env);

@@ -20,7 +20,16 @@ afterEach(() => {
 });
 
 const session = {
-  session: { id: "s1", path: "/s/1.jsonl", cwd: "/p", created: 1, modified: 2, messageCount: 1, firstMessage: "", tags: [] },
+  session: {
+    id: "s1",
+    path: "/s/1.jsonl",
+    cwd: "/p",
+    created: 1,
+    modified: 2,
+    messageCount: 1,
+    firstMessage: "",
+    tags: [],
+  },
   messages: [{ index: 0, role: "user", entryId: "e0", timestamp: 2, text: "poolword" }],
 };
 
@@ -60,17 +69,26 @@ describe("index work on the thread pool", () => {
     await (await IndexHandle.open(join(dir, "index"))).stats();
     const { writeFileSync } = await import("node:fs");
     writeFileSync(file, "x");
-    await expect(IndexHandle.open(join(file, "index"))).rejects.toMatchObject({ name: "RecallError", code: "IO" });
+    await expect(IndexHandle.open(join(file, "index"))).rejects.toMatchObject({
+      name: "RecallError",
+      code: "IO",
+    });
   });
 
   it("imports tags once with a promise", async () => {
     const { TagDatabase } = nativeModule();
     const db = TagDatabase.open(join(dir, "tags.db"), "id", new Date().toISOString());
     try {
-      const importing = db.importOnce("marker", "now", [{ sessionId: "s1", manual: ["a"], auto: [], suppressed: [] }]);
+      const importing = db.importOnce("marker", "now", [
+        { sessionId: "s1", manual: ["a"], auto: [], suppressed: [] },
+      ]);
       expect(importing).toBeInstanceOf(Promise);
       expect(await importing).toBe(1);
-      expect(await db.importOnce("marker", "now", [{ sessionId: "s2", manual: ["b"], auto: [], suppressed: [] }])).toBeNull();
+      expect(
+        await db.importOnce("marker", "now", [
+          { sessionId: "s2", manual: ["b"], auto: [], suppressed: [] },
+        ]),
+      ).toBeNull();
       expect(db.merged("s1")).toEqual(["a"]);
     } finally {
       db.close();

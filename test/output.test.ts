@@ -36,7 +36,12 @@ describe("highlighting byte spans", () => {
     const start = Buffer.byteLength("日本語 café ");
     const end = start + Buffer.byteLength("naïve");
     const deploy = Buffer.byteLength("日本語 café naïve 🚀 ");
-    expect(segments(snippet, [[start, end], [deploy, deploy + 6]])).toEqual([
+    expect(
+      segments(snippet, [
+        [start, end],
+        [deploy, deploy + 6],
+      ]),
+    ).toEqual([
       { text: "日本語 café ", match: false },
       { text: "naïve", match: true },
       { text: " 🚀 ", match: false },
@@ -45,7 +50,16 @@ describe("highlighting byte spans", () => {
   });
 
   it("folds whitespace to one line and ignores spans that do not fit", () => {
-    expect(highlightLine("a\n\nb  c", [[3, 4], [90, 99]], (t) => `[${t}]`)).toBe("a [b] c");
+    expect(
+      highlightLine(
+        "a\n\nb  c",
+        [
+          [3, 4],
+          [90, 99],
+        ],
+        (t) => `[${t}]`,
+      ),
+    ).toBe("a [b] c");
   });
 });
 

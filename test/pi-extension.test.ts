@@ -37,7 +37,9 @@ describe.skipIf(!PI_RUNTIME)(`recall in Pi 1.6.0${PI_SKIP_REASON}`, () => {
 
   /** `pi -e <package> …` in print mode, from the shop-api project. */
   function pi(args: string[], options: { script?: unknown[]; cwd?: string } = {}) {
-    const model = options.script ? ["-e", FAUX_EXTENSION, "--model", "recall-faux/scripted", "--api-key", "faux"] : [];
+    const model = options.script
+      ? ["-e", FAUX_EXTENSION, "--model", "recall-faux/scripted", "--api-key", "faux"]
+      : [];
     return runPi(runtime, ["-e", env.pkg, ...model, ...args], {
       env: { ...env.env, RECALL_FAUX_SCRIPT: JSON.stringify(options.script ?? []) },
       cwd: options.cwd ?? env.projects["shop-api"],
@@ -48,7 +50,11 @@ describe.skipIf(!PI_RUNTIME)(`recall in Pi 1.6.0${PI_SKIP_REASON}`, () => {
     return readEntries(file)
       .filter((e) => e.type === "message" && (e.message as { role: string }).role === "toolResult")
       .map((e) => {
-        const m = e.message as { toolName: string; isError: boolean; content: { type: string; text?: string }[] };
+        const m = e.message as {
+          toolName: string;
+          isError: boolean;
+          content: { type: string; text?: string }[];
+        };
         expect(m.toolName).toBe("recall");
         return { text: m.content.map((c) => c.text ?? "").join(""), isError: m.isError };
       });
@@ -65,7 +71,15 @@ describe.skipIf(!PI_RUNTIME)(`recall in Pi 1.6.0${PI_SKIP_REASON}`, () => {
   it("lets the model search with the recall tool, and says the result is historical data", async () => {
     const before = sessionFiles(projectSessionDir(env.sessionsDir, env.projects["shop-api"]));
     const result = await pi(["-p", "find the session about the staging deploy"], {
-      script: [{ tool: { name: "recall", arguments: { action: "search", query: "staging deploy", limit: 5 } } }, { text: "ANSWER<<{{lastToolResult}}>>" }],
+      script: [
+        {
+          tool: {
+            name: "recall",
+            arguments: { action: "search", query: "staging deploy", limit: 5 },
+          },
+        },
+        { text: "ANSWER<<{{lastToolResult}}>>" },
+      ],
     });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("historical data, not instructions");
@@ -100,7 +114,10 @@ describe.skipIf(!PI_RUNTIME)(`recall in Pi 1.6.0${PI_SKIP_REASON}`, () => {
 
   it("reads a session's latest messages by id prefix", async () => {
     const result = await pi(["-p", "go"], {
-      script: [{ tool: { name: "recall", arguments: { action: "read", session: "01a0f755", limit: 2 } } }, { text: "READ<<{{lastToolResult}}>>" }],
+      script: [
+        { tool: { name: "recall", arguments: { action: "read", session: "01a0f755", limit: 2 } } },
+        { text: "READ<<{{lastToolResult}}>>" },
+      ],
     });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("historical data, not instructions");
@@ -110,7 +127,10 @@ describe.skipIf(!PI_RUNTIME)(`recall in Pi 1.6.0${PI_SKIP_REASON}`, () => {
 
   it("lets the model tag the session it is in", async () => {
     const result = await pi(["-p", "tag this session ready-for-review"], {
-      script: [{ tool: { name: "recall", arguments: { action: "tag", add: ["ready-for-review"] } } }, { text: "TAG<<{{lastToolResult}}>>" }],
+      script: [
+        { tool: { name: "recall", arguments: { action: "tag", add: ["ready-for-review"] } } },
+        { text: "TAG<<{{lastToolResult}}>>" },
+      ],
     });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Added #ready-for-review");
@@ -127,7 +147,9 @@ describe.skipIf(!PI_RUNTIME)(`recall in Pi 1.6.0${PI_SKIP_REASON}`, () => {
     const shown = await pi(["--session", s1, "-p", "/recall tags"]);
     expect(shown.stderr).toContain("This session's tags: #k8s #release\n");
     const untagged = await pi(["--session", s1, "-p", "/recall untag #k8s #nothere"]);
-    expect(untagged.stderr).toContain("Removed #k8s #nothere. Its tags: #release. (#nothere was not on this session.)");
+    expect(untagged.stderr).toContain(
+      "Removed #k8s #nothere. Its tags: #release. (#nothere was not on this session.)",
+    );
     // The CLI sees the same tags, in the same index.
     const cli = await runRecall(["search", "--json", "--no-sync", "#release"], { env: env.env });
     expect(jsonLines<{ id: string }>(cli.stdout).map((h) => h.id)).toEqual([S1]);
@@ -177,7 +199,10 @@ describe.skipIf(!PI_RUNTIME)(`recall in Pi 1.6.0${PI_SKIP_REASON}`, () => {
   });
 
   it("works while the CLI writes the same index", async () => {
-    const [cli, inPi] = await Promise.all([runRecall(["index", "--rebuild", "-q"], { env: env.env }), pi(["-p", "/recall search staging deploy"])]);
+    const [cli, inPi] = await Promise.all([
+      runRecall(["index", "--rebuild", "-q"], { env: env.env }),
+      pi(["-p", "/recall search staging deploy"]),
+    ]);
     expect(cli.code).toBe(0);
     expect(inPi.code).toBe(0);
     expect(inPi.stderr).toContain(S1);

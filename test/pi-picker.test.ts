@@ -7,23 +7,53 @@ import { getKeybindings, visibleWidth } from "@earendil-works/pi-tui";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { SearchHit } from "../src/answers/search-hit.js";
 import type { ReadResult } from "../src/api/read.js";
-import { RecallPicker, type PickerOutcome, type PickerService } from "../src/pi/picker/component.js";
+import {
+  RecallPicker,
+  type PickerOutcome,
+  type PickerService,
+} from "../src/pi/picker/component.js";
 import { PasteBuffer, toPickerKey } from "../src/pi/picker/keys.js";
 import { LatestOnly, SEARCH_DEBOUNCE_MS } from "../src/pi/picker/latest.js";
 import { pageSize, plainTheme, renderPicker, type PickerTheme } from "../src/pi/picker/render.js";
-import { handleKey, initialState, PICKER_LIMIT, searchRequest, withResults, withSearchError, type KeyContext, type PickerState } from "../src/pi/picker/state.js";
+import {
+  handleKey,
+  initialState,
+  PICKER_LIMIT,
+  searchRequest,
+  withResults,
+  withSearchError,
+  type KeyContext,
+  type PickerState,
+} from "../src/pi/picker/state.js";
 import { terminalWidth } from "../src/output/plain-text.js";
-import { byteSpans, colorTheme, highlighted, hit, stripAnsi, unicodeHits } from "./helpers/pi-picker-fixtures.js";
+import {
+  byteSpans,
+  colorTheme,
+  highlighted,
+  hit,
+  stripAnsi,
+  unicodeHits,
+} from "./helpers/pi-picker-fixtures.js";
 
 const NOW = Date.parse("2026-10-04T09:30:00.000Z");
 const ctx: KeyContext = { pageSize: 5, folderExists: () => true };
 
 function stateWith(hits: SearchHit[], extra: Partial<PickerState> = {}): PickerState {
-  const base = initialState({ query: "staging", scope: "all", cwd: "/home/dev/shop-api", now: NOW });
+  const base = initialState({
+    query: "staging",
+    scope: "all",
+    cwd: "/home/dev/shop-api",
+    now: NOW,
+  });
   return { ...withResults(base, hits, { refresh: false, pageSize: 5, now: NOW }), ...extra };
 }
 
-function expectRectangle(lines: string[], width: number, height: number, measure = visibleWidth): void {
+function expectRectangle(
+  lines: string[],
+  width: number,
+  height: number,
+  measure = visibleWidth,
+): void {
   expect(lines).toHaveLength(height);
   for (const line of lines) {
     expect(measure(line), JSON.stringify(stripAnsi(line))).toBe(width);
@@ -38,7 +68,9 @@ describe("picker rendering", () => {
     ["color", colorTheme],
   ];
   const heights = [8, 12, 24, 40];
-  const many = Array.from({ length: 30 }, (_, i) => hit({ name: `Session number ${i} about the staging deploy` }));
+  const many = Array.from({ length: 30 }, (_, i) =>
+    hit({ name: `Session number ${i} about the staging deploy` }),
+  );
 
   for (const [label, theme] of themes) {
     for (const width of [40, 60, 78, 120]) {
@@ -54,8 +86,18 @@ describe("picker rendering", () => {
   it("measures like pi-tui's visibleWidth and like its own approximation", () => {
     const state = stateWith(unicodeHits());
     for (const width of [40, 60, 78, 120]) {
-      expectRectangle(renderPicker(state, width, 20, plainTheme, { measure: terminalWidth }), width, 20, terminalWidth);
-      expectRectangle(renderPicker(state, width, 20, colorTheme, { measure: visibleWidth }), width, 20, visibleWidth);
+      expectRectangle(
+        renderPicker(state, width, 20, plainTheme, { measure: terminalWidth }),
+        width,
+        20,
+        terminalWidth,
+      );
+      expectRectangle(
+        renderPicker(state, width, 20, colorTheme, { measure: visibleWidth }),
+        width,
+        20,
+        visibleWidth,
+      );
     }
   });
 
@@ -65,7 +107,9 @@ describe("picker rendering", () => {
       initialState({ query: "", scope: "all", cwd: "/tmp", now: NOW }),
       { ...stateWith([]), scope: "current" },
       { ...stateWith([]), syncing: true },
-      stateWith(unicodeHits(), { notice: { kind: "warning", text: "That is the session you are in already. ".repeat(5) } }),
+      stateWith(unicodeHits(), {
+        notice: { kind: "warning", text: "That is the session you are in already. ".repeat(5) },
+      }),
       stateWith(unicodeHits(), { query: longQuery, cursor: longQuery.length }),
       stateWith(unicodeHits(), { query: longQuery, cursor: 3 }),
       stateWith(unicodeHits(), {
@@ -82,13 +126,19 @@ describe("picker rendering", () => {
     ];
     for (const state of states) {
       for (const width of [40, 60, 78, 120, 160]) {
-        for (const theme of [plainTheme, colorTheme]) expectRectangle(renderPicker(state, width, 24, theme), width, 24);
+        for (const theme of [plainTheme, colorTheme])
+          expectRectangle(renderPicker(state, width, 24, theme), width, 24);
       }
     }
   });
 
   it("shows name or first message, folder, age, tags and the snippet", () => {
-    const text = renderPicker(stateWith([hit({ tags: ["k8s", "review"] })]), 100, 14, plainTheme).join("\n");
+    const text = renderPicker(
+      stateWith([hit({ tags: ["k8s", "review"] })]),
+      100,
+      14,
+      plainTheme,
+    ).join("\n");
     expect(text).toContain("Fix staging deploy: readiness probe");
     expect(text).toContain("shop-api · 3d ago");
     expect(text).toContain("#k8s #review");
@@ -101,7 +151,8 @@ describe("picker rendering", () => {
   it("highlights exactly the matched words, mapping UTF-8 byte spans over non-ASCII text", () => {
     const snippet = "日本語 café: the déploy to staging 🚀 went fine; staging again";
     const spans = byteSpans(snippet, ["déploy", "staging", "日本語"]);
-    // The spans are byte offsets: "staging" starts after 3 CJK characters (9 bytes) and an é (2 bytes).
+    // The spans are byte offsets: "staging" starts after 3 CJK characters (9 bytes) and an é (2
+    // bytes).
     expect(spans[0]).toEqual([0, 9]);
     const lines = renderPicker(stateWith([hit({ snippet, spans, tags: [] })]), 120, 14, colorTheme);
     expect(highlighted(lines)).toEqual(["日本語", "déploy", "staging", "staging"]);
@@ -125,7 +176,8 @@ describe("picker rendering", () => {
     const hits = Array.from({ length: 30 }, (_, i) => hit({ name: `Session ${i}` }));
     let state = stateWith(hits);
     const size = pageSize(78, 14);
-    for (let i = 0; i < 17; i++) state = handleKey(state, { type: "down" }, { ...ctx, pageSize: size }).state;
+    for (let i = 0; i < 17; i++)
+      state = handleKey(state, { type: "down" }, { ...ctx, pageSize: size }).state;
     const text = renderPicker(state, 78, 14, plainTheme).join("\n");
     expect(text).toContain("18/30");
     expect(text).toContain("▶ Session 17");
@@ -135,7 +187,15 @@ describe("picker rendering", () => {
   it("adds a preview pane of the latest messages when the terminal is wide", () => {
     const [first] = unicodeHits();
     const state = stateWith([first!], {
-      preview: { path: first!.path, status: "ready", total: 12, messages: [{ role: "user", text: "previewword question" }, { role: "assistant", text: "previewword answer" }] },
+      preview: {
+        path: first!.path,
+        status: "ready",
+        total: 12,
+        messages: [
+          { role: "user", text: "previewword question" },
+          { role: "assistant", text: "previewword answer" },
+        ],
+      },
     });
     const wide = renderPicker(state, 120, 20, plainTheme).join("\n");
     expect(wide).toContain("Latest of 12 messages");
@@ -146,7 +206,12 @@ describe("picker rendering", () => {
 
   it("marks the session Pi has open", () => {
     const h = hit();
-    const text = renderPicker(stateWith([h], { currentSession: { id: h.id } }), 100, 14, plainTheme).join("\n");
+    const text = renderPicker(
+      stateWith([h], { currentSession: { id: h.id } }),
+      100,
+      14,
+      plainTheme,
+    ).join("\n");
     expect(text).toContain("· current");
   });
 });
@@ -175,7 +240,8 @@ describe("picker keys", () => {
     let update = handleKey(state, { type: "text", text: "s" }, ctx);
     expect(update.effects).toEqual([{ type: "search", debounce: true }]);
     state = update.state;
-    for (const ch of ["t", "a", "g", " ", "🚀"]) state = handleKey(state, { type: "text", text: ch }, ctx).state;
+    for (const ch of ["t", "a", "g", " ", "🚀"])
+      state = handleKey(state, { type: "text", text: ch }, ctx).state;
     expect(state.query).toBe("stag 🚀");
     state = handleKey(state, { type: "backspace" }, ctx).state;
     expect(state.query).toBe("stag ");
@@ -186,7 +252,11 @@ describe("picker keys", () => {
   });
 
   it("folds a pasted multi-line text into one line", () => {
-    const state = handleKey(initialState({ query: "", scope: "all", cwd: "/x" }), { type: "text", text: "staging\ndeploy\u0007" }, ctx).state;
+    const state = handleKey(
+      initialState({ query: "", scope: "all", cwd: "/x" }),
+      { type: "text", text: "staging\ndeploy\u0007" },
+      ctx,
+    ).state;
     expect(state.query).toBe("staging deploy");
   });
 
@@ -207,13 +277,22 @@ describe("picker keys", () => {
     expect(team.effects).toEqual([{ type: "search", debounce: false }]);
     // This machine's results are not shown under the archive's name.
     expect(team.state.results).toEqual([]);
-    expect(searchRequest(team.state)).toEqual({ query: "staging", remote: "team", limit: PICKER_LIMIT });
-    expect(renderPicker(team.state, 120, 20, plainTheme).join("\n")).toContain("Searching remote team…");
+    expect(searchRequest(team.state)).toEqual({
+      query: "staging",
+      remote: "team",
+      limit: PICKER_LIMIT,
+    });
+    expect(renderPicker(team.state, 120, 20, plainTheme).join("\n")).toContain(
+      "Searching remote team…",
+    );
     expect(handleKey(team.state, { type: "toggleScope" }, ctx).state.scope).toBe("current");
   });
 
   it("shows where an archived session lives, says the scope in the header and the footer, and does not resume it", () => {
-    const archived = { ...hit({ path: "" }), origin: { remote: "team", machine: "desktop", user: "bob" } };
+    const archived = {
+      ...hit({ path: "" }),
+      origin: { remote: "team", machine: "desktop", user: "bob" },
+    };
     const state = stateWith([archived], { scope: "remote", remote: "team" });
     const text = renderPicker(state, 90, 20, plainTheme).join("\n");
     expect(text).toContain("team (archive)");
@@ -226,7 +305,11 @@ describe("picker keys", () => {
       expect(shown).not.toMatch(/Updating the index|Index busy/);
     }
     expect(text).toContain("Enter pull and resume · Tab this folder");
-    expect(renderPicker(stateWith(hits, { scope: "all", remote: "team" }), 120, 20, plainTheme).join("\n")).toContain("Tab team (archive)");
+    expect(
+      renderPicker(stateWith(hits, { scope: "all", remote: "team" }), 120, 20, plainTheme).join(
+        "\n",
+      ),
+    ).toContain("Tab team (archive)");
     // Enter pulls it first: never a resume of a file this machine does not have.
     const enter = handleKey(state, { type: "confirm" }, ctx);
     expect(enter.effects).toEqual([{ type: "pull", hit: archived }]);
@@ -234,38 +317,62 @@ describe("picker keys", () => {
   });
 
   it("says in one line when the remote could not be searched, and keeps this machine's scopes", () => {
-    const failed = withSearchError(stateWith([], { scope: "remote", remote: "team" }), "remote team did not answer within 1 s while searching");
+    const failed = withSearchError(
+      stateWith([], { scope: "remote", remote: "team" }),
+      "remote team did not answer within 1 s while searching",
+    );
     const text = renderPicker(failed, 120, 20, plainTheme).join("\n");
     expect(text).toContain("Remote team could not be searched");
     expect(text).toContain("remote team did not answer within 1 s while searching");
     const back = handleKey(failed, { type: "toggleScope" }, ctx).state;
     expect(back.scope).toBe("current");
     expect(back.notice).toBeUndefined();
-    expect(searchRequest(back)).toEqual({ query: "staging", match: "words", cwd: "/home/dev/shop-api", limit: PICKER_LIMIT });
+    expect(searchRequest(back)).toEqual({
+      query: "staging",
+      match: "words",
+      cwd: "/home/dev/shop-api",
+      limit: PICKER_LIMIT,
+    });
   });
 
   it("widens the search to tool calls, output and thinking with Shift+Tab, says so in the help line, and narrows it back", () => {
     const narrow = stateWith(hits);
     expect(searchRequest(narrow).content).toBeUndefined();
-    expect(renderPicker(narrow, 120, 20, plainTheme).join("\n")).toContain("Shift+Tab +tools, thinking");
+    expect(renderPicker(narrow, 120, 20, plainTheme).join("\n")).toContain(
+      "Shift+Tab +tools, thinking",
+    );
     const update = handleKey(narrow, { type: "toggleContent" }, ctx);
     expect(update.effects).toEqual([{ type: "search", debounce: false }]);
     expect(searchRequest(update.state).content).toEqual(["all"]);
-    expect(renderPicker(update.state, 120, 20, plainTheme).join("\n")).toContain("Shift+Tab conversation only");
-    expect(searchRequest(handleKey(update.state, { type: "toggleContent" }, ctx).state).content).toBeUndefined();
+    expect(renderPicker(update.state, 120, 20, plainTheme).join("\n")).toContain(
+      "Shift+Tab conversation only",
+    );
+    expect(
+      searchRequest(handleKey(update.state, { type: "toggleContent" }, ctx).state).content,
+    ).toBeUndefined();
   });
 
   it("resumes the selected session with Enter and closes with Esc", () => {
     const state = handleKey(stateWith(hits), { type: "down" }, ctx).state;
-    expect(handleKey(state, { type: "confirm" }, ctx).effects).toEqual([{ type: "resume", hit: hits[1] }]);
+    expect(handleKey(state, { type: "confirm" }, ctx).effects).toEqual([
+      { type: "resume", hit: hits[1] },
+    ]);
     expect(handleKey(state, { type: "cancel" }, ctx).effects).toEqual([{ type: "close" }]);
   });
 
   it("refuses to resume the session Pi already has open, with a message", () => {
-    const byId = handleKey(stateWith(hits, { currentSession: { id: hits[0]!.id } }), { type: "confirm" }, ctx);
+    const byId = handleKey(
+      stateWith(hits, { currentSession: { id: hits[0]!.id } }),
+      { type: "confirm" },
+      ctx,
+    );
     expect(byId.effects).toEqual([]);
     expect(byId.state.notice?.text).toMatch(/session you are in/);
-    const byPath = handleKey(stateWith(hits, { currentSession: { path: hits[0]!.path } }), { type: "confirm" }, ctx);
+    const byPath = handleKey(
+      stateWith(hits, { currentSession: { path: hits[0]!.path } }),
+      { type: "confirm" },
+      ctx,
+    );
     expect(byPath.effects).toEqual([]);
   });
 
@@ -276,7 +383,9 @@ describe("picker keys", () => {
     expect(asked.state.confirmFork).toBe(hits[0]);
     expect(asked.state.notice?.text).toContain("no longer exists");
     expect(asked.state.notice?.text).toContain("fork it into /home/dev/shop-api");
-    expect(handleKey(asked.state, { type: "confirm" }, gone).effects).toEqual([{ type: "fork", hit: hits[0] }]);
+    expect(handleKey(asked.state, { type: "confirm" }, gone).effects).toEqual([
+      { type: "fork", hit: hits[0] },
+    ]);
     const back = handleKey(asked.state, { type: "cancel" }, gone);
     expect(back.effects).toEqual([]);
     expect(back.state.confirmFork).toBeUndefined();
@@ -357,16 +466,59 @@ describe("picker component", () => {
         new Promise((resolve) => {
           finishSync = () => resolve({ notices: [], indexBusy: false });
         }),
-      read: vi.fn(async (ref) => ({ messages: [{ type: "message", index: 0, entryId: "e", role: "user", timestamp: "", text: `preview of ${ref.id}` }], page: { total: 1 } }) as unknown as ReadResult),
-      readArchived: vi.fn(async (hit) => ({ messages: [{ type: "message", index: 0, entryId: "e", role: "user", timestamp: "", text: `archived preview of ${hit.id}` }], page: { total: 1 } }) as unknown as ReadResult),
+      read: vi.fn(
+        async (ref) =>
+          ({
+            messages: [
+              {
+                type: "message",
+                index: 0,
+                entryId: "e",
+                role: "user",
+                timestamp: "",
+                text: `preview of ${ref.id}`,
+              },
+            ],
+            page: { total: 1 },
+          }) as unknown as ReadResult,
+      ),
+      readArchived: vi.fn(
+        async (hit) =>
+          ({
+            messages: [
+              {
+                type: "message",
+                index: 0,
+                entryId: "e",
+                role: "user",
+                timestamp: "",
+                text: `archived preview of ${hit.id}`,
+              },
+            ],
+            page: { total: 1 },
+          }) as unknown as ReadResult,
+      ),
       pull: vi.fn(async (hit) => ({ path: `/x/sessions/${hit.id}.jsonl`, cwd: "/x" })),
     };
     return { service, finishSync: () => finishSync() };
   }
 
-  function makePicker(service: PickerService, state: PickerState, done: (o: PickerOutcome) => void = () => {}) {
+  function makePicker(
+    service: PickerService,
+    state: PickerState,
+    done: (o: PickerOutcome) => void = () => {},
+  ) {
     const tui = { requestRender: vi.fn(), terminal: { rows: 30 } };
-    const picker = new RecallPicker({ tui, theme: plainTheme, keybindings: getKeybindings(), done, service, state, measure: visibleWidth, folderExists: () => true });
+    const picker = new RecallPicker({
+      tui,
+      theme: plainTheme,
+      keybindings: getKeybindings(),
+      done,
+      service,
+      state,
+      measure: visibleWidth,
+      folderExists: () => true,
+    });
     return { picker, tui };
   }
 
@@ -374,7 +526,9 @@ describe("picker component", () => {
     const a = hit({ name: "A" });
     const b = hit({ name: "B" });
     let round = 0;
-    const { service, finishSync } = fakeService(() => (round++ === 0 ? [a, b] : [hit({ name: "new" }), a, b]));
+    const { service, finishSync } = fakeService(() =>
+      round++ === 0 ? [a, b] : [hit({ name: "new" }), a, b],
+    );
     const { picker } = makePicker(service, initialState({ query: "", scope: "all", cwd: "/x" }));
     picker.render(100);
     picker.start();
@@ -425,7 +579,10 @@ describe("picker component", () => {
 
   it("searches by words and meaning on Ctrl+T, says so, and by words again on the next", async () => {
     const { service, finishSync } = fakeService((q) => [hit({ name: q || "latest" })]);
-    const { picker } = makePicker(service, initialState({ query: "flaky clock", scope: "all", cwd: "/x" }));
+    const { picker } = makePicker(
+      service,
+      initialState({ query: "flaky clock", scope: "all", cwd: "/x" }),
+    );
     picker.start();
     finishSync();
     await vi.advanceTimersByTimeAsync(0);
@@ -443,7 +600,10 @@ describe("picker component", () => {
 
   it("starts with words and meaning where the meaning model is installed", async () => {
     const { service, finishSync } = fakeService((q) => [hit({ name: q || "latest" })]);
-    const { picker } = makePicker(service, initialState({ query: "flaky clock", scope: "all", cwd: "/x", byMeaning: true }));
+    const { picker } = makePicker(
+      service,
+      initialState({ query: "flaky clock", scope: "all", cwd: "/x", byMeaning: true }),
+    );
     picker.start();
     finishSync();
     await vi.advanceTimersByTimeAsync(0);
@@ -456,7 +616,11 @@ describe("picker component", () => {
     const other = hit({ name: "other" });
     const { service } = fakeService(() => [open, other]);
     const done = vi.fn();
-    const { picker } = makePicker(service, initialState({ query: "", scope: "all", cwd: "/x", currentSession: { id: open.id } }), done);
+    const { picker } = makePicker(
+      service,
+      initialState({ query: "", scope: "all", cwd: "/x", currentSession: { id: open.id } }),
+      done,
+    );
     picker.start();
     await vi.advanceTimersByTimeAsync(0);
     picker.handleInput("\r");
@@ -481,11 +645,18 @@ describe("picker component", () => {
   });
 
   it("Enter on an archived session pulls it, then resumes the pulled file; a pull refused says where it lives and why", async () => {
-    const archived = { ...hit({ name: "B", path: "" }), origin: { remote: "team", machine: "desktop", user: "bob" } };
+    const archived = {
+      ...hit({ name: "B", path: "" }),
+      origin: { remote: "team", machine: "desktop", user: "bob" },
+    };
     const { service } = fakeService(() => []);
     service.search = vi.fn(async (request) => (request.remote === "team" ? [archived] : []));
     const outcomes: PickerOutcome[] = [];
-    const { picker } = makePicker(service, initialState({ query: "", scope: "remote", cwd: "/x", remote: "team" }), (o) => outcomes.push(o));
+    const { picker } = makePicker(
+      service,
+      initialState({ query: "", scope: "remote", cwd: "/x", remote: "team" }),
+      (o) => outcomes.push(o),
+    );
     picker.start();
     await vi.advanceTimersByTimeAsync(100);
     picker.key({ type: "confirm" });
@@ -493,26 +664,46 @@ describe("picker component", () => {
     expect(service.pull).toHaveBeenCalledWith(archived);
     expect(outcomes).toHaveLength(1);
     expect(outcomes[0]!.type).toBe("resume");
-    expect(outcomes[0]!.hit).toMatchObject({ id: archived.id, path: `/x/sessions/${archived.id}.jsonl`, cwd: "/x" });
+    expect(outcomes[0]!.hit).toMatchObject({
+      id: archived.id,
+      path: `/x/sessions/${archived.id}.jsonl`,
+      cwd: "/x",
+    });
     expect("origin" in outcomes[0]!.hit).toBe(false);
 
-    const refused = makePicker(service, initialState({ query: "", scope: "remote", cwd: "/x", remote: "team" }), (o) => outcomes.push(o)).picker;
+    const refused = makePicker(
+      service,
+      initialState({ query: "", scope: "remote", cwd: "/x", remote: "team" }),
+      (o) => outcomes.push(o),
+    ).picker;
     service.pull = vi.fn(async () => {
-      throw new Error('remote team keeps no session files to pull: its config does not set "keepFiles": true');
+      throw new Error(
+        'remote team keeps no session files to pull: its config does not set "keepFiles": true',
+      );
     });
     refused.start();
     await vi.advanceTimersByTimeAsync(100);
     refused.key({ type: "confirm" });
     await vi.advanceTimersByTimeAsync(0);
     expect(outcomes).toHaveLength(1);
-    expect(refused.current.notice?.text).toBe('That session lives on desktop (bob, in remote team), not on this machine: remote team keeps no session files to pull: its config does not set "keepFiles": true');
+    expect(refused.current.notice?.text).toBe(
+      'That session lives on desktop (bob, in remote team), not on this machine: remote team keeps no session files to pull: its config does not set "keepFiles": true',
+    );
   });
 
   it("previews an archived session from the archive, never as a file of this machine", async () => {
-    const archived = { ...hit({ name: "B", path: "" }), origin: { remote: "team", machine: "desktop", user: "bob" } };
+    const archived = {
+      ...hit({ name: "B", path: "" }),
+      origin: { remote: "team", machine: "desktop", user: "bob" },
+    };
     const { service } = fakeService(() => []);
-    service.search = vi.fn(async (request) => (request.remote === "team" ? [archived] : [hit({ name: "local" })]));
-    const { picker } = makePicker(service, initialState({ query: "", scope: "all", cwd: "/x", remote: "team" }));
+    service.search = vi.fn(async (request) =>
+      request.remote === "team" ? [archived] : [hit({ name: "local" })],
+    );
+    const { picker } = makePicker(
+      service,
+      initialState({ query: "", scope: "all", cwd: "/x", remote: "team" }),
+    );
     picker.start();
     picker.render(120);
     await vi.advanceTimersByTimeAsync(100);
@@ -522,6 +713,9 @@ describe("picker component", () => {
     await vi.advanceTimersByTimeAsync(100);
     expect(service.readArchived).toHaveBeenCalledWith(archived, { limit: 8 });
     expect(picker.render(120).join("\n")).toContain(archived.id.slice(0, 20));
-    expect(service.read).not.toHaveBeenCalledWith(expect.objectContaining({ path: "" }), expect.anything());
+    expect(service.read).not.toHaveBeenCalledWith(
+      expect.objectContaining({ path: "" }),
+      expect.anything(),
+    );
   });
 });

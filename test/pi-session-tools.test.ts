@@ -9,7 +9,18 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_TOOL_TEXT } from "../src/index.js";
 import { sessionTools } from "../src/pi/session-tools.js";
-import { FAUX_EXTENSION, PI_RUNTIME, PI_SKIP_REASON, makePiHome, projectSessionDir, readEntries, runPi, sessionFiles, type PiHome, type PiRuntime } from "./helpers/pi-env.js";
+import {
+  FAUX_EXTENSION,
+  PI_RUNTIME,
+  PI_SKIP_REASON,
+  makePiHome,
+  projectSessionDir,
+  readEntries,
+  runPi,
+  sessionFiles,
+  type PiHome,
+  type PiRuntime,
+} from "./helpers/pi-env.js";
 
 const S1 = "01a0f6b1-2680-79e3-a1fa-30b6f0582ef5";
 
@@ -23,14 +34,31 @@ describe.skipIf(!PI_RUNTIME)(`the pi_session_* tools in Pi 1.6.0${PI_SKIP_REASON
   afterAll(() => env?.cleanup());
 
   /** Runs the scripted model, and gives each tool result of the session Pi wrote, in order. */
-  async function toolRun(steps: { name: string; arguments: Record<string, unknown> }[]): Promise<{ tool: string; text: string; isError: boolean }[]> {
+  async function toolRun(
+    steps: { name: string; arguments: Record<string, unknown> }[],
+  ): Promise<{ tool: string; text: string; isError: boolean }[]> {
     const dir = projectSessionDir(env.sessionsDir, env.projects["shop-api"]);
     const before = sessionFiles(dir);
     const script = [...steps.map((tool) => ({ tool })), { text: "done" }];
-    const run = await runPi(runtime, ["-e", env.pkg, "-e", FAUX_EXTENSION, "--model", "recall-faux/scripted", "--api-key", "faux", "-p", "go"], {
-      env: { ...env.env, RECALL_FAUX_SCRIPT: JSON.stringify(script) },
-      cwd: env.projects["shop-api"],
-    });
+    const run = await runPi(
+      runtime,
+      [
+        "-e",
+        env.pkg,
+        "-e",
+        FAUX_EXTENSION,
+        "--model",
+        "recall-faux/scripted",
+        "--api-key",
+        "faux",
+        "-p",
+        "go",
+      ],
+      {
+        env: { ...env.env, RECALL_FAUX_SCRIPT: JSON.stringify(script) },
+        cwd: env.projects["shop-api"],
+      },
+    );
     expect(run.code, run.stderr).toBe(0);
     const created = sessionFiles(dir).filter((f) => !before.includes(f));
     expect(created).toHaveLength(1);
@@ -38,7 +66,11 @@ describe.skipIf(!PI_RUNTIME)(`the pi_session_* tools in Pi 1.6.0${PI_SKIP_REASON
       .filter((e) => e.type === "message" && (e.message as { role: string }).role === "toolResult")
       .map((e) => {
         const m = e.message as { toolName: string; isError: boolean; content: { text?: string }[] };
-        return { tool: m.toolName, text: m.content.map((c) => c.text ?? "").join(""), isError: m.isError };
+        return {
+          tool: m.toolName,
+          text: m.content.map((c) => c.text ?? "").join(""),
+          isError: m.isError,
+        };
       });
   }
 
@@ -48,7 +80,10 @@ describe.skipIf(!PI_RUNTIME)(`the pi_session_* tools in Pi 1.6.0${PI_SKIP_REASON
       { name: "pi_session_search", arguments: { query: "staging deploy", limit: 2 } },
       { name: "pi_session_search", arguments: { query: S1 } },
       { name: "pi_session_find", arguments: { sessionId: S1 } },
-      { name: "pi_session_context", arguments: { sessionPath: path, question: "why did the readiness probe fail?" } },
+      {
+        name: "pi_session_context",
+        arguments: { sessionPath: path, question: "why did the readiness probe fail?" },
+      },
       { name: "pi_session_read", arguments: { sessionPath: S1, maxChars: 100 } },
     ]);
     for (const result of [search, byId, find, context, read]) {
@@ -63,7 +98,9 @@ describe.skipIf(!PI_RUNTIME)(`the pi_session_* tools in Pi 1.6.0${PI_SKIP_REASON
     expect(byId!.text).toContain("1 session,");
     expect(byId!.text).toContain(path);
     expect(find!.text).toContain(path);
-    expect(context!.text).toMatch(new RegExp(`Session ${S1}: \\d+ of \\d+ messages match \\(.*readiness.*\\)`));
+    expect(context!.text).toMatch(
+      new RegExp(`Session ${S1}: \\d+ of \\d+ messages match \\(.*readiness.*\\)`),
+    );
     expect(context!.text).toMatch(/\[\d+\] (user|assistant) · /);
     expect(read!.text).toContain(`Session ${S1}`);
     expect(read!.text).toMatch(/Messages 0–\d+ of \d+\./);
@@ -76,17 +113,24 @@ describe.skipIf(!PI_RUNTIME)(`the pi_session_* tools in Pi 1.6.0${PI_SKIP_REASON
       { name: "pi_session_read", arguments: { sessionPath: S1, maxChars: 300 } },
     ]);
     const searchCursor = /cursor: (\S+)/.exec(first[0]!.text)![1]!;
-    const readNext = JSON.parse(/More: call pi_session_read with (\{.*\})/.exec(first[1]!.text)![1]!) as Record<string, unknown>;
+    const readNext = JSON.parse(
+      /More: call pi_session_read with (\{.*\})/.exec(first[1]!.text)![1]!,
+    ) as Record<string, unknown>;
     const second = await toolRun([
       { name: "pi_session_search", arguments: { query: "deploy", limit: 1, cursor: searchCursor } },
       { name: "pi_session_read", arguments: readNext },
       // A cursor of another call is refused, not misread.
-      { name: "pi_session_search", arguments: { query: "kubectl", limit: 1, cursor: searchCursor } },
+      {
+        name: "pi_session_search",
+        arguments: { query: "kubectl", limit: 1, cursor: searchCursor },
+      },
       { name: "pi_session_read", arguments: { sessionPath: S1, cursor: "not-a-cursor" } },
     ]);
     expect(second[0]!.isError).toBe(false);
     expect(second[0]!.text).toContain("1 session,");
-    expect(second[0]!.text).not.toContain(first[0]!.text.split("\n").find((l) => l.startsWith("1. "))!);
+    expect(second[0]!.text).not.toContain(
+      first[0]!.text.split("\n").find((l) => l.startsWith("1. "))!,
+    );
     expect(second[1]!.isError).toBe(false);
     expect(second[1]!.text).toMatch(/Messages [1-9]\d*–\d+ of \d+\./);
     expect(second[2]!.isError).toBe(true);
@@ -102,7 +146,10 @@ describe.skipIf(!PI_RUNTIME)(`the pi_session_* tools in Pi 1.6.0${PI_SKIP_REASON
     symlinkSync(outside, victim);
     const [badId, unknown, linked] = await toolRun([
       { name: "pi_session_find", arguments: { sessionId: "01a0f6b1" } },
-      { name: "pi_session_read", arguments: { sessionPath: "ffffffff-ffff-7fff-8fff-ffffffffffff" } },
+      {
+        name: "pi_session_read",
+        arguments: { sessionPath: "ffffffff-ffff-7fff-8fff-ffffffffffff" },
+      },
       { name: "pi_session_context", arguments: { sessionPath: victim, question: "anything" } },
     ]);
     expect(badId!.isError).toBe(true);
@@ -116,12 +163,22 @@ describe.skipIf(!PI_RUNTIME)(`the pi_session_* tools in Pi 1.6.0${PI_SKIP_REASON
     const [plain, raw, touched, untouched] = await toolRun([
       { name: "pi_session_search", arguments: { query: "quuxtooloutput" } },
       { name: "pi_session_search", arguments: { query: "quuxtooloutput", mode: "raw" } },
-      { name: "pi_session_search", arguments: { query: "readiness", file: join(env.projects["shop-api"], "deploy/staging.log") } },
-      { name: "pi_session_search", arguments: { query: "readiness", file: join(env.projects["shop-api"], "nothing.txt") } },
+      {
+        name: "pi_session_search",
+        arguments: {
+          query: "readiness",
+          file: join(env.projects["shop-api"], "deploy/staging.log"),
+        },
+      },
+      {
+        name: "pi_session_search",
+        arguments: { query: "readiness", file: join(env.projects["shop-api"], "nothing.txt") },
+      },
     ]);
     expect(plain!.text).toContain("No session matches.");
     expect(raw!.isError).toBe(false);
-    // The fixture session's tool output, and the calls of this test's own sessions that named the word.
+    // The fixture session's tool output, and the calls of this test's own sessions that named the
+    // word.
     expect(raw!.text).toMatch(/\d+ sessions?, best first/);
     expect(raw!.text).not.toMatch(/not tool output|searched the conversation/);
     expect(untouched!.text).toContain("No session matches.");
@@ -134,7 +191,14 @@ describe.skipIf(!PI_RUNTIME)(`the pi_session_* tools in Pi 1.6.0${PI_SKIP_REASON
     });
     expect(search.description).toContain(SESSION_TOOL_TEXT.search);
     expect(search.description).not.toMatch(/not tool output or thinking/);
-    expect(Object.keys(search.parameters.properties)).toEqual(["query", "limit", "cursor", "mode", "file", "match"]);
+    expect(Object.keys(search.parameters.properties)).toEqual([
+      "query",
+      "limit",
+      "cursor",
+      "mode",
+      "file",
+      "match",
+    ]);
     expect(find.description).toContain(SESSION_TOOL_TEXT.find);
     expect(context.description).toContain(SESSION_TOOL_TEXT.context);
     expect(read.description).toBe(SESSION_TOOL_TEXT.read);

@@ -8,7 +8,15 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonLines, runRecall } from "./helpers/run-cli.js";
-import { FAUX_EXTENSION, PI_RUNTIME, PI_SKIP_REASON, makePiHome, projectSessionDir, type PiHome, type PiRuntime } from "./helpers/pi-env.js";
+import {
+  FAUX_EXTENSION,
+  PI_RUNTIME,
+  PI_SKIP_REASON,
+  makePiHome,
+  projectSessionDir,
+  type PiHome,
+  type PiRuntime,
+} from "./helpers/pi-env.js";
 import { startModelServer, type ModelServer } from "./helpers/model-server.js";
 import { piTmux } from "./helpers/tmux.js";
 import { skipWithout } from "./helpers/tools.js";
@@ -33,12 +41,38 @@ describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
     model = await startModelServer();
     model.register(env.agentDir);
     mkdirSync(join(env.agentDir, "recall"), { recursive: true });
-    writeFileSync(join(env.agentDir, "recall", "config.json"), JSON.stringify({ autoTags: { model: "local/tagger" } }));
+    writeFileSync(
+      join(env.agentDir, "recall", "config.json"),
+      JSON.stringify({ autoTags: { model: "local/tagger" } }),
+    );
     tmuxEnv = { ...env.env, TERM: "xterm-256color", RECALL_FAUX_SCRIPT: "[]" };
-    const command = [runtime.node, runtime.cli, "-e", env.pkg, "-e", FAUX_EXTENSION, "--model", "recall-faux/scripted", "--api-key", "faux"]
+    const command = [
+      runtime.node,
+      runtime.cli,
+      "-e",
+      env.pkg,
+      "-e",
+      FAUX_EXTENSION,
+      "--model",
+      "recall-faux/scripted",
+      "--api-key",
+      "faux",
+    ]
       .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
       .join(" ");
-    tmux("new-session", "-d", "-s", "pi", "-x", "120", "-y", "40", "-c", env.projects["shop-api"], command);
+    tmux(
+      "new-session",
+      "-d",
+      "-s",
+      "pi",
+      "-x",
+      "120",
+      "-y",
+      "40",
+      "-c",
+      env.projects["shop-api"],
+      command,
+    );
     // Pi is ready when its footer names the model.
     await waitFor("Pi to start", (s) => s.includes("scripted"));
   });
@@ -52,7 +86,10 @@ describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
 
   it("opens the picker on /recall <query>, and Enter resumes the chosen session", async () => {
     await submit("/recall staging forkonlyword");
-    const picker = await waitFor("the picker with results", (s) => s.includes("╭─ recall") && s.includes("▶ Fix staging deploy"));
+    const picker = await waitFor(
+      "the picker with results",
+      (s) => s.includes("╭─ recall") && s.includes("▶ Fix staging deploy"),
+    );
     expect(picker).toContain("> staging forkonlyword");
     expect(picker).toContain("all projects");
     expect(picker).toMatch(/shop-api · \d+mo ago/);
@@ -67,7 +104,10 @@ describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
     expect(right).toBeGreaterThan(left);
 
     tmux("send-keys", "-t", "pi", "Enter");
-    const resumed = await waitFor("the resumed session", (s) => !s.includes("╭─ recall") && s.includes("• Fix staging deploy"));
+    const resumed = await waitFor(
+      "the resumed session",
+      (s) => !s.includes("╭─ recall") && s.includes("• Fix staging deploy"),
+    );
     // The fork's own last turn is on screen: Pi opened that session, not its parent.
     expect(resumed).toContain("forkonlyword");
 
@@ -80,7 +120,10 @@ describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
 
   it("refuses to resume the session it is in, and forks a session whose folder is gone", async () => {
     await submit("/recall forkonlyword");
-    await waitFor("the picker", (s) => s.includes("▶ Fix staging deploy") && s.includes("· current"));
+    await waitFor(
+      "the picker",
+      (s) => s.includes("▶ Fix staging deploy") && s.includes("· current"),
+    );
     tmux("send-keys", "-t", "pi", "Enter");
     await waitFor("the refusal", (s) => s.includes("That is the session you are in already."));
     tmux("send-keys", "-t", "pi", "Escape");
@@ -89,9 +132,15 @@ describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
     await submit("/recall aftermodechangeword");
     await waitFor("the picker", (s) => s.includes("▶ beforemodechangeword"));
     tmux("send-keys", "-t", "pi", "Enter");
-    await waitFor("the missing folder notice", (s) => s.includes("no longer exists") && s.includes("Enter fork here"));
+    await waitFor(
+      "the missing folder notice",
+      (s) => s.includes("no longer exists") && s.includes("Enter fork here"),
+    );
     tmux("send-keys", "-t", "pi", "Enter");
-    await waitFor("the fork", (s) => !s.includes("╭─ recall") && s.includes("Rollback: drop the index"));
+    await waitFor(
+      "the fork",
+      (s) => !s.includes("╭─ recall") && s.includes("Rollback: drop the index"),
+    );
 
     const dir = projectSessionDir(env.sessionsDir, env.projects["shop-api"]);
     const forksOfD5 = () =>
@@ -102,7 +151,8 @@ describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
         .filter((h) => h.parentSession?.includes(D5));
     // The screen can show the fork before Pi has written its file.
     const deadline = Date.now() + 10_000;
-    while (forksOfD5().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while (forksOfD5().length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
     const forks = forksOfD5();
     expect(forks).toHaveLength(1);
     expect(forks[0]!.cwd).toBe(env.projects["shop-api"]);
@@ -114,13 +164,20 @@ describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
     await waitFor("the command in the editor", (s) => s.includes("/recall model"));
     tmux("send-keys", "-t", "pi", "-l", " ");
     tmux("send-keys", "-t", "pi", "Enter");
-    const dialog = await waitFor("the model picker", (s) => s.includes("Model for auto-tagging and asking") && s.includes("local/tagger"));
-    const rows = dialog.split("\n").filter((l) => /^\s*(→\s+)?(local\/tagger|recall-faux\/scripted)\s*$/.test(l));
+    const dialog = await waitFor(
+      "the model picker",
+      (s) => s.includes("Model for auto-tagging and asking") && s.includes("local/tagger"),
+    );
+    const rows = dialog
+      .split("\n")
+      .filter((l) => /^\s*(→\s+)?(local\/tagger|recall-faux\/scripted)\s*$/.test(l));
     // Down to local/tagger from the first row, then Enter.
     const target = rows.findIndex((l) => l.includes("local/tagger"));
     for (let i = 0; i < target; i++) tmux("send-keys", "-t", "pi", "Down");
     tmux("send-keys", "-t", "pi", "Enter");
-    await waitFor("the confirmation", (s) => s.includes("Auto-tagging and asking now use local/tagger"));
+    await waitFor("the confirmation", (s) =>
+      s.includes("Auto-tagging and asking now use local/tagger"),
+    );
     const config = JSON.parse(readFileSync(join(env.agentDir, "recall", "config.json"), "utf8"));
     expect(config).toEqual({ autoTags: { model: "local/tagger" }, ask: { model: "local/tagger" } });
   });
@@ -128,19 +185,31 @@ describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
   it("/recall autotag --all-untagged asks first, shows its progress, and Esc stops it keeping what was tagged", async () => {
     model.script({ text: '{"tags": ["alpha", "beta", "gamma"]}', delayMs: 1500 });
     await submit("/recall autotag --all-untagged");
-    const asked = await waitFor("the confirmation", (s) => /Auto-tag \d+ untagged sessions\?/.test(s));
-    expect(asked).toMatch(/one request each, to local\/tagger\. The provider may charge for them\./);
+    const asked = await waitFor("the confirmation", (s) =>
+      /Auto-tag \d+ untagged sessions\?/.test(s),
+    );
+    expect(asked).toMatch(
+      /one request each, to local\/tagger\. The provider may charge for them\./,
+    );
     expect(model.requests).toHaveLength(0);
     tmux("send-keys", "-t", "pi", "Enter");
-    await waitFor("the progress overlay", (s) => s.includes("Auto-tagging") && s.includes("with local/tagger") && s.includes("Esc stops"));
+    await waitFor(
+      "the progress overlay",
+      (s) =>
+        s.includes("Auto-tagging") && s.includes("with local/tagger") && s.includes("Esc stops"),
+    );
     await waitFor("the first session tagged", (s) => /\[#+-*\] 1\/\d+/.test(s));
     tmux("send-keys", "-t", "pi", "Escape");
-    const stopped = await waitFor("the summary", (s) => /Auto-tagged \d+ of \d+ sessions with local\/tagger.*stopped/.test(s));
+    const stopped = await waitFor("the summary", (s) =>
+      /Auto-tagged \d+ of \d+ sessions with local\/tagger.*stopped/.test(s),
+    );
     const [, tagged, total] = /Auto-tagged (\d+) of (\d+) sessions/.exec(stopped)!;
     expect(Number(tagged)).toBeGreaterThanOrEqual(1);
     expect(Number(tagged)).toBeLessThan(Number(total));
     const all = await runRecall(["list", "--json", "--no-sync", "-n", "100"], { env: env.env });
-    const autoTagged = jsonLines<{ tags: string[] }>(all.stdout).filter((s) => s.tags.includes("alpha"));
+    const autoTagged = jsonLines<{ tags: string[] }>(all.stdout).filter((s) =>
+      s.tags.includes("alpha"),
+    );
     expect(autoTagged).toHaveLength(Number(tagged));
   });
 });

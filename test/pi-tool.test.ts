@@ -4,7 +4,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { completeRecallArgs, parseRecallArgs } from "../src/pi/commands.js";
-import { capOutput, HISTORICAL_DATA_NOTE, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "../src/pi/format.js";
+import {
+  capOutput,
+  HISTORICAL_DATA_NOTE,
+  MAX_OUTPUT_BYTES,
+  MAX_OUTPUT_LINES,
+} from "../src/pi/format.js";
 import { recallOptionsFor } from "../src/pi/pi-locations.js";
 import { runRecallTool } from "../src/pi/tool.js";
 import { WorkerJobs, workerFiles, type JobRunner } from "../src/api/background-jobs.js";
@@ -19,14 +24,15 @@ const S1 = "01a0f6b1-2680-79e3-a1fa-30b6f0582ef5";
 describe("the recall tool", () => {
   let dir: AgentDir;
   let service: Recall;
-  const ctx = (id = "01ffffff-0000-7000-8000-000000000001") => ({
-    cwd: "/home/dev/shop-api",
-    sessionManager: {
-      getSessionId: () => id,
-      getSessionFile: () => `/tmp/none/${id}.jsonl`,
-      getCwd: () => "/home/dev/shop-api",
-    },
-  }) as never;
+  const ctx = (id = "01ffffff-0000-7000-8000-000000000001") =>
+    ({
+      cwd: "/home/dev/shop-api",
+      sessionManager: {
+        getSessionId: () => id,
+        getSessionFile: () => `/tmp/none/${id}.jsonl`,
+        getCwd: () => "/home/dev/shop-api",
+      },
+    }) as never;
 
   beforeAll(() => {
     dir = makeAgentDir();
@@ -38,7 +44,11 @@ describe("the recall tool", () => {
   });
 
   it("searches exactly, marks matches, and starts with the historical-data note", async () => {
-    const result = await runRecallTool(service, { action: "search", query: "staging deploy" }, ctx());
+    const result = await runRecallTool(
+      service,
+      { action: "search", query: "staging deploy" },
+      ctx(),
+    );
     const text = result.content[0]!.text;
     expect(text.startsWith(HISTORICAL_DATA_NOTE)).toBe(true);
     expect(text).toContain(S1);
@@ -47,26 +57,44 @@ describe("the recall tool", () => {
     const prefix = await runRecallTool(service, { action: "search", query: "stagi" }, ctx());
     expect(prefix.details.count).toBe(0);
     const typo = await runRecallTool(service, { action: "search", query: "stagign deploy" }, ctx());
-    expect(typo.content[0]!.text).toContain('No session holds "stagign": read as "staging", one typo away.');
+    expect(typo.content[0]!.text).toContain(
+      'No session holds "stagign": read as "staging", one typo away.',
+    );
     expect(typo.content[0]!.text).toContain(S1);
     expect(text).not.toContain("one typo away");
   });
 
   it("searches tool calls, output and thinking only when content asks for them, and sessions that touched a file", async () => {
-    const byDefault = await runRecallTool(service, { action: "search", query: "quuxtooloutput" }, ctx());
+    const byDefault = await runRecallTool(
+      service,
+      { action: "search", query: "quuxtooloutput" },
+      ctx(),
+    );
     expect(byDefault.details.count).toBe(0);
-    const wide = await runRecallTool(service, { action: "search", query: "quuxtooloutput", content: ["outputs"] }, ctx());
+    const wide = await runRecallTool(
+      service,
+      { action: "search", query: "quuxtooloutput", content: ["outputs"] },
+      ctx(),
+    );
     expect(wide.details.count).toBe(1);
     expect(wide.content[0]!.text).toContain("[read output, entry 53422857] ");
     // Relative to the folder Pi runs in (/home/dev/shop-api).
-    const touched = await runRecallTool(service, { action: "search", file: "deploy/staging.log" }, ctx());
+    const touched = await runRecallTool(
+      service,
+      { action: "search", file: "deploy/staging.log" },
+      ctx(),
+    );
     expect(touched.details.count).toBe(1);
     expect(touched.content[0]!.text).toContain(S1);
     expect(touched.content[0]!.text).toContain("touched by: read (entry 8eb91481)");
   });
 
   it("lists this folder's sessions or everyone's", async () => {
-    const here = await runRecallTool(service, { action: "list", scope: "current", limit: 50 }, ctx());
+    const here = await runRecallTool(
+      service,
+      { action: "list", scope: "current", limit: 50 },
+      ctx(),
+    );
     expect(here.content[0]!.text).toContain(S1);
     expect(here.content[0]!.text).not.toContain("/home/dev/blog");
     const all = await runRecallTool(service, { action: "list", limit: 50 }, ctx());
@@ -74,7 +102,11 @@ describe("the recall tool", () => {
   });
 
   it("reads the latest messages of a session named by id prefix, and says when none matches", async () => {
-    const result = await runRecallTool(service, { action: "read", session: S1.slice(0, 8), limit: 3 }, ctx());
+    const result = await runRecallTool(
+      service,
+      { action: "read", session: S1.slice(0, 8), limit: 3 },
+      ctx(),
+    );
     const text = result.content[0]!.text;
     expect(text).toContain(`Session ${S1}`);
     expect(result.details.count).toBe(3);
@@ -84,10 +116,20 @@ describe("the recall tool", () => {
   });
 
   it("tags and untags the current session", async () => {
-    const added = await runRecallTool(service, { action: "tag", add: ["Ready for review", "#k8s"] }, ctx(S1));
+    const added = await runRecallTool(
+      service,
+      { action: "tag", add: ["Ready for review", "#k8s"] },
+      ctx(S1),
+    );
     expect(added.content[0]!.text).toContain("Added #ready-for-review #k8s.");
-    expect(added.content[0]!.text).toContain(`This session (${S1}) is now tagged #k8s #ready-for-review.`);
-    const found = await runRecallTool(service, { action: "search", query: "#ready-for-review" }, ctx());
+    expect(added.content[0]!.text).toContain(
+      `This session (${S1}) is now tagged #k8s #ready-for-review.`,
+    );
+    const found = await runRecallTool(
+      service,
+      { action: "search", query: "#ready-for-review" },
+      ctx(),
+    );
     expect(found.content[0]!.text).toContain(S1);
     const removed = await runRecallTool(service, { action: "tag", remove: ["k8s"] }, ctx(S1));
     expect(removed.content[0]!.text).toContain("is now tagged #ready-for-review.");
@@ -108,7 +150,9 @@ describe("tool output cap", () => {
     const out = capped.text.split("\n");
     expect(capped.truncated).toBe(true);
     expect(out).toHaveLength(MAX_OUTPUT_LINES);
-    expect(out.at(-1)).toMatch(/^\[Output truncated: 799 of 2000 lines shown, limit 800 lines \/ 40 KB\. Lower `limit`\.\]$/);
+    expect(out.at(-1)).toMatch(
+      /^\[Output truncated: 799 of 2000 lines shown, limit 800 lines \/ 40 KB\. Lower `limit`\.\]$/,
+    );
   });
 
   it("cuts at 40 KB, inside a long line if need be, on a character boundary", () => {
@@ -129,7 +173,8 @@ describe("/recall arguments", () => {
     expect(parseRecallArgs("")).toEqual({ type: "pick", query: "" });
     expect(parseRecallArgs("  staging deploy ")).toEqual({ type: "pick", query: "staging deploy" });
     expect(parseRecallArgs("search tag cloud")).toEqual({ type: "pick", query: "tag cloud" });
-    for (const word of ["help", "?", "manual", "-h", "--help"]) expect(parseRecallArgs(word)).toEqual({ type: "help" });
+    for (const word of ["help", "?", "manual", "-h", "--help"])
+      expect(parseRecallArgs(word)).toEqual({ type: "help" });
     expect(parseRecallArgs("tag #a #b")).toEqual({ type: "tag", tags: ["#a", "#b"] });
     expect(parseRecallArgs("untag #a")).toEqual({ type: "untag", tags: ["#a"] });
     expect(parseRecallArgs("tags")).toEqual({ type: "tags" });
@@ -141,10 +186,20 @@ describe("/recall arguments", () => {
     const known = () => ["k8s", "kubernetes", "review"];
     const mine = () => ["review"];
     expect(completeRecallArgs("ta", known, mine)?.map((i) => i.value)).toEqual(["tag ", "tags "]);
-    expect(completeRecallArgs("tag #k", known, mine)?.map((i) => i.value)).toEqual(["tag #k8s ", "tag #kubernetes "]);
-    expect(completeRecallArgs("tag #k8s #", known, mine)?.map((i) => i.value)).toEqual(["tag #k8s #kubernetes ", "tag #k8s #review "]);
-    expect(completeRecallArgs("untag ", known, mine)?.map((i) => i.value)).toEqual(["untag #review "]);
-    expect(completeRecallArgs("deploy -#re", known, mine)?.map((i) => i.value)).toEqual(["deploy -#review "]);
+    expect(completeRecallArgs("tag #k", known, mine)?.map((i) => i.value)).toEqual([
+      "tag #k8s ",
+      "tag #kubernetes ",
+    ]);
+    expect(completeRecallArgs("tag #k8s #", known, mine)?.map((i) => i.value)).toEqual([
+      "tag #k8s #kubernetes ",
+      "tag #k8s #review ",
+    ]);
+    expect(completeRecallArgs("untag ", known, mine)?.map((i) => i.value)).toEqual([
+      "untag #review ",
+    ]);
+    expect(completeRecallArgs("deploy -#re", known, mine)?.map((i) => i.value)).toEqual([
+      "deploy -#review ",
+    ]);
     expect(completeRecallArgs("deploy stag", known, mine)).toBeNull();
   });
 });
@@ -160,7 +215,10 @@ describe("configuration and locations", () => {
       writeFileSync(join(data, "config.json"), JSON.stringify({ picker: { scope: "current" } }));
       expect(loadConfig().config.picker.scope).toBe("current");
       writeFileSync(join(data, "config.json"), JSON.stringify({ picker: { scope: "here" } }));
-      expect(loadConfig()).toMatchObject({ config: { picker: { scope: "all" } }, problems: [expect.stringContaining('"here"')] });
+      expect(loadConfig()).toMatchObject({
+        config: { picker: { scope: "all" } },
+        problems: [expect.stringContaining('"here"')],
+      });
       writeFileSync(join(data, "config.json"), "{");
       expect(loadConfig().problems[0]).toContain("not valid JSON");
     } finally {
@@ -170,8 +228,12 @@ describe("configuration and locations", () => {
 
   it("follows pi --session-dir, and nothing else Pi already tells the library", () => {
     const env = { PI_CODING_AGENT_DIR: "/a/agent" };
-    expect(recallOptionsFor({ cwd: "/w", env, piSessionDir: "/a/agent/sessions/--w--" }).sessionsDir).toBeUndefined();
-    expect(recallOptionsFor({ cwd: "/w", env, piSessionDir: "/elsewhere" }).sessionsDir).toBe("/elsewhere");
+    expect(
+      recallOptionsFor({ cwd: "/w", env, piSessionDir: "/a/agent/sessions/--w--" }).sessionsDir,
+    ).toBeUndefined();
+    expect(recallOptionsFor({ cwd: "/w", env, piSessionDir: "/elsewhere" }).sessionsDir).toBe(
+      "/elsewhere",
+    );
   });
 });
 
@@ -182,11 +244,25 @@ describe("the background thread", () => {
     const sources = workerFiles(at("src", "api", "background-jobs.ts"));
     expect(sources.workerFile).toBe(join(root, "src", "api", "background-worker.mjs"));
     expect(sources.libraryTs).toBe(join(root, "src", "api", "background-library.ts"));
-    for (const module of [at("dist", "api", "background-jobs.js"), at("dist", "bundle", "serve.cjs"), at("dist", "bundle", "mcp.cjs")]) {
+    for (const module of [
+      at("dist", "api", "background-jobs.js"),
+      at("dist", "bundle", "serve.cjs"),
+      at("dist", "bundle", "mcp.cjs"),
+    ]) {
       const files = workerFiles(module);
-      expect(files).toEqual({ workerFile: join(root, "dist", "api", "background-worker.mjs"), libraryTs: undefined, libraryJs: join(root, "dist", "api", "background-library.js") });
+      expect(files).toEqual({
+        workerFile: join(root, "dist", "api", "background-worker.mjs"),
+        libraryTs: undefined,
+        libraryJs: join(root, "dist", "api", "background-library.js"),
+      });
     }
-    for (const file of [sources.workerFile, sources.libraryTs!, join(root, "dist", "api", "background-worker.mjs"), join(root, "dist", "api", "background-library.js")]) expect(existsSync(file), file).toBe(true);
+    for (const file of [
+      sources.workerFile,
+      sources.libraryTs!,
+      join(root, "dist", "api", "background-worker.mjs"),
+      join(root, "dist", "api", "background-library.js"),
+    ])
+      expect(existsSync(file), file).toBe(true);
   });
 
   it("syncs the index, reads sessions, finds a question's context and counts the work off the JS thread", async () => {
@@ -194,11 +270,19 @@ describe("the background thread", () => {
     const refuse = async () => {
       throw new Error("ran inline");
     };
-    const inline: JobRunner = { sync: refuse, read: refuse, context: refuse, stats: refuse, dispose: () => {} };
+    const inline: JobRunner = {
+      sync: refuse,
+      read: refuse,
+      context: refuse,
+      stats: refuse,
+      dispose: () => {},
+    };
     const jobs = new WorkerJobs(inline);
     try {
       const progress: number[] = [];
-      const report = await jobs.sync({ env: { ...dir.env }, cwd: dir.root }, {}, (p) => progress.push(p.filesDone));
+      const report = await jobs.sync({ env: { ...dir.env }, cwd: dir.root }, {}, (p) =>
+        progress.push(p.filesDone),
+      );
       expect(jobs.threaded).toBe(true);
       expect(report.indexed).toBeGreaterThan(5);
       expect(progress.at(-1)).toBe(report.indexed);

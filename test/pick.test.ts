@@ -15,48 +15,74 @@ import { onPath, skipWithout } from "./helpers/tools.js";
 const WITHOUT_TMUX_FZF = skipWithout("tmux", "fzf");
 const FORK_PATH_END = "2026-10-01T11-00-00-000Z_01a0f71f-0380-71ce-a5f6-9af2c7be0ad4.jsonl";
 
-/** `recall pick` on a terminal of its own (util-linux `script`): its exit status and what it showed. */
-function pickOnPty(env: NodeJS.ProcessEnv, path = env.PATH): { status: number | null; seen: string } {
-  const run = spawnSync("script", ["-qec", `PATH=${path} ${process.execPath} ${RECALL_BIN} pick`, "/dev/null"], { env, encoding: "utf8" });
+/**
+ * `recall pick` on a terminal of its own (util-linux `script`): its exit status and what it showed.
+ */
+function pickOnPty(
+  env: NodeJS.ProcessEnv,
+  path = env.PATH,
+): { status: number | null; seen: string } {
+  const run = spawnSync(
+    "script",
+    ["-qec", `PATH=${path} ${process.execPath} ${RECALL_BIN} pick`, "/dev/null"],
+    { env, encoding: "utf8" },
+  );
   return { status: run.status, seen: run.stdout };
 }
 
 describe("recall pick where it cannot pick", () => {
-  it.skipIf(!onPath("setsid"))(`without a terminal says so in one line, not fzf's ioctl error${skipWithout("setsid")}`, () => {
-    const agent = makeAgentDir();
-    try {
-      // A session of its own: no controlling terminal, whatever runs the tests.
-      const result = spawnSync("setsid", ["-w", process.execPath, RECALL_BIN, "pick"], { env: agent.env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-      expect(result.status).toBe(2);
-      expect(result.stdout).toBe("");
-      expect(result.stderr).toBe("recall: pick is interactive and needs a terminal, but this process has no terminal; `recall search --format tsv` gives the same lines to a script\n");
-    } finally {
-      agent.cleanup();
-    }
-  });
+  it.skipIf(!onPath("setsid"))(
+    `without a terminal says so in one line, not fzf's ioctl error${skipWithout("setsid")}`,
+    () => {
+      const agent = makeAgentDir();
+      try {
+        // A session of its own: no controlling terminal, whatever runs the tests.
+        const result = spawnSync("setsid", ["-w", process.execPath, RECALL_BIN, "pick"], {
+          env: agent.env,
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        expect(result.status).toBe(2);
+        expect(result.stdout).toBe("");
+        expect(result.stderr).toBe(
+          "recall: pick is interactive and needs a terminal, but this process has no terminal; `recall search --format tsv` gives the same lines to a script\n",
+        );
+      } finally {
+        agent.cleanup();
+      }
+    },
+  );
 
-  it.skipIf(!onPath("script"))(`without fzf says in one line that fzf is needed and how to get it${skipWithout("script")}`, () => {
-    const agent = makeAgentDir();
-    try {
-      const { status, seen } = pickOnPty(agent.env, mkdtempSync(join(tmpdir(), "empty-path-")));
-      expect(status).toBe(2);
-      expect(seen).toMatch(/^recall: pick needs fzf 0\.38 or later, and none is on PATH: install it \(apt install fzf/);
-      expect(seen.trim().split("\n")).toHaveLength(1);
-    } finally {
-      agent.cleanup();
-    }
-  });
+  it.skipIf(!onPath("script"))(
+    `without fzf says in one line that fzf is needed and how to get it${skipWithout("script")}`,
+    () => {
+      const agent = makeAgentDir();
+      try {
+        const { status, seen } = pickOnPty(agent.env, mkdtempSync(join(tmpdir(), "empty-path-")));
+        expect(status).toBe(2);
+        expect(seen).toMatch(
+          /^recall: pick needs fzf 0\.38 or later, and none is on PATH: install it \(apt install fzf/,
+        );
+        expect(seen.trim().split("\n")).toHaveLength(1);
+      } finally {
+        agent.cleanup();
+      }
+    },
+  );
 
-  it.skipIf(!onPath("script"))(`with no sessions says there are none, and exits 1 without opening fzf${skipWithout("script")}`, () => {
-    const agent = makeAgentDir({ withFixtures: false });
-    try {
-      const { status, seen } = pickOnPty(agent.env);
-      expect(status).toBe(1);
-      expect(seen.trim()).toBe("recall: there are no sessions to pick from yet");
-    } finally {
-      agent.cleanup();
-    }
-  });
+  it.skipIf(!onPath("script"))(
+    `with no sessions says there are none, and exits 1 without opening fzf${skipWithout("script")}`,
+    () => {
+      const agent = makeAgentDir({ withFixtures: false });
+      try {
+        const { status, seen } = pickOnPty(agent.env);
+        expect(status).toBe(1);
+        expect(seen.trim()).toBe("recall: there are no sessions to pick from yet");
+      } finally {
+        agent.cleanup();
+      }
+    },
+  );
 });
 
 describe.skipIf(WITHOUT_TMUX_FZF !== "")(`recall pick in tmux with fzf${WITHOUT_TMUX_FZF}`, () => {
@@ -85,16 +111,27 @@ describe.skipIf(WITHOUT_TMUX_FZF !== "")(`recall pick in tmux with fzf${WITHOUT_
     expect(screen()).toContain("scope: all projects (ctrl-t: this folder only)");
     tmux("send-keys", "-t", "pick", "forkonly");
     // The fork is listed, and the preview shows its own message with the typed word.
-    await waitFor(() => /1\/1/.test(screen()) && screen().includes("forkonlyword"), "the fork in the list and its preview");
+    await waitFor(
+      () => /1\/1/.test(screen()) && screen().includes("forkonlyword"),
+      "the fork in the list and its preview",
+    );
     expect(screen()).toContain("Fix staging deploy");
     // ctrl-t: only sessions of this folder (the temp dir has none); ctrl-t again: all projects.
     tmux("send-keys", "-t", "pick", "C-t");
     await waitFor(() => /0\/0/.test(screen()), "the folder scope");
     expect(screen()).toContain(`scope: this folder, ${agent.root} (ctrl-t: all projects)`);
     tmux("send-keys", "-t", "pick", "C-t");
-    await waitFor(() => /1\/1/.test(screen()) && screen().includes("scope: all projects"), "all projects again");
+    await waitFor(
+      () => /1\/1/.test(screen()) && screen().includes("scope: all projects"),
+      "all projects again",
+    );
     tmux("send-keys", "-t", "pick", "C-o");
-    await waitFor(() => existsSync(out) && readFileSync(out, "utf8").includes(".jsonl"), "the printed path");
-    expect(readFileSync(out, "utf8").trim()).toBe(join(agent.sessionsDir, "--home-dev-shop-api--", FORK_PATH_END));
+    await waitFor(
+      () => existsSync(out) && readFileSync(out, "utf8").includes(".jsonl"),
+      "the printed path",
+    );
+    expect(readFileSync(out, "utf8").trim()).toBe(
+      join(agent.sessionsDir, "--home-dev-shop-api--", FORK_PATH_END),
+    );
   });
 });

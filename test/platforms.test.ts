@@ -16,14 +16,22 @@ describe("prebuilt platforms", () => {
 
   it("are the same list in package.json, the loader, the install script, the release and npm/", () => {
     expect(targets).toHaveLength(PREBUILT_PLATFORMS.length);
-    const installList = /const PREBUILT_PLATFORMS = (\[[^\]]*\])/.exec(read("scripts/build-native.mjs"))![1]!;
-    expect(JSON.parse(installList)).toEqual(PREBUILT_PLATFORMS);
+    const installList = /const PREBUILT_PLATFORMS = (\[[^\]]*\])/.exec(
+      read("scripts/build-native.mjs"),
+    )![1]!;
+    // As JSON once the formatter's trailing comma is gone.
+    expect(JSON.parse(installList.replace(/,(\s*\])$/, "$1"))).toEqual(PREBUILT_PLATFORMS);
     const release = read(".github/workflows/release.yml");
-    const built = [...release.matchAll(/platform: ([\w-]+), target: ([\w-]+)/g)].map((m) => [m[1], m[2]]);
+    const built = [...release.matchAll(/platform: ([\w-]+), target: ([\w-]+)/g)].map((m) => [
+      m[1],
+      m[2],
+    ]);
     expect(built.map(([platform]) => platform).sort()).toEqual([...PREBUILT_PLATFORMS].sort());
     expect(built.map(([, target]) => target).sort()).toEqual([...targets].sort());
     // npm/model-minilm is the model package, the same on every platform (scripts/model-package.sh).
-    const platformFolders = readdirSync(join(root, "npm")).filter((name) => name !== "model-minilm");
+    const platformFolders = readdirSync(join(root, "npm")).filter(
+      (name) => name !== "model-minilm",
+    );
     expect(platformFolders.sort()).toEqual([...PREBUILT_PLATFORMS].sort());
     for (const target of targets) expect(read("scripts/pack-release.sh")).toContain(`"${target}"`);
   });
@@ -32,7 +40,9 @@ describe("prebuilt platforms", () => {
     const unixOnly = readdirSync(join(root, "native/src"), { recursive: true })
       .map(String)
       .filter((file) => file.endsWith(".rs"))
-      .some((file) => /std::os::(unix|fd)/.test(readFileSync(join(root, "native/src", file), "utf8")));
+      .some((file) =>
+        /std::os::(unix|fd)/.test(readFileSync(join(root, "native/src", file), "utf8")),
+      );
     expect(unixOnly).toBe(true);
     expect(targets.filter((target) => target.includes("windows"))).toEqual([]);
     expect(PREBUILT_PLATFORMS.filter((platform) => platform.startsWith("win32"))).toEqual([]);

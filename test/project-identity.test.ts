@@ -19,24 +19,41 @@ describe("a git remote as a project identity", () => {
   });
 
   it("keeps the case of paths on hosts that may not ignore it, and local remotes as paths", () => {
-    expect(normalizeRemote("https://git.example.org/Team/Tool.git")).toBe("git.example.org/Team/Tool");
+    expect(normalizeRemote("https://git.example.org/Team/Tool.git")).toBe(
+      "git.example.org/Team/Tool",
+    );
     expect(normalizeRemote("/srv/git/tool.git")).toBe("/srv/git/tool");
     expect(normalizeRemote("file:///srv/git/tool.git")).toBe("/srv/git/tool");
   });
 
   it("reads origin's URL from a config, else the first remote's", () => {
-    const config = ['[core]\n\tbare = false', '[remote "upstream"]\n\turl = git@github.com:up/app.git', '[remote "origin"]\n\turl = "https://github.com/me/app" ; mine', '[branch "main"]\n\tremote = origin'].join("\n");
+    const config = [
+      "[core]\n\tbare = false",
+      '[remote "upstream"]\n\turl = git@github.com:up/app.git',
+      '[remote "origin"]\n\turl = "https://github.com/me/app" ; mine',
+      '[branch "main"]\n\tremote = origin',
+    ].join("\n");
     expect(remoteUrl(config)).toBe("https://github.com/me/app");
-    expect(remoteUrl('[remote "fork"]\n  url = git@gitlab.com:me/app.git  # a comment\n[remote "other"]\nurl = x')).toBe("git@gitlab.com:me/app.git");
+    expect(
+      remoteUrl(
+        '[remote "fork"]\n  url = git@gitlab.com:me/app.git  # a comment\n[remote "other"]\nurl = x',
+      ),
+    ).toBe("git@gitlab.com:me/app.git");
     expect(remoteUrl("[core]\n\turl = not-a-remote")).toBeUndefined();
   });
 });
 
-/** Folders on disk: two clones of one repository (ssh and https), a worktree of the first, a repository without a remote, and a folder outside any. */
+/**
+ * Folders on disk: two clones of one repository (ssh and https), a worktree of the first, a
+ * repository without a remote, and a folder outside any.
+ */
 function makeProjects(root: string) {
   const repo = (dir: string, url?: string) => {
     mkdirSync(join(dir, ".git"), { recursive: true });
-    writeFileSync(join(dir, ".git", "config"), `[core]\n\tbare = false\n${url ? `[remote "origin"]\n\turl = ${url}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n` : ""}`);
+    writeFileSync(
+      join(dir, ".git", "config"),
+      `[core]\n\tbare = false\n${url ? `[remote "origin"]\n\turl = ${url}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n` : ""}`,
+    );
   };
   const folders = {
     cloneA: join(root, "work", "app"),
@@ -77,7 +94,9 @@ describe("projectIdentity", () => {
     expect(projectIdentity(folders.worktree)).toBe("github.com/acme/app");
     expect(projectIdentity(join(folders.local, "sub"))).toBe(folders.local);
     expect(projectIdentity(folders.plain)).toBe(folders.plain);
-    expect(projectIdentity(join(folders.plain, "gone", "since"))).toBe(join(folders.plain, "gone", "since"));
+    expect(projectIdentity(join(folders.plain, "gone", "since"))).toBe(
+      join(folders.plain, "gone", "since"),
+    );
   });
 });
 
@@ -108,23 +127,44 @@ describe("recall search --repo and list --repo", () => {
   });
   afterAll(() => agent.cleanup());
 
-  const cwds = (stdout: string) => jsonLines<{ cwd: string }>(stdout).map((hit) => hit.cwd).sort();
+  const cwds = (stdout: string) =>
+    jsonLines<{ cwd: string }>(stdout)
+      .map((hit) => hit.cwd)
+      .sort();
 
   it("finds the sessions of every clone and worktree of the current folder's repository, each with its project", async () => {
     const result = await recall(join(folders.cloneB), "search", "--repo", "--json", "flakyclock");
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    expect(cwds(result.stdout)).toEqual([folders.cloneA, join(folders.cloneA, "src", "deep"), folders.cloneB, folders.worktree].sort());
-    expect(new Set(jsonLines<{ project: string }>(result.stdout).map((hit) => hit.project))).toEqual(new Set(["github.com/acme/app"]));
+    expect(cwds(result.stdout)).toEqual(
+      [
+        folders.cloneA,
+        join(folders.cloneA, "src", "deep"),
+        folders.cloneB,
+        folders.worktree,
+      ].sort(),
+    );
+    expect(
+      new Set(jsonLines<{ project: string }>(result.stdout).map((hit) => hit.project)),
+    ).toEqual(new Set(["github.com/acme/app"]));
     const listed = await recall(folders.worktree, "list", "--repo", "--json");
     expect(cwds(listed.stdout)).toEqual(cwds(result.stdout));
   });
 
   it("keeps --here the exact folder, and a folder outside git its own project", async () => {
-    expect(cwds((await recall(folders.cloneA, "search", "--here", "--json", "flakyclock")).stdout)).toEqual([folders.cloneA]);
-    expect(cwds((await recall(join(folders.local, "sub"), "search", "--repo", "--json", "flakyclock")).stdout)).toEqual([folders.local]);
+    expect(
+      cwds((await recall(folders.cloneA, "search", "--here", "--json", "flakyclock")).stdout),
+    ).toEqual([folders.cloneA]);
+    expect(
+      cwds(
+        (await recall(join(folders.local, "sub"), "search", "--repo", "--json", "flakyclock"))
+          .stdout,
+      ),
+    ).toEqual([folders.local]);
     const plain = await recall(folders.plain, "search", "--repo", "--json", "flakyclock");
-    expect(jsonLines<{ cwd: string; project: string }>(plain.stdout)).toEqual([expect.objectContaining({ cwd: folders.plain, project: folders.plain })]);
+    expect(jsonLines<{ cwd: string; project: string }>(plain.stdout)).toEqual([
+      expect.objectContaining({ cwd: folders.plain, project: folders.plain }),
+    ]);
   });
 
   it("says in one line that a folder and a project do not combine, and when the project has no match", async () => {

@@ -21,7 +21,10 @@ afterEach(() => {
   agent?.cleanup();
 });
 
-const unreachable = () => new RecallError("REMOTE_UNAVAILABLE", "the archive at http://127.0.0.1:9 cannot be reached", { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" }) });
+const unreachable = () =>
+  new RecallError("REMOTE_UNAVAILABLE", "the archive at http://127.0.0.1:9 cannot be reached", {
+    cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" }),
+  });
 
 describe("REMOTE_UNAVAILABLE", () => {
   it("carries its cause and cannot come from damage", () => {
@@ -36,21 +39,28 @@ describe("REMOTE_UNAVAILABLE", () => {
     recall = Recall.open({ env: agent.env });
     await recall.sync();
     // Damage no write made: only a check of every file's checksum (a repair) finds it.
-    damageFile(segmentFiles(join(recall.locations.cacheDir, "index"), "pos")[0]!, 7, { keepTime: true });
+    damageFile(segmentFiles(join(recall.locations.cacheDir, "index"), "pos")[0]!, 7, {
+      keepTime: true,
+    });
     let calls = 0;
     const remote = unreachable();
-    await expect(recall.list({ sync: false }, () => {
-      calls++;
-      throw remote;
-    })).rejects.toBe(remote);
+    await expect(
+      recall.list({ sync: false }, () => {
+        calls++;
+        throw remote;
+      }),
+    ).rejects.toBe(remote);
     expect(calls).toBe(1);
     expect(recall.takeNotices()).toEqual([]);
-    // The same query failing as damaged files could make it fail: checked, found damaged, rebuilt, asked again.
+    // The same query failing as damaged files could make it fail: checked, found damaged, rebuilt,
+    // asked again.
     const corrupt = new RecallError("CORRUPT", "a segment could not be read");
-    await expect(recall.list({ sync: false }, () => {
-      calls++;
-      throw corrupt;
-    })).rejects.toBe(corrupt);
+    await expect(
+      recall.list({ sync: false }, () => {
+        calls++;
+        throw corrupt;
+      }),
+    ).rejects.toBe(corrupt);
     expect(calls).toBe(3);
     expect(recall.takeNotices().map((n) => n.code)).toContain("INDEX_REPLACED");
   });

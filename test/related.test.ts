@@ -37,7 +37,13 @@ function writeSession(dir: AgentDir, id: string, cwd: string, texts: string[]): 
   texts.forEach((text, n) => {
     const role = n % 2 === 0 ? "user" : "assistant";
     const content = role === "user" ? text : [{ type: "text", text }];
-    lines.push({ type: "message", id: `m${n}`, parentId: n === 0 ? null : `m${n - 1}`, timestamp: at, message: { role, content, timestamp: Date.parse(at) } });
+    lines.push({
+      type: "message",
+      id: `m${n}`,
+      parentId: n === 0 ? null : `m${n - 1}`,
+      timestamp: at,
+      message: { role, content, timestamp: Date.parse(at) },
+    });
   });
   writeFileSync(path, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
   return path;
@@ -48,13 +54,32 @@ let paths: Record<keyof typeof ID, string>;
 beforeAll(() => {
   agent = makeAgentDir();
   paths = {
-    flakyA: writeSession(agent, ID.flakyA, "/home/dev/web", ["The login spec is flaky on CI again", "It fails when the clock passes midnight: the spec should use fake timers", "Switched the spec to vitest fake timers; the flaky failure is gone"]),
-    flakyB: writeSession(agent, ID.flakyB, "/home/dev/app", ["Another flaky spec: the session expiry test fails at random", "Freeze the clock with vitest fake timers so the expiry spec stops being flaky"]),
-    deployA: writeSession(agent, ID.deployA, "/home/dev/web", ["The canary rollout of the payments worker stalls", "The canary weight never moves past ten percent because the rollout analysis fails"]),
-    deployB: writeSession(agent, ID.deployB, "/home/dev/app", ["Why does the canary rollout analysis fail for the worker?", "The analysis template queries a metric the worker no longer exports, so the canary stalls"]),
-    unique: writeSession(agent, ID.unique, "/home/dev/web", ["zorblaxian quintessorium", "the zorblaxian of it"]),
+    flakyA: writeSession(agent, ID.flakyA, "/home/dev/web", [
+      "The login spec is flaky on CI again",
+      "It fails when the clock passes midnight: the spec should use fake timers",
+      "Switched the spec to vitest fake timers; the flaky failure is gone",
+    ]),
+    flakyB: writeSession(agent, ID.flakyB, "/home/dev/app", [
+      "Another flaky spec: the session expiry test fails at random",
+      "Freeze the clock with vitest fake timers so the expiry spec stops being flaky",
+    ]),
+    deployA: writeSession(agent, ID.deployA, "/home/dev/web", [
+      "The canary rollout of the payments worker stalls",
+      "The canary weight never moves past ten percent because the rollout analysis fails",
+    ]),
+    deployB: writeSession(agent, ID.deployB, "/home/dev/app", [
+      "Why does the canary rollout analysis fail for the worker?",
+      "The analysis template queries a metric the worker no longer exports, so the canary stalls",
+    ]),
+    unique: writeSession(agent, ID.unique, "/home/dev/web", [
+      "zorblaxian quintessorium",
+      "the zorblaxian of it",
+    ]),
     // flakyA's story in other words: no distinctive word of its own is another session's.
-    clockA: writeSession(agent, ID.clockA, "/home/dev/api", ["Our nightly build breaks now and then around twelve at night", "A date comparison in that check depends on the wall time; mock the time source so it stays put"]),
+    clockA: writeSession(agent, ID.clockA, "/home/dev/api", [
+      "Our nightly build breaks now and then around twelve at night",
+      "A date comparison in that check depends on the wall time; mock the time source so it stays put",
+    ]),
   };
 });
 afterAll(() => agent.cleanup());
@@ -78,29 +103,61 @@ describe("recall related", () => {
     const result = await recall("related", "--json", ID.flakyB);
     expect(result.code).toBe(0);
     const records = jsonLines<SearchHit & { shared: string[] }>(result.stdout);
-    expect(records[0]).toMatchObject({ id: ID.flakyA, path: paths.flakyA, cwd: "/home/dev/web", message: { kind: "conversation" } });
+    expect(records[0]).toMatchObject({
+      id: ID.flakyA,
+      path: paths.flakyA,
+      cwd: "/home/dev/web",
+      message: { kind: "conversation" },
+    });
     expect(records[0]!.shared).toEqual(expect.arrayContaining(["flaky", "fake", "timers"]));
-    expect(Object.keys(records[0]!)).toEqual(["id", "path", "cwd", "project", "name", "created", "modified", "messageCount", "firstMessage", "parent", "tags", "score", "message", "snippet", "spans", "shared"]);
+    expect(Object.keys(records[0]!)).toEqual([
+      "id",
+      "path",
+      "cwd",
+      "project",
+      "name",
+      "created",
+      "modified",
+      "messageCount",
+      "firstMessage",
+      "parent",
+      "tags",
+      "score",
+      "message",
+      "snippet",
+      "spans",
+      "shared",
+    ]);
     expect(records.map((r) => r.id)).not.toContain(ID.flakyB);
-    expect(records.map((r) => r.score)).toEqual([...records.map((r) => r.score)].sort((a, b) => b - a));
+    expect(records.map((r) => r.score)).toEqual(
+      [...records.map((r) => r.score)].sort((a, b) => b - a),
+    );
   });
 
   it("keeps the sessions of one folder with --cwd, and says what to drop when none is left", async () => {
     const here = await recall("related", "--json", "--cwd", "/home/dev/web", ID.flakyB);
-    expect(jsonLines<SearchHit>(here.stdout).every((hit) => hit.cwd === "/home/dev/web")).toBe(true);
+    expect(jsonLines<SearchHit>(here.stdout).every((hit) => hit.cwd === "/home/dev/web")).toBe(
+      true,
+    );
     const none = await recall("related", "--cwd", "/home/dev/nowhere", ID.flakyB);
     expect(none.code).toBe(1);
-    expect(none.stderr).toMatch(/^recall: no session in \/home\/dev\/nowhere shares the distinctive words of .*; drop --here\/--cwd to look further\n$/);
+    expect(none.stderr).toMatch(
+      /^recall: no session in \/home\/dev\/nowhere shares the distinctive words of .*; drop --here\/--cwd to look further\n$/,
+    );
     const before = await recall("related", "--until", "2026-01-01", ID.flakyB);
     expect(before.code).toBe(1);
-    expect(before.stderr).toMatch(/in that time shares .*; drop --since\/--until to look further\n$/);
+    expect(before.stderr).toMatch(
+      /in that time shares .*; drop --since\/--until to look further\n$/,
+    );
   });
 
   it("exits 1 with one line for a session whose words no other session holds", async () => {
     const result = await recall("related", ID.unique);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
-    expect(result.stderr.trim().split("\n")).toEqual([`recall: ${ID.unique} has no distinctive words that another session holds: nothing is related to it`]);
+    expect(result.stderr.trim().split("\n")).toEqual([
+      `recall: ${ID.unique} has no distinctive words that another session holds: nothing is related to it`,
+    ]);
   });
 
   it("exits 2 with one line for an unknown session, and for a missing one", async () => {
@@ -125,8 +182,13 @@ describe("Recall.related", () => {
       expect(page.hits[0]).toMatchObject({ id: ID.deployB });
       expect(page.hits[0]!.shared.every((word) => page.words.includes(word))).toBe(true);
       expect(page.hits.length).toBeLessThanOrEqual(2);
-      await expect(library.related({ session: ID.deployA, limit: 0 })).rejects.toMatchObject({ code: "BAD_INPUT", field: "limit" });
-      await expect(library.related({ session: "nothing-like-it" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+      await expect(library.related({ session: ID.deployA, limit: 0 })).rejects.toMatchObject({
+        code: "BAD_INPUT",
+        field: "limit",
+      });
+      await expect(library.related({ session: "nothing-like-it" })).rejects.toMatchObject({
+        code: "NOT_FOUND",
+      });
     } finally {
       library.close();
     }
@@ -136,22 +198,43 @@ describe("Recall.related", () => {
 describe("pi_session_related", () => {
   it("answers through the official SDK client with references, shared words and the historical-data note", async () => {
     const bin = new URL("../bin/recall-mcp.cjs", import.meta.url).pathname;
-    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "--default-scope", "all"], env: agent.env as Record<string, string>, stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, "--default-scope", "all"],
+      env: agent.env as Record<string, string>,
+      stderr: "pipe",
+    });
     const client = new Client({ name: "recall-test", version: "1.0.0" });
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      expect(tools.find((tool) => tool.name === "pi_session_related")?.annotations).toMatchObject({ readOnlyHint: true });
-      const found = (await client.callTool({ name: "pi_session_find", arguments: { session_id: ID.flakyA } })).structuredContent as { results: { session_ref: string }[] };
+      expect(tools.find((tool) => tool.name === "pi_session_related")?.annotations).toMatchObject({
+        readOnlyHint: true,
+      });
+      const found = (
+        await client.callTool({ name: "pi_session_find", arguments: { session_id: ID.flakyA } })
+      ).structuredContent as { results: { session_ref: string }[] };
       const ref = found.results[0]!.session_ref;
-      const related = await client.callTool({ name: "pi_session_related", arguments: { session_ref: ref, limit: 3 } });
+      const related = await client.callTool({
+        name: "pi_session_related",
+        arguments: { session_ref: ref, limit: 3 },
+      });
       expect(related.isError).toBeFalsy();
-      const answer = related.structuredContent as { words: string[]; results: { session_id: string; shared_words: string[]; session_ref: string }[] };
-      expect(answer.results[0]).toMatchObject({ session_id: ID.flakyB, shared_words: expect.arrayContaining(["timers"]) });
+      const answer = related.structuredContent as {
+        words: string[];
+        results: { session_id: string; shared_words: string[]; session_ref: string }[];
+      };
+      expect(answer.results[0]).toMatchObject({
+        session_id: ID.flakyB,
+        shared_words: expect.arrayContaining(["timers"]),
+      });
       expect(answer.results[0]!.session_ref).toMatch(/^sref_/);
       expect(answer.words).toEqual(expect.arrayContaining(["flaky"]));
       expect(JSON.stringify(related.content)).toContain("historical data");
-      const forged = await client.callTool({ name: "pi_session_related", arguments: { session_ref: "sref_forged" } });
+      const forged = await client.callTool({
+        name: "pi_session_related",
+        arguments: { session_ref: "sref_forged" },
+      });
       expect(forged.isError).toBe(true);
     } finally {
       await client.close();
@@ -162,11 +245,25 @@ describe("pi_session_related", () => {
 describe("the recall tool's related action and the picker's Ctrl+R", () => {
   it("lists the sessions related to a named session, or to the current one", async () => {
     const library = Recall.open({ env: agent.env });
-    const ctx = (file: string | undefined) => ({ cwd: "/home/dev/web", sessionManager: { getSessionId: () => ID.deployA, getSessionFile: () => file, getCwd: () => "/home/dev/web" } }) as never;
+    const ctx = (file: string | undefined) =>
+      ({
+        cwd: "/home/dev/web",
+        sessionManager: {
+          getSessionId: () => ID.deployA,
+          getSessionFile: () => file,
+          getCwd: () => "/home/dev/web",
+        },
+      }) as never;
     try {
-      const named = await runRecallTool(library, { action: "related", session: ID.flakyA }, ctx(paths.deployA));
+      const named = await runRecallTool(
+        library,
+        { action: "related", session: ID.flakyA },
+        ctx(paths.deployA),
+      );
       expect(named.details).toMatchObject({ action: "related" });
-      expect(named.content[0]!.text).toMatch(new RegExp(`1\\. .*\\n.*${ID.flakyB}[^]*shares: [a-z, ]*timers`));
+      expect(named.content[0]!.text).toMatch(
+        new RegExp(`1\\. .*\\n.*${ID.flakyB}[^]*shares: [a-z, ]*timers`),
+      );
       const current = await runRecallTool(library, { action: "related" }, ctx(paths.deployA));
       expect(current.content[0]!.text).toContain(ID.deployB);
       const unsaved = await runRecallTool(library, { action: "related" }, ctx(undefined));
@@ -178,41 +275,81 @@ describe("the recall tool's related action and the picker's Ctrl+R", () => {
 
   it("shows the selected session's related sessions with Ctrl+R, says so, and goes back to the search", () => {
     const hit: SearchHit = {
-      ...{ id: ID.flakyA, path: "/s/a.jsonl", cwd: "/home/dev/web", project: "/home/dev/web", name: "Flaky login spec", created: "2026-10-02T08:00:00.000Z", modified: "2026-10-02T08:00:00.000Z" },
-      ...{ messageCount: 3, firstMessage: "The login spec is flaky", parent: null, tags: [], score: 1, message: null, snippet: "", spans: [] },
+      ...{
+        id: ID.flakyA,
+        path: "/s/a.jsonl",
+        cwd: "/home/dev/web",
+        project: "/home/dev/web",
+        name: "Flaky login spec",
+        created: "2026-10-02T08:00:00.000Z",
+        modified: "2026-10-02T08:00:00.000Z",
+      },
+      ...{
+        messageCount: 3,
+        firstMessage: "The login spec is flaky",
+        parent: null,
+        tags: [],
+        score: 1,
+        message: null,
+        snippet: "",
+        spans: [],
+      },
     };
     const keys = { pageSize: 5, folderExists: () => true };
-    const searching = withResults(initialState({ query: "flaky", scope: "all", cwd: "/home/dev/web", now: 0 }), [hit], { refresh: false, pageSize: 5 });
+    const searching = withResults(
+      initialState({ query: "flaky", scope: "all", cwd: "/home/dev/web", now: 0 }),
+      [hit],
+      { refresh: false, pageSize: 5 },
+    );
     expect(renderPicker(searching, 160, 20, plainTheme).join("\n")).toContain("Ctrl+R related");
     const related = handleKey(searching, { type: "toggleRelated" }, keys);
     expect(related.effects).toEqual([{ type: "search", debounce: false }]);
-    expect(searchRequest(related.state).related).toEqual({ id: ID.flakyA, path: "/s/a.jsonl", cwd: "/home/dev/web" });
+    expect(searchRequest(related.state).related).toEqual({
+      id: ID.flakyA,
+      path: "/s/a.jsonl",
+      cwd: "/home/dev/web",
+    });
     const shown = withResults(related.state, [], { refresh: false, pageSize: 5 });
     const screen = renderPicker(shown, 160, 20, plainTheme).join("\n");
     expect(screen).toContain('No session shares the distinctive words of "Flaky login spec"');
     expect(screen).toContain("Ctrl+R search");
-    expect(searchRequest(handleKey(shown, { type: "toggleRelated" }, keys).state).related).toBeUndefined();
+    expect(
+      searchRequest(handleKey(shown, { type: "toggleRelated" }, keys).state).related,
+    ).toBeUndefined();
     // Typing searches again.
-    expect(searchRequest(handleKey(shown, { type: "text", text: "x" }, keys).state).related).toBeUndefined();
+    expect(
+      searchRequest(handleKey(shown, { type: "text", text: "x" }, keys).state).related,
+    ).toBeUndefined();
   });
 });
 
 describe.skipIf(!MODEL_PACKAGE)(`related sessions by meaning${MODEL_SKIP_REASON}`, () => {
   const withModel = () => ({ ...agent.env, RECALL_MODEL_DIR: MODEL_PACKAGE });
-  const related = (...args: string[]) => runRecall(["related", ...args], { env: withModel(), timeoutMs: 120_000 });
-  type Record = { id: string; matchedBy?: string; shared: string[]; snippet: string; meaningCoverage?: { embedded: number; messages: number } };
+  const related = (...args: string[]) =>
+    runRecall(["related", ...args], { env: withModel(), timeoutMs: 120_000 });
+  type Record = {
+    id: string;
+    matchedBy?: string;
+    shared: string[];
+    snippet: string;
+    meaningCoverage?: { embedded: number; messages: number };
+  };
 
   it("says the meaning index holds none of the session's messages before it is built, and exits 1", async () => {
     const result = await related("--match", "meaning", ID.clockA);
     expect(result.code).toBe(1);
-    expect(result.stderr.trim().split("\n")).toEqual([`recall: no session is related to ${ID.clockA} (the meaning index holds none of its messages until \`recall index --meaning\` embeds them)`]);
+    expect(result.stderr.trim().split("\n")).toEqual([
+      `recall: no session is related to ${ID.clockA} (the meaning index holds none of its messages until \`recall index --meaning\` embeds them)`,
+    ]);
   }, 120_000);
 
   it("finds by meaning the session that shares no distinctive word, by default fused with the words", async () => {
     const built = await runRecall(["index", "--meaning"], { env: withModel(), timeoutMs: 120_000 });
     expect(built.code).toBe(0);
     // By words, the night-build session shares nothing distinctive with the flaky-spec sessions.
-    const byWords = jsonLines<Record>((await related("--match", "words", "--json", ID.clockA)).stdout);
+    const byWords = jsonLines<Record>(
+      (await related("--match", "words", "--json", ID.clockA)).stdout,
+    );
     expect(byWords.map((h) => h.id).slice(0, 2)).not.toContain(ID.flakyA);
     const byMeaning = await related("--match", "meaning", "--json", ID.clockA);
     expect(byMeaning.stderr).toBe("");
@@ -221,7 +358,8 @@ describe.skipIf(!MODEL_PACKAGE)(`related sessions by meaning${MODEL_SKIP_REASON}
     expect(hits[0]).toMatchObject({ matchedBy: "meaning", shared: [] });
     expect(hits[0]!.snippet.length).toBeGreaterThan(0);
     expect(hits.map((h) => h.id)).not.toContain(ID.clockA);
-    // The default with the model: both; a session the words find too says so, and shows the words' snippet.
+    // The default with the model: both; a session the words find too says so, and shows the words'
+    // snippet.
     const byDefault = jsonLines<Record>((await related("--json", ID.flakyA)).stdout);
     expect(byDefault[0]).toMatchObject({ id: ID.flakyB, matchedBy: "both" });
     expect(byDefault[0]!.shared.length).toBeGreaterThan(0);
@@ -230,8 +368,14 @@ describe.skipIf(!MODEL_PACKAGE)(`related sessions by meaning${MODEL_SKIP_REASON}
   }, 120_000);
 
   it("without the model package, --match meaning is one MODEL_UNAVAILABLE line and exit 2", async () => {
-    const result = await runRecall(["related", "--match", "meaning", ID.flakyA], { env: agent.env });
+    const result = await runRecall(["related", "--match", "meaning", ID.flakyA], {
+      env: agent.env,
+    });
     expect(result.code).toBe(2);
-    expect(result.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^recall: meaning search needs the model package recall-pi-model-minilm/)]);
+    expect(result.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(
+        /^recall: meaning search needs the model package recall-pi-model-minilm/,
+      ),
+    ]);
   });
 });

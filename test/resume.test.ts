@@ -14,7 +14,8 @@ let fakeBin: string;
 
 const SESSION_ID = "01b00000-0000-7000-8000-00000000abcd";
 const S2_ID = "01a0f6e8-1500-7a6b-ad20-694247f75ec3";
-const S2_FILE = "--home-dev-shop-api--/2026-10-01T10-00-00-000Z_01a0f6e8-1500-7a6b-ad20-694247f75ec3.jsonl";
+const S2_FILE =
+  "--home-dev-shop-api--/2026-10-01T10-00-00-000Z_01a0f6e8-1500-7a6b-ad20-694247f75ec3.jsonl";
 const NO_HEADER_ID = "01a0f868-9a80-781f-b021-c1b2df97e78b";
 
 beforeAll(() => {
@@ -23,25 +24,44 @@ beforeAll(() => {
   mkdirSync(project);
   // S2 moved to a folder that exists: same entries, another id and cwd.
   const lines = readFileSync(join(agent.sessionsDir, S2_FILE), "utf8").split("\n");
-  lines[0] = JSON.stringify({ type: "session", version: 3, id: SESSION_ID, timestamp: "2026-10-05T10:00:00.000Z", cwd: project });
+  lines[0] = JSON.stringify({
+    type: "session",
+    version: 3,
+    id: SESSION_ID,
+    timestamp: "2026-10-05T10:00:00.000Z",
+    cwd: project,
+  });
   mkdirSync(join(agent.sessionsDir, "--project--"));
-  sessionPath = join(agent.sessionsDir, "--project--", `2026-10-05T10-00-00-000Z_${SESSION_ID}.jsonl`);
+  sessionPath = join(
+    agent.sessionsDir,
+    "--project--",
+    `2026-10-05T10-00-00-000Z_${SESSION_ID}.jsonl`,
+  );
   writeFileSync(sessionPath, lines.join("\n"));
   fakeBin = join(agent.root, "bin");
   mkdirSync(fakeBin);
-  writeFileSync(join(fakeBin, "pi"), '#!/bin/sh\nfor a in "$@"; do printf "arg:%s\\n" "$a"; done\nprintf "cwd:%s\\n" "$(pwd -P)"\nexit 7\n');
+  writeFileSync(
+    join(fakeBin, "pi"),
+    '#!/bin/sh\nfor a in "$@"; do printf "arg:%s\\n" "$a"; done\nprintf "cwd:%s\\n" "$(pwd -P)"\nexit 7\n',
+  );
   chmodSync(join(fakeBin, "pi"), 0o755);
 });
 afterAll(() => agent.cleanup());
 
 const recall = (args: string[], options: { input?: string; path?: string } = {}) =>
-  runRecall(args, { env: { ...agent.env, PATH: options.path ?? agent.env.PATH }, input: options.input });
+  runRecall(args, {
+    env: { ...agent.env, PATH: options.path ?? agent.env.PATH },
+    input: options.input,
+  });
 
 describe("recall resume --print and --json", () => {
   it("gives the argv and folder as JSON", async () => {
     const result = await recall(["resume", "01b00000", "--json"]);
     expect(result).toMatchObject({ code: 0, stderr: "" });
-    expect(JSON.parse(result.stdout)).toEqual({ argv: ["pi", "--session", sessionPath], cwd: project });
+    expect(JSON.parse(result.stdout)).toEqual({
+      argv: ["pi", "--session", sessionPath],
+      cwd: project,
+    });
   });
 
   it("prints a shell line that a shell runs as intended", async () => {
@@ -49,7 +69,10 @@ describe("recall resume --print and --json", () => {
     expect(result.code).toBe(0);
     const line = result.stdout.trim();
     expect(line).toBe(`cd '${project.replace("'", "'\\''")}' && pi --session ${sessionPath}`);
-    const shell = spawnSync("/bin/sh", ["-c", line], { env: { PATH: `${fakeBin}:${process.env.PATH}` }, encoding: "utf8" });
+    const shell = spawnSync("/bin/sh", ["-c", line], {
+      env: { PATH: `${fakeBin}:${process.env.PATH}` },
+      encoding: "utf8",
+    });
     expect(shell.stdout).toBe(`arg:--session\narg:${sessionPath}\ncwd:${realpathSync(project)}\n`);
     expect(shell.status).toBe(7);
   });
@@ -72,7 +95,9 @@ describe("recall resume --print and --json", () => {
 describe("a session whose folder is gone", () => {
   it("is an error saying to fork it from another folder, whatever the output", async () => {
     for (const extra of [[], ["--print"], ["--json"]]) {
-      const result = await recall(["resume", S2_ID, ...extra], { path: `${fakeBin}:${agent.env.PATH}` });
+      const result = await recall(["resume", S2_ID, ...extra], {
+        path: `${fakeBin}:${agent.env.PATH}`,
+      });
       expect(result).toMatchObject({ code: 2, stdout: "" });
       expect(result.stderr).toBe(
         `recall: the folder of session ${S2_ID}, /home/dev/shop-api, no longer exists; to continue the session elsewhere, run \`pi --fork ${join(agent.sessionsDir, S2_FILE)}\` from another folder\n`,
@@ -83,7 +108,9 @@ describe("a session whose folder is gone", () => {
   it("is an error too when the file never recorded its folder", async () => {
     const result = await recall(["resume", NO_HEADER_ID, "--print"]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/does not record its folder .* run `pi --fork \/.*01a0f868-9a80-781f-b021-c1b2df97e78b\.jsonl` from the folder you want/);
+    expect(result.stderr).toMatch(
+      /does not record its folder .* run `pi --fork \/.*01a0f868-9a80-781f-b021-c1b2df97e78b\.jsonl` from the folder you want/,
+    );
   });
 });
 
@@ -100,6 +127,8 @@ describe("running pi", () => {
     mkdirSync(empty, { recursive: true });
     const result = await recall(["resume", SESSION_ID], { path: empty });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/cannot start pi: it is not on PATH; install Pi, or run: cd '.*' && pi --session \//);
+    expect(result.stderr).toMatch(
+      /cannot start pi: it is not on PATH; install Pi, or run: cd '.*' && pi --session \//,
+    );
   });
 });

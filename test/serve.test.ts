@@ -12,7 +12,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FIRST_SCREEN_PARTS, type ActivityAnswer, type SearchAnswer, type SessionAnswer, type TagsAnswer } from "../src/serve/wire.js";
+import {
+  FIRST_SCREEN_PARTS,
+  type ActivityAnswer,
+  type SearchAnswer,
+  type SessionAnswer,
+  type TagsAnswer,
+} from "../src/serve/wire.js";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
 import { needsOpenSearch, openSearchMissing, openSearchUrl } from "./helpers/opensearch.js";
 import { runRecall } from "./helpers/run-cli.js";
@@ -30,16 +36,37 @@ const HOSTILE_TEXTS = [
   "</style><style>body{display:none}</style><iframe src=https://evil.example/></iframe>",
 ];
 
-/** A session file as Pi writes one: a header, then user messages a second apart, each the child of the one before. */
-function writeSession(agent: AgentDir, folder: string, id: string, texts: string[], ms = Date.now() - 3_600_000): string {
+/**
+ * A session file as Pi writes one: a header, then user messages a second apart, each the child of
+ * the one before.
+ */
+function writeSession(
+  agent: AgentDir,
+  folder: string,
+  id: string,
+  texts: string[],
+  ms = Date.now() - 3_600_000,
+): string {
   const dir = join(agent.sessionsDir, folder);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${new Date(ms).toISOString().replace(/[:.]/g, "-")}_${id}.jsonl`);
-  const header = JSON.stringify({ type: "session", version: 3, id, timestamp: new Date(ms).toISOString(), cwd: "/home/dev/web" });
+  const header = JSON.stringify({
+    type: "session",
+    version: 3,
+    id,
+    timestamp: new Date(ms).toISOString(),
+    cwd: "/home/dev/web",
+  });
   const lines = texts.map((text, i) => {
     const at = ms + i * 1000;
     const message = { role: "user", content: text, timestamp: at };
-    return JSON.stringify({ type: "message", id: `e${String(i).padStart(7, "0")}`, parentId: i === 0 ? null : `e${String(i - 1).padStart(7, "0")}`, timestamp: new Date(at).toISOString(), message });
+    return JSON.stringify({
+      type: "message",
+      id: `e${String(i).padStart(7, "0")}`,
+      parentId: i === 0 ? null : `e${String(i - 1).padStart(7, "0")}`,
+      timestamp: new Date(at).toISOString(),
+      message,
+    });
   });
   writeFileSync(file, `${header}\n${lines.join("\n")}\n`);
   return file;
@@ -50,7 +77,14 @@ let serving: Serving;
 
 function get(path: string, init: RequestInit & { cookie?: boolean } = {}): Promise<Response> {
   const { cookie = true, headers, ...rest } = init;
-  return fetch(`${serving.origin}${path}`, { redirect: "manual", ...rest, headers: { ...(cookie ? { cookie: serving.cookie } : {}), ...(headers as Record<string, string>) } });
+  return fetch(`${serving.origin}${path}`, {
+    redirect: "manual",
+    ...rest,
+    headers: {
+      ...(cookie ? { cookie: serving.cookie } : {}),
+      ...(headers as Record<string, string>),
+    },
+  });
 }
 
 async function getJson<T>(path: string): Promise<T> {
@@ -76,28 +110,49 @@ describe("recall serve over HTTP", () => {
   });
 
   it("admits the printed address once with a cookie, and refuses a missing or wrong secret", async () => {
-    const admitted = await get(new URL(serving.url).pathname + new URL(serving.url).search, { cookie: false });
+    const admitted = await get(new URL(serving.url).pathname + new URL(serving.url).search, {
+      cookie: false,
+    });
     expect(admitted.status).toBe(303);
     expect(admitted.headers.get("location")).toBe("/");
-    expect(admitted.headers.get("set-cookie")).toBe(`${serving.cookie}; HttpOnly; SameSite=Strict; Path=/`);
+    expect(admitted.headers.get("set-cookie")).toBe(
+      `${serving.cookie}; HttpOnly; SameSite=Strict; Path=/`,
+    );
     expect((await get("/", { cookie: false })).status).toBe(401);
     expect((await get("/api/search?q=staging", { cookie: false })).status).toBe(401);
     expect((await get("/?token=not-the-secret", { cookie: false })).status).toBe(403);
-    expect((await get("/api/info", { cookie: false, headers: { cookie: `recall-${serving.port}=${"x".repeat(32)}` } })).status).toBe(401);
+    expect(
+      (
+        await get("/api/info", {
+          cookie: false,
+          headers: { cookie: `recall-${serving.port}=${"x".repeat(32)}` },
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it("refuses another host name even with the secret (DNS rebinding)", async () => {
     const { request } = await import("node:http");
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: "127.0.0.1", port: serving.port, path: "/api/info", headers: { host: `rebound.example:${serving.port}`, cookie: serving.cookie } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port: serving.port,
+          path: "/api/info",
+          headers: { host: `rebound.example:${serving.port}`, cookie: serving.cookie },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on("error", reject);
       req.end();
     });
     expect(status).toBe(421);
-    const local = await fetch(`http://localhost:${serving.port}/api/info`, { headers: { cookie: serving.cookie } }).catch(() => null);
+    const local = await fetch(`http://localhost:${serving.port}/api/info`, {
+      headers: { cookie: serving.cookie },
+    }).catch(() => null);
     if (local) expect(local.status).toBe(200);
   });
 
@@ -121,7 +176,9 @@ describe("recall serve over HTTP", () => {
     const found = await getJson<SearchAnswer>("/api/search?q=kubectl%20rollo");
     expect(found.hits.map((h) => h.id)).toContain(S1);
     const hit = found.hits.find((h) => h.id === S1)!;
-    expect(hit.snippet.filter((p) => p.match).map((p) => p.text.toLowerCase())).toEqual(expect.arrayContaining(["kubectl"]));
+    expect(hit.snippet.filter((p) => p.match).map((p) => p.text.toLowerCase())).toEqual(
+      expect.arrayContaining(["kubectl"]),
+    );
     expect(hit.entryId).toBeTruthy();
     const recent = await getJson<SearchAnswer>("/api/search?q=");
     expect(recent.hits.length).toBeGreaterThan(3);
@@ -135,8 +192,12 @@ describe("recall serve over HTTP", () => {
   it("shows a session a page of parts at a time, marking the matched entry", async () => {
     const hit = (await getJson<SearchAnswer>("/api/search?q=quuxtooloutput")).hits;
     expect(hit).toEqual([]);
-    const found = (await getJson<SearchAnswer>("/api/search?q=nginx%20ingress")).hits.find((h) => h.id === S1)!;
-    const session = await getJson<SessionAnswer>(`/api/sessions/${S1.slice(0, 8)}?entry=${found.entryId}`);
+    const found = (await getJson<SearchAnswer>("/api/search?q=nginx%20ingress")).hits.find(
+      (h) => h.id === S1,
+    )!;
+    const session = await getJson<SessionAnswer>(
+      `/api/sessions/${S1.slice(0, 8)}?entry=${found.entryId}`,
+    );
     expect(session.id).toBe(S1);
     expect(session.marked).toBeGreaterThanOrEqual(0);
     expect(session.parts[session.marked - session.from]!.entryIds).toContain(found.entryId);
@@ -144,7 +205,9 @@ describe("recall serve over HTTP", () => {
     const html = session.parts.map((p) => p.html).join("");
     expect(html).toContain("<details>");
     expect(html).toContain("quuxtooloutput");
-    const later = await getJson<{ from: number; parts: unknown[] }>(`/api/sessions/${S1}/parts?from=1&count=2`);
+    const later = await getJson<{ from: number; parts: unknown[] }>(
+      `/api/sessions/${S1}/parts?from=1&count=2`,
+    );
     expect(later.parts).toHaveLength(2);
   });
 
@@ -178,21 +241,51 @@ describe("recall serve over HTTP", () => {
   it("takes tag changes only as JSON from its own origin, and they are recall's tags", async () => {
     const path = `/api/sessions/${S1}/tags`;
     const body = JSON.stringify({ add: ["Web Tag"] });
-    expect((await get(path, { method: "POST", body, headers: { "content-type": "text/plain" } })).status).toBe(415);
-    expect((await get(path, { method: "POST", body, headers: { "content-type": "application/json", origin: "https://evil.example" } })).status).toBe(403);
-    expect((await get(path, { method: "POST", body: "{", headers: { "content-type": "application/json" } })).status).toBe(400);
-    const added = await get(path, { method: "POST", body, headers: { "content-type": "application/json", origin: serving.origin } });
+    expect(
+      (await get(path, { method: "POST", body, headers: { "content-type": "text/plain" } })).status,
+    ).toBe(415);
+    expect(
+      (
+        await get(path, {
+          method: "POST",
+          body,
+          headers: { "content-type": "application/json", origin: "https://evil.example" },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await get(path, {
+          method: "POST",
+          body: "{",
+          headers: { "content-type": "application/json" },
+        })
+      ).status,
+    ).toBe(400);
+    const added = await get(path, {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/json", origin: serving.origin },
+    });
     expect(added.status).toBe(200);
     expect(((await added.json()) as TagsAnswer).tags).toContain("web-tag");
     const tags = await runRecall(["tags", "--json"], { env: agent.env });
     expect(tags.stdout).toContain(`"web-tag"`);
-    const removed = (await (await get(path, { method: "POST", body: JSON.stringify({ remove: ["web-tag"] }), headers: { "content-type": "application/json" } })).json()) as TagsAnswer;
+    const removed = (await (
+      await get(path, {
+        method: "POST",
+        body: JSON.stringify({ remove: ["web-tag"] }),
+        headers: { "content-type": "application/json" },
+      })
+    ).json()) as TagsAnswer;
     expect(removed.tags).not.toContain("web-tag");
   });
 
   it("exports a session as an attachment, Markdown or one self-contained HTML file", async () => {
     const html = await get(`/api/sessions/${S1}/export?format=html`);
-    expect(html.headers.get("content-disposition")).toBe(`attachment; filename="session-${S1}.html"`);
+    expect(html.headers.get("content-disposition")).toBe(
+      `attachment; filename="session-${S1}.html"`,
+    );
     expect(await html.text()).toContain(`http-equiv="Content-Security-Policy"`);
     const md = await get(`/api/sessions/${S1}/export?format=md`);
     expect(md.headers.get("content-type")).toContain("text/markdown");
@@ -203,7 +296,9 @@ describe("recall serve over HTTP", () => {
   it("draws the activity as SVG pictures with escaped labels", async () => {
     const activity = await getJson<ActivityAnswer>("/api/activity?since=");
     expect(activity.totals.sessions).toBeGreaterThan(3);
-    expect(activity.charts.map((c) => c.title)).toEqual(expect.arrayContaining(["Messages per project", "Replies per model"]));
+    expect(activity.charts.map((c) => c.title)).toEqual(
+      expect.arrayContaining(["Messages per project", "Replies per model"]),
+    );
     for (const chart of activity.charts) {
       expect(chart.svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
       expect(chart.svg).not.toMatch(/<script|style=|\son\w+=/i);
@@ -217,10 +312,15 @@ describe("recall serve over HTTP", () => {
     expect(feed.headers.get("content-type")).toContain("text/event-stream");
     const reader = feed.body!.getReader();
     let seen = "";
-    // The server follows the index once its first sync is done: the feed says so at once, or when it is.
-    while (!/^: following$|^event: following$/m.test(seen)) seen += new TextDecoder().decode((await reader.read()).value);
-    writeSession(agent, "--home-dev-web--", "0e000000-0000-7000-8000-0000000000f2", ["livefeedwordzz arrives"]);
-    while (!seen.includes("event: changed")) seen += new TextDecoder().decode((await reader.read()).value);
+    // The server follows the index once its first sync is done: the feed says so at once, or when
+    // it is.
+    while (!/^: following$|^event: following$/m.test(seen))
+      seen += new TextDecoder().decode((await reader.read()).value);
+    writeSession(agent, "--home-dev-web--", "0e000000-0000-7000-8000-0000000000f2", [
+      "livefeedwordzz arrives",
+    ]);
+    while (!seen.includes("event: changed"))
+      seen += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
     const found = await getJson<SearchAnswer>("/api/search?q=livefeedwordzz");
     expect(found.hits.map((h) => h.id)).toEqual(["0e000000-0000-7000-8000-0000000000f2"]);
@@ -243,7 +343,9 @@ describe("recall serve's errors", () => {
     const taken = await runRecall(["serve", "--port", String(port)], { env: errorAgent.env });
     holder.close();
     expect(taken.code).toBe(2);
-    expect(taken.stderr).toBe(`recall: port ${port} is taken: choose another with --port, or leave it out for a free one\n`);
+    expect(taken.stderr).toBe(
+      `recall: port ${port} is taken: choose another with --port, or leave it out for a free one\n`,
+    );
   });
 
   it("a remote the config does not name is one line and exit 2", async () => {
@@ -254,9 +356,13 @@ describe("recall serve's errors", () => {
   });
 
   it("a sessions folder a setting names wrongly is one line and exit 2", async () => {
-    const missing = await runRecall(["serve", "--sessions-dir", "/nonexistent/sessions"], { env: errorAgent.env });
+    const missing = await runRecall(["serve", "--sessions-dir", "/nonexistent/sessions"], {
+      env: errorAgent.env,
+    });
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toBe("recall: there is no sessions folder at /nonexistent/sessions (set by --sessions-dir)\n");
+    expect(missing.stderr).toBe(
+      "recall: there is no sessions folder at /nonexistent/sessions (set by --sessions-dir)\n",
+    );
   });
 
   it("another host is served with a warning", async () => {
@@ -267,7 +373,9 @@ describe("recall serve's errors", () => {
 });
 
 const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
-const noChromium = CHROMIUM ? "" : " (skipped: Debian's chromium is not installed, /usr/bin/chromium)";
+const noChromium = CHROMIUM
+  ? ""
+  : " (skipped: Debian's chromium is not installed, /usr/bin/chromium)";
 
 describe.skipIf(!CHROMIUM)(`recall serve in Debian's chromium${noChromium}`, () => {
   let browserAgent: AgentDir;
@@ -280,7 +388,13 @@ describe.skipIf(!CHROMIUM)(`recall serve in Debian's chromium${noChromium}`, () 
   beforeAll(async () => {
     browserAgent = makeAgentDir();
     writeSession(browserAgent, "--home-dev-web--", HOSTILE_ID, HOSTILE_TEXTS);
-    writeSession(browserAgent, "--home-dev-web--", LONG_ID, Array.from({ length: LONG_MESSAGES }, (_, i) => `longsessionline number ${i}`), Date.now() - 86_400_000);
+    writeSession(
+      browserAgent,
+      "--home-dev-web--",
+      LONG_ID,
+      Array.from({ length: LONG_MESSAGES }, (_, i) => `longsessionline number ${i}`),
+      Date.now() - 86_400_000,
+    );
     app = await startServe(browserAgent.env);
     const { chromium } = await import("playwright-core");
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
@@ -305,9 +419,15 @@ describe.skipIf(!CHROMIUM)(`recall serve in Debian's chromium${noChromium}`, () 
     // The recent sessions (ten) give way to those the query finds, each with its words marked.
     await page.waitForFunction(() => {
       const hits = Array.from(document.querySelectorAll("li.hit"));
-      return hits.length > 0 && hits.length < 10 && hits.some((hit) => /kubectl/i.test(hit.querySelector("mark")?.textContent ?? ""));
+      return (
+        hits.length > 0 &&
+        hits.length < 10 &&
+        hits.some((hit) => /kubectl/i.test(hit.querySelector("mark")?.textContent ?? ""))
+      );
     });
-    expect(await page.locator("li.hit .title").allTextContents()).toContain("Fix staging deploy: readiness probe and nginx ingress");
+    expect(await page.locator("li.hit .title").allTextContents()).toContain(
+      "Fix staging deploy: readiness probe and nginx ingress",
+    );
     expect(new URL(page.url()).searchParams.get("q")).toBe("kubectl roll");
   });
 
@@ -324,7 +444,10 @@ describe.skipIf(!CHROMIUM)(`recall serve in Debian's chromium${noChromium}`, () 
   });
 
   it("exports the session from its page", async () => {
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "HTML", exact: true }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "HTML", exact: true }).click(),
+    ]);
     const text = readFileSync((await download.path())!, "utf8");
     expect(text).toContain(`http-equiv="Content-Security-Policy"`);
     expect(download.suggestedFilename()).toMatch(/^session-.*\.html$/);
@@ -334,13 +457,17 @@ describe.skipIf(!CHROMIUM)(`recall serve in Debian's chromium${noChromium}`, () 
     await page.getByLabel("Add tags").fill("from-browser");
     await page.getByLabel("Add tags").press("Enter");
     await page.waitForSelector("text=#from-browser");
-    expect((await runRecall(["tags", "--json"], { env: browserAgent.env })).stdout).toContain(`"from-browser"`);
+    expect((await runRecall(["tags", "--json"], { env: browserAgent.env })).stdout).toContain(
+      `"from-browser"`,
+    );
   });
 
   it("shows a new session without a reload", async () => {
     await page.goto(`${app.origin}/?q=browserlivewordzz`);
     await page.waitForSelector("text=No session matches");
-    writeSession(browserAgent, "--home-dev-web--", "0e000000-0000-7000-8000-0000000000f3", ["browserlivewordzz is new"]);
+    writeSession(browserAgent, "--home-dev-web--", "0e000000-0000-7000-8000-0000000000f3", [
+      "browserlivewordzz is new",
+    ]);
     await page.waitForSelector("li.hit");
     expect(await page.locator("li.hit").count()).toBe(1);
   });
@@ -349,25 +476,40 @@ describe.skipIf(!CHROMIUM)(`recall serve in Debian's chromium${noChromium}`, () 
     await page.goto(`${app.origin}/session/${HOSTILE_ID}`);
     await page.waitForSelector(".part");
     await page.getByRole("button", { name: "Expand all" }).click();
-    expect(await page.locator(".conversation").textContent()).toContain("<script>document.title='pwned'</script>");
-    // The title is the session's first message, as text; the script in it would have made it "pwned".
-    expect(await page.title()).toBe("<script>document.title='pwned'</script> hostilewordzz · recall");
-    expect(await page.locator(".conversation img, .conversation script, .conversation iframe").count()).toBe(0);
+    expect(await page.locator(".conversation").textContent()).toContain(
+      "<script>document.title='pwned'</script>",
+    );
+    // The title is the session's first message, as text; the script in it would have made it
+    // "pwned".
+    expect(await page.title()).toBe(
+      "<script>document.title='pwned'</script> hostilewordzz · recall",
+    );
+    expect(
+      await page.locator(".conversation img, .conversation script, .conversation iframe").count(),
+    ).toBe(0);
     expect(dialogs).toEqual([]);
     expect(requests.filter((url) => !url.startsWith(app.origin))).toEqual([]);
   });
 
   it("opens a long session a screen first, then the rest as the reader scrolls", async () => {
-    const first = page.waitForResponse((r) => new URL(r.url()).pathname === `/api/sessions/${LONG_ID}`);
+    const first = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === `/api/sessions/${LONG_ID}`,
+    );
     await page.goto(`${app.origin}/session/${LONG_ID}`);
     const answer = (await (await first).json()) as SessionAnswer;
     expect(answer.parts).toHaveLength(FIRST_SCREEN_PARTS);
     expect(answer.total).toBe(LONG_MESSAGES);
-    for (let shown = await page.locator(".part").count(); shown < LONG_MESSAGES; shown = await page.locator(".part").count()) {
+    for (
+      let shown = await page.locator(".part").count();
+      shown < LONG_MESSAGES;
+      shown = await page.locator(".part").count()
+    ) {
       await page.locator(".conversation .end").scrollIntoViewIfNeeded();
       await page.waitForFunction((n) => document.querySelectorAll(".part").length > n, shown);
     }
-    expect(await page.locator(".part").last().textContent()).toContain(`longsessionline number ${LONG_MESSAGES - 1}`);
+    expect(await page.locator(".part").last().textContent()).toContain(
+      `longsessionline number ${LONG_MESSAGES - 1}`,
+    );
   });
 
   it("draws the activity page", async () => {
@@ -380,62 +522,107 @@ describe.skipIf(!CHROMIUM)(`recall serve in Debian's chromium${noChromium}`, () 
 const INDEX = "recall-serve-test";
 const BOB_SESSION = "0b0b0b0b-3333-7333-8444-955556666777";
 
-describe.skipIf(openSearchMissing)(needsOpenSearch("recall serve over a team archive on a real OpenSearch"), () => {
-  let ada: AgentDir;
-  let bob: AgentDir;
-  let remoteApp: Serving;
+describe.skipIf(openSearchMissing)(
+  needsOpenSearch("recall serve over a team archive on a real OpenSearch"),
+  () => {
+    let ada: AgentDir;
+    let bob: AgentDir;
+    let remoteApp: Serving;
 
-  beforeAll(async () => {
-    const url = await openSearchUrl();
-    ada = makeAgentDir({ withFixtures: false });
-    bob = makeAgentDir({ withFixtures: false });
-    writeSession(bob, "--home-bob-shop--", BOB_SESSION, ["the numbat rollout plan for the archive", "second numbat note"], Date.parse("2026-10-05T08:00:00Z"));
-    for (const [agent, user, machine] of [[ada, "ada", "laptop"], [bob, "bob", "desktop"]] as const) {
-      const added = await runRecall(["remote", "add", "team", url, "--index", INDEX, "--machine", machine, "--user", user, "--keep-files"], { env: agent.env });
-      expect(added.stderr).toBe("");
-    }
-    expect((await runRecall(["push", "--remote", "team"], { env: bob.env })).stderr).toBe("");
-    await fetch(`${url}/${INDEX}*/_refresh`, { method: "POST" });
-    remoteApp = await startServe(ada.env, ["--remote", "team"]);
-  });
-  afterAll(async () => {
-    expect(await remoteApp.stop()).toBe(0);
-    ada.cleanup();
-    bob.cleanup();
-  });
+    beforeAll(async () => {
+      const url = await openSearchUrl();
+      ada = makeAgentDir({ withFixtures: false });
+      bob = makeAgentDir({ withFixtures: false });
+      writeSession(
+        bob,
+        "--home-bob-shop--",
+        BOB_SESSION,
+        ["the numbat rollout plan for the archive", "second numbat note"],
+        Date.parse("2026-10-05T08:00:00Z"),
+      );
+      for (const [agent, user, machine] of [
+        [ada, "ada", "laptop"],
+        [bob, "bob", "desktop"],
+      ] as const) {
+        const added = await runRecall(
+          [
+            "remote",
+            "add",
+            "team",
+            url,
+            "--index",
+            INDEX,
+            "--machine",
+            machine,
+            "--user",
+            user,
+            "--keep-files",
+          ],
+          { env: agent.env },
+        );
+        expect(added.stderr).toBe("");
+      }
+      expect((await runRecall(["push", "--remote", "team"], { env: bob.env })).stderr).toBe("");
+      await fetch(`${url}/${INDEX}*/_refresh`, { method: "POST" });
+      remoteApp = await startServe(ada.env, ["--remote", "team"]);
+    });
+    afterAll(async () => {
+      expect(await remoteApp.stop()).toBe(0);
+      ada.cleanup();
+      bob.cleanup();
+    });
 
-  it("searches the archive, each hit with the machine and user it lives on", async () => {
-    const response = await fetch(`${remoteApp.origin}/api/search?q=numbat&remote=team`, { headers: { cookie: remoteApp.cookie } });
-    const found = (await response.json()) as SearchAnswer;
-    expect(found.hits.map((h) => [h.id, h.origin])).toEqual([[BOB_SESSION, { remote: "team", machine: "desktop", user: "bob" }]]);
-    const info = (await (await fetch(`${remoteApp.origin}/api/info`, { headers: { cookie: remoteApp.cookie } })).json()) as { remote: string; remotes: string[] };
-    expect(info).toMatchObject({ remote: "team", remotes: ["team"] });
-  });
+    it("searches the archive, each hit with the machine and user it lives on", async () => {
+      const response = await fetch(`${remoteApp.origin}/api/search?q=numbat&remote=team`, {
+        headers: { cookie: remoteApp.cookie },
+      });
+      const found = (await response.json()) as SearchAnswer;
+      expect(found.hits.map((h) => [h.id, h.origin])).toEqual([
+        [BOB_SESSION, { remote: "team", machine: "desktop", user: "bob" }],
+      ]);
+      const info = (await (
+        await fetch(`${remoteApp.origin}/api/info`, { headers: { cookie: remoteApp.cookie } })
+      ).json()) as { remote: string; remotes: string[] };
+      expect(info).toMatchObject({ remote: "team", remotes: ["team"] });
+    });
 
-  it.skipIf(!CHROMIUM)(`switches to the archive scope in the page${noChromium}`, async () => {
-    const { chromium } = await import("playwright-core");
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
-    try {
-      const page = await browser.newPage();
-      await page.goto(remoteApp.url);
-      await page.locator("input[type=search]").fill("numbat");
-      await page.waitForSelector("li.hit .origin");
-      expect(await page.locator("li.hit .origin").textContent()).toBe("bob@desktop");
-      expect(await page.getByLabel("Scope").inputValue()).toBe("remote:team");
-      await page.getByLabel("Scope").selectOption("all");
-      await page.waitForSelector("text=No session matches");
-    } finally {
-      await browser.close();
-    }
-  });
-  it("shows an archived session and pulls its kept file to resume it here", async () => {
-    const session = (await (await fetch(`${remoteApp.origin}/api/sessions/${BOB_SESSION}?remote=team`, { headers: { cookie: remoteApp.cookie } })).json()) as SessionAnswer;
-    expect(session.origin).toEqual({ remote: "team", machine: "desktop", user: "bob" });
-    expect(session.parts.map((p) => p.html).join("")).toContain("numbat rollout plan");
-    const pulled = await fetch(`${remoteApp.origin}/api/sessions/${BOB_SESSION}/pull?remote=team`, { method: "POST", body: "{}", headers: { cookie: remoteApp.cookie, "content-type": "application/json" } });
-    expect(pulled.status, await pulled.clone().text()).toBe(200);
-    expect(((await pulled.json()) as { resume: string }).resume).toMatch(/pi (--session|--fork) /);
-    expect((await runRecall(["list", "--json"], { env: ada.env })).stdout).toContain(BOB_SESSION);
-  });
-
-});
+    it.skipIf(!CHROMIUM)(`switches to the archive scope in the page${noChromium}`, async () => {
+      const { chromium } = await import("playwright-core");
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+      try {
+        const page = await browser.newPage();
+        await page.goto(remoteApp.url);
+        await page.locator("input[type=search]").fill("numbat");
+        await page.waitForSelector("li.hit .origin");
+        expect(await page.locator("li.hit .origin").textContent()).toBe("bob@desktop");
+        expect(await page.getByLabel("Scope").inputValue()).toBe("remote:team");
+        await page.getByLabel("Scope").selectOption("all");
+        await page.waitForSelector("text=No session matches");
+      } finally {
+        await browser.close();
+      }
+    });
+    it("shows an archived session and pulls its kept file to resume it here", async () => {
+      const session = (await (
+        await fetch(`${remoteApp.origin}/api/sessions/${BOB_SESSION}?remote=team`, {
+          headers: { cookie: remoteApp.cookie },
+        })
+      ).json()) as SessionAnswer;
+      expect(session.origin).toEqual({ remote: "team", machine: "desktop", user: "bob" });
+      expect(session.parts.map((p) => p.html).join("")).toContain("numbat rollout plan");
+      const pulled = await fetch(
+        `${remoteApp.origin}/api/sessions/${BOB_SESSION}/pull?remote=team`,
+        {
+          method: "POST",
+          body: "{}",
+          headers: { cookie: remoteApp.cookie, "content-type": "application/json" },
+        },
+      );
+      expect(pulled.status, await pulled.clone().text()).toBe(200);
+      expect(((await pulled.json()) as { resume: string }).resume).toMatch(
+        /pi (--session|--fork) /,
+      );
+      expect((await runRecall(["list", "--json"], { env: ada.env })).stdout).toContain(BOB_SESSION);
+    });
+  },
+);

@@ -2,8 +2,19 @@ import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { idFromFileName, OPENING_CHARS, readCopyKeys, readSessionForIndex, type IndexedMessage } from "../src/sessions/session-index-reader.js";
-import { cappedOutput, commandPaths, OUTPUT_HEAD_CHARS, OUTPUT_TAIL_CHARS } from "../src/sessions/other-text.js";
+import {
+  idFromFileName,
+  OPENING_CHARS,
+  readCopyKeys,
+  readSessionForIndex,
+  type IndexedMessage,
+} from "../src/sessions/session-index-reader.js";
+import {
+  cappedOutput,
+  commandPaths,
+  OUTPUT_HEAD_CHARS,
+  OUTPUT_TAIL_CHARS,
+} from "../src/sessions/other-text.js";
 import { splitConcatenated } from "../src/sessions/lines.js";
 import { FIXTURE_FILES } from "./helpers/fixture-files.js";
 
@@ -19,7 +30,12 @@ describe("reading a v3 session for the index", () => {
   const read = readSessionForIndex(f.s1);
 
   it("takes id, cwd, name and times from the file", () => {
-    expect(read.header).toMatchObject({ id: "01a0f6b1-2680-79e3-a1fa-30b6f0582ef5", cwd: "/home/dev/shop-api", version: 3, hasHeader: true });
+    expect(read.header).toMatchObject({
+      id: "01a0f6b1-2680-79e3-a1fa-30b6f0582ef5",
+      cwd: "/home/dev/shop-api",
+      version: 3,
+      hasHeader: true,
+    });
     expect(read.name).toBe("Fix staging deploy: readiness probe and nginx ingress");
     expect(read.header.created).toBe(Date.parse("2026-10-01T09:00:00.000Z"));
     expect(read.modified).toBeGreaterThan(read.header.created);
@@ -38,10 +54,30 @@ describe("reading a v3 session for the index", () => {
 
   it("indexes thinking, each tool call and each tool output as their own kinds, from their own entries", () => {
     const of = (kind: string) => read.messages.filter((m) => m.kind === kind);
-    expect(of("thinking").find((m) => m.text.includes("zephyrthought"))).toMatchObject({ entryId: "8eb91481", role: "assistant" });
-    expect(of("call")).toContainEqual(expect.objectContaining({ entryId: "8eb91481", tool: "read", text: "read deploy/staging.log", files: ["/home/dev/shop-api/deploy/staging.log"] }));
-    expect(of("call")).toContainEqual(expect.objectContaining({ entryId: "26555f6d", tool: "bash", files: ["/home/dev/shop-api/k8s/ingress.yaml"] }));
-    expect(of("output").find((m) => m.text.includes("quuxtooloutput"))).toMatchObject({ entryId: "53422857", tool: "read", role: "toolResult" });
+    expect(of("thinking").find((m) => m.text.includes("zephyrthought"))).toMatchObject({
+      entryId: "8eb91481",
+      role: "assistant",
+    });
+    expect(of("call")).toContainEqual(
+      expect.objectContaining({
+        entryId: "8eb91481",
+        tool: "read",
+        text: "read deploy/staging.log",
+        files: ["/home/dev/shop-api/deploy/staging.log"],
+      }),
+    );
+    expect(of("call")).toContainEqual(
+      expect.objectContaining({
+        entryId: "26555f6d",
+        tool: "bash",
+        files: ["/home/dev/shop-api/k8s/ingress.yaml"],
+      }),
+    );
+    expect(of("output").find((m) => m.text.includes("quuxtooloutput"))).toMatchObject({
+      entryId: "53422857",
+      tool: "read",
+      role: "toolResult",
+    });
     // Each sits at the position of the conversation message it came during or after.
     const user = conversation(read.messages)[0]!;
     expect(of("output").find((m) => m.entryId === "53422857")!.index).toBe(user.index + 1);
@@ -68,14 +104,21 @@ describe("reading a v3 session for the index", () => {
   });
 
   it("takes the words of a bash command that look like paths, against the session's folder", () => {
-    expect(commandPaths("cd /srv && cat src/app.ts README.md | grep -n x > out.log; ls -la ./lib/", "/home/dev/p")).toEqual([
+    expect(
+      commandPaths(
+        "cd /srv && cat src/app.ts README.md | grep -n x > out.log; ls -la ./lib/",
+        "/home/dev/p",
+      ),
+    ).toEqual([
       "/srv",
       "/home/dev/p/src/app.ts",
       "/home/dev/p/README.md",
       "/home/dev/p/out.log",
       "/home/dev/p/lib",
     ]);
-    expect(commandPaths("curl https://example.com/a.json --output=x.json", "/p")).toEqual(["/p/x.json"]);
+    expect(commandPaths("curl https://example.com/a.json --output=x.json", "/p")).toEqual([
+      "/p/x.json",
+    ]);
     expect(commandPaths("cat notes.txt", "")).toEqual([]);
   });
 
@@ -83,7 +126,13 @@ describe("reading a v3 session for the index", () => {
     const roles = readSessionForIndex(f.s2).messages.map((m) => m.role);
     expect(roles).toEqual(expect.arrayContaining(["branch_summary", "compaction", "custom"]));
     const text = allText(f.s2);
-    for (const word of ["abandonedbranchword", "activebranchword", "compactedsummaryword", "custommessageword", "postcompactionword"]) {
+    for (const word of [
+      "abandonedbranchword",
+      "activebranchword",
+      "compactedsummaryword",
+      "custommessageword",
+      "postcompactionword",
+    ]) {
       expect(text).toContain(word);
     }
   });
@@ -105,7 +154,9 @@ describe("older format versions", () => {
     expect(read.header.version).toBe(1);
     expect(read.header.parent).toMatch(/\.jsonl$/);
     expect(read.messages.every((m) => /^L\d+$/.test(m.entryId))).toBe(true);
-    expect(readSessionForIndex(f.v1).messages.map((m) => m.entryId)).toEqual(read.messages.map((m) => m.entryId));
+    expect(readSessionForIndex(f.v1).messages.map((m) => m.entryId)).toEqual(
+      read.messages.map((m) => m.entryId),
+    );
     const text = read.messages.map((m) => m.text).join("\n");
     expect(text).toContain("legacyv1word");
     expect(text).toContain("v1compactionword");
@@ -124,7 +175,10 @@ describe("damaged and unusual files", () => {
   it("skips a line of two objects run together, as Pi does, and a cut-off line, naming both", () => {
     const read = readSessionForIndex(f.corrupt);
     expect(read.malformedLines).toBe(2);
-    expect(read.malformedAt.map((m) => m.reason)).toEqual(["several JSON objects on one line", "not JSON"]);
+    expect(read.malformedAt.map((m) => m.reason)).toEqual([
+      "several JSON objects on one line",
+      "not JSON",
+    ]);
     const text = read.messages.map((m) => m.text).join("\n");
     for (const word of ["beforemalformedword", "aftermalformedword"]) expect(text).toContain(word);
     for (const word of ["concatfirstword", "concatsecondword"]) expect(text).not.toContain(word);
@@ -138,7 +192,11 @@ describe("damaged and unusual files", () => {
 
   it("takes the id of a file without a header from its name", () => {
     const read = readSessionForIndex(f.noHeader);
-    expect(read.header).toMatchObject({ id: "01a0f868-9a80-781f-b021-c1b2df97e78b", hasHeader: false, cwd: "" });
+    expect(read.header).toMatchObject({
+      id: "01a0f868-9a80-781f-b021-c1b2df97e78b",
+      hasHeader: false,
+      cwd: "",
+    });
     expect(read.messages.map((m) => m.text).join("\n")).toContain("noheaderword");
     expect(idFromFileName("/x/custom-name.jsonl")).toBe("custom-name");
   });
@@ -171,12 +229,37 @@ describe("a session's opening", () => {
 
     const dir = mkdtempSync(join(tmpdir(), "recall-opening-"));
     const path = join(dir, "long.jsonl");
-    const header = JSON.stringify({ type: "session", version: 3, id: "0190cccc-0000-7000-8000-000000000001", timestamp: "2026-10-01T00:00:00.000Z", cwd: "/tmp" });
+    const header = JSON.stringify({
+      type: "session",
+      version: 3,
+      id: "0190cccc-0000-7000-8000-000000000001",
+      timestamp: "2026-10-01T00:00:00.000Z",
+      cwd: "/tmp",
+    });
     const line = (n: number, role: string, text: string) =>
-      JSON.stringify({ type: "message", id: `m${n}`, parentId: null, timestamp: "2026-10-01T00:00:00.000Z", message: { role, content: [{ type: "text", text }], timestamp: Date.parse("2026-10-01T00:00:00Z") + n } });
+      JSON.stringify({
+        type: "message",
+        id: `m${n}`,
+        parentId: null,
+        timestamp: "2026-10-01T00:00:00.000Z",
+        message: {
+          role,
+          content: [{ type: "text", text }],
+          timestamp: Date.parse("2026-10-01T00:00:00Z") + n,
+        },
+      });
     // 900 characters a message, and one with an emoji across the cut.
-    const texts = ["a".repeat(900), "b".repeat(900), `${"c".repeat(OPENING_CHARS - 1803)}😀 tail`, "d".repeat(900)];
-    writeFileSync(path, [header, ...texts.map((text, n) => line(n, n % 2 ? "assistant" : "user", text))].join("\n") + "\n");
+    const texts = [
+      "a".repeat(900),
+      "b".repeat(900),
+      `${"c".repeat(OPENING_CHARS - 1803)}😀 tail`,
+      "d".repeat(900),
+    ];
+    writeFileSync(
+      path,
+      [header, ...texts.map((text, n) => line(n, n % 2 ? "assistant" : "user", text))].join("\n") +
+        "\n",
+    );
     const long = readSessionForIndex(path, { opening: true });
     expect(long.opening).toBe(`${texts[0]}\n${texts[1]}\n${"c".repeat(OPENING_CHARS - 1803)}😀`);
   });
@@ -189,7 +272,11 @@ describe("forks", () => {
     expect(text).toContain("forkonlyword");
     expect(text).not.toContain("kubectl rollout");
     expect(fork.messageCount).toBeGreaterThan(fork.messages.length);
-    expect(readSessionForIndex(f.s3).messages.map((m) => m.text).join("\n")).toContain("kubectl rollout");
+    expect(
+      readSessionForIndex(f.s3)
+        .messages.map((m) => m.text)
+        .join("\n"),
+    ).toContain("kubectl rollout");
   });
 });
 
@@ -216,9 +303,14 @@ describe("resuming a read after an append", () => {
     appendFileSync(path, message("aaaa0002", "aaaa0001", "user", "appendeduserword", base + 1000));
     appendFileSync(path, '{"type":"message","id":"partial'); // Pi is still writing this line
 
-    const resumed = readSessionForIndex(path, { resume: { header: first.header, checkpoint: first.checkpoint }, opening: true });
+    const resumed = readSessionForIndex(path, {
+      resume: { header: first.header, checkpoint: first.checkpoint },
+      opening: true,
+    });
     const full = readSessionForIndex(path, { opening: true });
-    expect(resumed.messages).toEqual(full.messages.filter((m) => m.index >= first.checkpoint.nextIndex));
+    expect(resumed.messages).toEqual(
+      full.messages.filter((m) => m.index >= first.checkpoint.nextIndex),
+    );
     expect(resumed.messages[0]!.index).toBe(last.index);
     expect(resumed.messages[0]!.text).toContain("appendedjoinword");
     expect(resumed.messageCount).toBe(full.messageCount);
@@ -234,8 +326,13 @@ describe("resuming a read after an append", () => {
     const path = join(dir, "s.jsonl");
     copyFileSync(f.headerOnly, path);
     const first = readSessionForIndex(path);
-    appendFileSync(path, message("bbbb0001", "x", "user", "firstrealword", first.header.created + 1000));
-    const resumed = readSessionForIndex(path, { resume: { header: first.header, checkpoint: first.checkpoint } });
+    appendFileSync(
+      path,
+      message("bbbb0001", "x", "user", "firstrealword", first.header.created + 1000),
+    );
+    const resumed = readSessionForIndex(path, {
+      resume: { header: first.header, checkpoint: first.checkpoint },
+    });
     expect(resumed.messages.map((m) => m.text)).toEqual(["firstrealword"]);
     expect(resumed.messageCount).toBe(1);
     writeFileSync(path, "");

@@ -1,4 +1,13 @@
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -21,12 +30,18 @@ const conversationText = (path: string, allBranches = false) =>
 describe("the session tree", () => {
   it("follows parent links from the last entry for the active branch, leaving the abandoned one out", () => {
     const tree = readSessionTree(f.s2);
-    expect(tree.header).toMatchObject({ id: "01a0f6e8-1500-7a6b-ad20-694247f75ec3", cwd: "/home/dev/shop-api", version: 3 });
+    expect(tree.header).toMatchObject({
+      id: "01a0f6e8-1500-7a6b-ad20-694247f75ec3",
+      cwd: "/home/dev/shop-api",
+      version: 3,
+    });
     expect(tree.leaf?.id).toBe("d64b4205");
     const branch = ids(activeBranch(tree));
     expect(branch[0]).toBe("163096d2");
     expect(branch.at(-1)).toBe("d64b4205");
-    expect(branch).toEqual(expect.arrayContaining(["b15fb2c2", "ffebba18", "a6494009", "7044498a"]));
+    expect(branch).toEqual(
+      expect.arrayContaining(["b15fb2c2", "ffebba18", "a6494009", "7044498a"]),
+    );
     expect(branch).not.toContain("977993f5");
     expect(branch).not.toContain("b27ebf86");
     // Each entry's parent comes right before it.
@@ -45,9 +60,23 @@ describe("the session tree", () => {
 
   it("migrates v1: ids L<line> chained in file order, and the compaction's first kept entry by index", () => {
     const tree = readSessionTree(f.v1);
-    expect(tree.header).toMatchObject({ id: "421f595e-0a03-4c2f-9f1d-25f1dc156710", version: 1, parent: expect.stringMatching(/8d1cec16/) });
+    expect(tree.header).toMatchObject({
+      id: "421f595e-0a03-4c2f-9f1d-25f1dc156710",
+      version: 1,
+      parent: expect.stringMatching(/8d1cec16/),
+    });
     expect(ids(tree.entries)).toEqual(["L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9", "L10"]);
-    expect(tree.entries.map((e) => e.parentId)).toEqual([null, "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9"]);
+    expect(tree.entries.map((e) => e.parentId)).toEqual([
+      null,
+      "L2",
+      "L3",
+      "L4",
+      "L5",
+      "L6",
+      "L7",
+      "L8",
+      "L9",
+    ]);
     const compaction = tree.entries.find((e) => e.type === "compaction")!;
     // firstKeptEntryIndex 5 counts the header as 0: the sixth object of the file, on line 6.
     expect(compaction.firstKeptEntryId).toBe("L6");
@@ -67,7 +96,11 @@ describe("the session tree", () => {
     expect(text).toContain("beforemodechangeword");
     expect(text).toContain("aftermodechangeword");
     expect(conversationText(f.unknownType, true)).not.toContain("unknownentryword");
-    expect(transcript(tree, { mode: "raw", allBranches: true }).map((i) => i.text).join("\n")).not.toContain("unknownentryword");
+    expect(
+      transcript(tree, { mode: "raw", allBranches: true })
+        .map((i) => i.text)
+        .join("\n"),
+    ).not.toContain("unknownentryword");
   });
 
   it("drops a line of two objects run together, as Pi does: the active branch starts after it", () => {
@@ -80,7 +113,11 @@ describe("the session tree", () => {
 
   it("takes the id from the file name when there is no header, and reads a header-only file as empty", () => {
     const tree = readSessionTree(f.noHeader);
-    expect(tree.header).toMatchObject({ id: "01a0f868-9a80-781f-b021-c1b2df97e78b", cwd: "", hasHeader: false });
+    expect(tree.header).toMatchObject({
+      id: "01a0f868-9a80-781f-b021-c1b2df97e78b",
+      cwd: "",
+      hasHeader: false,
+    });
     expect(conversationText(f.noHeader)).toContain("noheaderword");
     const empty = readSessionTree(f.headerOnly);
     expect(empty.entries).toEqual([]);
@@ -90,7 +127,9 @@ describe("the session tree", () => {
 
   it("names every message the index names, by the same entry id, in every fixture", () => {
     const files = [
-      ...readdirSync(S).flatMap((dir) => readdirSync(join(S, dir)).map((name) => join(S, dir, name))),
+      ...readdirSync(S).flatMap((dir) =>
+        readdirSync(join(S, dir)).map((name) => join(S, dir, name)),
+      ),
       // ../shared is not in a user's clone: its files are checked only where it exists.
       ...(existsSync(SHARED_FIXTURES) ? readdirSync(SHARED_FIXTURES) : [])
         .filter((name) => name.endsWith(".jsonl"))
@@ -100,27 +139,31 @@ describe("the session tree", () => {
     for (const path of files) {
       if (!statSync(path).isFile()) continue;
       const tree = readSessionTree(path);
-      for (const message of readSessionForIndex(path).messages) expect(tree.byId.has(message.entryId), `${path} ${message.entryId}`).toBe(true);
+      for (const message of readSessionForIndex(path).messages)
+        expect(tree.byId.has(message.entryId), `${path} ${message.entryId}`).toBe(true);
     }
   });
 
-  it.skipIf(!existsSync(SHARED_FIXTURES))(`resolves real v1 compactions to entries of the file (../shared fixtures)${SHARED_FIXTURES_SKIP}`, () => {
-    const path = join(SHARED_FIXTURES, "v1-real-pimono-before-compaction.jsonl");
-    const tree = readSessionTree(path);
-    const compactions = tree.entries.filter((e) => e.type === "compaction");
-    const inFile = readFileSync(path, "utf8")
-      .split("\n")
-      .filter((line) => line.includes('"compaction"'))
-      .map((line) => JSON.parse(line) as { firstKeptEntryIndex: number });
-    expect(compactions).toHaveLength(2);
-    expect(inFile).toHaveLength(2);
-    compactions.forEach((c, n) => {
-      const kept = tree.byId.get(c.firstKeptEntryId!);
-      expect(kept).toBeDefined();
-      // The index counts the header as 0.
-      expect(tree.entries.indexOf(kept!)).toBe(inFile[n]!.firstKeptEntryIndex - 1);
-    });
-  });
+  it.skipIf(!existsSync(SHARED_FIXTURES))(
+    `resolves real v1 compactions to entries of the file (../shared fixtures)${SHARED_FIXTURES_SKIP}`,
+    () => {
+      const path = join(SHARED_FIXTURES, "v1-real-pimono-before-compaction.jsonl");
+      const tree = readSessionTree(path);
+      const compactions = tree.entries.filter((e) => e.type === "compaction");
+      const inFile = readFileSync(path, "utf8")
+        .split("\n")
+        .filter((line) => line.includes('"compaction"'))
+        .map((line) => JSON.parse(line) as { firstKeptEntryIndex: number });
+      expect(compactions).toHaveLength(2);
+      expect(inFile).toHaveLength(2);
+      compactions.forEach((c, n) => {
+        const kept = tree.byId.get(c.firstKeptEntryId!);
+        expect(kept).toBeDefined();
+        // The index counts the header as 0.
+        expect(tree.entries.indexOf(kept!)).toBe(inFile[n]!.firstKeptEntryIndex - 1);
+      });
+    },
+  );
 });
 
 describe("the transcript", () => {
@@ -131,7 +174,9 @@ describe("the transcript", () => {
       copyFileSync(f.s1, path);
       const tree = readSessionTree(path);
       const listed = listTranscript(tree, { mode: "conversation", allBranches: false });
-      expect([...readListed(tree, listed, "conversation")].map((i) => i.entryId)).toEqual(listed.map((l) => l.entry.id));
+      expect([...readListed(tree, listed, "conversation")].map((i) => i.entryId)).toEqual(
+        listed.map((l) => l.entry.id),
+      );
       writeFileSync(path, readFileSync(path, "utf8").split("\n").reverse().join("\n"));
       let error: unknown;
       try {
@@ -150,7 +195,9 @@ describe("the transcript", () => {
     for (const path of Object.values(f)) {
       for (const entry of readSessionTree(path, { keep: true }).entries) {
         for (const mode of TRANSCRIPT_MODES) {
-          expect(shownRole(entry.type, entry.value!, mode)).toBe(renderEntry(entry.type, entry.value!, mode)?.role);
+          expect(shownRole(entry.type, entry.value!, mode)).toBe(
+            renderEntry(entry.type, entry.value!, mode)?.role,
+          );
           expect(entry.shownAs[mode]).toBe(shownRole(entry.type, entry.value!, mode));
           if (entry.shownAs[mode]) shown++;
         }
@@ -174,7 +221,9 @@ describe("the transcript", () => {
       const read = readSessionTree(path);
       writeFileSync(path, readFileSync(path, "utf8").split("\n").reverse().join("\n"));
       expect(readSessionDocument(kept, { allBranches: false }).entries.length).toBeGreaterThan(2);
-      expect(() => readSessionDocument(read, { allBranches: false })).toThrow(expect.objectContaining({ code: "SESSION_REPLACED" }));
+      expect(() => readSessionDocument(read, { allBranches: false })).toThrow(
+        expect.objectContaining({ code: "SESSION_REPLACED" }),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -194,15 +243,27 @@ describe("the transcript", () => {
     const rawText = raw.map((i) => i.text).join("\n");
     expect(rawText).toContain("[thinking]\nzephyrthought");
     expect(rawText).toContain('[tool call] read {"path":"deploy/staging.log"}');
-    expect(raw.find((i) => i.text.includes("quuxtooloutput"))).toMatchObject({ role: "toolResult", toolName: "read", isError: false });
+    expect(raw.find((i) => i.text.includes("quuxtooloutput"))).toMatchObject({
+      role: "toolResult",
+      toolName: "read",
+      isError: false,
+    });
     expect(raw.map((i) => i.index)).toEqual(raw.map((_, n) => n));
   });
 
   it("marks tool errors and shows provider errors and images", () => {
     const raw = transcript(readSessionTree(f.s5), { mode: "raw", allBranches: false });
-    expect(raw.find((i) => i.text.includes("lockedstatetoolerror"))).toMatchObject({ role: "toolResult", isError: true });
-    expect(raw.find((i) => i.entryId === "b54d08b8")?.text).toMatch(/^\[error\] .*providererrorword/);
-    const conversation = transcript(readSessionTree(f.s5), { mode: "conversation", allBranches: false });
+    expect(raw.find((i) => i.text.includes("lockedstatetoolerror"))).toMatchObject({
+      role: "toolResult",
+      isError: true,
+    });
+    expect(raw.find((i) => i.entryId === "b54d08b8")?.text).toMatch(
+      /^\[error\] .*providererrorword/,
+    );
+    const conversation = transcript(readSessionTree(f.s5), {
+      mode: "conversation",
+      allBranches: false,
+    });
     expect(conversation.map((i) => i.entryId)).not.toContain("b54d08b8");
     expect(conversation[0]!.text).toContain("[image image/png]");
   });
@@ -210,7 +271,17 @@ describe("the transcript", () => {
   it("puts compaction and branch summaries where they happened", () => {
     const items = transcript(readSessionTree(f.s2), { mode: "conversation", allBranches: false });
     const roles = items.map((i) => i.role);
-    expect(roles).toEqual(["user", "assistant", "branch_summary", "user", "assistant", "custom", "compaction", "user", "assistant"]);
+    expect(roles).toEqual([
+      "user",
+      "assistant",
+      "branch_summary",
+      "user",
+      "assistant",
+      "custom",
+      "compaction",
+      "user",
+      "assistant",
+    ]);
     expect(items[6]!.text).toContain("compactedsummaryword");
     expect(items[8]!.text).toContain("postcompactionword");
     expect(items.every((i) => i.branch === "active")).toBe(true);

@@ -12,23 +12,29 @@ import { describe, expect, it } from "vitest";
 const TEST_DIR = fileURLToPath(new URL(".", import.meta.url));
 const testFiles = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? testFiles(join(dir, entry.name)) : entry.name.endsWith(".test.ts") ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? testFiles(join(dir, entry.name))
+      : entry.name.endsWith(".test.ts")
+        ? [join(dir, entry.name)]
+        : [],
   );
 
-/** The name given to a skippable test: what follows `skipIf(condition)(` up to the end of its line. */
+/**
+ * The name given to a skippable test: what follows `skipIf(condition)(` (on that line or, as the
+ * formatter may break it, the next) up to the end of its line.
+ */
 function skippableNames(source: string): string[] {
   const names: string[] = [];
-  for (const line of source.split("\n")) {
-    const at = line.indexOf(".skipIf(");
-    if (at === -1) continue;
+  for (let at = source.indexOf(".skipIf("); at !== -1; at = source.indexOf(".skipIf(", at + 1)) {
     // The condition's own parentheses: its end is where they balance.
     let depth = 0;
     let end = at + ".skipIf".length;
-    for (; end < line.length; end++) {
-      if (line[end] === "(") depth++;
-      else if (line[end] === ")" && --depth === 0) break;
+    for (; end < source.length; end++) {
+      if (source[end] === "(") depth++;
+      else if (source[end] === ")" && --depth === 0) break;
     }
-    names.push(line.slice(end + 1));
+    const rest = source.slice(end + 1).replace(/^\(\s+/, "(");
+    names.push(rest.slice(0, rest.indexOf("\n")));
   }
   return names;
 }
@@ -38,7 +44,8 @@ describe("skipped tests", () => {
     const silent: string[] = [];
     for (const file of testFiles(TEST_DIR).filter((f) => !f.endsWith("skip-reasons.test.ts"))) {
       for (const name of skippableNames(readFileSync(file, "utf8"))) {
-        if (!/^\((`(?:[^`\\]|\\.)*\$\{|needsOpenSearch\()/.test(name)) silent.push(`${file.slice(TEST_DIR.length)}: ${name.slice(0, 100)}`);
+        if (!/^\((`(?:[^`\\]|\\.)*\$\{|needsOpenSearch\()/.test(name))
+          silent.push(`${file.slice(TEST_DIR.length)}: ${name.slice(0, 100)}`);
       }
     }
     expect(silent).toEqual([]);

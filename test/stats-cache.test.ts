@@ -1,15 +1,26 @@
 /**
  * What `recall stats` keeps of each session file in the cache (src/api/stats-cache.ts), through
  * the built CLI and the library, on real files: a second count answers from the cache with the
- * same records and leaves it as it was, its costs added reply by reply; a file that grew, one rewritten anew and one changed in
- * place under its old size and time each count as a first count does; a damaged cache (cut short,
- * a byte changed, garbage, well-formed entries that lie, a FIFO or a folder where it goes) is
- * passed over and rebuilt; two counts at once both answer and leave a whole cache; a session file
- * that cannot be read is counted in `unreadable`.
+ * same records and leaves it as it was, its costs added reply by reply; a file that grew, one
+ * rewritten anew and one changed in place under its old size and time each count as a first count
+ * does; a damaged cache (cut short, a byte changed, garbage, well-formed entries that lie, a FIFO
+ * or a folder where it goes) is passed over and rebuilt; two counts at once both answer and leave a
+ * whole cache; a session file that cannot be read is counted in `unreadable`.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { makeAgentDir, type AgentDir } from "./helpers/agent-dir.js";
@@ -25,18 +36,56 @@ const FOLDER = "/home/dev/cached";
 /** Long enough for a cold start on a busy machine; a hang goes on forever. */
 const HANG_MS = 30_000;
 
-const usage = (input: number, output: number, cost: number) => ({ input, output, cacheRead: 10, cacheWrite: 5, totalTokens: input + output + 15, cost: { total: cost } });
-const user = (id: string, parentId: string | null, at: string, text: string) => JSON.stringify({ type: "message", id, parentId, timestamp: at, message: { role: "user", content: text, timestamp: at } });
-const reply = (id: string, parentId: string, at: string, model: string, cost: number, path: string) =>
+const usage = (input: number, output: number, cost: number) => ({
+  input,
+  output,
+  cacheRead: 10,
+  cacheWrite: 5,
+  totalTokens: input + output + 15,
+  cost: { total: cost },
+});
+const user = (id: string, parentId: string | null, at: string, text: string) =>
   JSON.stringify({
     type: "message",
     id,
     parentId,
     timestamp: at,
-    message: { role: "assistant", provider: "acme", model, usage: usage(100, 50, cost), stopReason: "stop", timestamp: at, content: [{ type: "text", text: "ok" }, { type: "toolCall", id: `c-${id}`, name: "read", arguments: { path } }] },
+    message: { role: "user", content: text, timestamp: at },
+  });
+const reply = (
+  id: string,
+  parentId: string,
+  at: string,
+  model: string,
+  cost: number,
+  path: string,
+) =>
+  JSON.stringify({
+    type: "message",
+    id,
+    parentId,
+    timestamp: at,
+    message: {
+      role: "assistant",
+      provider: "acme",
+      model,
+      usage: usage(100, 50, cost),
+      stopReason: "stop",
+      timestamp: at,
+      content: [
+        { type: "text", text: "ok" },
+        { type: "toolCall", id: `c-${id}`, name: "read", arguments: { path } },
+      ],
+    },
   });
 
-const HEADER = JSON.stringify({ type: "session", version: 3, id: SESSION_ID, timestamp: "2026-12-01T10:00:00.000Z", cwd: FOLDER });
+const HEADER = JSON.stringify({
+  type: "session",
+  version: 3,
+  id: SESSION_ID,
+  timestamp: "2026-12-01T10:00:00.000Z",
+  cwd: FOLDER,
+});
 const FIRST_TURNS = [
   user("p1", null, "2026-12-01T10:00:00.000Z", "first"),
   reply("p2", "p1", "2026-12-01T10:01:00.000Z", "large", 0.25, "src/a.ts"),
@@ -46,7 +95,8 @@ const FIRST_TURNS = [
 
 const ROOT = process.getuid?.() === 0;
 
-const recall = (args: string[]) => runRecall(args, { env: { ...agent.env, TZ: "UTC" }, timeoutMs: HANG_MS });
+const recall = (args: string[]) =>
+  runRecall(args, { env: { ...agent.env, TZ: "UTC" }, timeoutMs: HANG_MS });
 
 /** `recall stats --json` of every session, checked to have answered cleanly. */
 async function stats(): Promise<Record<string, unknown>[]> {
@@ -73,7 +123,11 @@ function cacheIsWhole(): boolean {
   const bytes = readFileSync(cacheFile);
   const newline = bytes.indexOf(0x0a);
   const head = JSON.parse(bytes.subarray(0, newline).toString("utf8")) as { sha1: string };
-  return createHash("sha1").update(bytes.subarray(newline + 1)).digest("hex") === head.sha1;
+  return (
+    createHash("sha1")
+      .update(bytes.subarray(newline + 1))
+      .digest("hex") === head.sha1
+  );
 }
 
 beforeAll(() => {
@@ -91,7 +145,10 @@ describe("recall stats keeps what it read", () => {
   it("a second count gives the same records from the cache and leaves the cache as it was", async () => {
     const first = await firstCount();
     expect(first.find((r) => r.type === "totals")).toMatchObject({ unreadable: 0 });
-    expect(first.find((r) => r.type === "model" && r.model === "acme/large")).toMatchObject({ messages: 1, cost: 0.25 });
+    expect(first.find((r) => r.type === "model" && r.model === "acme/large")).toMatchObject({
+      messages: 1,
+      cost: 0.25,
+    });
     const kept = statSync(cacheFile);
     expect(cacheIsWhole()).toBe(true);
     expect(await stats()).toEqual(first);
@@ -102,21 +159,48 @@ describe("recall stats keeps what it read", () => {
 
   it("a session that grew counts its new messages, as a first count does", async () => {
     await stats();
-    appendFileSync(sessionPath, [user("p5", "p4", "2026-12-03T10:00:00.000Z", "third"), reply("p6", "p5", "2026-12-03T10:01:00.000Z", "fresh", 2.5, "src/b.ts")].join("\n") + "\n");
+    appendFileSync(
+      sessionPath,
+      [
+        user("p5", "p4", "2026-12-03T10:00:00.000Z", "third"),
+        reply("p6", "p5", "2026-12-03T10:01:00.000Z", "fresh", 2.5, "src/b.ts"),
+      ].join("\n") + "\n",
+    );
     const grown = await stats();
-    expect(grown.find((r) => r.type === "model" && r.model === "acme/fresh")).toMatchObject({ sessions: 1, messages: 1, cost: 2.5 });
-    expect(grown.find((r) => r.type === "day" && r.day === "2026-12-03")).toMatchObject({ sessions: 1, messages: 2 });
-    expect(grown.find((r) => r.type === "file" && r.path === `${FOLDER}/src/b.ts`)).toMatchObject({ calls: 1, sessions: 1 });
+    expect(grown.find((r) => r.type === "model" && r.model === "acme/fresh")).toMatchObject({
+      sessions: 1,
+      messages: 1,
+      cost: 2.5,
+    });
+    expect(grown.find((r) => r.type === "day" && r.day === "2026-12-03")).toMatchObject({
+      sessions: 1,
+      messages: 2,
+    });
+    expect(grown.find((r) => r.type === "file" && r.path === `${FOLDER}/src/b.ts`)).toMatchObject({
+      calls: 1,
+      sessions: 1,
+    });
     expect(grown).toEqual(await firstCount());
   });
 
   it("a session written anew in the same file, longer and with another header (as Pi migrates an old one), counts as it is now, not as an append", async () => {
     await stats();
     const header = HEADER.replace("10:00:00.000Z", "09:59:00.000Z");
-    writeFileSync(sessionPath, [header, ...FIRST_TURNS, reply("p5", "p4", "2026-12-02T11:00:00.000Z", "small", 0.01, "src/c.ts")].join("\n").replaceAll('"large"', '"grand"') + "\n");
+    writeFileSync(
+      sessionPath,
+      [
+        header,
+        ...FIRST_TURNS,
+        reply("p5", "p4", "2026-12-02T11:00:00.000Z", "small", 0.01, "src/c.ts"),
+      ]
+        .join("\n")
+        .replaceAll('"large"', '"grand"') + "\n",
+    );
     const rewritten = await stats();
     expect(rewritten.some((r) => r.model === "acme/large")).toBe(false);
-    expect(rewritten.find((r) => r.type === "model" && r.model === "acme/grand")).toMatchObject({ messages: 1 });
+    expect(rewritten.find((r) => r.type === "model" && r.model === "acme/grand")).toMatchObject({
+      messages: 1,
+    });
     expect(rewritten).toEqual(await firstCount());
   });
 
@@ -127,7 +211,9 @@ describe("recall stats keeps what it read", () => {
     utimesSync(sessionPath, before.atime, before.mtime);
     expect(statSync(sessionPath).size).toBe(before.size);
     const changed = await stats();
-    expect(changed.find((r) => r.type === "model" && r.model === "acme/smoll")).toMatchObject({ messages: 1 });
+    expect(changed.find((r) => r.type === "model" && r.model === "acme/smoll")).toMatchObject({
+      messages: 1,
+    });
     expect(changed.some((r) => r.model === "acme/small")).toBe(false);
   });
 });
@@ -138,19 +224,42 @@ describe("costs from the cache", () => {
     const folder = join(agent.sessionsDir, "--home-dev-pennies--");
     mkdirSync(folder);
     const session = (id: string, replies: Array<[string, number]>) => {
-      const header = JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-12-10T09:00:00.000Z", cwd: "/home/dev/pennies" });
-      const lines = replies.flatMap(([at, cost], i) => [user(`u${i}`, i === 0 ? null : `r${i - 1}`, at, "go"), reply(`r${i}`, `u${i}`, at, "penny", cost, "src/p.ts")]);
-      writeFileSync(join(folder, `2026-12-10T09-00-00-000Z_${id}.jsonl`), [header, ...lines].join("\n") + "\n");
+      const header = JSON.stringify({
+        type: "session",
+        version: 3,
+        id,
+        timestamp: "2026-12-10T09:00:00.000Z",
+        cwd: "/home/dev/pennies",
+      });
+      const lines = replies.flatMap(([at, cost], i) => [
+        user(`u${i}`, i === 0 ? null : `r${i - 1}`, at, "go"),
+        reply(`r${i}`, `u${i}`, at, "penny", cost, "src/p.ts"),
+      ]);
+      writeFileSync(
+        join(folder, `2026-12-10T09-00-00-000Z_${id}.jsonl`),
+        [header, ...lines].join("\n") + "\n",
+      );
     };
     session("0f000000-0000-7000-8000-0000000000d1", [["2026-12-10T12:00:00.000Z", 0.3323697]]);
-    session("0f000000-0000-7000-8000-0000000000d2", [["2026-12-10T10:00:00.000Z", 0.2851398], ["2026-12-10T10:30:00.000Z", 0.303669]]);
+    session("0f000000-0000-7000-8000-0000000000d2", [
+      ["2026-12-10T10:00:00.000Z", 0.2851398],
+      ["2026-12-10T10:30:00.000Z", 0.303669],
+    ]);
     try {
       const first = await firstCount();
       const again = await stats();
       for (const answer of [first, again]) {
-        expect(answer.find((r) => r.type === "project" && r.project === "/home/dev/pennies")).toMatchObject({ messages: 6, cost: 0.921178 });
-        expect(answer.find((r) => r.type === "model" && r.model === "acme/penny")).toMatchObject({ messages: 3, cost: 0.921178 });
-        expect(answer.find((r) => r.type === "day" && r.day === "2026-12-10")).toMatchObject({ sessions: 2, cost: 0.921178 });
+        expect(
+          answer.find((r) => r.type === "project" && r.project === "/home/dev/pennies"),
+        ).toMatchObject({ messages: 6, cost: 0.921178 });
+        expect(answer.find((r) => r.type === "model" && r.model === "acme/penny")).toMatchObject({
+          messages: 3,
+          cost: 0.921178,
+        });
+        expect(answer.find((r) => r.type === "day" && r.day === "2026-12-10")).toMatchObject({
+          sessions: 2,
+          cost: 0.921178,
+        });
       }
     } finally {
       rmSync(folder, { recursive: true });
@@ -161,9 +270,33 @@ describe("costs from the cache", () => {
 describe("a damaged cache is passed over and rebuilt", () => {
   /** Each damage, done to a whole cache. */
   const damages: Array<[string, () => void]> = [
-    ["cut short", () => writeFileSync(cacheFile, readFileSync(cacheFile).subarray(0, statSync(cacheFile).size >> 1))],
-    ["a digit changed", () => writeFileSync(cacheFile, readFileSync(cacheFile, "utf8").replace(/("quarters":\[\d+,)(\d)/, (_m, a: string, d: string) => `${a}${(Number(d) + 1) % 10}`))],
-    ["garbage", () => writeFileSync(cacheFile, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)))],
+    [
+      "cut short",
+      () =>
+        writeFileSync(
+          cacheFile,
+          readFileSync(cacheFile).subarray(0, statSync(cacheFile).size >> 1),
+        ),
+    ],
+    [
+      "a digit changed",
+      () =>
+        writeFileSync(
+          cacheFile,
+          readFileSync(cacheFile, "utf8").replace(
+            /("quarters":\[\d+,)(\d)/,
+            (_m, a: string, d: string) => `${a}${(Number(d) + 1) % 10}`,
+          ),
+        ),
+    ],
+    [
+      "garbage",
+      () =>
+        writeFileSync(
+          cacheFile,
+          Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)),
+        ),
+    ],
     ["empty", () => writeFileSync(cacheFile, "")],
     [
       "entries that lie, under a checksum that matches",
@@ -171,7 +304,10 @@ describe("a damaged cache is passed over and rebuilt", () => {
         const text = readFileSync(cacheFile, "utf8");
         const newline = text.indexOf("\n");
         const head = JSON.parse(text.slice(0, newline)) as Record<string, unknown>;
-        const body = JSON.parse(text.slice(newline + 1)) as { strings: string[]; files: Array<Record<string, unknown> & { facts: Record<string, unknown> }> };
+        const body = JSON.parse(text.slice(newline + 1)) as {
+          strings: string[];
+          files: Array<Record<string, unknown> & { facts: Record<string, unknown> }>;
+        };
         const ours = body.files.find((f) => f.path === sessionPath)!;
         ours.facts.models = [body.strings.length + 5, 1, 1, 1, 1, 1, 1];
         body.files.forEach((file, i) => {
@@ -181,7 +317,10 @@ describe("a damaged cache is passed over and rebuilt", () => {
           else file.facts = { first: 1, last: 0, quarters: [], models: [], files: [] };
         });
         const text2 = JSON.stringify(body);
-        writeFileSync(cacheFile, `${JSON.stringify({ ...head, sha1: createHash("sha1").update(text2).digest("hex") })}\n${text2}`);
+        writeFileSync(
+          cacheFile,
+          `${JSON.stringify({ ...head, sha1: createHash("sha1").update(text2).digest("hex") })}\n${text2}`,
+        );
       },
     ],
     [
@@ -214,17 +353,20 @@ describe("a damaged cache is passed over and rebuilt", () => {
     rmSync(cacheFile, { recursive: true });
   });
 
-  it.skipIf(ROOT)(`a cache folder that cannot be written: the same records${ROOT ? " (skipped: root writes into a read-only folder)" : ""}`, async () => {
-    const first = await firstCount();
-    rmSync(cacheFile);
-    chmodSync(cacheDir, 0o500);
-    try {
-      expect(await stats()).toEqual(first);
-      expect(existsSync(cacheFile)).toBe(false);
-    } finally {
-      chmodSync(cacheDir, 0o700);
-    }
-  });
+  it.skipIf(ROOT)(
+    `a cache folder that cannot be written: the same records${ROOT ? " (skipped: root writes into a read-only folder)" : ""}`,
+    async () => {
+      const first = await firstCount();
+      rmSync(cacheFile);
+      chmodSync(cacheDir, 0o500);
+      try {
+        expect(await stats()).toEqual(first);
+        expect(existsSync(cacheFile)).toBe(false);
+      } finally {
+        chmodSync(cacheDir, 0o700);
+      }
+    },
+  );
 });
 
 describe("two processes at once", () => {
@@ -261,16 +403,19 @@ describe("the library's stats over a cache", () => {
     }
   });
 
-  it.skipIf(ROOT)(`a session file it may no longer read counts in unreadable${ROOT ? " (skipped: root reads a file of mode 000)" : ""}`, async () => {
-    const { Recall } = await import("../src/index.js");
-    const library = Recall.open({ env: { ...agent.env, TZ: "UTC" }, cwd: agent.root });
-    try {
-      expect((await library.stats()).unreadable).toBe(0);
-      chmodSync(sessionPath, 0o000);
-      expect((await library.stats({ sync: false })).unreadable).toBe(1);
-    } finally {
-      chmodSync(sessionPath, 0o600);
-      library.close();
-    }
-  });
+  it.skipIf(ROOT)(
+    `a session file it may no longer read counts in unreadable${ROOT ? " (skipped: root reads a file of mode 000)" : ""}`,
+    async () => {
+      const { Recall } = await import("../src/index.js");
+      const library = Recall.open({ env: { ...agent.env, TZ: "UTC" }, cwd: agent.root });
+      try {
+        expect((await library.stats()).unreadable).toBe(0);
+        chmodSync(sessionPath, 0o000);
+        expect((await library.stats({ sync: false })).unreadable).toBe(1);
+      } finally {
+        chmodSync(sessionPath, 0o600);
+        library.close();
+      }
+    },
+  );
 });

@@ -30,11 +30,19 @@ class MemorySink implements MarkedSink {
   }
 
   async marks(paths: readonly string[]): Promise<Map<string, KnownFile>> {
-    return new Map(paths.flatMap((path) => (this.marked.has(path) ? [[path, this.marked.get(path)!] as const] : [])));
+    return new Map(
+      paths.flatMap((path) =>
+        this.marked.has(path) ? [[path, this.marked.get(path)!] as const] : [],
+      ),
+    );
   }
 
   async forksOf(parentNames: readonly string[]): Promise<KnownFile[]> {
-    return [...this.marked.values()].filter((m) => m.state.header.parent !== undefined && parentNames.includes(basename(m.state.header.parent)));
+    return [...this.marked.values()].filter(
+      (m) =>
+        m.state.header.parent !== undefined &&
+        parentNames.includes(basename(m.state.header.parent)),
+    );
   }
 
   async filesOfSession(id: string): Promise<KnownFile[]> {
@@ -49,16 +57,35 @@ class MemorySink implements MarkedSink {
       return;
     }
     const { file, read } = change;
-    const replaceFrom = change.kind === "part" ? (change.first ? (change.from ?? 0) : undefined) : change.continued ? undefined : change.kind === "appended" ? change.from : 0;
+    const replaceFrom =
+      change.kind === "part"
+        ? change.first
+          ? (change.from ?? 0)
+          : undefined
+        : change.continued
+          ? undefined
+          : change.kind === "appended"
+            ? change.from
+            : 0;
     const had = this.messages.get(file.path) ?? [];
     const kept = replaceFrom === undefined ? had : had.filter((m) => m.index < replaceFrom);
     this.messages.set(file.path, [...kept, ...read.messages]);
-    if (change.kind !== "part") this.marked.set(file.path, { path: file.path, size: file.size, mtimeMs: file.mtimeMs, ino: file.ino, state: change.mark });
+    if (change.kind !== "part")
+      this.marked.set(file.path, {
+        path: file.path,
+        size: file.size,
+        mtimeMs: file.mtimeMs,
+        ino: file.ino,
+        state: change.mark,
+      });
   }
 
   /** What was emitted since the last call, as (kind, file name) pairs. */
   take(): [string, string][] {
-    const taken = this.emitted.map((c): [string, string] => [c.kind, basename(c.kind === "removed" ? c.path : c.file.path)]);
+    const taken = this.emitted.map((c): [string, string] => [
+      c.kind,
+      basename(c.kind === "removed" ? c.path : c.file.path),
+    ]);
     this.emitted = [];
     return taken;
   }
@@ -70,7 +97,8 @@ describe("a second consumer of the sync's changes", () => {
   it("gets appends, rewrites and deletions since its own mark, whatever the index synced meanwhile", async () => {
     agent = makeAgentDir();
     const locations = (await openRecall({ env: agent.env })).locations;
-    const path = (fixture: string) => join(agent.sessionsDir, fixture.slice(FIXTURE_SESSIONS_DIR.length + 1));
+    const path = (fixture: string) =>
+      join(agent.sessionsDir, fixture.slice(FIXTURE_SESSIONS_DIR.length + 1));
     const s1 = path(FIXTURE_FILES.s1);
     const s3 = path(FIXTURE_FILES.s3); // a fork of s1
     const s4 = path(FIXTURE_FILES.s4);
@@ -89,7 +117,12 @@ describe("a second consumer of the sync's changes", () => {
     sink.take();
 
     // Nothing changed since its mark: nothing to emit, though the index was synced too.
-    expect(await syncConsumer(locations, sink)).toMatchObject({ indexed: 0, appended: 0, removed: 0, planned: 0 });
+    expect(await syncConsumer(locations, sink)).toMatchObject({
+      indexed: 0,
+      appended: 0,
+      removed: 0,
+      planned: 0,
+    });
     expect(sink.take()).toEqual([]);
 
     // Two appends, each synced into the index at once: one change for the consumer, with both.
@@ -102,13 +135,21 @@ describe("a second consumer of the sync's changes", () => {
     const [appended] = sink.emitted;
     expect(sink.take()).toEqual([["appended", basename(s1)]]);
     expect(appended).toMatchObject({ kind: "appended", from: markBefore });
-    const texts = (appended as Extract<SessionChange, { kind: "appended" }>).read.messages.map((m) => m.text).join("\n");
+    const texts = (appended as Extract<SessionChange, { kind: "appended" }>).read.messages
+      .map((m) => m.text)
+      .join("\n");
     expect(texts).toMatch(/firstpushword[\s\S]*secondpushword/);
     expect(sink.messages).toEqual(await fromScratch());
 
     // A session rewritten in place (not appended to): written again, whole, with its old mark.
     const lines = readFileSync(s4, "utf8").trimEnd().split("\n");
-    writeFileSync(s4, [lines[0], userMessage("p0000003", "rewrittenword", at("2026-11-03T00:00:00Z")).trimEnd()].join("\n") + "\n");
+    writeFileSync(
+      s4,
+      [
+        lines[0],
+        userMessage("p0000003", "rewrittenword", at("2026-11-03T00:00:00Z")).trimEnd(),
+      ].join("\n") + "\n",
+    );
     await syncConsumer(locations, sink);
     const [rewritten] = sink.emitted;
     expect(sink.take()).toEqual([["written", basename(s4)]]);

@@ -18,7 +18,8 @@ const S3 = "01a0f71f-0380-71ce-a5f6-9af2c7be0ad4"; // shop-api 11:00, fork of S1
 const D1 = "421f595e-0a03-4c2f-9f1d-25f1dc156710"; // shop-api, a month earlier, kubectl
 const S4 = "01a0f755-f200-7250-a372-48336bf4923d"; // blog 12:00, résumé
 const S5 = "01a0f78c-e080-7f28-af10-ffa76e6bae4c"; // infra 13:00
-const S1_FILE = "--home-dev-shop-api--/2026-10-01T09-00-00-000Z_01a0f6b1-2680-79e3-a1fa-30b6f0582ef5.jsonl";
+const S1_FILE =
+  "--home-dev-shop-api--/2026-10-01T09-00-00-000Z_01a0f6b1-2680-79e3-a1fa-30b6f0582ef5.jsonl";
 /** Sessions with at least one message: the header-only one is not in the index. */
 const INDEXED_SESSIONS = 10;
 
@@ -60,10 +61,16 @@ describe("recall tag, untag and tags", () => {
   });
 
   it("writes the tags into the index at once: a search without a sync shows them", async () => {
-    const found = jsonLines<Hit>((await recall(["search", "--no-sync", "--json", "#rust-search"])).stdout);
+    const found = jsonLines<Hit>(
+      (await recall(["search", "--no-sync", "--json", "#rust-search"])).stdout,
+    );
     expect(found.map((h) => [h.id, h.tags])).toEqual([[S1, ["deploy", "rust-search"]]]);
     // The tag words, searchable as text too.
-    expect(jsonLines<Hit>((await recall(["search", "--no-sync", "--json", "rust"])).stdout).map((h) => h.id)).toEqual([S1]);
+    expect(
+      jsonLines<Hit>((await recall(["search", "--no-sync", "--json", "rust"])).stdout).map(
+        (h) => h.id,
+      ),
+    ).toEqual([S1]);
   });
 
   it("names a session by full id or by file path", async () => {
@@ -86,7 +93,9 @@ describe("recall tag, untag and tags", () => {
   it("rejects an empty tag with a clear message, storing nothing", async () => {
     const result = await recall(["tag", S2, "fine", "#!?"]);
     expect(result).toMatchObject({ code: 2, stdout: "" });
-    expect(result.stderr).toBe('recall: "#!?" is not a tag: a tag needs at least one letter, digit or _\n');
+    expect(result.stderr).toBe(
+      'recall: "#!?" is not a tag: a tag needs at least one letter, digit or _\n',
+    );
     expect((await recall(["tags", S2, "--json"])).code).toBe(1);
   });
 
@@ -102,10 +111,18 @@ describe("recall tag, untag and tags", () => {
   it("untag removes and suppresses, warning about a tag the session did not have; tagging again lifts it", async () => {
     const result = await recall(["untag", S1, "deploy", "never", "--json"]);
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe(`recall: ${S1} had no #never; suppressed for automatic tagging all the same\n`);
-    expect(jsonLines<SessionTags>(result.stdout)[0]).toMatchObject({ tags: ["rust-search", "viapath"], suppressed: ["deploy", "never"] });
+    expect(result.stderr).toBe(
+      `recall: ${S1} had no #never; suppressed for automatic tagging all the same\n`,
+    );
+    expect(jsonLines<SessionTags>(result.stdout)[0]).toMatchObject({
+      tags: ["rust-search", "viapath"],
+      suppressed: ["deploy", "never"],
+    });
     const again = jsonLines<SessionTags>((await recall(["tag", S1, "deploy", "--json"])).stdout)[0];
-    expect(again).toMatchObject({ tags: ["deploy", "rust-search", "viapath"], suppressed: ["never"] });
+    expect(again).toMatchObject({
+      tags: ["deploy", "rust-search", "viapath"],
+      suppressed: ["never"],
+    });
   });
 
   it("tags <session> shows each set; tags alone counts every tag", async () => {
@@ -121,7 +138,9 @@ describe("recall tag, untag and tags", () => {
       { tag: "viaid", sessions: 1 },
       { tag: "viapath", sessions: 1 },
     ]);
-    expect((await recall(["tags"])).stdout).toBe("#piped        2\n#deploy       1\n#rust-search  1\n#viaid        1\n#viapath      1\n");
+    expect((await recall(["tags"])).stdout).toBe(
+      "#piped        2\n#deploy       1\n#rust-search  1\n#viaid        1\n#viapath      1\n",
+    );
   });
 });
 
@@ -144,7 +163,13 @@ describe("#tags in search queries", () => {
     const { code, hits: found } = await hits("#a");
     expect(code).toBe(0);
     expect(found.map((h) => h.id)).toEqual([S3, S1]);
-    expect(found[0]).toMatchObject({ tags: ["a"], score: 0, message: null, snippet: "", spans: [] });
+    expect(found[0]).toMatchObject({
+      tags: ["a"],
+      score: 0,
+      message: null,
+      snippet: "",
+      spans: [],
+    });
     expect(found[1]!.tags).toEqual(["a", "b"]);
   });
 
@@ -171,12 +196,20 @@ describe("#tags in search queries", () => {
     expect(found[0]!.message).not.toBeNull();
     expect(found[0]!.snippet.toLowerCase()).toContain("kubectl");
     // The text matches elsewhere, not among the tagged sessions.
-    expect(await recall(["search", "forkonlyword #b"])).toMatchObject({ code: 1, stdout: "", stderr: expect.stringMatching(/no session matches/) });
+    expect(await recall(["search", "forkonlyword #b"])).toMatchObject({
+      code: 1,
+      stdout: "",
+      stderr: expect.stringMatching(/no session matches/),
+    });
   });
 
   it("a tag no session carries matches nothing (exit 1), and is no error", async () => {
     expect(await recall(["search", "#nosuchtag"])).toMatchObject({ code: 1, stdout: "" });
-    expect(await recall(["search", "--json", "kubectl #nosuchtag"])).toMatchObject({ code: 1, stdout: "", stderr: "" });
+    expect(await recall(["search", "--json", "kubectl #nosuchtag"])).toMatchObject({
+      code: 1,
+      stdout: "",
+      stderr: "",
+    });
   });
 
   it("tag words are ordinary searchable text too", async () => {
@@ -186,8 +219,13 @@ describe("#tags in search queries", () => {
 
   it("search and list results carry each session's merged tags", async () => {
     const { hits: found } = await hits("kubectl");
-    expect(Object.fromEntries(found.map((h) => [h.id, h.tags]))).toEqual({ [S1]: ["a", "b"], [D1]: [] });
-    const listed = jsonLines<{ id: string; tags: string[] }>((await recall(["list", "--json"])).stdout);
+    expect(Object.fromEntries(found.map((h) => [h.id, h.tags]))).toEqual({
+      [S1]: ["a", "b"],
+      [D1]: [],
+    });
+    const listed = jsonLines<{ id: string; tags: string[] }>(
+      (await recall(["list", "--json"])).stdout,
+    );
     expect(listed.find((s) => s.id === S5)?.tags).toEqual(["b"]);
     expect(listed.find((s) => s.id === S4)?.tags).toEqual([]);
   });
@@ -288,11 +326,18 @@ describe("the pi-recall import", () => {
     agent = makeAgentDir();
     expect((await recall(["tag", S4, "wip"])).code).toBe(0);
     const file = writeLegacy({
-      [S4]: { manualTags: ["Legacy"], autoTags: ["oldauto"], suppressedTags: ["wip"], updatedAt: 1 },
+      [S4]: {
+        manualTags: ["Legacy"],
+        autoTags: ["oldauto"],
+        suppressedTags: ["wip"],
+        updatedAt: 1,
+      },
       [S5]: { manualTags: ["legacy"], autoTags: [], suppressedTags: [], updatedAt: 1 },
     });
     const first = await hits("#legacy");
-    expect(first.stderr).toBe(`recall: imported the pi-recall tags of 2 sessions from ${file} (once; recall keeps its own copy from now on)\n`);
+    expect(first.stderr).toBe(
+      `recall: imported the pi-recall tags of 2 sessions from ${file} (once; recall keeps its own copy from now on)\n`,
+    );
     expect(first.hits.map((h) => [h.id, h.tags])).toEqual([
       [S5, ["legacy"]],
       // recall's own manual #wip stays; the file's suppression of it does not win.
@@ -311,7 +356,9 @@ describe("the pi-recall import", () => {
     writeFileSync(file, "{ not json");
     const broken = await recall(["tags"]);
     expect(broken.stderr).toMatch(/cannot import the pi-recall tags in .*tags-v1\.json/);
-    writeLegacy({ [S1]: { manualTags: ["fixed"], autoTags: [], suppressedTags: [], updatedAt: 1 } });
+    writeLegacy({
+      [S1]: { manualTags: ["fixed"], autoTags: [], suppressedTags: [], updatedAt: 1 },
+    });
     const fixed = await recall(["tags", "--json"]);
     expect(fixed.stderr).toMatch(/imported the pi-recall tags of 1 session from/);
     expect(jsonLines(fixed.stdout)).toEqual([{ tag: "fixed", sessions: 1 }]);
@@ -321,8 +368,18 @@ describe("the pi-recall import", () => {
     agent = makeAgentDir();
     const moved = join(agent.root, "elsewhere");
     mkdirSync(moved);
-    writeFileSync(join(moved, "tags-v1.json"), JSON.stringify({ version: 1, sessions: { [S1]: { manualTags: ["moved"], autoTags: [], suppressedTags: [], updatedAt: 1 } } }));
-    const result = await runRecall(["tags", "--json"], { env: { ...agent.env, PI_RECALL_DATA_DIR: moved } });
+    writeFileSync(
+      join(moved, "tags-v1.json"),
+      JSON.stringify({
+        version: 1,
+        sessions: {
+          [S1]: { manualTags: ["moved"], autoTags: [], suppressedTags: [], updatedAt: 1 },
+        },
+      }),
+    );
+    const result = await runRecall(["tags", "--json"], {
+      env: { ...agent.env, PI_RECALL_DATA_DIR: moved },
+    });
     expect(result.stderr).toContain(`from ${join(moved, "tags-v1.json")}`);
     expect(jsonLines(result.stdout)).toEqual([{ tag: "moved", sessions: 1 }]);
   });

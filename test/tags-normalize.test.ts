@@ -52,7 +52,11 @@ describe("parseTags", () => {
 
 describe("parseTagQuery", () => {
   it("takes #tags and -#tags out of the text", () => {
-    expect(parseTagQuery("helm #Deploy -#wip chart")).toEqual({ text: "helm   chart", include: ["deploy"], exclude: ["wip"] });
+    expect(parseTagQuery("helm #Deploy -#wip chart")).toEqual({
+      text: "helm   chart",
+      include: ["deploy"],
+      exclude: ["wip"],
+    });
   });
 
   it("keeps several tags, each once", () => {
@@ -60,7 +64,11 @@ describe("parseTagQuery", () => {
   });
 
   it("leaves # inside words, alone, or inside a quoted phrase as text", () => {
-    expect(parseTagQuery('c# issue # 5 "see #tag here"')).toEqual({ text: 'c# issue # 5 "see #tag here"', include: [], exclude: [] });
+    expect(parseTagQuery('c# issue # 5 "see #tag here"')).toEqual({
+      text: 'c# issue # 5 "see #tag here"',
+      include: [],
+      exclude: [],
+    });
   });
 
   it("keeps the trailing space that turns prefix matching off", () => {

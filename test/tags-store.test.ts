@@ -38,7 +38,11 @@ describe("manual, automatic and suppressed tags", () => {
     // Tagging an automatic tag by hand makes it manual, so the next generator run cannot drop it.
     await store.addManual("s1", ["search"]);
     await store.setAuto("s1", ["other"]);
-    expect(store.sets("s1")).toEqual({ manual: ["rust", "search"], auto: ["other"], suppressed: [] });
+    expect(store.sets("s1")).toEqual({
+      manual: ["rust", "search"],
+      auto: ["other"],
+      suppressed: [],
+    });
   });
 
   it("normalizes a generator's proposals and replaces its previous ones", async () => {
@@ -100,11 +104,17 @@ describe("manual, automatic and suppressed tags", () => {
     expect(store.id).toBe("37b9b017-6d72-4d39-b116-0a78e50041bf");
     const s1 = "11111111-1111-4111-8111-111111111111";
     const s2 = "22222222-2222-4222-8222-222222222222";
-    expect(store.sets(s1)).toEqual({ manual: ["rust", "search"], auto: ["deploy"], suppressed: [] });
+    expect(store.sets(s1)).toEqual({
+      manual: ["rust", "search"],
+      auto: ["deploy"],
+      suppressed: [],
+    });
     expect(store.sets(s2)).toEqual({ manual: ["blog"], auto: [], suppressed: ["wip"] });
     expect((await store.changesSince(0)).seq).toBe(4);
     await store.addManual(s2, ["wip"]);
-    expect((await store.changesSince(4)).sessions).toEqual([{ sessionId: s2, tags: ["blog", "wip"] }]);
+    expect((await store.changesSince(4)).sessions).toEqual([
+      { sessionId: s2, tags: ["blog", "wip"] },
+    ]);
   });
 
   it("keeps everything across a reopen, under the same store id", async () => {
@@ -119,8 +129,15 @@ describe("manual, automatic and suppressed tags", () => {
 
 describe("the pi-recall import", () => {
   it("reads the file pi-recall writes and the bare map, normalizing tags", async () => {
-    const record = { manualTags: ["Rust", "#Search"], autoTags: ["k8s", ""], suppressedTags: ["wip"], updatedAt: 1 };
-    const expected = new Map([["s1", { manual: ["rust", "search"], auto: ["k8s"], suppressed: ["wip"] }]]);
+    const record = {
+      manualTags: ["Rust", "#Search"],
+      autoTags: ["k8s", ""],
+      suppressedTags: ["wip"],
+      updatedAt: 1,
+    };
+    const expected = new Map([
+      ["s1", { manual: ["rust", "search"], auto: ["k8s"], suppressed: ["wip"] }],
+    ]);
     expect(parseLegacyTags({ version: 1, sessions: { s1: record } })).toEqual(expected);
     expect(parseLegacyTags({ s1: record, s2: { manualTags: [] }, s3: "junk" })).toEqual(expected);
     expect(() => parseLegacyTags([])).toThrow();
@@ -143,9 +160,14 @@ describe("the pi-recall import", () => {
 });
 
 /** Runs a module script in a separate Node process; resolves with its stdout. */
-function node(script: string, onStdout?: (text: string, kill: () => void) => void): Promise<{ code: number | null; signal: string | null; stdout: string }> {
+function node(
+  script: string,
+  onStdout?: (text: string, kill: () => void) => void,
+): Promise<{ code: number | null; signal: string | null; stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => {
       stdout += d;

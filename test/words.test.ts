@@ -16,16 +16,44 @@ const S1_FORK_ID = "01a0f71f-0380-71ce-a5f6-9af2c7be0ad4";
 /** Writes a Pi session file with one user message per text, and a session name if given. */
 function writeSession(id: string, texts: string[], name?: string): void {
   const start = Date.parse("2026-10-05T10:00:00Z");
-  const lines: object[] = [{ type: "session", version: 3, id, timestamp: new Date(start).toISOString(), cwd: "/home/dev/words" }];
+  const lines: object[] = [
+    {
+      type: "session",
+      version: 3,
+      id,
+      timestamp: new Date(start).toISOString(),
+      cwd: "/home/dev/words",
+    },
+  ];
   let parentId: string | null = null;
   texts.forEach((text, i) => {
     const ms = start + (i + 1) * 1000;
     const entryId = `${id.slice(0, 4)}${String(i).padStart(4, "0")}`;
-    lines.push({ type: "message", id: entryId, parentId, timestamp: new Date(ms).toISOString(), message: { role: i % 2 ? "assistant" : "user", content: [{ type: "text", text }], timestamp: ms } });
+    lines.push({
+      type: "message",
+      id: entryId,
+      parentId,
+      timestamp: new Date(ms).toISOString(),
+      message: {
+        role: i % 2 ? "assistant" : "user",
+        content: [{ type: "text", text }],
+        timestamp: ms,
+      },
+    });
     parentId = entryId;
   });
-  if (name) lines.push({ type: "session_info", id: `${id.slice(0, 4)}name`, parentId, timestamp: new Date(start + 60_000).toISOString(), name });
-  writeFileSync(join(agent.sessionsDir, "--home-dev-words--", `2026-10-05T10-00-00-000Z_${id}.jsonl`), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  if (name)
+    lines.push({
+      type: "session_info",
+      id: `${id.slice(0, 4)}name`,
+      parentId,
+      timestamp: new Date(start + 60_000).toISOString(),
+      name,
+    });
+  writeFileSync(
+    join(agent.sessionsDir, "--home-dev-words--", `2026-10-05T10-00-00-000Z_${id}.jsonl`),
+    lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
+  );
 }
 
 const JA = "0a000000-0000-7000-8000-000000000001";
@@ -38,12 +66,22 @@ const CHATTY = "0a000000-0000-7000-8000-000000000006";
 beforeAll(async () => {
   agent = makeAgentDir();
   mkdirSync(join(agent.sessionsDir, "--home-dev-words--"));
-  writeSession(JA, ["設定ファイルの読み込みが失敗します", "東京サーバーの設定ファイルを直しました"]);
+  writeSession(JA, [
+    "設定ファイルの読み込みが失敗します",
+    "東京サーバーの設定ファイルを直しました",
+  ]);
   writeSession(ZH, ["我们在北京部署了新的服务器", "部署完成了"]);
   writeSession(KO, ["서울에서 배포를 확인했습니다", "좋습니다"]);
-  writeSession(ZEBRA, ["we went through the numbers", "the numbers add up"], "Quarterly zebra audit");
+  writeSession(
+    ZEBRA,
+    ["we went through the numbers", "the numbers add up"],
+    "Quarterly zebra audit",
+  );
   writeSession(VAULT, ["the cron job failed again", "fixed the schedule"], "Rotate vault tokens");
-  writeSession(CHATTY, ["the vault is sealed; rotate it?", "tokens expire weekly, tokens are in the vault"]);
+  writeSession(CHATTY, [
+    "the vault is sealed; rotate it?",
+    "tokens expire weekly, tokens are in the vault",
+  ]);
   expect((await recall("index")).code).toBe(0);
   expect((await recall("tag", ZEBRA, "codebase")).code).toBe(0);
 });
@@ -58,14 +96,19 @@ describe("Chinese, Japanese and Korean text", () => {
     ["北京", ZH, "北京"],
     ["部署了", ZH, "部署了"],
     ["서울", KO, "서울"],
-  ])("`%s` finds the session whose text holds it, and marks it in the snippet", async (query, id, mark) => {
-    const result = await recall("search", "--json", query);
-    expect(result.code, result.stderr).toBe(0);
-    const [hit] = jsonLines<{ id: string; snippet: string; spans: [number, number][] }>(result.stdout);
-    expect(hit!.id).toBe(id);
-    const bytes = Buffer.from(hit!.snippet);
-    expect(hit!.spans.map(([s, e]) => bytes.subarray(s, e).toString())).toEqual([mark]);
-  });
+  ])(
+    "`%s` finds the session whose text holds it, and marks it in the snippet",
+    async (query, id, mark) => {
+      const result = await recall("search", "--json", query);
+      expect(result.code, result.stderr).toBe(0);
+      const [hit] = jsonLines<{ id: string; snippet: string; spans: [number, number][] }>(
+        result.stdout,
+      );
+      expect(hit!.id).toBe(id);
+      const bytes = Buffer.from(hit!.snippet);
+      expect(hit!.spans.map(([s, e]) => bytes.subarray(s, e).toString())).toEqual([mark]);
+    },
+  );
 
   it("marks the same characters in a session's text as the picker's preview does", async () => {
     const read = await recall("read", "--color", "always", "--highlight", "設定ファイル", JA);
@@ -88,7 +131,9 @@ describe("session names", () => {
   it("ranks a session first for its own name", async () => {
     expect(ids((await recall("search", "--json", "Rotate vault tokens")).stdout)[0]).toBe(VAULT);
     // The fixture's fork of S1 carries S1's name too: the two lead.
-    expect(new Set(ids((await recall("search", "--json", S1_NAME)).stdout).slice(0, 2))).toEqual(new Set([S1_ID, S1_FORK_ID]));
+    expect(new Set(ids((await recall("search", "--json", S1_NAME)).stdout).slice(0, 2))).toEqual(
+      new Set([S1_ID, S1_FORK_ID]),
+    );
   });
 });
 
@@ -114,7 +159,9 @@ describe("a query that starts with a dash", () => {
   });
 
   it("keeps options before or after the words, `--`, and the errors of mistyped long options", async () => {
-    expect(ids((await recall("search", "--json", "staging", "--limit", "1")).stdout)).toEqual([S1_ID]);
+    expect(ids((await recall("search", "--json", "staging", "--limit", "1")).stdout)).toEqual([
+      S1_ID,
+    ]);
     const ended = await recall("search", "--", "--json");
     expect(ended.code).toBe(1);
     expect(ended.stderr).toMatch(/no session matches "--json"/);

@@ -67,7 +67,8 @@ export const HELD_BACK = [
       "We could, but lodash-es tree-shakes in the app bundle. With the pattern the suite passes; I left a comment in jest.config.js listing why the exception exists.",
     ],
     queries: {
-      paraphrase: "spec harness choked on a third-party library authored using modern export syntax",
+      paraphrase:
+        "spec harness choked on a third-party library authored using modern export syntax",
       vague: "test runner import error",
       keyword: "transformIgnorePatterns lodash-es babel-jest",
       remembered: "Cannot use import statement",
@@ -117,7 +118,8 @@ export const HELD_BACK = [
       "I grepped for ORDER BY in the list endpoints and added the id tiebreaker to four more; a test now pages through 500 rows with equal timestamps and checks each appears once.",
     ],
     queries: {
-      paraphrase: "records showing up on two screens and some never, because ties had no defined sequence",
+      paraphrase:
+        "records showing up on two screens and some never, because ties had no defined sequence",
       vague: "table pages skip rows",
       keyword: "tiebreaker issued_at invoices",
       remembered: "imported same timestamp order undefined",
@@ -166,7 +168,8 @@ export const HELD_BACK = [
       "find /var/lib/php/sessions -mmin +1440 -delete freed 3 million inodes; then I moved sessions to Redis so the files stop piling up.",
     ],
     queries: {
-      paraphrase: "storage claimed to be exhausted while plenty of gigabytes remained, tiny leftovers everywhere",
+      paraphrase:
+        "storage claimed to be exhausted while plenty of gigabytes remained, tiny leftovers everywhere",
       vague: "disk full but not really",
       keyword: "inode df -i sessions",
       remembered: "No space left on device",
@@ -183,7 +186,8 @@ export const HELD_BACK = [
       "Truncating through /proc/<pid>/fd/<n> freed the space at once. For the future I configured logrotate with copytruncate for that log, since the worker never reopens its file.",
     ],
     queries: {
-      paraphrase: "removing huge journals did not give back capacity because a running program still held them",
+      paraphrase:
+        "removing huge journals did not give back capacity because a running program still held them",
       vague: "deleting files does not free space",
       keyword: "lsof copytruncate descriptor",
       remembered: "deleted logs disk still full",
@@ -281,7 +285,8 @@ export const HELD_BACK = [
       "COUNT(orders.id) instead of COUNT(*) gives 0 for them. The report now lists all 1,204 customers.",
     ],
     queries: {
-      paraphrase: "outer combination silently acted as a plain one because of a predicate placed after it, dropping clients who bought nothing",
+      paraphrase:
+        "outer combination silently acted as a plain one because of a predicate placed after it, dropping clients who bought nothing",
       vague: "report missing rows",
       keyword: "LEFT JOIN ON clause COUNT",
       remembered: "customers without orders missing",
@@ -297,7 +302,8 @@ export const HELD_BACK = [
       "The router now catches ChunkLoadError on navigation and does one full page reload, guarded by a sessionStorage flag so it cannot loop.",
     ],
     queries: {
-      paraphrase: "lazy parts of the app could not be fetched by visitors whose browser window predated a rollout",
+      paraphrase:
+        "lazy parts of the app could not be fetched by visitors whose browser window predated a rollout",
       vague: "errors after deploying frontend",
       keyword: "ChunkLoadError sessionStorage hashed",
       remembered: "loading chunk failed reload",
@@ -313,7 +319,8 @@ export const HELD_BACK = [
       "It swaps within the first frame; alternatively suppressHydrationWarning on that element hides the warning, but I preferred the effect so the text is right.",
     ],
     queries: {
-      paraphrase: "markup painted on the backend disagreed with what the visitor machine produced for dates",
+      paraphrase:
+        "markup painted on the backend disagreed with what the visitor machine produced for dates",
       vague: "react warning about server html",
       keyword: "hydration toLocaleString suppressHydrationWarning",
       remembered: "timestamps flicker order page",
@@ -361,7 +368,8 @@ export const HELD_BACK = [
       "The TTL now gets random jitter of up to five minutes, and the value is refreshed early when it is close to expiry. The spike is gone from the graphs.",
     ],
     queries: {
-      paraphrase: "hourly surge hammering the backend when a stored result lapsed for everyone simultaneously",
+      paraphrase:
+        "hourly surge hammering the backend when a stored result lapsed for everyone simultaneously",
       vague: "database load spike every hour",
       keyword: "thundering herd jitter TTL",
       remembered: "homepage cached Redis expires",
@@ -395,7 +403,8 @@ export const HELD_BACK = [
       "I set PATH at the top of the crontab, used the absolute path in the script, and added set -euo pipefail so a missing command fails the job loudly.",
     ],
     queries: {
-      paraphrase: "scheduled overnight task quietly produced nothing since a program could not be located",
+      paraphrase:
+        "scheduled overnight task quietly produced nothing since a program could not be located",
       vague: "scheduled job fails",
       keyword: "crontab pg_dump PATH",
       remembered: "backup empty archive cron",

@@ -6,7 +6,15 @@
 // Seeded and repeatable: the same topics, distractor count and seed give the same files; a folder
 // written with them is reused (its recall cache too), otherwise it is written again from scratch.
 import { createHash } from "node:crypto";
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join, relative } from "node:path";
 import { generateCorpus, REFERENCE_DATE, Rng } from "../corpus.mjs";
 import { REPO_ROOT } from "../lib.mjs";
@@ -17,12 +25,15 @@ const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 const MODEL = { api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-5" };
 
-export const defaultEvalDir = (distractors, seed) => join(REPO_ROOT, ".cache", "bench", `meaning-eval-n${distractors}-${seed}`);
+export const defaultEvalDir = (distractors, seed) =>
+  join(REPO_ROOT, ".cache", "bench", `meaning-eval-n${distractors}-${seed}`);
 
 /** Every file under `dir`, as paths relative to it. */
 function filesUnder(dir, base = dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? filesUnder(join(dir, entry.name), base) : [relative(base, join(dir, entry.name))],
+    entry.isDirectory()
+      ? filesUnder(join(dir, entry.name), base)
+      : [relative(base, join(dir, entry.name))],
   );
 }
 
@@ -36,9 +47,17 @@ function sessionId(ms, rng) {
 export function sessionLines(topic, { id, cwd, created, rng }) {
   let clock = created;
   let parentId = null;
-  const lines = [{ type: "session", version: 3, id, timestamp: new Date(created).toISOString(), cwd }];
+  const lines = [
+    { type: "session", version: 3, id, timestamp: new Date(created).toISOString(), cwd },
+  ];
   const append = (type, body) => {
-    const entry = { type, id: rng.hex(8), parentId, timestamp: new Date(clock).toISOString(), ...body };
+    const entry = {
+      type,
+      id: rng.hex(8),
+      parentId,
+      timestamp: new Date(clock).toISOString(),
+      ...body,
+    };
     lines.push(entry);
     parentId = entry.id;
   };
@@ -48,9 +67,25 @@ export function sessionLines(topic, { id, cwd, created, rng }) {
     const content = [{ type: "text", text }];
     if (k % 2 === 0) append("message", { message: { role: "user", content, timestamp: clock } });
     else {
-      const usage = { input: 4, output: Math.ceil(text.length / 4), cacheRead: 1200 * k, cacheWrite: 300, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+      const usage = {
+        input: 4,
+        output: Math.ceil(text.length / 4),
+        cacheRead: 1200 * k,
+        cacheWrite: 300,
+        totalTokens: 0,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      };
       usage.totalTokens = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
-      append("message", { message: { role: "assistant", content, ...MODEL, usage, stopReason: "stop", timestamp: clock } });
+      append("message", {
+        message: {
+          role: "assistant",
+          content,
+          ...MODEL,
+          usage,
+          stopReason: "stop",
+          timestamp: clock,
+        },
+      });
     }
   });
   return lines.map((line) => JSON.stringify(line));
@@ -58,23 +93,37 @@ export function sessionLines(topic, { id, cwd, created, rng }) {
 
 /**
  * The evaluation's agent dir: `distractors` generated sessions (seeded with `seed`) and one
- * session per topic. Returns where it is, recall's cache folder for it, and each topic's session id.
+ * session per topic. Returns where it is, recall's cache folder for it, and each topic's session
+ * id.
  */
-export async function writeEvalSessions(topics, { distractors = 300, seed = 1, outDir = defaultEvalDir(distractors, seed), log = () => {} } = {}) {
+export async function writeEvalSessions(
+  topics,
+  { distractors = 300, seed = 1, outDir = defaultEvalDir(distractors, seed), log = () => {} } = {},
+) {
   const corpus = await generateCorpus({ size: distractors, seed, log });
   const agentDir = join(outDir, "agent");
   const sessionsDir = join(agentDir, "sessions");
   const cacheDir = join(outDir, "recall-cache");
   const manifest = JSON.parse(readFileSync(corpus.manifestPath, "utf8"));
-  const params = { corpus: corpus.outDir, textPool: manifest.textPool.key, generated: manifest.counts, topics: createHash("sha256").update(JSON.stringify(topics)).digest("hex") };
+  const params = {
+    corpus: corpus.outDir,
+    textPool: manifest.textPool.key,
+    generated: manifest.counts,
+    topics: createHash("sha256").update(JSON.stringify(topics)).digest("hex"),
+  };
   const markerPath = join(outDir, MARKER);
-  const plan = planSessions(topics, manifest.projects.filter((p) => p.sessions > 0), seed);
+  const plan = planSessions(
+    topics,
+    manifest.projects.filter((p) => p.sessions > 0),
+    seed,
+  );
   const sessionIds = new Map(plan.map(({ topic, id }) => [topic.id, id]));
   if (existsSync(markerPath) && readFileSync(markerPath, "utf8") === JSON.stringify(params)) {
     log(`paraphrase eval sessions up to date: ${outDir}`);
     return { agentDir, sessionsDir, cacheDir, sessionIds };
   }
-  for (const stale of [markerPath, agentDir, cacheDir]) rmSync(stale, { recursive: true, force: true });
+  for (const stale of [markerPath, agentDir, cacheDir])
+    rmSync(stale, { recursive: true, force: true });
   for (const file of filesUnder(corpus.sessionsDir)) {
     mkdirSync(join(sessionsDir, file, ".."), { recursive: true });
     linkSync(join(corpus.sessionsDir, file), join(sessionsDir, file));
@@ -85,7 +134,9 @@ export async function writeEvalSessions(topics, { distractors = 300, seed = 1, o
     writeFileSync(join(sessionsDir, project.dir, `${stamp}_${id}.jsonl`), `${lines.join("\n")}\n`);
   }
   writeFileSync(markerPath, JSON.stringify(params));
-  log(`paraphrase eval sessions: ${topics.length} topics among ${distractors} generated sessions in ${outDir}`);
+  log(
+    `paraphrase eval sessions: ${topics.length} topics among ${distractors} generated sessions in ${outDir}`,
+  );
   return { agentDir, sessionsDir, cacheDir, sessionIds };
 }
 

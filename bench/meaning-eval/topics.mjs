@@ -1,6 +1,6 @@
 // The paraphrase evaluation's sessions, written by hand: short coherent conversations on distinct
-// developer topics. Topics that share a `pair` are close on purpose (same symptom, another cause) so
-// that a search has to tell them apart. Each topic has three queries, as a user types them weeks
+// developer topics. Topics that share a `pair` are close on purpose (same symptom, another cause)
+// so that a search has to tell them apart. Each topic has three queries, as a user types them weeks
 // later:
 //  - paraphrase: the gist in other words; shares no content word with the session (check.mjs);
 //  - vague: a short, loose description;
@@ -63,7 +63,8 @@ export const TOPICS = [
       "Now it is: the transaction is retried up to three times on SQLSTATE 40P01 with a short jitter. Since the ordering fix the log shows no deadlocks in the load test.",
     ],
     queries: {
-      paraphrase: "a pair of money moves grabbing identical ledger entries in reverse sequence, one getting killed",
+      paraphrase:
+        "a pair of money moves grabbing identical ledger entries in reverse sequence, one getting killed",
       vague: "database errors on concurrent requests",
       keyword: "deadlock FOR UPDATE 40P01",
     },
@@ -78,7 +79,8 @@ export const TOPICS = [
       "There I added a media query that drops to a single column. Checked in the device toolbar at 360px: no horizontal scroll.",
     ],
     queries: {
-      paraphrase: "tiles wider than the handset display, pannable in both directions on small gadgets",
+      paraphrase:
+        "tiles wider than the handset display, pannable in both directions on small gadgets",
       vague: "layout broken on mobile",
       keyword: "minmax auto-fit overflow-wrap",
     },
@@ -123,7 +125,8 @@ export const TOPICS = [
       "A custom merge driver for package-lock.json in .gitattributes is possible but risky, so instead I documented the checkout-and-reinstall step in CONTRIBUTING and we keep dependency bumps in small separate PRs.",
     ],
     queries: {
-      paraphrase: "clash in the pinned snapshot of the installer when bringing upstream into my topic work",
+      paraphrase:
+        "clash in the pinned snapshot of the installer when bringing upstream into my topic work",
       vague: "git merge problem",
       keyword: "package-lock.json --theirs gitattributes",
     },
@@ -138,7 +141,8 @@ export const TOPICS = [
       "Exactly, with the same function reference; I stored the bound handler and removed it on unmount, and also used an AbortController signal for the other listeners. After ten open/close cycles the heap is flat.",
     ],
     queries: {
-      paraphrase: "browser kept eating RAM whenever the graph view was dismissed since a global subscription lingered",
+      paraphrase:
+        "browser kept eating RAM whenever the graph view was dismissed since a global subscription lingered",
       vague: "memory leak in frontend",
       keyword: "removeEventListener resize detached heap snapshot",
     },
@@ -168,7 +172,8 @@ export const TOPICS = [
       "That one was a callback; wrapped it in useCallback. The page now fetches once on mount and again only when userId changes.",
     ],
     queries: {
-      paraphrase: "component refetching endlessly since a freshly built argument on each paint retriggered it",
+      paraphrase:
+        "component refetching endlessly since a freshly built argument on each paint retriggered it",
       vague: "react page keeps loading",
       keyword: "useEffect useMemo exhaustive-deps",
     },
@@ -183,7 +188,8 @@ export const TOPICS = [
       "The effect now returns () => clearInterval(id). I also put the tick handler in a ref for the pause button, so it always sees fresh state.",
     ],
     queries: {
-      paraphrase: "ticker stuck at one number since the repeating function remembered an old snapshot",
+      paraphrase:
+        "ticker stuck at one number since the repeating function remembered an old snapshot",
       vague: "react timer bug",
       keyword: "setInterval clearInterval setSeconds",
     },
@@ -213,7 +219,8 @@ export const TOPICS = [
       "The runners start clean, so I enabled BuildKit's registry cache with --cache-from and --cache-to type=registry. Rebuilds after a code change now take 40 seconds instead of six minutes.",
     ],
     queries: {
-      paraphrase: "container images redownloading every dependency whenever anything at all was edited",
+      paraphrase:
+        "container images redownloading every dependency whenever anything at all was edited",
       vague: "slow docker builds",
       keyword: "BuildKit --cache-from COPY npm ci",
     },
@@ -228,7 +235,8 @@ export const TOPICS = [
       "A simple GET without custom headers skips the preflight. Now the OPTIONS response is 204 with the right headers and the PUT goes through.",
     ],
     queries: {
-      paraphrase: "browser refused edits to the backend from our frontend domain, the verb check beforehand was missing",
+      paraphrase:
+        "browser refused edits to the backend from our frontend domain, the verb check beforehand was missing",
       vague: "cors issue",
       keyword: "preflight OPTIONS Access-Control-Allow-Methods",
     },
@@ -243,7 +251,8 @@ export const TOPICS = [
       "fetch needs credentials: 'include', and the API must reply with Access-Control-Allow-Credentials: true and an explicit origin, not *. With both the session is recognized.",
     ],
     queries: {
-      paraphrase: "signed in yet treated as anonymous on a sibling host, browser withholding the token",
+      paraphrase:
+        "signed in yet treated as anonymous on a sibling host, browser withholding the token",
       vague: "login not working across sites",
       keyword: "SameSite Domain credentials include",
     },
@@ -252,13 +261,14 @@ export const TOPICS = [
     id: "esm-require-undefined",
     pair: "module-resolution",
     turns: [
-      "After adding \"type\": \"module\" to package.json the server crashes with ReferenceError: require is not defined.",
+      'After adding "type": "module" to package.json the server crashes with ReferenceError: require is not defined.',
       "With type module every .js file is ESM, and config.js still uses require and __dirname. I converted it to import statements, replaced __dirname with fileURLToPath(new URL('.', import.meta.url)), and renamed the one script that must stay CommonJS to .cjs.",
       "The JSON import fails now.",
       "Importing JSON needs an import attribute: import pkg from './package.json' with { type: 'json' }. Or read it with createRequire. I used the attribute; the server starts.",
     ],
     queries: {
-      paraphrase: "switching the project to the newer syntax made the old loader function vanish at startup",
+      paraphrase:
+        "switching the project to the newer syntax made the old loader function vanish at startup",
       vague: "node module error",
       keyword: "require is not defined import.meta.url .cjs",
     },
@@ -270,10 +280,11 @@ export const TOPICS = [
       "tsc compiles fine but node dist/index.js fails with Cannot find module '@/utils/format'.",
       "The paths mapping in tsconfig.json only tells the type checker where @/ points; tsc does not rewrite the import specifiers in the emitted JavaScript. Node then looks for a package named @/utils.",
       "Options?",
-      "Either rewrite them at build time with tsc-alias, or use Node's subpath imports: \"imports\": { \"#utils/*\": \"./dist/utils/*.js\" } in package.json and import from #utils/format. I went with subpath imports since they need no extra tool.",
+      'Either rewrite them at build time with tsc-alias, or use Node\'s subpath imports: "imports": { "#utils/*": "./dist/utils/*.js" } in package.json and import from #utils/format. I went with subpath imports since they need no extra tool.',
     ],
     queries: {
-      paraphrase: "shortcut prefixes resolve in the editor and compiler yet the built output cannot locate them",
+      paraphrase:
+        "shortcut prefixes resolve in the editor and compiler yet the built output cannot locate them",
       vague: "typescript import broken after build",
       keyword: "tsc-alias paths Cannot find module",
     },
@@ -333,7 +344,8 @@ export const TOPICS = [
       "No, it builds without blocking inserts, it just takes longer. The query now uses an index scan and returns in 3 ms.",
     ],
     queries: {
-      paraphrase: "lookup by address crawling through every billing record since lowercase matching skipped the lookup structure",
+      paraphrase:
+        "lookup by address crawling through every billing record since lowercase matching skipped the lookup structure",
       vague: "slow database query",
       keyword: "EXPLAIN ANALYZE CONCURRENTLY lower(email)",
     },
@@ -348,7 +360,8 @@ export const TOPICS = [
       "The log shows 'Cache restored from key: Linux-npm-…' and the install step takes 25 seconds.",
     ],
     queries: {
-      paraphrase: "pipeline reinstalling everything each push since the stored copy never got reused",
+      paraphrase:
+        "pipeline reinstalling everything each push since the stored copy never got reused",
       vague: "ci is slow",
       keyword: "actions/cache hashFiles setup-node",
     },
@@ -363,7 +376,8 @@ export const TOPICS = [
       "I would not: it hides the next leak. Instead I set timeout-minutes: 15 on the job so a hang fails fast. The job now ends right after the tests.",
     ],
     queries: {
-      paraphrase: "pipeline step never finished although every check succeeded, a lingering connection held it",
+      paraphrase:
+        "pipeline step never finished although every check succeeded, a lingering connection held it",
       vague: "ci job stuck",
       keyword: "detectOpenHandles redis.quit timeout-minutes",
     },
@@ -408,7 +422,8 @@ export const TOPICS = [
       "It takes 11 minutes instead of 4, well inside the window, and the log shows no 429s after the first retry.",
     ],
     queries: {
-      paraphrase: "overnight pull from the supplier got throttled, we slowed down and waited longer between attempts",
+      paraphrase:
+        "overnight pull from the supplier got throttled, we slowed down and waited longer between attempts",
       vague: "external api errors",
       keyword: "429 Retry-After p-limit jitter",
     },
@@ -423,7 +438,8 @@ export const TOPICS = [
       "The handler now acknowledges with 200 immediately and queues the work, so Stripe stops retrying.",
     ],
     queries: {
-      paraphrase: "buyers billed double since the provider resent a notification and we handled it again",
+      paraphrase:
+        "buyers billed double since the provider resent a notification and we handled it again",
       vague: "duplicate payments",
       keyword: "webhook idempotent processed_events event.id",
     },
@@ -493,7 +509,8 @@ export const TOPICS = [
       "A one-off script normalized them and merged the three duplicates it found.",
     ],
     queries: {
-      paraphrase: "accented titles looking alike yet treated as different, producing twin documents",
+      paraphrase:
+        "accented titles looking alike yet treated as different, producing twin documents",
       vague: "duplicate uploads",
       keyword: "NFD NFC normalize",
     },
@@ -516,7 +533,7 @@ export const TOPICS = [
     id: "nginx-websocket-upgrade",
     turns: [
       "The chat connects locally but behind nginx the socket closes right away with code 1006.",
-      "nginx proxies with HTTP/1.0 and drops the Upgrade and Connection headers by default. I set proxy_http_version 1.1, proxy_set_header Upgrade $http_upgrade and Connection \"upgrade\" in the location block.",
+      'nginx proxies with HTTP/1.0 and drops the Upgrade and Connection headers by default. I set proxy_http_version 1.1, proxy_set_header Upgrade $http_upgrade and Connection "upgrade" in the location block.',
       "It disconnects after a minute now.",
       "proxy_read_timeout defaults to 60 s; I raised it to 1 hour and the client sends a ping every 30 seconds.",
     ],
@@ -549,7 +566,8 @@ export const TOPICS = [
       "Select the interpreter .venv/bin/python with 'Python: Select Interpreter'; the terminal then activates it too.",
     ],
     queries: {
-      paraphrase: "library present yet the program could not locate it, two separate setups on the laptop",
+      paraphrase:
+        "library present yet the program could not locate it, two separate setups on the laptop",
       vague: "python import error",
       keyword: "ModuleNotFoundError venv pyenv",
     },
@@ -577,7 +595,8 @@ export const TOPICS = [
       "Yes, I rewrote it with errgroup.WithContext, which cancels the others on first error. The goroutine count stays flat in the load test.",
     ],
     queries: {
-      paraphrase: "concurrent tasks piling up without end since their results went unconsumed after an early exit",
+      paraphrase:
+        "concurrent tasks piling up without end since their results went unconsumed after an early exit",
       vague: "go service leaking",
       keyword: "goroutine errgroup ctx.Done pprof",
     },
@@ -633,7 +652,8 @@ export const TOPICS = [
       "They can stay cache-first: their names change with every build.",
     ],
     queries: {
-      paraphrase: "visitors stuck on an outdated release long after shipping because of offline caching",
+      paraphrase:
+        "visitors stuck on an outdated release long after shipping because of offline caching",
       vague: "users see old version",
       keyword: "skipWaiting controllerchange precaches",
     },
@@ -647,7 +667,8 @@ export const TOPICS = [
       "340 KB minified. I added a size-limit check to CI that fails above 400 KB.",
     ],
     queries: {
-      paraphrase: "javascript payload ballooned because a calendar widget dragged in every language pack",
+      paraphrase:
+        "javascript payload ballooned because a calendar widget dragged in every language pack",
       vague: "bundle too big",
       keyword: "moment locales date-fns size-limit",
     },
@@ -661,7 +682,8 @@ export const TOPICS = [
       "A deploy hook reloads nginx after renewal, and the uptime monitor now alerts 14 days before expiry.",
     ],
     queries: {
-      paraphrase: "secure padlock broke overnight since the automatic refresh of our ssl credential silently stopped working",
+      paraphrase:
+        "secure padlock broke overnight since the automatic refresh of our ssl credential silently stopped working",
       vague: "site security warning",
       keyword: "certbot acme-challenge ERR_CERT_DATE_INVALID",
     },
@@ -703,7 +725,8 @@ export const TOPICS = [
       "I reverted avatarUrl to nullable and added a schema check in CI with graphql-inspector that flags breaking changes against the production schema.",
     ],
     queries: {
-      paraphrase: "phone client crashing after we tightened a property requirement in the query contract",
+      paraphrase:
+        "phone client crashing after we tightened a property requirement in the query contract",
       vague: "mobile app crash after api change",
       keyword: "non-null graphql-inspector avatarUrl",
     },
@@ -773,7 +796,8 @@ export const TOPICS = [
       "That is set -u catching $DEPLOY_ENV missing in cron's environment; I gave it a default with ${DEPLOY_ENV:-production}.",
     ],
     queries: {
-      paraphrase: "shell automation claimed all good while an earlier stage of a chained command broke",
+      paraphrase:
+        "shell automation claimed all good while an earlier stage of a chained command broke",
       vague: "script ignores errors",
       keyword: "pipefail pg_dump gzip",
     },
@@ -829,7 +853,8 @@ export const TOPICS = [
       "It would install, but hides the conflict for every package. I preferred removing the stale library; install is clean now.",
     ],
     queries: {
-      paraphrase: "installer refusing after a framework upgrade since an abandoned reorder widget wanted an older major",
+      paraphrase:
+        "installer refusing after a framework upgrade since an abandoned reorder widget wanted an older major",
       vague: "npm install error",
       keyword: "ERESOLVE peer dependency legacy-peer-deps",
     },
@@ -843,7 +868,8 @@ export const TOPICS = [
       "Both use the git commit SHA from the CI variable. New errors show original file names and lines.",
     ],
     queries: {
-      paraphrase: "crash reports pointing to unreadable compressed output instead of what we actually wrote",
+      paraphrase:
+        "crash reports pointing to unreadable compressed output instead of what we actually wrote",
       vague: "error tracking unreadable",
       keyword: "source maps Sentry release",
     },
@@ -885,7 +911,8 @@ export const TOPICS = [
       "Yes, flattened supports term queries on attributes.color and similar keys. The old index was reindexed through an alias swap.",
     ],
     queries: {
-      paraphrase: "search cluster refusing records once customer-specific properties grew past a ceiling",
+      paraphrase:
+        "search cluster refusing records once customer-specific properties grew past a ceiling",
       vague: "search indexing error",
       keyword: "flattened mapping total fields",
     },

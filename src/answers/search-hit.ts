@@ -5,7 +5,10 @@
 import type { TextKind } from "../sessions/content-scope.js";
 import type { SessionSummary } from "./session-summary.js";
 
-/** What a search matches by: the words, the meaning, or both, their rankings fused (the default where the model is installed; else the words). */
+/**
+ * What a search matches by: the words, the meaning, or both, their rankings fused (the default
+ * where the model is installed; else the words).
+ */
 export const MATCH_MODES = ["words", "meaning", "both"] as const;
 export type Match = (typeof MATCH_MODES)[number];
 

@@ -43,4 +43,3 @@ export function toSummary(session: NativeSession): SessionSummary {
     tags: session.tags,
   };
 }
-

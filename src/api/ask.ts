@@ -33,7 +33,10 @@ export interface AskResult {
   sent: number;
   /** The words the messages were picked by. */
   terms: string[];
-  /** True when no message held a word of the question, and the start and end of the session were sent. */
+  /**
+   * True when no message held a word of the question, and the start and end of the session were
+   * sent.
+   */
   sampled: boolean;
 }
 
@@ -43,7 +46,11 @@ const ASK_SYSTEM_PROMPT = [
   "Answer briefly and precisely. Cite the messages you draw on by their number in brackets, like [12]. If the excerpt does not answer the question, say so.",
 ].join("\n");
 
-function askPrompt(session: SessionRef, question: string, messages: readonly ContextMessage[]): string {
+function askPrompt(
+  session: SessionRef,
+  question: string,
+  messages: readonly ContextMessage[],
+): string {
   const lines = [`Question: ${question}`, "", `<session id="${session.id}">`];
   let previous: number | undefined;
   for (const m of messages) {
@@ -55,7 +62,10 @@ function askPrompt(session: SessionRef, question: string, messages: readonly Con
   return lines.join("\n");
 }
 
-/** The message numbers an answer cites: `[12]`, and lists and ranges in one pair of brackets (`[12, 14]`, `[3-5]`). */
+/**
+ * The message numbers an answer cites: `[12]`, and lists and ranges in one pair of brackets (`[12,
+ * 14]`, `[3-5]`).
+ */
 export function citedIndexes(answer: string): Set<number> {
   const cited = new Set<number>();
   for (const [, inside] of answer.matchAll(/\[(\d+(?:\s*(?:,|–|-)\s*\d+)*)\]/g)) {
@@ -68,9 +78,22 @@ export function citedIndexes(answer: string): Set<number> {
   return cited;
 }
 
-export async function askAboutSession(session: SessionRef, question: string, caller: ModelCaller, options: AskOptions = {}): Promise<AskResult> {
-  const context = sessionContextOrSample(session, question, options.maxChars === undefined ? {} : { maxChars: options.maxChars });
-  const base = { terms: context.summary.terms, sent: context.messages.length, sampled: context.sampled };
+export async function askAboutSession(
+  session: SessionRef,
+  question: string,
+  caller: ModelCaller,
+  options: AskOptions = {},
+): Promise<AskResult> {
+  const context = sessionContextOrSample(
+    session,
+    question,
+    options.maxChars === undefined ? {} : { maxChars: options.maxChars },
+  );
+  const base = {
+    terms: context.summary.terms,
+    sent: context.messages.length,
+    sampled: context.sampled,
+  };
   if (context.messages.length === 0) return { ...base, model: null, answer: "", messages: [] };
   let sent = context.messages;
   if (options.redact !== false) {
@@ -78,8 +101,16 @@ export async function askAboutSession(session: SessionRef, question: string, cal
     const cleaned = await redactTexts(sent.map((m) => m.text));
     sent = sent.map((m, i) => ({ ...m, text: cleaned[i]!.text }));
   }
-  const asked: ModelQuestion = { system: ASK_SYSTEM_PROMPT, prompt: askPrompt(session, question, sent) };
+  const asked: ModelQuestion = {
+    system: ASK_SYSTEM_PROMPT,
+    prompt: askPrompt(session, question, sent),
+  };
   const answer = await caller.answer(asked, options.signal);
   const cited = citedIndexes(answer.text);
-  return { ...base, model: answer.model, answer: answer.text, messages: context.messages.filter((m) => cited.has(m.index)) };
+  return {
+    ...base,
+    model: answer.model,
+    answer: answer.text,
+    messages: context.messages.filter((m) => cited.has(m.index)),
+  };
 }

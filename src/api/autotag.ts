@@ -41,7 +41,10 @@ export interface AutoTagOptions {
   signal?: AbortSignal;
   /** Each session's result, as soon as it is known (and saved). */
   onResult?: (result: AutoTagResult, done: number, total: number) => void;
-  /** Redact secrets in what is sent to the model (default true): its name, folder and messages, whole before they are cut. */
+  /**
+   * Redact secrets in what is sent to the model (default true): its name, folder and messages,
+   * whole before they are cut.
+   */
   redact?: boolean;
 }
 
@@ -62,13 +65,21 @@ function cut(text: string, max: number): string {
 /** The first user messages and the latest messages, each once, in conversation order. */
 function sampled(items: readonly TranscriptItem[]): { item: TranscriptItem; max: number }[] {
   const chosen = new Map<number, number>();
-  for (const item of items.filter((i) => i.role === "user").slice(0, FIRST_USER_MESSAGES)) chosen.set(item.index, FIRST_MESSAGE_CHARS);
-  for (const item of items.slice(-LATEST_MESSAGES)) if (!chosen.has(item.index)) chosen.set(item.index, LATEST_MESSAGE_CHARS);
-  return items.filter((i) => chosen.has(i.index)).map((item) => ({ item, max: chosen.get(item.index)! }));
+  for (const item of items.filter((i) => i.role === "user").slice(0, FIRST_USER_MESSAGES))
+    chosen.set(item.index, FIRST_MESSAGE_CHARS);
+  for (const item of items.slice(-LATEST_MESSAGES))
+    if (!chosen.has(item.index)) chosen.set(item.index, LATEST_MESSAGE_CHARS);
+  return items
+    .filter((i) => chosen.has(i.index))
+    .map((item) => ({ item, max: chosen.get(item.index)! }));
 }
 
 /** The user message for one session: what is known of it, then the sampled messages. */
-function autoTagPrompt(session: SessionRef & { name: string | null }, tags: { manual: string[]; auto: string[] }, items: readonly TranscriptItem[]): string {
+function autoTagPrompt(
+  session: SessionRef & { name: string | null },
+  tags: { manual: string[]; auto: string[] },
+  items: readonly TranscriptItem[],
+): string {
   const head = [
     `Session name: ${session.name ? cut(session.name, 200) : "(none)"}`,
     `Project folder: ${session.cwd || "(unknown)"}`,
@@ -82,7 +93,10 @@ function autoTagPrompt(session: SessionRef & { name: string | null }, tags: { ma
   const parts: string[] = [];
   let previous: number | undefined;
   for (const { item, max } of sampled(items)) {
-    const gap = previous !== undefined && item.index > previous + 1 ? `[… ${item.index - previous - 1} messages left out …]\n` : "";
+    const gap =
+      previous !== undefined && item.index > previous + 1
+        ? `[… ${item.index - previous - 1} messages left out …]\n`
+        : "";
     previous = item.index;
     const part = `${gap}[${item.role}] ${cut(item.text, Math.min(max, Math.max(0, budget - gap.length - item.role.length - 4)))}`;
     if (budget - part.length - 1 < 0) break;
@@ -96,21 +110,38 @@ function autoTagPrompt(session: SessionRef & { name: string | null }, tags: { ma
  * The session's name, folder and sampled messages redacted (archive/redact.ts), each message
  * whole, before the prompt cuts it.
  */
-async function redacted<S extends SessionRef & { name: string | null }>(session: S, items: readonly TranscriptItem[]): Promise<{ session: S; items: TranscriptItem[] }> {
+async function redacted<S extends SessionRef & { name: string | null }>(
+  session: S,
+  items: readonly TranscriptItem[],
+): Promise<{ session: S; items: TranscriptItem[] }> {
   const { redactTexts } = await import("../archive/redact.js");
   const chosen = sampled(items).map((s) => s.item);
-  const cleaned = await redactTexts([session.name ?? "", session.cwd, ...chosen.map((item) => item.text)]);
+  const cleaned = await redactTexts([
+    session.name ?? "",
+    session.cwd,
+    ...chosen.map((item) => item.text),
+  ]);
   const texts = new Map(chosen.map((item, i) => [item.index, cleaned[i + 2]!.text]));
   return {
-    session: { ...session, name: session.name === null ? null : cleaned[0]!.text, cwd: cleaned[1]!.text },
-    items: items.map((item) => (texts.has(item.index) ? { ...item, text: texts.get(item.index)! } : item)),
+    session: {
+      ...session,
+      name: session.name === null ? null : cleaned[0]!.text,
+      cwd: cleaned[1]!.text,
+    },
+    items: items.map((item) =>
+      texts.has(item.index) ? { ...item, text: texts.get(item.index)! } : item,
+    ),
   };
 }
 
 /** The tags in an answer: a JSON array, or an object with `tags`, possibly in a code fence. */
 function parseTagAnswer(answer: string): string[] | undefined {
   const unfenced = answer.replace(/```(?:json)?\s*([\s\S]*?)```/i, "$1").trim();
-  const candidates = [unfenced, /\{[\s\S]*\}/.exec(unfenced)?.[0], /\[[\s\S]*\]/.exec(unfenced)?.[0]].filter((c): c is string => !!c);
+  const candidates = [
+    unfenced,
+    /\{[\s\S]*\}/.exec(unfenced)?.[0],
+    /\[[\s\S]*\]/.exec(unfenced)?.[0],
+  ].filter((c): c is string => !!c);
   for (const candidate of candidates) {
     let value: unknown;
     try {
@@ -125,7 +156,11 @@ function parseTagAnswer(answer: string): string[] | undefined {
 }
 
 /** What an answer gives a session: normalized, new, allowed tags, at most `maximum`; or why not. */
-function tagsFromAnswer(answer: string, existing: { manual: string[]; suppressed: string[] }, config: Pick<AutoTagConfig, "minimum" | "maximum">): { tags: string[] } | { reason: string } {
+function tagsFromAnswer(
+  answer: string,
+  existing: { manual: string[]; suppressed: string[] },
+  config: Pick<AutoTagConfig, "minimum" | "maximum">,
+): { tags: string[] } | { reason: string } {
   const proposed = parseTagAnswer(answer);
   if (!proposed) return { reason: "the model's answer held no JSON list of tags" };
   const refused = new Set([...existing.manual, ...existing.suppressed]);
@@ -135,12 +170,21 @@ function tagsFromAnswer(answer: string, existing: { manual: string[]; suppressed
     if (tag && !refused.has(tag) && !tags.includes(tag)) tags.push(tag);
   }
   const kept = tags.slice(0, config.maximum);
-  if (kept.length < config.minimum) return { reason: `the model gave ${kept.length} usable tag${kept.length === 1 ? "" : "s"}, fewer than the minimum of ${config.minimum}` };
+  if (kept.length < config.minimum)
+    return {
+      reason: `the model gave ${kept.length} usable tag${kept.length === 1 ? "" : "s"}, fewer than the minimum of ${config.minimum}`,
+    };
   return { tags: kept };
 }
 
 /** Tags each session in turn with the caller's model; see the top of this file. */
-export async function autoTagSessions(store: IndexStore, sessions: readonly SessionRef[], caller: ModelCaller, config: AutoTagConfig, options: AutoTagOptions = {}): Promise<AutoTagResult[]> {
+export async function autoTagSessions(
+  store: IndexStore,
+  sessions: readonly SessionRef[],
+  caller: ModelCaller,
+  config: AutoTagConfig,
+  options: AutoTagOptions = {},
+): Promise<AutoTagResult[]> {
   const results: AutoTagResult[] = [];
   const tagStore = await tagsFor(store);
   const system = autoTagSystemPrompt(config);
@@ -156,8 +200,14 @@ export async function autoTagSessions(store: IndexStore, sessions: readonly Sess
         result = { type: "skipped", ...base, reason: "the session has no messages to tag from" };
       } else {
         const sets = tagStore.sets(session.id);
-        const sent = options.redact === false ? { session: { ...session, name: tree.name }, items } : await redacted({ ...session, name: tree.name }, items);
-        const question: ModelQuestion = { system, prompt: autoTagPrompt(sent.session, sets, sent.items) };
+        const sent =
+          options.redact === false
+            ? { session: { ...session, name: tree.name }, items }
+            : await redacted({ ...session, name: tree.name }, items);
+        const question: ModelQuestion = {
+          system,
+          prompt: autoTagPrompt(sent.session, sets, sent.items),
+        };
         try {
           const answer = await caller.answer(question, options.signal);
           const outcome = tagsFromAnswer(answer.text, sets, config);
@@ -173,7 +223,11 @@ export async function autoTagSessions(store: IndexStore, sessions: readonly Sess
           if (error instanceof RecallError && error.code === "ABORTED") break;
           // No model to ask at all: every other session would fail the same way.
           if (error instanceof RecallError && error.code === "MODEL_UNAVAILABLE") throw error;
-          result = { type: "failed", ...base, reason: error instanceof Error ? error.message : String(error) };
+          result = {
+            type: "failed",
+            ...base,
+            reason: error instanceof Error ? error.message : String(error),
+          };
         }
       }
       results.push(result);
@@ -185,4 +239,3 @@ export async function autoTagSessions(store: IndexStore, sessions: readonly Sess
   }
   return results;
 }
-

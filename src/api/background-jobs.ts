@@ -2,9 +2,9 @@
  * Work a long-lived host (Pi, the MCP server) keeps off its main thread: `Recall.open({
  * background: true })`. Searching and listing are native calls that already run on libuv's pool;
  * syncing the index, reading a session file, finding the part of one that bears on a question and
- * counting the work (stats) are not, because they parse JSONL in JavaScript (a first index of a large history takes seconds,
- * a question about a 2 MB session ~60 ms). Those run in a worker thread
- * (background-worker.mjs), started on first use and stopped by `Recall.close()`.
+ * counting the work (stats) are not, because they parse JSONL in JavaScript (a first index of a
+ * large history takes seconds, a question about a 2 MB session ~60 ms). Those run in a worker
+ * thread (background-worker.mjs), started on first use and stopped by `Recall.close()`.
  *
  * Where a worker cannot run the library (no jiti and no compiled dist/, or a runtime without
  * worker threads), the same calls run inline: slower to the eye, never wrong.
@@ -28,13 +28,21 @@ export interface PlainOverrides {
 }
 
 export type Job =
-  | { type: "sync"; overrides: PlainOverrides; options: { rebuild?: boolean; lockTimeoutMs?: number } }
+  | {
+      type: "sync";
+      overrides: PlainOverrides;
+      options: { rebuild?: boolean; lockTimeoutMs?: number };
+    }
   | { type: "read"; ref: SessionRef; options: ReadOptions }
   | { type: "context"; ref: SessionRef; question: string; options: ContextOptions }
   | { type: "stats"; overrides: PlainOverrides; options: StatsOptions };
 
 export interface JobRunner {
-  sync(overrides: PlainOverrides, options: { rebuild?: boolean; lockTimeoutMs?: number }, onProgress?: (p: SyncProgress) => void): Promise<SyncReport>;
+  sync(
+    overrides: PlainOverrides,
+    options: { rebuild?: boolean; lockTimeoutMs?: number },
+    onProgress?: (p: SyncProgress) => void,
+  ): Promise<SyncReport>;
   read(ref: SessionRef, options: ReadOptions): Promise<ReadResult>;
   context(ref: SessionRef, question: string, options: ContextOptions): Promise<ContextResult>;
   stats(overrides: PlainOverrides, options: StatsOptions): Promise<Stats>;
@@ -63,19 +71,32 @@ interface WireError {
  * (dist/api) they are beside it; in a bundle of the CLI, the MCP server or `serve` (dist/bundle),
  * they are the compiled library's, in dist/api.
  */
-export function workerFiles(moduleUrl: string): { workerFile: string; libraryTs: string | undefined; libraryJs: string } {
+export function workerFiles(moduleUrl: string): {
+  workerFile: string;
+  libraryTs: string | undefined;
+  libraryJs: string;
+} {
   const here = fileURLToPath(moduleUrl);
   const beside = /background-jobs\.[cm]?[jt]s$/.test(here);
   return {
-    workerFile: fileURLToPath(new URL(beside ? "./background-worker.mjs" : "../api/background-worker.mjs", moduleUrl)),
-    libraryTs: here.endsWith(".ts") && beside ? here.replace(/background-jobs\.ts$/, "background-library.ts") : undefined,
+    workerFile: fileURLToPath(
+      new URL(beside ? "./background-worker.mjs" : "../api/background-worker.mjs", moduleUrl),
+    ),
+    libraryTs:
+      here.endsWith(".ts") && beside
+        ? here.replace(/background-jobs\.ts$/, "background-library.ts")
+        : undefined,
     libraryJs: fileURLToPath(new URL("../../dist/api/background-library.js", moduleUrl)),
   };
 }
 
-/** Where the worker can find jiti: next to recall (a development install) or next to the running Pi. */
+/**
+ * Where the worker can find jiti: next to recall (a development install) or next to the running Pi.
+ */
 function findJiti(): string | undefined {
-  const bases = [import.meta.url, process.argv[1]].filter((b): b is string => typeof b === "string" && b.length > 0);
+  const bases = [import.meta.url, process.argv[1]].filter(
+    (b): b is string => typeof b === "string" && b.length > 0,
+  );
   for (const base of bases) {
     try {
       return createRequire(base).resolve("jiti");
@@ -87,7 +108,11 @@ function findJiti(): string | undefined {
 }
 
 function toError(wire: WireError): RecallError {
-  return new RecallError(wire.code ?? "INTERNAL", wire.message, { field: wire.field, value: wire.value, hint: wire.hint });
+  return new RecallError(wire.code ?? "INTERNAL", wire.message, {
+    field: wire.field,
+    value: wire.value,
+    hint: wire.hint,
+  });
 }
 
 export class WorkerJobs implements JobRunner {
@@ -100,7 +125,11 @@ export class WorkerJobs implements JobRunner {
 
   constructor(private readonly inline: JobRunner) {}
 
-  sync(overrides: PlainOverrides, options: { rebuild?: boolean; lockTimeoutMs?: number }, onProgress?: (p: SyncProgress) => void): Promise<SyncReport> {
+  sync(
+    overrides: PlainOverrides,
+    options: { rebuild?: boolean; lockTimeoutMs?: number },
+    onProgress?: (p: SyncProgress) => void,
+  ): Promise<SyncReport> {
     return this.post({ type: "sync", overrides, options }, onProgress) as Promise<SyncReport>;
   }
 
@@ -178,35 +207,53 @@ export class WorkerJobs implements JobRunner {
     let worker: Worker;
     try {
       worker = new Worker(workerFile, {
-        workerData: { jitiPath: libraryTs !== undefined && existsSync(libraryTs) ? findJiti() : undefined, libraryTs, libraryJs },
+        workerData: {
+          jitiPath: libraryTs !== undefined && existsSync(libraryTs) ? findJiti() : undefined,
+          libraryTs,
+          libraryJs,
+        },
       });
     } catch {
       this.broken = true;
       return undefined;
     }
     worker.unref();
-    worker.on("message", (message: { id: number; ok?: boolean; result?: unknown; error?: WireError; progress?: SyncProgress }) => {
-      const pending = this.pending.get(message.id);
-      if (!pending) return;
-      if (message.progress) {
-        pending.onProgress?.(message.progress);
-        return;
-      }
-      this.pending.delete(message.id);
-      if (this.pending.size === 0) {
-        worker.unref();
-        if (this.closing === worker) {
-          this.closing = undefined;
-          stop(worker);
+    worker.on(
+      "message",
+      (message: {
+        id: number;
+        ok?: boolean;
+        result?: unknown;
+        error?: WireError;
+        progress?: SyncProgress;
+      }) => {
+        const pending = this.pending.get(message.id);
+        if (!pending) return;
+        if (message.progress) {
+          pending.onProgress?.(message.progress);
+          return;
         }
-      }
-      if (message.ok) pending.resolve(message.result);
-      else if (message.error?.fatal) {
-        // The thread cannot run the library: from now on, everything runs inline.
-        this.broken = true;
-        this.runInline(pending);
-      } else pending.reject(toError(message.error ?? { message: "unknown error in the background thread", fatal: false }));
-    });
+        this.pending.delete(message.id);
+        if (this.pending.size === 0) {
+          worker.unref();
+          if (this.closing === worker) {
+            this.closing = undefined;
+            stop(worker);
+          }
+        }
+        if (message.ok) pending.resolve(message.result);
+        else if (message.error?.fatal) {
+          // The thread cannot run the library: from now on, everything runs inline.
+          this.broken = true;
+          this.runInline(pending);
+        } else
+          pending.reject(
+            toError(
+              message.error ?? { message: "unknown error in the background thread", fatal: false },
+            ),
+          );
+      },
+    );
     const fail = () => {
       if (this.worker !== worker && this.closing !== worker) return;
       if (this.worker === worker) this.worker = undefined;

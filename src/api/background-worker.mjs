@@ -31,20 +31,28 @@ async function loadLibrary() {
   } catch (error) {
     reasons.push(`dist: ${error instanceof Error ? error.message : String(error)}`);
   }
-  throw Object.assign(new Error(`cannot load the recall library in the background thread (${reasons.join("; ")})`), { fatal: true });
+  throw Object.assign(
+    new Error(`cannot load the recall library in the background thread (${reasons.join("; ")})`),
+    { fatal: true },
+  );
 }
 
 const library = loadLibrary();
 // Prevent an unhandled rejection before the first job asks for the library.
 library.catch(() => {});
 
-/** One open store per set of location overrides, kept for the life of the thread (opened again if its folder was deleted). */
+/**
+ * One open store per set of location overrides, kept for the life of the thread (opened again if
+ * its folder was deleted).
+ */
 const stores = new Map();
 
 async function storeFor(lib, overrides) {
   const key = JSON.stringify(overrides);
   const known = stores.get(key);
-  const store = await (known ? lib.storeInPlace(known) : lib.openStore(lib.resolveLocations(overrides)));
+  const store = await (known
+    ? lib.storeInPlace(known)
+    : lib.openStore(lib.resolveLocations(overrides)));
   stores.set(key, store);
   return store;
 }
@@ -80,11 +88,21 @@ async function run(id, job) {
   }
 }
 
-/** An error as the parent gets it: a RecallError's fields (a file error made one, as on the parent's thread). */
+/**
+ * An error as the parent gets it: a RecallError's fields (a file error made one, as on the parent's
+ * thread).
+ */
 async function wireError(thrown) {
   if (thrown?.fatal === true) return { message: thrown.message, fatal: true };
   const error = (await library).asRecallError(thrown);
-  return { code: error.code, field: error.field, value: error.value, hint: error.hint, message: error.message, fatal: false };
+  return {
+    code: error.code,
+    field: error.field,
+    value: error.value,
+    hint: error.hint,
+    message: error.message,
+    fatal: false,
+  };
 }
 
 parentPort.on("message", ({ id, job }) => {

@@ -30,7 +30,10 @@ export function heldMessages(items: readonly TranscriptItem[]): ContextMessages 
   };
 }
 
-/** The conversation of a session file (its active branch, or every branch), read from the file as needed. */
+/**
+ * The conversation of a session file (its active branch, or every branch), read from the file as
+ * needed.
+ */
 export function fileMessages(path: string, allBranches: boolean): ContextMessages {
   const tree = readSessionTree(path);
   const listed = listTranscript(tree, { mode: "conversation", allBranches });

@@ -3,14 +3,14 @@
  * involved: the same session and question always give the same answer.
  *
  * Messages of the conversation (active branch by default) are scored against the question's
- * words with BM25, in the native core, whose words are the index's (native/src/words/relevance.rs): a
- * question finds here what it finds in a search. First come the matching messages, best first (ties: the later message
- * first), down to a quarter of the best score: each whole if it fits, else cut to the part
- * around its rarest matched word. Then, with the budget left and in the same order, each
- * match's neighbours, the message before and the one after, cut to at most 1,000 characters
- * (the end of the one before, the start of the one after), so an answer comes with its
- * question. The result is in conversation order. The messages are read from the file twice, to
- * score them and then only those picked (context-messages.ts), never all held at once.
+ * words with BM25, in the native core, whose words are the index's (native/src/words/relevance.rs):
+ * a question finds here what it finds in a search. First come the matching messages, best first
+ * (ties: the later message first), down to a quarter of the best score: each whole if it fits, else
+ * cut to the part around its rarest matched word. Then, with the budget left and in the same order,
+ * each match's neighbours, the message before and the one after, cut to at most 1,000 characters
+ * (the end of the one before, the start of the one after), so an answer comes with its question.
+ * The result is in conversation order. The messages are read from the file twice, to score them and
+ * then only those picked (context-messages.ts), never all held at once.
  */
 import { RecallError } from "../errors.js";
 import type { TranscriptItem } from "../sessions/transcript.js";
@@ -28,7 +28,10 @@ export interface ContextOptions {
 }
 
 /** A message as `recall read` lists it (same index and fields), with how it was chosen. */
-export interface ContextMessage extends Pick<ReadMessage, "type" | "index" | "entryId" | "role" | "timestamp" | "text" | "branch"> {
+export interface ContextMessage extends Pick<
+  ReadMessage,
+  "type" | "index" | "entryId" | "role" | "timestamp" | "text" | "branch"
+> {
   /** BM25 score against the question; 0 for a neighbour that does not match. */
   score: number;
   /** True when `text` is only part of the message (`…` marks the cuts). */
@@ -58,14 +61,22 @@ export interface ContextResult {
 
 export const DEFAULT_CONTEXT_CHARS = 20_000;
 const NEIGHBOUR_CHARS = 1000;
-/** A match scoring under this fraction of the best one mentions the question only in passing: left out. */
+/**
+ * A match scoring under this fraction of the best one mentions the question only in passing: left
+ * out.
+ */
 const WEAK_MATCH = 0.25;
 /** A piece shorter than this says too little to be worth giving. */
 const MIN_PIECE_CHARS = 80;
 
-export function sessionContext(session: SessionRef, question: string, options: ContextOptions = {}): ContextResult {
+export function sessionContext(
+  session: SessionRef,
+  question: string,
+  options: ContextOptions = {},
+): ContextResult {
   const prepared = prepare(session, question, options);
-  if (prepared.terms.length === 0) throw new RecallError("BAD_INPUT", "the question has no words to look for");
+  if (prepared.terms.length === 0)
+    throw new RecallError("BAD_INPUT", "the question has no words to look for");
   const { picked, matched } = selectContext(prepared.messages, prepared.terms, prepared.maxChars);
   return contextResult(session, question, prepared, picked, matched);
 }
@@ -75,11 +86,28 @@ export function sessionContext(session: SessionRef, question: string, options: C
  * what happened here"), a sample of the conversation within the same budget: its start and its end
  * (`sampled`). For asking a model, which can answer such a question from a sample.
  */
-export function sessionContextOrSample(session: SessionRef, question: string, options: ContextOptions = {}): ContextResult & { sampled: boolean } {
+export function sessionContextOrSample(
+  session: SessionRef,
+  question: string,
+  options: ContextOptions = {},
+): ContextResult & { sampled: boolean } {
   const prepared = prepare(session, question, options);
-  const { picked, matched } = prepared.terms.length > 0 ? selectContext(prepared.messages, prepared.terms, prepared.maxChars) : { picked: [], matched: 0 };
-  if (matched > 0) return { ...contextResult(session, question, prepared, picked, matched), sampled: false };
-  return { ...contextResult(session, question, prepared, selectSample(prepared.messages, prepared.maxChars), 0), sampled: true };
+  const { picked, matched } =
+    prepared.terms.length > 0
+      ? selectContext(prepared.messages, prepared.terms, prepared.maxChars)
+      : { picked: [], matched: 0 };
+  if (matched > 0)
+    return { ...contextResult(session, question, prepared, picked, matched), sampled: false };
+  return {
+    ...contextResult(
+      session,
+      question,
+      prepared,
+      selectSample(prepared.messages, prepared.maxChars),
+      0,
+    ),
+    sampled: true,
+  };
 }
 
 interface Prepared {
@@ -92,14 +120,24 @@ interface Prepared {
 function prepare(session: SessionRef, question: string, options: ContextOptions): Prepared {
   const maxChars = options.maxChars ?? DEFAULT_CONTEXT_CHARS;
   if (!Number.isInteger(maxChars) || maxChars < MIN_PIECE_CHARS) {
-    throw new RecallError("BAD_INPUT", `maxChars must be a whole number of at least ${MIN_PIECE_CHARS}, not ${maxChars}`, { field: "maxChars" });
+    throw new RecallError(
+      "BAD_INPUT",
+      `maxChars must be a whole number of at least ${MIN_PIECE_CHARS}, not ${maxChars}`,
+      { field: "maxChars" },
+    );
   }
   const terms = questionTerms(question);
   const allBranches = options.allBranches ?? false;
   return { messages: fileMessages(session.path, allBranches), terms, maxChars, allBranches };
 }
 
-function contextResult(session: SessionRef, question: string, { messages: conversation, terms, maxChars, allBranches }: Prepared, picked: PickedMessage[], matched: number): ContextResult {
+function contextResult(
+  session: SessionRef,
+  question: string,
+  { messages: conversation, terms, maxChars, allBranches }: Prepared,
+  picked: PickedMessage[],
+  matched: number,
+): ContextResult {
   const messages = picked.map(({ item, text, clipped, score }) => ({
     type: "message" as const,
     index: item.index,
@@ -125,7 +163,10 @@ function contextResult(session: SessionRef, question: string, { messages: conver
   return { messages, summary };
 }
 
-/** A message of a sample gives at most this much (its start), so the sample shows more of the session's course. */
+/**
+ * A message of a sample gives at most this much (its start), so the sample shows more of the
+ * session's course.
+ */
 const SAMPLE_MESSAGE_CHARS = 2000;
 
 /**
@@ -180,7 +221,11 @@ function listed({ text: _, ...item }: TranscriptItem): Omit<TranscriptItem, "tex
  * messages picked, in conversation order, and how many matched. Every message is read once to
  * score it, then only those taken, best first, as far as the budget goes.
  */
-export function selectContext(conversation: ContextMessages | readonly TranscriptItem[], terms: string[], maxChars: number): { picked: PickedMessage[]; matched: number } {
+export function selectContext(
+  conversation: ContextMessages | readonly TranscriptItem[],
+  terms: string[],
+  maxChars: number,
+): { picked: PickedMessage[]; matched: number } {
   const messages = "read" in conversation ? conversation : heldMessages(conversation);
   const scored = scoreTextsInParts(messages.textsInParts(), terms);
   const scoreOf = new Map(scored.map((s) => [s.index, s]));
@@ -189,7 +234,11 @@ export function selectContext(conversation: ContextMessages | readonly Transcrip
   let remaining = maxChars;
   const take = (item: TranscriptItem, cap: number, focus: Focus) => {
     const piece = clip(item.text, cap, focus);
-    picked.set(item.index, { item: listed(item), ...piece, score: scoreOf.get(item.index)?.score ?? 0 });
+    picked.set(item.index, {
+      item: listed(item),
+      ...piece,
+      score: scoreOf.get(item.index)?.score ?? 0,
+    });
     remaining -= piece.text.length;
   };
 
@@ -203,20 +252,28 @@ export function selectContext(conversation: ContextMessages | readonly Transcrip
   for (const hit of messages.read(matches())) take(hit, remaining, scoreOf.get(hit.index)!.focus);
 
   const hits = [...picked.values()];
-  /** Which end of each neighbour to keep: the end of the one before a match, the start of the one after. */
+  /**
+   * Which end of each neighbour to keep: the end of the one before a match, the start of the one
+   * after.
+   */
   const sides = new Map<number, Focus>();
   const neighbourCap = () => Math.min(NEIGHBOUR_CHARS, remaining);
   function* neighbours() {
     for (const hit of hits) {
       for (const n of [hit.item.index - 1, hit.item.index + 1]) {
-        if (n < 0 || n >= messages.count || picked.has(n) || neighbourCap() < MIN_PIECE_CHARS) continue;
+        if (n < 0 || n >= messages.count || picked.has(n) || neighbourCap() < MIN_PIECE_CHARS)
+          continue;
         sides.set(n, n < hit.item.index ? "end" : "start");
         yield n;
       }
     }
   }
-  for (const neighbour of messages.read(neighbours())) take(neighbour, neighbourCap(), sides.get(neighbour.index)!);
-  return { picked: [...picked.values()].sort((a, b) => a.item.index - b.item.index), matched: ranked.length };
+  for (const neighbour of messages.read(neighbours()))
+    take(neighbour, neighbourCap(), sides.get(neighbour.index)!);
+  return {
+    picked: [...picked.values()].sort((a, b) => a.item.index - b.item.index),
+    matched: ranked.length,
+  };
 }
 
 /** Which part of a long message to keep: its start, its end, or the text around an offset. */
@@ -225,13 +282,21 @@ type Focus = "start" | "end" | number;
 /** At most `cap` characters of `text`, `…` marking each cut (and counted). */
 function clip(text: string, cap: number, focus: Focus): { text: string; clipped: boolean } {
   if (text.length <= cap) return { text, clipped: false };
-  if (focus === "start") return { text: `${text.slice(0, safeEnd(text, cap - 1))}…`, clipped: true };
-  if (focus === "end") return { text: `…${text.slice(safeStart(text, text.length - (cap - 1)))}`, clipped: true };
+  if (focus === "start")
+    return { text: `${text.slice(0, safeEnd(text, cap - 1))}…`, clipped: true };
+  if (focus === "end")
+    return { text: `…${text.slice(safeStart(text, text.length - (cap - 1)))}`, clipped: true };
   const room = cap - 2;
   // Some text before the match, most of the room after it: the match is what the reader wants.
-  const start = safeStart(text, Math.min(Math.max(0, focus - Math.floor(room / 4)), text.length - room));
+  const start = safeStart(
+    text,
+    Math.min(Math.max(0, focus - Math.floor(room / 4)), text.length - room),
+  );
   const end = safeEnd(text, start + room);
-  return { text: `${start > 0 ? "…" : ""}${text.slice(start, end)}${end < text.length ? "…" : ""}`, clipped: true };
+  return {
+    text: `${start > 0 ? "…" : ""}${text.slice(start, end)}${end < text.length ? "…" : ""}`,
+    clipped: true,
+  };
 }
 
 /** Moves a cut forward off the second half of a surrogate pair. */

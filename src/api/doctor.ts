@@ -33,9 +33,15 @@ export type DoctorFix =
   | { kind: "rebuild" }
   /** The setting that chose the sessions folder names one that is not there: point it at Pi's. */
   | { kind: "sessions-setting"; from: SessionsSource }
-  /** Session files (or folders) recall may not read: read permission fixes them (given by their owner, when `othersOwn`). */
+  /**
+   * Session files (or folders) recall may not read: read permission fixes them (given by their
+   * owner, when `othersOwn`).
+   */
   | { kind: "allow-read"; paths: string[]; othersOwn: boolean }
-  /** Session files recall cannot read for another reason (a broken link, a failing disk): move them out of `folder`. */
+  /**
+   * Session files recall cannot read for another reason (a broken link, a failing disk): move them
+   * out of `folder`.
+   */
   | { kind: "move-out"; paths: string[]; folder: string }
   /** The cache folder cannot be written to: make it writable, or choose another cache folder. */
   | { kind: "cache-unwritable"; path: string }
@@ -50,9 +56,15 @@ export type DoctorFix =
   | { kind: "edit"; path: string }
   /** A file nothing needs: delete it. */
   | { kind: "remove"; path: string }
-  /** The meaning model cannot be used: install its package again (or, `fromEnv`, point RECALL_MODEL_DIR at one that works). */
+  /**
+   * The meaning model cannot be used: install its package again (or, `fromEnv`, point
+   * RECALL_MODEL_DIR at one that works).
+   */
   | { kind: "reinstall-model"; fromEnv: boolean }
-  /** The meaning index lacks messages or cannot be read: embed them (`recall index --meaning` repairs and resumes it). */
+  /**
+   * The meaning index lacks messages or cannot be read: embed them (`recall index --meaning`
+   * repairs and resumes it).
+   */
   | { kind: "embed" };
 
 export interface DoctorCheck {
@@ -64,26 +76,45 @@ export interface DoctorCheck {
   fix: DoctorFix | null;
 }
 
-const pass = (name: DoctorCheckName, message: string): DoctorCheck => ({ name, ok: true, message, fix: null });
-const fail = (name: DoctorCheckName, message: string, fix: DoctorFix): DoctorCheck => ({ name, ok: false, message, fix });
+const pass = (name: DoctorCheckName, message: string): DoctorCheck => ({
+  name,
+  ok: true,
+  message,
+  fix: null,
+});
+const fail = (name: DoctorCheckName, message: string, fix: DoctorFix): DoctorCheck => ({
+  name,
+  ok: false,
+  message,
+  fix,
+});
 
 function reason(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
-  return typeof e?.code === "string" ? e.code : error instanceof Error ? error.message.split("\n")[0]! : String(error);
+  return typeof e?.code === "string"
+    ? e.code
+    : error instanceof Error
+      ? error.message.split("\n")[0]!
+      : String(error);
 }
 
 /** How many of `items` a message names; the fix names them all. */
 const NAMED = 3;
 
 function named(items: string[]): string {
-  return items.length > NAMED ? `${items.slice(0, NAMED).join(", ")} and ${items.length - NAMED} more` : items.join(", ");
+  return items.length > NAMED
+    ? `${items.slice(0, NAMED).join(", ")} and ${items.length - NAMED} more`
+    : items.join(", ");
 }
 
 /** A session file (or a folder of them) recall cannot read, and why. */
 interface Unreadable {
   path: string;
   reason: string;
-  /** Refused by permissions (so read permission fixes it), rather than a broken link or a failing disk. */
+  /**
+   * Refused by permissions (so read permission fixes it), rather than a broken link or a failing
+   * disk.
+   */
   denied: boolean;
   /** Owned by another user (whose permission only they, or root, can change). */
   othersOwn: boolean;
@@ -115,23 +146,31 @@ class DoctorContext {
     }
   }
 
-  /** The session files, each opened as a sync would open it (none when the folder is not usable). */
+  /**
+   * The session files, each opened as a sync would open it (none when the folder is not usable).
+   */
   sessionFiles(): Promise<SessionFiles> {
-    this.files ??= this.sessionsFolderUsable() ? lookAtSessionFiles(this.locations) : Promise.resolve({ total: 0, unreadable: [] });
+    this.files ??= this.sessionsFolderUsable()
+      ? lookAtSessionFiles(this.locations)
+      : Promise.resolve({ total: 0, unreadable: [] });
     return this.files;
   }
 }
 
 async function lookAtSessionFiles(locations: Locations): Promise<SessionFiles> {
   const { files, failures } = await discoverSessionFiles(locations);
-  const unreadable = failures.map(({ path, reason }) => unreadableFile(path, reason, /^E(ACCES|PERM)\b/.test(reason)));
+  const unreadable = failures.map(({ path, reason }) =>
+    unreadableFile(path, reason, /^E(ACCES|PERM)\b/.test(reason)),
+  );
   for (const file of files) {
     try {
       closeSync(openSessionFile(file.path));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOENT") continue; // Deleted since it was listed: nothing to read, nothing wrong.
-      unreadable.push(unreadableFile(file.path, reason(error), code === "EACCES" || code === "EPERM"));
+      unreadable.push(
+        unreadableFile(file.path, reason(error), code === "EACCES" || code === "EPERM"),
+      );
     }
   }
   return { total: files.length + failures.length, unreadable };
@@ -150,9 +189,20 @@ function unreadableFile(path: string, why: string, denied: boolean): Unreadable 
 type Check = (context: DoctorContext) => DoctorCheck | Promise<DoctorCheck>;
 
 /** The checks, in the order they are reported. */
-const CHECKS: Check[] = [checkSessions, checkIndex, checkMeaning, checkTags, checkConfig, checkWatcher];
+const CHECKS: Check[] = [
+  checkSessions,
+  checkIndex,
+  checkMeaning,
+  checkTags,
+  checkConfig,
+  checkWatcher,
+];
 
-export async function runDoctor(locations: Locations, env: NodeJS.ProcessEnv, cwd: string): Promise<DoctorCheck[]> {
+export async function runDoctor(
+  locations: Locations,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<DoctorCheck[]> {
   const context = new DoctorContext(locations, env, cwd);
   const checks: DoctorCheck[] = [];
   for (const check of CHECKS) checks.push(await check(context));
@@ -165,7 +215,10 @@ async function checkSessions(context: DoctorContext): Promise<DoctorCheck> {
   // Pi has not run yet: there is nothing to find, and nothing to fix.
   if (problem && !problem.fatal) return pass("sessions", problem.message);
   if (problem) {
-    const found = problem.kind === "missing" ? `there is no sessions folder at ${sessionsDir}` : `${sessionsDir} is a file, not a folder`;
+    const found =
+      problem.kind === "missing"
+        ? `there is no sessions folder at ${sessionsDir}`
+        : `${sessionsDir} is a file, not a folder`;
     return fail("sessions", found, { kind: "sessions-setting", from: sessionsFrom });
   }
   if (!context.sessionsFolderUsable()) {
@@ -175,14 +228,27 @@ async function checkSessions(context: DoctorContext): Promise<DoctorCheck> {
     } catch (error) {
       why = reason(error);
     }
-    return fail("sessions", `${sessionsDir} cannot be read (${why})`, { kind: "allow-read", paths: [sessionsDir], othersOwn: unreadableFile(sessionsDir, why, true).othersOwn });
+    return fail("sessions", `${sessionsDir} cannot be read (${why})`, {
+      kind: "allow-read",
+      paths: [sessionsDir],
+      othersOwn: unreadableFile(sessionsDir, why, true).othersOwn,
+    });
   }
   const { total, unreadable } = await context.sessionFiles();
   if (unreadable.length > 0) {
     const message = `${unreadable.length} of the ${total} session files cannot be read, and are skipped: ${named(unreadable.map((u) => `${u.path} (${u.reason})`))}`;
     const denied = unreadable.filter((u) => u.denied);
-    if (denied.length > 0) return fail("sessions", message, { kind: "allow-read", paths: denied.map((u) => u.path), othersOwn: denied.some((u) => u.othersOwn) });
-    return fail("sessions", message, { kind: "move-out", paths: unreadable.map((u) => u.path), folder: sessionsDir });
+    if (denied.length > 0)
+      return fail("sessions", message, {
+        kind: "allow-read",
+        paths: denied.map((u) => u.path),
+        othersOwn: denied.some((u) => u.othersOwn),
+      });
+    return fail("sessions", message, {
+      kind: "move-out",
+      paths: unreadable.map((u) => u.path),
+      folder: sessionsDir,
+    });
   }
   return pass("sessions", `${sessionsDir}: ${total} session files, all readable`);
 }
@@ -210,23 +276,40 @@ async function checkIndex(context: DoctorContext): Promise<DoctorCheck> {
   const readable = total - unreadable.length;
   // Opening would make one: say what is there instead.
   if (!existsSync(join(indexDir, "meta.json"))) {
-    if (readable === 0) return pass("index", `no index yet at ${indexDir}, and no session files to index`);
+    if (readable === 0)
+      return pass("index", `no index yet at ${indexDir}, and no session files to index`);
     // Not a failure: the first search builds it.
-    return pass("index", `no index yet at ${indexDir}: the first search builds it from the ${readable} session ${readable === 1 ? "file" : "files"}`);
+    return pass(
+      "index",
+      `no index yet at ${indexDir}: the first search builds it from the ${readable} session ${readable === 1 ? "file" : "files"}`,
+    );
   }
   try {
     const store = await openStore(locations);
-    if (store.replaced) return fail("index", `${indexDir} could not be used and was replaced by an empty one (${store.native.replacedBecause()})`, writeFix(locations));
+    if (store.replaced)
+      return fail(
+        "index",
+        `${indexDir} could not be used and was replaced by an empty one (${store.native.replacedBecause()})`,
+        writeFix(locations),
+      );
     const { sessions } = await store.native.stats();
-    if (!context.sessionsFolderUsable()) return pass("index", `${indexDir}: checksums match; it holds ${sessions} sessions`);
+    if (!context.sessionsFolderUsable())
+      return pass("index", `${indexDir}: checksums match; it holds ${sessions} sessions`);
     const scan = await scanSessionFiles(store, true);
     const skipped = new Set(unreadable.map((u) => u.path));
     const changed = scan.changed.filter((f) => !skipped.has(f.path)).length;
     if (changed + scan.removed.length > 0) {
-      return fail("index", `${indexDir} is behind the session files: ${changed} new or changed, ${scan.removed.length} removed`, writeFix(locations));
+      return fail(
+        "index",
+        `${indexDir} is behind the session files: ${changed} new or changed, ${scan.removed.length} removed`,
+        writeFix(locations),
+      );
     }
     const empty = readable - sessions;
-    return pass("index", `${indexDir}: checksums match; all ${readable} readable session files indexed: ${sessions} sessions${empty > 0 ? `, ${empty} ${empty === 1 ? "file" : "files"} without messages` : ""}`);
+    return pass(
+      "index",
+      `${indexDir}: checksums match; all ${readable} readable session files indexed: ${sessions} sessions${empty > 0 ? `, ${empty} ${empty === 1 ? "file" : "files"} without messages` : ""}`,
+    );
   } catch (error) {
     return fail("index", `${indexDir} cannot be opened (${reason(error)})`, writeFix(locations));
   }
@@ -234,16 +317,28 @@ async function checkIndex(context: DoctorContext): Promise<DoctorCheck> {
 
 /**
  * The files each index's last commit names (the main index and `depth/`), read without opening
- * the index: there, not empty, matching their checksum. A failing check; undefined when all is well.
+ * the index: there, not empty, matching their checksum. A failing check; undefined when all is
+ * well.
  */
-async function checkIndexFiles(locations: Locations, indexDir: string): Promise<DoctorCheck | undefined> {
+async function checkIndexFiles(
+  locations: Locations,
+  indexDir: string,
+): Promise<DoctorCheck | undefined> {
   const damaged = await nativeModule().indexFileProblems(indexDir);
   if (damaged.length === 0) return undefined;
-  const named = damaged.slice(0, 3).join(", ") + (damaged.length > 3 ? ` and ${damaged.length - 3} more` : "");
+  const named =
+    damaged.slice(0, 3).join(", ") + (damaged.length > 3 ? ` and ${damaged.length - 3} more` : "");
   // `recall index` finds only damage a write made since its last check; a rebuild mends any.
   const files = damaged.length === 1 ? "1 file of" : `${damaged.length} files of`;
-  const are = damaged.length === 1 ? "is missing, empty or fails its checksum" : "are missing, empty or fail their checksum";
-  return fail("index", `${files} ${indexDir} ${are} (${named})`, writeFix(locations, { kind: "rebuild" }));
+  const are =
+    damaged.length === 1
+      ? "is missing, empty or fails its checksum"
+      : "are missing, empty or fail their checksum";
+  return fail(
+    "index",
+    `${files} ${indexDir} ${are} (${named})`,
+    writeFix(locations, { kind: "rebuild" }),
+  );
 }
 
 /**
@@ -259,7 +354,10 @@ async function checkMeaning({ locations, env }: DoctorContext): Promise<DoctorCh
     return fail("meaning", message(error), { kind: "reinstall-model", fromEnv });
   }
   if (dir === null) {
-    const off = env.RECALL_MEANING === "off" ? "meaning search is turned off (RECALL_MEANING=off)" : `no meaning model (${MODEL_PACKAGE_NAME} is not installed)`;
+    const off =
+      env.RECALL_MEANING === "off"
+        ? "meaning search is turned off (RECALL_MEANING=off)"
+        : `no meaning model (${MODEL_PACKAGE_NAME} is not installed)`;
     return pass("meaning", `${off}: searches are by words`);
   }
   const { MeaningHandle } = await import("../native/meaning-handle.js");
@@ -275,17 +373,29 @@ async function checkMeaning({ locations, env }: DoctorContext): Promise<DoctorCh
   }
   const model = `the model in ${dir} loads (${arithmetic})`;
   const folder = join(locations.cacheDir, "meaning");
-  if (!existsSync(join(locations.cacheDir, "index", "meta.json"))) return pass("meaning", `${model}; no index to embed yet`);
+  if (!existsSync(join(locations.cacheDir, "index", "meta.json")))
+    return pass("meaning", `${model}; no index to embed yet`);
   try {
-    if (existsSync(folder) && !statSync(folder).isDirectory()) return fail("meaning", `${model}; ${folder} is not a folder, so the meaning index cannot be kept`, { kind: "embed" });
+    if (existsSync(folder) && !statSync(folder).isDirectory())
+      return fail(
+        "meaning",
+        `${model}; ${folder} is not a folder, so the meaning index cannot be kept`,
+        { kind: "embed" },
+      );
     const index = await MeaningIndexHandle.open(folder, modelIdentity(dir));
     const coverage = await index.coverage((await openStore(locations)).native);
     const holds = `the meaning index holds ${coverage.embedded} of ${coverage.messages} messages`;
     if (!meaningIncomplete(coverage)) return pass("meaning", `${model}; ${holds}`);
     const builder = nativeModule().textOfHeldLock(join(folder, "writer.lock"));
-    return fail("meaning", `${model}; ${holds}${builder === null ? "" : ` (${builderWords(builder)} is embedding the rest)`}`, { kind: "embed" });
+    return fail(
+      "meaning",
+      `${model}; ${holds}${builder === null ? "" : ` (${builderWords(builder)} is embedding the rest)`}`,
+      { kind: "embed" },
+    );
   } catch (error) {
-    return fail("meaning", `${model}; ${folder} cannot be read (${reason(error)})`, { kind: "embed" });
+    return fail("meaning", `${model}; ${folder} cannot be read (${reason(error)})`, {
+      kind: "embed",
+    });
   }
 }
 
@@ -302,12 +412,18 @@ function builderWords(text: string): string {
 
 function checkTags({ locations }: DoctorContext): DoctorCheck {
   const path = join(locations.dataDir, TAGS_DB_FILE);
-  if (!existsSync(path)) return pass("tags", `no tag database yet (${path}): one is made when a session is first tagged`);
+  if (!existsSync(path))
+    return pass(
+      "tags",
+      `no tag database yet (${path}): one is made when a session is first tagged`,
+    );
   const restore = { kind: "restore-tags", path, aside: `${path}.damaged` } as const;
   try {
-    if (!statSync(path).isFile()) return fail("tags", `${path} is not a file, so it cannot be the tag database`, restore);
+    if (!statSync(path).isFile())
+      return fail("tags", `${path} is not a file, so it cannot be the tag database`, restore);
     const problems = TagHandle.problems(path);
-    if (problems.length > 0) return fail("tags", `${path} is damaged: ${problems[0]}`, { kind: "recover-tags", path });
+    if (problems.length > 0)
+      return fail("tags", `${path} is damaged: ${problems[0]}`, { kind: "recover-tags", path });
     return pass("tags", `${path}: integrity check ok`);
   } catch (error) {
     return fail("tags", `${path} cannot be read as a tag database (${reason(error)})`, restore);
@@ -317,15 +433,22 @@ function checkTags({ locations }: DoctorContext): DoctorCheck {
 function checkConfig({ locations, env, cwd }: DoctorContext): DoctorCheck {
   const { path, problems } = loadConfig(locations, env, cwd);
   if (problems.length > 0) return fail("config", problems[0]!, { kind: "edit", path });
-  return pass("config", existsSync(path) ? `${path} parses` : `no config file (${path}): the defaults apply`);
+  return pass(
+    "config",
+    existsSync(path) ? `${path} parses` : `no config file (${path}): the defaults apply`,
+  );
 }
 
 function checkWatcher({ locations }: DoctorContext): DoctorCheck {
   const path = watchLockPath(locations);
   try {
     const text = nativeModule().textOfHeldLock(path);
-    if (text === null) return pass("watcher", "no watcher is running (searches check for changes themselves)");
-    return pass("watcher", `a watcher is running${text === "ready" ? " and the index is up to date" : ", catching up"}`);
+    if (text === null)
+      return pass("watcher", "no watcher is running (searches check for changes themselves)");
+    return pass(
+      "watcher",
+      `a watcher is running${text === "ready" ? " and the index is up to date" : ", catching up"}`,
+    );
   } catch (error) {
     return fail("watcher", `${path} cannot be read (${reason(error)})`, { kind: "remove", path });
   }

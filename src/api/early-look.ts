@@ -9,7 +9,9 @@ import { resolveLocations, type LocationOverrides } from "../locations.js";
 import { startEarlyLook as startLook, type EarlyLook } from "../sessions/discover.js";
 import { watcherKeepsFresh } from "../sync/watch-lock.js";
 
-/** The look, or undefined when `recall watch` keeps the index fresh (a query then checks nothing). */
+/**
+ * The look, or undefined when `recall watch` keeps the index fresh (a query then checks nothing).
+ */
 export function startEarlyLook(overrides: LocationOverrides = {}): EarlyLook | undefined {
   const locations = resolveLocations(overrides);
   return watcherKeepsFresh(locations) ? undefined : startLook(locations);

@@ -8,7 +8,11 @@
 import { RecallError } from "../errors.js";
 import type { ExportedSession, ExportFormat } from "../render/exported-session.js";
 import { EXPORT_FORMATS } from "../render/exported-session.js";
-import { readSessionDocument, type DocumentBlock, type SessionDocument } from "../sessions/session-document.js";
+import {
+  readSessionDocument,
+  type DocumentBlock,
+  type SessionDocument,
+} from "../sessions/session-document.js";
 import { readSessionTree } from "../sessions/session-tree.js";
 import type { SessionSummary } from "../answers/session-summary.js";
 
@@ -24,21 +28,44 @@ export interface ExportOptions {
   redact?: boolean;
 }
 
-export async function exportedSession(summary: SessionSummary, options: Omit<ExportOptions, "format"> = {}): Promise<ExportedSession> {
-  const document = readSessionDocument(readSessionTree(summary.path, { keep: true, modes: ["raw"] }), { allBranches: options.allBranches ?? false });
-  const session: ExportedSession = { ...document, id: summary.id, project: summary.project, tags: summary.tags, redacted: null };
+export async function exportedSession(
+  summary: SessionSummary,
+  options: Omit<ExportOptions, "format"> = {},
+): Promise<ExportedSession> {
+  const document = readSessionDocument(
+    readSessionTree(summary.path, { keep: true, modes: ["raw"] }),
+    { allBranches: options.allBranches ?? false },
+  );
+  const session: ExportedSession = {
+    ...document,
+    id: summary.id,
+    project: summary.project,
+    tags: summary.tags,
+    redacted: null,
+  };
   return options.redact ? redacted(session) : session;
 }
 
-export async function exportSession(summary: SessionSummary, options: ExportOptions = {}): Promise<string> {
+export async function exportSession(
+  summary: SessionSummary,
+  options: ExportOptions = {},
+): Promise<string> {
   const format = options.format ?? "md";
-  if (!EXPORT_FORMATS.includes(format)) throw new RecallError("BAD_INPUT", `no export format ${format}: one of ${EXPORT_FORMATS.join(", ")}`, { field: "format", value: String(format) });
+  if (!EXPORT_FORMATS.includes(format))
+    throw new RecallError(
+      "BAD_INPUT",
+      `no export format ${format}: one of ${EXPORT_FORMATS.join(", ")}`,
+      { field: "format", value: String(format) },
+    );
   const session = await exportedSession(summary, options);
   const { renderHtml, renderMarkdown } = await import("../render/index.js");
   return format === "html" ? renderHtml(session) : renderMarkdown(session);
 }
 
-/** The session with every text a reader sees redacted (one batch for all of them), and how many secrets went. */
+/**
+ * The session with every text a reader sees redacted (one batch for all of them), and how many
+ * secrets went.
+ */
 async function redacted(session: ExportedSession): Promise<ExportedSession> {
   const texts: string[] = [];
   const put = (text: string) => texts.push(text) - 1;
@@ -82,7 +109,11 @@ function blockSlots(block: DocumentBlock, put: (text: string) => number): number
   }
 }
 
-function redactedBlock(block: DocumentBlock, slots: number[], text: (slot: number) => string): DocumentBlock {
+function redactedBlock(
+  block: DocumentBlock,
+  slots: number[],
+  text: (slot: number) => string,
+): DocumentBlock {
   switch (block.type) {
     case "text":
     case "thinking":

@@ -14,7 +14,10 @@ export interface ListOptions {
   limit?: number;
   /** Only sessions whose working directory is this folder. */
   cwd?: string;
-  /** Only sessions of the project this folder belongs to, in whichever folder they ran (see `SearchOptions.repo`). */
+  /**
+   * Only sessions of the project this folder belongs to, in whichever folder they ran (see
+   * `SearchOptions.repo`).
+   */
   repo?: string;
   /** Only sessions whose last message is from this time on / up to this time (ms since epoch). */
   since?: number;
@@ -25,16 +28,26 @@ export interface ListOptions {
 
 export const DEFAULT_LIST_LIMIT = 50;
 
-export async function listSessions(store: IndexStore, options: ListOptions = {}): Promise<SessionSummary[]> {
+export async function listSessions(
+  store: IndexStore,
+  options: ListOptions = {},
+): Promise<SessionSummary[]> {
   return listUpTo(store, options, checkedLimit(options.limit ?? DEFAULT_LIST_LIMIT));
 }
 
 /** Every session `options` selects, however many (a caller's limit does not apply). */
-export async function listEverySession(store: IndexStore, options: Omit<ListOptions, "limit"> = {}): Promise<SessionSummary[]> {
+export async function listEverySession(
+  store: IndexStore,
+  options: Omit<ListOptions, "limit"> = {},
+): Promise<SessionSummary[]> {
   return listUpTo(store, options, Math.max(1, (await store.native.stats()).sessions));
 }
 
-async function listUpTo(store: IndexStore, options: ListOptions, limit: number): Promise<SessionSummary[]> {
+async function listUpTo(
+  store: IndexStore,
+  options: ListOptions,
+  limit: number,
+): Promise<SessionSummary[]> {
   let filters = await inProject(store, scopeFilters(options), options.repo);
   if (options.file !== undefined) {
     const touching = await callsTouching(store, options.file);
@@ -46,7 +59,10 @@ async function listUpTo(store: IndexStore, options: ListOptions, limit: number):
 }
 
 /** How many sessions the index holds, or holds of one folder: what a search looked through. */
-export async function countSessions(store: IndexStore, options: Pick<ListOptions, "cwd"> = {}): Promise<number> {
+export async function countSessions(
+  store: IndexStore,
+  options: Pick<ListOptions, "cwd"> = {},
+): Promise<number> {
   const all = (await store.native.stats()).sessions;
   if (options.cwd === undefined || all === 0) return all;
   return (await store.native.list({ limit: all, filters: scopeFilters(options) })).length;

@@ -26,15 +26,22 @@ export function modelPackageDir(from: string | URL = import.meta.url): string | 
   }
   const { version } = JSON.parse(readFileSync(manifest, "utf8")) as { version?: string };
   if (version !== RECALL_VERSION) {
-    throw new RecallError("MODEL_UNAVAILABLE", `the meaning model's package ${MODEL_PACKAGE_NAME} is at ${version ?? "no version"}, not at recall's ${RECALL_VERSION}`, {
-      value: dirname(manifest),
-      hint: `install ${MODEL_PACKAGE_NAME}@${RECALL_VERSION} beside recall`,
-    });
+    throw new RecallError(
+      "MODEL_UNAVAILABLE",
+      `the meaning model's package ${MODEL_PACKAGE_NAME} is at ${version ?? "no version"}, not at recall's ${RECALL_VERSION}`,
+      {
+        value: dirname(manifest),
+        hint: `install ${MODEL_PACKAGE_NAME}@${RECALL_VERSION} beside recall`,
+      },
+    );
   }
   return dirname(manifest);
 }
 
-/** The model of the package found from `from`, loaded on the thread pool; null when it is not installed. */
+/**
+ * The model of the package found from `from`, loaded on the thread pool; null when it is not
+ * installed.
+ */
 export async function loadMeaningModel(from?: string | URL): Promise<MeaningHandle | null> {
   const dir = modelPackageDir(from);
   return dir === null ? null : MeaningHandle.load(dir);

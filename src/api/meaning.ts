@@ -1,9 +1,9 @@
 /**
  * Meaning search, as the library runs it: the model (meaning-model.ts) and the meaning index of
- * the cache folder (`<cache>/meaning/`, native/src/search/by_meaning.rs), opened together when first
- * needed; embedding the conversation a batch at a time (resumable: what a killed run appended is
- * kept, and a text is embedded once whatever sessions hold it); and a query's vector for a search
- * by meaning or both. What a unit is and how a search ranks are the native core's.
+ * the cache folder (`<cache>/meaning/`, native/src/search/by_meaning.rs), opened together when
+ * first needed; embedding the conversation a batch at a time (resumable: what a killed run appended
+ * is kept, and a text is embedded once whatever sessions hold it); and a query's vector for a
+ * search by meaning or both. What a unit is and how a search ranks are the native core's.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,7 +15,6 @@ import type { IndexStore } from "../store.js";
 import { RECALL_VERSION } from "../version.js";
 import { MODEL_PACKAGE_NAME, modelPackageDir } from "./meaning-model.js";
 import { checkModelFiles } from "./model-files.js";
-
 
 /** The loaded model and the meaning index it made. */
 export interface Meaning {
@@ -66,9 +65,13 @@ const WAIT_MS = 1000;
 
 /** The error of a search by meaning or a meaning build without the model package. */
 export function meaningUnavailable(): RecallError {
-  return new RecallError("MODEL_UNAVAILABLE", `meaning search needs the model package ${MODEL_PACKAGE_NAME}, which is not installed`, {
-    hint: `install ${MODEL_PACKAGE_NAME}@${RECALL_VERSION} beside recall`,
-  });
+  return new RecallError(
+    "MODEL_UNAVAILABLE",
+    `meaning search needs the model package ${MODEL_PACKAGE_NAME}, which is not installed`,
+    {
+      hint: `install ${MODEL_PACKAGE_NAME}@${RECALL_VERSION} beside recall`,
+    },
+  );
 }
 
 /**
@@ -80,7 +83,10 @@ export function modelDir(env: NodeJS.ProcessEnv): string | null {
   return env.RECALL_MODEL_DIR ? env.RECALL_MODEL_DIR : modelPackageDir();
 }
 
-/** Whether a model package is there to load (one at another release is there, and refused when loaded). */
+/**
+ * Whether a model package is there to load (one at another release is there, and refused when
+ * loaded).
+ */
 export function modelInstalled(env: NodeJS.ProcessEnv): boolean {
   try {
     return modelDir(env) !== null;
@@ -95,7 +101,9 @@ export function modelInstalled(env: NodeJS.ProcessEnv): boolean {
  */
 export function modelIdentity(dir: string): string {
   const manifest = join(dir, "package.json");
-  const version = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, "utf8")) as { version?: string }).version : undefined;
+  const version = existsSync(manifest)
+    ? (JSON.parse(readFileSync(manifest, "utf8")) as { version?: string }).version
+    : undefined;
   const arithmetic = MeaningHandle.arithmetic();
   return `${MODEL_PACKAGE_NAME}@${version ?? "unversioned"}${arithmetic === "float32" ? "" : `+${arithmetic}`}`;
 }
@@ -104,12 +112,20 @@ export function modelIdentity(dir: string): string {
  * The meaning index of these locations, without loading the model (what a related search needs);
  * null when no model is installed.
  */
-export async function openMeaningIndex(locations: Locations, env: NodeJS.ProcessEnv): Promise<MeaningIndexHandle | null> {
+export async function openMeaningIndex(
+  locations: Locations,
+  env: NodeJS.ProcessEnv,
+): Promise<MeaningIndexHandle | null> {
   const dir = modelDir(env);
-  return dir === null ? null : MeaningIndexHandle.open(join(locations.cacheDir, "meaning"), modelIdentity(dir));
+  return dir === null
+    ? null
+    : MeaningIndexHandle.open(join(locations.cacheDir, "meaning"), modelIdentity(dir));
 }
 
-/** The model pre-packed in a cache folder (native/model/src/packed.rs): mapped by a later load instead of parsed. */
+/**
+ * The model pre-packed in a cache folder (native/model/src/packed.rs): mapped by a later load
+ * instead of parsed.
+ */
 export const PACKED_MODEL_FILE = "model-packed";
 
 /**
@@ -117,11 +133,19 @@ export const PACKED_MODEL_FILE = "model-packed";
  * The model's files are checked against what its package records first (model-files.ts;
  * `cacheDir` keeps which matched, and the model pre-packed: PACKED_MODEL_FILE).
  */
-export async function openMeaning(index: Promise<MeaningIndexHandle | null>, env: NodeJS.ProcessEnv, cacheDir?: string): Promise<Meaning | null> {
+export async function openMeaning(
+  index: Promise<MeaningIndexHandle | null>,
+  env: NodeJS.ProcessEnv,
+  cacheDir?: string,
+): Promise<Meaning | null> {
   const dir = modelDir(env);
   if (dir === null) return null;
   await checkModelFiles(dir, cacheDir);
-  const model = await MeaningHandle.load(dir, MeaningHandle.arithmetic(), cacheDir === undefined ? undefined : join(cacheDir, PACKED_MODEL_FILE));
+  const model = await MeaningHandle.load(
+    dir,
+    MeaningHandle.arithmetic(),
+    cacheDir === undefined ? undefined : join(cacheDir, PACKED_MODEL_FILE),
+  );
   const opened = await index;
   return opened ? { model, index: opened } : null;
 }
@@ -130,7 +154,11 @@ export async function openMeaning(index: Promise<MeaningIndexHandle | null>, env
  * Embeds the conversation messages the meaning index lacks, newest first, a batch at a time, then
  * drops vectors nothing refers to any more. LOCKED when another process is embedding.
  */
-export async function buildMeaning(store: IndexStore, meaning: Meaning, options: MeaningBuildOptions = {}): Promise<MeaningReport> {
+export async function buildMeaning(
+  store: IndexStore,
+  meaning: Meaning,
+  options: MeaningBuildOptions = {},
+): Promise<MeaningReport> {
   let added = 0;
   let coverage: MeaningCoverage = await meaning.index.coverage(store.native);
   options.onProgress?.(coverage);
@@ -142,7 +170,8 @@ export async function buildMeaning(store: IndexStore, meaning: Meaning, options:
       try {
         step = await meaning.index.embed(store.native, meaning.model, BATCH);
       } catch (error) {
-        if (!(error instanceof RecallError && error.code === "LOCKED" && options.onWait)) throw error;
+        if (!(error instanceof RecallError && error.code === "LOCKED" && options.onWait))
+          throw error;
         if (!told) options.onWait(error.message);
         told = true;
         await new Promise((resolve) => setTimeout(resolve, WAIT_MS));
@@ -166,7 +195,11 @@ export async function buildMeaning(store: IndexStore, meaning: Meaning, options:
  * Embeds up to `batch` of the messages the meaning index lacks, newest first, then lets another
  * process embed: what a search does for the few messages a sync just added.
  */
-export async function catchUpMeaning(store: IndexStore, meaning: Meaning, batch: number): Promise<void> {
+export async function catchUpMeaning(
+  store: IndexStore,
+  meaning: Meaning,
+  batch: number,
+): Promise<void> {
   try {
     await meaning.index.embed(store.native, meaning.model, batch);
   } finally {

@@ -21,7 +21,9 @@ interface Recorded {
 /** What the package in `dir` records of its files; empty when it records nothing. */
 function recorded(dir: string): Record<string, Recorded> {
   try {
-    const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { recall?: { files?: Record<string, Recorded> } };
+    const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+      recall?: { files?: Record<string, Recorded> };
+    };
     return manifest.recall?.files ?? {};
   } catch {
     return {};
@@ -71,11 +73,19 @@ export async function checkModelFiles(dir: string, cacheDir?: string): Promise<v
       continue; // Missing: the core names it.
     }
     if (!stats.isFile()) continue;
-    if (stats.size !== record.bytes) throw damaged(path, `it holds ${stats.size} bytes, not the ${record.bytes} its package records`);
+    if (stats.size !== record.bytes)
+      throw damaged(
+        path,
+        `it holds ${stats.size} bytes, not the ${record.bytes} its package records`,
+      );
     const seen = `${identity(path, stats)} ${record.sha256}`;
     if (!checked.includes(seen)) {
       const digest = await sha256(path);
-      if (digest !== record.sha256) throw damaged(path, `its sha256 is ${digest}, not the ${record.sha256} its package records`);
+      if (digest !== record.sha256)
+        throw damaged(
+          path,
+          `its sha256 is ${digest}, not the ${record.sha256} its package records`,
+        );
     }
     matched.push(seen);
   }

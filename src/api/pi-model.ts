@@ -39,12 +39,25 @@ export interface ModelCaller {
 }
 
 /** Loaded on first use: child_process loads net, which a `recall search` never needs. */
-function spawn(...args: Parameters<typeof import("node:child_process").spawn>): ChildProcessWithoutNullStreams {
-  const childProcess = createRequire(import.meta.url)("node:child_process") as typeof import("node:child_process");
+function spawn(
+  ...args: Parameters<typeof import("node:child_process").spawn>
+): ChildProcessWithoutNullStreams {
+  const childProcess = createRequire(import.meta.url)(
+    "node:child_process",
+  ) as typeof import("node:child_process");
   return childProcess.spawn(...args) as ChildProcessWithoutNullStreams;
 }
 
-const QUIET = ["--no-session", "--no-tools", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-context-files", "--no-mcp", "--no-themes"];
+const QUIET = [
+  "--no-session",
+  "--no-tools",
+  "--no-extensions",
+  "--no-skills",
+  "--no-prompt-templates",
+  "--no-context-files",
+  "--no-mcp",
+  "--no-themes",
+];
 
 function piPath(env: NodeJS.ProcessEnv): string {
   return env.RECALL_PI || "pi";
@@ -57,13 +70,19 @@ function piArgs(mode: string[], model: string | undefined, system: string): stri
 function notStarted(error: NodeJS.ErrnoException, env: NodeJS.ProcessEnv): RecallError {
   const where = env.RECALL_PI ? `RECALL_PI (${env.RECALL_PI})` : "pi on PATH";
   if (error.code === "ENOENT") {
-    return new RecallError("MODEL_UNAVAILABLE", `cannot run ${where}: not found`, { hint: "install Pi (npm install -g @earendil-works/pi-coding-agent), or set RECALL_PI to the pi to use" });
+    return new RecallError("MODEL_UNAVAILABLE", `cannot run ${where}: not found`, {
+      hint: "install Pi (npm install -g @earendil-works/pi-coding-agent), or set RECALL_PI to the pi to use",
+    });
   }
-  return new RecallError("MODEL_UNAVAILABLE", `cannot run ${where}: ${error.code ?? error.message}`);
+  return new RecallError(
+    "MODEL_UNAVAILABLE",
+    `cannot run ${where}: ${error.code ?? error.message}`,
+  );
 }
 
 /** What Pi says when the model named is unknown, it has none, or no credentials for it. */
-const UNAVAILABLE = /\bmodel\b.*\bnot found\b|\bno models available\b|\bno api key\b|\bcredentials?\b|\bnot (logged in|authenticated)\b/i;
+const UNAVAILABLE =
+  /\bmodel\b.*\bnot found\b|\bno models available\b|\bno api key\b|\bcredentials?\b|\bnot (logged in|authenticated)\b/i;
 
 /**
  * Pi's own words in what it wrote: its error line if it has one, else its lines (each said once)
@@ -80,35 +99,65 @@ function piSaid(text: string): string {
   const error = lines.find((line) => /^error\b/i.test(line));
   if (error) return error.replace(/^error:?\s*/i, "").slice(0, 300);
   const said: string[] = [];
-  for (const line of lines.map((l) => l.replace(/^warning:?\s*/i, ""))) if (!said.some((earlier) => earlier.includes(line))) said.push(line);
+  for (const line of lines.map((l) => l.replace(/^warning:?\s*/i, "")))
+    if (!said.some((earlier) => earlier.includes(line))) said.push(line);
   return said.join(" ").slice(0, 300);
 }
 
-/** A failure Pi reported: no model to ask at all (every other request would fail alike), or this request failed. */
+/**
+ * A failure Pi reported: no model to ask at all (every other request would fail alike), or this
+ * request failed.
+ */
 function piFailure(said: string): RecallError {
-  return new RecallError(UNAVAILABLE.test(said) ? "MODEL_UNAVAILABLE" : "MODEL_FAILED", `pi: ${said}`);
+  return new RecallError(
+    UNAVAILABLE.test(said) ? "MODEL_UNAVAILABLE" : "MODEL_FAILED",
+    `pi: ${said}`,
+  );
 }
 
 /** What Pi said when it failed. */
 function failure(stderr: string, status: number | null): RecallError {
   // Pi on a Node older than it needs does not get as far as saying so: its first import fails.
   const node = /^Node\.js v(\d+)\.(\d+)/m.exec(stderr);
-  if (node && /SyntaxError|ERR_REQUIRE|does not provide an export/.test(stderr) && (Number(node[1]) < 22 || (Number(node[1]) === 22 && Number(node[2]) < 19))) {
-    return new RecallError("MODEL_UNAVAILABLE", `pi cannot run on Node ${node[1]}.${node[2]}: it needs Node 22.19 or later`, {
-      hint: "give pi a newer Node, or set RECALL_PI to a pi that has one",
-    });
+  if (
+    node &&
+    /SyntaxError|ERR_REQUIRE|does not provide an export/.test(stderr) &&
+    (Number(node[1]) < 22 || (Number(node[1]) === 22 && Number(node[2]) < 19))
+  ) {
+    return new RecallError(
+      "MODEL_UNAVAILABLE",
+      `pi cannot run on Node ${node[1]}.${node[2]}: it needs Node 22.19 or later`,
+      {
+        hint: "give pi a newer Node, or set RECALL_PI to a pi that has one",
+      },
+    );
   }
   const said = piSaid(stderr);
-  return said ? piFailure(said) : new RecallError("MODEL_FAILED", `pi exited with status ${status}`);
+  return said
+    ? piFailure(said)
+    : new RecallError("MODEL_FAILED", `pi exited with status ${status}`);
 }
 
-/** The answer in Pi's last assistant message (a `message_end` event's), or the error Pi recorded in it. */
+/**
+ * The answer in Pi's last assistant message (a `message_end` event's), or the error Pi recorded in
+ * it.
+ */
 function answerOf(message: Record<string, unknown> | undefined): ModelAnswer {
-  if (!message || message.stopReason === "error") throw new RecallError("MODEL_FAILED", `pi: ${String(message?.errorMessage ?? "the model gave no answer").slice(0, 300)}`);
-  return { text: assistantText(message), model: `${String(message.provider)}/${String(message.model)}` };
+  if (!message || message.stopReason === "error")
+    throw new RecallError(
+      "MODEL_FAILED",
+      `pi: ${String(message?.errorMessage ?? "the model gave no answer").slice(0, 300)}`,
+    );
+  return {
+    text: assistantText(message),
+    model: `${String(message.provider)}/${String(message.model)}`,
+  };
 }
 
-/** Pi's events, one JSON object a line (split on LF only: see Pi's RPC docs); other lines are skipped. */
+/**
+ * Pi's events, one JSON object a line (split on LF only: see Pi's RPC docs); other lines are
+ * skipped.
+ */
 function events(lines: string[]): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const line of lines) {
@@ -139,12 +188,21 @@ function scratchFolder(): { path: string; dispose(): void } {
 }
 
 /** One question, one `pi --mode json -p` process. */
-export async function askOnce(env: NodeJS.ProcessEnv, model: string | undefined, question: ModelQuestion, signal?: AbortSignal): Promise<ModelAnswer> {
+export async function askOnce(
+  env: NodeJS.ProcessEnv,
+  model: string | undefined,
+  question: ModelQuestion,
+  signal?: AbortSignal,
+): Promise<ModelAnswer> {
   if (signal?.aborted) throw aborted();
   const folder = scratchFolder();
   try {
     return await new Promise<ModelAnswer>((resolve, reject) => {
-      const child = spawn(piPath(env), piArgs(["--mode", "json", "-p"], model, question.system), { cwd: folder.path, env, stdio: ["pipe", "pipe", "pipe"] });
+      const child = spawn(piPath(env), piArgs(["--mode", "json", "-p"], model, question.system), {
+        cwd: folder.path,
+        env,
+        stdio: ["pipe", "pipe", "pipe"],
+      });
       let stdout = "";
       let stderr = "";
       const onAbort = () => child.kill("SIGTERM");
@@ -190,7 +248,8 @@ export class PiConversation implements ModelCaller {
   private nextId = 1;
   private asked = 0;
   private readonly responses = new Map<string, Pending<void>>();
-  private run: { pending: Pending<ModelAnswer>; last: Record<string, unknown> | undefined } | undefined;
+  private run:
+    { pending: Pending<ModelAnswer>; last: Record<string, unknown> | undefined } | undefined;
   private exited: RecallError | undefined;
 
   constructor(
@@ -204,7 +263,10 @@ export class PiConversation implements ModelCaller {
     const child = this.start();
     if (this.asked++ > 0) await this.command({ type: "new_session" });
     // The system prompt is the process's; a question with other instructions prefixes them.
-    const message = question.system === this.system ? question.prompt : `${question.system}\n\n${question.prompt}`;
+    const message =
+      question.system === this.system
+        ? question.prompt
+        : `${question.system}\n\n${question.prompt}`;
     const settled = new Promise<ModelAnswer>((resolve, reject) => {
       this.run = { pending: { resolve, reject }, last: undefined };
     });
@@ -238,7 +300,11 @@ export class PiConversation implements ModelCaller {
   private start(): ChildProcessWithoutNullStreams {
     if (this.exited) throw this.exited;
     if (this.child) return this.child;
-    const child = spawn(piPath(this.env), piArgs(["--mode", "rpc"], this.model, this.system), { cwd: this.folder.path, env: this.env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(piPath(this.env), piArgs(["--mode", "rpc"], this.model, this.system), {
+      cwd: this.folder.path,
+      env: this.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     child.stdout.on("data", (d: Buffer) => this.received(d.toString("utf8")));
     child.stderr.on("data", (d: Buffer) => (this.stderr += d.toString("utf8")));
     child.stdin.on("error", () => {});
@@ -279,7 +345,10 @@ export class PiConversation implements ModelCaller {
       this.responses.delete(record.id);
       if (!pending) return;
       // Pi's warnings on stderr say why (no model at all, say), its error what failed.
-      if (record.success === false) pending.reject(piFailure(piSaid(`${this.stderr}\n${String(record.error ?? "the request was refused")}`)));
+      if (record.success === false)
+        pending.reject(
+          piFailure(piSaid(`${this.stderr}\n${String(record.error ?? "the request was refused")}`)),
+        );
       else pending.resolve();
       return;
     }
@@ -304,7 +373,10 @@ function assistantText(message: Record<string, unknown>): string {
   if (typeof content === "string") return content.trim();
   if (!Array.isArray(content)) return "";
   return content
-    .filter((block): block is { type: "text"; text: string } => block?.type === "text" && typeof block.text === "string")
+    .filter(
+      (block): block is { type: "text"; text: string } =>
+        block?.type === "text" && typeof block.text === "string",
+    )
     .map((block) => block.text)
     .join("")
     .trim();
@@ -312,5 +384,9 @@ function assistantText(message: Record<string, unknown>): string {
 
 /** A caller for single questions: a `pi -p` process each. */
 export function printModeCaller(env: NodeJS.ProcessEnv, model: string | undefined): ModelCaller {
-  return { model, answer: (question, signal) => askOnce(env, model, question, signal), close: async () => {} };
+  return {
+    model,
+    answer: (question, signal) => askOnce(env, model, question, signal),
+    close: async () => {},
+  };
 }

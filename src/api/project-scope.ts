@@ -10,11 +10,22 @@ import { projectOf } from "../sessions/project-identity.js";
 import type { IndexStore } from "../store.js";
 
 /** `filters` narrowed to the sessions of `repo`'s project (unchanged when `repo` is undefined). */
-export async function inProject(store: IndexStore, filters: NativeFilters, repo: string | undefined): Promise<NativeFilters> {
+export async function inProject(
+  store: IndexStore,
+  filters: NativeFilters,
+  repo: string | undefined,
+): Promise<NativeFilters> {
   if (repo === undefined) return filters;
-  if (filters.cwds !== undefined) throw new RecallError("BAD_INPUT", "a folder (cwd) and a project (repo) cannot both scope one search", { field: "repo" });
+  if (filters.cwds !== undefined)
+    throw new RecallError(
+      "BAD_INPUT",
+      "a folder (cwd) and a project (repo) cannot both scope one search",
+      { field: "repo" },
+    );
   const folder = resolve(repo);
   const project = projectOf(folder);
-  const folders = (await store.native.folders()).filter((known) => known === folder || projectOf(known) === project);
+  const folders = (await store.native.folders()).filter(
+    (known) => known === folder || projectOf(known) === project,
+  );
   return { ...filters, cwds: folders.length > 0 ? folders : [folder] };
 }

@@ -38,7 +38,11 @@ export function fingerprint(path: string): FileFingerprint {
   let size = 0;
   const fd = openSessionFile(path);
   try {
-    for (let read = readSync(fd, chunk, 0, chunk.length, size); read > 0; read = readSync(fd, chunk, 0, chunk.length, size)) {
+    for (
+      let read = readSync(fd, chunk, 0, chunk.length, size);
+      read > 0;
+      read = readSync(fd, chunk, 0, chunk.length, size)
+    ) {
       hash.update(chunk.subarray(0, read));
       size += read;
     }
@@ -67,7 +71,11 @@ export function encodeCursor(cursor: ReadCursor): string {
 }
 
 export function decodeCursor(text: string): ReadCursor {
-  const invalid = new RecallError("BAD_CURSOR", "this is not a read cursor (was it cut short when copied?)", { field: "cursor" });
+  const invalid = new RecallError(
+    "BAD_CURSOR",
+    "this is not a read cursor (was it cut short when copied?)",
+    { field: "cursor" },
+  );
   let outer: { b?: unknown; k?: unknown };
   try {
     outer = JSON.parse(Buffer.from(text.trim(), "base64url").toString("utf8")) as typeof outer;
@@ -76,7 +84,11 @@ export function decodeCursor(text: string): ReadCursor {
   }
   if (typeof outer?.b !== "string" || outer.k !== checksum(outer.b)) throw invalid;
   const c = JSON.parse(outer.b) as Record<string, unknown>;
-  if (c.v !== VERSION) throw new RecallError("STALE_CURSOR", "this cursor was made by another version of recall", { field: "cursor", hint: START_AGAIN });
+  if (c.v !== VERSION)
+    throw new RecallError("STALE_CURSOR", "this cursor was made by another version of recall", {
+      field: "cursor",
+      hint: START_AGAIN,
+    });
   const valid =
     typeof c.s === "string" &&
     TRANSCRIPT_MODES.includes(c.m as TranscriptMode) &&

@@ -7,8 +7,19 @@
  */
 import { RecallError } from "../errors.js";
 import { readSessionTree } from "../sessions/session-tree.js";
-import { listTranscript, readListed, type TranscriptItem, type TranscriptMode } from "../sessions/transcript.js";
-import { decodeCursor, encodeCursor, fingerprint, START_AGAIN, type ReadCursor } from "./read-cursor.js";
+import {
+  listTranscript,
+  readListed,
+  type TranscriptItem,
+  type TranscriptMode,
+} from "../sessions/transcript.js";
+import {
+  decodeCursor,
+  encodeCursor,
+  fingerprint,
+  START_AGAIN,
+  type ReadCursor,
+} from "./read-cursor.js";
 import type { SessionRef } from "./resolve-session.js";
 import { iso } from "../answers/session-summary.js";
 import { checkedPageChars, DEFAULT_PAGE_CHARS } from "../answers/limits.js";
@@ -27,12 +38,10 @@ export interface ReadOptions {
   cursor?: string;
 }
 
-
 export interface ReadResult {
   messages: ReadMessage[];
   page: ReadPage;
 }
-
 
 interface Position {
   item: number;
@@ -50,15 +59,25 @@ export function readSession(session: SessionRef, options: ReadOptions = {}): Rea
   // Taken before the file is parsed: if Pi appends in between, the cursor describes the older
   // content and is refused next time, which is safe.
   const file = fingerprint(session.path);
-  const cursor = options.cursor === undefined ? undefined : checkCursor(decodeCursor(options.cursor), session, file.size, file.sha1, options);
+  const cursor =
+    options.cursor === undefined
+      ? undefined
+      : checkCursor(decodeCursor(options.cursor), session, file.size, file.sha1, options);
   const mode = cursor?.mode ?? options.mode ?? "conversation";
   const allBranches = cursor?.allBranches ?? options.allBranches ?? false;
 
   const tree = readSessionTree(session.path);
   const listed = listTranscript(tree, { mode, allBranches });
-  const start: Position = cursor ?? { item: options.limit === undefined ? 0 : Math.max(0, listed.length - options.limit), char: 0 };
+  const start: Position = cursor ?? {
+    item: options.limit === undefined ? 0 : Math.max(0, listed.length - options.limit),
+    char: 0,
+  };
   if (start.item > listed.length) throw stale();
-  const { pieces, next } = paginate(readListed(tree, listed.slice(start.item), mode), start.char, maxChars);
+  const { pieces, next } = paginate(
+    readListed(tree, listed.slice(start.item), mode),
+    start.char,
+    maxChars,
+  );
 
   const messages = pieces.map((piece) => toMessage(piece, allBranches));
   const page: ReadPage = {
@@ -73,25 +92,48 @@ export function readSession(session: SessionRef, options: ReadOptions = {}): Rea
     from: pieces[0]?.item.index ?? null,
     count: pieces.length,
     chars: pieces.reduce((sum, p) => sum + p.end - p.start, 0),
-    nextCursor: next ? encodeCursor({ sessionId: session.id, mode, allBranches, ...next, ...file }) : null,
+    nextCursor: next
+      ? encodeCursor({ sessionId: session.id, mode, allBranches, ...next, ...file })
+      : null,
   };
   return { messages, page };
 }
 
 function stale(): RecallError {
-  return new RecallError("STALE_CURSOR", "session changed since this cursor was made", { field: "cursor", hint: START_AGAIN });
+  return new RecallError("STALE_CURSOR", "session changed since this cursor was made", {
+    field: "cursor",
+    hint: START_AGAIN,
+  });
 }
 
-function checkCursor(cursor: ReadCursor, session: SessionRef, size: number, sha1: string, options: ReadOptions): ReadCursor {
+function checkCursor(
+  cursor: ReadCursor,
+  session: SessionRef,
+  size: number,
+  sha1: string,
+  options: ReadOptions,
+): ReadCursor {
   if (cursor.sessionId !== session.id) {
-    throw new RecallError("CURSOR_MISMATCH", `this cursor belongs to session ${cursor.sessionId}, not ${session.id}`, { field: "cursor" });
+    throw new RecallError(
+      "CURSOR_MISMATCH",
+      `this cursor belongs to session ${cursor.sessionId}, not ${session.id}`,
+      { field: "cursor" },
+    );
   }
   if (cursor.size !== size || cursor.sha1 !== sha1) throw stale();
   if (options.mode !== undefined && options.mode !== cursor.mode) {
-    throw new RecallError("CURSOR_MISMATCH", `this cursor continues a ${cursor.mode} listing`, { field: "mode", value: cursor.mode, hint: START_AGAIN });
+    throw new RecallError("CURSOR_MISMATCH", `this cursor continues a ${cursor.mode} listing`, {
+      field: "mode",
+      value: cursor.mode,
+      hint: START_AGAIN,
+    });
   }
   if (options.allBranches !== undefined && options.allBranches !== cursor.allBranches) {
-    throw new RecallError("CURSOR_MISMATCH", `this cursor continues a listing ${cursor.allBranches ? "with" : "without"} abandoned branches`, { field: "allBranches", value: String(cursor.allBranches), hint: START_AGAIN });
+    throw new RecallError(
+      "CURSOR_MISMATCH",
+      `this cursor continues a listing ${cursor.allBranches ? "with" : "without"} abandoned branches`,
+      { field: "allBranches", value: String(cursor.allBranches), hint: START_AGAIN },
+    );
   }
   return cursor;
 }
@@ -100,7 +142,11 @@ function checkCursor(cursor: ReadCursor, session: SessionRef, size: number, sha1
  * Fills a page with `items`, the first from character `char` on; a message too long for a whole
  * page is split across pages. Stops reading items once the page is full.
  */
-function paginate(items: Iterable<TranscriptItem>, char: number, maxChars: number): { pieces: Piece[]; next: Position | null } {
+function paginate(
+  items: Iterable<TranscriptItem>,
+  char: number,
+  maxChars: number,
+): { pieces: Piece[]; next: Position | null } {
   const pieces: Piece[] = [];
   let budget = maxChars;
   for (const current of items) {
@@ -119,7 +165,10 @@ function paginate(items: Iterable<TranscriptItem>, char: number, maxChars: numbe
   return { pieces, next: null };
 }
 
-/** Where to cut `text` after at most `max` characters from `from`: at a space if one is near, never inside a surrogate pair. */
+/**
+ * Where to cut `text` after at most `max` characters from `from`: at a space if one is near, never
+ * inside a surrogate pair.
+ */
 function splitPoint(text: string, from: number, max: number): number {
   let end = from + max;
   const code = text.charCodeAt(end - 1);

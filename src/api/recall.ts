@@ -25,7 +25,12 @@ import type { SearchOptions, SearchPage } from "./search.js";
 import type { Stats, StatsOptions } from "./stats.js";
 import type { FileIdentity } from "../sessions/file-guard.js";
 import type { SessionSummary } from "../answers/session-summary.js";
-import { IndexLease, type Freshness, type RecallOptions, type SyncRequest } from "./facade/lease.js";
+import {
+  IndexLease,
+  type Freshness,
+  type RecallOptions,
+  type SyncRequest,
+} from "./facade/lease.js";
 import { Maintenance } from "./facade/maintenance.js";
 import { Models } from "./facade/models.js";
 import { Sessions, type Resolved } from "./facade/sessions.js";
@@ -55,7 +60,9 @@ export class Recall {
   private readonly lease: IndexLease;
   private readonly sessions: Sessions;
   private readonly maintenance: Maintenance;
-  /** The archive, opened on first use (`archive`); its errors name no host unless `showRemoteHosts`. */
+  /**
+   * The archive, opened on first use (`archive`); its errors name no host unless `showRemoteHosts`.
+   */
   private opened: Archive | undefined;
   private readonly hostHidden: boolean;
 
@@ -72,7 +79,10 @@ export class Recall {
     this.exports = new Exports(this.sessions, () => this.archive);
   }
 
-  /** recall for the sessions folder these overrides name (Pi's default without any). Opens nothing yet. */
+  /**
+   * recall for the sessions folder these overrides name (Pi's default without any). Opens nothing
+   * yet.
+   */
   static open(options: RecallOptions = {}): Recall {
     return new Recall(options);
   }
@@ -89,7 +99,10 @@ export class Recall {
     return this.opened;
   }
 
-  /** Where this recall's sessions, index and user data are; worked out once (it reads Pi's settings). */
+  /**
+   * Where this recall's sessions, index and user data are; worked out once (it reads Pi's
+   * settings).
+   */
   get locations(): Locations {
     return this.lease.locations;
   }
@@ -102,7 +115,10 @@ export class Recall {
     return sessionsFolderProblem(this.lease.locations);
   }
 
-  /** Opens the index (the first call does it anyway); its notices (a rebuilt cache) are then waiting. */
+  /**
+   * Opens the index (the first call does it anyway); its notices (a rebuilt cache) are then
+   * waiting.
+   */
   async open(): Promise<this> {
     await this.lease.store();
     return this;
@@ -116,7 +132,10 @@ export class Recall {
     return this.lease.takeNotices();
   }
 
-  /** recall's settings (config.json and the earlier tools' files), read now, with what could not be used. */
+  /**
+   * recall's settings (config.json and the earlier tools' files), read now, with what could not be
+   * used.
+   */
   config(): LoadedConfig {
     return this.lease.config();
   }
@@ -130,7 +149,10 @@ export class Recall {
    */
   search(options: SearchOptions & Freshness): Promise<SearchPage>;
   search<T>(options: SearchOptions & Freshness, present: (page: SearchPage) => T): Promise<T>;
-  search<T>(options: SearchOptions & Freshness, present?: (page: SearchPage) => T): Promise<T | SearchPage> {
+  search<T>(
+    options: SearchOptions & Freshness,
+    present?: (page: SearchPage) => T,
+  ): Promise<T | SearchPage> {
     return this.sessions.search(options, present);
   }
 
@@ -145,7 +167,10 @@ export class Recall {
   /** Sessions, most recently active first; `present` as for `search`. */
   list(options?: ListOptions & Freshness): Promise<SessionSummary[]>;
   list<T>(options: ListOptions & Freshness, present: (sessions: SessionSummary[]) => T): Promise<T>;
-  list<T>(options: ListOptions & Freshness = {}, present?: (sessions: SessionSummary[]) => T): Promise<T | SessionSummary[]> {
+  list<T>(
+    options: ListOptions & Freshness = {},
+    present?: (sessions: SessionSummary[]) => T,
+  ): Promise<T | SessionSummary[]> {
     return this.sessions.list(options, present);
   }
 
@@ -158,27 +183,42 @@ export class Recall {
     return this.sessions.stats(options);
   }
 
-  /** How many sessions the index holds (of one folder, with `cwd`), as it is: what a search looked through. */
+  /**
+   * How many sessions the index holds (of one folder, with `cwd`), as it is: what a search looked
+   * through.
+   */
   count(options: Pick<ListOptions, "cwd"> = {}): Promise<number> {
     return this.sessions.count(options);
   }
 
   /**
    * The identity of a session's file (device and inode, hashed) if it is a file a guarded read
-   * accepts (see src/sessions/file-guard.ts): inside the sessions folder, regular, one link, at most
-   * 64 MiB. A RecallError (UNSAFE_FILE, FILE_TOO_LARGE, NOT_FOUND) otherwise.
+   * accepts (see src/sessions/file-guard.ts): inside the sessions folder, regular, one link, at
+   * most 64 MiB. A RecallError (UNSAFE_FILE, FILE_TOO_LARGE, NOT_FOUND) otherwise.
    */
   checkFile(session: SessionRef): FileIdentity {
     return this.sessions.checkFile(session);
   }
 
-  /** `read`, of a file checked before and after as `checkFile` does and still the one `expected` names (SESSION_REPLACED otherwise). */
-  readGuarded(session: SessionRef, options: ReadOptions = {}, expected?: FileIdentity): Promise<ReadResult> {
+  /**
+   * `read`, of a file checked before and after as `checkFile` does and still the one `expected`
+   * names (SESSION_REPLACED otherwise).
+   */
+  readGuarded(
+    session: SessionRef,
+    options: ReadOptions = {},
+    expected?: FileIdentity,
+  ): Promise<ReadResult> {
     return this.sessions.readGuarded(session, options, expected);
   }
 
   /** `context`, guarded as `readGuarded` is. */
-  contextGuarded(session: SessionRef, question: string, options: ContextOptions = {}, expected?: FileIdentity): Promise<ContextResult> {
+  contextGuarded(
+    session: SessionRef,
+    question: string,
+    options: ContextOptions = {},
+    expected?: FileIdentity,
+  ): Promise<ContextResult> {
     return this.sessions.contextGuarded(session, question, options, expected);
   }
 
@@ -196,7 +236,10 @@ export class Recall {
     return this.sessions.resolveAll(refs);
   }
 
-  /** A session's summary, as search and list give it, by id, id prefix or path (an id after a sync, unless `sync: false`). */
+  /**
+   * A session's summary, as search and list give it, by id, id prefix or path (an id after a sync,
+   * unless `sync: false`).
+   */
   get(ref: string | SessionRef, options: Freshness = {}): Promise<SessionSummary> {
     return this.sessions.get(ref, options);
   }
@@ -207,7 +250,11 @@ export class Recall {
   }
 
   /** The messages of one session that bear on a question, within a budget; no model involved. */
-  context(ref: string | SessionRef, question: string, options: ContextOptions = {}): Promise<ContextResult> {
+  context(
+    ref: string | SessionRef,
+    question: string,
+    options: ContextOptions = {},
+  ): Promise<ContextResult> {
     return this.sessions.context(ref, question, options);
   }
 
@@ -235,9 +282,15 @@ export class Recall {
   /**
    * Keeps the index up to date as Pi writes, until the signal aborts (see sync/watch.ts). Each
    * sync's report comes with what it has to tell the user. With `meaning`, the meaning index
-   * follows: what each sync added is embedded after it (`meaning.build`; its errors go to `onError`).
+   * follows: what each sync added is embedded after it (`meaning.build`; its errors go to
+   * `onError`).
    */
-  watch(options: Omit<WatchOptions, "onSync"> & { onSync?: (report: SyncReport, notices: Notice[]) => void; meaning?: boolean }): Promise<void> {
+  watch(
+    options: Omit<WatchOptions, "onSync"> & {
+      onSync?: (report: SyncReport, notices: Notice[]) => void;
+      meaning?: boolean;
+    },
+  ): Promise<void> {
     const { meaning, ...rest } = options;
     return this.maintenance.watch({ ...rest, ...(meaning ? { meaning: this.meaning } : {}) });
   }

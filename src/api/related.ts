@@ -1,10 +1,10 @@
 /**
  * Related sessions: the sessions nearest one session. Without a model they are those that share
- * the most of its distinctive words (native/src/search/related.rs: its words weighed tf-idf over the
- * index, the session itself, its copies, its parent and its forks left out). With the model
- * package installed they are by default those nearest it in meaning too (`match` both: the
- * sessions whose centroid, the mean of their messages' vectors, lies nearest its, fused with the
- * words' as a search by both fuses them). Hits are search hits, each with the words it shares.
+ * the most of its distinctive words (native/src/search/related.rs: its words weighed tf-idf over
+ * the index, the session itself, its copies, its parent and its forks left out). With the model
+ * package installed they are by default those nearest it in meaning too (`match` both: the sessions
+ * whose centroid, the mean of their messages' vectors, lies nearest its, fused with the words' as a
+ * search by both fuses them). Hits are search hits, each with the words it shares.
  */
 import type { MeaningIndexHandle } from "../native/meaning-index-handle.js";
 import type { IndexStore } from "../store.js";
@@ -33,7 +33,10 @@ export interface RelatedOptions {
 }
 
 export interface RelatedHit extends SearchHit {
-  /** The distinctive words of the session asked about that this session holds too, most distinctive first. */
+  /**
+   * The distinctive words of the session asked about that this session holds too, most distinctive
+   * first.
+   */
   shared: string[];
 }
 
@@ -60,12 +63,34 @@ export const DEFAULT_RELATED_LIMIT = 10;
  * The related sessions of `session`; `meaning` is the meaning index when the model package is
  * installed (null otherwise), which makes `both` the default.
  */
-export async function relatedSessions(store: IndexStore, session: SessionRef, options: Omit<RelatedOptions, "session">, meaning: MeaningIndexHandle | null): Promise<RelatedPage> {
+export async function relatedSessions(
+  store: IndexStore,
+  session: SessionRef,
+  options: Omit<RelatedOptions, "session">,
+  meaning: MeaningIndexHandle | null,
+): Promise<RelatedPage> {
   const limit = checkedLimit(options.limit ?? DEFAULT_RELATED_LIMIT);
   const match = options.match ?? (meaning ? "both" : "words");
   if (match !== "words" && !meaning) throw meaningUnavailable();
-  const request = { path: session.path, sessionId: session.id, limit, filters: scopeFilters(options), matching: match };
-  const { words, hits, coverage } = match === "words" || !meaning ? await store.native.related(request, options.signal) : await store.native.relatedByMeaning(request, meaning, options.signal);
-  const page: RelatedPage = { session, words, hits: hits.map(({ hit, shared }) => ({ ...toSearchHit(hit), ...(match === "words" ? {} : { matchedBy: hit.matchedBy as Match }), shared })) };
+  const request = {
+    path: session.path,
+    sessionId: session.id,
+    limit,
+    filters: scopeFilters(options),
+    matching: match,
+  };
+  const { words, hits, coverage } =
+    match === "words" || !meaning
+      ? await store.native.related(request, options.signal)
+      : await store.native.relatedByMeaning(request, meaning, options.signal);
+  const page: RelatedPage = {
+    session,
+    words,
+    hits: hits.map(({ hit, shared }) => ({
+      ...toSearchHit(hit),
+      ...(match === "words" ? {} : { matchedBy: hit.matchedBy as Match }),
+      shared,
+    })),
+  };
   return coverage ? { ...page, coverage } : page;
 }

@@ -28,16 +28,24 @@ export function resumePlan(session: SessionRef): ResumePlan {
   const path = resolve(session.path);
   // `value`: the session file, which `pi --fork` takes.
   if (!session.cwd) {
-    throw new RecallError("FOLDER_GONE", `session ${session.id} does not record its folder (the file has no header)`, {
-      value: path,
-      hint: "to continue it, fork it from the folder you want",
-    });
+    throw new RecallError(
+      "FOLDER_GONE",
+      `session ${session.id} does not record its folder (the file has no header)`,
+      {
+        value: path,
+        hint: "to continue it, fork it from the folder you want",
+      },
+    );
   }
   if (!isDirectory(session.cwd)) {
-    throw new RecallError("FOLDER_GONE", `the folder of session ${session.id}, ${session.cwd}, no longer exists`, {
-      value: path,
-      hint: "to continue the session elsewhere, fork it from another folder",
-    });
+    throw new RecallError(
+      "FOLDER_GONE",
+      `the folder of session ${session.id}, ${session.cwd}, no longer exists`,
+      {
+        value: path,
+        hint: "to continue the session elsewhere, fork it from another folder",
+      },
+    );
   }
   return { argv: ["pi", "--session", path], cwd: session.cwd };
 }

@@ -6,10 +6,21 @@
  */
 import { resolve } from "node:path";
 import { RecallError } from "../errors.js";
-import type { NativeAhead, NativeAfter, NativeFilters, NativeHit, NativePlace } from "../native/addon.js";
+import type {
+  NativeAhead,
+  NativeAfter,
+  NativeFilters,
+  NativeHit,
+  NativePlace,
+} from "../native/addon.js";
 import type { IndexStore } from "../store.js";
 import { hasTags, hasText, parseTagQuery } from "../tags/query-tags.js";
-import { decodeSearchCursor, encodeSearchCursor, searchDigest, type SearchCursor } from "./search-cursor.js";
+import {
+  decodeSearchCursor,
+  encodeSearchCursor,
+  searchDigest,
+  type SearchCursor,
+} from "./search-cursor.js";
 import { iso, toSummary, type SessionSummary } from "../answers/session-summary.js";
 import { garbledTagStore } from "../tags/open-tags.js";
 import { textKinds, type ContentScope, type TextKind } from "../sessions/content-scope.js";
@@ -53,10 +64,10 @@ export interface SearchOptions {
   /** The time recency is measured from (default: now). */
   now?: number;
   /**
-   * What a word that no searched text holds is read as (docs/search.md, "Typos"): `correct` (the default)
-   * reads it as its nearest word, named in the page's `readAs`; `suggest` searches it as typed and
-   * names its nearest word in `suggestions` (for callers that must get only the words they asked
-   * for); `off` searches it as typed.
+   * What a word that no searched text holds is read as (docs/search.md, "Typos"): `correct` (the
+   * default) reads it as its nearest word, named in the page's `readAs`; `suggest` searches it as
+   * typed and names its nearest word in `suggestions` (for callers that must get only the words
+   * they asked for); `off` searches it as typed.
    */
   typos?: Typos;
   /** Only these sessions (by id). */
@@ -88,7 +99,10 @@ export interface SearchPage {
    * most messages hold (docs/search.md, "Typos"), in query order.
    */
   readAs: ReadAs[];
-  /** With `typos: "suggest"`: the words of the query no searched text holds, each with the word it would have been read as. */
+  /**
+   * With `typos: "suggest"`: the words of the query no searched text holds, each with the word it
+   * would have been read as.
+   */
   suggestions: Suggestion[];
   /**
    * With `match` meaning or both: how many of the messages searched the meaning index covers
@@ -120,13 +134,16 @@ interface Found {
   readAs: ReadAs[];
   suggestions: Suggestion[];
   coverage?: MeaningCoverage;
-  /** A search by meaning or both: the vectors of the meaning index it read (a later page reads as many). */
+  /**
+   * A search by meaning or both: the vectors of the meaning index it read (a later page reads as
+   * many).
+   */
   vectors?: number;
 }
 
-
-
-export function scopeFilters(options: Pick<SearchOptions, "cwd" | "since" | "until" | "sessionIds">): NativeFilters {
+export function scopeFilters(
+  options: Pick<SearchOptions, "cwd" | "since" | "until" | "sessionIds">,
+): NativeFilters {
   const filters: NativeFilters = {};
   if (options.cwd !== undefined) filters.cwds = [resolve(options.cwd)];
   if (options.sessionIds !== undefined) filters.sessionIds = options.sessionIds;
@@ -136,37 +153,67 @@ export function scopeFilters(options: Pick<SearchOptions, "cwd" | "since" | "unt
 }
 
 /** A page of results: the first, or the one after `options.cursor`. */
-export async function searchPage(store: IndexStore, options: SearchOptions, meaning?: Meaning): Promise<SearchPage> {
+export async function searchPage(
+  store: IndexStore,
+  options: SearchOptions,
+  meaning?: Meaning,
+): Promise<SearchPage> {
   const limit = checkedLimit(options.limit ?? DEFAULT_LIMIT);
-  const searched = [options.query, options.prefix ?? false, options.cwd ?? null, options.since ?? null, options.until ?? null, limit];
+  const searched = [
+    options.query,
+    options.prefix ?? false,
+    options.cwd ?? null,
+    options.since ?? null,
+    options.until ?? null,
+    limit,
+  ];
   if (options.repo !== undefined) searched.push(`repo:${options.repo}`);
-  if (options.content !== undefined || options.file !== undefined) searched.push(options.content?.join(",") ?? null, options.file ?? null);
+  if (options.content !== undefined || options.file !== undefined)
+    searched.push(options.content?.join(",") ?? null, options.file ?? null);
   if ((options.typos ?? "correct") !== "correct") searched.push(`typos:${options.typos}`);
   if ((options.match ?? "words") !== "words") searched.push(`match:${options.match}`);
-  const digest = searchDigest(options.sessionIds === undefined ? searched : [...searched, options.sessionIds]);
-  const cursor = options.cursor === undefined ? undefined : decodeSearchCursor(options.cursor, digest);
+  const digest = searchDigest(
+    options.sessionIds === undefined ? searched : [...searched, options.sessionIds],
+  );
+  const cursor =
+    options.cursor === undefined ? undefined : decodeSearchCursor(options.cursor, digest);
   const offset = cursor?.offset ?? 0;
-  // Every page's scores are measured from the first page's clock, so that a later page ranks as the first did.
+  // Every page's scores are measured from the first page's clock, so that a later page ranks as the
+  // first did.
   const now = options.now ?? cursor?.now ?? Date.now();
   // A ranked search continues after the last session shown; a listing skips the sessions shown.
-  const after: NativeAfter | undefined = cursor?.after ? { place: cursor.after, shown: offset } : undefined;
+  const after: NativeAfter | undefined = cursor?.after
+    ? { place: cursor.after, shown: offset }
+    : undefined;
   const skip = after ? 0 : offset;
   // One more than the page shows says whether another page follows.
-  const found = await findSessions(store, { ...options, now, limit: skip + limit + 1 }, meaning, after, cursor?.vectors);
+  const found = await findSessions(
+    store,
+    { ...options, now, limit: skip + limit + 1 },
+    meaning,
+    after,
+    cursor?.vectors,
+  );
   if (cursor !== undefined && stale(cursor, offset, found)) {
-    throw new RecallError("STALE_CURSOR", "the results changed since this cursor was made", { field: "cursor", hint: "start again without a cursor" });
+    throw new RecallError("STALE_CURSOR", "the results changed since this cursor was made", {
+      field: "cursor",
+      hint: "start again without a cursor",
+    });
   }
   const hits = found.hits.slice(skip, skip + limit);
   const more = found.hits.length > skip + limit;
   const { readAs, suggestions, coverage } = found;
   const page = { readAs, suggestions, ...(coverage ? { coverage } : {}) };
   if (!more) return { hits, nextCursor: null, ...page };
-  // A search by meaning or both: later pages read the vectors the first page read, so a build under way does not reorder them.
+  // A search by meaning or both: later pages read the vectors the first page read, so a build under
+  // way does not reorder them.
   const vectors = cursor?.vectors ?? found.vectors;
   const next = { offset: offset + limit, digest, ...(vectors === undefined ? {} : { vectors }) };
   const last = found.places?.[skip + limit - 1];
   if (last === undefined) {
-    const results = options.snapshot ? resultsDigest(found.hits.slice(0, offset + limit)) : undefined;
+    const results = options.snapshot
+      ? resultsDigest(found.hits.slice(0, offset + limit))
+      : undefined;
     return { hits, nextCursor: encodeSearchCursor({ ...next, results }), ...page };
   }
   const shown = found.places!.slice(skip, skip + limit).map((place) => place.key);
@@ -174,16 +221,26 @@ export async function searchPage(store: IndexStore, options: SearchOptions, mean
   return { hits, nextCursor: encodeSearchCursor({ ...next, after: last, now, ahead }), ...page };
 }
 
-/** Whether the sessions the pages before showed are no longer those ranked before this page (a snapshot cursor). */
+/**
+ * Whether the sessions the pages before showed are no longer those ranked before this page (a
+ * snapshot cursor).
+ */
 function stale(cursor: SearchCursor, offset: number, found: Found): boolean {
-  if (cursor.results !== undefined) return cursor.results !== resultsDigest(found.hits.slice(0, offset));
-  if (cursor.ahead !== undefined) return found.ahead?.sessions !== offset || found.ahead.digest !== cursor.ahead;
+  if (cursor.results !== undefined)
+    return cursor.results !== resultsDigest(found.hits.slice(0, offset));
+  if (cursor.ahead !== undefined)
+    return found.ahead?.sessions !== offset || found.ahead.digest !== cursor.ahead;
   return false;
 }
 
-/** The wrapping sum of path keys (u64, in decimal), as the native search's `ahead` digest sums them. */
+/**
+ * The wrapping sum of path keys (u64, in decimal), as the native search's `ahead` digest sums them.
+ */
 function sumOfKeys(keys: readonly string[]): string {
-  return BigInt.asUintN(64, keys.reduce((sum, key) => sum + BigInt(key), 0n)).toString();
+  return BigInt.asUintN(
+    64,
+    keys.reduce((sum, key) => sum + BigInt(key), 0n),
+  ).toString();
 }
 
 /** Which sessions came first, in order: what a snapshot cursor is tied to. */
@@ -195,7 +252,10 @@ function unranked(session: SessionSummary): SearchHit {
   return { ...session, score: 0, message: null, snippet: "", spans: [] };
 }
 
-export async function searchSessions(store: IndexStore, options: SearchOptions): Promise<SearchHit[]> {
+export async function searchSessions(
+  store: IndexStore,
+  options: SearchOptions,
+): Promise<SearchHit[]> {
   return (await findSessions(store, options, undefined)).hits;
 }
 
@@ -219,13 +279,21 @@ export function toSearchHit(hit: NativeHit): SearchHit {
   };
 }
 
-async function findSessions(store: IndexStore, options: SearchOptions, meaning: Meaning | undefined, after?: NativeAfter, vectors?: number): Promise<Found> {
+async function findSessions(
+  store: IndexStore,
+  options: SearchOptions,
+  meaning: Meaning | undefined,
+  after?: NativeAfter,
+  vectors?: number,
+): Promise<Found> {
   const query = parseTagQuery(options.query);
   const limit = options.limit ?? DEFAULT_LIMIT;
   const content = textKinds(options.content);
-  const touching = options.file === undefined ? undefined : await callsTouching(store, options.file);
+  const touching =
+    options.file === undefined ? undefined : await callsTouching(store, options.file);
   if (touching?.size === 0) return { hits: [], readAs: [], suggestions: [] };
-  const withCalls = (hit: SearchHit): SearchHit => (touching ? { ...hit, calls: touching.get(hit.path) ?? [] } : hit);
+  const withCalls = (hit: SearchHit): SearchHit =>
+    touching ? { ...hit, calls: touching.get(hit.path) ?? [] } : hit;
   const scoped = await inProject(store, scopeFilters(options), options.repo);
   const filters = touching ? onlyTouching(scoped, touching) : scoped;
   if (hasTags(query)) {
@@ -237,7 +305,11 @@ async function findSessions(store: IndexStore, options: SearchOptions, meaning: 
   // Tags alone, or nothing at all: the sessions themselves, newest first.
   if (!query.text.trim() || (hasTags(query) && !hasText(query))) {
     const sessions = await store.native.list({ limit, filters });
-    return { hits: sessions.map((session) => withCalls(unranked(toSummary(session)))), readAs: [], suggestions: [] };
+    return {
+      hits: sessions.map((session) => withCalls(unranked(toSummary(session)))),
+      readAs: [],
+      suggestions: [],
+    };
   }
   const typos = options.typos ?? "correct";
   // The words and the meaning fused where the model is installed (BENCHMARKS.md: as good on word
@@ -245,21 +317,44 @@ async function findSessions(store: IndexStore, options: SearchOptions, meaning: 
   const match = options.match ?? (meaning ? "both" : "words");
   if (match !== "words" && !meaning) throw meaningUnavailable();
   const request = {
-      query: query.text,
-      limit,
-      prefix: options.prefix ?? false,
-      filters,
-      ...(content ? { content } : {}),
-      now: options.now ?? Date.now(),
-      typos,
-      ...(after ? { after } : {}),
+    query: query.text,
+    limit,
+    prefix: options.prefix ?? false,
+    filters,
+    ...(content ? { content } : {}),
+    now: options.now ?? Date.now(),
+    typos,
+    ...(after ? { after } : {}),
   };
-  const { hits, places, ahead, readAs: named, coverage, vectors: read } =
-    match !== "words" && meaning
-      ? await store.native.searchByMeaning({ ...request, matching: match, ...(vectors === undefined ? {} : { vectors }) }, meaning.index, options.signal, meaning.model)
-      : await store.native.search(request, options.signal);
-  await addOutputSnippets(store, hits, query.text, options.prefix ?? false, typos, content ?? ["conversation"]);
-  const found = hits.map((hit) => withCalls({ ...toSearchHit(hit), ...(match === "words" ? {} : { matchedBy: hit.matchedBy as Match }) }));
+  const {
+    hits,
+    places,
+    ahead,
+    readAs: named,
+    coverage,
+    vectors: read,
+  } = match !== "words" && meaning
+    ? await store.native.searchByMeaning(
+        { ...request, matching: match, ...(vectors === undefined ? {} : { vectors }) },
+        meaning.index,
+        options.signal,
+        meaning.model,
+      )
+    : await store.native.search(request, options.signal);
+  await addOutputSnippets(
+    store,
+    hits,
+    query.text,
+    options.prefix ?? false,
+    typos,
+    content ?? ["conversation"],
+  );
+  const found = hits.map((hit) =>
+    withCalls({
+      ...toSearchHit(hit),
+      ...(match === "words" ? {} : { matchedBy: hit.matchedBy as Match }),
+    }),
+  );
   const covered = {
     places,
     ...(ahead ? { ahead } : {}),
@@ -268,6 +363,12 @@ async function findSessions(store: IndexStore, options: SearchOptions, meaning: 
   };
   // Typos are the words' business: a search by meaning alone reads no word as another.
   if (match === "meaning") return { hits: found, readAs: [], suggestions: [], ...covered };
-  if (typos === "suggest") return { hits: found, readAs: [], suggestions: named.map(({ word, readAs }) => ({ word, suggestion: readAs })), ...covered };
+  if (typos === "suggest")
+    return {
+      hits: found,
+      readAs: [],
+      suggestions: named.map(({ word, readAs }) => ({ word, suggestion: readAs })),
+      ...covered,
+    };
   return { hits: found, readAs: named, suggestions: [], ...covered };
 }

@@ -17,16 +17,23 @@ export interface SessionView {
   summary: SessionSummary;
   title: string;
   fields: HeaderField[];
-  /** The `cd … && pi --session …` line that resumes it; "" for an archived session (it is pulled first). */
+  /**
+   * The `cd … && pi --session …` line that resumes it; "" for an archived session (it is pulled
+   * first).
+   */
   resume: string;
   parts: ConversationPart[];
   /** An archived session: where it lives. */
   origin?: Origin;
 }
 
-export async function sessionView(summary: SessionSummary, options: Pick<ExportOptions, "allBranches" | "redact"> = {}): Promise<SessionView> {
+export async function sessionView(
+  summary: SessionSummary,
+  options: Pick<ExportOptions, "allBranches" | "redact"> = {},
+): Promise<SessionView> {
   const session = await exportedSession(summary, options);
-  const { conversationParts, headerFields, resumeLine, sessionTitle } = await import("../render/index.js");
+  const { conversationParts, headerFields, resumeLine, sessionTitle } =
+    await import("../render/index.js");
   return {
     summary,
     title: sessionTitle(session),
@@ -36,8 +43,12 @@ export async function sessionView(summary: SessionSummary, options: Pick<ExportO
   };
 }
 
-/** A session of a team archive, from its pages as read (`recall.archive.read`): a message a part. */
-export async function archivedSessionView(pages: Array<{ messages: ReadMessage[]; page: ReadPage; origin: Origin }>): Promise<SessionView> {
+/**
+ * A session of a team archive, from its pages as read (`recall.archive.read`): a message a part.
+ */
+export async function archivedSessionView(
+  pages: Array<{ messages: ReadMessage[]; page: ReadPage; origin: Origin }>,
+): Promise<SessionView> {
   const { plainMessagePart } = await import("../render/index.js");
   const { page, origin } = pages[0]!;
   const messages = pages.flatMap((p) => p.messages);
@@ -69,7 +80,16 @@ export async function archivedSessionView(pages: Array<{ messages: ReadMessage[]
       { label: "Session", value: page.id, code: true },
     ],
     resume: "",
-    parts: messages.map((m) => plainMessagePart({ entryId: m.entryId, role: m.role, timestamp: Date.parse(m.timestamp), text: m.text, toolName: m.toolName, isError: m.isError })),
+    parts: messages.map((m) =>
+      plainMessagePart({
+        entryId: m.entryId,
+        role: m.role,
+        timestamp: Date.parse(m.timestamp),
+        text: m.text,
+        toolName: m.toolName,
+        isError: m.isError,
+      }),
+    ),
     origin,
   };
 }
@@ -79,7 +99,10 @@ export async function loadRenderers(): Promise<void> {
   await import("../render/index.js");
 }
 
-/** The stylesheet a session's parts are drawn with (the HTML export's): read without loading the renderers. */
+/**
+ * The stylesheet a session's parts are drawn with (the HTML export's): read without loading the
+ * renderers.
+ */
 export async function sessionStylesheet(): Promise<string> {
   return (await import("../render/stylesheet.js")).stylesheet();
 }

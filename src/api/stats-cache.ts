@@ -7,18 +7,32 @@
  * inode it had when they were read, and the folder and fork time the index gives its session. The
  * cache is rebuildable and never trusted: one that cannot be read, is not this format's, or whose
  * checksum (SHA-1 of what follows its first line) does not match is ignored, and an entry that is
- * not what it should be is read again from its session file; it is written whole to a temporary file and renamed into place, so two processes at once
- * each leave a whole cache (the later one's), and one that cannot be written is only not kept. A
- * process keeps the cache it read or wrote last, and reads the file again only when it changed.
+ * not what it should be is read again from its session file; it is written whole to a temporary
+ * file and renamed into place, so two processes at once each leave a whole cache (the later one's),
+ * and one that cannot be written is only not kept. A process keeps the cache it read or wrote last,
+ * and reads the file again only when it changed.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { SessionHeader } from "../sessions/entries.js";
 import { sha1 } from "../hash.js";
 import { COST, ROW, Strings, type FileFacts } from "./stats-facts.js";
 
 export const STATS_CACHE_FILE = "stats-facts.json";
-/** Bump when what a file's facts hold, or how they are counted, changes: older caches are then ignored. */
+/**
+ * Bump when what a file's facts hold, or how they are counted, changes: older caches are then
+ * ignored.
+ */
 const FORMAT = 2;
 const KIND = "stats-facts";
 /** A cache larger than this is not one recall wrote (ten thousand sessions take a few MB). */
@@ -33,7 +47,10 @@ export interface CachedFile {
   ino: number;
   cwd: string;
   forked: number | null;
-  /** Where reading on would start (see FactsReading), and the fingerprint of the bytes before it (edgesOf). */
+  /**
+   * Where reading on would start (see FactsReading), and the fingerprint of the bytes before it
+   * (edgesOf).
+   */
   end: number;
   lineNo: number;
   header: SessionHeader;
@@ -53,7 +70,10 @@ interface Body {
   files: unknown[];
 }
 
-/** The cache each cache file held when this process last read or wrote it, with the file's signature then. */
+/**
+ * The cache each cache file held when this process last read or wrote it, with the file's signature
+ * then.
+ */
 const kept = new Map<string, { signature: string; cache: StatsCache }>();
 
 export class StatsCache {
@@ -67,7 +87,10 @@ export class StatsCache {
     private readonly unchecked: Map<string, unknown>,
   ) {}
 
-  /** The cache of `cacheDir`: as this process last had it if the file is unchanged, else read (empty if it cannot be used). */
+  /**
+   * The cache of `cacheDir`: as this process last had it if the file is unchanged, else read (empty
+   * if it cannot be used).
+   */
   static open(cacheDir: string): StatsCache {
     const file = join(cacheDir, STATS_CACHE_FILE);
     const known = kept.get(file);
@@ -117,7 +140,10 @@ export class StatsCache {
     this.changed = true;
   }
 
-  /** Forgets every file but these (after a count over every session the index holds, the others are gone). */
+  /**
+   * Forgets every file but these (after a count over every session the index holds, the others are
+   * gone).
+   */
   keepOnly(paths: ReadonlySet<string>): void {
     for (const map of [this.checked, this.unchecked]) {
       for (const path of map.keys()) {
@@ -128,7 +154,10 @@ export class StatsCache {
     }
   }
 
-  /** Writes the cache if it changed, whole or not at all; a cache that cannot be written is only not kept. */
+  /**
+   * Writes the cache if it changed, whole or not at all; a cache that cannot be written is only not
+   * kept.
+   */
   save(): void {
     if (!this.changed) return;
     this.changed = false;
@@ -151,12 +180,21 @@ export class StatsCache {
 }
 
 /** The entries with their strings renumbered into a table of only those they use. */
-function compacted(entries: CachedFile[], list: readonly string[]): { strings: string[]; files: CachedFile[] } {
+function compacted(
+  entries: CachedFile[],
+  list: readonly string[],
+): { strings: string[]; files: CachedFile[] } {
   const strings = new Strings();
-  const renumber = (flat: readonly number[], stride: number) => flat.map((n, i) => (i % stride === 0 ? strings.id(list[n]!) : n));
+  const renumber = (flat: readonly number[], stride: number) =>
+    flat.map((n, i) => (i % stride === 0 ? strings.id(list[n]!) : n));
   const files = entries.map((entry) => ({
     ...entry,
-    facts: { ...entry.facts, models: renumber(entry.facts.models, ROW), files: renumber(entry.facts.files, 2), costs: renumber(entry.facts.costs, COST) },
+    facts: {
+      ...entry.facts,
+      models: renumber(entry.facts.models, ROW),
+      files: renumber(entry.facts.files, 2),
+      costs: renumber(entry.facts.costs, COST),
+    },
   }));
   return { strings: strings.list, files };
 }
@@ -169,10 +207,14 @@ function signatureOf(stat: { size: number; mtimeMs: number; ino: number }): stri
  * The cache file's bytes and signature, if it is a regular file of a believable size that can be
  * read; "unchanged" (and nothing read) when its signature is still `known`.
  */
-function readCacheFile(file: string, known: string | undefined): { bytes: Buffer; signature: string } | "unchanged" | undefined {
+function readCacheFile(
+  file: string,
+  known: string | undefined,
+): { bytes: Buffer; signature: string } | "unchanged" | undefined {
   let fd: number;
   try {
-    // Without blocking: something other than a file where the cache goes (a FIFO) is never waited on.
+    // Without blocking: something other than a file where the cache goes (a FIFO) is never waited
+    // on.
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return undefined;
@@ -197,19 +239,31 @@ function readCacheFile(file: string, known: string | undefined): { bytes: Buffer
 }
 
 function isHead(value: unknown): value is Head {
-  return isRecord(value) && value.kind === KIND && value.format === FORMAT && typeof value.sha1 === "string";
+  return (
+    isRecord(value) &&
+    value.kind === KIND &&
+    value.format === FORMAT &&
+    typeof value.sha1 === "string"
+  );
 }
 
 function isBody(value: unknown): value is Body {
-  return isRecord(value) && Array.isArray(value.strings) && value.strings.every((s) => typeof s === "string") && Array.isArray(value.files);
+  return (
+    isRecord(value) &&
+    Array.isArray(value.strings) &&
+    value.strings.every((s) => typeof s === "string") &&
+    Array.isArray(value.files)
+  );
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
-const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+const isNumber = (value: unknown): value is number =>
+  typeof value === "number" && Number.isFinite(value);
+const isCount = (value: unknown): value is number =>
+  Number.isSafeInteger(value) && (value as number) >= 0;
 
 function isHeader(value: unknown): value is SessionHeader {
   return (
@@ -229,7 +283,12 @@ function isRows(value: unknown, stride: number, strings: number | undefined): va
   for (let i = 0; i < value.length; i++) {
     const n: unknown = value[i];
     if (!isNumber(n)) return false;
-    if (i % stride === 0 && strings !== undefined && !(Number.isInteger(n) && n >= 0 && n < strings)) return false;
+    if (
+      i % stride === 0 &&
+      strings !== undefined &&
+      !(Number.isInteger(n) && n >= 0 && n < strings)
+    )
+      return false;
   }
   return true;
 }
@@ -237,8 +296,15 @@ function isRows(value: unknown, stride: number, strings: number | undefined): va
 function isFacts(value: unknown, strings: number): value is FileFacts {
   if (!isRecord(value)) return false;
   const { first, last } = value;
-  const times = (first === null && last === null) || (isNumber(first) && isNumber(last) && first <= last);
-  return times && isRows(value.quarters, ROW, undefined) && isRows(value.models, ROW, strings) && isRows(value.files, 2, strings) && isRows(value.costs, COST, strings);
+  const times =
+    (first === null && last === null) || (isNumber(first) && isNumber(last) && first <= last);
+  return (
+    times &&
+    isRows(value.quarters, ROW, undefined) &&
+    isRows(value.models, ROW, strings) &&
+    isRows(value.files, 2, strings) &&
+    isRows(value.costs, COST, strings)
+  );
 }
 
 function isCachedFile(value: unknown, strings: number): value is CachedFile {

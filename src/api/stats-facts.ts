@@ -32,13 +32,19 @@ export interface FileFacts {
   /** The first and the last counted message's time (ms), null when none was counted. */
   first: number | null;
   last: number | null;
-  /** Rows of `ROW` numbers: the quarter hour (ms ÷ QUARTER_HOUR_MS), then the sums of its messages; oldest first. */
+  /**
+   * Rows of `ROW` numbers: the quarter hour (ms ÷ QUARTER_HOUR_MS), then the sums of its messages;
+   * oldest first.
+   */
   quarters: number[];
   /** Rows of `ROW` numbers: the model's string, then the sums of its replies. */
   models: number[];
   /** Pairs: a touched file's string, the calls that touched it. */
   files: number[];
-  /** Rows of `COST` numbers, in file order: each reply with a cost, its model's string, its quarter hour, its cost. */
+  /**
+   * Rows of `COST` numbers, in file order: each reply with a cost, its model's string, its quarter
+   * hour, its cost.
+   */
   costs: number[];
 }
 
@@ -57,10 +63,16 @@ export class Strings {
   }
 }
 
-/** Which session a file is and which of its messages count: its folder (calls' relative paths are its), its fork time. */
+/**
+ * Which session a file is and which of its messages count: its folder (calls' relative paths are
+ * its), its fork time.
+ */
 export interface FileScope {
   cwd: string;
-  /** ms: messages older than this are a fork's copies of its parent's. Null for a session that is no fork. */
+  /**
+   * ms: messages older than this are a fork's copies of its parent's. Null for a session that is no
+   * fork.
+   */
   forked: number | null;
 }
 
@@ -117,7 +129,8 @@ class FactsBuilder {
     if (!base) return;
     this.quarters.addRows(base.quarters);
     this.models.addRows(base.models);
-    for (let i = 0; i < base.files.length; i += 2) this.files.set(base.files[i]!, base.files[i + 1]!);
+    for (let i = 0; i < base.files.length; i += 2)
+      this.files.set(base.files[i]!, base.files[i + 1]!);
   }
 
   message(at: number, model: number | undefined, usage: Usage | undefined): void {
@@ -126,7 +139,8 @@ class FactsBuilder {
     const quarter = Math.floor(at / QUARTER_HOUR_MS);
     this.quarters.add(quarter, usage);
     if (model !== undefined) this.models.add(model, usage);
-    if (model !== undefined && usage && usage.cost !== 0) this.costs.push(model, quarter, usage.cost);
+    if (model !== undefined && usage && usage.cost !== 0)
+      this.costs.push(model, quarter, usage.cost);
   }
 
   file(path: number): void {
@@ -134,13 +148,23 @@ class FactsBuilder {
   }
 
   facts(): FileFacts {
-    return { first: this.first, last: this.last, quarters: this.quarters.flat(), models: this.models.flat(), files: [...this.files].flat(), costs: this.costs };
+    return {
+      first: this.first,
+      last: this.last,
+      quarters: this.quarters.flat(),
+      models: this.models.flat(),
+      files: [...this.files].flat(),
+      costs: this.costs,
+    };
   }
 }
 
 export interface FactsReading {
   facts: FileFacts;
-  /** Where reading on would start: just past the last complete line, with its line number and the header found. */
+  /**
+   * Where reading on would start: just past the last complete line, with its line number and the
+   * header found.
+   */
   end: number;
   lineNo: number;
   header: SessionHeader;
@@ -169,16 +193,25 @@ export function readFileFacts(
       if (at === undefined || (scope.forked !== null && at < scope.forked)) return;
       if ((since !== undefined && at < since) || (until !== undefined && at > until)) return;
       if (message.role === "user") return builder.message(at, undefined, undefined);
-      const model = typeof message.model === "string" && message.model ? (typeof message.provider === "string" && message.provider ? `${message.provider}/${message.model}` : message.model) : "(unknown)";
+      const model =
+        typeof message.model === "string" && message.model
+          ? typeof message.provider === "string" && message.provider
+            ? `${message.provider}/${message.model}`
+            : message.model
+          : "(unknown)";
       builder.message(at, strings.id(model), usageOf(message.usage));
-      for (const call of callsIn(message.content, scope.cwd)) for (const file of call.files) builder.file(strings.id(file));
+      for (const call of callsIn(message.content, scope.cwd))
+        for (const file of call.files) builder.file(strings.id(file));
     },
     { skip: (head) => NOT_COUNTED.test(head), from: options.from },
   );
   return { facts: builder.facts(), end: read.end, lineNo: read.nextLineNo, header: read.header };
 }
 
-/** A line that says at its start it holds a message of a role never counted (tool output, mostly: the bulk of a file), left unparsed. */
+/**
+ * A line that says at its start it holds a message of a role never counted (tool output, mostly:
+ * the bulk of a file), left unparsed.
+ */
 const NOT_COUNTED = /"message":\{"role":"(toolResult|bashExecution|custom|system)"/;
 
 const EDGE_BYTES = 4096;

@@ -13,7 +13,17 @@ import { listEverySession, type ListOptions } from "./list.js";
 import type { SessionSummary } from "../answers/session-summary.js";
 import { RecallError } from "../errors.js";
 import { StatsCache, type CachedFile } from "./stats-cache.js";
-import { COST, edgesOf, QUARTER_HOUR_MS, readFileFacts, ROW, SUMS, type FileFacts, type FileScope, type TimeWindow } from "./stats-facts.js";
+import {
+  COST,
+  edgesOf,
+  QUARTER_HOUR_MS,
+  readFileFacts,
+  ROW,
+  SUMS,
+  type FileFacts,
+  type FileScope,
+  type TimeWindow,
+} from "./stats-facts.js";
 
 export interface StatsOptions extends Pick<ListOptions, "cwd" | "repo" | "since" | "until"> {
   /** Busiest files to give (default 10). */
@@ -51,7 +61,10 @@ export interface Stats {
 
 export const DEFAULT_STATS_FILES = 10;
 
-/** A group's sums, its cost (added reply by reply), and the last session counted in it (each session once). */
+/**
+ * A group's sums, its cost (added reply by reply), and the last session counted in it (each session
+ * once).
+ */
 interface Group {
   sessions: number;
   sums: number[];
@@ -65,7 +78,11 @@ class Tally<K> {
 
   group(key: K): Group {
     let group = this.groups.get(key);
-    if (!group) this.groups.set(key, (group = { sessions: 0, sums: new Array<number>(SUMS).fill(0), cost: 0, lastSession: -1 }));
+    if (!group)
+      this.groups.set(
+        key,
+        (group = { sessions: 0, sums: new Array<number>(SUMS).fill(0), cost: 0, lastSession: -1 }),
+      );
     return group;
   }
 
@@ -76,8 +93,26 @@ class Tally<K> {
 
   rows<T>(name: (key: K) => T): Array<[T, Activity]> {
     return [...this.groups].map(([key, { sessions, sums, cost }]) => {
-      const [messages, input, output, cacheRead, cacheWrite] = sums as [number, number, number, number, number];
-      return [name(key), { sessions, messages, input, output, cacheRead, cacheWrite, tokens: input + output + cacheRead + cacheWrite, cost: Math.round(cost * 1e6) / 1e6 }];
+      const [messages, input, output, cacheRead, cacheWrite] = sums as [
+        number,
+        number,
+        number,
+        number,
+        number,
+      ];
+      return [
+        name(key),
+        {
+          sessions,
+          messages,
+          input,
+          output,
+          cacheRead,
+          cacheWrite,
+          tokens: input + output + cacheRead + cacheWrite,
+          cost: Math.round(cost * 1e6) / 1e6,
+        },
+      ];
     });
   }
 }
@@ -108,7 +143,9 @@ class DayGroups {
     const [year, month, date] = [d.getFullYear(), d.getMonth(), d.getDate()];
     this.start = new Date(year, month, date).getTime();
     this.end = new Date(year, month, date + 1).getTime();
-    return (this.current = this.days.group(`${year}-${String(month + 1).padStart(2, "0")}-${String(date).padStart(2, "0")}`));
+    return (this.current = this.days.group(
+      `${year}-${String(month + 1).padStart(2, "0")}-${String(date).padStart(2, "0")}`,
+    ));
   }
 }
 
@@ -131,7 +168,10 @@ class FileTally {
     this.lastSession[file] = session;
   }
 
-  /** The `top` busiest, most calls first, then most sessions, then by path; only ties at the edge compared by path. */
+  /**
+   * The `top` busiest, most calls first, then most sessions, then by path; only ties at the edge
+   * compared by path.
+   */
   busiest(top: number, strings: readonly string[]): Stats["files"] {
     if (top === 0) return [];
     const { calls, sessions } = this;
@@ -142,7 +182,12 @@ class FileTally {
     if (ids.length > top) {
       const edge = ids[top - 1]!;
       cut = top;
-      while (cut < ids.length && calls[ids[cut]!] === calls[edge] && sessions[ids[cut]!] === sessions[edge]) cut++;
+      while (
+        cut < ids.length &&
+        calls[ids[cut]!] === calls[edge] &&
+        sessions[ids[cut]!] === sessions[edge]
+      )
+        cut++;
     }
     return ids
       .slice(0, cut)
@@ -154,8 +199,16 @@ class FileTally {
 
 export async function workStats(store: IndexStore, options: StatsOptions = {}): Promise<Stats> {
   const top = options.files ?? DEFAULT_STATS_FILES;
-  if (!Number.isInteger(top) || top < 0) throw new RecallError("BAD_INPUT", `files must be a whole number of at least 0, not ${top}`, { field: "files" });
-  const listing = await listingOf(store, { cwd: options.cwd, repo: options.repo, since: options.since, until: options.until });
+  if (!Number.isInteger(top) || top < 0)
+    throw new RecallError("BAD_INPUT", `files must be a whole number of at least 0, not ${top}`, {
+      field: "files",
+    });
+  const listing = await listingOf(store, {
+    cwd: options.cwd,
+    repo: options.repo,
+    since: options.since,
+    until: options.until,
+  });
   const window: TimeWindow = { since: options.since, until: options.until };
   const cache = StatsCache.open(store.locations.cacheDir);
   let unreadable = 0;
@@ -187,7 +240,8 @@ export async function workStats(store: IndexStore, options: StatsOptions = {}): 
     const [all, project] = [total.group(""), projects.group(session.project)];
     addTo(all, n, sums, 0);
     addTo(project, n, sums, 0);
-    for (let i = 0; i < facts.models.length; i += ROW) models.add(facts.models[i]!, n, facts.models, i + 1);
+    for (let i = 0; i < facts.models.length; i += ROW)
+      models.add(facts.models[i]!, n, facts.models, i + 1);
     let [modelId, model] = [-1, all];
     for (let i = 0; i < facts.costs.length; i += COST) {
       const cost = facts.costs[i + 2]!;
@@ -197,18 +251,42 @@ export async function workStats(store: IndexStore, options: StatsOptions = {}): 
       model.cost += cost;
       dayGroups.of(facts.costs[i + 1]!).cost += cost;
     }
-    for (let i = 0; i < facts.files.length; i += 2) files.add(facts.files[i]!, n, facts.files[i + 1]!);
+    for (let i = 0; i < facts.files.length; i += 2)
+      files.add(facts.files[i]!, n, facts.files[i + 1]!);
   });
-  const unfiltered = options.cwd === undefined && options.repo === undefined && options.since === undefined && options.until === undefined;
+  const unfiltered =
+    options.cwd === undefined &&
+    options.repo === undefined &&
+    options.since === undefined &&
+    options.until === undefined;
   if (unfiltered) cache.keepOnly(listing.paths);
   cache.save();
-  const byMessages = (a: [string, Activity], b: [string, Activity]) => b[1].messages - a[1].messages || a[0].localeCompare(b[0]);
+  const byMessages = (a: [string, Activity], b: [string, Activity]) =>
+    b[1].messages - a[1].messages || a[0].localeCompare(b[0]);
   const same = (key: string) => key;
   return {
-    totals: total.rows(same)[0]?.[1] ?? { sessions: 0, messages: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, tokens: 0, cost: 0 },
-    days: days.rows(same).sort(([a], [b]) => a.localeCompare(b)).map(([day, activity]) => ({ day, ...activity })),
-    projects: projects.rows(same).sort(byMessages).map(([project, activity]) => ({ project, ...activity })),
-    models: models.rows((id) => strings[id]!).sort(byMessages).map(([model, activity]) => ({ model, ...activity })),
+    totals: total.rows(same)[0]?.[1] ?? {
+      sessions: 0,
+      messages: 0,
+      input: 0,
+      output: 0,
+      cacheRead: 0,
+      cacheWrite: 0,
+      tokens: 0,
+      cost: 0,
+    },
+    days: days
+      .rows(same)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([day, activity]) => ({ day, ...activity })),
+    projects: projects
+      .rows(same)
+      .sort(byMessages)
+      .map(([project, activity]) => ({ project, ...activity })),
+    models: models
+      .rows((id) => strings[id]!)
+      .sort(byMessages)
+      .map(([model, activity]) => ({ model, ...activity })),
     files: files.busiest(top, strings),
     unreadable,
   };
@@ -216,9 +294,14 @@ export async function workStats(store: IndexStore, options: StatsOptions = {}): 
 
 type Scope = Pick<ListOptions, "cwd" | "repo" | "since" | "until">;
 
-/** The sessions of a scope as a count goes through them, with what it needs of each worked out once. */
+/**
+ * The sessions of a scope as a count goes through them, with what it needs of each worked out once.
+ */
 interface Listing {
-  /** Files of one session id one after the other (a group counts a session once, by id, when its files come together). */
+  /**
+   * Files of one session id one after the other (a group counts a session once, by id, when its
+   * files come together).
+   */
   sessions: SessionSummary[];
   /** Each session's number: one per id. */
   numbers: number[];
@@ -226,8 +309,14 @@ interface Listing {
   paths: ReadonlySet<string>;
 }
 
-/** The listings of an index this process made, by scope, as of one commit (the only thing that changes them). */
-const listings = new WeakMap<IndexStore["native"], { stamp: string; byScope: Map<string, Listing> }>();
+/**
+ * The listings of an index this process made, by scope, as of one commit (the only thing that
+ * changes them).
+ */
+const listings = new WeakMap<
+  IndexStore["native"],
+  { stamp: string; byScope: Map<string, Listing> }
+>();
 const LISTINGS_KEPT = 8;
 
 /**
@@ -237,7 +326,8 @@ const LISTINGS_KEPT = 8;
 async function listingOf(store: IndexStore, scope: Scope): Promise<Listing> {
   const { stamp } = await store.native.stats();
   let kept = listings.get(store.native);
-  if (!kept || kept.stamp !== stamp || stamp === "") listings.set(store.native, (kept = { stamp, byScope: new Map() }));
+  if (!kept || kept.stamp !== stamp || stamp === "")
+    listings.set(store.native, (kept = { stamp, byScope: new Map() }));
   const key = JSON.stringify([scope.cwd, scope.repo, scope.since, scope.until]);
   let listing = kept.byScope.get(key);
   if (!listing) {
@@ -251,32 +341,54 @@ async function listingOf(store: IndexStore, scope: Scope): Promise<Listing> {
 function listed(all: SessionSummary[]): Listing {
   const ids = new Map<string, number>();
   for (const session of all) if (!ids.has(session.id)) ids.set(session.id, ids.size);
-  const sessions = ids.size === all.length ? all : [...all].sort((a, b) => ids.get(a.id)! - ids.get(b.id)!);
+  const sessions =
+    ids.size === all.length ? all : [...all].sort((a, b) => ids.get(a.id)! - ids.get(b.id)!);
   return {
     sessions,
     numbers: sessions.map((s) => ids.get(s.id)!),
     scopes: sessions.map((s) => {
       const created = Date.parse(s.created);
-      return { cwd: s.cwd, forked: s.parent === null || !Number.isFinite(created) ? null : created };
+      return {
+        cwd: s.cwd,
+        forked: s.parent === null || !Number.isFinite(created) ? null : created,
+      };
     }),
     paths: new Set(sessions.map((s) => s.path)),
   };
 }
 
-const NO_FACTS: FileFacts = { first: null, last: null, quarters: [], models: [], files: [], costs: [] };
+const NO_FACTS: FileFacts = {
+  first: null,
+  last: null,
+  quarters: [],
+  models: [],
+  files: [],
+  costs: [],
+};
 
 /**
  * The facts of a session's file in the window: the cache's while the file is as it was when they
  * were read; else read (from where it ended, when it only grew) and kept. A file only partly in
  * the window is read again for the messages in it. Undefined when the file cannot be read.
  */
-function sessionFacts(cache: StatsCache, session: SessionSummary, scope: FileScope, window: TimeWindow): FileFacts | undefined {
+function sessionFacts(
+  cache: StatsCache,
+  session: SessionSummary,
+  scope: FileScope,
+  window: TimeWindow,
+): FileFacts | undefined {
   let entry = cache.get(session.path);
   try {
     const stat = statSync(session.path);
     if (!stat.isFile()) return undefined;
     if (!entry || !isAsRead(entry, stat, scope)) {
-      entry = readEntry(session.path, stat, scope, cache, entry && grownSince(entry, stat, scope) ? entry : undefined);
+      entry = readEntry(
+        session.path,
+        stat,
+        scope,
+        cache,
+        entry && grownSince(entry, stat, scope) ? entry : undefined,
+      );
       cache.put(entry);
     }
   } catch {
@@ -285,8 +397,10 @@ function sessionFacts(cache: StatsCache, session: SessionSummary, scope: FileSco
   const { first, last } = entry.facts;
   const { since, until } = window;
   if (first === null || last === null) return entry.facts;
-  if ((since === undefined || first >= since) && (until === undefined || last <= until)) return entry.facts;
-  if ((since !== undefined && last < since) || (until !== undefined && first > until)) return NO_FACTS;
+  if ((since === undefined || first >= since) && (until === undefined || last <= until))
+    return entry.facts;
+  if ((since !== undefined && last < since) || (until !== undefined && first > until))
+    return NO_FACTS;
   try {
     return readFileFacts(session.path, scope, cache.strings, { window }).facts;
   } catch {
@@ -295,17 +409,45 @@ function sessionFacts(cache: StatsCache, session: SessionSummary, scope: FileSco
 }
 
 function isAsRead(entry: CachedFile, stat: FileStats, scope: FileScope): boolean {
-  return entry.size === stat.size && entry.mtime === stat.mtimeMs && entry.ctime === stat.ctimeMs && entry.ino === stat.ino && entry.cwd === scope.cwd && entry.forked === scope.forked;
+  return (
+    entry.size === stat.size &&
+    entry.mtime === stat.mtimeMs &&
+    entry.ctime === stat.ctimeMs &&
+    entry.ino === stat.ino &&
+    entry.cwd === scope.cwd &&
+    entry.forked === scope.forked
+  );
 }
 
 /** True when the file is the one `entry` read, read to its end then, and has only grown since. */
 function grownSince(entry: CachedFile, stat: FileStats, scope: FileScope): boolean {
-  return entry.ino === stat.ino && entry.cwd === scope.cwd && entry.forked === scope.forked && entry.end === entry.size && stat.size > entry.size && entry.edges !== "" && edgesOf(entry.path, entry.end) === entry.edges;
+  return (
+    entry.ino === stat.ino &&
+    entry.cwd === scope.cwd &&
+    entry.forked === scope.forked &&
+    entry.end === entry.size &&
+    stat.size > entry.size &&
+    entry.edges !== "" &&
+    edgesOf(entry.path, entry.end) === entry.edges
+  );
 }
 
-/** The file's facts as a cache entry (`stat` taken before reading), read on from `previous` when given. */
-function readEntry(path: string, stat: FileStats, scope: FileScope, cache: StatsCache, previous?: CachedFile): CachedFile {
-  const from = previous && { offset: previous.end, lineNo: previous.lineNo, header: previous.header };
+/**
+ * The file's facts as a cache entry (`stat` taken before reading), read on from `previous` when
+ * given.
+ */
+function readEntry(
+  path: string,
+  stat: FileStats,
+  scope: FileScope,
+  cache: StatsCache,
+  previous?: CachedFile,
+): CachedFile {
+  const from = previous && {
+    offset: previous.end,
+    lineNo: previous.lineNo,
+    header: previous.header,
+  };
   const reading = readFileFacts(path, scope, cache.strings, { from, base: previous?.facts });
   return {
     path,

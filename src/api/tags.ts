@@ -24,9 +24,14 @@ export interface SessionTags {
 
 export interface TagEdit {
   sessions: SessionTags[];
-  /** The tags are saved, but another process held the index for too long; the next sync applies them. */
+  /**
+   * The tags are saved, but another process held the index for too long; the next sync applies
+   * them.
+   */
   indexBusy: boolean;
-  /** The tags are saved, but the cache cannot be written (read-only, full): why, naming the folder. */
+  /**
+   * The tags are saved, but the cache cannot be written (read-only, full): why, naming the folder.
+   */
   indexUnwritable?: string;
 }
 
@@ -39,7 +44,11 @@ export async function sessionTags(store: IndexStore, session: SessionRef): Promi
 }
 
 /** Adds manual tags (`#` optional; normalized; one that normalizes to nothing is an error). */
-export async function addTags(store: IndexStore, sessions: SessionRef[], tags: readonly string[]): Promise<TagEdit> {
+export async function addTags(
+  store: IndexStore,
+  sessions: SessionRef[],
+  tags: readonly string[],
+): Promise<TagEdit> {
   const wanted = parseTags(tags);
   const tagStore = await tagsFor(store);
   for (const session of sessions) await tagStore.addManual(session.id, wanted);
@@ -47,7 +56,11 @@ export async function addTags(store: IndexStore, sessions: SessionRef[], tags: r
 }
 
 /** Removes tags and suppresses them, so automatic tagging cannot bring them back. */
-export async function removeTags(store: IndexStore, sessions: SessionRef[], tags: readonly string[]): Promise<TagEdit> {
+export async function removeTags(
+  store: IndexStore,
+  sessions: SessionRef[],
+  tags: readonly string[],
+): Promise<TagEdit> {
   const unwanted = parseTags(tags);
   const tagStore = await tagsFor(store);
   for (const session of sessions) await tagStore.suppress(session.id, unwanted);
@@ -61,7 +74,10 @@ export async function tagCounts(store: IndexStore): Promise<TagCount[]> {
 
 async function applied(store: IndexStore, sessions: SessionRef[]): Promise<TagEdit> {
   const { busy, unwritable } = await syncTags(store, { lockTimeoutMs: INDEX_LOCK_TIMEOUT_MS });
-  const edit: TagEdit = { sessions: await Promise.all(sessions.map((session) => sessionTags(store, session))), indexBusy: busy };
+  const edit: TagEdit = {
+    sessions: await Promise.all(sessions.map((session) => sessionTags(store, session))),
+    indexBusy: busy,
+  };
   if (unwritable) edit.indexUnwritable = unwritable.message;
   return edit;
 }

@@ -1,4 +1,7 @@
-/** Whether an output is a terminal (colours, progress bars, one write per line), for the `isTerminal` the library exports. */
+/**
+ * Whether an output is a terminal (colours, progress bars, one write per line), for the
+ * `isTerminal` the library exports.
+ */
 import { fstatSync } from "node:fs";
 import { createRequire } from "node:module";
 import { nativeModule } from "../native/binding.js";

@@ -8,9 +8,11 @@ import { fileAskedAbout } from "../sessions/other-text.js";
 import type { IndexStore } from "../store.js";
 import type { FileCall } from "../answers/search-hit.js";
 
-
 /** The calls that touched `file`, by session file path. */
-export async function callsTouching(store: IndexStore, file: string): Promise<Map<string, FileCall[]>> {
+export async function callsTouching(
+  store: IndexStore,
+  file: string,
+): Promise<Map<string, FileCall[]>> {
   const path = fileAskedAbout(file, process.cwd());
   const bySession = new Map<string, FileCall[]>();
   for (const call of await store.native.callsTouching(path)) {
@@ -22,6 +24,9 @@ export async function callsTouching(store: IndexStore, file: string): Promise<Ma
 }
 
 /** `filters` narrowed to the sessions of `calls`. */
-export function onlyTouching(filters: NativeFilters, calls: Map<string, FileCall[]>): NativeFilters {
+export function onlyTouching(
+  filters: NativeFilters,
+  calls: Map<string, FileCall[]>,
+): NativeFilters {
   return { ...filters, paths: [...calls.keys()] };
 }

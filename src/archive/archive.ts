@@ -17,7 +17,13 @@ import type { ArchiveReadOptions, ArchiveReadResult } from "./read.js";
 import type { RemoteCheck } from "./remote-check.js";
 import type { SecretCheckReport } from "./secret-check.js";
 import type { ArchiveSearchOptions, ArchiveSearchPage } from "./search.js";
-import { findRemote, loadRemotes, saveRemote, type Remote, type RemoteSettings } from "./remotes.js";
+import {
+  findRemote,
+  loadRemotes,
+  saveRemote,
+  type Remote,
+  type RemoteSettings,
+} from "./remotes.js";
 
 export class Archive {
   private constructor(
@@ -27,11 +33,18 @@ export class Archive {
     private readonly hostHidden: boolean,
   ) {}
 
-  /** With `hostHidden`, errors name a remote only, never its URL or host (see Remote.hostHidden). */
+  /**
+   * With `hostHidden`, errors name a remote only, never its URL or host (see Remote.hostHidden).
+   */
   static open(options: LocationOverrides & { hostHidden?: boolean } = {}): Archive {
     const env = options.env ?? process.env;
     const locations = resolveLocations(options);
-    return new Archive(locations, env, loadConfig(locations, env, options.cwd).path, options.hostHidden ?? false);
+    return new Archive(
+      locations,
+      env,
+      loadConfig(locations, env, options.cwd).path,
+      options.hostHidden ?? false,
+    );
   }
 
   private remote(name: string | undefined): Remote {
@@ -60,19 +73,33 @@ export class Archive {
     return push(this.locations, this.remote(name), this.env, options);
   }
 
-  /** What a push to the remote named `name` would redact, by kind, place and session; nothing is sent. */
-  async checkSecrets(name: string | undefined, options: Pick<PushOptions, "cwd" | "repo" | "since"> = {}): Promise<SecretCheckReport> {
+  /**
+   * What a push to the remote named `name` would redact, by kind, place and session; nothing is
+   * sent.
+   */
+  async checkSecrets(
+    name: string | undefined,
+    options: Pick<PushOptions, "cwd" | "repo" | "since"> = {},
+  ): Promise<SecretCheckReport> {
     const { checkSecrets } = await import("./secret-check.js");
     return checkSecrets(this.locations, this.remote(name), this.env, options);
   }
 
-  /** A pusher to the remote named `name` for each change of the sessions (`recall watch --push`). */
-  pushOnChange(name: string, onPush: (report: PushReport) => void, onError: (error: unknown) => void): PushOnChange {
+  /**
+   * A pusher to the remote named `name` for each change of the sessions (`recall watch --push`).
+   */
+  pushOnChange(
+    name: string,
+    onPush: (report: PushReport) => void,
+    onError: (error: unknown) => void,
+  ): PushOnChange {
     this.remote(name);
     return new PushOnChange(this, name, onPush, onError);
   }
 
-  /** Takes sessions, or a project's, out of the remote named `name`, never to be pushed to it again. */
+  /**
+   * Takes sessions, or a project's, out of the remote named `name`, never to be pushed to it again.
+   */
   async forget(name: string | undefined, options: ForgetOptions): Promise<ForgetReport> {
     const { forget } = await import("./forget.js");
     return forget(this.locations, this.remote(name), this.env, options);
@@ -91,13 +118,22 @@ export class Archive {
    * Sessions of the remote named `name` ranked for a query, as a local search ranks them (the same
    * query language), each hit with its `origin`; never the local index.
    */
-  async search(name: string | undefined, options: ArchiveSearchOptions): Promise<ArchiveSearchPage> {
+  async search(
+    name: string | undefined,
+    options: ArchiveSearchOptions,
+  ): Promise<ArchiveSearchPage> {
     const { searchArchive } = await import("./search.js");
     return searchArchive(this.remote(name), this.env, options);
   }
 
-  /** A page of an archived session's messages, named by id or unique id prefix, as it was pushed. */
-  async read(name: string | undefined, session: string, options: ArchiveReadOptions = {}): Promise<ArchiveReadResult> {
+  /**
+   * A page of an archived session's messages, named by id or unique id prefix, as it was pushed.
+   */
+  async read(
+    name: string | undefined,
+    session: string,
+    options: ArchiveReadOptions = {},
+  ): Promise<ArchiveReadResult> {
     const { readArchived } = await import("./read.js");
     return readArchived(this.remote(name), this.env, session, options);
   }

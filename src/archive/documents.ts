@@ -59,21 +59,45 @@ export interface IdentifiedDocument {
 }
 
 const CONTENT_OF = { thinking: "thinking", call: "calls", output: "outputs" } as const;
-const TEXT_PLACE = { conversation: "message", thinking: "thinking", calls: "tool-call", outputs: "tool-output" } as const;
+const TEXT_PLACE = {
+  conversation: "message",
+  thinking: "thinking",
+  calls: "tool-call",
+  outputs: "tool-output",
+} as const;
 /** Fields every document of a session carries alike. */
-const SESSION_FIELDS = new Set(["session_id", "session_name", "tags", "project", "folder", "machine", "user"]);
+const SESSION_FIELDS = new Set([
+  "session_id",
+  "session_name",
+  "tags",
+  "project",
+  "folder",
+  "machine",
+  "user",
+]);
 
 function contentOf(message: IndexedMessage): PushedContent {
   return message.kind ? CONTENT_OF[message.kind] : "conversation";
 }
 
-/** The place of a document's field: its text's by the message's kind, others by name (`session_name` → `session-name`). */
+/**
+ * The place of a document's field: its text's by the message's kind, others by name (`session_name`
+ * → `session-name`).
+ */
 function placeOf(field: string, kind: PushedContent): Place {
   return field === "text" ? TEXT_PLACE[kind] : field.replace(/_/g, "-");
 }
 
-/** A message's text as the index cuts it, from its whole text (or, for a call, its whole argument values). */
-function cutText(message: IndexedMessage, tool: string | undefined, text: string, values: readonly string[] | undefined): string {
+/**
+ * A message's text as the index cuts it, from its whole text (or, for a call, its whole argument
+ * values).
+ */
+function cutText(
+  message: IndexedMessage,
+  tool: string | undefined,
+  text: string,
+  values: readonly string[] | undefined,
+): string {
   if (message.kind === "call" && values) return callTextOf(tool ?? message.tool ?? "", values);
   if (message.kind === "output") return cappedOutput(text);
   return text;
@@ -83,7 +107,10 @@ function cutText(message: IndexedMessage, tool: string | undefined, text: string
  * Redacts every string of `documents` at once: each string once (a session's fields repeat in all
  * its documents), each secret counted where it was.
  */
-async function redactDocuments(drafts: Draft[], sessionCounted: boolean): Promise<IdentifiedDocument[]> {
+async function redactDocuments(
+  drafts: Draft[],
+  sessionCounted: boolean,
+): Promise<IdentifiedDocument[]> {
   const strings = new Map<string, number>();
   const add = (text: string) => {
     if (!strings.has(text)) strings.set(text, strings.size);
@@ -112,7 +139,8 @@ async function redactDocuments(drafts: Draft[], sessionCounted: boolean): Promis
     const count = (field: string, result: Redacted) => {
       total += result.total;
       // A session's fields are counted in the first document of the read only (of its first part).
-      if (result.total === 0 || ((index > 0 || sessionCounted) && SESSION_FIELDS.has(field))) return;
+      if (result.total === 0 || ((index > 0 || sessionCounted) && SESSION_FIELDS.has(field)))
+        return;
       const place = (places[placeOf(field, draft.document.kind)] ??= {});
       for (const [kind, n] of Object.entries(result.counts)) {
         place[kind] = (place[kind] ?? 0) + n;
@@ -136,7 +164,12 @@ async function redactDocuments(drafts: Draft[], sessionCounted: boolean): Promis
     if (draft.values) {
       const results = draft.values.map(clean);
       for (const result of results) count("text", result);
-      document.text = cutText(draft.message, document.tool, "", results.map((r) => r.text));
+      document.text = cutText(
+        draft.message,
+        document.tool,
+        "",
+        results.map((r) => r.text),
+      );
     } else {
       const result = clean(draft.document.text);
       count("text", result);
@@ -161,7 +194,12 @@ interface Draft {
  * earlier part of the same read. A call or output's place among its entry's (its id) is counted
  * within the read: an entry's units are never split between parts.
  */
-export async function sessionDocuments(read: SessionRead, remote: Remote, tags: readonly string[], sessionCounted = false): Promise<IdentifiedDocument[]> {
+export async function sessionDocuments(
+  read: SessionRead,
+  remote: Remote,
+  tags: readonly string[],
+  sessionCounted = false,
+): Promise<IdentifiedDocument[]> {
   const drafts: Draft[] = [];
   const ordinals = new Map<string, number>();
   for (const message of read.messages) {
@@ -200,5 +238,10 @@ export async function sessionDocuments(read: SessionRead, remote: Remote, tags: 
     });
   }
   if (remote.redact) return redactDocuments(drafts, sessionCounted);
-  return drafts.map(({ id, message, document, values }) => ({ id, redacted: {}, places: {}, document: { ...document, text: cutText(message, document.tool, document.text, values) } }));
+  return drafts.map(({ id, message, document, values }) => ({
+    id,
+    redacted: {},
+    places: {},
+    document: { ...document, text: cutText(message, document.tool, document.text, values) },
+  }));
 }

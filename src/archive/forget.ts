@@ -34,11 +34,24 @@ export interface ForgetReport {
 /** A session id in full, which may be forgotten before it was ever pushed. */
 const FULL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function forget(locations: Locations, remote: Remote, env: NodeJS.ProcessEnv, options: ForgetOptions): Promise<ForgetReport> {
+export async function forget(
+  locations: Locations,
+  remote: Remote,
+  env: NodeJS.ProcessEnv,
+  options: ForgetOptions,
+): Promise<ForgetReport> {
   const refs = options.sessions ?? [];
   const project = options.projectOf === undefined ? undefined : projectOf(options.projectOf);
-  if (refs.length === 0 && project === undefined) throw new RecallError("BAD_INPUT", "name the sessions or the project to forget", { field: "sessions" });
-  const report: ForgetReport = { remote: remote.name, sessions: [], project: project ?? null, deleted: 0 };
+  if (refs.length === 0 && project === undefined)
+    throw new RecallError("BAD_INPUT", "name the sessions or the project to forget", {
+      field: "sessions",
+    });
+  const report: ForgetReport = {
+    remote: remote.name,
+    sessions: [],
+    project: project ?? null,
+    deleted: 0,
+  };
   const stateFile = watermarkFile(locations, remote);
   const listFile = forgottenFile(stateFile);
   const forgotten = loadForgotten(listFile);
@@ -47,7 +60,8 @@ export async function forget(locations: Locations, remote: Remote, env: NodeJS.P
     try {
       for (const ref of refs) {
         const id = await resolveArchived(client, remote, ref).catch((error: unknown) => {
-          if (error instanceof RecallError && error.code === "NOT_FOUND" && FULL_ID.test(ref)) return ref.toLowerCase();
+          if (error instanceof RecallError && error.code === "NOT_FOUND" && FULL_ID.test(ref))
+            return ref.toLowerCase();
           throw error;
         });
         report.sessions.push(id);
@@ -57,20 +71,28 @@ export async function forget(locations: Locations, remote: Remote, env: NodeJS.P
       if (project !== undefined) forgotten.projects.add(project);
       saveForgotten(listFile, forgotten);
       for (const id of report.sessions) report.deleted += await deleteSession(client, remote, id);
-      if (project !== undefined) report.deleted += await deleteMatching(client, remote, { term: { project } });
+      if (project !== undefined)
+        report.deleted += await deleteMatching(client, remote, { term: { project } });
       // Their kept files too, wherever a push kept them (keepFiles may have been turned off since).
       if (await hasFilesIndex(client, remote)) {
         await deleteKept(client, remote, report.sessions);
-        if (project !== undefined) await deleteMatching(client, remote, { term: { project } }, filesAlias(remote));
+        if (project !== undefined)
+          await deleteMatching(client, remote, { term: { project } }, filesAlias(remote));
       }
     } catch (error) {
-      throw error instanceof RecallError ? error : remoteError(remote, error, "forgetting sessions", pushTimeout(remote));
+      throw error instanceof RecallError
+        ? error
+        : remoteError(remote, error, "forgetting sessions", pushTimeout(remote));
     }
   });
   // What was acknowledged of them no longer holds.
   const watermarks = loadWatermarks(stateFile);
   for (const [path, mark] of watermarks) {
-    if (forgotten.sessions.has(mark.header.id) || forgotten.projects.has(projectOf(mark.header.cwd))) watermarks.delete(path);
+    if (
+      forgotten.sessions.has(mark.header.id) ||
+      forgotten.projects.has(projectOf(mark.header.cwd))
+    )
+      watermarks.delete(path);
   }
   saveWatermarks(stateFile, watermarks);
   saveSignatures(stateFile, watermarks);

@@ -18,9 +18,16 @@ export function forgottenFile(watermarkFile: string): string {
 
 export function loadForgotten(path: string): Forgotten {
   try {
-    const saved = JSON.parse(readFileSync(path, "utf8")) as { sessions?: unknown; projects?: unknown };
-    const strings = (list: unknown) => (Array.isArray(list) ? list.filter((item): item is string => typeof item === "string") : []);
-    return { sessions: new Set(strings(saved.sessions)), projects: new Set(strings(saved.projects)) };
+    const saved = JSON.parse(readFileSync(path, "utf8")) as {
+      sessions?: unknown;
+      projects?: unknown;
+    };
+    const strings = (list: unknown) =>
+      Array.isArray(list) ? list.filter((item): item is string => typeof item === "string") : [];
+    return {
+      sessions: new Set(strings(saved.sessions)),
+      projects: new Set(strings(saved.projects)),
+    };
   } catch {
     return { sessions: new Set(), projects: new Set() };
   }
@@ -29,6 +36,12 @@ export function loadForgotten(path: string): Forgotten {
 export function saveForgotten(path: string, forgotten: Forgotten): void {
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify({ sessions: [...forgotten.sessions].sort(), projects: [...forgotten.projects].sort() }));
+  writeFileSync(
+    temporary,
+    JSON.stringify({
+      sessions: [...forgotten.sessions].sort(),
+      projects: [...forgotten.projects].sort(),
+    }),
+  );
   renameSync(temporary, path);
 }

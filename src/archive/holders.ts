@@ -30,17 +30,27 @@ export function holdersIndex(remote: Remote): string {
 }
 
 const keyword = { type: "keyword" } as const;
-const MAPPINGS = { dynamic: "strict", properties: { session_id: keyword, machine: keyword, user: keyword } } as const;
+const MAPPINGS = {
+  dynamic: "strict",
+  properties: { session_id: keyword, machine: keyword, user: keyword },
+} as const;
 
 /** Creates the index of holder records behind its alias, unless it is there. */
 export async function ensureHoldersIndex(client: Client, remote: Remote): Promise<void> {
   const alias = holdersAlias(remote);
   if ((await client.indices.existsAlias({ name: alias })).body) return;
   try {
-    await client.indices.create({ index: holdersIndex(remote), body: { aliases: { [alias]: {} }, mappings: MAPPINGS } as never });
+    await client.indices.create({
+      index: holdersIndex(remote),
+      body: { aliases: { [alias]: {} }, mappings: MAPPINGS } as never,
+    });
   } catch (error) {
     // Another machine created it meanwhile.
-    if ((error as { body?: { error?: { type?: string } } }).body?.error?.type !== "resource_already_exists_exception") throw error;
+    if (
+      (error as { body?: { error?: { type?: string } } }).body?.error?.type !==
+      "resource_already_exists_exception"
+    )
+      throw error;
   }
 }
 
@@ -48,7 +58,11 @@ const holderId = (sessionId: string, machine: string) => `${sessionId}:${machine
 
 /** The action that records this machine's hold on a session (sent with the session's documents). */
 export function holdAction(remote: Remote, sessionId: string): Action {
-  const record: HolderRecord = { session_id: sessionId, machine: remote.machine, user: remote.user };
+  const record: HolderRecord = {
+    session_id: sessionId,
+    machine: remote.machine,
+    user: remote.user,
+  };
   return { id: holderId(sessionId, remote.machine), index: holdersAlias(remote), document: record };
 }
 
@@ -56,25 +70,56 @@ export function holdAction(remote: Remote, sessionId: string): Action {
  * Of `sessionIds`, those another machine still holds (its record is there); this machine's own
  * records are not counted.
  */
-export async function heldElsewhere(client: Client, remote: Remote, sessionIds: readonly string[]): Promise<Set<string>> {
+export async function heldElsewhere(
+  client: Client,
+  remote: Remote,
+  sessionIds: readonly string[],
+): Promise<Set<string>> {
   const held = new Set<string>();
   const index = holdersAlias(remote);
-  if (sessionIds.length === 0 || !(await client.indices.existsAlias({ name: index })).body) return held;
+  if (sessionIds.length === 0 || !(await client.indices.existsAlias({ name: index })).body)
+    return held;
   await client.indices.refresh({ index });
   for (let at = 0; at < sessionIds.length; at += 1_000) {
     const ids = sessionIds.slice(at, at + 1_000);
     // A session has a record per machine that holds it: a few at most.
     const found = await client.search({
       index,
-      body: { size: 10_000, _source: ["session_id"], query: { bool: { filter: [{ terms: { session_id: ids } }], must_not: [{ term: { machine: remote.machine } }] } } },
+      body: {
+        size: 10_000,
+        _source: ["session_id"],
+        query: {
+          bool: {
+            filter: [{ terms: { session_id: ids } }],
+            must_not: [{ term: { machine: remote.machine } }],
+          },
+        },
+      },
     });
-    for (const hit of found.body.hits.hits) held.add((hit._source as { session_id: string }).session_id);
+    for (const hit of found.body.hits.hits)
+      held.add((hit._source as { session_id: string }).session_id);
   }
   return held;
 }
 
 /** Takes this machine's records of `sessionIds` out (a record that is not there is no error). */
-export async function release(client: Client, remote: Remote, sessionIds: readonly string[]): Promise<void> {
-  if (sessionIds.length === 0 || !(await client.indices.existsAlias({ name: holdersAlias(remote) })).body) return;
-  await sendBulk(client, remote, sessionIds.map((id): Action => ({ id: holderId(id, remote.machine), index: holdersAlias(remote), delete: true })));
+export async function release(
+  client: Client,
+  remote: Remote,
+  sessionIds: readonly string[],
+): Promise<void> {
+  if (
+    sessionIds.length === 0 ||
+    !(await client.indices.existsAlias({ name: holdersAlias(remote) })).body
+  )
+    return;
+  await sendBulk(
+    client,
+    remote,
+    sessionIds.map((id): Action => ({
+      id: holderId(id, remote.machine),
+      index: holdersAlias(remote),
+      delete: true,
+    })),
+  );
 }

@@ -22,17 +22,31 @@ export function pushedAliases(remote: Remote): string[] {
  * The identity of the indexes behind `remote`'s aliases, as they are now (an alias without one is
  * left out), in one GET made without the client (`RemoteConnection.getJson`).
  */
-export async function indexIdentity(connection: RemoteConnection, remote: Remote, doing = "looking at the index"): Promise<IndexIdentity> {
+export async function indexIdentity(
+  connection: RemoteConnection,
+  remote: Remote,
+  doing = "looking at the index",
+): Promise<IndexIdentity> {
   const aliases = pushedAliases(remote);
   const filter = ["*.aliases", "*.settings.index.uuid", "*.settings.index.creation_date"].join(",");
-  const found = await connection.getJson(`${aliases.map(encodeURIComponent).join(",")}?ignore_unavailable=true&allow_no_indices=true&filter_path=${filter}`, doing);
+  const found = await connection.getJson(
+    `${aliases.map(encodeURIComponent).join(",")}?ignore_unavailable=true&allow_no_indices=true&filter_path=${filter}`,
+    doing,
+  );
   const identity: IndexIdentity = {};
-  const indexes = (found ?? {}) as Record<string, { aliases?: Record<string, unknown>; settings?: { index?: { uuid?: string; creation_date?: string } } }>;
+  const indexes = (found ?? {}) as Record<
+    string,
+    {
+      aliases?: Record<string, unknown>;
+      settings?: { index?: { uuid?: string; creation_date?: string } };
+    }
+  >;
   for (const [name, index] of Object.entries(indexes)) {
     const uuid = index?.settings?.index?.uuid;
     if (typeof uuid !== "string") continue;
     for (const alias of [name, ...Object.keys(index.aliases ?? {})]) {
-      if (aliases.includes(alias)) identity[alias] = { uuid, created: Number(index.settings?.index?.creation_date ?? 0) };
+      if (aliases.includes(alias))
+        identity[alias] = { uuid, created: Number(index.settings?.index?.creation_date ?? 0) };
     }
   }
   return identity;
@@ -42,7 +56,13 @@ export async function indexIdentity(connection: RemoteConnection, remote: Remote
  * The aliases of `remote` whose index is not the one `saved` names (deleted, or another one made
  * since); none when nothing was saved of them.
  */
-export function replacedSince(remote: Remote, saved: IndexIdentity | undefined, now: IndexIdentity): string[] {
+export function replacedSince(
+  remote: Remote,
+  saved: IndexIdentity | undefined,
+  now: IndexIdentity,
+): string[] {
   if (!saved) return [];
-  return pushedAliases(remote).filter((alias) => saved[alias] !== undefined && now[alias]?.uuid !== saved[alias].uuid);
+  return pushedAliases(remote).filter(
+    (alias) => saved[alias] !== undefined && now[alias]?.uuid !== saved[alias].uuid,
+  );
 }

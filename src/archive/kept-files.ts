@@ -26,7 +26,10 @@ export function filesAlias(remote: Remote): string {
   return `${remote.index}-files`;
 }
 
-/** A kept file bigger than this is not kept (a request to OpenSearch holds at most 100 MB by default). */
+/**
+ * A kept file bigger than this is not kept (a request to OpenSearch holds at most 100 MB by
+ * default).
+ */
 export const MAX_KEPT_BYTES = 48 << 20;
 
 /** A kept file of this many parts is kept again whole, as one, when it next grows. */
@@ -79,7 +82,10 @@ export function generationOf(sessionId: string, content: string): string {
 
 const keyword = { type: "keyword" } as const;
 
-/** The fields of parts, added to an index of kept files made before them (an added field is allowed). */
+/**
+ * The fields of parts, added to an index of kept files made before them (an added field is
+ * allowed).
+ */
 const PART_FIELDS = {
   part: { type: "integer" },
   from: { type: "long" },
@@ -105,7 +111,10 @@ const MAPPINGS = {
   },
 } as const;
 
-/** Creates the index of kept files behind its alias, unless it is there; one made before parts gets their fields. */
+/**
+ * Creates the index of kept files behind its alias, unless it is there; one made before parts gets
+ * their fields.
+ */
 export async function ensureFilesIndex(client: Client, remote: Remote): Promise<void> {
   const alias = filesAlias(remote);
   if ((await client.indices.existsAlias({ name: alias })).body) {
@@ -113,23 +122,45 @@ export async function ensureFilesIndex(client: Client, remote: Remote): Promise<
     return;
   }
   try {
-    await client.indices.create({ index: `${alias}-v${FILES_VERSION}`, body: { aliases: { [alias]: {} }, mappings: MAPPINGS } as never });
+    await client.indices.create({
+      index: `${alias}-v${FILES_VERSION}`,
+      body: { aliases: { [alias]: {} }, mappings: MAPPINGS } as never,
+    });
   } catch (error) {
     // Another machine created it meanwhile.
-    if ((error as { body?: { error?: { type?: string } } }).body?.error?.type !== "resource_already_exists_exception") throw error;
+    if (
+      (error as { body?: { error?: { type?: string } } }).body?.error?.type !==
+      "resource_already_exists_exception"
+    )
+      throw error;
   }
 }
 
-/** Whether the remote has an index of kept files (a remote may have kept files before `keepFiles` was turned off). */
+/**
+ * Whether the remote has an index of kept files (a remote may have kept files before `keepFiles`
+ * was turned off).
+ */
 export async function hasFilesIndex(client: Client, remote: Remote): Promise<boolean> {
   return (await client.indices.existsAlias({ name: filesAlias(remote) })).body;
 }
 
-/** Every part of the kept files of these sessions, wherever pushes left them; how many documents that was. */
-export async function deleteKept(client: Client, remote: Remote, sessionIds: readonly string[]): Promise<number> {
+/**
+ * Every part of the kept files of these sessions, wherever pushes left them; how many documents
+ * that was.
+ */
+export async function deleteKept(
+  client: Client,
+  remote: Remote,
+  sessionIds: readonly string[],
+): Promise<number> {
   let deleted = 0;
   for (let at = 0; at < sessionIds.length; at += 1_000) {
-    deleted += await deleteMatching(client, remote, { terms: { session_id: sessionIds.slice(at, at + 1_000) } }, filesAlias(remote));
+    deleted += await deleteMatching(
+      client,
+      remote,
+      { terms: { session_id: sessionIds.slice(at, at + 1_000) } },
+      filesAlias(remote),
+    );
   }
   return deleted;
 }
@@ -140,21 +171,40 @@ export async function deleteKept(client: Client, remote: Remote, sessionIds: rea
  * MAX_KEPT_PARTS a push writes. A part that follows on but is not one a push writes, or a file
  * larger than a push keeps, is refused (untrusted.ts).
  */
-export async function keptContent(client: Client, remote: Remote, first: KeptFile): Promise<string> {
+export async function keptContent(
+  client: Client,
+  remote: Remote,
+  first: KeptFile,
+): Promise<string> {
   const contents: string[] = [];
   let bytes = 0;
   const add = (content: string) => {
     bytes += Buffer.byteLength(content);
-    if (bytes > MAX_KEPT_BYTES) throw refusedKeptFile(remote.name, first.session_id, `it is larger than a push keeps (${MAX_KEPT_BYTES >> 20} MB)`);
+    if (bytes > MAX_KEPT_BYTES)
+      throw refusedKeptFile(
+        remote.name,
+        first.session_id,
+        `it is larger than a push keeps (${MAX_KEPT_BYTES >> 20} MB)`,
+      );
     contents.push(content);
   };
   add(first.content);
   let end = first.end;
   for (let next = 1; next < MAX_KEPT_PARTS; next += PARTS_PER_READ) {
-    const ids = Array.from({ length: Math.min(PARTS_PER_READ, MAX_KEPT_PARTS - next) }, (_, i) => partId(first.session_id, next + i));
-    const { docs } = (await client.mget({ index: filesAlias(remote), body: { ids } })).body as { docs: { found?: boolean; _source?: unknown }[] };
+    const ids = Array.from({ length: Math.min(PARTS_PER_READ, MAX_KEPT_PARTS - next) }, (_, i) =>
+      partId(first.session_id, next + i),
+    );
+    const { docs } = (await client.mget({ index: filesAlias(remote), body: { ids } })).body as {
+      docs: { found?: boolean; _source?: unknown }[];
+    };
     for (const [i, doc] of docs.entries()) {
-      const part = followingPart(doc.found ? doc._source : undefined, first, next + i, end, remote.name);
+      const part = followingPart(
+        doc.found ? doc._source : undefined,
+        first,
+        next + i,
+        end,
+        remote.name,
+      );
       if (!part) break;
       add(part.content);
       end = part.end;

@@ -13,9 +13,20 @@
  *
  * What the archive holds is untrusted (untrusted.ts): a kept file whose names, header or parts are
  * not what a push writes is refused whole, and the file is written only into a folder that, its
- * links resolved, is in the sessions folder (src/sessions/file-guard.ts). Nothing is written otherwise.
+ * links resolved, is in the sessions folder (src/sessions/file-guard.ts). Nothing is written
+ * otherwise.
  */
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { realPathInside } from "../sessions/file-guard.js";
 import { RecallError } from "../errors.js";
@@ -47,7 +58,10 @@ export interface PullResult {
 }
 
 /** Pi's folder for the sessions of a working folder (its SessionManager names it so). */
-export function piSessionFolder(locations: Pick<Locations, "sessionsDir" | "layout">, cwd: string): string {
+export function piSessionFolder(
+  locations: Pick<Locations, "sessionsDir" | "layout">,
+  cwd: string,
+): string {
   if (locations.layout === "flat") return locations.sessionsDir;
   return join(locations.sessionsDir, `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`);
 }
@@ -60,12 +74,27 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/** A session id in full: its kept file is read by id, which sees a push the moment it is acknowledged (a search only after a refresh). */
+/**
+ * A session id in full: its kept file is read by id, which sees a push the moment it is
+ * acknowledged (a search only after a refresh).
+ */
 const FULL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The one kept file whose session id is `ref` or starts with it, its parts joined (kept-files.ts), if it is one a push writes. */
-async function findKept(connection: RemoteConnection, remote: Remote, ref: string): Promise<KeptFile> {
-  if (!/^[0-9a-z-]{4,}$/i.test(ref)) throw new RecallError("BAD_INPUT", `a kept session is named by its id or a prefix of 4 or more of its characters, not ${JSON.stringify(ref)}`, { field: "session" });
+/**
+ * The one kept file whose session id is `ref` or starts with it, its parts joined (kept-files.ts),
+ * if it is one a push writes.
+ */
+async function findKept(
+  connection: RemoteConnection,
+  remote: Remote,
+  ref: string,
+): Promise<KeptFile> {
+  if (!/^[0-9a-z-]{4,}$/i.test(ref))
+    throw new RecallError(
+      "BAD_INPUT",
+      `a kept session is named by its id or a prefix of 4 or more of its characters, not ${JSON.stringify(ref)}`,
+      { field: "session" },
+    );
   const { timeoutMs } = connection;
   const client = connection.client();
   const index = filesAlias(remote);
@@ -88,7 +117,12 @@ async function findKept(connection: RemoteConnection, remote: Remote, ref: strin
       if (found?.body.found) return await whole(found.body._source, ref.toLowerCase());
     }
     // Part 0 of each kept file (a kept file's parts share its session id).
-    const query = { bool: { filter: [{ prefix: { session_id: ref.toLowerCase() } }], must_not: [{ range: { part: { gt: 0 } } }] } };
+    const query = {
+      bool: {
+        filter: [{ prefix: { session_id: ref.toLowerCase() } }],
+        must_not: [{ range: { part: { gt: 0 } } }],
+      },
+    };
     const found = await client.search({ index, body: { size: 11, _source: false, query } });
     // A document stored under what is no session id is no kept file (untrusted.ts).
     ids = found.body.hits.hits.map((hit) => hit._id).filter(isSessionId);
@@ -98,8 +132,18 @@ async function findKept(connection: RemoteConnection, remote: Remote, ref: strin
     if (statusOf(error) === 404) ids = [];
     else throw remoteError(remote, error, "finding a kept session file", timeoutMs);
   }
-  if (ids.length === 0) throw new RecallError("NOT_FOUND", `remote ${remote.name} keeps no session file ${ref}`, { field: "session", value: ref, hint: "only sessions pushed while the remote had keepFiles set are kept" });
-  if (ids.length > 1 && !ids.includes(ref)) throw new RecallError("AMBIGUOUS", `${ref} names several sessions kept in remote ${remote.name}: ${ids.slice(0, 10).join(", ")}${ids.length > 10 ? ", …" : ""}`, { field: "session", value: ref });
+  if (ids.length === 0)
+    throw new RecallError("NOT_FOUND", `remote ${remote.name} keeps no session file ${ref}`, {
+      field: "session",
+      value: ref,
+      hint: "only sessions pushed while the remote had keepFiles set are kept",
+    });
+  if (ids.length > 1 && !ids.includes(ref))
+    throw new RecallError(
+      "AMBIGUOUS",
+      `${ref} names several sessions kept in remote ${remote.name}: ${ids.slice(0, 10).join(", ")}${ids.length > 10 ? ", …" : ""}`,
+      { field: "session", value: ref },
+    );
   const id = ids.includes(ref) ? ref : ids[0]!;
   let first: unknown;
   try {
@@ -128,10 +172,15 @@ function localSessions(files: readonly SessionFile[]): LocalSession[] {
   });
 }
 
-/** The folder here the session continues in: its own, else the newest here of its repository, else its own. */
+/**
+ * The folder here the session continues in: its own, else the newest here of its repository, else
+ * its own.
+ */
 function localFolder(kept: KeptFile, sessions: readonly LocalSession[]): string {
   if (isDirectory(kept.folder) || !kept.project || isAbsolute(kept.project)) return kept.folder;
-  const clones = sessions.filter((s) => s.cwd && isDirectory(s.cwd) && projectOf(s.cwd) === kept.project).sort((a, b) => b.mtimeMs - a.mtimeMs);
+  const clones = sessions
+    .filter((s) => s.cwd && isDirectory(s.cwd) && projectOf(s.cwd) === kept.project)
+    .sort((a, b) => b.mtimeMs - a.mtimeMs);
   return clones[0]?.cwd ?? kept.folder;
 }
 
@@ -152,14 +201,21 @@ function folderHere(sessionsDir: string, folder: string, sessionId: string): str
     mkdirSync(folder, { recursive: true });
     real = realPathInside(sessionsDir, folder);
   } catch (error) {
-    throw new RecallError("IO", `cannot make the folder ${folder} for session ${sessionId}: ${(error as Error).message}`);
+    throw new RecallError(
+      "IO",
+      `cannot make the folder ${folder} for session ${sessionId}: ${(error as Error).message}`,
+    );
   }
   if (real !== undefined) return real;
-  throw new RecallError("UNSAFE_FILE", `the folder for session ${sessionId} here, ${folder}, leads out of the sessions folder: nothing was written`, {
-    field: "session",
-    value: folder,
-    hint: "pull writes only inside the sessions folder",
-  });
+  throw new RecallError(
+    "UNSAFE_FILE",
+    `the folder for session ${sessionId} here, ${folder}, leads out of the sessions folder: nothing was written`,
+    {
+      field: "session",
+      value: folder,
+      hint: "pull writes only inside the sessions folder",
+    },
+  );
 }
 
 function sameContent(path: string, content: string): boolean {
@@ -174,7 +230,8 @@ function sameContent(path: string, content: string): boolean {
 function writeNew(folder: string, name: string, content: string): boolean {
   const path = join(folder, name);
   const temporary = join(folder, `.${name}.${process.pid}.pull`);
-  const failed = (error: unknown) => new RecallError("IO", `cannot write ${path}: ${(error as Error).message}`);
+  const failed = (error: unknown) =>
+    new RecallError("IO", `cannot write ${path}: ${(error as Error).message}`);
   let fd: number;
   try {
     // A new file only ("wx"): never through a link left where the temporary file goes.
@@ -199,12 +256,23 @@ function writeNew(folder: string, name: string, content: string): boolean {
   }
 }
 
-export async function pull(locations: Locations, remote: Remote, env: NodeJS.ProcessEnv, ref: string): Promise<PullResult> {
+export async function pull(
+  locations: Locations,
+  remote: Remote,
+  env: NodeJS.ProcessEnv,
+  ref: string,
+): Promise<PullResult> {
   if (!remote.keepFiles) {
-    throw new RecallError("BAD_INPUT", `remote ${remote.name} keeps no session files to pull: its config does not set "keepFiles": true`, { field: "remote" });
+    throw new RecallError(
+      "BAD_INPUT",
+      `remote ${remote.name} keeps no session files to pull: its config does not set "keepFiles": true`,
+      { field: "remote" },
+    );
   }
   // A kept file may be as large as a push's bulk request: fetching it may take as long.
-  const kept = await withRemote(remote, env, pushTimeout(remote), (connection) => findKept(connection, remote, ref));
+  const kept = await withRemote(remote, env, pushTimeout(remote), (connection) =>
+    findKept(connection, remote, ref),
+  );
   const { files } = await discoverSessionFiles(locations);
   const sessions = localSessions(files);
   const cwd = localFolder(kept, sessions);
@@ -220,12 +288,18 @@ export async function pull(locations: Locations, remote: Remote, env: NodeJS.Pro
     user: kept.user,
   });
   const differs = (path: string) =>
-    new RecallError("BAD_INPUT", `session ${kept.session_id} is already here, as ${path}, and differs from the copy remote ${remote.name} keeps: not overwritten`, {
-      field: "session",
-      value: path,
-      hint: "resume the file that is here, or move it away to pull the archive's copy",
-    });
-  for (const local of sessions.filter((s) => s.id === kept.session_id || idFromFileName(s.path) === kept.session_id)) {
+    new RecallError(
+      "BAD_INPUT",
+      `session ${kept.session_id} is already here, as ${path}, and differs from the copy remote ${remote.name} keeps: not overwritten`,
+      {
+        field: "session",
+        value: path,
+        hint: "resume the file that is here, or move it away to pull the archive's copy",
+      },
+    );
+  for (const local of sessions.filter(
+    (s) => s.id === kept.session_id || idFromFileName(s.path) === kept.session_id,
+  )) {
     if (sameContent(local.path, content)) return result(local.path, true);
     throw differs(local.path);
   }

@@ -22,7 +22,16 @@ import { remoteError } from "./client.js";
 import { sessionDocuments, type Redactions } from "./documents.js";
 import type { Forgotten } from "./forgotten.js";
 import { heldElsewhere, holdAction, release } from "./holders.js";
-import { deleteKept, filesAlias, generationOf, MAX_KEPT_BYTES, MAX_KEPT_PARTS, partId, type KeptFile, type KeptState } from "./kept-files.js";
+import {
+  deleteKept,
+  filesAlias,
+  generationOf,
+  MAX_KEPT_BYTES,
+  MAX_KEPT_PARTS,
+  partId,
+  type KeptFile,
+  type KeptState,
+} from "./kept-files.js";
 import { redactKeptFields, redactSessionFile } from "./redact-file.js";
 import type { PushOptions, PushReport } from "./push.js";
 import type { Remote } from "./remotes.js";
@@ -62,7 +71,10 @@ interface Reading {
   skipped: boolean;
   /** Its secrets in the session's own fields were counted with an earlier part. */
   sessionCounted: boolean;
-  /** The watermark's tail ids of the last push (an append), not yet overwritten by a document of this read. */
+  /**
+   * The watermark's tail ids of the last push (an append), not yet overwritten by a document of
+   * this read.
+   */
   stale: Set<string>;
   /** Each document sent of this read, by position, for the next watermark's tail ids. */
   sent: [number, string][];
@@ -100,21 +112,33 @@ export class PushSink implements MarkedSink {
 
   async forksOf(parentNames: readonly string[]): Promise<KnownFile[]> {
     const names = new Set(parentNames);
-    return [...this.settings.watermarks].filter(([, mark]) => mark.header.parent !== undefined && names.has(basename(mark.header.parent))).map(([path, mark]) => knownOf(path, mark));
+    return [...this.settings.watermarks]
+      .filter(
+        ([, mark]) => mark.header.parent !== undefined && names.has(basename(mark.header.parent)),
+      )
+      .map(([path, mark]) => knownOf(path, mark));
   }
 
   async filesOfSession(id: string): Promise<KnownFile[]> {
-    return [...this.settings.watermarks].filter(([, mark]) => mark.header.id.startsWith(id)).map(([path, mark]) => knownOf(path, mark));
+    return [...this.settings.watermarks]
+      .filter(([, mark]) => mark.header.id.startsWith(id))
+      .map(([path, mark]) => knownOf(path, mark));
   }
 
   async emit(change: SessionChange): Promise<void> {
     const path = change.kind === "removed" ? change.path : change.file.path;
     // The rest of a file that failed here (its later parts, its last change) is passed over.
-    if (change.kind !== "removed" && path === this.failedPath && !(change.kind === "part" && change.first)) return;
+    if (
+      change.kind !== "removed" &&
+      path === this.failedPath &&
+      !(change.kind === "part" && change.first)
+    )
+      return;
     this.failedPath = undefined;
     try {
       if (change.kind === "removed") await this.removed(change.path);
-      else if (change.kind === "part") await this.part(change.file, change.read, change.first, change.from !== undefined);
+      else if (change.kind === "part")
+        await this.part(change.file, change.read, change.first, change.from !== undefined);
       else await this.last(change);
     } catch (error) {
       if (error instanceof RemoteFailure) {
@@ -122,8 +146,12 @@ export class PushSink implements MarkedSink {
         this.stop.abort();
         throw error.error;
       }
-      // The file's own failure (too large for a string, say): reported, and the push goes on with the next file.
-      this.settings.report.failed.push({ path, reason: error instanceof Error ? error.message : String(error) });
+      // The file's own failure (too large for a string, say): reported, and the push goes on with
+      // the next file.
+      this.settings.report.failed.push({
+        path,
+        reason: error instanceof Error ? error.message : String(error),
+      });
       this.failedPath = path;
       this.reading = undefined;
     }
@@ -140,7 +168,10 @@ export class PushSink implements MarkedSink {
 
   /** Sends what is still queued; the files queued count as pushed once it is acknowledged. */
   private async flush(): Promise<void> {
-    const sending = this.actions.length > 0 || this.queued.length > 0 ? await this.remote(() => this.settings.engine()) : undefined;
+    const sending =
+      this.actions.length > 0 || this.queued.length > 0
+        ? await this.remote(() => this.settings.engine())
+        : undefined;
     if (sending && this.actions.length > 0) {
       const actions = this.actions;
       await this.remote(() => sendBulk(sending, this.settings.remote, actions));
@@ -161,7 +192,9 @@ export class PushSink implements MarkedSink {
     } catch (error) {
       if (error instanceof RemoteFailure) throw error;
       const { remote } = this.settings;
-      throw new RemoteFailure(doing ? remoteError(remote, error, doing, pushTimeout(remote)) : error);
+      throw new RemoteFailure(
+        doing ? remoteError(remote, error, doing, pushTimeout(remote)) : error,
+      );
     }
   }
 
@@ -172,17 +205,33 @@ export class PushSink implements MarkedSink {
   }
 
   /** A file's first change of this read: whether it is sent at all, and what it replaces. */
-  private async begin(file: SessionFile, read: SessionRead, appended: boolean, complete: boolean): Promise<Reading> {
+  private async begin(
+    file: SessionFile,
+    read: SessionRead,
+    appended: boolean,
+    complete: boolean,
+  ): Promise<Reading> {
     const { watermarks, forgotten, options, report, ofScope } = this.settings;
     const known = watermarks.get(file.path);
-    const reading: Reading = { path: file.path, skipped: false, sessionCounted: false, stale: new Set(), sent: [], documents: 0 };
+    const reading: Reading = {
+      path: file.path,
+      skipped: false,
+      sessionCounted: false,
+      stale: new Set(),
+      sent: [],
+      documents: 0,
+    };
     const header = read.header;
     if (forgotten.sessions.has(header.id) || forgotten.projects.has(projectOf(header.cwd))) {
       report.forgotten++;
       return { ...reading, skipped: true };
     }
-    // `--since` by the last message, which a read in parts knows only at its end: the file's time stands in for it.
-    const active = options.since === undefined || read.modified >= options.since || (!complete && file.mtimeMs >= options.since);
+    // `--since` by the last message, which a read in parts knows only at its end: the file's time
+    // stands in for it.
+    const active =
+      options.since === undefined ||
+      read.modified >= options.since ||
+      (!complete && file.mtimeMs >= options.since);
     if (!ofScope(header) || !active) return { ...reading, skipped: true };
     const grown = appended ? known : known && appendedTo(file, known);
     if (grown) reading.stale = new Set(grown.tailIds);
@@ -201,12 +250,19 @@ export class PushSink implements MarkedSink {
     const { remote, report } = this.settings;
     await this.remote(async () => {
       if (known.header.id !== header.id) await release(client, remote, [known.header.id]);
-      if (!(await heldElsewhere(client, remote, [known.header.id])).has(known.header.id)) report.deleted += await deleteSession(client, remote, known.header.id);
+      if (!(await heldElsewhere(client, remote, [known.header.id])).has(known.header.id))
+        report.deleted += await deleteSession(client, remote, known.header.id);
     }, "replacing a rewritten session");
   }
 
-  private async part(file: SessionFile, read: SessionRead, first: boolean, appended: boolean): Promise<void> {
-    if (first || this.reading?.path !== file.path) this.reading = await this.begin(file, read, appended, false);
+  private async part(
+    file: SessionFile,
+    read: SessionRead,
+    first: boolean,
+    appended: boolean,
+  ): Promise<void> {
+    if (first || this.reading?.path !== file.path)
+      this.reading = await this.begin(file, read, appended, false);
     await this.send(this.reading, read);
   }
 
@@ -214,7 +270,12 @@ export class PushSink implements MarkedSink {
   private async send(reading: Reading, read: SessionRead): Promise<void> {
     if (reading.skipped) return;
     const { remote, options, report, tagsOf } = this.settings;
-    const documents = await sessionDocuments(read, remote, tagsOf(read.header.id), reading.sessionCounted);
+    const documents = await sessionDocuments(
+      read,
+      remote,
+      tagsOf(read.header.id),
+      reading.sessionCounted,
+    );
     reading.sessionCounted = true;
     for (const document of documents) {
       options.onDocument?.(document);
@@ -231,9 +292,14 @@ export class PushSink implements MarkedSink {
   }
 
   /** The file's last change: the rest of its messages, its kept file, its watermark. */
-  private async last(change: Extract<SessionChange, { kind: "written" | "appended" }>): Promise<void> {
+  private async last(
+    change: Extract<SessionChange, { kind: "written" | "appended" }>,
+  ): Promise<void> {
     const { file, read } = change;
-    const reading = change.continued && this.reading?.path === file.path ? this.reading : await this.begin(file, read, change.kind === "appended", true);
+    const reading =
+      change.continued && this.reading?.path === file.path
+        ? this.reading
+        : await this.begin(file, read, change.kind === "appended", true);
     this.reading = undefined;
     if (reading.skipped) return;
     await this.send(reading, read);
@@ -249,26 +315,61 @@ export class PushSink implements MarkedSink {
     let keptNow = false;
     if (remote.keepFiles) {
       // A kept file that only grew gets the lines appended since as a part of its own.
-      const extending = grown && known?.kept && known.header.id === read.header.id && known.kept.parts < MAX_KEPT_PARTS ? known.kept : undefined;
+      const extending =
+        grown &&
+        known?.kept &&
+        known.header.id === read.header.id &&
+        known.kept.parts < MAX_KEPT_PARTS
+          ? known.kept
+          : undefined;
       if (extending && read.end === known!.end) kept = extending;
       else {
-        kept = await this.keep(file, read, known, extending ? { from: known!.end, extends: extending } : undefined);
+        kept = await this.keep(
+          file,
+          read,
+          known,
+          extending ? { from: known!.end, extends: extending } : undefined,
+        );
         keptNow = kept !== undefined;
       }
     }
     if (reading.documents > 0 || reading.stale.size > 0 || keptNow) report.sessions++;
-    const tail = reading.sent.filter(([position]) => position >= read.checkpoint.nextIndex).map(([, id]) => id);
+    const tail = reading.sent
+      .filter(([position]) => position >= read.checkpoint.nextIndex)
+      .map(([, id]) => id);
     this.queued.push([
       file.path,
-      { ino: file.ino, size: file.size, mtimeMs: file.mtimeMs, end: read.end, tailHash: change.mark.tailHash, header: read.header, checkpoint: read.checkpoint, tailIds: tail, tags: tagsOf(read.header.id), ...(kept ? { kept } : {}) },
+      {
+        ino: file.ino,
+        size: file.size,
+        mtimeMs: file.mtimeMs,
+        end: read.end,
+        tailHash: change.mark.tailHash,
+        header: read.header,
+        checkpoint: read.checkpoint,
+        tailIds: tail,
+        tags: tagsOf(read.header.id),
+        ...(kept ? { kept } : {}),
+      },
     ]);
   }
 
-  /** Queues the file (or the lines appended to it) to be kept; undefined when it is too large to keep. */
-  private async keep(file: SessionFile, read: SessionRead, known: FileWatermark | undefined, extending: { from: number; extends: KeptState } | undefined): Promise<KeptState | undefined> {
+  /**
+   * Queues the file (or the lines appended to it) to be kept; undefined when it is too large to
+   * keep.
+   */
+  private async keep(
+    file: SessionFile,
+    read: SessionRead,
+    known: FileWatermark | undefined,
+    extending: { from: number; extends: KeptState } | undefined,
+  ): Promise<KeptState | undefined> {
     const { remote, report, options } = this.settings;
     const tooLarge = (bytes: number) => {
-      report.failed.push({ path: file.path, reason: `too large to keep in remote ${remote.name} (${Math.ceil(bytes / 2 ** 20)} MB; at most ${MAX_KEPT_BYTES >> 20} MB)` });
+      report.failed.push({
+        path: file.path,
+        reason: `too large to keep in remote ${remote.name} (${Math.ceil(bytes / 2 ** 20)} MB; at most ${MAX_KEPT_BYTES >> 20} MB)`,
+      });
       return undefined;
     };
     // Known too large before it is read (redaction hardly changes a file's size).
@@ -277,12 +378,16 @@ export class PushSink implements MarkedSink {
     const { file: keptFile, counts } = await keptFileOf(file.path, read, remote, extending);
     const bytes = (extending?.extends.bytes ?? 0) + keptFile.bytes;
     if (bytes > MAX_KEPT_BYTES) return tooLarge(bytes);
-    // Kept again whole (rewritten, of another session, or of too many parts): the old parts go first.
+    // Kept again whole (rewritten, of another session, or of too many parts): the old parts go
+    // first.
     if (!extending && known?.kept) {
       const client = await this.remote(() => this.settings.engine());
       if (client) {
         await this.flush();
-        report.deleted += await this.remote(() => deleteKept(client, remote, [known.header.id]), "replacing a kept session file");
+        report.deleted += await this.remote(
+          () => deleteKept(client, remote, [known.header.id]),
+          "replacing a kept session file",
+        );
       }
     }
     options.onFile?.(keptFile, counts);
@@ -290,7 +395,14 @@ export class PushSink implements MarkedSink {
     report.fileBytes += keptFile.bytes;
     addCounts(report.fileRedactions, counts);
     addRedactions(report.redactedIn, { "kept-file": counts });
-    await this.queue({ id: partId(keptFile.session_id, keptFile.part), index: filesAlias(remote), document: keptFile }, keptFile.bytes);
+    await this.queue(
+      {
+        id: partId(keptFile.session_id, keptFile.part),
+        index: filesAlias(remote),
+        document: keptFile,
+      },
+      keptFile.bytes,
+    );
     return { generation: keptFile.generation, parts: keptFile.part + 1, bytes };
   }
 
@@ -303,12 +415,15 @@ export class PushSink implements MarkedSink {
     const mark = watermarks.get(path);
     if (!mark || !ofScope(mark.header)) return;
     this.gone.add(path);
-    const heldHere = [...watermarks].some(([other, m]) => other !== path && !this.gone.has(other) && m.header.id === mark.header.id);
+    const heldHere = [...watermarks].some(
+      ([other, m]) => other !== path && !this.gone.has(other) && m.header.id === mark.header.id,
+    );
     if (!heldHere) {
       const client = await this.remote(() => this.settings.engine());
       if (client) {
         await this.remote(async () => {
-          // This machine lets the session go; it stays in the archive while another machine holds it.
+          // This machine lets the session go; it stays in the archive while another machine holds
+          // it.
           await release(client, remote, [mark.header.id]);
           if ((await heldElsewhere(client, remote, [mark.header.id])).has(mark.header.id)) return;
           const keptParts = mark.kept ? await deleteKept(client, remote, [mark.header.id]) : 0;
@@ -324,12 +439,30 @@ export class PushSink implements MarkedSink {
 
 /** A watermark as the sync's mark of its file. */
 function knownOf(path: string, mark: FileWatermark): KnownFile {
-  return { path, size: mark.size, mtimeMs: mark.mtimeMs, ino: mark.ino, state: { end: mark.end, tailHash: mark.tailHash, header: mark.header, checkpoint: mark.checkpoint, indexed: true } };
+  return {
+    path,
+    size: mark.size,
+    mtimeMs: mark.mtimeMs,
+    ino: mark.ino,
+    state: {
+      end: mark.end,
+      tailHash: mark.tailHash,
+      header: mark.header,
+      checkpoint: mark.checkpoint,
+      indexed: true,
+    },
+  };
 }
 
-/** The watermark of a file that only grew since its last push (or did not change), else undefined. */
-export function appendedTo(file: SessionFile, known: FileWatermark | undefined): FileWatermark | undefined {
-  if (!known || known.ino !== file.ino || file.size < known.end || known.header.version < 3) return undefined;
+/**
+ * The watermark of a file that only grew since its last push (or did not change), else undefined.
+ */
+export function appendedTo(
+  file: SessionFile,
+  known: FileWatermark | undefined,
+): FileWatermark | undefined {
+  if (!known || known.ino !== file.ino || file.size < known.end || known.header.version < 3)
+    return undefined;
   try {
     return tailHash(file.path, known.end) === known.tailHash ? known : undefined;
   } catch {
@@ -342,12 +475,17 @@ export function appendedTo(file: SessionFile, known: FileWatermark | undefined):
  * kept: from its start (part 0), or, extending a kept file, from `from` on (its next part); and
  * the secrets removed, by what they were.
  */
-async function keptFileOf(path: string, read: SessionRead, remote: Remote, extending?: { from: number; extends: KeptState }): Promise<{ file: KeptFile; counts: Record<string, number> }> {
+async function keptFileOf(
+  path: string,
+  read: SessionRead,
+  remote: Remote,
+  extending?: { from: number; extends: KeptState },
+): Promise<{ file: KeptFile; counts: Record<string, number> }> {
   const from = extending?.from ?? 0;
   const bytes = Buffer.alloc(read.end - from);
   const fd = openSync(path, "r");
   try {
-    for (let at = 0; at < bytes.length; ) {
+    for (let at = 0; at < bytes.length;) {
       const got = readSync(fd, bytes, at, bytes.length - at, from + at);
       if (got === 0) break;
       at += got;
@@ -356,7 +494,9 @@ async function keptFileOf(path: string, read: SessionRead, remote: Remote, exten
     closeSync(fd);
   }
   const text = bytes.toString("utf8");
-  const cleaned = remote.redact ? await redactSessionFile(text) : { text, total: 0, counts: {} as Record<string, number> };
+  const cleaned = remote.redact
+    ? await redactSessionFile(text)
+    : { text, total: 0, counts: {} as Record<string, number> };
   const file: KeptFile = {
     session_id: read.header.id,
     file_name: basename(path),
@@ -384,4 +524,3 @@ function addCounts(into: Record<string, number>, found: Record<string, number>):
 function addRedactions(into: Redactions, found: Redactions): void {
   for (const [place, kinds] of Object.entries(found)) addCounts((into[place] ??= {}), kinds);
 }
-

@@ -20,7 +20,8 @@ export interface RedactedFile {
 function stringsOf(value: unknown, into: string[]): void {
   if (typeof value === "string") into.push(value);
   else if (Array.isArray(value)) for (const item of value) stringsOf(item, into);
-  else if (value !== null && typeof value === "object") for (const [key, item] of Object.entries(value)) (stringsOf(key, into), stringsOf(item, into));
+  else if (value !== null && typeof value === "object")
+    for (const [key, item] of Object.entries(value)) (stringsOf(key, into), stringsOf(item, into));
 }
 
 /** `value` with its strings replaced, in the order `stringsOf` lists them, by `next()`. */
@@ -28,13 +29,16 @@ function withStrings(value: unknown, next: () => string): unknown {
   if (typeof value === "string") return next();
   if (Array.isArray(value)) return value.map((item) => withStrings(item, next));
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([, item]) => [next(), withStrings(item, next)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([, item]) => [next(), withStrings(item, next)]),
+    );
   }
   return value;
 }
 
 function add(into: RedactedFile, found: Redacted): void {
-  for (const [kind, n] of Object.entries(found.counts)) into.counts[kind] = (into.counts[kind] ?? 0) + n;
+  for (const [kind, n] of Object.entries(found.counts))
+    into.counts[kind] = (into.counts[kind] ?? 0) + n;
   into.total += found.total;
 }
 
@@ -78,7 +82,9 @@ export async function redactKeptFields(file: KeptFile): Promise<Record<string, n
   const [folder] = await redactTexts([file.folder]);
   if (folder!.total > 0) file.project = projectOf(folder!.text);
   const fields = file as unknown as Record<string, unknown>;
-  const names = Object.keys(fields).filter((name) => name !== "content" && typeof fields[name] === "string");
+  const names = Object.keys(fields).filter(
+    (name) => name !== "content" && typeof fields[name] === "string",
+  );
   const cleaned = await redactTexts(names.map((name) => fields[name] as string));
   const counts: RedactedFile = { text: "", counts: {}, total: 0 };
   names.forEach((name, i) => {

@@ -20,10 +20,15 @@ export interface Redacted {
 
 export const marker = (kind: string) => `[REDACTED:${kind}]`;
 
-/** No rule finds a secret in fewer characters than this (`p=pass`, the shortest, has 6): shorter texts are not looked at. */
+/**
+ * No rule finds a secret in fewer characters than this (`p=pass`, the shortest, has 6): shorter
+ * texts are not looked at.
+ */
 const MIN_SECRET_CHARS = 6;
 
-/** Characters of text given to secretlint at once, at most (one text longer than this goes alone). */
+/**
+ * Characters of text given to secretlint at once, at most (one text longer than this goes alone).
+ */
 const BATCH_CHARS = 4 << 20;
 
 type FindSecrets = (text: string) => Promise<Found[]>;
@@ -54,11 +59,15 @@ function remember(text: string, result: Redacted): void {
   }
 }
 
-/** Redacts each text; the result at index i is text i's. A text given more than once, or lately, is redacted once. */
+/**
+ * Redacts each text; the result at index i is text i's. A text given more than once, or lately, is
+ * redacted once.
+ */
 export async function redactTexts(texts: readonly string[]): Promise<Redacted[]> {
   const known = new Map<string, Redacted>();
   for (const text of texts) {
-    const result = text.length < MIN_SECRET_CHARS ? { text, counts: {}, total: 0 } : recent.get(text);
+    const result =
+      text.length < MIN_SECRET_CHARS ? { text, counts: {}, total: 0 } : recent.get(text);
     if (result) known.set(text, result);
   }
   const unique = [...new Set(texts)].filter((text) => !known.has(text));
@@ -78,7 +87,8 @@ async function redactUnique(texts: readonly string[]): Promise<Redacted[]> {
   while (first < texts.length) {
     let end = first;
     let chars = 0;
-    while (end < texts.length && (end === first || chars + texts[end]!.length < BATCH_CHARS)) chars += texts[end++]!.length + 1;
+    while (end < texts.length && (end === first || chars + texts[end]!.length < BATCH_CHARS))
+      chars += texts[end++]!.length + 1;
     const starts: number[] = [];
     let at = 0;
     for (let i = first; i < end; i++) {
@@ -89,18 +99,25 @@ async function redactUnique(texts: readonly string[]): Promise<Redacted[]> {
       const joined = end - first === 1 ? texts[first]! : texts.slice(first, end).join("\n");
       for (const secret of await findSecrets(joined)) {
         // Every text the secret reaches (a rule's match may run on past a text's end).
-        for (let i = lastAtOrBefore(starts, secret.start); i < starts.length && starts[i]! < secret.end; i++) {
+        for (
+          let i = lastAtOrBefore(starts, secret.start);
+          i < starts.length && starts[i]! < secret.end;
+          i++
+        ) {
           const from = starts[i]!;
           const to = from + texts[first + i]!.length;
           const start = Math.max(secret.start, from);
           const stop = Math.min(secret.end, to);
-          if (stop > start) found[first + i]!.push({ start: start - from, end: stop - from, kind: secret.kind });
+          if (stop > start)
+            found[first + i]!.push({ start: start - from, end: stop - from, kind: secret.kind });
         }
       }
     }
     first = end;
   }
-  return texts.map((text, i) => applied(text, [...found[i]!.map((f) => narrowed(text, f)), ...findShapes(text)]));
+  return texts.map((text, i) =>
+    applied(text, [...found[i]!.map((f) => narrowed(text, f)), ...findShapes(text)]),
+  );
 }
 
 export async function redact(text: string): Promise<Redacted> {
@@ -125,7 +142,10 @@ function lastAtOrBefore(starts: readonly number[], offset: number): number {
  */
 function narrowed(text: string, secret: Found): Found {
   const found = text.slice(secret.start, secret.end);
-  const part = (/^[a-z][\w+.-]*:\/\/[^\s/:@]*:([^\s/]+)@[^\s/@]/di.exec(found) ?? /^["']?[\w.-]+["']?\s*(?::|=>|=)\s*["']?([^"'\s]+)["']?$/d.exec(found))?.indices?.[1];
+  const part = (
+    /^[a-z][\w+.-]*:\/\/[^\s/:@]*:([^\s/]+)@[^\s/@]/di.exec(found) ??
+    /^["']?[\w.-]+["']?\s*(?::|=>|=)\s*["']?([^"'\s]+)["']?$/d.exec(found)
+  )?.indices?.[1];
   const start = part ? secret.start + part[0] : secret.start;
   let end = part ? secret.start + part[1] : secret.end;
   // A rule's range can stop short of its token (secretlint's AWS rule gives the key's length from
@@ -140,12 +160,14 @@ function narrowed(text: string, secret: Found): Found {
  */
 function applied(text: string, found: Found[]): Redacted {
   if (found.length === 0) return { text, counts: {}, total: 0 };
-  const ordered = found.map((f, rank) => ({ ...f, rank })).sort((a, b) => a.start - b.start || b.end - a.end);
+  const ordered = found
+    .map((f, rank) => ({ ...f, rank }))
+    .sort((a, b) => a.start - b.start || b.end - a.end);
   const counts: Record<string, number> = {};
   let total = 0;
   let result = "";
   let at = 0;
-  for (let i = 0; i < ordered.length; ) {
+  for (let i = 0; i < ordered.length;) {
     const start = ordered[i]!.start;
     let { end, kind, rank } = ordered[i]!;
     for (i++; i < ordered.length && ordered[i]!.start < end; i++) {

@@ -14,16 +14,34 @@ import { ensureIndex, installedVersion, TEMPLATE_VERSION } from "./template.js";
 import { loadWatermarks, watermarkFile } from "./watermarks.js";
 
 export interface RemoteCheck {
-  name: "reachable" | "authenticated" | "may write" | "may read" | "template" | "may keep files" | "same index";
+  name:
+    | "reachable"
+    | "authenticated"
+    | "may write"
+    | "may read"
+    | "template"
+    | "may keep files"
+    | "same index";
   ok: boolean;
   message: string;
 }
 
-export function checkRemote(locations: Locations, remote: Remote, env: NodeJS.ProcessEnv): Promise<RemoteCheck[]> {
-  return withRemote(remote, env, remote.timeoutMs, (connection) => runChecks(locations, remote, env, connection));
+export function checkRemote(
+  locations: Locations,
+  remote: Remote,
+  env: NodeJS.ProcessEnv,
+): Promise<RemoteCheck[]> {
+  return withRemote(remote, env, remote.timeoutMs, (connection) =>
+    runChecks(locations, remote, env, connection),
+  );
 }
 
-async function runChecks(locations: Locations, remote: Remote, env: NodeJS.ProcessEnv, connection: RemoteConnection): Promise<RemoteCheck[]> {
+async function runChecks(
+  locations: Locations,
+  remote: Remote,
+  env: NodeJS.ProcessEnv,
+  connection: RemoteConnection,
+): Promise<RemoteCheck[]> {
   const client = connection.client();
   const checks: RemoteCheck[] = [];
   const failed = (name: RemoteCheck["name"], error: unknown, doing: string) => {
@@ -34,7 +52,8 @@ async function runChecks(locations: Locations, remote: Remote, env: NodeJS.Proce
   try {
     const info = await client.info();
     // A web page answers 200 too: its body comes as text.
-    if (typeof info.body !== "object" || info.body === null) throw new TypeError("the answer is not JSON");
+    if (typeof info.body !== "object" || info.body === null)
+      throw new TypeError("the answer is not JSON");
     version = String(info.body.version?.number ?? "unknown");
   } catch (error) {
     const status = (error as { statusCode?: number }).statusCode;
@@ -44,19 +63,48 @@ async function runChecks(locations: Locations, remote: Remote, env: NodeJS.Proce
     }
     return failed("reachable", error, "connecting");
   }
-  checks.push({ name: "reachable", ok: true, message: `${remote.url} answers (OpenSearch ${version})` });
-  checks.push({ name: "authenticated", ok: true, message: credentialsOf(remote, env) ? "the credentials are accepted" : "no credentials needed" });
+  checks.push({
+    name: "reachable",
+    ok: true,
+    message: `${remote.url} answers (OpenSearch ${version})`,
+  });
+  checks.push({
+    name: "authenticated",
+    ok: true,
+    message: credentialsOf(remote, env) ? "the credentials are accepted" : "no credentials needed",
+  });
   const id = `recall-probe:${remote.machine}`;
   try {
     await ensureIndex(client, remote.index);
-    await client.index({ index: remote.index, id, body: { session_id: id, text: "probe", machine: remote.machine, user: remote.user, kind: "conversation" }, refresh: true });
-    checks.push({ name: "may write", ok: true, message: `wrote a probe document to ${remote.index}` });
+    await client.index({
+      index: remote.index,
+      id,
+      body: {
+        session_id: id,
+        text: "probe",
+        machine: remote.machine,
+        user: remote.user,
+        kind: "conversation",
+      },
+      refresh: true,
+    });
+    checks.push({
+      name: "may write",
+      ok: true,
+      message: `wrote a probe document to ${remote.index}`,
+    });
   } catch (error) {
     failed("may write", error, "writing a probe document");
   }
   try {
     const found = await client.get({ index: remote.index, id });
-    checks.push({ name: "may read", ok: found.body.found === true, message: found.body.found ? "read the probe document back" : "the probe document is not there" });
+    checks.push({
+      name: "may read",
+      ok: found.body.found === true,
+      message: found.body.found
+        ? "read the probe document back"
+        : "the probe document is not there",
+    });
   } catch (error) {
     failed("may read", error, "reading the probe document");
   }
@@ -66,7 +114,10 @@ async function runChecks(locations: Locations, remote: Remote, env: NodeJS.Proce
     checks.push({
       name: "template",
       ok: installed === TEMPLATE_VERSION,
-      message: installed === undefined ? "no index template of recall's yet (a push creates it)" : `index template version ${installed}${installed === TEMPLATE_VERSION ? "" : `, this recall writes version ${TEMPLATE_VERSION}`}`,
+      message:
+        installed === undefined
+          ? "no index template of recall's yet (a push creates it)"
+          : `index template version ${installed}${installed === TEMPLATE_VERSION ? "" : `, this recall writes version ${TEMPLATE_VERSION}`}`,
     });
   } catch (error) {
     failed("template", error, "reading the index template");
@@ -89,13 +140,34 @@ async function runChecks(locations: Locations, remote: Remote, env: NodeJS.Proce
   }
   if (remote.keepFiles) {
     // A kept file of no session, in the index `recall pull` reads, written and read back.
-    const probe: KeptFile = { session_id: id, file_name: "probe.jsonl", folder: "", project: "", machine: remote.machine, user: remote.user, session_created: 0, part: 0, from: 0, end: 0, generation: "", content: "", bytes: 0, redactions: 0 };
+    const probe: KeptFile = {
+      session_id: id,
+      file_name: "probe.jsonl",
+      folder: "",
+      project: "",
+      machine: remote.machine,
+      user: remote.user,
+      session_created: 0,
+      part: 0,
+      from: 0,
+      end: 0,
+      generation: "",
+      content: "",
+      bytes: 0,
+      redactions: 0,
+    };
     const files = filesAlias(remote);
     try {
       await ensureFilesIndex(client, remote);
       await client.index({ index: files, id, body: probe, refresh: true });
       const found = await client.get({ index: files, id });
-      checks.push({ name: "may keep files", ok: found.body.found === true, message: found.body.found ? `wrote and read a probe file in ${files}` : `the probe file is not in ${files}` });
+      checks.push({
+        name: "may keep files",
+        ok: found.body.found === true,
+        message: found.body.found
+          ? `wrote and read a probe file in ${files}`
+          : `the probe file is not in ${files}`,
+      });
     } catch (error) {
       failed("may keep files", error, `keeping a probe file in ${files}`);
     }

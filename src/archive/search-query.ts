@@ -26,9 +26,19 @@ const TAG_BOOST = 4;
 const COORDINATION = 6;
 const RECENCY_WEIGHT = 0.2;
 const RECENCY_HALF_LIFE_MS = 7 * 24 * 3600 * 1000;
-const KIND_WEIGHT: Record<TextKind, number> = { conversation: 1, thinking: 0.8, call: 0.8, output: 0.6 };
+const KIND_WEIGHT: Record<TextKind, number> = {
+  conversation: 1,
+  thinking: 0.8,
+  call: 0.8,
+  output: 0.6,
+};
 
-export const KIND_CONTENT: Record<TextKind, PushedContent> = { conversation: "conversation", thinking: "thinking", call: "calls", output: "outputs" };
+export const KIND_CONTENT: Record<TextKind, PushedContent> = {
+  conversation: "conversation",
+  thinking: "thinking",
+  call: "calls",
+  output: "outputs",
+};
 
 /** The query's text as the user typed it: the unquoted part, and each quoted part. */
 export interface QueryText {
@@ -69,10 +79,17 @@ export function splitQuotes(text: string): QueryText {
 }
 
 /** The words of the query, cut by the archive's analyzer (one request per part, sent together). */
-export async function queryWords(client: Client, index: string, text: QueryText): Promise<QueryWords> {
+export async function queryWords(
+  client: Client,
+  index: string,
+  text: QueryText,
+): Promise<QueryWords> {
   const cut = async (part: string): Promise<string[]> => {
     if (!part.trim()) return [];
-    const analyzed = await client.indices.analyze({ index, body: { analyzer: ANALYZER, text: part } });
+    const analyzed = await client.indices.analyze({
+      index,
+      body: { analyzer: ANALYZER, text: part },
+    });
     return (analyzed.body.tokens ?? []).map((t) => t.token);
   };
   const [loose, ...required] = await Promise.all([text.loose, ...text.required].map(cut));
@@ -107,7 +124,14 @@ type Clause = Record<string, unknown>;
 export function filterClauses(filters: ArchiveFilters): { filter: Clause[]; must_not: Clause[] } {
   const filter: Clause[] = [{ terms: { kind: filters.kinds.map((kind) => KIND_CONTENT[kind]) } }];
   if (filters.since !== undefined || filters.until !== undefined) {
-    filter.push({ range: { timestamp: { ...(filters.since === undefined ? {} : { gte: filters.since }), ...(filters.until === undefined ? {} : { lte: filters.until }) } } });
+    filter.push({
+      range: {
+        timestamp: {
+          ...(filters.since === undefined ? {} : { gte: filters.since }),
+          ...(filters.until === undefined ? {} : { lte: filters.until }),
+        },
+      },
+    });
   }
   for (const tag of filters.tagsAll) filter.push({ term: { tags: tag } });
   if (filters.folder !== undefined) filter.push({ term: { folder: filters.folder } });
@@ -115,33 +139,57 @@ export function filterClauses(filters: ArchiveFilters): { filter: Clause[]; must
   if (filters.user !== undefined) filter.push({ term: { user: filters.user } });
   if (filters.machine !== undefined) filter.push({ term: { machine: filters.machine } });
   if (filters.sessionIds !== undefined) filter.push({ terms: { session_id: filters.sessionIds } });
-  return { filter, must_not: filters.tagsNone.length > 0 ? [{ terms: { tags: filters.tagsNone } }] : [] };
+  return {
+    filter,
+    must_not: filters.tagsNone.length > 0 ? [{ terms: { tags: filters.tagsNone } }] : [],
+  };
 }
 
-const term = (field: string, word: string, boost = 1): Clause => ({ term: { [field]: boost === 1 ? word : { value: word, boost } } });
-const phrase = (words: string[], boost = 1): Clause => ({ match_phrase: { text: { query: words.join(" "), analyzer: ANALYZER, ...(boost === 1 ? {} : { boost }) } } });
+const term = (field: string, word: string, boost = 1): Clause => ({
+  term: { [field]: boost === 1 ? word : { value: word, boost } },
+});
+const phrase = (words: string[], boost = 1): Clause => ({
+  match_phrase: {
+    text: { query: words.join(" "), analyzer: ANALYZER, ...(boost === 1 ? {} : { boost }) },
+  },
+});
 const constant = (filter: Clause, boost: number): Clause => ({ constant_score: { filter, boost } });
 
-/** How much more a session active at `last` (ms) weighs than an old one, at `now`: as native/src/search/fusion.rs. */
+/**
+ * How much more a session active at `last` (ms) weighs than an old one, at `now`: as
+ * native/src/search/fusion.rs.
+ */
 export function recencyFactor(now: number, last: number): number {
   return 1 + RECENCY_WEIGHT * Math.exp(-Math.max(0, now - last) / RECENCY_HALF_LIFE_MS);
 }
 
-/** The scoring query of `parsed` (which has words), filtered; recency comes after (`recencyFactor`). */
+/**
+ * The scoring query of `parsed` (which has words), filtered; recency comes after (`recencyFactor`).
+ */
 export function rankedQuery(parsed: QueryWords, filters: ArchiveFilters): Clause {
   const words = distinctWords(parsed);
   const coordinate = words.length > 1;
-  const inMessages: Clause[] = words.flatMap((word) => [term("text", word), ...(coordinate ? [constant(term("text", word), COORDINATION)] : [])]);
+  const inMessages: Clause[] = words.flatMap((word) => [
+    term("text", word),
+    ...(coordinate ? [constant(term("text", word), COORDINATION)] : []),
+  ]);
   if (parsed.loose.length >= 2) inMessages.push(phrase(parsed.loose, PHRASE_BOOST));
   const inTags: Clause[] = words.flatMap((word) => {
     const either = { bool: { should: [term("tags.text", word), term("session_name", word)] } };
-    return [term("tags.text", word, TAG_BOOST), term("session_name", word, TAG_BOOST), ...(coordinate ? [constant(either, COORDINATION)] : [])];
+    return [
+      term("tags.text", word, TAG_BOOST),
+      term("session_name", word, TAG_BOOST),
+      ...(coordinate ? [constant(either, COORDINATION)] : []),
+    ];
   });
   const weighted = filters.kinds.some((kind) => KIND_WEIGHT[kind] !== 1)
     ? {
         function_score: {
           query: { bool: { should: inMessages } },
-          functions: filters.kinds.map((kind) => ({ filter: { term: { kind: KIND_CONTENT[kind] } }, weight: KIND_WEIGHT[kind] })),
+          functions: filters.kinds.map((kind) => ({
+            filter: { term: { kind: KIND_CONTENT[kind] } },
+            weight: KIND_WEIGHT[kind],
+          })),
           score_mode: "first",
           boost_mode: "multiply",
         },
@@ -150,7 +198,9 @@ export function rankedQuery(parsed: QueryWords, filters: ArchiveFilters): Clause
   const { filter, must_not } = filterClauses(filters);
   return {
     bool: {
-      must: parsed.required.map((words) => (words.length === 1 ? term("text", words[0]!) : phrase(words))),
+      must: parsed.required.map((words) =>
+        words.length === 1 ? term("text", words[0]!) : phrase(words),
+      ),
       should: [{ dis_max: { queries: [weighted, { bool: { should: inTags } }] } }],
       minimum_should_match: parsed.required.length > 0 ? 0 : 1,
       filter,
@@ -159,11 +209,17 @@ export function rankedQuery(parsed: QueryWords, filters: ArchiveFilters): Clause
   };
 }
 
-/** What marks the matched words of a snippet in the archive's highlighting: characters of Unicode's private use. */
+/**
+ * What marks the matched words of a snippet in the archive's highlighting: characters of Unicode's
+ * private use.
+ */
 export const MARK_OPEN = "\uE000";
 export const MARK_CLOSE = "\uE001";
 
-/** Highlighting of the best message's text: ~200 characters around the words; none when only tags or the name matched. */
+/**
+ * Highlighting of the best message's text: ~200 characters around the words; none when only tags or
+ * the name matched.
+ */
 export function snippetHighlight(parsed: QueryWords): Clause {
   const words = distinctWords(parsed);
   return {

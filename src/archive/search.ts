@@ -19,7 +19,18 @@ import { remoteError, withRemote } from "./client.js";
 import type { ArchiveDocument } from "./documents.js";
 import type { Remote } from "./remotes.js";
 import { checkedDocument } from "./untrusted.js";
-import { filterClauses, hasWords, KIND_CONTENT, markedSnippet, queryWords, rankedQuery, recencyFactor, snippetHighlight, splitQuotes, type ArchiveFilters } from "./search-query.js";
+import {
+  filterClauses,
+  hasWords,
+  KIND_CONTENT,
+  markedSnippet,
+  queryWords,
+  rankedQuery,
+  recencyFactor,
+  snippetHighlight,
+  splitQuotes,
+  type ArchiveFilters,
+} from "./search-query.js";
 
 export interface ArchiveSearchOptions {
   /** Words, `"phrases"`, `#tag` and `-#tag`, as a local search takes them. */
@@ -34,7 +45,9 @@ export interface ArchiveSearchOptions {
   now?: number;
   /** Only sessions of this folder (as the machine that pushed them named it). */
   cwd?: string;
-  /** Only sessions of the project this folder of this machine belongs to, from any machine or clone. */
+  /**
+   * Only sessions of the project this folder of this machine belongs to, from any machine or clone.
+   */
   repo?: string;
   /** Only sessions pushed by this user / from this machine. */
   user?: string;
@@ -67,9 +80,15 @@ type Source = Omit<ArchiveDocument, "text" | "redactions">;
 /** The most sessions the query asks for before recency ranks them. */
 const MAX_CANDIDATES = 10_000;
 
-const CONTENT_KIND = Object.fromEntries(Object.entries(KIND_CONTENT).map(([kind, content]) => [content, kind])) as Record<string, TextKind>;
+const CONTENT_KIND = Object.fromEntries(
+  Object.entries(KIND_CONTENT).map(([kind, content]) => [content, kind]),
+) as Record<string, TextKind>;
 
-export async function searchArchive(remote: Remote, env: NodeJS.ProcessEnv, options: ArchiveSearchOptions): Promise<ArchiveSearchPage> {
+export async function searchArchive(
+  remote: Remote,
+  env: NodeJS.ProcessEnv,
+  options: ArchiveSearchOptions,
+): Promise<ArchiveSearchPage> {
   const limit = checkedLimit(options.limit ?? DEFAULT_LIMIT);
   const tags = parseTagQuery(options.query);
   const filters: ArchiveFilters = {
@@ -93,39 +112,70 @@ export async function searchArchive(remote: Remote, env: NodeJS.ProcessEnv, opti
   });
 }
 
-/** The best `limit` sessions of the archive for the query `text` (its tags are in `filters`); crafted documents (untrusted.ts) are left out. */
-async function rankedPage(client: Client, remote: Remote, text: string, options: ArchiveSearchOptions, filters: ArchiveFilters, limit: number): Promise<ArchiveSearchPage> {
+/**
+ * The best `limit` sessions of the archive for the query `text` (its tags are in `filters`);
+ * crafted documents (untrusted.ts) are left out.
+ */
+async function rankedPage(
+  client: Client,
+  remote: Remote,
+  text: string,
+  options: ArchiveSearchOptions,
+  filters: ArchiveFilters,
+  limit: number,
+): Promise<ArchiveSearchPage> {
   const parsed = await queryWords(client, remote.index, splitQuotes(text));
   const ranked = hasWords(parsed);
   const now = options.now ?? Date.now();
   const body = {
-    // Recency can lift a session over one up to 20 % better: the sessions after the best `limit` are ranked too.
+    // Recency can lift a session over one up to 20 % better: the sessions after the best `limit`
+    // are ranked too.
     size: ranked ? Math.min(MAX_CANDIDATES, limit * 2 + 20) : limit,
     _source: { excludes: ["text"] },
     query: ranked ? rankedQuery(parsed, filters) : { bool: filterClauses(filters) },
     collapse: { field: "session_id" },
     // The best message of a session: equal scores fall to the later message (never to shard order).
-    sort: ranked ? [{ _score: "desc" }, { timestamp: "desc" }, { session_id: "asc" }] : [{ timestamp: "desc" }, { session_id: "asc" }],
+    sort: ranked
+      ? [{ _score: "desc" }, { timestamp: "desc" }, { session_id: "asc" }]
+      : [{ timestamp: "desc" }, { session_id: "asc" }],
     ...(ranked ? { highlight: snippetHighlight(parsed) } : {}),
   };
   const response = await client.search({ index: remote.index, body: body as never });
-  const hits = (response.body.hits.hits as { _score?: number | null; _source: unknown; highlight?: { text?: string[] } }[]).flatMap((hit) => {
+  const hits = (
+    response.body.hits.hits as {
+      _score?: number | null;
+      _source: unknown;
+      highlight?: { text?: string[] };
+    }[]
+  ).flatMap((hit) => {
     const source = checkedDocument<Source>(hit._source, false);
     return source ? [{ ...hit, _source: source }] : [];
   });
-  const summaries = await sessionSummaries(client, remote, hits.map((hit) => hit._source.session_id));
+  const summaries = await sessionSummaries(
+    client,
+    remote,
+    hits.map((hit) => hit._source.session_id),
+  );
   const found: ArchiveHit[] = hits.map((hit) => {
     const doc = hit._source;
     const summary = summaryOf(doc, summaries.get(doc.session_id));
     const fragment = hit.highlight?.text?.[0];
-    const { snippet, spans } = fragment === undefined ? { snippet: "", spans: [] } : markedSnippet(fragment);
+    const { snippet, spans } =
+      fragment === undefined ? { snippet: "", spans: [] } : markedSnippet(fragment);
     return {
       ...summary,
       score: ranked ? (hit._score ?? 0) * recencyFactor(now, Date.parse(summary.modified)) : 0,
       // As locally, a session found by its tags or name alone has no message.
       message:
         spans.length > 0
-          ? { kind: CONTENT_KIND[doc.kind] ?? "conversation", tool: doc.tool ?? null, role: doc.role, index: doc.position, entryId: doc.entry_id, timestamp: iso(doc.timestamp) }
+          ? {
+              kind: CONTENT_KIND[doc.kind] ?? "conversation",
+              tool: doc.tool ?? null,
+              role: doc.role,
+              index: doc.position,
+              entryId: doc.entry_id,
+              timestamp: iso(doc.timestamp),
+            }
           : null,
       snippet: spans.length > 0 ? snippet : "",
       spans,
@@ -133,7 +183,13 @@ async function rankedPage(client: Client, remote: Remote, text: string, options:
     };
   });
   // Equal scores fall to the more recent session, then to the session id, as locally.
-  if (ranked) found.sort((a, b) => b.score - a.score || Date.parse(b.modified) - Date.parse(a.modified) || (a.id < b.id ? -1 : 1));
+  if (ranked)
+    found.sort(
+      (a, b) =>
+        b.score - a.score ||
+        Date.parse(b.modified) - Date.parse(a.modified) ||
+        (a.id < b.id ? -1 : 1),
+    );
   return { hits: found.slice(0, limit) };
 }
 
@@ -144,7 +200,11 @@ interface Activity {
 }
 
 /** The last activity, conversation messages and first user message of each session. */
-async function sessionSummaries(client: Client, remote: Remote, ids: string[]): Promise<Map<string, Activity>> {
+async function sessionSummaries(
+  client: Client,
+  remote: Remote,
+  ids: string[],
+): Promise<Map<string, Activity>> {
   if (ids.length === 0) return new Map();
   const conversation = { term: { kind: "conversation" } };
   const found = await client.search({
@@ -160,23 +220,36 @@ async function sessionSummaries(client: Client, remote: Remote, ids: string[]): 
             said: { filter: conversation },
             asked: {
               filter: { bool: { filter: [conversation, { term: { role: "user" } }] } },
-              aggs: { first: { top_hits: { size: 1, sort: [{ position: "asc" }], _source: ["text"] } } },
+              aggs: {
+                first: { top_hits: { size: 1, sort: [{ position: "asc" }], _source: ["text"] } },
+              },
             },
           },
         },
       },
     } as never,
   });
-  type Bucket = { key: string; last: { value: number | null }; said: { doc_count: number }; asked: { first: { hits: { hits: { _source: { text: string } }[] } } } };
+  type Bucket = {
+    key: string;
+    last: { value: number | null };
+    said: { doc_count: number };
+    asked: { first: { hits: { hits: { _source: { text: string } }[] } } };
+  };
   const buckets = (found.body.aggregations?.sessions as unknown as { buckets: Bucket[] }).buckets;
   return new Map(
     buckets.map((b) => {
       const first: unknown = b.asked.first.hits.hits[0]?._source.text;
-      return [b.key, { last: b.last.value ?? 0, messages: b.said.doc_count, firstMessage: clipLine(typeof first === "string" ? first : "", FIRST_MESSAGE_CHARS) }];
+      return [
+        b.key,
+        {
+          last: b.last.value ?? 0,
+          messages: b.said.doc_count,
+          firstMessage: clipLine(typeof first === "string" ? first : "", FIRST_MESSAGE_CHARS),
+        },
+      ];
     }),
   );
 }
-
 
 function summaryOf(doc: Source, activity: Activity | undefined): SessionSummary {
   return {

@@ -30,14 +30,30 @@ export interface SecretCheckReport {
   sessions: SessionSecrets[];
 }
 
-export async function checkSecrets(locations: Locations, remote: Remote, env: NodeJS.ProcessEnv, options: Pick<PushOptions, "cwd" | "repo" | "since"> = {}): Promise<SecretCheckReport> {
-  const bySession = new Map<string, { name: string | undefined; counts: Map<string, SecretFind> }>();
-  const add = (sessionId: string, name: string | undefined, place: string, kinds: Record<string, number>) => {
+export async function checkSecrets(
+  locations: Locations,
+  remote: Remote,
+  env: NodeJS.ProcessEnv,
+  options: Pick<PushOptions, "cwd" | "repo" | "since"> = {},
+): Promise<SecretCheckReport> {
+  const bySession = new Map<
+    string,
+    { name: string | undefined; counts: Map<string, SecretFind> }
+  >();
+  const add = (
+    sessionId: string,
+    name: string | undefined,
+    place: string,
+    kinds: Record<string, number>,
+  ) => {
     for (const [kind, count] of Object.entries(kinds)) {
-      const session = bySession.get(sessionId) ?? bySession.set(sessionId, { name, counts: new Map() }).get(sessionId)!;
+      const session =
+        bySession.get(sessionId) ??
+        bySession.set(sessionId, { name, counts: new Map() }).get(sessionId)!;
       session.name ??= name;
       const key = `${kind}\u0000${place}`;
-      const find = session.counts.get(key) ?? session.counts.set(key, { kind, place, count: 0 }).get(key)!;
+      const find =
+        session.counts.get(key) ?? session.counts.set(key, { kind, place, count: 0 }).get(key)!;
       find.count += count;
     }
   };
@@ -45,10 +61,16 @@ export async function checkSecrets(locations: Locations, remote: Remote, env: No
     ...options,
     dryRun: true,
     onDocument: ({ document, places }: IdentifiedDocument) => {
-      for (const [place, kinds] of Object.entries(places)) add(document.session_id, document.session_name, place, kinds);
+      for (const [place, kinds] of Object.entries(places))
+        add(document.session_id, document.session_name, place, kinds);
     },
-    onFile: (file: KeptFile, redacted: Record<string, number>) => add(file.session_id, undefined, "kept-file", redacted),
+    onFile: (file: KeptFile, redacted: Record<string, number>) =>
+      add(file.session_id, undefined, "kept-file", redacted),
   });
-  const sessions = [...bySession].map(([session_id, { name, counts }]) => ({ session_id, name, secrets: [...counts.values()].sort((a, b) => b.count - a.count) }));
+  const sessions = [...bySession].map(([session_id, { name, counts }]) => ({
+    session_id,
+    name,
+    secrets: [...counts.values()].sort((a, b) => b.count - a.count),
+  }));
   return { report, sessions };
 }

@@ -36,7 +36,10 @@ const CONFIG: Config = {
     .map((rule) => ({ id: rule.meta.id, rule })),
 };
 
-/** A rule's message id as a marker's kind: `GITHUB_TOKEN` → `github-token`, `AWSSecretAccessKey` → `aws-secret-access-key`. */
+/**
+ * A rule's message id as a marker's kind: `GITHUB_TOKEN` → `github-token`, `AWSSecretAccessKey` →
+ * `aws-secret-access-key`.
+ */
 export function kindOf(messageId: string): string {
   return messageId
     .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
@@ -47,6 +50,11 @@ export function kindOf(messageId: string): string {
 
 /** The secrets secretlint's rules find in `text`. */
 export async function findSecrets(text: string): Promise<Found[]> {
-  const result = await lintSource({ source: { filePath: "session.txt", content: text, contentType: "text" }, options: { config: CONFIG, noPhysicFilePath: true } });
-  return result.messages.filter((m) => m.type === "message").map((m) => ({ start: m.range[0], end: m.range[1], kind: kindOf(m.messageId) }));
+  const result = await lintSource({
+    source: { filePath: "session.txt", content: text, contentType: "text" },
+    options: { config: CONFIG, noPhysicFilePath: true },
+  });
+  return result.messages
+    .filter((m) => m.type === "message")
+    .map((m) => ({ start: m.range[0], end: m.range[1], kind: kindOf(m.messageId) }));
 }

@@ -3,10 +3,10 @@
  * alias, `recall-sessions-v1`) makes the index `<alias>-v1` with the alias `<alias>` in front, so
  * a later mapping is a new index reindexed behind the same alias.
  *
- * The analyzer is as close to the local one (native/src/words/tokenizer.rs) as OpenSearch's own parts
- * allow: every character that is not a letter, digit or mark ends a word (as locally, so `foo_bar`,
- * `v1.2.3` and `don't` are two or three words, where OpenSearch's `standard` keeps them whole),
- * lower case, ASCII folding (`Ørsted` → `orsted`), Chinese, Japanese and Korean as pairs of
+ * The analyzer is as close to the local one (native/src/words/tokenizer.rs) as OpenSearch's own
+ * parts allow: every character that is not a letter, digit or mark ends a word (as locally, so
+ * `foo_bar`, `v1.2.3` and `don't` are two or three words, where OpenSearch's `standard` keeps them
+ * whole), lower case, ASCII folding (`Ørsted` → `orsted`), Chinese, Japanese and Korean as pairs of
  * characters (`cjk_bigram`). The one difference found is in docs/archive.md and in
  * test/archive-push.test.ts.
  */
@@ -27,9 +27,20 @@ export function indexName(alias: string): string {
 export const ANALYZER = "recall_text";
 
 const ANALYSIS = {
-  char_filter: { recall_separators: { type: "pattern_replace", pattern: "[^\\p{L}\\p{N}\\p{M}]+", replacement: " " } },
+  char_filter: {
+    recall_separators: {
+      type: "pattern_replace",
+      pattern: "[^\\p{L}\\p{N}\\p{M}]+",
+      replacement: " ",
+    },
+  },
   analyzer: {
-    recall_text: { type: "custom", char_filter: ["recall_separators"], tokenizer: "standard", filter: ["lowercase", "asciifolding", "cjk_bigram"] },
+    recall_text: {
+      type: "custom",
+      char_filter: ["recall_separators"],
+      tokenizer: "standard",
+      filter: ["lowercase", "asciifolding", "cjk_bigram"],
+    },
   },
 } as const;
 
@@ -58,7 +69,9 @@ function template(alias: string) {
           folder: keyword,
           machine: keyword,
           user: keyword,
-          /** Whole for `#tag` filters; by words (`tags.text`) for queries, as the local tag text. */
+          /**
+           * Whole for `#tag` filters; by words (`tags.text`) for queries, as the local tag text.
+           */
           tags: { type: "keyword", fields: { text: { type: "text", analyzer: "recall_text" } } },
           timestamp: { type: "date", format: "epoch_millis" },
           session_created: { type: "date", format: "epoch_millis" },
@@ -81,7 +94,10 @@ export async function installedVersion(client: Client, alias: string): Promise<n
 /** Puts the template (unless this version is there) and creates the index behind the alias. */
 export async function ensureIndex(client: Client, alias: string): Promise<void> {
   if ((await installedVersion(client, alias)) !== TEMPLATE_VERSION) {
-    await client.indices.putIndexTemplate({ name: templateName(alias), body: template(alias) as never });
+    await client.indices.putIndexTemplate({
+      name: templateName(alias),
+      body: template(alias) as never,
+    });
   }
   const exists = await client.indices.existsAlias({ name: alias });
   if (exists.body) return;
@@ -89,6 +105,10 @@ export async function ensureIndex(client: Client, alias: string): Promise<void> 
     await client.indices.create({ index: indexName(alias) });
   } catch (error) {
     // Another machine created it meanwhile.
-    if ((error as { body?: { error?: { type?: string } } }).body?.error?.type !== "resource_already_exists_exception") throw error;
+    if (
+      (error as { body?: { error?: { type?: string } } }).body?.error?.type !==
+      "resource_already_exists_exception"
+    )
+      throw error;
   }
 }

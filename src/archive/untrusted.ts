@@ -12,7 +12,10 @@ import type { ArchiveDocument } from "./documents.js";
 import type { KeptFile } from "./kept-files.js";
 import { PUSHED_CONTENT } from "./remotes.js";
 
-/** Pi's session id: a UUID, or a custom id as Pi's `assertValidSessionId` accepts it (never `.`, `..` or a separator). */
+/**
+ * Pi's session id: a UUID, or a custom id as Pi's `assertValidSessionId` accepts it (never `.`,
+ * `..` or a separator).
+ */
 const SESSION_ID = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
 /** Pi's file name `<time>_<id>.jsonl` holds at most 255 bytes. */
 const MAX_ID_LENGTH = 255 - "2026-11-30T05-54-44-201Z_".length - ".jsonl".length;
@@ -26,27 +29,48 @@ export function isSessionId(value: unknown): value is string {
 }
 
 const isText = (value: unknown): value is string => typeof value === "string";
-const isWhole = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
-const isTime = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value) && Math.abs(value) <= 8.64e15;
+const isWhole = (value: unknown): value is number =>
+  Number.isSafeInteger(value) && (value as number) >= 0;
+const isTime = (value: unknown): value is number =>
+  typeof value === "number" && Number.isFinite(value) && Math.abs(value) <= 8.64e15;
 
-/** An absolute folder as Pi records a session's: normalized (no `.` or `..` part, no doubled separator), without NUL. */
+/**
+ * An absolute folder as Pi records a session's: normalized (no `.` or `..` part, no doubled
+ * separator), without NUL.
+ */
 function isFolder(value: unknown): value is string {
   return isText(value) && isAbsolute(value) && normalize(value) === value && !value.includes("\0");
 }
 
-/** Why a part 0 (`source`, stored as `id`) is not the start of a file a push keeps; undefined if it is. */
+/**
+ * Why a part 0 (`source`, stored as `id`) is not the start of a file a push keeps; undefined if it
+ * is.
+ */
 function keptFileProblem(source: Record<string, unknown>, id: string): string | undefined {
   if (!isSessionId(source.session_id)) return "its session id is not one Pi gives";
   if (source.session_id !== id) return "its session id is not the id it is stored under";
-  if (!isText(source.file_name) || NOT_IN_A_NAME.test(source.file_name) || source.file_name === "." || source.file_name === "..") return "its file name is not a plain file name";
+  if (
+    !isText(source.file_name) ||
+    NOT_IN_A_NAME.test(source.file_name) ||
+    source.file_name === "." ||
+    source.file_name === ".."
+  )
+    return "its file name is not a plain file name";
   if (!isFolder(source.folder)) return "its folder is not an absolute, normalized path";
-  if (![source.project, source.machine, source.user, source.generation, source.content].every(isText)) return "a field that holds text holds something else";
+  if (
+    ![source.project, source.machine, source.user, source.generation, source.content].every(isText)
+  )
+    return "a field that holds text holds something else";
   if (!isTime(source.session_created)) return "its time of creation is not a time";
-  if (source.part !== 0 || source.from !== 0 || !isWhole(source.end)) return "its part numbers are not those of a file's start";
+  if (source.part !== 0 || source.from !== 0 || !isWhole(source.end))
+    return "its part numbers are not those of a file's start";
   return headerProblem(source.content as string, source.session_id, source.folder);
 }
 
-/** Why `content` does not open with the header of session `id` begun in `folder`; undefined if it does. */
+/**
+ * Why `content` does not open with the header of session `id` begun in `folder`; undefined if it
+ * does.
+ */
 function headerProblem(content: string, id: string, folder: string): string | undefined {
   const end = content.indexOf("\n");
   let header: unknown;
@@ -55,7 +79,8 @@ function headerProblem(content: string, id: string, folder: string): string | un
   } catch {
     return "its first line is not a session header";
   }
-  const fields = header !== null && typeof header === "object" ? (header as Record<string, unknown>) : {};
+  const fields =
+    header !== null && typeof header === "object" ? (header as Record<string, unknown>) : {};
   if (fields.type !== "session") return "its first line is not a session header";
   if (fields.id !== id) return "its header names another session";
   if (fields.cwd !== folder) return "its header names another folder";
@@ -64,16 +89,24 @@ function headerProblem(content: string, id: string, folder: string): string | un
 
 /** The error of a kept file `pull` refuses: nothing is written. */
 export function refusedKeptFile(remote: string, id: string, why: string): RecallError {
-  return new RecallError("UNSAFE_FILE", `remote ${remote} keeps session ${id} as no push would (${why}): nothing was written`, {
-    field: "session",
-    value: id,
-    hint: "someone who may write to the archive put it there",
-  });
+  return new RecallError(
+    "UNSAFE_FILE",
+    `remote ${remote} keeps session ${id} as no push would (${why}): nothing was written`,
+    {
+      field: "session",
+      value: id,
+      hint: "someone who may write to the archive put it there",
+    },
+  );
 }
 
-/** Part 0 of a kept file, stored as `id`, if it is one a push writes; a RecallError saying why not otherwise. */
+/**
+ * Part 0 of a kept file, stored as `id`, if it is one a push writes; a RecallError saying why not
+ * otherwise.
+ */
 export function checkedKeptFile(source: unknown, id: string, remote: string): KeptFile {
-  const fields = source !== null && typeof source === "object" ? (source as Record<string, unknown>) : {};
+  const fields =
+    source !== null && typeof source === "object" ? (source as Record<string, unknown>) : {};
   const why = keptFileProblem(fields, id);
   if (why !== undefined) throw refusedKeptFile(remote, id, why);
   return fields as unknown as KeptFile;
@@ -84,16 +117,35 @@ export function checkedKeptFile(source: unknown, id: string, remote: string): Ke
  * (gone, or left by another version of the file, which a pull leaves out); the part when it
  * follows on from `end`; a RecallError when it claims to follow on and is not a part a push writes.
  */
-export function followingPart(source: unknown, first: KeptFile, part: number, end: number, remote: string): KeptFile | undefined {
-  const fields = source !== null && typeof source === "object" ? (source as Record<string, unknown>) : {};
+export function followingPart(
+  source: unknown,
+  first: KeptFile,
+  part: number,
+  end: number,
+  remote: string,
+): KeptFile | undefined {
+  const fields =
+    source !== null && typeof source === "object" ? (source as Record<string, unknown>) : {};
   if (fields.generation !== first.generation || fields.from !== end) return undefined;
-  const fine = fields.session_id === first.session_id && fields.part === part && isWhole(fields.end) && fields.end > end && isText(fields.content);
-  if (!fine) throw refusedKeptFile(remote, first.session_id, `its part ${part} is not one a push writes`);
+  const fine =
+    fields.session_id === first.session_id &&
+    fields.part === part &&
+    isWhole(fields.end) &&
+    fields.end > end &&
+    isText(fields.content);
+  if (!fine)
+    throw refusedKeptFile(remote, first.session_id, `its part ${part} is not one a push writes`);
   return fields as unknown as KeptFile;
 }
 
-/** A message of an archive (its `_source`), with or without its text, if every field a page or hit shows is of its type. */
-export function checkedDocument<T extends Partial<ArchiveDocument>>(source: unknown, withText: boolean): T | undefined {
+/**
+ * A message of an archive (its `_source`), with or without its text, if every field a page or hit
+ * shows is of its type.
+ */
+export function checkedDocument<T extends Partial<ArchiveDocument>>(
+  source: unknown,
+  withText: boolean,
+): T | undefined {
   if (source === null || typeof source !== "object") return undefined;
   const d = source as Record<string, unknown>;
   const fine =
@@ -110,7 +162,10 @@ export function checkedDocument<T extends Partial<ArchiveDocument>>(source: unkn
   return fine ? (d as T) : undefined;
 }
 
-/** Pi's name for a kept file: the archive's when it is Pi's `<time>_<id>.jsonl` of this session, else made as Pi makes it. */
+/**
+ * Pi's name for a kept file: the archive's when it is Pi's `<time>_<id>.jsonl` of this session,
+ * else made as Pi makes it.
+ */
 export function piFileName(kept: KeptFile): string {
   if (PI_FILE_NAME.exec(kept.file_name)?.[1] === kept.session_id) return kept.file_name;
   return `${new Date(kept.session_created).toISOString().replace(/[:.]/g, "-")}_${kept.session_id}.jsonl`;

@@ -32,11 +32,17 @@ export interface FileWatermark {
   tailIds: string[];
   /** The session's tags its documents carry. */
   tags?: string[];
-  /** The file, as far as `end`, is kept in the archive too (`keepFiles`, kept-files.ts), in these parts. */
+  /**
+   * The file, as far as `end`, is kept in the archive too (`keepFiles`, kept-files.ts), in these
+   * parts.
+   */
   kept?: KeptState;
 }
 
-/** Each file's watermark, and the identity of the indexes they were acknowledged by (index-identity.ts). */
+/**
+ * Each file's watermark, and the identity of the indexes they were acknowledged by
+ * (index-identity.ts).
+ */
 export class Watermarks extends Map<string, FileWatermark> {
   identity: IndexIdentity | undefined;
 }
@@ -57,21 +63,33 @@ export function watermarkFile(locations: Pick<Locations, "cacheDir">, remote: Re
 
 export function loadWatermarks(path: string): Watermarks {
   try {
-    const saved = JSON.parse(readFileSync(path, "utf8")) as { format?: number; index?: IndexIdentity; files?: Record<string, FileWatermark> };
+    const saved = JSON.parse(readFileSync(path, "utf8")) as {
+      format?: number;
+      index?: IndexIdentity;
+      files?: Record<string, FileWatermark>;
+    };
     if (saved.format === FORMAT && saved.files) {
       const watermarks = new Watermarks(Object.entries(saved.files));
       watermarks.identity = saved.index;
       return watermarks;
     }
   } catch {
-    // Missing or unreadable: everything is pushed again, which overwrites documents with themselves.
+    // Missing or unreadable: everything is pushed again, which overwrites documents with
+    // themselves.
   }
   return new Watermarks();
 }
 
 export function saveWatermarks(path: string, watermarks: Watermarks): void {
   mkdirSync(join(path, ".."), { recursive: true });
-  writeWhole(path, JSON.stringify({ format: FORMAT, index: watermarks.identity, files: Object.fromEntries(watermarks) }));
+  writeWhole(
+    path,
+    JSON.stringify({
+      format: FORMAT,
+      index: watermarks.identity,
+      files: Object.fromEntries(watermarks),
+    }),
+  );
 }
 
 /**
@@ -79,8 +97,16 @@ export function saveWatermarks(path: string, watermarks: Watermarks): void {
  * after every batch: signatures the watermarks were saved after are not believed anyway).
  */
 export function saveSignatures(path: string, watermarks: Watermarks): void {
-  const files = Object.fromEntries([...watermarks].map(([file, mark]): [string, SavedSignature] => [file, [mark.ino, mark.size, mark.mtimeMs, mark.header.id, mark.tags ?? [], mark.kept !== undefined]]));
-  writeWhole(signaturesFile(path), JSON.stringify({ format: FORMAT, of: fileStamp(path), index: watermarks.identity, files }));
+  const files = Object.fromEntries(
+    [...watermarks].map(([file, mark]): [string, SavedSignature] => [
+      file,
+      [mark.ino, mark.size, mark.mtimeMs, mark.header.id, mark.tags ?? [], mark.kept !== undefined],
+    ]),
+  );
+  writeWhole(
+    signaturesFile(path),
+    JSON.stringify({ format: FORMAT, of: fileStamp(path), index: watermarks.identity, files }),
+  );
 }
 
 /** Which watermarks file this is: its inode, size and time (whole milliseconds). */
@@ -111,7 +137,10 @@ export function signaturesFile(watermarksFile: string): string {
   return watermarksFile.replace(/\.json$/, ".signatures.json");
 }
 
-/** The signatures saved with some watermarks: how many, each file's, and the watermarks' index identity. */
+/**
+ * The signatures saved with some watermarks: how many, each file's, and the watermarks' index
+ * identity.
+ */
 export interface Signatures {
   count: number;
   identity: IndexIdentity | undefined;
@@ -126,9 +155,20 @@ export interface Signatures {
  */
 export function loadSignatures(path: string): Signatures | undefined {
   try {
-    const saved = JSON.parse(readFileSync(signaturesFile(path), "utf8")) as { format?: number; of?: number[]; index?: IndexIdentity; files?: Record<string, SavedSignature> };
+    const saved = JSON.parse(readFileSync(signaturesFile(path), "utf8")) as {
+      format?: number;
+      of?: number[];
+      index?: IndexIdentity;
+      files?: Record<string, SavedSignature>;
+    };
     const current = fileStamp(path);
-    if (saved.format !== FORMAT || !saved.files || !Array.isArray(saved.of) || saved.of.some((part, i) => part !== current[i])) return undefined;
+    if (
+      saved.format !== FORMAT ||
+      !saved.files ||
+      !Array.isArray(saved.of) ||
+      saved.of.some((part, i) => part !== current[i])
+    )
+      return undefined;
     const files = saved.files;
     return {
       count: Object.keys(files).length,

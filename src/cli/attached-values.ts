@@ -8,13 +8,20 @@ import type { Command } from "clipanion";
 import type { RecallContext } from "./context.js";
 import { optionsOf } from "./options.js";
 
-/** `argv` (the command's name first) with each `-nVALUE` as `-n VALUE`; unchanged if it has none. */
-export function withAttachedValuesApart(commandClass: new () => Command<RecallContext>, argv: readonly string[]): readonly string[] {
+/**
+ * `argv` (the command's name first) with each `-nVALUE` as `-n VALUE`; unchanged if it has none.
+ */
+export function withAttachedValuesApart(
+  commandClass: new () => Command<RecallContext>,
+  argv: readonly string[],
+): readonly string[] {
   const options = optionsOf(new commandClass());
   if (!options) return argv;
   // Named options only: a positional value (`related <session>`) takes no attached value.
   const arity = new Map<string, number>();
-  for (const note of options.values()) if (note.kind !== "rest" && note.kind !== "other") for (const name of note.names) arity.set(name, note.arity);
+  for (const note of options.values())
+    if (note.kind !== "rest" && note.kind !== "other")
+      for (const name of note.names) arity.set(name, note.arity);
   const split: string[] = [argv[0]!];
   for (let i = 1; i < argv.length; i++) {
     const token = argv[i]!;

@@ -6,7 +6,14 @@
 import { Command } from "clipanion";
 import { Option } from "./options.js";
 import { isEnum } from "typanion";
-import { Recall, RecallError, type IndexCheck, type Notice, type SessionRef, type SessionsFolderProblem } from "../index.js";
+import {
+  Recall,
+  RecallError,
+  type IndexCheck,
+  type Notice,
+  type SessionRef,
+  type SessionsFolderProblem,
+} from "../index.js";
 import { COLOR_MODES, resolveColor, type ColorMode } from "../output/color.js";
 import { loadPaint, type Paint } from "../output/load-paint.js";
 import type { RecallContext } from "./context.js";
@@ -21,7 +28,8 @@ export abstract class BaseCommand extends Command<RecallContext> {
   });
 
   color = Option.String("--color", "auto", {
-    description: "Color output: auto (on a terminal, unless NO_COLOR is set), always or never (default auto)",
+    description:
+      "Color output: auto (on a terminal, unless NO_COLOR is set), always or never (default auto)",
     validator: isEnum(COLOR_MODES),
   });
 
@@ -29,7 +37,10 @@ export abstract class BaseCommand extends Command<RecallContext> {
 
   private painter: Paint | undefined;
 
-  /** Colors for stdout, decided once (as the command starts) from --color, NO_COLOR, TERM and whether it is a terminal. */
+  /**
+   * Colors for stdout, decided once (as the command starts) from --color, NO_COLOR, TERM and
+   * whether it is a terminal.
+   */
   get paint(): Paint {
     if (!this.painter) throw new Error("paint is used before the command runs");
     return this.painter;
@@ -37,16 +48,26 @@ export abstract class BaseCommand extends Command<RecallContext> {
 
   private library: Recall | undefined;
 
-  /** Whether opening checks every file of the index (it reads the whole index): `recall index` does. */
+  /**
+   * Whether opening checks every file of the index (it reads the whole index): `recall index` does.
+   */
   protected readonly indexCheck: IndexCheck = "changed";
 
   /** The library for the sessions folder this command line names; nothing opened yet. */
   private unopened(): Recall {
-    this.library ??= Recall.open({ sessionsDir: this.sessionsDir, env: this.context.env, cwd: this.context.cwd, check: this.indexCheck, showRemoteHosts: true });
+    this.library ??= Recall.open({
+      sessionsDir: this.sessionsDir,
+      env: this.context.env,
+      cwd: this.context.cwd,
+      check: this.indexCheck,
+      showRemoteHosts: true,
+    });
     return this.library;
   }
 
-  /** The library for the sessions folder this command line names (its first use opens the index). */
+  /**
+   * The library for the sessions folder this command line names (its first use opens the index).
+   */
   recall(): Recall {
     return this.unopened();
   }
@@ -79,13 +100,18 @@ export abstract class BaseCommand extends Command<RecallContext> {
     return { sessions, failed };
   }
 
-  /** What is wrong with the sessions folder, if anything (in the command line's words), without opening the index. */
+  /**
+   * What is wrong with the sessions folder, if anything (in the command line's words), without
+   * opening the index.
+   */
   sessionsFolderProblem(): SessionsFolderProblem | undefined {
     const problem = this.unopened().sessionsFolderProblem();
     return problem && { ...problem, message: sessionsFolderMessage(problem) };
   }
 
-  /** A diagnostic line on stderr; what it quotes of a session (a folder, a name) is shown safely. */
+  /**
+   * A diagnostic line on stderr; what it quotes of a session (a folder, a name) is shown safely.
+   */
   warn(message: string): void {
     this.context.stderr.write(`recall: ${terminalText(message)}\n`);
   }
@@ -97,7 +123,9 @@ export abstract class BaseCommand extends Command<RecallContext> {
 
   async execute(): Promise<number> {
     try {
-      this.painter = await loadPaint(resolveColor(this.color as ColorMode, this.context.env, this.context.stdoutIsTTY));
+      this.painter = await loadPaint(
+        resolveColor(this.color as ColorMode, this.context.env, this.context.stdoutIsTTY),
+      );
       const code = await this.run();
       this.warnNotices();
       return code;
@@ -108,7 +136,8 @@ export abstract class BaseCommand extends Command<RecallContext> {
       } else {
         const message = error instanceof Error ? error.message : String(error);
         this.warn(`internal error: ${message.split("\n")[0]}`);
-        if (this.context.env.RECALL_DEBUG && error instanceof Error) this.context.stderr.write(`${error.stack}\n`);
+        if (this.context.env.RECALL_DEBUG && error instanceof Error)
+          this.context.stderr.write(`${error.stack}\n`);
       }
       return Exit.Error;
     }
@@ -117,5 +146,7 @@ export abstract class BaseCommand extends Command<RecallContext> {
 
 /** A notice in the command line's words. */
 export function noticeLine(notice: Notice): string {
-  return notice.code === "FILES_SKIPPED" && notice.hint ? `${notice.message} (\`recall index\` lists them)` : notice.message;
+  return notice.code === "FILES_SKIPPED" && notice.hint
+    ? `${notice.message} (\`recall index\` lists them)`
+    : notice.message;
 }

@@ -10,7 +10,9 @@ import { isTerminal } from "../index.js";
  * spread, which would call it. Only async iteration is offered, which is all recall uses.
  */
 function lazyStdin(): Readable {
-  const iterable: AsyncIterable<Buffer | string> = { [Symbol.asyncIterator]: () => process.stdin[Symbol.asyncIterator]() };
+  const iterable: AsyncIterable<Buffer | string> = {
+    [Symbol.asyncIterator]: () => process.stdin[Symbol.asyncIterator](),
+  };
   return iterable as Readable;
 }
 

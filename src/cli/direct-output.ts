@@ -67,7 +67,8 @@ export class DirectOutput {
   flush(): boolean {
     this.flushScheduled = false;
     if (this.batch.length === 0) return true;
-    const bytes = this.batch.length === 1 ? this.batch[0]! : Buffer.concat(this.batch, this.batchBytes);
+    const bytes =
+      this.batch.length === 1 ? this.batch[0]! : Buffer.concat(this.batch, this.batchBytes);
     this.batch = [];
     this.batchBytes = 0;
     return this.writeNow(bytes);

@@ -12,10 +12,18 @@ const CHECKING_COMMANDS = new Set(["search", "list"]);
 
 /** Arguments after which the command will not check, or not of the default folder. */
 function skipsTheCheck(argument: string): boolean {
-  return argument === "--no-sync" || argument === "-h" || argument === "--help" || argument.startsWith("--sessions-dir");
+  return (
+    argument === "--no-sync" ||
+    argument === "-h" ||
+    argument === "--help" ||
+    argument.startsWith("--sessions-dir")
+  );
 }
 
-export function lookAheadFor(argv: readonly string[], context: Pick<RecallContext, "env" | "cwd">): EarlyLook | undefined {
+export function lookAheadFor(
+  argv: readonly string[],
+  context: Pick<RecallContext, "env" | "cwd">,
+): EarlyLook | undefined {
   if (!CHECKING_COMMANDS.has(argv[0] ?? "") || argv.some(skipsTheCheck)) return undefined;
   try {
     return startEarlyLook({ env: context.env, cwd: context.cwd });

@@ -3,7 +3,14 @@
  * library names it (`maxChars`) becomes its flag (`--max-chars`), and what to do is said in flags
  * and commands too.
  */
-import { MODEL_PACKAGE_NAME, RECALL_VERSION, type DoctorFix, type RecallError, type SessionsFolderProblem, type SessionsSource } from "../index.js";
+import {
+  MODEL_PACKAGE_NAME,
+  RECALL_VERSION,
+  type DoctorFix,
+  type RecallError,
+  type SessionsFolderProblem,
+  type SessionsSource,
+} from "../index.js";
 import { shellLine, shellQuote } from "../output/shell.js";
 
 /** The library's option names and the flags that set them. */
@@ -24,7 +31,8 @@ export function cliMessage(error: RecallError): string {
     case "STALE_CURSOR":
       return `${error.message}; ${START_AGAIN}`;
     case "CURSOR_MISMATCH":
-      if (error.field === "mode") return `this cursor continues a --mode ${error.value} listing; drop --mode or ${START_AGAIN}`;
+      if (error.field === "mode")
+        return `this cursor continues a --mode ${error.value} listing; drop --mode or ${START_AGAIN}`;
       if (error.field === "allBranches") {
         return `this cursor continues a listing ${error.value === "true" ? "with" : "without"} --all-branches; drop that option or ${START_AGAIN}`;
       }
@@ -33,9 +41,13 @@ export function cliMessage(error: RecallError): string {
       return `${error.message}; ${(error.hint ?? "").replace("fork it", `run \`${shellLine(["pi", "--fork", error.value ?? ""])}\``)}`;
     default: {
       // No remote at all (the library names none by an empty value): the command that adds one.
-      if (error.field === "remote" && error.value === "") return `${error.message}; add one with \`recall remote add NAME URL\``;
+      if (error.field === "remote" && error.value === "")
+        return `${error.message}; add one with \`recall remote add NAME URL\``;
       const flag = error.field === undefined ? undefined : FLAGS[error.field];
-      const message = flag && error.message.startsWith(`${error.field} `) ? `${flag}${error.message.slice(error.field!.length)}` : error.message;
+      const message =
+        flag && error.message.startsWith(`${error.field} `)
+          ? `${flag}${error.message.slice(error.field!.length)}`
+          : error.message;
       return error.hint ? `${message}; ${error.hint}` : message;
     }
   }
@@ -69,12 +81,17 @@ export function doctorFixWords(fix: DoctorFix): string {
     case "rebuild":
       return "recall index --rebuild";
     case "sessions-setting":
-      if (fix.from === "sessionsDir") return "give --sessions-dir the folder Pi writes its sessions to";
-      if (fix.from.startsWith("sessionDir in ")) return `correct sessionDir (or remove it): $EDITOR ${shellQuote(fix.from.slice("sessionDir in ".length))}`;
-      if (fix.from === "PI_CODING_AGENT_DIR") return "set PI_CODING_AGENT_DIR to Pi's agent folder (~/.pi/agent), or unset it";
+      if (fix.from === "sessionsDir")
+        return "give --sessions-dir the folder Pi writes its sessions to";
+      if (fix.from.startsWith("sessionDir in "))
+        return `correct sessionDir (or remove it): $EDITOR ${shellQuote(fix.from.slice("sessionDir in ".length))}`;
+      if (fix.from === "PI_CODING_AGENT_DIR")
+        return "set PI_CODING_AGENT_DIR to Pi's agent folder (~/.pi/agent), or unset it";
       return `set ${fix.from} to the folder Pi writes its sessions to, or unset it`;
     case "allow-read":
-      return fix.othersOwn ? `sudo chown "$(id -u)" ${quoted(fix.paths)} && chmod u+rX ${quoted(fix.paths)}` : `chmod u+rX ${quoted(fix.paths)}`;
+      return fix.othersOwn
+        ? `sudo chown "$(id -u)" ${quoted(fix.paths)} && chmod u+rX ${quoted(fix.paths)}`
+        : `chmod u+rX ${quoted(fix.paths)}`;
     case "move-out":
       return `move ${quoted(fix.paths)} out of ${shellQuote(fix.folder)}: recall cannot read them`;
     case "cache-unwritable":
@@ -90,7 +107,9 @@ export function doctorFixWords(fix: DoctorFix): string {
     case "remove":
       return `rm ${shellQuote(fix.path)}`;
     case "reinstall-model":
-      return fix.fromEnv ? "set RECALL_MODEL_DIR to a folder holding the model package (model.onnx, tokenizer.json), or unset it" : `npm install -g ${MODEL_PACKAGE_NAME}@${RECALL_VERSION}`;
+      return fix.fromEnv
+        ? "set RECALL_MODEL_DIR to a folder holding the model package (model.onnx, tokenizer.json), or unset it"
+        : `npm install -g ${MODEL_PACKAGE_NAME}@${RECALL_VERSION}`;
     case "embed":
       return "recall index --meaning";
   }

@@ -74,12 +74,20 @@ const COMMANDS = [
  * command is far smaller to build and to run, a measurable part of a cold `recall search`.
  */
 function parserKey(only?: string): string {
-  return only !== "completion" && COMMANDS.some((command) => command.paths.some((path) => path[0] === only)) ? only! : "all";
+  return only !== "completion" &&
+    COMMANDS.some((command) => command.paths.some((path) => path[0] === only))
+    ? only!
+    : "all";
 }
 
 /** The CLI with the commands parserKey(only) names. */
 export function buildCli(only?: string): Cli<RecallContext> {
-  const cli = new RecallCli({ binaryName: "recall", binaryLabel: "recall", binaryVersion: VERSION, enableColors: false });
+  const cli = new RecallCli({
+    binaryName: "recall",
+    binaryLabel: "recall",
+    binaryVersion: VERSION,
+    enableColors: false,
+  });
   const key = parserKey(only);
   if (key === "all") {
     // `recall --help` and `--version`; a named command answers `-h`/`--help` itself.
@@ -87,7 +95,8 @@ export function buildCli(only?: string): Cli<RecallContext> {
     cli.register(VersionCommand);
     for (const command of COMMANDS) cli.register(command);
   } else {
-    for (const command of COMMANDS) if (command.paths.some((path) => path[0] === key)) cli.register(command);
+    for (const command of COMMANDS)
+      if (command.paths.some((path) => path[0] === key)) cli.register(command);
   }
   return cli;
 }
@@ -95,7 +104,8 @@ export function buildCli(only?: string): Cli<RecallContext> {
 /**
  * `argv` with the command's name first: `recall --color=never search -n2 x` is `recall search
  * --color=never -n2 x`, so that what reads a command's options (help, attached values, words after
- * a dash) reads these too. Unchanged unless it starts with an option and a later word names a command.
+ * a dash) reads these too. Unchanged unless it starts with an option and a later word names a
+ * command.
  */
 function commandFirst(argv: string[]): string[] {
   if (!argv[0]?.startsWith("-")) return argv;
@@ -109,11 +119,16 @@ function commandFirst(argv: string[]): string[] {
 /** Whether `-h` or `--help` comes after the command's name and before any `--`. */
 function helpAsked(argv: string[]): boolean {
   const end = argv.indexOf("--");
-  return argv.slice(1, end === -1 ? undefined : end).some((arg) => arg === "-h" || arg === "--help");
+  return argv
+    .slice(1, end === -1 ? undefined : end)
+    .some((arg) => arg === "-h" || arg === "--help");
 }
 
 /** Runs one command line and returns its exit code. */
-export async function runCli(argv: string[], context: RecallContext = defaultContext()): Promise<number> {
+export async function runCli(
+  argv: string[],
+  context: RecallContext = defaultContext(),
+): Promise<number> {
   // `recall` alone is a mistake, as `rg` alone is: how to start, on stderr.
   if (argv.length === 0) {
     context.stderr.write(shortUsage());
@@ -121,16 +136,26 @@ export async function runCli(argv: string[], context: RecallContext = defaultCon
   }
   argv = commandFirst(argv);
   const cli = buildCli(argv[0]);
-  const commandClass = COMMANDS.find((command) => command.paths.some((path) => path.length === 1 && path[0] === argv[0]));
+  const commandClass = COMMANDS.find((command) =>
+    command.paths.some((path) => path.length === 1 && path[0] === argv[0]),
+  );
   // `recall search foo --help` asks for search's help, as `recall search --help` does (clipanion
   // takes a help option only right after the command's name); after `--` it is a word.
   if (commandClass && helpAsked(argv)) argv = [argv[0]!, "--help"];
   let command;
   try {
-    command = cli.process(commandClass ? [...withDashWordsLast(commandClass, withAttachedValuesApart(commandClass, argv))] : argv, context);
+    command = cli.process(
+      commandClass
+        ? [...withDashWordsLast(commandClass, withAttachedValuesApart(commandClass, argv))]
+        : argv,
+      context,
+    );
   } catch (error) {
-    // The message quotes the command line, which may hold anything (an ESC byte in an option's name).
-    context.stderr.write(`recall: ${terminalText(parseErrorMessage(error, argv, commandModel(cli)))}\n`);
+    // The message quotes the command line, which may hold anything (an ESC byte in an option's
+    // name).
+    context.stderr.write(
+      `recall: ${terminalText(parseErrorMessage(error, argv, commandModel(cli)))}\n`,
+    );
     return Exit.Error;
   }
   return cli.run(command, context);

@@ -24,11 +24,24 @@ function localMinute(isoTime: string): string {
  * `notes` are shown after the header (for example that the text is cut); `mark` styles the text
  * (marks words), after it was made safe for the terminal.
  */
-export function messageLines(paint: Paint, message: PrintableMessage, notes: string[] = [], mark: (text: string) => string = (text) => text): string[] {
-  const role = terminalText(message.toolName ? `${message.role} ${message.toolName}` : message.role);
+export function messageLines(
+  paint: Paint,
+  message: PrintableMessage,
+  notes: string[] = [],
+  mark: (text: string) => string = (text) => text,
+): string[] {
+  const role = terminalText(
+    message.toolName ? `${message.role} ${message.toolName}` : message.role,
+  );
   const marks = [...notes];
   if (message.isError) marks.unshift(paint.red("error"));
   if (message.branch === "abandoned") marks.unshift(paint.yellow("abandoned branch"));
-  const details = [localMinute(message.timestamp), terminalText(message.entryId), ...marks].join(" · ");
-  return [`${paint.dim("──")} ${paint.bold(role)} ${paint.dim(`· ${details}`)}`, mark(terminalText(message.text, { lines: true }).trimEnd()), ""];
+  const details = [localMinute(message.timestamp), terminalText(message.entryId), ...marks].join(
+    " · ",
+  );
+  return [
+    `${paint.dim("──")} ${paint.bold(role)} ${paint.dim(`· ${details}`)}`,
+    mark(terminalText(message.text, { lines: true }).trimEnd()),
+    "",
+  ];
 }

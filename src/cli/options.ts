@@ -28,7 +28,10 @@ export interface RestOption {
   required: number;
 }
 
-/** An option that recall's own readers do not handle (a positional value, one read from the environment, a value of several words). */
+/**
+ * An option that recall's own readers do not handle (a positional value, one read from the
+ * environment, a value of several words).
+ */
 export interface OtherOption {
   kind: "other";
 }
@@ -53,13 +56,25 @@ interface Flags {
 /** A descriptor's initial value and flags, from the two ways clipanion takes them. */
 function initialAndFlags(second: unknown, third: unknown): { initial: unknown; flags: Flags } {
   const hasInitial = typeof second !== "object" || second === null || Array.isArray(second);
-  return { initial: hasInitial ? second : undefined, flags: ((hasInitial ? third : second) ?? {}) as Flags };
+  return {
+    initial: hasInitial ? second : undefined,
+    flags: ((hasInitial ? third : second) ?? {}) as Flags,
+  };
 }
 
-function namedNote(kind: NamedOption["kind"], descriptor: string, second: unknown, third: unknown): OptionNote {
+function namedNote(
+  kind: NamedOption["kind"],
+  descriptor: string,
+  second: unknown,
+  third: unknown,
+): OptionNote {
   const { initial, flags } = initialAndFlags(second, third);
   const takesValue = kind !== "boolean";
-  const unusual = flags.env !== undefined || flags.tolerateBoolean || (takesValue && (flags.arity ?? 1) !== 1) || (kind === "array" && flags.validator);
+  const unusual =
+    flags.env !== undefined ||
+    flags.tolerateBoolean ||
+    (takesValue && (flags.arity ?? 1) !== 1) ||
+    (kind === "array" && flags.validator);
   if (unusual) return { kind: "other" };
   return {
     kind,
@@ -74,7 +89,12 @@ function namedNote(kind: NamedOption["kind"], descriptor: string, second: unknow
 const stringOption = ((...args: unknown[]) => {
   const option = (Clipanion.String as (...a: unknown[]) => unknown)(...args);
   const [descriptor, second, third] = args;
-  return noted(option, typeof descriptor === "string" ? namedNote("string", descriptor, second, third) : { kind: "other" });
+  return noted(
+    option,
+    typeof descriptor === "string"
+      ? namedNote("string", descriptor, second, third)
+      : { kind: "other" },
+  );
 }) as typeof Clipanion.String;
 
 const booleanOption = ((descriptor: string, second?: unknown, third?: unknown) => {
@@ -87,12 +107,24 @@ const arrayOption = ((descriptor: string, second?: unknown, third?: unknown) => 
   return noted(option, namedNote("array", descriptor, second, third));
 }) as typeof Clipanion.Array;
 
-const restOption = ((flags?: { name?: string; required?: number }) => noted(Clipanion.Rest(flags), { kind: "rest", required: flags?.required ?? 0 })) as typeof Clipanion.Rest;
+const restOption = ((flags?: { name?: string; required?: number }) =>
+  noted(Clipanion.Rest(flags), {
+    kind: "rest",
+    required: flags?.required ?? 0,
+  })) as typeof Clipanion.Rest;
 
 /** clipanion's options, noted. */
-export const Option = { String: stringOption, Boolean: booleanOption, Array: arrayOption, Rest: restOption };
+export const Option = {
+  String: stringOption,
+  Boolean: booleanOption,
+  Array: arrayOption,
+  Rest: restOption,
+};
 
-/** A command's options by field name, or undefined when one of them was not made here (so is not understood). */
+/**
+ * A command's options by field name, or undefined when one of them was not made here (so is not
+ * understood).
+ */
 export function optionsOf(command: Command<never> | object): Map<string, OptionNote> | undefined {
   const options = new Map<string, OptionNote>();
   for (const [key, value] of Object.entries(command)) {
@@ -108,7 +140,10 @@ export function optionsOf(command: Command<never> | object): Map<string, OptionN
  * `value` checked and converted by `validator` as typanion documents its coercions (the way
  * clipanion applies an option's validator); undefined when the validator refuses it.
  */
-export function validated(value: string, validator: StrictValidator<unknown, unknown> | undefined): { value: unknown } | undefined {
+export function validated(
+  value: string,
+  validator: StrictValidator<unknown, unknown> | undefined,
+): { value: unknown } | undefined {
   if (!validator) return { value };
   let current: unknown = value;
   const coercions: Coercion[] = [];

@@ -24,7 +24,8 @@ export function closest(word: string, candidates: readonly string[]): string | u
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
   for (const candidate of candidates) {
-    const distance = candidate.startsWith(word) && word.length >= 2 ? 1 : editDistance(word, candidate);
+    const distance =
+      candidate.startsWith(word) && word.length >= 2 ? 1 : editDistance(word, candidate);
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
@@ -33,13 +34,20 @@ export function closest(word: string, candidates: readonly string[]): string | u
   return best;
 }
 
-export function parseErrorMessage(error: unknown, argv: readonly string[], commands: CommandModel[]): string {
+export function parseErrorMessage(
+  error: unknown,
+  argv: readonly string[],
+  commands: CommandModel[],
+): string {
   const raw = error instanceof Error ? error.message : String(error);
   const commandName = argv.find((a) => !a.startsWith("-"));
   const command = commands.find((c) => c.name === commandName);
   if (/^Command not found/.test(raw)) {
     if (!commandName) return "unknown option; `recall --help` lists the commands";
-    const suggestion = closest(commandName, commands.map((c) => c.name));
+    const suggestion = closest(
+      commandName,
+      commands.map((c) => c.name),
+    );
     return `unknown command ${quote(commandName)}${suggestion ? `; did you mean "${suggestion}"?` : ""} (\`recall --help\` lists the commands)`;
   }
   const unsupported = /Unsupported option name \("([^"]+)"\)/.exec(raw);

@@ -2,9 +2,9 @@
  * Query words that start with a dash. `recall search -#wip deploy` and `recall search -x` are
  * queries: a command line parser would take `-#wip` for an option it does not know. For the
  * commands whose words are a query, a word that starts with a single dash and is no option of the
- * command is moved behind `--`, where both parsers (quick-parse.ts and clipanion) take it as a word.
- * Options stay where they were, before or after the words; a token after `--` stays a word; an
- * unknown `--long` option stays an error (it is far more often a typo than a query word).
+ * command is moved behind `--`, where both parsers (quick-parse.ts and clipanion) take it as a
+ * word. Options stay where they were, before or after the words; a token after `--` stays a word;
+ * an unknown `--long` option stays an error (it is far more often a typo than a query word).
  */
 import type { Command } from "clipanion";
 import type { RecallContext } from "./context.js";
@@ -18,12 +18,19 @@ function negatedFlag(arity: Map<string, number>, name: string): number | undefin
   return name.startsWith("--no-") && arity.get(`--${name.slice(5)}`) === 0 ? 0 : undefined;
 }
 
-/** `argv` (the command's name first) with its dash-led query words after `--`; unchanged if it has none. */
-export function withDashWordsLast(commandClass: new () => Command<RecallContext>, argv: readonly string[]): readonly string[] {
+/**
+ * `argv` (the command's name first) with its dash-led query words after `--`; unchanged if it has
+ * none.
+ */
+export function withDashWordsLast(
+  commandClass: new () => Command<RecallContext>,
+  argv: readonly string[],
+): readonly string[] {
   const definitions = definitionsOf(new commandClass());
   if (definitions?.rest?.key !== "query") return argv;
   const arity = new Map<string, number>(HELP_NAMES.map((name) => [name, 0]));
-  for (const definition of definitions.options) for (const name of definition.names) arity.set(name, definition.arity);
+  for (const definition of definitions.options)
+    for (const name of definition.names) arity.set(name, definition.arity);
   const options: string[] = [];
   const words: string[] = [];
   for (let i = 1; i < argv.length; i++) {

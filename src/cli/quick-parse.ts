@@ -3,10 +3,10 @@
  * …`, `recall list …`; see quick.ts). clipanion, for every run, builds a state machine of the
  * command's options and simplifies it, a good part of a cold start; this reads what options.ts
  * noted of the command's options (names, value or flag, start value, validator) and turns plain
- * forms into the same command clipanion would: `--name value`, `--name=value`, `-n value`, `--flag`, `--no-flag`,
- * words, and `--` before words that start with a dash. Anything else (help, an unknown option,
- * `-abc`, a missing value, a value an option's validator rejects, too few or too many words) it
- * declines, and clipanion answers the command line as always, errors included.
+ * forms into the same command clipanion would: `--name value`, `--name=value`, `-n value`,
+ * `--flag`, `--no-flag`, words, and `--` before words that start with a dash. Anything else (help,
+ * an unknown option, `-abc`, a missing value, a value an option's validator rejects, too few or too
+ * many words) it declines, and clipanion answers the command line as always, errors included.
  */
 import type { Command } from "clipanion";
 import type { RecallContext } from "./context.js";
@@ -46,8 +46,15 @@ export function definitionsOf(command: Command<RecallContext>): Definitions | un
 }
 
 /** The options and words of `args` (the command line after the command's name), or undefined. */
-function parseArgs(args: readonly string[], definitions: Definitions): { options: Given[]; words: string[] } | undefined {
-  const byName = new Map(definitions.options.flatMap((definition) => definition.names.map((name) => [name, definition] as const)));
+function parseArgs(
+  args: readonly string[],
+  definitions: Definitions,
+): { options: Given[]; words: string[] } | undefined {
+  const byName = new Map(
+    definitions.options.flatMap((definition) =>
+      definition.names.map((name) => [name, definition] as const),
+    ),
+  );
   const options: Given[] = [];
   const words: string[] = [];
   let wordsOnly = false;
@@ -65,9 +72,19 @@ function parseArgs(args: readonly string[], definitions: Definitions): { options
         options.push({ name, value: true });
       } else if (definition?.arity === 1 && bound >= 0) {
         options.push({ name, value: token.slice(bound + 1) });
-      } else if (definition?.arity === 1 && bound < 0 && args[i + 1] !== undefined && !args[i + 1]!.startsWith("-")) {
+      } else if (
+        definition?.arity === 1 &&
+        bound < 0 &&
+        args[i + 1] !== undefined &&
+        !args[i + 1]!.startsWith("-")
+      ) {
         options.push({ name, value: args[++i] });
-      } else if (!definition && bound < 0 && token.startsWith("--no-") && byName.get(`--${token.slice(5)}`)?.arity === 0) {
+      } else if (
+        !definition &&
+        bound < 0 &&
+        token.startsWith("--no-") &&
+        byName.get(`--${token.slice(5)}`)?.arity === 0
+      ) {
         // clipanion's negated flag: the value false under the flag's own name.
         options.push({ name: `--${token.slice(5)}`, value: false });
       } else {
@@ -82,14 +99,25 @@ function parseArgs(args: readonly string[], definitions: Definitions): { options
  * The command `commandClass` makes of `argv` (its name first), with every option set as clipanion
  * sets it, or undefined when the command line is not one this parser handles.
  */
-export function quickCommand(commandClass: new () => Command<RecallContext>, argv: readonly string[], context: RecallContext): Command<RecallContext> | undefined {
+export function quickCommand(
+  commandClass: new () => Command<RecallContext>,
+  argv: readonly string[],
+  context: RecallContext,
+): Command<RecallContext> | undefined {
   const command = new commandClass();
   const definitions = definitionsOf(command);
   const parsed = definitions && parseArgs(argv.slice(1), definitions);
   if (!definitions || !parsed) return undefined;
   const { rest } = definitions;
   if (rest ? parsed.words.length < rest.required : parsed.words.length > 0) return undefined;
-  if (definitions.options.some((definition) => definition.required && !parsed.options.some((option) => definition.names.includes(option.name)))) return undefined;
+  if (
+    definitions.options.some(
+      (definition) =>
+        definition.required &&
+        !parsed.options.some((option) => definition.names.includes(option.name)),
+    )
+  )
+    return undefined;
   const fields = command as unknown as Record<string, unknown>;
   for (const definition of definitions.options) {
     const value = valueOf(definition, parsed.options);
@@ -103,10 +131,16 @@ export function quickCommand(commandClass: new () => Command<RecallContext>, arg
   return command;
 }
 
-/** The value clipanion gives `definition` from the options given: the last one given wins, an array takes them all. */
+/**
+ * The value clipanion gives `definition` from the options given: the last one given wins, an array
+ * takes them all.
+ */
 function valueOf(definition: Definition, given: readonly Given[]): { value: unknown } | undefined {
   const mine = given.filter((option) => definition.names.includes(option.name));
-  if (definition.kind === "array") return { value: mine.length > 0 ? mine.map((option) => option.value) : definition.initial };
+  if (definition.kind === "array")
+    return { value: mine.length > 0 ? mine.map((option) => option.value) : definition.initial };
   const last = mine.length > 0 ? mine[mine.length - 1]!.value : definition.initial;
-  return definition.kind === "string" && typeof last === "string" ? validated(last, definition.validator) : { value: last };
+  return definition.kind === "string" && typeof last === "string"
+    ? validated(last, definition.validator)
+    : { value: last };
 }

@@ -16,7 +16,10 @@ import { quickCommand } from "./quick-parse.js";
 import { withDashWordsLast } from "./query-words.js";
 import { withAttachedValuesApart } from "./attached-values.js";
 
-const QUICK_COMMANDS: Record<string, new () => Command<RecallContext>> = { search: SearchCommand, list: ListCommand };
+const QUICK_COMMANDS: Record<string, new () => Command<RecallContext>> = {
+  search: SearchCommand,
+  list: ListCommand,
+};
 
 /**
  * Runs the command line of this process if the quick parser takes it, and resolves as main.ts's
@@ -24,11 +27,17 @@ const QUICK_COMMANDS: Record<string, new () => Command<RecallContext>> = { searc
  */
 export async function main(earlyLook?: EarlyLook): Promise<boolean | undefined> {
   const argv = process.argv.slice(2);
-  const commandClass = Object.hasOwn(QUICK_COMMANDS, argv[0] ?? "") ? QUICK_COMMANDS[argv[0]!] : undefined;
+  const commandClass = Object.hasOwn(QUICK_COMMANDS, argv[0] ?? "")
+    ? QUICK_COMMANDS[argv[0]!]
+    : undefined;
   if (!commandClass) return undefined;
   const context = defaultContext();
   context.earlyLook = earlyLook;
-  const command = quickCommand(commandClass, withDashWordsLast(commandClass, withAttachedValuesApart(commandClass, argv)), context);
+  const command = quickCommand(
+    commandClass,
+    withDashWordsLast(commandClass, withAttachedValuesApart(commandClass, argv)),
+    context,
+  );
   if (!command) return undefined;
   process.exitCode = await command.validateAndExecute();
   return DirectOutput.allWritten();

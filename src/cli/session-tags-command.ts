@@ -9,10 +9,14 @@ import { BaseCommand } from "./base-command.js";
 import { sessionTagsRecord, wireLine } from "./wire.js";
 
 export abstract class SessionTagsCommand extends BaseCommand {
-  json = Option.Boolean("--json", false, { description: "Print one JSON object per session (JSON Lines)" });
+  json = Option.Boolean("--json", false, {
+    description: "Print one JSON object per session (JSON Lines)",
+  });
 
   /** Tag commands need the tag database: a damaged one stops them before a sync says so too. */
-  override async resolveSessions(args: string[]): Promise<{ sessions: SessionRef[]; failed: boolean }> {
+  override async resolveSessions(
+    args: string[],
+  ): Promise<{ sessions: SessionRef[]; failed: boolean }> {
     await this.recall().tags.check();
     return super.resolveSessions(args);
   }
@@ -24,8 +28,11 @@ export abstract class SessionTagsCommand extends BaseCommand {
       return;
     }
     const paint = this.paint;
-    this.out(`${tags.id}  ${tags.tags.length > 0 ? paint.magenta(formatTags(tags.tags)) : paint.dim("(no tags)")}`);
+    this.out(
+      `${tags.id}  ${tags.tags.length > 0 ? paint.magenta(formatTags(tags.tags)) : paint.dim("(no tags)")}`,
+    );
     if (tags.auto.length > 0) this.out(`  ${paint.dim("automatic:")}  ${formatTags(tags.auto)}`);
-    if (tags.suppressed.length > 0) this.out(`  ${paint.dim("suppressed:")} ${formatTags(tags.suppressed)}`);
+    if (tags.suppressed.length > 0)
+      this.out(`  ${paint.dim("suppressed:")} ${formatTags(tags.suppressed)}`);
   }
 }

@@ -1,9 +1,9 @@
 /**
- * The JSON Lines the CLI prints with `--json`: the documented wire format (docs/search.md, "JSON output",
- * and each command's section in docs/), kept apart from the library's types. Each record is built field by
- * field from the library's objects, so a field added to a library type never reaches the output
- * by accident, and a field here is a promise: fields may be added, none removed or changed in
- * meaning.
+ * The JSON Lines the CLI prints with `--json`: the documented wire format (docs/search.md, "JSON
+ * output", and each command's section in docs/), kept apart from the library's types. Each record
+ * is built field by field from the library's objects, so a field added to a library type never
+ * reaches the output by accident, and a field here is a promise: fields may be added, none removed
+ * or changed in meaning.
  */
 import type {
   AskResult,
@@ -25,7 +25,19 @@ import type {
   SyncReport,
   TagCount,
 } from "../index.js";
-import type { ArchiveHit, ArchiveReadResult, ForgetReport, IdentifiedDocument, KeptFile, Origin, PullResult, PushReport, Remote, RemoteCheck, SessionSecrets } from "../index.js";
+import type {
+  ArchiveHit,
+  ArchiveReadResult,
+  ForgetReport,
+  IdentifiedDocument,
+  KeptFile,
+  Origin,
+  PullResult,
+  PushReport,
+  Remote,
+  RemoteCheck,
+  SessionSecrets,
+} from "../index.js";
 import type { Activity, Stats } from "../index.js";
 import { doctorFixWords } from "./error-words.js";
 
@@ -51,13 +63,23 @@ export interface SessionRecord {
 /** A search hit: the session, then how it matched. */
 export interface SearchHitRecord extends SessionRecord {
   score: number;
-  message: { kind: string; tool?: string; role: string; index: number; entryId: string; timestamp: string } | null;
+  message: {
+    kind: string;
+    tool?: string;
+    role: string;
+    index: number;
+    entryId: string;
+    timestamp: string;
+  } | null;
   snippet: string;
   spans: [number, number][];
   calls?: { tool: string; path: string; entryId: string }[];
   /** With `--match meaning` or `both`: which ranking found the session. */
   matchedBy?: string;
-  /** With `--match meaning` or `both`, while the meaning index is incomplete: how much of the searched messages it covers. */
+  /**
+   * With `--match meaning` or `both`, while the meaning index is incomplete: how much of the
+   * searched messages it covers.
+   */
   meaningCoverage?: { embedded: number; messages: number };
 }
 
@@ -149,17 +171,31 @@ export function searchHitRecord(hit: SearchHit, coverage?: MeaningCoverage): Sea
     ...sessionRecord(hit),
     score: hit.score,
     message: m
-      ? { kind: m.kind, ...(m.tool === null ? {} : { tool: m.tool }), role: m.role, index: m.index, entryId: m.entryId, timestamp: m.timestamp }
+      ? {
+          kind: m.kind,
+          ...(m.tool === null ? {} : { tool: m.tool }),
+          role: m.role,
+          index: m.index,
+          entryId: m.entryId,
+          timestamp: m.timestamp,
+        }
       : null,
     snippet: hit.snippet,
     spans: hit.spans.map(([start, end]): [number, number] => [start, end]),
-    ...(hit.calls === undefined ? {} : { calls: hit.calls.map((c) => ({ tool: c.tool, path: c.path, entryId: c.entryId })) }),
+    ...(hit.calls === undefined
+      ? {}
+      : { calls: hit.calls.map((c) => ({ tool: c.tool, path: c.path, entryId: c.entryId })) }),
     ...(hit.matchedBy === undefined ? {} : { matchedBy: hit.matchedBy }),
-    ...(coverage === undefined || coverage.embedded >= coverage.messages ? {} : { meaningCoverage: { embedded: coverage.embedded, messages: coverage.messages } }),
+    ...(coverage === undefined || coverage.embedded >= coverage.messages
+      ? {}
+      : { meaningCoverage: { embedded: coverage.embedded, messages: coverage.messages } }),
   };
 }
 
-/** `related --json`: a search hit, with the distinctive words it shares with the session asked about. */
+/**
+ * `related --json`: a search hit, with the distinctive words it shares with the session asked
+ * about.
+ */
 export interface RelatedHitRecord extends SearchHitRecord {
   shared: string[];
 }
@@ -220,7 +256,14 @@ export function contextRecord(c: ContextSummary): ContextRecord {
 }
 
 export function sessionTagsRecord(t: SessionTags): SessionTagsRecord {
-  return { id: t.id, path: t.path, tags: [...t.tags], manual: [...t.manual], auto: [...t.auto], suppressed: [...t.suppressed] };
+  return {
+    id: t.id,
+    path: t.path,
+    tags: [...t.tags],
+    manual: [...t.manual],
+    auto: [...t.auto],
+    suppressed: [...t.suppressed],
+  };
 }
 
 export function tagCountRecord(c: TagCount): TagCountRecord {
@@ -233,7 +276,9 @@ export type AutoTagRecord =
   | { type: "failed" | "skipped"; id: string; path: string; reason: string };
 
 export function autoTagRecord(r: AutoTagResult): AutoTagRecord {
-  return r.type === "tagged" ? { type: "tagged", id: r.id, path: r.path, tags: [...r.tags], saved: r.saved } : { type: r.type, id: r.id, path: r.path, reason: r.reason };
+  return r.type === "tagged"
+    ? { type: "tagged", id: r.id, path: r.path, tags: [...r.tags], saved: r.saved }
+    : { type: r.type, id: r.id, path: r.path, reason: r.reason };
 }
 
 /** The line that ends `recall autotag --json`. */
@@ -247,8 +292,23 @@ export interface AutoTagSummaryRecord {
   dryRun: boolean;
 }
 
-export function autoTagSummaryRecord(s: { tagged: number; failed: number; skipped: number; left: number; model: string | null; dryRun: boolean }): AutoTagSummaryRecord {
-  return { type: "summary", tagged: s.tagged, failed: s.failed, skipped: s.skipped, left: s.left, model: s.model, dryRun: s.dryRun };
+export function autoTagSummaryRecord(s: {
+  tagged: number;
+  failed: number;
+  skipped: number;
+  left: number;
+  model: string | null;
+  dryRun: boolean;
+}): AutoTagSummaryRecord {
+  return {
+    type: "summary",
+    tagged: s.tagged,
+    failed: s.failed,
+    skipped: s.skipped,
+    left: s.left,
+    model: s.model,
+    dryRun: s.dryRun,
+  };
 }
 
 /** `recall ask --json`. */
@@ -259,7 +319,9 @@ export interface AskRecord {
   messages: { index: number; entryId: string; role: string; timestamp: string }[];
   /** How many messages were sent. */
   sent: number;
-  /** Whether the start and end of the session were sent, no message holding a word of the question. */
+  /**
+   * Whether the start and end of the session were sent, no message holding a word of the question.
+   */
   sampled: boolean;
 }
 
@@ -267,7 +329,12 @@ export function askRecord(r: AskResult): AskRecord {
   return {
     answer: r.answer,
     model: r.model,
-    messages: r.messages.map((m) => ({ index: m.index, entryId: m.entryId, role: m.role, timestamp: m.timestamp })),
+    messages: r.messages.map((m) => ({
+      index: m.index,
+      entryId: m.entryId,
+      role: m.role,
+      timestamp: m.timestamp,
+    })),
     sent: r.sent,
     sampled: r.sampled,
   };
@@ -283,7 +350,13 @@ export interface DoctorCheckRecord {
 }
 
 export function doctorCheckRecord(c: DoctorCheck): DoctorCheckRecord {
-  return { type: "check", name: c.name, ok: c.ok, message: c.message, fix: c.fix && doctorFixWords(c.fix) };
+  return {
+    type: "check",
+    name: c.name,
+    ok: c.ok,
+    message: c.message,
+    fix: c.fix && doctorFixWords(c.fix),
+  };
 }
 
 /** The line that ends `recall doctor --json`. */
@@ -338,7 +411,10 @@ export interface IndexSummaryRecord {
   indexDir: string;
 }
 
-export function indexSummaryRecord(r: SyncReport, where: { elapsedMs: number; sessionsDir: string; indexDir: string }): IndexSummaryRecord {
+export function indexSummaryRecord(
+  r: SyncReport,
+  where: { elapsedMs: number; sessionsDir: string; indexDir: string },
+): IndexSummaryRecord {
   return {
     type: "summary",
     discovered: r.discovered,
@@ -368,7 +444,15 @@ export interface MeaningSummaryRecord {
 }
 
 export function meaningSummaryRecord(r: MeaningReport, elapsedMs: number): MeaningSummaryRecord {
-  return { type: "meaning", embedded: r.embedded, messages: r.messages, added: r.added, dropped: r.dropped, stopped: r.stopped, elapsedMs };
+  return {
+    type: "meaning",
+    embedded: r.embedded,
+    messages: r.messages,
+    added: r.added,
+    dropped: r.dropped,
+    stopped: r.stopped,
+    elapsedMs,
+  };
 }
 
 /** `recall watch --json`: one per sync that changed something. */
@@ -385,7 +469,17 @@ export interface WatchSyncRecord {
 }
 
 export function watchSyncRecord(r: SyncReport, at: string): WatchSyncRecord {
-  return { type: "sync", at, discovered: r.discovered, indexed: r.indexed, appended: r.appended, removed: r.removed, unchanged: r.unchanged, failed: r.failed.length, rebuilt: r.rebuilt };
+  return {
+    type: "sync",
+    at,
+    discovered: r.discovered,
+    indexed: r.indexed,
+    appended: r.appended,
+    removed: r.removed,
+    unchanged: r.unchanged,
+    failed: r.failed.length,
+    rebuilt: r.rebuilt,
+  };
 }
 
 /** `recall resume --json`: what would run, and where. */
@@ -398,7 +492,10 @@ export function resumeRecord(p: ResumePlan): ResumeRecord {
   return { argv: [...p.argv], cwd: p.cwd };
 }
 
-/** `recall push --dry-run --json`: one per document that would leave the machine, as it would be sent. */
+/**
+ * `recall push --dry-run --json`: one per document that would leave the machine, as it would be
+ * sent.
+ */
 export interface PushDocumentRecord {
   type: "document";
   id: string;
@@ -443,7 +540,10 @@ export function pushDocumentRecord({ id, document: d }: IdentifiedDocument): Pus
   };
 }
 
-/** `recall push --dry-run --json` to a remote with keepFiles: one per session file, or part of one, that would be kept, as it would be sent. */
+/**
+ * `recall push --dry-run --json` to a remote with keepFiles: one per session file, or part of one,
+ * that would be kept, as it would be sent.
+ */
 export interface PushFileRecord {
   type: "file";
   session_id: string;
@@ -496,12 +596,18 @@ export interface PushSummaryRecord {
   deleted: number;
   removed: number;
   forgotten: number;
-  /** The archive's aliases whose index was deleted or replaced since this machine's last push: everything was sent again. */
+  /**
+   * The archive's aliases whose index was deleted or replaced since this machine's last push:
+   * everything was sent again.
+   */
   replaced: string[];
   redactions: Record<string, number>;
   /** Secrets removed from the kept session files, by what they were. */
   fileRedactions: Record<string, number>;
-  /** All the secrets removed, by where they were (`message`, `thinking`, `tool-call`, `tool-output`, `session-name`, `folder`, `project`, `tags`, `tool`, `kept-file`, …) and what they were. */
+  /**
+   * All the secrets removed, by where they were (`message`, `thinking`, `tool-call`, `tool-output`,
+   * `session-name`, `folder`, `project`, `tags`, `tool`, `kept-file`, …) and what they were.
+   */
   redactedIn: Record<string, Record<string, number>>;
   failed: { path: string; reason: string }[];
 }
@@ -522,12 +628,17 @@ export function pushSummaryRecord(report: PushReport): PushSummaryRecord {
     replaced: [...report.replaced],
     redactions: { ...report.redactions },
     fileRedactions: { ...report.fileRedactions },
-    redactedIn: Object.fromEntries(Object.entries(report.redactedIn).map(([place, kinds]) => [place, { ...kinds }])),
+    redactedIn: Object.fromEntries(
+      Object.entries(report.redactedIn).map(([place, kinds]) => [place, { ...kinds }]),
+    ),
     failed: report.failed.map((f) => ({ path: f.path, reason: f.reason })),
   };
 }
 
-/** `recall push --check-secrets --json`: one per session a push would redact something in, before the summary. */
+/**
+ * `recall push --check-secrets --json`: one per session a push would redact something in, before
+ * the summary.
+ */
 export interface PushSecretsRecord {
   type: "secrets";
   session_id: string;
@@ -556,10 +667,19 @@ export interface ForgetRecord {
 }
 
 export function forgetRecord(report: ForgetReport): ForgetRecord {
-  return { type: "forgotten", remote: report.remote, sessions: [...report.sessions], project: report.project, deleted: report.deleted };
+  return {
+    type: "forgotten",
+    remote: report.remote,
+    sessions: [...report.sessions],
+    project: report.project,
+    deleted: report.deleted,
+  };
 }
 
-/** `recall pull --json`: the session file written (or found already here), as a path record with where it came from. */
+/**
+ * `recall pull --json`: the session file written (or found already here), as a path record with
+ * where it came from.
+ */
 export interface PullRecord {
   id: string;
   path: string;
@@ -570,7 +690,14 @@ export interface PullRecord {
 }
 
 export function pullRecord(r: PullResult): PullRecord {
-  return { id: r.id, path: r.path, cwd: r.cwd, movedFrom: r.movedFrom, alreadyHere: r.alreadyHere, origin: { remote: r.remote, machine: r.machine, user: r.user } };
+  return {
+    id: r.id,
+    path: r.path,
+    cwd: r.cwd,
+    movedFrom: r.movedFrom,
+    alreadyHere: r.alreadyHere,
+    origin: { remote: r.remote, machine: r.machine, user: r.user },
+  };
 }
 
 /** A remote as `--json` prints it (no credentials: only where they are read from). */
@@ -633,7 +760,10 @@ export function archiveHitRecord(hit: ArchiveHit): ArchiveHitRecord {
   return { ...searchHitRecord(hit), origin: originRecord(hit.origin) };
 }
 
-/** The line that ends a page of `read --remote --json`: the page as local read ends it, with its origin. */
+/**
+ * The line that ends a page of `read --remote --json`: the page as local read ends it, with its
+ * origin.
+ */
 export interface ArchivePageRecord extends PageRecord {
   origin: OriginRecord;
 }
@@ -688,7 +818,10 @@ export interface ActivityFields {
   cost: number;
 }
 
-/** `recall stats --json`: the days (oldest first), projects, models, files (busiest first), then the totals. */
+/**
+ * `recall stats --json`: the days (oldest first), projects, models, files (busiest first), then the
+ * totals.
+ */
 export type StatsRecord =
   | ({ type: "day"; day: string } & ActivityFields)
   | ({ type: "project"; project: string } & ActivityFields)
@@ -697,15 +830,33 @@ export type StatsRecord =
   | ({ type: "totals"; unreadable: number } & ActivityFields);
 
 function activityFields(a: Activity): ActivityFields {
-  return { sessions: a.sessions, messages: a.messages, input: a.input, output: a.output, cacheRead: a.cacheRead, cacheWrite: a.cacheWrite, tokens: a.tokens, cost: a.cost };
+  return {
+    sessions: a.sessions,
+    messages: a.messages,
+    input: a.input,
+    output: a.output,
+    cacheRead: a.cacheRead,
+    cacheWrite: a.cacheWrite,
+    tokens: a.tokens,
+    cost: a.cost,
+  };
 }
 
 export function statsRecords(s: Stats): StatsRecord[] {
   return [
     ...s.days.map((d): StatsRecord => ({ type: "day", day: d.day, ...activityFields(d) })),
-    ...s.projects.map((p): StatsRecord => ({ type: "project", project: p.project, ...activityFields(p) })),
+    ...s.projects.map((p): StatsRecord => ({
+      type: "project",
+      project: p.project,
+      ...activityFields(p),
+    })),
     ...s.models.map((m): StatsRecord => ({ type: "model", model: m.model, ...activityFields(m) })),
-    ...s.files.map((f): StatsRecord => ({ type: "file", path: f.path, calls: f.calls, sessions: f.sessions })),
+    ...s.files.map((f): StatsRecord => ({
+      type: "file",
+      path: f.path,
+      calls: f.calls,
+      sessions: f.sessions,
+    })),
     { type: "totals", unreadable: s.unreadable, ...activityFields(s.totals) },
   ];
 }

@@ -33,5 +33,9 @@ export function checkedArguments<T extends z.ZodObject>(schema: T, value: unknow
       ? `${issue.keys.join(", ")}: not an argument of this tool (it takes ${Object.keys(schema.shape).join(", ")})`
       : `${issue.path.join(".") || "arguments"}: ${issue.message}`,
   );
-  throw new ToolError("INVALID_ARGUMENT", `invalid arguments (${problems.join("; ")})`, "correct these arguments as the tool's inputSchema gives their types and limits, and call again");
+  throw new ToolError(
+    "INVALID_ARGUMENT",
+    `invalid arguments (${problems.join("; ")})`,
+    "correct these arguments as the tool's inputSchema gives their types and limits, and call again",
+  );
 }

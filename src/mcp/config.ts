@@ -9,7 +9,9 @@ import { Recall, RecallError, type RecallOptions } from "../index.js";
 
 export const SCOPES = ["project", "all"] as const;
 export type Scope = (typeof SCOPES)[number];
-/** pi_session_search's scopes: also `remote`, the archive the server was started with (`--remote`). */
+/**
+ * pi_session_search's scopes: also `remote`, the archive the server was started with (`--remote`).
+ */
 export const SEARCH_SCOPES = [...SCOPES, "remote"] as const;
 export type SearchScope = (typeof SEARCH_SCOPES)[number];
 
@@ -29,12 +31,16 @@ export interface McpConfig {
   projectDir: string | undefined;
   defaultScope: Scope;
   allowTagging: boolean;
-  /** The remote of recall's config.json that `scope: "remote"` searches; none: that scope is unavailable. */
+  /**
+   * The remote of recall's config.json that `scope: "remote"` searches; none: that scope is
+   * unavailable.
+   */
   remote: string | undefined;
 }
 
 function absolute(path: string, cwd: string): string {
-  const expanded = path === "~" ? homedir() : path.startsWith("~/") ? join(homedir(), path.slice(2)) : path;
+  const expanded =
+    path === "~" ? homedir() : path.startsWith("~/") ? join(homedir(), path.slice(2)) : path;
   return isAbsolute(expanded) ? expanded : resolve(cwd, expanded);
 }
 
@@ -44,7 +50,8 @@ export function mcpConfig(flags: McpFlags, env: NodeJS.ProcessEnv, cwd: string):
   const sessionsDir = flags.sessionsDir ?? env.PI_CODING_AGENT_SESSION_DIR;
   const projectDir = flags.projectDir ?? env.PI_SESSION_RECALL_PROJECT_DIR;
   const scope = flags.defaultScope ?? env.PI_SESSION_RECALL_DEFAULT_SCOPE ?? "project";
-  if (!(SCOPES as readonly string[]).includes(scope)) throw new Error(`the default scope must be project or all, not "${scope}"`);
+  if (!(SCOPES as readonly string[]).includes(scope))
+    throw new Error(`the default scope must be project or all, not "${scope}"`);
   const recall: RecallOptions = {
     env: { ...env, ...(agentDir ? { PI_CODING_AGENT_DIR: absolute(agentDir, cwd) } : {}) },
     sessionsDir: sessionsDir ? absolute(sessionsDir, cwd) : undefined,
@@ -68,10 +75,16 @@ export function mcpConfig(flags: McpFlags, env: NodeJS.ProcessEnv, cwd: string):
 function checkRemote(recall: RecallOptions, remote: string, cwd: string): void {
   let names: string[];
   try {
-    names = Recall.open({ env: recall.env, sessionsDir: recall.sessionsDir, cwd }).archive.remotes().map((remote) => remote.name);
+    names = Recall.open({ env: recall.env, sessionsDir: recall.sessionsDir, cwd })
+      .archive.remotes()
+      .map((remote) => remote.name);
   } catch (error) {
-    if (error instanceof RecallError) throw new Error(`cannot read the remotes of recall's config.json: ${error.message}`);
+    if (error instanceof RecallError)
+      throw new Error(`cannot read the remotes of recall's config.json: ${error.message}`);
     throw error;
   }
-  if (!names.includes(remote)) throw new Error(`no remote named "${remote}" in recall's config.json (${names.length > 0 ? `it has: ${names.join(", ")}` : "it has none; add one with `recall remote add NAME URL`"})`);
+  if (!names.includes(remote))
+    throw new Error(
+      `no remote named "${remote}" in recall's config.json (${names.length > 0 ? `it has: ${names.join(", ")}` : "it has none; add one with `recall remote add NAME URL`"})`,
+    );
 }

@@ -25,7 +25,8 @@ export interface ErrorResponse {
   error: { code: number; message: string };
 }
 
-export type Judged = { message: JSONRPCMessage } | { answer: ErrorResponse | ErrorResponse[] } | { ignore: true };
+export type Judged =
+  { message: JSONRPCMessage } | { answer: ErrorResponse | ErrorResponse[] } | { ignore: true };
 
 export function errorResponse(id: Id, code: number, message: string): ErrorResponse {
   return { jsonrpc: "2.0", id, error: { code, message } };
@@ -40,12 +41,19 @@ function idOf(value: unknown): Id {
 
 /** What is wrong with one message object, or its parse by the SDK's schema. */
 function check(value: unknown): JSONRPCMessage | string {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return "a message must be a JSON object";
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return "a message must be a JSON object";
   const message = value as Record<string, unknown>;
   if (message.jsonrpc !== "2.0") return 'jsonrpc must be "2.0"';
   if ("method" in message) {
     if (typeof message.method !== "string") return "method must be a string";
-    if ("params" in message && (typeof message.params !== "object" || message.params === null || Array.isArray(message.params))) return "params must be an object";
+    if (
+      "params" in message &&
+      (typeof message.params !== "object" ||
+        message.params === null ||
+        Array.isArray(message.params))
+    )
+      return "params must be an object";
     if ("id" in message && idOf(message) === null) return "id must be a string or an integer";
   } else if (!("id" in message) || !("result" in message || "error" in message)) {
     return "a message needs a method (a request or notification) or an id with a result or error (a response)";
@@ -62,16 +70,25 @@ function invalid(value: unknown, why: string): ErrorResponse {
 }
 
 /** One message object: the SDK's parse of it, or the error that answers it. */
-function judgeOne(value: unknown, forbidden: boolean): { message: JSONRPCMessage } | { answer: ErrorResponse } {
+function judgeOne(
+  value: unknown,
+  forbidden: boolean,
+): { message: JSONRPCMessage } | { answer: ErrorResponse } {
   // A key named __proto__ would set an object's prototype wherever a copy assigns it.
   if (forbidden) return { answer: invalid(value, "a key named __proto__ is not accepted") };
   const checked = check(value);
   return typeof checked === "string" ? { answer: invalid(value, checked) } : { message: checked };
 }
 
-/** The id of a request whose line is refused unread, if the line starts with it (`{"jsonrpc":"2.0","id":7,…` or `{"id":7,…`). */
+/**
+ * The id of a request whose line is refused unread, if the line starts with it
+ * (`{"jsonrpc":"2.0","id":7,…` or `{"id":7,…`).
+ */
 export function leadingId(head: string): string | number | null {
-  const match = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d{1,15}(?![.\deE])|"(?:[^"\\]|\\.){0,100}")/.exec(head);
+  const match =
+    /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d{1,15}(?![.\deE])|"(?:[^"\\]|\\.){0,100}")/.exec(
+      head,
+    );
   if (!match) return null;
   try {
     return JSON.parse(match[1]!) as string | number;
@@ -80,7 +97,10 @@ export function leadingId(head: string): string | number | null {
   }
 }
 
-/** Whether the text nests objects and arrays deeper than MAX_DEPTH (brackets inside strings are text). */
+/**
+ * Whether the text nests objects and arrays deeper than MAX_DEPTH (brackets inside strings are
+ * text).
+ */
 function tooDeep(line: string): boolean {
   let depth = 0;
   let inString = false;
@@ -100,7 +120,14 @@ function tooDeep(line: string): boolean {
 /** A line of the stream (without its newline). */
 export function judgeLine(line: string): Judged {
   if (line.trim() === "") return { ignore: true };
-  if (tooDeep(line)) return { answer: errorResponse(leadingId(line.slice(0, 256)), INVALID_REQUEST, `Invalid Request: the message nests objects and arrays deeper than ${MAX_DEPTH} levels`) };
+  if (tooDeep(line))
+    return {
+      answer: errorResponse(
+        leadingId(line.slice(0, 256)),
+        INVALID_REQUEST,
+        `Invalid Request: the message nests objects and arrays deeper than ${MAX_DEPTH} levels`,
+      ),
+    };
   let forbidden = false;
   let value: unknown;
   try {
@@ -112,9 +139,12 @@ export function judgeLine(line: string): Judged {
     return { answer: errorResponse(null, PARSE_ERROR, "Parse error: the line is not JSON") };
   }
   if (!Array.isArray(value)) return judgeOne(value, forbidden);
-  // MCP has no batches (since 2025-06-18): each element with an id is refused with it, in one batch response.
+  // MCP has no batches (since 2025-06-18): each element with an id is refused with it, in one batch
+  // response.
   if (value.length === 0) return { answer: invalid(value, "an empty batch") };
   const why = "batches are not supported: send each message on a line of its own";
-  const answers = value.filter((element) => idOf(element) !== null).map((element) => invalid(element, why));
+  const answers = value
+    .filter((element) => idOf(element) !== null)
+    .map((element) => invalid(element, why));
   return { answer: answers.length > 0 ? answers : invalid(value, why) };
 }

@@ -14,16 +14,27 @@ export function registerPriorDecisionPrompt(server: McpServer, tokens: Tokens): 
     "recall-prior-decision",
     {
       title: "Recall a prior decision",
-      description: "Answer a question from one past Pi session: focused context first, sequential reading only if needed",
+      description:
+        "Answer a question from one past Pi session: focused context first, sequential reading only if needed",
       argsSchema: z.object({
-        session_ref: z.string().max(2048).describe("A session_ref from pi_session_search or pi_session_find"),
-        question: z.string().min(1).max(MAX_QUERY_CHARS).describe("What to find out about the decision"),
+        session_ref: z
+          .string()
+          .max(2048)
+          .describe("A session_ref from pi_session_search or pi_session_find"),
+        question: z
+          .string()
+          .min(1)
+          .max(MAX_QUERY_CHARS)
+          .describe("What to find out about the decision"),
       }),
     },
     ({ session_ref, question }) => {
       if (!tokens.readSessionRef(session_ref)) {
         const refused = invalidRef();
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${refused.code}: ${refused.message}. Next: ${refused.recovery}.`);
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `${refused.code}: ${refused.message}. Next: ${refused.recovery}.`,
+        );
       }
       return {
         messages: [

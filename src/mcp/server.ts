@@ -16,22 +16,31 @@ import { McpSessions } from "./sessions.js";
 import { Tokens } from "./tokens.js";
 import { registerTools } from "./tools.js";
 
-export function createMcpServer(config: McpConfig, version: string): { server: McpServer; recall: Recall } {
+export function createMcpServer(
+  config: McpConfig,
+  version: string,
+): { server: McpServer; recall: Recall } {
   const recall = Recall.open(config.recall);
-  // Tokens are keyed by the sessions folder: the same after a restart, refused by a server of another folder.
+  // Tokens are keyed by the sessions folder: the same after a restart, refused by a server of
+  // another folder.
   const key = `recall-mcp:${recall.locations.sessionsDir}`;
   const tokens = new Tokens(key);
   const sessions = new McpSessions(recall, tokens, key, config.remote);
   const reader = new SessionReader(sessions, tokens);
   const pages = new SessionPages(config, sessions, tokens);
-  // The tools, the template and the prompt are fixed for the life of the server: no list ever changes.
+  // The tools, the template and the prompt are fixed for the life of the server: no list ever
+  // changes.
   const unchanging = { listChanged: false };
   const server = new McpServer(
     { name: "recall", version },
-    { instructions: serverInstructions(config), capabilities: { tools: unchanging, resources: unchanging, prompts: unchanging } },
+    {
+      instructions: serverInstructions(config),
+      capabilities: { tools: unchanging, resources: unchanging, prompts: unchanging },
+    },
   );
-  // A first index of a large history takes minutes: it runs in the background, and calls meanwhile answer from what is indexed.
-  // With the model package, the meaning index follows it there too (one thread, lowest priority).
+  // A first index of a large history takes minutes: it runs in the background, and calls meanwhile
+  // answer from what is indexed. With the model package, the meaning index follows it there too
+  // (one thread, lowest priority).
   server.server.oninitialized = () => {
     recall.sessionTools.startIndexing();
     recall.meaning.follow(meaningFailure());
@@ -42,14 +51,19 @@ export function createMcpServer(config: McpConfig, version: string): { server: M
   return { server, recall };
 }
 
-/** Says on stderr, once each, why the meaning index could not be built (its model file, never session text). */
+/**
+ * Says on stderr, once each, why the meaning index could not be built (its model file, never
+ * session text).
+ */
 function meaningFailure(): (error: unknown) => void {
   const said = new Set<string>();
   return (error) => {
     const message = error instanceof Error ? error.message : String(error);
     if (said.has(message)) return;
     said.add(message);
-    process.stderr.write(`recall-mcp: the meaning index could not be brought up to date: ${message}\n`);
+    process.stderr.write(
+      `recall-mcp: the meaning index could not be brought up to date: ${message}\n`,
+    );
   };
 }
 

@@ -27,7 +27,8 @@ export interface ContextArgs {
   mode?: Mode;
 }
 
-const CONTEXT_RAW_NOTE = "focused context is chosen from the conversation only; use pi_session_read with mode: \"raw\" for tool calls and output";
+const CONTEXT_RAW_NOTE =
+  'focused context is chosen from the conversation only; use pi_session_read with mode: "raw" for tool calls and output';
 
 export class SessionReader {
   constructor(
@@ -41,9 +42,26 @@ export class SessionReader {
     const call = { session_ref: args.session_ref, mode, max_chars: maxChars };
     const inner = this.tokens.readCursor("pi_session_read", call, args.cursor);
     if (inner === "invalid") throw invalidCursor();
-    const { messages, page, origin } = await this.page(args.session_ref, inner === undefined ? { mode, maxChars } : { maxChars, cursor: inner });
-    const nextCursor = page.nextCursor === null ? null : this.tokens.cursor("pi_session_read", call, page.nextCursor);
-    const nextCall = nextCursor === null ? null : { tool: "pi_session_read" as const, arguments: { session_ref: args.session_ref, cursor: nextCursor, mode, max_chars: maxChars } };
+    const { messages, page, origin } = await this.page(
+      args.session_ref,
+      inner === undefined ? { mode, maxChars } : { maxChars, cursor: inner },
+    );
+    const nextCursor =
+      page.nextCursor === null
+        ? null
+        : this.tokens.cursor("pi_session_read", call, page.nextCursor);
+    const nextCall =
+      nextCursor === null
+        ? null
+        : {
+            tool: "pi_session_read" as const,
+            arguments: {
+              session_ref: args.session_ref,
+              cursor: nextCursor,
+              mode,
+              max_chars: maxChars,
+            },
+          };
     const structured = {
       session_ref: args.session_ref,
       mode,
@@ -56,15 +74,22 @@ export class SessionReader {
         role: m.role,
         timestamp: m.timestamp,
         text: m.text,
-        ...(m.textOffset === undefined ? {} : { text_offset: m.textOffset, text_length: m.textLength }),
+        ...(m.textOffset === undefined
+          ? {}
+          : { text_offset: m.textOffset, text_length: m.textLength }),
       })),
       has_more: nextCursor !== null,
       next_cursor: nextCursor,
       next_call: nextCall,
-      next_action: nextCall ? `call pi_session_read with ${JSON.stringify(nextCall.arguments)}` : "this is the end of the session",
+      next_action: nextCall
+        ? `call pi_session_read with ${JSON.stringify(nextCall.arguments)}`
+        : "this is the end of the session",
       ...(origin ? { origin } : {}),
     };
-    const body = structured.messages.map((m) => `[${m.index}] ${m.role} ${m.timestamp}${m.text_offset === undefined ? "" : ` (part from character ${m.text_offset} of ${m.text_length})`}\n${m.text}`);
+    const body = structured.messages.map(
+      (m) =>
+        `[${m.index}] ${m.role} ${m.timestamp}${m.text_offset === undefined ? "" : ` (part from character ${m.text_offset} of ${m.text_length})`}\n${m.text}`,
+    );
     const text = [
       `${HISTORICAL}`,
       `messages ${page.from ?? "-"}..${page.from === null ? "-" : page.from + page.count - 1} of ${page.total} ${origin ? `as pushed to remote ${origin.remote} from machine ${oneLine(origin.machine)} by user ${oneLine(origin.user)}` : "on the active branch"} (${mode})`,
@@ -76,8 +101,14 @@ export class SessionReader {
     return { structured, text };
   }
 
-  /** A page of the session a reference names: an archived one through the archive, a local one through a guarded read. */
-  private async page(ref: string, options: { mode?: Mode; maxChars: number; cursor?: string }): Promise<{ messages: ReadMessage[]; page: ReadPage; origin?: Origin }> {
+  /**
+   * A page of the session a reference names: an archived one through the archive, a local one
+   * through a guarded read.
+   */
+  private async page(
+    ref: string,
+    options: { mode?: Mode; maxChars: number; cursor?: string },
+  ): Promise<{ messages: ReadMessage[]; page: ReadPage; origin?: Origin }> {
     const archived = this.sessions.archived(ref);
     if (archived) return this.sessions.recall.archive.read(archived.remote, archived.id, options);
     const { session, file } = await this.sessions.named(ref);
@@ -87,7 +118,12 @@ export class SessionReader {
   async context(args: ContextArgs): Promise<{ structured: Record<string, unknown>; text: string }> {
     const maxChars = args.max_chars ?? DEFAULT_CONTEXT_CHARS;
     const { session, file } = await this.sessions.named(args.session_ref);
-    const { messages, summary } = await this.sessions.recall.contextGuarded(session, args.question, { maxChars }, file);
+    const { messages, summary } = await this.sessions.recall.contextGuarded(
+      session,
+      args.question,
+      { maxChars },
+      file,
+    );
     const structured = {
       session_ref: args.session_ref,
       question: args.question,
@@ -96,14 +132,23 @@ export class SessionReader {
       total_messages: summary.total,
       chars: summary.chars,
       max_chars: maxChars,
-      messages: messages.map((m) => ({ index: m.index, role: m.role, timestamp: m.timestamp, text: m.text, score: m.score, clipped: m.clipped })),
+      messages: messages.map((m) => ({
+        index: m.index,
+        role: m.role,
+        timestamp: m.timestamp,
+        text: m.text,
+        score: m.score,
+        clipped: m.clipped,
+      })),
       next_action:
         summary.matched === 0
           ? "no message matches these words; try other words, or read the session with pi_session_read"
           : "if this is not enough, read around these message indexes with pi_session_read",
       ...(args.mode === "raw" ? { note: CONTEXT_RAW_NOTE } : {}),
     };
-    const body = structured.messages.map((m) => `[${m.index}] ${m.role} ${m.timestamp}${m.clipped ? " (clipped)" : ""}\n${m.text}`);
+    const body = structured.messages.map(
+      (m) => `[${m.index}] ${m.role} ${m.timestamp}${m.clipped ? " (clipped)" : ""}\n${m.text}`,
+    );
     const text = [
       HISTORICAL,
       `${summary.matched} of ${summary.total} messages match (${summary.terms.join(", ") || "no words"}); ${summary.chars} characters shown`,

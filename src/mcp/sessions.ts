@@ -22,7 +22,10 @@ export class McpSessions {
     private readonly remote: string | undefined,
   ) {}
 
-  /** The session's reference, or the tool error saying why its file is not offered (too large, unsafe, gone). */
+  /**
+   * The session's reference, or the tool error saying why its file is not offered (too large,
+   * unsafe, gone).
+   */
   refFor(session: SessionSummary): string | ReturnType<typeof toToolError> {
     try {
       return this.tokens.sessionRef({ id: session.id, file: this.recall.checkFile(session) });
@@ -46,7 +49,10 @@ export class McpSessions {
     return token;
   }
 
-  /** The session a reference names; refused (INVALID_SESSION_REF) before any look-up if the server did not make it. */
+  /**
+   * The session a reference names; refused (INVALID_SESSION_REF) before any look-up if the server
+   * did not make it.
+   */
   async named(ref: string): Promise<NamedSession> {
     const token = this.tokens.readSessionRef(ref);
     if (!token) throw this.tokens.readArchivedRef(ref) ? archivedOnlyRead() : invalidRef();

@@ -9,8 +9,18 @@
  * it closes at once when stdout breaks.
  */
 import type { Readable, Writable } from "node:stream";
-import { serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/server";
-import { errorResponse, INVALID_REQUEST, judgeLine, leadingId, type ErrorResponse } from "./json-rpc-line.js";
+import {
+  serializeMessage,
+  type JSONRPCMessage,
+  type Transport,
+} from "@modelcontextprotocol/server";
+import {
+  errorResponse,
+  INVALID_REQUEST,
+  judgeLine,
+  leadingId,
+  type ErrorResponse,
+} from "./json-rpc-line.js";
 
 /** The longest line read; a request of this server is a few kilobytes. */
 export const MAX_LINE_BYTES = 1024 * 1024;
@@ -30,7 +40,9 @@ export class LineStdioTransport implements Transport {
   private closed = false;
   /** stdin has ended: the transport closes once `unanswered` is empty. */
   private inputEnded = false;
-  /** Requests handed to the server and not answered yet, by id (a count: a client may reuse an id). */
+  /**
+   * Requests handed to the server and not answered yet, by id (a count: a client may reuse an id).
+   */
   private readonly unanswered = new Map<string | number, number>();
   /** Writes stdout has not taken yet; close waits for them. */
   private readonly writing = new Set<Promise<void>>();
@@ -53,7 +65,13 @@ export class LineStdioTransport implements Transport {
     try {
       await this.write(serializeMessage(message));
     } finally {
-      if ("id" in message && ("result" in message || "error" in message) && message.id !== undefined && message.id !== null) this.answered(message.id);
+      if (
+        "id" in message &&
+        ("result" in message || "error" in message) &&
+        message.id !== undefined &&
+        message.id !== null
+      )
+        this.answered(message.id);
     }
   }
 
@@ -78,7 +96,8 @@ export class LineStdioTransport implements Transport {
     } else if ("method" in message && message.method === "notifications/cancelled") {
       // The SDK does not answer a request the client cancelled (as MCP says).
       const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
-      if ((typeof id === "string" || typeof id === "number") && this.unanswered.has(id)) this.answered(id);
+      if ((typeof id === "string" || typeof id === "number") && this.unanswered.has(id))
+        this.answered(id);
     }
   }
 
@@ -117,19 +136,26 @@ export class LineStdioTransport implements Transport {
     this.bytes = 0;
     this.oversized = undefined;
     if (oversized !== undefined) {
-      this.answer(errorResponse(leadingId(oversized), INVALID_REQUEST, `Invalid Request: the message is longer than ${MAX_LINE_BYTES} bytes`));
+      this.answer(
+        errorResponse(
+          leadingId(oversized),
+          INVALID_REQUEST,
+          `Invalid Request: the message is longer than ${MAX_LINE_BYTES} bytes`,
+        ),
+      );
       return;
     }
     const judged = judgeLine(line.endsWith("\r") ? line.slice(0, -1) : line);
     if ("message" in judged) {
       this.received(judged.message);
       this.onmessage?.(judged.message);
-    }
-    else if ("answer" in judged) this.answer(judged.answer);
+    } else if ("answer" in judged) this.answer(judged.answer);
   }
 
   private answer(response: ErrorResponse | ErrorResponse[]): void {
-    this.write(`${JSON.stringify(response)}\n`).catch((error: unknown) => this.onerror?.(error as Error));
+    this.write(`${JSON.stringify(response)}\n`).catch((error: unknown) =>
+      this.onerror?.(error as Error),
+    );
   }
 
   private write(text: string): Promise<void> {

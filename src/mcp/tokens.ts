@@ -51,17 +51,32 @@ export class Tokens {
     return `sref_${body}${this.check("aref", body, 16)}`;
   }
 
-  /** The archived session a reference names, or undefined for anything else (a local reference included). */
+  /**
+   * The archived session a reference names, or undefined for anything else (a local reference
+   * included).
+   */
   readArchivedRef(ref: string): ArchivedToken | undefined {
     const match = ARCHIVED_REF.exec(ref);
-    if (!match || match[1]!.length % 2 !== 0 || match[2] !== this.check("aref", match[1]!, 16)) return undefined;
-    const [remote, id] = JSON.parse(Buffer.from(match[1]!, "hex").toString("utf8")) as [string, string];
+    if (!match || match[1]!.length % 2 !== 0 || match[2] !== this.check("aref", match[1]!, 16))
+      return undefined;
+    const [remote, id] = JSON.parse(Buffer.from(match[1]!, "hex").toString("utf8")) as [
+      string,
+      string,
+    ];
     return { remote, id };
   }
 
-  /** A cursor for `tool`, continuing `inner` (the library's cursor), tied to the call's other arguments. */
+  /**
+   * A cursor for `tool`, continuing `inner` (the library's cursor), tied to the call's other
+   * arguments.
+   */
   cursor(tool: string, call: unknown, inner: string): string {
-    const body = JSON.stringify({ v: CURSOR_VERSION, t: tool, a: this.check("call", JSON.stringify(call), 16), c: inner });
+    const body = JSON.stringify({
+      v: CURSOR_VERSION,
+      t: tool,
+      a: this.check("call", JSON.stringify(call), 16),
+      c: inner,
+    });
     const encoded = Buffer.from(body, "utf8").toString("base64url");
     return `mcur_${encoded}.${this.check("mcur", encoded, 16)}`;
   }
@@ -70,13 +85,28 @@ export class Tokens {
    * The library cursor inside `cursor`, for the same tool and arguments; undefined for a first
    * page (no cursor, `"/"` or `"start"`); "invalid" for anything else.
    */
-  readCursor(tool: string, call: unknown, cursor: string | undefined): string | undefined | "invalid" {
+  readCursor(
+    tool: string,
+    call: unknown,
+    cursor: string | undefined,
+  ): string | undefined | "invalid" {
     if (cursor === undefined || cursor === "/" || cursor === "start") return undefined;
     const match = /^mcur_([A-Za-z0-9_-]+)\.([0-9a-f]{16})$/.exec(cursor);
     if (!match || match[2] !== this.check("mcur", match[1]!, 16)) return "invalid";
     try {
-      const body = JSON.parse(Buffer.from(match[1]!, "base64url").toString("utf8")) as { v?: unknown; t?: unknown; a?: unknown; c?: unknown };
-      if (body.v !== CURSOR_VERSION || body.t !== tool || body.a !== this.check("call", JSON.stringify(call), 16) || typeof body.c !== "string") return "invalid";
+      const body = JSON.parse(Buffer.from(match[1]!, "base64url").toString("utf8")) as {
+        v?: unknown;
+        t?: unknown;
+        a?: unknown;
+        c?: unknown;
+      };
+      if (
+        body.v !== CURSOR_VERSION ||
+        body.t !== tool ||
+        body.a !== this.check("call", JSON.stringify(call), 16) ||
+        typeof body.c !== "string"
+      )
+        return "invalid";
       return body.c;
     } catch {
       return "invalid";

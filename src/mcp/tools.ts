@@ -1,7 +1,16 @@
-/** The tools, their arguments, limits, output shapes and annotations; each handler is one call into this folder. */
+/**
+ * The tools, their arguments, limits, output shapes and annotations; each handler is one call into
+ * this folder.
+ */
 import type { McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
-import { parseTags, SESSION_TOOL_TEXT, sessionFindQuery, sessionListQuery, sessionSearchQuery } from "../index.js";
+import {
+  parseTags,
+  SESSION_TOOL_TEXT,
+  sessionFindQuery,
+  sessionListQuery,
+  sessionSearchQuery,
+} from "../index.js";
 import type { McpConfig } from "./config.js";
 import { parseTime } from "../output/time.js";
 import { published } from "./arguments.js";
@@ -41,12 +50,44 @@ export interface Tools {
 
 const REFS = " Returns session_ref values for pi_session_context and pi_session_read.";
 
-const searchArgs = z.strictObject({ query: queryArg, limit: limitArg, cursor: cursorArg, mode: modeArg, scope: searchScopeArg, file: fileArg, match: matchArg });
-const findArgs = z.strictObject({ session_id: z.string().max(100).describe(SESSION_TOOL_TEXT.sessionId), limit: limitArg, cursor: cursorArg, scope: scopeArg });
-const listArgs = z.strictObject({ scope: scopeArg, limit: limitArg, cursor: cursorArg, since: z.string().max(40).optional().describe(SESSION_TOOL_TEXT.since) });
-const contextArgs = z.strictObject({ session_ref: sessionRefArg, question: questionArg, max_chars: pageCharsArg(DEFAULT_CONTEXT_CHARS), mode: modeArg });
-const readArgs = z.strictObject({ session_ref: sessionRefArg, cursor: cursorArg, max_chars: pageCharsArg(DEFAULT_READ_CHARS), mode: modeArg });
-const relatedArgs = z.strictObject({ session_ref: sessionRefArg, limit: limitArg, scope: scopeArg });
+const searchArgs = z.strictObject({
+  query: queryArg,
+  limit: limitArg,
+  cursor: cursorArg,
+  mode: modeArg,
+  scope: searchScopeArg,
+  file: fileArg,
+  match: matchArg,
+});
+const findArgs = z.strictObject({
+  session_id: z.string().max(100).describe(SESSION_TOOL_TEXT.sessionId),
+  limit: limitArg,
+  cursor: cursorArg,
+  scope: scopeArg,
+});
+const listArgs = z.strictObject({
+  scope: scopeArg,
+  limit: limitArg,
+  cursor: cursorArg,
+  since: z.string().max(40).optional().describe(SESSION_TOOL_TEXT.since),
+});
+const contextArgs = z.strictObject({
+  session_ref: sessionRefArg,
+  question: questionArg,
+  max_chars: pageCharsArg(DEFAULT_CONTEXT_CHARS),
+  mode: modeArg,
+});
+const readArgs = z.strictObject({
+  session_ref: sessionRefArg,
+  cursor: cursorArg,
+  max_chars: pageCharsArg(DEFAULT_READ_CHARS),
+  mode: modeArg,
+});
+const relatedArgs = z.strictObject({
+  session_ref: sessionRefArg,
+  limit: limitArg,
+  scope: scopeArg,
+});
 const tagArgs = z.strictObject({
   session_ref: sessionRefArg,
   add: z.array(z.string().max(100)).max(20).optional(),
@@ -65,8 +106,23 @@ export function registerTools(server: McpServer, { config, pages, reader, sessio
     },
     guarded("pi_session_search", searchArgs, async (args, ctx) => {
       if (args.scope === "remote") return pages.archived(args);
-      const call = { query: args.query, mode: args.mode ?? "conversation", ...(args.file === undefined ? {} : { file: args.file }), ...(args.match === undefined ? {} : { match: args.match }) };
-      return pages.page({ tool: "pi_session_search", query: sessionSearchQuery(args), call, scope: args.scope, limit: args.limit, cursor: args.cursor }, ctx);
+      const call = {
+        query: args.query,
+        mode: args.mode ?? "conversation",
+        ...(args.file === undefined ? {} : { file: args.file }),
+        ...(args.match === undefined ? {} : { match: args.match }),
+      };
+      return pages.page(
+        {
+          tool: "pi_session_search",
+          query: sessionSearchQuery(args),
+          call,
+          scope: args.scope,
+          limit: args.limit,
+          cursor: args.cursor,
+        },
+        ctx,
+      );
     }),
   );
 
@@ -80,7 +136,17 @@ export function registerTools(server: McpServer, { config, pages, reader, sessio
       annotations: { title: "Find a Pi session by id", ...READ_ONLY },
     },
     guarded("pi_session_find", findArgs, async (args, ctx) =>
-      pages.page({ tool: "pi_session_find", query: sessionFindQuery(args.session_id), call: { session_id: args.session_id.trim() }, scope: args.scope, limit: args.limit, cursor: args.cursor }, ctx),
+      pages.page(
+        {
+          tool: "pi_session_find",
+          query: sessionFindQuery(args.session_id),
+          call: { session_id: args.session_id.trim() },
+          scope: args.scope,
+          limit: args.limit,
+          cursor: args.cursor,
+        },
+        ctx,
+      ),
     ),
   );
 
@@ -98,9 +164,23 @@ export function registerTools(server: McpServer, { config, pages, reader, sessio
       try {
         since = args.since === undefined ? undefined : parseTime(args.since);
       } catch {
-        throw new ToolError("INVALID_ARGUMENT", "since is not a time", "use 7d, 24h, 2w, today, yesterday or an ISO date such as 2026-11-01");
+        throw new ToolError(
+          "INVALID_ARGUMENT",
+          "since is not a time",
+          "use 7d, 24h, 2w, today, yesterday or an ISO date such as 2026-11-01",
+        );
       }
-      return pages.page({ tool: "pi_session_list", query: sessionListQuery(since), call: { since: since ?? null }, scope: args.scope, limit: args.limit, cursor: args.cursor }, ctx);
+      return pages.page(
+        {
+          tool: "pi_session_list",
+          query: sessionListQuery(since),
+          call: { since: since ?? null },
+          scope: args.scope,
+          limit: args.limit,
+          cursor: args.cursor,
+        },
+        ctx,
+      );
     }),
   );
 
@@ -151,10 +231,17 @@ export function registerTools(server: McpServer, { config, pages, reader, sessio
     "pi_session_tag",
     {
       title: "Tag a Pi session",
-      description: "Adds or removes recall's tags on a session (recall's own data; the session file is never written).",
+      description:
+        "Adds or removes recall's tags on a session (recall's own data; the session file is never written).",
       inputSchema: published(tagArgs),
       outputSchema: tagOutput,
-      annotations: { title: "Tag a Pi session", readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Tag a Pi session",
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
     },
     guarded("pi_session_tag", tagArgs, async (args) => {
       const { session } = await sessions.named(args.session_ref);
@@ -164,13 +251,21 @@ export function registerTools(server: McpServer, { config, pages, reader, sessio
         add = args.add?.length ? parseTags(args.add) : [];
         remove = args.remove?.length ? parseTags(args.remove) : [];
       } catch {
-        throw new ToolError("INVALID_ARGUMENT", "a tag normalizes to nothing", "use letters, digits, _ or -");
+        throw new ToolError(
+          "INVALID_ARGUMENT",
+          "a tag normalizes to nothing",
+          "use letters, digits, _ or -",
+        );
       }
       let busy = false;
       if (add.length) busy = (await sessions.recall.tags.add([session], add)).indexBusy || busy;
-      if (remove.length) busy = (await sessions.recall.tags.remove([session], remove)).indexBusy || busy;
+      if (remove.length)
+        busy = (await sessions.recall.tags.remove([session], remove)).indexBusy || busy;
       const tags = (await sessions.recall.tags.of(session)).tags;
-      return toolResult({ session_ref: args.session_ref, tags, index_busy: busy }, `tags: ${tags.map((t) => `#${t}`).join(" ") || "(none)"}`);
+      return toolResult(
+        { session_ref: args.session_ref, tags, index_busy: busy },
+        `tags: ${tags.map((t) => `#${t}`).join(" ") || "(none)"}`,
+      );
     }),
   );
 }

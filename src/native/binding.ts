@@ -25,7 +25,8 @@ export type NativeModule = typeof Addon;
  */
 const LOADED = Symbol.for("recall.nativeModule");
 
-const REINSTALL = "reinstall recall (`npm install -g recall-pi`, or `pi install npm:recall-pi` for Pi); in a git checkout run `npm run build`";
+const REINSTALL =
+  "reinstall recall (`npm install -g recall-pi`, or `pi install npm:recall-pi` for Pi); in a git checkout run `npm run build`";
 
 /** The addon file to load: the local build if there is one, else this platform's package. */
 function addonPath(): string {
@@ -39,7 +40,10 @@ function addonPath(): string {
     const why = PREBUILT_PLATFORMS.includes(platform)
       ? `its package ${name} is not installed (were optional dependencies left out?)`
       : `there is no prebuilt core for ${platform}, and none was built from source`;
-    throw new RecallError("INTERNAL", `cannot find recall's native search core: ${why}; ${REINSTALL} (building from source needs Rust: https://rustup.rs)`);
+    throw new RecallError(
+      "INTERNAL",
+      `cannot find recall's native search core: ${why}; ${REINSTALL} (building from source needs Rust: https://rustup.rs)`,
+    );
   }
 }
 
@@ -54,13 +58,21 @@ export function nativeModule(): NativeModule {
     process.dlopen(addon, path);
   } catch (error) {
     const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    throw new RecallError("INTERNAL", `cannot load the search core ${path} (${reason}); ${REINSTALL}`);
+    throw new RecallError(
+      "INTERNAL",
+      `cannot load the search core ${path} (${reason}); ${REINSTALL}`,
+    );
   }
-  const core = typeof addon.exports.coreVersion === "function" ? addon.exports.coreVersion() : "older than 0.1.0";
+  const core =
+    typeof addon.exports.coreVersion === "function"
+      ? addon.exports.coreVersion()
+      : "older than 0.1.0";
   if (core !== RECALL_VERSION) {
-    throw new RecallError("INCOMPATIBLE", `the search core ${path} is version ${core}, but recall is ${RECALL_VERSION}; ${REINSTALL}`);
+    throw new RecallError(
+      "INCOMPATIBLE",
+      `the search core ${path} is version ${core}, but recall is ${RECALL_VERSION}; ${REINSTALL}`,
+    );
   }
   global[LOADED] = addon.exports;
   return addon.exports;
 }
-

@@ -28,14 +28,17 @@ import type { MeaningHandle } from "./meaning-handle.js";
 import type { MeaningIndexHandle } from "./meaning-index-handle.js";
 
 /**
- * Which segment files' checksums opening reads (native/src/index/integrity.rs): those changed since the
- * last commit (any open), every one written since they all last passed (`recall index`), or
+ * Which segment files' checksums opening reads (native/src/index/integrity.rs): those changed since
+ * the last commit (any open), every one written since they all last passed (`recall index`), or
  * every one (after a failure).
  */
 export type IndexCheck = "changed" | "written" | "every";
 
 export class IndexHandle {
-  /** The native handle, for the meaning index's calls that read this index (meaning-index-handle.ts). */
+  /**
+   * The native handle, for the meaning index's calls that read this index
+   * (meaning-index-handle.ts).
+   */
   private constructor(readonly inner: NativeIndex) {}
 
   /**
@@ -44,11 +47,17 @@ export class IndexHandle {
    */
   static async open(dir: string, check: IndexCheck = "changed"): Promise<IndexHandle> {
     const { NativeIndex } = nativeModule();
-    const open = { changed: NativeIndex.open, written: NativeIndex.openRechecked, every: NativeIndex.openVerified }[check];
+    const open = {
+      changed: NativeIndex.open,
+      written: NativeIndex.openRechecked,
+      every: NativeIndex.openVerified,
+    }[check];
     return new IndexHandle(await native(() => open(dir)));
   }
 
-  /** Why opening replaced an unusable index (corrupt, another schema) with an empty one, or null. */
+  /**
+   * Why opening replaced an unusable index (corrupt, another schema) with an empty one, or null.
+   */
   replacedBecause(): string | null {
     return this.inner.replacedBecause();
   }
@@ -63,7 +72,10 @@ export class IndexHandle {
     return native(() => this.inner.folders());
   }
 
-  /** Counts of documents and sessions (a count over the session documents), and the last commit's stamp and state. */
+  /**
+   * Counts of documents and sessions (a count over the session documents), and the last commit's
+   * stamp and state.
+   */
   stats(): Promise<NativeStats> {
     return native(() => this.inner.stats());
   }
@@ -73,7 +85,10 @@ export class IndexHandle {
     return native(() => this.inner.reload());
   }
 
-  /** Takes the writer lock, waiting up to `timeoutMs` (then LOCKED); `heavy` indexes with more threads. */
+  /**
+   * Takes the writer lock, waiting up to `timeoutMs` (then LOCKED); `heavy` indexes with more
+   * threads.
+   */
   lock(timeoutMs: number, heavy?: boolean): Promise<void> {
     return native(() => this.inner.lock(timeoutMs, heavy));
   }
@@ -108,8 +123,15 @@ export class IndexHandle {
     return native(() => this.inner.related(request, signal));
   }
 
-  /** The related sessions by meaning, or by words and meaning (`request.matching`), from this meaning index. */
-  relatedByMeaning(request: NativeRelatedRequest, meaning: MeaningIndexHandle, signal?: AbortSignal): Promise<NativeRelated> {
+  /**
+   * The related sessions by meaning, or by words and meaning (`request.matching`), from this
+   * meaning index.
+   */
+  relatedByMeaning(
+    request: NativeRelatedRequest,
+    meaning: MeaningIndexHandle,
+    signal?: AbortSignal,
+  ): Promise<NativeRelated> {
     return native(() => this.inner.related(request, signal, meaning.inner));
   }
 
@@ -118,7 +140,12 @@ export class IndexHandle {
    * without `request.vector`, `model` embeds the query on the meaning's thread while the words
    * are searched.
    */
-  searchByMeaning(request: NativeSearchRequest, meaning: MeaningIndexHandle, signal?: AbortSignal, model?: MeaningHandle): Promise<NativeFound> {
+  searchByMeaning(
+    request: NativeSearchRequest,
+    meaning: MeaningIndexHandle,
+    signal?: AbortSignal,
+    model?: MeaningHandle,
+  ): Promise<NativeFound> {
     return native(() => this.inner.search(request, signal, meaning.inner, model?.inner));
   }
 
@@ -127,7 +154,9 @@ export class IndexHandle {
     return native(() => this.inner.list(request));
   }
 
-  /** The snippet of each text of a kind the index does not keep whole, as a search would make it. */
+  /**
+   * The snippet of each text of a kind the index does not keep whole, as a search would make it.
+   */
   snippets(request: NativeSnippetRequest): Promise<NativeSnippet[]> {
     return native(() => this.inner.snippets(request));
   }
@@ -142,11 +171,20 @@ export class IndexHandle {
    * picking up other processes' commits. Folder listings are remembered in `listingsFile`; `early`
    * stands for the look at the files if it is of the same folder, and is used up either way.
    */
-  scan(sessionsDir: string, flat: boolean, compare: boolean, listingsFile: string | null, early?: EarlyLook): Promise<NativeScan> {
+  scan(
+    sessionsDir: string,
+    flat: boolean,
+    compare: boolean,
+    listingsFile: string | null,
+    early?: EarlyLook,
+  ): Promise<NativeScan> {
     return native(() => this.inner.scan(sessionsDir, flat, compare, listingsFile, early));
   }
 
-  /** The records of the files the selector names (one of its fields, or none for all), sorted by path. */
+  /**
+   * The records of the files the selector names (one of its fields, or none for all), sorted by
+   * path.
+   */
   fileRecords(selector: NativeRecordSelector): Promise<NativeFileRecord[]> {
     return native(() => this.inner.fileRecords(selector));
   }

@@ -6,20 +6,31 @@
 import { readFileSync } from "node:fs";
 
 /** The platforms with a prebuilt package (package.json `napi.targets`; the release builds each). */
-export const PREBUILT_PLATFORMS = ["darwin-arm64", "darwin-x64", "linux-x64-gnu", "linux-arm64-gnu", "linux-x64-musl"];
+export const PREBUILT_PLATFORMS = [
+  "darwin-arm64",
+  "darwin-x64",
+  "linux-x64-gnu",
+  "linux-arm64-gnu",
+  "linux-x64-musl",
+];
 
 /** Whether this Linux runs musl's C library (Alpine) rather than glibc. */
 function isMusl(): boolean {
   try {
-    // The dynamic loader's script says which C library it belongs to; cheaper than a process report.
+    // The dynamic loader's script says which C library it belongs to; cheaper than a process
+    // report.
     return readFileSync("/usr/bin/ldd", "utf8").includes("musl");
   } catch {
-    const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header;
+    const header = (
+      process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined
+    )?.header;
     return !header?.glibcVersionRuntime;
   }
 }
 
-/** This machine's platform in napi-rs's words: `linux-x64-gnu`, `darwin-arm64`, `win32-x64-msvc`. */
+/**
+ * This machine's platform in napi-rs's words: `linux-x64-gnu`, `darwin-arm64`, `win32-x64-msvc`.
+ */
 export function currentPlatform(): string {
   const { platform, arch } = process;
   if (platform === "linux") return `linux-${arch}-${isMusl() ? "musl" : "gnu"}`;

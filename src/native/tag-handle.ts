@@ -4,7 +4,14 @@
  * error turned into a RecallError here, once.
  */
 import { native, nativeSync } from "../errors.js";
-import type { NativeSessionTags, NativeSessionTagSets, NativeTagChanges, NativeTagCount, NativeTagSets, TagDatabase } from "./addon.js";
+import type {
+  NativeSessionTags,
+  NativeSessionTagSets,
+  NativeTagChanges,
+  NativeTagCount,
+  NativeTagSets,
+  TagDatabase,
+} from "./addon.js";
 import { nativeModule } from "./binding.js";
 
 export class TagHandle {
@@ -13,7 +20,9 @@ export class TagHandle {
   /** Opens (or creates, with `freshId`) the tag database at `path`. */
   static open(path: string, freshId: string): TagHandle {
     const { TagDatabase } = nativeModule();
-    return new TagHandle(nativeSync(() => TagDatabase.open(path, freshId, new Date().toISOString())));
+    return new TagHandle(
+      nativeSync(() => TagDatabase.open(path, freshId, new Date().toISOString())),
+    );
   }
 
   /** The problems SQLite's integrity check finds in the database at `path` (none: it is sound). */

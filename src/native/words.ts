@@ -25,7 +25,10 @@ export function scoreTextsInParts(parts: Iterable<string[]>, terms: string[]): N
   return nativeSync(() => scorer.scores());
 }
 
-/** `scoreTextsInParts` of texts held at once, one score for each (0 at 0 for a text holding no term). */
+/**
+ * `scoreTextsInParts` of texts held at once, one score for each (0 at 0 for a text holding no
+ * term).
+ */
 export function scoreTexts(texts: string[], terms: string[]): NativeTextScore[] {
   const scores = texts.map((_, index) => ({ index, score: 0, focus: 0 }));
   for (const scored of scoreTextsInParts([texts], terms)) scores[scored.index] = scored;
@@ -34,5 +37,7 @@ export function scoreTexts(texts: string[], terms: string[]): NativeTextScore[] 
 
 /** For each text, the UTF-8 byte spans of its words that start with a word of `query`. */
 export function prefixMarks(texts: string[], query: string): [number, number][][] {
-  return nativeSync(() => nativeModule().prefixMarks(texts, query)).map((spans) => spans.map((s): [number, number] => [s.start, s.end]));
+  return nativeSync(() => nativeModule().prefixMarks(texts, query)).map((spans) =>
+    spans.map((s): [number, number] => [s.start, s.end]),
+  );
 }

@@ -3,7 +3,8 @@
  * - `json`: one JSON object per session (JSON Lines; the records are in src/cli/wire.ts);
  * - `tsv`: one session per line: id, project folder, age, title, snippet, path — tabs, newlines and
  *   backslashes inside a field escaped as `\t`, `\n`, `\r`, `\\`, so fzf and awk can split on tabs,
- *   and other control characters shown as terminal-text.ts shows them (fzf --ansi would act on them);
+ *   and other control characters shown as terminal-text.ts shows them (fzf --ansi would act on
+ *   them);
  * - `path`: the session file's path only.
  * With `-0/--null` each record ends with a NUL byte instead of a newline.
  */
@@ -25,11 +26,18 @@ export interface PrintableSession {
 }
 
 export function escapeTsvField(text: string): string {
-  return text.replace(/[\\\t\n\r]/g, (ch) => ({ "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" })[ch]!);
+  return text.replace(
+    /[\\\t\n\r]/g,
+    (ch) => ({ "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" })[ch]!,
+  );
 }
 
 /** A session as one line of text (`json` lines are the CLI's wire records). */
-export function formatRecord(session: PrintableSession, format: Exclude<OutputFormat, "json">, now: number): string {
+export function formatRecord(
+  session: PrintableSession,
+  format: Exclude<OutputFormat, "json">,
+  now: number,
+): string {
   switch (format) {
     case "path":
       return session.path;

@@ -24,9 +24,19 @@ export function segments(snippet: string, spans: readonly [number, number][]): S
   return out;
 }
 
-/** One line for a terminal: whitespace runs (newlines included) folded to one space, controls shown safely, then each match marked. */
-export function highlightLine(snippet: string, spans: readonly [number, number][], mark: (text: string) => string): string {
-  const parts = segments(snippet, spans).map((s) => ({ ...s, text: terminalText(s.text.replace(/\s+/g, " ")) }));
+/**
+ * One line for a terminal: whitespace runs (newlines included) folded to one space, controls shown
+ * safely, then each match marked.
+ */
+export function highlightLine(
+  snippet: string,
+  spans: readonly [number, number][],
+  mark: (text: string) => string,
+): string {
+  const parts = segments(snippet, spans).map((s) => ({
+    ...s,
+    text: terminalText(s.text.replace(/\s+/g, " ")),
+  }));
   return parts
     .map((s) => (s.match ? mark(s.text) : s.text))
     .join("")
@@ -37,7 +47,11 @@ export function highlightLine(snippet: string, spans: readonly [number, number][
  * Marks, in each of `texts`, the words at `spans` (UTF-8 byte spans per text, as
  * the library's `wordMarks` finds them by the index's words).
  */
-export function highlightWords(texts: string[], spans: readonly (readonly [number, number][])[], mark: (text: string) => string): string[] {
+export function highlightWords(
+  texts: string[],
+  spans: readonly (readonly [number, number][])[],
+  mark: (text: string) => string,
+): string[] {
   return texts.map((text, i) =>
     segments(text, spans[i]!)
       .map((s) => (s.match ? mark(s.text) : s.text))

@@ -24,7 +24,10 @@ export function splitGraphemes(text: string): string[] {
   return Array.from(graphemes.segment(text), (s) => s.segment);
 }
 
-/** One line of printable text: whitespace runs (newlines included) become one space; control and bidi characters are shown visibly (terminal-text.ts). */
+/**
+ * One line of printable text: whitespace runs (newlines included) become one space; control and
+ * bidi characters are shown visibly (terminal-text.ts).
+ */
 export function oneLine(text: string): string {
   return terminalText(text.replace(/\s+/g, " "));
 }
@@ -57,7 +60,11 @@ function isWide(code: number): boolean {
 function graphemeWidth(grapheme: string): number {
   const code = grapheme.codePointAt(0)!;
   if (code < 0x20 || (code >= 0x7f && code < 0xa0)) return 0;
-  if (/^\p{Extended_Pictographic}/u.test(grapheme) && (grapheme.includes("\ufe0f") || code >= 0x1f000)) return 2;
+  if (
+    /^\p{Extended_Pictographic}/u.test(grapheme) &&
+    (grapheme.includes("\ufe0f") || code >= 0x1f000)
+  )
+    return 2;
   if (/^\p{Regional_Indicator}/u.test(grapheme)) return 2;
   if (/^[\p{Mn}\p{Me}\u200b-\u200f\u2060]/u.test(grapheme)) return 0;
   return isWide(code) ? 2 : 1;

@@ -8,7 +8,9 @@ import { oneLine } from "./plain-text.js";
 
 /** What a session is called in a list: its name, else its first message, on one line. */
 export function sessionTitle(session: { name: string | null; firstMessage: string }): string {
-  return oneLine(session.name ?? "").trim() || oneLine(session.firstMessage).trim() || "(no messages)";
+  return (
+    oneLine(session.name ?? "").trim() || oneLine(session.firstMessage).trim() || "(no messages)"
+  );
 }
 
 /** The project a session belongs to, as a list shows it: its folder's name. */

@@ -14,7 +14,9 @@ export function shellQuote(word: string): string {
 }
 
 function ansiCQuote(word: string): string {
-  const body = word.replace(/[\\']|[\u0000-\u001f\u007f]/g, (ch) => (ch === "\\" || ch === "'" ? `\\${ch}` : `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}`));
+  const body = word.replace(/[\\']|[\u0000-\u001f\u007f]/g, (ch) =>
+    ch === "\\" || ch === "'" ? `\\${ch}` : `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
   // A C1 control is a character of two UTF-8 bytes: written as those bytes.
   return `$'${body.replace(/[\u0080-\u009f]/g, (ch) => [...Buffer.from(ch)].map((b) => `\\x${b.toString(16)}`).join(""))}'`;
 }

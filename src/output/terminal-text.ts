@@ -12,7 +12,8 @@
 // and every bidirectional control: the Arabic letter mark (U+061C), the marks (U+200E, U+200F),
 // embeddings and overrides (U+202A–202E) and isolates (U+2066–2069). Joiners (U+200C, U+200D)
 // stay: emoji sequences are built with them.
-const ACTIVE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const ACTIVE =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
 function visible(char: string): string {
   const code = char.charCodeAt(0);
@@ -29,5 +30,7 @@ function visible(char: string): string {
 export function terminalText(text: string, options: { lines?: boolean } = {}): string {
   // A Windows line end is a line end, not a `^M` at the end of every line.
   const source = options.lines ? text.replace(/\r\n/g, "\n") : text;
-  return source.replace(ACTIVE, (char) => (options.lines && (char === "\n" || char === "\t") ? char : visible(char)));
+  return source.replace(ACTIVE, (char) =>
+    options.lines && (char === "\n" || char === "\t") ? char : visible(char),
+  );
 }

@@ -19,10 +19,14 @@ const UNIT_MS: Record<string, number> = {
 };
 const DATE = /^(\d{4})-(\d{2})-(\d{2})/;
 
-/** Which end of a window a time bounds: a day is its first moment for `start`, its last for `end`. */
+/**
+ * Which end of a window a time bounds: a day is its first moment for `start`, its last for `end`.
+ */
 export type TimeBound = "start" | "end";
 
-/** The local day `days` after the one holding `ms` (0: that day), as its first moment or its last. */
+/**
+ * The local day `days` after the one holding `ms` (0: that day), as its first moment or its last.
+ */
 function dayEdge(ms: number, days: number, bound: TimeBound): number {
   const day = new Date(ms);
   day.setHours(0, 0, 0, 0);
@@ -33,17 +37,24 @@ function dayEdge(ms: number, days: number, bound: TimeBound): number {
 /** The local midnight of a calendar date, or undefined for one that does not exist (Nov 31). */
 function calendarDate(year: number, month: number, date: number): number | undefined {
   const day = new Date(year, month - 1, date);
-  return day.getFullYear() === year && day.getMonth() === month - 1 && day.getDate() === date ? day.getTime() : undefined;
+  return day.getFullYear() === year && day.getMonth() === month - 1 && day.getDate() === date
+    ? day.getTime()
+    : undefined;
 }
 
 function noSuchDate(text: string, year: number, month: number): RecallError {
-  if (month < 1 || month > 12) return new RecallError("BAD_INPUT", `there is no date ${text}: a month is 01 to 12`);
+  if (month < 1 || month > 12)
+    return new RecallError("BAD_INPUT", `there is no date ${text}: a month is 01 to 12`);
   const days = new Date(year, month, 0).getDate();
   return new RecallError("BAD_INPUT", `there is no date ${text}: that month has ${days} days`);
 }
 
 /** ms since epoch for a time bound; `now` makes relative bounds testable. */
-export function parseTime(text: string, now: number = Date.now(), bound: TimeBound = "start"): number {
+export function parseTime(
+  text: string,
+  now: number = Date.now(),
+  bound: TimeBound = "start",
+): number {
   const value = text.trim();
   const relative = RELATIVE.exec(value);
   if (relative) return now - Number(relative[1]) * UNIT_MS[relative[2]!.toLowerCase()]!;
@@ -58,5 +69,8 @@ export function parseTime(text: string, now: number = Date.now(), bound: TimeBou
     const ms = Date.parse(value);
     if (Number.isFinite(ms)) return ms;
   }
-  throw new RecallError("BAD_INPUT", `cannot read the time ${quote(text)}: use 7d, 24h, 2w, today, yesterday, or a date like 2026-11-01`);
+  throw new RecallError(
+    "BAD_INPUT",
+    `cannot read the time ${quote(text)}: use 7d, 24h, 2w, today, yesterday, or a date like 2026-11-01`,
+  );
 }

@@ -22,7 +22,12 @@ export class AutotagProgress {
 
   constructor(
     view: ProgressView,
-    private readonly keys: { keybindings: Pick<KeybindingsManager, "matches">; onCancel: () => void; requestRender: () => void; measure: Measure },
+    private readonly keys: {
+      keybindings: Pick<KeybindingsManager, "matches">;
+      onCancel: () => void;
+      requestRender: () => void;
+      measure: Measure;
+    },
   ) {
     this.view = view;
   }

@@ -5,7 +5,7 @@
  *   /recall [query]          picker            /recall tag #a #b    tag the current session
  *   /recall search <query>   picker            /recall untag #a     untag it
  *   /recall help | ? | manual | -h | --help    /recall tags         show its tags
- *   /recall autotag [--all-untagged [--yes]]   tags from a model    /recall model  choose that model
+ *   /recall autotag [--all-untagged [--yes]] tags from a model /recall model choose that model
  *
  * A query that starts with a command word needs `search`: `/recall search tag cloud`.
  */
@@ -27,7 +27,10 @@ export const SUBCOMMANDS: { name: string; description: string }[] = [
   { name: "tag", description: "tag the current session: tag #a #b" },
   { name: "untag", description: "remove tags from the current session" },
   { name: "tags", description: "show the current session's tags" },
-  { name: "autotag", description: "tag the current session with a model (--all-untagged: every untagged session)" },
+  {
+    name: "autotag",
+    description: "tag the current session with a model (--all-untagged: every untagged session)",
+  },
   { name: "model", description: "choose the model autotag and asking use" },
   { name: "help", description: "the recall manual" },
 ];
@@ -46,20 +49,37 @@ export function parseRecallArgs(args: string): RecallCommand {
     case "tag":
     case "untag": {
       const tags = rest.split(/\s+/).filter(Boolean);
-      if (tags.length === 0) return { type: "usage", message: `usage: /recall ${word} #name [#name …]` };
+      if (tags.length === 0)
+        return { type: "usage", message: `usage: /recall ${word} #name [#name …]` };
       return { type: word, tags };
     }
     case "tags":
-      if (rest) return { type: "usage", message: `/recall tags takes no arguments; to search for "${text}", use /recall search ${text}` };
+      if (rest)
+        return {
+          type: "usage",
+          message: `/recall tags takes no arguments; to search for "${text}", use /recall search ${text}`,
+        };
       return { type: "tags" };
     case "autotag": {
       const flags = rest.split(/\s+/).filter(Boolean);
       const unknown = flags.find((f) => f !== "--all-untagged" && f !== "--yes");
-      if (unknown) return { type: "usage", message: `usage: /recall autotag [--all-untagged [--yes]] (not ${unknown}); to search for "${text}", use /recall search ${text}` };
-      return { type: "autotag", all: flags.includes("--all-untagged"), yes: flags.includes("--yes") };
+      if (unknown)
+        return {
+          type: "usage",
+          message: `usage: /recall autotag [--all-untagged [--yes]] (not ${unknown}); to search for "${text}", use /recall search ${text}`,
+        };
+      return {
+        type: "autotag",
+        all: flags.includes("--all-untagged"),
+        yes: flags.includes("--yes"),
+      };
     }
     case "model":
-      if (rest) return { type: "usage", message: `/recall model takes no arguments; to search for "${text}", use /recall search ${text}` };
+      if (rest)
+        return {
+          type: "usage",
+          message: `/recall model takes no arguments; to search for "${text}", use /recall search ${text}`,
+        };
       return { type: "model" };
     default:
       return { type: "pick", query: text };
@@ -72,9 +92,17 @@ export function parseRecallArgs(args: string): RecallCommand {
  *
  * `knownTags` lists tags in use, most used first; `sessionTags` the current session's (for untag).
  */
-export function completeRecallArgs(prefix: string, knownTags: () => string[], sessionTags: () => string[]): AutocompleteItem[] | null {
+export function completeRecallArgs(
+  prefix: string,
+  knownTags: () => string[],
+  sessionTags: () => string[],
+): AutocompleteItem[] | null {
   if (!/\s/.test(prefix)) {
-    const items = SUBCOMMANDS.filter((c) => c.name.startsWith(prefix)).map((c) => ({ value: `${c.name} `, label: c.name, description: c.description }));
+    const items = SUBCOMMANDS.filter((c) => c.name.startsWith(prefix)).map((c) => ({
+      value: `${c.name} `,
+      label: c.name,
+      description: c.description,
+    }));
     if (prefix.startsWith("#")) return tagItems(prefix, "", knownTags());
     return items.length > 0 ? items : null;
   }

@@ -1,6 +1,7 @@
 /**
  * recall inside Pi: the `/recall` picker and subcommands, `/recall-reindex`, and the model's
- * `recall` tool (with pi-session-recall's `pi_session_*` tools beside it), over the same library and index as the `recall` CLI, in process.
+ * `recall` tool (with pi-session-recall's `pi_session_*` tools beside it), over the same library
+ * and index as the `recall` CLI, in process.
  *
  * Loading the extension only registers things: the index, the tag database and the background
  * thread are opened on first use (the library's Recall opens nothing before), so Pi starts as
@@ -9,9 +10,21 @@
  * one thread at the lowest priority), so meaning search finds what Pi wrote without a
  * `recall index --meaning`.
  */
-import { SessionManager, type ExtensionAPI, type ExtensionCommandContext, type ExtensionContext } from "@earendil-works/pi-coding-agent";
+import {
+  SessionManager,
+  type ExtensionAPI,
+  type ExtensionCommandContext,
+  type ExtensionContext,
+} from "@earendil-works/pi-coding-agent";
 import { CURSOR_MARKER, renderFakeCursor, visibleWidth } from "@earendil-works/pi-tui";
-import { normalizeTag, Recall, RecallError, type AutoTagResult, type Notice, type SearchHit } from "../index.js";
+import {
+  normalizeTag,
+  Recall,
+  RecallError,
+  type AutoTagResult,
+  type Notice,
+  type SearchHit,
+} from "../index.js";
 import { formatTags, sessionTitle } from "../output/session-text.js";
 import { parseRecallArgs, completeRecallArgs } from "./commands.js";
 import { formatSessions } from "./format.js";
@@ -71,7 +84,11 @@ export default function recallExtension(pi: ExtensionAPI): void {
   let where: Pick<ExtensionContext, "cwd" | "sessionManager"> | undefined;
 
   const recallFor = (ctx: Pick<ExtensionContext, "cwd" | "sessionManager">): Recall => {
-    opened ??= Recall.open({ ...recallOptionsFor({ cwd: ctx.cwd, piSessionDir: ctx.sessionManager.getSessionDir() }), background: true, live: true });
+    opened ??= Recall.open({
+      ...recallOptionsFor({ cwd: ctx.cwd, piSessionDir: ctx.sessionManager.getSessionDir() }),
+      background: true,
+      live: true,
+    });
     return opened;
   };
 
@@ -81,10 +98,15 @@ export default function recallExtension(pi: ExtensionAPI): void {
     const recall = recallFor(where);
     if (recall.meaning.modelInstalled()) {
       recall.sessionTools.startIndexing();
-      // One warning a session for a meaning index that cannot be built (a damaged model file, a full disk).
+      // One warning a session for a meaning index that cannot be built (a damaged model file, a
+      // full disk).
       let warned = false;
       recall.meaning.follow((error) => {
-        if (!warned) ctx.ui.notify(`recall: the meaning index could not be brought up to date: ${errorText(error)}`, "warning");
+        if (!warned)
+          ctx.ui.notify(
+            `recall: the meaning index could not be brought up to date: ${errorText(error)}`,
+            "warning",
+          );
         warned = true;
       });
     }
@@ -106,7 +128,9 @@ export default function recallExtension(pi: ExtensionAPI): void {
   const openSessionTags = async (): Promise<string[]> => {
     if (!session.id || !where) return knownTags();
     try {
-      return (await recallFor(where).tags.of({ id: session.id, path: session.path ?? "", cwd: where.cwd })).tags;
+      return (
+        await recallFor(where).tags.of({ id: session.id, path: session.path ?? "", cwd: where.cwd })
+      ).tags;
     } catch {
       return [];
     }
@@ -116,7 +140,11 @@ export default function recallExtension(pi: ExtensionAPI): void {
     description: "Search earlier sessions and resume one (/recall help for more)",
     getArgumentCompletions: async (prefix) => {
       const [known, own] = await Promise.all([knownTags(), openSessionTags()]);
-      return completeRecallArgs(prefix, () => known, () => own);
+      return completeRecallArgs(
+        prefix,
+        () => known,
+        () => own,
+      );
     },
     handler: async (args, ctx) => {
       const out = outputFor(ctx);
@@ -191,10 +219,17 @@ async function showTags(recall: Recall, ctx: ExtensionCommandContext, out: Outpu
   out.info(`This session's tags: ${formatTags(tags.tags)}${auto}`);
 }
 
-async function editTags(recall: Recall, ctx: ExtensionCommandContext, out: Output, kind: "tag" | "untag", raw: string[]): Promise<void> {
+async function editTags(
+  recall: Recall,
+  ctx: ExtensionCommandContext,
+  out: Output,
+  kind: "tag" | "untag",
+  raw: string[],
+): Promise<void> {
   const ref = currentSessionRef(ctx);
   const before = (await recall.tags.of(ref)).tags;
-  const edit = kind === "tag" ? await recall.tags.add([ref], raw) : await recall.tags.remove([ref], raw);
+  const edit =
+    kind === "tag" ? await recall.tags.add([ref], raw) : await recall.tags.remove([ref], raw);
   const wanted = raw.map(normalizeTag);
   const now = edit.sessions[0]!.tags;
   const list = now.length > 0 ? `Its tags: ${formatTags(now)}.` : "It has no tags now.";
@@ -202,37 +237,60 @@ async function editTags(recall: Recall, ctx: ExtensionCommandContext, out: Outpu
     out.info(`Tagged this session ${formatTags(wanted)}. ${list}`);
   } else {
     const absent = wanted.filter((t) => !before.includes(t));
-    out.info(`Removed ${formatTags(wanted)}. ${list}${absent.length > 0 ? ` (${formatTags(absent)} was not on this session.)` : ""}`);
+    out.info(
+      `Removed ${formatTags(wanted)}. ${list}${absent.length > 0 ? ` (${formatTags(absent)} was not on this session.)` : ""}`,
+    );
   }
-  if (edit.indexBusy) out.warn("the tags are saved; another recall process was writing the index, so searches show them after its next update");
-  if (edit.indexUnwritable) out.warn(`the tags are saved, not yet in the index: ${edit.indexUnwritable}`);
+  if (edit.indexBusy)
+    out.warn(
+      "the tags are saved; another recall process was writing the index, so searches show them after its next update",
+    );
+  if (edit.indexUnwritable)
+    out.warn(`the tags are saved, not yet in the index: ${edit.indexUnwritable}`);
   showNotices(recall, out);
 }
 
-async function printResults(recall: Recall, ctx: ExtensionCommandContext, out: Output, query: string): Promise<void> {
+async function printResults(
+  recall: Recall,
+  ctx: ExtensionCommandContext,
+  out: Output,
+  query: string,
+): Promise<void> {
   const scope = recall.config().config.picker.scope;
   const cwd = scope === "current" ? ctx.cwd : undefined;
-  const { hits } = await recall.search({ query, limit: TEXT_RESULTS, prefix: false, ...(cwd ? { cwd } : {}) });
+  const { hits } = await recall.search({
+    query,
+    limit: TEXT_RESULTS,
+    prefix: false,
+    ...(cwd ? { cwd } : {}),
+  });
   for (const notice of recall.takeNotices()) {
-    if (notice.code === "INDEX_BUSY") out.warn("another recall process is writing the index; results may miss the newest sessions");
+    if (notice.code === "INDEX_BUSY")
+      out.warn("another recall process is writing the index; results may miss the newest sessions");
     else out.info(notice.message);
   }
   const where = cwd ? ` in ${cwd}` : "";
   if (hits.length === 0) {
-    out.info(query.trim() ? `No session${where} matches "${query.trim()}".` : `No sessions${where} yet.`);
+    out.info(
+      query.trim() ? `No session${where} matches "${query.trim()}".` : `No sessions${where} yet.`,
+    );
     return;
   }
-  const heading = query.trim() ? `Sessions${where} matching "${query.trim()}", best first:` : `Latest sessions${where}:`;
+  const heading = query.trim()
+    ? `Sessions${where} matching "${query.trim()}", best first:`
+    : `Latest sessions${where}:`;
   out.info([heading, ...formatSessions(hits, Date.now())].join("\n"));
 }
 
 async function pick(recall: Recall, ctx: ExtensionCommandContext, query: string): Promise<void> {
   // Whatever another process (the CLI, another Pi) committed since this Pi last looked.
   await recall.reload();
-  // Read each time the picker opens, so an edit applies without /reload; what cannot be used is shown.
+  // Read each time the picker opens, so an edit applies without /reload; what cannot be used is
+  // shown.
   const { config, problems } = recall.config();
   const warning = problems.length > 0 ? `${problems.join("; ")}; using the defaults` : undefined;
-  // Tab reaches the first remote of config.json after all projects; the archive is searched only there.
+  // Tab reaches the first remote of config.json after all projects; the archive is searched only
+  // there.
   let remote: string | undefined;
   let remoteProblem: string | undefined;
   try {
@@ -240,26 +298,55 @@ async function pick(recall: Recall, ctx: ExtensionCommandContext, query: string)
   } catch (error) {
     remoteProblem = `no archive scope: ${errorText(error)}`;
   }
-  const state = initialState({ query, scope: config.picker.scope, cwd: ctx.cwd, currentSession: currentSession(ctx), byMeaning: recall.meaning.modelInstalled(), ...(remote === undefined ? {} : { remote }) });
+  const state = initialState({
+    query,
+    scope: config.picker.scope,
+    cwd: ctx.cwd,
+    currentSession: currentSession(ctx),
+    byMeaning: recall.meaning.modelInstalled(),
+    ...(remote === undefined ? {} : { remote }),
+  });
   const problem = warning ?? remoteProblem;
   if (problem) state.notice = { kind: "warning", text: problem };
   const notices = recall.takeNotices();
-  if (notices.length > 0 && !problem) state.notice = { kind: "info", text: notices.map((n: Notice) => n.message).join(" ") };
-  // The picker shows the index as it is at once, and refreshes once the library's freshness check ran.
+  if (notices.length > 0 && !problem)
+    state.notice = { kind: "info", text: notices.map((n: Notice) => n.message).join(" ") };
+  // The picker shows the index as it is at once, and refreshes once the library's freshness check
+  // ran.
   const service: PickerService = {
     search: async ({ related, remote, ...request }) => {
-      if (remote !== undefined) return (await recall.archive.search(remote, { query: request.query, limit: request.limit, ...(request.content ? { content: request.content } : {}) })).hits;
-      return related ? (await recall.related({ session: related, limit: request.limit, cwd: request.cwd, sync: false })).hits : (await recall.search({ ...request, sync: false })).hits;
+      if (remote !== undefined)
+        return (
+          await recall.archive.search(remote, {
+            query: request.query,
+            limit: request.limit,
+            ...(request.content ? { content: request.content } : {}),
+          })
+        ).hits;
+      return related
+        ? (
+            await recall.related({
+              session: related,
+              limit: request.limit,
+              cwd: request.cwd,
+              sync: false,
+            })
+          ).hits
+        : (await recall.search({ ...request, sync: false })).hits;
     },
     catchUp: async ({ remote, ...request }) => {
       // The archive has no freshness check of this machine's to wait for.
       if (remote !== undefined) return { notices: [], indexBusy: false };
       await recall.search(request);
       const notices = recall.takeNotices();
-      return { notices: notices.map((n) => n.message), indexBusy: notices.some((n) => n.code === "INDEX_BUSY") };
+      return {
+        notices: notices.map((n) => n.message),
+        indexBusy: notices.some((n) => n.code === "INDEX_BUSY"),
+      };
     },
     read: (ref, options) => recall.read(ref, options),
-    readArchived: async (hit, options) => recall.archive.read(hit.origin.remote, hit.id, { limit: options.limit }),
+    readArchived: async (hit, options) =>
+      recall.archive.read(hit.origin.remote, hit.id, { limit: options.limit }),
     pull: async (hit) => recall.archive.pull(hit.origin.remote, hit.id),
   };
 
@@ -298,7 +385,10 @@ async function resume(ctx: ExtensionCommandContext, hit: SearchHit): Promise<voi
     });
     if (cancelled) ctx.ui.notify("The switch was cancelled; staying in this session.", "info");
   } catch (error) {
-    ctx.ui.notify(`Could not resume "${name}": ${errorText(error)}. Run /recall again and pick it to fork it into this folder.`, "error");
+    ctx.ui.notify(
+      `Could not resume "${name}": ${errorText(error)}. Run /recall again and pick it to fork it into this folder.`,
+      "error",
+    );
   }
 }
 
@@ -309,7 +399,11 @@ async function fork(recall: Recall, ctx: ExtensionCommandContext, hit: SearchHit
   try {
     // Into Pi's folder for this project, or into the custom sessions folder if there is one.
     const locations = recall.locations;
-    const forked = SessionManager.forkFrom(hit.path, cwd, locations.layout === "flat" ? locations.sessionsDir : undefined);
+    const forked = SessionManager.forkFrom(
+      hit.path,
+      cwd,
+      locations.layout === "flat" ? locations.sessionsDir : undefined,
+    );
     const file = forked.getSessionFile();
     if (!file) throw new Error("Pi did not write the fork to a file");
     const { cancelled } = await ctx.switchSession(file, {
@@ -329,45 +423,76 @@ async function reindex(recall: Recall, ctx: ExtensionCommandContext, out: Output
     const report = await recall.sync({
       rebuild: true,
       onProgress: (p) => {
-        if (tui) ctx.ui.setStatus("recall", `recall: rebuilding the index, ${p.filesDone}/${p.filesTotal} files`);
+        if (tui)
+          ctx.ui.setStatus(
+            "recall",
+            `recall: rebuilding the index, ${p.filesDone}/${p.filesTotal} files`,
+          );
       },
     });
     showNotices(recall, out, report.notices);
     if (report.busy) {
-      out.warn("another recall process kept the index busy; nothing was rebuilt, try again in a moment");
+      out.warn(
+        "another recall process kept the index busy; nothing was rebuilt, try again in a moment",
+      );
       return;
     }
-    const failed = report.failed.length > 0 ? `; ${report.failed.length} could not be read (${report.failed[0]!.path}: ${report.failed[0]!.reason}${report.failed.length > 1 ? ", …" : ""})` : "";
-    out.info(`Rebuilt the recall index from ${report.discovered} session files${failed}. Tags are kept.`);
+    const failed =
+      report.failed.length > 0
+        ? `; ${report.failed.length} could not be read (${report.failed[0]!.path}: ${report.failed[0]!.reason}${report.failed.length > 1 ? ", …" : ""})`
+        : "";
+    out.info(
+      `Rebuilt the recall index from ${report.discovered} session files${failed}. Tags are kept.`,
+    );
   } finally {
     if (tui) ctx.ui.setStatus("recall", undefined);
   }
 }
 
-/** How the model features ask inside Pi: Pi's own registry, with the model chosen (or this session's). */
+/**
+ * How the model features ask inside Pi: Pi's own registry, with the model chosen (or this
+ * session's).
+ */
 function callerIn(ctx: ExtensionCommandContext) {
   return (model: string | undefined) => piModelCaller(ctx, model);
 }
 
 /** A result as one line: the session and its tags, or why it has none. */
 function resultLine(result: AutoTagResult): string {
-  return result.type === "tagged" ? `${result.id.slice(0, 8)}: ${formatTags(result.tags)}` : `${result.id.slice(0, 8)}: ${result.type}, ${result.reason}`;
+  return result.type === "tagged"
+    ? `${result.id.slice(0, 8)}: ${formatTags(result.tags)}`
+    : `${result.id.slice(0, 8)}: ${result.type}, ${result.reason}`;
 }
 
-async function autotagThisSession(recall: Recall, ctx: ExtensionCommandContext, out: Output): Promise<void> {
+async function autotagThisSession(
+  recall: Recall,
+  ctx: ExtensionCommandContext,
+  out: Output,
+): Promise<void> {
   const ref = currentSessionRef(ctx);
   if (ctx.mode === "tui") ctx.ui.setStatus("recall", "recall: asking the model for tags…");
   try {
-    const [result] = await recall.models.autoTag([ref], { caller: callerIn(ctx), ...(ctx.signal ? { signal: ctx.signal } : {}) });
+    const [result] = await recall.models.autoTag([ref], {
+      caller: callerIn(ctx),
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
     if (!result) return;
-    if (result.type === "tagged") out.info(`Tagged this session ${formatTags(result.tags)} (automatic). Its tags: ${formatTags((await recall.tags.of(ref)).tags)}.`);
+    if (result.type === "tagged")
+      out.info(
+        `Tagged this session ${formatTags(result.tags)} (automatic). Its tags: ${formatTags((await recall.tags.of(ref)).tags)}.`,
+      );
     else out.warn(`no tags for this session: ${result.reason}`);
   } finally {
     if (ctx.mode === "tui") ctx.ui.setStatus("recall", undefined);
   }
 }
 
-async function autotagUntagged(recall: Recall, ctx: ExtensionCommandContext, out: Output, yes: boolean): Promise<void> {
+async function autotagUntagged(
+  recall: Recall,
+  ctx: ExtensionCommandContext,
+  out: Output,
+  yes: boolean,
+): Promise<void> {
   const model = recall.models.modelFor("autoTags");
   // Which model will answer, by name, before anything is sent.
   const caller = callerIn(ctx)(model);
@@ -389,11 +514,19 @@ async function autotagUntagged(recall: Recall, ctx: ExtensionCommandContext, out
   let tagged = 0;
   let failed = 0;
   const run = (onResult: (result: AutoTagResult, done: number) => void) =>
-    recall.models.autoTag(refs, { caller: () => caller, signal: stop.signal, onResult: (result, done) => onResult(result, done) });
+    recall.models.autoTag(refs, {
+      caller: () => caller,
+      signal: stop.signal,
+      onResult: (result, done) => onResult(result, done),
+    });
 
   if (ctx.mode !== "tui") {
-    const results = await run((result) => (result.type === "tagged" ? tagged++ : result.type === "failed" && failed++));
-    out.info(`Auto-tagged ${tagged} of ${sessions.length} sessions with ${caller.model}${failed ? `; ${failed} failed (${resultLine(results.find((r) => r.type === "failed")!)})` : ""}.`);
+    const results = await run((result) =>
+      result.type === "tagged" ? tagged++ : result.type === "failed" && failed++,
+    );
+    out.info(
+      `Auto-tagged ${tagged} of ${sessions.length} sessions with ${caller.model}${failed ? `; ${failed} failed (${resultLine(results.find((r) => r.type === "failed")!)})` : ""}.`,
+    );
     return;
   }
   ctx.ui.setStatus("recall", `recall: auto-tagging 0/${sessions.length}`);
@@ -401,8 +534,20 @@ async function autotagUntagged(recall: Recall, ctx: ExtensionCommandContext, out
     await ctx.ui.custom<void>(
       (tui, _theme, keybindings, done) => {
         const view = new AutotagProgress(
-          { total: sessions.length, done: 0, tagged: 0, failed: 0, model: caller.model ?? "Pi's model", stopping: false },
-          { keybindings, onCancel: () => stop.abort(), requestRender: () => tui.requestRender(), measure: visibleWidth },
+          {
+            total: sessions.length,
+            done: 0,
+            tagged: 0,
+            failed: 0,
+            model: caller.model ?? "Pi's model",
+            stopping: false,
+          },
+          {
+            keybindings,
+            onCancel: () => stop.abort(),
+            requestRender: () => tui.requestRender(),
+            measure: visibleWidth,
+          },
         );
         run((result, count) => {
           if (result.type === "tagged") tagged++;
@@ -424,11 +569,17 @@ async function autotagUntagged(recall: Recall, ctx: ExtensionCommandContext, out
     ctx.ui.setStatus("recall", undefined);
   }
   const stopped = stop.signal.aborted ? ", stopped" : "";
-  out.info(`Auto-tagged ${tagged} of ${sessions.length} sessions with ${caller.model}${failed ? `, ${failed} failed` : ""}${stopped}. #tag searches find them now.`);
+  out.info(
+    `Auto-tagged ${tagged} of ${sessions.length} sessions with ${caller.model}${failed ? `, ${failed} failed` : ""}${stopped}. #tag searches find them now.`,
+  );
 }
 
 /** `/recall model`: a pick among the models Pi can use, saved in recall's config. */
-async function chooseModel(recall: Recall, ctx: ExtensionCommandContext, out: Output): Promise<void> {
+async function chooseModel(
+  recall: Recall,
+  ctx: ExtensionCommandContext,
+  out: Output,
+): Promise<void> {
   const current = recall.models.modelFor("autoTags") ?? recall.models.modelFor("ask");
   const names = ctx.modelRegistry.getAvailable().map(modelName);
   if (names.length === 0) {
@@ -436,10 +587,15 @@ async function chooseModel(recall: Recall, ctx: ExtensionCommandContext, out: Ou
     return;
   }
   if (!ctx.hasUI) {
-    out.info(`Models: ${names.join(", ")}. Auto-tagging and asking use ${current ?? "this session's model"}.`);
+    out.info(
+      `Models: ${names.join(", ")}. Auto-tagging and asking use ${current ?? "this session's model"}.`,
+    );
     return;
   }
-  const choice = await ctx.ui.select(`Model for auto-tagging and asking (now: ${current ?? "this session's model"})`, names);
+  const choice = await ctx.ui.select(
+    `Model for auto-tagging and asking (now: ${current ?? "this session's model"})`,
+    names,
+  );
   if (!choice) return;
   try {
     recall.models.choose(choice);

@@ -8,13 +8,30 @@
 import type { Recall } from "../index.js";
 import { formatMessages, formatSessions } from "./format.js";
 import type { RecallParams } from "./tool.js";
-import { DEFAULT_READ_LIMIT, DEFAULT_SEARCH_LIMIT, failure, READ_MAX_CHARS, result, type ToolResult } from "./tool-result.js";
+import {
+  DEFAULT_READ_LIMIT,
+  DEFAULT_SEARCH_LIMIT,
+  failure,
+  READ_MAX_CHARS,
+  result,
+  type ToolResult,
+} from "./tool-result.js";
 
-export async function searchRemote(recall: Recall, params: RecallParams, cwd: string, now: number): Promise<ToolResult> {
+export async function searchRemote(
+  recall: Recall,
+  params: RecallParams,
+  cwd: string,
+  now: number,
+): Promise<ToolResult> {
   const remote = params.remote!;
   const query = params.query?.trim() ?? "";
-  if (!query) return failure("search", `recall search needs a query: {"action": "search", "remote": ${JSON.stringify(remote)}, "query": "…"}`);
-  if (params.file) return failure("search", "file searches this machine's sessions: leave out remote to use it");
+  if (!query)
+    return failure(
+      "search",
+      `recall search needs a query: {"action": "search", "remote": ${JSON.stringify(remote)}, "query": "…"}`,
+    );
+  if (params.file)
+    return failure("search", "file searches this machine's sessions: leave out remote to use it");
   const current = params.scope === "current";
   const { hits } = await recall.archive.search(remote, {
     query,
@@ -35,7 +52,19 @@ export async function searchRemote(recall: Recall, params: RecallParams, cwd: st
 
 export async function readRemote(recall: Recall, params: RecallParams): Promise<ToolResult> {
   const ref = params.session?.trim();
-  if (!ref) return failure("read", `recall read needs a session: {"action": "read", "remote": ${JSON.stringify(params.remote)}, "session": "<id or id prefix>"}`);
-  const read = await recall.archive.read(params.remote!, ref, { limit: params.limit ?? DEFAULT_READ_LIMIT, maxChars: READ_MAX_CHARS });
-  return result("read", formatMessages(read.page, read.messages, read.origin), read.messages.length, "Ask for fewer messages with a lower `limit`.");
+  if (!ref)
+    return failure(
+      "read",
+      `recall read needs a session: {"action": "read", "remote": ${JSON.stringify(params.remote)}, "session": "<id or id prefix>"}`,
+    );
+  const read = await recall.archive.read(params.remote!, ref, {
+    limit: params.limit ?? DEFAULT_READ_LIMIT,
+    maxChars: READ_MAX_CHARS,
+  });
+  return result(
+    "read",
+    formatMessages(read.page, read.messages, read.origin),
+    read.messages.length,
+    "Ask for fewer messages with a lower `limit`.",
+  );
 }

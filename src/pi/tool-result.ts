@@ -1,4 +1,7 @@
-/** The `recall` tool's results: its details, its defaults, an answer framed as historical data and capped, a failure. */
+/**
+ * The `recall` tool's results: its details, its defaults, an answer framed as historical data and
+ * capped, a failure.
+ */
 import { capOutput, HISTORICAL_DATA_NOTE } from "./format.js";
 
 export interface RecallToolDetails {
@@ -13,13 +16,24 @@ export const DEFAULT_READ_LIMIT = 20;
 /** Characters of message text a read asks for; the output cap cuts further if needed. */
 export const READ_MAX_CHARS = 60_000;
 
-export type ToolResult = { content: { type: "text"; text: string }[]; details: RecallToolDetails; isError?: boolean };
+export type ToolResult = {
+  content: { type: "text"; text: string }[];
+  details: RecallToolDetails;
+  isError?: boolean;
+};
 
 export function result(action: string, lines: string[], count: number, hint: string): ToolResult {
   const capped = capOutput([HISTORICAL_DATA_NOTE, "", ...lines], hint);
-  return { content: [{ type: "text", text: capped.text }], details: { action, count, truncated: capped.truncated } };
+  return {
+    content: [{ type: "text", text: capped.text }],
+    details: { action, count, truncated: capped.truncated },
+  };
 }
 
 export function failure(action: string, text: string): ToolResult {
-  return { content: [{ type: "text", text }], details: { action, count: 0, truncated: false }, isError: true };
+  return {
+    content: [{ type: "text", text }],
+    details: { action, count: 0, truncated: false },
+    isError: true,
+  };
 }

@@ -30,14 +30,24 @@ export const KIND_LABELS: Record<EntryKind, string> = {
 
 export function conversationOf(session: ExportedSession): Conversation {
   const calls = new Set<string>();
-  for (const entry of session.entries) for (const block of entry.blocks) if (block.type === "toolCall" && block.id) calls.add(block.id);
+  for (const entry of session.entries)
+    for (const block of entry.blocks)
+      if (block.type === "toolCall" && block.id) calls.add(block.id);
   const resultOf = new Map<string, DocumentEntry>();
   const shown: Shown[] = [];
   let previous: DocumentEntry | undefined;
   for (const entry of session.entries) {
-    const answers = entry.kind === "toolResult" && entry.toolCallId !== undefined && calls.has(entry.toolCallId) && !resultOf.has(entry.toolCallId);
+    const answers =
+      entry.kind === "toolResult" &&
+      entry.toolCallId !== undefined &&
+      calls.has(entry.toolCallId) &&
+      !resultOf.has(entry.toolCallId);
     if (answers) resultOf.set(entry.toolCallId!, entry);
-    else shown.push({ entry, branchStarts: entry.branch === "abandoned" && previous?.branch !== "abandoned" });
+    else
+      shown.push({
+        entry,
+        branchStarts: entry.branch === "abandoned" && previous?.branch !== "abandoned",
+      });
     previous = entry;
   }
   return { shown, resultOf };
@@ -49,7 +59,9 @@ export function argumentsGist(json: string, max = 80): string {
   try {
     const value: unknown = JSON.parse(json);
     if (value && typeof value === "object" && !Array.isArray(value)) {
-      const first = Object.values(value as Record<string, unknown>).find((v) => typeof v === "string");
+      const first = Object.values(value as Record<string, unknown>).find(
+        (v) => typeof v === "string",
+      );
       if (typeof first === "string") gist = first;
     }
   } catch {
@@ -66,5 +78,14 @@ export function oneLine(text: string, max = 80): string {
 
 /** Text blocks as one text, images as placeholders: a tool's output, a summary. */
 export function plainText(blocks: DocumentBlock[]): string {
-  return blocks.map((b) => (b.type === "text" ? b.text : b.type === "image" ? `[image${b.mimeType ? ` ${b.mimeType}` : ""}]` : "")).filter(Boolean).join("\n\n");
+  return blocks
+    .map((b) =>
+      b.type === "text"
+        ? b.text
+        : b.type === "image"
+          ? `[image${b.mimeType ? ` ${b.mimeType}` : ""}]`
+          : "",
+    )
+    .filter(Boolean)
+    .join("\n\n");
 }

@@ -1,4 +1,7 @@
-/** What the renderers take: a session document (sessions/session-document.ts) with what the index knows of it. */
+/**
+ * What the renderers take: a session document (sessions/session-document.ts) with what the index
+ * knows of it.
+ */
 import type { SessionDocument } from "../sessions/session-document.js";
 
 export interface ExportedSession extends SessionDocument {

@@ -7,7 +7,14 @@
  */
 import { createHash } from "node:crypto";
 import type { DocumentBlock, DocumentEntry } from "../sessions/session-document.js";
-import { argumentsGist, conversationOf, KIND_LABELS, oneLine, plainText, type Conversation } from "./conversation.js";
+import {
+  argumentsGist,
+  conversationOf,
+  KIND_LABELS,
+  oneLine,
+  plainText,
+  type Conversation,
+} from "./conversation.js";
 import { escapeHtml as esc } from "./escape.js";
 import type { ExportedSession } from "./exported-session.js";
 import { codeBlock, markdownHtml } from "./markdown-html.js";
@@ -25,7 +32,10 @@ export function renderHtml(session: ExportedSession): string {
   const hash = `sha256-${createHash("sha256").update(css, "utf8").digest("base64")}`;
   const title = sessionTitle(session);
   const fields = headerFields(session)
-    .map((f) => `<dt>${esc(f.label)}</dt><dd>${f.label === "Tags" && session.tags.length > 0 ? session.tags.map((t) => `<span class="tag">#${esc(t)}</span>`).join("") : f.code ? `<code>${esc(f.value)}</code>` : esc(f.value)}</dd>`)
+    .map(
+      (f) =>
+        `<dt>${esc(f.label)}</dt><dd>${f.label === "Tags" && session.tags.length > 0 ? session.tags.map((t) => `<span class="tag">#${esc(t)}</span>`).join("") : f.code ? `<code>${esc(f.value)}</code>` : esc(f.value)}</dd>`,
+    )
     .join("\n");
   return [
     "<!DOCTYPE html>",
@@ -54,7 +64,10 @@ function conversationHtml(session: ExportedSession): string {
     .join("\n");
 }
 
-/** One shown entry of a session as HTML, with the ids of the entries it shows (a call's result is in its call's part). */
+/**
+ * One shown entry of a session as HTML, with the ids of the entries it shows (a call's result is in
+ * its call's part).
+ */
 export interface ConversationPart {
   /** Rendered on first read. */
   readonly html: string;
@@ -77,7 +90,10 @@ export function conversationParts(session: ExportedSession): ConversationPart[] 
     let html: string | undefined;
     return {
       get html() {
-        html ??= (branchStarts ? `<p class="branch-note">Branch left behind: not on the branch Pi continues</p>\n` : "") + entryHtml(entry, conversation);
+        html ??=
+          (branchStarts
+            ? `<p class="branch-note">Branch left behind: not on the branch Pi continues</p>\n`
+            : "") + entryHtml(entry, conversation);
         return html;
       },
       entryIds: [entry.id, ...answered],
@@ -89,8 +105,11 @@ function entryHtml(entry: DocumentEntry, conversation: Conversation): string {
   const meta: string[] = [];
   if (entry.model) meta.push(entry.model);
   if (entry.toolName) meta.push(entry.toolName);
-  if (entry.kind === "compaction" && entry.tokensBefore !== undefined) meta.push(`${entry.tokensBefore.toLocaleString("en-US")} tokens summarized`);
-  const tokens = entry.usage ? entry.usage.input + entry.usage.output + entry.usage.cacheRead + entry.usage.cacheWrite : 0;
+  if (entry.kind === "compaction" && entry.tokensBefore !== undefined)
+    meta.push(`${entry.tokensBefore.toLocaleString("en-US")} tokens summarized`);
+  const tokens = entry.usage
+    ? entry.usage.input + entry.usage.output + entry.usage.cacheRead + entry.usage.cacheWrite
+    : 0;
   if (tokens > 0) meta.push(`${tokens.toLocaleString("en-US")} tokens`);
   const heading = `<h2><span class="role">${esc(KIND_LABELS[entry.kind])}</span>${meta.map((m) => ` <span class="meta">${esc(m)}</span>`).join("")} <time datetime="${esc(new Date(entry.timestamp).toISOString())}">${esc(utcTime(entry.timestamp))}</time></h2>`;
   const abandoned = entry.branch === "abandoned" ? " abandoned" : "";
@@ -101,15 +120,30 @@ function entryBody(entry: DocumentEntry, conversation: Conversation): string {
   switch (entry.kind) {
     case "bashExecution": {
       const status = entry.exitCode ? ` (exit ${entry.exitCode})` : "";
-      return collapsed(`Ran <code>${esc(oneLine(entry.command ?? ""))}</code>${esc(status)}`, codeBlock(`$ ${entry.command ?? ""}\n${plainText(entry.blocks)}`, "bash"), entry.isError === true);
+      return collapsed(
+        `Ran <code>${esc(oneLine(entry.command ?? ""))}</code>${esc(status)}`,
+        codeBlock(`$ ${entry.command ?? ""}\n${plainText(entry.blocks)}`, "bash"),
+        entry.isError === true,
+      );
     }
     case "toolResult":
-      return collapsed(`Output${entry.isError ? " (failed)" : ""}`, codeBlock(plainText(entry.blocks), ""), entry.isError === true);
+      return collapsed(
+        `Output${entry.isError ? " (failed)" : ""}`,
+        codeBlock(plainText(entry.blocks), ""),
+        entry.isError === true,
+      );
     case "compaction":
     case "branch_summary":
-      return collapsed("Summary", `<div class="markdown">${markdownHtml(plainText(entry.blocks))}</div>`, false);
+      return collapsed(
+        "Summary",
+        `<div class="markdown">${markdownHtml(plainText(entry.blocks))}</div>`,
+        false,
+      );
     default:
-      return entry.blocks.map((block) => blockHtml(block, conversation)).join("") + (entry.error ? `<p class="error">Error: ${esc(entry.error)}</p>\n` : "");
+      return (
+        entry.blocks.map((block) => blockHtml(block, conversation)).join("") +
+        (entry.error ? `<p class="error">Error: ${esc(entry.error)}</p>\n` : "")
+      );
   }
 }
 
@@ -120,11 +154,15 @@ function blockHtml(block: DocumentBlock, conversation: Conversation): string {
     case "image":
       return `<p class="image-ref">[image${block.mimeType ? ` ${esc(block.mimeType)}` : ""}]</p>\n`;
     case "thinking":
-      return block.redacted ? `<p class="image-ref">[thinking, redacted]</p>\n` : collapsed("Thinking", `<div class="markdown">${markdownHtml(block.text)}</div>`, false);
+      return block.redacted
+        ? `<p class="image-ref">[thinking, redacted]</p>\n`
+        : collapsed("Thinking", `<div class="markdown">${markdownHtml(block.text)}</div>`, false);
     case "toolCall": {
       const result = conversation.resultOf.get(block.id);
       const failed = result?.isError === true;
-      const output = result ? `<p>Output${failed ? " (failed)" : ""}:</p>\n${codeBlock(plainText(result.blocks), "")}` : `<p class="image-ref">No output recorded.</p>\n`;
+      const output = result
+        ? `<p>Output${failed ? " (failed)" : ""}:</p>\n${codeBlock(plainText(result.blocks), "")}`
+        : `<p class="image-ref">No output recorded.</p>\n`;
       const summary = `Tool call <code>${esc(block.name)}</code> <span class="gist">${esc(argumentsGist(block.arguments))}</span>${failed ? " (failed)" : ""}`;
       return collapsed(summary, `${codeBlock(block.arguments, "json")}${output}`, failed);
     }
@@ -136,7 +174,10 @@ function collapsed(summary: string, body: string, failed: boolean): string {
   return `<details${failed ? ` class="failed"` : ""}><summary>${summary}</summary>\n<div class="body">\n${body}</div>\n</details>\n`;
 }
 
-/** A message as an archive keeps it (one text of one role), for `recall serve`'s page of an archived session. */
+/**
+ * A message as an archive keeps it (one text of one role), for `recall serve`'s page of an archived
+ * session.
+ */
 export interface PlainMessage {
   entryId: string;
   role: string;
@@ -147,7 +188,10 @@ export interface PlainMessage {
   isError?: boolean;
 }
 
-/** A part of an archived session: its text rendered from Markdown (said and thought) or shown as code in a collapsed box (calls, output). */
+/**
+ * A part of an archived session: its text rendered from Markdown (said and thought) or shown as
+ * code in a collapsed box (calls, output).
+ */
 export function plainMessagePart(message: PlainMessage): ConversationPart {
   const kind = message.role in KIND_LABELS ? (message.role as keyof typeof KIND_LABELS) : "custom";
   const label = KIND_LABELS[kind];
@@ -155,8 +199,14 @@ export function plainMessagePart(message: PlainMessage): ConversationPart {
   const heading = `<h2><span class="role">${esc(label)}</span>${meta} <time datetime="${esc(new Date(message.timestamp).toISOString())}">${esc(utcTime(message.timestamp))}</time></h2>`;
   const body =
     kind === "toolResult" || kind === "bashExecution"
-      ? collapsed(`Output${message.isError ? " (failed)" : ""}`, codeBlock(message.text, ""), message.isError === true)
+      ? collapsed(
+          `Output${message.isError ? " (failed)" : ""}`,
+          codeBlock(message.text, ""),
+          message.isError === true,
+        )
       : `<div class="markdown">${markdownHtml(message.text)}</div>\n`;
-  return { html: `<article class="entry ${kind}" id="entry-${esc(message.entryId)}">\n${heading}\n${body}</article>`, entryIds: [message.entryId] };
+  return {
+    html: `<article class="entry ${kind}" id="entry-${esc(message.entryId)}">\n${heading}\n${body}</article>`,
+    entryIds: [message.entryId],
+  };
 }
-

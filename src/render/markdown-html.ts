@@ -20,10 +20,15 @@ hljs.registerLanguage("powershell", powershell);
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
 
-/** Code as highlighted HTML (escaped) in a `pre`, highlighted when `language` is one highlight.js knows. */
+/**
+ * Code as highlighted HTML (escaped) in a `pre`, highlighted when `language` is one highlight.js
+ * knows.
+ */
 export function codeBlock(code: string, language: string): string {
   const known = language && hljs.getLanguage(language) ? language : "";
-  const body = known ? hljs.highlight(code, { language: known, ignoreIllegals: true }).value : escapeHtml(code);
+  const body = known
+    ? hljs.highlight(code, { language: known, ignoreIllegals: true }).value
+    : escapeHtml(code);
   return `<pre><code class="hljs${known ? ` language-${escapeHtml(known)}` : ""}">${body}</code></pre>\n`;
 }
 
@@ -31,7 +36,12 @@ let instance: MarkdownIt | undefined;
 
 function markdownIt(): MarkdownIt {
   if (instance) return instance;
-  const md = new markdownItCallable({ html: false, linkify: true, typographer: false, highlight: (code, info) => codeBlock(code, info.trim().split(/\s+/)[0]?.toLowerCase() ?? "") });
+  const md = new markdownItCallable({
+    html: false,
+    linkify: true,
+    typographer: false,
+    highlight: (code, info) => codeBlock(code, info.trim().split(/\s+/)[0]?.toLowerCase() ?? ""),
+  });
   md.validateLink = (url) => SAFE_LINK.test(url.trim());
   md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
     tokens[idx]!.attrSet("rel", "noopener noreferrer");
@@ -39,7 +49,9 @@ function markdownIt(): MarkdownIt {
   };
   md.renderer.rules.image = (tokens, idx) => {
     const token = tokens[idx]!;
-    const alt = token.children ? token.children.map((child) => child.content).join("") : token.content;
+    const alt = token.children
+      ? token.children.map((child) => child.content).join("")
+      : token.content;
     const src = token.attrGet("src");
     return `<span class="image-ref">[image${alt ? `: ${escapeHtml(alt)}` : ""} ${escapeHtml(String(src ?? ""))}]</span>`;
   };

@@ -5,17 +5,25 @@
  * longer than any run of backticks in what it holds, so no text closes it early.
  */
 import type { DocumentBlock, DocumentEntry } from "../sessions/session-document.js";
-import { argumentsGist, conversationOf, KIND_LABELS, plainText, type Conversation } from "./conversation.js";
+import {
+  argumentsGist,
+  conversationOf,
+  KIND_LABELS,
+  plainText,
+  type Conversation,
+} from "./conversation.js";
 import type { ExportedSession } from "./exported-session.js";
 import { headerFields, sessionTitle, utcTime } from "./session-header.js";
 
 export function renderMarkdown(session: ExportedSession): string {
   const out: string[] = [`# ${inline(sessionTitle(session))}`, ""];
-  for (const field of headerFields(session)) out.push(`- **${field.label}:** ${field.code ? codeSpan(field.value) : inline(field.value)}`);
+  for (const field of headerFields(session))
+    out.push(`- **${field.label}:** ${field.code ? codeSpan(field.value) : inline(field.value)}`);
   const conversation = conversationOf(session);
   for (const { entry, branchStarts } of conversation.shown) {
     out.push("", "---", "");
-    if (branchStarts) out.push("> **Branch left behind** — what follows is not on the branch Pi continues.", "");
+    if (branchStarts)
+      out.push("> **Branch left behind** — what follows is not on the branch Pi continues.", "");
     const lines = entryMarkdown(entry, conversation);
     while (lines[lines.length - 1] === "") lines.pop();
     out.push(...lines);
@@ -28,11 +36,18 @@ function entryMarkdown(entry: DocumentEntry, conversation: Conversation): string
   if (entry.model) heading.push(inline(entry.model));
   if (entry.toolName) heading.push(inline(entry.toolName));
   if (entry.isError) heading.push("(failed)");
-  if (entry.kind === "compaction" && entry.tokensBefore !== undefined) heading.push(`(${entry.tokensBefore.toLocaleString("en-US")} tokens summarized)`);
+  if (entry.kind === "compaction" && entry.tokensBefore !== undefined)
+    heading.push(`(${entry.tokensBefore.toLocaleString("en-US")} tokens summarized)`);
   heading.push(`· ${utcTime(entry.timestamp)}`);
   const out = [`## ${heading.join(" ")}`, ""];
   if (entry.kind === "bashExecution") {
-    out.push(...fenced(`$ ${entry.command ?? ""}\n${plainText(entry.blocks)}${entry.exitCode ? `\n[exit ${entry.exitCode}]` : ""}`, "console"), "");
+    out.push(
+      ...fenced(
+        `$ ${entry.command ?? ""}\n${plainText(entry.blocks)}${entry.exitCode ? `\n[exit ${entry.exitCode}]` : ""}`,
+        "console",
+      ),
+      "",
+    );
     return out;
   }
   if (entry.kind === "toolResult") {
@@ -51,11 +66,27 @@ function blockMarkdown(block: DocumentBlock, conversation: Conversation): string
     case "image":
       return [`*[image${block.mimeType ? ` ${inline(block.mimeType)}` : ""}]*`];
     case "thinking":
-      return block.redacted ? ["> *Thinking (redacted)*"] : ["> *Thinking*", ">", ...block.text.split("\n").map((line) => (line ? `> ${line}` : ">"))];
+      return block.redacted
+        ? ["> *Thinking (redacted)*"]
+        : [
+            "> *Thinking*",
+            ">",
+            ...block.text.split("\n").map((line) => (line ? `> ${line}` : ">")),
+          ];
     case "toolCall": {
-      const out = [`**Tool call** ${codeSpan(block.name)}: ${inline(argumentsGist(block.arguments))}`, "", ...fenced(block.arguments, "json")];
+      const out = [
+        `**Tool call** ${codeSpan(block.name)}: ${inline(argumentsGist(block.arguments))}`,
+        "",
+        ...fenced(block.arguments, "json"),
+      ];
       const result = conversation.resultOf.get(block.id);
-      if (result) out.push("", `**Output**${result.isError ? " (failed)" : ""}:`, "", ...fenced(plainText(result.blocks), ""));
+      if (result)
+        out.push(
+          "",
+          `**Output**${result.isError ? " (failed)" : ""}:`,
+          "",
+          ...fenced(plainText(result.blocks), ""),
+        );
       return out;
     }
   }

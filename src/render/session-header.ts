@@ -15,7 +15,9 @@ export function sessionTitle(session: ExportedSession): string {
   return (session.name ?? `Session ${session.id}`).replace(/\s+/g, " ").trim();
 }
 
-/** `2026-10-01 09:00 UTC`: exports are read elsewhere, so in UTC rather than the exporter's zone. */
+/**
+ * `2026-10-01 09:00 UTC`: exports are read elsewhere, so in UTC rather than the exporter's zone.
+ */
 export function utcTime(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
@@ -33,7 +35,11 @@ export function headerFields(session: ExportedSession): HeaderField[] {
   ];
   if (totals) fields.push({ label: "Usage", value: totals });
   if (session.parent) fields.push({ label: "Forked from", value: session.parent, code: true });
-  if (session.redacted !== null) fields.push({ label: "Redacted", value: `${session.redacted} secret${session.redacted === 1 ? "" : "s"} replaced with [REDACTED:kind]` });
+  if (session.redacted !== null)
+    fields.push({
+      label: "Redacted",
+      value: `${session.redacted} secret${session.redacted === 1 ? "" : "s"} replaced with [REDACTED:kind]`,
+    });
   fields.push({ label: "Resume", value: resumeLine(session), code: true });
   return fields;
 }
@@ -44,7 +50,8 @@ function usageTotals(session: ExportedSession): string | undefined {
   let cost = 0;
   for (const entry of session.entries) {
     if (!entry.usage) continue;
-    tokens += entry.usage.input + entry.usage.output + entry.usage.cacheRead + entry.usage.cacheWrite;
+    tokens +=
+      entry.usage.input + entry.usage.output + entry.usage.cacheRead + entry.usage.cacheWrite;
     cost += entry.usage.cost;
   }
   if (tokens === 0) return undefined;

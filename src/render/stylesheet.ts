@@ -51,7 +51,11 @@ let css: string | undefined;
 export function stylesheet(): string {
   if (css !== undefined) return css;
   const require = createRequire(import.meta.url);
-  const theme = (name: string) => readFileSync(require.resolve(`highlight.js/styles/${name}.css`), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/\n\s*\n/g, "\n").trim();
+  const theme = (name: string) =>
+    readFileSync(require.resolve(`highlight.js/styles/${name}.css`), "utf8")
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/\n\s*\n/g, "\n")
+      .trim();
   css = `${LAYOUT.trim()}\n${theme("github")}\n@media (prefers-color-scheme: dark) {\n${theme("github-dark")}\n}\n`;
   return css;
 }

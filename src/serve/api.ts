@@ -3,13 +3,35 @@
  * the answer for the page (wire.ts). No search, scoring or freshness logic here: the facade
  * decides what matches, the live feed (live.ts) keeps the index current.
  */
-import { MAX_LIMIT, meaningIncomplete, parseTags, Recall, RecallError, type ArchiveHit, type SearchHit, type SessionSummary, type SessionView } from "../index.js";
+import {
+  MAX_LIMIT,
+  meaningIncomplete,
+  parseTags,
+  Recall,
+  RecallError,
+  type ArchiveHit,
+  type SearchHit,
+  type SessionSummary,
+  type SessionView,
+} from "../index.js";
 import { segments } from "../output/highlight.js";
 import { sessionTitle } from "../output/session-text.js";
 import { resumeShellLine, shellLine } from "../output/shell.js";
 import { activityCharts } from "./charts.js";
 import type { Router } from "./router.js";
-import { FIRST_SCREEN_PARTS, PARTS_PER_PAGE, type ActivityAnswer, type PartAnswer, type PartsAnswer, type PullAnswer, type SearchAnswer, type ServeInfo, type SessionAnswer, type TagsAnswer, type WebHit } from "./wire.js";
+import {
+  FIRST_SCREEN_PARTS,
+  PARTS_PER_PAGE,
+  type ActivityAnswer,
+  type PartAnswer,
+  type PartsAnswer,
+  type PullAnswer,
+  type SearchAnswer,
+  type ServeInfo,
+  type SessionAnswer,
+  type TagsAnswer,
+  type WebHit,
+} from "./wire.js";
 
 /** The busiest files the activity page lists. */
 const ACTIVITY_FILES = 15;
@@ -18,7 +40,10 @@ const HITS_PER_PAGE = 30;
 /** Session views kept rendered (a long session renders in tens of milliseconds). */
 const KEPT_VIEWS = 8;
 
-/** A session named in a path: an id or id prefix only, never a file path (the index decides what is read). */
+/**
+ * A session named in a path: an id or id prefix only, never a file path (the index decides what is
+ * read).
+ */
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
 export interface ApiOptions {
@@ -45,12 +70,24 @@ export class ServeApi {
         return json(this.options.info);
       })
       .on("GET", "/api/search", async ({ url }) => json(await this.search(url.searchParams)))
-      .on("GET", "/api/sessions/:id", async ({ params, url }) => json(await this.session(params.id!, url.searchParams)))
-      .on("GET", "/api/sessions/:id/parts", async ({ params, url }) => json(await this.parts(params.id!, url.searchParams)))
-      .on("GET", "/api/sessions/:id/related", async ({ params }) => json(await this.related(params.id!)))
-      .on("GET", "/api/sessions/:id/export", async ({ params, url }) => this.export(params.id!, url.searchParams))
-      .on("POST", "/api/sessions/:id/tags", async ({ params, json: body }) => json(await this.editTags(params.id!, await body())))
-      .on("POST", "/api/sessions/:id/pull", async ({ params, url }) => json(await this.pull(params.id!, url.searchParams)))
+      .on("GET", "/api/sessions/:id", async ({ params, url }) =>
+        json(await this.session(params.id!, url.searchParams)),
+      )
+      .on("GET", "/api/sessions/:id/parts", async ({ params, url }) =>
+        json(await this.parts(params.id!, url.searchParams)),
+      )
+      .on("GET", "/api/sessions/:id/related", async ({ params }) =>
+        json(await this.related(params.id!)),
+      )
+      .on("GET", "/api/sessions/:id/export", async ({ params, url }) =>
+        this.export(params.id!, url.searchParams),
+      )
+      .on("POST", "/api/sessions/:id/tags", async ({ params, json: body }) =>
+        json(await this.editTags(params.id!, await body())),
+      )
+      .on("POST", "/api/sessions/:id/pull", async ({ params, url }) =>
+        json(await this.pull(params.id!, url.searchParams)),
+      )
       .on("GET", "/api/tags", async () => json(await this.recall.tags.counts()))
       .on("GET", "/api/activity", async ({ url }) => json(await this.activity(url.searchParams)));
   }
@@ -81,7 +118,8 @@ export class ServeApi {
     try {
       return await this.recall.get(checkedId(id), freshness);
     } catch (error) {
-      if (freshness.sync === false && error instanceof RecallError && error.code === "NOT_FOUND") return this.recall.get(checkedId(id));
+      if (freshness.sync === false && error instanceof RecallError && error.code === "NOT_FOUND")
+        return this.recall.get(checkedId(id));
       throw error;
     }
   }
@@ -97,7 +135,8 @@ export class ServeApi {
       if (required) throw new RecallError("BAD_INPUT", "name the archive: remote=NAME");
       return undefined;
     }
-    if (!this.options.info.remotes.includes(remote)) throw new RecallError("NOT_FOUND", `no remote named ${remote} in recall's config.json`);
+    if (!this.options.info.remotes.includes(remote))
+      throw new RecallError("NOT_FOUND", `no remote named ${remote} in recall's config.json`);
     return remote;
   }
 
@@ -116,7 +155,8 @@ export class ServeApi {
     const remote = this.remoteOf(query);
     const limit = Math.min(MAX_LIMIT, HITS_PER_PAGE);
     if (remote !== undefined) {
-      if (!text) return { hits: [], nextCursor: null, readAs: null, note: "type to search the archive" };
+      if (!text)
+        return { hits: [], nextCursor: null, readAs: null, note: "type to search the archive" };
       const page = await this.recall.archive.search(remote, { query: text, limit, ...scope });
       return { hits: page.hits.map(webHit), nextCursor: null, readAs: null, note: null };
     }
@@ -125,7 +165,11 @@ export class ServeApi {
       return { hits: sessions.map(listedHit), nextCursor: null, readAs: null, note: null };
     }
     const match = query.get("match") ?? undefined;
-    if (match !== undefined && !this.options.info.matchModes.includes(match as never)) throw new RecallError("BAD_INPUT", `no match mode ${match} here: ${this.options.info.matchModes.join(", ")}`);
+    if (match !== undefined && !this.options.info.matchModes.includes(match as never))
+      throw new RecallError(
+        "BAD_INPUT",
+        `no match mode ${match} here: ${this.options.info.matchModes.join(", ")}`,
+      );
     const page = await this.recall.search({
       query: text,
       prefix: true,
@@ -139,8 +183,14 @@ export class ServeApi {
     return {
       hits: page.hits.map(webHit),
       nextCursor: page.nextCursor,
-      readAs: page.readAs.length > 0 ? page.readAs.map((r) => `${r.word} → ${r.readAs}`).join(", ") : null,
-      note: coverage && meaningIncomplete(coverage) ? `the meaning index covers ${coverage.embedded} of ${coverage.messages} messages so far` : null,
+      readAs:
+        page.readAs.length > 0
+          ? page.readAs.map((r) => `${r.word} → ${r.readAs}`).join(", ")
+          : null,
+      note:
+        coverage && meaningIncomplete(coverage)
+          ? `the meaning index covers ${coverage.embedded} of ${coverage.messages} messages so far`
+          : null,
     };
   }
 
@@ -179,13 +229,24 @@ export class ServeApi {
     const entry = query.get("entry");
     const marked = entry ? view.parts.findIndex((part) => part.entryIds.includes(entry)) : -1;
     // The first screen, or the screen around the marked part.
-    const from = marked < 0 ? 0 : Math.max(0, Math.min(marked - Math.floor(FIRST_SCREEN_PARTS / 4), view.parts.length - FIRST_SCREEN_PARTS));
+    const from =
+      marked < 0
+        ? 0
+        : Math.max(
+            0,
+            Math.min(
+              marked - Math.floor(FIRST_SCREEN_PARTS / 4),
+              view.parts.length - FIRST_SCREEN_PARTS,
+            ),
+          );
     const { summary } = view;
     return {
       id: summary.id,
       title: sessionTitle(summary),
       fields: view.fields,
-      resume: view.origin ? shellLine(["recall", "pull", summary.id, "--remote", view.origin.remote]) : view.resume,
+      resume: view.origin
+        ? shellLine(["recall", "pull", summary.id, "--remote", view.origin.remote])
+        : view.resume,
       tags: summary.tags,
       folder: summary.cwd,
       project: summary.project,
@@ -200,39 +261,62 @@ export class ServeApi {
   private async parts(id: string, query: URLSearchParams): Promise<PartsAnswer> {
     const view = await this.view(id, query);
     const from = wholeNumber(query.get("from") ?? "0", "from");
-    const count = Math.min(PARTS_PER_PAGE, wholeNumber(query.get("count") ?? String(PARTS_PER_PAGE), "count"));
+    const count = Math.min(
+      PARTS_PER_PAGE,
+      wholeNumber(query.get("count") ?? String(PARTS_PER_PAGE), "count"),
+    );
     return { from, parts: view.parts.slice(from, from + count).map(partAnswer) };
   }
 
   private async related(id: string): Promise<WebHit[]> {
-    const page = await this.recall.related({ session: checkedId(id), limit: 6, ...this.freshness() });
+    const page = await this.recall.related({
+      session: checkedId(id),
+      limit: 6,
+      ...this.freshness(),
+    });
     return page.hits.map(webHit);
   }
 
-  /** Writes the session file the archive keeps into this machine's sessions folder, and says how to resume it. */
+  /**
+   * Writes the session file the archive keeps into this machine's sessions folder, and says how to
+   * resume it.
+   */
   private async pull(id: string, query: URLSearchParams): Promise<PullAnswer> {
     const pulled = await this.recall.archive.pull(this.remoteOf(query, true)!, checkedId(id));
-    const plan = await this.recall.resumePlan({ id: pulled.id, path: pulled.path, cwd: pulled.cwd }).catch(() => null);
-    return { id: pulled.id, alreadyHere: pulled.alreadyHere, resume: plan ? resumeShellLine(plan) : shellLine(["pi", "--fork", pulled.path]) };
+    const plan = await this.recall
+      .resumePlan({ id: pulled.id, path: pulled.path, cwd: pulled.cwd })
+      .catch(() => null);
+    return {
+      id: pulled.id,
+      alreadyHere: pulled.alreadyHere,
+      resume: plan ? resumeShellLine(plan) : shellLine(["pi", "--fork", pulled.path]),
+    };
   }
 
   private async export(id: string, query: URLSearchParams) {
     const format = query.get("format") ?? "md";
     const summary = await this.summary(id);
     this.recall.checkFile(summary);
-    const text = await this.recall.exports.render(summary, { format: format as never, redact: query.get("redact") === "1", allBranches: query.get("allBranches") === "1" });
+    const text = await this.recall.exports.render(summary, {
+      format: format as never,
+      redact: query.get("redact") === "1",
+      allBranches: query.get("allBranches") === "1",
+    });
     const html = format === "html";
     return {
       kind: "body" as const,
       body: text,
       type: html ? "text/html; charset=utf-8" : "text/markdown; charset=utf-8",
-      headers: { "Content-Disposition": `attachment; filename="session-${summary.id}.${html ? "html" : "md"}"` },
+      headers: {
+        "Content-Disposition": `attachment; filename="session-${summary.id}.${html ? "html" : "md"}"`,
+      },
     };
   }
 
   private async editTags(id: string, body: unknown): Promise<TagsAnswer> {
     const { add = [], remove = [] } = (body ?? {}) as { add?: unknown; remove?: unknown };
-    if (!isStrings(add) || !isStrings(remove)) throw new RecallError("BAD_INPUT", "send { add: [tags], remove: [tags] }");
+    if (!isStrings(add) || !isStrings(remove))
+      throw new RecallError("BAD_INPUT", "send { add: [tags], remove: [tags] }");
     const session = await this.recall.resolve(checkedId(id));
     if (add.length > 0) await this.recall.tags.add([session], parseTags(add));
     if (remove.length > 0) await this.recall.tags.remove([session], parseTags(remove));
@@ -242,9 +326,19 @@ export class ServeApi {
 
   private async activity(query: URLSearchParams): Promise<ActivityAnswer> {
     const days = query.get("since");
-    const stats = await this.recall.stats({ ...this.scopeOf(query), ...(days ? { since: daysBack(wholeNumber(days, "since")) } : {}), files: ACTIVITY_FILES, ...this.freshness() });
+    const stats = await this.recall.stats({
+      ...this.scopeOf(query),
+      ...(days ? { since: daysBack(wholeNumber(days, "since")) } : {}),
+      files: ACTIVITY_FILES,
+      ...this.freshness(),
+    });
     return {
-      totals: { sessions: stats.totals.sessions, messages: stats.totals.messages, tokens: stats.totals.tokens, cost: stats.totals.cost },
+      totals: {
+        sessions: stats.totals.sessions,
+        messages: stats.totals.messages,
+        tokens: stats.totals.tokens,
+        cost: stats.totals.cost,
+      },
       charts: activityCharts(stats),
       files: stats.files,
       unreadable: stats.unreadable,
@@ -257,12 +351,14 @@ function json(value: unknown) {
 }
 
 function checkedId(id: string): string {
-  if (!SESSION_ID.test(id)) throw new RecallError("BAD_INPUT", "a session is named here by its id or an id prefix");
+  if (!SESSION_ID.test(id))
+    throw new RecallError("BAD_INPUT", "a session is named here by its id or an id prefix");
   return id;
 }
 
 function wholeNumber(text: string, field: string): number {
-  if (!/^\d{1,9}$/.test(text)) throw new RecallError("BAD_INPUT", `${field} is a whole number`, { field, value: text });
+  if (!/^\d{1,9}$/.test(text))
+    throw new RecallError("BAD_INPUT", `${field} is a whole number`, { field, value: text });
   return Number(text);
 }
 
@@ -278,7 +374,11 @@ function daysBack(days: number): number {
 }
 
 function isStrings(value: unknown): value is string[] {
-  return Array.isArray(value) && value.length <= 100 && value.every((v) => typeof v === "string" && v.length <= 200);
+  return (
+    Array.isArray(value) &&
+    value.length <= 100 &&
+    value.every((v) => typeof v === "string" && v.length <= 200)
+  );
 }
 
 function partAnswer(part: { html: string; entryIds: string[] }): PartAnswer {
@@ -297,9 +397,24 @@ function webHit(hit: SearchHit | ArchiveHit): WebHit {
 }
 
 function listedHit(session: SessionSummary): WebHit {
-  return { ...summaryFields(session), snippet: [{ text: session.firstMessage, match: false }], matchedBy: null, entryId: null, kind: null, origin: null };
+  return {
+    ...summaryFields(session),
+    snippet: [{ text: session.firstMessage, match: false }],
+    matchedBy: null,
+    entryId: null,
+    kind: null,
+    origin: null,
+  };
 }
 
 function summaryFields(session: SessionSummary) {
-  return { id: session.id, title: sessionTitle(session), project: session.project, folder: session.cwd, modified: session.modified, messages: session.messageCount, tags: session.tags };
+  return {
+    id: session.id,
+    title: sessionTitle(session),
+    project: session.project,
+    folder: session.cwd,
+    modified: session.modified,
+    messages: session.messageCount,
+    tags: session.tags,
+  };
 }

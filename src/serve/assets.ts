@@ -23,7 +23,10 @@ export function loadAssets(sessionCss: string): Map<string, Asset> {
     try {
       return readFileSync(`${folder}${name}`);
     } catch {
-      throw new RecallError("NOT_FOUND", `the web app's ${name} is missing from ${folder}: build it with npm run build`);
+      throw new RecallError(
+        "NOT_FOUND",
+        `the web app's ${name} is missing from ${folder}: build it with npm run build`,
+      );
     }
   };
   return new Map([

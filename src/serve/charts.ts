@@ -15,17 +15,52 @@ const DAY_MS = 86_400_000;
 
 export function activityCharts(stats: Stats): ChartAnswer[] {
   const { unit, buckets } = timeBuckets(stats.days);
-  const over = (pick: (a: Stats["days"][number]) => number) => buckets.map((b) => ({ label: b.label, value: b.days.reduce((sum, d) => sum + pick(d), 0) }));
+  const over = (pick: (a: Stats["days"][number]) => number) =>
+    buckets.map((b) => ({ label: b.label, value: b.days.reduce((sum, d) => sum + pick(d), 0) }));
   const charts: ChartAnswer[] = [
-    { title: `Messages per ${unit}`, svg: timeBars(over((d) => d.messages), whole) },
-    { title: `Tokens per ${unit}`, svg: timeBars(over((d) => d.tokens), compact) },
+    {
+      title: `Messages per ${unit}`,
+      svg: timeBars(
+        over((d) => d.messages),
+        whole,
+      ),
+    },
+    {
+      title: `Tokens per ${unit}`,
+      svg: timeBars(
+        over((d) => d.tokens),
+        compact,
+      ),
+    },
   ];
-  if (stats.totals.cost > 0) charts.push({ title: `Cost per ${unit}`, svg: timeBars(over((d) => d.cost), money) });
+  if (stats.totals.cost > 0)
+    charts.push({
+      title: `Cost per ${unit}`,
+      svg: timeBars(
+        over((d) => d.cost),
+        money,
+      ),
+    });
   charts.push({
     title: "Messages per project",
-    svg: rowBars(stats.projects.map((p) => ({ label: p.project || "(no project)", value: p.messages, note: `${p.sessions} sessions, ${compact(p.tokens)} tokens${p.cost > 0 ? `, ${money(p.cost)}` : ""}` }))),
+    svg: rowBars(
+      stats.projects.map((p) => ({
+        label: p.project || "(no project)",
+        value: p.messages,
+        note: `${p.sessions} sessions, ${compact(p.tokens)} tokens${p.cost > 0 ? `, ${money(p.cost)}` : ""}`,
+      })),
+    ),
   });
-  charts.push({ title: "Replies per model", svg: rowBars(stats.models.map((m) => ({ label: m.model, value: m.messages, note: `${compact(m.tokens)} tokens${m.cost > 0 ? `, ${money(m.cost)}` : ""}` }))) });
+  charts.push({
+    title: "Replies per model",
+    svg: rowBars(
+      stats.models.map((m) => ({
+        label: m.model,
+        value: m.messages,
+        note: `${compact(m.tokens)} tokens${m.cost > 0 ? `, ${money(m.cost)}` : ""}`,
+      })),
+    ),
+  });
   return charts;
 }
 
@@ -40,7 +75,10 @@ interface Bar {
  * without any included), or every week (from its Monday) past three months, or every month past
  * two years.
  */
-function timeBuckets(days: Stats["days"]): { unit: string; buckets: Array<{ label: string; days: Stats["days"] }> } {
+function timeBuckets(days: Stats["days"]): {
+  unit: string;
+  buckets: Array<{ label: string; days: Stats["days"] }>;
+} {
   if (days.length === 0) return { unit: "day", buckets: [] };
   const first = dayMillis(days[0]!.day);
   const last = dayMillis(days[days.length - 1]!.day);
@@ -53,10 +91,14 @@ function timeBuckets(days: Stats["days"]): { unit: string; buckets: Array<{ labe
   };
   const buckets = new Map<string, Stats["days"]>();
   // Noon, so that a change of summer time never skips or repeats a day.
-  for (let at = first; at <= last; at += DAY_MS) if (!buckets.has(keyOf(at))) buckets.set(keyOf(at), []);
+  for (let at = first; at <= last; at += DAY_MS)
+    if (!buckets.has(keyOf(at))) buckets.set(keyOf(at), []);
   for (const day of days) buckets.get(keyOf(dayMillis(day.day)))?.push(day);
   const label = (key: string) => (unit === "month" ? key : key.slice(span > 365 ? 2 : 5));
-  return { unit, buckets: [...buckets].map(([key, inside]) => ({ label: label(key), days: inside })) };
+  return {
+    unit,
+    buckets: [...buckets].map(([key, inside]) => ({ label: label(key), days: inside })),
+  };
 }
 
 function dayMillis(day: string): number {
@@ -79,20 +121,28 @@ function timeBars(bars: Bar[], format: (n: number) => string): string {
   const out = [svgOpen(WIDTH, DAY_HEIGHT)];
   for (const fraction of [0, 0.5, 1]) {
     const y = bottom - fraction * (bottom - 12);
-    out.push(`<line class="grid" x1="${left}" x2="${WIDTH - 24}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}"/>`);
-    out.push(`<text class="axis" x="${left - 6}" y="${(y + 4).toFixed(1)}" text-anchor="end">${esc(format(top * fraction))}</text>`);
+    out.push(
+      `<line class="grid" x1="${left}" x2="${WIDTH - 24}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}"/>`,
+    );
+    out.push(
+      `<text class="axis" x="${left - 6}" y="${(y + 4).toFixed(1)}" text-anchor="end">${esc(format(top * fraction))}</text>`,
+    );
   }
   bars.forEach((bar, i) => {
     const height = top > 0 ? (bar.value / top) * (bottom - 12) : 0;
     const x = left + i * step + (step - width) / 2;
-    out.push(`<rect class="bar" x="${x.toFixed(1)}" y="${(bottom - height).toFixed(1)}" width="${width.toFixed(1)}" height="${height.toFixed(1)}"><title>${esc(`${bar.label}: ${format(bar.value)}`)}</title></rect>`);
+    out.push(
+      `<rect class="bar" x="${x.toFixed(1)}" y="${(bottom - height).toFixed(1)}" width="${width.toFixed(1)}" height="${height.toFixed(1)}"><title>${esc(`${bar.label}: ${format(bar.value)}`)}</title></rect>`,
+    );
   });
   // The first and last days, and about six between, under the bars.
   const every = Math.max(1, Math.ceil(bars.length / 7));
   bars.forEach((bar, i) => {
     if (i % every !== 0 && i !== bars.length - 1) return;
     if (i !== bars.length - 1 && bars.length - 1 - i < every / 2) return;
-    out.push(`<text class="axis" x="${(left + i * step + step / 2).toFixed(1)}" y="${DAY_HEIGHT - 6}" text-anchor="middle">${esc(bar.label)}</text>`);
+    out.push(
+      `<text class="axis" x="${(left + i * step + step / 2).toFixed(1)}" y="${DAY_HEIGHT - 6}" text-anchor="middle">${esc(bar.label)}</text>`,
+    );
   });
   out.push("</svg>");
   return out.join("");
@@ -102,7 +152,8 @@ function rowBars(all: Bar[]): string {
   if (all.length === 0) return empty();
   const rows = all.slice(0, MAX_ROWS);
   const rest = all.slice(MAX_ROWS);
-  if (rest.length > 0) rows.push({ label: `${rest.length} more`, value: rest.reduce((sum, b) => sum + b.value, 0) });
+  if (rest.length > 0)
+    rows.push({ label: `${rest.length} more`, value: rest.reduce((sum, b) => sum + b.value, 0) });
   const top = Math.max(...rows.map((b) => b.value), 1);
   const labelWidth = 240;
   const barSpace = WIDTH - labelWidth - 180;
@@ -111,9 +162,15 @@ function rowBars(all: Bar[]): string {
   rows.forEach((bar, i) => {
     const y = 4 + i * ROW_HEIGHT;
     const width = Math.max(1, (bar.value / top) * barSpace);
-    out.push(`<text class="label" x="${labelWidth - 8}" y="${y + 15}" text-anchor="end">${esc(shorten(bar.label, 34))}<title>${esc(bar.label)}</title></text>`);
-    out.push(`<rect class="bar" x="${labelWidth}" y="${y + 3}" width="${width.toFixed(1)}" height="${ROW_HEIGHT - 6}"><title>${esc(`${bar.label}: ${whole(bar.value)}`)}</title></rect>`);
-    out.push(`<text class="axis" x="${(labelWidth + width + 6).toFixed(1)}" y="${y + 15}">${esc(`${whole(bar.value)}${bar.note ? ` · ${bar.note}` : ""}`)}</text>`);
+    out.push(
+      `<text class="label" x="${labelWidth - 8}" y="${y + 15}" text-anchor="end">${esc(shorten(bar.label, 34))}<title>${esc(bar.label)}</title></text>`,
+    );
+    out.push(
+      `<rect class="bar" x="${labelWidth}" y="${y + 3}" width="${width.toFixed(1)}" height="${ROW_HEIGHT - 6}"><title>${esc(`${bar.label}: ${whole(bar.value)}`)}</title></rect>`,
+    );
+    out.push(
+      `<text class="axis" x="${(labelWidth + width + 6).toFixed(1)}" y="${y + 15}">${esc(`${whole(bar.value)}${bar.note ? ` · ${bar.note}` : ""}`)}</text>`,
+    );
   });
   out.push("</svg>");
   return out.join("");
@@ -147,5 +204,9 @@ function money(n: number): string {
 }
 
 function esc(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;");
 }

@@ -23,24 +23,51 @@ export class Guard {
   private readonly cookieName: string;
 
   constructor(hostNames: readonly string[], port: number) {
-    this.hosts = new Set(hostNames.map((name) => `${name.includes(":") ? `[${name}]` : name}:${port}`.toLowerCase()));
+    this.hosts = new Set(
+      hostNames.map((name) => `${name.includes(":") ? `[${name}]` : name}:${port}`.toLowerCase()),
+    );
     this.cookieName = `recall-${port}`;
   }
 
   check(request: IncomingMessage, url: URL): Verdict {
     const host = (request.headers.host ?? "").toLowerCase();
-    if (!this.hosts.has(host)) return { kind: "refuse", status: 421, message: "this server answers only at the address recall serve printed" };
+    if (!this.hosts.has(host))
+      return {
+        kind: "refuse",
+        status: 421,
+        message: "this server answers only at the address recall serve printed",
+      };
     const offered = url.searchParams.get("token");
     if (offered !== null) {
-      if (!this.isToken(offered)) return { kind: "refuse", status: 403, message: "that link's secret is not this server's: open the address recall serve printed" };
+      if (!this.isToken(offered))
+        return {
+          kind: "refuse",
+          status: 403,
+          message: "that link's secret is not this server's: open the address recall serve printed",
+        };
       url.searchParams.delete("token");
-      return { kind: "admit", location: `${url.pathname}${url.search}`, cookie: `${this.cookieName}=${this.token}; HttpOnly; SameSite=Strict; Path=/` };
+      return {
+        kind: "admit",
+        location: `${url.pathname}${url.search}`,
+        cookie: `${this.cookieName}=${this.token}; HttpOnly; SameSite=Strict; Path=/`,
+      };
     }
-    if (!this.isToken(this.cookieOf(request) ?? "")) return { kind: "refuse", status: 401, message: "open the address recall serve printed (it holds this run's secret)" };
+    if (!this.isToken(this.cookieOf(request) ?? ""))
+      return {
+        kind: "refuse",
+        status: 401,
+        message: "open the address recall serve printed (it holds this run's secret)",
+      };
     if (request.method !== "GET" && request.method !== "HEAD") {
       const origin = request.headers.origin;
-      if (origin !== undefined && origin.toLowerCase() !== `http://${host}`) return { kind: "refuse", status: 403, message: "a change must come from recall's own page" };
-      if (!/^application\/json\b/i.test(request.headers["content-type"] ?? "")) return { kind: "refuse", status: 415, message: "a change is sent as JSON" };
+      if (origin !== undefined && origin.toLowerCase() !== `http://${host}`)
+        return {
+          kind: "refuse",
+          status: 403,
+          message: "a change must come from recall's own page",
+        };
+      if (!/^application\/json\b/i.test(request.headers["content-type"] ?? ""))
+        return { kind: "refuse", status: 415, message: "a change is sent as JSON" };
     }
     return { kind: "pass" };
   }

@@ -47,16 +47,26 @@ export class LiveFeed {
             this.send("following", { at: Date.now() });
           } else if (report.changed) this.send("changed", { at: Date.now() });
         },
-        onError: (error) => this.say(`a sync failed (${error instanceof Error ? error.message : String(error)}); trying again at the next change`),
+        onError: (error) =>
+          this.say(
+            `a sync failed (${error instanceof Error ? error.message : String(error)}); trying again at the next change`,
+          ),
       })
       .catch((error: unknown) => {
-        if (!signal.aborted) this.say(`not following the index (${error instanceof Error ? error.message : String(error)}); searches check for new sessions themselves`);
+        if (!signal.aborted)
+          this.say(
+            `not following the index (${error instanceof Error ? error.message : String(error)}); searches check for new sessions themselves`,
+          );
       })
       .finally(() => (this.watching = false));
   }
 
   attach(page: ServerResponse): void {
-    page.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", Connection: "keep-alive" });
+    page.writeHead(200, {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-store",
+      Connection: "keep-alive",
+    });
     page.write(`retry: 2000\n: ${this.watching ? "following" : "not following"}\n\n`);
     this.pages.add(page);
     page.on("close", () => this.pages.delete(page));
@@ -65,7 +75,10 @@ export class LiveFeed {
     }, KEEP_ALIVE_MS).unref();
   }
 
-  /** `following` once the first sync is done (the feed's first comment says whether it was), then `changed` after each sync that changed the index. */
+  /**
+   * `following` once the first sync is done (the feed's first comment says whether it was), then
+   * `changed` after each sync that changed the index.
+   */
   private send(name: "following" | "changed", event: LiveEvent): void {
     const line = `event: ${name}\ndata: ${JSON.stringify(event)}\n\n`;
     for (const page of this.pages) page.write(line);

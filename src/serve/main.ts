@@ -1,3 +1,6 @@
-/** The web app's server, bundled on its own (dist/bundle/serve.cjs) so that only `recall serve` loads it. */
+/**
+ * The web app's server, bundled on its own (dist/bundle/serve.cjs) so that only `recall serve`
+ * loads it.
+ */
 export { startServer } from "./server.js";
 export type { RunningServer, ServeOptions } from "./server.js";

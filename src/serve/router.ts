@@ -44,9 +44,14 @@ export class Router {
   async answer(raw: IncomingMessage, url: URL, response: ServerResponse): Promise<Answer | null> {
     for (const route of this.routes) {
       const found = route.pattern.exec(url.pathname);
-      if (!found || (route.method !== raw.method && !(route.method === "GET" && raw.method === "HEAD"))) continue;
+      if (
+        !found ||
+        (route.method !== raw.method && !(route.method === "GET" && raw.method === "HEAD"))
+      )
+        continue;
       const params: Record<string, string> = {};
-      for (const [name, value] of Object.entries(found.groups ?? {})) params[name] = decodeURIComponent(value);
+      for (const [name, value] of Object.entries(found.groups ?? {}))
+        params[name] = decodeURIComponent(value);
       return route.handler({ url, params, raw, json: () => readJson(raw) }, response);
     }
     return null;
@@ -86,6 +91,10 @@ const STATUS: Partial<Record<RecallErrorCode, number>> = {
 };
 
 export function errorAnswer(error: unknown): { status: number; body: ErrorAnswer } {
-  if (error instanceof RecallError) return { status: STATUS[error.code] ?? 500, body: { error: error.message, code: error.code } };
-  return { status: 500, body: { error: error instanceof Error ? error.message : String(error), code: "INTERNAL" } };
+  if (error instanceof RecallError)
+    return { status: STATUS[error.code] ?? 500, body: { error: error.message, code: error.code } };
+  return {
+    status: 500,
+    body: { error: error instanceof Error ? error.message : String(error), code: "INTERNAL" },
+  };
 }

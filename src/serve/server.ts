@@ -38,10 +38,19 @@ function hostNames(host: string): string[] {
   return [host];
 }
 
-export async function startServer(options: ServeOptions, say: (line: string) => void): Promise<RunningServer> {
+export async function startServer(
+  options: ServeOptions,
+  say: (line: string) => void,
+): Promise<RunningServer> {
   // As the MCP server: files parsed on a worker thread (a request never waits on another's
   // parse), and the freshness check only after the folders' watches saw a change.
-  const recall = Recall.open({ sessionsDir: options.sessionsDir, env: options.env, cwd: options.folder, background: true, live: true });
+  const recall = Recall.open({
+    sessionsDir: options.sessionsDir,
+    env: options.env,
+    cwd: options.folder,
+    background: true,
+    live: true,
+  });
   try {
     return await serve(recall, options, say);
   } catch (error) {
@@ -50,22 +59,34 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
   }
 }
 
-async function serve(recall: Recall, options: ServeOptions, say: (line: string) => void): Promise<RunningServer> {
+async function serve(
+  recall: Recall,
+  options: ServeOptions,
+  say: (line: string) => void,
+): Promise<RunningServer> {
   const stop = new AbortController();
   const live = new LiveFeed(recall, say);
   const remotes = recall.archive.remotes().map((remote) => remote.name);
-  if (options.remote !== null && !remotes.includes(options.remote)) throw new RecallError("NOT_FOUND", `no remote named ${options.remote} in recall's config.json (see recall remote)`);
+  if (options.remote !== null && !remotes.includes(options.remote))
+    throw new RecallError(
+      "NOT_FOUND",
+      `no remote named ${options.remote} in recall's config.json (see recall remote)`,
+    );
   const info: ServeInfo = {
     version: RECALL_VERSION,
     folder: options.folder,
     project: projectOf(options.folder),
-    matchModes: recall.meaning.modelInstalled() ? (["both", "words", "meaning"] satisfies Match[]) : ["words"],
+    matchModes: recall.meaning.modelInstalled()
+      ? (["both", "words", "meaning"] satisfies Match[])
+      : ["words"],
     remotes,
     remote: options.remote,
     sessionsNote: recall.sessionsFolderProblem()?.message ?? null,
   };
   const router = new Router();
-  new ServeApi(recall, { info, followed: () => live.following, caughtUp: live.caughtUp }).register(router);
+  new ServeApi(recall, { info, followed: () => live.following, caughtUp: live.caughtUp }).register(
+    router,
+  );
   router.on("GET", "/api/events", (_request, response) => {
     live.attach(response);
     return { kind: "held" };
@@ -98,16 +119,19 @@ async function serve(recall: Recall, options: ServeOptions, say: (line: string) 
       const asset = assets.get(url.pathname);
       if (asset && request.method === "GET") {
         // The icon is asked for again at every change of the address: kept a day.
-        if (url.pathname === "/favicon.svg") response.setHeader("Cache-Control", "private, max-age=86400");
+        if (url.pathname === "/favicon.svg")
+          response.setHeader("Cache-Control", "private, max-age=86400");
         return send(response, 200, asset);
       }
-      if (PAGES.test(url.pathname) && request.method === "GET") return send(response, 200, { body: Buffer.from(SHELL), type: "text/html; charset=utf-8" });
+      if (PAGES.test(url.pathname) && request.method === "GET")
+        return send(response, 200, { body: Buffer.from(SHELL), type: "text/html; charset=utf-8" });
       const answer = await router.answer(request, url, response);
       if (answer === null) return sendError(response, 404, `nothing at ${url.pathname}`);
       answerWith(response, answer);
     } catch (error) {
       const { status, body } = errorAnswer(error);
-      if (!response.headersSent) response.writeHead(status, { "Content-Type": "application/json; charset=utf-8" });
+      if (!response.headersSent)
+        response.writeHead(status, { "Content-Type": "application/json; charset=utf-8" });
       response.end(JSON.stringify(body));
     }
   }

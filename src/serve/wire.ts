@@ -57,7 +57,10 @@ export interface ServeInfo {
   remotes: string[];
   /** The remote `--remote` chose: the archive scope to start in. */
   remote: string | null;
-  /** What is wrong with the sessions folder (none yet: Pi has not run), for a page with nothing to show. */
+  /**
+   * What is wrong with the sessions folder (none yet: Pi has not run), for a page with nothing to
+   * show.
+   */
   sessionsNote: string | null;
 }
 
@@ -83,7 +86,9 @@ export interface SessionAnswer {
 /** The parts of a session sent at once, as the reader scrolls: not the whole of a long session. */
 export const PARTS_PER_PAGE = 50;
 
-/** The parts of a session page's first answer: a first screen, drawn before the rest is asked for. */
+/**
+ * The parts of a session page's first answer: a first screen, drawn before the rest is asked for.
+ */
 export const FIRST_SCREEN_PARTS = 12;
 
 export interface PartAnswer {
@@ -113,7 +118,10 @@ export interface TagsAnswer {
 
 export interface ChartAnswer {
   title: string;
-  /** An SVG drawing, its labels escaped (presentation attributes only: the page's policy allows no style attribute). */
+  /**
+   * An SVG drawing, its labels escaped (presentation attributes only: the page's policy allows no
+   * style attribute).
+   */
   svg: string;
 }
 

@@ -25,7 +25,11 @@ export function textKinds(scopes: readonly string[] | undefined): TextKind[] | u
   const kinds = new Set<TextKind>();
   for (const scope of scopes) {
     if (!(CONTENT_SCOPES as readonly string[]).includes(scope)) {
-      throw new RecallError("BAD_INPUT", `unknown content "${scope}": use ${CONTENT_SCOPES.join(", ")}`, { field: "content", value: scope });
+      throw new RecallError(
+        "BAD_INPUT",
+        `unknown content "${scope}": use ${CONTENT_SCOPES.join(", ")}`,
+        { field: "content", value: scope },
+      );
     }
     for (const kind of KINDS[scope as ContentScope]) kinds.add(kind);
   }

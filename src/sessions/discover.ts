@@ -1,12 +1,16 @@
 /**
- * Finds session files the way Pi does, in the native core (rules in native/src/index/scan.rs): in the
- * default layout, `*.jsonl` files one folder below the sessions directory (symlinked folders
+ * Finds session files the way Pi does, in the native core (rules in native/src/index/scan.rs): in
+ * the default layout, `*.jsonl` files one folder below the sessions directory (symlinked folders
  * included); in a custom directory, `*.jsonl` files directly inside it.
  */
 import { join } from "node:path";
 import { native } from "../errors.js";
 import type { Locations } from "../locations.js";
-import type { EarlyLook as NativeEarlyLook, NativeScan, NativeSessionFile } from "../native/addon.js";
+import type {
+  EarlyLook as NativeEarlyLook,
+  NativeScan,
+  NativeSessionFile,
+} from "../native/addon.js";
 import { nativeModule } from "../native/binding.js";
 import type { IndexStore } from "../store.js";
 
@@ -20,8 +24,12 @@ export interface Discovery {
 }
 
 /** Every session file with its signature, sorted by path. */
-export async function discoverSessionFiles(locations: Pick<Locations, "sessionsDir" | "layout">): Promise<Discovery> {
-  const found = await native(() => nativeModule().listSessionFiles(locations.sessionsDir, locations.layout === "flat"));
+export async function discoverSessionFiles(
+  locations: Pick<Locations, "sessionsDir" | "layout">,
+): Promise<Discovery> {
+  const found = await native(() =>
+    nativeModule().listSessionFiles(locations.sessionsDir, locations.layout === "flat"),
+  );
   return { files: found.changed, failures: found.failures };
 }
 
@@ -43,8 +51,14 @@ function listingsFile(locations: Pick<Locations, "cacheDir">): string {
  * (see scanSessionFiles): `recall search` starts one before its CLI is loaded (early-look.ts), so
  * the stats overlap the rest of its start.
  */
-export function startEarlyLook(locations: Pick<Locations, "sessionsDir" | "layout" | "cacheDir">): EarlyLook {
-  return nativeModule().EarlyLook.start(locations.sessionsDir, locations.layout === "flat", listingsFile(locations));
+export function startEarlyLook(
+  locations: Pick<Locations, "sessionsDir" | "layout" | "cacheDir">,
+): EarlyLook {
+  return nativeModule().EarlyLook.start(
+    locations.sessionsDir,
+    locations.layout === "flat",
+    listingsFile(locations),
+  );
 }
 
 /**
@@ -52,7 +66,17 @@ export function startEarlyLook(locations: Pick<Locations, "sessionsDir" | "layou
  * `compare` is false), after picking up other processes' commits. `early` stands for the look at
  * the files if it was of the same folder; it is used up either way.
  */
-export function scanSessionFiles(store: IndexStore, compare: boolean, early?: EarlyLook): Promise<NativeScan> {
+export function scanSessionFiles(
+  store: IndexStore,
+  compare: boolean,
+  early?: EarlyLook,
+): Promise<NativeScan> {
   const { sessionsDir, layout } = store.locations;
-  return store.native.scan(sessionsDir, layout === "flat", compare, listingsFile(store.locations), early);
+  return store.native.scan(
+    sessionsDir,
+    layout === "flat",
+    compare,
+    listingsFile(store.locations),
+    early,
+  );
 }

@@ -11,7 +11,13 @@
  */
 import { basename } from "node:path";
 import { closeSync } from "node:fs";
-import { JsonLines, openSessionFile, readLineObjectAt, type JsonLine, type LineStats } from "./lines.js";
+import {
+  JsonLines,
+  openSessionFile,
+  readLineObjectAt,
+  type JsonLine,
+  type LineStats,
+} from "./lines.js";
 import { toMillis } from "./text.js";
 
 export interface SessionHeader {
@@ -45,7 +51,9 @@ export function idFromFileName(path: string): string {
 
 function fileNameTime(path: string): number | undefined {
   const match = /^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z_/.exec(basename(path));
-  return match ? toMillis(`${match[1]}T${match[2]}:${match[3]}:${match[4]}.${match[5]}Z`) : undefined;
+  return match
+    ? toMillis(`${match[1]}T${match[2]}:${match[3]}:${match[4]}.${match[5]}Z`)
+    : undefined;
 }
 
 function parseHeader(value: Record<string, unknown>, path: string): SessionHeader {
@@ -54,19 +62,35 @@ function parseHeader(value: Record<string, unknown>, path: string): SessionHeade
     cwd: typeof value.cwd === "string" ? value.cwd : "",
     created: toMillis(value.timestamp) ?? fileNameTime(path) ?? 0,
     version: typeof value.version === "number" ? value.version : 1,
-    parent: typeof value.parentSession === "string" ? value.parentSession : typeof value.branchedFrom === "string" ? value.branchedFrom : undefined,
+    parent:
+      typeof value.parentSession === "string"
+        ? value.parentSession
+        : typeof value.branchedFrom === "string"
+          ? value.branchedFrom
+          : undefined,
     hasHeader: true,
   };
 }
 
 /** The header of a file that has none (or none before its first entry, whose time may stand in). */
 export function headerless(path: string, firstEntry?: Record<string, unknown>): SessionHeader {
-  return { id: idFromFileName(path), cwd: "", created: fileNameTime(path) ?? toMillis(firstEntry?.timestamp) ?? 0, version: 3, hasHeader: false };
+  return {
+    id: idFromFileName(path),
+    cwd: "",
+    created: fileNameTime(path) ?? toMillis(firstEntry?.timestamp) ?? 0,
+    version: 3,
+    hasHeader: false,
+  };
 }
 
 function migrate(value: Record<string, unknown>): Record<string, unknown> {
   const message = value.message as Record<string, unknown> | undefined;
-  if (value.type === "message" && message && typeof message === "object" && message.role === "hookMessage") {
+  if (
+    value.type === "message" &&
+    message &&
+    typeof message === "object" &&
+    message.role === "hookMessage"
+  ) {
     return { ...value, message: { ...message, role: "custom" } };
   }
   return value;
@@ -75,7 +99,9 @@ function migrate(value: Record<string, unknown>): Record<string, unknown> {
 export interface EntryReading {
   /** Start here (a resumed read: where an earlier read stopped, with the header it found). */
   from?: { offset: number; lineNo: number; header: SessionHeader };
-  /** Every header line, the first one (the header) included: a v1 `firstKeptEntryIndex` counts them. */
+  /**
+   * Every header line, the first one (the header) included: a v1 `firstKeptEntryIndex` counts them.
+   */
   onHeaderLine?: (line: JsonLine) => void;
   /** Lines rejected from their first bytes, unparsed (see readJsonLines). */
   skip?: (head: string) => boolean;
@@ -94,7 +120,12 @@ export class SessionEntries implements Iterable<SessionEntry> {
     private readonly path: string,
     private readonly reading: EntryReading = {},
   ) {
-    this.lines = new JsonLines(path, reading.from?.offset ?? 0, reading.from?.lineNo ?? 1, reading.skip);
+    this.lines = new JsonLines(
+      path,
+      reading.from?.offset ?? 0,
+      reading.from?.lineNo ?? 1,
+      reading.skip,
+    );
     this.found = reading.from?.header;
   }
 
@@ -125,7 +156,11 @@ export class SessionEntries implements Iterable<SessionEntry> {
  * Calls `onEntry` for each entry from the start of the file (or `from`), until it returns false;
  * returns the header with the line statistics (see SessionEntries).
  */
-export function readEntries(path: string, onEntry: (entry: SessionEntry, header: SessionHeader) => boolean | void, reading: EntryReading = {}): LineStats & { header: SessionHeader } {
+export function readEntries(
+  path: string,
+  onEntry: (entry: SessionEntry, header: SessionHeader) => boolean | void,
+  reading: EntryReading = {},
+): LineStats & { header: SessionHeader } {
   const entries = new SessionEntries(path, reading);
   for (const entry of entries) if (onEntry(entry, entries.header) === false) break;
   return { ...entries.stats, header: entries.header };
@@ -157,7 +192,10 @@ export class EntryFile {
     this.fd = openSessionFile(path);
   }
 
-  /** The entry at `place`, migrated as readEntries gives it; undefined if the file no longer holds it there. */
+  /**
+   * The entry at `place`, migrated as readEntries gives it; undefined if the file no longer holds
+   * it there.
+   */
   read(place: EntryPlace): Record<string, unknown> | undefined {
     const value = readLineObjectAt(this.fd, place.start, place.length);
     return typeof value === "string" ? undefined : migrate(value);

@@ -8,7 +8,10 @@ export type TranscriptMode = "conversation" | "raw";
 export const TRANSCRIPT_MODES: readonly TranscriptMode[] = ["conversation", "raw"];
 
 export interface RenderedEntry {
-  /** Pi's role (`user`, `assistant`, `custom`, `toolResult`, `bashExecution`) or the entry type (`compaction`, `branch_summary`). */
+  /**
+   * Pi's role (`user`, `assistant`, `custom`, `toolResult`, `bashExecution`) or the entry type
+   * (`compaction`, `branch_summary`).
+   */
   role: string;
   text: string;
   /** Tool results: the tool that produced them. */
@@ -18,7 +21,11 @@ export interface RenderedEntry {
 }
 
 /** The entry as listed in `mode`, or undefined when that listing leaves it out (no text). */
-export function renderEntry(type: string, value: Record<string, unknown>, mode: TranscriptMode): RenderedEntry | undefined {
+export function renderEntry(
+  type: string,
+  value: Record<string, unknown>,
+  mode: TranscriptMode,
+): RenderedEntry | undefined {
   const rendered = render(type, value, mode === "raw", false);
   return rendered && rendered.text.trim() ? rendered : undefined;
 }
@@ -27,18 +34,29 @@ export function renderEntry(type: string, value: Record<string, unknown>, mode: 
  * The role the entry is listed with in `mode`, or undefined when that listing leaves it out:
  * `renderEntry`'s answer without the text, which for a tool call is its arguments as JSON.
  */
-export function shownRole(type: string, value: Record<string, unknown>, mode: TranscriptMode): string | undefined {
+export function shownRole(
+  type: string,
+  value: Record<string, unknown>,
+  mode: TranscriptMode,
+): string | undefined {
   const rendered = render(type, value, mode === "raw", true);
   return rendered && rendered.text.trim() ? rendered.role : undefined;
 }
 
 /** `probe`: only whether there is text matters, so a tool call's arguments are left out of it. */
-function render(type: string, value: Record<string, unknown>, raw: boolean, probe: boolean): RenderedEntry | undefined {
+function render(
+  type: string,
+  value: Record<string, unknown>,
+  raw: boolean,
+  probe: boolean,
+): RenderedEntry | undefined {
   switch (type) {
     case "message":
       return renderMessage(value.message, raw, probe);
     case "custom_message":
-      return raw || value.display !== false ? { role: "custom", text: blocksText(value.content, raw, probe) } : undefined;
+      return raw || value.display !== false
+        ? { role: "custom", text: blocksText(value.content, raw, probe) }
+        : undefined;
     case "compaction":
     case "branch_summary":
       return typeof value.summary === "string" ? { role: type, text: value.summary } : undefined;
@@ -55,11 +73,16 @@ function renderMessage(message: unknown, raw: boolean, probe: boolean): Rendered
       return { role: "user", text: blocksText(m.content, raw, probe) };
     case "assistant": {
       const text = blocksText(m.content, raw, probe);
-      const error = raw && typeof m.errorMessage === "string" && m.errorMessage ? `[error] ${m.errorMessage}` : "";
+      const error =
+        raw && typeof m.errorMessage === "string" && m.errorMessage
+          ? `[error] ${m.errorMessage}`
+          : "";
       return { role: "assistant", text: [text, error].filter(Boolean).join("\n\n") };
     }
     case "custom":
-      return raw || m.display !== false ? { role: "custom", text: blocksText(m.content, raw, probe) } : undefined;
+      return raw || m.display !== false
+        ? { role: "custom", text: blocksText(m.content, raw, probe) }
+        : undefined;
     case "toolResult":
       if (!raw) return undefined;
       return {
@@ -72,7 +95,11 @@ function renderMessage(message: unknown, raw: boolean, probe: boolean): Rendered
       if (!raw) return undefined;
       const failed = typeof m.exitCode === "number" && m.exitCode !== 0;
       const status = failed ? `\n[exit ${m.exitCode}]` : "";
-      return { role: "bashExecution", text: `$ ${String(m.command ?? "")}\n${String(m.output ?? "")}${status}`, isError: failed };
+      return {
+        role: "bashExecution",
+        text: `$ ${String(m.command ?? "")}\n${String(m.output ?? "")}${status}`,
+        isError: failed,
+      };
     }
     default:
       return undefined;
@@ -88,9 +115,18 @@ function blocksText(content: unknown, raw: boolean, probe: boolean): string {
     if (!block || typeof block !== "object") continue;
     const b = block as Record<string, unknown>;
     if (b.type === "text" && typeof b.text === "string") parts.push(b.text);
-    else if (b.type === "image") parts.push(typeof b.mimeType === "string" ? `[image ${b.mimeType}]` : "[image]");
-    else if (raw && b.type === "thinking") parts.push(b.redacted === true ? "[thinking, redacted]" : `[thinking]\n${String(b.thinking ?? "")}`);
-    else if (raw && b.type === "toolCall") parts.push(probe ? "[tool call]" : `[tool call] ${String(b.name ?? "?")} ${JSON.stringify(b.arguments ?? {})}`);
+    else if (b.type === "image")
+      parts.push(typeof b.mimeType === "string" ? `[image ${b.mimeType}]` : "[image]");
+    else if (raw && b.type === "thinking")
+      parts.push(
+        b.redacted === true ? "[thinking, redacted]" : `[thinking]\n${String(b.thinking ?? "")}`,
+      );
+    else if (raw && b.type === "toolCall")
+      parts.push(
+        probe
+          ? "[tool call]"
+          : `[tool call] ${String(b.name ?? "?")} ${JSON.stringify(b.arguments ?? {})}`,
+      );
   }
   return parts.filter((p) => p.trim()).join("\n\n");
 }

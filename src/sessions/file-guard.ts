@@ -41,12 +41,20 @@ export function checkSessionFile(sessionsDir: string, path: string): FileIdentit
   } catch {
     throw new RecallError("NOT_FOUND", "the session file is gone");
   }
-  if (real === undefined) throw new RecallError("UNSAFE_FILE", "the session file is not inside the sessions folder");
-  if (stats.isSymbolicLink()) throw new RecallError("UNSAFE_FILE", "the session file is a symbolic link");
-  if (!stats.isFile()) throw new RecallError("UNSAFE_FILE", "the session file is not a regular file");
-  if (stats.nlink !== 1) throw new RecallError("UNSAFE_FILE", "the session file has more than one link");
+  if (real === undefined)
+    throw new RecallError("UNSAFE_FILE", "the session file is not inside the sessions folder");
+  if (stats.isSymbolicLink())
+    throw new RecallError("UNSAFE_FILE", "the session file is a symbolic link");
+  if (!stats.isFile())
+    throw new RecallError("UNSAFE_FILE", "the session file is not a regular file");
+  if (stats.nlink !== 1)
+    throw new RecallError("UNSAFE_FILE", "the session file has more than one link");
   if (stats.size > MAX_SESSION_BYTES) {
-    throw new RecallError("FILE_TOO_LARGE", `the session file is larger than ${MAX_SESSION_BYTES / 1024 / 1024} MiB`, { value: String(stats.size) });
+    throw new RecallError(
+      "FILE_TOO_LARGE",
+      `the session file is larger than ${MAX_SESSION_BYTES / 1024 / 1024} MiB`,
+      { value: String(stats.size) },
+    );
   }
   return identityOf(stats);
 }
@@ -57,16 +65,28 @@ export function checkSessionFile(sessionsDir: string, path: string): FileIdentit
  * at most `maxBytes`. Throws a RecallError saying which it is not (with `hint`, what to do about a
  * file too large); nothing is opened.
  */
-export function checkWholeSessionFile(path: string, maxBytes: number = MAX_SESSION_BYTES, hint?: string): void {
+export function checkWholeSessionFile(
+  path: string,
+  maxBytes: number = MAX_SESSION_BYTES,
+  hint?: string,
+): void {
   let stats: Stats;
   try {
     stats = statSync(path);
   } catch {
     throw new RecallError("NOT_FOUND", "the session file is gone");
   }
-  if (!stats.isFile()) throw new RecallError("UNSAFE_FILE", `the session file is not a regular file (${kindOf(stats)})`);
+  if (!stats.isFile())
+    throw new RecallError(
+      "UNSAFE_FILE",
+      `the session file is not a regular file (${kindOf(stats)})`,
+    );
   if (stats.size > maxBytes) {
-    throw new RecallError("FILE_TOO_LARGE", `the session file is ${mib(stats.size)} MiB, more than the ${mib(maxBytes)} MiB read whole at once`, { value: String(stats.size), hint });
+    throw new RecallError(
+      "FILE_TOO_LARGE",
+      `the session file is ${mib(stats.size)} MiB, more than the ${mib(maxBytes)} MiB read whole at once`,
+      { value: String(stats.size), hint },
+    );
   }
 }
 
@@ -86,7 +106,12 @@ function mib(bytes: number): string {
  * `read` of a file that passes the checks before and after, and is the file `expected` names
  * (when given: the identity a reference was made with) all along.
  */
-export async function guardedRead<T>(sessionsDir: string, path: string, expected: FileIdentity | undefined, read: () => Promise<T>): Promise<T> {
+export async function guardedRead<T>(
+  sessionsDir: string,
+  path: string,
+  expected: FileIdentity | undefined,
+  read: () => Promise<T>,
+): Promise<T> {
   const before = checkSessionFile(sessionsDir, path);
   if (expected !== undefined && before !== expected) throw replaced();
   const value = await read();
@@ -95,5 +120,7 @@ export async function guardedRead<T>(sessionsDir: string, path: string, expected
 }
 
 function replaced(): RecallError {
-  return new RecallError("SESSION_REPLACED", "the session file was replaced by another file", { hint: "search again for a new reference" });
+  return new RecallError("SESSION_REPLACED", "the session file was replaced by another file", {
+    hint: "search again for a new reference",
+  });
 }

@@ -94,9 +94,13 @@ function lineObject(text: string): Record<string, unknown> | string {
  * from an open file without reading anything else; a string when the bytes there are no longer
  * such a line.
  */
-export function readLineObjectAt(fd: number, start: number, length: number): Record<string, unknown> | string {
+export function readLineObjectAt(
+  fd: number,
+  start: number,
+  length: number,
+): Record<string, unknown> | string {
   const bytes = Buffer.allocUnsafe(length);
-  for (let got = 0; got < length; ) {
+  for (let got = 0; got < length;) {
     const read = readSync(fd, bytes, got, length - got, start + got);
     if (read === 0) return "cut short";
     got += read;
@@ -139,9 +143,21 @@ function openNoAtime(path: string, flags: number): number {
 }
 
 function notASessionFile(path: string, stat: Stats): RecallError {
-  if (stat.isDirectory()) return new RecallError("BAD_INPUT", `${path} is a folder, not a session file`);
-  const kind = stat.isFIFO() ? "a FIFO" : stat.isCharacterDevice() ? "a character device" : stat.isBlockDevice() ? "a block device" : stat.isSocket() ? "a socket" : "not a plain file";
-  return new RecallError("BAD_INPUT", `${path} is not a regular file (${kind}); a session is a .jsonl file`);
+  if (stat.isDirectory())
+    return new RecallError("BAD_INPUT", `${path} is a folder, not a session file`);
+  const kind = stat.isFIFO()
+    ? "a FIFO"
+    : stat.isCharacterDevice()
+      ? "a character device"
+      : stat.isBlockDevice()
+        ? "a block device"
+        : stat.isSocket()
+          ? "a socket"
+          : "not a plain file";
+  return new RecallError(
+    "BAD_INPUT",
+    `${path} is not a regular file (${kind}); a session is a .jsonl file`,
+  );
 }
 
 /**
@@ -167,7 +183,8 @@ export class JsonLines implements Iterable<JsonLine> {
     const { stats, skip } = this;
     const skipMalformed = (line: number, reason: string) => {
       stats.malformed++;
-      if (stats.malformedAt.length < MAX_MALFORMED_DETAILS) stats.malformedAt.push({ line, reason });
+      if (stats.malformedAt.length < MAX_MALFORMED_DETAILS)
+        stats.malformedAt.push({ line, reason });
     };
     const fd = openSessionFile(this.path);
     try {

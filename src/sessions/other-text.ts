@@ -18,7 +18,10 @@ const FILE_TOOLS = new Set(["read", "edit", "write"]);
 /** Words of a bash command tried as paths, at most. */
 const MAX_COMMAND_PATHS = 50;
 
-/** A long output as its first and last parts, so neither a command line echo nor the final error is lost. */
+/**
+ * A long output as its first and last parts, so neither a command line echo nor the final error is
+ * lost.
+ */
 export function cappedOutput(text: string): string {
   if (text.length <= OUTPUT_HEAD_CHARS + OUTPUT_TAIL_CHARS) return text;
   return `${text.slice(0, OUTPUT_HEAD_CHARS)}\n…\n${text.slice(text.length - OUTPUT_TAIL_CHARS)}`;
@@ -31,7 +34,8 @@ export function cappedOutput(text: string): string {
 export function outputText(message: Record<string, unknown>, whole = false): string | undefined {
   const cut = whole ? (text: string) => text : cappedOutput;
   if (message.role === "toolResult") return cut(contentText(message.content));
-  if (message.role === "bashExecution") return cut(typeof message.output === "string" ? message.output : "");
+  if (message.role === "bashExecution")
+    return cut(typeof message.output === "string" ? message.output : "");
   return undefined;
 }
 
@@ -40,7 +44,13 @@ export function thinkingText(content: unknown): string {
   if (!Array.isArray(content)) return "";
   const parts: string[] = [];
   for (const block of content as Record<string, unknown>[]) {
-    if (block?.type === "thinking" && !block.redacted && typeof block.thinking === "string" && block.thinking.trim()) parts.push(block.thinking);
+    if (
+      block?.type === "thinking" &&
+      !block.redacted &&
+      typeof block.thinking === "string" &&
+      block.thinking.trim()
+    )
+      parts.push(block.thinking);
   }
   return parts.join("\n\n");
 }
@@ -54,7 +64,10 @@ export interface CallText {
   files: string[];
 }
 
-/** A path as the session's folder resolves it; undefined for a relative path with no folder to resolve it in. */
+/**
+ * A path as the session's folder resolves it; undefined for a relative path with no folder to
+ * resolve it in.
+ */
 function absolute(path: string, cwd: string): string | undefined {
   if (isAbsolute(path)) return normalize(path);
   return isAbsolute(cwd) ? resolve(cwd, path) : undefined;
@@ -73,11 +86,19 @@ export function commandPaths(command: string, cwd: string): string[] {
   return [...found];
 }
 
-/** A tool call from an assistant's content block: its name and argument values, and the files it touched. */
+/**
+ * A tool call from an assistant's content block: its name and argument values, and the files it
+ * touched.
+ */
 export function callText(block: Record<string, unknown>, cwd: string): CallText | undefined {
   if (typeof block.name !== "string" || !block.name) return undefined;
-  const args = block.arguments && typeof block.arguments === "object" ? (block.arguments as Record<string, unknown>) : {};
-  const values = Object.values(args).filter((v): v is string => typeof v === "string" && v.trim() !== "");
+  const args =
+    block.arguments && typeof block.arguments === "object"
+      ? (block.arguments as Record<string, unknown>)
+      : {};
+  const values = Object.values(args).filter(
+    (v): v is string => typeof v === "string" && v.trim() !== "",
+  );
   const text = callTextOf(block.name, values);
   const files = new Set<string>();
   const path = args.path ?? args.file_path;
@@ -85,7 +106,8 @@ export function callText(block: Record<string, unknown>, cwd: string): CallText 
     const file = absolute(path.trim(), cwd);
     if (file) files.add(file);
   }
-  if (block.name === "bash" && typeof args.command === "string") for (const file of commandPaths(args.command, cwd)) files.add(file);
+  if (block.name === "bash" && typeof args.command === "string")
+    for (const file of commandPaths(args.command, cwd)) files.add(file);
   return { tool: block.name, text, values, files: [...files] };
 }
 
@@ -97,7 +119,9 @@ export function callTextOf(tool: string, values: readonly string[]): string {
 /** The tool calls in assistant content. */
 export function callsIn(content: unknown, cwd: string): CallText[] {
   if (!Array.isArray(content)) return [];
-  return (content as Record<string, unknown>[]).filter((b) => b?.type === "toolCall").flatMap((b) => callText(b, cwd) ?? []);
+  return (content as Record<string, unknown>[])
+    .filter((b) => b?.type === "toolCall")
+    .flatMap((b) => callText(b, cwd) ?? []);
 }
 
 /** A file asked about (`--file`), as calls are recorded: absolute, against the caller's folder. */

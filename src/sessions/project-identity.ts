@@ -12,7 +12,12 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 /** The remote that names a repository when it has several. */
 const PREFERRED_REMOTE = "origin";
 /** Hosts whose paths are case-insensitive: `Acme/App` and `acme/app` are one repository there. */
-const CASE_INSENSITIVE_HOSTS = new Set(["github.com", "gitlab.com", "bitbucket.org", "codeberg.org"]);
+const CASE_INSENSITIVE_HOSTS = new Set([
+  "github.com",
+  "gitlab.com",
+  "bitbucket.org",
+  "codeberg.org",
+]);
 
 export function projectIdentity(folder: string): string {
   const start = resolve(folder);
@@ -26,7 +31,9 @@ export function projectIdentity(folder: string): string {
   }
 }
 
-/** The text of the config of the repository `dotGit` (a `.git` folder or file) belongs to, if any. */
+/**
+ * The text of the config of the repository `dotGit` (a `.git` folder or file) belongs to, if any.
+ */
 function gitConfigOf(dotGit: string): string | undefined {
   let gitDir = dotGit;
   try {
@@ -42,7 +49,10 @@ function gitConfigOf(dotGit: string): string | undefined {
   // A linked worktree's folder names the repository's own in `commondir`.
   const common = readOrUndefined(join(gitDir, "commondir"))?.trim();
   const configDir = common ? (isAbsolute(common) ? common : resolve(gitDir, common)) : gitDir;
-  return readOrUndefined(join(configDir, "config")) ?? (common === undefined && existsDir(gitDir) ? "" : undefined);
+  return (
+    readOrUndefined(join(configDir, "config")) ??
+    (common === undefined && existsDir(gitDir) ? "" : undefined)
+  );
 }
 
 function readOrUndefined(path: string): string | undefined {
@@ -80,7 +90,8 @@ export function remoteUrl(config: string): string | undefined {
 
 /** A config value without its surrounding quotes or trailing comment. */
 function unquote(value: string): string {
-  if (value.startsWith('"')) return value.slice(1, value.indexOf('"', 1) > 0 ? value.indexOf('"', 1) : undefined);
+  if (value.startsWith('"'))
+    return value.slice(1, value.indexOf('"', 1) > 0 ? value.indexOf('"', 1) : undefined);
   return value.replace(/\s+[#;].*$/, "");
 }
 
@@ -113,7 +124,10 @@ export function normalizeRemote(url: string): string {
 }
 
 function trimRepoPath(path: string): string {
-  return path.replace(/\/+$/, "").replace(/\.git$/i, "").replace(/\/+$/, "");
+  return path
+    .replace(/\/+$/, "")
+    .replace(/\.git$/i, "")
+    .replace(/\/+$/, "");
 }
 
 /** Identities already read, by folder: a process reads each folder's repository once. */

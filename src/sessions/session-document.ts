@@ -31,7 +31,14 @@ export interface Usage {
   cost: number;
 }
 
-export type EntryKind = "user" | "assistant" | "toolResult" | "bashExecution" | "custom" | "compaction" | "branch_summary";
+export type EntryKind =
+  | "user"
+  | "assistant"
+  | "toolResult"
+  | "bashExecution"
+  | "custom"
+  | "compaction"
+  | "branch_summary";
 
 export interface DocumentEntry {
   id: string;
@@ -74,8 +81,13 @@ export interface SessionDocument {
   entries: DocumentEntry[];
 }
 
-/** The listed entries' contents: kept by the tree where it was read with `keep`, else read again. */
-export function readSessionDocument(tree: SessionTree, options: { allBranches: boolean }): SessionDocument {
+/**
+ * The listed entries' contents: kept by the tree where it was read with `keep`, else read again.
+ */
+export function readSessionDocument(
+  tree: SessionTree,
+  options: { allBranches: boolean },
+): SessionDocument {
   const listed = listTranscript(tree, { mode: "raw", allBranches: options.allBranches });
   const entries: DocumentEntry[] = [];
   let file: EntryFile | undefined;
@@ -107,7 +119,10 @@ export function readSessionDocument(tree: SessionTree, options: { allBranches: b
 function readAgain(file: EntryFile, entry: TreeEntry): Record<string, unknown> {
   const value = file.read(entry.place);
   if (!value || !renderEntry(entry.type, value, "raw")) {
-    throw new RecallError("SESSION_REPLACED", `${file.path} was rewritten while it was read; read it again`);
+    throw new RecallError(
+      "SESSION_REPLACED",
+      `${file.path} was rewritten while it was read; read it again`,
+    );
   }
   return value;
 }
@@ -121,7 +136,11 @@ function documentEntry(type: string, value: Record<string, unknown>): EntryConte
     case "custom_message":
       return { kind: "custom", blocks: blocksOf(value.content) };
     case "compaction":
-      return { kind: "compaction", blocks: [{ type: "text", text: String(value.summary) }], ...(typeof value.tokensBefore === "number" ? { tokensBefore: value.tokensBefore } : {}) };
+      return {
+        kind: "compaction",
+        blocks: [{ type: "text", text: String(value.summary) }],
+        ...(typeof value.tokensBefore === "number" ? { tokensBefore: value.tokensBefore } : {}),
+      };
     case "branch_summary":
       return { kind: "branch_summary", blocks: [{ type: "text", text: String(value.summary) }] };
     default:
@@ -135,7 +154,12 @@ function messageContent(m: Record<string, unknown>): EntryContent | undefined {
     case "custom":
       return { kind: m.role, blocks: blocksOf(m.content) };
     case "assistant": {
-      const model = typeof m.model === "string" && m.model ? (typeof m.provider === "string" && m.provider ? `${m.provider}/${m.model}` : m.model) : undefined;
+      const model =
+        typeof m.model === "string" && m.model
+          ? typeof m.provider === "string" && m.provider
+            ? `${m.provider}/${m.model}`
+            : m.model
+          : undefined;
       const usage = usageOf(m.usage);
       return {
         kind: "assistant",
@@ -175,15 +199,26 @@ function blocksOf(content: unknown): DocumentBlock[] {
   for (const block of content) {
     if (!block || typeof block !== "object") continue;
     const b = block as Record<string, unknown>;
-    if (b.type === "text" && typeof b.text === "string" && b.text.trim()) blocks.push({ type: "text", text: b.text });
-    else if (b.type === "image") blocks.push({ type: "image", mimeType: typeof b.mimeType === "string" ? b.mimeType : null });
-    else if (b.type === "thinking") blocks.push({ type: "thinking", text: b.redacted === true ? "" : String(b.thinking ?? ""), redacted: b.redacted === true });
-    else if (b.type === "toolCall") blocks.push(toolCallBlock(String(b.id ?? ""), String(b.name ?? "?"), b.arguments ?? {}));
+    if (b.type === "text" && typeof b.text === "string" && b.text.trim())
+      blocks.push({ type: "text", text: b.text });
+    else if (b.type === "image")
+      blocks.push({ type: "image", mimeType: typeof b.mimeType === "string" ? b.mimeType : null });
+    else if (b.type === "thinking")
+      blocks.push({
+        type: "thinking",
+        text: b.redacted === true ? "" : String(b.thinking ?? ""),
+        redacted: b.redacted === true,
+      });
+    else if (b.type === "toolCall")
+      blocks.push(toolCallBlock(String(b.id ?? ""), String(b.name ?? "?"), b.arguments ?? {}));
   }
   return blocks;
 }
 
-/** A tool call, its arguments as indented JSON when first read: a page that renders a few parts of a long session formats only theirs. */
+/**
+ * A tool call, its arguments as indented JSON when first read: a page that renders a few parts of a
+ * long session formats only theirs.
+ */
 function toolCallBlock(id: string, name: string, input: unknown): DocumentBlock {
   let text: string | undefined;
   return {
@@ -204,6 +239,13 @@ function count(value: unknown): number {
 export function usageOf(value: unknown): Usage | undefined {
   if (!value || typeof value !== "object") return undefined;
   const u = value as Record<string, unknown>;
-  const cost = u.cost && typeof u.cost === "object" ? count((u.cost as Record<string, unknown>).total) : 0;
-  return { input: count(u.input), output: count(u.output), cacheRead: count(u.cacheRead), cacheWrite: count(u.cacheWrite), cost };
+  const cost =
+    u.cost && typeof u.cost === "object" ? count((u.cost as Record<string, unknown>).total) : 0;
+  return {
+    input: count(u.input),
+    output: count(u.output),
+    cacheRead: count(u.cacheRead),
+    cacheWrite: count(u.cacheWrite),
+    cost,
+  };
 }

@@ -30,7 +30,9 @@ export interface IndexedMessage {
   tool?: string;
   /** Absolute paths of the files a call touched. */
   files?: string[];
-  /** Byte offset of the entry's line, for output: the index keeps its words only (entry-output.ts). */
+  /**
+   * Byte offset of the entry's line, for output: the index keeps its words only (entry-output.ts).
+   */
   lineOffset?: number;
   /** With `ReadOptions.whole`, a tool call's argument values, whole (its `text` is whole too). */
   values?: string[];
@@ -52,7 +54,10 @@ export interface SessionRead {
   header: SessionHeader;
   name: string | undefined;
   firstMessage: string;
-  /** The start of its conversation, for the meaning index (`OPENING_CHARS`); "" unless `ReadOptions.opening`. */
+  /**
+   * The start of its conversation, for the meaning index (`OPENING_CHARS`); "" unless
+   * `ReadOptions.opening`.
+   */
   opening: string;
   /** Last message time, or the header time for a session without messages. */
   modified: number;
@@ -114,11 +119,16 @@ export function readCopyKeys(path: string): Set<string> {
   return keys;
 }
 
-/** `opening` with one more message, cut at OPENING_CHARS (after a surrogate pair it would cut in two). */
+/**
+ * `opening` with one more message, cut at OPENING_CHARS (after a surrogate pair it would cut in
+ * two).
+ */
 function openingWith(opening: string, text: string): string {
   const joined = opening ? `${opening}\n${text.trim()}` : text.trim();
   if (joined.length <= OPENING_CHARS) return joined;
-  const end = /[\uD800-\uDBFF]/.test(joined[OPENING_CHARS - 1]!) ? OPENING_CHARS + 1 : OPENING_CHARS;
+  const end = /[\uD800-\uDBFF]/.test(joined[OPENING_CHARS - 1]!)
+    ? OPENING_CHARS + 1
+    : OPENING_CHARS;
   return joined.slice(0, end);
 }
 
@@ -141,11 +151,24 @@ export function readSessionForIndex(path: string, options: ReadOptions = {}): Se
  * the rest and the whole read's metadata, malformed lines and checkpoint, is returned. A message
  * is in one part only; the parts' messages in order are those of a read in one piece.
  */
-export function* readSessionInParts(path: string, options: ReadOptions, partChars: number): Generator<SessionRead, SessionRead> {
+export function* readSessionInParts(
+  path: string,
+  options: ReadOptions,
+  partChars: number,
+): Generator<SessionRead, SessionRead> {
   const resume = options.resume;
   const state: ReadCheckpoint = resume
     ? { ...resume.checkpoint }
-    : { offset: 0, lineNo: 1, nextIndex: 0, messageCount: 0, name: undefined, firstMessage: "", opening: "", modified: 0 };
+    : {
+        offset: 0,
+        lineNo: 1,
+        nextIndex: 0,
+        messageCount: 0,
+        name: undefined,
+        firstMessage: "",
+        opening: "",
+        modified: 0,
+      };
   let checkpoint: ReadCheckpoint = { ...state };
   // The state before the current line: where a resumed read would start if a message begins on it.
   let beforeLine: ReadCheckpoint = { ...state };
@@ -163,11 +186,24 @@ export function* readSessionInParts(path: string, options: ReadOptions, partChar
 
   const close = () => {
     if (!open) return;
-    push({ index: open.index, role: open.role, entryId: open.entryId, timestamp: open.timestamp, text: open.parts.join("\n\n") });
+    push({
+      index: open.index,
+      role: open.role,
+      entryId: open.entryId,
+      timestamp: open.timestamp,
+      text: open.parts.join("\n\n"),
+    });
     open = undefined;
   };
 
-  const addText = (line: JsonLine, role: string, entryId: string, timestamp: number, text: string, joinable: boolean) => {
+  const addText = (
+    line: JsonLine,
+    role: string,
+    entryId: string,
+    timestamp: number,
+    text: string,
+    joinable: boolean,
+  ) => {
     if (!text.trim()) return;
     if (joinable && open && open.role === role) {
       open.parts.push(text);
@@ -178,15 +214,38 @@ export function* readSessionInParts(path: string, options: ReadOptions, partChar
     close();
     // The read resumes from here next time: the state as it was before this message began.
     checkpoint = { ...beforeLine, offset: line.start, lineNo: line.lineNo };
-    const message: OpenMessage = { index: state.nextIndex++, role, entryId, timestamp, text: "", parts: [text] };
+    const message: OpenMessage = {
+      index: state.nextIndex++,
+      role,
+      entryId,
+      timestamp,
+      text: "",
+      parts: [text],
+    };
     if (joinable) open = message;
     else push({ ...message, text });
   };
 
   /** Text of another kind: it neither joins nor ends the open message, and sits at its position. */
-  const addOther = (kind: OtherKind, entryId: string, timestamp: number, text: string, tool?: string, files?: string[], lineOffset?: number, values?: string[]) => {
+  const addOther = (
+    kind: OtherKind,
+    entryId: string,
+    timestamp: number,
+    text: string,
+    tool?: string,
+    files?: string[],
+    lineOffset?: number,
+    values?: string[],
+  ) => {
     if (!text.trim()) return;
-    const message: IndexedMessage = { index: Math.max(state.nextIndex - 1, 0), role: kind === "output" ? "toolResult" : "assistant", entryId, timestamp, text, kind };
+    const message: IndexedMessage = {
+      index: Math.max(state.nextIndex - 1, 0),
+      role: kind === "output" ? "toolResult" : "assistant",
+      entryId,
+      timestamp,
+      text,
+      kind,
+    };
     if (tool !== undefined) message.tool = tool;
     if (files?.length) message.files = files;
     if (lineOffset !== undefined) message.lineOffset = lineOffset;
@@ -195,29 +254,71 @@ export function* readSessionInParts(path: string, options: ReadOptions, partChar
   };
 
   const whole = options.whole === true;
-  const addOtherKinds = (message: Record<string, unknown>, entryId: string, time: number, cwd: string, line: JsonLine) => {
+  const addOtherKinds = (
+    message: Record<string, unknown>,
+    entryId: string,
+    time: number,
+    cwd: string,
+    line: JsonLine,
+  ) => {
     switch (message.role) {
       case "assistant":
         addOther("thinking", entryId, time, thinkingText(message.content));
         for (const call of callsIn(message.content, cwd)) {
-          if (whole) addOther("call", entryId, time, [call.tool, ...call.values].join(" "), call.tool, call.files, undefined, call.values);
+          if (whole)
+            addOther(
+              "call",
+              entryId,
+              time,
+              [call.tool, ...call.values].join(" "),
+              call.tool,
+              call.files,
+              undefined,
+              call.values,
+            );
           else addOther("call", entryId, time, call.text, call.tool, call.files);
         }
         return;
       case "toolResult":
-        addOther("output", entryId, time, outputText(message, whole) ?? "", typeof message.toolName === "string" ? message.toolName : undefined, undefined, line.start);
+        addOther(
+          "output",
+          entryId,
+          time,
+          outputText(message, whole) ?? "",
+          typeof message.toolName === "string" ? message.toolName : undefined,
+          undefined,
+          line.start,
+        );
         return;
       case "bashExecution": {
         // A command the user ran with `!`: a bash call and its output.
         const command = typeof message.command === "string" ? message.command : "";
-        addOther("call", entryId, time, command && `bash ${command}`, "bash", commandPaths(command, cwd));
-        addOther("output", entryId, time, outputText(message, whole) ?? "", "bash", undefined, line.start);
+        addOther(
+          "call",
+          entryId,
+          time,
+          command && `bash ${command}`,
+          "bash",
+          commandPaths(command, cwd),
+        );
+        addOther(
+          "output",
+          entryId,
+          time,
+          outputText(message, whole) ?? "",
+          "bash",
+          undefined,
+          line.start,
+        );
         return;
       }
     }
   };
 
-  const entries = new SessionEntries(path, resume ? { from: { offset: state.offset, lineNo: state.lineNo, header: resume.header } } : {});
+  const entries = new SessionEntries(
+    path,
+    resume ? { from: { offset: state.offset, lineNo: state.lineNo, header: resume.header } } : {},
+  );
   const soFar = (): SessionRead => ({
     header: entries.header,
     name: state.name,
@@ -231,7 +332,12 @@ export function* readSessionInParts(path: string, options: ReadOptions, partChar
     checkpoint,
     end: entries.stats.end,
   });
-  const readEntry = (entryId: string, value: Record<string, unknown>, line: JsonLine, header: SessionHeader) => {
+  const readEntry = (
+    entryId: string,
+    value: Record<string, unknown>,
+    line: JsonLine,
+    header: SessionHeader,
+  ) => {
     if (line.lineNo !== lastLineNo) {
       lastLineNo = line.lineNo;
       beforeLine = { ...state };
@@ -251,10 +357,18 @@ export function* readSessionInParts(path: string, options: ReadOptions, partChar
           state.modified = Math.max(state.modified, time);
         }
         const text = contentText(message.content);
-        if (role === "user" && !state.firstMessage && text.trim()) state.firstMessage = clipLine(text, FIRST_MESSAGE_CHARS);
+        if (role === "user" && !state.firstMessage && text.trim())
+          state.firstMessage = clipLine(text, FIRST_MESSAGE_CHARS);
         // A fork's copied messages too: its conversation starts with them.
-        if (options.opening && (role === "user" || role === "assistant") && text.trim() && state.opening.length < OPENING_CHARS) state.opening = openingWith(state.opening, text);
-        if (!copied && typeof role === "string" && JOINABLE_ROLES.has(role)) addText(line, role, entryId, time, text, true);
+        if (
+          options.opening &&
+          (role === "user" || role === "assistant") &&
+          text.trim() &&
+          state.opening.length < OPENING_CHARS
+        )
+          state.opening = openingWith(state.opening, text);
+        if (!copied && typeof role === "string" && JOINABLE_ROLES.has(role))
+          addText(line, role, entryId, time, text, true);
         if (!copied) addOtherKinds(message, entryId, time, header.cwd, line);
         return;
       }
@@ -263,11 +377,13 @@ export function* readSessionInParts(path: string, options: ReadOptions, partChar
         return;
       case "compaction":
       case "branch_summary":
-        if (!copied && typeof value.summary === "string") addText(line, value.type, entryId, entryTime, value.summary, false);
+        if (!copied && typeof value.summary === "string")
+          addText(line, value.type, entryId, entryTime, value.summary, false);
         return;
       case "session_info":
         // The last one wins; an empty or missing name clears it.
-        state.name = typeof value.name === "string" && value.name.trim() ? value.name.trim() : undefined;
+        state.name =
+          typeof value.name === "string" && value.name.trim() ? value.name.trim() : undefined;
         return;
       default:
         // Other entry types (model changes, labels, extension state, unknown ones) hold no

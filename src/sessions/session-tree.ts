@@ -26,7 +26,10 @@ export interface TreeEntry {
   timestamp: number;
   /** Where it is in the file, to read it again. */
   place: EntryPlace;
-  /** Its role in each listing that shows it (see entry-text.ts); absent from the others and from listings not read. */
+  /**
+   * Its role in each listing that shows it (see entry-text.ts); absent from the others and from
+   * listings not read.
+   */
   shownAs: Partial<Record<TranscriptMode, string>>;
   /** Compactions: the first entry kept (a v1 `firstKeptEntryIndex` resolved to its id). */
   firstKeptEntryId?: string;
@@ -58,7 +61,10 @@ export interface TreeReading {
   modes?: readonly TranscriptMode[];
 }
 
-export function readSessionTree(path: string, { keep = false, modes = TRANSCRIPT_MODES }: TreeReading = {}): SessionTree {
+export function readSessionTree(
+  path: string,
+  { keep = false, modes = TRANSCRIPT_MODES }: TreeReading = {},
+): SessionTree {
   const entries: TreeEntry[] = [];
   // Every object of the file, header included: what a v1 `firstKeptEntryIndex` counts.
   const fileObjects: Array<TreeEntry | "header"> = [];
@@ -71,7 +77,11 @@ export function readSessionTree(path: string, { keep = false, modes = TRANSCRIPT
       const { id, value } = sessionEntry;
       const legacy = header.version < 2;
       const previous = entries[entries.length - 1];
-      const parentId = legacy ? (previous?.id ?? null) : typeof value.parentId === "string" ? value.parentId : null;
+      const parentId = legacy
+        ? (previous?.id ?? null)
+        : typeof value.parentId === "string"
+          ? value.parentId
+          : null;
       const message = value.message as { timestamp?: unknown } | undefined;
       const type = typeof value.type === "string" ? value.type : "";
       const shownAs: TreeEntry["shownAs"] = {};
@@ -86,13 +96,17 @@ export function readSessionTree(path: string, { keep = false, modes = TRANSCRIPT
         timestamp: toMillis(message?.timestamp) ?? toMillis(value.timestamp) ?? 0,
         place: placeOf(sessionEntry),
         shownAs,
-        ...(typeof value.firstKeptEntryId === "string" ? { firstKeptEntryId: value.firstKeptEntryId } : {}),
+        ...(typeof value.firstKeptEntryId === "string"
+          ? { firstKeptEntryId: value.firstKeptEntryId }
+          : {}),
         ...(keep ? { value } : {}),
       };
       entries.push(entry);
       fileObjects.push(entry);
-      if (legacy && type === "compaction" && typeof value.firstKeptEntryIndex === "number") v1Compactions.push({ entry, firstKeptEntryIndex: value.firstKeptEntryIndex });
-      if (type === "session_info") name = typeof value.name === "string" && value.name.trim() ? value.name.trim() : null;
+      if (legacy && type === "compaction" && typeof value.firstKeptEntryIndex === "number")
+        v1Compactions.push({ entry, firstKeptEntryIndex: value.firstKeptEntryIndex });
+      if (type === "session_info")
+        name = typeof value.name === "string" && value.name.trim() ? value.name.trim() : null;
     },
     { onHeaderLine: () => fileObjects.push("header") },
   );
@@ -161,6 +175,7 @@ export function depthFirst(tree: SessionTree): TreeEntry[] {
     if (below) for (let i = below.length - 1; i >= 0; i--) stack.push(below[i]!);
   }
   // Entries caught in a parent cycle are reachable from no root: keep them, in file order.
-  if (order.length < tree.entries.length) for (const entry of tree.entries) if (!visited.has(entry)) order.push(entry);
+  if (order.length < tree.entries.length)
+    for (const entry of tree.entries) if (!visited.has(entry)) order.push(entry);
   return order;
 }

@@ -12,7 +12,10 @@ export function contentText(content: unknown): string {
   return parts.join("\n");
 }
 
-/** Whitespace folded to one line of at most `max` characters: what a session's first message is kept as. */
+/**
+ * Whitespace folded to one line of at most `max` characters: what a session's first message is kept
+ * as.
+ */
 export function clipLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
@@ -27,7 +30,8 @@ const MAX_DATE_MS = 8.64e15;
  * A fractional number is cut to its millisecond (the index stores whole ms).
  */
 export function toMillis(value: unknown): number | undefined {
-  if (typeof value === "number") return Math.abs(value) <= MAX_DATE_MS ? Math.floor(value) : undefined;
+  if (typeof value === "number")
+    return Math.abs(value) <= MAX_DATE_MS ? Math.floor(value) : undefined;
   if (typeof value === "string") {
     const ms = Date.parse(value);
     if (Number.isFinite(ms)) return ms;

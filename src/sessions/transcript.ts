@@ -21,7 +21,10 @@ export interface TranscriptItem {
   /** Position in this transcript, from 0. */
   index: number;
   entryId: string;
-  /** Pi's role (`user`, `assistant`, `custom`, `toolResult`, `bashExecution`) or the entry type (`compaction`, `branch_summary`). */
+  /**
+   * Pi's role (`user`, `assistant`, `custom`, `toolResult`, `bashExecution`) or the entry type
+   * (`compaction`, `branch_summary`).
+   */
   role: string;
   /** ms since epoch */
   timestamp: number;
@@ -58,7 +61,11 @@ export function listTranscript(tree: SessionTree, options: TranscriptOptions): L
   const listed: ListedEntry[] = [];
   for (const entry of options.allBranches ? depthFirst(tree) : active) {
     if (entry.shownAs[options.mode] === undefined) continue;
-    listed.push({ index: listed.length, entry, branch: onActive.has(entry) ? "active" : "abandoned" });
+    listed.push({
+      index: listed.length,
+      entry,
+      branch: onActive.has(entry) ? "active" : "abandoned",
+    });
   }
   return listed;
 }
@@ -67,14 +74,25 @@ export function listTranscript(tree: SessionTree, options: TranscriptOptions): L
  * The items of `listed`, each read from the file when it is reached: a caller that stops early
  * (a page that is full) has read only what it showed.
  */
-export function* readListed(tree: SessionTree, listed: Iterable<ListedEntry>, mode: TranscriptMode): Generator<TranscriptItem> {
+export function* readListed(
+  tree: SessionTree,
+  listed: Iterable<ListedEntry>,
+  mode: TranscriptMode,
+): Generator<TranscriptItem> {
   const file = new EntryFile(tree.path);
   try {
     for (const { index, entry, branch } of listed) {
       const value = file.read(entry.place);
       const rendered = value && renderEntry(entry.type, value, mode);
-      if (!rendered || rendered.role !== entry.shownAs[mode] || (typeof value.id === "string" && tree.header.version >= 2 && value.id !== entry.id)) {
-        throw new RecallError("SESSION_REPLACED", `${tree.path} was rewritten while it was read; read it again`);
+      if (
+        !rendered ||
+        rendered.role !== entry.shownAs[mode] ||
+        (typeof value.id === "string" && tree.header.version >= 2 && value.id !== entry.id)
+      ) {
+        throw new RecallError(
+          "SESSION_REPLACED",
+          `${tree.path} was rewritten while it was read; read it again`,
+        );
       }
       yield { index, entryId: entry.id, timestamp: entry.timestamp, branch, ...rendered };
     }

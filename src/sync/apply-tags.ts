@@ -2,10 +2,10 @@
  * Brings the tags in the index up to date with the tag store. Only session documents are
  * rewritten (the change set's `tagUpdates`); message documents stay as they are.
  *
- * The index state (see state.ts) records which store and which revision the index last applied. Whatever the
- * store holds beyond that is sent: the edit just made, and any edit whose index update never
- * happened (a crash between the two writes, a writer lock held elsewhere for too long). A store
- * the index has not seen before (the tag database was deleted or replaced) is applied whole,
+ * The index state (see state.ts) records which store and which revision the index last applied.
+ * Whatever the store holds beyond that is sent: the edit just made, and any edit whose index update
+ * never happened (a crash between the two writes, a writer lock held elsewhere for too long). A
+ * store the index has not seen before (the tag database was deleted or replaced) is applied whole,
  * clearing the tags of every known session that no longer has any.
  */
 import type { RecallError } from "../errors.js";
@@ -13,7 +13,14 @@ import type { IndexStore } from "../store.js";
 import { hasTagData, tagsFor } from "../tags/open-tags.js";
 import { restoreEmptiedTags } from "../tags/restore-tags.js";
 import type { TagChanges, TagStore } from "../tags/tag-store.js";
-import { cannotWrite, cannotWriteIn, commitIndex, diskFull, lockIndex, unlockIndex } from "./index-writer.js";
+import {
+  cannotWrite,
+  cannotWriteIn,
+  commitIndex,
+  diskFull,
+  lockIndex,
+  unlockIndex,
+} from "./index-writer.js";
 import { indexState, type IndexState } from "./state.js";
 
 export interface TagSyncOptions {
@@ -31,7 +38,11 @@ export interface TagSyncReport {
 }
 
 /** What the index has not applied yet, or undefined when it is up to date. */
-async function pending(store: IndexStore, state: IndexState, tags: TagStore): Promise<TagChanges | undefined> {
+async function pending(
+  store: IndexStore,
+  state: IndexState,
+  tags: TagStore,
+): Promise<TagChanges | undefined> {
   if (state.tags && state.tags.store !== tags.id) {
     const changes = await tags.changesSince(0);
     const tagged = new Set(changes.sessions.map((s) => s.sessionId));
@@ -47,10 +58,14 @@ async function pending(store: IndexStore, state: IndexState, tags: TagStore): Pr
   return changes.sessions.length > 0 ? changes : undefined;
 }
 
-export async function syncTags(store: IndexStore, options: TagSyncOptions = {}): Promise<TagSyncReport> {
+export async function syncTags(
+  store: IndexStore,
+  options: TagSyncOptions = {},
+): Promise<TagSyncReport> {
   const report: TagSyncReport = { updated: 0, busy: false };
   const quick = await indexState(store);
-  // Without tag data there is nothing to apply, unless the index holds tags of a database that was removed.
+  // Without tag data there is nothing to apply, unless the index holds tags of a database that was
+  // removed.
   if (!quick.tags && !hasTagData(store)) return report;
   const tags = await tagsFor(store);
   // Before an emptied database is taken for a replaced one, which would clear the index's copy.
@@ -68,7 +83,12 @@ export async function syncTags(store: IndexStore, options: TagSyncOptions = {}):
   }
 }
 
-async function applyLocked(store: IndexStore, tags: TagStore, options: TagSyncOptions, report: TagSyncReport): Promise<TagSyncReport> {
+async function applyLocked(
+  store: IndexStore,
+  tags: TagStore,
+  options: TagSyncOptions,
+  report: TagSyncReport,
+): Promise<TagSyncReport> {
   if (!(await lockIndex(store, options.lockTimeoutMs ?? 5000))) {
     report.busy = true;
     return report;

@@ -9,7 +9,12 @@ import type { Locations } from "../locations.js";
 import type { SessionFile } from "../sessions/discover.js";
 import type { MalformedLine } from "../sessions/lines.js";
 import { readHeader } from "../sessions/entries.js";
-import { readCopyKeys, readSessionInParts, type ReadOptions, type SessionRead } from "../sessions/session-index-reader.js";
+import {
+  readCopyKeys,
+  readSessionInParts,
+  type ReadOptions,
+  type SessionRead,
+} from "../sessions/session-index-reader.js";
 import type { ChangeSink, SessionChange } from "./changes.js";
 import { parentFinder, type ParentFinder } from "./fork-parent.js";
 import { sameSignature, tailHash, type FileState, type KnownFile } from "./state.js";
@@ -37,7 +42,10 @@ export interface SyncProgress {
 export interface FoundChanges {
   changed: SessionFile[];
   removed: string[];
-  /** Of `changed`, the files to read whole though their marks say they are as marked (the consumer needs them again). */
+  /**
+   * Of `changed`, the files to read whole though their marks say they are as marked (the consumer
+   * needs them again).
+   */
   again?: ReadonlySet<string>;
 }
 
@@ -80,8 +88,21 @@ interface Planned {
 }
 
 /** Plans, reads and emits the changes `found` to `sink`, one file at a time. */
-export async function streamChanges(sink: ChangeSink, found: FoundChanges, options: StreamOptions): Promise<StreamCounts> {
-  const counts: StreamCounts = { indexed: 0, appended: 0, removed: 0, failed: [], malformedLines: 0, malformed: [], stopped: false, planned: 0 };
+export async function streamChanges(
+  sink: ChangeSink,
+  found: FoundChanges,
+  options: StreamOptions,
+): Promise<StreamCounts> {
+  const counts: StreamCounts = {
+    indexed: 0,
+    appended: 0,
+    removed: 0,
+    failed: [],
+    malformedLines: 0,
+    malformed: [],
+    stopped: false,
+    planned: 0,
+  };
   const plan = await planChanges(sink, found, options.rebuild === true);
   const reading = options.reading ?? { opening: true };
   counts.planned = plan.length;
@@ -89,8 +110,19 @@ export async function streamChanges(sink: ChangeSink, found: FoundChanges, optio
     await sink.emit({ kind: "removed", path });
     counts.removed++;
   }
-  const progress: SyncProgress = { filesDone: 0, filesTotal: plan.length, bytesDone: 0, bytesTotal: plan.reduce((sum, p) => sum + p.file.size, 0) };
-  const copiesFromParent = copiesFinder(parentFinder(options.locations, sink, plan.map((p) => p.file.path)));
+  const progress: SyncProgress = {
+    filesDone: 0,
+    filesTotal: plan.length,
+    bytesDone: 0,
+    bytesTotal: plan.reduce((sum, p) => sum + p.file.size, 0),
+  };
+  const copiesFromParent = copiesFinder(
+    parentFinder(
+      options.locations,
+      sink,
+      plan.map((p) => p.file.path),
+    ),
+  );
   for (const planned of plan) {
     if (options.signal?.aborted) {
       counts.stopped = true;
@@ -113,7 +145,12 @@ export async function streamChanges(sink: ChangeSink, found: FoundChanges, optio
       if (change.kind === "appended") counts.appended++;
       else counts.indexed++;
       counts.malformedLines += change.read.malformedLines;
-      if (change.read.malformedLines > 0) counts.malformed.push({ path: change.file.path, count: change.read.malformedLines, lines: change.read.malformedAt });
+      if (change.read.malformedLines > 0)
+        counts.malformed.push({
+          path: change.file.path,
+          count: change.read.malformedLines,
+          lines: change.read.malformedAt,
+        });
     }
     progress.filesDone++;
     progress.bytesDone += planned.file.size;
@@ -127,15 +164,24 @@ export async function streamChanges(sink: ChangeSink, found: FoundChanges, optio
  * the scanned changes meanwhile). A fork's copied history is indexed only with its parent: when
  * the parent appears or goes, the fork is read again in full.
  */
-async function planChanges(sink: ChangeSink, found: FoundChanges, rebuild: boolean): Promise<Planned[]> {
-  const known = rebuild ? new Map<string, KnownFile>() : await sink.marks(found.changed.map((f) => f.path));
+async function planChanges(
+  sink: ChangeSink,
+  found: FoundChanges,
+  rebuild: boolean,
+): Promise<Planned[]> {
+  const known = rebuild
+    ? new Map<string, KnownFile>()
+    : await sink.marks(found.changed.map((f) => f.path));
   const plan: Planned[] = [];
   for (const file of found.changed) {
     const mark = known.get(file.path);
     const again = found.again?.has(file.path) === true;
     if (again || !sameSignature(file, mark)) plan.push({ file, known: mark, whole: again });
   }
-  const appearedOrGone = [...plan.filter((p) => !p.known).map((p) => basename(p.file.path)), ...found.removed.map((p) => basename(p))];
+  const appearedOrGone = [
+    ...plan.filter((p) => !p.known).map((p) => basename(p.file.path)),
+    ...found.removed.map((p) => basename(p)),
+  ];
   if (rebuild || appearedOrGone.length === 0) return plan;
   const reading = new Map(plan.map((p) => [p.file.path, p]));
   const removed = new Set(found.removed);
@@ -144,12 +190,20 @@ async function planChanges(sink: ChangeSink, found: FoundChanges, rebuild: boole
     const listed = reading.get(fork.path);
     if (listed) listed.whole = true;
     // An unchanged fork: its mark's signature is the file's.
-    else plan.push({ file: { path: fork.path, size: fork.size, mtimeMs: fork.mtimeMs, ino: fork.ino }, known: fork, whole: true });
+    else
+      plan.push({
+        file: { path: fork.path, size: fork.size, mtimeMs: fork.mtimeMs, ino: fork.ino },
+        known: fork,
+        whole: true,
+      });
   }
   return plan;
 }
 
-type CopiesFinder = (path: string, parent: string | undefined) => Promise<ReadonlySet<string> | undefined>;
+type CopiesFinder = (
+  path: string,
+  parent: string | undefined,
+) => Promise<ReadonlySet<string> | undefined>;
 
 /**
  * Text of the messages of one part of a large file's read: a file is read in bounded memory, its
@@ -161,11 +215,19 @@ export const PART_TEXT_CHARS = 2 << 20;
  * The change one planned file makes: its appended part, or all of it; the messages of a large
  * read go to `emitPart` a part at a time first, each awaited, in order.
  */
-async function readChange({ file, known, whole }: Planned, reading: StreamOptions["reading"], copiesFromParent: CopiesFinder, emitPart: (part: SessionChange) => Promise<void>): Promise<SessionChange> {
+async function readChange(
+  { file, known, whole }: Planned,
+  reading: StreamOptions["reading"],
+  copiesFromParent: CopiesFinder,
+  emitPart: (part: SessionChange) => Promise<void>,
+): Promise<SessionChange> {
   const append = known && !whole && isAppend(file, known) ? known : undefined;
   const resume = append && { header: append.state.header, checkpoint: append.state.checkpoint };
   // A fork's copied history is read with its parent; only the header says whether this is a fork.
-  const skipCopies = await copiesFromParent(file.path, append ? append.state.header.parent : readHeader(file.path).parent);
+  const skipCopies = await copiesFromParent(
+    file.path,
+    append ? append.state.header.parent : readHeader(file.path).parent,
+  );
   const from = append?.state.checkpoint.nextIndex;
   const parts = readSessionInParts(file.path, { ...reading, resume, skipCopies }, PART_TEXT_CHARS);
   let continued = false;
@@ -174,7 +236,16 @@ async function readChange({ file, known, whole }: Planned, reading: StreamOption
     if (next.done) {
       const read = next.value;
       const mark = markOf(file, read, continued || (append?.state.indexed ?? false));
-      if (append) return { kind: "appended", file, read, mark, from: append.state.checkpoint.nextIndex, before: append, continued };
+      if (append)
+        return {
+          kind: "appended",
+          file,
+          read,
+          mark,
+          from: append.state.checkpoint.nextIndex,
+          before: append,
+          continued,
+        };
       return { kind: "written", file, read, mark, before: known, continued };
     }
     await emitPart({ kind: "part", file, read: next.value, first: !continued, from });
@@ -182,7 +253,10 @@ async function readChange({ file, known, whole }: Planned, reading: StreamOption
   }
 }
 
-/** Where a read of `file` ended, for the next one to go on from; `indexed`: the index has messages of the file already. */
+/**
+ * Where a read of `file` ended, for the next one to go on from; `indexed`: the index has messages
+ * of the file already.
+ */
 function markOf(file: SessionFile, read: SessionRead, indexed: boolean): FileState {
   return {
     end: read.end,
@@ -207,7 +281,10 @@ function isAppend(file: SessionFile, known: KnownFile): boolean {
   }
 }
 
-/** The entries a fork copied from its parent (they are read with the parent only), read once per parent. */
+/**
+ * The entries a fork copied from its parent (they are read with the parent only), read once per
+ * parent.
+ */
 function copiesFinder(findParent: ParentFinder): CopiesFinder {
   const parentKeys = new Map<string, Set<string>>();
   return async (path, parent) => {

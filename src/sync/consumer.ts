@@ -26,17 +26,32 @@ export interface ConsumerOptions extends Omit<StreamOptions, "locations" | "rebu
   again?: (file: SessionFile, mark: KnownFile | undefined) => boolean;
 }
 
-export async function syncConsumer(locations: Pick<Locations, "sessionsDir" | "layout">, sink: MarkedSink, options: ConsumerOptions = {}): Promise<StreamCounts> {
+export async function syncConsumer(
+  locations: Pick<Locations, "sessionsDir" | "layout">,
+  sink: MarkedSink,
+  options: ConsumerOptions = {},
+): Promise<StreamCounts> {
   const { listed, again: readAgain, ...streamOptions } = options;
   const { files, failures } = listed ?? (await discoverSessionFiles(locations));
   const marks = new Map((await sink.allMarks()).map((mark) => [mark.path, mark]));
   const onDisk = new Set(files.map((f) => f.path));
   // A file or folder that could not be looked at is not gone: what the consumer has of it stays.
-  const unseen = (path: string) => failures.some((f) => path === f.path || path.startsWith(f.path + sep));
-  const again = new Set(readAgain ? files.filter((file) => readAgain(file, marks.get(file.path))).map((file) => file.path) : []);
-  const changed = files.filter((file) => again.has(file.path) || !sameSignature(file, marks.get(file.path)));
+  const unseen = (path: string) =>
+    failures.some((f) => path === f.path || path.startsWith(f.path + sep));
+  const again = new Set(
+    readAgain
+      ? files.filter((file) => readAgain(file, marks.get(file.path))).map((file) => file.path)
+      : [],
+  );
+  const changed = files.filter(
+    (file) => again.has(file.path) || !sameSignature(file, marks.get(file.path)),
+  );
   const removed = [...marks.keys()].filter((path) => !onDisk.has(path) && !unseen(path)).sort();
-  const counts = await streamChanges(sink, { changed, removed, again }, { ...streamOptions, locations });
+  const counts = await streamChanges(
+    sink,
+    { changed, removed, again },
+    { ...streamOptions, locations },
+  );
   counts.failed.unshift(...failures);
   return counts;
 }

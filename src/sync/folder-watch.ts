@@ -11,11 +11,17 @@ import { projectFolders } from "../sessions/discover.js";
 export interface FolderWatchOptions {
   /** Something changed in a watched folder, or a watched folder went away. */
   onChange(): void;
-  /** A folder that is there could not be watched: changes in it go unseen until `refresh` watches it. */
+  /**
+   * A folder that is there could not be watched: changes in it go unseen until `refresh` watches
+   * it.
+   */
   onError(error: unknown): void;
   /** Whether the watches alone keep the process alive. */
   persistent: boolean;
-  /** Project folders beyond this many are not watched (and `complete` is false): inotify watches are a shared, limited resource. */
+  /**
+   * Project folders beyond this many are not watched (and `complete` is false): inotify watches are
+   * a shared, limited resource.
+   */
   maxFolders?: number;
 }
 

@@ -14,11 +14,24 @@ import { idFromFileName, readHeader } from "../sessions/entries.js";
 import type { Locations } from "../locations.js";
 import type { ChangeSink } from "./changes.js";
 
-/** Finds the file of `parent` (a fork's header's path) for the fork at `fork`; undefined when there is none. */
-export type ParentFinder = (parent: string | undefined, fork: string) => Promise<string | undefined>;
+/**
+ * Finds the file of `parent` (a fork's header's path) for the fork at `fork`; undefined when there
+ * is none.
+ */
+export type ParentFinder = (
+  parent: string | undefined,
+  fork: string,
+) => Promise<string | undefined>;
 
-/** `reading`: the files the sync reads, whose headers are looked at last; `sink`: the consumer, asked for the files it knows of a session. */
-export function parentFinder(locations: Pick<Locations, "sessionsDir" | "layout">, sink: Pick<ChangeSink, "filesOfSession">, reading: readonly string[]): ParentFinder {
+/**
+ * `reading`: the files the sync reads, whose headers are looked at last; `sink`: the consumer,
+ * asked for the files it knows of a session.
+ */
+export function parentFinder(
+  locations: Pick<Locations, "sessionsDir" | "layout">,
+  sink: Pick<ChangeSink, "filesOfSession">,
+  reading: readonly string[],
+): ParentFinder {
   let listing: Promise<SessionFile[]> | undefined;
   let headerIds: Map<string, string[]> | undefined;
   return async (parent, fork) => {

@@ -29,7 +29,9 @@ export interface IndexSinkOptions {
   state: IndexState;
   /** The index was just emptied: nothing is marked, and a commit is due even with nothing read. */
   rebuild: boolean;
-  /** Nothing committed yet (or a replaced index): commit what is read every FIRST_INDEX_COMMIT_MS. */
+  /**
+   * Nothing committed yet (or a replaced index): commit what is read every FIRST_INDEX_COMMIT_MS.
+   */
   first: boolean;
   /** Tags of a session id, for its session document. */
   tagsOf: (sessionId: string) => string[];
@@ -71,12 +73,22 @@ export class IndexSink implements ChangeSink {
       return;
     }
     if (change.kind === "part") {
-      this.addSession(change.file, change.read, change.first ? { replaceFrom: change.from } : { continued: true });
+      this.addSession(
+        change.file,
+        change.read,
+        change.first ? { replaceFrom: change.from } : { continued: true },
+      );
       return;
     }
     const { file, read, mark } = change;
     if (mark.indexed) {
-      this.addSession(file, read, change.continued ? { continued: true } : { replaceFrom: change.kind === "appended" ? change.from : undefined });
+      this.addSession(
+        file,
+        read,
+        change.continued
+          ? { continued: true }
+          : { replaceFrom: change.kind === "appended" ? change.from : undefined },
+      );
     } else if (change.before?.state.indexed) {
       this.batch.removePaths.push(file.path);
     }
@@ -84,7 +96,11 @@ export class IndexSink implements ChangeSink {
   }
 
   /** The session's document and `read.messages`, replacing what `replacing` says. */
-  private addSession(file: SessionFile, read: SessionRead, replacing: Pick<NativeSessionUpdate, "replaceFrom" | "continued">): void {
+  private addSession(
+    file: SessionFile,
+    read: SessionRead,
+    replacing: Pick<NativeSessionUpdate, "replaceFrom" | "continued">,
+  ): void {
     this.batch.sessions.push({
       session: {
         id: read.header.id,
@@ -105,7 +121,10 @@ export class IndexSink implements ChangeSink {
     this.batchChars += read.messages.reduce((sum, m) => sum + m.text.length, 0);
   }
 
-  /** Sends what is left and commits; nothing to commit when every change was already synced by another process, or unreadable. */
+  /**
+   * Sends what is left and commits; nothing to commit when every change was already synced by
+   * another process, or unreadable.
+   */
   async finish(): Promise<void> {
     await this.flush();
     if (this.applied) await commitIndex(this.store, this.options.state);

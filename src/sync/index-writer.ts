@@ -12,7 +12,11 @@ import type { IndexState } from "./state.js";
  * Takes the writer lock; false when another process held it for longer than `timeoutMs`. A
  * `heavy` write (a first index, a large batch) gets more indexing threads.
  */
-export async function lockIndex(store: IndexStore, timeoutMs: number, heavy = false): Promise<boolean> {
+export async function lockIndex(
+  store: IndexStore,
+  timeoutMs: number,
+  heavy = false,
+): Promise<boolean> {
   try {
     await store.native.lock(timeoutMs, heavy);
     return true;
@@ -46,7 +50,11 @@ function freeBytes(folder: string): number {
 
 /** Whether `error` says the cache folder cannot be written to (read-only, no permission, full). */
 export function cannotWrite(error: unknown): boolean {
-  return error instanceof RecallError && error.code === "IO" && /Read-only file system|Permission denied|EROFS|EACCES|the disk is full/.test(error.message);
+  return (
+    error instanceof RecallError &&
+    error.code === "IO" &&
+    /Read-only file system|Permission denied|EROFS|EACCES|the disk is full/.test(error.message)
+  );
 }
 
 /**
@@ -55,16 +63,25 @@ export function cannotWrite(error: unknown): boolean {
  */
 export function refusal(store: IndexStore, error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  for (const prefix of [`cannot write to the index in ${store.locations.cacheDir}: `, "cannot write to the index: "]) {
+  for (const prefix of [
+    `cannot write to the index in ${store.locations.cacheDir}: `,
+    "cannot write to the index: ",
+  ]) {
     if (message.startsWith(prefix)) return message.slice(prefix.length);
   }
   return message;
 }
 
-/** A refused write as the error of a command that writes the index: one line that names the folder. */
+/**
+ * A refused write as the error of a command that writes the index: one line that names the folder.
+ */
 export function cannotWriteIn(store: IndexStore, error: unknown): unknown {
-  if (!cannotWrite(error) || (error as Error).message.includes(store.locations.cacheDir)) return error;
-  return new RecallError("IO", `cannot write to the index in ${store.locations.cacheDir}: ${refusal(store, error)}`);
+  if (!cannotWrite(error) || (error as Error).message.includes(store.locations.cacheDir))
+    return error;
+  return new RecallError(
+    "IO",
+    `cannot write to the index in ${store.locations.cacheDir}: ${refusal(store, error)}`,
+  );
 }
 
 /**
@@ -74,6 +91,13 @@ export function cannotWriteIn(store: IndexStore, error: unknown): unknown {
 export function diskFull(store: IndexStore, error: unknown): unknown {
   const message = error instanceof Error ? error.message : String(error);
   // Tantivy's indexing threads report only that they failed: the free space tells why.
-  if (!/No space left on device|ENOSPC|StorageFull/.test(message) && freeBytes(store.locations.cacheDir) >= MIN_FREE_BYTES) return error;
-  return new RecallError("IO", `the disk is full: no space left on device for ${store.locations.cacheDir}`);
+  if (
+    !/No space left on device|ENOSPC|StorageFull/.test(message) &&
+    freeBytes(store.locations.cacheDir) >= MIN_FREE_BYTES
+  )
+    return error;
+  return new RecallError(
+    "IO",
+    `the disk is full: no space left on device for ${store.locations.cacheDir}`,
+  );
 }

@@ -21,7 +21,10 @@ const FULL_CHECK_MS = 60_000;
 /** Beyond this many project folders, no folder is watched: every query checks the files. */
 export const MAX_WATCHED_FOLDERS = 2_000;
 
-/** Fresh: nothing can have changed since the last sync. Changed: something did. Unknown: the watches cannot say. */
+/**
+ * Fresh: nothing can have changed since the last sync. Changed: something did. Unknown: the watches
+ * cannot say.
+ */
 export type LiveState = "fresh" | "changed" | "unknown";
 
 /** What was true when a sync began; handed back to `synced` when it ended having caught up. */
@@ -74,7 +77,8 @@ export class LiveFreshness {
     const last = this.last;
     if (!last || last.store !== store) return "changed";
     if (this.changes !== last.changes || tagDataSignature(store) !== last.tags) return "changed";
-    if (this.failed || !this.folders.complete || Date.now() - last.at >= FULL_CHECK_MS) return "unknown";
+    if (this.failed || !this.folders.complete || Date.now() - last.at >= FULL_CHECK_MS)
+      return "unknown";
     return "fresh";
   }
 

@@ -1,7 +1,7 @@
 /**
  * What follows a failure that may come from a damaged index: a check of every segment file's
- * checksum (native/src/index/integrity.rs), and when one fails, the same replacement and rebuild from
- * the session files as for an index that cannot be opened (tags come back from the tag store).
+ * checksum (native/src/index/integrity.rs), and when one fails, the same replacement and rebuild
+ * from the session files as for an index that cannot be opened (tags come back from the tag store).
  * The check reads the whole index, so it is made only after something went wrong.
  */
 import { RecallError, type RecallErrorCode } from "../errors.js";
@@ -26,7 +26,9 @@ const DAMAGE_SIGNATURES: readonly { code: RecallErrorCode; message: RegExp }[] =
 /** Whether `error` might come from damaged index files. */
 export function mayComeFromDamage(error: unknown): boolean {
   if (!(error instanceof RecallError)) return false;
-  return DAMAGE_SIGNATURES.some(({ code, message }) => error.code === code && message.test(error.message));
+  return DAMAGE_SIGNATURES.some(
+    ({ code, message }) => error.code === code && message.test(error.message),
+  );
 }
 
 export interface Repair {
@@ -35,7 +37,9 @@ export interface Repair {
   report: SyncReport;
 }
 
-/** Checks the index; if files are damaged, replaces it and fills it again. Undefined when intact. */
+/**
+ * Checks the index; if files are damaged, replaces it and fills it again. Undefined when intact.
+ */
 export async function repairIfDamaged(locations: Locations): Promise<Repair | undefined> {
   const store = await openStore(locations, { check: "every" });
   if (!store.replaced) return undefined;

@@ -9,7 +9,11 @@ import { basename } from "node:path";
 import { closeSync, readSync } from "node:fs";
 import { sha1 } from "../hash.js";
 import { openSessionFile } from "../sessions/lines.js";
-import type { NativeFileRecord, NativeFileRecordUpdate, NativeSessionFile } from "../native/addon.js";
+import type {
+  NativeFileRecord,
+  NativeFileRecordUpdate,
+  NativeSessionFile,
+} from "../native/addon.js";
 import type { SessionHeader } from "../sessions/entries.js";
 import type { ReadCheckpoint } from "../sessions/session-index-reader.js";
 import type { IndexStore } from "../store.js";
@@ -51,18 +55,29 @@ export function recordUpdate(file: NativeSessionFile, state: FileState): NativeF
   };
 }
 
-/** A record as the sync uses it; undefined when its state is unreadable (the file is read again). */
+/**
+ * A record as the sync uses it; undefined when its state is unreadable (the file is read again).
+ */
 export function knownFile(record: NativeFileRecord): KnownFile | undefined {
   try {
     const state = JSON.parse(record.state) as FileState;
     if (typeof state?.end !== "number" || typeof state.header?.id !== "string") return undefined;
-    return { path: record.path, size: record.size, mtimeMs: record.mtimeMs, ino: record.ino, state };
+    return {
+      path: record.path,
+      size: record.size,
+      mtimeMs: record.mtimeMs,
+      ino: record.ino,
+      state,
+    };
   } catch {
     return undefined;
   }
 }
 
-export async function knownFiles(store: IndexStore, paths: string[]): Promise<Map<string, KnownFile>> {
+export async function knownFiles(
+  store: IndexStore,
+  paths: string[],
+): Promise<Map<string, KnownFile>> {
   const known = new Map<string, KnownFile>();
   if (paths.length === 0) return known;
   for (const record of await store.native.fileRecords({ paths })) {
@@ -72,8 +87,16 @@ export async function knownFiles(store: IndexStore, paths: string[]): Promise<Ma
   return known;
 }
 
-export function sameSignature(file: NativeSessionFile, known: NativeSessionFile | undefined): boolean {
-  return known !== undefined && known.size === file.size && known.mtimeMs === file.mtimeMs && known.ino === file.ino;
+export function sameSignature(
+  file: NativeSessionFile,
+  known: NativeSessionFile | undefined,
+): boolean {
+  return (
+    known !== undefined &&
+    known.size === file.size &&
+    known.mtimeMs === file.mtimeMs &&
+    known.ino === file.ino
+  );
 }
 
 /** The index state as of the last commit (read from disk, not from the reader's view). */

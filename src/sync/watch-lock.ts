@@ -1,7 +1,7 @@
 /**
- * The lock a watcher (`Recall.watch`) holds beside the index while it runs (native/src/fs/lock_file.rs), and
- * the word it writes in it once the index has caught up with the session files. A search that
- * finds the lock held and ready skips its own freshness check.
+ * The lock a watcher (`Recall.watch`) holds beside the index while it runs
+ * (native/src/fs/lock_file.rs), and the word it writes in it once the index has caught up with the
+ * session files. A search that finds the lock held and ready skips its own freshness check.
  */
 import { join } from "node:path";
 import { RecallError, fromNative } from "../errors.js";
@@ -19,7 +19,10 @@ export function watchLockPath(locations: Pick<Locations, "cacheDir">): string {
 export interface WatchLock {
   /** Says whether the index has caught up with every change the watcher was told of. */
   setReady(ready: boolean): void;
-  /** False once the lock file was deleted (the cache folder removed by hand): searches no longer see it. */
+  /**
+   * False once the lock file was deleted (the cache folder removed by hand): searches no longer see
+   * it.
+   */
   stillInPlace(): boolean;
   release(): void;
 }
@@ -32,7 +35,10 @@ export function holdWatchLock(store: IndexStore): WatchLock {
   } catch (raw) {
     const error = fromNative(raw);
     if (error instanceof RecallError && error.code === "LOCKED") {
-      throw new RecallError("LOCKED", `another watcher is already keeping the index of ${store.locations.sessionsDir} up to date`);
+      throw new RecallError(
+        "LOCKED",
+        `another watcher is already keeping the index of ${store.locations.sessionsDir} up to date`,
+      );
     }
     throw error;
   }

@@ -38,7 +38,8 @@ const BUSY_RETRY_MS = 1000;
 
 export async function watchSessions(store: IndexStore, options: WatchOptions): Promise<void> {
   const { sessionsDir } = store.locations;
-  if (!isFolder(sessionsDir)) throw new RecallError("NOT_FOUND", `there is no sessions folder at ${sessionsDir} to watch`);
+  if (!isFolder(sessionsDir))
+    throw new RecallError("NOT_FOUND", `there is no sessions folder at ${sessionsDir} to watch`);
   let current = store;
   let lock = holdWatchLock(current);
   // Aborted by the caller's signal, or by a failure this watcher cannot go on after.
@@ -104,7 +105,11 @@ export async function watchSessions(store: IndexStore, options: WatchOptions): P
     syncing = syncUntilCaughtUp().finally(() => (syncing = undefined));
   };
 
-  const folders = new FolderWatch(store.locations, { onChange: () => changed(true), onError: (error) => options.onError?.(error), persistent: true });
+  const folders = new FolderWatch(store.locations, {
+    onChange: () => changed(true),
+    onError: (error) => options.onError?.(error),
+    persistent: true,
+  });
   folders.refresh();
   const rescan = setInterval(() => {
     folders.refresh();

@@ -3,9 +3,10 @@
  * recall reads that file once, merges it into its own store, and says so; afterwards the file is
  * left alone (and edits to it are not read again).
  *
- * The file is `{"version": 1, "sessions": {<id>: {manualTags, autoTags, suppressedTags, updatedAt}}}`
- * as pi-recall writes it; the bare `{<id>: {manualTags, autoTags, suppressedTags}}` map is
- * accepted too. Tags are normalized the way recall's own are; anything else in the file is ignored.
+ * The file is `{"version": 1, "sessions": {<id>: {manualTags, autoTags, suppressedTags,
+ * updatedAt}}}` as pi-recall writes it; the bare `{<id>: {manualTags, autoTags, suppressedTags}}`
+ * map is accepted too. Tags are normalized the way recall's own are; anything else in the file is
+ * ignored.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -24,20 +25,33 @@ function tagList(value: unknown): string[] {
 
 /** The sessions of a legacy file's JSON; throws if it is not a tag file. */
 export function parseLegacyTags(json: unknown): Map<string, TagSets> {
-  if (typeof json !== "object" || json === null || Array.isArray(json)) throw new Error("not a JSON object");
+  if (typeof json !== "object" || json === null || Array.isArray(json))
+    throw new Error("not a JSON object");
   const wrapped = json as { version?: unknown; sessions?: unknown };
-  const records = typeof wrapped.version === "number" && typeof wrapped.sessions === "object" && wrapped.sessions !== null ? wrapped.sessions : json;
+  const records =
+    typeof wrapped.version === "number" &&
+    typeof wrapped.sessions === "object" &&
+    wrapped.sessions !== null
+      ? wrapped.sessions
+      : json;
   const sessions = new Map<string, TagSets>();
   for (const [sessionId, record] of Object.entries(records as Record<string, unknown>)) {
     if (typeof record !== "object" || record === null) continue;
     const r = record as { manualTags?: unknown; autoTags?: unknown; suppressedTags?: unknown };
-    const sets = { manual: tagList(r.manualTags), auto: tagList(r.autoTags), suppressed: tagList(r.suppressedTags) };
-    if (sets.manual.length + sets.auto.length + sets.suppressed.length > 0) sessions.set(sessionId, sets);
+    const sets = {
+      manual: tagList(r.manualTags),
+      auto: tagList(r.autoTags),
+      suppressed: tagList(r.suppressedTags),
+    };
+    if (sets.manual.length + sets.auto.length + sets.suppressed.length > 0)
+      sessions.set(sessionId, sets);
   }
   return sessions;
 }
 
-/** Imports `file` into `tags` unless that was done before; returns a notice for the user, if any. */
+/**
+ * Imports `file` into `tags` unless that was done before; returns a notice for the user, if any.
+ */
 export async function importLegacyTags(tags: TagStore, file: string): Promise<string | undefined> {
   const marker = `legacy-import:${file}`;
   if (tags.imported(marker)) return undefined;

@@ -23,13 +23,24 @@ export function normalizeTag(raw: string): string {
   );
 }
 
-/** The tags a user asked for, normalized and without repeats; a tag that normalizes to nothing is an error. */
+/**
+ * The tags a user asked for, normalized and without repeats; a tag that normalizes to nothing is an
+ * error.
+ */
 export function parseTags(raws: readonly string[]): string[] {
   const tags: string[] = [];
   for (const raw of raws) {
     const tag = normalizeTag(raw);
-    if (!tag) throw new RecallError("BAD_INPUT", `${quote(raw)} is not a tag: a tag needs at least one letter, digit or _`);
-    if ([...tag].length > MAX_TAG_CHARS) throw new RecallError("BAD_INPUT", `${quote(raw)} is too long for a tag (at most ${MAX_TAG_CHARS} characters)`);
+    if (!tag)
+      throw new RecallError(
+        "BAD_INPUT",
+        `${quote(raw)} is not a tag: a tag needs at least one letter, digit or _`,
+      );
+    if ([...tag].length > MAX_TAG_CHARS)
+      throw new RecallError(
+        "BAD_INPUT",
+        `${quote(raw)} is too long for a tag (at most ${MAX_TAG_CHARS} characters)`,
+      );
     if (!tags.includes(tag)) tags.push(tag);
   }
   return tags;

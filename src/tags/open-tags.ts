@@ -62,7 +62,11 @@ const HEADER_BYTES = 100;
  * all (a folder, garbage).
  */
 function lookAtFile(path: string): "missing" | "empty" | "database" | "cut-short" | RecallError {
-  const damaged = (why: string) => new RecallError("CORRUPT", `the tag database ${path} is damaged (${why}); restore it from a backup or move it aside`);
+  const damaged = (why: string) =>
+    new RecallError(
+      "CORRUPT",
+      `the tag database ${path} is damaged (${why}); restore it from a backup or move it aside`,
+    );
   let fd: number;
   try {
     fd = openSync(path, "r");
@@ -82,12 +86,14 @@ function lookAtFile(path: string): "missing" | "empty" | "database" | "cut-short
     closeSync(fd);
   }
   if (read === 0) return "empty";
-  if (read < SQLITE_HEADER.length || !head.subarray(0, SQLITE_HEADER.length).equals(SQLITE_HEADER)) return damaged("file is not a database");
+  if (read < SQLITE_HEADER.length || !head.subarray(0, SQLITE_HEADER.length).equals(SQLITE_HEADER))
+    return damaged("file is not a database");
   if (read < HEADER_BYTES) return "cut-short";
   const rawPageSize = head.readUInt16BE(16);
   const pageSize = rawPageSize === 1 ? 65_536 : rawPageSize;
   const pages = head.readUInt32BE(28);
-  // The page count is valid only where the file's change counter says so (the same rule as SQLite's).
+  // The page count is valid only where the file's change counter says so (the same rule as
+  // SQLite's).
   const countValid = pages > 0 && head.readUInt32BE(24) === head.readUInt32BE(92);
   return countValid && pages * pageSize > size ? "cut-short" : "database";
 }

@@ -12,7 +12,12 @@ export async function restoreEmptiedTags(store: IndexStore): Promise<void> {
   if (!tags.needsRestore()) return;
   const { sessions } = await store.native.stats();
   const listed = await store.native.list({ limit: Math.max(1, sessions) });
-  const restored = await tags.restore(new Map(listed.filter((s) => s.tags.length > 0).map((s) => [s.id, s.tags])));
+  const restored = await tags.restore(
+    new Map(listed.filter((s) => s.tags.length > 0).map((s) => [s.id, s.tags])),
+  );
   if (restored === undefined) return;
-  addTagNotice(store, `the tag database ${tags.path} was empty (0 bytes); restored the tags of ${restored} session${restored === 1 ? "" : "s"} from the index (all as manual tags)`);
+  addTagNotice(
+    store,
+    `the tag database ${tags.path} was empty (0 bytes); restored the tags of ${restored} session${restored === 1 ? "" : "s"} from the index (all as manual tags)`,
+  );
 }

@@ -51,7 +51,10 @@ export interface TagChanges {
 
 export const TAGS_DB_FILE = "tags.db";
 
-/** The folder that holds the database; a file in its place (or in place of a parent) is a user's mistake to name. */
+/**
+ * The folder that holds the database; a file in its place (or in place of a parent) is a user's
+ * mistake to name.
+ */
 function makeDataFolder(folder: string): void {
   try {
     mkdirSync(folder, { recursive: true });
@@ -59,7 +62,10 @@ function makeDataFolder(folder: string): void {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "EEXIST" && code !== "ENOTDIR") throw error;
     const file = firstFileOnTheWay(folder);
-    throw new RecallError("BAD_INPUT", `${file} is a file, not a folder; recall keeps its tags in ${folder} (move the file aside, or set RECALL_DATA_DIR to a folder)`);
+    throw new RecallError(
+      "BAD_INPUT",
+      `${file} is a file, not a folder; recall keeps its tags in ${folder} (move the file aside, or set RECALL_DATA_DIR to a folder)`,
+    );
   }
 }
 
@@ -113,7 +119,9 @@ export class TagStore {
     return this.db.merged(sessionId);
   }
 
-  /** Adds manual tags (already normalized); a tag that was automatic or suppressed becomes manual. */
+  /**
+   * Adds manual tags (already normalized); a tag that was automatic or suppressed becomes manual.
+   */
   addManual(sessionId: string, tags: readonly string[]): Promise<void> {
     return this.db.addManual(sessionId, [...tags]);
   }
@@ -153,12 +161,17 @@ export class TagStore {
    * undefined. Rows already here win; within a session of the source, manual beats suppressed
    * beats automatic. Returns how many sessions gained a tag.
    */
-  async importOnce(marker: string, sessions: ReadonlyMap<string, TagSets>): Promise<number | undefined> {
+  async importOnce(
+    marker: string,
+    sessions: ReadonlyMap<string, TagSets>,
+  ): Promise<number | undefined> {
     const rows = [...sessions].map(([sessionId, sets]) => ({ sessionId, ...sets }));
     return (await this.db.importOnce(marker, rows)) ?? undefined;
   }
 
-  /** Whether this database was made in place of an empty file and still waits for the index's tags. */
+  /**
+   * Whether this database was made in place of an empty file and still waits for the index's tags.
+   */
   needsRestore(): boolean {
     return this.db.needsRestore();
   }

@@ -16,11 +16,16 @@ export interface ProxyBehaviour {
   hang?: boolean;
   /** Bulk requests still to refuse in part, and how many of the first items of each. */
   rejectBulks?: { requests: number; items: number; status: number };
-  /** Bulk requests to answer before the proxy passes the others on to the engine but never answers them. */
+  /**
+   * Bulk requests to answer before the proxy passes the others on to the engine but never answers
+   * them.
+   */
   answerBulks?: number;
   /** Runs before a bulk request is passed on (a node of the cluster killed meanwhile, say). */
   beforeBulk?: () => Promise<void>;
-  /** Never closes an idle connection itself (Node's server does after 5 s): only its client does. */
+  /**
+   * Never closes an idle connection itself (Node's server does after 5 s): only its client does.
+   */
   keepIdle?: boolean;
 }
 
@@ -43,11 +48,17 @@ export interface ArchiveProxy {
 function body(request: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    request.on("data", (c: Buffer) => chunks.push(c)).on("end", () => resolve(Buffer.concat(chunks))).on("error", reject);
+    request
+      .on("data", (c: Buffer) => chunks.push(c))
+      .on("end", () => resolve(Buffer.concat(chunks)))
+      .on("error", reject);
   });
 }
 
-/** The actions of an NDJSON bulk body, each with its lines (an index action is followed by its document). */
+/**
+ * The actions of an NDJSON bulk body, each with its lines (an index action is followed by its
+ * document).
+ */
 function bulkActions(text: string): string[][] {
   const lines = text.split("\n").filter((l) => l.trim());
   const actions: string[][] = [];
@@ -58,7 +69,10 @@ function bulkActions(text: string): string[][] {
   return actions;
 }
 
-export async function startArchiveProxy(target: string, behaviour: ProxyBehaviour = {}): Promise<ArchiveProxy> {
+export async function startArchiveProxy(
+  target: string,
+  behaviour: ProxyBehaviour = {},
+): Promise<ArchiveProxy> {
   const bulks: number[] = [];
   const requests: string[] = [];
   let held = 0;
@@ -66,9 +80,21 @@ export async function startArchiveProxy(target: string, behaviour: ProxyBehaviou
     requests.push(`${request.method} ${request.url}`);
     const payload = await body(request);
     if (behaviour.hang) return;
-    if (behaviour.basicAuth !== undefined && request.headers.authorization !== `Basic ${Buffer.from(behaviour.basicAuth).toString("base64")}`) {
-      response.writeHead(401, { "content-type": "application/json", "www-authenticate": 'Basic realm="archive"' });
-      response.end(JSON.stringify({ error: { type: "security_exception", reason: "missing or wrong credentials" }, status: 401 }));
+    if (
+      behaviour.basicAuth !== undefined &&
+      request.headers.authorization !==
+        `Basic ${Buffer.from(behaviour.basicAuth).toString("base64")}`
+    ) {
+      response.writeHead(401, {
+        "content-type": "application/json",
+        "www-authenticate": 'Basic realm="archive"',
+      });
+      response.end(
+        JSON.stringify({
+          error: { type: "security_exception", reason: "missing or wrong credentials" },
+          status: 401,
+        }),
+      );
       return;
     }
     let forwarded = payload;
@@ -87,9 +113,14 @@ export async function startArchiveProxy(target: string, behaviour: ProxyBehaviou
     }
     if (isBulk && behaviour.beforeBulk) await behaviour.beforeBulk();
     const headers = { "content-type": request.headers["content-type"] ?? "application/json" };
-    const answer = refused.length === actions.length && isBulk && refused.length > 0
-      ? { status: 200, text: JSON.stringify({ took: 0, errors: false, items: [] }) }
-      : await fetch(`${target}${request.url}`, { method: request.method, headers, ...(payload.length > 0 ? { body: new Uint8Array(forwarded) } : {}) }).then(async (r) => ({ status: r.status, text: await r.text() }));
+    const answer =
+      refused.length === actions.length && isBulk && refused.length > 0
+        ? { status: 200, text: JSON.stringify({ took: 0, errors: false, items: [] }) }
+        : await fetch(`${target}${request.url}`, {
+            method: request.method,
+            headers,
+            ...(payload.length > 0 ? { body: new Uint8Array(forwarded) } : {}),
+          }).then(async (r) => ({ status: r.status, text: await r.text() }));
     if (isBulk && behaviour.answerBulks !== undefined && bulks.length > behaviour.answerBulks) {
       held++;
       return;
@@ -99,8 +130,20 @@ export async function startArchiveProxy(target: string, behaviour: ProxyBehaviou
       const result = JSON.parse(text) as { errors: boolean; items: unknown[] };
       const status = behaviour.rejectBulks!.status;
       const failed = refused.map((lines) => {
-        const [op, meta] = Object.entries(JSON.parse(lines[0]!) as Record<string, { _id: string; _index: string }>)[0]!;
-        return { [op]: { _index: meta._index, _id: meta._id, status, error: { type: status === 429 ? "rejected_execution_exception" : "mapper_parsing_exception", reason: `refused by the test proxy (${status})` } } };
+        const [op, meta] = Object.entries(
+          JSON.parse(lines[0]!) as Record<string, { _id: string; _index: string }>,
+        )[0]!;
+        return {
+          [op]: {
+            _index: meta._index,
+            _id: meta._id,
+            status,
+            error: {
+              type: status === 429 ? "rejected_execution_exception" : "mapper_parsing_exception",
+              reason: `refused by the test proxy (${status})`,
+            },
+          },
+        };
       });
       text = JSON.stringify({ ...result, errors: true, items: [...failed, ...result.items] });
     }
@@ -134,7 +177,8 @@ export async function startArchiveProxy(target: string, behaviour: ProxyBehaviou
     get openConnections() {
       return open;
     },
-    allClosed: () => (open === 0 ? Promise.resolve() : new Promise<void>((resolve) => onAllClosed.push(resolve))),
+    allClosed: () =>
+      open === 0 ? Promise.resolve() : new Promise<void>((resolve) => onAllClosed.push(resolve)),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -24,7 +24,9 @@ export function runSpeaking(env: NodeJS.ProcessEnv, script: string): Speaking {
     ],
     { env, stdio: ["ignore", "pipe", "inherit"] },
   );
-  const closed = new Promise<NodeJS.Signals | null>((resolve) => child.on("close", (_code, signal) => resolve(signal)));
+  const closed = new Promise<NodeJS.Signals | null>((resolve) =>
+    child.on("close", (_code, signal) => resolve(signal)),
+  );
   const said = new Promise<string>((resolve) => {
     let out = "";
     child.stdout.on("data", (data: Buffer) => {

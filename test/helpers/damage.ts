@@ -3,7 +3,17 @@
  * in place (the size unchanged, from a fixed seed so that a failure can be replayed), the file
  * cut in half, emptied or deleted.
  */
-import { closeSync, cpSync, openSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  cpSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  utimesSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 
 /** A small deterministic generator (mulberry32): the same seed gives the same damage. */
@@ -22,7 +32,11 @@ export function seededRandom(seed: number): () => number {
  * Overwrites `runs` runs of 8 random bytes at random places in `path`. `keepTime`: the file's
  * modification time is set back, as for damage that no write made (a failing disk).
  */
-export function damageFile(path: string, seed: number, options: { runs?: number; keepTime?: boolean } = {}): void {
+export function damageFile(
+  path: string,
+  seed: number,
+  options: { runs?: number; keepTime?: boolean } = {},
+): void {
   const random = seededRandom(seed);
   const { size, atime, mtime } = statSync(path);
   const fd = openSync(path, "r+");
@@ -53,7 +67,11 @@ export type DamageKind = (typeof DAMAGE_KINDS)[number];
  * Damages `path` the way `kind` says (`garble` with `seed`, as damageFile). `keepTime`: the
  * file's times are set back afterwards (for all but `delete`).
  */
-export function damage(path: string, kind: DamageKind, options: { seed?: number; keepTime?: boolean } = {}): void {
+export function damage(
+  path: string,
+  kind: DamageKind,
+  options: { seed?: number; keepTime?: boolean } = {},
+): void {
   const { size, atime, mtime } = statSync(path);
   switch (kind) {
     case "garble":

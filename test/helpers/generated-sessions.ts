@@ -22,12 +22,18 @@ function generatedSession(cwd: string, n: number, messages: number): string {
   for (let m = 0; m < messages; m++) {
     const words = `session ${n} message ${m}: the gannet migration report, part ${m}, ${"with some padding words ".repeat(20)}`;
     const entryId = `e${String(n).padStart(3, "0")}${String(m).padStart(4, "0")}`;
-    text += m % 2 === 0 ? userMessage(entryId, m === 4 ? `${words} token ${GENERATED_TOKEN}` : words, at + m * 1000) : assistantMessage(entryId, words, at + m * 1000);
+    text +=
+      m % 2 === 0
+        ? userMessage(entryId, m === 4 ? `${words} token ${GENERATED_TOKEN}` : words, at + m * 1000)
+        : assistantMessage(entryId, words, at + m * 1000);
   }
   return text;
 }
 
-/** Writes the sessions into the agent folder's sessions, in Pi's folder for `<root>/work/birds`; their paths. */
+/**
+ * Writes the sessions into the agent folder's sessions, in Pi's folder for `<root>/work/birds`;
+ * their paths.
+ */
 export function writeGeneratedSessions(agent: AgentDir, count: number, messages: number): string[] {
   const cwd = join(realpathSync(agent.root), "work", "birds");
   mkdirSync(cwd, { recursive: true });

@@ -37,16 +37,25 @@ function chunk(res: ServerResponse, body: object): void {
 function stream(res: ServerResponse, model: string, text: string): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   const base = { id: "chatcmpl-test", object: "chat.completion.chunk", created: 0, model };
-  chunk(res, { ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] });
+  chunk(res, {
+    ...base,
+    choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }],
+  });
   chunk(res, { ...base, choices: [{ index: 0, delta: { content: text }, finish_reason: null }] });
   chunk(res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: "stop" }] });
-  chunk(res, { ...base, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
+  chunk(res, {
+    ...base,
+    choices: [],
+    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+  });
   res.end("data: [DONE]\n\n");
 }
 
 export async function startModelServer(): Promise<ModelServer> {
   const requests: ChatRequest[] = [];
-  let replies: (Reply | ((request: ChatRequest) => Reply))[] = [{ text: '{"tags": ["alpha", "beta", "gamma"]}' }];
+  let replies: (Reply | ((request: ChatRequest) => Reply))[] = [
+    { text: '{"tags": ["alpha", "beta", "gamma"]}' },
+  ];
   let taken = 0;
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let body = "";
@@ -60,7 +69,12 @@ export async function startModelServer(): Promise<ModelServer> {
       requests.push(request);
       const next = replies[Math.min(taken++, replies.length - 1)]!;
       const reply = typeof next === "function" ? next(request) : next;
-      const answer = () => ("status" in reply ? res.writeHead(reply.status, { "content-type": "application/json" }).end(reply.body ?? '{"error":{"message":"scripted failure"}}') : stream(res, request.model, reply.text));
+      const answer = () =>
+        "status" in reply
+          ? res
+              .writeHead(reply.status, { "content-type": "application/json" })
+              .end(reply.body ?? '{"error":{"message":"scripted failure"}}')
+          : stream(res, request.model, reply.text);
       if ("delayMs" in reply && reply.delayMs) setTimeout(answer, reply.delayMs);
       else answer();
     });
@@ -79,7 +93,12 @@ export async function startModelServer(): Promise<ModelServer> {
       mkdirSync(agentDir, { recursive: true });
       const models = {
         providers: {
-          local: { baseUrl: `http://127.0.0.1:${port}/v1`, api: "openai-completions", apiKey: "dummy", models: [{ id: "tagger", name: "Local Tagger" }] },
+          local: {
+            baseUrl: `http://127.0.0.1:${port}/v1`,
+            api: "openai-completions",
+            apiKey: "dummy",
+            models: [{ id: "tagger", name: "Local Tagger" }],
+          },
         },
       };
       writeFileSync(join(agentDir, "models.json"), JSON.stringify(models));

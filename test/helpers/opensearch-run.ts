@@ -9,7 +9,9 @@ import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { fileURLToPath } from "node:url";
 
-export const OPENSEARCH_SCRIPT = fileURLToPath(new URL("../../scripts/opensearch.sh", import.meta.url));
+export const OPENSEARCH_SCRIPT = fileURLToPath(
+  new URL("../../scripts/opensearch.sh", import.meta.url),
+);
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -16,7 +16,10 @@ export function needsOpenSearch(title: string): string {
 
 export const openSearchMissing = !javaInstalled;
 
-/** What `recall remote test --json` passes on a remote that works, as [check, ok] pairs (keepFiles adds "may keep files"). */
+/**
+ * What `recall remote test --json` passes on a remote that works, as [check, ok] pairs (keepFiles
+ * adds "may keep files").
+ */
 export const WORKING_REMOTE_CHECKS: [string, boolean][] = [
   ["reachable", true],
   ["authenticated", true],
@@ -29,15 +32,27 @@ export const WORKING_REMOTE_CHECKS: [string, boolean][] = [
 /** The URL of this run's OpenSearch, started if it is not running yet. */
 export function openSearchUrl(): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(OPENSEARCH_SCRIPT, ["start", "--dir", inject("openSearchDir")], { timeout: 300_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`scripts/opensearch.sh start failed: ${stderr.trim() || error.message}`));
-      else resolve(stdout.trim());
-    });
+    execFile(
+      OPENSEARCH_SCRIPT,
+      ["start", "--dir", inject("openSearchDir")],
+      { timeout: 300_000 },
+      (error, stdout, stderr) => {
+        if (error)
+          reject(
+            new Error(`scripts/opensearch.sh start failed: ${stderr.trim() || error.message}`),
+          );
+        else resolve(stdout.trim());
+      },
+    );
   });
 }
 
 /** A request to the engine's own REST API at `url` (a body makes it a POST), answered as JSON. */
-export async function engineApi(url: string, path: string, init: { method?: string; body?: unknown } = {}): Promise<any> {
+export async function engineApi(
+  url: string,
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<any> {
   const response = await fetch(`${url}${path}`, {
     method: init.method ?? (init.body === undefined ? "GET" : "POST"),
     headers: { "content-type": "application/json" },

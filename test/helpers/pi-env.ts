@@ -12,7 +12,18 @@
  * temporary root: `shop-api` and `blog` exist there, `infra` deliberately does not.
  */
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,14 +41,24 @@ export function piRuntime(): PiRuntime | undefined {
   const dir = process.env.PI_RUNTIME_DIR ?? join(REPO, ".cache", "pi-runtime");
   const runtime = {
     node: join(dir, "node_modules", ".bin", "node"),
-    cli: join(dir, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js"),
+    cli: join(
+      dir,
+      "node_modules",
+      "@earendil-works",
+      "pi-coding-agent",
+      "dist",
+      "bundle",
+      "cli.js",
+    ),
   };
   return [runtime.node, runtime.cli].every((p) => existsSync(p)) ? runtime : undefined;
 }
 
 export const PI_RUNTIME = piRuntime();
 /** Why Pi tests are skipped, for the test title. */
-export const PI_SKIP_REASON = PI_RUNTIME ? "" : " (skipped: no Pi runtime; run scripts/pi-runtime.sh)";
+export const PI_SKIP_REASON = PI_RUNTIME
+  ? ""
+  : " (skipped: no Pi runtime; run scripts/pi-runtime.sh)";
 
 export interface PiHome {
   root: string;
@@ -73,7 +94,9 @@ export function installPackageCopy(into: string): string {
   cpSync(join(REPO, "package.json"), join(pkg, "package.json"));
   cpSync(join(REPO, "src"), join(pkg, "src"), { recursive: true });
   symlinkSync(join(REPO, "native", "recall.node"), join(pkg, "native", "recall.node"));
-  const { dependencies } = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+  const { dependencies } = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
+    dependencies: Record<string, string>;
+  };
   for (const name of Object.keys(dependencies)) {
     mkdirSync(dirname(join(pkg, "node_modules", name)), { recursive: true });
     symlinkSync(join(REPO, "node_modules", name), join(pkg, "node_modules", name));
@@ -85,11 +108,14 @@ export function installPackageCopy(into: string): string {
  * The package copy this test run shares (test/helpers/global-setup.ts installs it once): at one
  * path, Pi's TypeScript loader (jiti) compiles the extension's files once and every later Pi
  * reuses its cache, as a user's Pi does; a new copy per test cost each test's first Pi about 8 s
- * (12.7 against 4.7 s for `/recall help` at load 13). Not named RECALL_…: clean-env.ts removes those.
+ * (12.7 against 4.7 s for `/recall help` at load 13). Not named RECALL_…: clean-env.ts removes
+ * those.
  */
 export const SHARED_PACKAGE_VARIABLE = "TEST_PI_PACKAGE_COPY";
 
-/** A Pi home with the fixture sessions; `ownPackage` gives it a package copy of its own, inside it. */
+/**
+ * A Pi home with the fixture sessions; `ownPackage` gives it a package copy of its own, inside it.
+ */
 export function makePiHome(options: { ownPackage?: boolean } = {}): PiHome {
   const root = mkdtempSync(join(tmpdir(), "recall-pi-"));
   const home = join(root, "home");
@@ -99,7 +125,11 @@ export function makePiHome(options: { ownPackage?: boolean } = {}): PiHome {
   cpSync(join(REPO, "test", "fixtures", "agent", "sessions"), sessionsDir, { recursive: true });
   const fakeHome = join(root, "home", "dev");
   rewriteTree(sessionsDir, "/home/dev", fakeHome);
-  const projects = { "shop-api": join(fakeHome, "shop-api"), blog: join(fakeHome, "blog"), infra: join(fakeHome, "infra") };
+  const projects = {
+    "shop-api": join(fakeHome, "shop-api"),
+    blog: join(fakeHome, "blog"),
+    infra: join(fakeHome, "infra"),
+  };
   mkdirSync(projects["shop-api"], { recursive: true });
   mkdirSync(projects.blog, { recursive: true });
   const shared = process.env[SHARED_PACKAGE_VARIABLE];
@@ -113,11 +143,22 @@ export function makePiHome(options: { ownPackage?: boolean } = {}): PiHome {
   };
   const session = (id: string) => {
     for (const dir of readdirSync(sessionsDir)) {
-      for (const file of readdirSync(join(sessionsDir, dir))) if (file.includes(id)) return join(sessionsDir, dir, file);
+      for (const file of readdirSync(join(sessionsDir, dir)))
+        if (file.includes(id)) return join(sessionsDir, dir, file);
     }
     throw new Error(`no fixture session ${id}`);
   };
-  return { root, home, agentDir, sessionsDir, pkg, projects, env, session, cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }) };
+  return {
+    root,
+    home,
+    agentDir,
+    sessionsDir,
+    pkg,
+    projects,
+    env,
+    session,
+    cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
+  };
 }
 
 export interface RunResult {
@@ -127,9 +168,17 @@ export interface RunResult {
 }
 
 /** Runs `pi <args>` under the pinned Node 22 and waits for it to exit. */
-export function runPi(runtime: PiRuntime, args: string[], options: { env: NodeJS.ProcessEnv; cwd: string; timeoutMs?: number }): Promise<RunResult> {
+export function runPi(
+  runtime: PiRuntime,
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; cwd: string; timeoutMs?: number },
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(runtime.node, [runtime.cli, ...args], { env: options.env, cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(runtime.node, [runtime.cli, ...args], {
+      env: options.env,
+      cwd: options.cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));

@@ -16,7 +16,8 @@ export function watchProgress(transport: StdioClientTransport): ProgressOnWire {
   let seen: number[] = [];
   const deliver = transport.onmessage!;
   transport.onmessage = (message) => {
-    if ("method" in message && message.method === "notifications/progress") seen.push(Number(message.params?.progress));
+    if ("method" in message && message.method === "notifications/progress")
+      seen.push(Number(message.params?.progress));
     deliver(message);
   };
   return {

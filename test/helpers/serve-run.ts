@@ -1,4 +1,7 @@
-/** `recall serve` as a user runs it: the built CLI in a child process, its printed address, and a cookie of its secret. */
+/**
+ * `recall serve` as a user runs it: the built CLI in a child process, its printed address, and a
+ * cookie of its secret.
+ */
 import { spawn, type ChildProcess } from "node:child_process";
 import { RECALL_BIN } from "./run-cli.js";
 
@@ -17,11 +20,21 @@ export interface Serving {
   stop(): Promise<number | null>;
 }
 
-export function startServe(env: NodeJS.ProcessEnv, args: string[] = [], cwd?: string): Promise<Serving> {
-  const child = spawn(process.execPath, [RECALL_BIN, "serve", ...args], { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
+export function startServe(
+  env: NodeJS.ProcessEnv,
+  args: string[] = [],
+  cwd?: string,
+): Promise<Serving> {
+  const child = spawn(process.execPath, [RECALL_BIN, "serve", ...args], {
+    env,
+    cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("close", (code) => resolve(code)),
+  );
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout!.setEncoding("utf8").on("data", (d: string) => {
@@ -43,6 +56,8 @@ export function startServe(env: NodeJS.ProcessEnv, args: string[] = [], cwd?: st
         },
       });
     });
-    child.on("close", (code) => reject(new Error(`recall serve exited (${code}) before printing its address: ${stderr}`)));
+    child.on("close", (code) =>
+      reject(new Error(`recall serve exited (${code}) before printing its address: ${stderr}`)),
+    );
   });
 }

@@ -16,7 +16,10 @@ export interface SlowBuilder {
   stop(): Promise<void>;
 }
 
-export async function startSlowFirstIndex(env: NodeJS.ProcessEnv, holdMs: number): Promise<SlowBuilder> {
+export async function startSlowFirstIndex(
+  env: NodeJS.ProcessEnv,
+  holdMs: number,
+): Promise<SlowBuilder> {
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -38,7 +41,9 @@ export async function startSlowFirstIndex(env: NodeJS.ProcessEnv, holdMs: number
   const done = new Promise<number | null>((resolve) => child.on("close", resolve));
   await new Promise<void>((resolve, reject) => {
     child.stdout!.once("data", () => resolve());
-    child.once("close", (code) => reject(new Error(`the builder exited (${code}) before taking the lock`)));
+    child.once("close", (code) =>
+      reject(new Error(`the builder exited (${code}) before taking the lock`)),
+    );
   });
   return {
     done,

@@ -32,7 +32,8 @@ export function makeTmpfsCache(size: string): TmpfsCache {
     cacheDir,
     recall: (args) => runRecall(args, { env: { ...agent.env, RECALL_CACHE_DIR: cacheDir } }),
     cleanup: () => {
-      // Lazily: a Recall opened in this process keeps the index's files mapped until it is collected.
+      // Lazily: a Recall opened in this process keeps the index's files mapped until it is
+      // collected.
       execFileSync("umount", ["--lazy", mountPoint]);
       agent.cleanup();
     },

@@ -1,4 +1,7 @@
-/** A tmux server of a test's own (its socket named `socket`), driven and read like a user's terminal. */
+/**
+ * A tmux server of a test's own (its socket named `socket`), driven and read like a user's
+ * terminal.
+ */
 import { execFileSync } from "node:child_process";
 
 export interface TmuxDriver {
@@ -10,7 +13,8 @@ export interface TmuxDriver {
 }
 
 export function tmuxDriver(socket: string): TmuxDriver {
-  const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
+  const tmux = (...args: string[]) =>
+    execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
   const screen = () => tmux("capture-pane", "-p", "-t", "pick");
   const waitFor = async (check: () => boolean, what: string) => {
     for (let i = 0; i < 100; i++) {
@@ -27,7 +31,10 @@ export interface PiTmux {
   tmux(...args: string[]): string;
   /** What Pi's pane shows. */
   screen(): string;
-  /** The screen once `test` holds of it, polling for up to `timeoutMs` (30 s); else fails with the screen. */
+  /**
+   * The screen once `test` holds of it, polling for up to `timeoutMs` (30 s); else fails with the
+   * screen.
+   */
   waitFor(what: string, test: (text: string) => boolean, timeoutMs?: number): Promise<string>;
   /** Types a line into Pi's editor and submits it. */
   submit(line: string): Promise<void>;
@@ -38,11 +45,22 @@ export interface PiTmux {
   stop(timeoutMs?: number): Promise<void>;
 }
 
-/** A driver of Pi in the tmux server `socket`; `env()` is the environment tmux runs with (set in a beforeAll). */
+/**
+ * A driver of Pi in the tmux server `socket`; `env()` is the environment tmux runs with (set in a
+ * beforeAll).
+ */
 export function piTmux(socket: string, env: () => NodeJS.ProcessEnv): PiTmux {
-  const tmux = (...args: string[]): string => execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], { env: env(), encoding: "utf8" });
+  const tmux = (...args: string[]): string =>
+    execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], {
+      env: env(),
+      encoding: "utf8",
+    });
   const screen = (): string => tmux("capture-pane", "-p", "-t", "pi");
-  const waitFor = async (what: string, test: (text: string) => boolean, timeoutMs = 30_000): Promise<string> => {
+  const waitFor = async (
+    what: string,
+    test: (text: string) => boolean,
+    timeoutMs = 30_000,
+  ): Promise<string> => {
     const deadline = Date.now() + timeoutMs;
     let last = "";
     while (Date.now() < deadline) {

@@ -19,7 +19,10 @@ export function onPath(tool: string): boolean {
   });
 }
 
-/** " (skipped: zsh is not installed)" for the tools missing from PATH, for a test's name; "" when all are there. */
+/**
+ * " (skipped: zsh is not installed)" for the tools missing from PATH, for a test's name; "" when
+ * all are there.
+ */
 export function skipWithout(...tools: string[]): string {
   const missing = tools.filter((tool) => !onPath(tool));
   if (missing.length === 0) return "";

@@ -35,11 +35,16 @@ describe("a query while another process builds the index from scratch", () => {
     agent = makeAgentDir();
     const builder = await startSlowFirstIndex(agent.env, Infinity);
     try {
-      const search = await runRecall(["search", "migration"], { env: agent.env, timeoutMs: 60_000 });
+      const search = await runRecall(["search", "migration"], {
+        env: agent.env,
+        timeoutMs: 60_000,
+      });
       expect(search.timedOut).toBeUndefined();
       expect(search.code).toBe(2);
       expect(search.stdout).toBe("");
-      expect(search.stderr).toMatch(/^recall: another recall process is building the index in .* and has not committed any session yet; try again in a moment\n$/);
+      expect(search.stderr).toMatch(
+        /^recall: another recall process is building the index in .* and has not committed any session yet; try again in a moment\n$/,
+      );
     } finally {
       await builder.stop();
     }
@@ -48,7 +53,10 @@ describe("a query while another process builds the index from scratch", () => {
   it("a builder that lets go of the lock without committing leaves the query to index and answer itself", async () => {
     agent = makeAgentDir();
     const builder = await startSlowFirstIndex(agent.env, Infinity);
-    const searching = runRecall(["search", "migration", "--json"], { env: agent.env, timeoutMs: 60_000 });
+    const searching = runRecall(["search", "migration", "--json"], {
+      env: agent.env,
+      timeoutMs: 60_000,
+    });
     await new Promise((resolve) => setTimeout(resolve, 6_000));
     await builder.stop();
     const search = await searching;

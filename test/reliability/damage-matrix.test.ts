@@ -14,7 +14,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Recall, type SearchPage } from "../../src/index.js";
 import { makeAgentDir, type AgentDir } from "../helpers/agent-dir.js";
-import { DAMAGE_KINDS, damage, keepCleanCache, segmentFiles, type CleanCache, type DamageKind } from "../helpers/damage.js";
+import {
+  DAMAGE_KINDS,
+  damage,
+  keepCleanCache,
+  segmentFiles,
+  type CleanCache,
+  type DamageKind,
+} from "../helpers/damage.js";
 
 const SEGMENT_KINDS = ["term", "idx", "pos", "store", "fast", "fieldnorm"];
 const PARTS = { main: "index", depth: join("index", "depth") };
@@ -25,17 +32,30 @@ let cacheDir: string;
 let clean: CleanCache;
 let reference: string;
 
-/** What the index answers: a search of the conversation, one of every kind of text, every session with its tags. */
+/**
+ * What the index answers: a search of the conversation, one of every kind of text, every session
+ * with its tags.
+ */
 async function answers(recall: Recall): Promise<string> {
   const hits = (page: SearchPage) => page.hits.map((h) => [h.id, h.message?.entryId, h.snippet]);
   const conversation = await recall.search({ query: "the", limit: 50 });
-  const all = await recall.search({ query: "the lockedstatetoolerror quuxtooloutput 8080", limit: 50, content: ["all"] });
+  const all = await recall.search({
+    query: "the lockedstatetoolerror quuxtooloutput 8080",
+    limit: 50,
+    content: ["all"],
+  });
   const sessions = await recall.list({ limit: 50 });
-  return JSON.stringify({ conversation: hits(conversation), all: hits(all), sessions: sessions.map((s) => [s.id, s.tags, s.messageCount]) });
+  return JSON.stringify({
+    conversation: hits(conversation),
+    all: hits(all),
+    sessions: sessions.map((s) => [s.id, s.tags, s.messageCount]),
+  });
 }
 
 /** The next use after damage: a session resolved (a sync), tagged (a write), then read back. */
-async function nextUse(options: { check?: "written" } = {}): Promise<{ text: string; replaced: number }> {
+async function nextUse(
+  options: { check?: "written" } = {},
+): Promise<{ text: string; replaced: number }> {
   const recall = Recall.open({ env: agent.env, check: options.check });
   try {
     const session = await recall.resolve(TAGGED);
@@ -83,7 +103,10 @@ async function trials(file: () => string, label: string): Promise<string[]> {
         const next = await nextUse(kind === "garble" && keepTime ? { check: "written" } : {});
         if (next.text !== reference) failed.push(`${trial}: other answers`);
         else if (next.replaced > 1) failed.push(`${trial}: ${next.replaced} rebuild notices`);
-        else if (JSON.stringify(await nextUse()) !== JSON.stringify({ text: reference, replaced: 0 })) failed.push(`${trial}: the use after differs`);
+        else if (
+          JSON.stringify(await nextUse()) !== JSON.stringify({ text: reference, replaced: 0 })
+        )
+          failed.push(`${trial}: the use after differs`);
       } catch (error) {
         failed.push(`${trial}: ${String(error).slice(0, 200)}`);
       }

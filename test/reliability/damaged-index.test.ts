@@ -12,7 +12,8 @@ import { jsonLines, runRecall } from "../helpers/run-cli.js";
 
 const EXTENSIONS = ["idx", "term", "store", "fast", "pos"];
 const TAGGED = "01a0f6b1";
-const NOTICE = /^recall: the index in .* could not be used \(.+\); rebuilding it from the session files$/;
+const NOTICE =
+  /^recall: the index in .* could not be used \(.+\); rebuilding it from the session files$/;
 
 let agent: AgentDir;
 let cacheDir: string;
@@ -24,14 +25,34 @@ let cleanAll: string;
 const recall = (args: string[]) => runRecall(args, { env: agent.env });
 
 /** What the index answers: the hits of a broad search and every session with its tags. */
-async function answers(content = "conversation"): Promise<{ code: number | null; stderr: string; text: string }> {
+async function answers(
+  content = "conversation",
+): Promise<{ code: number | null; stderr: string; text: string }> {
   // Words of the fixtures' tool output and calls, for a search of every kind.
-  const words = content === "all" ? ["the", "lockedstatetoolerror", "quuxtooloutput", "8080"] : ["the"];
-  const search = await recall(["search", ...words, "--json", "--no-sync", "--limit", "50", "--content", content]);
+  const words =
+    content === "all" ? ["the", "lockedstatetoolerror", "quuxtooloutput", "8080"] : ["the"];
+  const search = await recall([
+    "search",
+    ...words,
+    "--json",
+    "--no-sync",
+    "--limit",
+    "50",
+    "--content",
+    content,
+  ]);
   const list = await recall(["list", "--json", "--no-sync", "--limit", "50"]);
-  const hits = jsonLines<{ id: string; message: { entryId: string } | null; snippet: string }>(search.stdout).map((h) => [h.id, h.message?.entryId, h.snippet]);
-  const sessions = jsonLines<{ id: string; tags: string[]; messageCount: number }>(list.stdout).map((s) => [s.id, s.tags, s.messageCount]);
-  return { code: search.code, stderr: search.stderr + list.stderr, text: JSON.stringify({ hits, sessions }) };
+  const hits = jsonLines<{ id: string; message: { entryId: string } | null; snippet: string }>(
+    search.stdout,
+  ).map((h) => [h.id, h.message?.entryId, h.snippet]);
+  const sessions = jsonLines<{ id: string; tags: string[]; messageCount: number }>(list.stdout).map(
+    (s) => [s.id, s.tags, s.messageCount],
+  );
+  return {
+    code: search.code,
+    stderr: search.stderr + list.stderr,
+    text: JSON.stringify({ hits, sessions }),
+  };
 }
 
 function restoreCleanIndex(): void {
@@ -62,7 +83,9 @@ describe("a damaged index", () => {
         damageFile(segmentFiles(join(cacheDir, "index"), extension)[0]!, seed);
         const after = await answers();
         expect(after.code, `seed ${seed}`).toBe(0);
-        expect(after.stderr.split("\n").filter(Boolean), `seed ${seed}`).toEqual([expect.stringMatching(NOTICE)]);
+        expect(after.stderr.split("\n").filter(Boolean), `seed ${seed}`).toEqual([
+          expect.stringMatching(NOTICE),
+        ]);
         expect(after.text, `seed ${seed}`).toBe(cleanText);
         expect((await answers()).stderr, `seed ${seed}: one notice only`).toBe("");
       }
@@ -73,7 +96,10 @@ describe("a damaged index", () => {
       damageFile(segmentFiles(join(cacheDir, "index"), extension)[0]!, 11, { keepTime: true });
       const index = await recall(["index", "--json"]);
       expect(index.code).toBe(0);
-      expect(index.stderr.split("\n").filter((l) => !l.includes("malformed"))).toEqual([expect.stringMatching(/failed their checksum/), ""]);
+      expect(index.stderr.split("\n").filter((l) => !l.includes("malformed"))).toEqual([
+        expect.stringMatching(/failed their checksum/),
+        "",
+      ]);
       expect(jsonLines(index.stdout).at(-1)).toMatchObject({ type: "summary", indexed: 11 });
       const after = await answers();
       expect(after.stderr).toBe("");
@@ -95,7 +121,9 @@ describe("a damaged index", () => {
         expect([0, 1], label).toContain(search.code);
         expect(search.stderr, label).not.toMatch(/panicked|RUST_BACKTRACE|internal error/);
         if (search.stderr) {
-          expect(search.stderr.split("\n").filter(Boolean), label).toEqual([expect.stringMatching(NOTICE)]);
+          expect(search.stderr.split("\n").filter(Boolean), label).toEqual([
+            expect.stringMatching(NOTICE),
+          ]);
           expect((await answers()).text, label).toBe(cleanText);
           repaired++;
         }
@@ -107,7 +135,8 @@ describe("a damaged index", () => {
 });
 
 describe("a damaged depth index (thinking, tool calls and output: index/depth)", () => {
-  const depthFiles = (extension: string) => segmentFiles(join(cacheDir, "index", "depth"), extension);
+  const depthFiles = (extension: string) =>
+    segmentFiles(join(cacheDir, "index", "depth"), extension);
 
   it("damaged by a write: a search of every kind rebuilds it with one notice and answers as a clean index", async () => {
     for (const extension of ["idx", "store", "fast"]) {
@@ -118,7 +147,9 @@ describe("a damaged depth index (thinking, tool calls and output: index/depth)",
       expect((await answers()).text, extension).toBe(cleanText);
       const after = await answers("all");
       expect(after.code, `${extension}: ${after.stderr}`).toBe(0);
-      expect(after.stderr.split("\n").filter(Boolean), extension).toEqual([expect.stringMatching(NOTICE)]);
+      expect(after.stderr.split("\n").filter(Boolean), extension).toEqual([
+        expect.stringMatching(NOTICE),
+      ]);
       expect(after.text, extension).toBe(cleanAll);
       expect((await answers("all")).stderr, `${extension}: one notice only`).toBe("");
     }

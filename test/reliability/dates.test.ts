@@ -11,13 +11,20 @@ import { jsonLines, runRecall } from "../helpers/run-cli.js";
 describe("parseTime", () => {
   const now = new Date(2026, 10, 30, 15, 30).getTime();
 
-  it.each(["2026-11-31", "2026-02-29", "2026-13-45", "2026-00-10", "2026-04-31T10:00:00Z"])("refuses %s, which is not in the calendar", (text) => {
-    expect(() => parseTime(text, now)).toThrow(/^there is no date 2026-\d\d-\d\d: /);
-  });
+  it.each(["2026-11-31", "2026-02-29", "2026-13-45", "2026-00-10", "2026-04-31T10:00:00Z"])(
+    "refuses %s, which is not in the calendar",
+    (text) => {
+      expect(() => parseTime(text, now)).toThrow(/^there is no date 2026-\d\d-\d\d: /);
+    },
+  );
 
   it("says what is wrong with the date", () => {
-    expect(() => parseTime("2026-11-31", now)).toThrow("there is no date 2026-11-31: that month has 30 days");
-    expect(() => parseTime("2026-13-45", now)).toThrow("there is no date 2026-13-45: a month is 01 to 12");
+    expect(() => parseTime("2026-11-31", now)).toThrow(
+      "there is no date 2026-11-31: that month has 30 days",
+    );
+    expect(() => parseTime("2026-13-45", now)).toThrow(
+      "there is no date 2026-13-45: a month is 01 to 12",
+    );
   });
 
   it("takes a leap day in a leap year", () => {
@@ -48,7 +55,9 @@ describe("--since D --until D on the command line", () => {
   const day = "2026-10-01";
 
   it("list finds the sessions of that day", async () => {
-    const result = await runRecall(["list", "--since", day, "--until", day, "--json"], { env: { ...dir.env, TZ: "UTC" } });
+    const result = await runRecall(["list", "--since", day, "--until", day, "--json"], {
+      env: { ...dir.env, TZ: "UTC" },
+    });
     expect(result.code).toBe(0);
     const sessions = jsonLines<{ modified: string }>(result.stdout);
     expect(sessions.length).toBeGreaterThan(0);
@@ -56,13 +65,18 @@ describe("--since D --until D on the command line", () => {
   });
 
   it("search finds messages of that day", async () => {
-    const result = await runRecall(["search", "--since", day, "--until", day, "--json", "database"], { env: { ...dir.env, TZ: "UTC" } });
+    const result = await runRecall(
+      ["search", "--since", day, "--until", day, "--json", "database"],
+      { env: { ...dir.env, TZ: "UTC" } },
+    );
     expect(result.code).toBe(0);
     expect(jsonLines(result.stdout).length).toBeGreaterThan(0);
   });
 
   it("a date not in the calendar: one line, exit 2", async () => {
-    const result = await runRecall(["search", "--since", "2026-11-31", "database"], { env: dir.env });
+    const result = await runRecall(["search", "--since", "2026-11-31", "database"], {
+      env: dir.env,
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe("recall: there is no date 2026-11-31: that month has 30 days\n");
   });

@@ -30,13 +30,16 @@ function writeSessions(sessionsDir: string): void {
     const id = `01a3${n.toString(16).padStart(4, "0")}-0000-7000-8000-000000000000`;
     const start = Date.parse("2026-10-03T09:00:00Z") + n * 60_000;
     let text = `${JSON.stringify({ type: "session", version: 3, id, timestamp: new Date(start).toISOString(), cwd: "/home/dev/commits" })}\n`;
-    for (let m = 0; m < 5; m++) text += userMessage(`m${n}x${m}`, `interimword session ${n} message ${m}`, start + m * 1000);
+    for (let m = 0; m < 5; m++)
+      text += userMessage(`m${n}x${m}`, `interimword session ${n} message ${m}`, start + m * 1000);
     writeFileSync(join(folder, `2026-10-03T09-00-00-000Z_${id}.jsonl`), text);
   }
 }
 
 /** Starts the first index; resolves once it has read two files and is waiting on the second. */
-async function startPausedIndexer(env: NodeJS.ProcessEnv): Promise<{ kill(): Promise<NodeJS.Signals | null> }> {
+async function startPausedIndexer(
+  env: NodeJS.ProcessEnv,
+): Promise<{ kill(): Promise<NodeJS.Signals | null> }> {
   const child = runSpeaking(
     env,
     `import { Recall } from ${JSON.stringify(LIBRARY)};
@@ -65,7 +68,10 @@ describe("the interim commits of a first index", () => {
     const indexer = await startPausedIndexer(agent.env);
     let during: CliResult;
     try {
-      during = await runRecall(["list", "--json", "--no-sync", "--limit", "100"], { env: agent.env, timeoutMs: 30_000 });
+      during = await runRecall(["list", "--json", "--no-sync", "--limit", "100"], {
+        env: agent.env,
+        timeoutMs: 30_000,
+      });
     } finally {
       expect(await indexer.kill()).toBe("SIGKILL");
     }
@@ -75,8 +81,15 @@ describe("the interim commits of a first index", () => {
 
     const after = await runRecall(["index", "--json"], { env: agent.env, timeoutMs: 60_000 });
     expect(after.code, after.stderr).toBe(0);
-    expect(jsonLines(after.stdout).find((line) => line.type === "summary")).toMatchObject({ discovered: SESSIONS, indexed: SESSIONS - 1, unchanged: 1, failed: 0 });
-    const list = await runRecall(["list", "--json", "--no-sync", "--limit", "100"], { env: agent.env });
+    expect(jsonLines(after.stdout).find((line) => line.type === "summary")).toMatchObject({
+      discovered: SESSIONS,
+      indexed: SESSIONS - 1,
+      unchanged: 1,
+      failed: 0,
+    });
+    const list = await runRecall(["list", "--json", "--no-sync", "--limit", "100"], {
+      env: agent.env,
+    });
     expect(jsonLines(list.stdout)).toHaveLength(SESSIONS);
   }, 90_000);
 });

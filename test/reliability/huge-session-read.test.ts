@@ -33,9 +33,13 @@ beforeAll(() => {
   path = join(agent.sessionsDir, `2026-10-04T09-00-00-000Z_${ID}.jsonl`);
   const fd = openSync(path, "w");
   try {
-    writeSync(fd, `${JSON.stringify({ type: "session", version: 3, id: ID, timestamp: "2026-10-04T09:00:00.000Z", cwd: "/home/dev/huge" })}\n`);
+    writeSync(
+      fd,
+      `${JSON.stringify({ type: "session", version: 3, id: ID, timestamp: "2026-10-04T09:00:00.000Z", cwd: "/home/dev/huge" })}\n`,
+    );
     const filler = "lots of words in a huge message ".repeat(HUGE_CHARS / 32);
-    for (let n = 0; n < HUGE_MESSAGES; n++) writeSync(fd, entry(n, `hugestart${n} ${filler}hugeend${n}`));
+    for (let n = 0; n < HUGE_MESSAGES; n++)
+      writeSync(fd, entry(n, `hugestart${n} ${filler}hugeend${n}`));
     writeSync(fd, entry(HUGE_MESSAGES, "smallquestionword after all that"));
     writeSync(fd, entry(HUGE_MESSAGES + 1, "smallanswerword to end with"));
   } finally {
@@ -47,7 +51,11 @@ afterAll(() => agent?.cleanup());
 
 function readWithSmallHeap(args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, RECALL_BIN, "read", path, "--json", ...args], { env: agent.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      [`--max-old-space-size=${HEAP_MB}`, RECALL_BIN, "read", path, "--json", ...args],
+      { env: agent.env, stdio: ["ignore", "pipe", "pipe"] },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (data: Buffer) => (stdout += data.toString()));
@@ -73,21 +81,39 @@ describe(`recall read of a ${HUGE_MESSAGES} × ${HUGE_CHARS >> 20} MiB session w
     const first = await readWithSmallHeap([]);
     expect(first.code, first.stderr).toBe(0);
     const [message, page] = jsonLines<Line>(first.stdout);
-    expect(message).toMatchObject({ type: "message", entryId: "e0", textOffset: 0, textLength: HUGE_CHARS + "hugestart0 hugeend0".length });
+    expect(message).toMatchObject({
+      type: "message",
+      entryId: "e0",
+      textOffset: 0,
+      textLength: HUGE_CHARS + "hugestart0 hugeend0".length,
+    });
     expect(message!.text!.startsWith("hugestart0 lots of words")).toBe(true);
     expect(page).toMatchObject({ type: "page", total: HUGE_MESSAGES + 2, from: 0 });
 
     const second = await readWithSmallHeap(["--cursor", page!.nextCursor!]);
     expect(second.code, second.stderr).toBe(0);
     const [next] = jsonLines<Line>(second.stdout);
-    expect(next).toMatchObject({ type: "message", entryId: "e0", textOffset: message!.text!.length });
+    expect(next).toMatchObject({
+      type: "message",
+      entryId: "e0",
+      textOffset: message!.text!.length,
+    });
   }, 120_000);
 
   it("prints the latest messages", async () => {
     const latest = await readWithSmallHeap(["--limit", "2"]);
     expect(latest.code, latest.stderr).toBe(0);
     const lines = jsonLines<Line>(latest.stdout);
-    expect(lines.map((l) => l.text)).toEqual(["smallquestionword after all that", "smallanswerword to end with", undefined]);
-    expect(lines[2]).toMatchObject({ type: "page", total: HUGE_MESSAGES + 2, from: HUGE_MESSAGES, nextCursor: null });
+    expect(lines.map((l) => l.text)).toEqual([
+      "smallquestionword after all that",
+      "smallanswerword to end with",
+      undefined,
+    ]);
+    expect(lines[2]).toMatchObject({
+      type: "page",
+      total: HUGE_MESSAGES + 2,
+      from: HUGE_MESSAGES,
+      nextCursor: null,
+    });
   }, 120_000);
 });

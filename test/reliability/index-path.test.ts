@@ -27,7 +27,9 @@ describe("a file where the index folder should be", () => {
     const search = await recall(["search", "--json", "staging"]);
     expect(search.code).toBe(0);
     expect(jsonLines(search.stdout).length).toBeGreaterThan(0);
-    expect(search.stderr).toBe(`recall: ${indexDir} was a file, not the index's folder; replaced it with a new index, rebuilt from the session files\n`);
+    expect(search.stderr).toBe(
+      `recall: ${indexDir} was a file, not the index's folder; replaced it with a new index, rebuilt from the session files\n`,
+    );
     const again = await recall(["list", "--json", "--no-sync"]);
     expect(again).toMatchObject({ code: 0, stderr: "" });
     expect(jsonLines(again.stdout).length).toBeGreaterThan(0);

@@ -16,7 +16,10 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { NativeIndex } from "../../src/native/addon.js";
 import type { SessionFile } from "../../src/sessions/discover.js";
-import { readSessionForIndex, readSessionInParts } from "../../src/sessions/session-index-reader.js";
+import {
+  readSessionForIndex,
+  readSessionInParts,
+} from "../../src/sessions/session-index-reader.js";
 import { PART_TEXT_CHARS } from "../../src/sync/change-stream.js";
 import { IndexSink } from "../../src/sync/index-sink.js";
 import { lockIndex, unlockIndex } from "../../src/sync/index-writer.js";
@@ -48,12 +51,23 @@ function agentDir(): AgentDir {
 
 const line = (object: unknown) => `${JSON.stringify(object)}\n`;
 const at = (n: number) => new Date(START + n * 1000).toISOString();
-const message = (id: string, n: number, body: Record<string, unknown>) => line({ type: "message", id, parentId: null, timestamp: at(n), message: { ...body, timestamp: START + n * 1000 } });
+const message = (id: string, n: number, body: Record<string, unknown>) =>
+  line({
+    type: "message",
+    id,
+    parentId: null,
+    timestamp: at(n),
+    message: { ...body, timestamp: START + n * 1000 },
+  });
 
 /** A question, the start of an exchange. */
-const question = (run: number, n: number) => userMessage(`u${run}`, `question${run} about the deploy`, START + n * 1000);
+const question = (run: number, n: number) =>
+  userMessage(`u${run}`, `question${run} about the deploy`, START + n * 1000);
 
-/** Steps of an agent run, each saying, thinking, calling and printing a word of its own: one assistant message, as the index joins it. */
+/**
+ * Steps of an agent run, each saying, thinking, calling and printing a word of its own: one
+ * assistant message, as the index joins it.
+ */
 function steps(from: number, count: number): string {
   let text = "";
   for (let s = from; s < from + count; s++) {
@@ -65,19 +79,29 @@ function steps(from: number, count: number): string {
         { type: "toolCall", id: `c${s}`, name: "bash", arguments: { command: `make called${s}` } },
       ],
     });
-    text += message(`r${s}`, s * 4 + 2, { role: "toolResult", toolCallId: `c${s}`, toolName: "bash", content: [{ type: "text", text: `printed${s} ${FILLER.slice(0, 1200)}` }], isError: false });
+    text += message(`r${s}`, s * 4 + 2, {
+      role: "toolResult",
+      toolCallId: `c${s}`,
+      toolName: "bash",
+      content: [{ type: "text", text: `printed${s} ${FILLER.slice(0, 1200)}` }],
+      isError: false,
+    });
   }
   return text;
 }
 
 /** The answer that ends an exchange, after a run of steps. */
-const answer = (run: number, n: number) => message(`e${run}`, n, { role: "user", content: [{ type: "text", text: `done${run}` }] });
+const answer = (run: number, n: number) =>
+  message(`e${run}`, n, { role: "user", content: [{ type: "text", text: `done${run}` }] });
 
 function writeSession(agent: AgentDir, body: string): string {
   const folder = join(agent.sessionsDir, "--home-dev-large--");
   mkdirSync(folder, { recursive: true });
   const path = join(folder, `2026-10-04T09-00-00-000Z_${ID}.jsonl`);
-  writeFileSync(path, line({ type: "session", version: 3, id: ID, timestamp: at(0), cwd: "/home/dev/large" }) + body);
+  writeFileSync(
+    path,
+    line({ type: "session", version: 3, id: ID, timestamp: at(0), cwd: "/home/dev/large" }) + body,
+  );
   return path;
 }
 
@@ -98,7 +122,20 @@ async function indexReadWhole(path: string): Promise<NativeIndex> {
   const file: SessionFile = { path, size: read.end, mtimeMs: 0, ino: 0 };
   expect(await lockIndex(store, 5000)).toBe(true);
   const sink = new IndexSink(store, { state: {}, rebuild: false, first: false, tagsOf: () => [] });
-  await sink.emit({ kind: "written", file, read, mark: { end: read.end, tailHash: tailHash(path, read.end), header: read.header, checkpoint: read.checkpoint, indexed: true }, before: undefined, continued: false });
+  await sink.emit({
+    kind: "written",
+    file,
+    read,
+    mark: {
+      end: read.end,
+      tailHash: tailHash(path, read.end),
+      header: read.header,
+      checkpoint: read.checkpoint,
+      indexed: true,
+    },
+    before: undefined,
+    continued: false,
+  });
   await sink.finish();
   await unlockIndex(store);
   return store.native;
@@ -106,14 +143,26 @@ async function indexReadWhole(path: string): Promise<NativeIndex> {
 
 const ALL_CONTENT = ["conversation", "thinking", "call", "output"];
 
-/** What an index holds, as searches see it: its counts, its session, and each message word's hit and score. */
+/**
+ * What an index holds, as searches see it: its counts, its session, and each message word's hit and
+ * score.
+ */
 async function contents(index: NativeIndex, words: string[]) {
   const { documents, sessions } = await index.stats();
   const listed = await index.list({ limit: 10 });
   const hits = [];
   for (const query of words) {
     const found = await index.search({ query, limit: 5, content: ALL_CONTENT, now: START });
-    hits.push({ query, hits: found.hits.map((h) => ({ session: h.session.id, score: h.score, index: h.message?.index, entryId: h.message?.entryId, kind: h.message?.kind })) });
+    hits.push({
+      query,
+      hits: found.hits.map((h) => ({
+        session: h.session.id,
+        score: h.score,
+        index: h.message?.index,
+        entryId: h.message?.entryId,
+        kind: h.message?.kind,
+      })),
+    });
   }
   return { documents, sessions, listed, hits };
 }
@@ -121,7 +170,8 @@ async function contents(index: NativeIndex, words: string[]) {
 /** A word of each kind of every 23rd step of the run, and of its last step. */
 function wordsOf(from: number, steps: number): string[] {
   const words = ["deploy", "done0", `question0`];
-  for (let s = from; s < from + steps; s += 23) words.push(`said${s}`, `thought${s}`, `called${s}`, `printed${s}`);
+  for (let s = from; s < from + steps; s += 23)
+    words.push(`said${s}`, `thought${s}`, `called${s}`, `printed${s}`);
   const last = from + steps - 1;
   return [...words, `said${last}`, `thought${last}`, `called${last}`, `printed${last}`];
 }
@@ -145,11 +195,19 @@ describe("a large session read in parts", () => {
     const store = await openRecall({ env: agent.env });
     expect(await syncIndex(store)).toMatchObject({ indexed: 1 });
     // The run goes on (the same assistant message grows) for several parts, then a new exchange.
-    appendFileSync(path, steps(20, STEPS) + answer(0, (20 + STEPS) * 4) + question(1, (21 + STEPS) * 4) + steps(21 + STEPS, 30));
+    appendFileSync(
+      path,
+      steps(20, STEPS) +
+        answer(0, (20 + STEPS) * 4) +
+        question(1, (21 + STEPS) * 4) +
+        steps(21 + STEPS, 30),
+    );
     expect(partsOf(path)).toBeGreaterThanOrEqual(3);
     expect(await syncIndex(store)).toMatchObject({ appended: 1, failed: [] });
     const words = [...wordsOf(0, 20 + STEPS), ...wordsOf(21 + STEPS, 30), "question1"];
-    expect(await contents(store.native, words)).toEqual(await contents(await indexReadWhole(path), words));
+    expect(await contents(store.native, words)).toEqual(
+      await contents(await indexReadWhole(path), words),
+    );
   }, 120_000);
 
   it("killed after a commit between two parts, is indexed by the next sync as by a clean one", async () => {
@@ -157,7 +215,8 @@ describe("a large session read in parts", () => {
     const path = writeSession(agent, question(0, 0) + steps(0, STEPS));
     expect(partsOf(path)).toBeGreaterThanOrEqual(3);
     await killedAfterCommitBetweenParts(agent.env);
-    // What the commit put in the index: the session, from its first part, without its file's record.
+    // What the commit put in the index: the session, from its first part, without its file's
+    // record.
     const during = await runRecall(["list", "--json", "--no-sync"], { env: agent.env });
     expect(jsonLines(during.stdout)).toHaveLength(1);
     const store = await openRecall({ env: agent.env });
@@ -169,12 +228,18 @@ describe("a large session read in parts", () => {
     const cleanStore = await openRecall({ env: clean.env });
     await syncIndex(cleanStore);
     const words = wordsOf(0, STEPS);
-    const same = (c: Awaited<ReturnType<typeof contents>>) => ({ ...c, listed: c.listed.map(({ path: _, ...session }) => session) });
-    expect(same(await contents(store.native, words))).toEqual(same(await contents(cleanStore.native, words)));
+    const same = (c: Awaited<ReturnType<typeof contents>>) => ({
+      ...c,
+      listed: c.listed.map(({ path: _, ...session }) => session),
+    });
+    expect(same(await contents(store.native, words))).toEqual(
+      same(await contents(cleanStore.native, words)),
+    );
   }, 120_000);
 });
 
-const LIBRARY = (module: string) => JSON.stringify(new URL(`../../dist/${module}`, import.meta.url).href);
+const LIBRARY = (module: string) =>
+  JSON.stringify(new URL(`../../dist/${module}`, import.meta.url).href);
 
 /**
  * A first index in a real process, whose commit timer (FIRST_INDEX_COMMIT_MS) comes due between

@@ -14,7 +14,11 @@ const INITIALIZE = {
   jsonrpc: "2.0",
   id: "init",
   method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "framing-test", version: "1" } },
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "framing-test", version: "1" },
+  },
 };
 
 type Message = Record<string, any>;
@@ -48,7 +52,10 @@ class RawServer {
   /** The next answer the server writes. */
   async next(): Promise<unknown> {
     while (this.answers.length === 0) {
-      if (this.child.exitCode !== null) throw new Error(`the server exited (${this.child.exitCode}) without answering; stderr: ${this.stderr}`);
+      if (this.child.exitCode !== null)
+        throw new Error(
+          `the server exited (${this.child.exitCode}) without answering; stderr: ${this.stderr}`,
+        );
       await new Promise<void>((resolve) => (this.waiting = resolve));
     }
     return this.answers.shift();
@@ -72,8 +79,13 @@ let server: RawServer;
 beforeEach(async () => {
   agent = makeAgentDir();
   server = new RawServer(agent.env);
-  server.write(`${JSON.stringify(INITIALIZE)}\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
-  expect(await server.next()).toMatchObject({ id: "init", result: { serverInfo: { name: "recall" } } });
+  server.write(
+    `${JSON.stringify(INITIALIZE)}\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`,
+  );
+  expect(await server.next()).toMatchObject({
+    id: "init",
+    result: { serverInfo: { name: "recall" } },
+  });
 });
 afterEach(async () => {
   server.child.stdin.end();
@@ -81,13 +93,21 @@ afterEach(async () => {
   agent.cleanup();
 });
 
-const invalid = (id: string | number | null) => ({ jsonrpc: "2.0", id, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: /) } });
+const invalid = (id: string | number | null) => ({
+  jsonrpc: "2.0",
+  id,
+  error: { code: -32600, message: expect.stringMatching(/^Invalid Request: /) },
+});
 
 describe("MCP stdio framing", () => {
   it("answers a line that is not JSON with -32700 and id null, and keeps serving", async () => {
     for (const line of ["hello", "{", '{"jsonrpc":"2.0","id":1,', "\u0000\u0001"]) {
       server.write(`${line}\n`);
-      expect(await server.next(), line).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/) } });
+      expect(await server.next(), line).toEqual({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32700, message: expect.stringMatching(/^Parse error/) },
+      });
     }
     expect(await server.ping(2)).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
   });
@@ -98,7 +118,10 @@ describe("MCP stdio framing", () => {
       ['{"jsonrpc":"2.0","id":6,"method":"tools/call","params":null}', 6],
       ['{"jsonrpc":"2.0","id":7,"method":"tools/list","params":[]}', 7],
       ['{"jsonrpc":"2.0","id":8,"method":"tools/list","__proto__":{"polluted":true}}', 8],
-      ['{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"pi_session_list","arguments":{"__proto__":{}}}}', 9],
+      [
+        '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"pi_session_list","arguments":{"__proto__":{}}}}',
+        9,
+      ],
       ['{"jsonrpc":"1.0","id":10,"method":"tools/list"}', 10],
       ['{"id":"eleven","method":"tools/list"}', "eleven"],
       ['{"jsonrpc":"2.0","id":12,"method":42}', 12],
@@ -118,7 +141,9 @@ describe("MCP stdio framing", () => {
   });
 
   it("answers a batch with a batch of errors, one for each element with an id (MCP has no batches)", async () => {
-    server.write('[{"jsonrpc":"2.0","id":20,"method":"tools/list"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":"21","method":"ping"}]\n');
+    server.write(
+      '[{"jsonrpc":"2.0","id":20,"method":"tools/list"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":"21","method":"ping"}]\n',
+    );
     expect(await server.next()).toEqual([invalid(20), invalid("21")]);
     server.write('[{"jsonrpc":"2.0","method":"notifications/initialized"}]\n');
     expect(await server.next()).toEqual(invalid(null));
@@ -126,13 +151,20 @@ describe("MCP stdio framing", () => {
   });
 
   it("answers a line over 10 MiB (the SDK's own limit) with an error naming its id, and keeps serving", async () => {
-    const huge = JSON.stringify({ jsonrpc: "2.0", id: 30, method: "tools/call", params: { name: "pi_session_search", arguments: { query: "x".repeat(11 * 1024 * 1024) } } });
+    const huge = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 30,
+      method: "tools/call",
+      params: { name: "pi_session_search", arguments: { query: "x".repeat(11 * 1024 * 1024) } },
+    });
     // Written in pieces, as a pipe delivers it.
     for (let i = 0; i < huge.length; i += 1 << 20) server.write(huge.slice(i, i + (1 << 20)));
     server.write("\n");
     expect(await server.next()).toEqual(invalid(30));
     // Without its id first, it is answered with id null.
-    server.write(`{"method":"ping","jsonrpc":"2.0","pad":"${"y".repeat(2 * 1024 * 1024)}","id":31}\n`);
+    server.write(
+      `{"method":"ping","jsonrpc":"2.0","pad":"${"y".repeat(2 * 1024 * 1024)}","id":31}\n`,
+    );
     expect(await server.next()).toEqual(invalid(null));
     expect(await server.ping(32)).toEqual({ jsonrpc: "2.0", id: 32, result: {} });
     expect(server.child.exitCode).toBeNull();
@@ -160,11 +192,22 @@ describe("MCP stdio framing", () => {
   it("answers a message nested thousands of levels deep with -32600 and its id, and keeps serving", async () => {
     const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
     for (const depth of [65, 5_000, 100_000]) {
-      server.write(`{"jsonrpc":"2.0","id":60,"method":"tools/call","params":{"name":"pi_session_search","arguments":{"query":"x","deep":${nested(depth)}}}}\n`);
-      expect(await server.next(), String(depth)).toEqual({ jsonrpc: "2.0", id: 60, error: { code: -32600, message: "Invalid Request: the message nests objects and arrays deeper than 64 levels" } });
+      server.write(
+        `{"jsonrpc":"2.0","id":60,"method":"tools/call","params":{"name":"pi_session_search","arguments":{"query":"x","deep":${nested(depth)}}}}\n`,
+      );
+      expect(await server.next(), String(depth)).toEqual({
+        jsonrpc: "2.0",
+        id: 60,
+        error: {
+          code: -32600,
+          message: "Invalid Request: the message nests objects and arrays deeper than 64 levels",
+        },
+      });
     }
     // Brackets inside a string are text, not nesting.
-    server.write(`${JSON.stringify({ jsonrpc: "2.0", id: 61, method: "ping", params: { _meta: { note: "[{".repeat(10_000) } } })}\n`);
+    server.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 61, method: "ping", params: { _meta: { note: "[{".repeat(10_000) } } })}\n`,
+    );
     expect(await server.next()).toEqual({ jsonrpc: "2.0", id: 61, result: {} });
     expect(await server.ping(62)).toEqual({ jsonrpc: "2.0", id: 62, result: {} });
     expect(server.stderr).toBe("");
@@ -173,8 +216,10 @@ describe("MCP stdio framing", () => {
   it("when stdin ends, answers every request already received, writes it all, then exits with status 0", async () => {
     // Searches wait on the first index; tools/list answers are long, so the answers fill the pipe.
     let requests = "";
-    for (let id = 100; id < 120; id++) requests += `${JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "pi_session_search", arguments: { query: "the" } } })}\n`;
-    for (let id = 120; id < 140; id++) requests += `${JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list" })}\n`;
+    for (let id = 100; id < 120; id++)
+      requests += `${JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "pi_session_search", arguments: { query: "the" } } })}\n`;
+    for (let id = 120; id < 140; id++)
+      requests += `${JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list" })}\n`;
     // A request the client cancels is not answered (MCP), and stdin's end does not wait for it.
     requests += `${JSON.stringify({ jsonrpc: "2.0", id: 140, method: "tools/call", params: { name: "pi_session_search", arguments: { query: "deploy" } } })}\n`;
     requests += `${JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 140 } })}\n`;

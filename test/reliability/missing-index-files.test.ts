@@ -13,7 +13,8 @@ import { userMessage } from "../helpers/fixture-files.js";
 import { jsonLines, runRecall } from "../helpers/run-cli.js";
 
 const TAGGED = "01a0f6b1";
-const NOTICE = /^recall: the index in .* could not be used \(.*missing.*\); rebuilding it from the session files$/;
+const NOTICE =
+  /^recall: the index in .* could not be used \(.*missing.*\); rebuilding it from the session files$/;
 
 let agent: AgentDir;
 let cacheDir: string;
@@ -25,12 +26,21 @@ function restoreCleanIndex(): void {
   clean.restore();
 }
 
-const deleteOne = (folder: string, extension: string) => rmSync(segmentFiles(join(cacheDir, folder), extension)[0]!);
+const deleteOne = (folder: string, extension: string) =>
+  rmSync(segmentFiles(join(cacheDir, folder), extension)[0]!);
 
 /** The ids and tags `recall list` gives, and its exit code and stderr. */
-async function listed(): Promise<{ code: number | null; stderr: string; sessions: [string, string[]][] }> {
+async function listed(): Promise<{
+  code: number | null;
+  stderr: string;
+  sessions: [string, string[]][];
+}> {
   const list = await recall(["list", "--json", "--limit", "50"]);
-  return { code: list.code, stderr: list.stderr, sessions: jsonLines<{ id: string; tags: string[] }>(list.stdout).map((s) => [s.id, s.tags]) };
+  return {
+    code: list.code,
+    stderr: list.stderr,
+    sessions: jsonLines<{ id: string; tags: string[] }>(list.stdout).map((s) => [s.id, s.tags]),
+  };
 }
 
 let cleanList: [string, string[]][];
@@ -52,7 +62,9 @@ describe("a segment file deleted from the depth index", () => {
       restoreCleanIndex();
       deleteOne(join("index", "depth"), extension);
       const doctor = await recall(["doctor", "--json"]);
-      expect(doctor.stdout, "doctor").toMatch(new RegExp(`depth/[0-9a-f]+\\.${extension} \\(missing\\)`));
+      expect(doctor.stdout, "doctor").toMatch(
+        new RegExp(`depth/[0-9a-f]+\\.${extension} \\(missing\\)`),
+      );
 
       const tag = await recall(["tag", TAGGED, "afterdamage"]);
       expect(tag.code, tag.stderr).toBe(0);
@@ -75,7 +87,14 @@ describe("a segment file deleted from the depth index", () => {
   it(".pos: a search of every kind of text repairs it", async () => {
     restoreCleanIndex();
     deleteOne(join("index", "depth"), "pos");
-    const all = await recall(["search", "quuxtooloutput", "--content", "all", "--json", "--no-sync"]);
+    const all = await recall([
+      "search",
+      "quuxtooloutput",
+      "--content",
+      "all",
+      "--json",
+      "--no-sync",
+    ]);
     expect(all.code, all.stderr).toBe(0);
     expect(all.stderr.split("\n").filter(Boolean)).toEqual([expect.stringMatching(NOTICE)]);
   });
@@ -84,7 +103,10 @@ describe("a segment file deleted from the depth index", () => {
     restoreCleanIndex();
     deleteOne(join("index", "depth"), "term");
     const folder = join(agent.sessionsDir, "--home-dev-blog--");
-    appendFileSync(join(folder, readdirSync(folder)[0]!), userMessage("zq000001", "zebraquagga appended", Date.parse("2026-10-02T10:00:00Z")));
+    appendFileSync(
+      join(folder, readdirSync(folder)[0]!),
+      userMessage("zq000001", "zebraquagga appended", Date.parse("2026-10-02T10:00:00Z")),
+    );
     const search = await recall(["search", "zebraquagga", "--json"]);
     expect(search.code, search.stderr).toBe(0);
     expect(search.stderr.split("\n").filter(Boolean)).toEqual([expect.stringMatching(NOTICE)]);

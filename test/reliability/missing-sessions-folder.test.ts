@@ -18,21 +18,50 @@ afterEach(() => dir.cleanup());
 const COMMANDS = [["search", "deploy"], ["list"], ["index"]];
 
 describe("a sessions folder that a setting names and that does not exist", () => {
-  const cases: [string, () => { args: string[]; env: NodeJS.ProcessEnv; folder: string; from: string }][] = [
-    ["--sessions-dir", () => ({ args: ["--sessions-dir", join(dir.root, "typo")], env: dir.env, folder: join(dir.root, "typo"), from: "--sessions-dir" })],
+  const cases: [
+    string,
+    () => { args: string[]; env: NodeJS.ProcessEnv; folder: string; from: string },
+  ][] = [
+    [
+      "--sessions-dir",
+      () => ({
+        args: ["--sessions-dir", join(dir.root, "typo")],
+        env: dir.env,
+        folder: join(dir.root, "typo"),
+        from: "--sessions-dir",
+      }),
+    ],
     [
       "PI_CODING_AGENT_SESSION_DIR",
-      () => ({ args: [], env: { ...dir.env, PI_CODING_AGENT_SESSION_DIR: join(dir.root, "typo") }, folder: join(dir.root, "typo"), from: "PI_CODING_AGENT_SESSION_DIR" }),
+      () => ({
+        args: [],
+        env: { ...dir.env, PI_CODING_AGENT_SESSION_DIR: join(dir.root, "typo") },
+        folder: join(dir.root, "typo"),
+        from: "PI_CODING_AGENT_SESSION_DIR",
+      }),
     ],
     [
       "PI_CODING_AGENT_DIR",
-      () => ({ args: [], env: { ...dir.env, PI_CODING_AGENT_DIR: join(dir.root, "typo") }, folder: join(dir.root, "typo", "sessions"), from: "PI_CODING_AGENT_DIR" }),
+      () => ({
+        args: [],
+        env: { ...dir.env, PI_CODING_AGENT_DIR: join(dir.root, "typo") },
+        folder: join(dir.root, "typo", "sessions"),
+        from: "PI_CODING_AGENT_DIR",
+      }),
     ],
     [
       "sessionDir in settings.json",
       () => {
-        writeFileSync(join(dir.agentDir, "settings.json"), JSON.stringify({ sessionDir: join(dir.root, "typo") }));
-        return { args: [], env: dir.env, folder: join(dir.root, "typo"), from: `sessionDir in ${join(dir.agentDir, "settings.json")}` };
+        writeFileSync(
+          join(dir.agentDir, "settings.json"),
+          JSON.stringify({ sessionDir: join(dir.root, "typo") }),
+        );
+        return {
+          args: [],
+          env: dir.env,
+          folder: join(dir.root, "typo"),
+          from: `sessionDir in ${join(dir.agentDir, "settings.json")}`,
+        };
       },
     ],
   ];
@@ -44,7 +73,9 @@ describe("a sessions folder that a setting names and that does not exist", () =>
         const result = await runRecall([...command, ...args], { env });
         expect(result.code).toBe(2);
         expect(result.stdout).toBe("");
-        expect(result.stderr).toBe(`recall: there is no sessions folder at ${folder} (set by ${from})\n`);
+        expect(result.stderr).toBe(
+          `recall: there is no sessions folder at ${folder} (set by ${from})\n`,
+        );
       });
     }
   }
@@ -54,7 +85,9 @@ describe("a sessions folder that a setting names and that does not exist", () =>
     writeFileSync(file, "");
     const result = await runRecall(["list", "--sessions-dir", file], { env: dir.env });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`recall: the sessions folder ${file} (set by --sessions-dir) is a file, not a folder\n`);
+    expect(result.stderr).toBe(
+      `recall: the sessions folder ${file} (set by --sessions-dir) is a file, not a folder\n`,
+    );
   });
 });
 
@@ -62,7 +95,10 @@ describe("Pi's default sessions folder, not there yet", () => {
   const neverRanPi = () => {
     const home = join(dir.root, "new-user");
     mkdirSync(home);
-    return { env: { PATH: process.env.PATH, HOME: home }, folder: join(home, ".pi", "agent", "sessions") };
+    return {
+      env: { PATH: process.env.PATH, HOME: home },
+      folder: join(home, ".pi", "agent", "sessions"),
+    };
   };
 
   for (const command of [["search", "deploy"], ["list"]]) {
@@ -71,7 +107,9 @@ describe("Pi's default sessions folder, not there yet", () => {
       const result = await runRecall(command, { env });
       expect(result.code).toBe(1);
       expect(result.stdout).toBe("");
-      expect(result.stderr).toBe(`recall: no Pi sessions yet at ${folder} (Pi writes them there)\n`);
+      expect(result.stderr).toBe(
+        `recall: no Pi sessions yet at ${folder} (Pi writes them there)\n`,
+      );
     });
   }
 

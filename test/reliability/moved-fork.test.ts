@@ -22,7 +22,10 @@ beforeEach(() => {
 });
 afterEach(() => dir.cleanup());
 
-const hitIds = async () => jsonLines<{ id: string }>((await runRecall(["search", "--json", COPIED], { env: dir.env })).stdout).map((h) => h.id);
+const hitIds = async () =>
+  jsonLines<{ id: string }>(
+    (await runRecall(["search", "--json", COPIED], { env: dir.env })).stdout,
+  ).map((h) => h.id);
 
 describe("a fork whose parent moved", () => {
   it("with the parent's path intact (by its file name): the parent's hit, not the fork's", async () => {
@@ -44,7 +47,10 @@ describe("a fork whose parent moved", () => {
   });
 
   it("the parent renamed by hand (its name no longer holds its id), before the first index: found by the id in its header", async () => {
-    renameSync(join(dir.sessionsDir, "--home-dev-shop-api--", `2026-10-01T09-00-00-000Z_${PARENT}.jsonl`), join(dir.sessionsDir, "--home-dev-shop-api--", "staging-deploy.jsonl"));
+    renameSync(
+      join(dir.sessionsDir, "--home-dev-shop-api--", `2026-10-01T09-00-00-000Z_${PARENT}.jsonl`),
+      join(dir.sessionsDir, "--home-dev-shop-api--", "staging-deploy.jsonl"),
+    );
     const ids = await hitIds();
     expect(ids).toContain(PARENT);
     expect(ids).not.toContain(FORK);
@@ -54,7 +60,10 @@ describe("a fork whose parent moved", () => {
     expect(await hitIds()).not.toContain(FORK);
     const project = join(dir.sessionsDir, "--home-alice-shop-api--");
     mkdirSync(project);
-    renameSync(join(dir.sessionsDir, "--home-dev-shop-api--", `2026-10-01T09-00-00-000Z_${PARENT}.jsonl`), join(project, "kept.jsonl"));
+    renameSync(
+      join(dir.sessionsDir, "--home-dev-shop-api--", `2026-10-01T09-00-00-000Z_${PARENT}.jsonl`),
+      join(project, "kept.jsonl"),
+    );
     const ids = await hitIds();
     expect(ids).toContain(PARENT);
     expect(ids).not.toContain(FORK);

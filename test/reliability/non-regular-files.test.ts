@@ -51,7 +51,9 @@ describe("a session that is not a regular file", () => {
       const result = await runRecall(args(path), { env: dir.env, timeoutMs: HANG_MS });
       expect(result.timedOut).toBeUndefined();
       expect(result.code).toBe(2);
-      expect(result.stderr).toBe(`recall: ${path} is not a regular file (a FIFO); a session is a .jsonl file\n`);
+      expect(result.stderr).toBe(
+        `recall: ${path} is not a regular file (a FIFO); a session is a .jsonl file\n`,
+      );
     });
 
     it(`${name} refuses a folder with a clear line`, async () => {
@@ -66,18 +68,27 @@ describe("a session that is not a regular file", () => {
     const result = await runRecall(["read", "/dev/zero"], { env: dir.env, timeoutMs: HANG_MS });
     expect(result.timedOut).toBeUndefined();
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe("recall: /dev/zero is not a regular file (a character device); a session is a .jsonl file\n");
+    expect(result.stderr).toBe(
+      "recall: /dev/zero is not a regular file (a character device); a session is a .jsonl file\n",
+    );
   });
 
   it("read goes on with the other sessions after a bad one", async () => {
-    const result = await runRecall(["read", fifo(), aSession()], { env: dir.env, timeoutMs: HANG_MS });
+    const result = await runRecall(["read", fifo(), aSession()], {
+      env: dir.env,
+      timeoutMs: HANG_MS,
+    });
     expect(result.timedOut).toBeUndefined();
     expect(result.code).toBe(2);
     expect(result.stdout).not.toBe("");
   });
 
   it("a FIFO among the session files is passed over by a sync, as a folder named *.jsonl is", async () => {
-    const path = join(dir.sessionsDir, readdirSync(dir.sessionsDir)[0]!, "2026-11-01T00-00-00-000Z_0190aaaa-0000-7000-8000-000000000000.jsonl");
+    const path = join(
+      dir.sessionsDir,
+      readdirSync(dir.sessionsDir)[0]!,
+      "2026-11-01T00-00-00-000Z_0190aaaa-0000-7000-8000-000000000000.jsonl",
+    );
     execFileSync("mkfifo", [path]);
     const result = await runRecall(["index"], { env: dir.env, timeoutMs: HANG_MS });
     expect(result.timedOut).toBeUndefined();
@@ -90,7 +101,10 @@ describe("a file where a folder should be", () => {
   it("RECALL_DATA_DIR naming a file: tag says so", async () => {
     const file = join(dir.root, "not-a-folder");
     writeFileSync(file, "");
-    const result = await runRecall(["tag", aSession(), "wip"], { env: { ...dir.env, RECALL_DATA_DIR: file }, timeoutMs: HANG_MS });
+    const result = await runRecall(["tag", aSession(), "wip"], {
+      env: { ...dir.env, RECALL_DATA_DIR: file },
+      timeoutMs: HANG_MS,
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`^recall: .*${file} is a file, not a folder`));
     expect(result.stderr).not.toContain("internal error");
@@ -98,8 +112,13 @@ describe("a file where a folder should be", () => {
 
   it("~/.pi/agent/recall being a file: tag says so", async () => {
     writeFileSync(join(dir.agentDir, "recall"), "");
-    const result = await runRecall(["tag", aSession(), "wip"], { env: dir.env, timeoutMs: HANG_MS });
+    const result = await runRecall(["tag", aSession(), "wip"], {
+      env: dir.env,
+      timeoutMs: HANG_MS,
+    });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(new RegExp(`^recall: .*${join(dir.agentDir, "recall")} is a file, not a folder`));
+    expect(result.stderr).toMatch(
+      new RegExp(`^recall: .*${join(dir.agentDir, "recall")} is a file, not a folder`),
+    );
   });
 });

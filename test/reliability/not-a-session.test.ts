@@ -19,13 +19,25 @@ describe("a file that is not a Pi session", () => {
     const log = join(agent.root, "app-log.jsonl");
     writeFileSync(log, '{"level":"info","msg":"started"}\n{"level":"warn","msg":"slow"}\n');
     const text = join(agent.root, "passwd");
-    writeFileSync(text, "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n");
+    writeFileSync(
+      text,
+      "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n",
+    );
     const empty = join(agent.root, "empty.jsonl");
     writeFileSync(empty, "");
     for (const path of [text, log, empty]) {
-      for (const args of [["read", path], ["read", path, "--json"], ["context", path, "deploy"], ["resume", path]]) {
+      for (const args of [
+        ["read", path],
+        ["read", path, "--json"],
+        ["context", path, "deploy"],
+        ["resume", path],
+      ]) {
         const result = await runRecall(args, { env: agent.env });
-        expect(result, args.join(" ")).toMatchObject({ code: 2, stdout: "", stderr: `recall: ${path} is not a Pi session: it does not start with a session header\n` });
+        expect(result, args.join(" ")).toMatchObject({
+          code: 2,
+          stdout: "",
+          stderr: `recall: ${path} is not a Pi session: it does not start with a session header\n`,
+        });
       }
     }
   });
@@ -36,8 +48,20 @@ describe("a file that is not a Pi session", () => {
     writeFileSync(
       outside,
       [
-        { type: "session", version: 3, id: "0b0b0b0b-0000-7000-8000-000000000001", timestamp: at, cwd: "/home/dev/x" },
-        { type: "message", id: "u1", parentId: null, timestamp: at, message: { role: "user", content: "copiedsessionword", timestamp: 0 } },
+        {
+          type: "session",
+          version: 3,
+          id: "0b0b0b0b-0000-7000-8000-000000000001",
+          timestamp: at,
+          cwd: "/home/dev/x",
+        },
+        {
+          type: "message",
+          id: "u1",
+          parentId: null,
+          timestamp: at,
+          message: { role: "user", content: "copiedsessionword", timestamp: 0 },
+        },
       ]
         .map((line) => JSON.stringify(line))
         .join("\n") + "\n",

@@ -17,19 +17,47 @@ let agent: AgentDir;
 afterEach(() => agent?.cleanup());
 
 describe("what may come from damage", () => {
-  const enoent = Object.assign(new Error("ENOENT: no such file or directory, open '/x.jsonl'"), { code: "ENOENT" });
+  const enoent = Object.assign(new Error("ENOENT: no such file or directory, open '/x.jsonl'"), {
+    code: "ENOENT",
+  });
   const notDamage: [string, unknown][] = [
-    ["a bad cursor", new RecallError("BAD_CURSOR", "this is not a search cursor (was it cut short when copied?)", { field: "cursor" })],
-    ["a stale cursor", new RecallError("STALE_CURSOR", "this cursor was made by another version of recall")],
-    ["a cursor of another search", new RecallError("CURSOR_MISMATCH", "this cursor continues another search")],
+    [
+      "a bad cursor",
+      new RecallError("BAD_CURSOR", "this is not a search cursor (was it cut short when copied?)", {
+        field: "cursor",
+      }),
+    ],
+    [
+      "a stale cursor",
+      new RecallError("STALE_CURSOR", "this cursor was made by another version of recall"),
+    ],
+    [
+      "a cursor of another search",
+      new RecallError("CURSOR_MISMATCH", "this cursor continues another search"),
+    ],
     ["an unsafe file", new RecallError("UNSAFE_FILE", "/x.jsonl is a link")],
     ["a session replaced", new RecallError("SESSION_REPLACED", "the session file was replaced")],
     ["a vanished session file", enoent],
     ["a TypeError", new TypeError("Cannot read properties of undefined (reading 'id')")],
-    ["a network failure (a code this build does not know)", new RecallError("REMOTE_UNAVAILABLE" as RecallErrorCode, "the archive cannot be reached")],
-    ["a full disk", new RecallError("IO", "An IO error occurred: 'No space left on device (os error 28)'")],
-    ["a damaged tag database", new RecallError("CORRUPT", "the tag database /d/tags.db is damaged (file is not a database); restore it from a backup or move it aside")],
-    ["a bug in the core", new RecallError("INTERNAL", "Assertion failed: write without holding the writer lock")],
+    [
+      "a network failure (a code this build does not know)",
+      new RecallError("REMOTE_UNAVAILABLE" as RecallErrorCode, "the archive cannot be reached"),
+    ],
+    [
+      "a full disk",
+      new RecallError("IO", "An IO error occurred: 'No space left on device (os error 28)'"),
+    ],
+    [
+      "a damaged tag database",
+      new RecallError(
+        "CORRUPT",
+        "the tag database /d/tags.db is damaged (file is not a database); restore it from a backup or move it aside",
+      ),
+    ],
+    [
+      "a bug in the core",
+      new RecallError("INTERNAL", "Assertion failed: write without holding the writer lock"),
+    ],
     ["the lock", new RecallError("LOCKED", "another process is writing")],
   ];
   for (const [what, error] of notDamage) {
@@ -37,10 +65,25 @@ describe("what may come from damage", () => {
   }
 
   const damage: [string, RecallError][] = [
-    ["a segment file missing", new RecallError("CORRUPT", `Failed to open file for read: 'FileDoesNotExist("/c/index/depth/a.term")'`)],
-    ["positions unreadable", new RecallError("CORRUPT", `Data corrupted: 'Failed to open field "content"'s positions in the composite file'`)],
+    [
+      "a segment file missing",
+      new RecallError(
+        "CORRUPT",
+        `Failed to open file for read: 'FileDoesNotExist("/c/index/depth/a.term")'`,
+      ),
+    ],
+    [
+      "positions unreadable",
+      new RecallError(
+        "CORRUPT",
+        `Data corrupted: 'Failed to open field "content"'s positions in the composite file'`,
+      ),
+    ],
     ["a failed checksum", new RecallError("CORRUPT", "1 file failed their checksum: depth/a.idx")],
-    ["a panic reading a stored block", new RecallError("INTERNAL", "the search core panicked (Corrupted data. Invalid VInt 32)")],
+    [
+      "a panic reading a stored block",
+      new RecallError("INTERNAL", "the search core panicked (Corrupted data. Invalid VInt 32)"),
+    ],
   ];
   for (const [what, error] of damage) {
     it(`${what}: yes`, () => expect(mayComeFromDamage(error)).toBe(true));
@@ -57,8 +100,12 @@ describe("an error that is not damage, over an index damaged unseen", () => {
     const store = segmentFiles(join(agent.agentDir, "cache", "recall", "index"), "store")[0]!;
     damageFile(store, 7, { keepTime: true });
     const damaged = readFileSync(store);
-    await expect(recall.search({ query: "the", cursor: "garbage", sync: false })).rejects.toMatchObject({ code: "BAD_CURSOR" });
-    await expect(recall.read(session, { cursor: "garbage" })).rejects.toMatchObject({ code: "BAD_CURSOR" });
+    await expect(
+      recall.search({ query: "the", cursor: "garbage", sync: false }),
+    ).rejects.toMatchObject({ code: "BAD_CURSOR" });
+    await expect(recall.read(session, { cursor: "garbage" })).rejects.toMatchObject({
+      code: "BAD_CURSOR",
+    });
     expect(recall.takeNotices().map((n) => n.code)).not.toContain("INDEX_REPLACED");
     // A check would have found the file and replaced the index folder.
     expect(readFileSync(store).equals(damaged)).toBe(true);

@@ -33,12 +33,19 @@ describe("recall search with odd tag tokens", () => {
     expect(result.stderr).toMatch(/^recall: no session matches "/);
   });
 
-  it.each(["## database", "database -#", "-# database", "#- database"])("%s finds what the words find", async (query) => {
-    const ids = (stdout: string) => jsonLines<{ id: string }>(stdout).map((hit) => hit.id);
-    const plain = await runRecall(["search", "--no-sync", "--json", "database"], { env: dir.env });
-    const result = await runRecall(["search", "--no-sync", "--json", "--", query], { env: dir.env });
-    expect(result.code).toBe(0);
-    expect(ids(result.stdout)).toEqual(ids(plain.stdout));
-    expect(ids(result.stdout).length).toBeGreaterThan(0);
-  });
+  it.each(["## database", "database -#", "-# database", "#- database"])(
+    "%s finds what the words find",
+    async (query) => {
+      const ids = (stdout: string) => jsonLines<{ id: string }>(stdout).map((hit) => hit.id);
+      const plain = await runRecall(["search", "--no-sync", "--json", "database"], {
+        env: dir.env,
+      });
+      const result = await runRecall(["search", "--no-sync", "--json", "--", query], {
+        env: dir.env,
+      });
+      expect(result.code).toBe(0);
+      expect(ids(result.stdout)).toEqual(ids(plain.stdout));
+      expect(ids(result.stdout).length).toBeGreaterThan(0);
+    },
+  );
 });

@@ -59,12 +59,17 @@ describe("the CLI's one-line messages", () => {
 
   it("an index whose meta.json cannot be read: one short notice, then the answer", async () => {
     const meta = join(dir.agentDir, "cache", "recall", "index", "meta.json");
-    const damaged = readFileSync(meta, "utf8").replace(/"docstore_compression":\s*"[a-z0-9]+"/, '"docstore_compression":"bogus"');
+    const damaged = readFileSync(meta, "utf8").replace(
+      /"docstore_compression":\s*"[a-z0-9]+"/,
+      '"docstore_compression":"bogus"',
+    );
     expect(damaged.length).toBeGreaterThan(1000);
     writeFileSync(meta, damaged);
     const result = await runRecall(["search", "database"], { env: dir.env });
     expect(result.code).toBe(0);
     oneShortLine(result.stderr);
-    expect(result.stderr).toMatch(/^recall: the index in .* could not be used \(.*…\); rebuilding it from the session files\n$/);
+    expect(result.stderr).toMatch(
+      /^recall: the index in .* could not be used \(.*…\); rebuilding it from the session files\n$/,
+    );
   });
 });

@@ -30,7 +30,10 @@ const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.le
 
 let agent: AgentDir;
 const files: { path: string; id: string }[] = [];
-const envFor = (cache: string): NodeJS.ProcessEnv => ({ ...agent.env, RECALL_CACHE_DIR: join(agent.root, cache) });
+const envFor = (cache: string): NodeJS.ProcessEnv => ({
+  ...agent.env,
+  RECALL_CACHE_DIR: join(agent.root, cache),
+});
 
 function sessionId(n: number): string {
   return `01a2${n.toString(16).padStart(4, "0")}-0000-7000-8000-000000000000`;
@@ -43,15 +46,27 @@ function writeSession(n: number): void {
   const path = join(folder, `2026-10-02T09-00-00-000Z_${id}.jsonl`);
   const start = Date.parse("2026-10-02T09:00:00Z") + n * 60_000;
   let text = `${JSON.stringify({ type: "session", version: 3, id, timestamp: new Date(start).toISOString(), cwd: `/home/dev/campaign${n % 4}` })}\n`;
-  for (let m = 0; m < 30; m++) text += userMessage(`m${n}x${m}`, `needle${n} campaignword message ${m} ${"filler words for a longer text ".repeat(20)}`, start + m * 1000);
+  for (let m = 0; m < 30; m++)
+    text += userMessage(
+      `m${n}x${m}`,
+      `needle${n} campaignword message ${m} ${"filler words for a longer text ".repeat(20)}`,
+      start + m * 1000,
+    );
   writeFileSync(path, text);
   files.push({ path, id });
 }
 
 /** Runs recall and kills it with SIGKILL after `delayMs`; whether it had finished by then. */
-function runKilled(args: string[], env: NodeJS.ProcessEnv, delayMs: number): Promise<{ finished: boolean; code: number | null }> {
+function runKilled(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  delayMs: number,
+): Promise<{ finished: boolean; code: number | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [RECALL_BIN, ...args], { env, stdio: ["ignore", "ignore", "ignore"] });
+    const child = spawn(process.execPath, [RECALL_BIN, ...args], {
+      env,
+      stdio: ["ignore", "ignore", "ignore"],
+    });
     let killed = false;
     const timer = setTimeout(() => ((killed = true), child.kill("SIGKILL")), delayMs);
     child.on("error", reject);
@@ -62,16 +77,24 @@ function runKilled(args: string[], env: NodeJS.ProcessEnv, delayMs: number): Pro
   });
 }
 
-/** What an index answers, in a form that does not depend on how it was built (no scores, no order). */
+/**
+ * What an index answers, in a form that does not depend on how it was built (no scores, no order).
+ */
 async function answers(env: NodeJS.ProcessEnv): Promise<Record<string, unknown>> {
   const list = await runRecall(["list", "--json", "--no-sync", "--limit", "10000"], { env });
   expect(list.code, list.stderr).toBe(0);
-  const sessions = jsonLines<{ path: string; tags: string[] }>(list.stdout).sort((a, b) => a.path.localeCompare(b.path));
+  const sessions = jsonLines<{ path: string; tags: string[] }>(list.stdout).sort((a, b) =>
+    a.path.localeCompare(b.path),
+  );
   const found: Record<string, string[]> = {};
   for (const word of WORDS) {
-    const search = await runRecall(["search", word, "--json", "--no-sync", "--limit", "10000"], { env });
+    const search = await runRecall(["search", word, "--json", "--no-sync", "--limit", "10000"], {
+      env,
+    });
     expect([0, 1], search.stderr).toContain(search.code);
-    found[word] = jsonLines<{ id: string }>(search.stdout).map((hit) => hit.id).sort();
+    found[word] = jsonLines<{ id: string }>(search.stdout)
+      .map((hit) => hit.id)
+      .sort();
   }
   return { sessions, found };
 }
@@ -87,7 +110,9 @@ describe(`kill -9 during recall index and recall tag (${INDEX_TRIALS} + ${TAG_TR
     expect((await runRecall(["index"], { env: envFor("cache") })).code).toBe(0);
   });
   afterAll(() => {
-    console.log(`sigkill.test.ts: ${killedIndex} of ${INDEX_TRIALS} index runs and ${killedTags} of ${TAG_TRIALS} tag edits killed before they ended`);
+    console.log(
+      `sigkill.test.ts: ${killedIndex} of ${INDEX_TRIALS} index runs and ${killedTags} of ${TAG_TRIALS} tag edits killed before they ended`,
+    );
     agent?.cleanup();
   });
 
@@ -96,14 +121,23 @@ describe(`kill -9 during recall index and recall tag (${INDEX_TRIALS} + ${TAG_TR
       // Work for the run: appends to a few files, sometimes a new file, sometimes a rebuild.
       for (let k = 0; k < 3; k++) {
         const file = pick(files);
-        appendFileSync(file.path, userMessage(`a${trial}x${k}`, `appended in trial ${trial} deploy`, Date.parse("2026-11-01T00:00:00Z") + trial * 1000 + k));
+        appendFileSync(
+          file.path,
+          userMessage(
+            `a${trial}x${k}`,
+            `appended in trial ${trial} deploy`,
+            Date.parse("2026-11-01T00:00:00Z") + trial * 1000 + k,
+          ),
+        );
       }
       if (random() < 0.3) writeSession(GENERATED_SESSIONS + trial);
       const args = random() < 0.25 ? ["index", "--rebuild"] : ["index"];
       const run = await runKilled(args, envFor("cache"), Math.floor(random() * MAX_DELAY_MS));
       if (!run.finished) killedIndex++;
       else expect(run.code).toBe(0);
-      const list = await runRecall(["list", "--json", "--no-sync", "--limit", "3"], { env: envFor("cache") });
+      const list = await runRecall(["list", "--json", "--no-sync", "--limit", "3"], {
+        env: envFor("cache"),
+      });
       expect([0, 1], `trial ${trial}: ${list.stderr}`).toContain(list.code);
     }
   }, 600_000);
@@ -113,7 +147,11 @@ describe(`kill -9 during recall index and recall tag (${INDEX_TRIALS} + ${TAG_TR
       const file = pick(files);
       const tag = `k${Math.floor(random() * 5)}`;
       const untag = random() < 0.3;
-      const run = await runKilled([untag ? "untag" : "tag", file.id, tag], envFor("cache"), Math.floor(random() * MAX_DELAY_MS));
+      const run = await runKilled(
+        [untag ? "untag" : "tag", file.id, tag],
+        envFor("cache"),
+        Math.floor(random() * MAX_DELAY_MS),
+      );
       const done = tagsDone.get(file.id) ?? new Set<string>();
       tagsDone.set(file.id, done);
       if (!run.finished) {

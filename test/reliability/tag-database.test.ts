@@ -18,7 +18,10 @@ const S2 = "01a0f78c-e080-7f28-af10-ffa76e6bae4c";
 let dir: AgentDir;
 let tagsDb: string;
 const recall = (args: string[]) => runRecall(args, { env: dir.env });
-const taggedIds = async (tag: string) => jsonLines<{ id: string }>((await recall(["search", "--json", `#${tag}`])).stdout).map((s) => s.id).sort();
+const taggedIds = async (tag: string) =>
+  jsonLines<{ id: string }>((await recall(["search", "--json", `#${tag}`])).stdout)
+    .map((s) => s.id)
+    .sort();
 
 beforeEach(async () => {
   dir = makeAgentDir();
@@ -39,8 +42,14 @@ describe("a tag database emptied to 0 bytes", () => {
     emptyIt();
     const result = await recall(["search", "--json", "#keep"]);
     expect(result.code).toBe(0);
-    expect(jsonLines<{ id: string }>(result.stdout).map((s) => s.id).sort()).toEqual([S1, S2].sort());
-    expect(result.stderr).toBe(`recall: the tag database ${tagsDb} was empty (0 bytes); restored the tags of 2 sessions from the index (all as manual tags)\n`);
+    expect(
+      jsonLines<{ id: string }>(result.stdout)
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual([S1, S2].sort());
+    expect(result.stderr).toBe(
+      `recall: the tag database ${tagsDb} was empty (0 bytes); restored the tags of 2 sessions from the index (all as manual tags)\n`,
+    );
     // Once: the database holds them again.
     const again = await recall(["tags", S1, "--json"]);
     expect(again.stderr).toBe("");
@@ -85,7 +94,11 @@ describe("a garbage tag database", () => {
     for (const args of [["tag", S1, "x"], ["tags"], ["search", "#keep"]]) {
       const result = await recall(args);
       expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(new RegExp(`^recall: the tag database ${tagsDb} is damaged \\(.*\\); restore it from a backup or move it aside\\n$`));
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^recall: the tag database ${tagsDb} is damaged \\(.*\\); restore it from a backup or move it aside\\n$`,
+        ),
+      );
     }
     expect(existsSync(tagsDb)).toBe(true);
   });
@@ -97,7 +110,10 @@ describe("a garbage tag database", () => {
   });
 });
 
-const DAMAGED = (path: string) => new RegExp(`^recall: the tag database ${path} is damaged \\(.*\\); restore it from a backup or move it aside\\n$`);
+const DAMAGED = (path: string) =>
+  new RegExp(
+    `^recall: the tag database ${path} is damaged \\(.*\\); restore it from a backup or move it aside\\n$`,
+  );
 
 describe("a tag database cut short", () => {
   beforeEach(() => {
@@ -106,7 +122,11 @@ describe("a tag database cut short", () => {
   });
 
   it("#tag searches stop with one clear line, like tag operations; plain word searches go on", async () => {
-    for (const args of [["search", "#keep"], ["search", "--json", "#keep", "staging"], ["tag", S1, "x"]]) {
+    for (const args of [
+      ["search", "#keep"],
+      ["search", "--json", "#keep", "staging"],
+      ["tag", S1, "x"],
+    ]) {
       const result = await recall(args);
       expect(result, args.join(" ")).toMatchObject({ code: 2, stdout: "" });
       expect(result.stderr).toMatch(DAMAGED(tagsDb));
@@ -127,7 +147,9 @@ describe("a folder where the tag database should be", () => {
     const plain = await recall(["search", "--json", "staging"]);
     expect(plain.code).toBe(0);
     expect(jsonLines(plain.stdout).length).toBeGreaterThan(0);
-    expect(plain.stderr).toBe(`recall: the tag database ${tagsDb} is damaged (a folder, not a file); restore it from a backup or move it aside; the index is not updated until then\n`);
+    expect(plain.stderr).toBe(
+      `recall: the tag database ${tagsDb} is damaged (a folder, not a file); restore it from a backup or move it aside; the index is not updated until then\n`,
+    );
     expect((await recall(["list", "--json"])).code).toBe(0);
     for (const args of [["search", "#keep"], ["tag", S1, "x"], ["tags"]]) {
       const result = await recall(args);
@@ -139,7 +161,9 @@ describe("a folder where the tag database should be", () => {
   it("doctor fails the tags check with a fix that brings the tags back from the index", async () => {
     const doctor = await recall(["doctor", "--json"]);
     expect(doctor.code).toBe(2);
-    const tags = jsonLines<{ name: string; ok: boolean; fix: string }>(doctor.stdout).find((c) => c.name === "tags")!;
+    const tags = jsonLines<{ name: string; ok: boolean; fix: string }>(doctor.stdout).find(
+      (c) => c.name === "tags",
+    )!;
     expect(tags.ok).toBe(false);
     expect(tags.fix).toMatch(/^mv \S+ \S+ && touch \S+ /);
     // The fix, as the user would run it: the tags are back.

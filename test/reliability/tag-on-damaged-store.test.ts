@@ -32,7 +32,9 @@ describe("a tag given over a damaged .store", () => {
     setup.close();
     cpSync(cacheDir, cleanCopy, { recursive: true });
     const failures: string[] = [];
-    for (const [file, seed] of SEEDS.flatMap((seed) => storeFiles().map((_, file) => [file, seed] as const))) {
+    for (const [file, seed] of SEEDS.flatMap((seed) =>
+      storeFiles().map((_, file) => [file, seed] as const),
+    )) {
       rmSync(cacheDir, { recursive: true, force: true });
       cpSync(cleanCopy, cacheDir, { recursive: true });
       const recall = Recall.open({ env: agent.env, live: true });
@@ -69,7 +71,9 @@ describe("a tag given over a damaged .store", () => {
       expect(tag.code, `seed ${seed}: ${tag.stderr}`).toBe(0);
       expect(tag.stderr).not.toMatch(/panicked|offset to copy|Invalid VInt/);
       const list = await recall(["list", "--json", "--limit", "50"]);
-      const tags = jsonLines<{ id: string; tags: string[] }>(list.stdout).find((s) => s.id.startsWith(TAGGED))?.tags;
+      const tags = jsonLines<{ id: string; tags: string[] }>(list.stdout).find((s) =>
+        s.id.startsWith(TAGGED),
+      )?.tags;
       expect(tags, `seed ${seed}: ${list.stderr}`).toContain(`seed${seed}`);
     }
   });

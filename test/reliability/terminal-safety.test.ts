@@ -25,7 +25,20 @@ const OSC_CLIPBOARD = `${ESC}]52;c;cm0gLXJmIH4=\x07`;
 const OSC_LINK = `${ESC}]8;;https://evil.example\x07click${ESC}]8;;\x07`;
 const CLEAR = `${ESC}[2J`;
 /** Every bidirectional control: each reorders the text around it on a terminal that honours it. */
-const BIDI = ["\u061c", "\u200e", "\u200f", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"];
+const BIDI = [
+  "\u061c",
+  "\u200e",
+  "\u200f",
+  "\u202a",
+  "\u202b",
+  "\u202c",
+  "\u202d",
+  "\u202e",
+  "\u2066",
+  "\u2067",
+  "\u2068",
+  "\u2069",
+];
 const ALL = `${OSC_TITLE}${OSC_CLIPBOARD}${OSC_LINK}${CLEAR}${BIDI.join("")}`;
 
 const ID = "0190eeee-0000-7000-8000-00000000e5c0";
@@ -42,11 +55,53 @@ function hostileSession(dir: AgentDir, id = ID, cwd = CWD, project = "--tmp-host
   const path = join(folder, `2026-10-02T10-00-00-000Z_${id}.jsonl`);
   const entries = [
     { type: "session", version: 3, id, timestamp: "2026-10-02T10:00:00.000Z", cwd },
-    { type: "message", id: "e1", parentId: null, timestamp: "2026-10-02T10:00:01.000Z", message: { role: "user", content: [{ type: "text", text: `hostileword in the text ${ALL} end` }] } },
-    { type: "message", id: "e2", parentId: "e1", timestamp: "2026-10-02T10:00:02.000Z", message: { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "bash", arguments: { command: "ls" } }] } },
-    { type: "message", id: "e3", parentId: "e2", timestamp: "2026-10-02T10:00:03.000Z", message: { role: "toolResult", toolCallId: "c1", toolName: "bash", content: [{ type: "text", text: `tool output ${ALL}` }], isError: false } },
-    { type: "message", id: "e4", parentId: "e3", timestamp: "2026-10-02T10:00:04.000Z", message: { role: "assistant", content: [{ type: "text", text: `hostileword again ${ALL}` }] } },
-    { type: "session_info", id: "e5", parentId: "e4", timestamp: "2026-10-02T10:00:05.000Z", name: `evil name ${ALL}` },
+    {
+      type: "message",
+      id: "e1",
+      parentId: null,
+      timestamp: "2026-10-02T10:00:01.000Z",
+      message: {
+        role: "user",
+        content: [{ type: "text", text: `hostileword in the text ${ALL} end` }],
+      },
+    },
+    {
+      type: "message",
+      id: "e2",
+      parentId: "e1",
+      timestamp: "2026-10-02T10:00:02.000Z",
+      message: {
+        role: "assistant",
+        content: [{ type: "toolCall", id: "c1", name: "bash", arguments: { command: "ls" } }],
+      },
+    },
+    {
+      type: "message",
+      id: "e3",
+      parentId: "e2",
+      timestamp: "2026-10-02T10:00:03.000Z",
+      message: {
+        role: "toolResult",
+        toolCallId: "c1",
+        toolName: "bash",
+        content: [{ type: "text", text: `tool output ${ALL}` }],
+        isError: false,
+      },
+    },
+    {
+      type: "message",
+      id: "e4",
+      parentId: "e3",
+      timestamp: "2026-10-02T10:00:04.000Z",
+      message: { role: "assistant", content: [{ type: "text", text: `hostileword again ${ALL}` }] },
+    },
+    {
+      type: "session_info",
+      id: "e5",
+      parentId: "e4",
+      timestamp: "2026-10-02T10:00:05.000Z",
+      name: `evil name ${ALL}`,
+    },
   ];
   writeFileSync(path, entries.map((e) => JSON.stringify(e)).join("\n") + "\n");
   return path;
@@ -55,7 +110,10 @@ function hostileSession(dir: AgentDir, id = ID, cwd = CWD, project = "--tmp-host
 /** What the terminal received when `recall args` ran on a pty (stdout and stderr both). */
 function onPty(dir: AgentDir, args: string[]): string {
   const command = [process.execPath, RECALL_BIN, ...args].map(shellQuote).join(" ");
-  return spawnSync("script", ["-qc", command, "/dev/null"], { env: { ...dir.env, TERM: "xterm-256color" }, encoding: "utf8" }).stdout;
+  return spawnSync("script", ["-qc", command, "/dev/null"], {
+    env: { ...dir.env, TERM: "xterm-256color" },
+    encoding: "utf8",
+  }).stdout;
 }
 
 describe("terminalText", () => {
@@ -65,7 +123,8 @@ describe("terminalText", () => {
   });
 
   it("shows every bidirectional control, the Arabic letter mark included", () => {
-    for (const char of BIDI) expect(terminalText(`a${char}b`)).toBe(`a\\u{${char.charCodeAt(0).toString(16)}}b`);
+    for (const char of BIDI)
+      expect(terminalText(`a${char}b`)).toBe(`a\\u{${char.charCodeAt(0).toString(16)}}b`);
   });
 
   it("keeps one line unless asked for lines, where tabs, newlines and CRLF stay line breaks", () => {
@@ -123,7 +182,8 @@ describe.skipIf(WITHOUT_SCRIPT !== "")(`on a real terminal (script)${WITHOUT_SCR
       expect(seen).toMatch(/\^\[|\\x1b/);
       expect(seen).not.toContain(ESC);
       expect(seen).not.toContain("\x07");
-      for (const char of BIDI) expect(seen, `U+${char.charCodeAt(0).toString(16)}`).not.toContain(char);
+      for (const char of BIDI)
+        expect(seen, `U+${char.charCodeAt(0).toString(16)}`).not.toContain(char);
     });
 
     it(`${name} in color: only recall's own color codes reach the terminal`, () => {
@@ -145,20 +205,34 @@ describe.skipIf(WITHOUT_SCRIPT !== "")(`on a real terminal (script)${WITHOUT_SCR
   it("resume --print's line runs in the session's folder, with its path, as a shell reads it", () => {
     const line = onPty(dir, ["resume", "--print", RESUMABLE_ID]).trim();
     const [cd, pi] = line.split(" && ");
-    const words = execFileSync("bash", ["-c", `set -- ${cd!.replace(/^cd /, "")} ${pi!.replace(/^pi --session /, "")}; printf '%s\\0' "$@"`], { encoding: "utf8" });
-    expect(words.split("\0").slice(0, 2)).toEqual([join(dir.root, `project${IN_A_NAME}`), resumable]);
+    const words = execFileSync(
+      "bash",
+      [
+        "-c",
+        `set -- ${cd!.replace(/^cd /, "")} ${pi!.replace(/^pi --session /, "")}; printf '%s\\0' "$@"`,
+      ],
+      { encoding: "utf8" },
+    );
+    expect(words.split("\0").slice(0, 2)).toEqual([
+      join(dir.root, `project${IN_A_NAME}`),
+      resumable,
+    ]);
   });
 
   it("an option's name that is no option is echoed with its control characters shown", async () => {
     // Not through onPty: its shell (sh) cannot take the word back from a $'…' quote.
     const result = await runRecall(["search", `--bogus${CLEAR}\u061c`, "x"], { env: dir.env });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('recall: invalid option name ("--bogus^[[2J\\u{61c}") (`recall search --help` shows the usage)\n');
+    expect(result.stderr).toBe(
+      'recall: invalid option name ("--bogus^[[2J\\u{61c}") (`recall search --help` shows the usage)\n',
+    );
   });
 
   it("--json stays exact", async () => {
     const result = await runRecall(["list", "--json"], { env: dir.env });
-    const session = jsonLines<{ id: string; cwd: string; name: string }>(result.stdout).find((s) => s.id === ID)!;
+    const session = jsonLines<{ id: string; cwd: string; name: string }>(result.stdout).find(
+      (s) => s.id === ID,
+    )!;
     expect(session.cwd).toBe(CWD);
     expect(session.name).toBe(`evil name ${ALL}`);
   });

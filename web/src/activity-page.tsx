@@ -1,4 +1,7 @@
-/** Pictures of the work: sessions, messages, tokens and cost over a window, per day, project and model, and the busiest files. */
+/**
+ * Pictures of the work: sessions, messages, tokens and cost over a window, per day, project and
+ * model, and the busiest files.
+ */
 import { useEffect, useState } from "preact/hooks";
 import type { ActivityAnswer } from "../../src/serve/wire.js";
 import { getJson } from "./api.js";
@@ -36,12 +39,22 @@ export function ActivityPage({ url }: { url: URL }) {
   return (
     <main class="activity-page">
       <div class="search-bar">
-        <select aria-label="Window" value={since} onChange={(e) => setSince((e.target as HTMLSelectElement).value)}>
+        <select
+          aria-label="Window"
+          value={since}
+          onChange={(e) => setSince((e.target as HTMLSelectElement).value)}
+        >
           {WINDOWS.map(([value, label]) => (
-            <option value={value} key={value}>{label}</option>
+            <option value={value} key={value}>
+              {label}
+            </option>
           ))}
         </select>
-        <select aria-label="Scope" value={scope} onChange={(e) => setScope((e.target as HTMLSelectElement).value)}>
+        <select
+          aria-label="Scope"
+          value={scope}
+          onChange={(e) => setScope((e.target as HTMLSelectElement).value)}
+        >
           <option value="all">Every session</option>
           <option value="folder">This folder</option>
           <option value="project">This project</option>
@@ -51,9 +64,15 @@ export function ActivityPage({ url }: { url: URL }) {
       {answer ? (
         <>
           <p class="totals">
-            {[count(answer.totals.sessions, "session"), count(answer.totals.messages, "message"), count(answer.totals.tokens, "token")].join(" · ")}
+            {[
+              count(answer.totals.sessions, "session"),
+              count(answer.totals.messages, "message"),
+              count(answer.totals.tokens, "token"),
+            ].join(" · ")}
             {answer.totals.cost > 0 ? ` · cost ${answer.totals.cost.toFixed(2)}` : ""}
-            {answer.unreadable > 0 ? ` · ${count(answer.unreadable, "file")} could not be read` : ""}
+            {answer.unreadable > 0
+              ? ` · ${count(answer.unreadable, "file")} could not be read`
+              : ""}
           </p>
           {answer.charts.map((chart) => (
             <figure class="chart-figure" key={chart.title}>

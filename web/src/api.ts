@@ -16,15 +16,31 @@ async function answer<T>(response: Response): Promise<T> {
 
 export function apiPath(path: string, query: Record<string, string | undefined> = {}): string {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== "") params.set(name, value);
+  for (const [name, value] of Object.entries(query))
+    if (value !== undefined && value !== "") params.set(name, value);
   const text = params.toString();
   return text ? `${path}?${text}` : path;
 }
 
-export async function getJson<T>(path: string, query: Record<string, string | undefined> = {}, signal?: AbortSignal): Promise<T> {
+export async function getJson<T>(
+  path: string,
+  query: Record<string, string | undefined> = {},
+  signal?: AbortSignal,
+): Promise<T> {
   return answer<T>(await fetch(apiPath(path, query), { signal, credentials: "same-origin" }));
 }
 
-export async function postJson<T>(path: string, body: unknown, query: Record<string, string | undefined> = {}): Promise<T> {
-  return answer<T>(await fetch(apiPath(path, query), { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }));
+export async function postJson<T>(
+  path: string,
+  body: unknown,
+  query: Record<string, string | undefined> = {},
+): Promise<T> {
+  return answer<T>(
+    await fetch(apiPath(path, query), {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    }),
+  );
 }

@@ -1,4 +1,7 @@
-/** The server's live feed: a callback after each sync that changed the index, while the page is open. */
+/**
+ * The server's live feed: a callback after each sync that changed the index, while the page is
+ * open.
+ */
 import { useEffect, useRef } from "preact/hooks";
 
 export function useLive(onChange: () => void): void {

@@ -1,4 +1,7 @@
-/** The web app of `recall serve`: search, a session, activity; the address says which, so every page can be bookmarked. */
+/**
+ * The web app of `recall serve`: search, a session, activity; the address says which, so every page
+ * can be bookmarked.
+ */
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import type { ServeInfo } from "../../src/serve/wire.js";
@@ -27,9 +30,19 @@ function App() {
   return (
     <>
       <nav class="top">
-        <a class="brand" href="/" onClick={(e) => followLink(e, "/")}>recall</a>
-        <a href="/" class={page === "search" ? "current" : ""} onClick={(e) => followLink(e, "/")}>Search</a>
-        <a href="/activity" class={page === "activity" ? "current" : ""} onClick={(e) => followLink(e, "/activity")}>Activity</a>
+        <a class="brand" href="/" onClick={(e) => followLink(e, "/")}>
+          recall
+        </a>
+        <a href="/" class={page === "search" ? "current" : ""} onClick={(e) => followLink(e, "/")}>
+          Search
+        </a>
+        <a
+          href="/activity"
+          class={page === "activity" ? "current" : ""}
+          onClick={(e) => followLink(e, "/activity")}
+        >
+          Activity
+        </a>
         {info ? <span class="where">{info.project || info.folder}</span> : null}
       </nav>
       {error ? <p class="error">{error}</p> : null}

@@ -1,4 +1,7 @@
-/** Moving between the app's pages without reloading: the address is the state, so every page can be bookmarked. */
+/**
+ * Moving between the app's pages without reloading: the address is the state, so every page can be
+ * bookmarked.
+ */
 import { useEffect, useState } from "preact/hooks";
 
 const listeners = new Set<() => void>();
@@ -24,9 +27,13 @@ export function useLocation(): URL {
   return new URL(location.href);
 }
 
-/** A click on a link of the app moves within it; a click with a modifier opens it as the browser would. */
+/**
+ * A click on a link of the app moves within it; a click with a modifier opens it as the browser
+ * would.
+ */
 export function followLink(event: MouseEvent, to: string): void {
-  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+    return;
   event.preventDefault();
   navigate(to);
   scrollTo(0, 0);

@@ -50,7 +50,16 @@ export function SearchPage({ info, url }: { info: ServeInfo; url: URL }) {
     navigate(addressOf(search), true);
     const stop = new AbortController();
     const remote = search.scope.startsWith("remote:") ? search.scope.slice(7) : undefined;
-    getJson<SearchAnswer>("/api/search", { q: search.q, scope: remote ? undefined : search.scope, remote, match: remote ? undefined : search.match || undefined }, stop.signal)
+    getJson<SearchAnswer>(
+      "/api/search",
+      {
+        q: search.q,
+        scope: remote ? undefined : search.scope,
+        remote,
+        match: remote ? undefined : search.match || undefined,
+      },
+      stop.signal,
+    )
       .then((found) => {
         setAnswer(found);
         setError(null);
@@ -64,9 +73,12 @@ export function SearchPage({ info, url }: { info: ServeInfo; url: URL }) {
 
   const hits = answer?.hits ?? [];
   const onKey = (event: KeyboardEvent) => {
-    if (event.key === "ArrowDown" || (event.key === "n" && event.ctrlKey)) setSelected((i) => Math.min(hits.length - 1, i + 1));
-    else if (event.key === "ArrowUp" || (event.key === "p" && event.ctrlKey)) setSelected((i) => Math.max(0, i - 1));
-    else if (event.key === "Enter" && hits[selected]) navigate(sessionLink(hits[selected]!, search.q));
+    if (event.key === "ArrowDown" || (event.key === "n" && event.ctrlKey))
+      setSelected((i) => Math.min(hits.length - 1, i + 1));
+    else if (event.key === "ArrowUp" || (event.key === "p" && event.ctrlKey))
+      setSelected((i) => Math.max(0, i - 1));
+    else if (event.key === "Enter" && hits[selected])
+      navigate(sessionLink(hits[selected]!, search.q));
     else if (event.key === "Escape") setSearch({ ...search, q: "" });
     else return;
     event.preventDefault();
@@ -87,7 +99,11 @@ export function SearchPage({ info, url }: { info: ServeInfo; url: URL }) {
           onInput={(e) => setSearch({ ...search, q: (e.target as HTMLInputElement).value })}
           onKeyDown={onKey}
         />
-        <select aria-label="Scope" value={search.scope} onChange={(e) => setSearch({ ...search, scope: (e.target as HTMLSelectElement).value })}>
+        <select
+          aria-label="Scope"
+          value={search.scope}
+          onChange={(e) => setSearch({ ...search, scope: (e.target as HTMLSelectElement).value })}
+        >
           <option value="all">Every session</option>
           <option value="folder">This folder</option>
           <option value="project">This project</option>
@@ -96,7 +112,11 @@ export function SearchPage({ info, url }: { info: ServeInfo; url: URL }) {
           ))}
         </select>
         {info.matchModes.length > 1 && !search.scope.startsWith("remote:") ? (
-          <select aria-label="Match" value={search.match} onChange={(e) => setSearch({ ...search, match: (e.target as HTMLSelectElement).value })}>
+          <select
+            aria-label="Match"
+            value={search.match}
+            onChange={(e) => setSearch({ ...search, match: (e.target as HTMLSelectElement).value })}
+          >
             <option value="">Words and meaning</option>
             <option value="words">Words</option>
             <option value="meaning">Meaning</option>
@@ -104,8 +124,16 @@ export function SearchPage({ info, url }: { info: ServeInfo; url: URL }) {
         ) : null}
       </div>
       <p class="search-note" aria-live="polite">
-        {error ? <span class="error">{error}</span> : answer ? <SearchNote answer={answer} query={search.q} /> : "Searching…"}
-        {answer?.hits.length === 0 && info.sessionsNote ? <span class="error">{` · ${info.sessionsNote}`}</span> : null}
+        {error ? (
+          <span class="error">{error}</span>
+        ) : answer ? (
+          <SearchNote answer={answer} query={search.q} />
+        ) : (
+          "Searching…"
+        )}
+        {answer?.hits.length === 0 && info.sessionsNote ? (
+          <span class="error">{` · ${info.sessionsNote}`}</span>
+        ) : null}
       </p>
       <HitList hits={hits} selected={selected} query={search.q} onHover={setSelected} />
     </main>
@@ -115,7 +143,12 @@ export function SearchPage({ info, url }: { info: ServeInfo; url: URL }) {
 function SearchNote({ answer, query }: { answer: SearchAnswer; query: string }) {
   const parts: string[] = [];
   if (!query) parts.push("Most recent sessions");
-  else parts.push(answer.hits.length === 0 ? "No session matches" : `${answer.hits.length}${answer.nextCursor ? "+" : ""} sessions`);
+  else
+    parts.push(
+      answer.hits.length === 0
+        ? "No session matches"
+        : `${answer.hits.length}${answer.nextCursor ? "+" : ""} sessions`,
+    );
   if (answer.readAs) parts.push(`read as ${answer.readAs}`);
   if (answer.note) parts.push(answer.note);
   return <>{parts.join(" · ")}</>;

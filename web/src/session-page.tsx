@@ -6,7 +6,14 @@
  * button opens or closes them all.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import { PARTS_PER_PAGE, type PartAnswer, type PartsAnswer, type PullAnswer, type SessionAnswer, type WebHit } from "../../src/serve/wire.js";
+import {
+  PARTS_PER_PAGE,
+  type PartAnswer,
+  type PartsAnswer,
+  type PullAnswer,
+  type SessionAnswer,
+  type WebHit,
+} from "../../src/serve/wire.js";
 import { getJson, postJson } from "./api.js";
 import { HitList } from "./hit-list.js";
 import { useLive } from "./live.js";
@@ -34,7 +41,11 @@ export function SessionPage({ id, url }: { id: string; url: URL }) {
   useEffect(() => {
     setLoaded(null);
     setRelated(null);
-    const shown = getJson<SessionAnswer>(`/api/sessions/${encodeURIComponent(id)}`, { entry, remote, branches })
+    const shown = getJson<SessionAnswer>(`/api/sessions/${encodeURIComponent(id)}`, {
+      entry,
+      remote,
+      branches,
+    })
       .then((session) => {
         document.title = `${session.title} · recall`;
         setLoaded({ session, from: session.from, parts: session.parts });
@@ -65,9 +76,20 @@ export function SessionPage({ id, url }: { id: string; url: URL }) {
     setLoading(true);
     const count = place === "before" ? Math.min(loaded.from, PARTS_PER_PAGE) : PARTS_PER_PAGE;
     const start = place === "before" ? loaded.from - count : from;
-    getJson<PartsAnswer>(`/api/sessions/${encodeURIComponent(id)}/parts`, { from: String(start), count: String(count), remote, branches })
+    getJson<PartsAnswer>(`/api/sessions/${encodeURIComponent(id)}/parts`, {
+      from: String(start),
+      count: String(count),
+      remote,
+      branches,
+    })
       .then((page) =>
-        setLoaded((now) => (now === null ? now : place === "before" ? { ...now, from: page.from, parts: [...page.parts, ...now.parts] } : { ...now, parts: [...now.parts, ...page.parts] })),
+        setLoaded((now) =>
+          now === null
+            ? now
+            : place === "before"
+              ? { ...now, from: page.from, parts: [...page.parts, ...now.parts] }
+              : { ...now, parts: [...now.parts, ...page.parts] },
+        ),
       )
       .catch((e: Error) => setError(e.message))
       .finally(() => setLoading(false));
@@ -77,7 +99,10 @@ export function SessionPage({ id, url }: { id: string; url: URL }) {
   const shownTo = loaded ? loaded.from + loaded.parts.length : 0;
   useEffect(() => {
     if (!loaded || shownTo >= loaded.session.total || !end.current) return;
-    const watcher = new IntersectionObserver((seen) => seen.some((s) => s.isIntersecting) && more(shownTo, "after"), { rootMargin: "800px" });
+    const watcher = new IntersectionObserver(
+      (seen) => seen.some((s) => s.isIntersecting) && more(shownTo, "after"),
+      { rootMargin: "800px" },
+    );
     watcher.observe(end.current);
     return () => watcher.disconnect();
   }, [loaded, shownTo, loading]);
@@ -86,15 +111,33 @@ export function SessionPage({ id, url }: { id: string; url: URL }) {
   useLive(() => {
     if (remote) return;
     getJson<SessionAnswer>(`/api/sessions/${encodeURIComponent(id)}`, { branches })
-      .then((session) => setLoaded((now) => (now === null || session.total === now.session.total ? now : { ...now, session: { ...session, marked: now.session.marked } })))
+      .then((session) =>
+        setLoaded((now) =>
+          now === null || session.total === now.session.total
+            ? now
+            : { ...now, session: { ...session, marked: now.session.marked } },
+        ),
+      )
       .catch(() => undefined);
   });
 
-  if (error) return <main class="session-page"><p class="error">{error}</p></main>;
-  if (!loaded) return <main class="session-page"><p class="search-note">Loading…</p></main>;
+  if (error)
+    return (
+      <main class="session-page">
+        <p class="error">{error}</p>
+      </main>
+    );
+  if (!loaded)
+    return (
+      <main class="session-page">
+        <p class="search-note">Loading…</p>
+      </main>
+    );
   const { session } = loaded;
-  const setAll = (open: boolean) => conversation.current?.querySelectorAll("details").forEach((d) => (d.open = open));
-  const exportLink = (format: string, redact: boolean) => `/api/sessions/${encodeURIComponent(session.id)}/export?format=${format}${redact ? "&redact=1" : ""}`;
+  const setAll = (open: boolean) =>
+    conversation.current?.querySelectorAll("details").forEach((d) => (d.open = open));
+  const exportLink = (format: string, redact: boolean) =>
+    `/api/sessions/${encodeURIComponent(session.id)}/export?format=${format}${redact ? "&redact=1" : ""}`;
   return (
     <main class="session-page">
       <header class="session-header">
@@ -109,21 +152,47 @@ export function SessionPage({ id, url }: { id: string; url: URL }) {
               </>
             ))}
         </dl>
-        {session.origin ? <PullButton id={session.id} remote={session.origin.remote} /> : <TagEditor id={session.id} tags={session.tags} />}
+        {session.origin ? (
+          <PullButton id={session.id} remote={session.origin.remote} />
+        ) : (
+          <TagEditor id={session.id} tags={session.tags} />
+        )}
         <div class="resume">
           <code>{session.resume}</code>
-          <button type="button" onClick={() => copy(session.resume)}>Copy</button>
+          <button type="button" onClick={() => copy(session.resume)}>
+            Copy
+          </button>
         </div>
         <div class="actions">
-          <button type="button" onClick={() => setAll(true)}>Expand all</button>
-          <button type="button" onClick={() => setAll(false)}>Collapse all</button>
+          <button type="button" onClick={() => setAll(true)}>
+            Expand all
+          </button>
+          <button type="button" onClick={() => setAll(false)}>
+            Collapse all
+          </button>
           {session.origin ? null : (
             <label class="branches">
-              <input type="checkbox" checked={branches === "all"} onChange={(e) => showBranches(url, (e.target as HTMLInputElement).checked)} /> Branches left behind
+              <input
+                type="checkbox"
+                checked={branches === "all"}
+                onChange={(e) => showBranches(url, (e.target as HTMLInputElement).checked)}
+              />{" "}
+              Branches left behind
             </label>
           )}
           <span class="export" hidden={session.origin !== null}>
-            Export: <a href={exportLink("md", false)} download>Markdown</a> · <a href={exportLink("html", false)} download>HTML</a> · <a href={exportLink("html", true)} download>HTML, redacted</a>
+            Export:{" "}
+            <a href={exportLink("md", false)} download>
+              Markdown
+            </a>{" "}
+            ·{" "}
+            <a href={exportLink("html", false)} download>
+              HTML
+            </a>{" "}
+            ·{" "}
+            <a href={exportLink("html", true)} download>
+              HTML, redacted
+            </a>
           </span>
         </div>
       </header>
@@ -135,25 +204,43 @@ export function SessionPage({ id, url }: { id: string; url: URL }) {
             </button>
           ) : null}
           {loaded.parts.map((part, i) => (
-            <div class="part" key={loaded.from + i} data-part={loaded.from + i} dangerouslySetInnerHTML={{ __html: part.html }} />
+            <div
+              class="part"
+              key={loaded.from + i}
+              data-part={loaded.from + i}
+              dangerouslySetInnerHTML={{ __html: part.html }}
+            />
           ))}
-          <div ref={end} class="end">{shownTo < session.total ? "Loading more…" : null}</div>
+          <div ref={end} class="end">
+            {shownTo < session.total ? "Loading more…" : null}
+          </div>
         </div>
         <aside class="related" hidden={session.origin !== null}>
           <h2>Related sessions</h2>
-          {related === null ? <p class="search-note">Looking…</p> : related.length === 0 ? <p class="search-note">None found.</p> : <HitList hits={related} selected={-1} />}
+          {related === null ? (
+            <p class="search-note">Looking…</p>
+          ) : related.length === 0 ? (
+            <p class="search-note">None found.</p>
+          ) : (
+            <HitList hits={related} selected={-1} />
+          )}
         </aside>
       </div>
     </main>
   );
 }
 
-/** Text to the clipboard (a page of 127.0.0.1 may write it); where it cannot, the line stays there to select. */
+/**
+ * Text to the clipboard (a page of 127.0.0.1 may write it); where it cannot, the line stays there
+ * to select.
+ */
 function copy(text: string): void {
   navigator.clipboard?.writeText(text).catch(() => undefined);
 }
 
-/** An archived session: written into this machine's sessions folder on request, then resumable here. */
+/**
+ * An archived session: written into this machine's sessions folder on request, then resumable here.
+ */
 function PullButton({ id, remote }: { id: string; remote: string }) {
   const [pulled, setPulled] = useState<PullAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -166,11 +253,15 @@ function PullButton({ id, remote }: { id: string; remote: string }) {
     <div class="pull">
       {pulled ? (
         <p>
-          {pulled.alreadyHere ? "Already on this machine. Resume it with " : "Pulled to this machine. Resume it with "}
+          {pulled.alreadyHere
+            ? "Already on this machine. Resume it with "
+            : "Pulled to this machine. Resume it with "}
           <code class="pulled-resume">{pulled.resume}</code>
         </p>
       ) : (
-        <button type="button" onClick={pull}>Pull to this machine</button>
+        <button type="button" onClick={pull}>
+          Pull to this machine
+        </button>
       )}
       {error ? <span class="error">{error}</span> : null}
     </div>

@@ -1,4 +1,7 @@
-/** A session's tags, edited in place: remove one with its ×, add some by typing them (Enter), suggested from the index's tags. */
+/**
+ * A session's tags, edited in place: remove one with its ×, add some by typing them (Enter),
+ * suggested from the index's tags.
+ */
 import { useEffect, useState } from "preact/hooks";
 import type { TagsAnswer } from "../../src/serve/wire.js";
 import { getJson, postJson } from "./api.js";
@@ -31,7 +34,13 @@ export function TagEditor({ id, tags: initial }: { id: string; tags: string[] })
       {tags.map((tag) => (
         <span class="tag" key={tag}>
           {`#${tag}`}
-          <button type="button" aria-label={`Remove tag ${tag}`} onClick={() => edit({ remove: [tag] })}>×</button>
+          <button
+            type="button"
+            aria-label={`Remove tag ${tag}`}
+            onClick={() => edit({ remove: [tag] })}
+          >
+            ×
+          </button>
         </span>
       ))}
       <input

@@ -5,9 +5,20 @@
  * at most `MAX_SESSION_BYTES` (file-guard.ts), before anything of it is read.
  */
 import type { Archive } from "../../archive/archive.js";
-import { exportedSession, exportSession, type ExportedSession, type ExportOptions } from "../export.js";
+import {
+  exportedSession,
+  exportSession,
+  type ExportedSession,
+  type ExportOptions,
+} from "../export.js";
 import type { SessionRef } from "../resolve-session.js";
-import { archivedSessionView, loadRenderers, sessionStylesheet, sessionView, type SessionView } from "../session-view.js";
+import {
+  archivedSessionView,
+  loadRenderers,
+  sessionStylesheet,
+  sessionView,
+  type SessionView,
+} from "../session-view.js";
 import { checkWholeSessionFile, MAX_SESSION_BYTES } from "../../sessions/file-guard.js";
 import type { SessionSummary } from "../../answers/session-summary.js";
 import type { Sessions } from "./sessions.js";
@@ -33,21 +44,39 @@ export class Exports {
     return exportSession(await this.checked(ref), options);
   }
 
-  /** The session an export renders: every entry a reader sees, as blocks, with its project and tags. */
-  async document(ref: string | SessionRef, options: Omit<ExportOptions, "format"> = {}): Promise<ExportedSession> {
+  /**
+   * The session an export renders: every entry a reader sees, as blocks, with its project and tags.
+   */
+  async document(
+    ref: string | SessionRef,
+    options: Omit<ExportOptions, "format"> = {},
+  ): Promise<ExportedSession> {
     return exportedSession(await this.checked(ref), options);
   }
 
-  /** A session as a page shows it: header fields and its conversation as HTML, a part per shown entry (`recall serve`); its file checked as `render` checks it. */
-  async view(ref: string | SessionRef, options: Pick<ExportOptions, "allBranches" | "redact"> = {}): Promise<SessionView> {
+  /**
+   * A session as a page shows it: header fields and its conversation as HTML, a part per shown
+   * entry (`recall serve`); its file checked as `render` checks it.
+   */
+  async view(
+    ref: string | SessionRef,
+    options: Pick<ExportOptions, "allBranches" | "redact"> = {},
+  ): Promise<SessionView> {
     return sessionView(await this.checked(ref), options);
   }
 
-  /** A session of the remote named `remote` as a page shows it: every page of it read, a message a part (its errors as `recall.archive.read`'s). */
+  /**
+   * A session of the remote named `remote` as a page shows it: every page of it read, a message a
+   * part (its errors as `recall.archive.read`'s).
+   */
   async archivedView(remote: string, session: string): Promise<SessionView> {
     const archive = this.archive();
     const pages = [await archive.read(remote, session, { maxChars: MAX_VIEW_PAGE_CHARS })];
-    for (let cursor = pages[0]!.page.nextCursor; cursor !== null && pages.length < MAX_VIEW_PAGES; cursor = pages[pages.length - 1]!.page.nextCursor) {
+    for (
+      let cursor = pages[0]!.page.nextCursor;
+      cursor !== null && pages.length < MAX_VIEW_PAGES;
+      cursor = pages[pages.length - 1]!.page.nextCursor
+    ) {
       pages.push(await archive.read(remote, session, { cursor, maxChars: MAX_VIEW_PAGE_CHARS }));
     }
     return archivedSessionView(pages);
@@ -65,7 +94,11 @@ export class Exports {
 
   private async checked(ref: string | SessionRef): Promise<SessionSummary> {
     const session = await this.sessions.session(ref);
-    checkWholeSessionFile(session.path, MAX_SESSION_BYTES, "an export holds the whole session at once; read it in pages instead");
+    checkWholeSessionFile(
+      session.path,
+      MAX_SESSION_BYTES,
+      "an export holds the whole session at once; read it in pages instead",
+    );
     return this.sessions.get(session);
   }
 }

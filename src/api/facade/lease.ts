@@ -18,7 +18,14 @@ import { resolveLocations, type LocationOverrides, type Locations } from "../../
 import { openStore, storeInPlace, type IndexStore } from "../../store.js";
 import { cannotWrite, refusal } from "../../sync/index-writer.js";
 import { mayComeFromDamage, repairIfDamaged } from "../../sync/repair.js";
-import { readWhileSyncing, RETRY_LOCK_MS, untilFirstCommit, syncIndex, type SyncProgress, type SyncReport } from "../../sync/sync.js";
+import {
+  readWhileSyncing,
+  RETRY_LOCK_MS,
+  untilFirstCommit,
+  syncIndex,
+  type SyncProgress,
+  type SyncReport,
+} from "../../sync/sync.js";
 import { LiveFreshness } from "../../sync/live-freshness.js";
 import { watcherKeepsFresh } from "../../sync/watch-lock.js";
 import { takeTagNotices } from "../../tags/open-tags.js";
@@ -95,7 +102,11 @@ export class IndexLease {
 
   constructor(private readonly options: RecallOptions) {
     this.env = options.env ?? process.env;
-    this.overrides = { sessionsDir: options.sessionsDir, env: { ...this.env }, cwd: options.cwd ?? process.cwd() };
+    this.overrides = {
+      sessionsDir: options.sessionsDir,
+      env: { ...this.env },
+      cwd: options.cwd ?? process.cwd(),
+    };
   }
 
   /** Where the sessions, index and user data are; worked out once (it reads Pi's settings). */
@@ -104,16 +115,24 @@ export class IndexLease {
     return this.located;
   }
 
-  /** recall's settings (config.json and the earlier tools' files), read now, with what could not be used. */
+  /**
+   * recall's settings (config.json and the earlier tools' files), read now, with what could not be
+   * used.
+   */
   config(): LoadedConfig {
     return loadConfig(this.locations, this.env, this.overrides.cwd);
   }
 
-  /** The index, opened on first call, and again if its folder was deleted since (see storeInPlace); callers at once share one opening. */
+  /**
+   * The index, opened on first call, and again if its folder was deleted since (see storeInPlace);
+   * callers at once share one opening.
+   */
   store(): Promise<IndexStore> {
     this.opening ??= (async () => {
       try {
-        this.opened = this.opened ? await storeInPlace(this.opened) : await openStore(this.locations, { check: this.options.check ?? "changed" });
+        this.opened = this.opened
+          ? await storeInPlace(this.opened)
+          : await openStore(this.locations, { check: this.options.check ?? "changed" });
         return this.opened;
       } finally {
         this.opening = undefined;
@@ -127,7 +146,9 @@ export class IndexLease {
    * when the model package is not installed. Loaded lazily: a word search never pays for it.
    */
   meaning(): Promise<Meaning | null> {
-    this.meaningLoaded ??= import("../meaning.js").then(({ openMeaning }) => openMeaning(this.meaningIndex(), this.env, this.locations.cacheDir));
+    this.meaningLoaded ??= import("../meaning.js").then(({ openMeaning }) =>
+      openMeaning(this.meaningIndex(), this.env, this.locations.cacheDir),
+    );
     return this.meaningLoaded;
   }
 
@@ -137,22 +158,38 @@ export class IndexLease {
    */
   meaningIfUsable(): Promise<Meaning | null> {
     return this.meaning().catch((error: unknown) => {
-      if (!this.modelUnusableSaid) this.notices.push({ code: "MODEL_UNUSABLE", message: `${error instanceof Error ? error.message : String(error)}; searching by words`, hint: "reinstall the model package, or search with match words" });
+      if (!this.modelUnusableSaid)
+        this.notices.push({
+          code: "MODEL_UNUSABLE",
+          message: `${error instanceof Error ? error.message : String(error)}; searching by words`,
+          hint: "reinstall the model package, or search with match words",
+        });
       this.modelUnusableSaid = true;
       return null;
     });
   }
 
-  /** The meaning index alone (no model loaded), opened once; null when the model package is not installed. */
+  /**
+   * The meaning index alone (no model loaded), opened once; null when the model package is not
+   * installed.
+   */
   meaningIndex(): Promise<MeaningIndexHandle | null> {
-    this.meaningIndexOpened ??= import("../meaning.js").then(({ openMeaningIndex }) => openMeaningIndex(this.locations, this.env));
+    this.meaningIndexOpened ??= import("../meaning.js").then(({ openMeaningIndex }) =>
+      openMeaningIndex(this.locations, this.env),
+    );
     return this.meaningIndexOpened;
   }
 
   /** The notices waiting, each handed out once: the store's, the syncs', the tag store's. */
   takeNotices(): Notice[] {
-    const fromStore = this.opened ? this.opened.notices.splice(0).map((message): Notice => ({ code: "INDEX_REPLACED", message })) : [];
-    const fromTags = this.opened ? takeTagNotices(this.opened).map((message): Notice => ({ code: "TAGS_IMPORTED", message })) : [];
+    const fromStore = this.opened
+      ? this.opened.notices
+          .splice(0)
+          .map((message): Notice => ({ code: "INDEX_REPLACED", message }))
+      : [];
+    const fromTags = this.opened
+      ? takeTagNotices(this.opened).map((message): Notice => ({ code: "TAGS_IMPORTED", message }))
+      : [];
     return [...fromStore, ...this.notices.splice(0), ...fromTags];
   }
 
@@ -169,7 +206,10 @@ export class IndexLease {
       const repair = await repairIfDamaged(this.locations);
       if (!repair) throw error;
       this.opened = undefined;
-      this.notices.push(...repair.notices.map((message): Notice => ({ code: "INDEX_REPLACED", message })), ...syncNotices(repair.report));
+      this.notices.push(
+        ...repair.notices.map((message): Notice => ({ code: "INDEX_REPLACED", message })),
+        ...syncNotices(repair.report),
+      );
       return operation();
     }
   }
@@ -179,7 +219,10 @@ export class IndexLease {
     return this.repairing(() => this.freshOnce(freshness, read));
   }
 
-  private async freshOnce<T>(freshness: Freshness, read: (store: IndexStore) => Promise<T>): Promise<T> {
+  private async freshOnce<T>(
+    freshness: Freshness,
+    read: (store: IndexStore) => Promise<T>,
+  ): Promise<T> {
     const store = await this.store();
     // An index just rebuilt empty is filled even so: it would answer nothing.
     if (freshness.sync === false && !store.replaced) return read(store);
@@ -201,7 +244,10 @@ export class IndexLease {
   async freshen(store: IndexStore, { trustWatcher }: { trustWatcher: boolean }): Promise<void> {
     const watched = this.liveFreshness();
     const live = watched ? await watched.state(store) : "unknown";
-    if (live === "fresh" || (live === "unknown" && trustWatcher && watcherKeepsFresh(store.locations))) {
+    if (
+      live === "fresh" ||
+      (live === "unknown" && trustWatcher && watcherKeepsFresh(store.locations))
+    ) {
       await store.native.reload();
       return;
     }
@@ -218,10 +264,21 @@ export class IndexLease {
   sync(request: SyncRequest = {}): Promise<SyncReport> {
     if (this.running && !request.rebuild) return this.running;
     const previous = this.running ?? Promise.resolve(undefined);
-    const options = { rebuild: request.rebuild, lockTimeoutMs: request.lockTimeoutMs ?? (request.rebuild ? 30_000 : undefined) };
+    const options = {
+      rebuild: request.rebuild,
+      lockTimeoutMs: request.lockTimeoutMs ?? (request.rebuild ? 30_000 : undefined),
+    };
     const run = previous
       .catch(() => undefined)
-      .then(() => this.repairing(() => this.runSync(options, (progress) => this.reportProgress(progress, request.onProgress), request.signal)))
+      .then(() =>
+        this.repairing(() =>
+          this.runSync(
+            options,
+            (progress) => this.reportProgress(progress, request.onProgress),
+            request.signal,
+          ),
+        ),
+      )
       .then((report) => {
         if (report.changed) for (const listener of this.changeListeners) listener();
         return report;
@@ -233,13 +290,18 @@ export class IndexLease {
     return run;
   }
 
-  /** Who hears that a sync changed the index (the meaning index follows it in a long-lived host). */
+  /**
+   * Who hears that a sync changed the index (the meaning index follows it in a long-lived host).
+   */
   readonly changeListeners = new Set<() => void>();
 
   /** Who hears of every sync's progress, besides the caller that asked for the sync. */
   readonly progressListeners = new Set<(progress: SyncProgress) => void>();
 
-  private reportProgress(progress: SyncProgress, caller: ((progress: SyncProgress) => void) | undefined): void {
+  private reportProgress(
+    progress: SyncProgress,
+    caller: ((progress: SyncProgress) => void) | undefined,
+  ): void {
     caller?.(progress);
     for (const listener of this.progressListeners) listener(progress);
   }
@@ -247,16 +309,24 @@ export class IndexLease {
   /** Brings the index up to date as a query does: what the sync had to say waits as notices. */
   async refresh(): Promise<void> {
     try {
-      const report = await untilFirstCommit(await this.store(), await this.sync(), () => this.sync({ lockTimeoutMs: RETRY_LOCK_MS }));
+      const report = await untilFirstCommit(await this.store(), await this.sync(), () =>
+        this.sync({ lockTimeoutMs: RETRY_LOCK_MS }),
+      );
       this.notices.push(...syncNotices(report));
     } catch (error) {
       // A read-only or full cache: the query answers from the index as it is, and says so.
       if (!cannotWrite(error)) throw error;
-      this.notices.push({ code: "INDEX_STALE", message: `the index in ${this.locations.cacheDir} could not be updated (${refusal(await this.store(), error)}); answering from it as it is` });
+      this.notices.push({
+        code: "INDEX_STALE",
+        message: `the index in ${this.locations.cacheDir} could not be updated (${refusal(await this.store(), error)}); answering from it as it is`,
+      });
     }
   }
 
-  /** A session's messages, read on the background thread with `background`; a file error as a RecallError either way. */
+  /**
+   * A session's messages, read on the background thread with `background`; a file error as a
+   * RecallError either way.
+   */
   async read(session: SessionRef, options: ReadOptions): Promise<ReadResult> {
     try {
       if (!this.options.background) return readSession(session, options);
@@ -266,8 +336,15 @@ export class IndexLease {
     }
   }
 
-  /** The part of a session that bears on a question (context.ts), found on the background thread with `background`. */
-  async context(session: SessionRef, question: string, options: ContextOptions): Promise<ContextResult> {
+  /**
+   * The part of a session that bears on a question (context.ts), found on the background thread
+   * with `background`.
+   */
+  async context(
+    session: SessionRef,
+    question: string,
+    options: ContextOptions,
+  ): Promise<ContextResult> {
     try {
       if (!this.options.background) return sessionContext(session, question, options);
       return await (await this.runner()).context(session, question, options);
@@ -276,7 +353,10 @@ export class IndexLease {
     }
   }
 
-  /** The work counted (stats.ts), on the background thread with `background`: its cache of each file's facts is kept there. */
+  /**
+   * The work counted (stats.ts), on the background thread with `background`: its cache of each
+   * file's facts is kept there.
+   */
   async stats(options: StatsOptions): Promise<Stats> {
     if (!this.options.background) return workStats(await this.store(), options);
     return (await this.runner()).stats(this.overrides, options);
@@ -300,11 +380,16 @@ export class IndexLease {
     return this.watched;
   }
 
-  private async runSync(options: { rebuild?: boolean; lockTimeoutMs?: number }, onProgress?: (p: SyncProgress) => void, signal?: AbortSignal): Promise<SyncReport> {
+  private async runSync(
+    options: { rebuild?: boolean; lockTimeoutMs?: number },
+    onProgress?: (p: SyncProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<SyncReport> {
     const store = await this.store();
     const mark = this.liveFreshness()?.syncing(store);
     let report: SyncReport;
-    if (!this.options.background) report = await syncIndex(store, { ...options, onProgress, signal });
+    if (!this.options.background)
+      report = await syncIndex(store, { ...options, onProgress, signal });
     else {
       report = await (await this.runner()).sync(this.overrides, options, onProgress);
       // The sync ran on another thread, with its own reader: look at what it committed.
@@ -314,11 +399,14 @@ export class IndexLease {
     return report;
   }
 
-  /** The background thread, started on first use; loaded lazily, so a CLI start never pays for it. */
+  /**
+   * The background thread, started on first use; loaded lazily, so a CLI start never pays for it.
+   */
   private runner(): Promise<JobRunner> {
     this.jobs ??= import("../background-jobs.js").then(({ WorkerJobs }) => {
       const inline: JobRunner = {
-        sync: async (_overrides, options, onProgress) => syncIndex(await this.store(), { ...options, onProgress }),
+        sync: async (_overrides, options, onProgress) =>
+          syncIndex(await this.store(), { ...options, onProgress }),
         read: async (session, options) => readSession(session, options),
         context: async (session, question, options) => sessionContext(session, question, options),
         stats: async (_overrides, options) => workStats(await this.store(), options),

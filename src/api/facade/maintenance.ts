@@ -13,13 +13,23 @@ import type { MeaningIndexing } from "./meaning.js";
 export class Maintenance {
   constructor(private readonly lease: IndexLease) {}
 
-  async watch(options: Omit<WatchOptions, "onSync"> & { onSync?: (report: SyncReport, notices: Notice[]) => void; meaning?: MeaningIndexing }): Promise<void> {
+  async watch(
+    options: Omit<WatchOptions, "onSync"> & {
+      onSync?: (report: SyncReport, notices: Notice[]) => void;
+      meaning?: MeaningIndexing;
+    },
+  ): Promise<void> {
     const { onSync, meaning } = options;
     const { watchSessions } = await import("../../sync/watch.js");
     // With the meaning index: each sync is followed by embedding what it added (api/meaning.ts).
     const { MeaningFollower, meaningUnavailable } = await import("../meaning.js");
     if (meaning && !(await this.lease.meaning())) throw meaningUnavailable();
-    const follower = meaning && new MeaningFollower(() => meaning.build({ signal: options.signal }), (error) => options.onError?.(error));
+    const follower =
+      meaning &&
+      new MeaningFollower(
+        () => meaning.build({ signal: options.signal }),
+        (error) => options.onError?.(error),
+      );
     const synced = (report: SyncReport) => {
       onSync?.(report, syncNotices(report));
       follower?.synced();

@@ -26,7 +26,9 @@ export class MeaningCatchUp {
   searched(store: IndexStore, meaning: Meaning, coverage: MeaningCoverage): void {
     const missing = coverage.messages - coverage.embedded;
     if (this.paused || missing <= 0 || missing > CATCH_UP) return;
-    this.caughtUp = this.caughtUp.then(() => catchUpMeaning(store, meaning, CATCH_UP)).catch(() => undefined);
+    this.caughtUp = this.caughtUp
+      .then(() => catchUpMeaning(store, meaning, CATCH_UP))
+      .catch(() => undefined);
   }
 
   /** Waits for the catch-ups searches started. */

@@ -5,7 +5,15 @@
  * model and the index are the lease's, loaded once.
  */
 import { RecallError } from "../../errors.js";
-import { buildMeaning, MeaningFollower, meaningUnavailable, modelInstalled, type MeaningBuildOptions, type MeaningCoverage, type MeaningReport } from "../meaning.js";
+import {
+  buildMeaning,
+  MeaningFollower,
+  meaningUnavailable,
+  modelInstalled,
+  type MeaningBuildOptions,
+  type MeaningCoverage,
+  type MeaningReport,
+} from "../meaning.js";
 import type { IndexLease } from "./lease.js";
 import type { MeaningCatchUp } from "./meaning-catch-up.js";
 
@@ -52,7 +60,9 @@ export class MeaningIndexing {
     );
     const synced = () => follower.synced();
     this.lease.changeListeners.add(synced);
-    stop.signal.addEventListener("abort", () => this.lease.changeListeners.delete(synced), { once: true });
+    stop.signal.addEventListener("abort", () => this.lease.changeListeners.delete(synced), {
+      once: true,
+    });
     follower.synced();
     return true;
   }

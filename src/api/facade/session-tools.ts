@@ -5,11 +5,18 @@
  */
 import type { SyncProgress } from "../../sync/sync.js";
 import { SessionCounts } from "../session-tools/session-counts.js";
-import { sessionPage, type SessionPage, type SessionPageRequest } from "../session-tools/session-page.js";
+import {
+  sessionPage,
+  type SessionPage,
+  type SessionPageRequest,
+} from "../session-tools/session-page.js";
 import type { IndexLease } from "./lease.js";
 import type { Sessions } from "./sessions.js";
 
-/** How long after a long-lived host starts its first index a query waits for it (a small history is done by then). */
+/**
+ * How long after a long-lived host starts its first index a query waits for it (a small history is
+ * done by then).
+ */
 const FIRST_INDEX_WAIT_MS = 5_000;
 
 interface FirstIndex {
@@ -37,13 +44,19 @@ export class SessionTools {
    * of waiting for every file (minutes for a large history).
    */
   startIndexing(): void {
-    this.firstIndex ??= { progress: undefined, run: undefined, failure: undefined, answerBy: Date.now() + FIRST_INDEX_WAIT_MS };
+    this.firstIndex ??= {
+      progress: undefined,
+      run: undefined,
+      failure: undefined,
+      answerBy: Date.now() + FIRST_INDEX_WAIT_MS,
+    };
     const state = this.firstIndex;
     if (state.run) return;
     state.run = this.lease.sync({ onProgress: (progress) => (state.progress = progress) }).then(
       (report) => {
         state.run = undefined;
-        if (!report.busy && !report.stopped && this.firstIndex === state) this.firstIndex = undefined;
+        if (!report.busy && !report.stopped && this.firstIndex === state)
+          this.firstIndex = undefined;
       },
       (error: unknown) => {
         state.run = undefined;
@@ -52,8 +65,14 @@ export class SessionTools {
     );
   }
 
-  /** A page of sessions for pi_session_search, find or list; `onProgress` hears of any sync that runs meanwhile. */
-  async page(request: SessionPageRequest, onProgress?: (progress: SyncProgress) => void): Promise<SessionPage> {
+  /**
+   * A page of sessions for pi_session_search, find or list; `onProgress` hears of any sync that
+   * runs meanwhile.
+   */
+  async page(
+    request: SessionPageRequest,
+    onProgress?: (progress: SyncProgress) => void,
+  ): Promise<SessionPage> {
     if (onProgress) this.lease.progressListeners.add(onProgress);
     try {
       return await sessionPage(
@@ -81,7 +100,10 @@ export class SessionTools {
     const wait = state.answerBy - Date.now();
     if (state.run && wait > 0) {
       let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([state.run, new Promise((resolve) => (timer = setTimeout(resolve, wait)))]);
+      await Promise.race([
+        state.run,
+        new Promise((resolve) => (timer = setTimeout(resolve, wait))),
+      ]);
       clearTimeout(timer);
     }
     if (this.firstIndex !== state) return undefined;

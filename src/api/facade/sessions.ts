@@ -7,7 +7,12 @@ import { mayComeFromDamage } from "../../sync/repair.js";
 import { countSessions, listSessions, type ListOptions } from "../list.js";
 import type { ContextOptions, ContextResult } from "../context.js";
 import type { ReadOptions, ReadResult } from "../read.js";
-import { looksLikePath, resolveSession, sessionSummary, type SessionRef } from "../resolve-session.js";
+import {
+  looksLikePath,
+  resolveSession,
+  sessionSummary,
+  type SessionRef,
+} from "../resolve-session.js";
 import { relatedSessions, type RelatedOptions, type RelatedPage } from "../related.js";
 import { resumePlan, type ResumePlan } from "../resume.js";
 import { searchPage, type SearchOptions, type SearchPage } from "../search.js";
@@ -26,10 +31,18 @@ export class Sessions {
     private readonly catchUp: MeaningCatchUp,
   ) {}
 
-  async search<T>(options: SearchOptions & Freshness, present?: (page: SearchPage) => T): Promise<T | SearchPage> {
+  async search<T>(
+    options: SearchOptions & Freshness,
+    present?: (page: SearchPage) => T,
+  ): Promise<T | SearchPage> {
     // The model loads while the index is brought up to date: asked for, or for the default
     // (`both` where the model is installed, search.ts), which never fails for it.
-    const meaning = options.match === "words" ? undefined : options.match === undefined ? this.lease.meaningIfUsable() : this.lease.meaning();
+    const meaning =
+      options.match === "words"
+        ? undefined
+        : options.match === undefined
+          ? this.lease.meaningIfUsable()
+          : this.lease.meaning();
     // Its failure (a damaged model file) is the search's, when the search awaits it.
     meaning?.catch(() => undefined);
     return this.lease.fresh(options, async (store) => {
@@ -40,7 +53,10 @@ export class Sessions {
     });
   }
 
-  async list<T>(options: ListOptions & Freshness, present?: (sessions: SessionSummary[]) => T): Promise<T | SessionSummary[]> {
+  async list<T>(
+    options: ListOptions & Freshness,
+    present?: (sessions: SessionSummary[]) => T,
+  ): Promise<T | SessionSummary[]> {
     return this.lease.fresh(options, async (store) => {
       const sessions = await listSessions(store, options);
       return present ? present(sessions) : sessions;
@@ -51,9 +67,14 @@ export class Sessions {
   async related(options: RelatedOptions & Freshness): Promise<RelatedPage> {
     const ref = options.session;
     const synced = typeof ref === "string" && !looksLikePath(ref) && options.sync !== false;
-    const session = typeof ref === "string" && options.sync === false ? await this.resolveAsIs(ref) : await this.session(ref);
+    const session =
+      typeof ref === "string" && options.sync === false
+        ? await this.resolveAsIs(ref)
+        : await this.session(ref);
     const meaning = (options.match ?? "both") === "words" ? null : await this.lease.meaningIndex();
-    return this.lease.fresh(synced ? { ...options, sync: false } : options, (store) => relatedSessions(store, session, options, meaning));
+    return this.lease.fresh(synced ? { ...options, sync: false } : options, (store) =>
+      relatedSessions(store, session, options, meaning),
+    );
   }
 
   async stats(options: StatsOptions & Freshness): Promise<Stats> {
@@ -68,12 +89,25 @@ export class Sessions {
     return checkSessionFile(this.lease.locations.sessionsDir, session.path);
   }
 
-  readGuarded(session: SessionRef, options: ReadOptions, expected?: FileIdentity): Promise<ReadResult> {
-    return guardedRead(this.lease.locations.sessionsDir, session.path, expected, () => this.read(session, options));
+  readGuarded(
+    session: SessionRef,
+    options: ReadOptions,
+    expected?: FileIdentity,
+  ): Promise<ReadResult> {
+    return guardedRead(this.lease.locations.sessionsDir, session.path, expected, () =>
+      this.read(session, options),
+    );
   }
 
-  contextGuarded(session: SessionRef, question: string, options: ContextOptions, expected?: FileIdentity): Promise<ContextResult> {
-    return guardedRead(this.lease.locations.sessionsDir, session.path, expected, () => this.context(session, question, options));
+  contextGuarded(
+    session: SessionRef,
+    question: string,
+    options: ContextOptions,
+    expected?: FileIdentity,
+  ): Promise<ContextResult> {
+    return guardedRead(this.lease.locations.sessionsDir, session.path, expected, () =>
+      this.context(session, question, options),
+    );
   }
 
   async resolve(ref: string): Promise<SessionRef> {
@@ -90,7 +124,8 @@ export class Sessions {
   async resolveAll(refs: readonly string[]): Promise<Resolved[]> {
     // Ids are looked up after a sync, so a session Pi has just started is found; paths need none.
     return this.lease.repairing(async () => {
-      if (refs.some((ref) => !looksLikePath(ref))) await this.lease.freshen(await this.lease.store(), { trustWatcher: false });
+      if (refs.some((ref) => !looksLikePath(ref)))
+        await this.lease.freshen(await this.lease.store(), { trustWatcher: false });
       return this.resolveEach(refs);
     });
   }
@@ -117,9 +152,14 @@ export class Sessions {
     return resolved;
   }
 
-  /** `sync: false`: an id is looked up in the index as it is (a caller that follows it, as `serve`). */
+  /**
+   * `sync: false`: an id is looked up in the index as it is (a caller that follows it, as `serve`).
+   */
   async get(ref: string | SessionRef, options: Freshness = {}): Promise<SessionSummary> {
-    const session = typeof ref === "string" && options.sync === false ? await this.resolveAsIs(ref) : await this.session(ref);
+    const session =
+      typeof ref === "string" && options.sync === false
+        ? await this.resolveAsIs(ref)
+        : await this.session(ref);
     return sessionSummary(await this.lease.store(), session);
   }
 
@@ -127,7 +167,11 @@ export class Sessions {
     return this.lease.read(await this.session(ref), options);
   }
 
-  async context(ref: string | SessionRef, question: string, options: ContextOptions): Promise<ContextResult> {
+  async context(
+    ref: string | SessionRef,
+    question: string,
+    options: ContextOptions,
+  ): Promise<ContextResult> {
     return this.lease.context(await this.session(ref), question, options);
   }
 

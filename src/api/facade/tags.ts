@@ -7,13 +7,22 @@ import { damagedTagStore } from "../../tags/open-tags.js";
 import type { TagCount } from "../../tags/tag-store.js";
 import { listEverySession, type ListOptions } from "../list.js";
 import type { SessionRef } from "../resolve-session.js";
-import { addTags, removeTags, sessionTags, tagCounts, type SessionTags, type TagEdit } from "../tags.js";
+import {
+  addTags,
+  removeTags,
+  sessionTags,
+  tagCounts,
+  type SessionTags,
+  type TagEdit,
+} from "../tags.js";
 import type { Freshness, IndexLease } from "./lease.js";
 
 export class Tags {
   constructor(private readonly lease: IndexLease) {}
 
-  /** Throws the error a damaged tag database gives: tag operations and `#tag` filters stop on it. */
+  /**
+   * Throws the error a damaged tag database gives: tag operations and `#tag` filters stop on it.
+   */
   async check(): Promise<void> {
     const damaged = await damagedTagStore(await this.lease.store());
     if (damaged) throw damaged;

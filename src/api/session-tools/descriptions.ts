@@ -12,7 +12,8 @@ export const SESSION_TOOL_TEXT = {
     "A complete session UUID is looked up as pi_session_find does.",
   find: "Exact lookup of a session by its complete UUID (as in its file name).",
   list: "The latest sessions, most recently active first; since: 7d, 24h, 2w, today, yesterday or an ISO date.",
-  context: "The messages of one session that bear on a question, within a character budget; deterministic, no model involved.",
+  context:
+    "The messages of one session that bear on a question, within a character budget; deterministic, no model involved.",
   related:
     "The sessions nearest one session, best first: by the distinctive words they share with it (the words of its conversation that few other messages hold) and, where the meaning model is installed, by meaning (their messages' vectors, from the meaning index); each with the distinctive words it shares. The session itself, its copies, its parent and its forks are left out.",
   read: 'A session\'s active branch, oldest first, a page at a time: call again with the cursor it gives until has_more is false. mode "raw" also shows thinking, tool calls and tool output.',
@@ -22,12 +23,15 @@ export const SESSION_TOOL_TEXT = {
   limit: `Results per page, 1 to ${LIMITS.maxResults} (default ${LIMITS.defaultResults})`,
   cursor: 'The exact cursor the previous page gave; omit (or "start") for the first page',
   mode: '"conversation" (default): user and assistant text; "raw": also thinking, tool calls and tool output',
-  match: '"words": the query\'s words; "meaning": the sessions nearest the query in meaning, whatever their words (needs the meaning model installed and its index built); "both": the two fused. Default: "both" where the meaning model is installed, else "words"',
+  match:
+    '"words": the query\'s words; "meaning": the sessions nearest the query in meaning, whatever their words (needs the meaning model installed and its index built); "both": the two fused. Default: "both" where the meaning model is installed, else "words"',
   file: "Only sessions whose tool calls read, edited or wrote this file, or whose bash commands named it (an absolute path, or one relative to the folder recall runs in)",
   since: "Only sessions active from this time on: 7d, 24h, 2w, today, yesterday or an ISO date",
-  maxChars: (fallback: number) => `Characters of message text, ${LIMITS.minPageChars} to ${LIMITS.maxPageChars} (default ${fallback})`,
+  maxChars: (fallback: number) =>
+    `Characters of message text, ${LIMITS.minPageChars} to ${LIMITS.maxPageChars} (default ${fallback})`,
   /** Said with focused context asked for in mode "raw": it picks from the conversation only. */
-  contextRawNote: 'focused context is chosen from the conversation only; use pi_session_read with mode "raw" for tool calls and output',
+  contextRawNote:
+    'focused context is chosen from the conversation only; use pi_session_read with mode "raw" for tool calls and output',
   /** Said with a search whose query was a complete session id. */
   byIdNote: "the query is a complete session id: looked up as pi_session_find does",
 } as const;

@@ -15,6 +15,9 @@ export const SESSION_TOOL_LIMITS = {
   defaultContextChars: 20_000,
 } as const;
 
-/** The two views of a session: what was said (user and assistant text), or everything the file holds. */
+/**
+ * The two views of a session: what was said (user and assistant text), or everything the file
+ * holds.
+ */
 export const SESSION_TOOL_MODES = ["conversation", "raw"] as const;
 export type SessionToolMode = (typeof SESSION_TOOL_MODES)[number];

@@ -42,7 +42,10 @@ export interface SessionPage {
   indexing: IndexingProgress | null;
   /** A search by meaning or both: how many of the messages searched have their vector. */
   meaningCoverage: MeaningCoverage | null;
-  /** Whether the page holds all it would with every index complete: no first index under way, and the meaning index (when searched) covers all but 1 in 100 messages. */
+  /**
+   * Whether the page holds all it would with every index complete: no first index under way, and
+   * the meaning index (when searched) covers all but 1 in 100 messages.
+   */
   complete: boolean;
 }
 
@@ -68,21 +71,38 @@ function encodeCursor(cursor: PinnedCursor): string {
 
 function decodeCursor(text: string): PinnedCursor {
   try {
-    const cursor = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Partial<PinnedCursor>;
-    if (typeof cursor.c === "string" && Number.isSafeInteger(cursor.n)) return cursor as PinnedCursor;
+    const cursor = JSON.parse(
+      Buffer.from(text, "base64url").toString("utf8"),
+    ) as Partial<PinnedCursor>;
+    if (typeof cursor.c === "string" && Number.isSafeInteger(cursor.n))
+      return cursor as PinnedCursor;
   } catch {
     // refused below
   }
-  throw new RecallError("BAD_CURSOR", "this is not a cursor of this search (was it cut short when copied?)", { field: "cursor", hint: "call again without a cursor" });
+  throw new RecallError(
+    "BAD_CURSOR",
+    "this is not a cursor of this search (was it cut short when copied?)",
+    { field: "cursor", hint: "call again without a cursor" },
+  );
 }
 
 const FIRST_PAGE = new Set(["/", "start"]);
 
-export async function sessionPage(host: PageHost, request: SessionPageRequest): Promise<SessionPage> {
+export async function sessionPage(
+  host: PageHost,
+  request: SessionPageRequest,
+): Promise<SessionPage> {
   const problem = storageProblem(host.locations);
-  if (problem === "unusable") throw new RecallError("IO", "the sessions folder does not exist or is not a folder", { field: "sessionsDir", hint: "start the server with a sessions folder or agent folder that exists (or fix PI_CODING_AGENT_DIR / PI_CODING_AGENT_SESSION_DIR)" });
+  if (problem === "unusable")
+    throw new RecallError("IO", "the sessions folder does not exist or is not a folder", {
+      field: "sessionsDir",
+      hint: "start the server with a sessions folder or agent folder that exists (or fix PI_CODING_AGENT_DIR / PI_CODING_AGENT_SESSION_DIR)",
+    });
   const limit = checkedResults(request.limit);
-  const pinned = request.cursor === undefined || FIRST_PAGE.has(request.cursor) ? undefined : decodeCursor(request.cursor);
+  const pinned =
+    request.cursor === undefined || FIRST_PAGE.has(request.cursor)
+      ? undefined
+      : decodeCursor(request.cursor);
   const now = pinned?.n ?? Date.now();
   const indexing = await host.indexing();
   const page = await host.search({
@@ -99,10 +119,18 @@ export async function sessionPage(host: PageHost, request: SessionPageRequest): 
   });
   const notes = [
     ...(request.query.note ? [request.query.note] : []),
-    ...page.readAs.map(({ word, readAs }) => `no session holds ${JSON.stringify(word)}: read as ${JSON.stringify(readAs)}, one typo away`),
+    ...page.readAs.map(
+      ({ word, readAs }) =>
+        `no session holds ${JSON.stringify(word)}: read as ${JSON.stringify(readAs)}, one typo away`,
+    ),
     ...(problem === "empty" ? ["Pi has written no sessions yet"] : []),
   ];
-  const progress = indexing ? { filesDone: indexing.progress?.filesDone ?? 0, filesTotal: indexing.progress?.filesTotal ?? 0 } : null;
+  const progress = indexing
+    ? {
+        filesDone: indexing.progress?.filesDone ?? 0,
+        filesTotal: indexing.progress?.filesTotal ?? 0,
+      }
+    : null;
   if (progress) notes.push(indexingNote(progress));
   const meaningCoverage = page.coverage ?? null;
   const meaningShort = meaningCoverage !== null && meaningIncomplete(meaningCoverage);
@@ -118,7 +146,10 @@ export async function sessionPage(host: PageHost, request: SessionPageRequest): 
   };
 }
 
-/** What recall itself keeps in Pi's agent folder (cache/, recall/, pi-recall/): no sign that Pi uses the folder. */
+/**
+ * What recall itself keeps in Pi's agent folder (cache/, recall/, pi-recall/): no sign that Pi uses
+ * the folder.
+ */
 const RECALL_OWN = new Set(["cache", "recall", "pi-recall"]);
 
 /**
@@ -131,12 +162,20 @@ function storageProblem(locations: Locations): "unusable" | "empty" | undefined 
   const problem = sessionsFolderProblem(locations);
   if (!problem) return undefined;
   if (!problem.fatal) return "empty";
-  const agentFolder = locations.sessionsFrom === "PI_CODING_AGENT_DIR" && !existsSync(locations.sessionsDir) && existsSync(locations.agentDir);
-  return agentFolder && readdirSync(locations.agentDir).some((name) => !RECALL_OWN.has(name)) ? "empty" : "unusable";
+  const agentFolder =
+    locations.sessionsFrom === "PI_CODING_AGENT_DIR" &&
+    !existsSync(locations.sessionsDir) &&
+    existsSync(locations.agentDir);
+  return agentFolder && readdirSync(locations.agentDir).some((name) => !RECALL_OWN.has(name))
+    ? "empty"
+    : "unusable";
 }
 
 function indexingNote({ filesDone, filesTotal }: IndexingProgress): string {
-  const far = filesTotal > 0 ? `${filesDone} of ${filesTotal} session files read so far` : "it has just started";
+  const far =
+    filesTotal > 0
+      ? `${filesDone} of ${filesTotal} session files read so far`
+      : "it has just started";
   return `the index is still being built (${far}): these results come from what is indexed and may be incomplete; call again shortly for complete results`;
 }
 

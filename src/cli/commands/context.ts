@@ -18,8 +18,14 @@ export class ContextCommand extends BaseCommand {
       Exit status: 0 if some message matched, 1 if none did, 2 on error.
     `,
     examples: [
-      ["What was decided about the helm chart", "$0 context 01a0f6e8 \"helm chart version decision\""],
-      ["Feed a budgeted excerpt to another tool", "$0 context 01a0f6e8 \"readiness probes\" --max-chars 4000 --json"],
+      [
+        "What was decided about the helm chart",
+        '$0 context 01a0f6e8 "helm chart version decision"',
+      ],
+      [
+        "Feed a budgeted excerpt to another tool",
+        '$0 context 01a0f6e8 "readiness probes" --max-chars 4000 --json',
+      ],
     ],
   });
 
@@ -29,15 +35,22 @@ export class ContextCommand extends BaseCommand {
     description: `Characters of message text to give at most (default ${DEFAULT_CONTEXT_CHARS})`,
     validator: isNumber(),
   });
-  allBranches = Option.Boolean("--all-branches", false, { description: "Also consider branches left behind" });
-  json = Option.Boolean("--json", false, { description: "Print one JSON object per message, then a summary (JSON Lines)" });
+  allBranches = Option.Boolean("--all-branches", false, {
+    description: "Also consider branches left behind",
+  });
+  json = Option.Boolean("--json", false, {
+    description: "Print one JSON object per message, then a summary (JSON Lines)",
+  });
 
   async run(): Promise<ExitCode> {
     const recall = this.recall();
     const session = await recall.resolve(this.session);
     this.warnNotices();
     const question = this.question.join(" ");
-    const result = await recall.context(session, question, { maxChars: Number(this.maxChars), allBranches: this.allBranches });
+    const result = await recall.context(session, question, {
+      maxChars: Number(this.maxChars),
+      allBranches: this.allBranches,
+    });
     if (this.json) {
       for (const message of result.messages) this.out(wireLine(contextMessageRecord(message)));
       this.out(wireLine(contextRecord(result.summary)));
@@ -45,7 +58,10 @@ export class ContextCommand extends BaseCommand {
       this.printText(result);
     }
     if (result.messages.length === 0) {
-      if (!this.json) this.warn(`no message of session ${session.id} mentions ${result.summary.terms.join(", ")}`);
+      if (!this.json)
+        this.warn(
+          `no message of session ${session.id} mentions ${result.summary.terms.join(", ")}`,
+        );
       return Exit.NoMatch;
     }
     return Exit.Ok;
@@ -55,9 +71,11 @@ export class ContextCommand extends BaseCommand {
     let previous: number | undefined;
     for (const message of messages) {
       // A gap in the conversation between two picked messages.
-      if (previous !== undefined && message.index > previous + 1) this.out(`${this.paint.dim("⋯")}\n`);
+      if (previous !== undefined && message.index > previous + 1)
+        this.out(`${this.paint.dim("⋯")}\n`);
       previous = message.index;
-      for (const line of messageLines(this.paint, message, message.clipped ? ["cut"] : [])) this.out(line);
+      for (const line of messageLines(this.paint, message, message.clipped ? ["cut"] : []))
+        this.out(line);
     }
   }
 }

@@ -31,26 +31,49 @@ export class ExportCommand extends BaseCommand {
       ["A session as Markdown", "$0 export 01a0f6e8 > session.md"],
       ["As one HTML file to open in a browser", "$0 export 01a0f6e8 --format html -o session.html"],
       ["Redacted, to share", "$0 export 01a0f6e8 --format html --redact -o session.html"],
-      ["The best search hit", "$0 search staging deploy --json | head -1 | jq -r .id | $0 export -"],
+      [
+        "The best search hit",
+        "$0 search staging deploy --json | head -1 | jq -r .id | $0 export -",
+      ],
     ],
   });
 
   session = Option.String({ name: "session" });
-  format = Option.String("--format", "md", { description: "md (Markdown, the default) or html (one self-contained file)", validator: isEnum(EXPORT_FORMATS) });
-  output = Option.String("-o,--output", { description: "Write to this file (replaced whole) instead of stdout" });
-  redact = Option.Boolean("--redact", false, { description: "Replace secrets with [REDACTED:<kind>], as recall push does" });
-  allBranches = Option.Boolean("--all-branches", false, { description: "Also export the branches left behind, not only the active one" });
+  format = Option.String("--format", "md", {
+    description: "md (Markdown, the default) or html (one self-contained file)",
+    validator: isEnum(EXPORT_FORMATS),
+  });
+  output = Option.String("-o,--output", {
+    description: "Write to this file (replaced whole) instead of stdout",
+  });
+  redact = Option.Boolean("--redact", false, {
+    description: "Replace secrets with [REDACTED:<kind>], as recall push does",
+  });
+  allBranches = Option.Boolean("--all-branches", false, {
+    description: "Also export the branches left behind, not only the active one",
+  });
 
   async run(): Promise<ExitCode> {
     const refs = await readSessionArgs([this.session], this.context.stdin);
-    if (refs.length !== 1) throw new RecallError("BAD_INPUT", `export takes one session, but stdin held ${refs.length}; pick one (for example with \`head -1\`)`);
+    if (refs.length !== 1)
+      throw new RecallError(
+        "BAD_INPUT",
+        `export takes one session, but stdin held ${refs.length}; pick one (for example with \`head -1\`)`,
+      );
     const recall = this.recall();
     const session = await recall.resolve(refs[0]!);
     this.warnNotices();
-    const text = await recall.exports.render(session, { format: this.format as ExportFormat, redact: this.redact, allBranches: this.allBranches });
+    const text = await recall.exports.render(session, {
+      format: this.format as ExportFormat,
+      redact: this.redact,
+      allBranches: this.allBranches,
+    });
     // On a terminal, what the session holds is shown, never acted on (an escape sequence in a
     // message); into a file or a pipe, the export is exact.
-    if (this.output === undefined || this.output === "-") this.context.stdout.write(this.context.stdoutIsTTY ? terminalText(text, { lines: true }) : text);
+    if (this.output === undefined || this.output === "-")
+      this.context.stdout.write(
+        this.context.stdoutIsTTY ? terminalText(text, { lines: true }) : text,
+      );
     else writeWhole(this.output, text);
     return Exit.Ok;
   }
@@ -64,13 +87,14 @@ function writeWhole(path: string, text: string): void {
   } catch {
     // Not there yet: written below.
   }
-  if (isDirectory) throw new RecallError("BAD_INPUT", `${path} is a directory: give -o a file name`);
+  if (isDirectory)
+    throw new RecallError("BAD_INPUT", `${path} is a directory: give -o a file name`);
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   try {
     const fd = openSync(temporary, "wx");
     try {
       const bytes = Buffer.from(text, "utf8");
-      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+      for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -79,7 +103,10 @@ function writeWhole(path: string, text: string): void {
   } catch (error) {
     rmSync(temporary, { force: true });
     const code = (error as NodeJS.ErrnoException).code ?? "";
-    throw new RecallError("IO", `cannot write ${path}: ${WRITE_ERRORS[code] ?? (code || String(error))}`);
+    throw new RecallError(
+      "IO",
+      `cannot write ${path}: ${WRITE_ERRORS[code] ?? (code || String(error))}`,
+    );
   }
 }
 

@@ -1,10 +1,22 @@
 import { constants, setPriority } from "node:os";
 import { Command } from "clipanion";
 import { Option } from "../options.js";
-import { MODEL_PACKAGE_NAME, type MalformedFile, type MeaningCoverage, type Recall, type SyncProgress } from "../../index.js";
+import {
+  MODEL_PACKAGE_NAME,
+  type MalformedFile,
+  type MeaningCoverage,
+  type Recall,
+  type SyncProgress,
+} from "../../index.js";
 import { BaseCommand } from "../base-command.js";
 import { Exit, type ExitCode } from "../exit.js";
-import { indexFailedRecord, indexMalformedRecord, indexSummaryRecord, meaningSummaryRecord, wireLine } from "../wire.js";
+import {
+  indexFailedRecord,
+  indexMalformedRecord,
+  indexSummaryRecord,
+  meaningSummaryRecord,
+  wireLine,
+} from "../wire.js";
 
 export class IndexCommand extends BaseCommand {
   static paths = [["index"]];
@@ -27,9 +39,13 @@ export class IndexCommand extends BaseCommand {
   });
 
   rebuild = Option.Boolean("--rebuild", false, { description: "Start from an empty index" });
-  json = Option.Boolean("--json", false, { description: "Report as JSON Lines (failed files, malformed lines, then a summary)" });
+  json = Option.Boolean("--json", false, {
+    description: "Report as JSON Lines (failed files, malformed lines, then a summary)",
+  });
   quiet = Option.Boolean("-q,--quiet", false, { description: "Print nothing but errors" });
-  meaning = Option.Boolean("--meaning", false, { description: "Then build the meaning index (needs the model package recall-pi-model-minilm)" });
+  meaning = Option.Boolean("--meaning", false, {
+    description: "Then build the meaning index (needs the model package recall-pi-model-minilm)",
+  });
 
   // The one command that checks every index file written since they all last passed: damage
   // found is rebuilt now.
@@ -43,22 +59,33 @@ export class IndexCommand extends BaseCommand {
     const recall = this.recall();
     const locations = recall.locations;
     const progress = this.progressPrinter();
-    // Ctrl-C stops at once, as it always did (nothing is committed half-way through a rebuild), and says what it left.
+    // Ctrl-C stops at once, as it always did (nothing is committed half-way through a rebuild), and
+    // says what it left.
     const onInterrupt = () => {
       progress?.done();
-      this.warn(this.rebuild ? "stopped: the index was not rebuilt, the one it had is kept (`recall index --rebuild` starts again)" : "stopped: the index keeps what it had committed; the next `recall index` or search reads the rest");
+      this.warn(
+        this.rebuild
+          ? "stopped: the index was not rebuilt, the one it had is kept (`recall index --rebuild` starts again)"
+          : "stopped: the index keeps what it had committed; the next `recall index` or search reads the rest",
+      );
       process.kill(process.pid, "SIGINT");
     };
     process.once("SIGINT", onInterrupt);
     let report;
     try {
-      report = await recall.sync({ rebuild: this.rebuild, lockTimeoutMs: 30_000, onProgress: progress?.update });
+      report = await recall.sync({
+        rebuild: this.rebuild,
+        lockTimeoutMs: 30_000,
+        onProgress: progress?.update,
+      });
     } finally {
       process.off("SIGINT", onInterrupt);
     }
     progress?.done();
     if (report.busy) {
-      this.warn(`another recall process is writing to the index in ${locations.cacheDir}; try again when it is done`);
+      this.warn(
+        `another recall process is writing to the index in ${locations.cacheDir}; try again when it is done`,
+      );
       return Exit.Error;
     }
     const elapsedMs = Date.now() - started;
@@ -75,7 +102,15 @@ export class IndexCommand extends BaseCommand {
       }
     }
     if (this.json) {
-      this.out(wireLine(indexSummaryRecord(report, { elapsedMs, sessionsDir: locations.sessionsDir, indexDir: locations.cacheDir })));
+      this.out(
+        wireLine(
+          indexSummaryRecord(report, {
+            elapsedMs,
+            sessionsDir: locations.sessionsDir,
+            indexDir: locations.cacheDir,
+          }),
+        ),
+      );
     } else if (!this.quiet) {
       this.out(
         `${report.discovered} session files: ${report.indexed} indexed, ${report.appended} appended, ${report.removed} removed, ` +
@@ -83,8 +118,16 @@ export class IndexCommand extends BaseCommand {
       );
       if (report.malformedLines > 0) this.warn(`skipped ${report.malformedLines} malformed lines`);
       // Said once, to a person: when the index is first built (or built again), on a terminal.
-      if (this.context.stderrIsTTY && !this.meaning && report.indexed === report.discovered && report.indexed > 0 && !recall.meaning.modelInstalled()) {
-        this.warn(`search by meaning too: install ${MODEL_PACKAGE_NAME} beside recall, then run \`recall index --meaning\``);
+      if (
+        this.context.stderrIsTTY &&
+        !this.meaning &&
+        report.indexed === report.discovered &&
+        report.indexed > 0 &&
+        !recall.meaning.modelInstalled()
+      ) {
+        this.warn(
+          `search by meaning too: install ${MODEL_PACKAGE_NAME} beside recall, then run \`recall index --meaning\``,
+        );
       }
     }
     return this.meaning ? this.buildMeaning(recall) : Exit.Ok;
@@ -102,9 +145,16 @@ export class IndexCommand extends BaseCommand {
     try {
       const onWait = (holder: string) => {
         progress?.waiting();
-        if (!this.quiet) this.warn(`${holder}: waiting for it to end (searches meanwhile use what it has embedded; Ctrl-C stops waiting)`);
+        if (!this.quiet)
+          this.warn(
+            `${holder}: waiting for it to end (searches meanwhile use what it has embedded; Ctrl-C stops waiting)`,
+          );
       };
-      report = await recall.meaning.build({ onProgress: progress?.update, signal: stop.signal, onWait });
+      report = await recall.meaning.build({
+        onProgress: progress?.update,
+        signal: stop.signal,
+        onWait,
+      });
     } finally {
       process.off("SIGINT", onInterrupt);
       progress?.done();
@@ -112,9 +162,14 @@ export class IndexCommand extends BaseCommand {
     const elapsedMs = Date.now() - started;
     if (this.json) this.out(wireLine(meaningSummaryRecord(report, elapsedMs)));
     else if (!this.quiet) {
-      this.out(`meaning index: ${report.embedded} of ${report.messages} messages, ${report.added} embedded now${report.dropped ? `, ${report.dropped} dropped` : ""} (${(elapsedMs / 1000).toFixed(1)} s)`);
+      this.out(
+        `meaning index: ${report.embedded} of ${report.messages} messages, ${report.added} embedded now${report.dropped ? `, ${report.dropped} dropped` : ""} (${(elapsedMs / 1000).toFixed(1)} s)`,
+      );
     }
-    if (report.stopped) this.warn("stopped: the meaning index keeps what was embedded; `recall index --meaning` goes on from there");
+    if (report.stopped)
+      this.warn(
+        "stopped: the meaning index keeps what was embedded; `recall index --meaning` goes on from there",
+      );
     return Exit.Ok;
   }
 
@@ -124,7 +179,8 @@ export class IndexCommand extends BaseCommand {
    * long the whole build will take at that pace. While waiting for another process's build, its
    * progress, without a time.
    */
-  private meaningProgress(): { update: (c: MeaningCoverage) => void; waiting: () => void; done: () => void } | undefined {
+  private meaningProgress():
+    { update: (c: MeaningCoverage) => void; waiting: () => void; done: () => void } | undefined {
     if (this.quiet || this.json || !this.context.stderrIsTTY) return undefined;
     const stderr = this.context.stderr;
     let shown = false;
@@ -140,13 +196,18 @@ export class IndexCommand extends BaseCommand {
         const left = messages - embedded;
         if (!waiting && !estimated && rate > 0 && left > 0) {
           estimated = true;
-          stderr.write(`\r\x1b[Krecall: embedding ${left.toLocaleString("en-US")} messages: about ${duration(left / rate)} at ${rate.toFixed(0)} messages/s\n`);
+          stderr.write(
+            `\r\x1b[Krecall: embedding ${left.toLocaleString("en-US")} messages: about ${duration(left / rate)} at ${rate.toFixed(0)} messages/s\n`,
+          );
         }
         shown = true;
         const width = 24;
         const filled = messages > 0 ? Math.round((embedded / messages) * width) : width;
-        const pace = !waiting && rate > 0 ? `, ${rate.toFixed(0)}/s, ${duration(left / rate)} left` : "";
-        stderr.write(`\r[${"#".repeat(filled)}${"-".repeat(width - filled)}] meaning: ${embedded}/${messages} messages${pace}\x1b[K`);
+        const pace =
+          !waiting && rate > 0 ? `, ${rate.toFixed(0)}/s, ${duration(left / rate)} left` : "";
+        stderr.write(
+          `\r[${"#".repeat(filled)}${"-".repeat(width - filled)}] meaning: ${embedded}/${messages} messages${pace}\x1b[K`,
+        );
       },
       waiting: () => {
         waiting = true;

@@ -31,9 +31,17 @@ export class ListCommand extends SessionsCommand {
     description: `Show at most N sessions (default ${DEFAULT_LIST_LIMIT})`,
     validator: isNumber(),
   });
-  since = Option.String("--since", { description: "Only sessions active from this time on: 7d, 24h, 2w, today, yesterday, 2026-11-01" });
-  until = Option.String("--until", { description: "Only sessions last active up to this time (same forms as --since)" });
-  file = Option.String("--file", { description: "Only sessions whose tool calls read, edited or wrote this file, or whose bash commands named it" });
+  since = Option.String("--since", {
+    description:
+      "Only sessions active from this time on: 7d, 24h, 2w, today, yesterday, 2026-11-01",
+  });
+  until = Option.String("--until", {
+    description: "Only sessions last active up to this time (same forms as --since)",
+  });
+  file = Option.String("--file", {
+    description:
+      "Only sessions whose tool calls read, edited or wrote this file, or whose bash commands named it",
+  });
 
   async run(): Promise<ExitCode> {
     const format = this.pipelineFormat();
@@ -41,14 +49,24 @@ export class ListCommand extends SessionsCommand {
     const missing = this.noSessionsFolder();
     if (missing !== undefined) return missing;
     const file = this.file === undefined ? undefined : resolve(this.context.cwd, this.file);
-    const page = await this.recall().list({ limit, cwd, repo, since, until, file, ...this.freshness() }, (sessions) =>
-      this.page(sessions, (session) =>
-        format ? this.record(session, format, now, () => sessionRecord(session)) : this.block(session, now, { details: [`${session.messageCount} message${session.messageCount === 1 ? "" : "s"}`] }),
-      ),
+    const page = await this.recall().list(
+      { limit, cwd, repo, since, until, file, ...this.freshness() },
+      (sessions) =>
+        this.page(sessions, (session) =>
+          format
+            ? this.record(session, format, now, () => sessionRecord(session))
+            : this.block(session, now, {
+                details: [
+                  `${session.messageCount} message${session.messageCount === 1 ? "" : "s"}`,
+                ],
+              }),
+        ),
     );
     this.warnNotices();
     if (page.sessions.length === 0) {
-      const window = (since !== undefined || until !== undefined ? " active in that time window" : "") + (file === undefined ? "" : ` that touched ${file}`);
+      const window =
+        (since !== undefined || until !== undefined ? " active in that time window" : "") +
+        (file === undefined ? "" : ` that touched ${file}`);
       if (!format) this.warn(cwd ? `no session in ${cwd}${window}` : `no session${window}`);
       return Exit.NoMatch;
     }

@@ -31,24 +31,47 @@ export class McpCommand extends Command<RecallContext> {
     examples: [
       ["Serve the sessions of one project by default", "$0 mcp --project-dir ~/src/app"],
       ["Serve every project and allow tagging", "$0 mcp --default-scope all --allow-tagging"],
-      ["Also search the team's archive with scope \"remote\"", "$0 mcp --remote team"],
+      ['Also search the team\'s archive with scope "remote"', "$0 mcp --remote team"],
     ],
   });
 
-  agentDir = Option.String("--agent-dir", { description: "Pi's agent directory (default: PI_CODING_AGENT_DIR or ~/.pi/agent)" });
-  sessionsDir = Option.String("--sessions-dir", { description: "Read sessions from this directory (flat layout) instead of <agent-dir>/sessions" });
-  projectDir = Option.String("--project-dir", { description: 'The project folder scope "project" means' });
-  defaultScope = Option.String("--default-scope", { description: "project (default) or all", validator: isEnum(SCOPES) });
-  allowTagging = Option.Boolean("--allow-tagging", false, { description: "Also offer pi_session_tag (recall's tags; session files are never written)" });
-  remote = Option.String("--remote", { description: 'Let pi_session_search take scope "remote": this remote of recall\'s config.json (its host is never returned)' });
+  agentDir = Option.String("--agent-dir", {
+    description: "Pi's agent directory (default: PI_CODING_AGENT_DIR or ~/.pi/agent)",
+  });
+  sessionsDir = Option.String("--sessions-dir", {
+    description: "Read sessions from this directory (flat layout) instead of <agent-dir>/sessions",
+  });
+  projectDir = Option.String("--project-dir", {
+    description: 'The project folder scope "project" means',
+  });
+  defaultScope = Option.String("--default-scope", {
+    description: "project (default) or all",
+    validator: isEnum(SCOPES),
+  });
+  allowTagging = Option.Boolean("--allow-tagging", false, {
+    description: "Also offer pi_session_tag (recall's tags; session files are never written)",
+  });
+  remote = Option.String("--remote", {
+    description:
+      'Let pi_session_search take scope "remote": this remote of recall\'s config.json (its host is never returned)',
+  });
 
   async execute(): Promise<ExitCode> {
     // The server and its SDK are a bundle of their own, loaded only here.
-    const server = createRequire(import.meta.url)(new URL("./mcp.cjs", import.meta.url).pathname) as McpBundle;
+    const server = createRequire(import.meta.url)(
+      new URL("./mcp.cjs", import.meta.url).pathname,
+    ) as McpBundle;
     let config;
     try {
       config = server.mcpConfig(
-        { agentDir: this.agentDir, sessionsDir: this.sessionsDir, projectDir: this.projectDir, defaultScope: this.defaultScope, allowTagging: this.allowTagging, remote: this.remote },
+        {
+          agentDir: this.agentDir,
+          sessionsDir: this.sessionsDir,
+          projectDir: this.projectDir,
+          defaultScope: this.defaultScope,
+          allowTagging: this.allowTagging,
+          remote: this.remote,
+        },
         this.context.env,
         this.context.cwd,
       );

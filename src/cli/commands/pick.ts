@@ -36,8 +36,12 @@ export class PickCommand extends BaseCommand {
   });
 
   query = Option.Rest({ name: "query" });
-  here = Option.Boolean("--here", false, { description: "Start with only the sessions of the current folder" });
-  print = Option.Boolean("--print", false, { description: "Print the chosen session's path instead of resuming it" });
+  here = Option.Boolean("--here", false, {
+    description: "Start with only the sessions of the current folder",
+  });
+  print = Option.Boolean("--print", false, {
+    description: "Print the chosen session's path instead of resuming it",
+  });
   // The picker's own reload source and scope toggle: not for people.
   lines = Option.Boolean("--lines", false, { hidden: true });
   scopeFile = Option.String("--scope-file", { hidden: true });
@@ -73,8 +77,18 @@ export class PickCommand extends BaseCommand {
     const cwd = this.scopeIsHere() ? this.context.cwd : undefined;
     const query = this.query.join(" ").trim();
     const now = Date.now();
-    const { hits } = await this.recall().search({ query, prefix: true, limit: PICK_LIMIT, cwd, now, sync: false });
-    const scope = cwd === undefined ? `all projects (${TOGGLE_KEY}: this folder only)` : `this folder, ${cwd} (${TOGGLE_KEY}: all projects)`;
+    const { hits } = await this.recall().search({
+      query,
+      prefix: true,
+      limit: PICK_LIMIT,
+      cwd,
+      now,
+      sync: false,
+    });
+    const scope =
+      cwd === undefined
+        ? `all projects (${TOGGLE_KEY}: this folder only)`
+        : `this folder, ${cwd} (${TOGGLE_KEY}: all projects)`;
     this.out(`\t\t\t${terminalText(`scope: ${scope}`)}\t\t`);
     for (const hit of hits) this.out(formatRecord(hit, "tsv", now));
     return Exit.Ok;
@@ -89,13 +103,19 @@ export class PickCommand extends BaseCommand {
       closeSync(fd);
       return usable ? undefined : "/dev/tty is not a terminal";
     } catch (error) {
-      return (error as NodeJS.ErrnoException).code === "ENXIO" ? "this process has no terminal" : `cannot open /dev/tty (${(error as Error).message})`;
+      return (error as NodeJS.ErrnoException).code === "ENXIO"
+        ? "this process has no terminal"
+        : `cannot open /dev/tty (${(error as Error).message})`;
     }
   }
 
   private async openPicker(): Promise<ExitCode> {
     const noTerminal = await this.terminalProblem();
-    if (noTerminal) throw new RecallError("BAD_INPUT", `pick is interactive and needs a terminal, but ${noTerminal}; \`recall search --format tsv\` gives the same lines to a script`);
+    if (noTerminal)
+      throw new RecallError(
+        "BAD_INPUT",
+        `pick is interactive and needs a terminal, but ${noTerminal}; \`recall search --format tsv\` gives the same lines to a script`,
+      );
     await this.recall().refresh();
     this.warnNotices();
     if ((await this.recall().list({ limit: 1, sync: false })).length === 0) {
@@ -106,9 +126,15 @@ export class PickCommand extends BaseCommand {
     const { spawn, spawnSync } = await import("node:child_process");
     const fzf = spawnSync("fzf", ["--version"], { encoding: "utf8", env: this.context.env });
     const version = fzf.error || fzf.status !== 0 ? undefined : /^(\d+)\.(\d+)/.exec(fzf.stdout);
-    if (!version || Number(version[1]) * 1000 + Number(version[2]) < MIN_FZF[0] * 1000 + MIN_FZF[1]) {
+    if (
+      !version ||
+      Number(version[1]) * 1000 + Number(version[2]) < MIN_FZF[0] * 1000 + MIN_FZF[1]
+    ) {
       const found = version ? `the fzf on PATH is ${version[0]}` : "none is on PATH";
-      throw new RecallError("NOT_FOUND", `pick needs fzf ${MIN_FZF.join(".")} or later, and ${found}: install it (apt install fzf, brew install fzf, or see https://github.com/junegunn/fzf)`);
+      throw new RecallError(
+        "NOT_FOUND",
+        `pick needs fzf ${MIN_FZF.join(".")} or later, and ${found}: install it (apt install fzf, brew install fzf, or see https://github.com/junegunn/fzf)`,
+      );
     }
 
     const dir = mkdtempSync(join(tmpdir(), "recall-pick-"));
@@ -116,36 +142,62 @@ export class PickCommand extends BaseCommand {
     writeFileSync(scopeFile, this.here ? "here\n" : "all\n");
     // fzf runs these through the shell: call this same recall, with the same sessions directory.
     const sessionsDir = this.sessionsDir ? ["--sessions-dir", this.sessionsDir] : [];
-    const recallArgs = (command: string, ...args: string[]) => [process.argv[1]!, command, ...sessionsDir, ...args];
-    const recall = (command: string, ...args: string[]) => shellLine([process.execPath, ...recallArgs(command, ...args)]);
+    const recallArgs = (command: string, ...args: string[]) => [
+      process.argv[1]!,
+      command,
+      ...sessionsDir,
+      ...args,
+    ];
+    const recall = (command: string, ...args: string[]) =>
+      shellLine([process.execPath, ...recallArgs(command, ...args)]);
     const lines = `${recall("pick", "--lines", "--scope-file", scopeFile, "--")} {q}`;
     const printPath = "become(printf '%s\\n' {6})";
     const args = [
       "--disabled",
       "--ansi",
-      "--delimiter", "\t",
-      "--with-nth", "4,2,3,5",
+      "--delimiter",
+      "\t",
+      "--with-nth",
+      "4,2,3,5",
       // The first line of every list is the scope (printLines).
-      "--header-lines", "1",
-      "--query", this.query.join(" "),
-      "--header", `enter: ${this.print ? "print path" : "resume in pi"} · ${TOGGLE_KEY}: this folder ↔ all projects · ${PATH_KEY}: print path`,
-      "--prompt", "recall> ",
-      "--bind", `change:reload(sleep 0.05; ${lines} || true)`,
-      "--bind", `${TOGGLE_KEY}:execute-silent(${recall("pick", "--toggle", "--scope-file", scopeFile)})+reload(${lines} || true)`,
-      "--bind", `${PATH_KEY}:${printPath}`,
-      "--bind", `enter:${this.print ? printPath : `become(${recall("resume", "--")} {6})`}`,
+      "--header-lines",
+      "1",
+      "--query",
+      this.query.join(" "),
+      "--header",
+      `enter: ${this.print ? "print path" : "resume in pi"} · ${TOGGLE_KEY}: this folder ↔ all projects · ${PATH_KEY}: print path`,
+      "--prompt",
+      "recall> ",
+      "--bind",
+      `change:reload(sleep 0.05; ${lines} || true)`,
+      "--bind",
+      `${TOGGLE_KEY}:execute-silent(${recall("pick", "--toggle", "--scope-file", scopeFile)})+reload(${lines} || true)`,
+      "--bind",
+      `${PATH_KEY}:${printPath}`,
+      "--bind",
+      `enter:${this.print ? printPath : `become(${recall("resume", "--")} {6})`}`,
       // No preview (rather than read's error about a missing session) while nothing matches.
-      "--preview", `[ -z {6} ] || ${recall("read", "--limit", "20", "--color", "always")} --highlight={q} -- {6}`,
-      "--preview-window", "right,50%,wrap",
+      "--preview",
+      `[ -z {6} ] || ${recall("read", "--limit", "20", "--color", "always")} --highlight={q} -- {6}`,
+      "--preview-window",
+      "right,50%,wrap",
     ];
     try {
-      const initial = spawnSync(process.execPath, recallArgs("pick", "--lines", "--scope-file", scopeFile, "--", ...this.query), {
-        encoding: "utf8",
-        env: this.context.env,
-        cwd: this.context.cwd,
-      });
+      const initial = spawnSync(
+        process.execPath,
+        recallArgs("pick", "--lines", "--scope-file", scopeFile, "--", ...this.query),
+        {
+          encoding: "utf8",
+          env: this.context.env,
+          cwd: this.context.cwd,
+        },
+      );
       const code = await new Promise<number>((resolve, reject) => {
-        const child = spawn("fzf", args, { stdio: ["pipe", "inherit", "inherit"], env: this.context.env, cwd: this.context.cwd });
+        const child = spawn("fzf", args, {
+          stdio: ["pipe", "inherit", "inherit"],
+          env: this.context.env,
+          cwd: this.context.cwd,
+        });
         child.on("error", reject);
         child.on("close", (status) => resolve(status ?? 2));
         child.stdin.end(initial.stdout);

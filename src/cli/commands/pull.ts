@@ -10,7 +10,8 @@ export class PullCommand extends BaseCommand {
   static paths = [["pull"]];
 
   static usage = Command.Usage({
-    description: "write a session file the archive keeps into this machine's Pi sessions, to resume it here",
+    description:
+      "write a session file the archive keeps into this machine's Pi sessions, to resume it here",
     details: `
       Fetches the session file a remote keeps (pushed while its config set \`"keepFiles": true\`: redacted as pushed) and writes it where Pi keeps the sessions of its folder, so that \`recall resume SESSION\` or \`pi --session <path>\` continues, on this machine, a session begun on another. The session is named by its id or a unique prefix of it.
 
@@ -29,7 +30,9 @@ export class PullCommand extends BaseCommand {
   });
 
   session = Option.String({ name: "session" });
-  remote = Option.String("--remote", { description: "The remote to pull from (needed when there are several)" });
+  remote = Option.String("--remote", {
+    description: "The remote to pull from (needed when there are several)",
+  });
   json = Option.Boolean("--json", false, { description: "Print the path record as JSON" });
 
   async run(): Promise<ExitCode> {
@@ -45,8 +48,13 @@ export class PullCommand extends BaseCommand {
       return Exit.Ok;
     }
     const from = `${terminalText(pulled.user)} on ${terminalText(pulled.machine)}`;
-    this.out(`pulled session ${terminalText(pulled.id)} (pushed by ${from}) from ${pulled.remote} to ${path}`);
-    if (pulled.movedFrom !== null) this.out(`its folder ${terminalText(pulled.movedFrom)} is not on this machine: it continues in ${terminalText(pulled.cwd)}, a clone of the same repository`);
+    this.out(
+      `pulled session ${terminalText(pulled.id)} (pushed by ${from}) from ${pulled.remote} to ${path}`,
+    );
+    if (pulled.movedFrom !== null)
+      this.out(
+        `its folder ${terminalText(pulled.movedFrom)} is not on this machine: it continues in ${terminalText(pulled.cwd)}, a clone of the same repository`,
+      );
     this.out(`resume it with: recall resume ${shellQuote(terminalText(pulled.id))}`);
     return Exit.Ok;
   }

@@ -1,7 +1,15 @@
 import { Command } from "clipanion";
 import { Option } from "../options.js";
 import { isEnum, isNumber } from "typanion";
-import { DEFAULT_PAGE_CHARS, RecallError, TRANSCRIPT_MODES, wordMarks, type ArchiveReadResult, type ReadResult, type TranscriptMode } from "../../index.js";
+import {
+  DEFAULT_PAGE_CHARS,
+  RecallError,
+  TRANSCRIPT_MODES,
+  wordMarks,
+  type ArchiveReadResult,
+  type ReadResult,
+  type TranscriptMode,
+} from "../../index.js";
 import { BaseCommand } from "../base-command.js";
 import { cliMessage } from "../error-words.js";
 import { Exit, type ExitCode } from "../exit.js";
@@ -29,38 +37,64 @@ export class ReadCommand extends BaseCommand {
     `,
     examples: [
       ["Read a session by id prefix", "$0 read 01a0f6e8"],
-      ["Only the last 10 messages, with tool calls and output", "$0 read 01a0f6e8 -n 10 --mode raw"],
+      [
+        "Only the last 10 messages, with tool calls and output",
+        "$0 read 01a0f6e8 -n 10 --mode raw",
+      ],
       ["Read the best search hits", "$0 search staging deploy --json | jq -r .id | $0 read -"],
       ["Read a session from the team's archive", "$0 read --remote team 01a0f6e8"],
-      ["Continue a long session where the last page stopped", "$0 read 01a0f6e8 --cursor <the cursor that page ended with>"],
+      [
+        "Continue a long session where the last page stopped",
+        "$0 read 01a0f6e8 --cursor <the cursor that page ended with>",
+      ],
     ],
   });
 
   sessions = Option.Rest({ name: "session", required: 1 });
   mode = Option.String("--mode", {
-    description: "What to show: conversation (default), or raw, which adds thinking, tool calls and tool output",
+    description:
+      "What to show: conversation (default), or raw, which adds thinking, tool calls and tool output",
     validator: isEnum(TRANSCRIPT_MODES),
   });
-  allBranches = Option.Boolean("--all-branches", { description: "Also show branches left behind, not only the active one" });
-  limit = Option.String("-n,--limit", { description: "Start with the latest N messages (with --cursor, paging goes on from the cursor)", validator: isNumber() });
+  allBranches = Option.Boolean("--all-branches", {
+    description: "Also show branches left behind, not only the active one",
+  });
+  limit = Option.String("-n,--limit", {
+    description: "Start with the latest N messages (with --cursor, paging goes on from the cursor)",
+    validator: isNumber(),
+  });
   maxChars = Option.String("--max-chars", String(DEFAULT_PAGE_CHARS), {
     description: `Characters of message text per page (default ${DEFAULT_PAGE_CHARS}); a longer session ends with a cursor`,
     validator: isNumber(),
   });
-  cursor = Option.String("--cursor", { description: "Continue from the cursor a previous page ended with" });
-  json = Option.Boolean("--json", false, { description: "Print one JSON object per message, then one for the page (JSON Lines)" });
-  highlight = Option.String("--highlight", { description: "Mark the words that start with these words (as the picker's preview does)" });
-  remote = Option.String("--remote", { description: "Read the session from the archive of this remote (see recall push)" });
+  cursor = Option.String("--cursor", {
+    description: "Continue from the cursor a previous page ended with",
+  });
+  json = Option.Boolean("--json", false, {
+    description: "Print one JSON object per message, then one for the page (JSON Lines)",
+  });
+  highlight = Option.String("--highlight", {
+    description: "Mark the words that start with these words (as the picker's preview does)",
+  });
+  remote = Option.String("--remote", {
+    description: "Read the session from the archive of this remote (see recall push)",
+  });
 
   async run(): Promise<ExitCode> {
     const limit = this.limit === undefined ? undefined : Number(this.limit);
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
-      throw new RecallError("BAD_INPUT", `--limit must be a whole number of at least 1, not ${this.limit}`);
+      throw new RecallError(
+        "BAD_INPUT",
+        `--limit must be a whole number of at least 1, not ${this.limit}`,
+      );
     }
     if (this.remote !== undefined) return this.readRemote(this.remote, limit);
     const refs = await readSessionArgs(this.sessions, this.context.stdin);
     if (this.cursor !== undefined && refs.length > 1) {
-      throw new RecallError("BAD_INPUT", "--cursor continues one session: give only the session it came from");
+      throw new RecallError(
+        "BAD_INPUT",
+        "--cursor continues one session: give only the session it came from",
+      );
     }
     const recall = this.recall();
     const resolved = await recall.resolveAll(refs);
@@ -91,15 +125,32 @@ export class ReadCommand extends BaseCommand {
 
   /** One archived session: the same page, printed the same way, saying where the session lives. */
   private async readRemote(remote: string, limit: number | undefined): Promise<ExitCode> {
-    if (this.sessions.length !== 1 || this.sessions[0] === "-") throw new RecallError("BAD_INPUT", "--remote reads one session: give its id or a unique prefix of it");
-    if (this.allBranches) throw new RecallError("BAD_INPUT", "--all-branches reads a session file: an archive keeps the messages as they were pushed");
+    if (this.sessions.length !== 1 || this.sessions[0] === "-")
+      throw new RecallError(
+        "BAD_INPUT",
+        "--remote reads one session: give its id or a unique prefix of it",
+      );
+    if (this.allBranches)
+      throw new RecallError(
+        "BAD_INPUT",
+        "--all-branches reads a session file: an archive keeps the messages as they were pushed",
+      );
     const archive = this.recall().archive;
-    const result = await archive.read(remote, this.sessions[0]!, { mode: this.mode as TranscriptMode | undefined, limit, maxChars: Number(this.maxChars), cursor: this.cursor });
+    const result = await archive.read(remote, this.sessions[0]!, {
+      mode: this.mode as TranscriptMode | undefined,
+      limit,
+      maxChars: Number(this.maxChars),
+      cursor: this.cursor,
+    });
     if (this.json) {
       for (const message of result.messages) this.out(wireLine(messageRecord(message)));
       this.out(wireLine(archivePageRecord(result)));
     } else {
-      this.printText(result, `in remote ${result.origin.remote}, pushed by ${result.origin.user} from ${result.origin.machine}`, `recall read --remote ${remote}`);
+      this.printText(
+        result,
+        `in remote ${result.origin.remote}, pushed by ${result.origin.user} from ${result.origin.machine}`,
+        `recall read --remote ${remote}`,
+      );
     }
     return Exit.Ok;
   }
@@ -110,23 +161,35 @@ export class ReadCommand extends BaseCommand {
   }
 
   /** A page for a person; `where` the session lives replaces its path (an archived one). */
-  private printText({ messages, page }: ReadResult | ArchiveReadResult, where = page.path, again = "recall read"): void {
+  private printText(
+    { messages, page }: ReadResult | ArchiveReadResult,
+    where = page.path,
+    again = "recall read",
+  ): void {
     const paint = this.paint;
     if (this.cursor === undefined) {
       this.out(paint.bold(terminalText(page.name ?? `session ${page.id}`)));
-      this.out(`  ${[paint.cyan(terminalText(page.cwd || "(unknown folder)")), paint.dim(terminalText(page.id))].join(paint.dim(" · "))}`);
+      this.out(
+        `  ${[paint.cyan(terminalText(page.cwd || "(unknown folder)")), paint.dim(terminalText(page.id))].join(paint.dim(" · "))}`,
+      );
       this.out(`  ${paint.dim(terminalText(where))}`);
       this.out("");
     }
-    if (page.total === 0) this.warn(`session ${page.id} has no messages to show${page.mode === "raw" ? "" : " (--mode raw shows tool calls and output too)"}`);
+    if (page.total === 0)
+      this.warn(
+        `session ${page.id} has no messages to show${page.mode === "raw" ? "" : " (--mode raw shows tool calls and output too)"}`,
+      );
     // Marked after the text is made safe for the terminal (a mark is an escape sequence itself).
     const safe = messages.map((m) => terminalText(m.text, { lines: true }).trimEnd());
-    const marked = this.highlight ? highlightWords(safe, wordMarks(safe, this.highlight), (w) => paint.bold.red(w)) : safe;
+    const marked = this.highlight
+      ? highlightWords(safe, wordMarks(safe, this.highlight), (w) => paint.bold.red(w))
+      : safe;
     for (const [i, message] of messages.entries()) {
       const notes: string[] = [];
       if (message.textOffset !== undefined && message.textLength !== undefined) {
         if (message.textOffset > 0) notes.push("continued");
-        if (message.textOffset + message.text.length < message.textLength) notes.push("continues on the next page");
+        if (message.textOffset + message.text.length < message.textLength)
+          notes.push("continues on the next page");
       }
       for (const line of messageLines(paint, message, notes, () => marked[i]!)) this.out(line);
     }

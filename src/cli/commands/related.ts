@@ -2,7 +2,13 @@ import { Command } from "clipanion";
 import { sinceOption, untilOption } from "../message-window.js";
 import { Option } from "../options.js";
 import { isEnum, isNumber } from "typanion";
-import { DEFAULT_RELATED_LIMIT, MATCH_MODES, meaningIncomplete, type RelatedHit, type RelatedPage } from "../../index.js";
+import {
+  DEFAULT_RELATED_LIMIT,
+  MATCH_MODES,
+  meaningIncomplete,
+  type RelatedHit,
+  type RelatedPage,
+} from "../../index.js";
 import { Exit, type ExitCode } from "../exit.js";
 import { SessionsCommand } from "../sessions-command.js";
 import { relatedHitRecord } from "../wire.js";
@@ -11,12 +17,17 @@ import { terminalText } from "../../output/terminal-text.js";
 /** How many of the shared words a person sees beside a hit (`--json` has them all). */
 const SHOWN_WORDS = 6;
 
-/** Why a hit is related: the distinctive words it shares, the most distinctive first, and what found it. */
+/**
+ * Why a hit is related: the distinctive words it shares, the most distinctive first, and what found
+ * it.
+ */
 function whyRelated(hit: RelatedHit): string[] {
   const details: string[] = [];
   const more = hit.shared.length > SHOWN_WORDS ? ", …" : "";
-  if (hit.shared.length > 0) details.push(terminalText(`shares ${hit.shared.slice(0, SHOWN_WORDS).join(", ")}${more}`));
-  if (hit.matchedBy) details.push(`related by ${hit.matchedBy === "both" ? "words and meaning" : hit.matchedBy}`);
+  if (hit.shared.length > 0)
+    details.push(terminalText(`shares ${hit.shared.slice(0, SHOWN_WORDS).join(", ")}${more}`));
+  if (hit.matchedBy)
+    details.push(`related by ${hit.matchedBy === "both" ? "words and meaning" : hit.matchedBy}`);
   return details;
 }
 
@@ -36,8 +47,14 @@ export class RelatedCommand extends SessionsCommand {
     `,
     examples: [
       ["The sessions nearest one session", "$0 related 01a0f6b1"],
-      ["Only those of the current folder, from the last month", "$0 related --here --since 30d 01a0f6b1"],
-      ["The words each related session shares", "$0 related --json 01a0f6b1 | jq -c '[.name, .shared]'"],
+      [
+        "Only those of the current folder, from the last month",
+        "$0 related --here --since 30d 01a0f6b1",
+      ],
+      [
+        "The words each related session shares",
+        "$0 related --json 01a0f6b1 | jq -c '[.name, .shared]'",
+      ],
     ],
   });
 
@@ -49,7 +66,8 @@ export class RelatedCommand extends SessionsCommand {
   since = sinceOption();
   until = untilOption();
   match = Option.String("--match", {
-    description: "What relates a session: words (its distinctive words), meaning (its conversation's meaning, whatever the words) or both (the default with the model package recall-pi-model-minilm; words without it)",
+    description:
+      "What relates a session: words (its distinctive words), meaning (its conversation's meaning, whatever the words) or both (the default with the model package recall-pi-model-minilm; words without it)",
     validator: isEnum(MATCH_MODES),
   });
 
@@ -58,17 +76,34 @@ export class RelatedCommand extends SessionsCommand {
     const { limit, cwd, since, until, now } = this.scope();
     const missing = this.noSessionsFolder();
     if (missing !== undefined) return missing;
-    const page = await this.recall().related({ session: this.session, limit, cwd, since, until, match: this.match, ...this.freshness() });
+    const page = await this.recall().related({
+      session: this.session,
+      limit,
+      cwd,
+      since,
+      until,
+      match: this.match,
+      ...this.freshness(),
+    });
     this.warnNotices();
     if (page.coverage && meaningIncomplete(page.coverage)) {
-      this.warn(`the meaning index covers ${page.coverage.embedded} of ${page.coverage.messages} messages searched; \`recall index --meaning\` embeds the rest`);
+      this.warn(
+        `the meaning index covers ${page.coverage.embedded} of ${page.coverage.messages} messages searched; \`recall index --meaning\` embeds the rest`,
+      );
     }
     if (page.hits.length === 0) {
-      if (!format) this.warn(this.nothingRelated(page, cwd, since !== undefined || until !== undefined));
+      if (!format)
+        this.warn(this.nothingRelated(page, cwd, since !== undefined || until !== undefined));
       return Exit.NoMatch;
     }
     const print = (hit: RelatedHit) =>
-      format ? this.record(hit, format, now, () => relatedHitRecord(hit, page.coverage)) : this.block(hit, now, { snippet: hit.snippet, spans: hit.spans, details: whyRelated(hit) });
+      format
+        ? this.record(hit, format, now, () => relatedHitRecord(hit, page.coverage))
+        : this.block(hit, now, {
+            snippet: hit.snippet,
+            spans: hit.spans,
+            details: whyRelated(hit),
+          });
     this.context.stdout.write(page.hits.map(print).join(""));
     return Exit.Ok;
   }
@@ -80,10 +115,15 @@ export class RelatedCommand extends SessionsCommand {
   private nothingRelated(page: RelatedPage, cwd: string | undefined, window: boolean): string {
     const session = terminalText(this.session);
     const byMeaning = page.coverage !== undefined;
-    if (page.words.length === 0 && !byMeaning) return `${session} has no distinctive words that another session holds: nothing is related to it`;
+    if (page.words.length === 0 && !byMeaning)
+      return `${session} has no distinctive words that another session holds: nothing is related to it`;
     const where = cwd ? ` in ${terminalText(cwd)}` : "";
-    const drop = [cwd ? "--here/--cwd" : "", window ? "--since/--until" : ""].filter(Boolean).join(" and ");
-    const what = byMeaning ? `is related to ${session} (the meaning index holds none of its messages until \`recall index --meaning\` embeds them)` : `shares the distinctive words of ${session}`;
+    const drop = [cwd ? "--here/--cwd" : "", window ? "--since/--until" : ""]
+      .filter(Boolean)
+      .join(" and ");
+    const what = byMeaning
+      ? `is related to ${session} (the meaning index holds none of its messages until \`recall index --meaning\` embeds them)`
+      : `shares the distinctive words of ${session}`;
     return `no session${where}${window ? " in that time" : ""} ${what}${drop ? `; drop ${drop} to look further` : ""}`;
   }
 }

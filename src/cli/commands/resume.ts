@@ -23,14 +23,21 @@ export class ResumeCommand extends BaseCommand {
     `,
     examples: [
       ["Resume by id prefix", "$0 resume 01a0f6e8"],
-      ["Resume the best search hit", "$0 search staging deploy --json | head -1 | jq -r .id | $0 resume -"],
+      [
+        "Resume the best search hit",
+        "$0 search staging deploy --json | head -1 | jq -r .id | $0 resume -",
+      ],
       ["Just print the command", "$0 resume 01a0f6e8 --print"],
     ],
   });
 
   session = Option.String({ name: "session" });
-  print = Option.Boolean("--print", false, { description: "Print the shell command instead of running it" });
-  json = Option.Boolean("--json", false, { description: 'Print {"argv": [...], "cwd": ...} instead of running it' });
+  print = Option.Boolean("--print", false, {
+    description: "Print the shell command instead of running it",
+  });
+  json = Option.Boolean("--json", false, {
+    description: 'Print {"argv": [...], "cwd": ...} instead of running it',
+  });
 
   /** pi's own exit status, passed on as if recall had been replaced by pi. */
   private piStatus: number | undefined;
@@ -41,10 +48,14 @@ export class ResumeCommand extends BaseCommand {
   }
 
   async run(): Promise<ExitCode> {
-    if (this.print && this.json) throw new RecallError("BAD_INPUT", "--print and --json cannot be combined");
+    if (this.print && this.json)
+      throw new RecallError("BAD_INPUT", "--print and --json cannot be combined");
     const refs = await readSessionArgs([this.session], this.context.stdin);
     if (refs.length !== 1) {
-      throw new RecallError("BAD_INPUT", `resume takes one session, but stdin held ${refs.length}; pick one (for example with \`head -1\`)`);
+      throw new RecallError(
+        "BAD_INPUT",
+        `resume takes one session, but stdin held ${refs.length}; pick one (for example with \`head -1\`)`,
+      );
     }
     const recall = this.recall();
     const session = await recall.resolve(refs[0]!);
@@ -73,12 +84,21 @@ function openTerminal(): number {
   try {
     return openSync("/dev/tty", "r");
   } catch {
-    throw new RecallError("BAD_INPUT", "the session came on stdin and there is no terminal for pi to read from; name the session as an argument, or use --print");
+    throw new RecallError(
+      "BAD_INPUT",
+      "the session came on stdin and there is no terminal for pi to read from; name the session as an argument, or use --print",
+    );
   }
 }
 
-/** Runs pi with recall's terminal and resolves with its exit status (128 + n if signal n ended it). */
-async function runInForeground(plan: ResumePlan, stdin: "inherit" | number, env: NodeJS.ProcessEnv): Promise<number> {
+/**
+ * Runs pi with recall's terminal and resolves with its exit status (128 + n if signal n ended it).
+ */
+async function runInForeground(
+  plan: ResumePlan,
+  stdin: "inherit" | number,
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
   // Loaded here, not at the top: child_process (and net under it) would slow every recall start.
   const { spawn } = await import("node:child_process");
   return new Promise((resolve, reject) => {
@@ -89,10 +109,20 @@ async function runInForeground(plan: ResumePlan, stdin: "inherit" | number, env:
     const restore = () => {
       for (const signal of signals) process.off(signal, ignore);
     };
-    const child = spawn(plan.argv[0]!, plan.argv.slice(1), { cwd: plan.cwd, env, stdio: [stdin, "inherit", "inherit"] });
+    const child = spawn(plan.argv[0]!, plan.argv.slice(1), {
+      cwd: plan.cwd,
+      env,
+      stdio: [stdin, "inherit", "inherit"],
+    });
     child.on("error", (error: NodeJS.ErrnoException) => {
       restore();
-      if (error.code === "ENOENT") reject(new RecallError("NOT_FOUND", `cannot start pi: it is not on PATH; install Pi, or run: ${resumeShellLine(plan)}`));
+      if (error.code === "ENOENT")
+        reject(
+          new RecallError(
+            "NOT_FOUND",
+            `cannot start pi: it is not on PATH; install Pi, or run: ${resumeShellLine(plan)}`,
+          ),
+        );
       else reject(error);
     });
     child.on("exit", (code, signal) => {

@@ -9,7 +9,14 @@ import { Option } from "../options.js";
 /** What dist/bundle/serve.cjs (src/serve/main.ts) exports. */
 interface ServeBundle {
   startServer(
-    options: { sessionsDir: string | undefined; env: NodeJS.ProcessEnv; port: number; host: string; remote: string | null; folder: string },
+    options: {
+      sessionsDir: string | undefined;
+      env: NodeJS.ProcessEnv;
+      port: number;
+      host: string;
+      remote: string | null;
+      folder: string;
+    },
     say: (line: string) => void,
   ): Promise<{ url: string; close(): Promise<void> }>;
 }
@@ -39,28 +46,62 @@ export class ServeCommand extends BaseCommand {
     ],
   });
 
-  port = Option.String("--port", "0", { description: "The port to listen on (default: a free one)" });
-  host = Option.String("--host", "127.0.0.1", { description: "The address to listen on (default 127.0.0.1, this machine only)" });
-  remote = Option.String("--remote", { description: "Start in this remote's archive (a remote of recall's config.json)" });
+  port = Option.String("--port", "0", {
+    description: "The port to listen on (default: a free one)",
+  });
+  host = Option.String("--host", "127.0.0.1", {
+    description: "The address to listen on (default 127.0.0.1, this machine only)",
+  });
+  remote = Option.String("--remote", {
+    description: "Start in this remote's archive (a remote of recall's config.json)",
+  });
   open = Option.Boolean("--open", false, { description: "Open the address in the browser" });
 
   async run(): Promise<ExitCode> {
-    if (!/^\d{1,5}$/.test(this.port) || Number(this.port) > 65535) throw new RecallError("BAD_INPUT", `--port takes a port number (0-65535), not ${this.port}`, { field: "port", value: this.port });
-    // As `recall index`: a sessions folder a setting names wrongly stops it; none yet (Pi never ran) is said, and the app waits for one.
+    if (!/^\d{1,5}$/.test(this.port) || Number(this.port) > 65535)
+      throw new RecallError("BAD_INPUT", `--port takes a port number (0-65535), not ${this.port}`, {
+        field: "port",
+        value: this.port,
+      });
+    // As `recall index`: a sessions folder a setting names wrongly stops it; none yet (Pi never
+    // ran) is said, and the app waits for one.
     const problem = this.sessionsFolderProblem();
     if (problem) this.warn(problem.message);
     if (problem?.fatal) return Exit.Error;
-    if (!LOOPBACK.has(this.host)) this.warn(`listening on ${this.host}, not this machine only: anyone who can reach it with the printed address can read your sessions`);
+    if (!LOOPBACK.has(this.host))
+      this.warn(
+        `listening on ${this.host}, not this machine only: anyone who can reach it with the printed address can read your sessions`,
+      );
     // The server and the front end's files are a bundle of their own, loaded only here.
-    const bundle = createRequire(import.meta.url)(new URL("./serve.cjs", import.meta.url).pathname) as ServeBundle;
+    const bundle = createRequire(import.meta.url)(
+      new URL("./serve.cjs", import.meta.url).pathname,
+    ) as ServeBundle;
     const say = (line: string) => this.warn(line);
     let running;
     try {
-      running = await bundle.startServer({ sessionsDir: this.sessionsDir, env: this.context.env, port: Number(this.port), host: this.host, remote: this.remote ?? null, folder: this.context.cwd }, say);
+      running = await bundle.startServer(
+        {
+          sessionsDir: this.sessionsDir,
+          env: this.context.env,
+          port: Number(this.port),
+          host: this.host,
+          remote: this.remote ?? null,
+          folder: this.context.cwd,
+        },
+        say,
+      );
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === "EADDRINUSE") throw new RecallError("BAD_INPUT", `port ${this.port} is taken: choose another with --port, or leave it out for a free one`);
-      if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") throw new RecallError("BAD_INPUT", `cannot listen on ${this.host}: not an address of this machine`);
+      if (code === "EADDRINUSE")
+        throw new RecallError(
+          "BAD_INPUT",
+          `port ${this.port} is taken: choose another with --port, or leave it out for a free one`,
+        );
+      if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND")
+        throw new RecallError(
+          "BAD_INPUT",
+          `cannot listen on ${this.host}: not an address of this machine`,
+        );
       throw error;
     }
     this.context.stdout.write(`${running.url}\n`);
@@ -78,8 +119,15 @@ export class ServeCommand extends BaseCommand {
 
 /** The desktop's way to open an address; a failure is one line, the server goes on. */
 function openBrowser(url: string, say: (line: string) => void): void {
-  const [command, ...args] = process.platform === "darwin" ? ["open", url] : process.platform === "win32" ? ["cmd", "/c", "start", "", url] : ["xdg-open", url];
+  const [command, ...args] =
+    process.platform === "darwin"
+      ? ["open", url]
+      : process.platform === "win32"
+        ? ["cmd", "/c", "start", "", url]
+        : ["xdg-open", url];
   const child = spawn(command!, args, { stdio: "ignore", detached: true });
-  child.on("error", () => say(`could not open a browser (${command} failed); open the address yourself`));
+  child.on("error", () =>
+    say(`could not open a browser (${command} failed); open the address yourself`),
+  );
   child.unref();
 }

@@ -21,7 +21,10 @@ export class TagCommand extends SessionTagsCommand {
     examples: [
       ["Tag a session by id prefix", "$0 tag 01a0f6e8 deploy k8s"],
       ["The same, with the # quoted", "$0 tag 01a0f6e8 '#deploy' '#k8s'"],
-      ["Tag every session that talked about helm", "$0 search helm --json | jq -r .id | $0 tag - helm"],
+      [
+        "Tag every session that talked about helm",
+        "$0 search helm --json | jq -r .id | $0 tag - helm",
+      ],
     ],
   });
 
@@ -33,8 +36,12 @@ export class TagCommand extends SessionTagsCommand {
     const { sessions, failed } = await this.resolveSessions([this.session]);
     const edit = await this.recall().tags.add(sessions, wanted);
     for (const tags of edit.sessions) this.printSessionTags(tags);
-    if (edit.indexBusy) this.warn("the tags are saved; another recall process is writing the index, and the next search will show them");
-    if (edit.indexUnwritable) this.warn(`the tags are saved, not yet in the index: ${edit.indexUnwritable}`);
+    if (edit.indexBusy)
+      this.warn(
+        "the tags are saved; another recall process is writing the index, and the next search will show them",
+      );
+    if (edit.indexUnwritable)
+      this.warn(`the tags are saved, not yet in the index: ${edit.indexUnwritable}`);
     return failed ? Exit.Error : Exit.Ok;
   }
 }

@@ -43,7 +43,8 @@ export class TagsCommand extends SessionTagsCommand {
     const counts = await this.recall().tags.counts();
     this.warnNotices();
     if (counts.length === 0) {
-      if (!this.json) this.warn("no session is tagged yet; add tags with `recall tag <session> <tag>`");
+      if (!this.json)
+        this.warn("no session is tagged yet; add tags with `recall tag <session> <tag>`");
       return Exit.NoMatch;
     }
     const width = Math.max(...counts.map((c) => c.tag.length + 1));

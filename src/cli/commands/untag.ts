@@ -19,7 +19,10 @@ export class UntagCommand extends SessionTagsCommand {
     `,
     examples: [
       ["Remove a tag", "$0 untag 01a0f6e8 wip"],
-      ["Remove it from every session carrying it", "$0 search '#wip' --json | jq -r .id | $0 untag - wip"],
+      [
+        "Remove it from every session carrying it",
+        "$0 search '#wip' --json | jq -r .id | $0 untag - wip",
+      ],
     ],
   });
 
@@ -30,17 +33,26 @@ export class UntagCommand extends SessionTagsCommand {
     const unwanted = parseTags(this.tags);
     const recall = this.recall();
     const { sessions, failed } = await this.resolveSessions([this.session]);
-    const absent = await Promise.all(sessions.map(async (session) => {
-      const { tags } = await recall.tags.of(session);
-      return unwanted.filter((tag) => !tags.includes(tag));
-    }));
+    const absent = await Promise.all(
+      sessions.map(async (session) => {
+        const { tags } = await recall.tags.of(session);
+        return unwanted.filter((tag) => !tags.includes(tag));
+      }),
+    );
     const edit = await recall.tags.remove(sessions, unwanted);
     edit.sessions.forEach((tags, i) => {
-      if (absent[i]!.length > 0) this.warn(`${tags.id} had no ${formatTags(absent[i]!)}; suppressed for automatic tagging all the same`);
+      if (absent[i]!.length > 0)
+        this.warn(
+          `${tags.id} had no ${formatTags(absent[i]!)}; suppressed for automatic tagging all the same`,
+        );
       this.printSessionTags(tags);
     });
-    if (edit.indexBusy) this.warn("the change is saved; another recall process is writing the index, and the next search will show it");
-    if (edit.indexUnwritable) this.warn(`the change is saved, not yet in the index: ${edit.indexUnwritable}`);
+    if (edit.indexBusy)
+      this.warn(
+        "the change is saved; another recall process is writing the index, and the next search will show it",
+      );
+    if (edit.indexUnwritable)
+      this.warn(`the change is saved, not yet in the index: ${edit.indexUnwritable}`);
     return failed ? Exit.Error : Exit.Ok;
   }
 }

@@ -17,7 +17,9 @@ export class VersionCommand extends Command<RecallContext> {
       this.context.stdout.write(`recall ${recall} (native core ${core})\n`);
       return Exit.Ok;
     } catch (error) {
-      this.context.stderr.write(`recall: ${error instanceof Error ? error.message : String(error)}\n`);
+      this.context.stderr.write(
+        `recall: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
       return Exit.Error;
     }
   }

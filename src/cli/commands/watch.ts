@@ -24,10 +24,17 @@ export class WatchCommand extends BaseCommand {
     ],
   });
 
-  json = Option.Boolean("--json", false, { description: "Print each sync as a JSON object (JSON Lines)" });
+  json = Option.Boolean("--json", false, {
+    description: "Print each sync as a JSON object (JSON Lines)",
+  });
   quiet = Option.Boolean("-q,--quiet", false, { description: "Print nothing but errors" });
-  push = Option.String("--push", { description: "Also push each change to this remote's archive (see recall push)" });
-  meaning = Option.Boolean("--meaning", false, { description: "Also keep the meaning index up to date, embedding what each sync added (needs the model package recall-pi-model-minilm)" });
+  push = Option.String("--push", {
+    description: "Also push each change to this remote's archive (see recall push)",
+  });
+  meaning = Option.Boolean("--meaning", false, {
+    description:
+      "Also keep the meaning index up to date, embedding what each sync added (needs the model package recall-pi-model-minilm)",
+  });
 
   async run(): Promise<ExitCode> {
     const recall = this.recall();
@@ -45,7 +52,8 @@ export class WatchCommand extends BaseCommand {
           this.printSync(report, notices);
           if (report.indexed + report.appended + report.removed > 0) pusher?.changed();
         },
-        onError: (error) => this.warn(error instanceof Error ? error.message.split("\n")[0]! : String(error)),
+        onError: (error) =>
+          this.warn(error instanceof Error ? error.message.split("\n")[0]! : String(error)),
         meaning: this.meaning,
       });
       await pusher?.settled();
@@ -63,13 +71,19 @@ export class WatchCommand extends BaseCommand {
       (report) => {
         for (const failure of report.failed) this.warn(`${failure.path}: ${failure.reason}`);
         if (this.quiet || report.sessions + report.removed === 0) return;
-        this.out(this.json ? wireLine(pushSummaryRecord(report)) : `${new Date().toISOString()}  pushed ${report.documents} messages of ${report.sessions} sessions to ${report.remote}`);
+        this.out(
+          this.json
+            ? wireLine(pushSummaryRecord(report))
+            : `${new Date().toISOString()}  pushed ${report.documents} messages of ${report.sessions} sessions to ${report.remote}`,
+        );
       },
       (error) => this.warn(error instanceof Error ? error.message.split("\n")[0]! : String(error)),
     );
   }
 
-  /** A sync's notices, and a line for a sync that changed something (the first one too only then). */
+  /**
+   * A sync's notices, and a line for a sync that changed something (the first one too only then).
+   */
   private printSync(report: SyncReport, notices: Notice[]): void {
     for (const notice of notices) this.warn(noticeLine(notice));
     const changed = report.indexed + report.appended + report.removed;
@@ -78,7 +92,9 @@ export class WatchCommand extends BaseCommand {
     if (this.json) {
       this.out(wireLine(watchSyncRecord(report, at)));
     } else {
-      this.out(`${at}  ${report.indexed} indexed, ${report.appended} appended, ${report.removed} removed (${report.discovered} session files)`);
+      this.out(
+        `${at}  ${report.indexed} indexed, ${report.appended} appended, ${report.removed} removed (${report.discovered} session files)`,
+      );
     }
   }
 }

@@ -70,10 +70,22 @@ const PLACEHOLDERS: Record<string, string> = {
 };
 
 /** The name of each command's rest of operands (clipanion writes them as `...`). */
-const REST_NAMES: Record<string, string> = { search: "query", pick: "query", autotag: "session", tags: "session", read: "session", ask: "question", context: "question", tag: "tag", untag: "tag" };
+const REST_NAMES: Record<string, string> = {
+  search: "query",
+  pick: "query",
+  autotag: "session",
+  tags: "session",
+  read: "session",
+  ask: "question",
+  context: "question",
+  tag: "tag",
+  untag: "tag",
+};
 
 /** Forms of a command line that its operands alone do not tell. */
-const EXTRA_SYNOPSIS: Record<string, string[]> = { search: ["recall search [options] --file PATH [query…]"] };
+const EXTRA_SYNOPSIS: Record<string, string[]> = {
+  search: ["recall search [options] --file PATH [query…]"],
+};
 
 /**
  * `recall read [options] <session…>` from clipanion's `recall read <session> ...`; `search`'s query
@@ -85,7 +97,10 @@ function synopsisOf(name: string, clipanionUsage: string, hasOptions: boolean): 
     .replace(/^recall [a-z]+/, "")
     .replace(/<([^>]+)> \.\.\.$/, "<$1…>")
     .replace(/ \.\.\.$/, name === "search" ? ` <${rest}…>` : ` [${rest}…]`);
-  return [`recall ${name}${hasOptions ? " [options]" : ""}${operands}`, ...(EXTRA_SYNOPSIS[name] ?? [])];
+  return [
+    `recall ${name}${hasOptions ? " [options]" : ""}${operands}`,
+    ...(EXTRA_SYNOPSIS[name] ?? []),
+  ];
 }
 const POSITIONAL_VALUES: Record<string, readonly string[]> = { completion: SHELLS };
 
@@ -119,7 +134,9 @@ export function commandModel(cli: Cli<never> | Cli<any>): CommandModel[] {
       synopsis,
       description: clean(definition.description),
       details: clean(definition.details),
-      examples: (definition.examples ?? []).map(([label, example]) => [clean(label), clean(example)] as [string, string]),
+      examples: (definition.examples ?? []).map(
+        ([label, example]) => [clean(label), clean(example)] as [string, string],
+      ),
       options,
     };
     if (POSITIONAL_VALUES[name]) command.positionalValues = POSITIONAL_VALUES[name];

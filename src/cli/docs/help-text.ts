@@ -13,8 +13,16 @@ const WIDTH = 80;
 /** The description column starts here, or after the longest option that fits before it. */
 const MAX_TERM = 26;
 
-const HELP_OPTION: OptionModel = { names: ["-h", "--help"], takesValue: false, description: "Show this help" };
-const VERSION_OPTION: OptionModel = { names: ["-v", "--version"], takesValue: false, description: "Print recall's version and its native core's" };
+const HELP_OPTION: OptionModel = {
+  names: ["-h", "--help"],
+  takesValue: false,
+  description: "Show this help",
+};
+const VERSION_OPTION: OptionModel = {
+  names: ["-v", "--version"],
+  takesValue: false,
+  description: "Print recall's version and its native core's",
+};
 
 function optionTerm(option: OptionModel): string {
   return `${option.names.join(", ")}${option.placeholder ? ` ${option.placeholder}` : ""}`;
@@ -43,8 +51,12 @@ function table(rows: [string, string][]): string {
     .flatMap(([term, text]) => {
       const lines = wrap(text, WIDTH - column);
       const first = `  ${term}`;
-      if (first.length + 2 > column) return [first, ...lines.map((line) => `${" ".repeat(column)}${line}`)];
-      return [`${first.padEnd(column)}${lines[0] ?? ""}`, ...lines.slice(1).map((line) => `${" ".repeat(column)}${line}`)];
+      if (first.length + 2 > column)
+        return [first, ...lines.map((line) => `${" ".repeat(column)}${line}`)];
+      return [
+        `${first.padEnd(column)}${lines[0] ?? ""}`,
+        ...lines.slice(1).map((line) => `${" ".repeat(column)}${line}`),
+      ];
     })
     .join("\n");
 }
@@ -63,8 +75,16 @@ export function commandHelp(command: CommandModel): string {
     .join("\n\n");
   // The command's own options first, those every command takes after them.
   const shared = (o: OptionModel) => o.names.some((name) => SHARED_OPTIONS.includes(name));
-  const options = [...command.options.filter((o) => !shared(o)), ...command.options.filter(shared), HELP_OPTION];
-  const sections = [`recall ${command.name}: ${command.description}`, usage, `Options:\n${table(options.map((o) => [optionTerm(o), o.description]))}`];
+  const options = [
+    ...command.options.filter((o) => !shared(o)),
+    ...command.options.filter(shared),
+    HELP_OPTION,
+  ];
+  const sections = [
+    `recall ${command.name}: ${command.description}`,
+    usage,
+    `Options:\n${table(options.map((o) => [optionTerm(o), o.description]))}`,
+  ];
   if (details) sections.push(details);
   if (command.examples.length > 0) sections.push(`Examples:\n${examples(command)}`);
   return `${sections.join("\n\n")}\n`;
@@ -72,14 +92,19 @@ export function commandHelp(command: CommandModel): string {
 
 /** `recall --help`. */
 export function overviewHelp(commands: CommandModel[], version: string): string {
-  const shared = SHARED_OPTIONS.map((name) => commands.flatMap((c) => c.options).find((o) => o.names.includes(name))).filter((o): o is OptionModel => o !== undefined);
+  const shared = SHARED_OPTIONS.map((name) =>
+    commands.flatMap((c) => c.options).find((o) => o.names.includes(name)),
+  ).filter((o): o is OptionModel => o !== undefined);
   return `${[
     `recall ${version}: find and resume Pi sessions by what was said in them`,
     "Usage: recall <command> [options] [arguments]",
     `Commands:\n${table(commands.map((c) => [c.name, c.description]))}`,
     `Options of every command:\n${table([...shared, HELP_OPTION].map((o) => [optionTerm(o), o.description]))}`,
     `Options of recall alone:\n${table([VERSION_OPTION].map((o) => [optionTerm(o), o.description]))}`,
-    wrap("`recall <command> --help` shows a command's options and examples; `man recall` the manual.", WIDTH).join("\n"),
+    wrap(
+      "`recall <command> --help` shows a command's options and examples; `man recall` the manual.",
+      WIDTH,
+    ).join("\n"),
   ].join("\n\n")}\n`;
 }
 

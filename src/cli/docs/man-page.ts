@@ -24,12 +24,18 @@ function paragraphs(text: string): string {
 }
 
 function definitionList(items: [string, string][], bold = true): string {
-  return items.map(([term, text]) => `.TP\n${bold ? ".B " : ""}${roff(term)}\n${roff(text)}`).join("\n");
+  return items
+    .map(([term, text]) => `.TP\n${bold ? ".B " : ""}${roff(term)}\n${roff(text)}`)
+    .join("\n");
 }
 
 function optionTerm(option: OptionModel): string {
   const names = option.names.map((n) => `\\fB${roff(n)}\\fR`).join(", ");
-  const value = option.values ? ` \\fI${option.values.join("|")}\\fR` : option.placeholder ? ` \\fI${roff(option.placeholder)}\\fR` : "";
+  const value = option.values
+    ? ` \\fI${option.values.join("|")}\\fR`
+    : option.placeholder
+      ? ` \\fI${roff(option.placeholder)}\\fR`
+      : "";
   return names + value;
 }
 
@@ -50,7 +56,9 @@ ${definitionList(FILES)}`;
 }
 
 function examples(items: [string, string][]): string {
-  return items.map(([label, command]) => `.PP\n${roff(label)}:\n.PP\n.RS 4\n.nf\n${roff(command)}\n.fi\n.RE`).join("\n");
+  return items
+    .map(([label, command]) => `.PP\n${roff(label)}:\n.PP\n.RS 4\n.nf\n${roff(command)}\n.fi\n.RE`)
+    .join("\n");
 }
 
 export function commandManPage(command: CommandModel, all: CommandModel[]): string {
@@ -58,7 +66,9 @@ export function commandManPage(command: CommandModel, all: CommandModel[]): stri
     .map((o) => `.TP\n${optionTerm(o)}\n${roff(o.description)}`)
     .concat(".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nShow this command's help.")
     .join("\n");
-  const related = all.filter((c) => c.name !== command.name).map((c) => `\\fBrecall\\-${roff(c.name)}\\fR(1)`);
+  const related = all
+    .filter((c) => c.name !== command.name)
+    .map((c) => `\\fBrecall\\-${roff(c.name)}\\fR(1)`);
   return `${header(`recall-${command.name}`, command.description)}
 .SH SYNOPSIS
 ${command.synopsis.map((line) => `.B ${roff(line)}`).join("\n.br\n")}
@@ -77,7 +87,12 @@ ${examples(command.examples)}
 }
 
 export function overviewManPage(commands: CommandModel[]): string {
-  const list = commands.map((c) => `.TP\n\\fBrecall ${roff(c.name)}\\fR\n${roff(c.description)}; see \\fBrecall\\-${roff(c.name)}\\fR(1).`).join("\n");
+  const list = commands
+    .map(
+      (c) =>
+        `.TP\n\\fBrecall ${roff(c.name)}\\fR\n${roff(c.description)}; see \\fBrecall\\-${roff(c.name)}\\fR(1).`,
+    )
+    .join("\n");
   const jsonOutput = commands
     .filter((c) => JSON_OUTPUT[c.name])
     .map((c) => `.TP\n.B recall ${roff(c.name)} \\-\\-json\n${roff(JSON_OUTPUT[c.name]!)}`)

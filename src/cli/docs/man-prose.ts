@@ -7,21 +7,36 @@ export const OVERVIEW = `recall finds Pi coding agent sessions by what was said 
 export const EXIT_STATUS: [string, string][] = [
   ["0", "Something was found or done."],
   ["1", "Nothing was found (search, list, context, related)."],
-  ["2", "An error: bad arguments, an unknown session, an unusable index. A one-line message is printed on standard error."],
+  [
+    "2",
+    "An error: bad arguments, an unknown session, an unusable index. A one-line message is printed on standard error.",
+  ],
 ];
 
 export const ENVIRONMENT: [string, string][] = [
   ["PI_CODING_AGENT_DIR", "Pi's agent directory (default ~/.pi/agent)."],
-  ["PI_CODING_AGENT_SESSION_DIR", "Read sessions from this flat directory instead of <agent dir>/sessions (as Pi does)."],
-  ["RECALL_CACHE_DIR", "Where the index and the file signatures live (default <agent dir>/cache/recall)."],
+  [
+    "PI_CODING_AGENT_SESSION_DIR",
+    "Read sessions from this flat directory instead of <agent dir>/sessions (as Pi does).",
+  ],
+  [
+    "RECALL_CACHE_DIR",
+    "Where the index and the file signatures live (default <agent dir>/cache/recall).",
+  ],
   ["RECALL_DATA_DIR", "Where tags live (default <agent dir>/recall)."],
   ["NO_COLOR", "When set to a non-empty value, --color auto prints no colors."],
   ["RECALL_DEBUG", "When set, an internal error also prints its stack trace."],
 ];
 
 export const FILES: [string, string][] = [
-  ["~/.pi/agent/sessions/", "Pi's sessions, read only. A sessionDir setting in ~/.pi/agent/settings.json is honoured too."],
-  ["~/.pi/agent/cache/recall/", "The index (index/), which also records what recall read of each session file. Safe to delete: it is rebuilt."],
+  [
+    "~/.pi/agent/sessions/",
+    "Pi's sessions, read only. A sessionDir setting in ~/.pi/agent/settings.json is honoured too.",
+  ],
+  [
+    "~/.pi/agent/cache/recall/",
+    "The index (index/), which also records what recall read of each session file. Safe to delete: it is rebuilt.",
+  ],
   ["~/.pi/agent/recall/", "Tags: user data, kept across rebuilds."],
 ];
 

@@ -7,11 +7,24 @@
  * up to date when the session files changed) refreshes them.
  */
 import { existsSync, statSync } from "node:fs";
-import type { ArchiveHit, ContentScope, ReadOptions, ReadResult, SearchHit, SessionRef } from "../../index.js";
+import type {
+  ArchiveHit,
+  ContentScope,
+  ReadOptions,
+  ReadResult,
+  SearchHit,
+  SessionRef,
+} from "../../index.js";
 import type { Measure } from "../../output/plain-text.js";
 import { PasteBuffer, toPickerKey } from "./keys.js";
 import { LatestOnly, SEARCH_DEBOUNCE_MS, type Timers } from "./latest.js";
-import { MIN_HEIGHT, PREVIEW_MIN_WIDTH, pageSize, renderPicker, type PickerTheme } from "./render.js";
+import {
+  MIN_HEIGHT,
+  PREVIEW_MIN_WIDTH,
+  pageSize,
+  renderPicker,
+  type PickerTheme,
+} from "./render.js";
 import {
   handleKey,
   isArchived,
@@ -28,9 +41,19 @@ import {
 } from "./state.js";
 
 /** What the picker was closed with. */
-export type PickerOutcome = { type: "resume"; hit: SearchHit } | { type: "fork"; hit: SearchHit } | undefined;
+export type PickerOutcome =
+  { type: "resume"; hit: SearchHit } | { type: "fork"; hit: SearchHit } | undefined;
 
-type SearchRequest = { query: string; cwd?: string; limit: number; prefix?: boolean; content?: ContentScope[]; match?: "both" | "words"; related?: SessionRef; remote?: string };
+type SearchRequest = {
+  query: string;
+  cwd?: string;
+  limit: number;
+  prefix?: boolean;
+  content?: ContentScope[];
+  match?: "both" | "words";
+  related?: SessionRef;
+  remote?: string;
+};
 
 /** What the preview shows of a session. */
 type PreviewPage = Pick<ReadResult, "messages" | "page">;
@@ -46,7 +69,10 @@ export interface PickerService {
   read(ref: SessionRef, options: ReadOptions): Promise<ReadResult>;
   /** The latest messages of an archived session, from the archive. */
   readArchived(hit: ArchiveHit, options: { limit: number }): Promise<PreviewPage>;
-  /** Writes an archived session's kept file into this machine's sessions folder: where it is, and the folder it continues in. */
+  /**
+   * Writes an archived session's kept file into this machine's sessions folder: where it is, and
+   * the folder it continues in.
+   */
   pull(hit: ArchiveHit): Promise<{ path: string; cwd: string }>;
 }
 
@@ -112,13 +138,23 @@ export class RecallPicker {
     };
     this.searches = new LatestOnly<SearchJob, SearchHit[]>(
       (job) => deps.service.search(job.request),
-      (hits, job) => this.update(withResults(this.state, hits, { refresh: job.refresh, pageSize: this.pageSize(), now: Date.now() })),
+      (hits, job) =>
+        this.update(
+          withResults(this.state, hits, {
+            refresh: job.refresh,
+            pageSize: this.pageSize(),
+            now: Date.now(),
+          }),
+        ),
       (error) => this.update(withSearchError(this.state, message(error))),
       this.timers,
     );
   }
 
-  /** Shows the index as it is right away, then what it holds once the library's freshness check has run. */
+  /**
+   * Shows the index as it is right away, then what it holds once the library's freshness check has
+   * run.
+   */
   start(): void {
     this.runSearch(false, 0);
     this.update({ ...this.state, syncing: true });
@@ -128,13 +164,20 @@ export class RecallPicker {
           ...this.state,
           syncing: false,
           indexBusy,
-          ...(notices.length > 0 && !this.state.notice ? { notice: { kind: "info" as const, text: notices.join(" ") } } : {}),
+          ...(notices.length > 0 && !this.state.notice
+            ? { notice: { kind: "info" as const, text: notices.join(" ") } }
+            : {}),
         });
-        // The query as it is now (it may have changed meanwhile), from the index brought up to date.
+        // The query as it is now (it may have changed meanwhile), from the index brought up to
+        // date.
         this.runSearch(true, 0);
       },
       (error: unknown) => {
-        this.update({ ...this.state, syncing: false, notice: { kind: "error", text: `Could not update the index: ${message(error)}` } });
+        this.update({
+          ...this.state,
+          syncing: false,
+          notice: { kind: "error", text: `Could not update the index: ${message(error)}` },
+        });
       },
     );
   }
@@ -152,10 +195,13 @@ export class RecallPicker {
     this.lastWidth = width;
     const height = this.height();
     const key = `${width}x${height}:${this.focused}`;
-    if (this.cache && this.cache.key === key && this.cache.state === this.state) return this.cache.lines;
+    if (this.cache && this.cache.key === key && this.cache.state === this.state)
+      return this.cache.lines;
     const lines = renderPicker(this.state, width, height, this.deps.theme, {
       measure: this.deps.measure,
-      ...(this.deps.cursor ? { cursor: (cell: string) => this.deps.cursor!(cell, this.focused) } : {}),
+      ...(this.deps.cursor
+        ? { cursor: (cell: string) => this.deps.cursor!(cell, this.focused) }
+        : {}),
     });
     this.cache = { key, state: this.state, lines };
     // The preview pane appears at this width: make sure it has something to show.
@@ -221,7 +267,10 @@ export class RecallPicker {
     this.deps.service.pull(hit).then(
       (local) => {
         if (this.disposed) return;
-        const { state, effects } = pulled(this.state, hit, local, { pageSize: this.pageSize(), folderExists: this.deps.folderExists ?? isDirectory });
+        const { state, effects } = pulled(this.state, hit, local, {
+          pageSize: this.pageSize(),
+          folderExists: this.deps.folderExists ?? isDirectory,
+        });
         this.update(state);
         for (const effect of effects) this.apply(effect);
       },
@@ -264,19 +313,32 @@ export class RecallPicker {
     }
     if (this.previewFor === key) return;
     this.previewFor = key;
-    this.state = { ...this.state, preview: { path: key, status: "loading", messages: [], total: 0 } };
+    this.state = {
+      ...this.state,
+      preview: { path: key, status: "loading", messages: [], total: 0 },
+    };
     if (this.previewTimer !== undefined) this.timers.clearTimeout(this.previewTimer);
     this.previewTimer = this.timers.setTimeout(() => {
       this.previewTimer = undefined;
       const read = isArchived(hit)
         ? this.deps.service.readArchived(hit, { limit: PREVIEW_MESSAGES })
-        : this.deps.service.read({ id: hit.id, path: hit.path, cwd: hit.cwd }, { limit: PREVIEW_MESSAGES });
+        : this.deps.service.read(
+            { id: hit.id, path: hit.path, cwd: hit.cwd },
+            { limit: PREVIEW_MESSAGES },
+          );
       read.then(
         (result) => {
           this.remember(key, hit, result);
           this.previewLoaded(key, this.toPreview(key, result));
         },
-        (error: unknown) => this.previewLoaded(key, { path: key, status: "error", messages: [], total: 0, error: message(error) }),
+        (error: unknown) =>
+          this.previewLoaded(key, {
+            path: key,
+            status: "error",
+            messages: [],
+            total: 0,
+            error: message(error),
+          }),
       );
     }, PREVIEW_DELAY_MS);
   }
@@ -284,7 +346,8 @@ export class RecallPicker {
   private remember(key: string, hit: SearchHit, result: PreviewPage): void {
     this.previews.delete(key);
     this.previews.set(key, { modified: hit.modified, result });
-    while (this.previews.size > PREVIEW_CACHE) this.previews.delete(this.previews.keys().next().value!);
+    while (this.previews.size > PREVIEW_CACHE)
+      this.previews.delete(this.previews.keys().next().value!);
   }
 
   private toPreview(path: string, result: PreviewPage): NonNullable<PickerState["preview"]> {

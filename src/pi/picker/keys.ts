@@ -34,7 +34,10 @@ function hasControl(text: string): boolean {
 }
 
 /** The picker key for one chunk of terminal input, or undefined to ignore it. */
-export function toPickerKey(data: string, keybindings: Pick<KeybindingsManager, "matches">): PickerKey | undefined {
+export function toPickerKey(
+  data: string,
+  keybindings: Pick<KeybindingsManager, "matches">,
+): PickerKey | undefined {
   if (matchesKey(data, "shift+tab")) return { type: "toggleContent" };
   if (matchesKey(data, "tab")) return { type: "toggleScope" };
   if (matchesKey(data, "ctrl+r")) return { type: "toggleRelated" };

@@ -22,8 +22,25 @@ import type { SearchHit } from "../../index.js";
 import { formatAge } from "../../output/age.js";
 import { segments } from "../../output/highlight.js";
 import { projectFolder, sessionTitle } from "../../output/session-text.js";
-import { fit, oneLine, printableLines, sliceToWidth, truncate, wrap, type Measure, terminalWidth } from "../../output/plain-text.js";
-import { isArchived, isCurrentSession, nextScope, previewKey, type PickerState, type Preview, type Scope } from "./state.js";
+import {
+  fit,
+  oneLine,
+  printableLines,
+  sliceToWidth,
+  truncate,
+  wrap,
+  type Measure,
+  terminalWidth,
+} from "../../output/plain-text.js";
+import {
+  isArchived,
+  isCurrentSession,
+  nextScope,
+  previewKey,
+  type PickerState,
+  type Preview,
+  type Scope,
+} from "./state.js";
 
 /** The theme colours the picker uses; Pi's `Theme` provides them all. */
 export type PickerFg =
@@ -147,7 +164,8 @@ class Painter {
       }
       break;
     }
-    if (used < width) out += this.style({ text: " ".repeat(width - used), ...(padBg ? { bg: padBg } : {}) });
+    if (used < width)
+      out += this.style({ text: " ".repeat(width - used), ...(padBg ? { bg: padBg } : {}) });
     return out;
   }
 }
@@ -158,7 +176,10 @@ class Painter {
  */
 function snippetSpans(hit: SearchHit, room: number, measure: Measure, selected: boolean): Span[] {
   const base: PickerFg = "muted";
-  const parts = segments(hit.snippet, hit.spans).map((s) => ({ text: oneLine(s.text), match: s.match }));
+  const parts = segments(hit.snippet, hit.spans).map((s) => ({
+    text: oneLine(s.text),
+    match: s.match,
+  }));
   // Leading whitespace of the whole snippet goes.
   while (parts.length > 0 && !parts[0]!.text.trim()) parts.shift();
   if (parts.length > 0) parts[0] = { ...parts[0]!, text: parts[0]!.text.trimStart() };
@@ -171,7 +192,10 @@ function snippetSpans(hit: SearchHit, room: number, measure: Measure, selected: 
         .slice(0, firstMatch)
         .map((p) => p.text)
         .join("");
-      const graphemes = Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text), (s) => s.segment);
+      const graphemes = Array.from(
+        new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text),
+        (s) => s.segment,
+      );
       let tail = "";
       for (let i = graphemes.length - 1; i >= 0; i--) {
         if (measure(graphemes[i]! + tail) > keep - 1) break;
@@ -193,14 +217,22 @@ function scopeName(state: PickerState, scope: Scope): string {
   return scope === "all" ? "all projects" : "this folder";
 }
 
-function resultLines(state: PickerState, hit: SearchHit, index: number, width: number, paint: Painter): string[] {
+function resultLines(
+  state: PickerState,
+  hit: SearchHit,
+  index: number,
+  width: number,
+  paint: Painter,
+): string[] {
   const selected = index === state.selected;
   const bg = selected ? ("selectedBg" as const) : undefined;
   const withBg = (span: Span): Span => (bg && !span.bg ? { ...span, bg } : span);
   const marker: Span = { text: selected ? "▶ " : "  ", fg: "accent" };
   const current = isCurrentSession(state, hit);
   // An archived session says where it lives: the machine and user that pushed it.
-  const where = isArchived(hit) ? ` · on ${oneLine(hit.origin.machine)} (${oneLine(hit.origin.user)})` : "";
+  const where = isArchived(hit)
+    ? ` · on ${oneLine(hit.origin.machine)} (${oneLine(hit.origin.user)})`
+    : "";
   const meta = `${projectFolder(hit.cwd)}${where} · ${formatAge(Date.parse(hit.modified), state.now)}${current ? " · current" : ""}`;
   const metaWidth = Math.min(paint.measure(meta), Math.max(0, Math.floor((width - 2) / 2)));
   const metaText = truncate(meta, metaWidth, paint.measure);
@@ -209,45 +241,91 @@ function resultLines(state: PickerState, hit: SearchHit, index: number, width: n
   const first = [
     marker,
     { text: titleText, fg: "text" as const, bold: selected },
-    ...(metaWidth > 0 ? [{ text: " " }, { text: metaText, fg: current ? ("warning" as const) : ("dim" as const) }] : []),
+    ...(metaWidth > 0
+      ? [{ text: " " }, { text: metaText, fg: current ? ("warning" as const) : ("dim" as const) }]
+      : []),
   ].map(withBg);
 
   const second: Span[] = [{ text: "  " }];
-  if (hit.tags.length > 0) second.push({ text: hit.tags.map((t) => `#${t}`).join(" ") + " ", fg: "accent" });
+  if (hit.tags.length > 0)
+    second.push({ text: hit.tags.map((t) => `#${t}`).join(" ") + " ", fg: "accent" });
   const room = Math.max(0, width - second.reduce((sum, s) => sum + paint.measure(s.text), 0));
   if (hit.snippet) second.push(...snippetSpans(hit, room, paint.measure, selected));
-  else if (hit.name && oneLine(hit.firstMessage).trim()) second.push({ text: oneLine(hit.firstMessage).trim(), fg: "muted" });
-  else second.push({ text: `${hit.messageCount} message${hit.messageCount === 1 ? "" : "s"}`, fg: "dim" });
+  else if (hit.name && oneLine(hit.firstMessage).trim())
+    second.push({ text: oneLine(hit.firstMessage).trim(), fg: "muted" });
+  else
+    second.push({
+      text: `${hit.messageCount} message${hit.messageCount === 1 ? "" : "s"}`,
+      fg: "dim",
+    });
   return [paint.line(first, width, bg), paint.line(second.map(withBg), width, bg)];
 }
 
 function emptyLines(state: PickerState): { text: string; fg: PickerFg }[] {
   if (!state.loaded) {
     if (state.scope === "remote") return [{ text: `Searching remote ${state.remote}…`, fg: "dim" }];
-    return [{ text: state.syncing ? "Loading (the index is catching up)…" : "Loading…", fg: "dim" }];
+    return [
+      { text: state.syncing ? "Loading (the index is catching up)…" : "Loading…", fg: "dim" },
+    ];
   }
   const words = state.query.trim();
   const lines: { text: string; fg: PickerFg }[] = [];
   if (state.scope === "remote" && state.notice?.kind === "error") {
-    lines.push({ text: `Remote ${state.remote} could not be searched (the line below says why).`, fg: "warning" });
-    lines.push({ text: "This machine's sessions are unaffected: Tab goes back to this folder.", fg: "muted" });
+    lines.push({
+      text: `Remote ${state.remote} could not be searched (the line below says why).`,
+      fg: "warning",
+    });
+    lines.push({
+      text: "This machine's sessions are unaffected: Tab goes back to this folder.",
+      fg: "muted",
+    });
   } else if (state.scope === "remote") {
-    lines.push({ text: words ? `No session in remote ${state.remote} matches "${oneLine(words)}".` : `No sessions in remote ${state.remote} yet.`, fg: "warning" });
-    lines.push({ text: "Words match whole in the archive; Tab goes back to this folder.", fg: "muted" });
+    lines.push({
+      text: words
+        ? `No session in remote ${state.remote} matches "${oneLine(words)}".`
+        : `No sessions in remote ${state.remote} yet.`,
+      fg: "warning",
+    });
+    lines.push({
+      text: "Words match whole in the archive; Tab goes back to this folder.",
+      fg: "muted",
+    });
   } else if (state.relatedTo) {
     const where = state.scope === "current" ? " in this folder" : "";
-    lines.push({ text: `No session${where} shares the distinctive words of "${oneLine(sessionTitle(state.relatedTo))}".`, fg: "warning" });
-    lines.push({ text: state.scope === "current" ? "Press Tab to look in all projects, Ctrl+R to search again." : "Press Ctrl+R to search again.", fg: "muted" });
+    lines.push({
+      text: `No session${where} shares the distinctive words of "${oneLine(sessionTitle(state.relatedTo))}".`,
+      fg: "warning",
+    });
+    lines.push({
+      text:
+        state.scope === "current"
+          ? "Press Tab to look in all projects, Ctrl+R to search again."
+          : "Press Ctrl+R to search again.",
+      fg: "muted",
+    });
   } else if (state.scope === "current") {
     lines.push({
-      text: words ? `No session in this folder matches "${oneLine(words)}".` : "No sessions in this folder yet.",
+      text: words
+        ? `No session in this folder matches "${oneLine(words)}".`
+        : "No sessions in this folder yet.",
       fg: "warning",
     });
     lines.push({ text: "Press Tab to search all projects.", fg: "muted" });
   } else {
-    lines.push({ text: words ? `No session matches "${oneLine(words)}".` : "No sessions in the index yet.", fg: "warning" });
-    if (state.syncing) lines.push({ text: "The index is being brought up to date; results will appear here.", fg: "muted" });
-    else if (words) lines.push({ text: "Words match whole (the last one also as a start while you type); try other words.", fg: "muted" });
+    lines.push({
+      text: words ? `No session matches "${oneLine(words)}".` : "No sessions in the index yet.",
+      fg: "warning",
+    });
+    if (state.syncing)
+      lines.push({
+        text: "The index is being brought up to date; results will appear here.",
+        fg: "muted",
+      });
+    else if (words)
+      lines.push({
+        text: "Words match whole (the last one also as a start while you type); try other words.",
+        fg: "muted",
+      });
   }
   return lines;
 }
@@ -257,7 +335,8 @@ function listLines(state: PickerState, lay: Layout, paint: Painter): string[] {
   const lines: string[] = [];
   if (state.results.length === 0) {
     for (const { text, fg } of emptyLines(state)) {
-      for (const part of wrap(text, width - 2, paint.measure)) lines.push(paint.line([{ text: " " }, { text: part, fg }], width));
+      for (const part of wrap(text, width - 2, paint.measure))
+        lines.push(paint.line([{ text: " " }, { text: part, fg }], width));
     }
   } else {
     const rows = Math.max(1, Math.floor(lay.bodyHeight / ROW_LINES));
@@ -280,7 +359,12 @@ const ROLE_LABELS: Record<string, string> = {
   branch_summary: "branch summary",
 };
 
-function previewLines(preview: Preview | undefined, hit: SearchHit | undefined, lay: Layout, paint: Painter): string[] {
+function previewLines(
+  preview: Preview | undefined,
+  hit: SearchHit | undefined,
+  lay: Layout,
+  paint: Painter,
+): string[] {
   const width = lay.previewWidth;
   const height = lay.bodyHeight;
   const out: string[] = [];
@@ -290,7 +374,11 @@ function previewLines(preview: Preview | undefined, hit: SearchHit | undefined, 
   } else if (!preview || preview.path !== previewKey(hit) || preview.status === "loading") {
     out.push(pad([{ text: "Loading the latest messages…", fg: "dim" }]));
   } else if (preview.status === "error") {
-    for (const part of wrap(`Cannot read this session: ${oneLine(preview.error ?? "unknown error")}`, width - 2, paint.measure)) {
+    for (const part of wrap(
+      `Cannot read this session: ${oneLine(preview.error ?? "unknown error")}`,
+      width - 2,
+      paint.measure,
+    )) {
       out.push(pad([{ text: part, fg: "error" }]));
     }
   } else if (preview.messages.length === 0) {
@@ -298,7 +386,9 @@ function previewLines(preview: Preview | undefined, hit: SearchHit | undefined, 
   } else {
     // Latest messages at the bottom: newest first, each whole, while they fit; the newest is shown
     // even when it alone overflows the pane (its start, then "…").
-    const heading = pad([{ text: `Latest of ${preview.total} message${preview.total === 1 ? "" : "s"}`, fg: "dim" }]);
+    const heading = pad([
+      { text: `Latest of ${preview.total} message${preview.total === 1 ? "" : "s"}`, fg: "dim" },
+    ]);
     const room = height - 1;
     const blocks: string[][] = [];
     let used = 0;
@@ -326,25 +416,50 @@ function previewLines(preview: Preview | undefined, hit: SearchHit | undefined, 
 }
 
 function statusSpans(state: PickerState): Span[] {
-  if (state.notice) return [{ text: oneLine(state.notice.text), fg: state.notice.kind === "info" ? "accent" : state.notice.kind }];
+  if (state.notice)
+    return [
+      {
+        text: oneLine(state.notice.text),
+        fg: state.notice.kind === "info" ? "accent" : state.notice.kind,
+      },
+    ];
   const parts: Span[] = [];
   if (state.searching && state.loaded) parts.push({ text: "Searching… ", fg: "dim" });
-  // This machine's index says nothing of the archive's results: its state is not the remote scope's.
+  // This machine's index says nothing of the archive's results: its state is not the remote
+  // scope's.
   const local = state.scope !== "remote";
   if (state.syncing && local) parts.push({ text: "Updating the index… ", fg: "dim" });
-  else if (state.indexBusy && local) parts.push({ text: "Index busy (another recall is writing); showing what it has. ", fg: "warning" });
+  else if (state.indexBusy && local)
+    parts.push({
+      text: "Index busy (another recall is writing); showing what it has. ",
+      fg: "warning",
+    });
   if (parts.length === 0 && state.loaded) {
     const n = state.results.length;
     const more = n >= state.limit ? "+" : "";
     const related = state.relatedTo ? ` related to ${oneLine(sessionTitle(state.relatedTo))}` : "";
     const meaning = state.byMeaning && !state.relatedTo ? " by words and meaning" : "";
-    const where = state.scope === "current" ? " in this folder" : state.scope === "remote" ? ` in remote ${state.remote} (every machine)` : "";
-    parts.push({ text: `${n}${more} session${n === 1 ? "" : "s"}${where}${related}${state.scope === "remote" ? "" : meaning}`, fg: "dim" });
+    const where =
+      state.scope === "current"
+        ? " in this folder"
+        : state.scope === "remote"
+          ? ` in remote ${state.remote} (every machine)`
+          : "";
+    parts.push({
+      text: `${n}${more} session${n === 1 ? "" : "s"}${where}${related}${state.scope === "remote" ? "" : meaning}`,
+      fg: "dim",
+    });
   }
   return parts;
 }
 
-export function renderPicker(state: PickerState, width: number, height: number, theme: PickerTheme, options: RenderOptions = {}): string[] {
+export function renderPicker(
+  state: PickerState,
+  width: number,
+  height: number,
+  theme: PickerTheme,
+  options: RenderOptions = {},
+): string[] {
   const measure = options.measure ?? terminalWidth;
   const paint = new Painter(theme, measure);
   const lay = layout(width, height);
@@ -353,32 +468,50 @@ export function renderPicker(state: PickerState, width: number, height: number, 
 
   const lines: string[] = [];
   // ╭─ recall ──── all projects ─╮
-  const scopeLabel = state.scope === "current" ? `this folder: ${projectFolder(state.cwd)}` : scopeName(state, state.scope);
+  const scopeLabel =
+    state.scope === "current"
+      ? `this folder: ${projectFolder(state.cwd)}`
+      : scopeName(state, state.scope);
   const label = truncate(` ${scopeLabel} `, Math.max(0, lay.inner - 12), measure);
   const fill = Math.max(0, lay.inner - 10 - measure(label));
-  lines.push(border("╭─") + theme.fg("accent", theme.bold(" recall ")) + border("─".repeat(fill)) + theme.fg("accent", label) + border("─╮"));
+  lines.push(
+    border("╭─") +
+      theme.fg("accent", theme.bold(" recall ")) +
+      border("─".repeat(fill)) +
+      theme.fg("accent", label) +
+      border("─╮"),
+  );
 
   // > query, with the cursor on a cell of its own; a query too long for the line shows its end.
   const prompt = "> ";
   const room = lay.inner - 1 - prompt.length;
-  const split = (text: string) => Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text), (s) => s.segment);
+  const split = (text: string) =>
+    Array.from(
+      new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text),
+      (s) => s.segment,
+    );
   const afterGraphemes = split(oneLine(state.query.slice(state.cursor)));
   const cursorText = afterGraphemes[0] ?? " ";
   let beforeText = oneLine(state.query.slice(0, state.cursor));
   if (measure(beforeText) + measure(cursorText) > room) {
     const graphemes = split(beforeText);
-    while (graphemes.length > 0 && 1 + measure(graphemes.join("")) + measure(cursorText) > room) graphemes.shift();
+    while (graphemes.length > 0 && 1 + measure(graphemes.join("")) + measure(cursorText) > room)
+      graphemes.shift();
     beforeText = "…" + graphemes.join("");
   }
   const afterRoom = Math.max(0, room - measure(beforeText) - measure(cursorText));
   const afterText = sliceToWidth(afterGraphemes.slice(1).join(""), afterRoom, measure);
-  const pad = " ".repeat(Math.max(0, room - measure(beforeText) - measure(cursorText) - measure(afterText)));
+  const pad = " ".repeat(
+    Math.max(0, room - measure(beforeText) - measure(cursorText) - measure(afterText)),
+  );
   lines.push(
     framed(
       " " +
         theme.fg("accent", prompt) +
         theme.fg("text", beforeText) +
-        (options.cursor ? options.cursor(cursorText) : theme.bg("selectedBg", theme.fg("text", cursorText))) +
+        (options.cursor
+          ? options.cursor(cursorText)
+          : theme.bg("selectedBg", theme.fg("text", cursorText))) +
         theme.fg("text", afterText) +
         pad,
     ),
@@ -389,7 +522,8 @@ export function renderPicker(state: PickerState, width: number, height: number, 
   const list = listLines(state, lay, paint);
   if (lay.previewWidth > 0) {
     const preview = previewLines(state.preview, state.results[state.selected], lay, paint);
-    for (let i = 0; i < lay.bodyHeight; i++) lines.push(framed(list[i]! + border("│") + preview[i]!));
+    for (let i = 0; i < lay.bodyHeight; i++)
+      lines.push(framed(list[i]! + border("│") + preview[i]!));
   } else {
     for (const line of list) lines.push(framed(line));
   }
@@ -397,9 +531,15 @@ export function renderPicker(state: PickerState, width: number, height: number, 
   if (lay.separators) lines.push(border("├" + "─".repeat(lay.inner) + "┤"));
 
   // status … position
-  const position = state.results.length > 0 ? `${state.selected + 1}/${state.results.length}${state.results.length >= state.limit ? "+" : ""}` : "";
+  const position =
+    state.results.length > 0
+      ? `${state.selected + 1}/${state.results.length}${state.results.length >= state.limit ? "+" : ""}`
+      : "";
   const positionWidth = measure(position);
-  const status = paint.line([{ text: " " }, ...statusSpans(state)], Math.max(0, lay.inner - positionWidth - 1));
+  const status = paint.line(
+    [{ text: " " }, ...statusSpans(state)],
+    Math.max(0, lay.inner - positionWidth - 1),
+  );
   lines.push(framed(status + theme.fg("dim", position) + " "));
 
   if (lay.help) {

@@ -44,7 +44,10 @@ export interface PickerState {
   byMeaning: boolean;
   /** The folder Pi runs in: what `current` scope means. */
   cwd: string;
-  /** The remote Tab reaches after `all` (the first of config.json's); none: Tab toggles the two local scopes. */
+  /**
+   * The remote Tab reaches after `all` (the first of config.json's); none: Tab toggles the two
+   * local scopes.
+   */
   remote?: string;
   /** The session Pi has open, which cannot be resumed from the picker. */
   currentSession: { id?: string; path?: string };
@@ -74,7 +77,10 @@ export interface PickerState {
 
 export type PickerKey =
   | { type: "up" | "down" | "pageUp" | "pageDown" | "first" | "last" }
-  | { type: "confirm" | "cancel" | "toggleScope" | "toggleContent" | "toggleRelated" | "toggleMeaning" }
+  | {
+      type:
+        "confirm" | "cancel" | "toggleScope" | "toggleContent" | "toggleRelated" | "toggleMeaning";
+    }
   | { type: "left" | "right" | "lineStart" | "lineEnd" }
   | { type: "backspace" | "delete" | "deleteWordBackward" | "clearLine" }
   | { type: "text"; text: string };
@@ -139,10 +145,23 @@ export function initialState(options: {
  * What the index is asked for the current state: a search, (no words yet) the latest sessions, or
  * the sessions related to one (`related`); in the `remote` scope, the archive's search.
  */
-export function searchRequest(state: PickerState): { query: string; cwd?: string; limit: number; content?: ContentScope[]; match?: "both" | "words"; related?: SessionRef; remote?: string } {
+export function searchRequest(state: PickerState): {
+  query: string;
+  cwd?: string;
+  limit: number;
+  content?: ContentScope[];
+  match?: "both" | "words";
+  related?: SessionRef;
+  remote?: string;
+} {
   const related = state.relatedTo;
   if (state.scope === "remote" && state.remote !== undefined) {
-    return { query: state.query, remote: state.remote, limit: state.limit, ...(state.everyKind ? { content: ["all" as const] } : {}) };
+    return {
+      query: state.query,
+      remote: state.remote,
+      limit: state.limit,
+      ...(state.everyKind ? { content: ["all" as const] } : {}),
+    };
   }
   return {
     query: state.query,
@@ -164,7 +183,10 @@ export function isArchived(hit: SearchHit): hit is ArchiveHit {
   return "origin" in hit;
 }
 
-/** What a preview is known by: a session's file, or an archived session's remote and id (it has no file here). */
+/**
+ * What a preview is known by: a session's file, or an archived session's remote and id (it has no
+ * file here).
+ */
 export function previewKey(hit: SearchHit): string {
   return isArchived(hit) ? `${hit.origin.remote}:${hit.id}` : hit.path;
 }
@@ -230,13 +252,27 @@ function confirm(state: PickerState, ctx: KeyContext): Update {
 /** Enter on `hit`: resume it; an archived one is pulled to this machine first. */
 function confirmHit(state: PickerState, hit: SearchHit, ctx: KeyContext): Update {
   if (isCurrentSession(state, hit)) {
-    return { state: { ...state, notice: { kind: "warning", text: "That is the session you are in already." } }, effects: [] };
+    return {
+      state: {
+        ...state,
+        notice: { kind: "warning", text: "That is the session you are in already." },
+      },
+      effects: [],
+    };
   }
   if (isArchived(hit)) {
-    return { state: { ...state, notice: { kind: "info", text: `Pulling it from remote ${hit.origin.remote}…` } }, effects: [{ type: "pull", hit }] };
+    return {
+      state: {
+        ...state,
+        notice: { kind: "info", text: `Pulling it from remote ${hit.origin.remote}…` },
+      },
+      effects: [{ type: "pull", hit }],
+    };
   }
   if (!hit.cwd || !ctx.folderExists(hit.cwd)) {
-    const where = hit.cwd ? `Its folder ${hit.cwd} no longer exists.` : "It does not record its folder.";
+    const where = hit.cwd
+      ? `Its folder ${hit.cwd} no longer exists.`
+      : "It does not record its folder.";
     return {
       state: {
         ...state,
@@ -253,15 +289,30 @@ function confirmHit(state: PickerState, hit: SearchHit, ctx: KeyContext): Update
  * An archived session pulled to this machine (its file at `path`, continuing in `cwd`): resumed
  * as a session of this machine is, or forked when its folder is not here.
  */
-export function pulled(state: PickerState, hit: ArchiveHit, local: { path: string; cwd: string }, ctx: KeyContext): Update {
+export function pulled(
+  state: PickerState,
+  hit: ArchiveHit,
+  local: { path: string; cwd: string },
+  ctx: KeyContext,
+): Update {
   const { origin: _origin, ...here } = hit;
-  return confirmHit({ ...state, notice: undefined }, { ...here, path: local.path, cwd: local.cwd }, ctx);
+  return confirmHit(
+    { ...state, notice: undefined },
+    { ...here, path: local.path, cwd: local.cwd },
+    ctx,
+  );
 }
 
 /** An archived session that could not be pulled: where it lives, and why. */
 export function notPulled(state: PickerState, hit: ArchiveHit, reason: string): PickerState {
   const { machine, user, remote } = hit.origin;
-  return { ...state, notice: { kind: "warning", text: `That session lives on ${machine} (${user}, in remote ${remote}), not on this machine: ${reason}` } };
+  return {
+    ...state,
+    notice: {
+      kind: "warning",
+      text: `That session lives on ${machine} (${user}, in remote ${remote}), not on this machine: ${reason}`,
+    },
+  };
 }
 
 export function handleKey(state: PickerState, key: PickerKey, ctx: KeyContext): Update {
@@ -276,13 +327,25 @@ export function handleKey(state: PickerState, key: PickerKey, ctx: KeyContext): 
   const page = Math.max(1, ctx.pageSize);
   switch (key.type) {
     case "up":
-      return count === 0 ? { state, effects: [] } : move(state, state.selected <= 0 ? count - 1 : state.selected - 1, ctx);
+      return count === 0
+        ? { state, effects: [] }
+        : move(state, state.selected <= 0 ? count - 1 : state.selected - 1, ctx);
     case "down":
-      return count === 0 ? { state, effects: [] } : move(state, state.selected >= count - 1 ? 0 : state.selected + 1, ctx);
+      return count === 0
+        ? { state, effects: [] }
+        : move(state, state.selected >= count - 1 ? 0 : state.selected + 1, ctx);
     case "pageUp":
-      return move({ ...state, scroll: state.scroll - page }, Math.max(0, state.selected - page), ctx);
+      return move(
+        { ...state, scroll: state.scroll - page },
+        Math.max(0, state.selected - page),
+        ctx,
+      );
     case "pageDown":
-      return move({ ...state, scroll: state.scroll + page }, Math.min(count - 1, state.selected + page), ctx);
+      return move(
+        { ...state, scroll: state.scroll + page },
+        Math.min(count - 1, state.selected + page),
+        ctx,
+      );
     case "first":
       return move(state, 0, ctx);
     case "last":
@@ -293,7 +356,8 @@ export function handleKey(state: PickerState, key: PickerKey, ctx: KeyContext): 
       return { state, effects: [{ type: "close" }] };
     case "toggleScope": {
       const scope = nextScope(state);
-      // The archive's results and this machine's are of different places: neither stays on show under the other.
+      // The archive's results and this machine's are of different places: neither stays on show
+      // under the other.
       const across = scope === "remote" || state.scope === "remote";
       return {
         state: {
@@ -311,26 +375,63 @@ export function handleKey(state: PickerState, key: PickerKey, ctx: KeyContext): 
     }
     case "toggleContent":
       return {
-        state: { ...state, everyKind: !state.everyKind, selected: 0, scroll: 0, loaded: false, searching: true, notice: undefined },
+        state: {
+          ...state,
+          everyKind: !state.everyKind,
+          selected: 0,
+          scroll: 0,
+          loaded: false,
+          searching: true,
+          notice: undefined,
+        },
         effects: [{ type: "search", debounce: false }],
       };
     case "toggleMeaning":
       return {
-        state: { ...state, byMeaning: !state.byMeaning, selected: 0, scroll: 0, loaded: false, searching: true, notice: undefined },
+        state: {
+          ...state,
+          byMeaning: !state.byMeaning,
+          selected: 0,
+          scroll: 0,
+          loaded: false,
+          searching: true,
+          notice: undefined,
+        },
         effects: [{ type: "search", debounce: false }],
       };
     case "toggleRelated": {
-      if (state.scope === "remote") return { state: { ...state, notice: { kind: "info", text: "Related sessions are looked up on this machine: Tab to this folder or all projects." } }, effects: [] };
+      if (state.scope === "remote")
+        return {
+          state: {
+            ...state,
+            notice: {
+              kind: "info",
+              text: "Related sessions are looked up on this machine: Tab to this folder or all projects.",
+            },
+          },
+          effects: [],
+        };
       // The selected session's related sessions, or back to the query's results.
       const relatedTo = state.relatedTo ? undefined : selectedHit(state);
       if (!state.relatedTo && !relatedTo) return { state, effects: [] };
       return {
-        state: { ...state, relatedTo, selected: 0, scroll: 0, loaded: false, searching: true, notice: undefined },
+        state: {
+          ...state,
+          relatedTo,
+          selected: 0,
+          scroll: 0,
+          loaded: false,
+          searching: true,
+          notice: undefined,
+        },
         effects: [{ type: "search", debounce: false }],
       };
     }
     case "left":
-      return { state: { ...state, cursor: previousBoundary(state.query, state.cursor) }, effects: [] };
+      return {
+        state: { ...state, cursor: previousBoundary(state.query, state.cursor) },
+        effects: [],
+      };
     case "right":
       return { state: { ...state, cursor: nextBoundary(state.query, state.cursor) }, effects: [] };
     case "lineStart":
@@ -345,7 +446,11 @@ export function handleKey(state: PickerState, key: PickerKey, ctx: KeyContext): 
     case "delete": {
       if (state.cursor >= state.query.length) return { state, effects: [] };
       const to = nextBoundary(state.query, state.cursor);
-      return edited(state, state.query.slice(0, state.cursor) + state.query.slice(to), state.cursor);
+      return edited(
+        state,
+        state.query.slice(0, state.cursor) + state.query.slice(to),
+        state.cursor,
+      );
     }
     case "deleteWordBackward": {
       const before = state.query.slice(0, state.cursor);
@@ -359,7 +464,11 @@ export function handleKey(state: PickerState, key: PickerKey, ctx: KeyContext): 
       // Pasted text may hold line breaks or control characters: a query is one line.
       const text = key.text.replace(/[\r\n\t]+/g, " ").replace(/[\u0000-\u001f\u007f]/g, "");
       if (!text) return { state, effects: [] };
-      return edited(state, state.query.slice(0, state.cursor) + text + state.query.slice(state.cursor), state.cursor + text.length);
+      return edited(
+        state,
+        state.query.slice(0, state.cursor) + text + state.query.slice(state.cursor),
+        state.cursor + text.length,
+      );
     }
   }
 }
@@ -368,7 +477,11 @@ export function handleKey(state: PickerState, key: PickerKey, ctx: KeyContext): 
  * New results for the current query. A refresh of the same query (after the index caught up)
  * keeps the same session selected; results of a new query start at the top.
  */
-export function withResults(state: PickerState, hits: SearchHit[], options: { refresh: boolean; pageSize: number; now?: number }): PickerState {
+export function withResults(
+  state: PickerState,
+  hits: SearchHit[],
+  options: { refresh: boolean; pageSize: number; now?: number },
+): PickerState {
   const previous = selectedHit(state);
   let selected = 0;
   if (options.refresh && previous) {
