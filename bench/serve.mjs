@@ -255,30 +255,15 @@ if (browserRounds > 0) {
       const context = await browser.newContext();
       const page = await context.newPage();
       const firstPart = page.locator(".part").first();
-      // Cold, in the app: the search page open (the server's first catch-up done), then the
-      // session opened as a hit's link opens it (the address changes, no reload), its view
-      // rendered for the first time.
+      // Cold, in the app: the search page open and the server's start done (its first catch-up,
+      // then its first count of the activity, which the activity page's call waits for), then
+      // the session opened as a hit's link opens it (the address changes, no reload), its view
+      // rendered for the first time in the process.
       await page.goto(`${server.origin}/?token=${server.token}`);
       await page.locator("input").first().waitFor({ state: "visible" });
       await server.settled();
-      // Timed in the page, from the address change to the frame after the first part is in
-      // (Playwright's own polling would add its interval to the figure).
-      samples.browserCold.push(
-        await page.evaluate(
-          (to) =>
-            new Promise((resolve) => {
-              const start = performance.now();
-              new MutationObserver((_, observer) => {
-                if (!document.querySelector(".part")) return;
-                observer.disconnect();
-                requestAnimationFrame(() => resolve(performance.now() - start));
-              }).observe(document.body, { childList: true, subtree: true });
-              history.pushState(null, "", to);
-              dispatchEvent(new PopStateEvent("popstate"));
-            }),
-          `/session/${long.id}`,
-        ),
-      );
+      await timed(server, "/api/activity");
+      samples.browserCold.push(await openInApp(page, `/session/${long.id}`));
       await firstPart.waitFor({ state: "visible" });
       // Again, as a new tab opens it: the whole page loaded, its view kept by the server.
       for (let i = 0; i < warmRuns; i++) {
@@ -372,7 +357,7 @@ const table = [
     ["long session, again", "sessionWarm"],
     ["long session, a later page of 120 parts", "partsPage"],
     [
-      "long session in chromium, opened in the app, first `.part` visible, first render",
+      "long session in chromium, opened in the app (its start done), first `.part` visible, first render",
       "browserCold",
     ],
     ["long session in chromium, a new tab, the view kept", "browserWarm"],
@@ -554,6 +539,28 @@ function typedQueries() {
     );
   }
   return texts.slice(0, Number(values.queries)).map((text) => ({ text }));
+}
+
+/**
+ * Opens `to` in the app as a link does (the address changes, no reload), timed in the page from
+ * the change to the frame after the first `selector` is in (Playwright's own polling would add its
+ * interval to the figure).
+ */
+function openInApp(page, to, selector = ".part") {
+  return page.evaluate(
+    ([to, selector]) =>
+      new Promise((resolve) => {
+        const start = performance.now();
+        new MutationObserver((_, observer) => {
+          if (!document.querySelector(selector)) return;
+          observer.disconnect();
+          requestAnimationFrame(() => resolve(performance.now() - start));
+        }).observe(document.body, { childList: true, subtree: true });
+        history.pushState(null, "", to);
+        dispatchEvent(new PopStateEvent("popstate"));
+      }),
+    [to, selector],
+  );
 }
 
 /**

@@ -89,7 +89,7 @@ export const PARTS_PER_PAGE = 50;
 /**
  * The parts of a session page's first answer: a first screen, drawn before the rest is asked for.
  */
-export const FIRST_SCREEN_PARTS = 12;
+export const FIRST_SCREEN_PARTS = 8;
 
 export interface PartAnswer {
   /** HTML the library rendered: session text escaped, Markdown without raw HTML. */
