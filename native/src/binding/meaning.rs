@@ -14,7 +14,7 @@ use crate::meaning::background::{each_at_low_priority, spare_cores};
 use crate::meaning::store::Store;
 use crate::meaning::{Arithmetic, Model, DIMENSIONS, MAX_TOKENS};
 use crate::panics;
-use crate::search::by_meaning::{live_keys, pending};
+use crate::search::by_meaning::{live_keys, pending, Pending};
 
 /// A loaded meaning model (recall-model's model.rs).
 #[napi]
@@ -139,17 +139,17 @@ impl MeaningIndex {
             let searcher = engine.searcher();
             // No lock is held while the model runs: searches read their snapshots meanwhile.
             let mut store = refreshed(&current)?;
-            let (texts, coverage) = pending(&searcher, engine.fields(), &store, batch as usize)?;
+            let Pending {
+                texts,
+                mut coverage,
+                covered_by_texts,
+            } = pending(&searcher, engine.fields(), &store, batch as usize)?;
             let vectors = embed_at_low_priority(&model, &texts);
             if let Some(writer) = writer.as_mut() {
                 store.append(writer, &vectors)?;
                 publish(&current, &store);
+                coverage.embedded += covered_by_texts;
             }
-            let coverage = if texts.is_empty() {
-                coverage
-            } else {
-                pending(&searcher, engine.fields(), &store, 0)?.1
-            };
             Ok(JsMeaningStep {
                 added: texts.len() as u32,
                 coverage: coverage.into(),
@@ -193,7 +193,7 @@ impl MeaningIndex {
         AsyncTask::new(job(move || {
             let store = refreshed(&current)?;
             Ok(pending(&engine.searcher(), engine.fields(), &store, 0)?
-                .1
+                .coverage
                 .into())
         }))
     }

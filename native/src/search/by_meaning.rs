@@ -157,14 +157,25 @@ fn for_each_opening_of(
     )
 }
 
-/// Up to `limit` texts whose vectors the store lacks (key and text, messages and sessions'
-/// openings, the newest first, each key once), and the coverage of the whole index (messages).
+/// What the store lacks, as `pending` finds it.
+pub struct Pending {
+    /// Up to the limit asked for: key and text, messages and sessions' openings, newest first,
+    /// each key once.
+    pub texts: Vec<(u64, String)>,
+    /// The coverage of the whole index (messages).
+    pub coverage: Coverage,
+    /// The messages not covered that these texts' vectors will cover (a text may be several
+    /// messages'): the coverage once they are stored, without reading the index again.
+    pub covered_by_texts: u64,
+}
+
+/// Up to `limit` texts whose vectors the store lacks, and the coverage (see `Pending`).
 pub fn pending(
     searcher: &Searcher,
     fields: &Fields,
     store: &Store,
     limit: usize,
-) -> Result<(Vec<(u64, String)>, Coverage)> {
+) -> Result<Pending> {
     let mut coverage = Coverage::default();
     // Time, key, document, and the field its text is in.
     let mut missing: Vec<(i64, u64, DocAddress, Field)> = Vec::new();
@@ -183,7 +194,7 @@ pub fn pending(
     missing.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let mut seen = PathKeys::default();
     let mut texts = Vec::new();
-    for (_, key, address, field) in missing {
+    for &(_, key, address, field) in &missing {
         if texts.len() == limit {
             break;
         }
@@ -196,7 +207,15 @@ pub fn pending(
             texts.push((key, text));
         }
     }
-    Ok((texts, coverage))
+    let covered_by_texts = missing
+        .iter()
+        .filter(|(_, key, _, field)| *field == fields.content && seen.contains(key))
+        .count() as u64;
+    Ok(Pending {
+        texts,
+        coverage,
+        covered_by_texts,
+    })
 }
 
 /// The keys of every live unit: what a compaction keeps.
