@@ -26,8 +26,7 @@ export function renderEntry(
   value: Record<string, unknown>,
   mode: TranscriptMode,
 ): RenderedEntry | undefined {
-  const rendered = render(type, value, mode === "raw", false);
-  return rendered && rendered.text.trim() ? rendered : undefined;
+  return listed(type, value, mode, false);
 }
 
 /**
@@ -39,8 +38,18 @@ export function shownRole(
   value: Record<string, unknown>,
   mode: TranscriptMode,
 ): string | undefined {
-  const rendered = render(type, value, mode === "raw", true);
-  return rendered && rendered.text.trim() ? rendered.role : undefined;
+  return listed(type, value, mode, true)?.role;
+}
+
+/** The entry as `mode` lists it: rendered, and left out when its text is empty. */
+function listed(
+  type: string,
+  value: Record<string, unknown>,
+  mode: TranscriptMode,
+  probe: boolean,
+): RenderedEntry | undefined {
+  const rendered = render(type, value, mode === "raw", probe);
+  return rendered && rendered.text.trim() ? rendered : undefined;
 }
 
 /** `probe`: only whether there is text matters, so a tool call's arguments are left out of it. */
