@@ -15,7 +15,8 @@ export default defineConfig({
     setupFiles: ["test/helpers/clean-env.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Tests spawn the real CLI and share a 2-core machine with cargo: keep parallelism modest.
-    maxWorkers: 2,
+    // A test file spends most of its time waiting on what it spawns (the CLI, Pi, OpenSearch,
+    // Chromium): three files at a time keep a 2-core machine busy without crowding it.
+    maxWorkers: 3,
   },
 });
