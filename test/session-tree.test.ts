@@ -14,7 +14,14 @@ import { describe, expect, it } from "vitest";
 import { renderEntry, shownRole, TRANSCRIPT_MODES } from "../src/sessions/entry-text.js";
 import { readSessionDocument } from "../src/sessions/session-document.js";
 import { readSessionForIndex } from "../src/sessions/session-index-reader.js";
-import { activeBranch, depthFirst, readSessionTree } from "../src/sessions/session-tree.js";
+import { readEntries } from "../src/sessions/entries.js";
+import {
+  activeBranch,
+  depthFirst,
+  keptValue,
+  readSessionTree,
+} from "../src/sessions/session-tree.js";
+import { conversationParts, renderHtml, renderMarkdown } from "../src/render/index.js";
 import { listTranscript, readListed, transcript } from "../src/sessions/transcript.js";
 import { SHARED_FIXTURES, SHARED_FIXTURES_SKIP } from "./helpers/agent-dir.js";
 import { FIXTURE_FILES, FIXTURE_SESSIONS_DIR as S } from "./helpers/fixture-files.js";
@@ -194,11 +201,12 @@ describe("the transcript", () => {
     let shown = 0;
     for (const path of Object.values(f)) {
       for (const entry of readSessionTree(path, { keep: true }).entries) {
+        const value = keptValue(entry)!;
         for (const mode of TRANSCRIPT_MODES) {
-          expect(shownRole(entry.type, entry.value!, mode)).toBe(
-            renderEntry(entry.type, entry.value!, mode)?.role,
+          expect(shownRole(entry.type, value, mode)).toBe(
+            renderEntry(entry.type, value, mode)?.role,
           );
-          expect(entry.shownAs[mode]).toBe(shownRole(entry.type, entry.value!, mode));
+          expect(entry.shownAs[mode]).toBe(shownRole(entry.type, value, mode));
           if (entry.shownAs[mode]) shown++;
         }
       }
@@ -293,5 +301,133 @@ describe("the transcript", () => {
     expect(abandoned.map((i) => i.entryId)).toEqual(["977993f5", "b27ebf86"]);
     expect(abandoned.every((i) => i.text.includes("abandonedbranchword"))).toBe(true);
     expect(items).toHaveLength(11);
+  });
+});
+
+describe("a kept tree's tool output, parsed when its part is first rendered", () => {
+  const exported = (path: string, keep: boolean) => ({
+    ...readSessionDocument(
+      keep ? readSessionTree(path, { keep: true, modes: ["raw"] }) : readSessionTree(path),
+      { allBranches: true },
+    ),
+    id: "s",
+    project: "p",
+    tags: [],
+    redacted: null,
+  });
+  /** Each entry's value as a full parse of its line gives it. */
+  const parsedValues = (path: string) => {
+    const values: Record<string, unknown>[] = [];
+    readEntries(path, ({ value }) => void values.push(value));
+    return values;
+  };
+
+  /** Every entry of the file kept and its value whole again equals the full parse's. */
+  const expectSameAsFullParse = (path: string) => {
+    const tree = readSessionTree(path, { keep: true, modes: ["raw"] });
+    expect(tree.entries.map((e) => keptValue(e))).toEqual(parsedValues(path));
+    for (const entry of tree.entries) {
+      expect(shownRole(entry.type, keptValue(entry)!, "raw")).toBe(entry.shownAs.raw);
+      if (!entry.output) continue;
+      expect((entry.value!.message as Record<string, unknown>).content).toBeUndefined();
+    }
+    const kept = exported(path, true);
+    const again = exported(path, false);
+    expect(kept).toEqual(again);
+    expect(renderHtml(kept)).toBe(renderHtml(again));
+    expect(renderMarkdown(kept)).toBe(renderMarkdown(again));
+    return tree;
+  };
+
+  it("gives every fixture entry's value, listing, document and rendering as a full parse does", () => {
+    let lazy = 0;
+    for (const path of Object.values(f))
+      lazy += expectSameAsFullParse(path).entries.filter((e) => e.output).length;
+    expect(lazy).toBeGreaterThan(3);
+  });
+
+  // Lines written by hand: what a cheap reading of a line could get wrong must come out as
+  // JSON.parse reads it.
+  const header = `{"type":"session","version":3,"id":"crafted","timestamp":"2026-11-01T10:00:00.000Z","cwd":"/w"}`;
+  const at = (n: number) => `"timestamp":"2026-11-01T10:00:${String(n).padStart(2, "0")}.000Z"`;
+  const calls = ["c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9"]
+    .map(
+      (id) => `{"type":"toolCall","id":"${id}","name":"bash","arguments":{"command":"ls ${id}"}}`,
+    )
+    .join(",");
+  const big = 'x\\"y\\\\'.repeat(400_000); // ~2.8 MB, past the reader's 1 MiB chunks
+  const lines = [
+    header,
+    `{"type":"message","id":"u1","parentId":null,${at(1)},"message":{"role":"user","content":"run them"}}`,
+    `{"type":"message","id":"a1","parentId":"u1",${at(2)},"message":{"role":"assistant","content":[${calls}]}}`,
+    // escaped quotes, backslashes and unicode escapes, with a key named role inside the output
+    `{"type":"message","id":"r1","parentId":"a1",${at(3)},"message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"say \\"hi\\", \\\\\\"role\\":\\"user\\" \\u00e9\\ud83d\\ude00"}],"isError":false}}`,
+    // odd key order: the content first, the role last
+    `{"message":{"content":[{"text":"ordered oddly","type":"text"}],"isError":true,"toolName":"bash","toolCallId":"c2","role":"toolResult"},${at(4)},"parentId":"r1","id":"r2","type":"message"}`,
+    // duplicate keys: the last wins, as in JSON.parse
+    `{"type":"message","id":"r3","parentId":"r2",${at(5)},"message":{"role":"toolResult","toolCallId":"c9","content":[{"type":"text","text":"first content"}],"toolCallId":"c3","content":[{"type":"text","text":"second content"}]}}`,
+    `{"type":"message","id":"r4","parentId":"r3",${at(6)},"message":{"role":"toolResult","toolCallId":"c4","content":[{"type":"text","text":"a user message after all"}],"role":"user"}}`,
+    `{"type":"message","id":"r5","parentId":"r4",${at(7)},"message":{"role":"user","toolCallId":"c5","content":[{"type":"text","text":"a result after all"}],"role":"toolResult"}}`,
+    // output only blank: not listed, so its call shows no output
+    `{"type":"message","id":"r6","parentId":"r5",${at(8)},"message":{"role":"toolResult","toolCallId":"c6","content":[{"type":"text","text":"  \\n\\t "}]}}`,
+    // output as a string, and output holding a call (kept parsed: it is not output only)
+    `{"type":"message","id":"r7","parentId":"r6",${at(9)},"message":{"role":"toolResult","toolCallId":"c7","content":"plain string output"}}`,
+    `{"type":"message","id":"r8","parentId":"r7",${at(10)},"message":{"role":"toolResult","toolCallId":"c8","content":[{"type":"text","text":"odd"},{"type":"toolCall","id":"c8b","name":"x","arguments":{}},{"type":"thinking","thinking":"hm"},7,null]}}`,
+    // a result of a call that is not there (shown on its own), and a huge one with an image
+    `{"type":"message","id":"r9","parentId":"r8",${at(11)},"message":{"role":"toolResult","toolCallId":"nowhere","content":[{"type":"text","text":"orphan output"}]}}`,
+    `{"type":"message","id":"r10","parentId":"r9",${at(12)},"message":{"role":"toolResult","toolCallId":"c9","content":[{"type":"image","mimeType":"image/png","data":"AAAA"},{"type":"text","text":"${big}"}]}}`,
+    // not JSON (a bad escape in the output): skipped, as the full parse skips it
+    `{"type":"message","id":"r11","parentId":"r10",${at(13)},"message":{"role":"toolResult","toolCallId":"c1","content":[{"type":"text","text":"bad \\q escape"}]}}`,
+    `  \uFEFF{"type":"message","id":"r12","parentId":"r10",${at(14)},"message":{"role":"toolResult","toolCallId":"c1","content":[{"type":"text","text":"a second answer, padded"}]}}  `,
+    `{"type":"message","id":"a2","parentId":"r12",${at(15)},"message":{"role":"assistant","content":[{"type":"text","text":"done"}]}}`,
+  ];
+
+  it("gives crafted lines (escapes, key order, duplicate keys, blank, odd or huge output, bad JSON) as a full parse does", () => {
+    const dir = mkdtempSync(join(tmpdir(), "recall-tree-"));
+    try {
+      const path = join(dir, "crafted.jsonl");
+      writeFileSync(path, `${lines.join("\n")}\n`);
+      const tree = expectSameAsFullParse(path);
+      expect(tree.malformedLines).toBe(1);
+      const byId = (id: string) => tree.byId.get(id)!;
+      expect(
+        ["r1", "r2", "r3", "r5", "r6", "r7", "r9", "r10", "r12"].map((id) => !!byId(id).output),
+      ).toEqual([true, true, true, true, true, true, true, true, true]);
+      expect(byId("r4").output).toBeUndefined();
+      expect(byId("r8").output).toBeUndefined();
+      expect(byId("r6").shownAs.raw).toBeUndefined();
+      expect(byId("r3").value!.message).toMatchObject({ toolCallId: "c3" });
+      const html = renderHtml(exported(path, true));
+      expect(html).toContain("second content");
+      expect(html).not.toContain("first content");
+      expect(html).toContain("orphan output");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("parses no output until its part is rendered: a call's output is read with the call's part", () => {
+    const dir = mkdtempSync(join(tmpdir(), "recall-tree-"));
+    try {
+      const path = join(dir, "crafted.jsonl");
+      writeFileSync(path, `${lines.join("\n")}\n`);
+      const tree = readSessionTree(path, { keep: true, modes: ["raw"] });
+      const document = readSessionDocument(tree, { allBranches: false });
+      // The kept bytes of two outputs spoiled: reading them now would fail.
+      tree.byId.get("r2")!.output!.fill(0x20);
+      tree.byId.get("r10")!.output!.fill(0x20);
+      const parts = conversationParts({
+        ...document,
+        id: "s",
+        project: "p",
+        tags: [],
+        redacted: null,
+      });
+      const callPart = parts.find((p) => p.entryIds.includes("r2"))!;
+      expect(parts[0]!.html).toContain("run them");
+      expect(() => callPart.html).toThrow();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -31,8 +31,10 @@ export const KIND_LABELS: Record<EntryKind, string> = {
 export function conversationOf(session: ExportedSession): Conversation {
   const calls = new Set<string>();
   for (const entry of session.entries)
-    for (const block of entry.blocks)
-      if (block.type === "toolCall" && block.id) calls.add(block.id);
+    // A tool result's output, kept unparsed until it is shown, holds no call.
+    if (!entry.outputOnly)
+      for (const block of entry.blocks)
+        if (block.type === "toolCall" && block.id) calls.add(block.id);
   const resultOf = new Map<string, DocumentEntry>();
   const shown: Shown[] = [];
   let previous: DocumentEntry | undefined;

@@ -13,6 +13,7 @@ import { basename } from "node:path";
 import { closeSync } from "node:fs";
 import {
   JsonLines,
+  lineObjectOf,
   openSessionFile,
   readLineObjectAt,
   type JsonLine,
@@ -179,6 +180,15 @@ export interface EntryPlace {
 
 export function placeOf(entry: SessionEntry): EntryPlace {
   return { start: entry.line.start, length: entry.line.length };
+}
+
+/**
+ * The entry a line's bytes hold, migrated as readEntries gives it (the bytes of a line it gave:
+ * the same value again); undefined if they hold none.
+ */
+export function entryOfBytes(bytes: Buffer): Record<string, unknown> | undefined {
+  const value = lineObjectOf(bytes);
+  return typeof value === "string" ? undefined : migrate(value);
 }
 
 /**

@@ -16,6 +16,11 @@ export interface JsonLine {
   length: number;
   /** 1-based line number in the file. */
   lineNo: number;
+  /**
+   * The line's bytes, without its newline: valid only until the iteration goes on (the buffer they
+   * are read into is read into again).
+   */
+  bytes: Buffer;
 }
 
 /** A line that was skipped, and why. */
@@ -89,6 +94,11 @@ function lineObject(text: string): Record<string, unknown> | string {
   }
 }
 
+/** The object of a line's bytes (as JsonLines reads them), or why they hold none. */
+export function lineObjectOf(bytes: Buffer): Record<string, unknown> | string {
+  return lineObject(bytes.toString("utf8").trim());
+}
+
 /**
  * The object of the line at `start` (`length` bytes, as readJsonLines found it), read again
  * from an open file without reading anything else; a string when the bytes there are no longer
@@ -105,7 +115,7 @@ export function readLineObjectAt(
     if (read === 0) return "cut short";
     got += read;
   }
-  return lineObject(bytes.toString("utf8").trim());
+  return lineObjectOf(bytes);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -218,7 +228,7 @@ export class JsonLines implements Iterable<JsonLine> {
           skipMalformed(thisLineNo, value);
           return undefined;
         }
-        return { value, start: thisStart, length: bytes.length, lineNo: thisLineNo };
+        return { value, start: thisStart, length: bytes.length, lineNo: thisLineNo, bytes };
       };
 
       for (;;) {

@@ -13,7 +13,7 @@ import { RecallError } from "../errors.js";
 import { EntryFile } from "./entries.js";
 import { renderEntry } from "./entry-text.js";
 import { listTranscript } from "./transcript.js";
-import type { SessionTree, TreeEntry } from "./session-tree.js";
+import { keptValue, type SessionTree, type TreeEntry } from "./session-tree.js";
 
 export type DocumentBlock =
   | { type: "text"; text: string }
@@ -54,6 +54,11 @@ export interface DocumentEntry {
   error?: string;
   /** Tool results: the call they answer and its tool. */
   toolCallId?: string;
+  /**
+   * Tool results whose blocks are text and images only (no call among them): a kept one's are
+   * parsed when first read (session-tree.ts, keptValue).
+   */
+  outputOnly?: true;
   toolName?: string;
   /** Tool results and shell commands that failed. */
   isError?: boolean;
@@ -95,7 +100,10 @@ export function readSessionDocument(
     for (const { entry, branch } of listed) {
       const value = entry.value ?? readAgain((file ??= new EntryFile(tree.path)), entry);
       const read = documentEntry(entry.type, value);
-      if (read) entries.push({ id: entry.id, timestamp: entry.timestamp, branch, ...read });
+      if (!read) continue;
+      const shown: DocumentEntry = { id: entry.id, timestamp: entry.timestamp, branch, ...read };
+      if (entry.output) outputWhenRead(shown, entry);
+      entries.push(shown);
     }
   } finally {
     file?.close();
@@ -113,6 +121,20 @@ export function readSessionDocument(
     allBranches: options.allBranches,
     entries,
   };
+}
+
+/**
+ * A kept tool result's blocks, parsed from its line when first read: a page renders the output of
+ * the few calls it shows.
+ */
+function outputWhenRead(shown: DocumentEntry, entry: TreeEntry): void {
+  let blocks: DocumentBlock[] | undefined;
+  Object.defineProperty(shown, "blocks", {
+    enumerable: true,
+    get: () =>
+      (blocks ??= blocksOf((keptValue(entry)!.message as Record<string, unknown>).content)),
+  });
+  shown.outputOnly = true;
 }
 
 /** An entry read again from the file: it must still be there, as the tree found it. */
@@ -169,14 +191,19 @@ function messageContent(m: Record<string, unknown>): EntryContent | undefined {
         ...(typeof m.errorMessage === "string" && m.errorMessage ? { error: m.errorMessage } : {}),
       };
     }
-    case "toolResult":
+    case "toolResult": {
+      const blocks = blocksOf(m.content);
       return {
         kind: "toolResult",
-        blocks: blocksOf(m.content),
+        blocks,
         ...(typeof m.toolCallId === "string" ? { toolCallId: m.toolCallId } : {}),
         ...(typeof m.toolName === "string" ? { toolName: m.toolName } : {}),
         isError: m.isError === true,
+        ...(blocks.every((b) => b.type === "text" || b.type === "image")
+          ? { outputOnly: true as const }
+          : {}),
       };
+    }
     case "bashExecution": {
       const exitCode = typeof m.exitCode === "number" ? m.exitCode : undefined;
       return {

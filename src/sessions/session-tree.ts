@@ -11,9 +11,18 @@
  *
  * The tree keeps no entry's content, only where it is in the file and whether each listing shows
  * it: a session of hundreds of megabytes is read in memory that grows with its number of entries,
- * and a reader reads again only the entries it shows (transcript.ts).
+ * and a reader reads again only the entries it shows (transcript.ts). A tree read to keep its
+ * entries (a page, an export) keeps each one's value, but a tool result's output (most of a
+ * session's bytes) only as its line's bytes, parsed again when first read (`keptValue`): a page
+ * shows the output of the few calls it renders.
  */
-import { placeOf, readEntries, type EntryPlace, type SessionHeader } from "./entries.js";
+import {
+  entryOfBytes,
+  placeOf,
+  readEntries,
+  type EntryPlace,
+  type SessionHeader,
+} from "./entries.js";
 import { shownRole, TRANSCRIPT_MODES, type TranscriptMode } from "./entry-text.js";
 import { toMillis } from "./text.js";
 
@@ -33,8 +42,16 @@ export interface TreeEntry {
   shownAs: Partial<Record<TranscriptMode, string>>;
   /** Compactions: the first entry kept (a v1 `firstKeptEntryIndex` resolved to its id). */
   firstKeptEntryId?: string;
-  /** The entry as parsed, where the tree was read to keep it (`{ keep: true }`). */
+  /**
+   * The entry as parsed, where the tree was read to keep it (`{ keep: true }`); a tool result's
+   * without its output (`message.content`), which `output` keeps (see keptValue).
+   */
   value?: Record<string, unknown>;
+  /**
+   * A kept tool result whose output is text and images only: its line's bytes, parsed again when
+   * the output is first read.
+   */
+  output?: Buffer;
 }
 
 export interface SessionTree {
@@ -99,7 +116,7 @@ export function readSessionTree(
         ...(typeof value.firstKeptEntryId === "string"
           ? { firstKeptEntryId: value.firstKeptEntryId }
           : {}),
-        ...(keep ? { value } : {}),
+        ...(keep ? kept(value, sessionEntry.line.bytes) : {}),
       };
       entries.push(entry);
       fileObjects.push(entry);
@@ -126,6 +143,38 @@ export function readSessionTree(
     name,
     malformedLines: stats.malformed,
   };
+}
+
+/**
+ * What a tree read with `keep` keeps of an entry: its value; of a tool result whose output is
+ * text and images only, its value without the output and its line's bytes (a copy: the reader's
+ * buffer is read into again).
+ */
+function kept(value: Record<string, unknown>, bytes: Buffer): Pick<TreeEntry, "value" | "output"> {
+  const message = value.message;
+  if (value.type !== "message" || !isRecord(message) || message.role !== "toolResult")
+    return { value };
+  const { content, ...rest } = message;
+  const output =
+    typeof content === "string" ||
+    (Array.isArray(content) &&
+      content.every((b) => isRecord(b) && (b.type === "text" || b.type === "image")));
+  return output ? { value: { ...value, message: rest }, output: Buffer.from(bytes) } : { value };
+}
+
+/**
+ * A kept entry's value whole (a tool result's output parsed again from its line's bytes: the
+ * value the tree read); undefined for an entry the tree did not keep.
+ */
+export function keptValue(entry: TreeEntry): Record<string, unknown> | undefined {
+  if (!entry.output) return entry.value;
+  const value = entryOfBytes(entry.output);
+  if (!value) throw new Error("a kept line no longer parses");
+  return value;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**
