@@ -214,6 +214,36 @@ describe("the transcript", () => {
     expect(shown).toBeGreaterThan(50);
   });
 
+  it("lists a message with some text that is not blank, in every listing, as renderEntry does", () => {
+    const blank = " \n\t\u00a0\u2028\ufeff";
+    const contents: unknown[] = [
+      blank,
+      "x",
+      [{ type: "text", text: blank }],
+      [
+        { type: "text", text: blank },
+        { type: "text", text: `${blank}y` },
+      ],
+      [{ type: "thinking", thinking: blank }],
+      [{ type: "thinking", thinking: "t", redacted: true }],
+      [{ type: "toolCall", id: "c", name: "n", arguments: {} }],
+      [{ type: "image" }, { type: "text", text: "" }],
+      [null, 3, { type: "other", text: "z" }, { type: "text", text: 5 }],
+    ];
+    for (const role of ["user", "assistant", "toolResult", "custom"])
+      for (const content of contents)
+        for (const mode of TRANSCRIPT_MODES) {
+          const value = { type: "message", message: { role, content } };
+          expect(shownRole("message", value, mode)).toBe(renderEntry("message", value, mode)?.role);
+        }
+    const thought = {
+      type: "message",
+      message: { role: "assistant", content: [{ type: "thinking", thinking: blank }] },
+    };
+    expect(shownRole("message", thought, "raw")).toBe("assistant");
+    expect(shownRole("message", thought, "conversation")).toBeUndefined();
+  });
+
   it("reads a whole session once when the tree keeps its entries: the same document, without reading the file again", () => {
     for (const path of Object.values(f)) {
       const again = readSessionDocument(readSessionTree(path), { allBranches: true });

@@ -94,9 +94,9 @@ export async function archivedSessionView(
   };
 }
 
-/** The renderers, loaded before they are first needed. */
+/** The renderers, loaded and readied (warmRenderers) before they are first needed. */
 export async function loadRenderers(): Promise<void> {
-  await import("../render/index.js");
+  (await import("../render/index.js")).warmRenderers();
 }
 
 /**

@@ -12,4 +12,5 @@ export {
 export { stylesheet } from "./stylesheet.js";
 export { headerFields, resumeLine, sessionTitle, type HeaderField } from "./session-header.js";
 export { renderMarkdown } from "./markdown.js";
+export { warmRenderers } from "./markdown-html.js";
 export type { ExportedSession, ExportFormat } from "./exported-session.js";

@@ -72,3 +72,14 @@ function markdownIt(): MarkdownIt {
 export function markdownHtml(text: string): string {
   return markdownIt().render(text);
 }
+
+/**
+ * markdown-it made, and its rules and highlight.js's JSON compiled, on a sample: what the first
+ * render of a process pays (~20 ms), paid before a page asks (`recall serve`).
+ */
+export function warmRenderers(): void {
+  markdownHtml(
+    "A *sample*, `code`, a [link](https://example.com)\n\n- a list\n\n| a |\n|---|\n| 1 |\n",
+  );
+  codeBlock('{\n  "command": "ls"\n}', "json");
+}

@@ -52,7 +52,10 @@ function listed(
   return rendered && rendered.text.trim() ? rendered : undefined;
 }
 
-/** `probe`: only whether there is text matters, so a tool call's arguments are left out of it. */
+/**
+ * `probe`: only whether there is text matters, so a tool call's arguments and a thinking block's
+ * text are left out of it.
+ */
 function render(
   type: string,
   value: Record<string, unknown>,
@@ -115,7 +118,10 @@ function renderMessage(message: unknown, raw: boolean, probe: boolean): Rendered
   }
 }
 
-/** Message content (a string or blocks) as text; thinking and tool calls only when `raw`. */
+/**
+ * Message content (a string or blocks) as text; thinking and tool calls only when `raw`. A probe
+ * gives the first piece that is not blank, or "": the text is blank exactly when that is.
+ */
 function blocksText(content: unknown, raw: boolean, probe: boolean): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
@@ -123,19 +129,28 @@ function blocksText(content: unknown, raw: boolean, probe: boolean): string {
   for (const block of content) {
     if (!block || typeof block !== "object") continue;
     const b = block as Record<string, unknown>;
-    if (b.type === "text" && typeof b.text === "string") parts.push(b.text);
+    let part: string;
+    if (b.type === "text" && typeof b.text === "string") part = b.text;
     else if (b.type === "image")
-      parts.push(typeof b.mimeType === "string" ? `[image ${b.mimeType}]` : "[image]");
+      part = typeof b.mimeType === "string" ? `[image ${b.mimeType}]` : "[image]";
     else if (raw && b.type === "thinking")
-      parts.push(
-        b.redacted === true ? "[thinking, redacted]" : `[thinking]\n${String(b.thinking ?? "")}`,
-      );
+      part =
+        b.redacted === true
+          ? "[thinking, redacted]"
+          : probe
+            ? "[thinking]"
+            : `[thinking]\n${String(b.thinking ?? "")}`;
     else if (raw && b.type === "toolCall")
-      parts.push(
-        probe
-          ? "[tool call]"
-          : `[tool call] ${String(b.name ?? "?")} ${JSON.stringify(b.arguments ?? {})}`,
-      );
+      part = probe
+        ? "[tool call]"
+        : `[tool call] ${String(b.name ?? "?")} ${JSON.stringify(b.arguments ?? {})}`;
+    else continue;
+    if (!NOT_BLANK.test(part)) continue;
+    if (probe) return part;
+    parts.push(part);
   }
-  return parts.filter((p) => p.trim()).join("\n\n");
+  return parts.join("\n\n");
 }
+
+/** What `trim()` leaves something of. */
+const NOT_BLANK = /\S/;
