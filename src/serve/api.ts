@@ -13,6 +13,7 @@ import {
   type SearchHit,
   type SessionSummary,
   type SessionView,
+  type Stats,
 } from "../index.js";
 import { segments } from "../output/highlight.js";
 import { sessionTitle } from "../output/session-text.js";
@@ -57,6 +58,8 @@ export interface ApiOptions {
 export class ServeApi {
   private readonly views = new Map<string, { stamp: string; view: SessionView }>();
   private prepared = false;
+  /** The start's own count of all the activity, until it is done (see prepare). */
+  private counting: Promise<Stats> | undefined;
 
   constructor(
     private readonly recall: Recall,
@@ -95,8 +98,10 @@ export class ServeApi {
   /**
    * A page has loaded (it asks for the info first): while its reader looks, after this answer is
    * sent, the renderers a session page needs are loaded; and once the server follows the index
-   * (the background thread runs one job at a time, the catch-up sync first), the activity is
-   * counted there, which keeps each file's facts for the activity page's own call.
+   * (the background thread runs one job at a time, the catch-up sync first), all the activity is
+   * counted there, which keeps each file's facts for the activity page's own calls. An activity
+   * page that asks for all of it while that count runs gets its answer, rather than a second
+   * count queued behind it.
    */
   private prepare(): void {
     if (this.prepared) return;
@@ -104,8 +109,14 @@ export class ServeApi {
     setImmediate(() => {
       this.recall.exports.loadRenderers().catch(() => undefined);
     });
-    this.options.caughtUp
-      .then(() => this.recall.stats({ files: ACTIVITY_FILES, sync: false }))
+    const counting = this.options.caughtUp.then(() =>
+      this.recall.stats({ files: ACTIVITY_FILES, sync: false }),
+    );
+    this.counting = counting;
+    counting
+      .finally(() => {
+        if (this.counting === counting) this.counting = undefined;
+      })
       .catch(() => undefined);
   }
 
@@ -326,12 +337,17 @@ export class ServeApi {
 
   private async activity(query: URLSearchParams): Promise<ActivityAnswer> {
     const days = query.get("since");
-    const stats = await this.recall.stats({
-      ...this.scopeOf(query),
-      ...(days ? { since: daysBack(wholeNumber(days, "since")) } : {}),
-      files: ACTIVITY_FILES,
-      ...this.freshness(),
-    });
+    const scope = this.scopeOf(query);
+    const all = !days && Object.keys(scope).length === 0;
+    const counted = all && this.counting ? await this.counting.catch(() => undefined) : undefined;
+    const stats =
+      counted ??
+      (await this.recall.stats({
+        ...scope,
+        ...(days ? { since: daysBack(wholeNumber(days, "since")) } : {}),
+        files: ACTIVITY_FILES,
+        ...this.freshness(),
+      }));
     return {
       totals: {
         sessions: stats.totals.sessions,
