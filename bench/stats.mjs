@@ -79,7 +79,7 @@ const work = values.work
   ? resolve(values.work)
   : join(REPO_ROOT, ".cache", "bench", `stats-${basename(corpus.outDir)}`);
 const cacheDir = join(work, "cache");
-const cacheFile = join(cacheDir, "stats-facts.json");
+const cacheFile = join(cacheDir, "stats-facts.bin");
 mkdirSync(join(work, "home"), { recursive: true });
 const env = {
   PATH: process.env.PATH,

@@ -4,8 +4,9 @@
  * same records and leaves it as it was, its costs added reply by reply; a file that grew, one
  * rewritten anew and one changed in place under its old size and time each count as a first count
  * does; a damaged cache (cut short, a byte changed, garbage, well-formed entries that lie, a FIFO
- * or a folder where it goes) is passed over and rebuilt; two counts at once both answer and leave a
- * whole cache; a session file that cannot be read is counted in `unreadable`.
+ * or a folder where it goes) and one of the format before are passed over and rebuilt; two counts
+ * at once both answer and leave a whole cache; a session file that cannot be read is counted in
+ * `unreadable`.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -119,6 +120,38 @@ function leftovers(): string[] {
   return readdirSync(cacheDir).filter((name) => name.includes(".tmp"));
 }
 
+interface CacheParts {
+  head: Record<string, unknown>;
+  body: {
+    strings: string[];
+    files: Array<Record<string, unknown> & { counts: number[] }>;
+  };
+  numbers: number[];
+}
+
+/** The cache's head line, its line of facts and its numbers (stats-cache.ts). */
+function readCache(): CacheParts {
+  const bytes = readFileSync(cacheFile);
+  const first = bytes.indexOf(0x0a);
+  const head = JSON.parse(bytes.subarray(0, first).toString("utf8")) as { facts: number };
+  const second = first + 1 + head.facts;
+  const body = JSON.parse(bytes.subarray(first + 1, second).toString("utf8")) as CacheParts["body"];
+  const raw = bytes.subarray(second + 1);
+  const numbers = Array.from({ length: raw.length / 8 }, (_, i) => raw.readDoubleLE(i * 8));
+  return { head, body, numbers };
+}
+
+/** A cache of these parts, its checksum matching. */
+function writeCache({ head, body, numbers }: CacheParts): void {
+  const text = JSON.stringify(body);
+  const raw = Buffer.alloc(numbers.length * 8);
+  numbers.forEach((n, i) => raw.writeDoubleLE(n, i * 8));
+  const rest = Buffer.concat([Buffer.from(`${text}\n`), raw]);
+  const sha1 = createHash("sha1").update(rest).digest("hex");
+  const line = JSON.stringify({ ...head, sha1, facts: Buffer.byteLength(text) });
+  writeFileSync(cacheFile, Buffer.concat([Buffer.from(`${line}\n`), rest]));
+}
+
 function cacheIsWhole(): boolean {
   const bytes = readFileSync(cacheFile);
   const newline = bytes.indexOf(0x0a);
@@ -133,7 +166,7 @@ function cacheIsWhole(): boolean {
 beforeAll(() => {
   agent = makeAgentDir();
   cacheDir = join(agent.agentDir, "cache", "recall");
-  cacheFile = join(cacheDir, "stats-facts.json");
+  cacheFile = join(cacheDir, "stats-facts.bin");
   const folder = join(agent.sessionsDir, "--home-dev-cached--");
   mkdirSync(folder);
   sessionPath = join(folder, `2026-12-01T10-00-00-000Z_${SESSION_ID}.jsonl`);
@@ -279,15 +312,12 @@ describe("a damaged cache is passed over and rebuilt", () => {
         ),
     ],
     [
-      "a digit changed",
-      () =>
-        writeFileSync(
-          cacheFile,
-          readFileSync(cacheFile, "utf8").replace(
-            /("quarters":\[\d+,)(\d)/,
-            (_m, a: string, d: string) => `${a}${(Number(d) + 1) % 10}`,
-          ),
-        ),
+      "a byte of a number changed",
+      () => {
+        const bytes = readFileSync(cacheFile);
+        bytes[bytes.length - 3]! ^= 0x10;
+        writeFileSync(cacheFile, bytes);
+      },
     ],
     [
       "garbage",
@@ -301,26 +331,27 @@ describe("a damaged cache is passed over and rebuilt", () => {
     [
       "entries that lie, under a checksum that matches",
       () => {
-        const text = readFileSync(cacheFile, "utf8");
-        const newline = text.indexOf("\n");
-        const head = JSON.parse(text.slice(0, newline)) as Record<string, unknown>;
-        const body = JSON.parse(text.slice(newline + 1)) as {
-          strings: string[];
-          files: Array<Record<string, unknown> & { facts: Record<string, unknown> }>;
-        };
-        const ours = body.files.find((f) => f.path === sessionPath)!;
-        ours.facts.models = [body.strings.length + 5, 1, 1, 1, 1, 1, 1];
+        const cache = readCache();
+        const { body, numbers } = cache;
+        let at = 0;
         body.files.forEach((file, i) => {
-          if (file === ours) return;
-          if (i % 3 === 0) file.facts.quarters = "many";
-          else if (i % 3 === 1) file.size = -1;
-          else file.facts = { first: 1, last: 0, quarters: [], models: [], files: [] };
+          const [quarters, models] = file.counts as [number, number];
+          if (file.path === sessionPath) numbers[at + quarters] = body.strings.length + 5;
+          else if (i % 4 === 0) file.first = "many";
+          else if (i % 4 === 1) file.size = -1;
+          else if (i % 4 === 2) Object.assign(file, { first: 1, last: 0 });
+          else if (quarters > 0) file.counts = [quarters - 1, models + 1, ...file.counts.slice(2)];
+          at += file.counts.reduce((sum, n) => sum + n, 0);
         });
-        const text2 = JSON.stringify(body);
-        writeFileSync(
-          cacheFile,
-          `${JSON.stringify({ ...head, sha1: createHash("sha1").update(text2).digest("hex") })}\n${text2}`,
-        );
+        writeCache(cache);
+      },
+    ],
+    [
+      "columns that add up to more numbers than it holds",
+      () => {
+        const cache = readCache();
+        cache.body.files[0]!.counts[0]! += 6;
+        writeCache(cache);
       },
     ],
     [
@@ -367,6 +398,18 @@ describe("a damaged cache is passed over and rebuilt", () => {
       }
     },
   );
+});
+
+describe("a cache of the format before", () => {
+  it("is passed over (the same records as a first count) and removed once the new one is written", async () => {
+    const first = await firstCount();
+    const old = join(cacheDir, "stats-facts.json");
+    writeFileSync(old, `{"kind":"stats-facts","format":2,"sha1":"0"}\n{"strings":[],"files":[]}`);
+    rmSync(cacheFile);
+    expect(await stats()).toEqual(first);
+    expect(existsSync(old)).toBe(false);
+    expect(cacheIsWhole()).toBe(true);
+  });
 });
 
 describe("two processes at once", () => {

@@ -1,16 +1,22 @@
 /**
  * What `recall stats` read of each session file (stats-facts.ts), kept in the cache folder beside
- * the index (`stats-facts.json`), so a second count reads only the files that changed since, and of
+ * the index (`stats-facts.bin`), so a second count reads only the files that changed since, and of
  * a file that only grew, only what it grew by.
+ *
+ * The file: a line of JSON (what it is, its format, the SHA-1 of all that follows it), a line of
+ * JSON with the string table and each file's facts but their numbers (with how many numbers each
+ * of its four columns holds), then every file's numbers, column after column, file after file, as
+ * little-endian 64-bit floats: the millions of numbers of ten thousand sessions load as one copy,
+ * not parsed from text (~20 ms against ~170 for the same cache as JSON).
  *
  * A file's facts are used only while the file has the size, modification and change time and
  * inode it had when they were read, and the folder and fork time the index gives its session. The
  * cache is rebuildable and never trusted: one that cannot be read, is not this format's, or whose
- * checksum (SHA-1 of what follows its first line) does not match is ignored, and an entry that is
- * not what it should be is read again from its session file; it is written whole to a temporary
- * file and renamed into place, so two processes at once each leave a whole cache (the later one's),
- * and one that cannot be written is only not kept. A process keeps the cache it read or wrote last,
- * and reads the file again only when it changed.
+ * checksum does not match is ignored, and an entry that is not what it should be is read again
+ * from its session file; it is written whole to a temporary file and renamed into place, so two
+ * processes at once each leave a whole cache (the later one's), and one that cannot be written is
+ * only not kept. A process keeps the cache it read or wrote last, and reads the file again only
+ * when it changed.
  */
 import {
   closeSync,
@@ -23,17 +29,22 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { SessionHeader } from "../sessions/entries.js";
 import { sha1 } from "../hash.js";
-import { COST, ROW, Strings, type FileFacts } from "./stats-facts.js";
+import { COST, ROW, Strings, type Column, type FileFacts } from "./stats-facts.js";
 
-export const STATS_CACHE_FILE = "stats-facts.json";
+export const STATS_CACHE_FILE = "stats-facts.bin";
+/** Where a cache of format 2 (all of it JSON) was kept: removed when this one is written. */
+const OLD_CACHE_FILE = "stats-facts.json";
 /**
  * Bump when what a file's facts hold, or how they are counted, changes: older caches are then
  * ignored.
  */
-const FORMAT = 2;
+const FORMAT = 3;
+/** The four columns of a file's facts, in the order its numbers are kept. */
+const COLUMNS = ["quarters", "models", "files", "costs"] as const;
+const NUMBER_BYTES = 8;
 const KIND = "stats-facts";
 /** A cache larger than this is not one recall wrote (ten thousand sessions take a few MB). */
 const MAX_CACHE_BYTES = 512 * 1024 * 1024;
@@ -58,16 +69,27 @@ export interface CachedFile {
   facts: FileFacts;
 }
 
-/** The first line of the file; the body (`Body`, JSON) follows it. */
+/** The first line of the file. */
 interface Head {
   kind: typeof KIND;
   format: number;
+  /** Of the bytes after this line. */
   sha1: string;
+  /** Bytes of the second line (without its newline). */
+  facts: number;
 }
 
+/** The second line: each file's facts with `counts` in place of its four columns. */
 interface Body {
   strings: string[];
   files: unknown[];
+}
+
+/** An entry of the second line: its columns' lengths, its numbers where they start. */
+interface Unread {
+  entry: Record<string, unknown>;
+  counts: number[];
+  at: number;
 }
 
 /**
@@ -84,7 +106,9 @@ export class StatsCache {
     private readonly file: string,
     readonly strings: Strings,
     /** Entries as read, not yet checked, by path. */
-    private readonly unchecked: Map<string, unknown>,
+    private readonly unchecked: Map<string, Unread>,
+    /** The numbers of every entry read. */
+    private readonly numbers: Float64Array = new Float64Array(0),
   ) {}
 
   /**
@@ -109,26 +133,37 @@ export class StatsCache {
     try {
       head = JSON.parse(bytes.subarray(0, newline).toString("utf8"));
       if (!isHead(head) || sha1(bytes.subarray(newline + 1)) !== head.sha1) return undefined;
-      body = JSON.parse(bytes.subarray(newline + 1).toString("utf8"));
+      const start = newline + 1 + head.facts + 1;
+      if (start > bytes.length || (bytes.length - start) % NUMBER_BYTES !== 0) return undefined;
+      body = JSON.parse(bytes.subarray(newline + 1, start - 1).toString("utf8"));
+      if (!isBody(body)) return undefined;
+      // A copy: the file's bytes need not be aligned for 64-bit floats.
+      const numbers = new Float64Array((bytes.length - start) / NUMBER_BYTES);
+      new Uint8Array(numbers.buffer).set(bytes.subarray(start));
+      if (!LITTLE_ENDIAN) swapBytes(numbers);
+      const files = new Map<string, Unread>();
+      let at = 0;
+      for (const entry of body.files) {
+        if (!isRecord(entry) || typeof entry.path !== "string" || !isCounts(entry.counts)) continue;
+        files.set(entry.path, { entry, counts: entry.counts, at });
+        at += entry.counts.reduce((sum, n) => sum + n, 0);
+      }
+      // Columns that do not add up to the numbers there are: none of it can be placed.
+      if (at !== numbers.length) return undefined;
+      return new StatsCache(file, new Strings(body.strings), files, numbers);
     } catch {
       return undefined;
     }
-    if (!isBody(body)) return undefined;
-    const files = new Map<string, unknown>();
-    for (const entry of body.files) {
-      const path = (entry as { path?: unknown } | null)?.path;
-      if (typeof path === "string") files.set(path, entry);
-    }
-    return new StatsCache(file, new Strings(body.strings), files);
   }
 
   /** The facts kept of `path`, if they are whole and well-formed. */
   get(path: string): CachedFile | undefined {
     const known = this.checked.get(path);
     if (known) return known;
-    const entry = this.unchecked.get(path);
-    if (entry === undefined) return undefined;
+    const unread = this.unchecked.get(path);
+    if (unread === undefined) return undefined;
     this.unchecked.delete(path);
+    const entry = withColumns(unread, this.numbers);
     if (!isCachedFile(entry, this.strings.list.length)) return undefined;
     this.checked.set(path, entry);
     return entry;
@@ -163,12 +198,22 @@ export class StatsCache {
     this.changed = false;
     for (const path of [...this.unchecked.keys()]) this.get(path);
     const { strings, files } = compacted([...this.checked.values()], this.strings.list);
-    const body = JSON.stringify({ strings, files } satisfies Body);
-    const head: Head = { kind: KIND, format: FORMAT, sha1: sha1(body) };
+    const { text, numbers } = encoded(strings, files);
+    const rest = Buffer.concat([
+      Buffer.from(`${text}\n`, "utf8"),
+      Buffer.from(numbers.buffer, numbers.byteOffset, numbers.byteLength),
+    ]);
+    const head: Head = {
+      kind: KIND,
+      format: FORMAT,
+      sha1: sha1(rest),
+      facts: Buffer.byteLength(text, "utf8"),
+    };
     const temporary = `${this.file}.${process.pid}.${Date.now().toString(36)}.tmp`;
     try {
-      writeFileSync(temporary, `${JSON.stringify(head)}\n${body}`);
+      writeFileSync(temporary, Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`), rest]));
       renameSync(temporary, this.file);
+      rmSync(join(dirname(this.file), OLD_CACHE_FILE), { force: true });
       const stat = statSync(this.file);
       const cache = new StatsCache(this.file, new Strings(strings), new Map());
       for (const entry of files) cache.checked.set(entry.path, entry);
@@ -179,14 +224,56 @@ export class StatsCache {
   }
 }
 
+/** The second line's text and the numbers after it (see the file's layout above). */
+function encoded(strings: string[], files: CachedFile[]): { text: string; numbers: Float64Array } {
+  let total = 0;
+  for (const { facts } of files) for (const column of COLUMNS) total += facts[column].length;
+  const numbers = new Float64Array(total);
+  let at = 0;
+  const entries = files.map(({ facts, ...entry }) => {
+    for (const column of COLUMNS) {
+      numbers.set(facts[column], at);
+      at += facts[column].length;
+    }
+    return {
+      ...entry,
+      first: facts.first,
+      last: facts.last,
+      counts: COLUMNS.map((column) => facts[column].length),
+    };
+  });
+  if (!LITTLE_ENDIAN) swapBytes(numbers);
+  return { text: JSON.stringify({ strings, files: entries } satisfies Body), numbers };
+}
+
+/** An entry of the second line with its facts: its columns are views of `numbers`. */
+function withColumns({ entry, counts, at }: Unread, numbers: Float64Array): unknown {
+  const { counts: _counts, first, last, ...rest } = entry;
+  const columns: Record<string, Float64Array> = {};
+  COLUMNS.forEach((column, i) => {
+    columns[column] = numbers.subarray(at, at + counts[i]!);
+    at += counts[i]!;
+  });
+  return { ...rest, facts: { first, last, ...columns } };
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Float64Array([1]).buffer)[7] === 0x3f;
+
+/** Little-endian numbers as this machine's, or back. */
+function swapBytes(numbers: Float64Array): void {
+  const bytes = new Uint8Array(numbers.buffer, numbers.byteOffset, numbers.byteLength);
+  for (let i = 0; i < bytes.length; i += NUMBER_BYTES)
+    bytes.subarray(i, i + NUMBER_BYTES).reverse();
+}
+
 /** The entries with their strings renumbered into a table of only those they use. */
 function compacted(
   entries: CachedFile[],
   list: readonly string[],
 ): { strings: string[]; files: CachedFile[] } {
   const strings = new Strings();
-  const renumber = (flat: readonly number[], stride: number) =>
-    flat.map((n, i) => (i % stride === 0 ? strings.id(list[n]!) : n));
+  const renumber = (flat: Column, stride: number) =>
+    Array.from(flat, (n, i) => (i % stride === 0 ? strings.id(list[n]!) : n));
   const files = entries.map((entry) => ({
     ...entry,
     facts: {
@@ -243,8 +330,14 @@ function isHead(value: unknown): value is Head {
     isRecord(value) &&
     value.kind === KIND &&
     value.format === FORMAT &&
-    typeof value.sha1 === "string"
+    typeof value.sha1 === "string" &&
+    isCount(value.facts)
   );
+}
+
+/** A column length per column. */
+function isCounts(value: unknown): value is number[] {
+  return Array.isArray(value) && value.length === COLUMNS.length && value.every(isCount);
 }
 
 function isBody(value: unknown): value is Body {
@@ -278,8 +371,9 @@ function isHeader(value: unknown): value is SessionHeader {
 }
 
 /** Rows of `stride` finite numbers, each row's first a string's number (below `strings`). */
-function isRows(value: unknown, stride: number, strings: number | undefined): value is number[] {
-  if (!Array.isArray(value) || value.length % stride !== 0) return false;
+function isRows(value: unknown, stride: number, strings: number | undefined): value is Column {
+  if (!(value instanceof Float64Array || Array.isArray(value)) || value.length % stride !== 0)
+    return false;
   for (let i = 0; i < value.length; i++) {
     const n: unknown = value[i];
     if (!isNumber(n)) return false;

@@ -28,6 +28,9 @@ export const SUMS = 5;
 /** A reply's cost: its model's string, its quarter hour, the cost. */
 export const COST = 3;
 
+/** A column of numbers: as counted, or a view of the cache's numbers (stats-cache.ts). */
+export type Column = readonly number[] | Float64Array;
+
 export interface FileFacts {
   /** The first and the last counted message's time (ms), null when none was counted. */
   first: number | null;
@@ -36,16 +39,16 @@ export interface FileFacts {
    * Rows of `ROW` numbers: the quarter hour (ms ÷ QUARTER_HOUR_MS), then the sums of its messages;
    * oldest first.
    */
-  quarters: number[];
+  quarters: Column;
   /** Rows of `ROW` numbers: the model's string, then the sums of its replies. */
-  models: number[];
+  models: Column;
   /** Pairs: a touched file's string, the calls that touched it. */
-  files: number[];
+  files: Column;
   /**
    * Rows of `COST` numbers, in file order: each reply with a cost, its model's string, its quarter
    * hour, its cost.
    */
-  costs: number[];
+  costs: Column;
 }
 
 /** Strings by number, each once. */
@@ -95,7 +98,7 @@ class Sums {
     }
   }
 
-  addRows(flat: readonly number[]): void {
+  addRows(flat: Column): void {
     for (let i = 0; i < flat.length; i += ROW) {
       const row = this.row(flat[i]!);
       for (let k = 0; k < SUMS; k++) row[k]! += flat[i + 1 + k]!;

@@ -20,6 +20,7 @@ import {
   readFileFacts,
   ROW,
   SUMS,
+  type Column,
   type FileFacts,
   type FileScope,
   type TimeWindow,
@@ -87,7 +88,7 @@ class Tally<K> {
   }
 
   /** The `SUMS` numbers of `flat` from `at` on, for session number `session`. */
-  add(key: K, session: number, flat: readonly number[], at: number): void {
+  add(key: K, session: number, flat: Column, at: number): void {
     addTo(this.group(key), session, flat, at);
   }
 
@@ -117,7 +118,7 @@ class Tally<K> {
   }
 }
 
-function addTo(group: Group, session: number, flat: readonly number[], at: number): void {
+function addTo(group: Group, session: number, flat: Column, at: number): void {
   if (group.lastSession !== session) {
     group.sessions++;
     group.lastSession = session;
