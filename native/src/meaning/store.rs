@@ -15,15 +15,20 @@
 //! record (a torn write), and a compaction writes another file.
 //!
 //! A `Store` is a snapshot: cloning it is cheap (its vectors are the shared map and shared chunks
-//! of `CHUNK`, and what a clone adds is copied on write), so a search reads a snapshot nothing changes under it
-//! while `refresh` (on the thread pool) reads what was appended since into another, which then
-//! replaces it for later searches. `limited` shows only the first vectors of a snapshot, as a
-//! cursor's later page saw them on its first. Readers never write. One writer at a time holds
-//! `writer.lock` (`StoreWriter`), with its process id as its text. `compact` writes the vectors
-//! still referenced to a new file and renames it over the old one; readers see another file and
-//! read it whole. What is in the way of the store is recall's own cache: a file where the folder
-//! should be, a folder where the file or the lock should be, is removed by the writer (a reader
-//! reads it as an empty store).
+//! of `CHUNK`, and what a clone adds is copied on write), so a search reads a snapshot nothing
+//! changes under it while `refresh` (on the thread pool) reads what was appended since into
+//! another, which then replaces it for later searches. `limited` shows only the first vectors of a
+//! snapshot, as a cursor's later page saw them on its first.
+//!
+//! Readers write no vector, only a note of the records they found whole (`CHECKED_FILE`), which a
+//! later process takes in place without checking them again while the file is the same one
+//! (records are only appended; a compaction writes another file, which is checked whole); a note
+//! that cannot be written is only not kept. One writer at a time holds `writer.lock`
+//! (`StoreWriter`), with its process id as its text. `compact` writes the vectors still referenced
+//! to a new file and renames it over the old one; readers see another file and read it whole.
+//! What is in the way of the store is recall's own cache: a file where the folder should be, a
+//! folder where the file or the lock should be, is removed by the writer (a reader reads it as an
+//! empty store).
 
 use std::fs::{File, OpenOptions};
 use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
@@ -41,6 +46,9 @@ use memmap2::Mmap;
 
 pub const STORE_FILE: &str = "vectors";
 pub const LOCK_FILE: &str = "writer.lock";
+/// Which records of `STORE_FILE` a process last found whole (`Checked`): a later process takes
+/// those in place without checking them again.
+const CHECKED_FILE: &str = "vectors.checked";
 const MAGIC: &[u8; 8] = b"RCLMEAN1";
 const HEADER: usize = MAGIC.len() + 4 + 8;
 /// Key, scale, codes, checksum.
@@ -80,6 +88,43 @@ struct Mapped {
 impl Mapped {
     fn record(&self, slot: usize) -> &[u8] {
         &self.map[HEADER + slot * RECORD..HEADER + (slot + 1) * RECORD]
+    }
+}
+
+/// The records of the store's file a process found whole: the file (device and inode), how many
+/// from the first, and the checksums of the first and the last of them, as `CHECKED_FILE` holds
+/// them (one line of numbers).
+struct Checked {
+    device: u64,
+    inode: u64,
+    records: usize,
+    first: u32,
+    last: u32,
+}
+
+impl Checked {
+    fn parse(text: &str) -> Option<Checked> {
+        let mut numbers = text.split_ascii_whitespace().map(str::parse::<u64>);
+        let mut next = || numbers.next()?.ok();
+        let checked = Checked {
+            device: next()?,
+            inode: next()?,
+            records: usize::try_from(next()?).ok()?,
+            first: u32::try_from(next()?).ok()?,
+            last: u32::try_from(next()?).ok()?,
+        };
+        next().is_none().then_some(checked)
+    }
+
+    fn text(&self) -> String {
+        let Checked {
+            device,
+            inode,
+            records,
+            first,
+            last,
+        } = self;
+        format!("{device} {inode} {records} {first} {last}\n")
     }
 }
 
@@ -142,6 +187,11 @@ impl Store {
         self.dir.join(STORE_FILE)
     }
 
+    /// The store's folder: notes derived from it are kept there (search/kept_lengths.rs).
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// Reads the records appended since the last look; the whole file again if it was replaced.
     /// A folder in place of the file, or a file in place of the folder, reads as an empty store.
     pub fn refresh(&mut self) -> Result<()> {
@@ -164,7 +214,8 @@ impl Store {
             self.clear();
             self.file = id;
         }
-        if self.whole == 0 {
+        let first_read = self.whole == 0;
+        if first_read {
             let mut header = [0u8; HEADER];
             if meta.len() < HEADER as u64
                 || file.read_exact(&mut header).is_err()
@@ -173,7 +224,9 @@ impl Store {
                 return Ok(());
             }
             self.whole = HEADER as u64;
+            self.take_checked(&file, &meta)?;
         }
+        let checked_before = self.whole;
         file.seek(SeekFrom::Start(self.whole))
             .map_err(|e| io(&path, e))?;
         let appended = meta.len() - self.whole;
@@ -202,7 +255,82 @@ impl Store {
                 records: self.held,
             }));
         }
+        if first_read && self.whole > checked_before {
+            self.keep_checked(&meta);
+        }
         Ok(())
+    }
+
+    /// On a first read of the file, takes in place the records that the last process to check
+    /// them found whole (`CHECKED_FILE`), without checking them again: the file is the one it
+    /// checked (device, inode, its first and last checked record's checksums) and holds them
+    /// still. Records are only appended to a file; a compaction writes another.
+    fn take_checked(&mut self, file: &File, meta: &std::fs::Metadata) -> Result<()> {
+        let Some(checked) = std::fs::read_to_string(self.dir.join(CHECKED_FILE))
+            .ok()
+            .and_then(|text| Checked::parse(&text))
+        else {
+            return Ok(());
+        };
+        let records = checked.records;
+        let end = HEADER as u64 + records as u64 * RECORD as u64;
+        if records == 0
+            || (checked.device, checked.inode) != (meta.dev(), meta.ino())
+            || meta.len() < end
+        {
+            return Ok(());
+        }
+        // SAFETY: as in `refresh`; the map is read only up to `end`, which the file holds, and
+        // a writer cuts a file only after its last whole record.
+        let map = unsafe { Mmap::map(file) }.map_err(|e| io(&self.path(), e))?;
+        let mapped = Mapped { map, records };
+        let sum = |slot: usize| {
+            u32::from_le_bytes(
+                mapped.record(slot)[RECORD - 4..]
+                    .try_into()
+                    .unwrap_or_default(),
+            )
+        };
+        if mapped.map.len() < end as usize
+            || sum(0) != checked.first
+            || sum(records - 1) != checked.last
+        {
+            return Ok(());
+        }
+        Arc::make_mut(&mut self.slots).reserve(records);
+        for slot in 0..records {
+            let (key, _, _) = parts(mapped.record(slot));
+            self.push(key, None);
+        }
+        self.whole = end;
+        self.mapped = Some(Arc::new(mapped));
+        Ok(())
+    }
+
+    /// Notes the records this process checked for the next to take in place (`take_checked`);
+    /// a cache that cannot be written is only not kept (the file is checked again next time).
+    fn keep_checked(&self, meta: &std::fs::Metadata) {
+        let records = usize::try_from((self.whole - HEADER as u64) / RECORD as u64).unwrap_or(0);
+        if records == 0 {
+            return;
+        }
+        let checked = Checked {
+            device: meta.dev(),
+            inode: meta.ino(),
+            records,
+            first: self.record_checksum(0),
+            last: self.record_checksum(records as u32 - 1),
+        };
+        let path = self.dir.join(CHECKED_FILE);
+        let fresh = self
+            .dir
+            .join(format!("{CHECKED_FILE}.{}", std::process::id()));
+        if std::fs::write(&fresh, checked.text())
+            .and_then(|()| std::fs::rename(&fresh, &path))
+            .is_err()
+        {
+            let _ = std::fs::remove_file(&fresh);
+        }
     }
 
     /// Adds the records of `records` (whole ones, one after another) up to the first that is
@@ -310,6 +438,25 @@ impl Store {
             chunk.scales[at],
             &chunk.codes[at * DIMENSIONS..(at + 1) * DIMENSIONS],
         )
+    }
+
+    /// The checksum of the record of `slot` as the file holds it (records are written by `encode`).
+    fn record_checksum(&self, slot: u32) -> u32 {
+        let key = match self
+            .mapped
+            .as_ref()
+            .filter(|mapped| (slot as usize) < mapped.records)
+        {
+            Some(mapped) => parts(mapped.record(slot as usize)).0,
+            None => {
+                let after = slot as usize - self.mapped_records();
+                self.chunks[after / CHUNK].keys[after % CHUNK]
+            }
+        };
+        let (scale, codes) = self.vector(slot);
+        let mut record = Vec::with_capacity(RECORD);
+        encode(&mut record, key, scale, codes);
+        u32::from_le_bytes(record[RECORD - 4..].try_into().unwrap_or_default())
     }
 
     /// Each vector shown, by slot: its key, scale and codes.
@@ -441,6 +588,8 @@ impl Store {
             .and_then(|()| file.write_all(records))
             .and_then(|()| file.sync_all())
             .map_err(|e| io(&fresh, e))?;
+        // What was checked of the file replaced says nothing of this one.
+        let _ = std::fs::remove_file(self.dir.join(CHECKED_FILE));
         std::fs::rename(&fresh, path).map_err(|e| io(path, e))?;
         self.clear();
         self.refresh()
@@ -838,6 +987,113 @@ mod tests {
         store.append(&mut writer, &[(2, unit(2))]).unwrap();
         assert_eq!(std::fs::metadata(&path).unwrap().len(), len);
         assert_eq!(Store::open(dir.path(), "m").unwrap().len(), 2);
+    }
+
+    /// A store of `n` vectors (keys 1 to n) in `dir`, written and then opened once by a reader,
+    /// which notes what it checked; the file's path.
+    fn checked_store(dir: &Path, n: u64) -> PathBuf {
+        let mut store = Store::open(dir, "m").unwrap();
+        let mut writer = store.writer().unwrap();
+        let vectors: Vec<(u64, Vec<f32>)> = (1..=n).map(|k| (k, unit(k))).collect();
+        store.append(&mut writer, &vectors).unwrap();
+        assert_eq!(Store::open(dir, "m").unwrap().len(), n as usize);
+        dir.join(STORE_FILE)
+    }
+
+    /// Changes a byte of the codes of the record at `slot`, in place.
+    fn damage(path: &Path, slot: usize) {
+        let mut bytes = std::fs::read(path).unwrap();
+        bytes[HEADER + slot * RECORD + 20] ^= 0x55;
+        let mut file = OpenOptions::new().write(true).open(path).unwrap();
+        file.write_all(&bytes).unwrap();
+    }
+
+    #[test]
+    fn records_checked_once_are_read_in_place_without_checking_them_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = checked_store(dir.path(), 5);
+        let note = std::fs::read_to_string(dir.path().join(CHECKED_FILE)).unwrap();
+        let meta = std::fs::metadata(&path).unwrap();
+        assert!(
+            note.starts_with(&format!("{} {} 5 ", meta.dev(), meta.ino())),
+            "{note}"
+        );
+        let first = Store::open(dir.path(), "m").unwrap().scores(&unit(2));
+        // The same file, a byte changed in place (no writer does this): what was checked is
+        // taken as it is, so the change goes unseen; the scores are the file's.
+        damage(&path, 2);
+        let again = Store::open(dir.path(), "m").unwrap();
+        assert_eq!(again.len(), 5);
+        assert_eq!(again.scores(&unit(2))[..2], first[..2]);
+        assert_ne!(again.scores(&unit(2))[2], first[2]);
+    }
+
+    #[test]
+    fn records_after_those_checked_are_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        checked_store(dir.path(), 3);
+        let mut store = Store::open(dir.path(), "m").unwrap();
+        let mut writer = store.writer().unwrap();
+        store
+            .append(&mut writer, &[(4, unit(4)), (5, unit(5))])
+            .unwrap();
+        drop(writer);
+        damage(&dir.path().join(STORE_FILE), 4);
+        let store = Store::open(dir.path(), "m").unwrap();
+        assert_eq!(
+            (store.len(), store.slot(4), store.slot(5)),
+            (4, Some(3), None)
+        );
+        // The note now covers the four found whole.
+        let note = std::fs::read_to_string(dir.path().join(CHECKED_FILE)).unwrap();
+        assert_eq!(note.split(' ').nth(2), Some("4"), "{note}");
+    }
+
+    #[test]
+    fn a_note_of_another_file_or_that_lies_is_not_taken() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = checked_store(dir.path(), 4);
+        let note_path = dir.path().join(CHECKED_FILE);
+        let note = std::fs::read_to_string(&note_path).unwrap();
+        let numbers: Vec<u64> = note
+            .split_whitespace()
+            .map(|n| n.parse().unwrap())
+            .collect();
+        let with = |at: usize, value: u64| {
+            let mut changed = numbers.clone();
+            changed[at] = value;
+            changed
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        damage(&path, 1);
+        for lie in [
+            with(1, numbers[1] + 1), // another inode
+            with(2, 9),              // more records than the file holds
+            with(3, numbers[3] ^ 1), // another first record
+            with(4, numbers[4] ^ 1), // another last record
+            "garbage".to_string(),
+            format!("{note} 7"),
+        ] {
+            std::fs::write(&note_path, &lie).unwrap();
+            assert_eq!(Store::open(dir.path(), "m").unwrap().len(), 1, "{lie}");
+        }
+        // A compaction writes another file: the note then is of that file, as checked.
+        let mut store = Store::open(dir.path(), "m").unwrap();
+        let mut writer = store.writer().unwrap();
+        let vectors: Vec<(u64, Vec<f32>)> = (1..=4).map(|k| (k, unit(k))).collect();
+        store.append(&mut writer, &vectors[1..]).unwrap();
+        assert_eq!(Store::open(dir.path(), "m").unwrap().len(), 4);
+        let live: PathKeys = [1, 2, 3].into_iter().collect();
+        store.compact(&mut writer, &live).unwrap();
+        let meta = std::fs::metadata(&path).unwrap();
+        let note = std::fs::read_to_string(&note_path).unwrap();
+        assert!(
+            note.starts_with(&format!("{} {} 3 ", meta.dev(), meta.ino())),
+            "{note}"
+        );
     }
 
     #[test]

@@ -27,8 +27,9 @@ use crate::index::schema::{for_each_of_kind, kind_is, Fields, KIND_MESSAGE, KIND
 use crate::meaning::store::{Generation, Store};
 use crate::meaning::unit::weighed;
 use crate::meaning::DIMENSIONS;
-use crate::path_key::{ByPathKey, PathKeys};
+use crate::path_key::{path_key_after, ByPathKey, PathKeys};
 use crate::search::candidates::{BySession, Candidate, Origin, SessionCandidates};
+use crate::search::kept_lengths;
 use crate::search::query::{filtered, Filters};
 use tantivy::schema::document::Value;
 
@@ -368,44 +369,75 @@ impl UnitCache {
                 return Arc::clone(lengths);
             }
         }
-        let mut sums: ByPathKey<Vec<f32>> = ByPathKey::default();
-        for (segment_ord, (units, lookup)) in segments.iter().zip(lookups).enumerate() {
-            let alive = searcher.segment_reader(segment_ord as u32).alive_bitset();
-            // A session's messages mostly lie in runs: its sum is looked up once a run.
-            let mut run: Option<(u64, Vec<f32>)> = None;
-            for (i, &doc) in units.docs.iter().enumerate() {
-                let slot = lookup.slots[i];
-                if slot == NO_SLOT || alive.is_some_and(|alive| !alive.is_alive(doc)) {
-                    continue;
-                }
-                let key = units.path_keys[i];
-                let sum = match &mut run {
-                    Some((session, sum)) if *session == key => sum,
-                    _ => {
-                        if let Some((session, sum)) = run.take() {
-                            sums.insert(session, sum);
-                        }
-                        let sum = sums.remove(&key).unwrap_or_else(|| vec![0f32; DIMENSIONS]);
-                        &mut run.insert((key, sum)).1
-                    }
-                };
-                store.add_to(slot, sum);
+        let fingerprint = lengths_fingerprint(searcher, store);
+        let lengths = match kept_lengths::read(store.dir(), fingerprint) {
+            Some(kept) => Arc::new(kept),
+            None => {
+                let summed = Arc::new(summed_lengths(searcher, store, segments, lookups));
+                kept_lengths::write(store.dir(), fingerprint, &summed);
+                summed
             }
-            if let Some((session, sum)) = run {
-                sums.insert(session, sum);
-            }
-        }
-        let lengths: Arc<ByPathKey<f32>> = Arc::new(
-            sums.into_iter()
-                .map(|(key, sum)| (key, sum.iter().map(|x| x * x).sum::<f32>().sqrt()))
-                .collect(),
-        );
+        };
         *held = Some(Lengths {
             lookups: lookups.to_vec(),
             lengths: Arc::clone(&lengths),
         });
         lengths
     }
+}
+
+/// What the lengths of the centroids depend on: the segments of the index and their deletions,
+/// and which vectors the store shows (kept_lengths.rs).
+fn lengths_fingerprint(searcher: &Searcher, store: &Store) -> u64 {
+    let (file, shown) = store.generation();
+    let (device, inode) = file.unwrap_or_default();
+    let mut fingerprint = [device, inode, shown as u64]
+        .iter()
+        .fold(0, |hash, n| path_key_after(hash, n.to_le_bytes()));
+    for segment in searcher.segment_readers() {
+        fingerprint = path_key_after(fingerprint, segment.segment_id().uuid_string());
+        fingerprint = path_key_after(fingerprint, segment.num_deleted_docs().to_le_bytes());
+    }
+    fingerprint
+}
+
+/// The length of each session's centroid, unnormed, summed from its messages' vectors.
+fn summed_lengths(
+    searcher: &Searcher,
+    store: &Store,
+    segments: &[Arc<SegmentUnits>],
+    lookups: &[Arc<Lookup>],
+) -> ByPathKey<f32> {
+    let mut sums: ByPathKey<Vec<f32>> = ByPathKey::default();
+    for (segment_ord, (units, lookup)) in segments.iter().zip(lookups).enumerate() {
+        let alive = searcher.segment_reader(segment_ord as u32).alive_bitset();
+        // A session's messages mostly lie in runs: its sum is looked up once a run.
+        let mut run: Option<(u64, Vec<f32>)> = None;
+        for (i, &doc) in units.docs.iter().enumerate() {
+            let slot = lookup.slots[i];
+            if slot == NO_SLOT || alive.is_some_and(|alive| !alive.is_alive(doc)) {
+                continue;
+            }
+            let key = units.path_keys[i];
+            let sum = match &mut run {
+                Some((session, sum)) if *session == key => sum,
+                _ => {
+                    if let Some((session, sum)) = run.take() {
+                        sums.insert(session, sum);
+                    }
+                    let sum = sums.remove(&key).unwrap_or_else(|| vec![0f32; DIMENSIONS]);
+                    &mut run.insert((key, sum)).1
+                }
+            };
+            store.add_to(slot, sum);
+        }
+        if let Some((session, sum)) = run {
+            sums.insert(session, sum);
+        }
+    }
+    sums.into_iter()
+        .map(|(key, sum)| (key, sum.iter().map(|x| x * x).sum::<f32>().sqrt()))
+        .collect()
 }
 
 /// The documents of one segment that `scope` (a weight of the messages the filters keep) keeps,

@@ -8,6 +8,7 @@ pub mod coordination;
 pub mod correction;
 pub mod find;
 pub mod fusion;
+pub mod kept_lengths;
 pub mod query;
 pub mod related;
 pub mod searchers;
