@@ -9,6 +9,13 @@
  *   node bench/mcp.mjs --corpus M|L  [--runs N] [--scan-runs N] [--ready-runs N] [--no-save]
  *   node bench/mcp.mjs --sessions N --corpus-dir DIR --work DIR --results FILE (any size; the smoke
  *   test)
+ *   node bench/mcp.mjs --corpus M --cache DIR --match words,both (each match mode in the same
+ *   rounds, interleaved: `both` against `words` as a client feels them)
+ *
+ * `--match` passes `match` to each call and search (without it, the server's default); a mode other
+ * than words needs the model (RECALL_MODEL_DIR, else .cache/model-minilm, as the eval finds it) and
+ * a built meaning index: `--cache` takes a cache folder that has one (bench/meaning-search.mjs
+ * fills one for a corpus) instead of the work folder's.
  *
  * The index is brought up to date first (`recall index`), so every measured call finds it fresh;
  * the server's watches then say nothing changed, as they do for most real calls (a call after a
@@ -56,8 +63,12 @@ const { values } = parseArgs({
     work: { type: "string" },
     results: { type: "string" },
     "no-save": { type: "boolean", default: false },
+    match: { type: "string" },
+    cache: { type: "string" },
   },
 });
+/** The match modes measured, each query in each; [undefined]: the server's default. */
+const modes = values.match ? values.match.split(",") : [undefined];
 const size = values.sessions ? Number(values.sessions) : values.corpus.toUpperCase();
 const label = typeof size === "number" ? `n${size}` : size;
 const runs = Number(values.runs);
@@ -73,6 +84,9 @@ const corpus = await generateCorpus({
 });
 const work = values.work ?? join(REPO_ROOT, ".cache", "bench", `mcp-${basename(corpus.outDir)}`);
 const env = benchEnv(corpus.agentDir, work);
+if (values.cache) env.RECALL_CACHE_DIR = values.cache;
+if (modes.some((mode) => mode !== undefined && mode !== "words"))
+  env.RECALL_MODEL_DIR = process.env.RECALL_MODEL_DIR ?? join(REPO_ROOT, ".cache", "model-minilm");
 Object.assign(process.env, env);
 
 const started = new Date();
@@ -86,6 +100,7 @@ const results = {
 };
 results.corpus = { label, seed: Number(values.seed), files: corpus.files, bytes: corpus.bytes };
 results.runs = { rounds: runs, scanRuns, readyRuns };
+if (values.match) results.match = modes;
 
 indexCorpus(env, RECALL_BIN, log);
 
@@ -152,26 +167,33 @@ const { Recall } = await import(LIBRARY_URL);
 const recall = Recall.open({ env, live: true });
 const mcp = {};
 const inproc = {};
-for (const q of MCP_QUERIES) {
-  const warm = await client.callTool({
-    name: "pi_session_search",
-    arguments: { query: q.lib.query },
-  });
+/** Each query in each mode: its key, the tool's arguments and the library's search options. */
+const asked = MCP_QUERIES.flatMap((q) =>
+  modes.map((mode) => ({
+    q,
+    key: mode === undefined ? q.key : `${q.key}/${mode}`,
+    label: mode === undefined ? q.label : `${q.label} (${mode})`,
+    tool: { query: q.lib.query, ...(mode === undefined ? {} : { match: mode }) },
+    lib: { query: q.lib.query, limit: 10, ...(mode === undefined ? {} : { match: mode }) },
+  })),
+);
+for (const a of asked) {
+  const warm = await client.callTool({ name: "pi_session_search", arguments: a.tool });
   if (warm.isError)
     throw new Error(`pi_session_search failed: ${JSON.stringify(warm.structuredContent)}`);
-  await recall.search({ query: q.lib.query, limit: 10 });
-  mcp[q.key] = { samples: [], hits: warm.structuredContent.results.length };
-  inproc[q.key] = { samples: [] };
+  await recall.search(a.lib);
+  mcp[a.key] = { samples: [], hits: warm.structuredContent.results.length };
+  inproc[a.key] = { samples: [] };
 }
-log(`tool calls and in-process searches, ${runs} rounds of ${MCP_QUERIES.length} queries…`);
+log(`tool calls and in-process searches, ${runs} rounds of ${asked.length} searches…`);
 for (let i = 0; i < runs; i++) {
-  for (const q of MCP_QUERIES) {
+  for (const a of asked) {
     let t = now();
-    await client.callTool({ name: "pi_session_search", arguments: { query: q.lib.query } });
-    mcp[q.key].samples.push(now() - t);
+    await client.callTool({ name: "pi_session_search", arguments: a.tool });
+    mcp[a.key].samples.push(now() - t);
     t = now();
-    await recall.search({ query: q.lib.query, limit: 10 });
-    inproc[q.key].samples.push(now() - t);
+    await recall.search(a.lib);
+    inproc[a.key].samples.push(now() - t);
   }
 }
 
@@ -179,12 +201,12 @@ for (let i = 0; i < runs; i++) {
 log("the same tool calls with recall watch running…");
 const watcher = await startWatcher();
 const watched = {};
-for (const q of MCP_QUERIES) watched[q.key] = { samples: [] };
+for (const a of asked) watched[a.key] = { samples: [] };
 for (let i = 0; i < runs; i++) {
-  for (const q of MCP_QUERIES) {
+  for (const a of asked) {
     const t = now();
-    await client.callTool({ name: "pi_session_search", arguments: { query: q.lib.query } });
-    watched[q.key].samples.push(now() - t);
+    await client.callTool({ name: "pi_session_search", arguments: a.tool });
+    watched[a.key].samples.push(now() - t);
   }
 }
 await watcher.stop();
@@ -221,16 +243,16 @@ for (const q of MCP_QUERIES) {
 }
 results.load.end = load();
 
-const rows = MCP_QUERIES.map((q) => {
-  const call = summarize(mcp[q.key].samples);
-  const withWatcher = summarize(watched[q.key].samples);
-  const lib = summarize(inproc[q.key].samples);
-  const literal = summarize(scan[q.key].samples, 0);
+const rows = asked.map((a) => {
+  const call = summarize(mcp[a.key].samples);
+  const withWatcher = summarize(watched[a.key].samples);
+  const lib = summarize(inproc[a.key].samples);
+  const literal = summarize(scan[a.q.key].samples, 0);
   return {
-    key: q.key,
-    label: q.label,
-    hits: mcp[q.key].hits,
-    scanFiles: scan[q.key].files,
+    key: a.key,
+    label: a.label,
+    hits: mcp[a.key].hits,
+    scanFiles: scan[a.q.key].files,
     mcp: call,
     mcpWatched: withWatcher,
     inproc: lib,
