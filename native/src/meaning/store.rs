@@ -273,10 +273,15 @@ impl Store {
             return Ok(());
         };
         let records = checked.records;
-        let end = HEADER as u64 + records as u64 * RECORD as u64;
+        let Some(end) = records
+            .checked_mul(RECORD)
+            .and_then(|bytes| bytes.checked_add(HEADER))
+        else {
+            return Ok(());
+        };
         if records == 0
             || (checked.device, checked.inode) != (meta.dev(), meta.ino())
-            || meta.len() < end
+            || meta.len() < end as u64
         {
             return Ok(());
         }
@@ -291,10 +296,7 @@ impl Store {
                     .unwrap_or_default(),
             )
         };
-        if mapped.map.len() < end as usize
-            || sum(0) != checked.first
-            || sum(records - 1) != checked.last
-        {
+        if mapped.map.len() < end || sum(0) != checked.first || sum(records - 1) != checked.last {
             return Ok(());
         }
         Arc::make_mut(&mut self.slots).reserve(records);
@@ -302,7 +304,7 @@ impl Store {
             let (key, _, _) = parts(mapped.record(slot));
             self.push(key, None);
         }
-        self.whole = end;
+        self.whole = end as u64;
         self.mapped = Some(Arc::new(mapped));
         Ok(())
     }
@@ -1072,6 +1074,8 @@ mod tests {
         for lie in [
             with(1, numbers[1] + 1), // another inode
             with(2, 9),              // more records than the file holds
+            with(2, (1 << 60) + 4),  // so many that their bytes wrap round to four records'
+            with(2, u64::MAX),
             with(3, numbers[3] ^ 1), // another first record
             with(4, numbers[4] ^ 1), // another last record
             "garbage".to_string(),
