@@ -32,6 +32,7 @@ import {
 import { dirname, join } from "node:path";
 import type { SessionHeader } from "../sessions/entries.js";
 import { sha1 } from "../hash.js";
+import { isObject } from "../sessions/lines.js";
 import { COST, ROW, Strings, type Column, type FileFacts } from "./stats-facts.js";
 
 export const STATS_CACHE_FILE = "stats-facts.bin";
@@ -144,7 +145,7 @@ export class StatsCache {
       const files = new Map<string, Unread>();
       let at = 0;
       for (const entry of body.files) {
-        if (!isRecord(entry) || typeof entry.path !== "string" || !isCounts(entry.counts)) continue;
+        if (!isObject(entry) || typeof entry.path !== "string" || !isCounts(entry.counts)) continue;
         files.set(entry.path, { entry, counts: entry.counts, at });
         at += entry.counts.reduce((sum, n) => sum + n, 0);
       }
@@ -327,7 +328,7 @@ function readCacheFile(
 
 function isHead(value: unknown): value is Head {
   return (
-    isRecord(value) &&
+    isObject(value) &&
     value.kind === KIND &&
     value.format === FORMAT &&
     typeof value.sha1 === "string" &&
@@ -342,15 +343,11 @@ function isCounts(value: unknown): value is number[] {
 
 function isBody(value: unknown): value is Body {
   return (
-    isRecord(value) &&
+    isObject(value) &&
     Array.isArray(value.strings) &&
     value.strings.every((s) => typeof s === "string") &&
     Array.isArray(value.files)
   );
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 const isNumber = (value: unknown): value is number =>
@@ -360,7 +357,7 @@ const isCount = (value: unknown): value is number =>
 
 function isHeader(value: unknown): value is SessionHeader {
   return (
-    isRecord(value) &&
+    isObject(value) &&
     typeof value.id === "string" &&
     typeof value.cwd === "string" &&
     isNumber(value.created) &&
@@ -388,7 +385,7 @@ function isRows(value: unknown, stride: number, strings: number | undefined): va
 }
 
 function isFacts(value: unknown, strings: number): value is FileFacts {
-  if (!isRecord(value)) return false;
+  if (!isObject(value)) return false;
   const { first, last } = value;
   const times =
     (first === null && last === null) || (isNumber(first) && isNumber(last) && first <= last);
@@ -402,7 +399,7 @@ function isFacts(value: unknown, strings: number): value is FileFacts {
 }
 
 function isCachedFile(value: unknown, strings: number): value is CachedFile {
-  if (!isRecord(value)) return false;
+  if (!isObject(value)) return false;
   return (
     typeof value.path === "string" &&
     isCount(value.size) &&

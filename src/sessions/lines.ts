@@ -118,7 +118,8 @@ export function readLineObjectAt(
   return lineObjectOf(bytes);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+/** A JSON object: not null, not an array. */
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 

@@ -24,6 +24,7 @@ import {
   type SessionHeader,
 } from "./entries.js";
 import { shownRole, TRANSCRIPT_MODES, type TranscriptMode } from "./entry-text.js";
+import { isObject } from "./lines.js";
 import { toMillis } from "./text.js";
 
 export interface TreeEntry {
@@ -152,13 +153,13 @@ export function readSessionTree(
  */
 function kept(value: Record<string, unknown>, bytes: Buffer): Pick<TreeEntry, "value" | "output"> {
   const message = value.message;
-  if (value.type !== "message" || !isRecord(message) || message.role !== "toolResult")
+  if (value.type !== "message" || !isObject(message) || message.role !== "toolResult")
     return { value };
   const { content, ...rest } = message;
   const output =
     typeof content === "string" ||
     (Array.isArray(content) &&
-      content.every((b) => isRecord(b) && (b.type === "text" || b.type === "image")));
+      content.every((b) => isObject(b) && (b.type === "text" || b.type === "image")));
   return output ? { value: { ...value, message: rest }, output: Buffer.from(bytes) } : { value };
 }
 
@@ -171,10 +172,6 @@ export function keptValue(entry: TreeEntry): Record<string, unknown> | undefined
   const value = entryOfBytes(entry.output);
   if (!value) throw new Error("a kept line no longer parses");
   return value;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

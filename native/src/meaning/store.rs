@@ -104,16 +104,20 @@ struct Checked {
 
 impl Checked {
     fn parse(text: &str) -> Option<Checked> {
-        let mut numbers = text.split_ascii_whitespace().map(str::parse::<u64>);
-        let mut next = || numbers.next()?.ok();
-        let checked = Checked {
-            device: next()?,
-            inode: next()?,
-            records: usize::try_from(next()?).ok()?,
-            first: u32::try_from(next()?).ok()?,
-            last: u32::try_from(next()?).ok()?,
+        let numbers: Vec<u64> = text
+            .split_ascii_whitespace()
+            .map(|n| n.parse().ok())
+            .collect::<Option<_>>()?;
+        let [device, inode, records, first, last] = numbers[..] else {
+            return None;
         };
-        next().is_none().then_some(checked)
+        Some(Checked {
+            device,
+            inode,
+            records: usize::try_from(records).ok()?,
+            first: u32::try_from(first).ok()?,
+            last: u32::try_from(last).ok()?,
+        })
     }
 
     fn text(&self) -> String {
@@ -1080,6 +1084,7 @@ mod tests {
             with(4, numbers[4] ^ 1), // another last record
             "garbage".to_string(),
             format!("{note} 7"),
+            format!("{} x", note.trim()),
         ] {
             std::fs::write(&note_path, &lie).unwrap();
             assert_eq!(Store::open(dir.path(), "m").unwrap().len(), 1, "{lie}");
