@@ -137,9 +137,13 @@ describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
       (s) => s.includes("no longer exists") && s.includes("Enter fork here"),
     );
     tmux("send-keys", "-t", "pi", "Enter");
+    // Pi says so once the switch is done: keys typed before it can be lost with the old editor.
     await waitFor(
       "the fork",
-      (s) => !s.includes("╭─ recall") && s.includes("Rollback: drop the index"),
+      (s) =>
+        !s.includes("╭─ recall") &&
+        s.includes("Rollback: drop the index") &&
+        s.includes("Resumed session"),
     );
 
     const dir = projectSessionDir(env.sessionsDir, env.projects["shop-api"]);
