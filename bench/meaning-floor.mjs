@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Where the meaning floor comes from (native/src/search/find.rs, MEANING_FLOOR): with `both`, a
+// Where the meaning floor comes from (native/src/search/fusion.rs, MEANING_FLOOR): with `both`, a
 // session the words did not find is a hit only from that score on. Searched by meaning alone on the
 // paraphrase evaluation's corpus (bench/meaning-eval, its sessions and meaning index), without
 // recency: the best session's score for queries about nothing the sessions discuss (below), and

@@ -137,7 +137,9 @@ describe("pi_session_search with match", () => {
       expect(
         (await runRecall(["index", "--meaning", "-q"], { env, timeoutMs: 120_000 })).code,
       ).toBe(0);
-      const complete = await search(env, { query: "deploy" });
+      // A session is said found by both when the words hold it and it is near enough in meaning
+      // that the meaning alone would list it (MEANING_FLOOR).
+      const complete = await search(env, { query: "staging deploy readiness probe" });
       expect(complete.s.index_complete).toBe(true);
       expect(complete.s.note ?? "").not.toMatch(/meaning index/);
       expect(complete.s.meaning_coverage.embedded).toBe(complete.s.meaning_coverage.messages);

@@ -492,8 +492,7 @@ impl Store {
 
     /// The cosine of `query` (length 1) with every vector shown, by slot.
     pub fn scores(&self, query: &[f32]) -> Vec<f32> {
-        let (query_scale, query_codes) = quantize(query);
-        let query_codes: Vec<i16> = query_codes.into_iter().map(i16::from).collect();
+        let (query_scale, query_codes) = widened(query);
         let dot = dot_product();
         let score =
             |codes: &[i8], scale: f32| dot(codes, &query_codes) as f32 * query_scale * scale;
@@ -518,6 +517,24 @@ impl Store {
         }
         scores.truncate(self.shown);
         scores
+    }
+
+    /// The cosine of `query` (length 1) with a vector at a time (`Scorer`).
+    pub fn scorer(&self, query: &[f32]) -> Scorer<'_> {
+        let (query_scale, query_codes) = widened(query);
+        Scorer {
+            store: self,
+            query_scale,
+            query_codes,
+            dot: dot_product(),
+        }
+    }
+
+    /// The length of the vector of `slot` as its codes hold it.
+    pub fn length(&self, slot: u32) -> f32 {
+        let (scale, codes) = self.vector(slot);
+        let squares: i64 = codes.iter().map(|&c| i64::from(c) * i64::from(c)).sum();
+        (squares as f64).sqrt() as f32 * scale
     }
 
     /// Adds the vector of `slot` (its codes times its scale) to `sum`, DIMENSIONS floats: with
@@ -768,7 +785,47 @@ fn encode(bytes: &mut Vec<u8>, key: u64, scale: f32, codes: &[i8]) {
 }
 
 /// A vector as signed bytes and the scale that gives them back: code × scale ≈ float.
-fn quantize(vector: &[f32]) -> (f32, Vec<i8>) {
+/// A query's cosine with one vector shown at a time, for a search that asks of a few sessions:
+/// the same products as `Store::scores`, so the same cosine to the bit.
+pub struct Scorer<'a> {
+    store: &'a Store,
+    query_scale: f32,
+    query_codes: Vec<i16>,
+    dot: fn(&[i8], &[i16]) -> i32,
+}
+
+impl Scorer<'_> {
+    /// The cosine with the vector of `slot`.
+    pub fn score(&self, slot: u32) -> f32 {
+        let (scale, codes) = self.store.vector(slot);
+        self.score_codes(scale, codes)
+    }
+
+    /// The product with a vector in codes as the store keeps one (`quantize`).
+    pub fn score_codes(&self, scale: f32, codes: &[i8]) -> f32 {
+        (self.dot)(codes, &self.query_codes) as f32 * self.query_scale * scale
+    }
+
+    /// The length of the query as its codes hold it: no product with a vector is more than this
+    /// times the vector's length.
+    pub fn query_length(&self) -> f32 {
+        let squares: i64 = self
+            .query_codes
+            .iter()
+            .map(|&c| i64::from(c) * i64::from(c))
+            .sum();
+        (squares as f64).sqrt() as f32 * self.query_scale
+    }
+}
+
+/// A query quantized as the vectors are, its codes widened for the products.
+fn widened(query: &[f32]) -> (f32, Vec<i16>) {
+    let (scale, codes) = quantize(query);
+    (scale, codes.into_iter().map(i16::from).collect())
+}
+
+/// A vector as the store keeps it: a scale, and codes that times it come nearest the vector.
+pub fn quantize(vector: &[f32]) -> (f32, Vec<i8>) {
     let largest = vector.iter().fold(0f32, |m, x| m.max(x.abs()));
     if largest == 0.0 {
         return (0.0, vec![0; vector.len()]);
@@ -910,6 +967,31 @@ mod tests {
         for (record, sum) in bytes.chunks_exact(RECORD).zip(side_by_side) {
             assert_eq!(sum, checksum(&record[..RECORD - 4]));
             assert_eq!(sum.to_le_bytes(), record[RECORD - 4..]);
+        }
+    }
+
+    #[test]
+    fn one_vector_at_a_time_scores_what_all_at_once_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path(), "model@1").unwrap();
+        let mut writer = store.writer().unwrap();
+        let first: Vec<(u64, Vec<f32>)> = (0..10).map(|k| (k, unit(k))).collect();
+        store.append(&mut writer, &first).unwrap();
+        drop(writer);
+        // Mapped records from the file, then records appended into chunks.
+        let mut store = Store::open(dir.path(), "model@1").unwrap();
+        let mut writer = store.writer().unwrap();
+        let more: Vec<(u64, Vec<f32>)> = (10..CHUNK as u64 + 20).map(|k| (k, unit(k))).collect();
+        store.append(&mut writer, &more).unwrap();
+        assert!(store.mapped_records() == 10 && store.len() == CHUNK + 20);
+        let query = unit(7);
+        let (all, scorer) = (store.scores(&query), store.scorer(&query));
+        for (slot, score) in all.iter().enumerate() {
+            assert_eq!(
+                scorer.score(slot as u32).to_bits(),
+                score.to_bits(),
+                "slot {slot}"
+            );
         }
     }
 

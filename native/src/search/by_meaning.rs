@@ -8,12 +8,16 @@
 //! A meaning search is exact: the query's cosine with every vector held, then each message
 //! document in scope takes its key's cosine, and each session its best message
 //! (candidates.rs), weighed with its opening's cosine (meaning/unit.rs: each session document carries its
-//! opening's key). A message whose vector is not there yet is not found by meaning.
+//! opening's key). A message whose vector is not there yet is not found by meaning. A search may
+//! score some sessions only (`Scored::Only`), with the same products; `meaning_bounds` says the
+//! most each session could score, for a search that scores only those that could be shown
+//! (bounded.rs).
 //!
 //! A session's place in meaning is its centroid, the mean of its messages' vectors: the sessions
 //! nearest another (`nearest_sessions`, for related.rs) are those whose centroids are nearest its.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tantivy::index::SegmentId;
@@ -24,7 +28,7 @@ use tantivy::{DocAddress, DocId, DocSet, Searcher, SegmentReader, TantivyDocumen
 use crate::error::Result;
 use crate::index::part::Part;
 use crate::index::schema::{for_each_of_kind, kind_is, Fields, KIND_MESSAGE, KIND_SESSION};
-use crate::meaning::store::{Generation, Store};
+use crate::meaning::store::{quantize, Generation, Store};
 use crate::meaning::unit::weighed;
 use crate::meaning::DIMENSIONS;
 use crate::path_key::{path_key_after, ByPathKey, PathKeys};
@@ -237,6 +241,12 @@ pub fn live_keys(searcher: &Searcher, fields: &Fields) -> Result<PathKeys> {
 struct SegmentUnits {
     docs: Vec<DocId>,
     path_keys: Vec<u64>,
+    /// Each unit's session as a number of this segment's (an index into `sessions`), and each
+    /// session's path key: a search of a few sessions asks a bit per unit, not a hash.
+    session_of: Vec<u32>,
+    sessions: Vec<u64>,
+    /// Each session's runs of units, by its number: where its messages lie, start and end.
+    runs: Vec<Vec<(u32, u32)>>,
     indexes: Vec<u64>,
     keys: Vec<u64>,
     lookup: Mutex<Option<(Generation, u32, Arc<Lookup>)>>,
@@ -285,6 +295,26 @@ impl SegmentUnits {
 pub struct UnitCache {
     segments: Mutex<HashMap<SegmentId, Arc<SegmentUnits>>>,
     lengths: Mutex<Option<Lengths>>,
+    outlines: Mutex<Option<KeptOutlines>>,
+    /// How many times outlines were asked for: not made for a process's first search.
+    outlines_asked: AtomicUsize,
+}
+
+/// The outlines made for some lookups.
+type KeptOutlines = (Vec<Arc<Lookup>>, Arc<Outlines>);
+
+/// What bounds each session's score by meaning without a product with each of its messages'
+/// vectors (`meaning_bounds`): its centroid of unit length in codes as the store keeps a vector,
+/// how far those codes are from it, and the length of its longest message vector. Summed from
+/// every vector (~10 ms at 65 k) when the lookups change, so made only for a process's second
+/// search on: a warm process (the MCP server, serve, Pi) pays it once, a command line never.
+struct Outlines {
+    /// Each session's number: its place in the columns below.
+    numbers: ByPathKey<u32>,
+    scales: Vec<f32>,
+    codes: Vec<i8>,
+    errors: Vec<f32>,
+    longest: Vec<f32>,
 }
 
 /// The length of each session's sum of its live messages' vectors (its centroid, unnormed: the
@@ -318,23 +348,40 @@ impl UnitCache {
             let mut read = SegmentUnits {
                 docs: Vec::new(),
                 path_keys: Vec::new(),
+                session_of: Vec::new(),
+                sessions: Vec::new(),
+                runs: Vec::new(),
                 indexes: Vec::new(),
                 keys: Vec::new(),
                 lookup: Mutex::new(None),
                 openings: Vec::new(),
             };
+            let mut numbers: ByPathKey<u32> = ByPathKey::default();
             for_each_unit_of(
                 searcher,
                 fields,
                 &Filters::default(),
                 Some(segment_ord),
                 |unit| {
+                    let number = *numbers.entry(unit.path_key).or_insert_with(|| {
+                        read.sessions.push(unit.path_key);
+                        read.sessions.len() as u32 - 1
+                    });
+                    read.session_of.push(number);
                     read.docs.push(unit.address.doc_id);
                     read.path_keys.push(unit.path_key);
                     read.indexes.push(unit.msg_index);
                     read.keys.push(unit.key);
                 },
             )?;
+            read.runs = vec![Vec::new(); read.sessions.len()];
+            for (i, &number) in read.session_of.iter().enumerate() {
+                let runs = &mut read.runs[number as usize];
+                match runs.last_mut() {
+                    Some((_, end)) if *end == i as u32 => *end += 1,
+                    _ => runs.push((i as u32, i as u32 + 1)),
+                }
+            }
             for_each_opening_of(searcher, fields, Some(segment_ord), |opening| {
                 read.openings
                     .push((opening.address.doc_id, opening.path_key, opening.key))
@@ -386,6 +433,70 @@ impl UnitCache {
     }
 }
 
+impl UnitCache {
+    /// Whether outlines are made: a search of both's first page is then bounded (bounded.rs).
+    pub fn outlined(&self) -> bool {
+        self.outlines
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .is_some()
+    }
+
+    /// The sessions' outlines for the segments' `lookups`, made when they changed, from the
+    /// second time they are asked for on (`Outlines`).
+    fn outlines(
+        &self,
+        searcher: &Searcher,
+        store: &Store,
+        segments: &[Arc<SegmentUnits>],
+        lookups: &[Arc<Lookup>],
+    ) -> Option<Arc<Outlines>> {
+        let mut held = self
+            .outlines
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((seen, outlines)) = held.as_ref() {
+            if seen.len() == lookups.len()
+                && seen.iter().zip(lookups).all(|(a, b)| Arc::ptr_eq(a, b))
+            {
+                return Some(Arc::clone(outlines));
+            }
+        }
+        if self.outlines_asked.fetch_add(1, Ordering::Relaxed) == 0 {
+            return None;
+        }
+        let mut outlines = Outlines {
+            numbers: ByPathKey::default(),
+            scales: Vec::new(),
+            codes: Vec::new(),
+            errors: Vec::new(),
+            longest: Vec::new(),
+        };
+        for (key, (sum, longest)) in summed(searcher, store, segments, lookups) {
+            let length = sum.iter().map(|x| x * x).sum::<f32>().sqrt();
+            if length == 0.0 {
+                continue;
+            }
+            let centroid: Vec<f32> = sum.iter().map(|x| x / length).collect();
+            let (scale, codes) = quantize(&centroid);
+            let error = centroid
+                .iter()
+                .zip(&codes)
+                .map(|(x, &code)| (x - f32::from(code) * scale).powi(2))
+                .sum::<f32>()
+                .sqrt();
+            outlines.numbers.insert(key, outlines.scales.len() as u32);
+            outlines.scales.push(scale);
+            outlines.codes.extend_from_slice(&codes);
+            outlines.errors.push(error);
+            outlines.longest.push(longest);
+        }
+        let outlines = Arc::new(outlines);
+        *held = Some((lookups.to_vec(), Arc::clone(&outlines)));
+        Some(outlines)
+    }
+}
+
 /// What the lengths of the centroids depend on: the segments of the index and their deletions,
 /// and which vectors the store shows (kept_lengths.rs).
 fn lengths_fingerprint(searcher: &Searcher, store: &Store) -> u64 {
@@ -408,11 +519,24 @@ fn summed_lengths(
     segments: &[Arc<SegmentUnits>],
     lookups: &[Arc<Lookup>],
 ) -> ByPathKey<f32> {
-    let mut sums: ByPathKey<Vec<f32>> = ByPathKey::default();
+    summed(searcher, store, segments, lookups)
+        .into_iter()
+        .map(|(key, (sum, _))| (key, sum.iter().map(|x| x * x).sum::<f32>().sqrt()))
+        .collect()
+}
+
+/// Each session's sum of its live messages' vectors, and the length of the longest of them.
+fn summed(
+    searcher: &Searcher,
+    store: &Store,
+    segments: &[Arc<SegmentUnits>],
+    lookups: &[Arc<Lookup>],
+) -> ByPathKey<(Vec<f32>, f32)> {
+    let mut sums: ByPathKey<(Vec<f32>, f32)> = ByPathKey::default();
     for (segment_ord, (units, lookup)) in segments.iter().zip(lookups).enumerate() {
         let alive = searcher.segment_reader(segment_ord as u32).alive_bitset();
         // A session's messages mostly lie in runs: its sum is looked up once a run.
-        let mut run: Option<(u64, Vec<f32>)> = None;
+        let mut run: Option<(u64, (Vec<f32>, f32))> = None;
         for (i, &doc) in units.docs.iter().enumerate() {
             let slot = lookup.slots[i];
             if slot == NO_SLOT || alive.is_some_and(|alive| !alive.is_alive(doc)) {
@@ -425,19 +549,20 @@ fn summed_lengths(
                     if let Some((session, sum)) = run.take() {
                         sums.insert(session, sum);
                     }
-                    let sum = sums.remove(&key).unwrap_or_else(|| vec![0f32; DIMENSIONS]);
+                    let sum = sums
+                        .remove(&key)
+                        .unwrap_or_else(|| (vec![0f32; DIMENSIONS], 0.0));
                     &mut run.insert((key, sum)).1
                 }
             };
-            store.add_to(slot, sum);
+            store.add_to(slot, &mut sum.0);
+            sum.1 = sum.1.max(store.length(slot));
         }
         if let Some((session, sum)) = run {
             sums.insert(session, sum);
         }
     }
-    sums.into_iter()
-        .map(|(key, sum)| (key, sum.iter().map(|x| x * x).sum::<f32>().sqrt()))
-        .collect()
+    sums
 }
 
 /// The documents of one segment that `scope` (a weight of the messages the filters keep) keeps,
@@ -452,8 +577,17 @@ fn kept_by(scope: &dyn Weight, segment: &SegmentReader) -> Result<Vec<u64>> {
     Ok(kept)
 }
 
+/// Which sessions a search by meaning scores: all, or only these (those the words found, when
+/// no other session could be a hit): the same scores for them, without a product for the rest.
+#[derive(Clone, Copy)]
+pub enum Scored<'a> {
+    All,
+    Only(&'a PathKeys),
+}
+
 /// Each session's best message by meaning (cosine with `query`, a vector of length 1) among the
-/// messages matching `filters`, and how many of those the store covers.
+/// messages matching `filters`, of the sessions `scored`, and how many of the messages in scope
+/// the store covers, of those sessions (`meaning_coverage`: of all).
 pub fn meaning_candidates(
     searcher: &Searcher,
     fields: &Fields,
@@ -461,8 +595,17 @@ pub fn meaning_candidates(
     cache: &UnitCache,
     query: &[f32],
     filters: &Filters,
+    scored: Scored,
 ) -> Result<(BySession, Coverage)> {
-    let scores = store.scores(query);
+    // Every vector's cosine in one pass, or one vector's at a time: the same products.
+    let (all, one) = match scored {
+        Scored::All => (store.scores(query), None),
+        Scored::Only(_) => (Vec::new(), Some(store.scorer(query))),
+    };
+    let score = |slot: u32| match &one {
+        Some(scorer) => scorer.score(slot),
+        None => all[slot as usize],
+    };
     let mut found = BySession::default();
     let mut coverage = Coverage::default();
     // With filters, the messages they keep; built once, read segment by segment.
@@ -493,25 +636,49 @@ pub fn meaning_candidates(
             None => None,
         };
         let slots = &lookup.slots;
+        // The units read: all, or the runs of the sessions scored, in the order of the segment.
+        let read: Vec<(u32, u32)> = match scored {
+            Scored::All => vec![(0, units.docs.len() as u32)],
+            Scored::Only(keys) => {
+                let mut runs: Vec<(u32, u32)> = units
+                    .sessions
+                    .iter()
+                    .zip(&units.runs)
+                    .filter(|(key, _)| keys.contains(key))
+                    .flat_map(|(_, runs)| runs.iter().copied())
+                    .collect();
+                runs.sort_unstable();
+                runs
+            }
+        };
         // A session's messages mostly lie in runs: each run of them is one entry of `found`.
         let mut run: Option<(u64, SessionCandidates)> = None;
-        for (i, &doc) in units.docs.iter().enumerate() {
+        for i in read
+            .iter()
+            .flat_map(|&(start, end)| start as usize..end as usize)
+        {
+            let doc = units.docs[i];
             if alive.is_some_and(|alive| !alive.is_alive(doc)) {
                 continue;
             }
             let slot = slots[i];
+            let in_scope = kept
+                .as_ref()
+                .is_none_or(|kept| kept[doc as usize / 64] & (1 << (doc % 64)) != 0);
             let path_key = units.path_keys[i];
             if run.as_ref().is_some_and(|(key, _)| *key != path_key) {
                 if let Some((key, candidates)) = run.take() {
                     found.entry(key).or_default().merge(candidates);
                 }
             }
+            // One product per unit: its cosine counts towards the centroid and as a candidate.
+            let cosine = match slot {
+                NO_SLOT => 0.0,
+                slot => score(slot),
+            };
             if slot != NO_SLOT {
-                *towards.entry(path_key).or_default() += scores[slot as usize];
+                *towards.entry(path_key).or_default() += cosine;
             }
-            let in_scope = kept
-                .as_ref()
-                .is_none_or(|kept| kept[doc as usize / 64] & (1 << (doc % 64)) != 0);
             if !in_scope {
                 continue;
             }
@@ -522,7 +689,7 @@ pub fn meaning_candidates(
             coverage.embedded += 1;
             let candidate = Candidate {
                 message: Some(units.indexes[i]),
-                score: scores[slot as usize],
+                score: cosine,
                 origin: Origin {
                     part: Part::Main,
                     address: DocAddress::new(segment_ord as u32, doc),
@@ -553,7 +720,7 @@ pub fn meaning_candidates(
                 continue;
             }
             if let (true, Some(slot)) = (found.contains_key(&path_key), store.slot(key)) {
-                openings.insert(path_key, scores[slot as usize]);
+                openings.insert(path_key, score(slot));
             }
         }
     }
@@ -563,6 +730,161 @@ pub fn meaning_candidates(
         };
         let opening = openings.get(path_key).copied();
         best.score = weighed(best.score, opening, centroids.get(path_key).copied());
+    }
+    Ok((found, coverage))
+}
+
+/// What the f32 sums of a session's cosines may differ by from its outline's product, at most
+/// (a few hundred roundings of numbers under 1), beyond the outline's own error.
+const ROUNDING: f32 = 1e-3;
+
+/// The most each session could score by meaning for `query` (a vector of length 1), `weighed` as
+/// `meaning_candidates` weighs it before recency, of the sessions that have a message in scope
+/// (`filters`) with a vector: its opening's cosine as it is, its best message's at most the
+/// query's length times its longest vector's, its centroid's at most its outline's product plus
+/// the outline's error; of the sessions `bounded`. And the coverage of all sessions, as
+/// `meaning_candidates` counts it. None while the outlines are not made (a process's first
+/// search): then the sessions are scored.
+pub fn meaning_bounds(
+    searcher: &Searcher,
+    fields: &Fields,
+    store: &Store,
+    cache: &UnitCache,
+    query: &[f32],
+    filters: &Filters,
+    bounded: Scored,
+) -> Result<Option<(ByPathKey<f32>, Coverage)>> {
+    let segments = cache.units(searcher, fields)?;
+    let lookups: Vec<Arc<Lookup>> = segments
+        .iter()
+        .enumerate()
+        .map(|(segment_ord, units)| {
+            units.lookup(store, searcher.segment_reader(segment_ord as u32))
+        })
+        .collect();
+    let Some(outlines) = cache.outlines(searcher, store, &segments, &lookups) else {
+        return Ok(None);
+    };
+    let scorer = store.scorer(query);
+    let query_length = scorer.query_length();
+    let (found, coverage) = in_scope(searcher, fields, &segments, &lookups, filters, bounded)?;
+    let mut openings: ByPathKey<f32> = ByPathKey::default();
+    for (segment_ord, units) in segments.iter().enumerate() {
+        let alive = searcher.segment_reader(segment_ord as u32).alive_bitset();
+        for &(doc, path_key, key) in &units.openings {
+            if alive.is_some_and(|alive| !alive.is_alive(doc)) || !found.contains(&path_key) {
+                continue;
+            }
+            if let Some(slot) = store.slot(key) {
+                openings.insert(path_key, scorer.score(slot));
+            }
+        }
+    }
+    let bounds = found
+        .into_iter()
+        .map(|key| {
+            let opening = openings.get(&key).copied();
+            let bound = match outlines.numbers.get(&key) {
+                Some(&n) => {
+                    let n = n as usize;
+                    let codes = &outlines.codes[n * DIMENSIONS..(n + 1) * DIMENSIONS];
+                    let centroid = scorer.score_codes(outlines.scales[n], codes)
+                        + query_length * outlines.errors[n]
+                        + ROUNDING;
+                    let best = query_length * outlines.longest[n] + ROUNDING;
+                    weighed(best, opening, Some(centroid))
+                }
+                // A session with a vector has an outline; were it missing, nothing is bounded.
+                None => f32::INFINITY,
+            };
+            (key, bound)
+        })
+        .collect();
+    Ok(Some((bounds, coverage)))
+}
+
+/// How many of the messages in scope (`filters`) the store covers, of all sessions.
+pub fn meaning_coverage(
+    searcher: &Searcher,
+    fields: &Fields,
+    store: &Store,
+    cache: &UnitCache,
+    filters: &Filters,
+) -> Result<Coverage> {
+    let segments = cache.units(searcher, fields)?;
+    let lookups: Vec<Arc<Lookup>> = segments
+        .iter()
+        .enumerate()
+        .map(|(segment_ord, units)| {
+            units.lookup(store, searcher.segment_reader(segment_ord as u32))
+        })
+        .collect();
+    let none = PathKeys::default();
+    Ok(in_scope(
+        searcher,
+        fields,
+        &segments,
+        &lookups,
+        filters,
+        Scored::Only(&none),
+    )?
+    .1)
+}
+
+/// Of the sessions `of`, those with a message in scope (`filters`) the store has a vector of;
+/// and how many of the messages in scope the store covers, of all sessions.
+fn in_scope(
+    searcher: &Searcher,
+    fields: &Fields,
+    segments: &[Arc<SegmentUnits>],
+    lookups: &[Arc<Lookup>],
+    filters: &Filters,
+    of: Scored,
+) -> Result<(PathKeys, Coverage)> {
+    let scope = match filters.clauses(fields).is_empty() {
+        true => None,
+        false => Some(
+            filtered(kind_is(fields, KIND_MESSAGE), filters, fields)
+                .weight(EnableScoring::disabled_from_searcher(searcher))?,
+        ),
+    };
+    let mut coverage = Coverage::default();
+    let mut found = PathKeys::default();
+    for (segment_ord, (units, lookup)) in segments.iter().zip(lookups).enumerate() {
+        let segment = searcher.segment_reader(segment_ord as u32);
+        let alive = segment.alive_bitset();
+        let kept = match &scope {
+            Some(scope) => Some(kept_by(scope.as_ref(), segment)?),
+            None => None,
+        };
+        let mut embedded = vec![false; units.sessions.len()];
+        for (i, &doc) in units.docs.iter().enumerate() {
+            let in_scope = alive.is_none_or(|alive| alive.is_alive(doc))
+                && kept
+                    .as_ref()
+                    .is_none_or(|kept| kept[doc as usize / 64] & (1 << (doc % 64)) != 0);
+            if in_scope {
+                coverage.messages += 1;
+                if lookup.slots[i] != NO_SLOT {
+                    coverage.embedded += 1;
+                    embedded[units.session_of[i] as usize] = true;
+                }
+            }
+        }
+        found.extend(
+            units
+                .sessions
+                .iter()
+                .zip(embedded)
+                .filter(|(key, embedded)| {
+                    *embedded
+                        && match of {
+                            Scored::All => true,
+                            Scored::Only(keys) => keys.contains(key),
+                        }
+                })
+                .map(|(key, _)| *key),
+        );
     }
     Ok((found, coverage))
 }

@@ -20,7 +20,8 @@
 //!    fusion makes one ranking of the words', the meaning's or both (`fuse`: the cosine plus a
 //!    share of a whole query's word match), and says which found each hit. With both, a session
 //!    only the meaning found must be near enough (`MEANING_FLOOR`), and a query of one word, or of
-//!    words no text holds, gets no such sessions.
+//!    words no text holds, gets no such sessions. A warm first page of both scores by meaning
+//!    only the sessions that could be on it (bounded.rs).
 //!    A later page continues after the place of the previous page's last session (`After`):
 //!    the sessions ranked at or before it are counted, not shown, so a deep page reads no more
 //!    documents than the first.
@@ -44,13 +45,16 @@ use crate::index::text_kind::TextKind;
 use crate::meaning::store::Store;
 use crate::meaning::Model;
 use crate::path_key::{ByPathKey, PathKeys};
-use crate::search::by_meaning::{meaning_candidates, Coverage, UnitCache};
+use crate::search::bounded::{bounded, Fusing};
+use crate::search::by_meaning::{
+    meaning_bounds, meaning_candidates, meaning_coverage, Coverage, Scored, UnitCache,
+};
 use crate::search::by_words::{best_message_of, word_candidates};
 use crate::search::candidates::BySession;
 use crate::search::coordination::{idf, Coordination, Telling};
 use crate::search::correction::{corrected, searched_fields, Corrected, Typos};
 pub use crate::search::fusion::MatchedBy;
-use crate::search::fusion::{fuse, rank, Recency, Scale, Source};
+use crate::search::fusion::{fuse, rank, Recency, Scale, Source, MEANING_FLOOR, NEAR};
 use crate::search::query::{filtered, parse, prefix_expansions, text_query, Filters, ParsedQuery};
 use crate::search::searchers::Searchers;
 use crate::search::session_floor::SessionFloor;
@@ -174,16 +178,6 @@ pub enum QueryVector<'a> {
     Embedded { model: &'a Model, text: &'a str },
 }
 
-/// With `both`, a session the words did not find is a hit only if its score by meaning (unit.rs,
-/// before recency) reaches this: every session has a nearest message, so without it a query about
-/// nothing in the sessions would still find ten, and a word one session holds would bring nine
-/// strangers with it. Measured by bench/meaning-floor.mjs (tuning corpus, 100 distractors, seed
-/// 1): the best session of 28 queries about nothing there ("banana bread recipe", "yoga poses for
-/// back pain", "xyzzy plugh") scores 0.09–0.35, median 0.155, p95 0.246 (the one above, "painting a
-/// watercolor sunset", finds a session about a page's first paint); a paraphrase's own session
-/// 0.227–0.553, five of 61 under 0.25. The floor is that p95, rounded up.
-pub const MEANING_FLOOR: f32 = 0.25;
-
 /// The hits of `options`, by words (no `meaning`), by meaning, or by both (`MeaningQuery::words`).
 pub fn find_matching(
     searchers: &Searchers,
@@ -293,26 +287,55 @@ pub fn find_matching(
     } else {
         SessionFloor::none()
     };
-    // With both, the meaning's pass over every vector runs on a second thread beside the words'.
+    // With both, a session only the meaning found is a hit when the query says something (two
+    // words or more, one of them held by some text) and the session is near enough in meaning
+    // (MEANING_FLOOR): a script asking for a word or for words nothing holds gets the words. By
+    // meaning alone, the nearest sessions are what was asked for.
+    let may_answer = parsed.distinct_words().len() > 1 && coordination.any_held();
+    let both = meaning.as_ref().is_some_and(|meaning| meaning.words);
+    // The meaning's thread embeds the query beside the words' search. Where a session the words
+    // did not find may be a hit, it then bounds each session's score for a first page of both
+    // (bounded.rs), or passes over every vector; else the words' sessions are bounded or scored
+    // after the words' search, and none when it found none.
     let (by_words, by_meaning) = std::thread::scope(|scope| {
         let by_meaning = meaning.as_ref().map(|meaning| {
             scope.spawn(|| {
-                let embedded;
                 let vector = match meaning.vector {
-                    QueryVector::Given(vector) => vector,
-                    QueryVector::Embedded { model, text } => {
-                        embedded = model.embed(text);
-                        &embedded
+                    QueryVector::Given(vector) => vector.to_vec(),
+                    QueryVector::Embedded { model, text } => model.embed(text),
+                };
+                let (store, units) = (meaning.store, meaning.units);
+                if both && !may_answer {
+                    return Ok((vector, MeaningFound::Later));
+                }
+                let bounded = match both && options.after.is_none() {
+                    true => meaning_bounds(
+                        searcher,
+                        fields,
+                        store,
+                        units,
+                        &vector,
+                        &filters,
+                        Scored::All,
+                    )?,
+                    false => None,
+                };
+                let found = match bounded {
+                    Some((bounds, coverage)) => MeaningFound::Bounded(bounds, coverage),
+                    None => {
+                        let (found, coverage) = meaning_candidates(
+                            searcher,
+                            fields,
+                            store,
+                            units,
+                            &vector,
+                            &filters,
+                            Scored::All,
+                        )?;
+                        MeaningFound::Scored(found, coverage)
                     }
                 };
-                meaning_candidates(
-                    searcher,
-                    fields,
-                    meaning.store,
-                    meaning.units,
-                    vector,
-                    &filters,
-                )
+                Ok::<_, RecallError>((vector, found))
             })
         });
         let by_words = match &meaning {
@@ -329,39 +352,126 @@ pub fn find_matching(
         )
     });
     let by_words = by_words?;
-    let (by_meaning, coverage) = match by_meaning.transpose()? {
-        Some((found, coverage)) => (found, Some(coverage)),
-        None => (BySession::default(), None),
-    };
     let words_searched = meaning.as_ref().is_none_or(|meaning| meaning.words);
-    // With both, a session only the meaning found is a hit when the query says something (two
-    // words or more, one of them held by some text) and the session is near enough in meaning
-    // (MEANING_FLOOR): a script asking for a word or for words nothing holds gets the words. By
-    // meaning alone, the nearest sessions are what was asked for.
-    let by_meaning: BySession = match &meaning {
-        Some(MeaningQuery { words: true, .. }) => {
-            let may_answer = parsed.distinct_words().len() > 1 && coordination.any_held();
-            by_meaning
-                .into_iter()
-                .filter(|(key, found)| {
-                    by_words.contains_key(key)
-                        || (may_answer
-                            && found.best.is_some_and(|best| best.score >= MEANING_FLOOR))
-                })
-                .collect()
-        }
-        _ => by_meaning,
-    };
-    let wanted: PathKeys = by_words.keys().chain(by_meaning.keys()).copied().collect();
-    let session_docs = session_documents(searcher, fields, &wanted)?;
-    let last_activity: ByPathKey<i64> = session_docs
-        .iter()
-        .map(|(key, (ts, _))| (*key, *ts))
-        .collect();
     let recency = Recency {
         now: options.now,
         weight: options.recency_weight,
     };
+    let full = match meaning {
+        Some(_) if words_searched => Some(full_match_score(&parsed, &statistics, &coordination)?),
+        _ => None,
+    };
+    // The meaning's sessions, scored as a search of all scores them.
+    let scored = |vector: &[f32], sessions: &PathKeys| -> Result<BySession> {
+        let meaning = meaning.as_ref().expect("scored only with meaning");
+        if sessions.is_empty() {
+            return Ok(BySession::default());
+        }
+        let only = Scored::Only(sessions);
+        Ok(meaning_candidates(
+            searcher,
+            fields,
+            meaning.store,
+            meaning.units,
+            vector,
+            &filters,
+            only,
+        )?
+        .0)
+    };
+    // With a query of one word, or of words no text holds, the words' sessions are bounded as a
+    // first page's every session is.
+    let by_meaning = match by_meaning.transpose()? {
+        Some((vector, MeaningFound::Later)) if options.after.is_none() => {
+            let meaning = meaning.as_ref().expect("a meaning search");
+            let words_found: PathKeys = by_words.keys().copied().collect();
+            let found = match meaning_bounds(
+                searcher,
+                fields,
+                meaning.store,
+                meaning.units,
+                &vector,
+                &filters,
+                Scored::Only(&words_found),
+            )? {
+                Some((bounds, coverage)) => MeaningFound::Bounded(bounds, coverage),
+                None => MeaningFound::Later,
+            };
+            Some((vector, found))
+        }
+        by_meaning => by_meaning,
+    };
+    let (fusing, coverage, session_docs) = match by_meaning {
+        None => {
+            let wanted: PathKeys = by_words.keys().copied().collect();
+            let session_docs = session_documents(searcher, fields, &wanted)?;
+            let fusing = Fusing {
+                words: by_words,
+                meaning: BySession::default(),
+                words_best: None,
+            };
+            (fusing, None, session_docs)
+        }
+        Some((vector, MeaningFound::Bounded(bounds, coverage))) => {
+            let wanted: PathKeys = by_words
+                .keys()
+                .chain(
+                    bounds
+                        .iter()
+                        .filter(|(_, bound)| may_answer && **bound >= MEANING_FLOOR)
+                        .map(|(key, _)| key),
+                )
+                .copied()
+                .collect();
+            let session_docs = session_documents(searcher, fields, &wanted)?;
+            let last_activity = last_activities(&session_docs);
+            let fusing = bounded(
+                by_words,
+                &bounds,
+                may_answer,
+                options.limit,
+                full.unwrap_or(1.0),
+                recency,
+                &last_activity,
+                |sessions| scored(&vector, sessions),
+            )?;
+            (fusing, Some(coverage), session_docs)
+        }
+        Some((vector, found)) => {
+            let (by_meaning, coverage) = match found {
+                MeaningFound::Scored(found, coverage) => (found, coverage),
+                _ => {
+                    let words_found: PathKeys = by_words.keys().copied().collect();
+                    let meaning = meaning.as_ref().expect("a meaning search");
+                    let (store, units) = (meaning.store, meaning.units);
+                    (
+                        scored(&vector, &words_found)?,
+                        meaning_coverage(searcher, fields, store, units, &filters)?,
+                    )
+                }
+            };
+            let by_meaning: BySession = match both {
+                true => by_meaning
+                    .into_iter()
+                    .filter(|(key, found)| {
+                        by_words.contains_key(key)
+                            || (may_answer
+                                && found.best.is_some_and(|best| best.score >= MEANING_FLOOR))
+                    })
+                    .collect(),
+                false => by_meaning,
+            };
+            let wanted: PathKeys = by_words.keys().chain(by_meaning.keys()).copied().collect();
+            let session_docs = session_documents(searcher, fields, &wanted)?;
+            let fusing = Fusing {
+                words: by_words,
+                meaning: by_meaning,
+                words_best: None,
+            };
+            (fusing, Some(coverage), session_docs)
+        }
+    };
+    let last_activity = last_activities(&session_docs);
     // A later page ranks every session found, then keeps those after its place; a lone source
     // otherwise keeps its best `limit`, and fused, every session's place counts.
     let window = match options.after {
@@ -374,19 +484,17 @@ pub fn find_matching(
     };
     let mut sources = Vec::with_capacity(2);
     if words_searched {
-        let full = match meaning {
-            Some(_) => Some(full_match_score(&parsed, &statistics, &coordination)?),
-            None => None,
-        };
         sources.push(Source {
-            sessions: rank(by_words, &last_activity, recency, depth),
+            sessions: rank(fusing.words, &last_activity, recency, depth),
             scale: Scale::Words { full },
+            best: fusing.words_best,
         });
     }
     if meaning.is_some() {
         sources.push(Source {
-            sessions: rank(by_meaning, &last_activity, recency, depth),
-            scale: Scale::Meaning,
+            sessions: rank(fusing.meaning, &last_activity, recency, depth),
+            scale: Scale::Meaning { near: NEAR },
+            best: None,
         });
     }
     let place = |key: u64, score: f64| Place {
@@ -494,6 +602,22 @@ pub fn find_matching(
         read_as,
         coverage,
     })
+}
+
+/// What the meaning's thread gives: every session scored, each session's bound (bounded.rs), or
+/// nothing yet (the words' sessions are scored after the words).
+enum MeaningFound {
+    Scored(BySession, Coverage),
+    Bounded(ByPathKey<f32>, Coverage),
+    Later,
+}
+
+/// Each session's last activity, from its session document.
+fn last_activities(session_docs: &ByPathKey<(i64, DocAddress)>) -> ByPathKey<i64> {
+    session_docs
+        .iter()
+        .map(|(key, (ts, _))| (*key, *ts))
+        .collect()
 }
 
 /// Of sessions ranked best first, the first `limit` after `after`'s place, and what came up to

@@ -32,9 +32,23 @@ const STRONG_WORDS_FROM: f64 = 0.4;
 /// answer (a paraphrase): every session's share of `WORDS_WEIGHT` is scaled by the best share over
 /// this one, so a word or two held by chance lifts a session less than a small lead in meaning.
 const STRONG_WORDS_WEIGHT: f64 = 5.0;
-/// How deep into the meaning's ranking a session the words found too is said to match by meaning:
-/// every session has some cosine with the query.
+/// How deep into the meaning's ranking a related session the words found too is said to match by
+/// meaning (`Near::Depth`): every session has some cosine with the session asked about.
 pub const MEANING_DEPTH: usize = 100;
+
+/// With `both`, a session the words did not find is a hit only if its score by meaning (unit.rs,
+/// before recency) reaches this: every session has a nearest message, so without it a query about
+/// nothing in the sessions would still find ten, and a word one session holds would bring nine
+/// strangers with it. Measured by bench/meaning-floor.mjs (tuning corpus, 100 distractors, seed
+/// 1): the best session of 28 queries about nothing there ("banana bread recipe", "yoga poses for
+/// back pain", "xyzzy plugh") scores 0.09–0.35, median 0.155, p95 0.246 (the one above, "painting a
+/// watercolor sunset", finds a session about a page's first paint); a paraphrase's own session
+/// 0.227–0.553, five of 61 under 0.25. The floor is that p95, rounded up.
+pub const MEANING_FLOOR: f32 = 0.25;
+
+/// How `both` says a session the words found is found by meaning too: near enough that the
+/// meaning alone would list it.
+pub const NEAR: Near = Near::Score(MEANING_FLOOR);
 
 /// A session as one source ranked it: its path key, score and candidates.
 pub struct RankedSession {
@@ -76,12 +90,32 @@ pub enum Scale {
     /// holding most of a word query leads. Without it (related sessions), the share of the best
     /// score found, and no lead.
     Words { full: Option<f64> },
-    /// Cosines, as they are.
-    Meaning,
+    /// Cosines, as they are; a session the words found too is said to be found by meaning when
+    /// it is `near`.
+    Meaning { near: Near },
+}
+
+/// When a session the words found is near enough to be said found by meaning too.
+#[derive(Debug, Clone, Copy)]
+pub enum Near {
+    /// Within the first this many of the meaning's ranking.
+    Depth(usize),
+    /// With a score by meaning (before recency) of at least this: what a session only the meaning
+    /// found needs to be a hit (find.rs, `MEANING_FLOOR`), so it asks of that session alone.
+    Score(f32),
+}
+
+impl Near {
+    fn holds(self, place: usize, candidates: &SessionCandidates) -> bool {
+        match self {
+            Near::Depth(depth) => place < depth,
+            Near::Score(floor) => candidates.best.is_some_and(|best| best.score >= floor),
+        }
+    }
 }
 
 impl Scale {
-    fn of(self, score: f64, best: f64) -> f64 {
+    pub(crate) fn of(self, score: f64, best: f64) -> f64 {
         match self {
             Scale::Words { full: Some(full) } => {
                 let share = score / full;
@@ -92,14 +126,14 @@ impl Scale {
                     + STRONG_WORDS_WEIGHT * (share - STRONG_WORDS_FROM).max(0.0)
             }
             Scale::Words { full: None } => WORDS_WEIGHT * (score / best).min(1.0),
-            Scale::Meaning => score,
+            Scale::Meaning { .. } => score,
         }
     }
 
     fn found_by(self) -> MatchedBy {
         match self {
             Scale::Words { .. } => MatchedBy::Words,
-            Scale::Meaning => MatchedBy::Meaning,
+            Scale::Meaning { .. } => MatchedBy::Meaning,
         }
     }
 }
@@ -108,6 +142,9 @@ impl Scale {
 pub struct Source {
     pub sessions: Vec<RankedSession>,
     pub scale: Scale,
+    /// The best score of the source's whole ranking, where `sessions` is a part of it (`None`: the
+    /// first of `sessions`).
+    pub best: Option<f64>,
 }
 
 /// A session as it will be shown: its fused score and, from each source that found it, its
@@ -160,17 +197,18 @@ pub fn rank(
 
 /// The sources' rankings as one, the best `limit` first. A lone source keeps its scores; two are
 /// summed as each `Scale` says. Equal scores fall to the more recent session, then to the path key,
-/// as `rank` orders them. A session found by both is said to match by meaning within the first
-/// `MEANING_DEPTH` of the meaning's ranking (the meaning's source comes after the words').
+/// as `rank` orders them. A session found by both is said to match by meaning as the meaning's
+/// `Near` says (the meaning's source comes after the words').
 pub fn fuse(sources: Vec<Source>, last_activity: &ByPathKey<i64>, limit: usize) -> Vec<Ranked> {
     let alone = sources.len() == 1;
     let mut sessions: ByPathKey<Ranked> = ByPathKey::default();
     for Source {
         sessions: ranking,
         scale,
+        best,
     } in sources
     {
-        let best = ranking.first().map_or(1.0, |s| s.score);
+        let best = best.unwrap_or_else(|| ranking.first().map_or(1.0, |s| s.score));
         for (place, session) in ranking.into_iter().enumerate() {
             let score = if alone {
                 session.score
@@ -186,13 +224,13 @@ pub fn fuse(sources: Vec<Source>, last_activity: &ByPathKey<i64>, limit: usize) 
             });
             entry.score += score;
             match scale {
-                Scale::Meaning => {
-                    entry.meaning = Some(session.candidates);
+                Scale::Meaning { near } => {
                     entry.matched_by = match entry.words {
-                        Some(_) if place < MEANING_DEPTH => MatchedBy::Both,
+                        Some(_) if near.holds(place, &session.candidates) => MatchedBy::Both,
                         Some(_) => MatchedBy::Words,
                         None => MatchedBy::Meaning,
                     };
+                    entry.meaning = Some(session.candidates);
                 }
                 Scale::Words { .. } => {
                     entry.words = Some(session.candidates);
@@ -253,10 +291,14 @@ mod tests {
             Source {
                 sessions: words,
                 scale: Scale::Words { full: Some(10.0) },
+                best: None,
             },
             Source {
                 sessions: meaning,
-                scale: Scale::Meaning,
+                scale: Scale::Meaning {
+                    near: Near::Depth(MEANING_DEPTH),
+                },
+                best: None,
             },
         ];
         fuse(sources, &ByPathKey::default(), 10)
@@ -303,6 +345,7 @@ mod tests {
             vec![Source {
                 sessions: vec![ranked(1, 7.5), ranked(2, 3.0)],
                 scale: Scale::Words { full: Some(10.0) },
+                best: None,
             }],
             &ByPathKey::default(),
             10,
@@ -318,6 +361,88 @@ mod tests {
     }
 
     #[test]
+    fn a_session_the_words_found_is_found_by_meaning_too_when_near_enough_alone() {
+        let near = |key, cosine: f32| {
+            let mut session = ranked(key, f64::from(cosine));
+            session.candidates.best = Some(crate::search::candidates::Candidate {
+                message: Some(0),
+                score: cosine,
+                origin: crate::search::candidates::Origin {
+                    part: crate::index::part::Part::Main,
+                    address: tantivy::DocAddress::new(0, 0),
+                },
+            });
+            session
+        };
+        let fused = fuse(
+            vec![
+                Source {
+                    sessions: vec![ranked(1, 10.0), ranked(2, 10.0)],
+                    scale: Scale::Words { full: Some(10.0) },
+                    best: None,
+                },
+                Source {
+                    // The first of the meaning's ranking, yet under the floor.
+                    sessions: vec![near(2, MEANING_FLOOR - 0.01), near(1, MEANING_FLOOR - 0.02)],
+                    scale: Scale::Meaning { near: NEAR },
+                    best: None,
+                },
+            ],
+            &ByPathKey::default(),
+            10,
+        );
+        let by = |key| fused.iter().find(|r| r.key == key).unwrap().matched_by;
+        assert_eq!((by(1), by(2)), (MatchedBy::Words, MatchedBy::Words));
+        let fused = fuse(
+            vec![
+                Source {
+                    sessions: vec![ranked(1, 10.0)],
+                    scale: Scale::Words { full: Some(10.0) },
+                    best: None,
+                },
+                Source {
+                    sessions: vec![near(1, MEANING_FLOOR), near(3, 0.9)],
+                    scale: Scale::Meaning { near: NEAR },
+                    best: None,
+                },
+            ],
+            &ByPathKey::default(),
+            10,
+        );
+        let by = |key| fused.iter().find(|r| r.key == key).unwrap().matched_by;
+        assert_eq!((by(1), by(3)), (MatchedBy::Both, MatchedBy::Meaning));
+    }
+
+    #[test]
+    fn a_session_given_a_part_of_the_words_ranking_is_weighed_against_its_whole_best() {
+        let words = |best| {
+            fuse(
+                vec![
+                    Source {
+                        sessions: vec![ranked(2, 2.0)],
+                        scale: Scale::Words { full: Some(10.0) },
+                        best,
+                    },
+                    Source {
+                        sessions: vec![ranked(3, 0.1)],
+                        scale: Scale::Meaning { near: NEAR },
+                        best: None,
+                    },
+                ],
+                &ByPathKey::default(),
+                10,
+            )
+            .iter()
+            .find(|r| r.key == 2)
+            .unwrap()
+            .score
+        };
+        // A fifth of a whole match: lifted in full only where another session holds the query.
+        assert!(words(Some(10.0)) > words(None));
+        assert_eq!(words(Some(2.0)), words(None));
+    }
+
+    #[test]
     fn a_session_deep_in_the_meanings_ranking_matched_by_words_alone() {
         let meaning: Vec<RankedSession> = (0..=MEANING_DEPTH as u64)
             .map(|key| ranked(key + 10, 0.5 - key as f64 * 0.001))
@@ -328,10 +453,14 @@ mod tests {
                 Source {
                     sessions: vec![ranked(10, 10.0), ranked(deepest, 10.0)],
                     scale: Scale::Words { full: Some(10.0) },
+                    best: None,
                 },
                 Source {
                     sessions: meaning,
-                    scale: Scale::Meaning,
+                    scale: Scale::Meaning {
+                        near: Near::Depth(MEANING_DEPTH),
+                    },
+                    best: None,
                 },
             ],
             &ByPathKey::default(),

@@ -1,6 +1,7 @@
 //! Reading the index: a query, the candidates of each source, their fusion and ranking.
 
 pub mod best_per_session;
+pub mod bounded;
 pub mod by_meaning;
 pub mod by_words;
 pub mod candidates;

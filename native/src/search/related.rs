@@ -47,7 +47,7 @@ use crate::search::by_meaning::{nearest_sessions, Coverage};
 use crate::search::by_words::word_candidates;
 use crate::search::candidates::BySession;
 use crate::search::find::{passage, session_documents, Hit, MAX_LIMIT};
-use crate::search::fusion::{fuse, rank, Ranked, Recency, Scale, Source};
+use crate::search::fusion::{fuse, rank, Near, Ranked, Recency, Scale, Source, MEANING_DEPTH};
 use crate::search::query::{filtered, term_query, Filters, ParsedQuery, TAG_BOOST};
 use crate::search::searchers::Searchers;
 use crate::search::session_floor::SessionFloor;
@@ -185,12 +185,16 @@ pub fn related(
         sources.push(Source {
             sessions: unranked(by_words),
             scale: Scale::Words { full: None },
+            best: None,
         });
     }
     if meaning.is_some() {
         sources.push(Source {
             sessions: unranked(by_meaning),
-            scale: Scale::Meaning,
+            scale: Scale::Meaning {
+                near: Near::Depth(MEANING_DEPTH),
+            },
+            best: None,
         });
     }
     let ranked: Vec<Ranked> = fuse(sources, &last_activity, options.limit);
