@@ -734,6 +734,16 @@ pub fn meaning_candidates(
     Ok((found, coverage))
 }
 
+/// What `meaning_bounds` finds.
+pub struct Bounds {
+    /// The most each session bounded could score by meaning, before recency.
+    pub by_session: ByPathKey<f32>,
+    /// How many of the messages in scope the store covers, of all sessions.
+    pub coverage: Coverage,
+    /// How many sessions the store has a vector of a message of, in scope or not.
+    pub sessions: usize,
+}
+
 /// What the f32 sums of a session's cosines may differ by from its outline's product, at most
 /// (a few hundred roundings of numbers under 1), beyond the outline's own error.
 const ROUNDING: f32 = 1e-3;
@@ -753,7 +763,7 @@ pub fn meaning_bounds(
     query: &[f32],
     filters: &Filters,
     bounded: Scored,
-) -> Result<Option<(ByPathKey<f32>, Coverage)>> {
+) -> Result<Option<Bounds>> {
     let segments = cache.units(searcher, fields)?;
     let lookups: Vec<Arc<Lookup>> = segments
         .iter()
@@ -800,7 +810,11 @@ pub fn meaning_bounds(
             (key, bound)
         })
         .collect();
-    Ok(Some((bounds, coverage)))
+    Ok(Some(Bounds {
+        by_session: bounds,
+        coverage,
+        sessions: outlines.scales.len(),
+    }))
 }
 
 /// How many of the messages in scope (`filters`) the store covers, of all sessions.

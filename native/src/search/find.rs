@@ -47,7 +47,7 @@ use crate::meaning::Model;
 use crate::path_key::{ByPathKey, PathKeys};
 use crate::search::bounded::{bounded, Fusing};
 use crate::search::by_meaning::{
-    meaning_bounds, meaning_candidates, meaning_coverage, Coverage, Scored, UnitCache,
+    meaning_bounds, meaning_candidates, meaning_coverage, Bounds, Coverage, Scored, UnitCache,
 };
 use crate::search::by_words::{best_message_of, word_candidates};
 use crate::search::candidates::BySession;
@@ -321,7 +321,7 @@ pub fn find_matching(
                     false => None,
                 };
                 let found = match bounded {
-                    Some((bounds, coverage)) => MeaningFound::Bounded(bounds, coverage),
+                    Some(bounds) => MeaningFound::Bounded(bounds),
                     None => {
                         let (found, coverage) = meaning_candidates(
                             searcher,
@@ -361,13 +361,14 @@ pub fn find_matching(
         Some(_) if words_searched => Some(full_match_score(&parsed, &statistics, &coordination)?),
         _ => None,
     };
-    // The meaning's sessions, scored as a search of all scores them.
-    let scored = |vector: &[f32], sessions: &PathKeys| -> Result<BySession> {
+    // The meaning's sessions (all, or some), scored as a search of all scores them.
+    let scored = |vector: &[f32], sessions: Scored| -> Result<BySession> {
         let meaning = meaning.as_ref().expect("scored only with meaning");
-        if sessions.is_empty() {
-            return Ok(BySession::default());
+        if let Scored::Only(sessions) = sessions {
+            if sessions.is_empty() {
+                return Ok(BySession::default());
+            }
         }
-        let only = Scored::Only(sessions);
         Ok(meaning_candidates(
             searcher,
             fields,
@@ -375,7 +376,7 @@ pub fn find_matching(
             meaning.units,
             vector,
             &filters,
-            only,
+            sessions,
         )?
         .0)
     };
@@ -394,7 +395,7 @@ pub fn find_matching(
                 &filters,
                 Scored::Only(&words_found),
             )? {
-                Some((bounds, coverage)) => MeaningFound::Bounded(bounds, coverage),
+                Some(bounds) => MeaningFound::Bounded(bounds),
                 None => MeaningFound::Later,
             };
             Some((vector, found))
@@ -412,11 +413,12 @@ pub fn find_matching(
             };
             (fusing, None, session_docs)
         }
-        Some((vector, MeaningFound::Bounded(bounds, coverage))) => {
+        Some((vector, MeaningFound::Bounded(bounds))) => {
             let wanted: PathKeys = by_words
                 .keys()
                 .chain(
                     bounds
+                        .by_session
                         .iter()
                         .filter(|(_, bound)| may_answer && **bound >= MEANING_FLOOR)
                         .map(|(key, _)| key),
@@ -435,7 +437,7 @@ pub fn find_matching(
                 &last_activity,
                 |sessions| scored(&vector, sessions),
             )?;
-            (fusing, Some(coverage), session_docs)
+            (fusing, Some(bounds.coverage), session_docs)
         }
         Some((vector, found)) => {
             let (by_meaning, coverage) = match found {
@@ -445,7 +447,7 @@ pub fn find_matching(
                     let meaning = meaning.as_ref().expect("a meaning search");
                     let (store, units) = (meaning.store, meaning.units);
                     (
-                        scored(&vector, &words_found)?,
+                        scored(&vector, Scored::Only(&words_found))?,
                         meaning_coverage(searcher, fields, store, units, &filters)?,
                     )
                 }
@@ -608,7 +610,7 @@ pub fn find_matching(
 /// nothing yet (the words' sessions are scored after the words).
 enum MeaningFound {
     Scored(BySession, Coverage),
-    Bounded(ByPathKey<f32>, Coverage),
+    Bounded(Bounds),
     Later,
 }
 
