@@ -6,7 +6,6 @@
 mod support;
 
 use recall_native::engine::Engine;
-use recall_native::index::changes::{ChangeSet, SessionUpdate};
 use recall_native::meaning::store::Store;
 use recall_native::meaning::unit::unit_key;
 use recall_native::meaning::DIMENSIONS;
@@ -54,18 +53,6 @@ fn vector(numbers: &mut Numbers, topic: usize, noise: f32) -> Vec<f32> {
     vector
 }
 
-fn write(engine: &Engine, sessions: Vec<SessionUpdate>) {
-    engine.lock(std::time::Duration::from_secs(1), 1).unwrap();
-    engine
-        .apply(&ChangeSet {
-            sessions,
-            ..Default::default()
-        })
-        .unwrap();
-    engine.commit("test", "").unwrap();
-    engine.unlock().unwrap();
-}
-
 /// 150 sessions in two folders over three segments, each of a topic, its messages two or three
 /// words of the vocabulary; the store holds a vector of each message but every seventh, and of
 /// each opening.
@@ -103,7 +90,7 @@ fn corpus(dir: &std::path::Path) -> (Engine, Store) {
             update.session.opening = Some(opening);
             sessions.push(update);
         }
-        write(&engine, sessions);
+        support::write(&engine, sessions);
     }
     store.append(&mut writer, &vectors).unwrap();
     (engine, store)

@@ -4,7 +4,7 @@
 mod support;
 
 use recall_native::engine::Engine;
-use recall_native::index::changes::{ChangeSet, SessionUpdate};
+use recall_native::index::changes::SessionUpdate;
 use recall_native::meaning::store::Store;
 use recall_native::meaning::unit::unit_key;
 use recall_native::meaning::DIMENSIONS;
@@ -14,18 +14,6 @@ use recall_native::search::by_meaning::{meaning_candidates, meaning_coverage, Sc
 use recall_native::search::query::Filters;
 
 const T: i64 = 1_800_000_000_000;
-
-fn write(engine: &Engine, sessions: Vec<SessionUpdate>) {
-    engine.lock(std::time::Duration::from_secs(1), 1).unwrap();
-    engine
-        .apply(&ChangeSet {
-            sessions,
-            ..Default::default()
-        })
-        .unwrap();
-    engine.commit("test", "").unwrap();
-    engine.unlock().unwrap();
-}
 
 /// The unit vector along dimension `axis`.
 fn axis(axis: usize) -> Vec<f32> {
@@ -45,7 +33,7 @@ fn a_session_over_two_segments_has_the_centroid_of_all_its_messages() {
         "pinned the toolchain to the previous release",
         "a session in one segment, for the first to be found among",
     );
-    write(
+    support::write(
         &engine,
         vec![
             support::session("spread", "/p", T, &[first]),
@@ -55,7 +43,7 @@ fn a_session_over_two_segments_has_the_centroid_of_all_its_messages() {
     let mut append = support::session("spread", "/p", T + 1000, &[first, second]);
     append.messages.remove(0);
     append.replace_from = Some(1);
-    write(&engine, vec![append]);
+    support::write(&engine, vec![append]);
     let searcher = engine.searcher();
     assert!(
         searcher.segment_readers().len() >= 2,
@@ -109,7 +97,7 @@ fn a_session_over_two_segments_has_the_centroid_of_all_its_messages() {
     let mut append = support::session("spread", "/p", T + 2000, &[first, second, third]);
     append.messages.drain(..2);
     append.replace_from = Some(2);
-    write(&engine, vec![append]);
+    support::write(&engine, vec![append]);
     store
         .append(&mut writer, &[(unit_key(third), axis(0))])
         .unwrap();
@@ -168,7 +156,7 @@ fn scoring_some_sessions_gives_them_what_scoring_all_does() {
         update.session.opening = Some(format!("the opening of session {name}"));
         update
     };
-    write(
+    support::write(
         &engine,
         (0..12).map(|n| session(n, 3 + n % 4, "/a", T)).collect(),
     );
@@ -182,8 +170,8 @@ fn scoring_some_sessions_gives_them_what_scoring_all_does() {
             update
         })
         .collect();
-    write(&engine, appended);
-    write(
+    support::write(&engine, appended);
+    support::write(
         &engine,
         (12..20).map(|n| session(n, 4, "/b", T + 9000)).collect(),
     );

@@ -410,9 +410,7 @@ impl UnitCache {
             lengths,
         }) = held.as_ref()
         {
-            if seen.len() == lookups.len()
-                && seen.iter().zip(lookups).all(|(a, b)| Arc::ptr_eq(a, b))
-            {
+            if same(seen, lookups) {
                 return Arc::clone(lengths);
             }
         }
@@ -456,9 +454,7 @@ impl UnitCache {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some((seen, outlines)) = held.as_ref() {
-            if seen.len() == lookups.len()
-                && seen.iter().zip(lookups).all(|(a, b)| Arc::ptr_eq(a, b))
-            {
+            if same(seen, lookups) {
                 return Some(Arc::clone(outlines));
             }
         }
@@ -565,6 +561,37 @@ fn summed(
     sums
 }
 
+/// Where each segment's units' vectors are in `store` (`SegmentUnits::lookup`), in segment order.
+fn lookups(searcher: &Searcher, store: &Store, segments: &[Arc<SegmentUnits>]) -> Vec<Arc<Lookup>> {
+    segments
+        .iter()
+        .enumerate()
+        .map(|(segment_ord, units)| {
+            units.lookup(store, searcher.segment_reader(segment_ord as u32))
+        })
+        .collect()
+}
+
+/// Whether what was made for the lookups `seen` holds for `lookups`: the very same ones.
+fn same(seen: &[Arc<Lookup>], lookups: &[Arc<Lookup>]) -> bool {
+    seen.len() == lookups.len() && seen.iter().zip(lookups).all(|(a, b)| Arc::ptr_eq(a, b))
+}
+
+/// With filters, a weight of the messages they keep (read segment by segment by `kept_by`).
+fn scope(
+    searcher: &Searcher,
+    fields: &Fields,
+    filters: &Filters,
+) -> Result<Option<Box<dyn Weight>>> {
+    if filters.clauses(fields).is_empty() {
+        return Ok(None);
+    }
+    let messages = filtered(kind_is(fields, KIND_MESSAGE), filters, fields);
+    Ok(Some(
+        messages.weight(EnableScoring::disabled_from_searcher(searcher))?,
+    ))
+}
+
 /// The documents of one segment that `scope` (a weight of the messages the filters keep) keeps,
 /// as bits by document id.
 fn kept_by(scope: &dyn Weight, segment: &SegmentReader) -> Result<Vec<u64>> {
@@ -609,21 +636,9 @@ pub fn meaning_candidates(
     let mut found = BySession::default();
     let mut coverage = Coverage::default();
     // With filters, the messages they keep; built once, read segment by segment.
-    let scope = match filters.clauses(fields).is_empty() {
-        true => None,
-        false => Some(
-            filtered(kind_is(fields, KIND_MESSAGE), filters, fields)
-                .weight(EnableScoring::disabled_from_searcher(searcher))?,
-        ),
-    };
+    let scope = scope(searcher, fields, filters)?;
     let segments = cache.units(searcher, fields)?;
-    let lookups: Vec<Arc<Lookup>> = segments
-        .iter()
-        .enumerate()
-        .map(|(segment_ord, units)| {
-            units.lookup(store, searcher.segment_reader(segment_ord as u32))
-        })
-        .collect();
+    let lookups = lookups(searcher, store, &segments);
     let lengths = cache.lengths(searcher, store, &segments, &lookups);
     // The sum of each session's messages' cosines, in scope or not (its centroid's, unnormed),
     // over all its segments.
@@ -765,13 +780,7 @@ pub fn meaning_bounds(
     bounded: Scored,
 ) -> Result<Option<Bounds>> {
     let segments = cache.units(searcher, fields)?;
-    let lookups: Vec<Arc<Lookup>> = segments
-        .iter()
-        .enumerate()
-        .map(|(segment_ord, units)| {
-            units.lookup(store, searcher.segment_reader(segment_ord as u32))
-        })
-        .collect();
+    let lookups = lookups(searcher, store, &segments);
     let Some(outlines) = cache.outlines(searcher, store, &segments, &lookups) else {
         return Ok(None);
     };
@@ -826,13 +835,7 @@ pub fn meaning_coverage(
     filters: &Filters,
 ) -> Result<Coverage> {
     let segments = cache.units(searcher, fields)?;
-    let lookups: Vec<Arc<Lookup>> = segments
-        .iter()
-        .enumerate()
-        .map(|(segment_ord, units)| {
-            units.lookup(store, searcher.segment_reader(segment_ord as u32))
-        })
-        .collect();
+    let lookups = lookups(searcher, store, &segments);
     let none = PathKeys::default();
     Ok(in_scope(
         searcher,
@@ -855,13 +858,7 @@ fn in_scope(
     filters: &Filters,
     of: Scored,
 ) -> Result<(PathKeys, Coverage)> {
-    let scope = match filters.clauses(fields).is_empty() {
-        true => None,
-        false => Some(
-            filtered(kind_is(fields, KIND_MESSAGE), filters, fields)
-                .weight(EnableScoring::disabled_from_searcher(searcher))?,
-        ),
-    };
+    let scope = scope(searcher, fields, filters)?;
     let mut coverage = Coverage::default();
     let mut found = PathKeys::default();
     for (segment_ord, (units, lookup)) in segments.iter().zip(lookups).enumerate() {

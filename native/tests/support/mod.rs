@@ -1,6 +1,7 @@
 //! What the engine's tests share: a session as the sync would hand it to the engine.
 
-use recall_native::index::changes::SessionUpdate;
+use recall_native::engine::Engine;
+use recall_native::index::changes::{ChangeSet, SessionUpdate};
 use recall_native::index::session::{MessageDoc, SessionMeta};
 
 const DAY: i64 = 24 * 3600 * 1000;
@@ -45,4 +46,18 @@ pub fn session(name: &str, cwd: &str, modified: i64, texts: &[&str]) -> SessionU
         replace_from: None,
         continued: None,
     }
+}
+
+/// Writes `sessions` as one commit of a sync, the writer lock taken and given back.
+#[allow(dead_code)] // Not every test file writes more than once.
+pub fn write(engine: &Engine, sessions: Vec<SessionUpdate>) {
+    engine.lock(std::time::Duration::from_secs(1), 1).unwrap();
+    engine
+        .apply(&ChangeSet {
+            sessions,
+            ..Default::default()
+        })
+        .unwrap();
+    engine.commit("test", "").unwrap();
+    engine.unlock().unwrap();
 }
