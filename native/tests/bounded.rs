@@ -191,3 +191,46 @@ fn a_bounded_first_page_shows_what_scoring_every_session_shows() {
     }
     assert!(pages > 30, "most pages show sessions: {pages}");
 }
+
+/// A cache kept across a sync and an embedding (a warm process) bounds the page of the index as
+/// it is now: its outlines and coverage are made again, not read from the index before.
+#[test]
+fn a_warm_cache_follows_the_index_and_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let (engine, mut store) = corpus(dir.path());
+    let mut numbers = Numbers(0xbeef);
+    let query = vector(&mut numbers, 2, 0.05);
+    let search = |store: &Store, cache: &UnitCache| {
+        let meaning = MeaningQuery {
+            store,
+            units: cache,
+            vector: QueryVector::Given(&query),
+            words: true,
+        };
+        shown(
+            &engine
+                .find_matching(&options("socket deploy", 5, &Filters::default()), meaning)
+                .unwrap(),
+        )
+    };
+    let warm = UnitCache::default();
+    search(&store, &warm);
+    let before = search(&store, &warm);
+    assert!(warm.outlined());
+
+    // A new session of the query's topic, nearer than any, with its vectors.
+    let text = "socket deploy for the new session";
+    let mut update = support::session("newest", "/a", NOW, &[text]);
+    update.session.opening = Some(text.to_owned());
+    support::write(&engine, vec![update]);
+    let mut writer = store.writer().unwrap();
+    store
+        .append(&mut writer, &[(unit_key(text), query.clone())])
+        .unwrap();
+
+    let after = search(&store, &warm);
+    let fresh = UnitCache::default();
+    assert_eq!(after, search(&store, &fresh));
+    assert_ne!(after, before);
+    assert!(after[0].starts_with("/sessions/newest.jsonl"), "{after:?}");
+}

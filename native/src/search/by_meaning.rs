@@ -295,13 +295,21 @@ impl SegmentUnits {
 pub struct UnitCache {
     segments: Mutex<HashMap<SegmentId, Arc<SegmentUnits>>>,
     lengths: Mutex<Option<Lengths>>,
-    outlines: Mutex<Option<KeptOutlines>>,
+    outlines: Mutex<Option<Kept<Outlines>>>,
+    covered: Mutex<Option<Kept<Covered>>>,
     /// How many times outlines were asked for: not made for a process's first search.
     outlines_asked: AtomicUsize,
 }
 
-/// The outlines made for some lookups.
-type KeptOutlines = (Vec<Arc<Lookup>>, Arc<Outlines>);
+/// The sessions with a message in scope the store has a vector of, and the coverage (`in_scope`).
+#[derive(Default)]
+struct Covered {
+    sessions: PathKeys,
+    coverage: Coverage,
+}
+
+/// What was made for some lookups, kept while they are the same (`same`).
+type Kept<T> = (Vec<Arc<Lookup>>, Arc<T>);
 
 /// What bounds each session's score by meaning without a product with each of its messages'
 /// vectors (`meaning_bounds`): its centroid of unit length in codes as the store keeps a vector,
@@ -786,7 +794,19 @@ pub fn meaning_bounds(
     };
     let scorer = store.scorer(query);
     let query_length = scorer.query_length();
-    let (found, coverage) = in_scope(searcher, fields, &segments, &lookups, filters, bounded)?;
+    let covered = in_scope(searcher, fields, cache, &segments, &lookups, filters)?;
+    let only: PathKeys;
+    let found = match bounded {
+        Scored::All => &covered.sessions,
+        Scored::Only(keys) => {
+            only = keys
+                .iter()
+                .filter(|key| covered.sessions.contains(*key))
+                .copied()
+                .collect();
+            &only
+        }
+    };
     let mut openings: ByPathKey<f32> = ByPathKey::default();
     for (segment_ord, units) in segments.iter().enumerate() {
         let alive = searcher.segment_reader(segment_ord as u32).alive_bitset();
@@ -800,8 +820,8 @@ pub fn meaning_bounds(
         }
     }
     let bounds = found
-        .into_iter()
-        .map(|key| {
+        .iter()
+        .map(|&key| {
             let opening = openings.get(&key).copied();
             let bound = match outlines.numbers.get(&key) {
                 Some(&n) => {
@@ -821,7 +841,7 @@ pub fn meaning_bounds(
         .collect();
     Ok(Some(Bounds {
         by_session: bounds,
-        coverage,
+        coverage: covered.coverage,
         sessions: outlines.scales.len(),
     }))
 }
@@ -836,31 +856,31 @@ pub fn meaning_coverage(
 ) -> Result<Coverage> {
     let segments = cache.units(searcher, fields)?;
     let lookups = lookups(searcher, store, &segments);
-    let none = PathKeys::default();
-    Ok(in_scope(
-        searcher,
-        fields,
-        &segments,
-        &lookups,
-        filters,
-        Scored::Only(&none),
-    )?
-    .1)
+    Ok(in_scope(searcher, fields, cache, &segments, &lookups, filters)?.coverage)
 }
 
-/// Of the sessions `of`, those with a message in scope (`filters`) the store has a vector of;
-/// and how many of the messages in scope the store covers, of all sessions.
+/// The sessions with a message in scope (`filters`) the store has a vector of, and how many of
+/// the messages in scope the store covers: without filters, counted once for the same lookups.
 fn in_scope(
     searcher: &Searcher,
     fields: &Fields,
+    cache: &UnitCache,
     segments: &[Arc<SegmentUnits>],
     lookups: &[Arc<Lookup>],
     filters: &Filters,
-    of: Scored,
-) -> Result<(PathKeys, Coverage)> {
+) -> Result<Arc<Covered>> {
+    let unfiltered = filters.clauses(fields).is_empty();
+    let mut held = cache
+        .covered
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((seen, covered)) = held.as_ref().filter(|_| unfiltered) {
+        if same(seen, lookups) {
+            return Ok(Arc::clone(covered));
+        }
+    }
     let scope = scope(searcher, fields, filters)?;
-    let mut coverage = Coverage::default();
-    let mut found = PathKeys::default();
+    let mut covered = Covered::default();
     for (segment_ord, (units, lookup)) in segments.iter().zip(lookups).enumerate() {
         let segment = searcher.segment_reader(segment_ord as u32);
         let alive = segment.alive_bitset();
@@ -875,29 +895,26 @@ fn in_scope(
                     .as_ref()
                     .is_none_or(|kept| kept[doc as usize / 64] & (1 << (doc % 64)) != 0);
             if in_scope {
-                coverage.messages += 1;
+                covered.coverage.messages += 1;
                 if lookup.slots[i] != NO_SLOT {
-                    coverage.embedded += 1;
+                    covered.coverage.embedded += 1;
                     embedded[units.session_of[i] as usize] = true;
                 }
             }
         }
-        found.extend(
+        covered.sessions.extend(
             units
                 .sessions
                 .iter()
                 .zip(embedded)
-                .filter(|(key, embedded)| {
-                    *embedded
-                        && match of {
-                            Scored::All => true,
-                            Scored::Only(keys) => keys.contains(key),
-                        }
-                })
-                .map(|(key, _)| *key),
+                .filter_map(|(key, embedded)| embedded.then_some(*key)),
         );
     }
-    Ok((found, coverage))
+    let covered = Arc::new(covered);
+    if unfiltered {
+        *held = Some((lookups.to_vec(), Arc::clone(&covered)));
+    }
+    Ok(covered)
 }
 
 /// A session's messages as `nearest_sessions` adds them up.
