@@ -26,8 +26,10 @@ pub struct Fusing {
 
 /// Scoring some sessions reads their vectors where they lie, a few times the cost of each vector
 /// read in one pass over all; past this share of the sessions held, all are scored in that pass.
-/// On M (65 k vectors, I): ~200 ns a vector one at a time against ~75 in the pass.
-const SCORED_ALONE_AT_MOST: usize = 6;
+/// On M (65 k vectors, I): ~200 ns a vector one at a time against ~75 in the pass, so a third of
+/// the sessions one at a time costs about the pass (on L, 1,752 of 9,920 sessions alone and the
+/// pass measured alike, within the machine's noise).
+const SCORED_ALONE_AT_MOST: usize = 3;
 
 /// The sessions that decide the first `limit` of a fusion of `words` (every session the words
 /// found, their whole match worth `full`) and the meaning (`bounds`: the most each session with a
