@@ -33,33 +33,32 @@ use std::collections::HashMap;
 
 use tantivy::query::{Bm25StatisticsProvider, Query};
 use tantivy::snippet::SnippetGenerator;
-use tantivy::{DocAddress, Searcher, SegmentReader, TantivyDocument};
+use tantivy::TantivyDocument;
 
 use crate::error::{Code, RecallError, Result};
 use crate::index::part::Part;
-use crate::index::schema::{for_each_of_kind, Fields, KIND_SESSION};
+use crate::index::schema::Fields;
 use crate::index::session::{
     message_from_document, session_from_document, MessageRef, SessionMeta,
 };
 use crate::index::text_kind::TextKind;
-use crate::meaning::store::Store;
-use crate::meaning::Model;
-use crate::path_key::{ByPathKey, PathKeys};
-use crate::search::bounded::{bounded, Fusing};
-use crate::search::by_meaning::{
-    meaning_bounds, meaning_candidates, meaning_coverage, Bounds, Coverage, Scored, UnitCache,
-};
+use crate::path_key::PathKeys;
+use crate::search::bounded::Fusing;
+use crate::search::by_meaning::Coverage;
 use crate::search::by_words::{best_message_of, word_candidates};
 use crate::search::candidates::BySession;
 use crate::search::coordination::{idf, Coordination, Telling};
 use crate::search::correction::{corrected, searched_fields, Corrected, Typos};
 pub use crate::search::fusion::MatchedBy;
-use crate::search::fusion::{fuse, rank, Recency, Scale, Source, MEANING_FLOOR, NEAR};
+use crate::search::fusion::{fuse, rank, Recency, Scale, Source, NEAR};
 use crate::search::query::{filtered, parse, prefix_expansions, text_query, Filters, ParsedQuery};
 use crate::search::searchers::Searchers;
 use crate::search::session_floor::SessionFloor;
+use crate::search::sessions::{last_activities, session_documents};
 use crate::search::snippet::{make_snippet, snippet_generator};
 use crate::search::statistics::LiveStatistics;
+use crate::search::with_meaning::MeaningSide;
+pub use crate::search::with_meaning::{MeaningQuery, QueryVector};
 
 /// The most results one search returns: more is a mistake (the library's own bound is lower),
 /// and is refused rather than tried.
@@ -160,22 +159,6 @@ pub fn search(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -
 
 pub fn find(searchers: &Searchers, fields: &Fields, options: &SearchOptions) -> Result<Found> {
     find_matching(searchers, fields, options, None)
-}
-
-/// A search by meaning (search/by_meaning.rs): the query's vector, the store of the units' vectors, and
-/// whether the words are searched too (`both`), the two rankings of sessions then fused.
-pub struct MeaningQuery<'a> {
-    pub store: &'a Store,
-    pub units: &'a UnitCache,
-    pub vector: QueryVector<'a>,
-    pub words: bool,
-}
-
-/// The query's vector: given, or embedded by the model on the meaning's thread while the words'
-/// search runs on the other (a cold process then waits for no embedding of its own).
-pub enum QueryVector<'a> {
-    Given(&'a [f32]),
-    Embedded { model: &'a Model, text: &'a str },
 }
 
 /// The hits of `options`, by words (no `meaning`), by meaning, or by both (`MeaningQuery::words`).
@@ -291,53 +274,19 @@ pub fn find_matching(
     // words or more, one of them held by some text) and the session is near enough in meaning
     // (MEANING_FLOOR): a script asking for a word or for words nothing holds gets the words. By
     // meaning alone, the nearest sessions are what was asked for.
-    let may_answer = parsed.distinct_words().len() > 1 && coordination.any_held();
-    let both = meaning.as_ref().is_some_and(|meaning| meaning.words);
-    // The meaning's thread embeds the query beside the words' search. Where a session the words
-    // did not find may be a hit, it then bounds each session's score for a first page of both
-    // (bounded.rs), or passes over every vector; else the words' sessions are bounded or scored
-    // after the words' search, and none when it found none.
+    let side = meaning.as_ref().map(|meaning| MeaningSide {
+        searcher,
+        fields,
+        meaning,
+        filters: &filters,
+        first_page: options.after.is_none(),
+        may_answer: parsed.distinct_words().len() > 1 && coordination.any_held(),
+    });
+    // The meaning's thread embeds the query (and more: with_meaning.rs) beside the words' search.
     let (by_words, by_meaning) = std::thread::scope(|scope| {
-        let by_meaning = meaning.as_ref().map(|meaning| {
-            scope.spawn(|| {
-                let vector = match meaning.vector {
-                    QueryVector::Given(vector) => vector.to_vec(),
-                    QueryVector::Embedded { model, text } => model.embed(text),
-                };
-                let (store, units) = (meaning.store, meaning.units);
-                if both && !may_answer {
-                    return Ok((vector, MeaningFound::Later));
-                }
-                let bounded = match both && options.after.is_none() {
-                    true => meaning_bounds(
-                        searcher,
-                        fields,
-                        store,
-                        units,
-                        &vector,
-                        &filters,
-                        Scored::All,
-                    )?,
-                    false => None,
-                };
-                let found = match bounded {
-                    Some(bounds) => MeaningFound::Bounded(bounds),
-                    None => {
-                        let (found, coverage) = meaning_candidates(
-                            searcher,
-                            fields,
-                            store,
-                            units,
-                            &vector,
-                            &filters,
-                            Scored::All,
-                        )?;
-                        MeaningFound::Scored(found, coverage)
-                    }
-                };
-                Ok::<_, RecallError>((vector, found))
-            })
-        });
+        let by_meaning = side
+            .as_ref()
+            .map(|side| scope.spawn(|| side.beside_words()));
         let by_words = match &meaning {
             Some(meaning) if !meaning.words => Ok(BySession::default()),
             _ => word_candidates(searchers, &statistics, &queries, &mut floor),
@@ -361,49 +310,13 @@ pub fn find_matching(
         Some(_) if words_searched => Some(full_match_score(&parsed, &statistics, &coordination)?),
         _ => None,
     };
-    // The meaning's sessions (all, or some), scored as a search of all scores them.
-    let scored = |vector: &[f32], sessions: Scored| -> Result<BySession> {
-        let meaning = meaning.as_ref().expect("scored only with meaning");
-        if let Scored::Only(sessions) = sessions {
-            if sessions.is_empty() {
-                return Ok(BySession::default());
-            }
+    let (fusing, coverage, session_docs) = match (&side, by_meaning.transpose()?) {
+        (Some(side), Some(found)) => {
+            let (fusing, coverage, session_docs) =
+                side.fusing(by_words, found, options.limit, full, recency)?;
+            (fusing, Some(coverage), session_docs)
         }
-        Ok(meaning_candidates(
-            searcher,
-            fields,
-            meaning.store,
-            meaning.units,
-            vector,
-            &filters,
-            sessions,
-        )?
-        .0)
-    };
-    // With a query of one word, or of words no text holds, the words' sessions are bounded as a
-    // first page's every session is.
-    let by_meaning = match by_meaning.transpose()? {
-        Some((vector, MeaningFound::Later)) if options.after.is_none() => {
-            let meaning = meaning.as_ref().expect("a meaning search");
-            let words_found: PathKeys = by_words.keys().copied().collect();
-            let found = match meaning_bounds(
-                searcher,
-                fields,
-                meaning.store,
-                meaning.units,
-                &vector,
-                &filters,
-                Scored::Only(&words_found),
-            )? {
-                Some(bounds) => MeaningFound::Bounded(bounds),
-                None => MeaningFound::Later,
-            };
-            Some((vector, found))
-        }
-        by_meaning => by_meaning,
-    };
-    let (fusing, coverage, session_docs) = match by_meaning {
-        None => {
+        _ => {
             let wanted: PathKeys = by_words.keys().copied().collect();
             let session_docs = session_documents(searcher, fields, &wanted)?;
             let fusing = Fusing {
@@ -412,65 +325,6 @@ pub fn find_matching(
                 words_best: None,
             };
             (fusing, None, session_docs)
-        }
-        Some((vector, MeaningFound::Bounded(bounds))) => {
-            let wanted: PathKeys = by_words
-                .keys()
-                .chain(
-                    bounds
-                        .by_session
-                        .iter()
-                        .filter(|(_, bound)| may_answer && **bound >= MEANING_FLOOR)
-                        .map(|(key, _)| key),
-                )
-                .copied()
-                .collect();
-            let session_docs = session_documents(searcher, fields, &wanted)?;
-            let last_activity = last_activities(&session_docs);
-            let fusing = bounded(
-                by_words,
-                &bounds,
-                may_answer,
-                options.limit,
-                full.unwrap_or(1.0),
-                recency,
-                &last_activity,
-                |sessions| scored(&vector, sessions),
-            )?;
-            (fusing, Some(bounds.coverage), session_docs)
-        }
-        Some((vector, found)) => {
-            let (by_meaning, coverage) = match found {
-                MeaningFound::Scored(found, coverage) => (found, coverage),
-                _ => {
-                    let words_found: PathKeys = by_words.keys().copied().collect();
-                    let meaning = meaning.as_ref().expect("a meaning search");
-                    let (store, units) = (meaning.store, meaning.units);
-                    (
-                        scored(&vector, Scored::Only(&words_found))?,
-                        meaning_coverage(searcher, fields, store, units, &filters)?,
-                    )
-                }
-            };
-            let by_meaning: BySession = match both {
-                true => by_meaning
-                    .into_iter()
-                    .filter(|(key, found)| {
-                        by_words.contains_key(key)
-                            || (may_answer
-                                && found.best.is_some_and(|best| best.score >= MEANING_FLOOR))
-                    })
-                    .collect(),
-                false => by_meaning,
-            };
-            let wanted: PathKeys = by_words.keys().chain(by_meaning.keys()).copied().collect();
-            let session_docs = session_documents(searcher, fields, &wanted)?;
-            let fusing = Fusing {
-                words: by_words,
-                meaning: by_meaning,
-                words_best: None,
-            };
-            (fusing, Some(coverage), session_docs)
         }
     };
     let last_activity = last_activities(&session_docs);
@@ -606,22 +460,6 @@ pub fn find_matching(
     })
 }
 
-/// What the meaning's thread gives: every session scored, each session's bound (bounded.rs), or
-/// nothing yet (the words' sessions are scored after the words).
-enum MeaningFound {
-    Scored(BySession, Coverage),
-    Bounded(Bounds),
-    Later,
-}
-
-/// Each session's last activity, from its session document.
-fn last_activities(session_docs: &ByPathKey<(i64, DocAddress)>) -> ByPathKey<i64> {
-    session_docs
-        .iter()
-        .map(|(key, (ts, _))| (*key, *ts))
-        .collect()
-}
-
 /// Of sessions ranked best first, the first `limit` after `after`'s place, and what came up to
 /// it; all of them, and nothing counted, without `after`.
 fn continue_after<T>(
@@ -668,39 +506,4 @@ pub(crate) fn passage(text: &str, chars: usize) -> String {
         .nth(chars)
         .map_or(text.len(), |(i, _)| i);
     text[..end].to_owned()
-}
-
-/// The session document of each session file (by path key), with its last activity read from the
-/// fast columns: one pass over the session documents, instead of a lookup per result.
-/// Every indexed session has its session document; one missing means a damaged index.
-pub fn session_documents(
-    searcher: &Searcher,
-    fields: &Fields,
-    wanted: &PathKeys,
-) -> Result<ByPathKey<(i64, DocAddress)>> {
-    if wanted.is_empty() {
-        return Ok(ByPathKey::default());
-    }
-    let mut out = ByPathKey::with_capacity_and_hasher(wanted.len(), Default::default());
-    let columns = |segment: &SegmentReader| {
-        let fast = segment.fast_fields();
-        Ok((fast.u64("path_key")?, fast.i64("ts")?))
-    };
-    for_each_of_kind(
-        searcher,
-        fields,
-        KIND_SESSION,
-        columns,
-        |(keys, timestamps), address| {
-            if let Some(key) = keys
-                .first(address.doc_id)
-                .filter(|key| wanted.contains(key))
-            {
-                if let Some(ts) = timestamps.first(address.doc_id) {
-                    out.insert(key, (ts, address));
-                }
-            }
-        },
-    )?;
-    Ok(out)
 }

@@ -18,3 +18,4 @@ pub mod sessions;
 pub mod snippet;
 pub mod statistics;
 pub mod touched;
+pub mod with_meaning;

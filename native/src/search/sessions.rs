@@ -1,13 +1,15 @@
-//! Session documents on their own: listing sessions newest first, finding a session id's files.
+//! Session documents on their own: listing sessions newest first, finding a session id's files,
+//! and those of the sessions a search found (their last activity and where they are).
 
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, Occur, TermQuery};
 use tantivy::schema::IndexRecordOption;
-use tantivy::{Order, Searcher, TantivyDocument, Term};
+use tantivy::{DocAddress, Order, Searcher, SegmentReader, TantivyDocument, Term};
 
 use crate::error::Result;
-use crate::index::schema::{kind_is, Fields, KIND_SESSION};
+use crate::index::schema::{for_each_of_kind, kind_is, Fields, KIND_SESSION};
 use crate::index::session::{session_from_document, SessionMeta};
+use crate::path_key::{ByPathKey, PathKeys};
 use crate::search::query::Filters;
 
 /// Sessions matching the filters, most recently active first.
@@ -64,4 +66,47 @@ pub fn documents_by_id(
         docs.push(searcher.doc(address)?);
     }
     Ok(docs)
+}
+
+/// The session document of each session file (by path key), with its last activity read from the
+/// fast columns: one pass over the session documents, instead of a lookup per result.
+/// Every indexed session has its session document; one missing means a damaged index.
+pub fn session_documents(
+    searcher: &Searcher,
+    fields: &Fields,
+    wanted: &PathKeys,
+) -> Result<ByPathKey<(i64, DocAddress)>> {
+    if wanted.is_empty() {
+        return Ok(ByPathKey::default());
+    }
+    let mut out = ByPathKey::with_capacity_and_hasher(wanted.len(), Default::default());
+    let columns = |segment: &SegmentReader| {
+        let fast = segment.fast_fields();
+        Ok((fast.u64("path_key")?, fast.i64("ts")?))
+    };
+    for_each_of_kind(
+        searcher,
+        fields,
+        KIND_SESSION,
+        columns,
+        |(keys, timestamps), address| {
+            if let Some(key) = keys
+                .first(address.doc_id)
+                .filter(|key| wanted.contains(key))
+            {
+                if let Some(ts) = timestamps.first(address.doc_id) {
+                    out.insert(key, (ts, address));
+                }
+            }
+        },
+    )?;
+    Ok(out)
+}
+
+/// Each session's last activity, from its session document.
+pub fn last_activities(session_docs: &ByPathKey<(i64, DocAddress)>) -> ByPathKey<i64> {
+    session_docs
+        .iter()
+        .map(|(key, (ts, _))| (*key, *ts))
+        .collect()
 }
