@@ -15,14 +15,7 @@ const NOW: i64 = 1_800_000_000_000;
 
 fn engine_with(sessions: Vec<SessionUpdate>) -> Engine {
     let engine = Engine::in_memory().unwrap();
-    engine.lock(std::time::Duration::from_secs(1), 1).unwrap();
-    engine
-        .apply(&ChangeSet {
-            sessions,
-            ..Default::default()
-        })
-        .unwrap();
-    engine.commit("test", "").unwrap();
+    support::write(&engine, sessions);
     engine
 }
 

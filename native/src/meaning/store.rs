@@ -533,8 +533,7 @@ impl Store {
     /// The length of the vector of `slot` as its codes hold it.
     pub fn length(&self, slot: u32) -> f32 {
         let (scale, codes) = self.vector(slot);
-        let squares: i64 = codes.iter().map(|&c| i64::from(c) * i64::from(c)).sum();
-        (squares as f64).sqrt() as f32 * scale
+        length(codes.iter().map(|&c| i64::from(c)), scale)
     }
 
     /// Adds the vector of `slot` (its codes times its scale) to `sum`, DIMENSIONS floats: with
@@ -809,13 +808,17 @@ impl Scorer<'_> {
     /// The length of the query as its codes hold it: no product with a vector is more than this
     /// times the vector's length.
     pub fn query_length(&self) -> f32 {
-        let squares: i64 = self
-            .query_codes
-            .iter()
-            .map(|&c| i64::from(c) * i64::from(c))
-            .sum();
-        (squares as f64).sqrt() as f32 * self.query_scale
+        length(
+            self.query_codes.iter().map(|&c| i64::from(c)),
+            self.query_scale,
+        )
     }
+}
+
+/// The length of a vector in codes times `scale`.
+fn length(codes: impl Iterator<Item = i64>, scale: f32) -> f32 {
+    let squares: i64 = codes.map(|c| c * c).sum();
+    (squares as f64).sqrt() as f32 * scale
 }
 
 /// A query quantized as the vectors are, its codes widened for the products.

@@ -294,7 +294,11 @@ impl SegmentUnits {
 #[derive(Default)]
 pub struct UnitCache {
     segments: Mutex<HashMap<SegmentId, Arc<SegmentUnits>>>,
-    lengths: Mutex<Option<Lengths>>,
+    /// The length of each session's sum of its live messages' vectors (its centroid, unnormed: the
+    /// query's cosine with the centroid is the sum of the messages' cosines over it), over every
+    /// segment its messages lie in (a sync's indexing threads and a later append spread a session
+    /// over segments), made again when a segment's lookup was.
+    lengths: Mutex<Option<Kept<ByPathKey<f32>>>>,
     outlines: Mutex<Option<Kept<Outlines>>>,
     covered: Mutex<Option<Kept<Covered>>>,
     /// How many times outlines were asked for: not made for a process's first search.
@@ -323,15 +327,6 @@ struct Outlines {
     codes: Vec<i8>,
     errors: Vec<f32>,
     longest: Vec<f32>,
-}
-
-/// The length of each session's sum of its live messages' vectors (its centroid, unnormed: the
-/// query's cosine with the centroid is the sum of the messages' cosines over it), over every
-/// segment its messages lie in (a sync's indexing threads and a later append spread a session
-/// over segments), made again when a segment's lookup was.
-struct Lengths {
-    lookups: Vec<Arc<Lookup>>,
-    lengths: Arc<ByPathKey<f32>>,
 }
 
 impl UnitCache {
@@ -401,41 +396,30 @@ impl UnitCache {
         Ok(units)
     }
 
-    /// The length of each session's centroid, unnormed (`Lengths`), for the segments' `lookups`.
+    /// The length of each session's centroid, unnormed (`UnitCache::lengths`), for the segments'
+    /// `lookups`: kept, read from the meaning folder (kept_lengths.rs), or from `sums` where the
+    /// caller has them, else summed.
     fn lengths(
         &self,
         searcher: &Searcher,
         store: &Store,
         segments: &[Arc<SegmentUnits>],
         lookups: &[Arc<Lookup>],
+        sums: Option<&Sums>,
     ) -> Arc<ByPathKey<f32>> {
-        let mut held = self
-            .lengths
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(Lengths {
-            lookups: seen,
-            lengths,
-        }) = held.as_ref()
-        {
-            if same(seen, lookups) {
-                return Arc::clone(lengths);
+        let Ok(lengths) = kept_for(&self.lengths, lookups, || {
+            let fingerprint = lengths_fingerprint(searcher, store);
+            if let Some(kept) = kept_lengths::read(store.dir(), fingerprint) {
+                return Ok::<_, std::convert::Infallible>(Some(kept));
             }
-        }
-        let fingerprint = lengths_fingerprint(searcher, store);
-        let lengths = match kept_lengths::read(store.dir(), fingerprint) {
-            Some(kept) => Arc::new(kept),
-            None => {
-                let summed = Arc::new(summed_lengths(searcher, store, segments, lookups));
-                kept_lengths::write(store.dir(), fingerprint, &summed);
-                summed
-            }
-        };
-        *held = Some(Lengths {
-            lookups: lookups.to_vec(),
-            lengths: Arc::clone(&lengths),
+            let lengths = match sums {
+                Some(sums) => lengths_of(sums),
+                None => lengths_of(&summed(searcher, store, segments, lookups)),
+            };
+            kept_lengths::write(store.dir(), fingerprint, &lengths);
+            Ok(Some(lengths))
         });
-        lengths
+        lengths.unwrap_or_default()
     }
 }
 
@@ -457,48 +441,48 @@ impl UnitCache {
         segments: &[Arc<SegmentUnits>],
         lookups: &[Arc<Lookup>],
     ) -> Option<Arc<Outlines>> {
-        let mut held = self
-            .outlines
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some((seen, outlines)) = held.as_ref() {
-            if same(seen, lookups) {
-                return Some(Arc::clone(outlines));
+        let Ok(outlines) = kept_for(&self.outlines, lookups, || {
+            if self.outlines_asked.fetch_add(1, Ordering::Relaxed) == 0 {
+                return Ok::<_, std::convert::Infallible>(None);
             }
-        }
-        if self.outlines_asked.fetch_add(1, Ordering::Relaxed) == 0 {
-            return None;
-        }
-        let mut outlines = Outlines {
-            numbers: ByPathKey::default(),
-            scales: Vec::new(),
-            codes: Vec::new(),
-            errors: Vec::new(),
-            longest: Vec::new(),
-        };
-        for (key, (sum, longest)) in summed(searcher, store, segments, lookups) {
-            let length = sum.iter().map(|x| x * x).sum::<f32>().sqrt();
-            if length == 0.0 {
-                continue;
-            }
-            let centroid: Vec<f32> = sum.iter().map(|x| x / length).collect();
-            let (scale, codes) = quantize(&centroid);
-            let error = centroid
-                .iter()
-                .zip(&codes)
-                .map(|(x, &code)| (x - f32::from(code) * scale).powi(2))
-                .sum::<f32>()
-                .sqrt();
-            outlines.numbers.insert(key, outlines.scales.len() as u32);
-            outlines.scales.push(scale);
-            outlines.codes.extend_from_slice(&codes);
-            outlines.errors.push(error);
-            outlines.longest.push(longest);
-        }
-        let outlines = Arc::new(outlines);
-        *held = Some((lookups.to_vec(), Arc::clone(&outlines)));
-        Some(outlines)
+            let sums = summed(searcher, store, segments, lookups);
+            // The same sums give the lengths, when those are not kept already.
+            self.lengths(searcher, store, segments, lookups, Some(&sums));
+            Ok(Some(outlined(sums)))
+        });
+        outlines
     }
+}
+
+/// Each session's outline (`Outlines`) from its sum and longest vector.
+fn outlined(sums: Sums) -> Outlines {
+    let mut outlines = Outlines {
+        numbers: ByPathKey::default(),
+        scales: Vec::new(),
+        codes: Vec::new(),
+        errors: Vec::new(),
+        longest: Vec::new(),
+    };
+    for (key, (sum, longest)) in sums {
+        let length = sum.iter().map(|x| x * x).sum::<f32>().sqrt();
+        if length == 0.0 {
+            continue;
+        }
+        let centroid: Vec<f32> = sum.iter().map(|x| x / length).collect();
+        let (scale, codes) = quantize(&centroid);
+        let error = centroid
+            .iter()
+            .zip(&codes)
+            .map(|(x, &code)| (x - f32::from(code) * scale).powi(2))
+            .sum::<f32>()
+            .sqrt();
+        outlines.numbers.insert(key, outlines.scales.len() as u32);
+        outlines.scales.push(scale);
+        outlines.codes.extend_from_slice(&codes);
+        outlines.errors.push(error);
+        outlines.longest.push(longest);
+    }
+    outlines
 }
 
 /// What the lengths of the centroids depend on: the segments of the index and their deletions,
@@ -516,27 +500,24 @@ fn lengths_fingerprint(searcher: &Searcher, store: &Store) -> u64 {
     fingerprint
 }
 
-/// The length of each session's centroid, unnormed, summed from its messages' vectors.
-fn summed_lengths(
-    searcher: &Searcher,
-    store: &Store,
-    segments: &[Arc<SegmentUnits>],
-    lookups: &[Arc<Lookup>],
-) -> ByPathKey<f32> {
-    summed(searcher, store, segments, lookups)
-        .into_iter()
-        .map(|(key, (sum, _))| (key, sum.iter().map(|x| x * x).sum::<f32>().sqrt()))
+/// The length of each session's centroid, unnormed: of its sum.
+fn lengths_of(sums: &Sums) -> ByPathKey<f32> {
+    sums.iter()
+        .map(|(key, (sum, _))| (*key, sum.iter().map(|x| x * x).sum::<f32>().sqrt()))
         .collect()
 }
 
 /// Each session's sum of its live messages' vectors, and the length of the longest of them.
+type Sums = ByPathKey<(Vec<f32>, f32)>;
+
+/// The sessions' `Sums`, over every segment their messages lie in.
 fn summed(
     searcher: &Searcher,
     store: &Store,
     segments: &[Arc<SegmentUnits>],
     lookups: &[Arc<Lookup>],
-) -> ByPathKey<(Vec<f32>, f32)> {
-    let mut sums: ByPathKey<(Vec<f32>, f32)> = ByPathKey::default();
+) -> Sums {
+    let mut sums = Sums::default();
     for (segment_ord, (units, lookup)) in segments.iter().zip(lookups).enumerate() {
         let alive = searcher.segment_reader(segment_ord as u32).alive_bitset();
         // A session's messages mostly lie in runs: its sum is looked up once a run.
@@ -580,9 +561,28 @@ fn lookups(searcher: &Searcher, store: &Store, segments: &[Arc<SegmentUnits>]) -
         .collect()
 }
 
-/// Whether what was made for the lookups `seen` holds for `lookups`: the very same ones.
-fn same(seen: &[Arc<Lookup>], lookups: &[Arc<Lookup>]) -> bool {
-    seen.len() == lookups.len() && seen.iter().zip(lookups).all(|(a, b)| Arc::ptr_eq(a, b))
+/// What `held` keeps for `lookups` (the very same ones), else what `make` makes, then kept; None
+/// where `make` makes nothing. The lock is held while it makes, so two searches make it once.
+fn kept_for<T, E>(
+    held: &Mutex<Option<Kept<T>>>,
+    lookups: &[Arc<Lookup>],
+    make: impl FnOnce() -> std::result::Result<Option<T>, E>,
+) -> std::result::Result<Option<Arc<T>>, E> {
+    let mut held = held
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((seen, made)) = held.as_ref() {
+        let same =
+            seen.len() == lookups.len() && seen.iter().zip(lookups).all(|(a, b)| Arc::ptr_eq(a, b));
+        if same {
+            return Ok(Some(Arc::clone(made)));
+        }
+    }
+    let Some(made) = make()?.map(Arc::new) else {
+        return Ok(None);
+    };
+    *held = Some((lookups.to_vec(), Arc::clone(&made)));
+    Ok(Some(made))
 }
 
 /// With filters, a weight of the messages they keep (read segment by segment by `kept_by`).
@@ -647,7 +647,7 @@ pub fn meaning_candidates(
     let scope = scope(searcher, fields, filters)?;
     let segments = cache.units(searcher, fields)?;
     let lookups = lookups(searcher, store, &segments);
-    let lengths = cache.lengths(searcher, store, &segments, &lookups);
+    let lengths = cache.lengths(searcher, store, &segments, &lookups, None);
     // The sum of each session's messages' cosines, in scope or not (its centroid's, unnormed),
     // over all its segments.
     let mut towards: ByPathKey<f32> = ByPathKey::default();
@@ -869,16 +869,22 @@ fn in_scope(
     lookups: &[Arc<Lookup>],
     filters: &Filters,
 ) -> Result<Arc<Covered>> {
-    let unfiltered = filters.clauses(fields).is_empty();
-    let mut held = cache
-        .covered
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some((seen, covered)) = held.as_ref().filter(|_| unfiltered) {
-        if same(seen, lookups) {
-            return Ok(Arc::clone(covered));
-        }
-    }
+    let count = || counted(searcher, fields, segments, lookups, filters).map(Some);
+    let covered = match filters.clauses(fields).is_empty() {
+        true => kept_for(&cache.covered, lookups, count)?,
+        false => count()?.map(Arc::new),
+    };
+    Ok(covered.unwrap_or_default())
+}
+
+/// `in_scope`'s count.
+fn counted(
+    searcher: &Searcher,
+    fields: &Fields,
+    segments: &[Arc<SegmentUnits>],
+    lookups: &[Arc<Lookup>],
+    filters: &Filters,
+) -> Result<Covered> {
     let scope = scope(searcher, fields, filters)?;
     let mut covered = Covered::default();
     for (segment_ord, (units, lookup)) in segments.iter().zip(lookups).enumerate() {
@@ -909,10 +915,6 @@ fn in_scope(
                 .zip(embedded)
                 .filter_map(|(key, embedded)| embedded.then_some(*key)),
         );
-    }
-    let covered = Arc::new(covered);
-    if unfiltered {
-        *held = Some((lookups.to_vec(), Arc::clone(&covered)));
     }
     Ok(covered)
 }

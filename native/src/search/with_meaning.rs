@@ -8,7 +8,7 @@
 
 use tantivy::{DocAddress, Searcher};
 
-use crate::error::{RecallError, Result};
+use crate::error::Result;
 use crate::index::schema::Fields;
 use crate::meaning::store::Store;
 use crate::meaning::Model;
@@ -81,21 +81,11 @@ impl MeaningSide<'_> {
         let found = match bounds {
             Some(bounds) => MeaningFound::Bounded(bounds),
             None => {
-                let (store, units) = (self.meaning.store, self.meaning.units);
-                let (searcher, fields) = (self.searcher, self.fields);
-                let (found, coverage) = meaning_candidates(
-                    searcher,
-                    fields,
-                    store,
-                    units,
-                    &vector,
-                    self.filters,
-                    Scored::All,
-                )?;
+                let (found, coverage) = self.candidates(&vector, Scored::All)?;
                 MeaningFound::Scored(found, coverage)
             }
         };
-        Ok::<_, RecallError>((vector, found))
+        Ok((vector, found))
     }
 
     /// The candidates of the fusion, once the words found `by_words`: with what the meaning's
@@ -201,17 +191,13 @@ impl MeaningSide<'_> {
                 return Ok(BySession::default());
             }
         }
+        Ok(self.candidates(vector, sessions)?.0)
+    }
+
+    /// The meaning's candidates of the sessions `scored` (`meaning_candidates`).
+    fn candidates(&self, vector: &[f32], scored: Scored) -> Result<(BySession, Coverage)> {
         let (store, units) = (self.meaning.store, self.meaning.units);
-        let (searcher, fields) = (self.searcher, self.fields);
-        Ok(meaning_candidates(
-            searcher,
-            fields,
-            store,
-            units,
-            vector,
-            self.filters,
-            sessions,
-        )?
-        .0)
+        let (searcher, fields, filters) = (self.searcher, self.fields, self.filters);
+        meaning_candidates(searcher, fields, store, units, vector, filters, scored)
     }
 }
