@@ -431,7 +431,8 @@ impl Store {
             .filter(|&slot| (slot as usize) < self.shown)
     }
 
-    fn vector(&self, slot: u32) -> (f32, &[i8]) {
+    /// The vector of `slot` as the store keeps it: its scale and codes.
+    pub fn vector(&self, slot: u32) -> (f32, &[i8]) {
         let slot = slot as usize;
         if let Some(mapped) = self.mapped.as_ref().filter(|mapped| slot < mapped.records) {
             let (_, scale, codes) = parts(mapped.record(slot));

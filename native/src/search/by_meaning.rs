@@ -327,6 +327,21 @@ struct Outlines {
     codes: Vec<i8>,
     errors: Vec<f32>,
     longest: Vec<f32>,
+    /// Each session's opening as the store keeps it (scale, None where the store has none, and
+    /// codes), copied side by side so that bounding reads them in one sweep.
+    opening_scales: Vec<Option<f32>>,
+    opening_codes: Vec<i8>,
+}
+
+impl Outlines {
+    /// The opening of session `n`, if the store holds its vector.
+    fn opening(&self, n: usize) -> Option<(f32, &[i8])> {
+        let scale = self.opening_scales[n]?;
+        Some((
+            scale,
+            &self.opening_codes[n * DIMENSIONS..(n + 1) * DIMENSIONS],
+        ))
+    }
 }
 
 impl UnitCache {
@@ -448,20 +463,28 @@ impl UnitCache {
             let sums = summed(searcher, store, segments, lookups);
             // The same sums give the lengths, when those are not kept already.
             self.lengths(searcher, store, segments, lookups, Some(&sums));
-            Ok(Some(outlined(sums)))
+            Ok(Some(outlined(sums, searcher, store, segments)))
         });
         outlines
     }
 }
 
-/// Each session's outline (`Outlines`) from its sum and longest vector.
-fn outlined(sums: Sums) -> Outlines {
+/// Each session's outline (`Outlines`) from its sum and longest vector, and its opening's vector
+/// (that of its live opening unit, the last segment's where several hold one).
+fn outlined(
+    sums: Sums,
+    searcher: &Searcher,
+    store: &Store,
+    segments: &[Arc<SegmentUnits>],
+) -> Outlines {
     let mut outlines = Outlines {
         numbers: ByPathKey::default(),
         scales: Vec::new(),
         codes: Vec::new(),
         errors: Vec::new(),
         longest: Vec::new(),
+        opening_scales: Vec::new(),
+        opening_codes: Vec::new(),
     };
     for (key, (sum, longest)) in sums {
         let length = sum.iter().map(|x| x * x).sum::<f32>().sqrt();
@@ -481,6 +504,23 @@ fn outlined(sums: Sums) -> Outlines {
         outlines.codes.extend_from_slice(&codes);
         outlines.errors.push(error);
         outlines.longest.push(longest);
+    }
+    let sessions = outlines.scales.len();
+    outlines.opening_scales = vec![None; sessions];
+    outlines.opening_codes = vec![0; sessions * DIMENSIONS];
+    for (segment_ord, units) in segments.iter().enumerate() {
+        let alive = searcher.segment_reader(segment_ord as u32).alive_bitset();
+        for &(doc, path_key, key) in &units.openings {
+            if alive.is_some_and(|alive| !alive.is_alive(doc)) {
+                continue;
+            }
+            let (Some(&n), Some(slot)) = (outlines.numbers.get(&path_key), store.slot(key)) else {
+                continue;
+            };
+            let (n, (scale, codes)) = (n as usize, store.vector(slot));
+            outlines.opening_scales[n] = Some(scale);
+            outlines.opening_codes[n * DIMENSIONS..(n + 1) * DIMENSIONS].copy_from_slice(codes);
+        }
     }
     outlines
 }
@@ -807,25 +847,15 @@ pub fn meaning_bounds(
             &only
         }
     };
-    let mut openings: ByPathKey<f32> = ByPathKey::default();
-    for (segment_ord, units) in segments.iter().enumerate() {
-        let alive = searcher.segment_reader(segment_ord as u32).alive_bitset();
-        for &(doc, path_key, key) in &units.openings {
-            if alive.is_some_and(|alive| !alive.is_alive(doc)) || !found.contains(&path_key) {
-                continue;
-            }
-            if let Some(slot) = store.slot(key) {
-                openings.insert(path_key, scorer.score(slot));
-            }
-        }
-    }
     let bounds = found
         .iter()
         .map(|&key| {
-            let opening = openings.get(&key).copied();
             let bound = match outlines.numbers.get(&key) {
                 Some(&n) => {
                     let n = n as usize;
+                    let opening = outlines
+                        .opening(n)
+                        .map(|(scale, codes)| scorer.score_codes(scale, codes));
                     let codes = &outlines.codes[n * DIMENSIONS..(n + 1) * DIMENSIONS];
                     let centroid = scorer.score_codes(outlines.scales[n], codes)
                         + query_length * outlines.errors[n]
