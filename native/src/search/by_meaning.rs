@@ -714,12 +714,25 @@ pub fn meaning_candidates(
                 runs
             }
         };
+        // Scored one at a time, the vector PREFETCHED units ahead is brought in meanwhile.
+        let mut ahead = read
+            .iter()
+            .flat_map(|&(start, end)| start as usize..end as usize)
+            .skip(PREFETCHED)
+            .take(if one.is_some() { usize::MAX } else { 0 });
         // A session's messages mostly lie in runs: each run of them is one entry of `found`.
         let mut run: Option<(u64, SessionCandidates)> = None;
         for i in read
             .iter()
             .flat_map(|&(start, end)| start as usize..end as usize)
         {
+            if let Some(slot) = ahead
+                .next()
+                .map(|i| slots[i])
+                .filter(|&slot| slot != NO_SLOT)
+            {
+                store.prefetch(slot);
+            }
             let doc = units.docs[i];
             if alive.is_some_and(|alive| !alive.is_alive(doc)) {
                 continue;
@@ -796,6 +809,10 @@ pub fn meaning_candidates(
     }
     Ok((found, coverage))
 }
+
+/// How many units ahead of the one scored its vector is prefetched, when sessions are scored one
+/// at a time (`Store::prefetch`).
+const PREFETCHED: usize = 16;
 
 /// What `meaning_bounds` finds.
 pub struct Bounds {
