@@ -281,6 +281,7 @@ pub fn find_matching(
         filters: &filters,
         first_page: options.after.is_none(),
         may_answer: parsed.distinct_words().len() > 1 && coordination.any_held(),
+        words_may_find: coordination.any_held() || parsed.prefix.is_some(),
     });
     // The meaning's thread embeds the query (and more: with_meaning.rs) beside the words' search.
     let (by_words, by_meaning) = std::thread::scope(|scope| {

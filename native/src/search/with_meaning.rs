@@ -1,7 +1,8 @@
 //! The meaning's side of a search by meaning, or by words and meaning (find.rs): what its thread
 //! does beside the words' search, and which sessions it gives the fusion once the words are found.
 //!
-//! The thread embeds the query. Where a session the words did not find may be a hit, it then
+//! The thread embeds the query (with both, unless no text holds a word of it: then the words find
+//! nothing, and nothing is fused). Where a session the words did not find may be a hit, it then
 //! bounds each session's score for a first page of both (bounded.rs), or scores every vector;
 //! else (a query of one word, or of words no text holds) the words' sessions are bounded or
 //! scored after the words' search, and none when it found none.
@@ -57,6 +58,9 @@ pub struct MeaningSide<'a> {
     /// Whether a session the words did not find may be a hit (find.rs: a query of two words or
     /// more, one of them held by some text).
     pub may_answer: bool,
+    /// Whether the words' search may find a session: some text holds a word of the query, or it
+    /// ends in a prefix to complete.
+    pub words_may_find: bool,
 }
 
 /// The session document of each session the fusion may show: its last activity and address.
@@ -64,15 +68,16 @@ type SessionDocs = ByPathKey<(i64, DocAddress)>;
 
 impl MeaningSide<'_> {
     /// What the meaning's thread does beside the words' search: the query's vector, and every
-    /// session scored or bounded, or nothing yet.
-    pub fn beside_words(&self) -> Result<(Vec<f32>, MeaningFound)> {
-        let vector = match self.meaning.vector {
-            QueryVector::Given(vector) => vector.to_vec(),
-            QueryVector::Embedded { model, text } => model.embed(text),
-        };
+    /// session scored or bounded, or nothing yet. With both, a query the words can find nothing
+    /// of is not embedded: the fusion then has no session to weigh.
+    pub fn beside_words(&self) -> Result<(Option<Vec<f32>>, MeaningFound)> {
         let both = self.meaning.words;
+        if both && !self.words_may_find {
+            return Ok((None, MeaningFound::Later));
+        }
+        let vector = self.vector();
         if both && !self.may_answer {
-            return Ok((vector, MeaningFound::Later));
+            return Ok((Some(vector), MeaningFound::Later));
         }
         let bounds = match both && self.first_page {
             true => self.bounds(&vector, Scored::All)?,
@@ -85,7 +90,15 @@ impl MeaningSide<'_> {
                 MeaningFound::Scored(found, coverage)
             }
         };
-        Ok((vector, found))
+        Ok((Some(vector), found))
+    }
+
+    /// The query's vector: given, or embedded.
+    fn vector(&self) -> Vec<f32> {
+        match self.meaning.vector {
+            QueryVector::Given(vector) => vector.to_vec(),
+            QueryVector::Embedded { model, text } => model.embed(text),
+        }
     }
 
     /// The candidates of the fusion, once the words found `by_words`: with what the meaning's
@@ -94,11 +107,27 @@ impl MeaningSide<'_> {
     pub fn fusing(
         &self,
         by_words: BySession,
-        (vector, found): (Vec<f32>, MeaningFound),
+        (vector, found): (Option<Vec<f32>>, MeaningFound),
         limit: usize,
         full: Option<f64>,
         recency: Recency,
     ) -> Result<(Fusing, Coverage, SessionDocs)> {
+        let vector = match vector {
+            Some(vector) => vector,
+            // Not embedded, and the words found nothing either (they could not).
+            None if by_words.is_empty() => {
+                let (store, units) = (self.meaning.store, self.meaning.units);
+                let coverage =
+                    meaning_coverage(self.searcher, self.fields, store, units, self.filters)?;
+                let fusing = Fusing {
+                    words: by_words,
+                    meaning: BySession::default(),
+                    words_best: None,
+                };
+                return Ok((fusing, coverage, SessionDocs::default()));
+            }
+            None => self.vector(),
+        };
         let words_found: PathKeys = by_words.keys().copied().collect();
         // With a query of one word, or of words no text holds, the words' sessions are bounded as
         // a first page's every session is.
