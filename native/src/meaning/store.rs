@@ -452,24 +452,23 @@ impl Store {
     /// the caches lack waits on memory longer than it multiplies.
     pub fn prefetch(&self, slot: u32) {
         let slot = slot as usize;
-        let bytes: &[u8] = match self.mapped.as_ref().filter(|mapped| slot < mapped.records) {
-            Some(mapped) => mapped.record(slot),
+        let (start, length) = match self.mapped.as_ref().filter(|mapped| slot < mapped.records) {
+            Some(mapped) => (mapped.record(slot).as_ptr().cast::<i8>(), RECORD),
             None => {
                 let after = slot - self.mapped_records();
                 let codes = &self.chunks[after / CHUNK].codes[after % CHUNK * DIMENSIONS..];
-                // SAFETY: i8 and u8 have one layout; the slice is the vector's DIMENSIONS codes.
-                unsafe { std::slice::from_raw_parts(codes.as_ptr().cast::<u8>(), DIMENSIONS) }
+                (codes.as_ptr(), DIMENSIONS)
             }
         };
         #[cfg(target_arch = "x86_64")]
-        for line in bytes.chunks(64) {
+        for line in (0..length).step_by(64) {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            // SAFETY: the address lies in the vector's bytes; a prefetch reads nothing into the
-            // program and never faults.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(line.as_ptr().cast::<i8>()) };
+            // SAFETY: a prefetch reads nothing into the program and never faults; the address
+            // lies in the vector's bytes anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(line)) };
         }
         #[cfg(not(target_arch = "x86_64"))]
-        let _ = bytes;
+        let _ = (start, length);
     }
 
     /// The checksum of the record of `slot` as the file holds it (records are written by `encode`).

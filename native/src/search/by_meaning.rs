@@ -714,18 +714,18 @@ pub fn meaning_candidates(
                 runs
             }
         };
+        let units_read = || {
+            read.iter()
+                .flat_map(|&(start, end)| start as usize..end as usize)
+        };
         // Scored one at a time, the vector PREFETCHED units ahead is brought in meanwhile.
-        let mut ahead = read
-            .iter()
-            .flat_map(|&(start, end)| start as usize..end as usize)
-            .skip(PREFETCHED)
-            .take(if one.is_some() { usize::MAX } else { 0 });
+        let mut ahead =
+            units_read()
+                .skip(PREFETCHED)
+                .take(if one.is_some() { usize::MAX } else { 0 });
         // A session's messages mostly lie in runs: each run of them is one entry of `found`.
         let mut run: Option<(u64, SessionCandidates)> = None;
-        for i in read
-            .iter()
-            .flat_map(|&(start, end)| start as usize..end as usize)
-        {
+        for i in units_read() {
             if let Some(slot) = ahead
                 .next()
                 .map(|i| slots[i])
