@@ -526,10 +526,26 @@ impl Store {
         // (whose steps took twice the time of the products over 65 k vectors).
         if let Some(mapped) = &self.mapped {
             let records = &mapped.map[HEADER..HEADER + mapped.records * RECORD];
-            scores.extend(records.chunks_exact(RECORD).map(|record| {
-                let (_, scale, codes) = parts(record);
-                score(codes, scale)
-            }));
+            let fill = |records: &[u8], scores: &mut [f32]| {
+                for (out, record) in scores.iter_mut().zip(records.chunks_exact(RECORD)) {
+                    let (_, scale, codes) = parts(record);
+                    *out = score(codes, scale);
+                }
+            };
+            scores.resize(mapped.records, 0.0);
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            if mapped.records >= HALVED_FROM && cores > 1 {
+                // Half the records on a second core: the same products, each in its place.
+                let middle = mapped.records / 2;
+                let (first, second) = scores.split_at_mut(middle);
+                let (first_records, second_records) = records.split_at(middle * RECORD);
+                std::thread::scope(|scope| {
+                    scope.spawn(|| fill(second_records, second));
+                    fill(first_records, first);
+                });
+            } else {
+                fill(records, &mut scores);
+            }
         }
         for chunk in &self.chunks {
             scores.extend(
@@ -727,6 +743,10 @@ fn remove_folder(path: &Path) -> Result<()> {
     }
     Ok(())
 }
+
+/// Mapped records from which `Store::scores` takes two cores (a thread costs ~50 µs to start;
+/// 16 k products ~1 ms).
+const HALVED_FROM: usize = 16_384;
 
 /// The dot product of two vectors of codes: with AVX2 where the processor has it (twice the
 /// lanes of plain x86-64), else in portable code. Integer sums, so both give the same value.
@@ -1003,15 +1023,20 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut store = Store::open(dir.path(), "model@1").unwrap();
         let mut writer = store.writer().unwrap();
-        let first: Vec<(u64, Vec<f32>)> = (0..10).map(|k| (k, unit(k))).collect();
+        // Enough mapped records that `scores` takes them on two cores where there are two.
+        let mapped = HALVED_FROM as u64 + 10;
+        let first: Vec<(u64, Vec<f32>)> = (0..mapped).map(|k| (k, unit(k))).collect();
         store.append(&mut writer, &first).unwrap();
         drop(writer);
         // Mapped records from the file, then records appended into chunks.
         let mut store = Store::open(dir.path(), "model@1").unwrap();
         let mut writer = store.writer().unwrap();
-        let more: Vec<(u64, Vec<f32>)> = (10..CHUNK as u64 + 20).map(|k| (k, unit(k))).collect();
+        let more: Vec<(u64, Vec<f32>)> = (mapped..mapped + CHUNK as u64 + 20)
+            .map(|k| (k, unit(k)))
+            .collect();
         store.append(&mut writer, &more).unwrap();
-        assert!(store.mapped_records() == 10 && store.len() == CHUNK + 20);
+        assert_eq!(store.mapped_records(), HALVED_FROM + 10);
+        assert_eq!(store.len(), HALVED_FROM + 10 + CHUNK + 20);
         let query = unit(7);
         let (all, scorer) = (store.scores(&query), store.scorer(&query));
         for (slot, score) in all.iter().enumerate() {
