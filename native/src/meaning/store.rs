@@ -533,8 +533,7 @@ impl Store {
                 }
             };
             scores.resize(mapped.records, 0.0);
-            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-            if mapped.records >= HALVED_FROM && cores > 1 {
+            if mapped.records >= HALVED_FROM && cores() > 1 {
                 // Half the records on a second core: the same products, each in its place.
                 let middle = mapped.records / 2;
                 let (first, second) = scores.split_at_mut(middle);
@@ -747,6 +746,12 @@ fn remove_folder(path: &Path) -> Result<()> {
 /// Mapped records from which `Store::scores` takes two cores (a thread costs ~50 µs to start;
 /// 16 k products ~1 ms).
 const HALVED_FROM: usize = 16_384;
+
+/// The cores this process may run on, asked once (Linux reads its cgroup's quota for it).
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
 
 /// The dot product of two vectors of codes: with AVX2 where the processor has it (twice the
 /// lanes of plain x86-64), else in portable code. Integer sums, so both give the same value.
