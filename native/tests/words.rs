@@ -1,8 +1,10 @@
 //! What a word is, end to end through the index: CJK text, session names, prefixes of tags,
 //! words misspelt.
 
+mod support;
+
 use recall_native::engine::Engine;
-use recall_native::index::changes::{ChangeSet, SessionUpdate};
+use recall_native::index::changes::SessionUpdate;
 use recall_native::index::session::{MessageDoc, SessionMeta};
 use recall_native::index::text_kind::TextKind;
 use recall_native::search::correction::Typos;
@@ -48,14 +50,7 @@ fn session(name: &str, texts: &[&str]) -> SessionUpdate {
 
 fn engine_with(sessions: Vec<SessionUpdate>) -> Engine {
     let engine = Engine::in_memory().unwrap();
-    engine.lock(std::time::Duration::from_secs(1), 1).unwrap();
-    engine
-        .apply(&ChangeSet {
-            sessions,
-            ..Default::default()
-        })
-        .unwrap();
-    engine.commit("test", "").unwrap();
+    support::write(&engine, sessions);
     engine
 }
 

@@ -422,23 +422,21 @@ impl UnitCache {
         lookups: &[Arc<Lookup>],
         sums: Option<&Sums>,
     ) -> Arc<ByPathKey<f32>> {
-        let Ok(lengths) = kept_for(&self.lengths, lookups, || {
+        kept(&self.lengths, lookups, || {
             let fingerprint = lengths_fingerprint(searcher, store);
             if let Some(kept) = kept_lengths::read(store.dir(), fingerprint) {
-                return Ok::<_, std::convert::Infallible>(Some(kept));
+                return Some(kept);
             }
             let lengths = match sums {
                 Some(sums) => lengths_of(sums),
                 None => lengths_of(&summed(searcher, store, segments, lookups)),
             };
             kept_lengths::write(store.dir(), fingerprint, &lengths);
-            Ok(Some(lengths))
-        });
-        lengths.unwrap_or_default()
+            Some(lengths)
+        })
+        .unwrap_or_default()
     }
-}
 
-impl UnitCache {
     /// Whether outlines are made: a search of both's first page is then bounded (bounded.rs).
     pub fn outlined(&self) -> bool {
         self.outlines
@@ -456,16 +454,15 @@ impl UnitCache {
         segments: &[Arc<SegmentUnits>],
         lookups: &[Arc<Lookup>],
     ) -> Option<Arc<Outlines>> {
-        let Ok(outlines) = kept_for(&self.outlines, lookups, || {
+        kept(&self.outlines, lookups, || {
             if self.outlines_asked.fetch_add(1, Ordering::Relaxed) == 0 {
-                return Ok::<_, std::convert::Infallible>(None);
+                return None;
             }
             let sums = summed(searcher, store, segments, lookups);
             // The same sums give the lengths, when those are not kept already.
             self.lengths(searcher, store, segments, lookups, Some(&sums));
-            Ok(Some(outlined(sums, searcher, store, segments)))
-        });
-        outlines
+            Some(outlined(sums, searcher, store, segments))
+        })
     }
 }
 
@@ -487,7 +484,7 @@ fn outlined(
         opening_codes: Vec::new(),
     };
     for (key, (sum, longest)) in sums {
-        let length = sum.iter().map(|x| x * x).sum::<f32>().sqrt();
+        let length = length_of(&sum);
         if length == 0.0 {
             continue;
         }
@@ -543,8 +540,13 @@ fn lengths_fingerprint(searcher: &Searcher, store: &Store) -> u64 {
 /// The length of each session's centroid, unnormed: of its sum.
 fn lengths_of(sums: &Sums) -> ByPathKey<f32> {
     sums.iter()
-        .map(|(key, (sum, _))| (*key, sum.iter().map(|x| x * x).sum::<f32>().sqrt()))
+        .map(|(key, (sum, _))| (*key, length_of(sum)))
         .collect()
+}
+
+/// The length of a vector of floats.
+fn length_of(vector: &[f32]) -> f32 {
+    vector.iter().map(|x| x * x).sum::<f32>().sqrt()
 }
 
 /// Each session's sum of its live messages' vectors, and the length of the longest of them.
@@ -623,6 +625,16 @@ fn kept_for<T, E>(
     };
     *held = Some((lookups.to_vec(), Arc::clone(&made)));
     Ok(Some(made))
+}
+
+/// `kept_for` where making cannot fail.
+fn kept<T>(
+    held: &Mutex<Option<Kept<T>>>,
+    lookups: &[Arc<Lookup>],
+    make: impl FnOnce() -> Option<T>,
+) -> Option<Arc<T>> {
+    let Ok(kept) = kept_for(held, lookups, || Ok::<_, std::convert::Infallible>(make()));
+    kept
 }
 
 /// With filters, a weight of the messages they keep (read segment by segment by `kept_by`).

@@ -7,6 +7,7 @@ use recall_native::index::session::{MessageDoc, SessionMeta};
 const DAY: i64 = 24 * 3600 * 1000;
 
 /// A session file of `texts` (user and assistant in turn) in `cwd`, last active at `modified`.
+#[allow(dead_code)] // Not every test file makes its sessions with it.
 pub fn session(name: &str, cwd: &str, modified: i64, texts: &[&str]) -> SessionUpdate {
     let meta = SessionMeta {
         id: format!("id-{name}"),
