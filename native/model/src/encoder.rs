@@ -107,6 +107,12 @@ struct Scratch {
 /// `out` = `x` (`rows` × inputs) × weight + bias, + `residual` when given: in integers when the
 /// layer's matrix is quantized (int8.rs), else in floats.
 fn dense(x: &[f32], rows: usize, layer: &Dense, residual: Option<&[f32]>, out: &mut Vec<f32>) {
+    if let Some(quantized) = &layer.quantized {
+        // The integer product writes every value: `out` only needs its size (from the layer
+        // before, mostly).
+        out.resize(rows * layer.outputs, 0.0);
+        return quantized.product(x, rows, &layer.bias, residual, out);
+    }
     out.clear();
     for row in 0..rows {
         match residual {
@@ -119,9 +125,6 @@ fn dense(x: &[f32], rows: usize, layer: &Dense, residual: Option<&[f32]>, out: &
             ),
             None => out.extend_from_slice(&layer.bias),
         }
-    }
-    if let Some(quantized) = &layer.quantized {
-        return quantized.add_product(x, rows, out);
     }
     let a = Matrix {
         data: x,

@@ -139,25 +139,45 @@ impl QuantizedMatrix {
         })
     }
 
-    /// `out` (rows × outputs, holding what the product is added to) += `x` (rows × inputs) × the
-    /// matrix. Only on a processor `available()` says has the instructions.
-    pub fn add_product(&self, x: &[f32], rows: usize, out: &mut [f32]) {
+    /// `out` (rows × outputs) = `x` (rows × inputs) × the matrix + `bias` (a value an output) +
+    /// `residual` (rows × outputs) when given: the sum the float product makes of a pre-filled
+    /// `out` ((bias + residual) + product), written in one pass. Only on a processor
+    /// `available()` says has the instructions.
+    pub fn product(
+        &self,
+        x: &[f32],
+        rows: usize,
+        bias: &[f32],
+        residual: Option<&[f32]>,
+        out: &mut [f32],
+    ) {
         assert!(available(), "the integer product needs VNNI");
+        let size = rows * self.outputs;
         assert!(
-            x.len() >= rows * self.inputs && out.len() >= rows * self.outputs,
+            x.len() >= rows * self.inputs
+                && out.len() >= size
+                && bias.len() == self.outputs
+                && residual.is_none_or(|residual| residual.len() >= size),
             "the product does not fit"
         );
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the processor has AVX2, checked above.
         unsafe {
-            self.add_product_avx2(x, rows, out)
+            self.product_avx2(x, rows, bias, residual, out)
         }
     }
 
-    /// `add_product`, compiled for AVX2 (the rows' quantization on 8 lanes).
+    /// `product`, compiled for AVX2 (the rows' quantization on 8 lanes).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn add_product_avx2(&self, x: &[f32], rows: usize, out: &mut [f32]) {
+    fn product_avx2(
+        &self,
+        x: &[f32],
+        rows: usize,
+        bias: &[f32],
+        residual: Option<&[f32]>,
+        out: &mut [f32],
+    ) {
         let mut codes = vec![0u8; ROW_CHUNK.min(rows) * self.inputs];
         let mut quantized = Vec::with_capacity(ROW_CHUNK);
         for first in (0..rows).step_by(ROW_CHUNK) {
@@ -184,15 +204,19 @@ impl QuantizedMatrix {
                 let mut row = 0;
                 while row < count {
                     let take = rows_at_once.min(count - row);
+                    // Where the tile's first row and column sit in `out` and the residual.
+                    let at = (first + row) * self.outputs + columns.start;
                     let tile = Tile {
                         codes: &codes[row * self.inputs..(row + take) * self.inputs],
                         rows: &quantized[row..row + take],
                         panel,
                         scales: &self.scales[columns.clone()],
                         sums: &self.sums[columns.clone()],
+                        bias: &bias[columns.clone()],
+                        residual: residual.map(|residual| &residual[at..]),
                         inputs: self.inputs,
                     };
-                    let out = &mut out[(first + row) * self.outputs + columns.start..];
+                    let out = &mut out[at..];
                     // The kernels check that the tile's slices hold every byte they read.
                     if blocks == 2 {
                         // SAFETY: wide_registers() said the processor has AVX-512 VNNI.
@@ -271,8 +295,9 @@ fn range(row: &[f32]) -> (f32, f32) {
 
 /// `range` on 8 lanes, one instruction each for their lows and highs: the compiler made
 /// `f32::min` over an array of lanes three instructions a value (its care for NaN, which an
-/// activation never is), a seventh of a text's whole time. Min and max are exact in any order,
-/// so the values are `range`'s.
+/// activation never is), a seventh of a text's whole time. Four registers of each take turns, so
+/// that no instruction waits on the one before. Min and max are exact in any order, so the values
+/// are `range`'s.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn range_avx2(row: &[f32]) -> (f32, f32) {
@@ -282,12 +307,22 @@ fn range_avx2(row: &[f32]) -> (f32, f32) {
         .remainder()
         .iter()
         .fold((0f32, 0f32), |(low, high), &x| (low.min(x), high.max(x)));
-    let (mut lows, mut highs) = (_mm256_setzero_ps(), _mm256_setzero_ps());
-    for chunk in chunks {
+    let (mut lows, mut highs) = ([_mm256_setzero_ps(); 4], [_mm256_setzero_ps(); 4]);
+    for (i, chunk) in chunks.enumerate() {
         // SAFETY: the chunk holds 8 floats; the load is unaligned.
         let x = unsafe { _mm256_loadu_ps(chunk.as_ptr()) };
-        (lows, highs) = (_mm256_min_ps(lows, x), _mm256_max_ps(highs, x));
+        let turn = i % 4;
+        lows[turn] = _mm256_min_ps(lows[turn], x);
+        highs[turn] = _mm256_max_ps(highs[turn], x);
     }
+    let lows = _mm256_min_ps(
+        _mm256_min_ps(lows[0], lows[1]),
+        _mm256_min_ps(lows[2], lows[3]),
+    );
+    let highs = _mm256_max_ps(
+        _mm256_max_ps(highs[0], highs[1]),
+        _mm256_max_ps(highs[2], highs[3]),
+    );
     let (mut some_lows, mut some_highs) = ([0f32; 8], [0f32; 8]);
     // SAFETY: each array holds 8 floats; the stores are unaligned.
     unsafe {
@@ -300,27 +335,35 @@ fn range_avx2(row: &[f32]) -> (f32, f32) {
     )
 }
 
-/// What one kernel call multiplies: a few rows of activation codes by one block of columns.
+/// What one kernel call multiplies: a few rows of activation codes by one block of columns, and
+/// what their product is added to.
 struct Tile<'a> {
     codes: &'a [u8],
     rows: &'a [RowQuantization],
     panel: &'a [i8],
     scales: &'a [f32],
     sums: &'a [i32],
+    /// The block's columns' biases.
+    bias: &'a [f32],
+    /// The residual from the tile's first row and column, its rows as far apart as `out`'s.
+    residual: Option<&'a [f32]>,
     inputs: usize,
 }
 
-/// `R` rows × COLUMNS columns of the product, added to `out` (rows `stride` floats apart): the
-/// byte products summed in 32-bit lanes over all inputs, then the rows' zero points taken out
-/// and the scales applied.
+/// `R` rows × COLUMNS columns of the product, plus the bias and the residual, written to `out`
+/// (rows `stride` floats apart): the byte products summed in 32-bit lanes over all inputs, then
+/// the rows' zero points taken out and the scales applied.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,avxvnni")]
 fn kernel<const R: usize>(tile: &Tile, out: &mut [f32], stride: usize) {
     use std::arch::x86_64::*;
+    let reach = (R - 1) * stride + COLUMNS;
     assert!(
         tile.codes.len() >= R * tile.inputs
             && tile.panel.len() >= tile.inputs * COLUMNS
-            && out.len() >= (R - 1) * stride + COLUMNS
+            && tile.bias.len() >= COLUMNS
+            && tile.residual.is_none_or(|residual| residual.len() >= reach)
+            && out.len() >= reach
     );
     let mut sums = [[_mm256_setzero_si256(); 2]; R];
     let (codes, panel) = (tile.codes.as_ptr(), tile.panel.as_ptr());
@@ -350,7 +393,8 @@ fn kernel<const R: usize>(tile: &Tile, out: &mut [f32], stride: usize) {
         let RowQuantization { scale, zero } = tile.rows[r];
         for (half, &lanes) in sum.iter().enumerate() {
             let at = half * 8;
-            // SAFETY: 8 floats and 8 sums from `at`, inside their slices (COLUMNS each).
+            // SAFETY: 8 floats and 8 sums from `at`, inside their slices (COLUMNS each), and 8
+            // floats of row r there in `out` and the residual, by the assert above.
             unsafe {
                 let exact = _mm256_sub_epi32(
                     lanes,
@@ -363,13 +407,16 @@ fn kernel<const R: usize>(tile: &Tile, out: &mut [f32], stride: usize) {
                     _mm256_set1_ps(scale),
                     _mm256_loadu_ps(tile.scales.as_ptr().add(at)),
                 );
-                let target = out.as_mut_ptr().add(r * stride + at);
+                let mut base = _mm256_loadu_ps(tile.bias.as_ptr().add(at));
+                if let Some(residual) = tile.residual {
+                    base = _mm256_add_ps(
+                        base,
+                        _mm256_loadu_ps(residual.as_ptr().add(r * stride + at)),
+                    );
+                }
                 _mm256_storeu_ps(
-                    target,
-                    _mm256_add_ps(
-                        _mm256_loadu_ps(target),
-                        _mm256_mul_ps(_mm256_cvtepi32_ps(exact), scales),
-                    ),
+                    out.as_mut_ptr().add(r * stride + at),
+                    _mm256_add_ps(base, _mm256_mul_ps(_mm256_cvtepi32_ps(exact), scales)),
                 );
             }
         }
@@ -383,10 +430,13 @@ fn kernel<const R: usize>(tile: &Tile, out: &mut [f32], stride: usize) {
 fn kernel_512<const R: usize>(tile: &Tile, out: &mut [f32], stride: usize) {
     use std::arch::x86_64::*;
     let block = tile.inputs * COLUMNS;
+    let reach = (R - 1) * stride + 2 * COLUMNS;
     assert!(
         tile.codes.len() >= R * tile.inputs
             && tile.panel.len() >= 2 * block
-            && out.len() >= (R - 1) * stride + 2 * COLUMNS
+            && tile.bias.len() >= 2 * COLUMNS
+            && tile.residual.is_none_or(|residual| residual.len() >= reach)
+            && out.len() >= reach
     );
     let mut sums = [[_mm512_setzero_si512(); 2]; R];
     let (codes, panel) = (tile.codes.as_ptr(), tile.panel.as_ptr());
@@ -416,7 +466,8 @@ fn kernel_512<const R: usize>(tile: &Tile, out: &mut [f32], stride: usize) {
         let RowQuantization { scale, zero } = tile.rows[r];
         for (half, &lanes) in sum.iter().enumerate() {
             let at = half * COLUMNS;
-            // SAFETY: 16 floats and 16 sums from `at`, inside their slices (2 × COLUMNS each).
+            // SAFETY: 16 floats and 16 sums from `at`, inside their slices (2 × COLUMNS each),
+            // and 16 floats of row r there in `out` and the residual, by the assert above.
             unsafe {
                 let exact = _mm512_sub_epi32(
                     lanes,
@@ -429,13 +480,16 @@ fn kernel_512<const R: usize>(tile: &Tile, out: &mut [f32], stride: usize) {
                     _mm512_set1_ps(scale),
                     _mm512_loadu_ps(tile.scales.as_ptr().add(at)),
                 );
-                let target = out.as_mut_ptr().add(r * stride + at);
+                let mut base = _mm512_loadu_ps(tile.bias.as_ptr().add(at));
+                if let Some(residual) = tile.residual {
+                    base = _mm512_add_ps(
+                        base,
+                        _mm512_loadu_ps(residual.as_ptr().add(r * stride + at)),
+                    );
+                }
                 _mm512_storeu_ps(
-                    target,
-                    _mm512_add_ps(
-                        _mm512_loadu_ps(target),
-                        _mm512_mul_ps(_mm512_cvtepi32_ps(exact), scales),
-                    ),
+                    out.as_mut_ptr().add(r * stride + at),
+                    _mm512_add_ps(base, _mm512_mul_ps(_mm512_cvtepi32_ps(exact), scales)),
                 );
             }
         }
@@ -515,9 +569,12 @@ mod tests {
             // Every tail of the kernels' rows: 1 to 17 rows.
             for rows in 1..=17 {
                 let x = values(rows * inputs, rows as u32);
-                let bias = values(rows * outputs, 99);
-                let mut out = bias.clone();
-                matrix.add_product(&x, rows, &mut out);
+                let (bias, residual) = (values(outputs, 98), values(rows * outputs, 99));
+                // Each way: with a residual, and without (over what the last product wrote).
+                let mut out = vec![f32::NAN; rows * outputs];
+                matrix.product(&x, rows, &bias, Some(&residual), &mut out);
+                let mut alone = out.clone();
+                matrix.product(&x, rows, &bias, None, &mut alone);
                 for r in 0..rows {
                     let mut codes = vec![0u8; inputs];
                     let q = quantize_row(&x[r * inputs..(r + 1) * inputs], &mut codes);
@@ -525,17 +582,20 @@ mod tests {
                         let sum: i32 = (0..inputs)
                             .map(|k| (i32::from(codes[k]) - q.zero) * code(k, n))
                             .sum();
-                        let integer =
-                            bias[r * outputs + n] + sum as f32 * (q.scale * matrix.scales[n]);
+                        let product = sum as f32 * (q.scale * matrix.scales[n]);
+                        let base = bias[n] + residual[r * outputs + n];
+                        // Added as the float product adds to a pre-filled matrix: the same bits.
+                        assert_eq!(
+                            out[r * outputs + n],
+                            base + product,
+                            "rows {rows}, ({r}, {n})"
+                        );
+                        assert_eq!(alone[r * outputs + n], bias[n] + product);
                         let float: f32 = (0..inputs)
                             .map(|k| x[r * inputs + k] * weight[k * outputs + n])
                             .sum::<f32>()
-                            + bias[r * outputs + n];
+                            + base;
                         let got = out[r * outputs + n];
-                        assert!(
-                            (got - integer).abs() < 1e-5,
-                            "rows {rows}, ({r}, {n}): {got} against the codes' {integer}"
-                        );
                         // 64 products, each off by at most half a step of each side's codes.
                         assert!(
                             (got - float).abs() < 0.15,
