@@ -4,6 +4,7 @@
 //! (pure Rust, its own SIMD kernels chosen at run time, one thread), or a dense layer's through the
 //! integer product (int8.rs) when its matrix is quantized.
 
+use crate::int8::Addend;
 use crate::weights::{Bert, Dense, Norm};
 
 /// The attention heads of all-MiniLM-L6-v2 (the graph's reshapes to 12 × 32): not among the weights.
@@ -111,7 +112,11 @@ fn dense(x: &[f32], rows: usize, layer: &Dense, residual: Option<&[f32]>, out: &
         // The integer product writes every value: `out` only needs its size (from the layer
         // before, mostly).
         out.resize(rows * layer.outputs, 0.0);
-        return quantized.product(x, rows, &layer.bias, residual, out);
+        let addend = Addend {
+            bias: &layer.bias,
+            residual,
+        };
+        return quantized.product(x, rows, addend, out);
     }
     out.clear();
     for row in 0..rows {

@@ -70,6 +70,14 @@ fn wide_registers() -> bool {
     return false;
 }
 
+/// What a dense layer's product is added to: a bias for each output, and a residual (rows ×
+/// outputs) when the layer has one.
+#[derive(Clone, Copy)]
+pub struct Addend<'a> {
+    pub bias: &'a [f32],
+    pub residual: Option<&'a [f32]>,
+}
+
 impl QuantizedMatrix {
     /// `weight` (inputs × outputs, row-major) quantized; None when its shape does not fit the
     /// kernels this processor has (inputs a multiple of 4; outputs of COLUMNS, or of two blocks
@@ -139,45 +147,32 @@ impl QuantizedMatrix {
         })
     }
 
-    /// `out` (rows × outputs) = `x` (rows × inputs) × the matrix + `bias` (a value an output) +
-    /// `residual` (rows × outputs) when given: the sum the float product makes of a pre-filled
-    /// `out` ((bias + residual) + product), written in one pass. Only on a processor
-    /// `available()` says has the instructions.
-    pub fn product(
-        &self,
-        x: &[f32],
-        rows: usize,
-        bias: &[f32],
-        residual: Option<&[f32]>,
-        out: &mut [f32],
-    ) {
+    /// `out` (rows × outputs) = `x` (rows × inputs) × the matrix + `addend`: the sum the float
+    /// product makes of an `out` filled with the addend first ((bias + residual) + product),
+    /// written in one pass. Only on a processor `available()` says has the instructions.
+    pub fn product(&self, x: &[f32], rows: usize, addend: Addend, out: &mut [f32]) {
         assert!(available(), "the integer product needs VNNI");
         let size = rows * self.outputs;
         assert!(
             x.len() >= rows * self.inputs
                 && out.len() >= size
-                && bias.len() == self.outputs
-                && residual.is_none_or(|residual| residual.len() >= size),
+                && addend.bias.len() == self.outputs
+                && addend
+                    .residual
+                    .is_none_or(|residual| residual.len() >= size),
             "the product does not fit"
         );
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the processor has AVX2, checked above.
         unsafe {
-            self.product_avx2(x, rows, bias, residual, out)
+            self.product_avx2(x, rows, addend, out)
         }
     }
 
     /// `product`, compiled for AVX2 (the rows' quantization on 8 lanes).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn product_avx2(
-        &self,
-        x: &[f32],
-        rows: usize,
-        bias: &[f32],
-        residual: Option<&[f32]>,
-        out: &mut [f32],
-    ) {
+    fn product_avx2(&self, x: &[f32], rows: usize, addend: Addend, out: &mut [f32]) {
         let mut codes = vec![0u8; ROW_CHUNK.min(rows) * self.inputs];
         let mut quantized = Vec::with_capacity(ROW_CHUNK);
         for first in (0..rows).step_by(ROW_CHUNK) {
@@ -212,8 +207,8 @@ impl QuantizedMatrix {
                         panel,
                         scales: &self.scales[columns.clone()],
                         sums: &self.sums[columns.clone()],
-                        bias: &bias[columns.clone()],
-                        residual: residual.map(|residual| &residual[at..]),
+                        bias: &addend.bias[columns.clone()],
+                        residual: addend.residual.map(|residual| &residual[at..]),
                         inputs: self.inputs,
                     };
                     let out = &mut out[at..];
@@ -572,9 +567,17 @@ mod tests {
                 let (bias, residual) = (values(outputs, 98), values(rows * outputs, 99));
                 // Each way: with a residual, and without (over what the last product wrote).
                 let mut out = vec![f32::NAN; rows * outputs];
-                matrix.product(&x, rows, &bias, Some(&residual), &mut out);
+                let with_residual = Addend {
+                    bias: &bias,
+                    residual: Some(&residual),
+                };
+                matrix.product(&x, rows, with_residual, &mut out);
                 let mut alone = out.clone();
-                matrix.product(&x, rows, &bias, None, &mut alone);
+                let bias_alone = Addend {
+                    bias: &bias,
+                    residual: None,
+                };
+                matrix.product(&x, rows, bias_alone, &mut alone);
                 for r in 0..rows {
                     let mut codes = vec![0u8; inputs];
                     let q = quantize_row(&x[r * inputs..(r + 1) * inputs], &mut codes);
