@@ -36,11 +36,12 @@ let recall: Recall;
 let hanging: ArchiveProxy;
 let guarded: ArchiveProxy;
 
-/** Sets a remote's settings in an agent's config file as a user would edit it. */
-function configure(agent: AgentDir, name: string, settings: Record<string, unknown>): void {
+/** Sets a remote's settings in the agent's config file as a user would; no settings remove it. */
+function configure(agent: AgentDir, name: string, settings?: Record<string, unknown>): void {
   const file = join(agent.agentDir, "recall", "config.json");
   const config = JSON.parse(readFileSync(file, "utf8")) as { remotes: Record<string, unknown> };
-  config.remotes[name] = settings;
+  if (settings === undefined) delete config.remotes[name];
+  else config.remotes[name] = settings;
   writeFileSync(file, JSON.stringify(config));
 }
 
@@ -206,12 +207,7 @@ describe.skipIf(openSearchMissing)(
           );
           expectNoHost(error.message, hanging, guarded);
         } finally {
-          const file = join(ada.agentDir, "recall", "config.json");
-          const config = JSON.parse(readFileSync(file, "utf8")) as {
-            remotes: Record<string, unknown>;
-          };
-          delete config.remotes["gone-files"];
-          writeFileSync(file, JSON.stringify(config));
+          configure(ada, "gone-files");
         }
       });
 
@@ -234,12 +230,7 @@ describe.skipIf(openSearchMissing)(
           expect(local.hits.map((h) => h.id)).toContain(S1);
           expect(order).toEqual(["local"]);
         } finally {
-          const file = join(ada.agentDir, "recall", "config.json");
-          const config = JSON.parse(readFileSync(file, "utf8")) as {
-            remotes: Record<string, unknown>;
-          };
-          delete config.remotes.stalled;
-          writeFileSync(file, JSON.stringify(config));
+          configure(ada, "stalled");
         }
       });
     });

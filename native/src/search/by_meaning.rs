@@ -505,21 +505,33 @@ fn outlined(
     let sessions = outlines.scales.len();
     outlines.opening_scales = vec![None; sessions];
     outlines.opening_codes = vec![0; sessions * DIMENSIONS];
-    for (segment_ord, units) in segments.iter().enumerate() {
-        let alive = searcher.segment_reader(segment_ord as u32).alive_bitset();
-        for &(doc, path_key, key) in &units.openings {
-            if alive.is_some_and(|alive| !alive.is_alive(doc)) {
-                continue;
-            }
-            let (Some(&n), Some(slot)) = (outlines.numbers.get(&path_key), store.slot(key)) else {
-                continue;
-            };
-            let (n, (scale, codes)) = (n as usize, store.vector(slot));
-            outlines.opening_scales[n] = Some(scale);
-            outlines.opening_codes[n * DIMENSIONS..(n + 1) * DIMENSIONS].copy_from_slice(codes);
-        }
+    for (path_key, key) in live_openings(searcher, segments) {
+        let (Some(&n), Some(slot)) = (outlines.numbers.get(&path_key), store.slot(key)) else {
+            continue;
+        };
+        let (n, (scale, codes)) = (n as usize, store.vector(slot));
+        outlines.opening_scales[n] = Some(scale);
+        outlines.opening_codes[n * DIMENSIONS..(n + 1) * DIMENSIONS].copy_from_slice(codes);
     }
     outlines
+}
+
+/// Each live opening unit's session and text key, segment by segment in the searcher's order.
+fn live_openings<'a>(
+    searcher: &'a Searcher,
+    segments: &'a [Arc<SegmentUnits>],
+) -> impl Iterator<Item = (u64, u64)> + 'a {
+    segments
+        .iter()
+        .enumerate()
+        .flat_map(move |(segment_ord, units)| {
+            let alive = searcher.segment_reader(segment_ord as u32).alive_bitset();
+            units
+                .openings
+                .iter()
+                .filter(move |&&(doc, _, _)| alive.is_none_or(|alive| alive.is_alive(doc)))
+                .map(|&(_, path_key, key)| (path_key, key))
+        })
 }
 
 /// What the lengths of the centroids depend on: the segments of the index and their deletions,
@@ -801,15 +813,9 @@ pub fn meaning_candidates(
         .collect();
     // Each session found is weighed with its opening, when the store holds its vector.
     let mut openings: ByPathKey<f32> = ByPathKey::default();
-    for (segment_ord, units) in segments.iter().enumerate() {
-        let alive = searcher.segment_reader(segment_ord as u32).alive_bitset();
-        for &(doc, path_key, key) in &units.openings {
-            if alive.is_some_and(|alive| !alive.is_alive(doc)) {
-                continue;
-            }
-            if let (true, Some(slot)) = (found.contains_key(&path_key), store.slot(key)) {
-                openings.insert(path_key, score(slot));
-            }
+    for (path_key, key) in live_openings(searcher, &segments) {
+        if let (true, Some(slot)) = (found.contains_key(&path_key), store.slot(key)) {
+            openings.insert(path_key, score(slot));
         }
     }
     for (path_key, session) in found.iter_mut() {
