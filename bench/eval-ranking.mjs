@@ -2,8 +2,8 @@
 // Known-item evaluation of recall's ranking: can a user who remembers a few words of one message
 // find that message's session? From a generated corpus, each known item (one user or assistant
 // message) becomes a query of 3–4 words a person would remember, and the rank of its session is
-// recorded. Reports R@1, R@5 and MRR. Other query shapes (`--shape`: two words, one misspelt or
-// absent word, a file the session touched, a command it ran) are described at SHAPES.
+// recorded. Reports R@1, R@5 and MRR. Other query shapes (`--shape`: two words, one word, one
+// misspelt or absent word, a file the session touched, a command it ran) are described at SHAPES.
 //
 // Which words a person remembers: not stopwords or stock phrases ("find", "tell", "looks") but the
 // distinctive ones — so the words are drawn at random from the rarer half (by how many messages of
@@ -11,7 +11,7 @@
 //
 //   node bench/eval-ranking.mjs [--sessions 500] [--seed 1] [--queries 300] [--words
 //   distinctive|any]
-//        [--shape remembered|two|misspelt|absent|file|command] [--recency W] [--coordination C]
+//        [--shape remembered|two|one|misspelt|absent|file|command] [--recency W] [--coordination C]
 //        [--match words|meaning|both] [--json]
 //
 // --match searches through the library facade (`recall.search({ match })`) instead of the native
@@ -120,6 +120,8 @@ export function misspelt(word, rng) {
  * The query shapes (`--shape`), each what a real user types:
  *  - remembered: 3–4 words of the message, from two of its sentences;
  *  - two: two words of the message, from two of its sentences;
+ *  - one: one word of the message (where the words decide which sessions hold it, and the
+ *    ranking alone decides whether its session comes first);
  *  - misspelt: a remembered query with one word misspelt;
  *  - absent: a remembered query with one word replaced by one the session never says (a word of
  *    another message of the corpus, drawn as the others are);
@@ -127,7 +129,7 @@ export function misspelt(word, rng) {
  *    session's tool calls read, edited, wrote or named (`recall search --file PATH`);
  *  - command: a shell command the session ran, searched in every kind of text (`--content all`).
  */
-export const SHAPES = ["remembered", "two", "misspelt", "absent", "file", "command"];
+export const SHAPES = ["remembered", "two", "one", "misspelt", "absent", "file", "command"];
 const EVERY_KIND = ["conversation", "thinking", "call", "output"];
 const wordsIn = (text) => text.toLowerCase().match(/[a-z][a-z0-9]{3,}/g) ?? [];
 
@@ -176,6 +178,8 @@ async function knownItemSearch(shape, item, rng, corpus, words, store) {
       return { query: knownItemQuery(item.text, rng, messageFrequency, words) };
     case "two":
       return { query: knownItemQuery(item.text, rng, messageFrequency, words, 2) };
+    case "one":
+      return { query: knownItemQuery(item.text, rng, messageFrequency, words, 1) };
     case "misspelt":
     case "absent": {
       const query = knownItemQuery(item.text, rng, messageFrequency, words)?.split(" ");

@@ -20,7 +20,7 @@ describe("known-item evaluation (bench/eval-ranking.mjs)", () => {
   });
 
   it("runs every query shape, each finding most of its known items", async () => {
-    expect(SHAPES).toEqual(["remembered", "two", "misspelt", "absent", "file", "command"]);
+    expect(SHAPES).toEqual(["remembered", "two", "one", "misspelt", "absent", "file", "command"]);
     for (const shape of SHAPES) {
       const result = await evaluate({ sessions: 30, seed: 3, queries: 20, shape });
       expect(result.shape).toBe(shape);
@@ -30,6 +30,11 @@ describe("known-item evaluation (bench/eval-ranking.mjs)", () => {
       if (shape === "two" || shape === "file")
         expect(
           lengths.every((n: number) => n === 2),
+          shape,
+        ).toBe(true);
+      if (shape === "one")
+        expect(
+          lengths.every((n: number) => n === 1),
           shape,
         ).toBe(true);
       if (shape === "misspelt" || shape === "absent")

@@ -156,7 +156,7 @@ describe("meaning search without the model package", () => {
 });
 
 describe.skipIf(!MODEL_PACKAGE)(`the meaning index${MODEL_SKIP_REASON}`, () => {
-  it("gives a script what it asked for: one word, or words no session holds, get no meaning-only hits, --exact is the words as typed", async () => {
+  it("gives a script what it asked for: one word is the words' alone, words no session holds get no meaning-only hits, --exact is the words as typed", async () => {
     await indexMeaning(withModel());
     for (const args of [
       ["--json", "repakc"],
@@ -171,6 +171,18 @@ describe.skipIf(!MODEL_PACKAGE)(`the meaning index${MODEL_SKIP_REASON}`, () => {
         stdout: "",
       });
     }
+    // One word the index holds is the words' alone: their sessions in their order, none by meaning.
+    const hits = async (args: string[]) => {
+      const result = await runRecall(["search", "--json", ...args], { env: withModel() });
+      expect(result.code, args.join(" ")).toBe(0);
+      return jsonLines<{ path: string; matchedBy?: string }>(result.stdout);
+    };
+    const oneWord = await hits(["deploy"]);
+    expect(oneWord.length).toBeGreaterThan(1);
+    expect(oneWord.map((hit) => hit.matchedBy)).toEqual(oneWord.map(() => "words"));
+    expect(oneWord.map((hit) => hit.path)).toEqual(
+      (await hits(["--match", "words", "deploy"])).map((hit) => hit.path),
+    );
     // Asked for by name, meaning alone lists the nearest sessions whatever the query.
     const nearest = await runRecall(
       ["search", "--match", "meaning", "--json", "-n", "3", "xyzzy"],

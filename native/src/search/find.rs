@@ -19,9 +19,9 @@
 //!    7 days)`, where age is the time since the session's last message (w = 0.2 by default); one
 //!    fusion makes one ranking of the words', the meaning's or both (`fuse`: the cosine plus a
 //!    share of a whole query's word match), and says which found each hit. With both, a session
-//!    only the meaning found must be near enough (`MEANING_FLOOR`), and a query of one word, or of
-//!    words no text holds, gets no such sessions. A warm first page of both scores by meaning
-//!    only the sessions that could be on it (bounded.rs).
+//!    only the meaning found must be near enough (`MEANING_FLOOR`), and a query of words no text
+//!    holds gets no such sessions; a query of one word is the words' alone. A warm first page of
+//!    both scores by meaning only the sessions that could be on it (bounded.rs).
 //!    A later page continues after the place of the previous page's last session (`After`):
 //!    the sessions ranked at or before it are counted, not shown, so a deep page reads no more
 //!    documents than the first.
@@ -187,6 +187,12 @@ pub fn find_matching(
         &searched_fields(&kinds, fields),
         options.typos,
     )?;
+    // With both, a query of one word (or one unfinished word) is the words' alone: which sessions
+    // hold it is theirs to say, and ranking those by meaning too found the known item no better
+    // (BENCHMARKS.md, "`both` on the word queries"), so the query is not embedded.
+    let meaning = meaning.filter(|meaning| {
+        !meaning.words || parsed.distinct_words().len() + usize::from(parsed.prefix.is_some()) > 1
+    });
     let coverage = None;
     if parsed.is_empty() || options.limit == 0 {
         return Ok(Found {

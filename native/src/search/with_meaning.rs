@@ -4,8 +4,9 @@
 //! The thread embeds the query (with both, unless no text holds a word of it: then the words find
 //! nothing, and nothing is fused). Where a session the words did not find may be a hit, it then
 //! bounds each session's score for a first page of both (bounded.rs), or scores every vector;
-//! else (a query of one word, or of words no text holds) the words' sessions are bounded or
-//! scored after the words' search, and none when it found none.
+//! else (one word and an unfinished one, or words no text holds and an unfinished one) the words'
+//! sessions are bounded or scored after the words' search, and none when it found none. A query
+//! of one word alone never comes here (find.rs).
 
 use tantivy::{DocAddress, Searcher};
 
@@ -129,8 +130,8 @@ impl MeaningSide<'_> {
             None => self.vector(),
         };
         let words_found: PathKeys = by_words.keys().copied().collect();
-        // With a query of one word, or of words no text holds, the words' sessions are bounded as
-        // a first page's every session is.
+        // With a query that may not be answered by meaning (above), the words' sessions are
+        // bounded as a first page's every session is.
         let found = match found {
             MeaningFound::Later if self.first_page => {
                 match self.bounds(&vector, Scored::Only(&words_found))? {
