@@ -128,11 +128,13 @@ fn shown(found: &Found) -> Vec<String> {
             )
         })
         .collect();
-    let coverage = found.coverage.unwrap();
-    shown.push(format!(
-        "coverage {} of {}",
-        coverage.embedded, coverage.messages
-    ));
+    // A search the words answer alone says no coverage.
+    if let Some(coverage) = found.coverage {
+        shown.push(format!(
+            "coverage {} of {}",
+            coverage.embedded, coverage.messages
+        ));
+    }
     shown
 }
 
@@ -141,14 +143,17 @@ fn a_bounded_first_page_shows_what_scoring_every_session_shows() {
     let dir = tempfile::tempdir().unwrap();
     let (engine, store) = corpus(dir.path());
     let mut numbers = Numbers(0xfeed);
+    // Each query, and whether its last word is being typed (a prefix to complete).
     let queries = [
-        "socket",
-        "deploy timeout",
-        "cache schema retry",
-        "parser lint",
-        "queue index token build",
-        "zzqqxx wqpz",
-        "socket zzqqxx",
+        ("socket", false),
+        ("deploy timeout", false),
+        ("cache schema retry", false),
+        ("parser lint", false),
+        ("queue index token build", false),
+        ("zzqqxx wqpz", false),
+        ("socket zzqqxx", false),
+        // One word and one being typed: the meaning ranks only the sessions the words found.
+        ("socket dep", true),
     ];
     let scopes = [
         Filters::default(),
@@ -158,7 +163,7 @@ fn a_bounded_first_page_shows_what_scoring_every_session_shows() {
         },
     ];
     let mut pages = 0;
-    for query in queries {
+    for (query, prefix) in queries {
         for filters in &scopes {
             for limit in [1, 3, 10, 40] {
                 let (topic, noise) = (numbers.below(TOPICS), 0.05 + numbers.below(3) as f32 * 0.1);
@@ -171,11 +176,11 @@ fn a_bounded_first_page_shows_what_scoring_every_session_shows() {
                         vector: QueryVector::Given(&vector),
                         words: true,
                     };
-                    shown(
-                        &engine
-                            .find_matching(&options(query, limit, filters), meaning)
-                            .unwrap(),
-                    )
+                    let options = SearchOptions {
+                        prefix,
+                        ..options(query, limit, filters)
+                    };
+                    shown(&engine.find_matching(&options, meaning).unwrap())
                 };
                 let every = search();
                 assert!(
@@ -183,8 +188,10 @@ fn a_bounded_first_page_shows_what_scoring_every_session_shows() {
                     "a cache's first search scores every session"
                 );
                 let bounded = search();
-                // A query no text holds a word of asks nothing of the meaning: nothing is fused.
-                let fused = query != "zzqqxx wqpz";
+                // A query of one word is the words' alone, and one no text holds a word of asks
+                // nothing of the meaning: neither is fused.
+                let fused = !["socket", "zzqqxx wqpz"].contains(&query);
+                assert_eq!(every.last().unwrap().starts_with("coverage"), query != "socket");
                 assert_eq!(cache.outlined(), fused, "its second is bounded: {query:?}");
                 assert_eq!(bounded, every, "{query:?}, limit {limit}, {filters:?}");
                 pages += usize::from(every.len() > 1);

@@ -130,8 +130,8 @@ impl MeaningSide<'_> {
             None => self.vector(),
         };
         let words_found: PathKeys = by_words.keys().copied().collect();
-        // With a query that may not be answered by meaning (above), the words' sessions are
-        // bounded as a first page's every session is.
+        // With a query meaning may not answer (`may_answer`), the words' sessions are bounded as
+        // a first page's every session is.
         let found = match found {
             MeaningFound::Later if self.first_page => {
                 match self.bounds(&vector, Scored::Only(&words_found))? {
