@@ -191,7 +191,10 @@ fn a_bounded_first_page_shows_what_scoring_every_session_shows() {
                 // A query of one word is the words' alone, and one no text holds a word of asks
                 // nothing of the meaning: neither is fused.
                 let fused = !["socket", "zzqqxx wqpz"].contains(&query);
-                assert_eq!(every.last().unwrap().starts_with("coverage"), query != "socket");
+                assert_eq!(
+                    every.last().unwrap().starts_with("coverage"),
+                    query != "socket"
+                );
                 assert_eq!(cache.outlined(), fused, "its second is bounded: {query:?}");
                 assert_eq!(bounded, every, "{query:?}, limit {limit}, {filters:?}");
                 pages += usize::from(every.len() > 1);
