@@ -117,7 +117,7 @@ describe("pi_session_search with match", () => {
       // leaves the build to it.
       const release = await holdMeaningLock(env);
       try {
-        const partial = await search(env, { query: "deploy" });
+        const partial = await search(env, { query: "staging deploy" });
         expect(partial.isError).toBe(false);
         expect(partial.s.index_complete).toBe(false);
         expect(partial.s.meaning_coverage).toEqual({ embedded: 0, messages: expect.any(Number) });
@@ -130,6 +130,11 @@ describe("pi_session_search with match", () => {
           session_ref: partial.s.results[0].session_ref,
         });
         expect(related.s.meaning_coverage).toMatchObject({ embedded: 0 });
+        // One word is the words' alone: the meaning index has no part in it, so nothing is said.
+        const oneWord = await search(env, { query: "deploy" });
+        expect(oneWord.s.index_complete).toBe(true);
+        expect(oneWord.s.note ?? "").not.toMatch(/meaning index/);
+        expect(oneWord.s.results.length).toBeGreaterThan(0);
       } finally {
         await release();
         await client?.close();
