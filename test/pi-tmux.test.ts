@@ -165,8 +165,12 @@ describe.skipIf(SKIP !== "")(`/recall in Pi's terminal UI${SKIP}`, () => {
   it("/recall model picks among Pi's models and saves the choice in recall's config", async () => {
     // A space after the word closes the completion menu, whose Enter would only complete the word.
     tmux("send-keys", "-t", "pi", "-l", "/recall model");
-    await waitFor("the command in the editor", (s) => s.includes("/recall model"));
+    await waitFor(
+      "the command and its completion",
+      (s) => s.includes("/recall model") && s.includes("choose the model autotag"),
+    );
     tmux("send-keys", "-t", "pi", "-l", " ");
+    await waitFor("the completion menu to close", (s) => !s.includes("choose the model autotag"));
     tmux("send-keys", "-t", "pi", "Enter");
     const dialog = await waitFor(
       "the model picker",

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { completeRecallArgs, parseRecallArgs } from "../src/pi/commands.js";
+import { RememberedList } from "../src/pi/tag-lists.js";
 import {
   capOutput,
   HISTORICAL_DATA_NOTE,
@@ -182,25 +183,56 @@ describe("/recall arguments", () => {
     expect(parseRecallArgs("tags cloud")).toMatchObject({ type: "usage" });
   });
 
-  it("completes subcommands and known tags", () => {
+  it("completes subcommands and known tags, reading tags only to complete one", () => {
     const known = () => ["k8s", "kubernetes", "review"];
     const mine = () => ["review"];
-    expect(completeRecallArgs("ta", known, mine)?.map((i) => i.value)).toEqual(["tag ", "tags "]);
-    expect(completeRecallArgs("tag #k", known, mine)?.map((i) => i.value)).toEqual([
-      "tag #k8s ",
-      "tag #kubernetes ",
-    ]);
-    expect(completeRecallArgs("tag #k8s #", known, mine)?.map((i) => i.value)).toEqual([
-      "tag #k8s #kubernetes ",
-      "tag #k8s #review ",
-    ]);
-    expect(completeRecallArgs("untag ", known, mine)?.map((i) => i.value)).toEqual([
-      "untag #review ",
-    ]);
-    expect(completeRecallArgs("deploy -#re", known, mine)?.map((i) => i.value)).toEqual([
-      "deploy -#review ",
-    ]);
-    expect(completeRecallArgs("deploy stag", known, mine)).toBeNull();
+    const values = (prefix: string) =>
+      completeRecallArgs(prefix, known, mine)?.map((i) => i.value) ?? null;
+    expect(values("ta")).toEqual(["tag ", "tags "]);
+    expect(values("tag #k")).toEqual(["tag #k8s ", "tag #kubernetes "]);
+    expect(values("tag #k8s #")).toEqual(["tag #k8s #kubernetes ", "tag #k8s #review "]);
+    expect(values("untag ")).toEqual(["untag #review "]);
+    expect(values("deploy -#re")).toEqual(["deploy -#review "]);
+    expect(values("#ku")).toEqual(["#kubernetes "]);
+    expect(values("deploy stag")).toBeNull();
+    const unread = (): string[] => {
+      throw new Error("tags read");
+    };
+    for (const prefix of ["model ", "deploy stag", "autotag --all"])
+      expect(completeRecallArgs(prefix, unread, unread)).toBeNull();
+    expect(completeRecallArgs("mo", unread, unread)?.map((i) => i.value)).toEqual(["model "]);
+  });
+
+  it("answers completions from the tags last read, reading once at a time", async () => {
+    let reads = 0;
+    let answer: ((tags: string[]) => void) | undefined;
+    let fail: ((error: Error) => void) | undefined;
+    const tags = new RememberedList(
+      () =>
+        new Promise<string[]>((resolve, reject) => {
+          reads++;
+          answer = resolve;
+          fail = reject;
+        }),
+    );
+    tags.refresh();
+    tags.refresh();
+    expect(reads).toBe(1);
+    expect(tags.list).toEqual([]);
+    // A read's promise chain settles before the next macrotask.
+    const settled = () => new Promise((resolve) => setImmediate(resolve));
+    answer!(["k8s", "review"]);
+    await settled();
+    expect(tags.list).toEqual(["k8s", "review"]);
+    tags.refresh();
+    expect(reads).toBe(2);
+    // Still the last list while the next read runs; none once a read fails.
+    expect(tags.list).toEqual(["k8s", "review"]);
+    fail!(new Error("locked"));
+    await settled();
+    expect(tags.list).toEqual([]);
+    tags.refresh();
+    expect(reads).toBe(3);
   });
 });
 

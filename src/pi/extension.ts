@@ -27,6 +27,7 @@ import {
 } from "../index.js";
 import { formatTags, sessionTitle } from "../output/session-text.js";
 import { parseRecallArgs, completeRecallArgs } from "./commands.js";
+import { RememberedList } from "./tag-lists.js";
 import { formatSessions } from "./format.js";
 import { helpText } from "./help.js";
 import { RecallPicker, type PickerOutcome, type PickerService } from "./picker/component.js";
@@ -117,33 +118,25 @@ export default function recallExtension(pi: ExtensionAPI): void {
     where = undefined;
   });
 
-  // Completions are best effort: a tag database that cannot be opened just completes nothing.
-  const knownTags = async (): Promise<string[]> => {
-    try {
-      return where ? (await recallFor(where).tags.counts()).map((c) => c.tag) : [];
-    } catch {
-      return [];
-    }
-  };
-  const openSessionTags = async (): Promise<string[]> => {
-    if (!session.id || !where) return knownTags();
-    try {
-      return (
-        await recallFor(where).tags.of({ id: session.id, path: session.path ?? "", cwd: where.cwd })
-      ).tags;
-    } catch {
-      return [];
-    }
-  };
+  const knownTags = new RememberedList(async () =>
+    where ? (await recallFor(where).tags.counts()).map((c) => c.tag) : [],
+  );
+  const openSessionTags = new RememberedList(async () => {
+    if (!session.id || !where) return knownTags.list;
+    const ref = { id: session.id, path: session.path ?? "", cwd: where.cwd };
+    return (await recallFor(where).tags.of(ref)).tags;
+  });
 
   pi.registerCommand("recall", {
     description: "Search earlier sessions and resume one (/recall help for more)",
-    getArgumentCompletions: async (prefix) => {
-      const [known, own] = await Promise.all([knownTags(), openSessionTags()]);
+    // Answers at once, from the tags read on an earlier keystroke (see tag-lists.ts).
+    getArgumentCompletions: (prefix) => {
+      knownTags.refresh();
+      openSessionTags.refresh();
       return completeRecallArgs(
         prefix,
-        () => known,
-        () => own,
+        () => knownTags.list,
+        () => openSessionTags.list,
       );
     },
     handler: async (args, ctx) => {
