@@ -5,10 +5,12 @@
 //! The model is run by recall's model runtime, the crate `recall-model` (native/model/): it loads
 //! the model package's folder, tokenizes and embeds, in floats or 8-bit integers (`Arithmetic`).
 //! This room puts the model to use: the vector of each conversation message (unit.rs), kept in a
-//! store of its own beside the word index (store.rs), searched exactly through the word index
-//! (search/by_meaning.rs), built at the lowest priority on the cores left idle (background.rs).
+//! store of its own beside the word index (store.rs; a query's products with them, product.rs),
+//! searched exactly through the word index (search/by_meaning.rs), built at the lowest priority on
+//! the cores left idle (background.rs).
 
 pub mod background;
+pub mod product;
 pub mod store;
 pub mod unit;
 

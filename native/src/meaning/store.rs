@@ -39,6 +39,7 @@ use std::sync::Arc;
 use crate::error::{Code, RecallError, Result};
 use crate::fs::identity::Identity;
 use crate::fs::lock_file::HeldLock;
+use crate::meaning::product::QueryCodes;
 use crate::meaning::DIMENSIONS;
 use crate::path_key::{path_key, path_key_after, ByPathKey, PathKeys, FNV_PRIME};
 
@@ -517,10 +518,8 @@ impl Store {
 
     /// The cosine of `query` (length 1) with every vector shown, by slot.
     pub fn scores(&self, query: &[f32]) -> Vec<f32> {
-        let (query_scale, query_codes) = widened(query);
-        let dot = dot_product();
-        let score =
-            |codes: &[i8], scale: f32| dot(codes, &query_codes) as f32 * query_scale * scale;
+        let (query_scale, query_codes) = query_codes(query);
+        let score = |codes: &[i8], scale: f32| query_codes.dot(codes) as f32 * query_scale * scale;
         let mut scores = Vec::with_capacity(self.shown);
         // In two tight loops, over the mapped records and over the chunks, not through `vectors`
         // (whose steps took twice the time of the products over 65 k vectors).
@@ -561,12 +560,11 @@ impl Store {
 
     /// The cosine of `query` (length 1) with a vector at a time (`Scorer`).
     pub fn scorer(&self, query: &[f32]) -> Scorer<'_> {
-        let (query_scale, query_codes) = widened(query);
+        let (query_scale, query_codes) = query_codes(query);
         Scorer {
             store: self,
             query_scale,
             query_codes,
-            dot: dot_product(),
         }
     }
 
@@ -753,57 +751,6 @@ fn cores() -> usize {
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-/// The dot product of two vectors of codes: with AVX2 where the processor has it (twice the
-/// lanes of plain x86-64), else in portable code. Integer sums, so both give the same value.
-fn dot_product() -> fn(&[i8], &[i16]) -> i32 {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        return |a, b| {
-            // SAFETY: the processor has AVX2, checked above.
-            unsafe { dot_avx2(a, b) }
-        };
-    }
-    dot
-}
-
-/// `dot` in AVX2: each step widens 16 codes of `a` to i16 and multiplies them with 16 of `b`,
-/// adding pairs of products into 8 i32 lanes (a pair's sum fits: 2 × 127² < 2³¹).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn dot_avx2(a: &[i8], b: &[i16]) -> i32 {
-    use std::arch::x86_64::{
-        __m128i, __m256i, _mm256_add_epi32, _mm256_cvtepi8_epi16, _mm256_loadu_si256,
-        _mm256_madd_epi16, _mm256_setzero_si256, _mm256_storeu_si256, _mm_loadu_si128,
-    };
-    let mut sums = _mm256_setzero_si256();
-    for (a, b) in a.chunks_exact(16).zip(b.chunks_exact(16)) {
-        // SAFETY: each chunk holds 16 codes (16 bytes of `a`, 32 of `b`); the loads are unaligned.
-        let (a, b) = unsafe {
-            (
-                _mm256_cvtepi8_epi16(_mm_loadu_si128(a.as_ptr().cast::<__m128i>())),
-                _mm256_loadu_si256(b.as_ptr().cast::<__m256i>()),
-            )
-        };
-        sums = _mm256_add_epi32(sums, _mm256_madd_epi16(a, b));
-    }
-    let mut lanes = [0i32; 8];
-    // SAFETY: `lanes` is 32 bytes; the store is unaligned.
-    unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast::<__m256i>(), sums) };
-    lanes.iter().sum()
-}
-
-/// The dot product of two vectors of codes, in 16 lanes the compiler keeps in SIMD registers on
-/// plain x86-64 (each product fits in an i16: 127² < 2¹⁵).
-fn dot(a: &[i8], b: &[i16]) -> i32 {
-    let mut lanes = [0i32; 16];
-    for (a, b) in a.chunks_exact(16).zip(b.chunks_exact(16)) {
-        for i in 0..16 {
-            lanes[i] += i32::from(i16::from(a[i]) * b[i]);
-        }
-    }
-    lanes.iter().sum()
-}
-
 #[inline(always)]
 fn add_scaled(codes: &[i8], scale: f32, sum: &mut [f32]) {
     for (total, &code) in sum.iter_mut().zip(codes) {
@@ -839,8 +786,7 @@ fn encode(bytes: &mut Vec<u8>, key: u64, scale: f32, codes: &[i8]) {
 pub struct Scorer<'a> {
     store: &'a Store,
     query_scale: f32,
-    query_codes: Vec<i16>,
-    dot: fn(&[i8], &[i16]) -> i32,
+    query_codes: QueryCodes,
 }
 
 impl Scorer<'_> {
@@ -852,14 +798,14 @@ impl Scorer<'_> {
 
     /// The product with a vector in codes as the store keeps one (`quantize`).
     pub fn score_codes(&self, scale: f32, codes: &[i8]) -> f32 {
-        (self.dot)(codes, &self.query_codes) as f32 * self.query_scale * scale
+        self.query_codes.dot(codes) as f32 * self.query_scale * scale
     }
 
     /// The length of the query as its codes hold it: no product with a vector is more than this
     /// times the vector's length.
     pub fn query_length(&self) -> f32 {
         length(
-            self.query_codes.iter().map(|&c| i64::from(c)),
+            self.query_codes.codes().iter().map(|&c| i64::from(c)),
             self.query_scale,
         )
     }
@@ -871,10 +817,10 @@ fn length(codes: impl Iterator<Item = i64>, scale: f32) -> f32 {
     (squares as f64).sqrt() as f32 * scale
 }
 
-/// A query quantized as the vectors are, its codes widened for the products.
-fn widened(query: &[f32]) -> (f32, Vec<i16>) {
+/// A query quantized as the vectors are, its codes in the forms the products read.
+fn query_codes(query: &[f32]) -> (f32, QueryCodes) {
     let (scale, codes) = quantize(query);
-    (scale, codes.into_iter().map(i16::from).collect())
+    (scale, QueryCodes::new(&codes))
 }
 
 /// A vector as the store keeps it: a scale, and codes that times it come nearest the vector.
@@ -1083,29 +1029,6 @@ mod tests {
         assert!(
             Store::open(dir.path(), "model@2").unwrap().is_empty(),
             "another model's vectors are not read"
-        );
-    }
-
-    #[test]
-    fn every_dot_product_gives_the_same_sum() {
-        let a: Vec<i8> = (0..DIMENSIONS)
-            .map(|i| ((i * 37) % 255) as i32 - 127)
-            .map(|x| x as i8)
-            .collect();
-        let b: Vec<i16> = (0..DIMENSIONS)
-            .map(|i| ((i * 91) % 255) as i16 - 127)
-            .collect();
-        let exact: i32 = a
-            .iter()
-            .zip(&b)
-            .map(|(x, y)| i32::from(*x) * i32::from(*y))
-            .sum();
-        assert_eq!(dot(&a, &b), exact);
-        assert_eq!(dot_product()(&a, &b), exact);
-        let extreme = vec![-127i8; DIMENSIONS];
-        assert_eq!(
-            dot_product()(&extreme, &vec![-127i16; DIMENSIONS]),
-            127 * 127 * DIMENSIONS as i32
         );
     }
 

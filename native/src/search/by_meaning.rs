@@ -33,6 +33,7 @@ use crate::meaning::unit::weighed;
 use crate::meaning::DIMENSIONS;
 use crate::path_key::{path_key_after, ByPathKey, PathKeys};
 use crate::search::candidates::{BySession, Candidate, Origin, SessionCandidates};
+use crate::search::cosine_sums::CosineSums;
 use crate::search::kept_lengths;
 use crate::search::query::{filtered, Filters};
 use tantivy::schema::document::Value;
@@ -713,8 +714,8 @@ pub fn meaning_candidates(
     let lookups = lookups(searcher, store, &segments);
     let lengths = cache.lengths(searcher, store, &segments, &lookups, None);
     // The sum of each session's messages' cosines, in scope or not (its centroid's, unnormed),
-    // over all its segments.
-    let mut towards: ByPathKey<f32> = ByPathKey::default();
+    // over all its segments: added up a run of a session's messages at a time, in their order.
+    let mut towards = CosineSums::default();
     for (segment_ord, (units, lookup)) in segments.iter().zip(&lookups).enumerate() {
         let segment = searcher.segment_reader(segment_ord as u32);
         let alive = segment.alive_bitset();
@@ -777,7 +778,7 @@ pub fn meaning_candidates(
                 slot => score(slot),
             };
             if slot != NO_SLOT {
-                *towards.entry(path_key).or_default() += cosine;
+                towards.add(path_key, cosine);
             }
             if !in_scope {
                 continue;
@@ -805,6 +806,7 @@ pub fn meaning_candidates(
     }
     // Each session's centroid's cosine with the query.
     let centroids: ByPathKey<f32> = towards
+        .sums()
         .into_iter()
         .filter_map(|(key, sum)| {
             let length = *lengths.get(&key).filter(|length| **length > 0.0)?;

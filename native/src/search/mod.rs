@@ -7,6 +7,7 @@ pub mod by_words;
 pub mod candidates;
 pub mod coordination;
 pub mod correction;
+pub mod cosine_sums;
 pub mod find;
 pub mod fusion;
 pub mod kept_lengths;
