@@ -537,10 +537,10 @@ impl Store {
                 let middle = mapped.records / 2;
                 let (first, second) = scores.split_at_mut(middle);
                 let (first_records, second_records) = records.split_at(middle * RECORD);
-                std::thread::scope(|scope| {
-                    scope.spawn(|| fill(second_records, second));
-                    fill(first_records, first);
-                });
+                rayon::join(
+                    || fill(first_records, first),
+                    || fill(second_records, second),
+                );
             } else {
                 fill(records, &mut scores);
             }
@@ -741,8 +741,8 @@ fn remove_folder(path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Mapped records from which `Store::scores` takes two cores (a thread costs ~50 µs to start;
-/// 16 k products ~1 ms).
+/// Mapped records from which `Store::scores` takes two cores (a thread of the pool takes ~50 µs
+/// to start on it; 16 k products ~1 ms).
 const HALVED_FROM: usize = 16_384;
 
 /// The cores this process may run on, asked once (Linux reads its cgroup's quota for it).

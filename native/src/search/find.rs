@@ -289,23 +289,18 @@ pub fn find_matching(
         may_answer: parsed.distinct_words().len() > 1 && coordination.any_held(),
         words_may_find: coordination.any_held() || parsed.prefix.is_some(),
     });
-    // The meaning's thread embeds the query (and more: with_meaning.rs) beside the words' search.
-    let (by_words, by_meaning) = std::thread::scope(|scope| {
-        let by_meaning = side
-            .as_ref()
-            .map(|side| scope.spawn(|| side.beside_words()));
-        let by_words = match &meaning {
+    // The meaning's side embeds the query (and more: with_meaning.rs) on a thread of the pool,
+    // beside the words' search on this one.
+    let mut by_meaning = None;
+    let by_words = rayon::in_place_scope(|scope| {
+        if let Some(side) = &side {
+            let by_meaning = &mut by_meaning;
+            scope.spawn(move |_| *by_meaning = Some(side.beside_words()));
+        }
+        match &meaning {
             Some(meaning) if !meaning.words => Ok(BySession::default()),
             _ => word_candidates(searchers, &statistics, &queries, &mut floor),
-        };
-        (
-            by_words,
-            by_meaning.map(|thread| {
-                thread
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            }),
-        )
+        }
     });
     let by_words = by_words?;
     let words_searched = meaning.as_ref().is_none_or(|meaning| meaning.words);
