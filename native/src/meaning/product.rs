@@ -2,6 +2,11 @@
 //! integer sums, so every instruction set gives the same value to the bit. With AVX-512 VNNI a
 //! step multiplies 64 codes (`vpdpbusd`), with AVX2 16, else the compiler's lanes.
 
+use crate::meaning::DIMENSIONS;
+
+// Every product steps over whole chunks of 64 or 16 codes.
+const _: () = assert!(DIMENSIONS.is_multiple_of(64));
+
 /// A query's codes in the forms the products read, and the product the processor runs best.
 pub struct QueryCodes {
     /// Widened to i16, for the portable and the AVX2 product.
@@ -124,7 +129,6 @@ fn dot(a: &[i8], b: &[i16]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::meaning::DIMENSIONS;
 
     /// Every product this processor has, and the portable one.
     fn products(query: &QueryCodes, vector: &[i8]) -> Vec<i32> {

@@ -289,19 +289,21 @@ pub fn find_matching(
         may_answer: parsed.distinct_words().len() > 1 && coordination.any_held(),
         words_may_find: coordination.any_held() || parsed.prefix.is_some(),
     });
+    let mut words = || match &meaning {
+        Some(meaning) if !meaning.words => Ok(BySession::default()),
+        _ => word_candidates(searchers, &statistics, &queries, &mut floor),
+    };
     // The meaning's side embeds the query (and more: with_meaning.rs) on a thread of the pool,
-    // beside the words' search on this one.
+    // beside the words' search on this one. A search by words alone never starts the pool.
     let mut by_meaning = None;
-    let by_words = rayon::in_place_scope(|scope| {
-        if let Some(side) = &side {
+    let by_words = match &side {
+        Some(side) => rayon::in_place_scope(|scope| {
             let by_meaning = &mut by_meaning;
             scope.spawn(move |_| *by_meaning = Some(side.beside_words()));
-        }
-        match &meaning {
-            Some(meaning) if !meaning.words => Ok(BySession::default()),
-            _ => word_candidates(searchers, &statistics, &queries, &mut floor),
-        }
-    });
+            words()
+        }),
+        None => words(),
+    };
     let by_words = by_words?;
     let words_searched = meaning.as_ref().is_none_or(|meaning| meaning.words);
     let recency = Recency {
