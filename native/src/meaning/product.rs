@@ -39,14 +39,19 @@ impl QueryCodes {
     }
 }
 
+/// Whether this processor has what `dot_vnni` runs on: AVX-512 F, BW and VNNI.
+#[cfg(target_arch = "x86_64")]
+fn has_vnni() -> bool {
+    std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512vnni")
+}
+
 /// The product this processor runs best, asked once per query.
 fn product_here() -> fn(&QueryCodes, &[i8]) -> i32 {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512bw")
-            && std::arch::is_x86_feature_detected!("avx512vnni")
-        {
+        if has_vnni() {
             return |query, vector| {
                 // SAFETY: the processor has AVX-512 F, BW and VNNI, checked above.
                 unsafe { dot_vnni(&query.offset, vector) }
@@ -139,10 +144,7 @@ mod tests {
                 // SAFETY: checked above.
                 all.push(unsafe { dot_avx2(vector, &query.widened) });
             }
-            if std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512bw")
-                && std::arch::is_x86_feature_detected!("avx512vnni")
-            {
+            if has_vnni() {
                 // SAFETY: checked above.
                 all.push(unsafe { dot_vnni(&query.offset, vector) });
             }

@@ -532,7 +532,7 @@ impl Store {
                 }
             };
             scores.resize(mapped.records, 0.0);
-            if mapped.records >= HALVED_FROM && cores() > 1 {
+            if mapped.records >= HALVED_FROM && rayon::current_num_threads() > 1 {
                 // Half the records on a second core: the same products, each in its place.
                 let middle = mapped.records / 2;
                 let (first, second) = scores.split_at_mut(middle);
@@ -741,15 +741,9 @@ fn remove_folder(path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Mapped records from which `Store::scores` takes two cores (a thread of the pool takes ~50 µs
-/// to start on it; 16 k products ~1 ms).
+/// Mapped records from which `Store::scores` takes two cores where the pool has two threads (one
+/// takes ~50 µs to start on it; 16 k products ~1 ms).
 const HALVED_FROM: usize = 16_384;
-
-/// The cores this process may run on, asked once (Linux reads its cgroup's quota for it).
-fn cores() -> usize {
-    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-}
 
 #[inline(always)]
 fn add_scaled(codes: &[i8], scale: f32, sum: &mut [f32]) {

@@ -187,11 +187,12 @@ pub fn find_matching(
         &searched_fields(&kinds, fields),
         options.typos,
     )?;
+    let distinct_words = parsed.distinct_words();
     // With both, a query of one word (or one unfinished word) is the words' alone: which sessions
     // hold it is theirs to say, and ranking those by meaning too found the known item no better
     // (BENCHMARKS.md, "`both` on the word queries"), so the query is not embedded.
     let meaning = meaning.filter(|meaning| {
-        !meaning.words || parsed.distinct_words().len() + usize::from(parsed.prefix.is_some()) > 1
+        !meaning.words || distinct_words.len() + usize::from(parsed.prefix.is_some()) > 1
     });
     let coverage = None;
     if parsed.is_empty() || options.limit == 0 {
@@ -235,7 +236,7 @@ pub fn find_matching(
     let coordination = Coordination::new(
         options.coordination,
         telling,
-        &parsed.distinct_words(),
+        &distinct_words,
         &searched,
         &statistics,
     )?;
@@ -286,7 +287,7 @@ pub fn find_matching(
         meaning,
         filters: &filters,
         first_page: options.after.is_none(),
-        may_answer: parsed.distinct_words().len() > 1 && coordination.any_held(),
+        may_answer: distinct_words.len() > 1 && coordination.any_held(),
         words_may_find: coordination.any_held() || parsed.prefix.is_some(),
     });
     let mut words = || match &meaning {
